@@ -1,0 +1,83 @@
+/**
+ * The one place that reads process.env. Everything else imports `config()`.
+ *
+ * Production (Lambda) gets these from the CDK stack; the local runtime sets them
+ * before it loads any handler. Endpoints are the only difference between the two:
+ * an unset *_ENDPOINT means "the real AWS service".
+ */
+import { z } from 'zod';
+import type { QueueName } from './routes.js';
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.string().url().optional())
+  .optional();
+
+const csv = z
+  .string()
+  .optional()
+  .transform((v) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+
+const envSchema = z.object({
+  AWS_REGION: z.string().default('us-east-1'),
+  /** Public origin of the app (CloudFront URL in AWS, the gateway URL locally). Used in e-mails and webhook URLs. */
+  APP_URL: z.string().url().default('http://localhost:3000'),
+  TABLE_NAME: z.string().min(1).default('agentdesk'),
+  UPLOADS_BUCKET: z.string().min(1).default('agentdesk-uploads'),
+  USER_POOL_ID: z.string().default(''),
+  USER_POOL_CLIENT_ID: z.string().default(''),
+  MAIL_FROM: z.string().default('AgentDesk <no-reply@agentdesk.local>'),
+  /** Queue URLs by queue name (url-scrape, file-ingest, whatsapp-inbound, call-summary). */
+  QUEUE_URL_URL_SCRAPE: z.string().default(''),
+  QUEUE_URL_FILE_INGEST: z.string().default(''),
+  QUEUE_URL_WHATSAPP_INBOUND: z.string().default(''),
+  QUEUE_URL_CALL_SUMMARY: z.string().default(''),
+  SECRETS_KEY_ID: z.string().default(''),
+  GOOGLE_CLIENT_ID: z.string().default(''),
+  GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  /** User ids (Cognito sub) that see the WhatsApp sidebar group. */
+  WHATSAPP_USER_IDS: csv,
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  // Local emulator endpoints; unset in AWS.
+  DYNAMODB_ENDPOINT: optionalUrl,
+  COGNITO_ENDPOINT: optionalUrl,
+  S3_ENDPOINT: optionalUrl,
+  SES_ENDPOINT: optionalUrl,
+  SQS_ENDPOINT: optionalUrl,
+  /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
+  RUNTIME: z.enum(['aws', 'local']).default('aws'),
+  /** Directory for local-only state (the local secrets key). */
+  LOCAL_DATA_DIR: z.string().default('.data'),
+});
+
+export type Config = z.infer<typeof envSchema>;
+
+let cached: Config | undefined;
+
+export function config(): Config {
+  cached ??= envSchema.parse(process.env);
+  return cached;
+}
+
+/** For tests and the local runtime, which set the environment after import. */
+export function resetConfig(): void {
+  cached = undefined;
+}
+
+export function queueUrl(name: QueueName): string {
+  const c = config();
+  const urls: Record<QueueName, string> = {
+    'url-scrape': c.QUEUE_URL_URL_SCRAPE,
+    'file-ingest': c.QUEUE_URL_FILE_INGEST,
+    'whatsapp-inbound': c.QUEUE_URL_WHATSAPP_INBOUND,
+    'call-summary': c.QUEUE_URL_CALL_SUMMARY,
+  };
+  return urls[name];
+}

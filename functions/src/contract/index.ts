@@ -1,0 +1,2 @@
+/** The API contract shared by functions/, frontend/ and the tests. Browser-safe: no Node imports. */
+export * from './auth.js';

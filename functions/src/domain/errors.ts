@@ -1,0 +1,60 @@
+/**
+ * The small set of domain errors. Domain code throws these; the HTTP layer maps
+ * them to status codes in one place (http/respond.ts). Messages are user-facing:
+ * write them for the person reading the toast, never with internals.
+ */
+export abstract class DomainError extends Error {
+  abstract readonly status: number;
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad input: a 400 with the first failing rule's message. */
+export class ValidationError extends DomainError {
+  readonly status = 400;
+  constructor(
+    message: string,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  readonly status = 401;
+}
+
+/** A plan or feature gate: the caller must pay or upgrade. */
+export class PaymentRequiredError extends DomainError {
+  readonly status = 402;
+}
+
+export class ForbiddenError extends DomainError {
+  readonly status = 403;
+}
+
+/** Missing, or belonging to another tenant: both answer 404 so ids cannot be probed. */
+export class NotFoundError extends DomainError {
+  readonly status = 404;
+}
+
+export class ConflictError extends DomainError {
+  readonly status = 409;
+}
+
+export class TooManyRequestsError extends DomainError {
+  readonly status = 429;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
+/** A usage limit of the plan was reached. */
+export class LimitExceededError extends DomainError {
+  readonly status = 403;
+}

@@ -1,0 +1,142 @@
+/**
+ * Thin HTTP plumbing shared by every route group.
+ *
+ * A route group is one Lambda function (see routes.ts). It receives API Gateway
+ * HTTP API v2 events, picks the route by `event.routeKey` ("POST /api/login"),
+ * and runs a small route function that parses input, calls one domain function
+ * and returns data. Errors become responses in exactly one place: `toErrorResponse`.
+ */
+import middy from '@middy/core';
+import type {
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+  Context,
+} from 'aws-lambda';
+import type { z } from 'zod';
+import { DomainError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import { logger } from '../adapters/logger.js';
+import type { RouteKey } from '../routes.js';
+
+export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
+export type HttpResult = APIGatewayProxyStructuredResultV2;
+
+export interface Request {
+  event: HttpEvent;
+  /** Path parameters from the route template, e.g. {id}. */
+  params: Record<string, string>;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  /** Raw body bytes (base64-decoded when needed): webhooks verify signatures over these. */
+  rawBody: Buffer;
+  /** Parsed JSON body, or undefined when there is none. */
+  json(): unknown;
+  /** The caller's user id (Cognito `sub`), set by the JWT authorizer on 'user' routes. */
+  userId(): string;
+  /** The caller's bearer access token (for calls that act as the user, e.g. ChangePassword). */
+  accessToken(): string;
+  sourceIp: string;
+}
+
+/** What a route function may return: data wrapped as {success, data, message}, or a full result. */
+export type RouteResult =
+  | { status?: number; data?: unknown; message?: string; extra?: Record<string, unknown> }
+  | { raw: HttpResult };
+
+export type RouteFn = (req: Request) => Promise<RouteResult>;
+
+export type RouteTable = Partial<Record<RouteKey, RouteFn>>;
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
+  return {
+    statusCode: status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** Validate input with a contract schema; the first failing rule's message becomes the 400 text. */
+export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.join('.') || undefined;
+  throw new ValidationError(issue?.message ?? 'Invalid request', field);
+}
+
+export function toErrorResponse(error: unknown): HttpResult {
+  if (error instanceof DomainError) {
+    const headers: Record<string, string> = {};
+    if (error instanceof TooManyRequestsError && error.retryAfterSeconds) {
+      headers['retry-after'] = String(error.retryAfterSeconds);
+    }
+    const body: Record<string, unknown> = { success: false, message: error.message };
+    if (error instanceof ValidationError && error.field) body.field = error.field;
+    return json(error.status, body, headers);
+  }
+  // Anything else is our fault: log it, answer without internals.
+  logger.error('Unhandled error', { error: error as Error });
+  return json(500, { success: false, message: 'Internal server error' });
+}
+
+function buildRequest(event: HttpEvent): Request {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+  let parsed: unknown;
+  let parsedOnce = false;
+  return {
+    event,
+    params: (event.pathParameters ?? {}) as Record<string, string>,
+    query: (event.queryStringParameters ?? {}) as Record<string, string>,
+    headers,
+    rawBody,
+    sourceIp: event.requestContext?.http?.sourceIp ?? '',
+    json() {
+      if (!parsedOnce) {
+        parsedOnce = true;
+        if (rawBody.length === 0) return undefined;
+        try {
+          parsed = JSON.parse(rawBody.toString('utf8'));
+        } catch {
+          throw new ValidationError('Request body must be valid JSON');
+        }
+      }
+      return parsed;
+    },
+    userId() {
+      const sub = event.requestContext?.authorizer?.jwt?.claims?.sub;
+      if (typeof sub !== 'string' || !sub) throw new UnauthorizedError('Authentication required');
+      return sub;
+    },
+    accessToken() {
+      const value = headers.authorization ?? '';
+      const match = /^Bearer\s+(.+)$/i.exec(value);
+      if (!match?.[1]) throw new UnauthorizedError('Authentication required');
+      return match[1];
+    },
+  };
+}
+
+/** Build the Lambda handler of one route group from its route table. */
+export function httpGroup(routes: RouteTable) {
+  const base = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
+    const route = routes[event.routeKey as RouteKey];
+    if (!route) return toErrorResponse(new NotFoundError('Not found'));
+    try {
+      const result = await route(buildRequest(event));
+      if ('raw' in result) return result.raw;
+      return json(result.status ?? 200, {
+        success: true,
+        ...(result.message !== undefined ? { message: result.message } : {}),
+        ...(result.data !== undefined ? { data: result.data } : {}),
+        ...result.extra,
+      });
+    } catch (error) {
+      return toErrorResponse(error);
+    }
+  };
+  return middy(base).before(async (request) => {
+    logger.addContext(request.context);
+    logger.appendKeys({ routeKey: request.event.routeKey });
+  });
+}

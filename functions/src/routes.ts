@@ -1,0 +1,139 @@
+/**
+ * The route manifest: the single list of API routes and queue workers.
+ *
+ * The CDK stack creates one Lambda function per route group and one API Gateway
+ * route per entry; the local gateway serves the same list. A route never exists
+ * in two lists. `needs` drives least-privilege grants in infra/.
+ */
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+/**
+ * How a route is authenticated:
+ * - user:    Cognito JWT (the API Gateway JWT authorizer, or the local gateway's equivalent)
+ * - public:  no token (sign-up, login, password reset)
+ * - webhook: a provider signature, verified by the handler on the raw body before anything else
+ * - apiKey:  a product API key, verified by the handler
+ */
+export type AuthKind = 'user' | 'public' | 'webhook' | 'apiKey';
+
+/** AWS resources a function may touch; infra/ turns each into the narrowest grant. */
+export type Need =
+  | 'table:read'
+  | 'table:write'
+  | 'userPool'
+  | 'mail'
+  | 'uploads:read'
+  | 'uploads:write'
+  | 'secrets:encrypt'
+  | 'secrets:decrypt'
+  | 'queue:url-scrape'
+  | 'queue:file-ingest'
+  | 'queue:whatsapp-inbound'
+  | 'queue:call-summary';
+
+export interface RouteGroup {
+  /** Handler module, relative to functions/ (exports `handler`). */
+  entry: string;
+  description: string;
+  needs: readonly Need[];
+  /** Seconds; API Gateway caps integrations at 30. */
+  timeout?: number;
+  memoryMb?: number;
+}
+
+export const routeGroups = {
+  auth: {
+    entry: 'src/handlers/auth.ts',
+    description: 'Sign-up, login, token refresh, password reset, Google sign-in',
+    needs: ['table:read', 'table:write', 'userPool', 'mail'],
+  },
+  account: {
+    entry: 'src/handlers/account.ts',
+    description: 'The signed-in user: profile, settings, password change, avatar',
+    needs: ['table:read', 'table:write', 'userPool', 'uploads:read', 'uploads:write'],
+  },
+} as const satisfies Record<string, RouteGroup>;
+
+export type RouteGroupName = keyof typeof routeGroups;
+
+export interface RouteDef {
+  method: HttpMethod;
+  /** API Gateway path template: /api/contacts/{id} */
+  path: string;
+  group: RouteGroupName;
+  auth: AuthKind;
+}
+
+export const routes = [
+  // Auth (SPEC §7 Auth)
+  { method: 'POST', path: '/api/send-verification', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/register', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/login', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/refresh-token', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/google-auth', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/send-password-reset', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/reset-password', group: 'auth', auth: 'public' },
+  // The signed-in user
+  { method: 'GET', path: '/api/me', group: 'account', auth: 'user' },
+  { method: 'POST', path: '/api/update-password', group: 'account', auth: 'user' },
+  { method: 'POST', path: '/api/settings', group: 'account', auth: 'user' },
+  { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
+  { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },
+  { method: 'POST', path: '/api/user/avatar', group: 'account', auth: 'user' },
+  { method: 'GET', path: '/api/user/avatar', group: 'account', auth: 'user' },
+] as const satisfies readonly RouteDef[];
+
+export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
+
+export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary';
+
+export interface WorkerDef {
+  entry: string;
+  description: string;
+  needs: readonly Need[];
+  /** Messages per invocation. */
+  batchSize: number;
+  /** Seconds; the queue's visibility timeout is set to six times this (AWS guidance). */
+  timeout: number;
+  /** Deliveries before a message moves to the dead-letter queue. */
+  maxReceiveCount: number;
+  memoryMb?: number;
+}
+
+/** One SQS queue (with its dead-letter queue) and one consumer function per entry. */
+export const workers = {
+  'url-scrape': {
+    entry: 'src/workers/url-scrape.ts',
+    description: 'Fetches a web page, extracts readable text, chunks and embeds it',
+    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    batchSize: 5,
+    timeout: 120,
+    maxReceiveCount: 3,
+  },
+  'file-ingest': {
+    entry: 'src/workers/file-ingest.ts',
+    description: 'Extracts text from an uploaded document, chunks and embeds it',
+    needs: ['table:read', 'table:write', 'uploads:read', 'secrets:decrypt'],
+    batchSize: 1,
+    timeout: 300,
+    maxReceiveCount: 3,
+    memoryMb: 1024,
+  },
+  'whatsapp-inbound': {
+    entry: 'src/workers/whatsapp-inbound.ts',
+    description: 'Stores inbound WhatsApp messages and lets the agent answer',
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:write'],
+    batchSize: 10,
+    timeout: 60,
+    maxReceiveCount: 5,
+  },
+  'call-summary': {
+    entry: 'src/workers/call-summary.ts',
+    description: 'Summarises a finished call and sends the summary where the user asked',
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
+    batchSize: 5,
+    timeout: 120,
+    maxReceiveCount: 3,
+  },
+} as const satisfies Record<QueueName, WorkerDef>;

@@ -1,0 +1,28 @@
+/**
+ * Shared shape of every queue consumer: each record is processed on its own and a failure
+ * is reported back as a batch item failure (ReportBatchItemFailures), so one bad record is
+ * retried, and eventually dead-lettered, without redoing its neighbours.
+ */
+import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import type { Context, SQSEvent, SQSRecord, SQSBatchResponse } from 'aws-lambda';
+import type { z } from 'zod';
+import { logger } from '../adapters/logger.js';
+
+export function sqsWorker<S extends z.ZodType>(
+  name: string,
+  schema: S,
+  processMessage: (message: z.infer<S>, record: SQSRecord) => Promise<void>,
+) {
+  const processor = new BatchProcessor(EventType.SQS);
+  const recordHandler = async (record: SQSRecord): Promise<void> => {
+    const parsed = schema.safeParse(JSON.parse(record.body));
+    if (!parsed.success) {
+      // A malformed message will never succeed: log and let it reach the dead-letter queue.
+      logger.error('Malformed queue message', { worker: name, messageId: record.messageId });
+      throw new Error(`Malformed ${name} message`);
+    }
+    await processMessage(parsed.data, record);
+  };
+  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+    processPartialResponse(event, recordHandler, processor, { context });
+}

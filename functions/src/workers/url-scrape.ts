@@ -1,0 +1,16 @@
+/**
+ * url-scrape consumer. The queue, its dead-letter queue and this wiring are in place;
+ * the processing itself lands with its feature issue, until then it only logs.
+ */
+import { z } from 'zod';
+import { logger } from '../adapters/logger.js';
+import { sqsWorker } from './sqs-worker.js';
+
+const message = z.object({ userId: z.string() }).passthrough();
+
+export const handler = sqsWorker('url-scrape', message, async (msg, record) => {
+  logger.info('url-scrape message received (processing not implemented yet)', {
+    messageId: record.messageId,
+    userId: msg.userId,
+  });
+});
