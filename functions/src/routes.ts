@@ -81,7 +81,6 @@ export const routes = [
   { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'POST', path: '/api/user/avatar', group: 'account', auth: 'user' },
-  { method: 'GET', path: '/api/user/avatar', group: 'account', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
@@ -137,3 +136,17 @@ export const workers = {
     maxReceiveCount: 3,
   },
 } as const satisfies Record<QueueName, WorkerDef>;
+
+/**
+ * Cognito custom-auth triggers used by Google sign-in in AWS (CUSTOM_AUTH flow): the
+ * verify trigger re-checks the Google ID token, so Cognito only issues tokens for a
+ * credential Google signed. One module exports the three trigger handlers.
+ */
+export const cognitoTriggers = {
+  entry: 'src/triggers/custom-auth.ts',
+  handlers: {
+    defineAuthChallenge: 'defineAuthChallenge',
+    createAuthChallenge: 'createAuthChallenge',
+    verifyAuthChallengeResponse: 'verifyAuthChallengeResponse',
+  },
+} as const;
