@@ -96,7 +96,11 @@ export type Language = z.infer<typeof language>;
 
 // ---- Requests ----
 
-export const sendVerificationRequest = z.object({ email });
+export const sendVerificationRequest = z.object({
+  email,
+  /** Optional: the language of the code e-mail (the UI language); English when absent. */
+  language: z.enum(['en', 'es']).optional().catch(undefined),
+});
 export const registerRequest = z.object({
   name: userName,
   email,
@@ -200,6 +204,13 @@ export interface AuthSession {
 export interface RefreshedSession {
   token: string;
   expiresIn: number;
+  /** Present only when the pool rotates refresh tokens: the client then replaces its stored one. */
+  refreshToken?: string;
+}
+
+/** data of POST /api/send-verification. */
+export interface VerificationSent {
+  expiresInMinutes: number;
 }
 
 export interface ApiEnvelope<T> {
