@@ -1,0 +1,96 @@
+/** The signed-in user's account: profile, settings, password change, avatar. */
+import { randomUUID } from 'node:crypto';
+import type { Language, User } from '../../contract/auth.js';
+import { messages as contractMessages } from '../../contract/auth.js';
+import { NotFoundError, ValidationError } from '../errors.js';
+import {
+  IdentityPasswordPolicyError,
+  type Clock,
+  type IdentityProvider,
+  type RateLimiter,
+  type UserProfile,
+} from '../auth/ports.js';
+import { RATE_ACTIONS, TOO_MANY_LOGINS, loginFailureRules, throwIfLimited } from '../auth/throttle.js';
+import { toUser, type UserViewDeps } from '../auth/user-view.js';
+import { AVATAR_MAX_BYTES, avatarMessages, detectImageType } from './avatar.js';
+import type { AvatarStore } from './ports.js';
+
+export const accountMessages = {
+  userUpdated: 'User updated successfully',
+  profileUpdated: 'Profile updated successfully',
+  passwordUpdated: 'Password updated successfully',
+  currentPasswordIncorrect: 'Current password is incorrect',
+  samePassword: 'New password must be different from the current password',
+  googleAccount: 'This account signs in with Google and has no password to change',
+  avatarUpdated: 'Avatar updated successfully',
+  userNotFound: 'User not found',
+} as const;
+
+export interface AccountDeps extends UserViewDeps {
+  identity: IdentityProvider;
+  rateLimiter: RateLimiter;
+  avatars: AvatarStore;
+  clock: Clock;
+}
+
+export function createAccountService(deps: AccountDeps) {
+  async function profile(userId: string): Promise<UserProfile> {
+    const found = await deps.users.get(userId);
+    if (!found) throw new NotFoundError(accountMessages.userNotFound);
+    return found;
+  }
+
+  return {
+    async me(userId: string): Promise<User> {
+      return toUser(await profile(userId), deps);
+    },
+
+    async updateSettings(userId: string, input: { name: string; phoneNumber: string; language: Language }): Promise<User> {
+      const updated = await deps.users.update(
+        userId,
+        { name: input.name, phoneNumber: input.phoneNumber, language: input.language },
+        new Date(deps.clock.now()).toISOString(),
+      );
+      if (!updated) throw new NotFoundError(accountMessages.userNotFound);
+      return toUser(updated, deps);
+    },
+
+    /**
+     * Checks the current password (a wrong one is a 400, never a 401: the client logs out on
+     * any 401), counting failures against the same per-e-mail throttle as logins.
+     */
+    async changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+      const user = await profile(userId);
+      if (user.authProvider === 'google') throw new ValidationError(accountMessages.googleAccount);
+      throwIfLimited(await deps.rateLimiter.peek(RATE_ACTIONS.loginFailure, user.email, loginFailureRules), () => TOO_MANY_LOGINS);
+      const ok = await deps.identity.signInWithPassword(user.email, input.currentPassword);
+      if (!ok) {
+        await deps.rateLimiter.hit(RATE_ACTIONS.loginFailure, user.email, loginFailureRules);
+        throw new ValidationError(accountMessages.currentPasswordIncorrect, 'currentPassword');
+      }
+      if (input.newPassword === input.currentPassword) throw new ValidationError(accountMessages.samePassword, 'newPassword');
+      try {
+        await deps.identity.setPassword(user.email, input.newPassword);
+      } catch (error) {
+        if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'newPassword');
+        throw error;
+      }
+    },
+
+    /** Stores the image at avatars/{userId}/{uuid}.{ext} and points the profile at it. */
+    async uploadAvatar(userId: string, file: { bytes: Uint8Array; truncated: boolean } | null): Promise<User> {
+      if (!file || file.bytes.length === 0) throw new ValidationError(avatarMessages.required, 'avatar');
+      if (file.truncated || file.bytes.length > AVATAR_MAX_BYTES) throw new ValidationError(avatarMessages.tooLarge, 'avatar');
+      const type = detectImageType(file.bytes);
+      if (!type) throw new ValidationError(avatarMessages.badType, 'avatar');
+      await profile(userId);
+      const key = `avatars/${userId}/${randomUUID()}.${type.ext}`;
+      await deps.avatars.put(key, file.bytes, type.contentType);
+      const updated = await deps.users.update(userId, { avatarKey: key }, new Date(deps.clock.now()).toISOString());
+      if (!updated) throw new NotFoundError(accountMessages.userNotFound);
+      return toUser(updated, deps);
+    },
+  };
+}
+
+export type AccountService = ReturnType<typeof createAccountService>;

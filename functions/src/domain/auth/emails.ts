@@ -1,0 +1,74 @@
+/** The auth e-mails, as plain text and simple HTML, in English or Spanish. */
+import type { Language } from '../../contract/auth.js';
+
+export interface EmailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+function render(lines: { greeting: string; intro: string; code: string; expiry: string; ignore: string }, subject: string): EmailContent {
+  const text = [lines.greeting, '', lines.intro, '', `    ${lines.code}`, '', lines.expiry, lines.ignore, '', 'AgentDesk'].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">
+<p>${escapeHtml(lines.greeting)}</p>
+<p>${escapeHtml(lines.intro)}</p>
+<p style="font-size:24px;font-weight:bold;letter-spacing:4px;font-family:monospace">${escapeHtml(lines.code)}</p>
+<p>${escapeHtml(lines.expiry)}</p>
+<p style="color:#666">${escapeHtml(lines.ignore)}</p>
+<p>AgentDesk</p>
+</body></html>`;
+  return { subject, text, html };
+}
+
+export function verificationEmail(code: string, ttlMinutes: number, language: Language = 'en'): EmailContent {
+  if (language === 'es') {
+    return render(
+      {
+        greeting: 'Hola:',
+        intro: 'Tu código de verificación de AgentDesk es:',
+        code,
+        expiry: `El código caduca en ${ttlMinutes} minutos.`,
+        ignore: 'Si no has solicitado este código, ignora este mensaje.',
+      },
+      'Tu código de verificación de AgentDesk',
+    );
+  }
+  return render(
+    {
+      greeting: 'Hello,',
+      intro: 'Your AgentDesk verification code is:',
+      code,
+      expiry: `The code expires in ${ttlMinutes} minutes.`,
+      ignore: "If you didn't request this code, you can ignore this e-mail.",
+    },
+    'Your AgentDesk verification code',
+  );
+}
+
+export function passwordResetEmail(code: string, ttlMinutes: number, language: Language = 'en', name?: string): EmailContent {
+  if (language === 'es') {
+    return render(
+      {
+        greeting: name ? `Hola, ${name}:` : 'Hola:',
+        intro: 'Usa este código para restablecer tu contraseña de AgentDesk:',
+        code,
+        expiry: `El código caduca en ${ttlMinutes} minutos.`,
+        ignore: 'Si no has solicitado restablecer tu contraseña, ignora este mensaje; tu contraseña no cambiará.',
+      },
+      'Restablece tu contraseña de AgentDesk',
+    );
+  }
+  return render(
+    {
+      greeting: name ? `Hello ${name},` : 'Hello,',
+      intro: 'Use this code to reset your AgentDesk password:',
+      code,
+      expiry: `The code expires in ${ttlMinutes} minutes.`,
+      ignore: "If you didn't ask to reset your password, ignore this e-mail; your password stays the same.",
+    },
+    'Reset your AgentDesk password',
+  );
+}

@@ -1,0 +1,233 @@
+/**
+ * The auth use cases (SPEC §7 Auth): sign-up with an e-mailed code, login with a failed-login
+ * throttle, token refresh, password reset, Google sign-in. Plain TypeScript over the ports.
+ */
+import { randomBytes } from 'node:crypto';
+import type { AuthSession, Language, RefreshedSession } from '../../contract/auth.js';
+import { ConflictError, UnauthorizedError, ValidationError } from '../errors.js';
+import { OneTimeCodes, resetCodePolicy, verificationCodePolicy } from './codes.js';
+import { passwordResetEmail, verificationEmail } from './emails.js';
+import {
+  IdentityExistsError,
+  IdentityPasswordPolicyError,
+  type Clock,
+  type CodeStore,
+  type GoogleTokenVerifier,
+  type IdentityProvider,
+  type Mailer,
+  type RateLimiter,
+  type Tokens,
+  type UserProfile,
+} from './ports.js';
+import {
+  RATE_ACTIONS,
+  TOO_MANY_LOGINS,
+  codeEmailRules,
+  loginFailureRules,
+  throwIfLimited,
+  tooManyCodeEmails,
+} from './throttle.js';
+import { newProfile, toUser, type UserViewDeps } from './user-view.js';
+import { messages as contractMessages } from '../../contract/auth.js';
+
+export const authMessages = {
+  codeSent: 'Verification code sent to your email!',
+  accountExists: 'An account with this email already exists',
+  googleAccountUsesPassword: 'An account with this email already exists. Please log in with your email and password.',
+  invalidCredentials: 'Invalid email or password',
+  registered: 'Registration successful',
+  loggedIn: 'Login successful',
+  sessionExpired: 'Session expired. Please log in again.',
+  resetSent: 'If an account exists for this email, a reset code has been sent.',
+  passwordReset: 'Password reset successfully. Please log in with your new password.',
+} as const;
+
+export interface AuthDeps extends UserViewDeps {
+  identity: IdentityProvider;
+  codes: CodeStore;
+  rateLimiter: RateLimiter;
+  mailer: Mailer;
+  google: GoogleTokenVerifier;
+  clock: Clock;
+  /** send-password-reset answers no sooner than this, whether or not the account exists. */
+  resetResponseFloorMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export interface SessionResult {
+  session: AuthSession;
+  created: boolean;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function createAuthService(deps: AuthDeps) {
+  const otp = new OneTimeCodes(deps.codes, deps.clock);
+  const sleep = deps.sleep ?? defaultSleep;
+
+  async function session(profile: UserProfile, tokens: Tokens): Promise<AuthSession> {
+    return {
+      token: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresIn: tokens.expiresIn,
+      user: await toUser(profile, deps),
+    };
+  }
+
+  /** The profile of an identity, created with defaults if a previous sign-up stopped half way. */
+  async function profileOf(userId: string, email: string, authProvider: UserProfile['authProvider'], name?: string) {
+    const existing = await deps.users.get(userId);
+    if (existing) return existing;
+    const profile = newProfile({ userId, email, name: name ?? defaultName(email), authProvider, now: deps.clock.now() });
+    await deps.users.create(profile);
+    return (await deps.users.get(userId)) ?? profile;
+  }
+
+  async function throttleCodeEmail(action: string, email: string) {
+    throwIfLimited(await deps.rateLimiter.hit(action, email, codeEmailRules), tooManyCodeEmails);
+  }
+
+  return {
+    async sendVerification(input: { email: string; language?: Language }) {
+      await throttleCodeEmail(RATE_ACTIONS.sendVerification, input.email);
+      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
+      const code = await otp.issue(verificationCodePolicy, input.email);
+      const mail = verificationEmail(code, verificationCodePolicy.ttlMinutes, input.language ?? 'en');
+      await deps.mailer.send({ to: input.email, ...mail });
+      return { expiresInMinutes: verificationCodePolicy.ttlMinutes };
+    },
+
+    async register(input: { name: string; email: string; password: string; verificationCode: string }): Promise<AuthSession> {
+      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
+      const checked = await otp.check(verificationCodePolicy, input.email, input.verificationCode);
+      let identity;
+      try {
+        identity = await deps.identity.createUser({ email: input.email, password: input.password, name: input.name });
+      } catch (error) {
+        if (error instanceof IdentityExistsError) throw new ConflictError(authMessages.accountExists);
+        if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'password');
+        throw error;
+      }
+      try {
+        await deps.users.create(
+          newProfile({ userId: identity.userId, email: input.email, name: input.name, authProvider: 'password', now: deps.clock.now() }),
+        );
+      } catch (error) {
+        await deps.identity.deleteUser(input.email).catch(() => undefined);
+        throw error;
+      }
+      await otp.consume(verificationCodePolicy, input.email, checked);
+      const tokens = await deps.identity.signInWithPassword(input.email, input.password);
+      if (!tokens) throw new Error('A user just created could not sign in');
+      const profile = await profileOf(identity.userId, input.email, 'password', input.name);
+      return session(profile, tokens);
+    },
+
+    async login(input: { email: string; password: string }): Promise<AuthSession> {
+      throwIfLimited(await deps.rateLimiter.peek(RATE_ACTIONS.loginFailure, input.email, loginFailureRules), () => TOO_MANY_LOGINS);
+      const tokens = await deps.identity.signInWithPassword(input.email, input.password);
+      if (!tokens) {
+        await deps.rateLimiter.hit(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
+        throw new UnauthorizedError(authMessages.invalidCredentials);
+      }
+      const identity = await deps.identity.findByEmail(input.email);
+      if (!identity) throw new UnauthorizedError(authMessages.invalidCredentials);
+      const profile = await profileOf(identity.userId, identity.email, 'password');
+      return session(profile, tokens);
+    },
+
+    async refresh(refreshToken: string): Promise<RefreshedSession> {
+      const tokens = await deps.identity.refresh(refreshToken);
+      if (!tokens) throw new UnauthorizedError(authMessages.sessionExpired);
+      return {
+        token: tokens.accessToken,
+        expiresIn: tokens.expiresIn,
+        ...(tokens.refreshToken ? { refreshToken: tokens.refreshToken } : {}),
+      };
+    },
+
+    /**
+     * Google sign-in: the credential is verified here (signature, audience, issuer, expiry,
+     * email_verified) before anything else. First use creates the user; an e-mail that already
+     * has a password account is not taken over by a Google sign-in (409: log in with the password).
+     */
+    async googleSignIn(input: { credential: string }): Promise<SessionResult> {
+      const google = await deps.google.verify(input.credential);
+      const email = google.email.toLowerCase();
+      let identity = await deps.identity.findByEmail(email);
+      let created = false;
+      if (!identity) {
+        try {
+          identity = await deps.identity.createUser({ email, password: randomPassword(), name: google.name ?? defaultName(email) });
+          created = true;
+          await deps.users.create(
+            newProfile({
+              userId: identity.userId,
+              email,
+              name: profileName(google.name, email),
+              authProvider: 'google',
+              googleSub: google.googleSub,
+              now: deps.clock.now(),
+            }),
+          );
+        } catch (error) {
+          if (!(error instanceof IdentityExistsError)) throw error;
+          identity = await deps.identity.findByEmail(email);
+          if (!identity) throw error;
+        }
+      }
+      const profile = await profileOf(identity.userId, email, 'google', profileName(google.name, email));
+      if (profile.authProvider !== 'google') throw new ConflictError(authMessages.googleAccountUsesPassword);
+      const tokens = await deps.identity.signInWithGoogle(email, input.credential);
+      return { session: await session(profile, tokens), created };
+    },
+
+    /** Always the same answer, and no sooner than the floor, whether or not the account exists. */
+    async sendPasswordReset(input: { email: string }): Promise<void> {
+      const started = deps.clock.now();
+      await throttleCodeEmail(RATE_ACTIONS.sendPasswordReset, input.email);
+      const identity = await deps.identity.findByEmail(input.email);
+      if (identity) {
+        const profile = await deps.users.get(identity.userId);
+        const code = await otp.issue(resetCodePolicy, input.email);
+        const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile?.language ?? 'en', profile?.name);
+        await deps.mailer.send({ to: input.email, ...mail });
+      }
+      const elapsed = deps.clock.now() - started;
+      if (elapsed < deps.resetResponseFloorMs) await sleep(deps.resetResponseFloorMs - elapsed + Math.floor(Math.random() * 50));
+    },
+
+    async resetPassword(input: { email: string; resetCode: string; newPassword: string }): Promise<void> {
+      const checked = await otp.check(resetCodePolicy, input.email, input.resetCode);
+      const identity = await deps.identity.findByEmail(input.email);
+      if (!identity) throw new ValidationError(resetCodePolicy.messages.invalid);
+      if (!(await otp.consume(resetCodePolicy, input.email, checked))) throw new ValidationError(resetCodePolicy.messages.invalid);
+      try {
+        await deps.identity.setPassword(input.email, input.newPassword);
+      } catch (error) {
+        if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'newPassword');
+        throw error;
+      }
+      // Proving control of the mailbox lifts a failed-login lockout.
+      await deps.rateLimiter.clear(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
+    },
+  };
+}
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+/** A password nobody knows, meeting any reasonable pool policy (Google accounts). */
+export function randomPassword(): string {
+  return `${randomBytes(24).toString('base64url')}aA1!`;
+}
+
+function defaultName(email: string): string {
+  const local = email.split('@')[0] ?? '';
+  return local.length >= 2 ? local.slice(0, 50) : 'User';
+}
+
+/** Google's display name when it fits the profile rules (2 to 50 characters), else from the e-mail. */
+function profileName(name: string | undefined, email: string): string {
+  const trimmed = name?.trim() ?? '';
+  return trimmed.length >= 2 && trimmed.length <= 50 ? trimmed : defaultName(email);
+}

@@ -1,0 +1,33 @@
+/** Rate limits of the auth flows (fixed windows per e-mail, see RateLimiter). */
+import { TooManyRequestsError } from '../errors.js';
+import type { RateDecision, RateRule } from './ports.js';
+
+export const LOGIN_FAILURE_WINDOW_MINUTES = 15;
+/** Failed logins per e-mail: at most 5 per 15 minutes, then 429 until the window ends. */
+export const loginFailureRules: readonly RateRule[] = [{ windowSeconds: LOGIN_FAILURE_WINDOW_MINUTES * 60, max: 5 }];
+/** Code e-mails per e-mail address and purpose: at most 1 per 30 s and 5 per hour. */
+export const codeEmailRules: readonly RateRule[] = [
+  { windowSeconds: 30, max: 1 },
+  { windowSeconds: 3600, max: 5 },
+];
+
+export const RATE_ACTIONS = {
+  loginFailure: 'login-failure',
+  sendVerification: 'send-verification',
+  sendPasswordReset: 'send-password-reset',
+} as const;
+
+export const TOO_MANY_LOGINS = `Too many failed login attempts. Please try again in ${LOGIN_FAILURE_WINDOW_MINUTES} minutes.`;
+
+export function describeWait(seconds: number): string {
+  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
+  const minutes = Math.ceil(seconds / 60);
+  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+}
+
+export function throwIfLimited(decision: RateDecision, message: (retryAfterSeconds: number) => string): void {
+  if (!decision.allowed) throw new TooManyRequestsError(message(decision.retryAfterSeconds), decision.retryAfterSeconds);
+}
+
+export const tooManyCodeEmails = (retryAfterSeconds: number) =>
+  `Too many code requests for this email. Please try again in ${describeWait(retryAfterSeconds)}.`;

@@ -1,0 +1,55 @@
+/** The `User` the API returns (contract/auth.ts), built from the profile item. */
+import type { User } from '../../contract/auth.js';
+import type { AvatarUrlSigner, UserProfile, UserRepository } from './ports.js';
+
+export interface UserViewDeps {
+  users: UserRepository;
+  /** Sub ids allowed to see the WhatsApp group (config WHATSAPP_USER_IDS). */
+  whatsappUserIds: readonly string[];
+  /** Absent in route groups without uploads access: avatarUrl is then omitted. */
+  avatars?: AvatarUrlSigner;
+}
+
+export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<User> {
+  const [hasActiveSubscription, avatarUrl] = await Promise.all([
+    deps.users.hasActiveSubscription(profile.userId),
+    profile.avatarKey && deps.avatars ? deps.avatars.urlFor(profile.avatarKey) : Promise.resolve(undefined),
+  ]);
+  return {
+    _id: profile.userId,
+    name: profile.name,
+    email: profile.email,
+    phoneNumber: profile.phoneNumber,
+    language: profile.language,
+    role: profile.role,
+    createdAt: profile.createdAt,
+    authProvider: profile.authProvider,
+    ...(avatarUrl ? { avatarUrl } : {}),
+    features: { whatsapp: deps.whatsappUserIds.includes(profile.userId) },
+    hasActiveSubscription,
+  };
+}
+
+/** A new profile with the defaults of SPEC §3 (role 'user', language 'en'). */
+export function newProfile(input: {
+  userId: string;
+  email: string;
+  name: string;
+  authProvider: UserProfile['authProvider'];
+  now: number;
+  googleSub?: string;
+}): UserProfile {
+  const at = new Date(input.now).toISOString();
+  return {
+    userId: input.userId,
+    email: input.email,
+    name: input.name,
+    phoneNumber: '',
+    language: 'en',
+    role: 'user',
+    authProvider: input.authProvider,
+    createdAt: at,
+    updatedAt: at,
+    ...(input.googleSub ? { googleSub: input.googleSub } : {}),
+  };
+}
