@@ -1,0 +1,198 @@
+/**
+ * IdentityProvider over a Cognito user pool whose users sign in with their e-mail
+ * (UsernameAttributes/signInAliases email): every admin call passes the e-mail as Username.
+ *
+ * - sign-up: AdminCreateUser (MessageAction SUPPRESS, email_verified) + AdminSetUserPassword Permanent
+ * - login: InitiateAuth USER_PASSWORD_AUTH with the app client (no secret); refresh: REFRESH_TOKEN_AUTH
+ * - Google: AdminInitiateAuth CUSTOM_AUTH + AdminRespondToAuthChallenge with the Google credential as
+ *   ANSWER; the custom-auth triggers (src/triggers/custom-auth.ts) verify it again inside Cognito.
+ *   Locally see cognito-local-google.ts.
+ */
+import {
+  AdminCreateUserCommand,
+  AdminDeleteUserCommand,
+  AdminGetUserCommand,
+  AdminInitiateAuthCommand,
+  AdminRespondToAuthChallengeCommand,
+  AdminSetUserPasswordCommand,
+  InitiateAuthCommand,
+  type AuthenticationResultType,
+  type CognitoIdentityProviderClient,
+} from '@aws-sdk/client-cognito-identity-provider';
+import { decodeJwt } from 'jose';
+import { UnauthorizedError } from '../domain/errors.js';
+import {
+  IdentityExistsError,
+  IdentityPasswordPolicyError,
+  type IdentityProvider,
+  type IdentityUser,
+  type Tokens,
+} from '../domain/auth/ports.js';
+
+export const GOOGLE_LOGIN_FAILED = 'Google login failed: the Google credential is invalid or expired';
+
+const errorName = (error: unknown) => (error as { name?: string } | null)?.name ?? '';
+
+/** Wrong e-mail or password, and states that cannot sign in with a password, all read as "no". */
+const SIGN_IN_REFUSED = new Set([
+  'NotAuthorizedException',
+  'InvalidPasswordException', // cognito-local's answer to a wrong password
+  'UserNotFoundException',
+  'UserNotConfirmedException',
+  'PasswordResetRequiredException',
+]);
+
+export interface CognitoSettings {
+  userPoolId: string;
+  clientId: string;
+}
+
+/** Seconds until the token expires: from Cognito's answer, else from the token's exp (cognito-local omits it). */
+export function expiresInOf(result: AuthenticationResultType, now = Date.now()): number {
+  if (result.ExpiresIn) return result.ExpiresIn;
+  const exp = result.AccessToken ? decodeJwt(result.AccessToken).exp : undefined;
+  return exp ? Math.max(0, exp - Math.floor(now / 1000)) : 3600;
+}
+
+export function tokensOf(result: AuthenticationResultType | undefined): Tokens | null {
+  if (!result?.AccessToken || !result.RefreshToken) return null;
+  return { accessToken: result.AccessToken, refreshToken: result.RefreshToken, expiresIn: expiresInOf(result) };
+}
+
+export class CognitoIdentityProvider implements IdentityProvider {
+  constructor(
+    protected readonly client: CognitoIdentityProviderClient,
+    protected readonly settings: CognitoSettings,
+  ) {}
+
+  async findByEmail(email: string): Promise<IdentityUser | null> {
+    try {
+      const out = await this.client.send(new AdminGetUserCommand({ UserPoolId: this.settings.userPoolId, Username: email }));
+      const attr = (name: string) => out.UserAttributes?.find((a) => a.Name === name)?.Value;
+      const sub = attr('sub') ?? out.Username;
+      if (!sub) return null;
+      return { userId: sub, email: (attr('email') ?? email).toLowerCase() };
+    } catch (error) {
+      if (errorName(error) === 'UserNotFoundException') return null;
+      throw error;
+    }
+  }
+
+  /** The name lives in the profile item only (one source of truth), not in a Cognito attribute. */
+  async createUser(input: { email: string; password: string; name: string }): Promise<IdentityUser> {
+    let sub: string | undefined;
+    try {
+      const out = await this.client.send(
+        new AdminCreateUserCommand({
+          UserPoolId: this.settings.userPoolId,
+          Username: input.email,
+          MessageAction: 'SUPPRESS',
+          UserAttributes: [
+            { Name: 'email', Value: input.email },
+            { Name: 'email_verified', Value: 'true' },
+          ],
+        }),
+      );
+      sub = out.User?.Attributes?.find((a) => a.Name === 'sub')?.Value ?? out.User?.Username;
+    } catch (error) {
+      if (['UsernameExistsException', 'AliasExistsException'].includes(errorName(error))) throw new IdentityExistsError();
+      throw error;
+    }
+    try {
+      await this.setPassword(input.email, input.password);
+    } catch (error) {
+      await this.deleteUser(input.email).catch(() => undefined);
+      throw error;
+    }
+    if (!sub) throw new Error('AdminCreateUser returned no sub');
+    return { userId: sub, email: input.email };
+  }
+
+  async signInWithPassword(email: string, password: string): Promise<Tokens | null> {
+    try {
+      const out = await this.client.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: this.settings.clientId,
+          AuthParameters: { USERNAME: email, PASSWORD: password },
+        }),
+      );
+      // A challenge (e.g. NEW_PASSWORD_REQUIRED for an admin-created user) is not a sign-in.
+      return tokensOf(out.AuthenticationResult);
+    } catch (error) {
+      if (SIGN_IN_REFUSED.has(errorName(error))) return null;
+      throw error;
+    }
+  }
+
+  async signInWithGoogle(email: string, credential: string): Promise<Tokens> {
+    try {
+      const started = await this.client.send(
+        new AdminInitiateAuthCommand({
+          UserPoolId: this.settings.userPoolId,
+          ClientId: this.settings.clientId,
+          AuthFlow: 'CUSTOM_AUTH',
+          AuthParameters: { USERNAME: email },
+        }),
+      );
+      if (started.ChallengeName !== 'CUSTOM_CHALLENGE' || !started.Session) throw new UnauthorizedError(GOOGLE_LOGIN_FAILED);
+      const answered = await this.client.send(
+        new AdminRespondToAuthChallengeCommand({
+          UserPoolId: this.settings.userPoolId,
+          ClientId: this.settings.clientId,
+          ChallengeName: 'CUSTOM_CHALLENGE',
+          Session: started.Session,
+          ChallengeResponses: { USERNAME: started.ChallengeParameters?.USERNAME ?? email, ANSWER: credential },
+        }),
+      );
+      const tokens = tokensOf(answered.AuthenticationResult);
+      if (!tokens) throw new UnauthorizedError(GOOGLE_LOGIN_FAILED);
+      return tokens;
+    } catch (error) {
+      if (SIGN_IN_REFUSED.has(errorName(error))) throw new UnauthorizedError(GOOGLE_LOGIN_FAILED);
+      throw error;
+    }
+  }
+
+  async refresh(refreshToken: string) {
+    try {
+      const out = await this.client.send(
+        new InitiateAuthCommand({
+          AuthFlow: 'REFRESH_TOKEN_AUTH',
+          ClientId: this.settings.clientId,
+          AuthParameters: { REFRESH_TOKEN: refreshToken },
+        }),
+      );
+      const result = out.AuthenticationResult;
+      if (!result?.AccessToken) return null;
+      return {
+        accessToken: result.AccessToken,
+        expiresIn: expiresInOf(result),
+        ...(result.RefreshToken ? { refreshToken: result.RefreshToken } : {}),
+      };
+    } catch (error) {
+      if (SIGN_IN_REFUSED.has(errorName(error))) return null;
+      throw error;
+    }
+  }
+
+  async setPassword(email: string, password: string): Promise<void> {
+    try {
+      await this.client.send(
+        new AdminSetUserPasswordCommand({
+          UserPoolId: this.settings.userPoolId,
+          Username: email,
+          Password: password,
+          Permanent: true,
+        }),
+      );
+    } catch (error) {
+      if (errorName(error) === 'InvalidPasswordException') throw new IdentityPasswordPolicyError();
+      throw error;
+    }
+  }
+
+  async deleteUser(email: string): Promise<void> {
+    await this.client.send(new AdminDeleteUserCommand({ UserPoolId: this.settings.userPoolId, Username: email }));
+  }
+}

@@ -1,0 +1,84 @@
+/**
+ * CodeStore over the single table: pk=EMAIL#{sha256(email)}, sk=VERIFY | RESET.
+ * Only the salted hash is stored; expiresAt is the TTL attribute (readers check it too).
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CodePurpose, CodeStore, StoredCode } from '../../domain/auth/ports.js';
+import { emailPk } from './keys.js';
+
+const SK: Record<CodePurpose, string> = { verify: 'VERIFY', reset: 'RESET' };
+
+export class DynamoCodeStore implements CodeStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private key(purpose: CodePurpose, email: string) {
+    return { pk: emailPk(email), sk: SK[purpose] };
+  }
+
+  async put(purpose: CodePurpose, email: string, code: StoredCode): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: { ...this.key(purpose, email), entity: 'code', ...code } }),
+    );
+  }
+
+  async get(purpose: CodePurpose, email: string): Promise<StoredCode | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: this.key(purpose, email), ConsistentRead: true }),
+    );
+    if (!Item) return null;
+    return {
+      hash: String(Item.hash),
+      salt: String(Item.salt),
+      expiresAt: Number(Item.expiresAt),
+      attempts: Number(Item.attempts ?? 0),
+      createdAt: String(Item.createdAt),
+    };
+  }
+
+  async recordFailedAttempt(purpose: CodePurpose, email: string, hash: string): Promise<number> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(purpose, email),
+          UpdateExpression: 'ADD attempts :one',
+          ConditionExpression: '#h = :hash',
+          ExpressionAttributeNames: { '#h': 'hash' },
+          ExpressionAttributeValues: { ':one': 1, ':hash': hash },
+          ReturnValues: 'UPDATED_NEW',
+        }),
+      );
+      return Number(Attributes?.attempts ?? 0);
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return 0;
+      throw error;
+    }
+  }
+
+  async consume(purpose: CodePurpose, email: string, hash: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: this.key(purpose, email),
+          ConditionExpression: '#h = :hash',
+          ExpressionAttributeNames: { '#h': 'hash' },
+          ExpressionAttributeValues: { ':hash': hash },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async delete(purpose: CodePurpose, email: string): Promise<void> {
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: this.key(purpose, email) }));
+  }
+}

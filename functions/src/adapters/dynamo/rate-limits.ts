@@ -1,0 +1,76 @@
+/**
+ * RateLimiter over the single table: fixed windows, one counter item per (action, e-mail,
+ * window) at pk=EMAIL#{sha256(email)}, sk=RATE#{action}#{windowSeconds}#{windowIndex},
+ * incremented with an atomic ADD and expiring (TTL) when the window is over.
+ */
+import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Clock, RateDecision, RateLimiter, RateRule } from '../../domain/auth/ports.js';
+import { emailPk } from './keys.js';
+
+export class DynamoRateLimiter implements RateLimiter {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: Clock,
+  ) {}
+
+  private window(action: string, email: string, rule: RateRule) {
+    const nowSeconds = Math.floor(this.clock.now() / 1000);
+    const index = Math.floor(nowSeconds / rule.windowSeconds);
+    const endsAt = (index + 1) * rule.windowSeconds;
+    return {
+      key: { pk: emailPk(email), sk: `RATE#${action}#${rule.windowSeconds}#${index}` },
+      endsAt,
+      retryAfterSeconds: Math.max(1, endsAt - nowSeconds),
+    };
+  }
+
+  async hit(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision> {
+    const counts = await Promise.all(
+      rules.map(async (rule) => {
+        const w = this.window(action, email, rule);
+        const { Attributes } = await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: w.key,
+            UpdateExpression: 'ADD #c :one SET expiresAt = :exp, entity = :entity',
+            ExpressionAttributeNames: { '#c': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':exp': w.endsAt + 60, ':entity': 'rate' },
+            ReturnValues: 'UPDATED_NEW',
+          }),
+        );
+        return { rule, window: w, count: Number(Attributes?.count ?? 0) };
+      }),
+    );
+    return decide(counts.filter((c) => c.count > c.rule.max));
+  }
+
+  async peek(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision> {
+    const windows = rules.map((rule) => ({ rule, window: this.window(action, email, rule) }));
+    const { Responses } = await this.db.send(
+      new BatchGetCommand({
+        RequestItems: { [this.tableName]: { Keys: windows.map((w) => w.window.key), ConsistentRead: true } },
+      }),
+    );
+    const items = Responses?.[this.tableName] ?? [];
+    const counts = windows.map((w) => ({
+      ...w,
+      count: Number(items.find((i) => i.sk === w.window.key.sk)?.count ?? 0),
+    }));
+    return decide(counts.filter((c) => c.count >= c.rule.max));
+  }
+
+  async clear(action: string, email: string, rules: readonly RateRule[]): Promise<void> {
+    await Promise.all(
+      rules.map((rule) =>
+        this.db.send(new DeleteCommand({ TableName: this.tableName, Key: this.window(action, email, rule).key })),
+      ),
+    );
+  }
+}
+
+function decide(exceeded: { window: { retryAfterSeconds: number } }[]): RateDecision {
+  if (exceeded.length === 0) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: Math.max(...exceeded.map((e) => e.window.retryAfterSeconds)) };
+}

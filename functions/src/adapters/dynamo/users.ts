@@ -1,0 +1,84 @@
+/** UserRepository over the single table: pk=USER#{sub}, sk=PROFILE; subscription at sk=SUBSCRIPTION. */
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ProfilePatch, UserProfile, UserRepository } from '../../domain/auth/ports.js';
+import { userPk } from './keys.js';
+
+const PROFILE = 'PROFILE';
+const ACTIVE_STATUSES = new Set(['active', 'trialing']);
+
+function toProfile(item: Record<string, unknown>): UserProfile {
+  const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
+  return rest as unknown as UserProfile;
+}
+
+export class DynamoUserRepository implements UserRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(userId: string): Promise<UserProfile | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: PROFILE }, ConsistentRead: true }),
+    );
+    return Item ? toProfile(Item) : null;
+  }
+
+  async create(profile: UserProfile): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: userPk(profile.userId), sk: PROFILE, entity: 'user', ...profile },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async update(userId: string, patch: ProfilePatch, updatedAt: string): Promise<UserProfile | null> {
+    const entries = Object.entries({ ...patch, updatedAt }).filter(([, v]) => v !== undefined);
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets = entries.map(([k, v], i) => {
+      names[`#f${i}`] = k;
+      values[`:v${i}`] = v;
+      return `#f${i} = :v${i}`;
+    });
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: PROFILE },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toProfile(Attributes) : null;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async hasActiveSubscription(userId: string): Promise<boolean> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: 'SUBSCRIPTION' },
+        ProjectionExpression: '#s',
+        ExpressionAttributeNames: { '#s': 'status' },
+      }),
+    );
+    return typeof Item?.status === 'string' && ACTIVE_STATUSES.has(Item.status);
+  }
+}
