@@ -1,0 +1,22 @@
+/** Wires the auth group's domain service to its adapters. */
+import { config } from '../config.js';
+import { documentClient, sesClient } from '../adapters/aws.js';
+import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
+import { JoseGoogleTokenVerifier } from '../adapters/google.js';
+import { SesMailer } from '../adapters/mailer.js';
+import { createAuthService } from '../domain/auth/service.js';
+import { once, sharedDeps } from './shared.js';
+
+export const googleVerifier = once(() => new JoseGoogleTokenVerifier(config().GOOGLE_JWKS_URL, config().GOOGLE_CLIENT_ID));
+
+export const authService = once(() => {
+  const c = config();
+  return createAuthService({
+    ...sharedDeps(),
+    codes: new DynamoCodeStore(documentClient(), c.TABLE_NAME),
+    mailer: new SesMailer(sesClient(), c.MAIL_FROM),
+    google: googleVerifier(),
+    // The auth group has no uploads access: its User answers omit avatarUrl (GET /api/me has it).
+    resetResponseFloorMs: 700,
+  });
+});

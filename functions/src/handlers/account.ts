@@ -1,0 +1,35 @@
+/** The signed-in user's routes: profile, settings, password change, avatar (all 'user' auth). */
+import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '../contract/auth.js';
+import { accountService } from '../composition/account.js';
+import { AVATAR_MAX_BYTES } from '../domain/account/avatar.js';
+import { accountMessages } from '../domain/account/service.js';
+import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { readMultipartFile } from '../http/multipart.js';
+
+export const routes: RouteTable = {
+  'GET /api/me': async (req) => ({ data: await accountService().me(req.userId()) }),
+  'GET /api/user/profile': async (req) => ({ data: await accountService().me(req.userId()) }),
+  'POST /api/settings': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(settingsRequest, req.json());
+    return { message: accountMessages.userUpdated, data: await accountService().updateSettings(userId, input) };
+  },
+  'PUT /api/user/profile': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(profileUpdateRequest, req.json());
+    return { message: accountMessages.profileUpdated, data: await accountService().updateSettings(userId, input) };
+  },
+  'POST /api/update-password': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(updatePasswordRequest, req.json());
+    await accountService().changePassword(userId, input);
+    return { message: accountMessages.passwordUpdated };
+  },
+  'POST /api/user/avatar': async (req) => {
+    const userId = req.userId();
+    const file = await readMultipartFile(req.headers, req.rawBody, 'avatar', AVATAR_MAX_BYTES);
+    return { message: accountMessages.avatarUpdated, data: await accountService().uploadAvatar(userId, file) };
+  },
+};
+
+export const handler = httpGroup(routes);

@@ -1,0 +1,58 @@
+/**
+ * multipart/form-data parsing with busboy, for bodies that arrive whole (API Gateway hands
+ * them over base64-encoded). Reads one file field, stopping at a byte limit.
+ */
+import busboy from 'busboy';
+import { ValidationError } from '../domain/errors.js';
+
+export interface UploadedFile {
+  bytes: Buffer;
+  /** True when the file was longer than `maxBytes` (bytes then holds only the first part). */
+  truncated: boolean;
+  filename: string;
+  mimeType: string;
+}
+
+export function readMultipartFile(
+  headers: Record<string, string>,
+  body: Buffer,
+  field: string,
+  maxBytes: number,
+): Promise<UploadedFile | null> {
+  const contentType = headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    return Promise.reject(new ValidationError('Request must be multipart/form-data'));
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxBytes, fields: 20 } });
+    } catch {
+      reject(new ValidationError('Request must be multipart/form-data'));
+      return;
+    }
+    let found: Promise<UploadedFile> | null = null;
+    parser.on('file', (name, stream, info) => {
+      if (name !== field || found) {
+        stream.resume();
+        return;
+      }
+      found = new Promise((done, fail) => {
+        const chunks: Buffer[] = [];
+        let truncated = false;
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('limit', () => (truncated = true));
+        stream.on('error', fail);
+        stream.on('close', () =>
+          done({ bytes: Buffer.concat(chunks), truncated, filename: info.filename ?? '', mimeType: info.mimeType ?? '' }),
+        );
+      });
+    });
+    parser.on('error', () => reject(new ValidationError('Malformed multipart body')));
+    parser.on('close', () => {
+      if (!found) resolve(null);
+      else found.then(resolve, reject);
+    });
+    parser.end(body);
+  });
+}
