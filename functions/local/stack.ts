@@ -1,0 +1,234 @@
+/**
+ * startLocalStack(): the whole product on one machine. Used by `npm start` (start.ts), the
+ * integration tests' global setup and the browser e2e setup.
+ *
+ *   DynamoDB Local (Java child)    cognito-local (Node child)    s3rver, SES mailbox (in-process)
+ *   SQS endpoint + dispatcher (in-process)    gateway: API + SPA + /config.json + /_local/*
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join } from 'node:path';
+import { workers } from '../src/routes.js';
+import { applyHandlerEnv, handlerEnv } from './env.js';
+import { startGateway } from './gateway.js';
+import { loadRouteGroup, loadWorker } from './handlers.js';
+import { cognitoAuthorizer } from './jwt-authorizer.js';
+import { resolvePorts } from './ports.js';
+import {
+  ensureTable,
+  ensureUserPool,
+  startCognito,
+  startDynamo,
+  startS3,
+  startSes,
+  type RunningService,
+} from './services.js';
+import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-dispatcher.js';
+import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
+import { readState, writeState } from './state.js';
+
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs';
+
+export interface LocalStackOptions {
+  /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
+  dataDir: string;
+  /** Fixed ports; 0 or missing = any free port. */
+  ports?: Partial<Record<ServiceName, number>>;
+  /** Env var to name in the "port in use" message, per service (start.ts passes PORT, ...). */
+  portEnvVars?: Partial<Record<ServiceName, string>>;
+  /** Built frontend to serve; omit to serve none. */
+  frontendDir?: string;
+  /** Extra handler environment (e.g. GOOGLE_JWKS_URL, GOOGLE_CLIENT_ID). */
+  env?: Record<string, string>;
+  /** Public origin the user opens (APP_URL in e-mails); defaults to the gateway URL. */
+  appUrl?: string;
+  /** Only warnings and errors on the console. */
+  quiet?: boolean;
+  /** Dispatcher tuning; tests shorten the retry delay. */
+  sqs?: { retryBaseMs?: number; retryMaxMs?: number; batchWindowMs?: number };
+  /** Gateway integration timeout (ms), default 30 s like API Gateway. */
+  gatewayTimeoutMs?: number;
+}
+
+export interface LocalStack {
+  /** Gateway origin: API under /api, the SPA, /config.json, /_local tools. */
+  apiUrl: string;
+  /** The SES mailbox web page; its JSON store is at `${mailboxUrl}/store`. */
+  mailboxUrl: string;
+  deadLettersUrl: string;
+  endpoints: { dynamodb: string; cognito: string; s3: string; ses: string; sqs: string };
+  tableName: string;
+  userPoolId: string;
+  userPoolClientId: string;
+  /** `${cognito}/${userPoolId}`: the `iss` of tokens the gateway accepts. */
+  issuer: string;
+  uploadsBucket: string;
+  queueUrls: Record<string, string>;
+  dispatcher: SqsDispatcher;
+  /** The environment handlers run with (already applied to process.env). */
+  env: Record<string, string>;
+  dataDir: string;
+  /** Stops every server and child process; safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+export const TABLE_NAME = 'agentdesk';
+export const UPLOADS_BUCKET = 'agentdesk-uploads';
+
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  const { dataDir } = options;
+  if (!isAbsolute(dataDir)) throw new Error(`dataDir must be absolute, got ${dataDir}`);
+  mkdirSync(dataDir, { recursive: true });
+  const info = (message: string) => {
+    if (!options.quiet) console.log(message);
+  };
+  const log = (level: 'info' | 'warn' | 'error', message: string) => {
+    if (level === 'info') info(message);
+    else console[level](message);
+  };
+
+  const want = (name: ServiceName, service: string) => ({
+    service,
+    port: options.ports?.[name],
+    envVar: options.portEnvVars?.[name],
+  });
+  const ports = await resolvePorts({
+    gateway: want('gateway', 'gateway'),
+    dynamodb: want('dynamodb', 'DynamoDB Local'),
+    cognito: want('cognito', 'cognito-local'),
+    s3: want('s3', 's3rver'),
+    ses: want('ses', 'SES mailbox'),
+    sqs: want('sqs', 'SQS endpoint'),
+  });
+  const apiUrl = `http://127.0.0.1:${ports.gateway}`;
+  const appUrl = options.appUrl ?? apiUrl;
+
+  const started: { stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    // Reverse order: the gateway stops taking requests before the services behind it go.
+    for (const service of started.reverse()) await service.stop().catch(() => undefined);
+    started.length = 0;
+  };
+
+  const t0 = Date.now();
+  const dispatcher = new SqsDispatcher({
+    queues: workers,
+    loadHandler: (queue) => loadWorker(queue) as Promise<SqsHandler>,
+    log,
+    ...options.sqs,
+  });
+  const sqsFile = join(dataDir, 'sqs.json');
+
+  try {
+
+    const corsOrigins = [
+      ...new Set([apiUrl, `http://localhost:${ports.gateway}`, new URL(appUrl).origin]),
+    ];
+    // Start the independent services together; if one fails, stop the ones that came up.
+    const results = await Promise.allSettled([
+      startDynamo(dataDir, ports.dynamodb),
+      startCognito(dataDir, ports.cognito),
+      startS3(dataDir, ports.s3, UPLOADS_BUCKET, corsOrigins),
+      startSes(dataDir, ports.ses),
+      startSqsEndpoint(dispatcher, ports.sqs),
+    ]);
+    for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
+    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failure) throw failure.reason;
+    const [dynamo, cognito, s3, ses, sqs] = results.map((r) => (r as PromiseFulfilledResult<RunningService>).value) as [
+      RunningService,
+      RunningService,
+      RunningService,
+      RunningService,
+      RunningService,
+    ];
+    // Keep pending messages and the dead-letter list for the next start.
+    started.splice(started.indexOf(sqs), 0, {
+      stop: async () => {
+        dispatcher.stop();
+        writeFileSync(sqsFile, JSON.stringify(dispatcher.snapshot()));
+      },
+    });
+
+    const previous = readState(dataDir);
+    const [, pool] = await Promise.all([
+      ensureTable(dynamo.endpoint, TABLE_NAME),
+      ensureUserPool(cognito.endpoint, previous),
+    ]);
+
+    const endpoints = {
+      dynamodb: dynamo.endpoint,
+      cognito: cognito.endpoint,
+      s3: s3.endpoint,
+      ses: ses.endpoint,
+      sqs: sqs.endpoint,
+    };
+    const queueUrls = Object.fromEntries(Object.keys(workers).map((q) => [q, queueUrlFor(sqs.endpoint, q)]));
+    const env = handlerEnv({
+      appUrl,
+      dataDir,
+      tableName: TABLE_NAME,
+      uploadsBucket: UPLOADS_BUCKET,
+      ...pool,
+      endpoints,
+      queueUrls,
+      extra: options.env,
+    });
+    applyHandlerEnv(env);
+    // Only now: a restored message may import its worker, which must see the local env.
+    if (existsSync(sqsFile)) {
+      try {
+        dispatcher.restore(JSON.parse(readFileSync(sqsFile, 'utf8')) as DispatcherSnapshot);
+      } catch {
+        log('warn', `[sqs] ignoring unreadable ${sqsFile}`);
+      }
+    }
+
+    const authorizer = cognitoAuthorizer(cognito.endpoint, pool.userPoolId, pool.userPoolClientId);
+    const gateway = await startGateway({
+      port: ports.gateway,
+      authorizer,
+      loadGroup: loadRouteGroup,
+      dispatcher,
+      frontendDir: options.frontendDir,
+      publicConfig: { googleClientId: env.GOOGLE_CLIENT_ID ?? process.env.GOOGLE_CLIENT_ID ?? '' },
+      timeoutMs: options.gatewayTimeoutMs,
+      log,
+    });
+    started.push(gateway);
+
+    const stack: Omit<LocalStack, 'stop'> = {
+      apiUrl,
+      mailboxUrl: ses.endpoint,
+      deadLettersUrl: `${apiUrl}/_local/dead-letters`,
+      endpoints,
+      tableName: TABLE_NAME,
+      userPoolId: pool.userPoolId,
+      userPoolClientId: pool.userPoolClientId,
+      issuer: authorizer.issuer,
+      uploadsBucket: UPLOADS_BUCKET,
+      queueUrls,
+      dispatcher,
+      env,
+      dataDir,
+    };
+    writeState(dataDir, {
+      apiUrl,
+      mailboxUrl: stack.mailboxUrl,
+      endpoints,
+      tableName: TABLE_NAME,
+      uploadsBucket: UPLOADS_BUCKET,
+      ...pool,
+      env,
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+    });
+    info(`[local] stack ready in ${Date.now() - t0} ms`);
+
+    let stopping: Promise<void> | undefined;
+    return { ...stack, stop: () => (stopping ??= stopAll()) };
+  } catch (error) {
+    dispatcher.stop();
+    await stopAll();
+    throw error;
+  }
+}
