@@ -1,0 +1,68 @@
+/**
+ * The CDK app. Deploy-time parameters are read here and only here, from CDK context
+ * (`cdk deploy -c mailFrom="..."`) or the environment (AGENTDESK_MAIL_FROM=...), with
+ * defaults that let `cdk synth` run with none.
+ *
+ *   mailFrom         AGENTDESK_MAIL_FROM          "AgentDesk <no-reply@example.com>"
+ *   googleClientId   AGENTDESK_GOOGLE_CLIENT_ID   "" (Google sign-in off)
+ *   whatsappUserIds  AGENTDESK_WHATSAPP_USER_IDS  "" (comma-separated Cognito subs)
+ *   domainName       AGENTDESK_DOMAIN_NAME        unset (use the CloudFront domain)
+ *   certificateArn   AGENTDESK_CERTIFICATE_ARN    required with domainName (ACM, us-east-1)
+ *   logLevel         AGENTDESK_LOG_LEVEL          "INFO"
+ *   stackName        AGENTDESK_STACK_NAME         "AgentDesk"
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { App, Validations } from 'aws-cdk-lib';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { repoRoot } from '../lib/bundling.js';
+import { AgentDeskStack, defaultParameters, type AgentDeskParameters } from '../lib/stack.js';
+
+const app = new App();
+
+function param(name: string, envName: string): string | undefined {
+  const fromContext: unknown = app.node.tryGetContext(name);
+  if (typeof fromContext === 'string' && fromContext !== '') return fromContext;
+  const fromEnv = process.env[envName];
+  return fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined;
+}
+
+const logLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR'] as const;
+const logLevel = (param('logLevel', 'AGENTDESK_LOG_LEVEL') ?? defaultParameters.logLevel).toUpperCase();
+if (!(logLevels as readonly string[]).includes(logLevel)) {
+  throw new Error(`logLevel must be one of ${logLevels.join(', ')}, got "${logLevel}"`);
+}
+
+const domainName = param('domainName', 'AGENTDESK_DOMAIN_NAME');
+const certificateArn = param('certificateArn', 'AGENTDESK_CERTIFICATE_ARN');
+if (domainName && !certificateArn) {
+  throw new Error('domainName needs certificateArn (an ACM certificate in us-east-1 covering it)');
+}
+
+const distDir = path.join(repoRoot, 'frontend', 'dist');
+const siteDir = fs.existsSync(path.join(distDir, 'index.html')) ? distDir : undefined;
+if (!siteDir) {
+  console.warn(
+    '[agentdesk] frontend/dist/index.html not found: the site content will NOT be deployed ' +
+      '(run `npm run build -w frontend` before `cdk deploy`). Synth and the infra tests do not need it.',
+  );
+}
+
+const parameters: AgentDeskParameters = {
+  ...defaultParameters,
+  mailFrom: param('mailFrom', 'AGENTDESK_MAIL_FROM') ?? defaultParameters.mailFrom,
+  googleClientId: param('googleClientId', 'AGENTDESK_GOOGLE_CLIENT_ID') ?? defaultParameters.googleClientId,
+  whatsappUserIds: param('whatsappUserIds', 'AGENTDESK_WHATSAPP_USER_IDS') ?? defaultParameters.whatsappUserIds,
+  logLevel: logLevel as AgentDeskParameters['logLevel'],
+  customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
+  siteDir,
+};
+
+new AgentDeskStack(app, param('stackName', 'AGENTDESK_STACK_NAME') ?? 'AgentDesk', {
+  description: 'AgentDesk: AI agents for WhatsApp and phone calls (serverless)',
+  env: { account: process.env.CDK_DEFAULT_ACCOUNT, region: process.env.CDK_DEFAULT_REGION },
+  parameters,
+});
+
+// cdk-nag AwsSolutions: synthesis fails on any finding that is not acknowledged with a reason.
+Validations.of(app).addPlugins(new AwsSolutionsChecks(app));

@@ -1,0 +1,133 @@
+/**
+ * The HTTP API and its Lambda functions, built from the route manifest
+ * (functions/src/routes.ts): one function per route group, one route per entry.
+ * 'user' routes carry the Cognito JWT authorizer; the other kinds authenticate in the handler.
+ */
+import { Stack, Validations } from 'aws-cdk-lib';
+import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import {
+  routeGroups,
+  routes,
+  type AuthKind,
+  type RouteDef,
+  type RouteGroup,
+  type RouteGroupName,
+} from '../../functions/src/routes.js';
+import { AppFunction } from './app-function.js';
+import { applyNeeds, type SharedResources } from './needs.js';
+
+/** API Gateway stops waiting after 30 s; leave the function a second less. */
+export const API_MAX_TIMEOUT = 29;
+
+export const groupNames = Object.keys(routeGroups) as RouteGroupName[];
+
+export function groupDef(name: RouteGroupName): RouteGroup {
+  return routeGroups[name];
+}
+
+/** Why a route without the JWT authorizer is still authenticated (cdk-nag APIG4 / COG4). */
+export const unauthorizedRouteReasons: Record<Exclude<AuthKind, 'user'>, string> = {
+  public:
+    'Public by design: sign-up, login, token refresh, Google sign-in and password reset run before the caller has a token; the handler rate-limits per e-mail.',
+  webhook:
+    "Webhook called by a provider (Stripe, Twilio, WhatsApp) that cannot send a Cognito token; the handler verifies the provider's signature over the raw body before doing anything.",
+  apiKey:
+    'Called by external systems with a product API key (no Cognito user); the handler verifies the key before doing anything.',
+};
+
+export interface ApiProps {
+  userPool: SharedResources['userPool'];
+  userPoolClient: SharedResources['userPoolClient'];
+  logRetention: logs.RetentionDays;
+  throttle: { rateLimit: number; burstLimit: number };
+}
+
+export interface ApiFunctionsProps {
+  resources: SharedResources;
+  /** Variables every function gets (APP_URL, LOG_LEVEL). */
+  baseEnvironment: Record<string, string>;
+}
+
+export class Api extends Construct {
+  readonly httpApi: apigw.HttpApi;
+  readonly stage: apigw.HttpStage;
+  readonly functions = {} as Record<RouteGroupName, AppFunction>;
+  readonly authorizer: HttpUserPoolAuthorizer;
+
+  private readonly logRetention: logs.RetentionDays;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.logRetention = props.logRetention;
+
+    // No CORS: the browser reaches the API through the CloudFront origin (/api/*).
+    this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
+      description: 'AgentDesk API (served to browsers as {site}/api/*)',
+      createDefaultStage: false,
+    });
+
+    const accessLogs = new logs.LogGroup(this, 'AccessLogs', { retention: props.logRetention });
+    this.stage = this.httpApi.addStage('DefaultStage', {
+      stageName: '$default',
+      autoDeploy: true,
+      throttle: props.throttle,
+      accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
+    });
+
+    this.authorizer = new HttpUserPoolAuthorizer('CognitoJwt', props.userPool, {
+      userPoolClients: [props.userPoolClient],
+      userPoolRegion: Stack.of(this).region,
+    });
+  }
+
+  /**
+   * One function per route group and one route per manifest entry. Separate from the
+   * constructor because the functions need the site URL, and the site needs the API.
+   */
+  addManifestRoutes(props: ApiFunctionsProps): void {
+    const { resources } = props;
+
+    const integrations = {} as Record<RouteGroupName, HttpLambdaIntegration>;
+    for (const name of groupNames) {
+      const def = groupDef(name);
+      const fn = new AppFunction(this, name, {
+        entry: def.entry,
+        description: `API ${name}: ${def.description}`,
+        timeoutSeconds: Math.min(def.timeout ?? API_MAX_TIMEOUT, API_MAX_TIMEOUT),
+        memoryMb: def.memoryMb ?? 512,
+        environment: {},
+        logRetention: this.logRetention,
+      });
+      const env = {
+        ...props.baseEnvironment,
+        // Which users see the WhatsApp features: plain, non-secret app configuration.
+        WHATSAPP_USER_IDS: resources.whatsappUserIds,
+        ...applyNeeds(fn.fn, def.needs, resources),
+      };
+      for (const [key, value] of Object.entries(env)) fn.fn.addEnvironment(key, value);
+      this.functions[name] = fn;
+      integrations[name] = new HttpLambdaIntegration(`${name}-integration`, fn.fn);
+    }
+
+    for (const route of routes as readonly RouteDef[]) {
+      const [created] = this.httpApi.addRoutes({
+        path: route.path,
+        methods: [route.method as apigw.HttpMethod],
+        integration: integrations[route.group],
+        authorizer: route.auth === 'user' ? this.authorizer : undefined,
+      });
+      if (!created) throw new Error(`No route created for ${route.method} ${route.path}`);
+      if (route.auth !== 'user') {
+        const reason = `${route.method} ${route.path}: ${unauthorizedRouteReasons[route.auth]}`;
+        Validations.of(created).acknowledge(
+          { id: 'AwsSolutions-APIG4', reason },
+          { id: 'AwsSolutions-COG4', reason },
+        );
+      }
+    }
+  }
+}

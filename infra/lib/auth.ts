@@ -1,0 +1,107 @@
+/**
+ * Cognito: the user pool and the app's client. Users are created by the API (AdminCreateUser
+ * after the e-mail code check), sign in with their e-mail, and Google sign-in runs the
+ * CUSTOM_AUTH flow through the three triggers in the manifest's `cognitoTriggers`.
+ */
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as logs from 'aws-cdk-lib/aws-logs';
+import { Construct } from 'constructs';
+import { cognitoTriggers } from '../../functions/src/routes.js';
+import { AppFunction } from './app-function.js';
+
+export interface AuthProps {
+  googleClientId: string;
+  logLevel: string;
+  logRetention: logs.RetentionDays;
+}
+
+export class Auth extends Construct {
+  readonly userPool: cognito.UserPool;
+  readonly client: cognito.UserPoolClient;
+  readonly triggers: Record<keyof typeof cognitoTriggers.handlers, AppFunction>;
+
+  constructor(scope: Construct, id: string, props: AuthProps) {
+    super(scope, id);
+
+    // One module, three exported handlers: one function per trigger.
+    const trigger = (name: keyof typeof cognitoTriggers.handlers) =>
+      new AppFunction(this, `Trigger-${name}`, {
+        entry: cognitoTriggers.entry,
+        handler: cognitoTriggers.handlers[name],
+        description: `Cognito ${name} trigger (Google sign-in, CUSTOM_AUTH)`,
+        timeoutSeconds: 5,
+        memoryMb: 256,
+        // No APP_URL: the triggers build no links, and leaving it out keeps the pool free of
+        // a dependency on the CloudFront distribution.
+        environment: { GOOGLE_CLIENT_ID: props.googleClientId, LOG_LEVEL: props.logLevel },
+        logRetention: props.logRetention,
+      });
+    this.triggers = {
+      defineAuthChallenge: trigger('defineAuthChallenge'),
+      createAuthChallenge: trigger('createAuthChallenge'),
+      verifyAuthChallengeResponse: trigger('verifyAuthChallengeResponse'),
+    };
+
+    this.userPool = new cognito.UserPool(this, 'UserPool', {
+      selfSignUpEnabled: false,
+      signInAliases: { email: true },
+      signInCaseSensitive: false,
+      standardAttributes: { email: { required: true, mutable: true } },
+      passwordPolicy: {
+        minLength: 8,
+        requireDigits: true,
+        requireSymbols: true,
+        // The product's rule is "a letter, a digit and a symbol" (either case); the API
+        // enforces the letter part, Cognito cannot express "any letter".
+        requireLowercase: false,
+        requireUppercase: false,
+        tempPasswordValidity: Duration.days(1),
+      },
+      accountRecovery: cognito.AccountRecovery.NONE,
+      mfa: cognito.Mfa.OFF,
+      featurePlan: cognito.FeaturePlan.ESSENTIALS,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+      lambdaTriggers: {
+        defineAuthChallenge: this.triggers.defineAuthChallenge.fn,
+        createAuthChallenge: this.triggers.createAuthChallenge.fn,
+        verifyAuthChallengeResponse: this.triggers.verifyAuthChallengeResponse.fn,
+      },
+    });
+    Validations.of(this.userPool).acknowledge(
+      {
+        id: 'AwsSolutions-COG1',
+        reason:
+          'The product password rule is min 8 with a letter (either case), a digit and a symbol from @$!%*#?&; ' +
+          'Cognito enforces length, digit and symbol, the API validates the letter rule. Requiring upper AND lower case would reject valid product passwords.',
+      },
+      {
+        id: 'AwsSolutions-COG2',
+        reason:
+          'MFA is not part of the product specification (e-mail + password or Google sign-in); sign-in attempts are rate-limited by the API. Revisit with an optional TOTP feature.',
+      },
+      {
+        id: 'AwsSolutions-COG8',
+        reason:
+          'Threat protection needs the PLUS feature plan (billed per MAU); the API already rate-limits logins and code sends per e-mail. Revisit when usage justifies the cost.',
+      },
+    );
+
+    this.client = this.userPool.addClient('WebClient', {
+      generateSecret: false,
+      disableOAuth: true,
+      authFlows: {
+        userPassword: true,
+        // The API signs users in server-side with AdminInitiateAuth (IAM-authenticated).
+        adminUserPassword: true,
+        custom: true,
+      },
+      preventUserExistenceErrors: true,
+      accessTokenValidity: Duration.hours(1),
+      idTokenValidity: Duration.hours(1),
+      refreshTokenValidity: Duration.days(30),
+      enableTokenRevocation: true,
+    });
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The esbuild settings every Lambda bundle is built with. The stack (NodejsFunction) and
+ * `npm run bench` both read them from here, so the bench measures what gets deployed.
+ *
+ * ESM output: @middy/core 6 is ESM-only and ESM lets esbuild tree-shake the AWS SDK's
+ * ESM builds (mainFields module first). The banner gives CommonJS dependencies that call
+ * `require` (some Powertools / SDK internals) a working one inside the ESM bundle.
+ */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const functionsDir = path.join(repoRoot, 'functions');
+export const lockFile = path.join(repoRoot, 'package-lock.json');
+
+export const nodeTarget = 'node22';
+
+export const esmRequireBanner =
+  "import { createRequire as __agentdeskCreateRequire } from 'node:module';" +
+  'const require = __agentdeskCreateRequire(import.meta.url);';
+
+/** The one definition; the two views below only translate names. */
+export const bundleSettings = {
+  minify: true,
+  sourceMap: true,
+  /** Keep maps small: stack traces need names and lines, not the sources. */
+  sourcesContent: false,
+  target: nodeTarget,
+  format: 'esm' as const,
+  mainFields: ['module', 'main'],
+  banner: esmRequireBanner,
+  /** Bundle everything, AWS SDK included: pinned versions, smaller cold start than the runtime's SDK. */
+  externalModules: [] as string[],
+};
+
+/** Options for esbuild's JS API (used by the bench). */
+export function esbuildOptions(entry: string, outfile: string) {
+  return {
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: 'node' as const,
+    target: bundleSettings.target,
+    format: bundleSettings.format,
+    minify: bundleSettings.minify,
+    sourcemap: bundleSettings.sourceMap,
+    sourcesContent: bundleSettings.sourcesContent,
+    mainFields: bundleSettings.mainFields,
+    banner: { js: bundleSettings.banner },
+    external: bundleSettings.externalModules,
+    logLevel: 'error' as const,
+  };
+}

@@ -1,0 +1,86 @@
+/**
+ * Stateful resources: the single DynamoDB table (shape from functions/src/adapters/dynamo/table.ts),
+ * the uploads bucket, the access-log bucket and the KMS key for integration secrets.
+ * Everything here is retained when the stack is deleted.
+ */
+import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
+import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as kms from 'aws-cdk-lib/aws-kms';
+import * as s3 from 'aws-cdk-lib/aws-s3';
+import { Construct } from 'constructs';
+import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
+
+const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+
+export class Data extends Construct {
+  readonly table: dynamodb.Table;
+  readonly uploads: s3.Bucket;
+  /** Server access logs of the buckets and CloudFront standard logs. */
+  readonly logs: s3.Bucket;
+  readonly secretsKey: kms.Key;
+
+  constructor(scope: Construct, id: string) {
+    super(scope, id);
+
+    this.table = new dynamodb.Table(this, 'Table', {
+      partitionKey: str(tableDefinition.partitionKey),
+      sortKey: str(tableDefinition.sortKey),
+      billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      deletionProtection: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    for (const gsi of tableDefinition.globalSecondaryIndexes) {
+      this.table.addGlobalSecondaryIndex({
+        indexName: gsi.indexName,
+        partitionKey: str(gsi.partitionKey),
+        sortKey: str(gsi.sortKey),
+        projectionType: dynamodb.ProjectionType.ALL,
+      });
+    }
+
+    this.logs = new s3.Bucket(this, 'Logs', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      // CloudFront standard logging writes with ACLs.
+      objectOwnership: s3.ObjectOwnership.BUCKET_OWNER_PREFERRED,
+      lifecycleRules: [{ expiration: Duration.days(90), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+    Validations.of(this.logs).acknowledge({
+      id: 'AwsSolutions-S1',
+      reason: 'This is the access-log bucket itself; logging it into itself would loop.',
+    });
+
+    this.uploads = new s3.Bucket(this, 'Uploads', {
+      blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      encryption: s3.BucketEncryption.S3_MANAGED,
+      enforceSSL: true,
+      versioned: false,
+      serverAccessLogsBucket: this.logs,
+      serverAccessLogsPrefix: 'uploads/',
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+
+    this.secretsKey = new kms.Key(this, 'SecretsKey', {
+      description: 'AgentDesk: envelope encryption of integration secrets (API keys, tokens)',
+      enableKeyRotation: true,
+      removalPolicy: RemovalPolicy.RETAIN,
+    });
+  }
+
+  /** Browsers upload with presigned PUT URLs straight to the bucket, from the site's origin only. */
+  allowBrowserUploadsFrom(origin: string): void {
+    this.uploads.addCorsRule({
+      allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+      allowedOrigins: [origin],
+      allowedHeaders: ['*'],
+      exposedHeaders: ['ETag'],
+      maxAge: 3600,
+    });
+  }
+}

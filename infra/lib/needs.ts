@@ -1,0 +1,150 @@
+/**
+ * Turns a function's `needs` (from functions/src/routes.ts) into the narrowest IAM grants
+ * and the environment variables (names from functions/src/config.ts) that go with them.
+ * This is the only place that maps a Need to AWS permissions.
+ */
+import { Stack } from 'aws-cdk-lib';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import type * as lambda from 'aws-cdk-lib/aws-lambda';
+import type * as s3 from 'aws-cdk-lib/aws-s3';
+import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import type { Need, QueueName } from '../../functions/src/routes.js';
+import { acknowledgeWildcardResource } from './nag.js';
+
+/** Cognito admin actions the API uses (InitiateAuth / ChangePassword need no IAM: they are unauthenticated or token-based). */
+export const userPoolActions = [
+  'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminSetUserPassword',
+  'cognito-idp:AdminGetUser',
+  'cognito-idp:AdminUpdateUserAttributes',
+  'cognito-idp:AdminInitiateAuth',
+  'cognito-idp:AdminRespondToAuthChallenge',
+  'cognito-idp:AdminUserGlobalSignOut',
+] as const;
+
+export const mailActions = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
+export const uploadsReadActions = ['s3:GetObject'] as const;
+export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload'] as const;
+
+const tableIndexReason =
+  "Grants on the table include its global secondary indexes (<table>/index/*): the access patterns query gsi1, and every index of this one table holds the same tenant-keyed items.";
+const uploadsReason =
+  'Object keys are chosen at runtime under the owning user\'s prefix (the handler derives it from the caller, never from input); the grant is limited to the listed object actions on this one bucket.';
+const sesReason =
+  'SES authorises SendEmail against the sender identity, the configuration set and, in the sandbox, each recipient identity, so identities cannot be listed in advance; the statement is limited to this account/region and to the configured From address (ses:FromAddress condition).';
+
+function sesResources(stack: Stack): string[] {
+  return [
+    stack.formatArn({ service: 'ses', resource: 'identity', resourceName: '*' }),
+    stack.formatArn({ service: 'ses', resource: 'configuration-set', resourceName: '*' }),
+  ];
+}
+
+/** The env var config.ts reads for each queue's URL. */
+export function queueUrlEnv(name: QueueName): string {
+  return `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+export interface SharedResources {
+  table: dynamodb.ITable;
+  uploads: s3.IBucket;
+  secretsKey: kms.IKey;
+  userPool: cognito.IUserPool;
+  userPoolClient: cognito.IUserPoolClient;
+  queues: Record<QueueName, sqs.IQueue>;
+  /** Sender address ("Name <addr@domain>"); sending is restricted to it. */
+  mailFrom: string;
+  googleClientId: string;
+  whatsappUserIds: string;
+}
+
+/** "AgentDesk <no-reply@example.com>" → "no-reply@example.com". */
+export function mailAddress(mailFrom: string): string {
+  const match = /<([^>]+)>/.exec(mailFrom);
+  return (match?.[1] ?? mailFrom).trim();
+}
+
+/**
+ * Grant `fn` exactly what `needs` imply and return the environment variables they bring.
+ * Variables not tied to a need (APP_URL, LOG_LEVEL, ...) are added by the caller.
+ */
+export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: SharedResources): Record<string, string> {
+  const env: Record<string, string> = {};
+  const stack = Stack.of(fn);
+  for (const need of needs) {
+    switch (need) {
+      case 'table:read':
+        r.table.grantReadData(fn);
+        env.TABLE_NAME = r.table.tableName;
+        acknowledgeWildcardResource(fn, `${r.table.tableArn}/index/*`, tableIndexReason);
+        break;
+      case 'table:write':
+        r.table.grantWriteData(fn);
+        env.TABLE_NAME = r.table.tableName;
+        acknowledgeWildcardResource(fn, `${r.table.tableArn}/index/*`, tableIndexReason);
+        break;
+      case 'userPool':
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...userPoolActions], resources: [r.userPool.userPoolArn] }),
+        );
+        env.USER_POOL_ID = r.userPool.userPoolId;
+        env.USER_POOL_CLIENT_ID = r.userPoolClient.userPoolClientId;
+        // Google sign-in is a user-pool flow (CUSTOM_AUTH); the client id checks the ID token's audience.
+        env.GOOGLE_CLIENT_ID = r.googleClientId;
+        break;
+      case 'mail':
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({
+            actions: [...mailActions],
+            // SES authorises against the sender identity, the configuration set and (in the
+            // sandbox) the recipient identities, so the identity part cannot be narrower than
+            // this account/region; the From address condition keeps the grant to one sender.
+            resources: sesResources(stack),
+            conditions: { StringEquals: { 'ses:FromAddress': mailAddress(r.mailFrom) } },
+          }),
+        );
+        env.MAIL_FROM = r.mailFrom;
+        for (const resource of sesResources(stack)) acknowledgeWildcardResource(fn, resource, sesReason);
+        break;
+      case 'uploads:read':
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...uploadsReadActions], resources: [r.uploads.arnForObjects('*')] }),
+        );
+        env.UPLOADS_BUCKET = r.uploads.bucketName;
+        acknowledgeWildcardResource(fn, r.uploads.arnForObjects('*'), uploadsReason);
+        break;
+      case 'uploads:write':
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...uploadsWriteActions], resources: [r.uploads.arnForObjects('*')] }),
+        );
+        env.UPLOADS_BUCKET = r.uploads.bucketName;
+        acknowledgeWildcardResource(fn, r.uploads.arnForObjects('*'), uploadsReason);
+        break;
+      case 'secrets:encrypt':
+        // Encrypt + GenerateDataKey* (envelope encryption) + ReEncrypt*.
+        r.secretsKey.grantEncrypt(fn);
+        env.SECRETS_KEY_ID = r.secretsKey.keyArn;
+        break;
+      case 'secrets:decrypt':
+        r.secretsKey.grantDecrypt(fn);
+        env.SECRETS_KEY_ID = r.secretsKey.keyArn;
+        break;
+      default: {
+        if (need.startsWith('queue:')) {
+          const name = need.slice('queue:'.length) as QueueName;
+          const queue = r.queues[name];
+          if (!queue) throw new Error(`Need "${need}": no queue named "${name}" in the manifest's workers`);
+          queue.grantSendMessages(fn);
+          env[queueUrlEnv(name)] = queue.queueUrl;
+          break;
+        }
+        const unknown: never = need as never;
+        throw new Error(`Unknown need "${String(unknown)}" in functions/src/routes.ts; map it in infra/lib/needs.ts`);
+      }
+    }
+  }
+  return env;
+}

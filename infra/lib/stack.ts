@@ -1,0 +1,105 @@
+/**
+ * AgentDesk: the whole product in one stack. Everything that varies per route, worker or
+ * table index comes from the manifests in functions/; deploy-time parameters arrive as
+ * props (read from context/env only in bin/app.ts).
+ */
+import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { Api } from './api.js';
+import { Auth } from './auth.js';
+import { Data } from './data.js';
+import type { SharedResources } from './needs.js';
+import { Site, type CustomDomain } from './site.js';
+import { Queues, Workers } from './workers.js';
+
+export interface AgentDeskParameters {
+  /** Sender of product e-mail, "Name <address>"; the address (or its domain) must be verified in SES. */
+  mailFrom: string;
+  /** Google OAuth client id for Google sign-in ('' disables it). */
+  googleClientId: string;
+  /** Comma-separated Cognito subs that see the WhatsApp features. */
+  whatsappUserIds: string;
+  customDomain?: CustomDomain;
+  logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
+  /** Built frontend (frontend/dist); when absent the site content is not (re)deployed. */
+  siteDir?: string;
+  /** Default stage throttling of the HTTP API. */
+  apiThrottle: { rateLimit: number; burstLimit: number };
+}
+
+export const defaultParameters: AgentDeskParameters = {
+  mailFrom: 'AgentDesk <no-reply@example.com>',
+  googleClientId: '',
+  whatsappUserIds: '',
+  logLevel: 'INFO',
+  apiThrottle: { rateLimit: 50, burstLimit: 100 },
+};
+
+export interface AgentDeskStackProps extends StackProps {
+  parameters: AgentDeskParameters;
+}
+
+export class AgentDeskStack extends Stack {
+  readonly data: Data;
+  readonly auth: Auth;
+  readonly queues: Queues;
+  readonly api: Api;
+  readonly workers: Workers;
+  readonly site: Site;
+
+  constructor(scope: Construct, id: string, props: AgentDeskStackProps) {
+    super(scope, id, props);
+    const p = props.parameters;
+    const logRetention = logs.RetentionDays.ONE_MONTH;
+
+    this.data = new Data(this, 'Data');
+    this.auth = new Auth(this, 'Auth', { googleClientId: p.googleClientId, logLevel: p.logLevel, logRetention });
+    this.queues = new Queues(this, 'Queues');
+
+    const resources: SharedResources = {
+      table: this.data.table,
+      uploads: this.data.uploads,
+      secretsKey: this.data.secretsKey,
+      userPool: this.auth.userPool,
+      userPoolClient: this.auth.client,
+      queues: this.queues.queues,
+      mailFrom: p.mailFrom,
+      googleClientId: p.googleClientId,
+      whatsappUserIds: p.whatsappUserIds,
+    };
+
+    // The HTTP API resource exists before the site (CloudFront forwards /api/* to it); the
+    // functions read the site's URL, which only depends on the API id, so there is no cycle.
+    this.api = new Api(this, 'Api', {
+      userPool: this.auth.userPool,
+      userPoolClient: this.auth.client,
+      logRetention,
+      throttle: p.apiThrottle,
+    });
+    this.site = new Site(this, 'Site', {
+      api: this.api.httpApi,
+      logBucket: this.data.logs,
+      customDomain: p.customDomain,
+    });
+    const baseEnvironment = { APP_URL: this.site.url, LOG_LEVEL: p.logLevel };
+    this.api.addManifestRoutes({ resources, baseEnvironment });
+    this.workers = new Workers(this, 'Workers', {
+      queues: this.queues,
+      resources,
+      baseEnvironment,
+      logRetention,
+    });
+    this.data.allowBrowserUploadsFrom(this.site.url);
+    if (p.siteDir) this.site.deploy(p.siteDir, { googleClientId: p.googleClientId });
+
+    new CfnOutput(this, 'AppUrl', { value: this.site.url, description: 'The app (and {AppUrl}/api/webhooks/... for providers)' });
+    new CfnOutput(this, 'DistributionDomainName', { value: this.site.distribution.distributionDomainName, description: 'Point a custom domain (CNAME/alias) here' });
+    new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
+    new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
+    new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
+    new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
+    new CfnOutput(this, 'UploadsBucket', { value: this.data.uploads.bucketName });
+    new CfnOutput(this, 'SiteBucket', { value: this.site.bucket.bucketName });
+  }
+}
