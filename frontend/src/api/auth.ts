@@ -1,0 +1,47 @@
+/** Auth and account calls (SPEC §7 Auth). */
+import type { AuthSession, Language, User } from '@agentdesk/functions/contract';
+import { request, requestData } from './client';
+import { setSession } from './session';
+
+export function storeSession(session: Pick<AuthSession, 'token' | 'refreshToken' | 'expiresIn'>): void {
+  setSession(session.token, session.refreshToken, session.expiresIn);
+}
+
+export const authApi = {
+  login: (body: { email: string; password: string }) =>
+    requestData<AuthSession>('/api/login', { method: 'POST', body }),
+  register: (body: { name: string; email: string; password: string; verificationCode: string }) =>
+    requestData<AuthSession>('/api/register', { method: 'POST', body }),
+  googleAuth: (credential: string) =>
+    requestData<AuthSession>('/api/google-auth', { method: 'POST', body: { credential } }),
+  sendVerification: (email: string) => request('/api/send-verification', { method: 'POST', body: { email } }),
+  sendPasswordReset: (email: string) => request('/api/send-password-reset', { method: 'POST', body: { email } }),
+  resetPassword: (body: { email: string; resetCode: string; newPassword: string }) =>
+    request('/api/reset-password', { method: 'POST', body }),
+  me: (signal?: AbortSignal) => requestData<User>('/api/me', { signal }),
+  updatePassword: (body: { currentPassword: string; newPassword: string }) =>
+    request('/api/update-password', { method: 'POST', body }),
+  updateSettings: (body: { name: string; phoneNumber: string; language: Language }) =>
+    request<User>('/api/settings', { method: 'POST', body }),
+  uploadAvatar: (file: File) => {
+    const form = new FormData();
+    form.append('avatar', file);
+    return requestData<User>('/api/user/avatar', { method: 'POST', body: form });
+  },
+};
+
+export interface PublicConfig {
+  googleClientId: string;
+}
+
+/** GET /config.json (same origin, not under /api). Missing or broken → no Google button. */
+export async function fetchPublicConfig(): Promise<PublicConfig> {
+  try {
+    const res = await fetch('/config.json', { headers: { Accept: 'application/json' } });
+    if (!res.ok) return { googleClientId: '' };
+    const body = (await res.json()) as Partial<PublicConfig>;
+    return { googleClientId: typeof body.googleClientId === 'string' ? body.googleClientId : '' };
+  } catch {
+    return { googleClientId: '' };
+  }
+}

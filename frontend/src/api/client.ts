@@ -1,0 +1,168 @@
+/**
+ * The one API client (SPEC §7, §8): JSON, bearer token, 30 s timeout, errors carry the
+ * server's message. A 401 from a non-auth call first tries one (single-flight) refresh with
+ * the refresh token and retries once; if that fails the session is cleared and the app's
+ * unauthorized handler sends the browser to /login.
+ */
+import type { ApiEnvelope, RefreshedSession } from '@agentdesk/functions/contract';
+import { clearSession, getSession, setSession } from './session';
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** Calls that authenticate by themselves: a 401 there is an answer, not an expired session. */
+const AUTH_PATHS = new Set([
+  '/api/login',
+  '/api/register',
+  '/api/google-auth',
+  '/api/send-verification',
+  '/api/send-password-reset',
+  '/api/reset-password',
+  '/api/refresh-token',
+]);
+
+export function isAuthPath(path: string): boolean {
+  const p = path.split('?')[0] ?? path;
+  return AUTH_PATHS.has(p);
+}
+
+export class ApiError extends Error {
+  /** HTTP status, or 0 for a network failure or timeout. */
+  readonly status: number;
+  /** The server's own message, when it sent one; callers fall back to their spec text otherwise. */
+  readonly serverMessage: string | undefined;
+
+  constructor(status: number, serverMessage: string | undefined) {
+    super(serverMessage ?? `Request failed (${status || 'network'})`);
+    this.name = 'ApiError';
+    this.status = status;
+    this.serverMessage = serverMessage;
+  }
+}
+
+/** The server's message when there is one, else the caller's fallback text. */
+export function errorText(err: unknown, fallback: string): string {
+  if (err instanceof ApiError && err.serverMessage) return err.serverMessage;
+  return fallback;
+}
+
+let unauthorizedHandler: () => void = () => {
+  window.location.assign('/login');
+};
+
+/** The app registers how to leave after the session is lost (router navigation to /login). */
+export function setUnauthorizedHandler(handler: () => void): void {
+  unauthorizedHandler = handler;
+}
+
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  /** JSON body, or FormData for multipart uploads. */
+  body?: unknown;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+async function send(path: string, opts: RequestOptions, token: string | undefined): Promise<Response> {
+  const controller = new AbortController();
+  const timeout = setTimeout(() => controller.abort(), opts.timeoutMs ?? REQUEST_TIMEOUT_MS);
+  const onAbort = () => controller.abort();
+  opts.signal?.addEventListener('abort', onAbort);
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  let body: BodyInit | undefined;
+  if (opts.body instanceof FormData) {
+    body = opts.body;
+  } else if (opts.body !== undefined) {
+    headers['Content-Type'] = 'application/json';
+    body = JSON.stringify(opts.body);
+  }
+  if (token) headers.Authorization = `Bearer ${token}`;
+  try {
+    return await fetch(path, { method: opts.method ?? (body ? 'POST' : 'GET'), headers, body, signal: controller.signal });
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    throw new ApiError(0, undefined);
+  } finally {
+    clearTimeout(timeout);
+    opts.signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function readEnvelope<T>(res: Response): Promise<ApiEnvelope<T>> {
+  const text = await res.text().catch(() => '');
+  let parsed: unknown = undefined;
+  if (text) {
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  const env = (parsed && typeof parsed === 'object' ? parsed : {}) as Partial<ApiEnvelope<T>>;
+  const message = typeof env.message === 'string' && env.message ? env.message : undefined;
+  if (!res.ok || env.success === false) throw new ApiError(res.status, message);
+  return { success: env.success ?? true, message, data: env.data };
+}
+
+export type RefreshOutcome = 'ok' | 'rejected' | 'error';
+let refreshing: Promise<RefreshOutcome> | null = null;
+
+async function doRefresh(): Promise<RefreshOutcome> {
+  const session = getSession();
+  if (!session?.refreshToken) return 'rejected';
+  try {
+    const res = await send('/api/refresh-token', { method: 'POST', body: { refreshToken: session.refreshToken } }, undefined);
+    const env = await readEnvelope<RefreshedSession>(res);
+    if (!env.data?.token) return 'rejected';
+    // Another tab may have logged out meanwhile.
+    if (getSession()?.refreshToken !== session.refreshToken) return getSession() ? 'ok' : 'rejected';
+    setSession(env.data.token, session.refreshToken, env.data.expiresIn);
+    return 'ok';
+  } catch (err) {
+    if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) return 'rejected';
+    return 'error';
+  }
+}
+
+/** Exchanges the refresh token for a new access token; concurrent callers share one request. */
+export function refreshSession(): Promise<RefreshOutcome> {
+  refreshing ??= doRefresh().finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+function sessionLost(): void {
+  clearSession();
+  unauthorizedHandler();
+}
+
+/** Calls the API and returns the envelope; throws ApiError on any failure. */
+export async function request<T = undefined>(path: string, opts: RequestOptions = {}): Promise<ApiEnvelope<T>> {
+  const authCall = isAuthPath(path);
+  const usedToken = authCall ? undefined : getSession()?.token;
+  const res = await send(path, opts, usedToken);
+  if (res.status !== 401 || authCall) return readEnvelope<T>(res);
+
+  // 401 on a user call: refresh once (unless another call already did), then retry once.
+  const current = getSession();
+  let retryToken: string | undefined;
+  if (current && current.token !== usedToken) {
+    retryToken = current.token;
+  } else if (current && (await refreshSession()) === 'ok') {
+    retryToken = getSession()?.token;
+  }
+  if (!retryToken) {
+    sessionLost();
+    return readEnvelope<T>(res);
+  }
+  const retry = await send(path, opts, retryToken);
+  if (retry.status === 401) sessionLost();
+  return readEnvelope<T>(retry);
+}
+
+/** Like `request`, returning `data` (throws when the server sent none). */
+export async function requestData<T>(path: string, opts: RequestOptions = {}): Promise<T> {
+  const env = await request<T>(path, opts);
+  if (env.data === undefined) throw new ApiError(500, env.message);
+  return env.data;
+}

@@ -1,0 +1,59 @@
+/**
+ * The route table (SPEC §2). Every page is lazy so the login route downloads only what it uses.
+ * Pages of later issues are placeholders behind their routes.
+ */
+import { lazy, Suspense } from 'react';
+import { Route, Routes } from 'react-router-dom';
+import { FullPageSpinner } from '../components/FullPageSpinner';
+import { RequireAccess, VisitorOnly } from './RouteGuards';
+
+const LoginPage = lazy(() => import('../features/auth/LoginPage'));
+const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
+const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
+const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
+const LegalPage = lazy(() => import('../features/legal/LegalPage'));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
+const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
+const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
+
+/** Routes whose real pages come with later issues: path → title key. */
+const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
+  ['/subscription', 'pages.subscription'],
+  ['/subscription/success', 'pages.subscriptionSuccess'],
+  ['/integrations', 'pages.integrations'],
+  ['/contacts', 'pages.contacts'],
+  ['/contacts/:id', 'pages.contactDetail'],
+  ['/agents', 'pages.agents'],
+  ['/agents/:id', 'pages.agentDetail'],
+  ['/messages', 'pages.messages'],
+  ['/conversations', 'pages.conversations'],
+  ['/voice-conversations', 'pages.voiceConversations'],
+  ['/voice-conversations/:id', 'pages.voiceConversationDetail'],
+  ['/voice-settings', 'pages.voiceSettings'],
+];
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <Routes>
+        <Route element={<VisitorOnly />}>
+          <Route path="/login" element={<LoginPage />} />
+          <Route path="/register" element={<RegisterPage />} />
+          <Route path="/forgot-password" element={<ForgotPasswordPage />} />
+          <Route path="/reset-password" element={<ResetPasswordPage />} />
+        </Route>
+        {/* Linked from the register form's terms checkbox; open to every audience. */}
+        <Route path="/terms" element={<LegalPage kind="terms" />} />
+        <Route path="/privacy" element={<LegalPage kind="privacy" />} />
+        <Route element={<RequireAccess />}>
+          <Route path="/" element={<PlaceholderPage titleKey="pages.dashboard" />} />
+          <Route path="/profile" element={<ProfilePage />} />
+          {placeholderRoutes.map(([path, titleKey]) => (
+            <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
+          ))}
+          <Route path="*" element={<NotFoundPage />} />
+        </Route>
+      </Routes>
+    </Suspense>
+  );
+}

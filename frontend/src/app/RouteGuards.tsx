@@ -1,0 +1,53 @@
+import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
+import { FullPageSpinner } from '../components/FullPageSpinner';
+import { useAuth } from './auth';
+import { decideProtectedRoute, decideVisitorRoute } from './guards';
+
+const AppShell = lazy(() => import('../components/shell/AppShell'));
+const OnboardingPage = lazy(() => import('../features/onboarding/OnboardingPage'));
+
+/** /login, /register, /forgot-password, /reset-password: visitors only. */
+export function VisitorOnly() {
+  const { access } = useAuth();
+  const { pathname, search } = useLocation();
+  const decision = decideVisitorRoute(access, pathname, search);
+  if (decision.type === 'spinner') return <FullPageSpinner />;
+  if (decision.type === 'redirect') return <Navigate to={decision.to} replace />;
+  return <Outlet />;
+}
+
+/** Everything else: spinner, redirect to login, onboarding or the app shell. */
+export function RequireAccess() {
+  const { access } = useAuth();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const decision = decideProtectedRoute(access, pathname, search);
+
+  // Once the subscription becomes active the user is sent to / (SPEC §2).
+  const active = access.status === 'authenticated' ? access.hasActiveSubscription : undefined;
+  const wasActive = useRef(active);
+  useEffect(() => {
+    if (wasActive.current === false && active === true) navigate('/', { replace: true });
+    wasActive.current = active;
+  }, [active, navigate]);
+
+  if (decision.type === 'spinner') return <FullPageSpinner />;
+  if (decision.type === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.view === 'onboarding') {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <OnboardingPage />
+      </Suspense>
+    );
+  }
+  return (
+    <Suspense fallback={<FullPageSpinner />}>
+      <AppShell>
+        <Suspense fallback={<FullPageSpinner inline />}>
+          <Outlet />
+        </Suspense>
+      </AppShell>
+    </Suspense>
+  );
+}

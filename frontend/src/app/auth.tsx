@@ -1,0 +1,131 @@
+/**
+ * Access state for the whole app (SPEC §4): a stored token marks the user authenticated;
+ * on load the current user is fetched and on failure the token is dropped. The access token
+ * is refreshed shortly before it expires; losing the session sends the browser to /login.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import type { AuthSession, User } from '@agentdesk/functions/contract';
+import { authApi, storeSession } from '../api/auth';
+import { ApiError, refreshSession, setUnauthorizedHandler } from '../api/client';
+import { clearSession, getSession, subscribeSession } from '../api/session';
+import { setLanguage } from '../i18n';
+import type { Access } from './guards';
+
+export const ME_QUERY_KEY = ['me'] as const;
+
+/** Refresh this long before the access token expires. */
+const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_RETRY_MS = 30_000;
+const MAX_TIMER_MS = 2_147_483_647;
+
+interface AuthContextValue {
+  access: Access;
+  user: User | null;
+  /** Stores a session from login, register or Google sign-in. */
+  signIn: (session: AuthSession) => void;
+  /** Clears the session and goes to /login. */
+  signOut: () => void;
+  /** Reloads the current user (after settings, avatar, subscription changes). */
+  refetchUser: () => Promise<unknown>;
+}
+
+const AuthContext = createContext<AuthContextValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const session = useSyncExternalStore(subscribeSession, getSession, () => null);
+  const hasToken = session !== null;
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const me = useQuery({
+    queryKey: ME_QUERY_KEY,
+    queryFn: ({ signal }) => authApi.me(signal),
+    enabled: hasToken,
+    retry: (failures, err) => !(err instanceof ApiError && err.status === 401) && failures < 1,
+    staleTime: 60_000,
+  });
+
+  // The token could not produce a user: drop it (SPEC §4).
+  useEffect(() => {
+    if (hasToken && me.isError) clearSession();
+  }, [hasToken, me.isError]);
+
+  // Without a session nothing cached belongs to anyone (logout, 401, another tab logging out).
+  useEffect(() => {
+    if (!hasToken) queryClient.clear();
+  }, [hasToken, queryClient]);
+
+  // A 401 that a refresh could not cure: the client cleared the session; leave for /login.
+  useEffect(() => {
+    setUnauthorizedHandler(() => navigate('/login', { replace: true }));
+  }, [navigate]);
+
+  // Refresh the access token shortly before it expires.
+  const [retryTick, setRetryTick] = useState(0);
+  const expiresAt = session?.expiresAt ?? 0;
+  const canRefresh = Boolean(session?.refreshToken);
+  useEffect(() => {
+    if (!hasToken || !canRefresh || !expiresAt) return;
+    const delay = Math.min(Math.max(expiresAt - Date.now() - REFRESH_MARGIN_MS, 0), MAX_TIMER_MS);
+    const timer = window.setTimeout(() => {
+      void refreshSession().then((outcome) => {
+        if (outcome === 'rejected') {
+          clearSession();
+          navigate('/login', { replace: true });
+        } else if (outcome === 'error') {
+          window.setTimeout(() => setRetryTick((n) => n + 1), REFRESH_RETRY_MS);
+        }
+      });
+    }, delay);
+    return () => window.clearTimeout(timer);
+  }, [hasToken, canRefresh, expiresAt, retryTick, navigate]);
+
+  const user = hasToken ? (me.data ?? null) : null;
+
+  // The user's language setting switches the UI.
+  const userLanguage = user?.language;
+  useEffect(() => {
+    if (userLanguage === 'en' || userLanguage === 'es') setLanguage(userLanguage);
+  }, [userLanguage]);
+
+  const signIn = useCallback(
+    (s: AuthSession) => {
+      queryClient.clear();
+      queryClient.setQueryData(ME_QUERY_KEY, s.user);
+      storeSession(s);
+    },
+    [queryClient],
+  );
+
+  const signOut = useCallback(() => {
+    clearSession();
+    queryClient.clear();
+    navigate('/login', { replace: true });
+  }, [navigate, queryClient]);
+
+  const refetchUser = useCallback(() => queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY }), [queryClient]);
+
+  const access: Access = useMemo(() => {
+    if (!hasToken) return { status: 'visitor' };
+    if (!user) return { status: 'loading' };
+    return { status: 'authenticated', hasActiveSubscription: user.hasActiveSubscription };
+  }, [hasToken, user]);
+
+  const value = useMemo(() => ({ access, user, signIn, signOut, refetchUser }), [access, user, signIn, signOut, refetchUser]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthContextValue {
+  const ctx = useContext(AuthContext);
+  if (!ctx) throw new Error('useAuth outside AuthProvider');
+  return ctx;
+}
+
+/** The signed-in user; only for pages behind the access guard. */
+export function useCurrentUser(): User {
+  const { user } = useAuth();
+  if (!user) throw new Error('useCurrentUser without a signed-in user');
+  return user;
+}

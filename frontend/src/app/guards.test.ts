@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { decideProtectedRoute, decideVisitorRoute, type Access } from './guards';
+
+const loading: Access = { status: 'loading' };
+const visitor: Access = { status: 'visitor' };
+const onboarding: Access = { status: 'authenticated', hasActiveSubscription: false };
+const subscriber: Access = { status: 'authenticated', hasActiveSubscription: true };
+
+describe('decideProtectedRoute', () => {
+  it('shows a spinner while access loads', () => {
+    expect(decideProtectedRoute(loading, '/agents', '')).toEqual({ type: 'spinner' });
+  });
+
+  it('sends a visitor to /login with the current path and search', () => {
+    expect(decideProtectedRoute(visitor, '/contacts/7', '?x=1')).toEqual({
+      type: 'redirect',
+      to: '/login?redirectUrl=%2Fcontacts%2F7%3Fx%3D1',
+    });
+    expect(decideProtectedRoute(visitor, '/', '')).toEqual({ type: 'redirect', to: '/login' });
+  });
+
+  it('shows onboarding on every path without an active subscription', () => {
+    for (const path of ['/', '/agents', '/onboarding', '/no-such-page']) {
+      expect(decideProtectedRoute(onboarding, path, '')).toEqual({ type: 'render', view: 'onboarding' });
+    }
+  });
+
+  it('opens the app with an active subscription and leaves onboarding for /', () => {
+    expect(decideProtectedRoute(subscriber, '/agents', '')).toEqual({ type: 'render', view: 'app' });
+    expect(decideProtectedRoute(subscriber, '/no-such-page', '')).toEqual({ type: 'render', view: 'app' });
+    expect(decideProtectedRoute(subscriber, '/onboarding', '')).toEqual({ type: 'redirect', to: '/' });
+  });
+});
+
+describe('decideVisitorRoute', () => {
+  it('renders auth pages for visitors', () => {
+    expect(decideVisitorRoute(visitor, '/register', '')).toEqual({ type: 'render', view: 'visitor' });
+  });
+
+  it('sends a signed-in user on /login to the sanitised redirectUrl', () => {
+    expect(decideVisitorRoute(subscriber, '/login', '?redirectUrl=%2Fagents')).toEqual({ type: 'redirect', to: '/agents' });
+    expect(decideVisitorRoute(subscriber, '/login', '?redirectUrl=https%3A%2F%2Fevil.example')).toEqual({
+      type: 'redirect',
+      to: '/',
+    });
+    expect(decideVisitorRoute(onboarding, '/register', '')).toEqual({ type: 'redirect', to: '/' });
+  });
+});

@@ -1,0 +1,83 @@
+import type { ComponentType } from 'react';
+import type { User } from '@agentdesk/functions/contract';
+import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import PhoneInTalkOutlined from '@mui/icons-material/PhoneInTalkOutlined';
+import CallReceivedOutlined from '@mui/icons-material/CallReceivedOutlined';
+import SettingsPhoneOutlined from '@mui/icons-material/SettingsPhoneOutlined';
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import ChatOutlined from '@mui/icons-material/ChatOutlined';
+import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
+import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
+import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
+
+export interface NavLink {
+  kind: 'link';
+  id: string;
+  labelKey: string;
+  to: string;
+  icon: ComponentType;
+}
+
+export interface NavGroup {
+  kind: 'group';
+  id: string;
+  labelKey: string;
+  icon: ComponentType;
+  children: NavLink[];
+  /** Shown only when this returns true. */
+  visible?: (user: User) => boolean;
+}
+
+export type NavEntry = NavLink | NavGroup;
+
+const link = (id: string, labelKey: string, to: string, icon: ComponentType): NavLink => ({ kind: 'link', id, labelKey, to, icon });
+
+/** The sidebar of SPEC §2, top to bottom (Logout is rendered after these). */
+export const navigation: NavEntry[] = [
+  link('dashboard', 'nav.dashboard', '/', DashboardOutlined),
+  link('agents', 'nav.agents', '/agents', SmartToyOutlined),
+  {
+    kind: 'group',
+    id: 'voice',
+    labelKey: 'nav.voice',
+    icon: PhoneInTalkOutlined,
+    children: [
+      link('voice-inbound', 'nav.inbound', '/voice-conversations', CallReceivedOutlined),
+      link('voice-settings', 'nav.voiceSettings', '/voice-settings', SettingsPhoneOutlined),
+    ],
+  },
+  {
+    kind: 'group',
+    id: 'whatsapp',
+    labelKey: 'nav.whatsapp',
+    icon: WhatsApp,
+    children: [
+      link('conversations', 'nav.conversations', '/conversations', ForumOutlined),
+      link('message-hub', 'nav.messageHub', '/messages', ChatOutlined),
+    ],
+    // The allow-list lives on the server (configuration); the user says whether it applies.
+    visible: (user) => user.features?.whatsapp === true,
+  },
+  link('contacts', 'nav.contacts', '/contacts', ContactsOutlined),
+  {
+    kind: 'group',
+    id: 'settings',
+    labelKey: 'nav.settings',
+    icon: SettingsOutlined,
+    children: [
+      link('integrations', 'nav.integrations', '/integrations', ExtensionOutlined),
+      link('profile', 'nav.profile', '/profile', PersonOutline),
+      link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
+    ],
+  },
+];
+
+/** Whether a nav link is the current page (/ only exactly; others also for their sub-paths). */
+export function isActivePath(to: string, pathname: string): boolean {
+  if (to === '/') return pathname === '/';
+  return pathname === to || pathname.startsWith(`${to}/`);
+}

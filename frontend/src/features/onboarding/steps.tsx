@@ -1,0 +1,70 @@
+/**
+ * Onboarding steps (SPEC §2 Onboarding). Steps 1–4 are here; step 5 'Choose your plan'
+ * arrives with the billing issue: add `{ id: 'plan', render: (ctx) => <ChoosePlanStep … /> }`
+ * at the end of `onboardingSteps` (the page's Next button already walks the array).
+ */
+import type { ReactNode } from 'react';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemIcon from '@mui/material/ListItemIcon';
+import ListItemText from '@mui/material/ListItemText';
+import Typography from '@mui/material/Typography';
+import type { TFunction } from 'i18next';
+
+export interface OnboardingStep {
+  id: string;
+  /** i18n key of the step's heading. */
+  titleKey: string;
+  render: (t: TFunction) => ReactNode;
+}
+
+function Bullets({ t, base, items }: { t: TFunction; base: string; items: string[] }) {
+  return (
+    <>
+      <Typography color="text.secondary" sx={{ mb: 1 }}>
+        {t(`${base}.body`)}
+      </Typography>
+      <List dense>
+        {items.map((item) => (
+          <ListItem key={item} disableGutters>
+            <ListItemIcon sx={{ minWidth: 36 }}>
+              <CheckCircleOutline color="success" />
+            </ListItemIcon>
+            <ListItemText primary={t(`${base}.items.${item}`)} slotProps={{ primary: { sx: { fontSize: 17 } } }} />
+          </ListItem>
+        ))}
+      </List>
+    </>
+  );
+}
+
+export const onboardingSteps: OnboardingStep[] = [
+  {
+    id: 'welcome',
+    titleKey: 'onboarding.steps.welcome.title',
+    render: (t) => (
+      <Typography color="text.secondary" sx={{ fontSize: 18 }}>
+        {t('onboarding.steps.welcome.body')}
+      </Typography>
+    ),
+  },
+  {
+    id: 'not-just-answering',
+    titleKey: 'onboarding.steps.notJustAnswering.title',
+    render: (t) => (
+      <Bullets t={t} base="onboarding.steps.notJustAnswering" items={['filters', 'actionPoints', 'summaries', 'transcripts', 'more']} />
+    ),
+  },
+  {
+    id: 'live',
+    titleKey: 'onboarding.steps.live.title',
+    render: (t) => <Bullets t={t} base="onboarding.steps.live" items={['number', 'trained', 'ready']} />,
+  },
+  {
+    id: 'risk-free',
+    titleKey: 'onboarding.steps.riskFree.title',
+    render: (t) => <Bullets t={t} base="onboarding.steps.riskFree" items={['trial', 'cancel', 'dayOne']} />,
+  },
+  // Step 5 'Choose your plan' — billing issue.
+];

@@ -1,0 +1,48 @@
+/** /profile (SPEC §2): three tabs — Profile (read-only), Settings (edit form), Security (change password). */
+import Box from '@mui/material/Box';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { useSearchParams } from 'react-router-dom';
+import { useTranslation } from 'react-i18next';
+import { useCurrentUser } from '../../app/auth';
+import { usePageTitle } from '../../components/usePageTitle';
+import { ProfileInfoTab } from './ProfileInfoTab';
+import { SecurityTab } from './SecurityTab';
+import { SettingsTab } from './SettingsTab';
+
+const TABS = ['profile', 'settings', 'security'] as const;
+type TabId = (typeof TABS)[number];
+
+export default function ProfilePage() {
+  const { t } = useTranslation();
+  const user = useCurrentUser();
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: TabId = (TABS as readonly string[]).includes(requested ?? '') ? (requested as TabId) : 'profile';
+  usePageTitle(t('profile.title'));
+
+  return (
+    <Box sx={{ maxWidth: 880 }}>
+      <Typography variant="h4" component="h1" sx={{ mb: 2 }}>
+        {t('profile.title')}
+      </Typography>
+      <Tabs
+        value={tab}
+        onChange={(_, value: TabId) => setParams(value === 'profile' ? {} : { tab: value }, { replace: true })}
+        sx={{ borderBottom: 1, borderColor: 'divider', mb: 3 }}
+        variant="scrollable"
+        allowScrollButtonsMobile
+      >
+        {TABS.map((id) => (
+          <Tab key={id} value={id} label={t(`profile.tabs.${id}`)} id={`profile-tab-${id}`} aria-controls={`profile-panel-${id}`} />
+        ))}
+      </Tabs>
+      <Box role="tabpanel" id={`profile-panel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
+        {tab === 'profile' && <ProfileInfoTab user={user} />}
+        {tab === 'settings' && <SettingsTab user={user} />}
+        {tab === 'security' && <SecurityTab user={user} />}
+      </Box>
+    </Box>
+  );
+}

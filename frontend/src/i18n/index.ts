@@ -1,0 +1,77 @@
+/**
+ * i18next with English and Spanish bundled (both are small). Every visible string goes
+ * through `t`; the spec's English texts are the English values. The signed-in user's
+ * language setting wins; visitors get their last choice or the browser's language.
+ */
+import i18n from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { messages as contractMessages } from '@agentdesk/functions/contract';
+import en from './en.json';
+import es from './es.json';
+import { ApiError } from '../api/client';
+
+export type AppLanguage = 'en' | 'es';
+export const LANGUAGES: readonly AppLanguage[] = ['en', 'es'];
+const STORAGE_KEY = 'agentdesk.language';
+
+function initialLanguage(): AppLanguage {
+  try {
+    const stored = window.localStorage.getItem(STORAGE_KEY);
+    if (stored === 'en' || stored === 'es') return stored;
+  } catch {
+    // ignore
+  }
+  return typeof navigator !== 'undefined' && navigator.language?.toLowerCase().startsWith('es') ? 'es' : 'en';
+}
+
+const { serverMessages: esServer, ...esTranslation } = es;
+
+void i18n.use(initReactI18next).init({
+  resources: {
+    en: { translation: en },
+    es: { translation: esTranslation, server: esServer },
+  },
+  lng: initialLanguage(),
+  fallbackLng: 'en',
+  supportedLngs: LANGUAGES as AppLanguage[],
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
+function applyLanguage(lng: string) {
+  document.documentElement.lang = lng;
+}
+applyLanguage(i18n.language);
+i18n.on('languageChanged', applyLanguage);
+
+/** Switches the UI language and remembers it for the next visit. */
+export function setLanguage(lng: AppLanguage): void {
+  try {
+    window.localStorage.setItem(STORAGE_KEY, lng);
+  } catch {
+    // ignore
+  }
+  if (i18n.language !== lng) void i18n.changeLanguage(lng);
+}
+
+const contractKeyByText = new Map<string, string>(Object.entries(contractMessages).map(([key, text]) => [text, key]));
+
+/**
+ * Translates a message that arrives as English text: a contract validation message (zod)
+ * or a server message. Unknown texts are shown as they are.
+ */
+export function translateMessage(text: string | undefined): string {
+  if (!text) return '';
+  const key = contractKeyByText.get(text);
+  if (key) return i18n.t(`validation.${key}`);
+  return i18n.t(text, { ns: 'server', keySeparator: false, nsSeparator: false, defaultValue: text });
+}
+
+export default i18n;
+
+/** The server's message for a failed call (translated when known), else the caller's fallback text. */
+export function errorMessage(err: unknown, fallback: string): string {
+  const server = err instanceof ApiError ? err.serverMessage : undefined;
+  return server ? translateMessage(server) : fallback;
+}
