@@ -83,7 +83,9 @@ export function createAuthService(deps: AuthDeps) {
     return (await deps.users.get(userId)) ?? profile;
   }
 
+  /** Refused requests do not use up the budget: peek first, then count (the count re-checks races). */
   async function throttleCodeEmail(action: string, email: string) {
+    throwIfLimited(await deps.rateLimiter.peek(action, email, codeEmailRules), tooManyCodeEmails);
     throwIfLimited(await deps.rateLimiter.hit(action, email, codeEmailRules), tooManyCodeEmails);
   }
 
