@@ -24,7 +24,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
-import { spawnChild, waitUntilReady, type ManagedChild } from './child.js';
+import { spawnChild, waitUntilReady } from './child.js';
 
 const require = createRequire(import.meta.url);
 

@@ -1,0 +1,135 @@
+/**
+ * `npm start` (and `npm run dev` with --dev): the whole product on this machine, no AWS account.
+ *
+ * Ports (environment variables, defaults):
+ *   PORT           3000  the app: frontend + /api + /config.json + /_local tools
+ *   DYNAMODB_PORT  8000  DynamoDB Local
+ *   COGNITO_PORT   9229  cognito-local
+ *   S3_PORT        4569  s3rver
+ *   SES_PORT       8005  SES mailbox (web page with every e-mail sent)
+ *   SQS_PORT       9324  local SQS endpoint
+ *   VITE_PORT      5173  Vite dev server (--dev only)
+ * Optional: GOOGLE_CLIENT_ID enables Google sign-in (served in /config.json).
+ *
+ * Data lives in <repo>/.data (git-ignored) and survives restarts. Ctrl-C stops everything.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PortInUseError, isPortFree } from './ports.js';
+import { startLocalStack, type LocalStack, type ServiceName } from './stack.js';
+
+const repoDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+const dataDir = join(repoDir, '.data');
+const frontendRoot = join(repoDir, 'frontend');
+const dev = process.argv.includes('--dev');
+
+const PORT_ENV: Record<ServiceName, [string, number]> = {
+  gateway: ['PORT', 3000],
+  dynamodb: ['DYNAMODB_PORT', 8000],
+  cognito: ['COGNITO_PORT', 9229],
+  s3: ['S3_PORT', 4569],
+  ses: ['SES_PORT', 8005],
+  sqs: ['SQS_PORT', 9324],
+};
+
+function portFromEnv(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const port = Number(raw);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    console.error(`${name}=${raw} is not a valid port number.`);
+    process.exit(1);
+  }
+  return port;
+}
+
+async function main(): Promise<void> {
+  const ports = Object.fromEntries(
+    Object.entries(PORT_ENV).map(([service, [envVar, fallback]]) => [service, portFromEnv(envVar, fallback)]),
+  ) as Record<ServiceName, number>;
+  const portEnvVars = Object.fromEntries(
+    Object.entries(PORT_ENV).map(([service, [envVar]]) => [service, envVar]),
+  ) as Record<ServiceName, string>;
+  const vitePort = portFromEnv('VITE_PORT', 5173);
+  if (dev && !(await isPortFree(vitePort))) throw new PortInUseError(vitePort, 'Vite dev server', 'VITE_PORT');
+
+  const appUrl = dev ? `http://localhost:${vitePort}` : `http://localhost:${ports.gateway}`;
+  console.log('Starting AgentDesk locally…');
+  const stack = await startLocalStack({
+    dataDir,
+    ports,
+    portEnvVars,
+    appUrl,
+    frontendDir: join(frontendRoot, 'dist'),
+  });
+
+  let closeVite: (() => Promise<void>) | undefined;
+  if (dev) closeVite = await startVite(stack, vitePort);
+  installShutdown(stack, () => closeVite?.());
+
+  const built = existsSync(join(frontendRoot, 'dist', 'index.html'));
+  const line = (label: string, value: string) => console.log(`  ${label.padEnd(14)} ${value}`);
+  console.log('\nAgentDesk is running.');
+  line('App', appUrl + (dev ? '   (Vite, hot reload)' : ''));
+  if (dev) line('API + build', `http://localhost:${ports.gateway}`);
+  else if (!built) line('', '(frontend not built: run npm run build -w frontend, or npm run dev)');
+  line('Mailbox', stack.mailboxUrl);
+  line('Dead letters', stack.deadLettersUrl.replace('127.0.0.1', 'localhost'));
+  line('Data', dataDir);
+  console.log('Press Ctrl-C to stop.\n');
+}
+
+async function startVite(stack: LocalStack, port: number): Promise<() => Promise<void>> {
+  // Imported only for --dev: vite belongs to the frontend workspace.
+  const { createServer } = await import('vite');
+  const sigtermBefore = new Set(process.listeners('SIGTERM'));
+  const stdinEndBefore = new Set(process.stdin.listeners('end'));
+  const server = await createServer({
+    root: frontendRoot,
+    configFile: join(frontendRoot, 'vite.config.ts'),
+    server: {
+      port,
+      strictPort: true,
+      proxy: {
+        '/api': { target: stack.apiUrl, changeOrigin: false },
+        '/config.json': { target: stack.apiUrl, changeOrigin: false },
+      },
+    },
+  });
+  // Vite exits the process on SIGTERM / stdin end by itself, which would skip stopping the
+  // emulators cleanly; our shutdown closes Vite first, then the stack.
+  for (const l of process.listeners('SIGTERM')) if (!sigtermBefore.has(l)) process.off('SIGTERM', l);
+  for (const l of process.stdin.listeners('end')) {
+    if (!stdinEndBefore.has(l)) process.stdin.off('end', l as (...args: unknown[]) => void);
+  }
+  await server.listen();
+  return () => server.close();
+}
+
+function installShutdown(stack: LocalStack, beforeStop: () => Promise<void> | undefined): void {
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) {
+      // A second Ctrl-C: do not wait any longer (children get SIGKILL from the exit hook).
+      process.exit(130);
+    }
+    stopping = true;
+    console.log(`\n${signal}: stopping…`);
+    void Promise.resolve(beforeStop())
+      .catch(() => undefined)
+      .then(() => stack.stop())
+      .then(() => {
+        console.log('Stopped.');
+        process.exit(0);
+      });
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof PortInUseError) console.error(error.message);
+  else console.error('Could not start the local stack:', error instanceof Error ? error.message : error);
+  process.exit(1);
+});
