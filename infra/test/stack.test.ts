@@ -1,0 +1,383 @@
+/**
+ * The whole stack, synthesised once: cdk-nag is clean, functions follow the route manifest
+ * with exactly the grants their needs imply, queues are dead-lettered, data is protected,
+ * routes are authorised as declared, and CloudFront fronts both the site and /api/*.
+ */
+import { Annotations, Match } from 'aws-cdk-lib/assertions';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes, workers, type Need, type QueueName, type RouteGroupName } from '../../functions/src/routes.js';
+import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
+import { groupDef, groupNames } from '../lib/api.js';
+import type { AppFunction } from '../lib/app-function.js';
+import { mailActions, queueUrlEnv, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
+import { workerDef, workerNames } from '../lib/workers.js';
+import { acknowledgements, logicalId, synthesise, type Synthesised } from './support.js';
+
+let s: Synthesised;
+beforeAll(() => {
+  s = synthesise();
+});
+
+type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: unknown };
+const resources = (type: string) => s.template.findResources(type) as Record<string, Resource>;
+
+// ---------------------------------------------------------------------------------------
+// Grants: each function's policy, reduced to "capabilities" (resource kind + action).
+
+const TABLE_READ = ['BatchGetItem', 'ConditionCheckItem', 'DescribeTable', 'GetItem', 'GetRecords', 'GetShardIterator', 'Query', 'Scan'].map((a) => `dynamodb:${a}`);
+const TABLE_WRITE = ['BatchWriteItem', 'DeleteItem', 'DescribeTable', 'PutItem', 'UpdateItem'].map((a) => `dynamodb:${a}`);
+const KMS_ENCRYPT = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
+const KMS_DECRYPT = ['kms:Decrypt'];
+const SQS_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
+const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
+
+function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set<string> {
+  const caps = new Set<string>([
+    `own-logs logs:CreateLogStream`,
+    `own-logs logs:PutLogEvents`,
+    `* xray:PutTelemetryRecords`,
+    `* xray:PutTraceSegments`,
+  ]);
+  const add = (kind: string, actions: readonly string[]) => actions.forEach((a) => caps.add(`${kind} ${a}`));
+  for (const need of needs) {
+    if (need === 'table:read') {
+      add('table', TABLE_READ);
+      add('table-indexes', TABLE_READ);
+    } else if (need === 'table:write') {
+      add('table', TABLE_WRITE);
+      add('table-indexes', TABLE_WRITE);
+    } else if (need === 'userPool') add('user-pool', userPoolActions);
+    else if (need === 'mail') {
+      add('ses-identities', mailActions);
+      add('ses-configuration-sets', mailActions);
+    } else if (need === 'uploads:read') add('uploads-objects', uploadsReadActions);
+    else if (need === 'uploads:write') add('uploads-objects', uploadsWriteActions);
+    else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
+    else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
+    else if (need.startsWith('queue:')) add(need, SQS_SEND);
+  }
+  if (consumes) add(`queue:${consumes}`, SQS_CONSUME);
+  return caps;
+}
+
+function actualCapabilities(fn: AppFunction): Set<string> {
+  const { stack } = s;
+  const kinds = new Map<string, string>([
+    [logicalId(fn.logGroup), 'own-logs'],
+    [logicalId(stack.data.table), 'table'],
+    [logicalId(stack.data.uploads), 'uploads'],
+    [logicalId(stack.data.secretsKey), 'secrets-key'],
+    [logicalId(stack.auth.userPool), 'user-pool'],
+    ...workerNames.map((q) => [logicalId(stack.queues.queues[q]), `queue:${q}`] as [string, string]),
+  ]);
+  const kindOf = (resource: unknown): string => {
+    if (resource === '*') return '*';
+    const text = JSON.stringify(resource);
+    if (/:ses:.*:identity\/\*/.test(text)) return 'ses-identities';
+    if (/:ses:.*:configuration-set\/\*/.test(text)) return 'ses-configuration-sets';
+    const ref = /"Fn::GetAtt":\["([^"]+)"|"Ref":"([^"]+)"/.exec(text);
+    const base = kinds.get(ref?.[1] ?? ref?.[2] ?? '') ?? `UNKNOWN(${text})`;
+    if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;
+    if (text.endsWith('"/*"]]}')) return `${base}-objects`;
+    return base;
+  };
+  const policies = Object.values(resources('AWS::IAM::Policy')).filter((p) =>
+    JSON.stringify(p.Properties.Roles).includes(`"${logicalId(fn.role)}"`),
+  );
+  const caps = new Set<string>();
+  for (const policy of policies) {
+    const doc = policy.Properties.PolicyDocument as { Statement: { Effect: string; Action: string | string[]; Resource: unknown }[] };
+    for (const st of doc.Statement) {
+      expect(st.Effect).toBe('Allow');
+      for (const action of [st.Action].flat()) for (const r of [st.Resource].flat()) caps.add(`${kindOf(r)} ${action}`);
+    }
+  }
+  const role = resources('AWS::IAM::Role')[logicalId(fn.role)];
+  expect(role?.Properties.ManagedPolicyArns ?? []).toEqual([]);
+  return caps;
+}
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unacknowledged finding', () => {
+    expect(s.nagViolations).toEqual([]);
+  });
+
+  it('leaves no CDK error or warning annotations', () => {
+    expect(Annotations.fromStack(s.stack).findError('*', Match.anyValue())).toEqual([]);
+    expect(Annotations.fromStack(s.stack).findWarning('*', Match.anyValue())).toEqual([]);
+  });
+
+  it('gives every acknowledgement a real reason', () => {
+    const acks = acknowledgements(s.app);
+    expect(acks.length).toBeGreaterThan(10);
+    for (const ack of acks) {
+      expect(ack.id, ack.path).toMatch(/^AwsSolutions-[A-Z]+\d+(\[.+\])?$/);
+      expect(typeof ack.reason === 'string' ? ack.reason.trim().length : 0, `${ack.path} ${ack.id}`).toBeGreaterThan(30);
+    }
+  });
+
+  it('does not acknowledge rules the product must meet', () => {
+    const ids = new Set(acknowledgements(s.app).map((a) => a.id.replace(/\[.*$/, '')));
+    for (const rule of ['AwsSolutions-DDB3', 'AwsSolutions-S10', 'AwsSolutions-SQS4', 'AwsSolutions-KMS5', 'AwsSolutions-APIG1', 'AwsSolutions-CFR7']) {
+      expect(ids.has(rule), rule).toBe(false);
+    }
+  });
+});
+
+describe('Lambda functions from the manifest', () => {
+  it('creates one function per route group, per worker and per Cognito trigger, Node.js 22 on arm64', () => {
+    const ours = Object.values(resources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime !== undefined && String(f.Properties.Runtime).startsWith('nodejs'));
+    expect(ours).toHaveLength(groupNames.length + workerNames.length + 3);
+    for (const fn of ours) {
+      expect(fn.Properties.Runtime).toBe('nodejs22.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect((fn.Properties.Environment as { Variables: Record<string, string> }).Variables.NODE_OPTIONS).toBe('--enable-source-maps');
+      expect(fn.Properties.LoggingConfig).toBeDefined();
+    }
+  });
+
+  it('caps API functions below the API Gateway 30 s limit and uses the manifest timeouts for workers', () => {
+    for (const name of groupNames) {
+      s.template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp(`^API ${name}:`),
+        Timeout: Math.min(groupDef(name).timeout ?? 29, 29),
+        MemorySize: groupDef(name).memoryMb ?? 512,
+      });
+    }
+    for (const name of workerNames) {
+      s.template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp(`^Worker ${name}:`),
+        Timeout: workerDef(name).timeout,
+        MemorySize: workerDef(name).memoryMb ?? 512,
+      });
+    }
+  });
+
+  it.each(groupNames)('route group %s has exactly the grants its needs imply', (name: RouteGroupName) => {
+    const fn = s.stack.api.functions[name];
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(groupDef(name).needs)].sort());
+  });
+
+  it.each(workerNames)('worker %s has exactly the grants its needs imply, plus consuming its own queue', (name: QueueName) => {
+    const fn = s.stack.workers.functions[name];
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(workerDef(name).needs, name)].sort());
+  });
+
+  it('lets the Cognito triggers do nothing but log and trace', () => {
+    for (const trigger of Object.values(s.stack.auth.triggers)) {
+      expect([...actualCapabilities(trigger)].sort()).toEqual([...expectedCapabilities([])].sort());
+    }
+  });
+
+  it('examples: auth writes the table but cannot touch uploads; url-scrape cannot send to any queue', () => {
+    const auth = actualCapabilities(s.stack.api.functions.auth);
+    expect(auth.has('table dynamodb:PutItem')).toBe(true);
+    expect([...auth].some((c) => c.startsWith('uploads'))).toBe(false);
+    const scrape = actualCapabilities(s.stack.workers.functions['url-scrape']);
+    expect([...scrape].some((c) => c.includes('sqs:SendMessage'))).toBe(false);
+  });
+
+  it('gives each function only the environment its needs imply', () => {
+    const env = (fn: AppFunction) => {
+      const props = resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties;
+      return Object.keys((props?.Environment as { Variables: Record<string, unknown> }).Variables).sort();
+    };
+    expect(env(s.stack.api.functions.auth)).toEqual(
+      ['APP_URL', 'GOOGLE_CLIENT_ID', 'LOG_LEVEL', 'MAIL_FROM', 'NODE_OPTIONS', 'TABLE_NAME', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID', 'WHATSAPP_USER_IDS'].sort(),
+    );
+    for (const name of workerNames) {
+      const vars = env(s.stack.workers.functions[name]);
+      expect(vars).toContain('APP_URL');
+      expect(vars).toContain('LOG_LEVEL');
+      expect(vars.includes('USER_POOL_ID')).toBe(workers[name].needs.includes('userPool' as never));
+      expect(vars.includes('SECRETS_KEY_ID')).toBe(workers[name].needs.some((n) => n.startsWith('secrets:')));
+      for (const q of workerNames) expect(vars.includes(queueUrlEnv(q))).toBe(workers[name].needs.includes(`queue:${q}` as never));
+    }
+  });
+});
+
+describe('queues', () => {
+  it.each(workerNames)('%s has a dead-letter queue, a visibility timeout of 6x the function timeout and SSL-only access', (name: QueueName) => {
+    const queue = resources('AWS::SQS::Queue')[logicalId(s.stack.queues.queues[name])];
+    const dlqId = logicalId(s.stack.queues.deadLetterQueues[name]);
+    expect(queue?.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+      maxReceiveCount: workers[name].maxReceiveCount,
+    });
+    expect(queue?.Properties.VisibilityTimeout).toBe(workers[name].timeout * 6);
+    expect(queue?.Properties.SqsManagedSseEnabled).toBe(true);
+    expect(resources('AWS::SQS::Queue')[dlqId]?.Properties.MessageRetentionPeriod).toBe(14 * 24 * 3600);
+    s.template.hasResourceProperties('AWS::CloudWatch::Alarm', {
+      Dimensions: [{ Name: 'QueueName', Value: { 'Fn::GetAtt': [dlqId, 'QueueName'] } }],
+      MetricName: 'ApproximateNumberOfMessagesVisible',
+      Threshold: 0,
+      ComparisonOperator: 'GreaterThanThreshold',
+    });
+  });
+
+  it.each(workerNames)('%s is consumed by its worker with ReportBatchItemFailures', (name: QueueName) => {
+    s.template.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
+      EventSourceArn: { 'Fn::GetAtt': [logicalId(s.stack.queues.queues[name]), 'Arn'] },
+      FunctionName: { Ref: logicalId(s.stack.workers.functions[name].fn) },
+      BatchSize: workers[name].batchSize,
+      FunctionResponseTypes: ['ReportBatchItemFailures'],
+    });
+  });
+
+  it('every queue in the stack is either a worker queue with a DLQ or one of their DLQs', () => {
+    expect(Object.keys(resources('AWS::SQS::Queue'))).toHaveLength(workerNames.length * 2);
+  });
+});
+
+describe('data', () => {
+  it('builds the table from tableDefinition: on-demand, PITR, TTL, GSIs, retained', () => {
+    const [table] = Object.values(s.template.findResources('AWS::DynamoDB::Table')) as Resource[];
+    s.template.hasResource('AWS::DynamoDB::Table', { DeletionPolicy: 'Retain', UpdateReplacePolicy: 'Retain' });
+    expect(table?.Properties).toMatchObject({
+      BillingMode: 'PAY_PER_REQUEST',
+      PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+      TimeToLiveSpecification: { AttributeName: tableDefinition.ttlAttribute, Enabled: true },
+      DeletionProtectionEnabled: true,
+      KeySchema: [
+        { AttributeName: tableDefinition.partitionKey, KeyType: 'HASH' },
+        { AttributeName: tableDefinition.sortKey, KeyType: 'RANGE' },
+      ],
+    });
+    const gsis = table?.Properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: { AttributeName: string }[] }[];
+    expect(gsis.map((g) => [g.IndexName, ...g.KeySchema.map((k) => k.AttributeName)])).toEqual(
+      tableDefinition.globalSecondaryIndexes.map((g) => [g.indexName, g.partitionKey, g.sortKey]),
+    );
+  });
+
+  it('blocks public access on every bucket and requires TLS', () => {
+    const buckets = resources('AWS::S3::Bucket');
+    expect(Object.keys(buckets)).toHaveLength(3);
+    for (const bucket of Object.values(buckets)) {
+      expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+    }
+    for (const policy of Object.values(resources('AWS::S3::BucketPolicy'))) {
+      expect(JSON.stringify(policy.Properties.PolicyDocument)).toContain('"aws:SecureTransport":"false"');
+    }
+  });
+
+  it('lets the site origin PUT uploads with presigned URLs and cleans aborted multipart uploads', () => {
+    const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
+    const cors = uploads?.Properties.CorsConfiguration as { CorsRules: { AllowedMethods: string[]; AllowedOrigins: unknown[] }[] };
+    expect(cors.CorsRules[0]?.AllowedMethods).toContain('PUT');
+    expect(JSON.stringify(cors.CorsRules[0]?.AllowedOrigins)).toContain(logicalId(s.stack.site.distribution));
+    expect(JSON.stringify(uploads?.Properties.LifecycleConfiguration)).toContain('AbortIncompleteMultipartUpload');
+    expect(uploads?.Properties.LoggingConfiguration).toBeDefined();
+  });
+
+  it('rotates the integration-secrets key', () => {
+    s.template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+});
+
+describe('HTTP API and Cognito', () => {
+  it('creates every manifest route, with the JWT authorizer exactly on user routes', () => {
+    const authorizerId = logicalId(s.stack.api.httpApi.node.findChild('CognitoJwt'));
+    const created = Object.values(resources('AWS::ApiGatewayV2::Route'));
+    expect(created).toHaveLength(routes.length);
+    for (const route of routes) {
+      const match = created.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      expect(match, `${route.method} ${route.path}`).toBeDefined();
+      if (route.auth === 'user') {
+        expect(match?.Properties.AuthorizationType).toBe('JWT');
+        expect(match?.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
+      } else {
+        expect(match?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+        expect(match?.Properties.AuthorizerId).toBeUndefined();
+      }
+    }
+  });
+
+  it('checks Cognito-issued tokens for the web client', () => {
+    const poolId = logicalId(s.stack.auth.userPool);
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
+      AuthorizerType: 'JWT',
+      IdentitySource: ['$request.header.Authorization'],
+      JwtConfiguration: {
+        Audience: [{ Ref: logicalId(s.stack.auth.client) }],
+        Issuer: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('https://cognito-idp.eu-west-1.amazonaws.com/'), { Ref: poolId }])] },
+      },
+    });
+  });
+
+  it('throttles and access-logs the default stage', () => {
+    s.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: Match.anyValue(), ThrottlingBurstLimit: Match.anyValue() },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.anyValue() },
+    });
+  });
+
+  it('configures the user pool: admin-created users, e-mail sign-in, password rules, custom-auth triggers', () => {
+    s.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      AdminCreateUserConfig: { AllowAdminCreateUserOnly: true },
+      UsernameAttributes: ['email'],
+      Policies: { PasswordPolicy: Match.objectLike({ MinimumLength: 8, RequireNumbers: true, RequireSymbols: true }) },
+      AccountRecoverySetting: { RecoveryMechanisms: [{ Name: 'admin_only', Priority: 1 }] },
+      LambdaConfig: {
+        DefineAuthChallenge: Match.anyValue(),
+        CreateAuthChallenge: Match.anyValue(),
+        VerifyAuthChallengeResponse: Match.anyValue(),
+      },
+    });
+    s.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      GenerateSecret: false,
+      ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_CUSTOM_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
+      AccessTokenValidity: 60,
+      RefreshTokenValidity: 43200,
+      TokenValidityUnits: Match.objectLike({ AccessToken: 'minutes', RefreshToken: 'minutes' }),
+    });
+  });
+});
+
+describe('CloudFront', () => {
+  const distribution = () => Object.values(resources('AWS::CloudFront::Distribution'))[0]?.Properties.DistributionConfig as Record<string, unknown>;
+
+  it('serves the SPA from S3 through origin access control, with the rewrite function', () => {
+    s.template.resourceCountIs('AWS::CloudFront::OriginAccessControl', 1);
+    const config = distribution();
+    const s3Origin = (config.Origins as Record<string, unknown>[]).find((o) => 'S3OriginConfig' in o);
+    expect(s3Origin?.OriginAccessControlId).toBeDefined();
+    const def = config.DefaultCacheBehavior as Record<string, unknown>;
+    expect(def.TargetOriginId).toBe(s3Origin?.Id);
+    expect(JSON.stringify(def.FunctionAssociations)).toContain('viewer-request');
+    expect(config.DefaultRootObject).toBe('index.html');
+    // API 4xx must not be turned into index.html.
+    expect(config.CustomErrorResponses).toBeUndefined();
+  });
+
+  it('forwards /api/* to the HTTP API uncached, all methods, all viewer headers but Host', () => {
+    const config = distribution();
+    const api = (config.CacheBehaviors as Record<string, unknown>[]).find((b) => b.PathPattern === '/api/*');
+    expect(api).toMatchObject({
+      AllowedMethods: ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'POST', 'DELETE'],
+      CachePolicyId: '4135ea2d-6df8-44a3-9df3-4b5a84be39ad',
+      OriginRequestPolicyId: 'b689b0a8-53d0-40ab-baf2-68738e2966ac',
+      ViewerProtocolPolicy: 'https-only',
+    });
+    const apiOrigin = (config.Origins as Record<string, unknown>[]).find((o) => o.Id === api?.TargetOriginId);
+    expect(JSON.stringify(apiOrigin?.DomainName)).toContain(logicalId(s.stack.api.httpApi));
+  });
+
+  it('deploys the site with config.json carrying the Google client id', () => {
+    s.template.resourceCountIs('Custom::CDKBucketDeployment', 2);
+    expect(JSON.stringify(resources('Custom::CDKBucketDeployment'))).toContain('config.json');
+  });
+
+  it('passes the public URL to the functions as APP_URL', () => {
+    const props = resources('AWS::Lambda::Function')[logicalId(s.stack.api.functions.account.fn)]?.Properties;
+    const appUrl = (props?.Environment as { Variables: Record<string, unknown> }).Variables.APP_URL;
+    expect(JSON.stringify(appUrl)).toContain(logicalId(s.stack.site.distribution));
+  });
+});
