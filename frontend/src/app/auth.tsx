@@ -5,7 +5,6 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
 import type { AuthSession, User } from '@agentdesk/functions/contract';
 import { authApi, storeSession } from '../api/auth';
 import { ApiError, refreshSession, setUnauthorizedHandler } from '../api/client';
@@ -25,7 +24,7 @@ interface AuthContextValue {
   user: User | null;
   /** Stores a session from login, register or Google sign-in. */
   signIn: (session: AuthSession) => void;
-  /** Clears the session and goes to /login. */
+  /** Clears the session; the access guard then goes to /login. */
   signOut: () => void;
   /** Reloads the current user (after settings, avatar, subscription changes). */
   refetchUser: () => Promise<unknown>;
@@ -37,7 +36,6 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const session = useSyncExternalStore(subscribeSession, getSession, () => null);
   const hasToken = session !== null;
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
 
   const me = useQuery({
     queryKey: ME_QUERY_KEY,
@@ -57,10 +55,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     if (!hasToken) queryClient.clear();
   }, [hasToken, queryClient]);
 
-  // A 401 that a refresh could not cure: the client cleared the session; leave for /login.
+  // The session ended in this tab (Logout, or a 401 a refresh could not cure): the access guard
+  // then sends the browser to plain /login. A new sign-in resets it.
+  const [signedOut, setSignedOut] = useState(false);
   useEffect(() => {
-    setUnauthorizedHandler(() => navigate('/login', { replace: true }));
-  }, [navigate]);
+    setUnauthorizedHandler(() => setSignedOut(true));
+  }, []);
 
   // Refresh the access token shortly before it expires.
   const [retryTick, setRetryTick] = useState(0);
@@ -72,15 +72,15 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     const timer = window.setTimeout(() => {
       void refreshSession().then((outcome) => {
         if (outcome === 'rejected') {
+          setSignedOut(true);
           clearSession();
-          navigate('/login', { replace: true });
         } else if (outcome === 'error') {
           window.setTimeout(() => setRetryTick((n) => n + 1), REFRESH_RETRY_MS);
         }
       });
     }, delay);
     return () => window.clearTimeout(timer);
-  }, [hasToken, canRefresh, expiresAt, retryTick, navigate]);
+  }, [hasToken, canRefresh, expiresAt, retryTick]);
 
   const user = hasToken ? (me.data ?? null) : null;
 
@@ -92,6 +92,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signIn = useCallback(
     (s: AuthSession) => {
+      setSignedOut(false);
       queryClient.clear();
       queryClient.setQueryData(ME_QUERY_KEY, s.user);
       storeSession(s);
@@ -100,18 +101,18 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(() => {
+    setSignedOut(true);
     clearSession();
     queryClient.clear();
-    navigate('/login', { replace: true });
-  }, [navigate, queryClient]);
+  }, [queryClient]);
 
   const refetchUser = useCallback(() => queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY }), [queryClient]);
 
   const access: Access = useMemo(() => {
-    if (!hasToken) return { status: 'visitor' };
+    if (!hasToken) return { status: 'visitor', signedOut };
     if (!user) return { status: 'loading' };
     return { status: 'authenticated', hasActiveSubscription: user.hasActiveSubscription };
-  }, [hasToken, user]);
+  }, [hasToken, user, signedOut]);
 
   const value = useMemo(() => ({ access, user, signIn, signOut, refetchUser }), [access, user, signIn, signOut, refetchUser]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;

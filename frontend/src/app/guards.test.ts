@@ -19,6 +19,10 @@ describe('decideProtectedRoute', () => {
     expect(decideProtectedRoute(visitor, '/', '')).toEqual({ type: 'redirect', to: '/login' });
   });
 
+  it('sends a user who just logged out (or lost the session) to plain /login', () => {
+    expect(decideProtectedRoute({ status: 'visitor', signedOut: true }, '/agents', '')).toEqual({ type: 'redirect', to: '/login' });
+  });
+
   it('shows onboarding on every path without an active subscription', () => {
     for (const path of ['/', '/agents', '/onboarding', '/no-such-page']) {
       expect(decideProtectedRoute(onboarding, path, '')).toEqual({ type: 'render', view: 'onboarding' });

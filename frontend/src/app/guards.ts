@@ -10,7 +10,8 @@ import { loginUrlFor, sanitizeRedirect } from './redirect';
 
 export type Access =
   | { status: 'loading' }
-  | { status: 'visitor' }
+  /** `signedOut`: the session just ended in this tab (Logout, a 401): plain /login, no redirectUrl. */
+  | { status: 'visitor'; signedOut?: boolean }
   | { status: 'authenticated'; hasActiveSubscription: boolean };
 
 export type Decision =
@@ -41,7 +42,9 @@ export function decideVisitorRoute(access: Access, pathname: string, search: str
 /** Every other path. */
 export function decideProtectedRoute(access: Access, pathname: string, search: string): Decision {
   if (access.status === 'loading') return { type: 'spinner' };
-  if (access.status === 'visitor') return { type: 'redirect', to: loginUrlFor(pathname, search) };
+  if (access.status === 'visitor') {
+    return { type: 'redirect', to: access.signedOut ? '/login' : loginUrlFor(pathname, search) };
+  }
   if (!access.hasActiveSubscription) {
     if (OPEN_WITHOUT_SUBSCRIPTION.includes(pathname)) return { type: 'render', view: 'app' };
     return { type: 'render', view: 'onboarding' };

@@ -35,7 +35,7 @@ export function AuthLayout({ title, subtitle, children }: AuthLayoutProps) {
         <Brand inverse />
         <Box>
           <Typography variant="h3" component="p" sx={{ fontWeight: 700, lineHeight: 1.15, mb: 2 }}>
-            {t('onboarding.steps.welcome.title')}
+            {t('auth.panel.title')}
           </Typography>
           <Typography sx={{ opacity: 0.9, fontSize: 18 }}>{t('app.tagline')}</Typography>
         </Box>

@@ -25,7 +25,7 @@ export function SettingsTab({ user }: { user: User }) {
     register,
     control,
     handleSubmit,
-    formState: { errors, isSubmitting, isDirty },
+    formState: { errors, isSubmitting },
     reset,
   } = useForm({
     resolver: zodResolver(settingsForm),
@@ -84,7 +84,7 @@ export function SettingsTab({ user }: { user: User }) {
               )}
             />
             <Box>
-              <Button type="submit" variant="contained" disabled={isSubmitting || !isDirty}>
+              <Button type="submit" variant="contained" disabled={isSubmitting}>
                 {isSubmitting ? t('profile.settings.submitting') : t('profile.settings.submit')}
               </Button>
             </Box>
