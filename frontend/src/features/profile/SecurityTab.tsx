@@ -49,9 +49,9 @@ export function SecurityTab({ user }: { user: User }) {
           <Alert severity="info">{t('profile.security.google')}</Alert>
         ) : (
           <Box component="form" noValidate onSubmit={onSubmit}>
+            {/* A hidden username helps password managers pair the change with the account. */}
+            <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
             <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
-              {/* A hidden username helps password managers pair the change with the account. */}
-              <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
               <TextField
                 label={t('profile.security.current')}
                 type="password"
