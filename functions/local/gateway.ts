@@ -40,7 +40,7 @@ interface CompiledRoute {
 }
 
 /** /api/contacts/{id} → ^/api/contacts/([^/]+)$ ; {proxy+} is greedy like API Gateway's. */
-function compile(route: { method: string; path: string; group: string; auth: AuthKind }): CompiledRoute {
+function compile(route: RouteLike): CompiledRoute {
   const params: string[] = [];
   const source = route.path
     .split('/')
@@ -54,29 +54,34 @@ function compile(route: { method: string; path: string; group: string; auth: Aut
   return { ...route, pattern: new RegExp(`^${source}$`), params };
 }
 
-/** Literal routes win over templated ones, as API Gateway picks the most specific match. */
-const compiled = (routes as readonly { method: string; path: string; group: string; auth: AuthKind }[])
-  .map(compile)
-  .sort((a, b) => a.params.length - b.params.length);
+type RouteLike = { method: string; path: string; group: string; auth: AuthKind };
+export type RouteMatch = MatchedRoute & { group: string; auth: AuthKind };
 
-export function matchRoute(method: string, path: string): (MatchedRoute & { group: string; auth: AuthKind }) | undefined {
-  for (const route of compiled) {
-    if (route.method !== method) continue;
-    const m = route.pattern.exec(path);
-    if (!m) continue;
-    const pathParameters: Record<string, string> = {};
-    route.params.forEach((name, i) => {
-      const raw = m[i + 1] ?? '';
-      try {
-        pathParameters[name] = decodeURIComponent(raw);
-      } catch {
-        pathParameters[name] = raw;
-      }
-    });
-    return { routeKey: `${route.method} ${route.path}`, pathParameters, group: route.group, auth: route.auth };
-  }
-  return undefined;
+/** A matcher over a route list; literal routes win over templated ones, as in API Gateway. */
+export function routeMatcher(list: readonly RouteLike[]): (method: string, path: string) => RouteMatch | undefined {
+  const compiled = list.map(compile).sort((a, b) => a.params.length - b.params.length);
+  return (method, path) => {
+    for (const route of compiled) {
+      if (route.method !== method) continue;
+      const m = route.pattern.exec(path);
+      if (!m) continue;
+      const pathParameters: Record<string, string> = {};
+      route.params.forEach((name, i) => {
+        const raw = m[i + 1] ?? '';
+        try {
+          pathParameters[name] = decodeURIComponent(raw);
+        } catch {
+          pathParameters[name] = raw;
+        }
+      });
+      return { routeKey: `${route.method} ${route.path}`, pathParameters, group: route.group, auth: route.auth };
+    }
+    return undefined;
+  };
 }
+
+/** The manifest's routes: the only list the gateway serves. */
+export const matchRoute = routeMatcher(routes);
 
 class PayloadTooLarge extends Error {}
 

@@ -1,0 +1,57 @@
+/**
+ * Integration global setup: one local stack (the same one `npm start` runs) on free ports
+ * with a throw-away data dir, shared by every integration test file, plus a fake Google
+ * identity provider the API trusts through GOOGLE_JWKS_URL.
+ */
+import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
+import { startLocalStack } from '../../local/stack.js';
+import { startFakeGoogle } from './fake-google.js';
+
+const functionsDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
+
+export default async function setup(project: TestProject) {
+  const google = await startFakeGoogle();
+  const dataDir = join(functionsDir, '.test-data', randomUUID());
+  let stack;
+  try {
+    stack = await startLocalStack({
+      dataDir,
+      quiet: true,
+      env: { GOOGLE_JWKS_URL: google.jwksUrl, GOOGLE_CLIENT_ID: google.clientId, WHATSAPP_USER_IDS: '' },
+      // Retries after 50 ms instead of 1 s keep dead-letter tests fast.
+      sqs: { retryBaseMs: 50, retryMaxMs: 500 },
+    });
+  } catch (error) {
+    await google.stop();
+    await rm(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+
+  project.provide('apiUrl', stack.apiUrl);
+  project.provide('mailboxUrl', stack.mailboxUrl);
+  project.provide('dynamoEndpoint', stack.endpoints.dynamodb);
+  project.provide('tableName', stack.tableName);
+  project.provide('cognitoEndpoint', stack.endpoints.cognito);
+  project.provide('cognitoIssuer', stack.issuer);
+  project.provide('userPoolId', stack.userPoolId);
+  project.provide('userPoolClientId', stack.userPoolClientId);
+  project.provide('s3Endpoint', stack.endpoints.s3);
+  project.provide('uploadsBucket', stack.uploadsBucket);
+  project.provide('sqsEndpoint', stack.endpoints.sqs);
+  project.provide('queueUrls', stack.queueUrls);
+  project.provide('googleClientId', google.clientId);
+  project.provide('googlePrivateJwk', JSON.stringify(google.privateJwk));
+  project.provide('googleIssuer', google.issuer);
+  project.provide('deadLettersUrl', stack.deadLettersUrl);
+
+  const running = stack;
+  return async () => {
+    await running.stop();
+    await google.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+}
