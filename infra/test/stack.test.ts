@@ -116,6 +116,13 @@ describe('cdk-nag AwsSolutions', () => {
     }
   });
 
+  it('has no stale acknowledgement: each one silences a real finding', () => {
+    const unused = acknowledgements(s.app)
+      .map((a) => `${a.path}|${a.id}`)
+      .filter((key) => !s.usedAcknowledgements.has(key));
+    expect(unused).toEqual([]);
+  });
+
   it('does not acknowledge rules the product must meet', () => {
     const ids = new Set(acknowledgements(s.app).map((a) => a.id.replace(/\[.*$/, '')));
     for (const rule of ['AwsSolutions-DDB3', 'AwsSolutions-S10', 'AwsSolutions-SQS4', 'AwsSolutions-KMS5', 'AwsSolutions-APIG1', 'AwsSolutions-CFR7']) {

@@ -19,6 +19,8 @@ export interface Synthesised {
   template: Template;
   /** cdk-nag AwsSolutions findings that are not acknowledged. */
   nagViolations: { ruleName: string; severity: string; paths: string[] }[];
+  /** "path|id" of every acknowledgement that silenced at least one finding. */
+  usedAcknowledgements: Set<string>;
 }
 
 export function fakeSiteDir(): string {
@@ -45,19 +47,45 @@ export function synthesise(): Synthesised {
     },
   });
   const template = Template.fromStack(stack);
-  const report = new AwsSolutionsChecks(app).validateScope(app);
+  const pack = new AwsSolutionsChecks(app);
+  const usedAcknowledgements = recordUsedAcknowledgements(pack);
+  const report = pack.validateScope(app);
   const nagViolations = report.violations.map((v) => ({
     ruleName: v.ruleName,
     severity: v.severity ?? '',
     paths: v.violatingResources.map((r) => r.constructPath ?? r.resourceLogicalId ?? r.templatePath ?? '?'),
   }));
-  return { app, stack, template, nagViolations };
+  return { app, stack, template, nagViolations, usedAcknowledgements };
+}
+
+/**
+ * Wraps the pack's (private) acknowledgement lookup to learn which acknowledgements actually
+ * silence a finding, so stale or mistyped ones show up in the tests.
+ */
+function recordUsedAcknowledgements(pack: AwsSolutionsChecks): Set<string> {
+  const used = new Set<string>();
+  const target = pack as unknown as { isAcknowledged(node: IConstruct, ruleId: string): boolean };
+  const original = target.isAcknowledged.bind(pack);
+  target.isAcknowledged = (node, ruleId) => {
+    const acknowledged = original(node, ruleId);
+    if (acknowledged) {
+      for (let c: IConstruct | undefined = node; c; c = c.node.scope) {
+        const holder = acknowledgements(c, false).find((a) => a.id === ruleId);
+        if (holder) {
+          used.add(`${holder.path}|${ruleId}`);
+          break;
+        }
+      }
+    }
+    return acknowledged;
+  };
+  return used;
 }
 
 /** Every acknowledgement recorded with Validations.of(x).acknowledge(), with its construct path. */
-export function acknowledgements(root: IConstruct): { path: string; id: string; reason: unknown }[] {
+export function acknowledgements(root: IConstruct, deep = true): { path: string; id: string; reason: unknown }[] {
   const found: { path: string; id: string; reason: unknown }[] = [];
-  for (const c of root.node.findAll()) {
+  for (const c of deep ? root.node.findAll() : [root]) {
     for (const entry of c.node.metadata) {
       if (entry.type !== 'aws:cdk:acknowledged-rules' || !entry.data) continue;
       for (const [id, reason] of Object.entries(entry.data as Record<string, unknown>)) {
