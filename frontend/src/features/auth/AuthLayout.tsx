@@ -40,7 +40,7 @@ export function AuthLayout({ title, subtitle, children }: AuthLayoutProps) {
           <Typography sx={{ opacity: 0.9, fontSize: 18 }}>{t('app.tagline')}</Typography>
         </Box>
         <Typography variant="body2" sx={{ opacity: 0.75 }}>
-          © AgentDesk
+          © {t('app.name')}
         </Typography>
       </Box>
       <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', px: 2, py: 3 }}>
