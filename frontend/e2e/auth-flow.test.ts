@@ -41,7 +41,7 @@ async function register(page: Page, email: string): Promise<void> {
   await page.getByLabel('Verification Code').fill(code);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('checkbox').check();
+  await page.getByRole('checkbox', { name: /I agree to the Terms of Service/ }).check();
   await page.getByRole('button', { name: 'Create Account' }).click();
 }
 
@@ -64,11 +64,10 @@ describe('sign-up, onboarding and the route table', () => {
     await register(page, email);
     await expect.poll(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count(), { timeout: 15_000 }).toBe(1);
 
-    // Log out from onboarding (close-and-logout, confirmed).
-    page.once('dialog', (dialog) => void dialog.accept());
-    await page.getByRole('button', { name: /log ?out/i }).first().click();
-    const confirm = page.getByRole('button', { name: /^(yes|logout|log out|confirm)$/i });
-    if (await confirm.count()) await confirm.first().click();
+    // Log out from onboarding: close-and-logout asks for confirmation first.
+    await page.getByRole('button', { name: 'Close and logout' }).click();
+    await expect.poll(() => page.getByText('Are you sure you want to logout?').count()).toBe(1);
+    await page.getByRole('button', { name: 'Logout', exact: true }).click();
     await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
 
     // A deep link while logged out goes to login with the target kept.
@@ -110,7 +109,7 @@ describe('sign-up, onboarding and the route table', () => {
 
     await page.goto(`${appUrl}/`);
     await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByText('Logout').count()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId('nav-logout').count()).toBe(1);
 
     await page.goto(`${appUrl}/no-such-page`);
     await expect.poll(() => page.getByText("Oops! The page you're looking for doesn't exist.").count()).toBe(1);
