@@ -91,12 +91,9 @@ export class Auth extends Construct {
     this.client = this.userPool.addClient('WebClient', {
       generateSecret: false,
       disableOAuth: true,
-      authFlows: {
-        userPassword: true,
-        // The API signs users in server-side with AdminInitiateAuth (IAM-authenticated).
-        adminUserPassword: true,
-        custom: true,
-      },
+      // Password sign-in is InitiateAuth USER_PASSWORD_AUTH; Google sign-in is AdminInitiateAuth
+      // CUSTOM_AUTH (the triggers verify the Google ID token); refresh is always allowed.
+      authFlows: { userPassword: true, custom: true },
       preventUserExistenceErrors: true,
       accessTokenValidity: Duration.hours(1),
       idTokenValidity: Duration.hours(1),

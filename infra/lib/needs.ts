@@ -14,9 +14,13 @@ import type * as sqs from 'aws-cdk-lib/aws-sqs';
 import type { Need, QueueName } from '../../functions/src/routes.js';
 import { acknowledgeWildcardResource } from './nag.js';
 
-/** Cognito admin actions the API uses (InitiateAuth / ChangePassword need no IAM: they are unauthenticated or token-based). */
+/**
+ * Cognito admin actions the API uses (InitiateAuth / ChangePassword need no IAM: they are
+ * unauthenticated or token-based). AdminDeleteUser rolls back a half-created user at sign-up.
+ */
 export const userPoolActions = [
   'cognito-idp:AdminCreateUser',
+  'cognito-idp:AdminDeleteUser',
   'cognito-idp:AdminSetUserPassword',
   'cognito-idp:AdminGetUser',
   'cognito-idp:AdminUpdateUserAttributes',
