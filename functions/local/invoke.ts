@@ -20,6 +20,9 @@ import { loadEntry } from './handlers.js';
 import { lambdaContext } from './sqs-dispatcher.js';
 import { readState, stateFile } from './state.js';
 
+// This project runs on Node 20 on purpose (ARCHITECTURE §5); the SDK's Node 22 notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const repoDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const dataDir = join(repoDir, '.data');
 

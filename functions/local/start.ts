@@ -19,6 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { PortInUseError, isPortFree } from './ports.js';
 import { startLocalStack, type LocalStack, type ServiceName } from './stack.js';
 
+// This project runs on Node 20 on purpose (ARCHITECTURE §5); the SDK's Node 22 notice is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 const repoDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const dataDir = join(repoDir, '.data');
 const frontendRoot = join(repoDir, 'frontend');
