@@ -4,7 +4,7 @@
  * routes are authorised as declared, and CloudFront fronts both the site and /api/*.
  */
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, workers, type Need, type QueueName, type RouteGroupName } from '../../functions/src/routes.js';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
 import { groupDef, groupNames } from '../lib/api.js';
@@ -17,6 +17,7 @@ let s: Synthesised;
 beforeAll(() => {
   s = synthesise();
 });
+afterAll(() => s?.cleanup());
 
 type Resource = { Type: string; Properties: Record<string, unknown>; DependsOn?: unknown };
 const resources = (type: string) => s.template.findResources(type) as Record<string, Resource>;

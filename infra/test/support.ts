@@ -21,6 +21,8 @@ export interface Synthesised {
   nagViolations: { ruleName: string; severity: string; paths: string[] }[];
   /** "path|id" of every acknowledgement that silenced at least one finding. */
   usedAcknowledgements: Set<string>;
+  /** Removes the temporary cloud assembly and site folder. */
+  cleanup(): void;
 }
 
 export function fakeSiteDir(): string {
@@ -35,7 +37,9 @@ export function synthesise(): Synthesised {
   const cdkJson = JSON.parse(fs.readFileSync(path.join(repoRoot, 'cdk.json'), 'utf8')) as {
     context: Record<string, unknown>;
   };
-  const app = new App({ context: cdkJson.context, outdir: fs.mkdtempSync(path.join(os.tmpdir(), 'agentdesk-cdk-')) });
+  const outdir = fs.mkdtempSync(path.join(os.tmpdir(), 'agentdesk-cdk-'));
+  const siteDir = fakeSiteDir();
+  const app = new App({ context: cdkJson.context, outdir });
   const stack = new AgentDeskStack(app, 'AgentDesk', {
     env: { account: '123456789012', region: 'eu-west-1' },
     parameters: {
@@ -43,7 +47,7 @@ export function synthesise(): Synthesised {
       mailFrom: 'AgentDesk <hello@agentdesk.test>',
       googleClientId: 'google-client.apps.googleusercontent.com',
       whatsappUserIds: 'sub-1,sub-2',
-      siteDir: fakeSiteDir(),
+      siteDir,
     },
   });
   const template = Template.fromStack(stack);
@@ -55,7 +59,10 @@ export function synthesise(): Synthesised {
     severity: v.severity ?? '',
     paths: v.violatingResources.map((r) => r.constructPath ?? r.resourceLogicalId ?? r.templatePath ?? '?'),
   }));
-  return { app, stack, template, nagViolations, usedAcknowledgements };
+  const cleanup = () => {
+    for (const dir of [outdir, siteDir]) fs.rmSync(dir, { recursive: true, force: true });
+  };
+  return { app, stack, template, nagViolations, usedAcknowledgements, cleanup };
 }
 
 /**
