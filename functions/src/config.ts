@@ -5,7 +5,7 @@
  * before it loads any handler. Endpoints are the only difference between the two:
  * an unset *_ENDPOINT means "the real AWS service".
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { QueueName } from './routes.js';
 
 const optionalUrl = z

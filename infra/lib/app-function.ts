@@ -34,6 +34,9 @@ export const cdkBundling: nodejs.BundlingOptions = {
   mainFields: bundleSettings.mainFields,
   banner: bundleSettings.banner,
   externalModules: bundleSettings.externalModules,
+  esbuildArgs: Object.fromEntries(
+    Object.entries(bundleSettings.alias).map(([from, to]) => [`--alias:${from}`, to]),
+  ),
   forceDockerBundling: false,
 };
 

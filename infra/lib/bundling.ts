@@ -31,6 +31,13 @@ export const bundleSettings = {
   banner: esmRequireBanner,
   /** Bundle everything, AWS SDK included: pinned versions, smaller cold start than the runtime's SDK. */
   externalModules: [] as string[],
+  /**
+   * Lambda hands functions their credentials in the environment: swap the SDK's default
+   * credential chain for the environment provider (see functions/src/adapters/aws/lambda-credentials.ts).
+   */
+  alias: {
+    '@aws-sdk/credential-provider-node': path.join(functionsDir, 'src/adapters/aws/lambda-credentials.ts'),
+  } as Record<string, string>,
 };
 
 /** Options for esbuild's JS API (used by the bench). */
@@ -48,6 +55,7 @@ export function esbuildOptions(entry: string, outfile: string) {
     mainFields: bundleSettings.mainFields,
     banner: { js: bundleSettings.banner },
     external: bundleSettings.externalModules,
+    alias: bundleSettings.alias,
     logLevel: 'error' as const,
   };
 }

@@ -1,13 +1,13 @@
 /** Wires the auth group's domain service to its adapters. */
 import { config } from '../config.js';
-import { documentClient, sesClient } from '../adapters/aws.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { sesClient } from '../adapters/aws/ses.js';
 import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
-import { JoseGoogleTokenVerifier } from '../adapters/google.js';
 import { SesMailer } from '../adapters/mailer.js';
 import { createAuthService } from '../domain/auth/service.js';
-import { once, sharedDeps } from './shared.js';
-
-export const googleVerifier = once(() => new JoseGoogleTokenVerifier(config().GOOGLE_JWKS_URL, config().GOOGLE_CLIENT_ID));
+import { once } from '../lib/once.js';
+import { googleVerifier } from './google.js';
+import { sharedDeps } from './shared.js';
 
 export const authService = once(() => {
   const c = config();

@@ -1,6 +1,7 @@
 /** Dependencies shared by the auth and account groups, built once per container from config(). */
 import { config } from '../config.js';
-import { cognitoClient, documentClient } from '../adapters/aws.js';
+import { cognitoClient } from '../adapters/aws/cognito.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
 import { CognitoIdentityProvider } from '../adapters/cognito.js';
 import { LocalCognitoIdentityProvider } from '../adapters/cognito-local-google.js';
 import { DynamoRateLimiter } from '../adapters/dynamo/rate-limits.js';
@@ -22,9 +23,4 @@ export function sharedDeps() {
     rateLimiter: new DynamoRateLimiter(documentClient(), c.TABLE_NAME, systemClock),
     whatsappUserIds: c.WHATSAPP_USER_IDS,
   };
-}
-
-export function once<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
 }

@@ -3,7 +3,7 @@
  * validate input, by the frontend forms (react-hook-form + zodResolver) and by tests.
  * Messages are the spec's exact texts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Letter, digit and a special character from @$!%*#?& (SPEC §5 change password). */

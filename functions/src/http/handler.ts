@@ -12,7 +12,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { DomainError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
 import type { RouteKey } from '../routes.js';

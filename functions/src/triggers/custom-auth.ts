@@ -11,7 +11,7 @@ import type {
   DefineAuthChallengeTriggerEvent,
   VerifyAuthChallengeResponseTriggerEvent,
 } from 'aws-lambda';
-import { googleVerifier } from '../composition/auth.js';
+import { googleVerifier } from '../composition/google.js';
 import type { GoogleTokenVerifier } from '../domain/auth/ports.js';
 import { logger } from '../adapters/logger.js';
 

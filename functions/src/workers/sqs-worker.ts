@@ -5,7 +5,7 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord, SQSBatchResponse } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { logger } from '../adapters/logger.js';
 
 export function sqsWorker<S extends z.ZodType>(

@@ -2,7 +2,7 @@
  * url-scrape consumer. The queue, its dead-letter queue and this wiring are in place;
  * the processing itself lands with its feature issue, until then it only logs.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { logger } from '../adapters/logger.js';
 import { sqsWorker } from './sqs-worker.js';
 

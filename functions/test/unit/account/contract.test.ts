@@ -8,7 +8,7 @@ import {
   settingsRequest,
   updatePasswordRequest,
 } from '../../../src/contract/auth.js';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 const firstMessage = (schema: z.ZodType, input: unknown) => {
   const result = schema.safeParse(input);
