@@ -43,15 +43,27 @@ export interface RouteGroup {
 }
 
 export const routeGroups = {
+  // Route groups are cut along the SDK clients their routes use, so no function bundles a
+  // client it never calls (bundle budget: 400 KB minified, see npm run bench).
   auth: {
     entry: 'src/handlers/auth.ts',
-    description: 'Sign-up, login, token refresh, password reset, Google sign-in',
+    description: 'Register, login, token refresh, Google sign-in, password reset',
+    needs: ['table:read', 'table:write', 'userPool', 'uploads:read'],
+  },
+  codes: {
+    entry: 'src/handlers/codes.ts',
+    description: 'E-mails sign-up verification and password reset codes',
     needs: ['table:read', 'table:write', 'userPool', 'mail'],
   },
   account: {
     entry: 'src/handlers/account.ts',
-    description: 'The signed-in user: profile, settings, password change, avatar',
-    needs: ['table:read', 'table:write', 'userPool', 'uploads:read', 'uploads:write'],
+    description: 'The signed-in user: profile, settings, password change',
+    needs: ['table:read', 'table:write', 'userPool', 'uploads:read'],
+  },
+  avatar: {
+    entry: 'src/handlers/avatar.ts',
+    description: 'The signed-in user: avatar upload',
+    needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write'],
   },
 } as const satisfies Record<string, RouteGroup>;
 
@@ -67,12 +79,12 @@ export interface RouteDef {
 
 export const routes = [
   // Auth (SPEC §7 Auth)
-  { method: 'POST', path: '/api/send-verification', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/send-verification', group: 'codes', auth: 'public' },
   { method: 'POST', path: '/api/register', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/api/login', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/api/refresh-token', group: 'auth', auth: 'public' },
   { method: 'POST', path: '/api/google-auth', group: 'auth', auth: 'public' },
-  { method: 'POST', path: '/api/send-password-reset', group: 'auth', auth: 'public' },
+  { method: 'POST', path: '/api/send-password-reset', group: 'codes', auth: 'public' },
   { method: 'POST', path: '/api/reset-password', group: 'auth', auth: 'public' },
   // The signed-in user
   { method: 'GET', path: '/api/me', group: 'account', auth: 'user' },
@@ -80,7 +92,7 @@ export const routes = [
   { method: 'POST', path: '/api/settings', group: 'account', auth: 'user' },
   { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },
-  { method: 'POST', path: '/api/user/avatar', group: 'account', auth: 'user' },
+  { method: 'POST', path: '/api/user/avatar', group: 'avatar', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;

@@ -178,10 +178,15 @@ describe('Lambda functions from the manifest', () => {
     }
   });
 
-  it('examples: auth writes the table but cannot touch uploads; url-scrape cannot send to any queue', () => {
+  it('examples: codes sends mail but cannot touch uploads; auth reads uploads but sends no mail; url-scrape cannot send to any queue', () => {
+    const codes = actualCapabilities(s.stack.api.functions.codes);
+    expect(codes.has('table dynamodb:PutItem')).toBe(true);
+    expect([...codes].some((c) => c.includes('ses:SendEmail'))).toBe(true);
+    expect([...codes].some((c) => c.startsWith('uploads'))).toBe(false);
     const auth = actualCapabilities(s.stack.api.functions.auth);
-    expect(auth.has('table dynamodb:PutItem')).toBe(true);
-    expect([...auth].some((c) => c.startsWith('uploads'))).toBe(false);
+    expect([...auth].some((c) => c.startsWith('uploads') && c.includes('s3:GetObject'))).toBe(true);
+    expect([...auth].some((c) => c.startsWith('uploads') && c.includes('s3:PutObject'))).toBe(false);
+    expect([...auth].some((c) => c.includes('ses:'))).toBe(false);
     const scrape = actualCapabilities(s.stack.workers.functions['url-scrape']);
     expect([...scrape].some((c) => c.includes('sqs:SendMessage'))).toBe(false);
   });
@@ -191,8 +196,11 @@ describe('Lambda functions from the manifest', () => {
       const props = resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties;
       return Object.keys((props?.Environment as { Variables: Record<string, unknown> }).Variables).sort();
     };
-    expect(env(s.stack.api.functions.auth)).toEqual(
+    expect(env(s.stack.api.functions.codes)).toEqual(
       ['APP_URL', 'GOOGLE_CLIENT_ID', 'LOG_LEVEL', 'MAIL_FROM', 'NODE_OPTIONS', 'TABLE_NAME', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID', 'WHATSAPP_USER_IDS'].sort(),
+    );
+    expect(env(s.stack.api.functions.auth)).toEqual(
+      ['APP_URL', 'GOOGLE_CLIENT_ID', 'LOG_LEVEL', 'NODE_OPTIONS', 'TABLE_NAME', 'UPLOADS_BUCKET', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID', 'WHATSAPP_USER_IDS'].sort(),
     );
     for (const name of workerNames) {
       const vars = env(s.stack.workers.functions[name]);

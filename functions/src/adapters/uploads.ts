@@ -1,33 +1,21 @@
-/** AvatarStore over the uploads bucket: S3 PutObject and presigned GET URLs. */
-import { GetObjectCommand, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import type { AvatarUrlSigner } from '../domain/auth/ports.js';
+/** AvatarStore over the uploads bucket, through presigned URLs (see s3-presigner.ts). */
 import type { AvatarStore } from '../domain/account/ports.js';
+import type { S3Presigner } from './s3-presigner.js';
 
-/** Presigned avatar links live this long; /api/me hands out fresh ones. */
-export const AVATAR_URL_SECONDS = 3600;
-
-export class S3UrlSigner implements AvatarUrlSigner {
-  constructor(
-    protected readonly client: S3Client,
-    protected readonly bucket: string,
-  ) {}
+export class S3AvatarStore implements AvatarStore {
+  constructor(private readonly presigner: S3Presigner) {}
 
   urlFor(key: string): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: AVATAR_URL_SECONDS });
+    return this.presigner.urlFor(key);
   }
-}
 
-export class S3AvatarStore extends S3UrlSigner implements AvatarStore {
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: bytes,
-        ContentType: contentType,
-        CacheControl: 'private, max-age=3600',
-      }),
-    );
+    const response = await fetch(await this.presigner.putUrl(key), {
+      method: 'PUT',
+      body: bytes,
+      headers: { 'content-type': contentType, 'cache-control': 'private, max-age=3600' },
+    });
+    // S3 answers errors as XML; keep the status only (no internals reach the client).
+    if (!response.ok) throw new Error(`Avatar upload to S3 failed with HTTP ${response.status}`);
   }
 }

@@ -1,12 +1,7 @@
-/** Wires the account group's domain service to its adapters. */
-import { config } from '../config.js';
-import { s3Client } from '../adapters/aws/s3.js';
-import { S3AvatarStore } from '../adapters/uploads.js';
+/** Wires the account group (profile, settings, password change) to its adapters. */
 import { createAccountService } from '../domain/account/service.js';
 import { once } from '../lib/once.js';
-import { sharedDeps } from './shared.js';
+import { identityDeps } from './identity.js';
+import { userViewDeps } from './user-view.js';
 
-export const accountService = once(() => {
-  const avatars = new S3AvatarStore(s3Client(), config().UPLOADS_BUCKET);
-  return createAccountService({ ...sharedDeps(), avatars });
-});
+export const accountService = once(() => createAccountService({ ...userViewDeps(), ...identityDeps() }));

@@ -1,10 +1,8 @@
-/** The signed-in user's routes: profile, settings, password change, avatar (all 'user' auth). */
+/** The signed-in user's routes: profile, settings, password change (all 'user' auth). */
 import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '../contract/auth.js';
 import { accountService } from '../composition/account.js';
-import { AVATAR_MAX_BYTES } from '../domain/account/avatar.js';
 import { accountMessages } from '../domain/account/service.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
-import { readMultipartFile } from '../http/multipart.js';
 
 export const routes: RouteTable = {
   'GET /api/me': async (req) => ({ data: await accountService().me(req.userId()) }),
@@ -24,11 +22,6 @@ export const routes: RouteTable = {
     const input = parseWith(updatePasswordRequest, req.json());
     await accountService().changePassword(userId, input);
     return { message: accountMessages.passwordUpdated };
-  },
-  'POST /api/user/avatar': async (req) => {
-    const userId = req.userId();
-    const file = await readMultipartFile(req.headers, req.rawBody, 'avatar', AVATAR_MAX_BYTES);
-    return { message: accountMessages.avatarUpdated, data: await accountService().uploadAvatar(userId, file) };
   },
 };
 

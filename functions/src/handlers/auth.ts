@@ -1,5 +1,5 @@
 /**
- * Auth routes (SPEC §7 Auth), all public: parse with the contract, call the domain, answer.
+ * Sign-in routes (SPEC §7 Auth), all public: parse with the contract, call the domain, answer.
  * Never log bodies, passwords, codes or tokens.
  */
 import {
@@ -8,44 +8,32 @@ import {
   refreshTokenRequest,
   registerRequest,
   resetPasswordRequest,
-  sendPasswordResetRequest,
-  sendVerificationRequest,
 } from '../contract/auth.js';
-import { authService } from '../composition/auth.js';
+import { signInService } from '../composition/auth.js';
 import { authMessages } from '../domain/auth/service.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
 export const routes: RouteTable = {
-  'POST /api/send-verification': async (req) => {
-    const input = parseWith(sendVerificationRequest, req.json());
-    const data = await authService().sendVerification(input);
-    return { message: authMessages.codeSent, data };
-  },
   'POST /api/register': async (req) => {
     const input = parseWith(registerRequest, req.json());
-    return { status: 201, message: authMessages.registered, data: await authService().register(input) };
+    return { status: 201, message: authMessages.registered, data: await signInService().register(input) };
   },
   'POST /api/login': async (req) => {
     const input = parseWith(loginRequest, req.json());
-    return { message: authMessages.loggedIn, data: await authService().login(input) };
+    return { message: authMessages.loggedIn, data: await signInService().login(input) };
   },
   'POST /api/refresh-token': async (req) => {
     const input = parseWith(refreshTokenRequest, req.json());
-    return { data: await authService().refresh(input.refreshToken) };
+    return { data: await signInService().refresh(input.refreshToken) };
   },
   'POST /api/google-auth': async (req) => {
     const input = parseWith(googleAuthRequest, req.json());
-    const { session, created } = await authService().googleSignIn(input);
+    const { session, created } = await signInService().googleSignIn(input);
     return { status: created ? 201 : 200, message: authMessages.loggedIn, data: session };
-  },
-  'POST /api/send-password-reset': async (req) => {
-    const input = parseWith(sendPasswordResetRequest, req.json());
-    await authService().sendPasswordReset(input);
-    return { message: authMessages.resetSent };
   },
   'POST /api/reset-password': async (req) => {
     const input = parseWith(resetPasswordRequest, req.json());
-    await authService().resetPassword(input);
+    await signInService().resetPassword(input);
     return { message: authMessages.passwordReset };
   },
 };

@@ -29,16 +29,23 @@ export const accountMessages = {
 export interface AccountDeps extends UserViewDeps {
   identity: IdentityProvider;
   rateLimiter: RateLimiter;
+  clock: Clock;
+}
+
+/** The avatar upload is its own route group: only it bundles the S3 client. */
+export interface AvatarDeps extends UserViewDeps {
   avatars: AvatarStore;
   clock: Clock;
 }
 
+async function profileOf(deps: UserViewDeps, userId: string): Promise<UserProfile> {
+  const found = await deps.users.get(userId);
+  if (!found) throw new NotFoundError(accountMessages.userNotFound);
+  return found;
+}
+
 export function createAccountService(deps: AccountDeps) {
-  async function profile(userId: string): Promise<UserProfile> {
-    const found = await deps.users.get(userId);
-    if (!found) throw new NotFoundError(accountMessages.userNotFound);
-    return found;
-  }
+  const profile = (userId: string) => profileOf(deps, userId);
 
   return {
     async me(userId: string): Promise<User> {
@@ -76,14 +83,20 @@ export function createAccountService(deps: AccountDeps) {
         throw error;
       }
     },
+  };
+}
 
+export type AccountService = ReturnType<typeof createAccountService>;
+
+export function createAvatarService(deps: AvatarDeps) {
+  return {
     /** Stores the image at avatars/{userId}/{uuid}.{ext} and points the profile at it. */
     async uploadAvatar(userId: string, file: { bytes: Uint8Array; truncated: boolean } | null): Promise<User> {
       if (!file || file.bytes.length === 0) throw new ValidationError(avatarMessages.required, 'avatar');
       if (file.truncated || file.bytes.length > AVATAR_MAX_BYTES) throw new ValidationError(avatarMessages.tooLarge, 'avatar');
       const type = detectImageType(file.bytes);
       if (!type) throw new ValidationError(avatarMessages.badType, 'avatar');
-      await profile(userId);
+      await profileOf(deps, userId);
       const key = `avatars/${userId}/${randomUUID()}.${type.ext}`;
       await deps.avatars.put(key, file.bytes, type.contentType);
       const updated = await deps.users.update(userId, { avatarKey: key }, new Date(deps.clock.now()).toISOString());
@@ -93,4 +106,3 @@ export function createAccountService(deps: AccountDeps) {
   };
 }
 
-export type AccountService = ReturnType<typeof createAccountService>;

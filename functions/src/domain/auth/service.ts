@@ -42,17 +42,28 @@ export const authMessages = {
   passwordReset: 'Password reset successfully. Please log in with your new password.',
 } as const;
 
-export interface AuthDeps extends UserViewDeps {
+/** What the sign-in use cases need (the `auth` route group). */
+export interface SignInDeps extends UserViewDeps {
+  identity: IdentityProvider;
+  codes: CodeStore;
+  rateLimiter: RateLimiter;
+  google: GoogleTokenVerifier;
+  clock: Clock;
+}
+
+/** What the code e-mails need (the `codes` route group, the only one that sends mail). */
+export interface CodeMailDeps extends UserViewDeps {
   identity: IdentityProvider;
   codes: CodeStore;
   rateLimiter: RateLimiter;
   mailer: Mailer;
-  google: GoogleTokenVerifier;
   clock: Clock;
   /** send-password-reset answers no sooner than this, whether or not the account exists. */
   resetResponseFloorMs: number;
   sleep?: (ms: number) => Promise<void>;
 }
+
+export type AuthDeps = SignInDeps & CodeMailDeps;
 
 export interface SessionResult {
   session: AuthSession;
@@ -61,9 +72,12 @@ export interface SessionResult {
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-export function createAuthService(deps: AuthDeps) {
+/**
+ * Register, login, refresh, Google sign-in and password reset. Kept apart from the code
+ * e-mails so the function serving these routes does not bundle the mail client.
+ */
+export function createSignInService(deps: SignInDeps) {
   const otp = new OneTimeCodes(deps.codes, deps.clock);
-  const sleep = deps.sleep ?? defaultSleep;
 
   async function session(profile: UserProfile, tokens: Tokens): Promise<AuthSession> {
     return {
@@ -83,22 +97,7 @@ export function createAuthService(deps: AuthDeps) {
     return (await deps.users.get(userId)) ?? profile;
   }
 
-  /** Refused requests do not use up the budget: peek first, then count (the count re-checks races). */
-  async function throttleCodeEmail(action: string, email: string) {
-    throwIfLimited(await deps.rateLimiter.peek(action, email, codeEmailRules), tooManyCodeEmails);
-    throwIfLimited(await deps.rateLimiter.hit(action, email, codeEmailRules), tooManyCodeEmails);
-  }
-
   return {
-    async sendVerification(input: { email: string; language?: Language }) {
-      await throttleCodeEmail(RATE_ACTIONS.sendVerification, input.email);
-      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
-      const code = await otp.issue(verificationCodePolicy, input.email);
-      const mail = verificationEmail(code, verificationCodePolicy.ttlMinutes, input.language ?? 'en');
-      await deps.mailer.send({ to: input.email, ...mail });
-      return { expiresInMinutes: verificationCodePolicy.ttlMinutes };
-    },
-
     async register(input: { name: string; email: string; password: string; verificationCode: string }): Promise<AuthSession> {
       if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
       const checked = await otp.check(verificationCodePolicy, input.email, input.verificationCode);
@@ -184,21 +183,6 @@ export function createAuthService(deps: AuthDeps) {
       return { session: await session(profile, tokens), created };
     },
 
-    /** Always the same answer, and no sooner than the floor, whether or not the account exists. */
-    async sendPasswordReset(input: { email: string }): Promise<void> {
-      const started = deps.clock.now();
-      await throttleCodeEmail(RATE_ACTIONS.sendPasswordReset, input.email);
-      const identity = await deps.identity.findByEmail(input.email);
-      if (identity) {
-        const profile = await deps.users.get(identity.userId);
-        const code = await otp.issue(resetCodePolicy, input.email);
-        const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile?.language ?? 'en', profile?.name);
-        await deps.mailer.send({ to: input.email, ...mail });
-      }
-      const elapsed = deps.clock.now() - started;
-      if (elapsed < deps.resetResponseFloorMs) await sleep(deps.resetResponseFloorMs - elapsed + Math.floor(Math.random() * 50));
-    },
-
     async resetPassword(input: { email: string; resetCode: string; newPassword: string }): Promise<void> {
       const checked = await otp.check(resetCodePolicy, input.email, input.resetCode);
       const identity = await deps.identity.findByEmail(input.email);
@@ -214,6 +198,49 @@ export function createAuthService(deps: AuthDeps) {
       await deps.rateLimiter.clear(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
     },
   };
+}
+
+/** The two e-mails that carry one-time codes: sign-up verification and password reset. */
+export function createCodeMailService(deps: CodeMailDeps) {
+  const otp = new OneTimeCodes(deps.codes, deps.clock);
+  const sleep = deps.sleep ?? defaultSleep;
+
+  /** Refused requests do not use up the budget: peek first, then count (the count re-checks races). */
+  async function throttleCodeEmail(action: string, email: string) {
+    throwIfLimited(await deps.rateLimiter.peek(action, email, codeEmailRules), tooManyCodeEmails);
+    throwIfLimited(await deps.rateLimiter.hit(action, email, codeEmailRules), tooManyCodeEmails);
+  }
+
+  return {
+    async sendVerification(input: { email: string; language?: Language }) {
+      await throttleCodeEmail(RATE_ACTIONS.sendVerification, input.email);
+      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
+      const code = await otp.issue(verificationCodePolicy, input.email);
+      const mail = verificationEmail(code, verificationCodePolicy.ttlMinutes, input.language ?? 'en');
+      await deps.mailer.send({ to: input.email, ...mail });
+      return { expiresInMinutes: verificationCodePolicy.ttlMinutes };
+    },
+
+    /** Always the same answer, and no sooner than the floor, whether or not the account exists. */
+    async sendPasswordReset(input: { email: string }): Promise<void> {
+      const started = deps.clock.now();
+      await throttleCodeEmail(RATE_ACTIONS.sendPasswordReset, input.email);
+      const identity = await deps.identity.findByEmail(input.email);
+      if (identity) {
+        const profile = await deps.users.get(identity.userId);
+        const code = await otp.issue(resetCodePolicy, input.email);
+        const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile?.language ?? 'en', profile?.name);
+        await deps.mailer.send({ to: input.email, ...mail });
+      }
+      const elapsed = deps.clock.now() - started;
+      if (elapsed < deps.resetResponseFloorMs) await sleep(deps.resetResponseFloorMs - elapsed + Math.floor(Math.random() * 50));
+    },
+  };
+}
+
+/** Every auth use case in one object (the domain's tests exercise them together). */
+export function createAuthService(deps: AuthDeps) {
+  return { ...createSignInService(deps), ...createCodeMailService(deps) };
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { detectImageType } from '../../../src/domain/account/avatar.js';
-import { createAccountService } from '../../../src/domain/account/service.js';
+import { createAccountService, createAvatarService } from '../../../src/domain/account/service.js';
 import { newProfile } from '../../../src/domain/auth/user-view.js';
 import { NotFoundError, TooManyRequestsError, ValidationError } from '../../../src/domain/errors.js';
 import { FakeClock, FakeIdentity, MemoryAvatars, MemoryRateLimiter, MemoryUsers } from '../auth/fakes.js';
@@ -25,7 +25,8 @@ async function setup(authProvider: 'password' | 'google' = 'password') {
     rateLimiter: new MemoryRateLimiter(clock),
     whatsappUserIds: [userId],
   });
-  return { clock, users, identity, avatars, account, userId };
+  const avatarService = createAvatarService({ clock, users, avatars, whatsappUserIds: [userId] });
+  return { clock, users, identity, avatars, account, avatarService, userId };
 }
 
 describe('profile', () => {
@@ -97,8 +98,8 @@ describe('avatar', () => {
   });
 
   it('stores a valid image under avatars/{userId}/ and returns a signed URL', async () => {
-    const { account, userId, avatars } = await setup();
-    const user = await account.uploadAvatar(userId, { bytes: PNG, truncated: false });
+    const { avatarService, userId, avatars } = await setup();
+    const user = await avatarService.uploadAvatar(userId, { bytes: PNG, truncated: false });
     const [key] = [...avatars.objects.keys()];
     expect(key).toMatch(new RegExp(`^avatars/${userId}/[0-9a-f-]{36}\\.png$`));
     expect(avatars.objects.get(key as string)?.contentType).toBe('image/png');
@@ -106,12 +107,12 @@ describe('avatar', () => {
   });
 
   it('rejects a non-image, a too-large file and a missing file', async () => {
-    const { account, userId, avatars } = await setup();
-    await expect(account.uploadAvatar(userId, { bytes: Buffer.from('hello'), truncated: false })).rejects.toThrow(
+    const { avatarService, userId, avatars } = await setup();
+    await expect(avatarService.uploadAvatar(userId, { bytes: Buffer.from('hello'), truncated: false })).rejects.toThrow(
       'Avatar must be a PNG, JPEG, WebP or GIF image',
     );
-    await expect(account.uploadAvatar(userId, { bytes: PNG, truncated: true })).rejects.toThrow('Avatar must be 2 MB or smaller');
-    await expect(account.uploadAvatar(userId, null)).rejects.toThrow('Avatar image is required');
+    await expect(avatarService.uploadAvatar(userId, { bytes: PNG, truncated: true })).rejects.toThrow('Avatar must be 2 MB or smaller');
+    await expect(avatarService.uploadAvatar(userId, null)).rejects.toThrow('Avatar image is required');
     expect(avatars.objects.size).toBe(0);
   });
 });

@@ -1,0 +1,21 @@
+/** Wires the codes group (verification and reset e-mails), the only one with the mail client. */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { sesClient } from '../adapters/aws/ses.js';
+import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
+import { SesMailer } from '../adapters/mailer.js';
+import { createCodeMailService } from '../domain/auth/service.js';
+import { once } from '../lib/once.js';
+import { identityDeps } from './identity.js';
+import { userViewDeps } from './user-view.js';
+
+export const codeMailService = once(() => {
+  const c = config();
+  return createCodeMailService({
+    ...userViewDeps(),
+    ...identityDeps(),
+    codes: new DynamoCodeStore(documentClient(), c.TABLE_NAME),
+    mailer: new SesMailer(sesClient(), c.MAIL_FROM),
+    resetResponseFloorMs: 700,
+  });
+});

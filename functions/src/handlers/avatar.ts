@@ -1,0 +1,16 @@
+/** POST /api/user/avatar: a multipart image, checked, stored in the uploads bucket. */
+import { avatarService } from '../composition/avatar.js';
+import { AVATAR_MAX_BYTES } from '../domain/account/avatar.js';
+import { accountMessages } from '../domain/account/service.js';
+import { httpGroup, type RouteTable } from '../http/handler.js';
+import { readMultipartFile } from '../http/multipart.js';
+
+export const routes: RouteTable = {
+  'POST /api/user/avatar': async (req) => {
+    const userId = req.userId();
+    const file = await readMultipartFile(req.headers, req.rawBody, 'avatar', AVATAR_MAX_BYTES);
+    return { message: accountMessages.avatarUpdated, data: await avatarService().uploadAvatar(userId, file) };
+  },
+};
+
+export const handler = httpGroup(routes);
