@@ -5,46 +5,50 @@
  * before it loads any handler. Endpoints are the only difference between the two:
  * an unset *_ENDPOINT means "the real AWS service".
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import './contract/zod-locale.js';
 import type { QueueName } from './routes.js';
 
-const optionalUrl = z
-  .string()
-  .trim()
-  .transform((v) => (v === '' ? undefined : v))
-  .pipe(z.string().url().optional())
-  .optional();
+const optionalUrl = z.optional(
+  z.pipe(
+    z.pipe(
+      z.string().check(z.trim()),
+      z.transform((v: string) => (v === '' ? undefined : v)),
+    ),
+    z.optional(z.url()),
+  ),
+);
 
-const csv = z
-  .string()
-  .optional()
-  .transform((v) =>
+const csv = z.pipe(
+  z.optional(z.string()),
+  z.transform((v: string | undefined) =>
     (v ?? '')
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
-  );
+  ),
+);
 
 const envSchema = z.object({
-  AWS_REGION: z.string().default('us-east-1'),
+  AWS_REGION: z._default(z.string(), 'us-east-1'),
   /** Public origin of the app (CloudFront URL in AWS, the gateway URL locally). Used in e-mails and webhook URLs. */
-  APP_URL: z.string().url().default('http://localhost:3000'),
-  TABLE_NAME: z.string().min(1).default('agentdesk'),
-  UPLOADS_BUCKET: z.string().min(1).default('agentdesk-uploads'),
-  USER_POOL_ID: z.string().default(''),
-  USER_POOL_CLIENT_ID: z.string().default(''),
-  MAIL_FROM: z.string().default('AgentDesk <no-reply@agentdesk.local>'),
+  APP_URL: z._default(z.url(), 'http://localhost:3000'),
+  TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'agentdesk'),
+  UPLOADS_BUCKET: z._default(z.string().check(z.minLength(1)), 'agentdesk-uploads'),
+  USER_POOL_ID: z._default(z.string(), ''),
+  USER_POOL_CLIENT_ID: z._default(z.string(), ''),
+  MAIL_FROM: z._default(z.string(), 'AgentDesk <no-reply@agentdesk.local>'),
   /** Queue URLs by queue name (url-scrape, file-ingest, whatsapp-inbound, call-summary). */
-  QUEUE_URL_URL_SCRAPE: z.string().default(''),
-  QUEUE_URL_FILE_INGEST: z.string().default(''),
-  QUEUE_URL_WHATSAPP_INBOUND: z.string().default(''),
-  QUEUE_URL_CALL_SUMMARY: z.string().default(''),
-  SECRETS_KEY_ID: z.string().default(''),
-  GOOGLE_CLIENT_ID: z.string().default(''),
-  GOOGLE_JWKS_URL: z.string().url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  QUEUE_URL_URL_SCRAPE: z._default(z.string(), ''),
+  QUEUE_URL_FILE_INGEST: z._default(z.string(), ''),
+  QUEUE_URL_WHATSAPP_INBOUND: z._default(z.string(), ''),
+  QUEUE_URL_CALL_SUMMARY: z._default(z.string(), ''),
+  SECRETS_KEY_ID: z._default(z.string(), ''),
+  GOOGLE_CLIENT_ID: z._default(z.string(), ''),
+  GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),
   /** User ids (Cognito sub) that see the WhatsApp sidebar group. */
   WHATSAPP_USER_IDS: csv,
-  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']).default('INFO'),
+  LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   // Local emulator endpoints; unset in AWS.
   DYNAMODB_ENDPOINT: optionalUrl,
   COGNITO_ENDPOINT: optionalUrl,
@@ -52,9 +56,9 @@ const envSchema = z.object({
   SES_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
-  RUNTIME: z.enum(['aws', 'local']).default('aws'),
+  RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
-  LOCAL_DATA_DIR: z.string().default('.data'),
+  LOCAL_DATA_DIR: z._default(z.string(), '.data'),
 });
 
 export type Config = z.infer<typeof envSchema>;

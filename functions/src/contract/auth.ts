@@ -3,7 +3,8 @@
  * validate input, by the frontend forms (react-hook-form + zodResolver) and by tests.
  * Messages are the spec's exact texts.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
+import './zod-locale.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Letter, digit and a special character from @$!%*#?& (SPEC §5 change password). */
@@ -42,15 +43,11 @@ export const messages = {
 
 export const email = z
   .string({ error: messages.emailRequired })
-  .trim()
-  .min(1, messages.emailRequired)
-  .regex(EMAIL_RE, messages.emailInvalid)
-  .transform((v) => v.toLowerCase());
+  .check(z.trim(), z.minLength(1, messages.emailRequired), z.regex(EMAIL_RE, messages.emailInvalid), z.toLowerCase());
 
 const loginPassword = z
   .string({ error: messages.passwordRequired })
-  .min(1, messages.passwordRequired)
-  .min(8, messages.passwordMin8);
+  .check(z.minLength(1, messages.passwordRequired), z.minLength(8, messages.passwordMin8));
 
 /**
  * A password the account can be created or changed with. The spec's register form asks for
@@ -60,36 +57,46 @@ const loginPassword = z
 export const newPassword = (requiredMessage: string = messages.passwordRequired) =>
   z
     .string({ error: requiredMessage })
-    .min(1, requiredMessage)
-    .min(8, messages.passwordMin8)
-    .max(256, 'Password must be 256 characters or less')
-    .regex(STRONG_PASSWORD_RE, messages.passwordStrength);
+    .check(
+      z.minLength(1, requiredMessage),
+      z.minLength(8, messages.passwordMin8),
+      z.maxLength(256, 'Password must be 256 characters or less'),
+      z.regex(STRONG_PASSWORD_RE, messages.passwordStrength),
+    );
 
 export const userName = z
   .string({ error: messages.nameRequired })
-  .trim()
-  .min(1, messages.nameRequired)
-  .min(2, messages.nameMin2)
-  .max(50, messages.nameMax50);
+  .check(
+    z.trim(),
+    z.minLength(1, messages.nameRequired),
+    z.minLength(2, messages.nameMin2),
+    z.maxLength(50, messages.nameMax50),
+  );
 
 export const verificationCode = z
   .string({ error: messages.codeRequired })
-  .trim()
-  .min(1, messages.codeRequired)
-  .length(VERIFICATION_CODE_LENGTH, messages.codeInvalid)
-  .transform((v) => v.toUpperCase());
+  .check(
+    z.trim(),
+    z.minLength(1, messages.codeRequired),
+    z.length(VERIFICATION_CODE_LENGTH, messages.codeInvalid),
+    z.toUpperCase(),
+  );
 
 export const resetCode = z
   .string({ error: messages.resetCodeRequired })
-  .trim()
-  .min(1, messages.resetCodeRequired)
-  .regex(/^[0-9a-fA-F]{10}$/, messages.resetCodeInvalid)
-  .transform((v) => v.toLowerCase());
+  .check(
+    z.trim(),
+    z.minLength(1, messages.resetCodeRequired),
+    z.regex(/^[0-9a-fA-F]{10}$/, messages.resetCodeInvalid),
+    z.toLowerCase(),
+  );
 
 export const phoneNumber = z
   .string()
-  .trim()
-  .refine((v) => v === '' || PHONE_RE.test(v), messages.phoneInvalid);
+  .check(
+    z.trim(),
+    z.refine((v) => v === '' || PHONE_RE.test(v), messages.phoneInvalid),
+  );
 
 export const language = z.enum(['en', 'es'], { error: messages.languageRequired });
 export type Language = z.infer<typeof language>;
@@ -99,7 +106,7 @@ export type Language = z.infer<typeof language>;
 export const sendVerificationRequest = z.object({
   email,
   /** Optional: the language of the code e-mail (the UI language); English when absent. */
-  language: z.enum(['en', 'es']).optional().catch(undefined),
+  language: z.catch(z.optional(z.enum(['en', 'es'])), undefined),
 });
 export const registerRequest = z.object({
   name: userName,
@@ -109,10 +116,10 @@ export const registerRequest = z.object({
 });
 export const loginRequest = z.object({ email, password: loginPassword });
 export const refreshTokenRequest = z.object({
-  refreshToken: z.string({ error: 'Refresh token is required' }).min(1, 'Refresh token is required'),
+  refreshToken: z.string({ error: 'Refresh token is required' }).check(z.minLength(1, 'Refresh token is required')),
 });
 export const googleAuthRequest = z.object({
-  credential: z.string({ error: 'Google credential is required' }).min(1, 'Google credential is required'),
+  credential: z.string({ error: 'Google credential is required' }).check(z.minLength(1, 'Google credential is required')),
 });
 export const sendPasswordResetRequest = z.object({ email });
 export const resetPasswordRequest = z.object({
@@ -121,12 +128,14 @@ export const resetPasswordRequest = z.object({
   newPassword: newPassword(messages.newPasswordRequired),
 });
 export const updatePasswordRequest = z.object({
-  currentPassword: z.string({ error: messages.currentPasswordRequired }).min(1, messages.currentPasswordRequired),
+  currentPassword: z
+    .string({ error: messages.currentPasswordRequired })
+    .check(z.minLength(1, messages.currentPasswordRequired)),
   newPassword: newPassword(messages.newPasswordRequired),
 });
 export const settingsRequest = z.object({
   name: userName,
-  phoneNumber: phoneNumber.optional().default(''),
+  phoneNumber: z._default(z.optional(phoneNumber), ''),
   language,
 });
 /** PUT /api/user/profile: the same editable fields as settings. */
@@ -134,21 +143,25 @@ export const profileUpdateRequest = settingsRequest;
 
 // ---- Form schemas (the frontend adds confirm fields and the terms checkbox) ----
 
+const confirmPassword = z.string().check(z.minLength(1, messages.confirmRequired));
+
 export const registerForm = z
   .object({
     name: userName,
     email,
     verificationCode,
     // The register form's own first rule (SPEC §5), then the rules every new password meets.
-    password: z
-      .string()
-      .min(1, messages.passwordRequired)
-      .min(6, messages.passwordMin6)
-      .pipe(newPassword()),
-    confirmPassword: z.string().min(1, messages.confirmRequired),
-    acceptTerms: z.boolean().refine((v) => v, messages.termsRequired),
+    password: z.pipe(
+      z.string().check(z.minLength(1, messages.passwordRequired), z.minLength(6, messages.passwordMin6)),
+      newPassword(),
+    ),
+    confirmPassword,
+    acceptTerms: z.boolean().check(z.refine((v) => v, messages.termsRequired)),
   })
-  .refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
+  .check(
+    // Object-level rule: the path puts it under confirmPassword, where the form shows it.
+    z.refine((v) => v.password === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] }),
+  );
 
 export const loginForm = loginRequest;
 
@@ -159,17 +172,21 @@ export const resetPasswordForm = z
     email,
     resetCode,
     newPassword: newPassword(messages.newPasswordRequired),
-    confirmPassword: z.string().min(1, messages.confirmRequired),
+    confirmPassword,
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
+  .check(
+    z.refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] }),
+  );
 
 export const changePasswordForm = z
   .object({
-    currentPassword: z.string().min(1, messages.currentPasswordRequired),
+    currentPassword: z.string().check(z.minLength(1, messages.currentPasswordRequired)),
     newPassword: newPassword(messages.newPasswordRequired),
-    confirmPassword: z.string().min(1, messages.confirmRequired),
+    confirmPassword,
   })
-  .refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] });
+  .check(
+    z.refine((v) => v.newPassword === v.confirmPassword, { message: messages.passwordsMismatch, path: ['confirmPassword'] }),
+  );
 
 export const settingsForm = settingsRequest;
 

@@ -12,7 +12,7 @@ import type {
   APIGatewayProxyStructuredResultV2,
   Context,
 } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { DomainError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
 import type { RouteKey } from '../routes.js';
@@ -55,7 +55,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 /** Validate input with a contract schema; the first failing rule's message becomes the 400 text. */
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input ?? {});
   if (result.success) return result.data;
   const issue = result.error.issues[0];

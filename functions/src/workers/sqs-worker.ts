@@ -5,10 +5,10 @@
  */
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
 import type { Context, SQSEvent, SQSRecord, SQSBatchResponse } from 'aws-lambda';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { logger } from '../adapters/logger.js';
 
-export function sqsWorker<S extends z.ZodType>(
+export function sqsWorker<S extends z.ZodMiniType>(
   name: string,
   schema: S,
   processMessage: (message: z.infer<S>, record: SQSRecord) => Promise<void>,

@@ -8,9 +8,9 @@ import {
   settingsRequest,
   updatePasswordRequest,
 } from '../../../src/contract/auth.js';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 
-const firstMessage = (schema: z.ZodType, input: unknown) => {
+const firstMessage = (schema: z.ZodMiniType, input: unknown) => {
   const result = schema.safeParse(input);
   return result.success ? undefined : result.error.issues[0]?.message;
 };
