@@ -53,7 +53,7 @@ export const routeGroups = {
   codes: {
     entry: 'src/handlers/codes.ts',
     description: 'E-mails sign-up verification and password reset codes',
-    needs: ['table:read', 'table:write', 'userPool', 'mail'],
+    needs: ['table:read', 'table:write', 'mail'],
   },
   account: {
     entry: 'src/handlers/account.ts',

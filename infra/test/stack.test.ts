@@ -197,7 +197,7 @@ describe('Lambda functions from the manifest', () => {
       return Object.keys((props?.Environment as { Variables: Record<string, unknown> }).Variables).sort();
     };
     expect(env(s.stack.api.functions.codes)).toEqual(
-      ['APP_URL', 'GOOGLE_CLIENT_ID', 'LOG_LEVEL', 'MAIL_FROM', 'NODE_OPTIONS', 'TABLE_NAME', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID', 'WHATSAPP_USER_IDS'].sort(),
+      ['APP_URL', 'LOG_LEVEL', 'MAIL_FROM', 'NODE_OPTIONS', 'TABLE_NAME', 'WHATSAPP_USER_IDS'].sort(),
     );
     expect(env(s.stack.api.functions.auth)).toEqual(
       ['APP_URL', 'GOOGLE_CLIENT_ID', 'LOG_LEVEL', 'NODE_OPTIONS', 'TABLE_NAME', 'UPLOADS_BUCKET', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID', 'WHATSAPP_USER_IDS'].sort(),

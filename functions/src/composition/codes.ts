@@ -6,14 +6,12 @@ import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
 import { SesMailer } from '../adapters/mailer.js';
 import { createCodeMailService } from '../domain/auth/service.js';
 import { once } from '../lib/once.js';
-import { identityDeps } from './identity.js';
-import { userViewDeps } from './user-view.js';
+import { tableDeps } from './table.js';
 
 export const codeMailService = once(() => {
   const c = config();
   return createCodeMailService({
-    ...userViewDeps(),
-    ...identityDeps(),
+    ...tableDeps(),
     codes: new DynamoCodeStore(documentClient(), c.TABLE_NAME),
     mailer: new SesMailer(sesClient(), c.MAIL_FROM),
     resetResponseFloorMs: 700,

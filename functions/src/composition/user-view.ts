@@ -1,10 +1,8 @@
 /** What every route group that answers with a `User` needs: the profile table and avatar links. */
 import { config } from '../config.js';
-import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { S3Presigner } from '../adapters/s3-presigner.js';
-import { systemClock } from '../domain/auth/ports.js';
 import { once } from '../lib/once.js';
+import { tableDeps } from './table.js';
 
 /** Presigned links live this long; /api/me hands out fresh avatar links. */
 const PRESIGNED_URL_SECONDS = 3600;
@@ -20,11 +18,5 @@ export const uploadsPresigner = once(() => {
 });
 
 export function userViewDeps() {
-  const c = config();
-  return {
-    clock: systemClock,
-    users: new DynamoUserRepository(documentClient(), c.TABLE_NAME),
-    whatsappUserIds: c.WHATSAPP_USER_IDS,
-    avatars: uploadsPresigner(),
-  };
+  return { ...tableDeps(), avatars: uploadsPresigner() };
 }

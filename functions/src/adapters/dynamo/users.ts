@@ -1,15 +1,18 @@
-/** UserRepository over the single table: pk=USER#{sub}, sk=PROFILE; subscription at sk=SUBSCRIPTION. */
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+/**
+ * UserRepository over the single table: pk=USER#{sub}, sk=PROFILE (indexed by e-mail on gsi1:
+ * gsi1pk=EMAIL#{sha256(email)}, gsi1sk=PROFILE); subscription at sk=SUBSCRIPTION.
+ */
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ProfilePatch, UserProfile, UserRepository } from '../../domain/auth/ports.js';
-import { userPk } from './keys.js';
+import { emailPk, userPk } from './keys.js';
 
 const PROFILE = 'PROFILE';
 const ACTIVE_STATUSES = new Set(['active', 'trialing']);
 
 function toProfile(item: Record<string, unknown>): UserProfile {
-  const { pk: _pk, sk: _sk, entity: _entity, ...rest } = item;
+  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, entity: _entity, ...rest } = item;
   return rest as unknown as UserProfile;
 }
 
@@ -26,12 +29,32 @@ export class DynamoUserRepository implements UserRepository {
     return Item ? toProfile(Item) : null;
   }
 
+  async findByEmail(email: string): Promise<UserProfile | null> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+        ExpressionAttributeValues: { ':pk': emailPk(email), ':sk': PROFILE },
+        Limit: 1,
+      }),
+    );
+    return Items?.[0] ? toProfile(Items[0]) : null;
+  }
+
   async create(profile: UserProfile): Promise<boolean> {
     try {
       await this.db.send(
         new PutCommand({
           TableName: this.tableName,
-          Item: { pk: userPk(profile.userId), sk: PROFILE, entity: 'user', ...profile },
+          Item: {
+            pk: userPk(profile.userId),
+            sk: PROFILE,
+            gsi1pk: emailPk(profile.email),
+            gsi1sk: PROFILE,
+            entity: 'user',
+            ...profile,
+          },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
       );

@@ -28,6 +28,8 @@ export type ProfilePatch = Partial<Pick<UserProfile, 'name' | 'phoneNumber' | 'l
 
 export interface UserRepository {
   get(userId: string): Promise<UserProfile | null>;
+  /** The profile owning this e-mail (e-mails never change, SPEC §3); lets code e-mails skip Cognito. */
+  findByEmail(email: string): Promise<UserProfile | null>;
   /** Creates the profile; a profile that already exists is left as it is (returns false). */
   create(profile: UserProfile): Promise<boolean>;
   /** Updates an existing profile and returns it; null when there is none. */

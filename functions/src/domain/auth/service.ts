@@ -51,9 +51,11 @@ export interface SignInDeps extends UserViewDeps {
   clock: Clock;
 }
 
-/** What the code e-mails need (the `codes` route group, the only one that sends mail). */
+/**
+ * What the code e-mails need (the `codes` route group, the only one that sends mail). The
+ * account is looked up by its profile's e-mail, so this group needs no Cognito client.
+ */
 export interface CodeMailDeps extends UserViewDeps {
-  identity: IdentityProvider;
   codes: CodeStore;
   rateLimiter: RateLimiter;
   mailer: Mailer;
@@ -214,7 +216,7 @@ export function createCodeMailService(deps: CodeMailDeps) {
   return {
     async sendVerification(input: { email: string; language?: Language }) {
       await throttleCodeEmail(RATE_ACTIONS.sendVerification, input.email);
-      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
+      if (await deps.users.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
       const code = await otp.issue(verificationCodePolicy, input.email);
       const mail = verificationEmail(code, verificationCodePolicy.ttlMinutes, input.language ?? 'en');
       await deps.mailer.send({ to: input.email, ...mail });
@@ -225,11 +227,10 @@ export function createCodeMailService(deps: CodeMailDeps) {
     async sendPasswordReset(input: { email: string }): Promise<void> {
       const started = deps.clock.now();
       await throttleCodeEmail(RATE_ACTIONS.sendPasswordReset, input.email);
-      const identity = await deps.identity.findByEmail(input.email);
-      if (identity) {
-        const profile = await deps.users.get(identity.userId);
+      const profile = await deps.users.findByEmail(input.email);
+      if (profile) {
         const code = await otp.issue(resetCodePolicy, input.email);
-        const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile?.language ?? 'en', profile?.name);
+        const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile.language, profile.name);
         await deps.mailer.send({ to: input.email, ...mail });
       }
       const elapsed = deps.clock.now() - started;

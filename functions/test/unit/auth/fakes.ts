@@ -40,6 +40,10 @@ export class MemoryUsers implements UserRepository {
     const p = this.profiles.get(userId);
     return p ? { ...p } : null;
   }
+  async findByEmail(email: string) {
+    const p = [...this.profiles.values()].find((profile) => profile.email === email.toLowerCase());
+    return p ? { ...p } : null;
+  }
   async create(profile: UserProfile) {
     if (this.profiles.has(profile.userId)) return false;
     this.profiles.set(profile.userId, { ...profile });
