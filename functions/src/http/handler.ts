@@ -7,6 +7,7 @@
  * and returns data. Errors become responses in exactly one place: `toErrorResponse`.
  */
 import middy from '@middy/core';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type {
   APIGatewayProxyEventV2WithJWTAuthorizer,
   APIGatewayProxyStructuredResultV2,
@@ -135,8 +136,10 @@ export function httpGroup(routes: RouteTable) {
       return toErrorResponse(error);
     }
   };
-  return middy(base).before(async (request) => {
-    logger.addContext(request.context);
-    logger.appendKeys({ routeKey: request.event.routeKey });
-  });
+  // resetKeys: the routeKey appended for one request must not label the next one's logs.
+  return middy(base)
+    .use(injectLambdaContext(logger, { resetKeys: true }))
+    .before(async (request) => {
+      logger.appendKeys({ routeKey: request.event.routeKey });
+    });
 }

@@ -3,7 +3,9 @@
  * is reported back as a batch item failure (ReportBatchItemFailures), so one bad record is
  * retried, and eventually dead-lettered, without redoing its neighbours.
  */
+import middy from '@middy/core';
 import { BatchProcessor, EventType, processPartialResponse } from '@aws-lambda-powertools/batch';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import type { Context, SQSEvent, SQSRecord, SQSBatchResponse } from 'aws-lambda';
 import type * as z from 'zod/mini';
 import { logger } from '../adapters/logger.js';
@@ -15,7 +17,7 @@ export function sqsWorker<S extends z.ZodMiniType>(
 ) {
   const processor = new BatchProcessor(EventType.SQS);
   const recordHandler = async (record: SQSRecord): Promise<void> => {
-    const parsed = schema.safeParse(JSON.parse(record.body));
+    const parsed = schema.safeParse(parseJson(record.body));
     if (!parsed.success) {
       // A malformed message will never succeed: log and let it reach the dead-letter queue.
       logger.error('Malformed queue message', { worker: name, messageId: record.messageId });
@@ -23,6 +25,15 @@ export function sqsWorker<S extends z.ZodMiniType>(
     }
     await processMessage(parsed.data, record);
   };
-  return async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
+  const handler = async (event: SQSEvent, context: Context): Promise<SQSBatchResponse> =>
     processPartialResponse(event, recordHandler, processor, { context });
+  return middy(handler).use(injectLambdaContext(logger, { resetKeys: true }));
+}
+
+function parseJson(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
 }
