@@ -7,12 +7,15 @@ import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { mkdir } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
 import { launchBrowser, waitForMailCode } from './browser.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
 const ONBOARDING_HEADING = 'An agent that never misses a call';
+/** Real round trips (Cognito, DynamoDB Local, SES) on a busy 2-core CI machine: poll, don't sleep. */
+const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 const PASSWORD = 'Sunny-Day#42';
 
 let browser: Browser;
@@ -25,9 +28,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
+/** A fresh browser context; if the test fails, what the page showed is saved under test-results/. */
 async function newPage(): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  return context.newPage();
+  const page = await context.newPage();
+  onTestFailed(async ({ task }) => {
+    await mkdir('test-results', { recursive: true });
+    const file = `test-results/e2e-${task.name.replace(/\W+/g, '-').slice(0, 60)}.png`;
+    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
+    console.error(`e2e failure at ${page.url()}; screenshot: ${file}`);
+  });
+  return page;
 }
 
 async function register(page: Page, email: string): Promise<void> {
@@ -36,7 +47,7 @@ async function register(page: Page, email: string): Promise<void> {
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByRole('button', { name: 'Send Code' }).click();
   // The note appears once the server accepted the request and e-mailed the code.
-  await expect.poll(() => page.getByText(/60 minutes/).count()).toBeGreaterThan(0);
+  await eventually(() => page.getByText(/60 minutes/).count()).toBeGreaterThan(0);
   const code = await waitForMailCode(mailboxUrl, email, /\b([A-Z0-9]{10})\b/);
   await page.getByLabel('Verification Code').fill(code);
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -62,33 +73,33 @@ describe('sign-up, onboarding and the route table', () => {
   it('registers with the code from the mailbox and shows onboarding', async () => {
     const page = await newPage();
     await register(page, email);
-    await expect.poll(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count(), { timeout: 15_000 }).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
     // Log out from onboarding: close-and-logout asks for confirmation first.
     await page.getByRole('button', { name: 'Close and logout' }).click();
-    await expect.poll(() => page.getByText('Are you sure you want to logout?').count()).toBe(1);
+    await eventually(() => page.getByText('Are you sure you want to logout?').count()).toBe(1);
     await page.getByRole('button', { name: 'Logout', exact: true }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/login');
+    await eventually(() => new URL(page.url()).pathname).toBe('/login');
 
     // A deep link while logged out goes to login with the target kept.
     await page.goto(`${appUrl}/agents`);
-    await expect.poll(() => pathOf(page)).toBe('/login?redirectUrl=%2Fagents');
+    await eventually(() => pathOf(page)).toBe('/login?redirectUrl=%2Fagents');
 
     // Logging in lands back on the target, which this audience sees as onboarding.
     await login(page, email);
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/agents');
-    await expect.poll(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
+    await eventually(() => new URL(page.url()).pathname).toBe('/agents');
+    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
     // An unknown path under the onboarding audience still shows onboarding.
     await page.goto(`${appUrl}/no-such-page`);
-    await expect.poll(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
     await page.context().close();
   });
 
   it('sends a visitor on an unknown path to /login with the path kept', async () => {
     const page = await newPage();
     await page.goto(`${appUrl}/no-such-page`);
-    await expect.poll(() => pathOf(page)).toBe('/login?redirectUrl=%2Fno-such-page');
+    await eventually(() => pathOf(page)).toBe('/login?redirectUrl=%2Fno-such-page');
     await page.context().close();
   });
 
@@ -96,7 +107,7 @@ describe('sign-up, onboarding and the route table', () => {
     const page = await newPage();
     await page.goto(`${appUrl}/login`);
     await login(page, email);
-    await expect.poll(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
     // Billing lands later: give this user an active trial the way the billing webhook will.
     const userId = await page.evaluate(async () => {
@@ -108,13 +119,13 @@ describe('sign-up, onboarding and the route table', () => {
     await activateTrial(userId);
 
     await page.goto(`${appUrl}/`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).count()).toBeGreaterThan(0);
-    await expect.poll(() => page.getByTestId('nav-logout').count()).toBe(1);
+    await eventually(() => page.getByRole('heading', { name: 'Dashboard' }).count()).toBeGreaterThan(0);
+    await eventually(() => page.getByTestId('nav-logout').count()).toBe(1);
 
     await page.goto(`${appUrl}/no-such-page`);
-    await expect.poll(() => page.getByText("Oops! The page you're looking for doesn't exist.").count()).toBe(1);
+    await eventually(() => page.getByText("Oops! The page you're looking for doesn't exist.").count()).toBe(1);
     await page.getByRole('link', { name: 'Go Home' }).click();
-    await expect.poll(() => new URL(page.url()).pathname).toBe('/');
+    await eventually(() => new URL(page.url()).pathname).toBe('/');
     await page.context().close();
   });
 });
