@@ -85,16 +85,21 @@ export const matchRoute = routeMatcher(routes);
 
 class PayloadTooLarge extends Error {}
 
+/**
+ * Reads the body up to the payload cap. An oversized body is still read to its end (and
+ * discarded) before the 413 goes out: answering mid-upload would reset the connection and
+ * the client would see a network error instead of the status.
+ */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > MAX_PAYLOAD_BYTES) throw new PayloadTooLarge();
+  let tooLarge = Number(req.headers['content-length'] ?? 0) > MAX_PAYLOAD_BYTES;
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > MAX_PAYLOAD_BYTES) throw new PayloadTooLarge();
-    chunks.push(chunk as Buffer);
+    if (size > MAX_PAYLOAD_BYTES) tooLarge = true;
+    if (!tooLarge) chunks.push(chunk as Buffer);
   }
+  if (tooLarge) throw new PayloadTooLarge();
   return Buffer.concat(chunks);
 }
 
@@ -120,7 +125,6 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     } catch (error) {
       if (error instanceof PayloadTooLarge) {
         writeJson(res, 413, { message: 'Request Entity Too Large' }, { connection: 'close' });
-        req.destroy();
         return;
       }
       throw error;
