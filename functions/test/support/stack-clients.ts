@@ -8,6 +8,7 @@ import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
+import type { DeadLetter, QueueStats } from '../../local/sqs-dispatcher.js';
 
 /** s3rver checks signatures made with this pair; the other emulators accept any. */
 export const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
@@ -70,28 +71,12 @@ export async function waitForEmail(
 
 // ------------------------------------------------------------------ queues
 
-export interface DeadLetter {
-  queue: string;
-  messageId: string;
-  body: string;
-  receiveCount: number;
-  lastError: string;
-}
-
 export async function deadLetters(queue?: string): Promise<DeadLetter[]> {
   const url = new URL(inject('deadLettersUrl'));
   if (queue) url.searchParams.set('queue', queue);
   return (await (await fetch(url)).json()) as DeadLetter[];
 }
 
-export interface QueueStats {
-  pending: number;
-  inFlight: number;
-  sent: number;
-  succeeded: number;
-  failedDeliveries: number;
-  deadLettered: number;
-}
 
 /** Wait until every queued message has been processed (or dead-lettered); returns per-queue stats. */
 export async function drainQueues(): Promise<Record<string, QueueStats>> {
