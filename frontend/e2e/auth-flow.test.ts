@@ -103,6 +103,30 @@ describe('sign-up, onboarding and the route table', () => {
     await page.context().close();
   });
 
+  it('checks the register form in the browser before calling the server', async () => {
+    const page = await newPage();
+    await page.goto(`${appUrl}/register`);
+
+    await page.getByRole('button', { name: 'Send Code' }).click();
+    await eventually(() => page.getByText('Please enter your email first').count()).toBe(1);
+
+    await page.getByLabel('Name', { exact: true }).fill('D');
+    await page.getByLabel('Password', { exact: true }).fill('abc');
+    await page.getByLabel('Confirm Password').fill('abd');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    for (const message of [
+      'Name must be at least 2 characters',
+      'Verification code is required',
+      'Password must be at least 6 characters',
+      'Passwords do not match',
+      'You must accept the terms of service to register',
+    ]) {
+      await eventually(() => page.getByText(message, { exact: true }).count()).toBe(1);
+    }
+    expect(new URL(page.url()).pathname).toBe('/register');
+    await page.context().close();
+  });
+
   it('gives a subscribed user the full app: dashboard, sidebar and the 404 page', async () => {
     const page = await newPage();
     await page.goto(`${appUrl}/login`);
