@@ -1,2 +1,3 @@
 /** The API contract shared by functions/, frontend/ and the tests. Browser-safe: no Node imports. */
 export * from './auth.js';
+export * from './billing.js';
