@@ -87,7 +87,8 @@ async function send(path: string, opts: RequestOptions, token: string | undefine
   }
 }
 
-async function readEnvelope<T>(res: Response): Promise<ApiEnvelope<T>> {
+/** The parsed JSON body (an empty object when there is none); throws ApiError on any failure. */
+async function readBody(res: Response): Promise<Record<string, unknown>> {
   const text = await res.text().catch(() => '');
   let parsed: unknown = undefined;
   if (text) {
@@ -97,9 +98,15 @@ async function readEnvelope<T>(res: Response): Promise<ApiEnvelope<T>> {
       parsed = undefined;
     }
   }
-  const env = (parsed && typeof parsed === 'object' ? parsed : {}) as Partial<ApiEnvelope<T>>;
+  const body = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
+  const message = typeof body.message === 'string' && body.message ? body.message : undefined;
+  if (!res.ok || body.success === false) throw new ApiError(res.status, message);
+  return body;
+}
+
+async function readEnvelope<T>(res: Response): Promise<ApiEnvelope<T>> {
+  const env = (await readBody(res)) as Partial<ApiEnvelope<T>>;
   const message = typeof env.message === 'string' && env.message ? env.message : undefined;
-  if (!res.ok || env.success === false) throw new ApiError(res.status, message);
   return { success: env.success ?? true, message, data: env.data };
 }
 
@@ -136,12 +143,12 @@ function sessionLost(): void {
   unauthorizedHandler();
 }
 
-/** Calls the API and returns the envelope; throws ApiError on any failure. */
-export async function request<T = undefined>(path: string, opts: RequestOptions = {}): Promise<ApiEnvelope<T>> {
+/** Sends a user call; a 401 gets one refresh and one retry, and loses the session if that fails. */
+async function sendWithSession(path: string, opts: RequestOptions): Promise<Response> {
   const authCall = isAuthPath(path);
   const usedToken = authCall ? undefined : getSession()?.token;
   const res = await send(path, opts, usedToken);
-  if (res.status !== 401 || authCall) return readEnvelope<T>(res);
+  if (res.status !== 401 || authCall) return res;
 
   // 401 on a user call: refresh once (unless another call already did), then retry once.
   const current = getSession();
@@ -153,11 +160,24 @@ export async function request<T = undefined>(path: string, opts: RequestOptions 
   }
   if (!retryToken) {
     sessionLost();
-    return readEnvelope<T>(res);
+    return res;
   }
   const retry = await send(path, opts, retryToken);
   if (retry.status === 401) sessionLost();
-  return readEnvelope<T>(retry);
+  return retry;
+}
+
+/** Calls the API and returns the envelope; throws ApiError on any failure. */
+export async function request<T = undefined>(path: string, opts: RequestOptions = {}): Promise<ApiEnvelope<T>> {
+  return readEnvelope<T>(await sendWithSession(path, opts));
+}
+
+/**
+ * Calls the API and returns the whole JSON body, for the few answers whose fields sit at the
+ * top level instead of under `data` (GET /api/subscription/verify-session/{id}).
+ */
+export async function requestBody<T extends object>(path: string, opts: RequestOptions = {}): Promise<T> {
+  return (await readBody(await sendWithSession(path, opts))) as T;
 }
 
 /** Like `request`, returning `data` (throws when the server sent none). */
