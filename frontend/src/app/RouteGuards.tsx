@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { FullPageSpinner } from '../components/FullPageSpinner';
 import { useAuth } from './auth';
-import { decideProtectedRoute, decideVisitorRoute } from './guards';
+import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation } from './guards';
 
 const AppShell = lazy(() => import('../components/shell/AppShell'));
 const OnboardingPage = lazy(() => import('../features/onboarding/OnboardingPage'));
@@ -24,12 +24,16 @@ export function RequireAccess() {
   const navigate = useNavigate();
   const decision = decideProtectedRoute(access, pathname, search);
 
-  // Once the subscription becomes active the user is sent to / (SPEC §2).
+  // Once the subscription becomes active the user is sent to / (SPEC §2); the payment success
+  // page stays to show its summary and links.
   const active = access.status === 'authenticated' ? access.hasActiveSubscription : undefined;
   const wasActive = useRef(active);
   useEffect(() => {
-    if (wasActive.current === false && active === true) navigate('/', { replace: true });
+    const to = redirectOnActivation(wasActive.current, active, pathname);
+    if (to) navigate(to, { replace: true });
     wasActive.current = active;
+    // Only a change of `active` matters here, not every navigation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [active, navigate]);
 
   if (decision.type === 'spinner') return <FullPageSpinner />;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideProtectedRoute, decideVisitorRoute, type Access } from './guards';
+import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation, type Access } from './guards';
 
 const loading: Access = { status: 'loading' };
 const visitor: Access = { status: 'visitor' };
@@ -29,6 +29,15 @@ describe('decideProtectedRoute', () => {
     }
   });
 
+  it('opens /subscription and /subscription/success without an active subscription (past_due, checkout return)', () => {
+    for (const path of ['/subscription', '/subscription/', '/subscription/success']) {
+      expect(decideProtectedRoute(onboarding, path, '?session_id=cs_1')).toEqual({ type: 'render', view: 'app' });
+    }
+    for (const path of ['/subscriptions', '/subscription/other', '/profile']) {
+      expect(decideProtectedRoute(onboarding, path, '')).toEqual({ type: 'render', view: 'onboarding' });
+    }
+  });
+
   it('opens the app with an active subscription and leaves onboarding for /', () => {
     expect(decideProtectedRoute(subscriber, '/agents', '')).toEqual({ type: 'render', view: 'app' });
     expect(decideProtectedRoute(subscriber, '/no-such-page', '')).toEqual({ type: 'render', view: 'app' });
@@ -48,5 +57,20 @@ describe('decideVisitorRoute', () => {
       to: '/',
     });
     expect(decideVisitorRoute(onboarding, '/register', '')).toEqual({ type: 'redirect', to: '/' });
+  });
+});
+
+describe('redirectOnActivation', () => {
+  it('sends a user whose subscription just became active to /', () => {
+    expect(redirectOnActivation(false, true, '/agents')).toBe('/');
+  });
+  it('leaves the payment success page and /subscription where they are', () => {
+    expect(redirectOnActivation(false, true, '/subscription/success')).toBeNull();
+    expect(redirectOnActivation(false, true, '/subscription')).toBeNull();
+  });
+  it('does nothing on first load or when nothing changed', () => {
+    expect(redirectOnActivation(undefined, true, '/agents')).toBeNull();
+    expect(redirectOnActivation(true, true, '/agents')).toBeNull();
+    expect(redirectOnActivation(true, false, '/agents')).toBeNull();
   });
 });
