@@ -55,6 +55,16 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl,
   SES_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
+  // Stripe (billing). Unset key: the billing calls answer 502 and webhooks 500 (never a silent success).
+  STRIPE_SECRET_KEY: z._default(z.string(), ''),
+  /** whsec_...: Stripe-Signature of webhook deliveries is verified with it. */
+  STRIPE_WEBHOOK_SECRET: z._default(z.string(), ''),
+  /** Only for the local runtime and tests (a fake Stripe API on loopback); unset = api.stripe.com. */
+  STRIPE_API_URL: optionalUrl,
+  /** Stripe price id of each plan (see domain/billing/plans.ts). */
+  STRIPE_PRICE_STARTER: z._default(z.string(), ''),
+  STRIPE_PRICE_PROFESSIONAL: z._default(z.string(), ''),
+  STRIPE_PRICE_ENTERPRISE: z._default(z.string(), ''),
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */

@@ -101,3 +101,14 @@ export const checkLimitRequest = z.object({
   action: z.enum(USAGE_ACTIONS, { error: billingMessages.actionInvalid }),
   amount: z._default(z.int({ error: billingMessages.amountInvalid }).check(z.minimum(1, billingMessages.amountInvalid)), 1),
 });
+
+/** POST /checkout: data. The browser goes to `url`; `sessionId` is the Checkout session (cs_...). */
+export interface CheckoutResponse {
+  url: string;
+  sessionId: string;
+}
+
+/** POST /portal: data. */
+export interface PortalResponse {
+  url: string;
+}

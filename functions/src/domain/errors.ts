@@ -58,3 +58,8 @@ export class TooManyRequestsError extends DomainError {
 export class LimitExceededError extends DomainError {
   readonly status = 403;
 }
+
+/** A provider we depend on (e.g. Stripe) failed or is unreachable; the message never carries its internals. */
+export class BadGatewayError extends DomainError {
+  readonly status = 502;
+}

@@ -1,0 +1,27 @@
+/** User-facing texts of the billing calls (SPEC §8 Subscription): written for the person reading the toast. */
+export const billingServerMessages = {
+  noSubscription: 'No subscription found',
+  subscriptionRequired: 'An active subscription is required',
+  alreadyActive: 'You already have an active subscription. Change your plan instead.',
+  paymentProblem:
+    'Your subscription has an unpaid invoice. Update your payment method in the billing portal to keep your plan.',
+  planDisabled: 'This plan is not available right now. Contact us to subscribe to it.',
+  samePlan: 'You are already on this plan',
+  subscriptionEnded: 'Your subscription has ended. Choose a plan to subscribe again.',
+  sessionNotFound: 'Checkout session not found',
+  userNotFound: 'User not found',
+  checkoutCreated: 'Checkout session created',
+  planChanged: 'Plan updated successfully',
+  canceledNow: 'Subscription canceled',
+  canceledAtPeriodEnd: 'Your subscription will be canceled at the end of the current billing period',
+  alreadyCanceling: 'Your subscription is already scheduled to be canceled at the end of the current billing period',
+  portalCreated: 'Billing portal session created',
+  paymentVerified: 'Payment verified successfully',
+  paymentPending: 'Your payment has not been completed yet',
+  providerUnavailable: 'The payment provider could not be reached. Please try again in a moment.',
+  providerRejected: 'The payment provider could not process this request. Please try again or contact support.',
+  invalidSignature: 'Invalid Stripe signature',
+  eventDuplicate: 'Event already processed',
+  eventIgnored: 'Event type ignored',
+  eventProcessed: 'Event processed',
+} as const;
