@@ -65,6 +65,21 @@ export const routeGroups = {
     description: 'The signed-in user: avatar upload',
     needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write'],
   },
+  subscription: {
+    entry: 'src/handlers/subscription.ts',
+    description: 'Subscription state, plans, usage analytics and limit checks (DynamoDB only)',
+    needs: ['table:read', 'table:write'],
+  },
+  billing: {
+    entry: 'src/handlers/billing.ts',
+    description: 'Stripe checkout, plan change, cancellation, billing portal, payment verification',
+    needs: ['table:read', 'table:write'],
+  },
+  'stripe-webhook': {
+    entry: 'src/handlers/stripe-webhook.ts',
+    description: 'Stripe webhook: signature check, idempotent subscription updates',
+    needs: ['table:read', 'table:write'],
+  },
 } as const satisfies Record<string, RouteGroup>;
 
 export type RouteGroupName = keyof typeof routeGroups;
@@ -93,6 +108,17 @@ export const routes = [
   { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'POST', path: '/api/user/avatar', group: 'avatar', auth: 'user' },
+  // Subscription (SPEC §7 Subscription)
+  { method: 'GET', path: '/api/subscription/current', group: 'subscription', auth: 'user' },
+  { method: 'GET', path: '/api/subscription/plans', group: 'subscription', auth: 'user' },
+  { method: 'GET', path: '/api/subscription/analytics', group: 'subscription', auth: 'user' },
+  { method: 'POST', path: '/api/subscription/check-limit', group: 'subscription', auth: 'user' },
+  { method: 'POST', path: '/api/subscription/checkout', group: 'billing', auth: 'user' },
+  { method: 'GET', path: '/api/subscription/verify-session/{id}', group: 'billing', auth: 'user' },
+  { method: 'PUT', path: '/api/subscription/plan', group: 'billing', auth: 'user' },
+  { method: 'POST', path: '/api/subscription/cancel', group: 'billing', auth: 'user' },
+  { method: 'POST', path: '/api/subscription/portal', group: 'billing', auth: 'user' },
+  { method: 'POST', path: '/api/webhooks/stripe', group: 'stripe-webhook', auth: 'webhook' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
