@@ -13,13 +13,13 @@ const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPag
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const LegalPage = lazy(() => import('../features/legal/LegalPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
+const SubscriptionPage = lazy(() => import('../features/billing/SubscriptionPage'));
+const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
 const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
-  ['/subscription', 'pages.subscription'],
-  ['/subscription/success', 'pages.subscriptionSuccess'],
   ['/integrations', 'pages.integrations'],
   ['/contacts', 'pages.contacts'],
   ['/contacts/:id', 'pages.contactDetail'],
@@ -48,6 +48,8 @@ export function AppRoutes() {
         <Route element={<RequireAccess />}>
           <Route path="/" element={<PlaceholderPage titleKey="pages.dashboard" />} />
           <Route path="/profile" element={<ProfilePage />} />
+          <Route path="/subscription" element={<SubscriptionPage />} />
+          <Route path="/subscription/success" element={<PaymentSuccessPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}

@@ -32,6 +32,7 @@ export default function OnboardingPage() {
   const total = onboardingSteps.length;
   const step = onboardingSteps[Math.min(index, total - 1)]!;
   usePageTitle(t('onboarding.label'));
+  const previous = () => setIndex((i) => Math.max(i - 1, 0));
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
@@ -46,7 +47,7 @@ export default function OnboardingPage() {
           variant="outlined"
           aria-label={t('onboarding.label')}
           component="section"
-          sx={{ width: '100%', maxWidth: 640, p: { xs: 3, md: 5 } }}
+          sx={{ width: '100%', maxWidth: step.wide ? 1040 : 640, p: { xs: 3, md: 5 } }}
         >
           <Typography variant="overline" color="primary" sx={{ fontWeight: 700 }}>
             {t('onboarding.progress', { current: index + 1, total })}
@@ -61,10 +62,11 @@ export default function OnboardingPage() {
             <Typography variant="h3" component="h1" sx={{ fontSize: { xs: 30, md: 40 }, mb: 2 }}>
               {t(step.titleKey)}
             </Typography>
-            {step.render(t)}
+            {step.render(t, { previous })}
           </Box>
+          {!step.ownFooter && (
           <Stack direction="row" sx={{ mt: 4, justifyContent: 'space-between' }}>
-            <Button startIcon={<ArrowBack />} onClick={() => setIndex((i) => Math.max(i - 1, 0))} disabled={index === 0}>
+            <Button startIcon={<ArrowBack />} onClick={previous} disabled={index === 0}>
               {t('common.previous')}
             </Button>
             <Button
@@ -76,6 +78,7 @@ export default function OnboardingPage() {
               {t('common.next')}
             </Button>
           </Stack>
+          )}
         </Paper>
       </Box>
       <Dialog open={confirmOpen} onClose={() => setConfirmOpen(false)} aria-labelledby="onboarding-logout-title">

@@ -1,7 +1,7 @@
 /**
- * Onboarding steps (SPEC §2 Onboarding). Steps 1–4 are here; step 5 'Choose your plan'
- * arrives with the billing issue: add `{ id: 'plan', render: (ctx) => <ChoosePlanStep … /> }`
- * at the end of `onboardingSteps` (the page's Next button already walks the array).
+ * Onboarding steps (SPEC §2 Onboarding): 1–4 tell the story, 5 'Choose your plan' starts the
+ * checkout. The page's Previous/Next walk the array; a step with its own footer (step 5) gets
+ * `previous` and renders its buttons itself.
  */
 import type { ReactNode } from 'react';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
@@ -11,12 +11,21 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
+import { ChoosePlanStep } from '../billing/ChoosePlanStep';
+
+export interface StepNavigation {
+  previous: () => void;
+}
 
 export interface OnboardingStep {
   id: string;
   /** i18n key of the step's heading. */
   titleKey: string;
-  render: (t: TFunction) => ReactNode;
+  render: (t: TFunction, nav: StepNavigation) => ReactNode;
+  /** The step renders its own Previous/continue buttons instead of the page's. */
+  ownFooter?: boolean;
+  /** The step needs a wider panel (plan cards side by side). */
+  wide?: boolean;
 }
 
 function Bullets({ t, base, items }: { t: TFunction; base: string; items: string[] }) {
@@ -66,5 +75,11 @@ export const onboardingSteps: OnboardingStep[] = [
     titleKey: 'onboarding.steps.riskFree.title',
     render: (t) => <Bullets t={t} base="onboarding.steps.riskFree" items={['trial', 'cancel', 'dayOne']} />,
   },
-  // Step 5 'Choose your plan' — billing issue.
+  {
+    id: 'plan',
+    titleKey: 'billing.onboarding.title',
+    render: (_t, nav) => <ChoosePlanStep onPrevious={nav.previous} />,
+    ownFooter: true,
+    wide: true,
+  },
 ];
