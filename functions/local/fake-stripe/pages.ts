@@ -1,0 +1,189 @@
+/**
+ * The browser pages of local billing mode: Stripe Checkout and the customer portal stand-ins.
+ * Plain server-rendered HTML, no scripts and no external assets, every value escaped. Both
+ * carry the "Test mode — no real payment" banner.
+ */
+import { formatAmount } from './engine.js';
+import type { CheckoutSessionObject, PortalSessionObject, SubscriptionObject } from './objects.js';
+import type { LocalPrice } from './prices.js';
+
+export const TEST_MODE_BANNER = 'Test mode — no real payment';
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const STYLE = `
+  *{box-sizing:border-box}
+  body{margin:0;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f6f8fa;color:#1a1f36}
+  .banner{background:#ffd54f;color:#3e2c00;text-align:center;padding:10px;font-weight:600;letter-spacing:.02em}
+  main{max-width:560px;margin:32px auto;padding:0 16px}
+  .card{background:#fff;border:1px solid #e3e8ee;border-radius:10px;padding:24px;margin-bottom:16px}
+  h1{font-size:1.35rem;margin:0 0 4px}
+  .muted{color:#697386;font-size:.9rem}
+  .price{font-size:2rem;font-weight:700;margin:12px 0 4px}
+  .trial{display:inline-block;background:#e6f4ea;color:#1e7e34;border-radius:12px;padding:2px 10px;font-weight:600;margin:8px 0}
+  button{font:inherit;border:0;border-radius:6px;padding:10px 16px;cursor:pointer;background:#635bff;color:#fff;font-weight:600}
+  button.secondary{background:#fff;color:#1a1f36;border:1px solid #c1c9d2}
+  button.danger{background:#df1b41}
+  .pay{width:100%;font-size:1.05rem;padding:12px}
+  form{display:inline}
+  .actions{display:flex;flex-wrap:wrap;gap:8px;margin-top:12px}
+  .row{display:flex;justify-content:space-between;margin:6px 0}
+  .notice{background:#e8f0fe;border-radius:6px;padding:10px 12px;margin-bottom:16px}
+  a{color:#635bff}
+`;
+
+function layout(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · ${TEST_MODE_BANNER}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<div class="banner" role="status">${TEST_MODE_BANNER}</div>
+<main>
+${body}
+<p class="muted">Local billing mode: this page stands in for Stripe. Nothing is charged; paying here sends a
+signed Stripe webhook to AgentDesk.</p>
+</main>
+</body>
+</html>`;
+}
+
+const perInterval = (price: LocalPrice) => `${formatAmount(price.unitAmount, price.currency)} per ${price.interval}`;
+
+const date = (unix: number | null | undefined) =>
+  unix ? new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '—';
+
+export function checkoutPage(input: {
+  session: CheckoutSessionObject;
+  price: LocalPrice;
+  quantity: number;
+  trialPeriodDays: number | null;
+  email: string | null;
+  /** Where "continue" goes on a completed session. */
+  successUrl: string;
+}): string {
+  const { session, price, trialPeriodDays } = input;
+  if (session.status === 'complete') {
+    return layout(
+      'Payment complete',
+      `<div class="card"><h1>Payment complete</h1>
+<p>This checkout session is complete: you are subscribed to ${escapeHtml(price.name)}.</p>
+<p><a href="${escapeHtml(input.successUrl)}">Continue to AgentDesk</a></p></div>`,
+    );
+  }
+  if (session.status === 'expired') {
+    return layout(
+      'Checkout expired',
+      `<div class="card"><h1>Checkout expired</h1><p>This checkout session has expired. Start again from AgentDesk.</p>
+${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Back to AgentDesk</a></p>` : ''}</div>`,
+    );
+  }
+  const trial = trialPeriodDays
+    ? `<div class="trial">${trialPeriodDays}-day free trial</div>
+<p class="muted">Then ${escapeHtml(perInterval(price))}. Nothing is due today.</p>`
+    : '';
+  return layout(
+    `Subscribe to ${price.name}`,
+    `<div class="card">
+<p class="muted">AgentDesk</p>
+<h1>Subscribe to ${escapeHtml(price.name)}</h1>
+<div class="price">${escapeHtml(formatAmount(price.unitAmount, price.currency))}<span class="muted"> per ${escapeHtml(price.interval)}</span></div>
+${trial}
+${input.quantity > 1 ? `<p>Quantity: ${input.quantity}</p>` : ''}
+${input.email ? `<p class="muted">Billed to ${escapeHtml(input.email)}</p>` : ''}
+</div>
+<div class="card">
+<form method="post" action="/checkout/${escapeHtml(session.id)}/pay">
+<button type="submit" class="pay">Pay</button>
+</form>
+${session.cancel_url ? `<p style="text-align:center"><a href="${escapeHtml(session.cancel_url)}">Cancel</a></p>` : ''}
+</div>`,
+  );
+}
+
+const STATUS_LABEL: Record<string, string> = {
+  trialing: 'Trial',
+  active: 'Active',
+  past_due: 'Past due (payment failed)',
+  unpaid: 'Unpaid',
+  canceled: 'Canceled',
+  incomplete: 'Incomplete',
+};
+
+export function portalPage(input: {
+  session: PortalSessionObject;
+  email: string | null;
+  subscriptions: SubscriptionObject[];
+  prices: LocalPrice[];
+  message?: string;
+}): string {
+  const { session } = input;
+  const base = `/portal/${escapeHtml(session.id)}/subscriptions`;
+  const action = (sub: SubscriptionObject, name: string, label: string, cls = 'secondary', extra = '') =>
+    `<form method="post" action="${base}/${escapeHtml(sub.id)}/${name}">${extra}<button type="submit" class="${cls}">${escapeHtml(label)}</button></form>`;
+
+  const cards = input.subscriptions.map((sub) => {
+    const item = sub.items.data[0];
+    const price = input.prices.find((p) => p.id === item?.price.id);
+    const planName = price?.name ?? item?.price.id ?? 'Unknown plan';
+    const live = sub.status !== 'canceled';
+    const rows = [
+      ['Status', STATUS_LABEL[sub.status] ?? sub.status],
+      ['Price', price ? perInterval(price) : '—'],
+      ...(sub.status === 'trialing' ? [['Trial ends', date(sub.trial_end)]] : []),
+      ...(live ? [[sub.cancel_at_period_end ? 'Cancels on' : 'Current period ends', date(item?.current_period_end)]] : []),
+      ...(!live ? [['Canceled on', date(sub.ended_at ?? sub.canceled_at)]] : []),
+    ];
+    const switches = live
+      ? input.prices
+          .filter((p) => p.id !== price?.id)
+          .map((p) =>
+            action(sub, 'switch', `Switch to ${p.name} (${perInterval(p)})`, 'secondary', `<input type="hidden" name="price" value="${escapeHtml(p.id)}">`),
+          )
+          .join('\n')
+      : '';
+    const actions = live
+      ? `<div class="actions">${switches}</div>
+<div class="actions">
+${sub.cancel_at_period_end ? action(sub, 'resume', 'Resume subscription', '') : action(sub, 'cancel-at-period-end', 'Cancel at period end')}
+${action(sub, 'cancel-now', 'Cancel now', 'danger')}
+</div>
+<p class="muted" style="margin-top:16px">Simulations</p>
+<div class="actions">
+${action(sub, 'pay-failed', 'Simulate failed payment')}
+${action(sub, 'renew', 'Simulate successful renewal')}
+</div>`
+      : '';
+    return `<div class="card" data-subscription="${escapeHtml(sub.id)}">
+<h1>${escapeHtml(planName)}</h1>
+${rows.map(([k, v]) => `<div class="row"><span class="muted">${escapeHtml(k)}</span><span>${escapeHtml(v)}</span></div>`).join('\n')}
+${actions}
+</div>`;
+  });
+
+  return layout(
+    'Manage your subscription',
+    `${input.message ? `<div class="notice" role="alert">${escapeHtml(input.message)}</div>` : ''}
+<div class="card">
+<h1>Manage your subscription</h1>
+<p class="muted">AgentDesk billing${input.email ? ` for ${escapeHtml(input.email)}` : ''}</p>
+${session.return_url ? `<p><a href="${escapeHtml(session.return_url)}">Return to AgentDesk</a></p>` : ''}
+</div>
+${cards.length > 0 ? cards.join('\n') : '<div class="card"><p>No subscription yet.</p></div>'}`,
+  );
+}
+
+export function messagePage(title: string, text: string): string {
+  return layout(title, `<div class="card"><h1>${escapeHtml(title)}</h1><p>${escapeHtml(text)}</p></div>`);
+}
