@@ -18,6 +18,8 @@ export interface HandlerEnvInput {
   userPoolClientId: string;
   endpoints: { dynamodb: string; cognito: string; s3: string; ses: string; sqs: string };
   queueUrls: Record<string, string>;
+  /** Local billing mode: the fake Stripe the SDK is pointed at (omit to leave STRIPE_* alone). */
+  stripe?: { apiUrl: string; secretKey: string; webhookSecret: string; prices: Record<string, string> };
   extra?: Record<string, string>;
 }
 
@@ -38,6 +40,12 @@ export function handlerEnv(input: HandlerEnvInput): Record<string, string> {
     SQS_ENDPOINT: input.endpoints.sqs,
   };
   for (const [queue, url] of Object.entries(input.queueUrls)) env[queueEnvName(queue)] = url;
+  if (input.stripe) {
+    env.STRIPE_API_URL = input.stripe.apiUrl;
+    env.STRIPE_SECRET_KEY = input.stripe.secretKey;
+    env.STRIPE_WEBHOOK_SECRET = input.stripe.webhookSecret;
+    for (const [plan, priceId] of Object.entries(input.stripe.prices)) env[`STRIPE_PRICE_${plan.toUpperCase()}`] = priceId;
+  }
   return { ...env, ...input.extra };
 }
 

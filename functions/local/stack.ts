@@ -4,15 +4,18 @@
  *
  *   DynamoDB Local (Java child)    cognito-local (Node child)    s3rver, SES mailbox (in-process)
  *   SQS endpoint + dispatcher (in-process)    gateway: API + SPA + /config.json + /_local/*
+ *   fake Stripe (in-process, local billing mode: API + checkout/portal pages + signed webhooks)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import type { PlanId } from '../src/contract/billing.js';
 import { workers } from '../src/routes.js';
 import { applyHandlerEnv, handlerEnv } from './env.js';
 import { startGateway } from './gateway.js';
 import { loadRouteGroup, loadWorker } from './handlers.js';
+import { LOCAL_STRIPE_SECRET_KEY, WEBHOOK_PATH, localWebhookSecret, startFakeStripe } from './fake-stripe/server.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
-import { resolvePorts } from './ports.js';
+import { resolvePorts, type PortRequest } from './ports.js';
 import {
   ensureTable,
   ensureUserPool,
@@ -26,7 +29,7 @@ import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-d
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
 
-export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs';
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe';
 
 export interface LocalStackOptions {
   /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
@@ -47,6 +50,23 @@ export interface LocalStackOptions {
   sqs?: { retryBaseMs?: number; retryMaxMs?: number; batchWindowMs?: number };
   /** Gateway integration timeout (ms), default 30 s like API Gateway. */
   gatewayTimeoutMs?: number;
+  /**
+   * Local billing mode (the default): a fake Stripe API on loopback that the handlers reach
+   * through the official SDK (STRIPE_API_URL), delivering signed webhooks to the gateway.
+   * false = no fake; the handlers use whatever STRIPE_* the environment has (real Stripe).
+   */
+  stripe?: false | { retryDelaysMs?: number[]; webhookUrl?: string };
+}
+
+/** Local billing mode: what the handlers and tests need to reach the fake Stripe. */
+export interface LocalStripe {
+  /** STRIPE_API_URL: the fake's origin; also serves /checkout, /portal and /_test. */
+  apiUrl: string;
+  secretKey: string;
+  webhookSecret: string;
+  /** Plan id → price id (STRIPE_PRICE_STARTER, ...). */
+  prices: Record<PlanId, string>;
+  webhookUrl: string;
 }
 
 export interface LocalStack {
@@ -56,6 +76,8 @@ export interface LocalStack {
   mailboxUrl: string;
   deadLettersUrl: string;
   endpoints: { dynamodb: string; cognito: string; s3: string; ses: string; sqs: string };
+  /** The fake Stripe of local billing mode; null when real Stripe is configured. */
+  stripe: LocalStripe | null;
   tableName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -91,13 +113,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.[name],
     envVar: options.portEnvVars?.[name],
   });
-  const ports = await resolvePorts({
+  const ports: Record<Exclude<ServiceName, 'stripe'>, number> & { stripe?: number } = await resolvePorts<ServiceName>({
     gateway: want('gateway', 'gateway'),
     dynamodb: want('dynamodb', 'DynamoDB Local'),
     cognito: want('cognito', 'cognito-local'),
     s3: want('s3', 's3rver'),
     ses: want('ses', 'SES mailbox'),
     sqs: want('sqs', 'SQS endpoint'),
+    // Not asked for (so never "in use") when real Stripe is configured.
+    ...((options.stripe === false ? {} : { stripe: want('stripe', 'fake Stripe (local billing)') }) as { stripe: PortRequest }),
   });
   const apiUrl = `http://127.0.0.1:${ports.gateway}`;
   const appUrl = options.appUrl ?? apiUrl;
@@ -124,16 +148,41 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...new Set([apiUrl, `http://localhost:${ports.gateway}`, new URL(appUrl).origin]),
     ];
     // Start the independent services together; if one fails, stop the ones that came up.
-    const results = await Promise.allSettled([
+    const stripeOptions = options.stripe === false ? undefined : (options.stripe ?? {});
+    const stripeWebhookUrl = stripeOptions?.webhookUrl ?? `${apiUrl}${WEBHOOK_PATH}`;
+    const fakeStripe =
+      stripeOptions && ports.stripe !== undefined
+        ? startFakeStripe({
+            port: ports.stripe,
+            webhookUrl: stripeWebhookUrl,
+            webhookSecret: localWebhookSecret(dataDir),
+            stateFile: join(dataDir, 'stripe.json'),
+            retryDelaysMs: stripeOptions.retryDelaysMs,
+            log,
+          })
+        : Promise.resolve(undefined);
+    const [stripeResult, ...results] = await Promise.allSettled([
+      fakeStripe,
       startDynamo(dataDir, ports.dynamodb),
       startCognito(dataDir, ports.cognito),
       startS3(dataDir, ports.s3, UPLOADS_BUCKET, corsOrigins),
       startSes(dataDir, ports.ses),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
+    if (stripeResult.status === 'fulfilled' && stripeResult.value) started.push(stripeResult.value);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
-    const failure = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failure = [stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failure) throw failure.reason;
+    const runningStripe = stripeResult.status === 'fulfilled' ? stripeResult.value : undefined;
+    const stripe: LocalStripe | null = runningStripe
+      ? {
+          apiUrl: runningStripe.url,
+          secretKey: LOCAL_STRIPE_SECRET_KEY,
+          webhookSecret: runningStripe.webhookSecret,
+          prices: runningStripe.priceIds,
+          webhookUrl: stripeWebhookUrl,
+        }
+      : null;
     const [dynamo, cognito, s3, ses, sqs] = results.map((r) => (r as PromiseFulfilledResult<RunningService>).value) as [
       RunningService,
       RunningService,
@@ -171,6 +220,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ...pool,
       endpoints,
       queueUrls,
+      stripe: stripe ?? undefined,
       extra: options.env,
     });
     applyHandlerEnv(env);
@@ -201,6 +251,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       mailboxUrl: ses.endpoint,
       deadLettersUrl: `${apiUrl}/_local/dead-letters`,
       endpoints,
+      stripe,
       tableName: TABLE_NAME,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,

@@ -8,8 +8,12 @@
  *   S3_PORT        4569  s3rver
  *   SES_PORT       8005  SES mailbox (web page with every e-mail sent)
  *   SQS_PORT       9324  local SQS endpoint
+ *   STRIPE_PORT   12111  fake Stripe (local billing mode: API, checkout and portal pages)
  *   VITE_PORT      5173  Vite dev server (--dev only)
  * Optional: GOOGLE_CLIENT_ID enables Google sign-in (served in /config.json).
+ * Billing: without STRIPE_SECRET_KEY (the default) billing runs in local test mode against the
+ * fake Stripe, no real payments. With STRIPE_SECRET_KEY set, the handlers use that key and the
+ * STRIPE_WEBHOOK_SECRET / STRIPE_PRICE_* / STRIPE_API_URL from the environment instead.
  *
  * Data lives in <repo>/.data (git-ignored) and survives restarts. Ctrl-C stops everything.
  */
@@ -34,6 +38,7 @@ const PORT_ENV: Record<ServiceName, [string, number]> = {
   s3: ['S3_PORT', 4569],
   ses: ['SES_PORT', 8005],
   sqs: ['SQS_PORT', 9324],
+  stripe: ['STRIPE_PORT', 12111],
 };
 
 function portFromEnv(name: string, fallback: number): number {
@@ -58,6 +63,7 @@ async function main(): Promise<void> {
   if (dev && !(await isPortFree(vitePort))) throw new PortInUseError(vitePort, 'Vite dev server', 'VITE_PORT');
 
   const appUrl = dev ? `http://localhost:${vitePort}` : `http://localhost:${ports.gateway}`;
+  const realStripeKey = process.env.STRIPE_SECRET_KEY?.trim() || undefined;
   console.log('Starting AgentDesk locally…');
   const stack = await startLocalStack({
     dataDir,
@@ -65,6 +71,7 @@ async function main(): Promise<void> {
     portEnvVars,
     appUrl,
     frontendDir: join(frontendRoot, 'dist'),
+    ...(realStripeKey ? { stripe: false as const } : {}),
   });
 
   let closeVite: (() => Promise<void>) | undefined;
@@ -79,6 +86,12 @@ async function main(): Promise<void> {
   else if (!built) line('', '(frontend not built: run npm run build -w frontend, or npm run dev)');
   line('Mailbox', stack.mailboxUrl);
   line('Dead letters', stack.deadLettersUrl.replace('127.0.0.1', 'localhost'));
+  if (stack.stripe) {
+    line('Billing', `local test mode (fake Stripe at ${stack.stripe.apiUrl.replace('127.0.0.1', 'localhost')}) — no real payments`);
+  } else {
+    const live = realStripeKey?.startsWith('sk_live_') || realStripeKey?.startsWith('rk_live_');
+    line('Billing', `Stripe ${live ? 'LIVE mode: real payments' : 'test mode'} (STRIPE_SECRET_KEY from the environment)`);
+  }
   line('Data', dataDir);
   console.log('Press Ctrl-C to stop.\n');
 }
