@@ -25,5 +25,17 @@ declare module 'vitest' {
     googleIssuer: string;
     /** GET: JSON list of dead-lettered messages (?queue= filters). */
     deadLettersUrl: string;
+    /**
+     * The fake Stripe (STRIPE_API_URL of the handlers): point the official SDK at it with
+     * stripeClient() from fake-stripe-client.ts. Also serves /checkout/:id, /portal/:id and
+     * the /_test control API.
+     */
+    stripeApiUrl: string;
+    /** STRIPE_SECRET_KEY the handlers use ('sk_test_local_agentdesk'; the fake takes any sk_test_). */
+    stripeSecretKey: string;
+    /** STRIPE_WEBHOOK_SECRET: sign test events with Stripe.webhooks.generateTestHeaderString. */
+    stripeWebhookSecret: string;
+    /** JSON string {starter, professional, enterprise} → price id (STRIPE_PRICE_*). */
+    stripePrices: string;
   }
 }

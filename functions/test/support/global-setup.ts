@@ -1,7 +1,8 @@
 /**
  * Integration global setup: one local stack (the same one `npm start` runs) on free ports
  * with a throw-away data dir, shared by every integration test file, plus a fake Google
- * identity provider the API trusts through GOOGLE_JWKS_URL.
+ * identity provider the API trusts through GOOGLE_JWKS_URL. The stack's fake Stripe (local
+ * billing mode) is the tests' Stripe: the handlers reach it through the official SDK.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -24,6 +25,8 @@ export default async function setup(project: TestProject) {
       env: { GOOGLE_JWKS_URL: google.jwksUrl, GOOGLE_CLIENT_ID: google.clientId, WHATSAPP_USER_IDS: '' },
       // Retries after 50 ms instead of 1 s keep dead-letter tests fast.
       sqs: { retryBaseMs: 50, retryMaxMs: 500 },
+      // Webhook retries after 50 ms and 200 ms instead of 1 s, 5 s, 20 s.
+      stripe: { retryDelaysMs: [50, 200] },
     });
   } catch (error) {
     await google.stop();
@@ -47,6 +50,11 @@ export default async function setup(project: TestProject) {
   project.provide('googlePrivateJwk', JSON.stringify(google.privateJwk));
   project.provide('googleIssuer', google.issuer);
   project.provide('deadLettersUrl', stack.deadLettersUrl);
+  if (!stack.stripe) throw new Error('the integration stack must run the fake Stripe');
+  project.provide('stripeApiUrl', stack.stripe.apiUrl);
+  project.provide('stripeSecretKey', stack.stripe.secretKey);
+  project.provide('stripeWebhookSecret', stack.stripe.webhookSecret);
+  project.provide('stripePrices', JSON.stringify(stack.stripe.prices));
 
   const running = stack;
   return async () => {
