@@ -44,7 +44,7 @@ export function createBillingService(deps: BillingDeps) {
 
   /** Stores a state the provider just returned: it is at least as new as anything received so far. */
   const store = (userId: string, state: SubscriptionState, deleted = false) =>
-    applyState(deps, userId, { state, created: nowSeconds(), deleted, now: now() });
+    applyState(deps, userId, { state, created: nowSeconds(), deleted, now: now(), fresh: true });
 
   /** The stored subscription a change or cancellation acts on. */
   async function changeable(userId: string): Promise<StoredSubscription & { plan: PlanId; stripeSubscriptionId: string }> {

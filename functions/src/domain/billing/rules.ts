@@ -65,7 +65,8 @@ export type ApplyDecision = { apply: true } | { apply: false; reason: string };
 /**
  * Whether a subscription state carried by an event created at `created` (epoch seconds) may
  * replace what is stored. Events can be redelivered and arrive out of order (ARCHITECTURE §9):
- * - an event older than the stored state never overwrites it;
+ * - an event older than the stored state never overwrites it (a state just read from the provider
+ *   is never older, whatever the clocks say);
  * - customer.subscription.deleted of the stored subscription always wins (a deletion is final),
  *   and once a subscription has ended no later update of it revives it;
  * - a state of another subscription (an old one, or a new one after a cancellation) replaces the
@@ -74,11 +75,17 @@ export type ApplyDecision = { apply: true } | { apply: false; reason: string };
  */
 export function decideApply(
   stored: StoredSubscription | null,
-  incoming: { state: Pick<SubscriptionState, 'subscriptionId' | 'status'>; created: number; deleted: boolean },
+  incoming: {
+    state: Pick<SubscriptionState, 'subscriptionId' | 'status'>;
+    created: number;
+    deleted: boolean;
+    /** Just read from the provider (a call's answer, a retrieve): newer than any stored event. */
+    fresh?: boolean;
+  },
 ): ApplyDecision {
   if (!stored?.stripeSubscriptionId) return { apply: true };
   const same = stored.stripeSubscriptionId === incoming.state.subscriptionId;
-  const older = stored.lastEventCreated !== undefined && incoming.created < stored.lastEventCreated;
+  const older = !incoming.fresh && stored.lastEventCreated !== undefined && incoming.created < stored.lastEventCreated;
   if (same) {
     if (incoming.deleted) return stored.ended ? { apply: false, reason: 'already deleted' } : { apply: true };
     if (stored.ended) return { apply: false, reason: 'subscription already ended' };

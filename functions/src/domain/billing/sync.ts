@@ -17,13 +17,13 @@ const MAX_ATTEMPTS = 5;
 export async function applyState(
   deps: { subscriptions: SubscriptionRepository; log: BillingLogger },
   userId: string,
-  input: { state: SubscriptionState; created: number; deleted: boolean; now: Date },
+  input: { state: SubscriptionState; created: number; deleted: boolean; now: Date; fresh?: boolean },
 ): Promise<StoredSubscription | null> {
   const { subscriptions, log } = deps;
-  const { state, created, deleted } = input;
+  const { state, created, deleted, fresh } = input;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const stored = await subscriptions.get(userId);
-    const decision = decideApply(stored, { state, created, deleted });
+    const decision = decideApply(stored, { state, created, deleted, fresh });
     if (!decision.apply) {
       log.info('Subscription state not applied', { subscriptionId: state.subscriptionId, reason: decision.reason });
       return stored;

@@ -62,6 +62,7 @@ export function createWebhookService(deps: WebhookDeps) {
       created: Math.max(event.created, Math.floor(deps.clock.now() / 1000)),
       deleted: false,
       now: now(),
+      fresh: true,
     });
   }
 

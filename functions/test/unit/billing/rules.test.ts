@@ -141,3 +141,13 @@ describe('usage math', () => {
     expect(limitMessage('minutes', 100)).toContain('100 minutes per month');
   });
 });
+
+describe('fresh provider reads', () => {
+  it('apply even when the stored mark is ahead (provider clock), but never revive an ended subscription', () => {
+    const stored: StoredSubscription = { userId: 'u', plan: 'starter', status: 'active', stripeSubscriptionId: 'sub_1', lastEventCreated: 10_000, version: 1 };
+    const state = { subscriptionId: 'sub_1', status: 'active' as const };
+    expect(decideApply(stored, { state, created: 5_000, deleted: false }).apply).toBe(false);
+    expect(decideApply(stored, { state, created: 5_000, deleted: false, fresh: true }).apply).toBe(true);
+    expect(decideApply({ ...stored, ended: true }, { state, created: 5_000, deleted: false, fresh: true }).apply).toBe(false);
+  });
+});
