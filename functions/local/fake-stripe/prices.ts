@@ -3,6 +3,7 @@
  * hands to the handlers as STRIPE_PRICE_STARTER / _PROFESSIONAL / _ENTERPRISE.
  */
 import { PLAN_IDS, type Plan, type PlanId } from '../../src/contract/billing.js';
+import { PLANS } from '../../src/domain/billing/plans.js';
 
 export interface LocalPrice {
   id: string;
@@ -20,17 +21,8 @@ export const localPriceId = (plan: PlanId) => `price_local_${plan}`;
 
 type PlanPricing = Pick<Plan, 'id' | 'name' | 'price' | 'currency' | 'interval'>;
 
-/**
- * Used until functions/src/domain/billing/plans.ts (PLANS) exists; then prices come from the
- * plan definitions so the checkout page always shows what the app charges.
- */
-const FALLBACK_PLANS: PlanPricing[] = [
-  { id: 'starter', name: 'Starter', price: 29, currency: 'usd', interval: 'month' },
-  { id: 'professional', name: 'Professional', price: 79, currency: 'usd', interval: 'month' },
-  { id: 'enterprise', name: 'Enterprise', price: 199, currency: 'usd', interval: 'month' },
-];
-
-export function localPrices(plans: readonly PlanPricing[] = FALLBACK_PLANS): LocalPrice[] {
+/** Prices from the app's plan definitions, so the checkout page shows what the app charges. */
+export function localPrices(plans: readonly PlanPricing[] = PLANS): LocalPrice[] {
   return PLAN_IDS.map((planId) => {
     const plan = plans.find((p) => p.id === planId);
     if (!plan) throw new Error(`fake Stripe: no plan definition for '${planId}'`);
