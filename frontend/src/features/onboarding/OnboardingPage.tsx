@@ -65,19 +65,19 @@ export default function OnboardingPage() {
             {step.render(t, { previous })}
           </Box>
           {!step.ownFooter && (
-          <Stack direction="row" sx={{ mt: 4, justifyContent: 'space-between' }}>
-            <Button startIcon={<ArrowBack />} onClick={previous} disabled={index === 0}>
-              {t('common.previous')}
-            </Button>
-            <Button
-              variant="contained"
-              endIcon={<ArrowForward />}
-              onClick={() => setIndex((i) => Math.min(i + 1, total - 1))}
-              disabled={index >= total - 1}
-            >
-              {t('common.next')}
-            </Button>
-          </Stack>
+            <Stack direction="row" sx={{ mt: 4, justifyContent: 'space-between' }}>
+              <Button startIcon={<ArrowBack />} onClick={previous} disabled={index === 0}>
+                {t('common.previous')}
+              </Button>
+              <Button
+                variant="contained"
+                endIcon={<ArrowForward />}
+                onClick={() => setIndex((i) => Math.min(i + 1, total - 1))}
+                disabled={index >= total - 1}
+              >
+                {t('common.next')}
+              </Button>
+            </Stack>
           )}
         </Paper>
       </Box>
