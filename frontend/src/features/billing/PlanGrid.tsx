@@ -77,7 +77,7 @@ export function PlanGrid({ plans, current, pending, onChoose }: PlanGridProps) {
                 {text.name(plan)}
               </Typography>
               <Typography color="text.secondary" variant="body2" sx={{ minHeight: 40, mt: 0.5 }}>
-                {plan.description}
+                {text.feature(plan.description)}
               </Typography>
               <Stack direction="row" sx={{ alignItems: 'baseline', my: 2 }} spacing={0.5}>
                 <Typography variant="h4" component="p">

@@ -151,7 +151,7 @@ function SubscriptionDashboard({ subscription, plans }: { subscription: Subscrip
               </Stack>
               {plan?.description && (
                 <Typography color="text.secondary" sx={{ mt: 0.5 }}>
-                  {plan.description}
+                  {text.feature(plan.description)}
                 </Typography>
               )}
               {isFutureDate(subscription.trialEnd) && (

@@ -5,7 +5,7 @@ import { translateMessage } from '../../i18n';
 import { formatPrice } from './format';
 import './i18n';
 
-/** Plan names, prices and features in the UI language. */
+/** Plan names, prices, features and descriptions in the UI language (server texts via translateMessage). */
 export function usePlanText() {
   const { t, i18n } = useTranslation();
   const language = i18n.language;

@@ -5,11 +5,8 @@
 import i18n from '../../../i18n';
 import en from './en.json';
 import es from './es.json';
-
-const esServer = {
-  'No subscription found': 'No se encontró ninguna suscripción',
-  'Authentication required': 'Se requiere autenticación',
-};
+/** Server texts of the billing calls (messages, plan descriptions and features), by English text. */
+import esServer from './es-server.json';
 
 i18n.addResourceBundle('en', 'translation', { billing: en }, true, false);
 i18n.addResourceBundle('es', 'translation', { billing: es }, true, false);
