@@ -1,0 +1,94 @@
+/**
+ * Billing helpers for the integration tests: a registered user who went through Checkout on
+ * the fake Stripe (its webhooks delivered before payCheckout resolves), and self-signed
+ * subscription events built from the real subscription object.
+ */
+import type { CheckoutResponse, PlanId, Subscription } from '../../src/contract/billing.js';
+import { api, get, getItem, post, registerUser, type RegisteredUser } from './api.js';
+import { fakeStripe, signedStripeWebhook, stripeClient, stripePrices } from './fake-stripe-client.js';
+
+export interface Subscriber {
+  user: RegisteredUser;
+  token: string;
+  userId: string;
+  sessionId: string;
+  subscriptionId: string;
+  customerId: string;
+}
+
+export async function startCheckout(token: string, plan: PlanId): Promise<CheckoutResponse> {
+  const res = await post<CheckoutResponse>('/api/subscription/checkout', { plan }, token);
+  if (res.status !== 200 || !res.body.data) throw new Error(`checkout failed: ${res.status} ${res.body.message}`);
+  return res.body.data;
+}
+
+/** Registers a user and pays a Checkout for the plan (a 5-day trial: status trialing). */
+export async function subscribedUser(plan: PlanId = 'starter'): Promise<Subscriber> {
+  const user = await registerUser();
+  const token = user.session.token;
+  const { sessionId } = await startCheckout(token, plan);
+  const paid = await fakeStripe().payCheckout(sessionId);
+  if (!paid.subscription) throw new Error('the fake did not create a subscription');
+  return {
+    user,
+    token,
+    userId: user.session.user._id,
+    sessionId,
+    subscriptionId: paid.subscription.id,
+    customerId: String(paid.session.customer),
+  };
+}
+
+export const subscriptionItem = (userId: string) => getItem(`USER#${userId}`, 'SUBSCRIPTION');
+export const eventClaim = (eventId: string) => getItem(`STRIPE_EVENT#${eventId}`, 'EVENT');
+
+export async function currentSubscription(token: string): Promise<Subscription | null> {
+  const res = await get<Subscription | null>('/api/subscription/current', token);
+  if (res.status !== 200) throw new Error(`current failed: ${res.status}`);
+  return res.body.data ?? null;
+}
+
+let counter = 0;
+
+/**
+ * A customer.subscription.* event about a real (fake-Stripe) subscription, with overrides
+ * applied to the object. `createdOffset` (seconds) is relative to the newest of the fake's
+ * clock and the item's ordering mark (the fake keeps event times strictly increasing, so under
+ * load they run ahead of the wall clock).
+ */
+export async function subscriptionEvent(
+  subscriptionId: string,
+  type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted',
+  options: { createdOffset: number; plan?: PlanId; status?: string; cancelAtPeriodEnd?: boolean },
+) {
+  const subscription = await stripeClient().subscriptions.retrieve(subscriptionId);
+  const { now } = await fakeStripe().clock();
+  const object = JSON.parse(JSON.stringify(subscription)) as Record<string, unknown> & {
+    items: { data: { price: { id: string } }[] };
+    metadata: Record<string, string>;
+  };
+  const item = object.metadata.userId ? await subscriptionItem(object.metadata.userId) : undefined;
+  const base = Math.max(now, Number(item?.lastEventCreated ?? 0));
+  if (options.plan) object.items.data[0]!.price.id = stripePrices()[options.plan];
+  if (options.status) object.status = options.status;
+  if (options.cancelAtPeriodEnd !== undefined) object.cancel_at_period_end = options.cancelAtPeriodEnd;
+  return {
+    id: `evt_test_${Date.now().toString(36)}_${++counter}_${Math.random().toString(36).slice(2, 8)}`,
+    object: 'event',
+    api_version: '2026-10-28.endive',
+    created: base + options.createdOffset,
+    livemode: false,
+    pending_webhooks: 1,
+    request: { id: null, idempotency_key: null },
+    type,
+    data: { object },
+  };
+}
+
+export async function postWebhook(event: object, options: { secret?: string; timestamp?: number; signature?: string | null } = {}) {
+  const signed = signedStripeWebhook(event, options);
+  const headers = { ...signed.headers };
+  if (options.signature === null) delete (headers as Record<string, string>)['stripe-signature'];
+  else if (options.signature !== undefined) headers['stripe-signature'] = options.signature;
+  return api('POST', '/api/webhooks/stripe', { rawBody: signed.body, headers });
+}
