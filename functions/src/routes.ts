@@ -27,6 +27,8 @@ export type Need =
   | 'uploads:write'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
+  /** Stripe API key, webhook secret and price ids (from a Secrets Manager secret in AWS). */
+  | 'stripe'
   | 'queue:url-scrape'
   | 'queue:file-ingest'
   | 'queue:whatsapp-inbound'
@@ -73,12 +75,12 @@ export const routeGroups = {
   billing: {
     entry: 'src/handlers/billing.ts',
     description: 'Stripe checkout, plan change, cancellation, billing portal, payment verification',
-    needs: ['table:read', 'table:write'],
+    needs: ['table:read', 'table:write', 'stripe'],
   },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
-    needs: ['table:read', 'table:write'],
+    needs: ['table:read', 'table:write', 'stripe'],
   },
 } as const satisfies Record<string, RouteGroup>;
 

@@ -10,6 +10,7 @@
  *   certificateArn   AGENTDESK_CERTIFICATE_ARN    required with domainName (ACM, us-east-1)
  *   logLevel         AGENTDESK_LOG_LEVEL          "INFO"
  *   stackName        AGENTDESK_STACK_NAME         "AgentDesk"
+ *   stripeSecretName AGENTDESK_STRIPE_SECRET_NAME "agentdesk/stripe" (Secrets Manager; must exist to deploy)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -54,6 +55,7 @@ const parameters: AgentDeskParameters = {
   googleClientId: param('googleClientId', 'AGENTDESK_GOOGLE_CLIENT_ID') ?? defaultParameters.googleClientId,
   whatsappUserIds: param('whatsappUserIds', 'AGENTDESK_WHATSAPP_USER_IDS') ?? defaultParameters.whatsappUserIds,
   logLevel: logLevel as AgentDeskParameters['logLevel'],
+  stripeSecretName: param('stripeSecretName', 'AGENTDESK_STRIPE_SECRET_NAME') ?? defaultParameters.stripeSecretName,
   customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
   siteDir,
 };

@@ -3,7 +3,7 @@
  * and the environment variables (names from functions/src/config.ts) that go with them.
  * This is the only place that maps a Need to AWS permissions.
  */
-import { Stack } from 'aws-cdk-lib';
+import { SecretValue, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -63,7 +63,18 @@ export interface SharedResources {
   mailFrom: string;
   googleClientId: string;
   whatsappUserIds: string;
+  /** Secrets Manager secret with the Stripe configuration (JSON keys: see stripeSecretFields). */
+  stripeSecretName: string;
 }
+
+/** Environment variable (functions/src/config.ts) → JSON key of the Stripe secret. */
+export const stripeSecretFields = {
+  STRIPE_SECRET_KEY: 'secretKey',
+  STRIPE_WEBHOOK_SECRET: 'webhookSecret',
+  STRIPE_PRICE_STARTER: 'priceStarter',
+  STRIPE_PRICE_PROFESSIONAL: 'priceProfessional',
+  STRIPE_PRICE_ENTERPRISE: 'priceEnterprise',
+} as const;
 
 /** "AgentDesk <no-reply@example.com>" → "no-reply@example.com". */
 export function mailAddress(mailFrom: string): string {
@@ -135,6 +146,14 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
       case 'secrets:decrypt':
         r.secretsKey.grantDecrypt(fn);
         env.SECRETS_KEY_ID = r.secretsKey.keyArn;
+        break;
+      case 'stripe':
+        // CloudFormation dynamic references, resolved at deploy time: a deploy without the
+        // secret (or one of its keys) fails, so the functions can never start in AWS without
+        // real Stripe configuration (the local billing mode needs STRIPE_API_URL, never set here).
+        for (const [variable, field] of Object.entries(stripeSecretFields)) {
+          env[variable] = SecretValue.secretsManager(r.stripeSecretName, { jsonField: field }).unsafeUnwrap();
+        }
         break;
       default: {
         if (need.startsWith('queue:')) {

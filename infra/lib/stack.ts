@@ -26,6 +26,12 @@ export interface AgentDeskParameters {
   siteDir?: string;
   /** Default stage throttling of the HTTP API. */
   apiThrottle: { rateLimit: number; burstLimit: number };
+  /**
+   * Name of the Secrets Manager secret holding the Stripe configuration (JSON: secretKey,
+   * webhookSecret, priceStarter, priceProfessional, priceEnterprise). It must exist before
+   * deploying: the stack refuses to deploy without it (README: Connecting Stripe).
+   */
+  stripeSecretName: string;
 }
 
 export const defaultParameters: AgentDeskParameters = {
@@ -34,6 +40,7 @@ export const defaultParameters: AgentDeskParameters = {
   whatsappUserIds: '',
   logLevel: 'INFO',
   apiThrottle: { rateLimit: 50, burstLimit: 100 },
+  stripeSecretName: 'agentdesk/stripe',
 };
 
 export interface AgentDeskStackProps extends StackProps {
@@ -67,6 +74,7 @@ export class AgentDeskStack extends Stack {
       mailFrom: p.mailFrom,
       googleClientId: p.googleClientId,
       whatsappUserIds: p.whatsappUserIds,
+      stripeSecretName: p.stripeSecretName,
     };
 
     // The HTTP API resource exists before the site (CloudFront forwards /api/* to it); the

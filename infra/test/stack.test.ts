@@ -397,3 +397,29 @@ describe('CloudFront', () => {
     expect(JSON.stringify(appUrl)).toContain(logicalId(s.stack.site.distribution));
   });
 });
+
+describe('Stripe configuration', () => {
+  const variables = (fn: AppFunction) =>
+    (resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties.Environment as { Variables: Record<string, unknown> })
+      .Variables;
+
+  it('gives the functions that need Stripe its keys from the Secrets Manager secret, resolved at deploy time', () => {
+    const stripeGroups = groupNames.filter((name) => groupDef(name).needs.includes('stripe' as Need));
+    expect(stripeGroups.length).toBeGreaterThan(0);
+    for (const name of stripeGroups) {
+      const vars = variables(s.stack.api.functions[name]);
+      // A dynamic reference: CloudFormation refuses the deploy when the secret or a key is missing.
+      expect(vars.STRIPE_SECRET_KEY).toBe('{{resolve:secretsmanager:agentdesk/stripe:SecretString:secretKey::}}');
+      expect(vars.STRIPE_WEBHOOK_SECRET).toBe('{{resolve:secretsmanager:agentdesk/stripe:SecretString:webhookSecret::}}');
+      expect(vars.STRIPE_PRICE_PROFESSIONAL).toBe('{{resolve:secretsmanager:agentdesk/stripe:SecretString:priceProfessional::}}');
+    }
+  });
+
+  it('never enables the local billing mode in AWS: no fake Stripe endpoint, no local runtime', () => {
+    for (const [id, fn] of Object.entries(resources('AWS::Lambda::Function'))) {
+      const vars = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+      expect(vars.STRIPE_API_URL, id).toBeUndefined();
+      expect(vars.RUNTIME ?? 'aws', id).toBe('aws');
+    }
+  });
+});
