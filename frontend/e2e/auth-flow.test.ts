@@ -6,17 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Browser, Page } from 'playwright-core';
-import { mkdir } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, inject, it, onTestFailed } from 'vitest';
-import { launchBrowser, waitForMailCode } from './browser.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchBrowser } from './browser.js';
+import { ONBOARDING_HEADING, eventually, login, newPage, pathOf, register } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
-const ONBOARDING_HEADING = 'An agent that never misses a call';
-/** Real round trips (Cognito, DynamoDB Local, SES) on a busy 2-core CI machine: poll, don't sleep. */
-const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-const PASSWORD = 'Sunny-Day#42';
 
 let browser: Browser;
 
@@ -28,51 +24,12 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** A fresh browser context; if the test fails, what the page showed is saved under test-results/. */
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
-  onTestFailed(async ({ task }) => {
-    await mkdir('test-results', { recursive: true });
-    const file = `test-results/e2e-${task.name.replace(/\W+/g, '-').slice(0, 60)}.png`;
-    await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
-    console.error(`e2e failure at ${page.url()}; screenshot: ${file}`);
-  });
-  return page;
-}
-
-async function register(page: Page, email: string): Promise<void> {
-  await page.goto(`${appUrl}/register`);
-  await page.getByLabel('Name', { exact: true }).fill('Dana Dentist');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByRole('button', { name: 'Send Code' }).click();
-  // The note appears once the server accepted the request and e-mailed the code.
-  await eventually(() => page.getByText(/60 minutes/).count()).toBeGreaterThan(0);
-  const code = await waitForMailCode(mailboxUrl, email, /\b([A-Z0-9]{10})\b/);
-  await page.getByLabel('Verification Code').fill(code);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('checkbox', { name: /I agree to the Terms of Service/ }).check();
-  await page.getByRole('button', { name: 'Create Account' }).click();
-}
-
-async function login(page: Page, email: string): Promise<void> {
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign In' }).click();
-}
-
-function pathOf(page: Page): string {
-  const url = new URL(page.url());
-  return url.pathname + url.search;
-}
-
 describe('sign-up, onboarding and the route table', () => {
   const email = `dana+${randomUUID().slice(0, 8)}@example.com`;
 
   it('registers with the code from the mailbox and shows onboarding', async () => {
-    const page = await newPage();
-    await register(page, email);
+    const page = await newPage(browser);
+    await register(page, appUrl, mailboxUrl, email);
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
     // Log out from onboarding: close-and-logout asks for confirmation first.
@@ -97,14 +54,14 @@ describe('sign-up, onboarding and the route table', () => {
   });
 
   it('sends a visitor on an unknown path to /login with the path kept', async () => {
-    const page = await newPage();
+    const page = await newPage(browser);
     await page.goto(`${appUrl}/no-such-page`);
     await eventually(() => pathOf(page)).toBe('/login?redirectUrl=%2Fno-such-page');
     await page.context().close();
   });
 
   it('checks the register form in the browser before calling the server', async () => {
-    const page = await newPage();
+    const page = await newPage(browser);
     await page.goto(`${appUrl}/register`);
 
     await page.getByRole('button', { name: 'Send Code' }).click();
@@ -128,7 +85,7 @@ describe('sign-up, onboarding and the route table', () => {
   });
 
   it('gives a subscribed user the full app: dashboard, sidebar and the 404 page', async () => {
-    const page = await newPage();
+    const page = await newPage(browser);
     await page.goto(`${appUrl}/login`);
     await login(page, email);
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
