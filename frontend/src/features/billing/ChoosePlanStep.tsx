@@ -11,17 +11,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Radio from '@mui/material/Radio';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import ArrowForward from '@mui/icons-material/ArrowForward';
-import Check from '@mui/icons-material/Check';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { PlanId } from '@agentdesk/functions/contract';
@@ -29,6 +24,7 @@ import { errorMessage } from '../../i18n';
 import { ErrorBox } from './ErrorBox';
 import { needsBillingFix, POPULAR_PLAN, sortPlans } from './plans';
 import { useCheckout, useCurrentSubscription, usePlans } from './queries';
+import { PlanFeatureList } from './PlanFeatureList';
 import { usePlanText } from './usePlanText';
 import './i18n';
 
@@ -148,16 +144,7 @@ export function ChoosePlanStep({ onPrevious }: { onPrevious: () => void }) {
                   </Typography>
                   <Typography color="text.secondary">{text.per(plan)}</Typography>
                 </Stack>
-                <List dense disablePadding>
-                  {plan.features.slice(0, ONBOARDING_FEATURES).map((feature) => (
-                    <ListItem key={feature} disableGutters sx={{ alignItems: 'flex-start', py: 0.25 }}>
-                      <ListItemIcon sx={{ minWidth: 28, mt: 0.5 }}>
-                        <Check fontSize="small" color="success" />
-                      </ListItemIcon>
-                      <ListItemText primary={text.feature(feature)} />
-                    </ListItem>
-                  ))}
-                </List>
+                <PlanFeatureList features={plan.features.slice(0, ONBOARDING_FEATURES)} />
                 {plan.disabled && (
                   <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
                     {t('billing.contactUsNote')}

@@ -4,18 +4,14 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
-import Check from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
 import type { Plan } from '@agentdesk/functions/contract';
 import { errorMessage } from '../../i18n';
 import { formatDate } from './format';
 import { useSubscriptionAnalytics } from './queries';
 import { UsageBar } from './UsageBar';
+import { PlanFeatureList } from './PlanFeatureList';
 import { usePlanText } from './usePlanText';
 
 /** Usage bars for contacts, messages and voice minutes, and the plan's feature list. */
@@ -86,16 +82,7 @@ export function OverviewTab({ plan }: { plan: Plan | undefined }) {
             <Typography id="features-title" variant="h6" component="h2" sx={{ mb: 1 }}>
               {t('billing.features')}
             </Typography>
-            <List dense disablePadding>
-              {plan.features.map((feature) => (
-                <ListItem key={feature} disableGutters sx={{ alignItems: 'flex-start' }}>
-                  <ListItemIcon sx={{ minWidth: 30, mt: 0.5 }}>
-                    <Check fontSize="small" color="success" />
-                  </ListItemIcon>
-                  <ListItemText primary={text.feature(feature)} />
-                </ListItem>
-              ))}
-            </List>
+            <PlanFeatureList features={plan.features} />
           </CardContent>
         </Card>
       )}

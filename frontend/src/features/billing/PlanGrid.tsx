@@ -8,16 +8,12 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
-import ListItemIcon from '@mui/material/ListItemIcon';
-import ListItemText from '@mui/material/ListItemText';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import Check from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
 import type { Plan, PlanId } from '@agentdesk/functions/contract';
 import { planAction, planPermissions, POPULAR_PLAN, sortPlans, type PlanAction } from './plans';
+import { PlanFeatureList } from './PlanFeatureList';
 import { usePlanText } from './usePlanText';
 
 interface PlanGridProps {
@@ -85,16 +81,7 @@ export function PlanGrid({ plans, current, pending, onChoose }: PlanGridProps) {
                 </Typography>
                 <Typography color="text.secondary">{text.per(plan)}</Typography>
               </Stack>
-              <List dense disablePadding sx={{ flex: 1, mb: 2 }}>
-                {plan.features.map((feature) => (
-                  <ListItem key={feature} disableGutters sx={{ alignItems: 'flex-start' }}>
-                    <ListItemIcon sx={{ minWidth: 30, mt: 0.5 }}>
-                      <Check fontSize="small" color="success" />
-                    </ListItemIcon>
-                    <ListItemText primary={text.feature(feature)} />
-                  </ListItem>
-                ))}
-              </List>
+              <PlanFeatureList features={plan.features} sx={{ flex: 1, mb: 2 }} />
               {plan.disabled && (
                 <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
                   {t('billing.contactUsNote')}
