@@ -1,3 +1,4 @@
 /** The API contract shared by functions/, frontend/ and the tests. Browser-safe: no Node imports. */
 export * from './auth.js';
 export * from './billing.js';
+export * from './contacts.js';
