@@ -1,0 +1,70 @@
+/**
+ * The list's filters live in the URL query (search, source, page, limit) so links such as
+ * /contacts?search=… and the back button work. Defaults are left out of the URL.
+ */
+import { CONTACT_SOURCES, type ContactSource } from './types';
+
+export const PAGE_SIZES = [5, 10, 25, 50] as const;
+export const DEFAULT_PAGE_SIZE = 10;
+export const SEARCH_DEBOUNCE_MS = 500;
+
+export interface ContactFilters {
+  search: string;
+  source: ContactSource | '';
+  page: number;
+  limit: number;
+}
+
+export const DEFAULT_FILTERS: ContactFilters = { search: '', source: '', page: 1, limit: DEFAULT_PAGE_SIZE };
+
+function positiveInt(value: string | null): number | null {
+  if (!value || !/^\d+$/.test(value)) return null;
+  const n = Number(value);
+  return Number.isSafeInteger(n) && n >= 1 ? n : null;
+}
+
+export function parseFilters(params: URLSearchParams): ContactFilters {
+  const source = params.get('source') ?? '';
+  const limit = positiveInt(params.get('limit'));
+  return {
+    search: (params.get('search') ?? '').trim(),
+    source: (CONTACT_SOURCES as readonly string[]).includes(source) ? (source as ContactSource) : '',
+    page: positiveInt(params.get('page')) ?? 1,
+    limit: limit !== null && (PAGE_SIZES as readonly number[]).includes(limit) ? limit : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** The URL query for the filters, defaults omitted (so plain /contacts is the default view). */
+export function filtersToParams(filters: ContactFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  if (filters.search) params.set('search', filters.search);
+  if (filters.source) params.set('source', filters.source);
+  if (filters.page > 1) params.set('page', String(filters.page));
+  if (filters.limit !== DEFAULT_PAGE_SIZE) params.set('limit', String(filters.limit));
+  return params;
+}
+
+/** A search or source filter is active (picks the 'No contacts found' empty state). */
+export function hasActiveFilter(filters: Pick<ContactFilters, 'search' | 'source'>): boolean {
+  return filters.search !== '' || filters.source !== '';
+}
+
+/** Changing the search, the source or the page size starts again at page 1. */
+export function withFilter(filters: ContactFilters, change: Partial<Omit<ContactFilters, 'page'>>): ContactFilters {
+  return { ...filters, ...change, page: 1 };
+}
+
+/** The API query for GET /api/contacts (and the export: search and source only). */
+export function listQuery(filters: ContactFilters): string {
+  const params = new URLSearchParams({ page: String(filters.page), limit: String(filters.limit) });
+  if (filters.search) params.set('search', filters.search);
+  if (filters.source) params.set('source', filters.source);
+  return params.toString();
+}
+
+export function exportQuery(filters: Pick<ContactFilters, 'search' | 'source'>): string {
+  const params = new URLSearchParams();
+  if (filters.search) params.set('search', filters.search);
+  if (filters.source) params.set('source', filters.source);
+  return params.toString();
+}
