@@ -46,6 +46,8 @@ const envSchema = z.object({
   SECRETS_KEY_ID: z._default(z.string(), ''),
   GOOGLE_CLIENT_ID: z._default(z.string(), ''),
   GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),
+  /** ISO 3166-1 alpha-2 country of contact phone numbers typed without a +country prefix. */
+  CONTACTS_DEFAULT_COUNTRY: z._default(z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/), z.toUpperCase()), 'US'),
   /** User ids (Cognito sub) that see the WhatsApp sidebar group. */
   WHATSAPP_USER_IDS: csv,
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),

@@ -77,6 +77,11 @@ export const routeGroups = {
     description: 'Stripe checkout, plan change, cancellation, billing portal, payment verification',
     needs: ['table:read', 'table:write', 'stripe'],
   },
+  contacts: {
+    entry: 'src/handlers/contacts.ts',
+    description: 'Contacts: list, search, CRUD, stats, CSV import/export (DynamoDB only)',
+    needs: ['table:read', 'table:write'],
+  },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
@@ -121,6 +126,16 @@ export const routes = [
   { method: 'POST', path: '/api/subscription/cancel', group: 'billing', auth: 'user' },
   { method: 'POST', path: '/api/subscription/portal', group: 'billing', auth: 'user' },
   { method: 'POST', path: '/api/webhooks/stripe', group: 'stripe-webhook', auth: 'webhook' },
+  // Contacts (SPEC §7 Contacts; import/export: the issue's bulk operations)
+  { method: 'GET', path: '/api/contacts', group: 'contacts', auth: 'user' },
+  { method: 'POST', path: '/api/contacts', group: 'contacts', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/stats', group: 'contacts', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/export', group: 'contacts', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/import/preview', group: 'contacts', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/import', group: 'contacts', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
+  { method: 'PUT', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
+  { method: 'DELETE', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;

@@ -5,7 +5,11 @@
  */
 export abstract class DomainError extends Error {
   abstract readonly status: number;
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Extra top-level fields of the error body (e.g. a 409's `existingContactId`); never internals. */
+    readonly details?: Record<string, unknown>,
+  ) {
     super(message);
     this.name = new.target.name;
   }

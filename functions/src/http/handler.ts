@@ -70,7 +70,7 @@ export function toErrorResponse(error: unknown): HttpResult {
     if (error instanceof TooManyRequestsError && error.retryAfterSeconds) {
       headers['retry-after'] = String(error.retryAfterSeconds);
     }
-    const body: Record<string, unknown> = { success: false, message: error.message };
+    const body: Record<string, unknown> = { ...error.details, success: false, message: error.message };
     if (error instanceof ValidationError && error.field) body.field = error.field;
     return json(error.status, body, headers);
   }

@@ -1,0 +1,511 @@
+/**
+ * Contacts over the single table (see ACCESS-PATTERNS.md, "Contacts"):
+ *
+ * - pk=USER#{u}, sk=CONTACT#{id}: the contact. `id` starts with the zero-padded per-user
+ *   sequence, so the main key is the list order (newest = highest). gsi1pk=USER#{u}#CONTACTS#{source},
+ *   gsi1sk={seq}: the list of one source.
+ * - pk=USER#{u}, sk=CONTACTS#SEQ: the sequence counter (ADD).
+ * - pk=USER#{u}, sk=CONTACTS#DIR#{0..7}: counter shards (shard = seq % 8). Each holds the stats
+ *   (total, withPhone, waContacts, myContacts) and the page directory: per source letter
+ *   (m manual, w whatsapp_import, p api) and bucket of 100 sequence numbers, the number of
+ *   live contacts (`m123` = manual contacts with seq 12300..12399). Eight shards instead of one
+ *   item so parallel creates (imports) rarely collide on one item's transaction lock; a read
+ *   is still one BatchGetItem.
+ * - pk=USER#{u}, sk=PHONE#{e164}: phone uniqueness guard (contactId).
+ * - pk=USER#{u}#TOK, sk={token}#{id}: search tokens (src = the contact's source).
+ *
+ * Every create, update and delete is ONE TransactWriteItems over the contact, its guard, its
+ * tokens and its counter shard, so the counters and the index never disagree with the contacts.
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+  type QueryCommandInput,
+} from '@aws-sdk/lib-dynamodb';
+import type { ContactSource, ContactStats } from '../../contract/contacts.js';
+import {
+  ContactChangedError,
+  DuplicatePhoneError,
+  type ContactRepository,
+  type IdsByPrefix,
+  type StoredContact,
+} from '../../domain/contacts/ports.js';
+import { userPk } from './keys.js';
+
+export const CONTACT_SK_PREFIX = 'CONTACT#';
+export const contactSk = (id: string) => `${CONTACT_SK_PREFIX}${id}`;
+export const tokenPk = (userId: string) => `USER#${userId}#TOK`;
+export const phoneSk = (e164: string) => `PHONE#${e164}`;
+export const sourceGsiPk = (userId: string, source: ContactSource) => `USER#${userId}#CONTACTS#${source}`;
+export const SEQ_SK = 'CONTACTS#SEQ';
+export const DIRECTORY_SHARDS = 8;
+export const shardSk = (shard: number) => `CONTACTS#DIR#${shard}`;
+/** Sequence numbers per directory bucket. */
+export const BUCKET_SIZE = 100;
+
+const SEQ_DIGITS = 10;
+const pad = (seq: number) => String(seq).padStart(SEQ_DIGITS, '0');
+const SOURCE_LETTER: Record<ContactSource, string> = { manual: 'm', whatsapp_import: 'w', api: 'p' };
+const LETTERS = Object.values(SOURCE_LETTER);
+const bucketAttr = (source: ContactSource, seq: number) => `${SOURCE_LETTER[source]}${Math.floor(seq / BUCKET_SIZE)}`;
+const shardOf = (seq: number) => seq % DIRECTORY_SHARDS;
+
+/** Attributes of a contact item that make up a StoredContact. */
+const CONTACT_ATTRS = [
+  'id', 'seq', 'name', 'shortName', 'phoneNumber', 'email', 'customFields', 'source', 'isWAContact',
+  'notes', 'tags', 'importedAt', 'clientId', 'createdAt', 'updatedAt', 'version',
+] as const;
+/** The list and search views never need the tokens: leave them out of the read. */
+const LIST_PROJECTION = {
+  ProjectionExpression: CONTACT_ATTRS.map((_, i) => `#a${i}`).join(', '),
+  ExpressionAttributeNames: Object.fromEntries(CONTACT_ATTRS.map((a, i) => [`#a${i}`, a])),
+};
+const STATS_ATTRS = ['total', 'withPhone', 'waContacts', 'myContacts'] as const;
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+export interface StoredContactWithVersion extends StoredContact {
+  version?: number;
+}
+
+function toStored(item: Item): StoredContactWithVersion {
+  const str = (v: unknown) => (typeof v === 'string' ? v : '');
+  return {
+    id: str(item.id),
+    seq: Number(item.seq),
+    name: str(item.name),
+    shortName: str(item.shortName),
+    phoneNumber: str(item.phoneNumber),
+    email: str(item.email),
+    customFields: (item.customFields as Record<string, string> | undefined) ?? {},
+    source: (str(item.source) || 'manual') as ContactSource,
+    isWAContact: item.isWAContact === true,
+    notes: str(item.notes),
+    tags: Array.isArray(item.tags) ? (item.tags as string[]) : [],
+    ...(typeof item.importedAt === 'string' ? { importedAt: item.importedAt } : {}),
+    ...(typeof item.clientId === 'string' ? { clientId: item.clientId } : {}),
+    createdAt: str(item.createdAt),
+    updatedAt: str(item.updatedAt),
+    tokens: Array.isArray(item.tokens) ? (item.tokens as string[]) : [],
+    version: typeof item.version === 'number' ? item.version : 0,
+  };
+}
+
+/** Reason codes of a cancelled transaction, by item index. */
+function cancellation(error: unknown): { code: string; item?: Item }[] | null {
+  if (!(error instanceof TransactionCanceledException)) return null;
+  return (error.CancellationReasons ?? []).map((r) => ({ code: r.Code ?? 'None', item: r.Item as Item | undefined }));
+}
+
+/** A string attribute of an item that may still be in AttributeValue form (exceptions are not unmarshalled). */
+function rawString(item: Item | undefined, name: string): string | undefined {
+  const value = item?.[name];
+  if (typeof value === 'string') return value;
+  if (value && typeof value === 'object' && 'S' in value && typeof (value as { S: unknown }).S === 'string') return (value as { S: string }).S;
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Counter deltas of one contact on its shard (sign +1 on create, -1 on delete). */
+function counterDeltas(contact: StoredContact, sign: 1 | -1) {
+  return {
+    total: sign,
+    withPhone: contact.phoneNumber ? sign : 0,
+    waContacts: contact.isWAContact ? sign : 0,
+    myContacts: contact.source === 'manual' ? sign : 0,
+    [bucketAttr(contact.source, contact.seq)]: sign,
+  };
+}
+
+export class DynamoContactRepository implements ContactRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  // ------------------------------------------------------------------ writes
+
+  async allocateSeq(userId: string, count: number): Promise<number> {
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: SEQ_SK },
+        UpdateExpression: 'ADD lastSeq :n SET entity = :entity',
+        ExpressionAttributeValues: { ':n': count, ':entity': 'contactSeq' },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    return Number(Attributes?.lastSeq) - count + 1;
+  }
+
+  private contactItem(userId: string, contact: StoredContactWithVersion, version: number): Item {
+    const { version: _ignored, ...rest } = contact;
+    return {
+      ...rest,
+      pk: userPk(userId),
+      sk: contactSk(contact.id),
+      entity: 'contact',
+      gsi1pk: sourceGsiPk(userId, contact.source),
+      gsi1sk: pad(contact.seq),
+      version,
+    };
+  }
+
+  private shardUpdate(userId: string, seq: number, deltas: Record<string, number>): TransactItem | null {
+    const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
+    if (entries.length === 0) return null;
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: shardSk(shardOf(seq)) },
+        UpdateExpression: `ADD ${entries.map((_, i) => `#c${i} :d${i}`).join(', ')} SET entity = :entity`,
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([name], i) => [`#c${i}`, name])),
+        ExpressionAttributeValues: {
+          ...Object.fromEntries(entries.map(([, d], i) => [`:d${i}`, d])),
+          ':entity': 'contactCounters',
+        },
+      },
+    };
+  }
+
+  private tokenPut(userId: string, contact: StoredContact, token: string): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { pk: tokenPk(userId), sk: `${token}#${contact.id}`, src: contact.source, entity: 'contactToken' },
+      },
+    };
+  }
+
+  private tokenDelete(userId: string, contact: StoredContact, token: string): TransactItem {
+    return { Delete: { TableName: this.tableName, Key: { pk: tokenPk(userId), sk: `${token}#${contact.id}` } } };
+  }
+
+  /** TransactWriteItems, retried (with jitter) while it only collides with another transaction. */
+  private async transact(items: TransactItem[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        const reasons = cancellation(error);
+        const onlyConflicts =
+          reasons !== null &&
+          reasons.some((r) => r.code === 'TransactionConflict') &&
+          reasons.every((r) => r.code === 'TransactionConflict' || r.code === 'None');
+        const conflictException = (error as { name?: string }).name === 'TransactionConflictException';
+        if ((onlyConflicts || conflictException) && attempt < 10) {
+          await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private async guardOwner(userId: string, e164: string, fromReason?: Item): Promise<string> {
+    const owner = rawString(fromReason, 'contactId');
+    if (owner) return owner;
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: phoneSk(e164) }, ConsistentRead: true }),
+    );
+    return typeof Item?.contactId === 'string' ? Item.contactId : '';
+  }
+
+  async insert(userId: string, contact: StoredContact): Promise<void> {
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: this.contactItem(userId, contact, 1),
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+    ];
+    const guardIndex = contact.phoneNumber ? items.length : -1;
+    if (contact.phoneNumber) items.push(this.guardPut(userId, contact));
+    items.push(this.shardUpdate(userId, contact.seq, counterDeltas(contact, 1))!);
+    for (const token of contact.tokens) items.push(this.tokenPut(userId, contact, token));
+    try {
+      await this.transact(items);
+    } catch (error) {
+      const reasons = cancellation(error);
+      const guard = guardIndex >= 0 ? reasons?.[guardIndex] : undefined;
+      if (guard?.code === 'ConditionalCheckFailed') {
+        throw new DuplicatePhoneError(await this.guardOwner(userId, contact.phoneNumber, guard.item));
+      }
+      throw error;
+    }
+  }
+
+  private guardPut(userId: string, contact: StoredContact): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { pk: userPk(userId), sk: phoneSk(contact.phoneNumber), contactId: contact.id, entity: 'contactPhone' },
+        ConditionExpression: 'attribute_not_exists(pk)',
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      },
+    };
+  }
+
+  private guardDelete(userId: string, contact: StoredContact): TransactItem {
+    return {
+      Delete: {
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: phoneSk(contact.phoneNumber) },
+        // Only our own guard (a missing one is fine: nothing to release).
+        ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+        ExpressionAttributeValues: { ':id': contact.id },
+      },
+    };
+  }
+
+  private versionCondition(before: StoredContactWithVersion) {
+    return before.version
+      ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': before.version } }
+      : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(version)' };
+  }
+
+  async replace(userId: string, before: StoredContactWithVersion, after: StoredContact): Promise<void> {
+    const items: TransactItem[] = [
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: this.contactItem(userId, after, (before.version ?? 0) + 1),
+          ...this.versionCondition(before),
+        },
+      },
+    ];
+    let guardIndex = -1;
+    if (before.phoneNumber !== after.phoneNumber) {
+      if (before.phoneNumber) items.push(this.guardDelete(userId, before));
+      if (after.phoneNumber) {
+        guardIndex = items.length;
+        items.push(this.guardPut(userId, after));
+      }
+      const withPhone = Number(Boolean(after.phoneNumber)) - Number(Boolean(before.phoneNumber));
+      const shard = this.shardUpdate(userId, after.seq, { withPhone });
+      if (shard) items.push(shard);
+    }
+    const oldTokens = new Set(before.tokens);
+    const newTokens = new Set(after.tokens);
+    for (const t of oldTokens) if (!newTokens.has(t)) items.push(this.tokenDelete(userId, before, t));
+    for (const t of newTokens) if (!oldTokens.has(t)) items.push(this.tokenPut(userId, after, t));
+    try {
+      await this.transact(items);
+    } catch (error) {
+      const reasons = cancellation(error);
+      if (!reasons) throw error;
+      const guard = guardIndex >= 0 ? reasons[guardIndex] : undefined;
+      if (guard?.code === 'ConditionalCheckFailed') {
+        throw new DuplicatePhoneError(await this.guardOwner(userId, after.phoneNumber, guard.item));
+      }
+      if (reasons.some((r) => r.code === 'ConditionalCheckFailed')) throw new ContactChangedError();
+      throw error;
+    }
+  }
+
+  async remove(userId: string, contact: StoredContactWithVersion): Promise<void> {
+    const items: TransactItem[] = [
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: contactSk(contact.id) },
+          ...this.versionCondition(contact),
+        },
+      },
+    ];
+    if (contact.phoneNumber) items.push(this.guardDelete(userId, contact));
+    items.push(this.shardUpdate(userId, contact.seq, counterDeltas(contact, -1))!);
+    for (const token of contact.tokens) items.push(this.tokenDelete(userId, contact, token));
+    try {
+      await this.transact(items);
+    } catch (error) {
+      if (cancellation(error)?.some((r) => r.code === 'ConditionalCheckFailed')) throw new ContactChangedError();
+      throw error;
+    }
+  }
+
+  // ------------------------------------------------------------------ reads
+
+  async get(userId: string, id: string): Promise<StoredContactWithVersion | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: contactSk(id) }, ConsistentRead: true }),
+    );
+    return Item ? toStored(Item) : null;
+  }
+
+  /** BatchGetItem in chunks of 100 (in parallel), following UnprocessedKeys. */
+  private async batchGet(keys: Item[], projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }): Promise<Item[]> {
+    const chunks: Item[][] = [];
+    for (let i = 0; i < keys.length; i += 100) chunks.push(keys.slice(i, i + 100));
+    const results = await Promise.all(
+      chunks.map(async (chunk) => {
+        const out: Item[] = [];
+        let pending: Item[] = chunk;
+        for (let attempt = 0; pending.length > 0; attempt++) {
+          if (attempt > 0) await sleep(Math.min(200, 10 * 2 ** attempt));
+          const { Responses, UnprocessedKeys } = await this.db.send(
+            new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...projection } } }),
+          );
+          out.push(...(Responses?.[this.tableName] ?? []));
+          pending = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
+        }
+        return out;
+      }),
+    );
+    return results.flat();
+  }
+
+  async getMany(userId: string, ids: readonly string[]): Promise<StoredContact[]> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    const items = await this.batchGet(unique.map((id) => ({ pk: userPk(userId), sk: contactSk(id) })), LIST_PROJECTION);
+    return items.map(toStored);
+  }
+
+  private shardKeys(userId: string) {
+    return Array.from({ length: DIRECTORY_SHARDS }, (_, i) => ({ pk: userPk(userId), sk: shardSk(i) }));
+  }
+
+  async stats(userId: string): Promise<ContactStats> {
+    const shards = await this.batchGet(this.shardKeys(userId), {
+      ProjectionExpression: STATS_ATTRS.map((_, i) => `#s${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(STATS_ATTRS.map((a, i) => [`#s${i}`, a])),
+    });
+    const sum = (name: string) => Math.max(0, shards.reduce((n, s) => n + (typeof s[name] === 'number' ? s[name] : 0), 0));
+    return { total: sum('total'), withPhone: sum('withPhone'), waContacts: sum('waContacts'), myContacts: sum('myContacts') };
+  }
+
+  /** Live contacts per bucket of the list (all sources, or one), newest bucket first. */
+  private async directory(userId: string, source: ContactSource | undefined): Promise<[bucket: number, count: number][]> {
+    const shards = await this.batchGet(this.shardKeys(userId));
+    const letters = source ? [SOURCE_LETTER[source]] : LETTERS;
+    const counts = new Map<number, number>();
+    for (const shard of shards) {
+      for (const [name, value] of Object.entries(shard)) {
+        if (typeof value !== 'number' || !letters.includes(name[0]!) || !/^[a-z]\d+$/.test(name)) continue;
+        const bucket = Number(name.slice(1));
+        counts.set(bucket, (counts.get(bucket) ?? 0) + value);
+      }
+    }
+    return [...counts.entries()].filter(([, c]) => c > 0).sort((a, b) => b[0] - a[0]);
+  }
+
+  private listQuery(userId: string, source: ContactSource | undefined, maxSeq: number | null): QueryCommandInput {
+    const upper = maxSeq === null ? null : pad(maxSeq);
+    if (source) {
+      return {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: upper === null ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk <= :hi',
+        ExpressionAttributeValues: { ':pk': sourceGsiPk(userId, source), ...(upper === null ? {} : { ':hi': upper }) },
+        ScanIndexForward: false,
+        ...LIST_PROJECTION,
+      };
+    }
+    return {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: {
+        ':pk': userPk(userId),
+        ':lo': CONTACT_SK_PREFIX,
+        // '~' sorts after every id character: the bucket's last sequence number with any suffix.
+        ':hi': `${CONTACT_SK_PREFIX}${upper ?? '9'.repeat(SEQ_DIGITS)}~`,
+      },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+      ...LIST_PROJECTION,
+    };
+  }
+
+  async page(
+    userId: string,
+    input: { source?: ContactSource; offset: number; limit: number },
+  ): Promise<{ items: StoredContact[]; total: number }> {
+    const buckets = await this.directory(userId, input.source);
+    const total = buckets.reduce((n, [, c]) => n + c, 0);
+    if (input.offset >= total) return { items: [], total };
+    // Find the bucket holding rank `offset` (0 = newest) and the rank's place inside it.
+    let before = 0;
+    let start: [number, number] = buckets[0]!;
+    for (const bucket of buckets) {
+      if (input.offset < before + bucket[1]) {
+        start = bucket;
+        break;
+      }
+      before += bucket[1];
+    }
+    const skip = input.offset - before;
+    const want = skip + input.limit;
+    const query = this.listQuery(userId, input.source, start[0] * BUCKET_SIZE + BUCKET_SIZE - 1);
+    // One Query in the usual case: the contacts from the bucket's top are contiguous in key order;
+    // a second page only when the items are large enough to hit the 1 MB page limit.
+    const items: Item[] = [];
+    let exclusiveStartKey: Item | undefined;
+    do {
+      const res = await this.db.send(
+        new QueryCommand({ ...query, Limit: want - items.length, ExclusiveStartKey: exclusiveStartKey }),
+      );
+      items.push(...(res.Items ?? []));
+      exclusiveStartKey = res.LastEvaluatedKey;
+    } while (exclusiveStartKey && items.length < want);
+    return { items: items.slice(skip, want).map(toStored), total };
+  }
+
+  async *pages(userId: string, source: ContactSource | undefined, pageSize: number): AsyncIterable<StoredContact[]> {
+    const query = this.listQuery(userId, source, null);
+    let exclusiveStartKey: Item | undefined;
+    do {
+      const res = await this.db.send(new QueryCommand({ ...query, Limit: pageSize, ExclusiveStartKey: exclusiveStartKey }));
+      if (res.Items?.length) yield res.Items.map(toStored);
+      exclusiveStartKey = res.LastEvaluatedKey;
+    } while (exclusiveStartKey);
+  }
+
+  async idsByTokenPrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {
+    const ids = new Set<string>();
+    let read = 0;
+    let exclusiveStartKey: Item | undefined;
+    do {
+      const res = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
+          ExpressionAttributeValues: { ':pk': tokenPk(userId), ':prefix': prefix },
+          ProjectionExpression: 'sk, src',
+          ScanIndexForward: false,
+          Limit: cap + 1 - read,
+          ExclusiveStartKey: exclusiveStartKey,
+        }),
+      );
+      for (const item of res.Items ?? []) {
+        read++;
+        if (source && item.src !== source) continue;
+        const sk = String(item.sk);
+        ids.add(sk.slice(sk.lastIndexOf('#') + 1));
+      }
+      exclusiveStartKey = res.LastEvaluatedKey;
+    } while (exclusiveStartKey && read <= cap);
+    return { ids: [...ids], complete: read <= cap };
+  }
+
+  async phoneOwners(userId: string, phones: readonly string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(phones)].filter(Boolean);
+    const owners = new Map<string, string>();
+    if (unique.length === 0) return owners;
+    const items = await this.batchGet(unique.map((p) => ({ pk: userPk(userId), sk: phoneSk(p) })));
+    for (const item of items) {
+      if (typeof item.contactId === 'string') owners.set(String(item.sk).slice('PHONE#'.length), item.contactId);
+    }
+    return owners;
+  }
+}

@@ -1,0 +1,64 @@
+/** /api/contacts: list, CRUD, stats, CSV import and export ('user' auth, DynamoDB only). */
+import {
+  contactMessages,
+  createContactRequest,
+  exportContactsQuery,
+  importContactsRequest,
+  listContactsQuery,
+  updateContactRequest,
+} from '../contract/contacts.js';
+import { contactService } from '../composition/contacts.js';
+import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+
+export const routes: RouteTable = {
+  'GET /api/contacts': async (req) => {
+    const userId = req.userId();
+    const query = parseWith(listContactsQuery, req.query);
+    const { data, ...extra } = await contactService().list(userId, query);
+    return { data, extra };
+  },
+  'POST /api/contacts': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(createContactRequest, req.json());
+    return { status: 201, message: contactMessages.added, data: await contactService().create(userId, input) };
+  },
+  'GET /api/contacts/stats': async (req) => ({ data: await contactService().stats(req.userId()) }),
+  'GET /api/contacts/export': async (req) => {
+    const userId = req.userId();
+    const query = parseWith(exportContactsQuery, req.query);
+    const csv = await contactService().exportCsv(userId, query);
+    return {
+      raw: {
+        statusCode: 200,
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': 'attachment; filename="contacts.csv"',
+          'cache-control': 'no-store',
+        },
+        body: csv,
+      },
+    };
+  },
+  'POST /api/contacts/import/preview': async (req) => {
+    const userId = req.userId();
+    const { csv } = parseWith(importContactsRequest, req.json());
+    return { data: await contactService().previewImport(userId, csv) };
+  },
+  'POST /api/contacts/import': async (req) => {
+    const userId = req.userId();
+    const { csv } = parseWith(importContactsRequest, req.json());
+    return { data: await contactService().runImport(userId, csv) };
+  },
+  'GET /api/contacts/{id}': async (req) => ({ data: await contactService().get(req.userId(), req.params.id ?? '') }),
+  'PUT /api/contacts/{id}': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(updateContactRequest, req.json());
+    return { message: contactMessages.updated, data: await contactService().update(userId, req.params.id ?? '', input) };
+  },
+  'DELETE /api/contacts/{id}': async (req) => {
+    await contactService().remove(req.userId(), req.params.id ?? '');
+    return { message: contactMessages.deleted };
+  },
+};
+
+export const handler = httpGroup(routes);
