@@ -30,12 +30,15 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's own message, when it sent one; callers fall back to their spec text otherwise. */
   readonly serverMessage: string | undefined;
+  /** The parsed error body, for answers that carry more than a message (e.g. a 409's existingContactId). */
+  readonly body: Record<string, unknown> | undefined;
 
-  constructor(status: number, serverMessage: string | undefined) {
+  constructor(status: number, serverMessage: string | undefined, body?: Record<string, unknown>) {
     super(serverMessage ?? `Request failed (${status || 'network'})`);
     this.name = 'ApiError';
     this.status = status;
     this.serverMessage = serverMessage;
+    this.body = body;
   }
 }
 
@@ -100,7 +103,7 @@ async function readBody(res: Response): Promise<Record<string, unknown>> {
   }
   const body = (parsed && typeof parsed === 'object' ? parsed : {}) as Record<string, unknown>;
   const message = typeof body.message === 'string' && body.message ? body.message : undefined;
-  if (!res.ok || body.success === false) throw new ApiError(res.status, message);
+  if (!res.ok || body.success === false) throw new ApiError(res.status, message, body);
   return body;
 }
 
@@ -178,6 +181,16 @@ export async function request<T = undefined>(path: string, opts: RequestOptions 
  */
 export async function requestBody<T extends object>(path: string, opts: RequestOptions = {}): Promise<T> {
   return (await readBody(await sendWithSession(path, opts))) as T;
+}
+
+/**
+ * Calls the API and returns the successful response unread, for answers that are not JSON
+ * (GET /api/contacts/export is text/csv); a failure throws ApiError with the server's message.
+ */
+export async function requestResponse(path: string, opts: RequestOptions = {}): Promise<Response> {
+  const res = await sendWithSession(path, opts);
+  if (!res.ok) await readBody(res);
+  return res;
 }
 
 /** Like `request`, returning `data` (throws when the server sent none). */

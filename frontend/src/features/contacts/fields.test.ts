@@ -35,6 +35,7 @@ describe('tags (SPEC §5 contact edit)', () => {
   it('ignores empty and repeated tags', () => {
     expect(addTag(['vip'], '   ')).toEqual(['vip']);
     expect(addTag(['vip'], 'vip ')).toEqual(['vip']);
+    expect(addTag(['vip'], 'VIP')).toEqual(['vip']);
   });
 
   it('removes a tag', () => {

@@ -1,4 +1,5 @@
 /** Form rules of the contact screens (SPEC §5 New contact, Contact edit). */
+import { normaliseCustomFields } from '@agentdesk/functions/contract';
 
 export interface CustomFieldRow {
   name: string;
@@ -7,18 +8,10 @@ export interface CustomFieldRow {
 
 /**
  * Custom fields count only when both name and value are non-empty after trimming; a repeated
- * name keeps the last value.
+ * name keeps the last value (the contract's rule, shared with the server).
  */
 export function collectCustomFields(rows: readonly CustomFieldRow[]): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const row of rows) {
-    const name = row.name.trim();
-    const value = row.value.trim();
-    if (!name || !value) continue;
-    delete fields[name];
-    fields[name] = value;
-  }
-  return fields;
+  return normaliseCustomFields([...rows]);
 }
 
 /** The rows an edit form starts from. */
@@ -26,10 +19,14 @@ export function customFieldRows(fields: Record<string, string> | undefined): Cus
   return Object.entries(fields ?? {}).map(([name, value]) => ({ name, value }));
 }
 
-/** A tag is added only if non-empty (trimmed) and not already present. */
+/**
+ * A tag is added only if non-empty (trimmed) and not already present; like the server, 'VIP'
+ * and 'vip' are the same tag.
+ */
 export function addTag(tags: readonly string[], input: string): string[] {
   const tag = input.trim();
-  if (!tag || tags.includes(tag)) return [...tags];
+  const key = tag.toLocaleLowerCase();
+  if (!tag || tags.some((t) => t.toLocaleLowerCase() === key)) return [...tags];
   return [...tags, tag];
 }
 

@@ -2,10 +2,14 @@
  * The list's filters live in the URL query (search, source, page, limit) so links such as
  * /contacts?search=… and the back button work. Defaults are left out of the URL.
  */
-import { CONTACT_SOURCES, type ContactSource } from './types';
+import {
+  CONTACT_PAGE_SIZES as PAGE_SIZES,
+  CONTACT_SOURCES,
+  DEFAULT_CONTACT_PAGE_SIZE as DEFAULT_PAGE_SIZE,
+  type ContactSource,
+} from '@agentdesk/functions/contract';
 
-export const PAGE_SIZES = [5, 10, 25, 50] as const;
-export const DEFAULT_PAGE_SIZE = 10;
+export { PAGE_SIZES, DEFAULT_PAGE_SIZE };
 export const SEARCH_DEBOUNCE_MS = 500;
 
 export interface ContactFilters {
