@@ -15,14 +15,14 @@ const LegalPage = lazy(() => import('../features/legal/LegalPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
 const SubscriptionPage = lazy(() => import('../features/billing/SubscriptionPage'));
 const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
+const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
+const ContactDetailPage = lazy(() => import('../features/contacts/ContactDetailPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
 const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
   ['/integrations', 'pages.integrations'],
-  ['/contacts', 'pages.contacts'],
-  ['/contacts/:id', 'pages.contactDetail'],
   ['/agents', 'pages.agents'],
   ['/agents/:id', 'pages.agentDetail'],
   ['/messages', 'pages.messages'],
@@ -50,6 +50,8 @@ export function AppRoutes() {
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/subscription" element={<SubscriptionPage />} />
           <Route path="/subscription/success" element={<PaymentSuccessPage />} />
+          <Route path="/contacts" element={<ContactsPage />} />
+          <Route path="/contacts/:id" element={<ContactDetailPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}

@@ -1,0 +1,140 @@
+/**
+ * 'Add New Contact' (SPEC §2 Contacts, §5 New contact): Name, Phone Number (placeholder
+ * +1234567890, hint '* Phone number is required.'), Email, custom field rows; Cancel clears
+ * everything, including the rows. A duplicate number offers a link to the existing contact.
+ */
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import { contactMessages } from '@agentdesk/functions/contract';
+import { ApiError } from '../../api/client';
+import { fieldState } from '../../components/formHelpers';
+import { useToast } from '../../components/useToast';
+import { CustomFieldsEditor } from './CustomFieldsEditor';
+import { contactForm, createInput, EMPTY_CONTACT_FORM, type ContactFormInput, type ContactFormValues } from './form';
+import { contactErrorMessage, translateContactMessage } from './i18n';
+import { useCreateContact } from './queries';
+
+interface AddContactDialogProps {
+  open: boolean;
+  onClose: () => void;
+}
+
+export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  const create = useCreateContact();
+  const [existingId, setExistingId] = useState<string | null>(null);
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ContactFormInput, unknown, ContactFormValues>({ resolver: zodResolver(contactForm), defaultValues: EMPTY_CONTACT_FORM });
+
+  const clearAndClose = () => {
+    reset(EMPTY_CONTACT_FORM);
+    setExistingId(null);
+    onClose();
+  };
+  const close = () => {
+    if (!isSubmitting) clearAndClose();
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    setExistingId(null);
+    try {
+      await create.mutateAsync(createInput(values));
+      toast.success(t('contacts.toasts.added'));
+      reset(EMPTY_CONTACT_FORM);
+      onClose();
+    } catch (err) {
+      const message = contactErrorMessage(err, t('contacts.toasts.addFailed'));
+      toast.error(message);
+      if (err instanceof ApiError && err.serverMessage) {
+        if (err.status === 409) {
+          setError('phoneNumber', { message: err.serverMessage });
+          const id = err.body?.existingContactId;
+          if (typeof id === 'string' && id) setExistingId(id);
+        } else if (err.serverMessage === contactMessages.phoneInvalid || err.serverMessage === contactMessages.phoneRequired) {
+          setError('phoneNumber', { message: err.serverMessage });
+        } else if (err.serverMessage === contactMessages.emailInvalid) {
+          setError('email', { message: err.serverMessage });
+        }
+      }
+    }
+  });
+
+  // Server messages (e.g. the duplicate's) carry values; translate them like toasts do.
+  const phoneError = errors.phoneNumber?.message
+    ? { error: true, helperText: translateContactMessage(errors.phoneNumber.message) }
+    : { error: false, helperText: t('contacts.form.phoneHint') };
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" fullScreen={fullScreen}>
+      <form noValidate onSubmit={onSubmit}>
+        <DialogTitle>{t('contacts.form.addTitle')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2.5} sx={{ pt: 1 }}>
+            <TextField
+              label={t('contacts.form.name')}
+              placeholder={t('contacts.form.namePlaceholder')}
+              autoComplete="off"
+              autoFocus
+              {...register('name')}
+              {...fieldState(errors.name)}
+            />
+            <TextField
+              label={t('contacts.form.phone')}
+              placeholder={t('contacts.form.phonePlaceholder')}
+              type="tel"
+              autoComplete="off"
+              {...register('phoneNumber')}
+              {...phoneError}
+            />
+            {existingId && (
+              <Alert severity="info" sx={{ py: 0 }}>
+                <Button component={RouterLink} to={`/contacts/${existingId}`} size="small" onClick={clearAndClose}>
+                  {t('contacts.form.viewExisting')}
+                </Button>
+              </Alert>
+            )}
+            <TextField
+              label={t('contacts.form.email')}
+              placeholder={t('contacts.form.emailPlaceholder')}
+              type="email"
+              autoComplete="off"
+              {...register('email')}
+              {...fieldState(errors.email)}
+            />
+            <CustomFieldsEditor control={control} register={register} />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={close} disabled={isSubmitting}>
+            {t('contacts.form.cancel')}
+          </Button>
+          <Button type="submit" variant="contained" disabled={isSubmitting}>
+            {isSubmitting ? t('contacts.form.submitting') : t('contacts.form.submit')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,383 @@
+/**
+ * /contacts/{id} (SPEC §2 Contact detail): view mode and edit mode (Save / Cancel) with contact
+ * information, custom fields, tags, notes and system information (source with underscores as
+ * spaces); Delete asks first. 'Contact not found' goes back to /contacts. The contact's WhatsApp
+ * conversations and calls get their place here once those screens exist.
+ */
+import { useEffect, useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import Divider from '@mui/material/Divider';
+import Link from '@mui/material/Link';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import Cancel from '@mui/icons-material/Cancel';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import ForumOutlined from '@mui/icons-material/ForumOutlined';
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import { ApiError } from '../../api/client';
+import { FullPageSpinner } from '../../components/FullPageSpinner';
+import { fieldState } from '../../components/formHelpers';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useToast } from '../../components/useToast';
+import { CustomFieldsEditor } from './CustomFieldsEditor';
+import { DeleteContactDialog } from './DeleteContactDialog';
+import { addTag, displayName, removeTag, sourceLabel } from './fields';
+import { contactForm, formFromContact, updateInput, type ContactFormInput, type ContactFormValues } from './form';
+import { contactErrorMessage, translateContactMessage } from './i18n';
+import { formatPhone, whatsappLink } from './phone';
+import { useContact, useDeleteContact, useUpdateContact } from './queries';
+import type { Contact } from './types';
+
+const FORM_ID = 'contact-edit-form';
+
+function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <Card>
+      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
+        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5 }}>
+          <Typography variant="h6" component="h2">
+            {title}
+          </Typography>
+          {action}
+        </Stack>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }} sx={{ py: 1 }}>
+      <Typography color="text.secondary" sx={{ width: { sm: 160 }, flexShrink: 0 }}>
+        {label}
+      </Typography>
+      <Box sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' }}>{children}</Box>
+    </Stack>
+  );
+}
+
+function useDateTime() {
+  const { i18n } = useTranslation();
+  return (iso: string | undefined) =>
+    iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '';
+}
+
+function TagsEditor({ tags, onChange }: { tags: string[]; onChange: (tags: string[]) => void }) {
+  const { t } = useTranslation();
+  const [input, setInput] = useState('');
+  const add = () => {
+    onChange(addTag(tags, input));
+    setInput('');
+  };
+  return (
+    <Box>
+      <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, mb: tags.length ? 2 : 0 }}>
+        {tags.map((tag) => (
+          <Chip key={tag} label={tag} onDelete={() => onChange(removeTag(tags, tag))} deleteIcon={<Cancel titleAccess={t('contacts.detail.removeTag', { tag })} />} />
+        ))}
+      </Stack>
+      <Stack direction="row" spacing={1}>
+        <TextField
+          size="small"
+          label={t('contacts.detail.addTag')}
+          value={input}
+          onChange={(e) => setInput(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              add();
+            }
+          }}
+        />
+        <Button variant="outlined" onClick={add} disabled={!input.trim()}>
+          {t('contacts.detail.add')}
+        </Button>
+      </Stack>
+    </Box>
+  );
+}
+
+function ContactView({ contact }: { contact: Contact }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const formatDateTime = useDateTime();
+  const update = useUpdateContact(contact._id);
+  const remove = useDeleteContact();
+  const [editing, setEditing] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const name = displayName(contact) || t('contacts.unnamed');
+  usePageTitle(name);
+
+  const {
+    register,
+    control,
+    handleSubmit,
+    reset,
+    setValue,
+    setError,
+    formState: { errors, isSubmitting },
+  } = useForm<ContactFormInput, unknown, ContactFormValues>({ resolver: zodResolver(contactForm), defaultValues: formFromContact(contact) });
+  const tags = useWatch({ control, name: 'tags' }) ?? [];
+
+  const startEditing = () => {
+    reset(formFromContact(contact));
+    setEditing(true);
+  };
+  const cancelEditing = () => {
+    reset(formFromContact(contact));
+    setEditing(false);
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const saved = await update.mutateAsync(updateInput(values));
+      toast.success(t('contacts.toasts.updated'));
+      reset(formFromContact(saved));
+      setEditing(false);
+    } catch (err) {
+      toast.error(contactErrorMessage(err, t('contacts.toasts.updateFailed')));
+      if (err instanceof ApiError && err.serverMessage && (err.status === 409 || /phone/i.test(err.serverMessage))) {
+        setError('phoneNumber', { message: err.serverMessage });
+      }
+    }
+  });
+
+  const onDelete = async () => {
+    try {
+      await remove.mutateAsync(contact._id);
+      toast.success(t('contacts.toasts.deleted'));
+      navigate('/contacts', { replace: true });
+    } catch (err) {
+      toast.error(contactErrorMessage(err, t('contacts.toasts.deleteFailed')));
+    }
+  };
+
+  const phone = formatPhone(contact.phoneNumber);
+  const wa = whatsappLink(contact.phoneNumber);
+  const customFields = Object.entries(contact.customFields ?? {});
+  const savedTags = contact.metadata?.tags ?? [];
+  const phoneError = errors.phoneNumber?.message ? { error: true, helperText: translateContactMessage(errors.phoneNumber.message) } : {};
+
+  return (
+    <Box>
+      <Button component={RouterLink} to="/contacts" startIcon={<ArrowBack />} sx={{ mb: 2, ml: -1 }}>
+        {t('contacts.detail.back')}
+      </Button>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 3 }}>
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', minWidth: 0 }}>
+          <Avatar sx={{ width: 56, height: 56, bgcolor: 'primary.main', fontSize: 24 }} aria-hidden>
+            {name.charAt(0).toUpperCase()}
+          </Avatar>
+          <Box sx={{ minWidth: 0 }}>
+            <Typography variant="h4" component="h1" sx={{ overflowWrap: 'anywhere' }}>
+              {name}
+            </Typography>
+            <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+              {phone && <Typography color="text.secondary">{phone}</Typography>}
+              {contact.isWAContact && <Chip size="small" color="success" variant="outlined" icon={<WhatsApp />} label={t('contacts.detail.waContact')} />}
+            </Stack>
+          </Box>
+        </Stack>
+        <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+          {editing ? (
+            <>
+              <Button variant="outlined" onClick={cancelEditing} disabled={isSubmitting}>
+                {t('contacts.detail.cancel')}
+              </Button>
+              <Button type="submit" form={FORM_ID} variant="contained" disabled={isSubmitting}>
+                {isSubmitting ? t('contacts.detail.saving') : t('contacts.detail.save')}
+              </Button>
+            </>
+          ) : (
+            <>
+              <Button variant="contained" startIcon={<EditOutlined />} onClick={startEditing}>
+                {t('contacts.detail.edit')}
+              </Button>
+              <Button variant="outlined" color="error" startIcon={<DeleteOutline />} onClick={() => setDeleting(true)}>
+                {t('contacts.detail.delete')}
+              </Button>
+            </>
+          )}
+        </Stack>
+      </Stack>
+
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
+        <Stack spacing={3} component={editing ? 'form' : 'div'} id={editing ? FORM_ID : undefined} noValidate={editing || undefined} onSubmit={editing ? onSubmit : undefined}>
+          <Section title={t('contacts.detail.info')}>
+            {editing ? (
+              <Stack spacing={2.5} sx={{ pt: 1, maxWidth: 560 }}>
+                <TextField label={t('contacts.form.name')} autoComplete="off" {...register('name')} {...fieldState(errors.name)} />
+                <TextField label={t('contacts.form.phone')} placeholder={t('contacts.form.phonePlaceholder')} type="tel" autoComplete="off" {...register('phoneNumber')} {...phoneError} />
+                <TextField label={t('contacts.form.email')} type="email" autoComplete="off" {...register('email')} {...fieldState(errors.email)} />
+              </Stack>
+            ) : (
+              <>
+                <Row label={t('contacts.form.name')}>{contact.name || t('contacts.detail.notSet')}</Row>
+                <Divider />
+                <Row label={t('contacts.form.phone')}>
+                  {phone ? (
+                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                      <span>{phone}</span>
+                      {wa && (
+                        <Link href={wa} target="_blank" rel="noopener noreferrer" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, fontWeight: 400 }}>
+                          <WhatsApp fontSize="small" aria-hidden />
+                          {t('contacts.detail.openWhatsApp')}
+                        </Link>
+                      )}
+                    </Stack>
+                  ) : (
+                    t('contacts.detail.notSet')
+                  )}
+                </Row>
+                <Divider />
+                <Row label={t('contacts.form.email')}>
+                  {contact.email ? <Link href={`mailto:${contact.email}`}>{contact.email}</Link> : t('contacts.detail.notSet')}
+                </Row>
+              </>
+            )}
+          </Section>
+
+          <Section title={t('contacts.detail.customFields')}>
+            {editing ? (
+              <CustomFieldsEditor control={control} register={register} maxHeight="none" />
+            ) : customFields.length === 0 ? (
+              <Typography color="text.secondary">{t('contacts.detail.noCustomFields')}</Typography>
+            ) : (
+              customFields.map(([key, value], i) => (
+                <Box key={key}>
+                  {i > 0 && <Divider />}
+                  <Row label={key}>{value}</Row>
+                </Box>
+              ))
+            )}
+          </Section>
+
+          <Section title={t('contacts.detail.tags')}>
+            {editing ? (
+              <TagsEditor tags={tags} onChange={(next) => setValue('tags', next, { shouldDirty: true })} />
+            ) : savedTags.length === 0 ? (
+              <Typography color="text.secondary">{t('contacts.detail.noTags')}</Typography>
+            ) : (
+              <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+                {savedTags.map((tag) => (
+                  <Chip key={tag} label={tag} color="primary" variant="outlined" />
+                ))}
+              </Stack>
+            )}
+          </Section>
+
+          <Section title={t('contacts.detail.notes')}>
+            {editing ? (
+              <TextField label={t('contacts.detail.notes')} multiline minRows={4} {...register('notes')} {...fieldState(errors.notes)} />
+            ) : contact.metadata?.notes ? (
+              <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{contact.metadata.notes}</Typography>
+            ) : (
+              <Typography color="text.secondary">{t('contacts.detail.noNotes')}</Typography>
+            )}
+          </Section>
+        </Stack>
+
+        <Stack spacing={3}>
+          <Section title={t('contacts.detail.system')}>
+            <Row label={t('contacts.detail.source')}>{sourceLabel(contact.source)}</Row>
+            <Divider />
+            <Row label={t('contacts.detail.waContact')}>{contact.isWAContact ? t('contacts.detail.yes') : t('contacts.detail.no')}</Row>
+            <Divider />
+            <Row label={t('contacts.detail.created')}>{formatDateTime(contact.createdAt)}</Row>
+            <Divider />
+            <Row label={t('contacts.detail.updated')}>{formatDateTime(contact.updatedAt)}</Row>
+            {contact.metadata?.importedAt && (
+              <>
+                <Divider />
+                <Row label={t('contacts.detail.imported')}>{formatDateTime(contact.metadata.importedAt)}</Row>
+              </>
+            )}
+            {contact.metadata?.clientId && (
+              <>
+                <Divider />
+                <Row label={t('contacts.detail.clientId')}>{contact.metadata.clientId}</Row>
+              </>
+            )}
+            <Divider />
+            <Row label={t('contacts.detail.contactId')}>
+              <Typography component="span" variant="body2" sx={{ fontFamily: 'ui-monospace, monospace' }}>
+                {contact._id}
+              </Typography>
+            </Row>
+          </Section>
+
+          {/* The contact's WhatsApp conversations and calls are listed here once those issues land. */}
+          <Section title={t('contacts.detail.activity')}>
+            <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }} data-testid="contact-activity">
+              <ForumOutlined color="disabled" aria-hidden />
+              <Typography variant="body2" color="text.secondary">
+                {t('contacts.detail.activityBody')}
+              </Typography>
+            </Stack>
+          </Section>
+        </Stack>
+      </Box>
+
+      <DeleteContactDialog name={deleting ? name : null} pending={remove.isPending} onCancel={() => setDeleting(false)} onConfirm={() => void onDelete()} />
+    </Box>
+  );
+}
+
+export default function ContactDetailPage() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const { id = '' } = useParams();
+  const contact = useContact(id);
+  const { error, errorUpdatedAt } = contact;
+  const notFound = error instanceof ApiError && (error.status === 404 || error.status === 400);
+  usePageTitle(t('pages.contactDetail'));
+
+  // SPEC §8: 'Contact not found' goes back to /contacts; other failures 'Failed to load contact'.
+  useEffect(() => {
+    if (!error) return;
+    if (notFound) {
+      toast.error(t('contacts.toasts.notFound'));
+      navigate('/contacts', { replace: true });
+    } else {
+      toast.error(contactErrorMessage(error, t('contacts.toasts.loadOneFailed')));
+    }
+  }, [error, errorUpdatedAt, notFound, toast, t, navigate]);
+
+  if (contact.data) return <ContactView key={contact.data._id} contact={contact.data} />;
+  if (contact.isError && !notFound) {
+    return (
+      <Box>
+        <Button component={RouterLink} to="/contacts" startIcon={<ArrowBack />} sx={{ mb: 2, ml: -1 }}>
+          {t('contacts.detail.back')}
+        </Button>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void contact.refetch()}>
+              {t('contacts.detail.retry')}
+            </Button>
+          }
+        >
+          {contactErrorMessage(contact.error, t('contacts.toasts.loadOneFailed'))}
+        </Alert>
+      </Box>
+    );
+  }
+  return <FullPageSpinner inline />;
+}

@@ -1,0 +1,379 @@
+/**
+ * /contacts (SPEC §2 Contacts): header with Add Contact (premium-gated), CSV import and export,
+ * the stats row, a debounced search (500 ms), the source filter, the page size, Clear Filters,
+ * the rows with view and delete, pagination and the two empty states. The filters live in the
+ * URL query (/contacts?search=… works, and so does the back button).
+ */
+import { useEffect, useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
+import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
+import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
+import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
+import Search from '@mui/icons-material/Search';
+import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { CONTACT_SEARCH_MAX_MATCHES } from '@agentdesk/functions/contract';
+import { contactsApi, saveBlob } from '../../api/contacts';
+import { FullPageSpinner } from '../../components/FullPageSpinner';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useToast } from '../../components/useToast';
+import { PremiumGate } from '../billing/PremiumGate';
+import { AddContactDialog } from './AddContactDialog';
+import { ContactsPagination } from './ContactsPagination';
+import { DeleteContactDialog } from './DeleteContactDialog';
+import { EmptyDirectoryState, NoMatchesState } from './EmptyState';
+import { displayName } from './fields';
+import {
+  DEFAULT_FILTERS,
+  exportQuery,
+  filtersToParams,
+  hasActiveFilter,
+  PAGE_SIZES,
+  parseFilters,
+  SEARCH_DEBOUNCE_MS,
+  withFilter,
+  type ContactFilters,
+} from './filters';
+import { contactErrorMessage } from './i18n';
+import { ImportDialog } from './ImportDialog';
+import { formatPhone, whatsappLink } from './phone';
+import { useContactList, useContactStats, useDeleteContact } from './queries';
+import { StatsRow } from './StatsRow';
+import { CONTACT_SOURCES, type Contact } from './types';
+
+const MAX_TAGS_SHOWN = 2;
+
+function ContactRow({ contact, onDelete }: { contact: Contact; onDelete: (contact: Contact) => void }) {
+  const { t, i18n } = useTranslation();
+  const name = displayName(contact) || t('contacts.unnamed');
+  const phone = formatPhone(contact.phoneNumber);
+  const wa = whatsappLink(contact.phoneNumber);
+  const tags = contact.metadata?.tags ?? [];
+  const added = contact.createdAt ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(contact.createdAt)) : '';
+  const hideSm = { display: { xs: 'none', md: 'table-cell' } };
+  return (
+    <TableRow hover>
+      <TableCell sx={{ maxWidth: 0, width: { xs: '100%', md: '32%' } }}>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+          <Avatar sx={{ width: 36, height: 36, bgcolor: 'primary.light', fontSize: 16 }} aria-hidden>
+            {name.charAt(0).toUpperCase()}
+          </Avatar>
+          <Box sx={{ minWidth: 0 }}>
+            <Typography component={RouterLink} to={`/contacts/${contact._id}`} noWrap sx={{ display: 'block', fontWeight: 600, color: 'text.primary', textDecoration: 'none', '&:hover': { textDecoration: 'underline' } }} tabIndex={-1}>
+              {name}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" noWrap>
+              {contact.email || <Box component="span" sx={{ display: { md: 'none' } }}>{phone}</Box>}
+            </Typography>
+            {contact.email && phone && (
+              <Typography variant="body2" color="text.secondary" noWrap sx={{ display: { md: 'none' } }}>
+                {phone}
+              </Typography>
+            )}
+          </Box>
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ ...hideSm, whiteSpace: 'nowrap' }}>
+        {phone ? (
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+            <span>{phone}</span>
+            {wa && (
+              <Tooltip title={t('contacts.table.whatsapp', { name })}>
+                <IconButton size="small" href={wa} target="_blank" rel="noopener noreferrer" aria-label={t('contacts.table.whatsapp', { name })} sx={{ color: 'success.main' }}>
+                  <WhatsApp fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            )}
+          </Stack>
+        ) : (
+          <Typography variant="body2" color="text.disabled">
+            {t('contacts.table.noPhone')}
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell sx={hideSm}>
+        <Chip size="small" variant="outlined" label={t(`contacts.sources.${contact.source}`, { defaultValue: contact.source })} />
+      </TableCell>
+      <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>
+        <Stack direction="row" spacing={0.5}>
+          {tags.slice(0, MAX_TAGS_SHOWN).map((tag) => (
+            <Chip key={tag} size="small" label={tag} sx={{ maxWidth: 110 }} />
+          ))}
+          {tags.length > MAX_TAGS_SHOWN && <Chip size="small" variant="outlined" label={t('contacts.table.moreTags', { count: tags.length - MAX_TAGS_SHOWN })} />}
+        </Stack>
+      </TableCell>
+      <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' }, whiteSpace: 'nowrap', color: 'text.secondary' }}>{added}</TableCell>
+      <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
+        <Tooltip title={t('contacts.table.view', { name })}>
+          <IconButton component={RouterLink} to={`/contacts/${contact._id}`} aria-label={t('contacts.table.view', { name })} size="small">
+            <VisibilityOutlined fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={t('contacts.table.delete', { name })}>
+          <IconButton aria-label={t('contacts.table.delete', { name })} size="small" onClick={() => onDelete(contact)} sx={{ color: 'error.main' }}>
+            <DeleteOutline fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </TableCell>
+    </TableRow>
+  );
+}
+
+/** The search box's text: follows the URL when it changes from outside (links, back, Clear Filters). */
+function useSearchInput(urlSearch: string, onDebounced: (search: string) => void) {
+  const [input, setInput] = useState(urlSearch);
+  const [seenUrl, setSeenUrl] = useState(urlSearch);
+  if (urlSearch !== seenUrl) {
+    setSeenUrl(urlSearch);
+    if (input.trim() !== urlSearch) setInput(urlSearch);
+  }
+  useEffect(() => {
+    const next = input.trim();
+    if (next === urlSearch) return undefined;
+    const timer = setTimeout(() => onDebounced(next), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [input, urlSearch, onDebounced]);
+  return [input, setInput] as const;
+}
+
+export default function ContactsPage() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  usePageTitle(t('contacts.title'));
+  const [params, setParams] = useSearchParams();
+  const filters = parseFilters(params);
+  const list = useContactList(filters);
+  const stats = useContactStats();
+  const remove = useDeleteContact();
+  const [adding, setAdding] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const [toDelete, setToDelete] = useState<Contact | null>(null);
+
+  const setFilters = (next: ContactFilters, replace = false) => setParams(filtersToParams(next), { replace });
+  const filtersKey = params.toString();
+  const [input, setInput] = useSearchInput(filters.search, (search) => setFilters(withFilter(parseFilters(new URLSearchParams(filtersKey)), { search })));
+
+  // SPEC §8: 'Failed to load contacts' (server message preferred).
+  const { error: listError, errorUpdatedAt } = list;
+  useEffect(() => {
+    if (listError) toast.error(contactErrorMessage(listError, t('contacts.toasts.loadFailed')));
+  }, [listError, errorUpdatedAt, toast, t]);
+
+  // A page past the end (after deletions, or an old link) moves to the last page.
+  const totalPages = list.data?.pagination.totalPages;
+  useEffect(() => {
+    if (totalPages !== undefined && totalPages >= 1 && filters.page > totalPages) {
+      setParams(filtersToParams({ ...parseFilters(new URLSearchParams(filtersKey)), page: totalPages }), { replace: true });
+    }
+  }, [totalPages, filters.page, filtersKey, setParams]);
+
+  const onConfirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await remove.mutateAsync(toDelete._id);
+      toast.success(t('contacts.toasts.deleted'));
+      setToDelete(null);
+    } catch (err) {
+      toast.error(contactErrorMessage(err, t('contacts.toasts.deleteFailed')));
+    }
+  };
+
+  const onExport = async () => {
+    setExporting(true);
+    try {
+      saveBlob(await contactsApi.exportCsv(exportQuery(filters)), t('contacts.export.filename'));
+    } catch (err) {
+      toast.error(contactErrorMessage(err, t('contacts.export.failed')));
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  const contacts = list.data?.data ?? [];
+  const pagination = list.data?.pagination;
+  const filtered = hasActiveFilter(filters);
+  const canClear = filtered || input !== '' || filters.limit !== DEFAULT_FILTERS.limit;
+
+  let body;
+  if (list.isPending) {
+    body = <FullPageSpinner inline />;
+  } else if (list.isError && !list.data) {
+    body = (
+      <Box sx={{ p: 3 }}>
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
+              {t('contacts.detail.retry')}
+            </Button>
+          }
+        >
+          {contactErrorMessage(list.error, t('contacts.toasts.loadFailed'))}
+        </Alert>
+      </Box>
+    );
+  } else if (contacts.length === 0) {
+    body = filtered ? <NoMatchesState /> : <EmptyDirectoryState onAdd={() => setAdding(true)} />;
+  } else {
+    body = (
+      <>
+        <TableContainer>
+          <Table aria-label={t('contacts.table.label')} sx={{ tableLayout: { md: 'auto' } }}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('contacts.table.name')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('contacts.table.phone')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('contacts.table.source')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('contacts.table.tags')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>{t('contacts.table.added')}</TableCell>
+                <TableCell align="right">{t('contacts.table.actions')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {contacts.map((contact) => (
+                <ContactRow key={contact._id} contact={contact} onDelete={setToDelete} />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {pagination && <ContactsPagination pagination={pagination} disabled={list.isPlaceholderData} onPage={(page) => setFilters({ ...filters, page })} />}
+      </>
+    );
+  }
+
+  return (
+    <Box>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { md: 'center' }, mb: 3 }}>
+        <Box>
+          <Typography variant="h4" component="h1">
+            {t('contacts.title')}
+          </Typography>
+          <Typography color="text.secondary">{t('contacts.subtitle')}</Typography>
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+          <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void onExport()} disabled={exporting}>
+            {exporting ? t('contacts.exporting') : t('contacts.exportCsv')}
+          </Button>
+          <PremiumGate>
+            <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => setImporting(true)}>
+              {t('contacts.importCsv')}
+            </Button>
+          </PremiumGate>
+          <PremiumGate>
+            <Button variant="contained" startIcon={<PersonAddAltOutlined />} onClick={() => setAdding(true)}>
+              {t('contacts.addContact')}
+            </Button>
+          </PremiumGate>
+        </Stack>
+      </Stack>
+
+      <StatsRow stats={stats.data} />
+
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2, alignItems: { md: 'center' }, borderBottom: 1, borderColor: 'divider' }}>
+          <TextField
+            size="small"
+            type="search"
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            placeholder={t('contacts.filters.searchPlaceholder')}
+            sx={{ flex: 1, minWidth: { md: 260 } }}
+            slotProps={{
+              htmlInput: { 'aria-label': t('contacts.filters.search') },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Search fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+            <TextField
+              select
+              size="small"
+              label={t('contacts.filters.source')}
+              value={filters.source}
+              onChange={(e) => setFilters(withFilter(filters, { source: e.target.value as ContactFilters['source'] }))}
+              sx={{ minWidth: { xs: 0, md: 180 }, flex: { xs: 1, md: 'none' } }}
+              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+            >
+              <MenuItem value="">{t('contacts.filters.allSources')}</MenuItem>
+              {CONTACT_SOURCES.map((source) => (
+                <MenuItem key={source} value={source}>
+                  {t(`contacts.sources.${source}`)}
+                </MenuItem>
+              ))}
+            </TextField>
+            <TextField
+              select
+              size="small"
+              label={t('contacts.filters.pageSize')}
+              value={filters.limit}
+              onChange={(e) => setFilters(withFilter(filters, { limit: Number(e.target.value) }))}
+              sx={{ width: 110, flex: 'none' }}
+            >
+              {PAGE_SIZES.map((size) => (
+                <MenuItem key={size} value={size}>
+                  {size}
+                </MenuItem>
+              ))}
+            </TextField>
+          </Stack>
+          <Button
+            startIcon={<FilterAltOffOutlined />}
+            disabled={!canClear}
+            onClick={() => {
+              setInput('');
+              setFilters(DEFAULT_FILTERS);
+            }}
+            sx={{ flex: 'none', alignSelf: { xs: 'flex-start', md: 'center' } }}
+          >
+            {t('contacts.filters.clear')}
+          </Button>
+        </Stack>
+        {list.isFetching && !list.isPending ? <LinearProgress sx={{ height: 2 }} /> : <Box sx={{ height: 2 }} />}
+        {list.data?.searchTruncated && (
+          <Alert severity="info" sx={{ m: 2, mb: 0 }}>
+            {t('contacts.searchTruncated', { count: CONTACT_SEARCH_MAX_MATCHES })}
+          </Alert>
+        )}
+        {body}
+      </Paper>
+
+      <AddContactDialog open={adding} onClose={() => setAdding(false)} />
+      <ImportDialog open={importing} onClose={() => setImporting(false)} />
+      <DeleteContactDialog
+        name={toDelete ? displayName(toDelete) || t('contacts.unnamed') : null}
+        pending={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => void onConfirmDelete()}
+      />
+    </Box>
+  );
+}
