@@ -248,7 +248,13 @@ export function createContactService(deps: ContactDeps) {
       columns.custom.map(({ name, index }) => [name, cell(index)] as const).filter(([, v]) => v !== ''),
     );
     const parsed = createContactRequest.safeParse({ name: cell(columns.name), phoneNumber: rawPhone, email: cell(columns.email), customFields });
-    const errors = parsed.success ? [] : [...new Set(parsed.error.issues.map((i) => i.message))];
+    // The first failing rule of each field, as the API would answer it.
+    const firstByField = new Map<string, string>();
+    for (const issue of parsed.success ? [] : parsed.error.issues) {
+      const field = String(issue.path[0]);
+      if (!firstByField.has(field)) firstByField.set(field, issue.message);
+    }
+    const errors = [...new Set(firstByField.values())];
     const e164 = rawPhone ? toE164(rawPhone, deps.defaultCountry) : null;
     if (rawPhone && !e164 && !errors.includes(contactMessages.phoneInvalid)) errors.push(contactMessages.phoneInvalid);
     const tags = normaliseTags(cell(columns.tags).split(/[;|]/));
