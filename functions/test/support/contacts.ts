@@ -55,7 +55,7 @@ export async function addContact(token: string, body: CreateContactInput | Recor
 }
 
 export async function listContacts(token: string, query: Record<string, string | number> = {}) {
-  const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
   return get<Contact[]>(`/api/contacts${qs ? `?${qs}` : ''}`, token) as Promise<
     ApiResponse<Contact[]> & { body: Partial<ContactListResponse> }
   >;
