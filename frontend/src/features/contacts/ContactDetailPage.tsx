@@ -254,7 +254,7 @@ function ContactView({ contact }: { contact: Contact }) {
 
           <Section title={t('contacts.detail.customFields')}>
             {editing ? (
-              <CustomFieldsEditor control={control} register={register} maxHeight="none" />
+              <CustomFieldsEditor control={control} register={register} maxHeight="none" showTitle={false} />
             ) : customFields.length === 0 ? (
               <Typography color="text.secondary">{t('contacts.detail.noCustomFields')}</Typography>
             ) : (

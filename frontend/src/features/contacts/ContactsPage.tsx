@@ -274,7 +274,7 @@ export default function ContactsPage() {
           </Typography>
           <Typography color="text.secondary">{t('contacts.subtitle')}</Typography>
         </Box>
-        <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1 }}>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void onExport()} disabled={exporting}>
             {exporting ? t('contacts.exporting') : t('contacts.exportCsv')}
           </Button>
@@ -320,7 +320,8 @@ export default function ContactsPage() {
               label={t('contacts.filters.source')}
               value={filters.source}
               onChange={(e) => setFilters(withFilter(filters, { source: e.target.value as ContactFilters['source'] }))}
-              sx={{ minWidth: { xs: 0, md: 180 }, flex: { xs: 1, md: 'none' } }}
+              fullWidth={false}
+              sx={{ width: { md: 200 }, flex: { xs: 1, md: 'none' } }}
               slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
             >
               <MenuItem value="">{t('contacts.filters.allSources')}</MenuItem>
@@ -336,6 +337,7 @@ export default function ContactsPage() {
               label={t('contacts.filters.pageSize')}
               value={filters.limit}
               onChange={(e) => setFilters(withFilter(filters, { limit: Number(e.target.value) }))}
+              fullWidth={false}
               sx={{ width: 110, flex: 'none' }}
             >
               {PAGE_SIZES.map((size) => (

@@ -16,18 +16,22 @@ interface CustomFieldsEditorProps {
   register: UseFormRegister<ContactFormInput>;
   /** The list's height before it scrolls (the spec's modal: about 10rem). */
   maxHeight?: string;
+  /** Show the 'Custom Fields' heading (off where the surrounding card already has it). */
+  showTitle?: boolean;
 }
 
-export function CustomFieldsEditor({ control, register, maxHeight = '10rem' }: CustomFieldsEditorProps) {
+export function CustomFieldsEditor({ control, register, maxHeight = '10rem', showTitle = true }: CustomFieldsEditorProps) {
   const { t } = useTranslation();
   const { fields, append, remove } = useFieldArray({ control, name: 'customFields' });
   return (
     <Box>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
         <Box>
-          <Typography variant="subtitle2" component="h3">
-            {t('contacts.form.customFields')}
-          </Typography>
+          {showTitle && (
+            <Typography variant="subtitle2" component="h3">
+              {t('contacts.form.customFields')}
+            </Typography>
+          )}
           <Typography variant="caption" color="text.secondary">
             {t('contacts.form.customFieldsHint')}
           </Typography>

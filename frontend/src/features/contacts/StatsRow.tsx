@@ -17,10 +17,10 @@ type StatColor = 'primary' | 'info' | 'success' | 'secondary';
 function StatCard({ label, value, icon, color }: { label: string; value: number | undefined; icon: ReactNode; color: StatColor }) {
   const { i18n } = useTranslation();
   return (
-    <Paper variant="outlined" sx={{ p: 2, display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
+    <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 }, display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 0 }}>
       <Box
         aria-hidden
-        sx={{ width: 40, height: 40, borderRadius: 2, display: 'grid', placeItems: 'center', flexShrink: 0, bgcolor: (theme) => alpha(theme.palette[color].main, 0.1), color: `${color}.main` }}
+        sx={{ width: 40, height: 40, borderRadius: 2, display: { xs: 'none', sm: 'grid' }, placeItems: 'center', flexShrink: 0, bgcolor: (theme) => alpha(theme.palette[color].main, 0.1), color: `${color}.main` }}
       >
         {icon}
       </Box>
@@ -28,7 +28,7 @@ function StatCard({ label, value, icon, color }: { label: string; value: number 
         <Typography variant="h5" component="p" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
           {value === undefined ? <Skeleton width={40} /> : new Intl.NumberFormat(i18n.language).format(value)}
         </Typography>
-        <Typography variant="body2" color="text.secondary" noWrap>
+        <Typography variant="body2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
           {label}
         </Typography>
       </Box>
