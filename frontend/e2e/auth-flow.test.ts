@@ -4,12 +4,10 @@
  * the deep link, and the route table of each audience.
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser } from './browser.js';
-import { ONBOARDING_HEADING, eventually, login, newPage, pathOf, register } from './flows.js';
+import { ONBOARDING_HEADING, activateTrial, eventually, login, newPage, pathOf, register, userIdOf } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
@@ -91,13 +89,7 @@ describe('sign-up, onboarding and the route table', () => {
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
     // Billing lands later: give this user an active trial the way the billing webhook will.
-    const userId = await page.evaluate(async () => {
-      const session = JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string };
-      const res = await fetch('/api/me', { headers: { authorization: `Bearer ${session.token}` } });
-      const body = (await res.json()) as { data: { _id: string } };
-      return body.data._id;
-    });
-    await activateTrial(userId);
+    await activateTrial(await userIdOf(page));
 
     await page.goto(`${appUrl}/`);
     await eventually(() => page.getByRole('heading', { name: 'Dashboard' }).count()).toBeGreaterThan(0);
@@ -110,29 +102,3 @@ describe('sign-up, onboarding and the route table', () => {
     await page.context().close();
   });
 });
-
-async function activateTrial(userId: string): Promise<void> {
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: inject('dynamoEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
-  const now = Date.now();
-  await client.send(
-    new PutCommand({
-      TableName: inject('tableName'),
-      Item: {
-        pk: `USER#${userId}`,
-        sk: 'SUBSCRIPTION',
-        plan: 'professional',
-        status: 'trialing',
-        currentPeriodStart: new Date(now).toISOString(),
-        currentPeriodEnd: new Date(now + 5 * 86_400_000).toISOString(),
-        trialEnd: new Date(now + 5 * 86_400_000).toISOString(),
-        cancelAtPeriodEnd: false,
-      },
-    }),
-  );
-}

@@ -1,7 +1,9 @@
 /** What a person does in the app, shared by the e2e files: open a page, sign up, log in. */
 import { mkdir } from 'node:fs/promises';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
-import { expect, onTestFailed } from 'vitest';
+import { expect, inject, onTestFailed } from 'vitest';
 import { waitForMailCode } from './browser.js';
 
 export const ONBOARDING_HEADING = 'An agent that never misses a call';
@@ -49,4 +51,44 @@ export async function login(page: Page, email: string): Promise<void> {
 export function pathOf(page: Page): string {
   const url = new URL(page.url());
   return url.pathname + url.search;
+}
+
+/** The signed-in user's id, as the app itself learns it (GET /api/me with the stored session). */
+export async function userIdOf(page: Page): Promise<string> {
+  return page.evaluate(async () => {
+    const session = JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string };
+    const res = await fetch('/api/me', { headers: { authorization: `Bearer ${session.token}` } });
+    const body = (await res.json()) as { data: { _id: string } };
+    return body.data._id;
+  });
+}
+
+/**
+ * Gives a user an active trial the way the billing webhook records one, for tests about
+ * features behind the subscription (billing-flow.test.ts covers paying through the checkout).
+ */
+export async function activateTrial(userId: string): Promise<void> {
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({
+      endpoint: inject('dynamoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    }),
+  );
+  const now = Date.now();
+  await client.send(
+    new PutCommand({
+      TableName: inject('tableName'),
+      Item: {
+        pk: `USER#${userId}`,
+        sk: 'SUBSCRIPTION',
+        plan: 'professional',
+        status: 'trialing',
+        currentPeriodStart: new Date(now).toISOString(),
+        currentPeriodEnd: new Date(now + 5 * 86_400_000).toISOString(),
+        trialEnd: new Date(now + 5 * 86_400_000).toISOString(),
+        cancelAtPeriodEnd: false,
+      },
+    }),
+  );
 }
