@@ -6,7 +6,8 @@
  * contact's tokens. Tokens and terms are normalised the same way: NFD, diacritics stripped,
  * lower case ("José" → "jose"), so "jose" finds "José" and "JOSÉ" finds "jose".
  */
-import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { parsePhoneNumberFromString as parseWithMetadata, type CountryCode } from 'libphonenumber-js/core';
+import { phoneMetadata } from './phone-metadata.js';
 import { looksLikePhone } from '../../contract/contacts.js';
 
 /** Tokens longer than this are cut (a longer query term is cut the same way, so it still matches). */
@@ -15,6 +16,9 @@ export const MAX_TOKEN_LENGTH = 40;
 export const MAX_TOKENS_PER_CONTACT = 40;
 /** Phone suffixes shorter than this are not indexed ("0123" finds the number, "123" does not). */
 export const MIN_PHONE_SUFFIX = 4;
+
+const parsePhoneNumberFromString = (text: string, options?: { defaultCountry?: CountryCode }) =>
+  parseWithMetadata(text, options ?? {}, phoneMetadata);
 
 /** NFD + strip combining marks + lower case. */
 export function fold(text: string): string {

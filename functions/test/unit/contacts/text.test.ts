@@ -100,3 +100,11 @@ describe('CSV', () => {
     expect(csvCell('+14155550123', { formulaSafe: false })).toBe('+14155550123');
   });
 });
+
+describe('phone metadata', () => {
+  it('is generated from the installed libphonenumber-js (run functions/scripts/phone-metadata.ts after upgrading)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { phoneMetadataFile, phoneMetadataModule } = await import('../../../scripts/phone-metadata.js');
+    expect(readFileSync(phoneMetadataFile, 'utf8')).toBe(phoneMetadataModule());
+  });
+});
