@@ -479,8 +479,11 @@ export class DynamoContactRepository implements ContactRepository {
       const res = await this.db.send(
         new QueryCommand({
           TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :prefix)',
-          ExpressionAttributeValues: { ':pk': tokenPk(userId), ':prefix': prefix },
+          // = begins_with(sk, prefix): U+10FFFF (UTF-8 F4 8F BF BF) sorts after anything that can follow
+          // the prefix. A range, because DynamoDB Local evaluates begins_with by walking the whole
+          // partition (37 ms vs 5 ms for one match among 60,000 tokens); DynamoDB answers both alike.
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :upper',
+          ExpressionAttributeValues: { ':pk': tokenPk(userId), ':prefix': prefix, ':upper': `${prefix}\u{10FFFF}` },
           ProjectionExpression: 'sk, src',
           ScanIndexForward: false,
           Limit: cap + 1 - read,
