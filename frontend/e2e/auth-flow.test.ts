@@ -4,29 +4,19 @@
  * the deep link, and the route table of each audience.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.js';
-import { ONBOARDING_HEADING, activateTrial, eventually, login, newPage, pathOf, register, userIdOf } from './flows.js';
+import { describe, expect, inject, it } from 'vitest';
+import { ONBOARDING_HEADING, activateTrial, eventually, login, newPage, pathOf, register, userIdOf, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('sign-up, onboarding and the route table', () => {
   const email = `dana+${randomUUID().slice(0, 8)}@example.com`;
 
   it('registers with the code from the mailbox and shows onboarding', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await register(page, appUrl, mailboxUrl, email);
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
@@ -52,14 +42,14 @@ describe('sign-up, onboarding and the route table', () => {
   });
 
   it('sends a visitor on an unknown path to /login with the path kept', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto(`${appUrl}/no-such-page`);
     await eventually(() => pathOf(page)).toBe('/login?redirectUrl=%2Fno-such-page');
     await page.context().close();
   });
 
   it('checks the register form in the browser before calling the server', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto(`${appUrl}/register`);
 
     await page.getByRole('button', { name: 'Send Code' }).click();
@@ -83,7 +73,7 @@ describe('sign-up, onboarding and the route table', () => {
   });
 
   it('gives a subscribed user the full app: dashboard, sidebar and the 404 page', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await page.goto(`${appUrl}/login`);
     await login(page, email);
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);

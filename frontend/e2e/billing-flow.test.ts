@@ -5,27 +5,17 @@
  * the full app opens → the subscription page shows the plan's usage bars.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.js';
-import { ONBOARDING_HEADING, eventually, newPage, register } from './flows.js';
+import { describe, expect, inject, it } from 'vitest';
+import { ONBOARDING_HEADING, eventually, newPage, register, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('choosing a plan', () => {
   it('takes a new user from onboarding through the test checkout into the app', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await register(page, appUrl, mailboxUrl, `owner+${randomUUID().slice(0, 8)}@example.com`);
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 

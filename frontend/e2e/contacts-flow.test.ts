@@ -3,27 +3,17 @@
  * custom fields, find it by an accent-free search, tag and annotate it, delete it.
  */
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { launchBrowser } from './browser.js';
-import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf } from './flows.js';
+import { describe, expect, inject, it } from 'vitest';
+import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
 
-let browser: Browser;
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('contacts', () => {
   it('adds a contact with custom fields, finds it by search, edits it and deletes it', async () => {
-    const page = await newPage(browser);
+    const page = await newPage(browser());
     await register(page, appUrl, mailboxUrl, `clinic+${randomUUID().slice(0, 8)}@example.com`);
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
     await activateTrial(await userIdOf(page));

@@ -3,14 +3,29 @@ import { mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Page } from 'playwright-core';
-import { expect, inject, onTestFailed } from 'vitest';
-import { waitForMailCode } from './browser.js';
+import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
+import { launchBrowser, waitForMailCode } from './browser.js';
 
 export const ONBOARDING_HEADING = 'An agent that never misses a call';
 export const PASSWORD = 'Sunny-Day#42';
 
 /** Real round trips (Cognito, DynamoDB Local, SES) on a busy 2-core CI machine: poll, don't sleep. */
 export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+/** One headless Chromium for the calling test file, closed after it; returns a getter. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (!browser) throw new Error('The browser starts in beforeAll');
+    return browser;
+  };
+}
 
 /** A fresh browser context; if the test fails, what the page showed is saved under test-results/. */
 export async function newPage(browser: Browser): Promise<Page> {
