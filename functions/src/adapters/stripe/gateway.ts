@@ -7,7 +7,7 @@ import Stripe from 'stripe';
 import type { PlanId } from '../../contract/billing.js';
 import { billingServerMessages as msg } from '../../domain/billing/messages.js';
 import { planOfPrice, type PriceIds } from '../../domain/billing/plans.js';
-import type { CheckoutSessionInfo, PaymentGateway, SubscriptionState } from '../../domain/billing/ports.js';
+import type { CheckoutSessionInfo, CheckoutSessionRequest, PaymentGateway, SubscriptionState } from '../../domain/billing/ports.js';
 import { mapStripeStatus } from '../../domain/billing/rules.js';
 import { BadGatewayError, NotFoundError, PaymentRequiredError } from '../../domain/errors.js';
 import { logger } from '../logger.js';
@@ -85,14 +85,7 @@ export class StripePaymentGateway implements PaymentGateway {
     });
   }
 
-  createCheckoutSession(input: {
-    customerId: string;
-    userId: string;
-    plan: PlanId;
-    trialDays: number | null;
-    successUrl: string;
-    cancelUrl: string;
-  }): Promise<{ id: string; url: string }> {
+  createCheckoutSession(input: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
     const price = this.price(input.plan);
     return this.call(async (s) => {
       const session = await s.checkout.sessions.create({

@@ -111,17 +111,19 @@ export interface CheckoutSessionInfo {
   subscriptionId: string | null;
 }
 
+export interface CheckoutSessionRequest {
+  customerId: string;
+  userId: string;
+  plan: PlanId;
+  trialDays: number | null;
+  successUrl: string;
+  cancelUrl: string;
+}
+
 /** The payment provider (Stripe). Errors are thrown as domain errors by the adapter. */
 export interface PaymentGateway {
   createCustomer(input: { userId: string; email: string; name: string }): Promise<string>;
-  createCheckoutSession(input: {
-    customerId: string;
-    userId: string;
-    plan: PlanId;
-    trialDays: number | null;
-    successUrl: string;
-    cancelUrl: string;
-  }): Promise<{ id: string; url: string }>;
+  createCheckoutSession(input: CheckoutSessionRequest): Promise<{ id: string; url: string }>;
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionInfo>;
   retrieveSubscription(subscriptionId: string): Promise<SubscriptionState>;
   /** Moves the subscription to the plan's price with prorations; returns the new state. */
