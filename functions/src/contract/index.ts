@@ -2,3 +2,5 @@
 export * from './auth.js';
 export * from './billing.js';
 export * from './contacts.js';
+export * from './integrations.js';
+export * from './agents.js';

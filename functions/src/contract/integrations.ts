@@ -1,0 +1,151 @@
+/**
+ * Integrations contract (SPEC §2 Integrations, §3 Integration, §5 ChatGPT, §7 Integrations, §9 models).
+ * Browser-safe: no Node imports. Secrets are never returned: a stored secret reads '***'.
+ */
+import * as z from 'zod/mini';
+import './zod-locale.js';
+
+export const INTEGRATION_TYPES = ['chatgpt', 'twilio-voice', 'whatsapp-business'] as const;
+export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
+
+/** SPEC §9, in the order the model picker shows them. */
+export const CHATGPT_MODELS = ['gpt-3.5-turbo', 'gpt-4', 'gpt-4-turbo', 'gpt-4o', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano'] as const;
+export type ChatGptModel = (typeof CHATGPT_MODELS)[number];
+
+export const CHATGPT_DEFAULTS = {
+  model: 'gpt-3.5-turbo',
+  maxTokens: 1000,
+  temperature: 0.7,
+  systemPrompt: '',
+} as const satisfies { model: ChatGptModel; maxTokens: number; temperature: number; systemPrompt: string };
+
+export const CHATGPT_LIMITS = { maxTokensMin: 1, maxTokensMax: 4000, temperatureMin: 0, temperatureMax: 2, systemPrompt: 4000, apiKey: 300 } as const;
+
+/** What a stored secret reads as in every response. */
+export const MASKED_SECRET = '***';
+
+export const integrationMessages = {
+  apiKeyRequired: 'API key is required',
+  apiKeyTooLong: `API key must be ${CHATGPT_LIMITS.apiKey} characters or less`,
+  modelInvalid: `Model must be one of ${CHATGPT_MODELS.join(', ')}`,
+  maxTokensRange: 'Max tokens must be between 1 and 4000',
+  maxTokensInteger: 'Max tokens must be a whole number',
+  temperatureRange: 'Temperature must be between 0 and 2',
+  temperatureStep: 'Temperature must be in steps of 0.1',
+  systemPromptTooLong: `System prompt must be ${CHATGPT_LIMITS.systemPrompt} characters or less`,
+  baseUrlInvalid: 'API base URL must be an http(s) URL',
+  typeInvalid: `Integration type must be one of ${INTEGRATION_TYPES.join(', ')}`,
+  notFound: 'Integration not found',
+  chatgptRequired: 'ChatGPT integration is required for AI improvements',
+  /** The /ask and agent calls when the integration is missing or inactive. */
+  chatgptNotConnected: 'Connect the ChatGPT integration first',
+  textRequired: 'Please enter some text before using AI improvement',
+  textTooLong: 'Text must be 5000 characters or less',
+  promptIdInvalid: 'Unknown AI prompt',
+  setupSuccess: 'ChatGPT integration configured successfully',
+  testSuccess: 'Connection successful',
+  disconnected: 'Integration disconnected successfully',
+  /** Model errors, shown as they are (never a provider's internals). */
+  modelKeyRejected: 'OpenAI rejected the API key. Check the key in Integrations.',
+  modelRateLimited: 'OpenAI is rate limiting this API key. Please try again in a moment.',
+  modelTimeout: 'The AI model took too long to answer. Please try again.',
+  modelUnavailable: 'The AI model could not be reached. Please try again later.',
+  modelNotFound: 'This model is not available for the API key. Choose another model in Integrations.',
+} as const;
+
+/** One entry of GET /api/integrations (and data of GET /api/integrations/{type}). */
+export interface IntegrationView {
+  _id: string;
+  type: IntegrationType;
+  isActive: boolean;
+  /** Secret values read '***'; non-secret credential values (ids, phone numbers) as stored. */
+  credentials: Record<string, string>;
+  settings: Record<string, unknown>;
+  webhookUrl?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ChatGptSettings {
+  model: ChatGptModel;
+  maxTokens: number;
+  temperature: number;
+  systemPrompt: string;
+  /** Beyond the spec: an OpenAI-compatible endpoint (Azure OpenAI, a self-hosted server); '' = api.openai.com. */
+  baseUrl: string;
+}
+
+const isHttpUrl = (v: string) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+const numberish = (message: string) =>
+  z.pipe(
+    z.union([z.number({ error: message }), z.pipe(z.string({ error: message }).check(z.trim()), z.transform(Number))], { error: message }),
+    z.number({ error: message }),
+  );
+
+/**
+ * POST /api/integrations/chatgpt/setup. `apiKey` may be '***' (or empty) when an integration exists:
+ * the stored key is kept (edit mode changes settings without re-typing the key).
+ */
+export const chatgptSetupRequest = z.object({
+  apiKey: z._default(z.string().check(z.trim(), z.maxLength(CHATGPT_LIMITS.apiKey, integrationMessages.apiKeyTooLong)), ''),
+  model: z._default(z.enum(CHATGPT_MODELS, { error: integrationMessages.modelInvalid }), CHATGPT_DEFAULTS.model),
+  maxTokens: z._default(
+    numberish(integrationMessages.maxTokensRange).check(
+      z.refine(Number.isInteger, integrationMessages.maxTokensInteger),
+      z.gte(CHATGPT_LIMITS.maxTokensMin, integrationMessages.maxTokensRange),
+      z.lte(CHATGPT_LIMITS.maxTokensMax, integrationMessages.maxTokensRange),
+    ),
+    CHATGPT_DEFAULTS.maxTokens,
+  ),
+  temperature: z._default(
+    numberish(integrationMessages.temperatureRange).check(
+      z.gte(CHATGPT_LIMITS.temperatureMin, integrationMessages.temperatureRange),
+      z.lte(CHATGPT_LIMITS.temperatureMax, integrationMessages.temperatureRange),
+      z.refine((v) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9, integrationMessages.temperatureStep),
+    ),
+    CHATGPT_DEFAULTS.temperature,
+  ),
+  systemPrompt: z._default(
+    z.string().check(z.trim(), z.maxLength(CHATGPT_LIMITS.systemPrompt, integrationMessages.systemPromptTooLong)),
+    '',
+  ),
+  baseUrl: z._default(
+    z.string().check(z.trim(), z.refine((v) => v === '' || isHttpUrl(v), integrationMessages.baseUrlInvalid)),
+    '',
+  ),
+});
+export type ChatGptSetupInput = z.infer<typeof chatgptSetupRequest>;
+
+/** POST /api/integrations/chatgpt/test: with no body the stored key and model are tested; with a body, those values (before saving). */
+export const chatgptTestRequest = z.partial(chatgptSetupRequest);
+
+/** AI-improve prompts (the /ask promptId): one per agent text field. */
+export const AI_PROMPT_IDS = ['improve-description', 'improve-objective', 'improve-instructions', 'improve-knowledge-base', 'improve-text'] as const;
+export type AiPromptId = (typeof AI_PROMPT_IDS)[number];
+
+/** POST /api/integrations/chatgpt/ask → data.response (the improved text). */
+export const chatgptAskRequest = z.object({
+  text: z.string({ error: integrationMessages.textRequired }).check(
+    z.trim(),
+    z.minLength(1, integrationMessages.textRequired),
+    z.maxLength(5000, integrationMessages.textTooLong),
+  ),
+  promptId: z._default(z.enum(AI_PROMPT_IDS, { error: integrationMessages.promptIdInvalid }), 'improve-text'),
+  /** Optional bound the answer must respect (the field's max length). */
+  maxLength: z.optional(z.number().check(z.int(), z.gte(1), z.lte(5000))),
+});
+export type ChatGptAskInput = z.infer<typeof chatgptAskRequest>;
+
+export interface ChatGptAskResponse {
+  response: string;
+}
+
+export const integrationTypeParam = z.enum(INTEGRATION_TYPES, { error: integrationMessages.typeInvalid });

@@ -1,0 +1,74 @@
+/**
+ * The AI model as the domain sees it: chat completions with tools, and embeddings. The adapter
+ * (adapters/openai/) speaks the OpenAI API through the official SDK; tests use the fake
+ * OpenAI-compatible server in local/fake-openai/. Nothing here knows about HTTP.
+ */
+
+export type ModelMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; toolCalls?: ModelToolCall[] }
+  | { role: 'tool'; toolCallId: string; content: string };
+
+export interface ModelToolCall {
+  id: string;
+  name: string;
+  /** JSON text exactly as the model produced it (may be invalid JSON). */
+  arguments: string;
+}
+
+/** A function the model may call (OpenAI "tools" with type function). */
+export interface ModelToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments object. */
+  parameters: Record<string, unknown>;
+}
+
+export interface CompletionRequest {
+  model: string;
+  messages: ModelMessage[];
+  tools?: ModelToolSpec[];
+  maxTokens: number;
+  temperature: number;
+  /** Structured output: the reply must match this JSON schema (used by call summaries). */
+  jsonSchema?: { name: string; schema: Record<string, unknown> };
+  /** Bounds the call; the adapter aborts and throws ModelError('timeout') after it. */
+  timeoutMs?: number;
+}
+
+export interface Completion {
+  content: string | null;
+  toolCalls: ModelToolCall[];
+  finishReason: string;
+  usage?: { promptTokens: number; completionTokens: number };
+}
+
+export interface ChatModel {
+  complete(request: CompletionRequest): Promise<Completion>;
+}
+
+export const EMBEDDING_MODEL = 'text-embedding-3-small';
+export const EMBEDDING_DIMENSIONS = 1536;
+
+export interface Embedder {
+  /** One vector (L2-normalised, EMBEDDING_DIMENSIONS long) per text, in order. The adapter batches. */
+  embed(texts: readonly string[]): Promise<Float32Array[]>;
+}
+
+/**
+ * Why a model call failed, in terms the user can act on. The adapter maps provider errors to
+ * these kinds; the HTTP layer turns them into clear messages (contract/integrations.ts
+ * integrationMessages.model*), never the provider's internals.
+ */
+export type ModelErrorKind = 'auth' | 'rate_limit' | 'timeout' | 'not_found' | 'bad_request' | 'unavailable';
+
+export class ModelError extends Error {
+  constructor(
+    readonly kind: ModelErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ModelError';
+  }
+}
