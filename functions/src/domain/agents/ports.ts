@@ -1,0 +1,73 @@
+/**
+ * Agents as stored (adapters/dynamo/agents.ts implements AgentRepository). The API shape is
+ * contract/agents.ts `Agent`; the records differ where the API must not show something
+ * (a tool's sealed header value, S3 keys, knowledgeVersion).
+ */
+import type { AgentFile, AgentUrl, ToolMethod, ToolParameterType } from '../../contract/agents.js';
+
+export interface ToolRecord {
+  _id: string;
+  agentId: string;
+  name: string;
+  description: string;
+  type: 'http_request';
+  properties: Record<string, { type: ToolParameterType; description: string }>;
+  required: string[];
+  endpoint: string;
+  method: ToolMethod;
+  headerKey: string;
+  /** SecretBox-sealed header value, or '' when none. */
+  sealedHeaderValue: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface FileRecord extends AgentFile {
+  agentId: string;
+  s3Key: string;
+  contentHash?: string;
+}
+
+export interface UrlRecord extends AgentUrl {
+  agentId: string;
+  contentHash?: string;
+}
+
+export interface AgentRecord {
+  _id: string;
+  name: string;
+  description: string;
+  objective: string;
+  instructions: string;
+  knowledgeBase: string;
+  priority: number;
+  enabled: boolean;
+  /** Bumped whenever the agent's chunks change (retrieval caches key on it). */
+  knowledgeVersion: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface AgentWithChildren extends AgentRecord {
+  files: FileRecord[];
+  urls: UrlRecord[];
+  tools: ToolRecord[];
+}
+
+/** The read side the runtime and channels (chat, WhatsApp, voice) need. */
+export interface AgentReader {
+  /** One agent with its files, URLs and tools (one Query); null when missing or another user's. */
+  get(userId: string, agentId: string): Promise<AgentWithChildren | null>;
+  /** Every agent of the user with children, oldest first. */
+  list(userId: string): Promise<AgentWithChildren[]>;
+}
+
+/** The agent that answers when no agent is named: highest priority among enabled ones, ties → oldest. */
+export function pickAnsweringAgent<A extends Pick<AgentRecord, 'enabled' | 'priority' | 'createdAt' | '_id'>>(agents: readonly A[]): A | null {
+  let best: A | null = null;
+  for (const a of agents) {
+    if (!a.enabled) continue;
+    if (!best || a.priority > best.priority || (a.priority === best.priority && (a.createdAt < best.createdAt || (a.createdAt === best.createdAt && a._id < best._id)))) best = a;
+  }
+  return best;
+}
