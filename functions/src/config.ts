@@ -67,6 +67,17 @@ const envSchema = z.object({
   STRIPE_PRICE_STARTER: z._default(z.string(), ''),
   STRIPE_PRICE_PROFESSIONAL: z._default(z.string(), ''),
   STRIPE_PRICE_ENTERPRISE: z._default(z.string(), ''),
+  /**
+   * OpenAI-compatible API the ChatGPT integration uses when the user left "API base URL" empty
+   * (e.g. http://127.0.0.1:4010/v1: the local fake OpenAI). Unset = api.openai.com.
+   */
+  OPENAI_BASE_URL: optionalUrl,
+  /**
+   * Exact host:port pairs (comma-separated, e.g. "127.0.0.1:4010,localhost:4010") that outbound
+   * calls to user-supplied URLs may reach on a loopback address. Only the local runtime and tests
+   * set it (fake OpenAI, test web server); empty = every loopback/private address is refused.
+   */
+  OUTBOUND_ALLOW_HOSTS: csv,
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
