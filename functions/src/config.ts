@@ -82,6 +82,8 @@ const envSchema = z.object({
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
   LOCAL_DATA_DIR: z._default(z.string(), '.data'),
+  /** Custom agent tools: how long one HTTP call may take (ms) before the model is told it did not answer. */
+  TOOL_TIMEOUT_MS: z._default(z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n > 0, 'TOOL_TIMEOUT_MS must be a positive integer')), 10_000),
 });
 
 export type Config = z.infer<typeof envSchema>;
