@@ -1,0 +1,96 @@
+/**
+ * The Test Agent chat (POST /api/agents/{id}/chat and /api/agents/chat): finds the agent (a named
+ * one, or the one that answers for the user), the user's ChatGPT connection, and runs one agent
+ * turn. Model failures become messages the user can act on (integrationMessages.model*).
+ */
+import type { ChatInput, ChatReply } from '../../../contract/agents.js';
+import { agentMessages } from '../../../contract/agents.js';
+import { integrationMessages } from '../../../contract/integrations.js';
+import { ModelError } from '../../ai/ports.js';
+import { BadGatewayError, DomainError, NotFoundError, TooManyRequestsError, ValidationError } from '../../errors.js';
+import type { AiConnector } from '../../integrations/ports.js';
+import type { KnowledgeRetriever } from '../../knowledge/ports.js';
+import { pickAnsweringAgent, type AgentReader } from '../ports.js';
+import type { ToolExecutor } from './ports.js';
+import { runAgent } from './run-agent.js';
+
+/** The model took too long (504: the request itself was fine). */
+export class ModelTimeoutError extends DomainError {
+  readonly status = 504;
+}
+
+/** A model failure as the user should read it; never the provider's own text. */
+export function modelErrorToDomain(error: ModelError): DomainError {
+  switch (error.kind) {
+    case 'auth':
+      return new ValidationError(integrationMessages.modelKeyRejected);
+    case 'rate_limit':
+      return new TooManyRequestsError(integrationMessages.modelRateLimited);
+    case 'timeout':
+      return new ModelTimeoutError(integrationMessages.modelTimeout);
+    case 'not_found':
+      return new ValidationError(integrationMessages.modelNotFound);
+    default:
+      return new BadGatewayError(integrationMessages.modelUnavailable);
+  }
+}
+
+export interface AgentChatDeps {
+  agents: AgentReader;
+  ai: AiConnector;
+  retriever: KnowledgeRetriever;
+  tools: ToolExecutor;
+  /** How long a reply may take in total (API Gateway stops waiting at 30 s). */
+  replyBudgetMs?: number;
+  now?: () => number;
+  onError?: (message: string, error: unknown) => void;
+}
+
+export const DEFAULT_REPLY_BUDGET_MS = 25_000;
+
+export function createAgentChat(deps: AgentChatDeps) {
+  const now = deps.now ?? Date.now;
+  return {
+    /** `agentId` null: the user's answering agent (highest priority enabled, ties → oldest). */
+    async chat(userId: string, agentId: string | null, input: ChatInput): Promise<ChatReply> {
+      const started = now();
+      let agent;
+      if (agentId === null) {
+        agent = pickAnsweringAgent(await deps.agents.list(userId));
+        if (!agent) throw new ValidationError(agentMessages.noEnabledAgent);
+      } else {
+        agent = await deps.agents.get(userId, agentId);
+        if (!agent) throw new NotFoundError(agentMessages.notFound);
+      }
+      const connection = await deps.ai.forUser(userId);
+      if (!connection) throw new ValidationError(integrationMessages.chatgptNotConnected);
+
+      try {
+        const reply = await runAgent({
+          userId,
+          agent,
+          settings: connection.settings,
+          model: connection.chat,
+          embedder: connection.embedder,
+          retriever: deps.retriever,
+          tools: deps.tools,
+          history: input.messages,
+          message: input.message,
+          channel: 'chat',
+          deadline: started + (deps.replyBudgetMs ?? DEFAULT_REPLY_BUDGET_MS),
+          now,
+          onError: deps.onError,
+        });
+        return { ...reply, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
+      } catch (error) {
+        if (error instanceof ModelError) {
+          if (error.kind !== 'auth' && error.kind !== 'not_found') deps.onError?.(`Model call failed (${error.kind})`, error);
+          throw modelErrorToDomain(error);
+        }
+        throw error;
+      }
+    },
+  };
+}
+
+export type AgentChat = ReturnType<typeof createAgentChat>;

@@ -1,0 +1,59 @@
+/**
+ * The system prompt of one agent turn: the integration's system prompt, who the agent is (name,
+ * description, objective, instructions, knowledge base; empty parts skipped), how to write for
+ * the channel, how to use the built-in tools, then the knowledge excerpts retrieved for the
+ * customer's message, numbered, with their sources.
+ */
+import type { ChatGptSettings } from '../../../contract/integrations.js';
+import type { RetrievedChunk } from '../../knowledge/ports.js';
+import type { AgentRecord } from '../ports.js';
+import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE } from './tools.js';
+
+export type Channel = 'chat' | 'whatsapp' | 'voice';
+
+export const CHANNEL_STYLES: Record<Channel, string> = {
+  chat: 'You are answering in a web chat. Be clear, friendly and concise. Light Markdown (short lists, bold) is fine when it helps.',
+  whatsapp:
+    'You are answering on WhatsApp. Keep replies short, like a text message: plain text, no Markdown, no headings or tables, at most a few short paragraphs.',
+  voice:
+    'You are speaking on a phone call; your reply will be read aloud. Use short, natural spoken sentences. No Markdown, no lists, no bullet points, no emojis, no URLs. Say numbers and times the way a person would.',
+};
+
+/** How an excerpt is shown to the model: numbered, with its source name. */
+export function formatExcerpts(chunks: readonly RetrievedChunk[], firstNumber = 1): string {
+  return chunks
+    .map((r, i) => `[${firstNumber + i}] Source: ${r.chunk.sourceName}\n${r.chunk.text.trim()}`)
+    .join('\n\n');
+}
+
+const section = (title: string, text: string) => {
+  const t = text.trim();
+  return t === '' ? null : `${title}:\n${t}`;
+};
+
+export function buildSystemPrompt(input: {
+  settings: Pick<ChatGptSettings, 'systemPrompt'>;
+  agent: Pick<AgentRecord, 'name' | 'description' | 'objective' | 'instructions' | 'knowledgeBase'>;
+  channel: Channel;
+  excerpts: readonly RetrievedChunk[];
+}): string {
+  const { settings, agent, channel, excerpts } = input;
+  const parts: (string | null)[] = [];
+  parts.push(settings.systemPrompt.trim() || null);
+  const name = agent.name.trim();
+  parts.push(name ? `You are ${name}, an AI agent answering customers on behalf of a business.` : 'You are an AI agent answering customers on behalf of a business.');
+  parts.push(section('About you', agent.description));
+  parts.push(section('Your objective', agent.objective));
+  parts.push(section('Instructions', agent.instructions));
+  parts.push(section('Knowledge base', agent.knowledgeBase));
+  parts.push(CHANNEL_STYLES[channel]);
+  parts.push(
+    `Use ${SEARCH_KNOWLEDGE} when you need facts from the business's documents or web pages that are not below. ` +
+      `Use ${ESCALATE_TO_HUMAN} when the customer asks for a person or you cannot help. ` +
+      'Never invent facts, prices or policies: if you do not know, say so.',
+  );
+  if (excerpts.length > 0) {
+    parts.push(`Relevant excerpts from the knowledge sources (cite the source when you use one):\n\n${formatExcerpts(excerpts)}`);
+  }
+  return parts.filter((p): p is string => p !== null).join('\n\n');
+}

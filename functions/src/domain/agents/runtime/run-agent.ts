@@ -1,0 +1,249 @@
+/**
+ * The agent runtime: one customer message in, the agent's reply out, with what it used (tool
+ * calls, knowledge sources, a hand-off to a human). The Test Agent chat calls it today; the
+ * WhatsApp and voice channels will call the same function. Pure over ports: it knows nothing
+ * about HTTP, DynamoDB or OpenAI.
+ *
+ * A turn: retrieve the knowledge excerpts closest to the message (embedding it; keyword-only when
+ * embeddings fail) → system prompt → model with the custom tools and the built-ins → run the
+ * tools it asks for and give it the results → … at most MAX_TOOL_ROUNDS times → one last call
+ * without tools if it still wants more. Model errors (ModelError) propagate to the caller.
+ */
+import { AGENT_LIMITS, type ChatSource, type ChatToolCall } from '../../../contract/agents.js';
+import type { ChatGptSettings } from '../../../contract/integrations.js';
+import { ModelError, type ChatModel, type Completion, type Embedder, type ModelMessage, type ModelToolCall, type ModelToolSpec } from '../../ai/ports.js';
+import type { AgentKnowledgeRef, KnowledgeRetriever, RetrievedChunk } from '../../knowledge/ports.js';
+import type { AgentWithChildren, ToolRecord } from '../ports.js';
+import type { ToolExecutor } from './ports.js';
+import { buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
+import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE, parseToolArguments, toolSpecs } from './tools.js';
+
+export const RUNTIME_LIMITS = {
+  /** Model rounds that may call tools per reply; then one last call without tools. */
+  toolRounds: 5,
+  /** Excerpts put in the prompt before the first model call. */
+  promptExcerpts: 4,
+  /** Excerpts one search_knowledge call returns. */
+  searchExcerpts: 4,
+  /** Tool calls honoured in one model round (the rest get an error text). */
+  callsPerRound: 8,
+  /** ChatToolCall.result is capped to this many characters in the reply (the model got the full text). */
+  shownResultChars: 4000,
+  /** ChatSource.excerpt length. */
+  sourceExcerptChars: 300,
+} as const;
+
+export const DEFAULT_REPLIES = {
+  handoff: 'I am passing this conversation to a member of our team. Someone will get back to you shortly.',
+  empty: 'Sorry, I could not put an answer together. Could you rephrase your question?',
+} as const;
+
+export interface HistoryMessage {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface RunAgentInput {
+  /** The agent's owner (tenant of the knowledge). */
+  userId: string;
+  agent: AgentWithChildren;
+  settings: ChatGptSettings;
+  model: ChatModel;
+  /** null when embeddings are unavailable: retrieval ranks by keywords only. */
+  embedder: Embedder | null;
+  retriever: KnowledgeRetriever;
+  tools: ToolExecutor;
+  /** The conversation before `message`, oldest first (only the last AGENT_LIMITS.chatHistory are used). */
+  history: readonly HistoryMessage[];
+  message: string;
+  channel: Channel;
+  /** Epoch ms by which the reply must be ready (voice turns, the API Gateway limit): bounds model and tool calls. */
+  deadline?: number;
+  now?: () => number;
+  /** Failures the turn survives (embedding, retrieval): reported here so the caller can log them. */
+  onError?: (message: string, error: unknown) => void;
+}
+
+export interface AgentReply {
+  reply: string;
+  toolCalls: ChatToolCall[];
+  sources: ChatSource[];
+  escalation: { reason: string } | null;
+}
+
+interface TurnState {
+  input: RunAgentInput;
+  ref: AgentKnowledgeRef;
+  specs: ModelToolSpec[];
+  now: () => number;
+  sources: Map<string, ChatSource>;
+  toolCalls: ChatToolCall[];
+  escalation: { reason: string } | null;
+  /** Excerpts numbered so far (search results continue the numbering of the prompt's). */
+  excerptCount: number;
+}
+
+const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
+  const now = input.now ?? Date.now;
+  const state: TurnState = {
+    input,
+    ref: { userId: input.userId, agentId: input.agent._id, knowledgeVersion: input.agent.knowledgeVersion },
+    specs: toolSpecs(input.agent.tools),
+    now,
+    sources: new Map(),
+    toolCalls: [],
+    escalation: null,
+    excerptCount: 0,
+  };
+
+  const excerpts = hasKnowledge(input.agent) ? await retrieve(state, input.message, RUNTIME_LIMITS.promptExcerpts) : [];
+  state.excerptCount = excerpts.length;
+
+  const messages: ModelMessage[] = [
+    { role: 'system', content: buildSystemPrompt({ settings: input.settings, agent: input.agent, channel: input.channel, excerpts }) },
+    ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
+    { role: 'user', content: input.message },
+  ];
+
+  for (let round = 0; round < RUNTIME_LIMITS.toolRounds; round++) {
+    const completion = await complete(state, messages, true);
+    if (completion.toolCalls.length === 0) return finish(state, completion.content);
+    messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
+    // In parallel; recorded and answered in the model's order.
+    const results = await Promise.all(completion.toolCalls.map((call, i) => runToolCall(state, call, i)));
+    completion.toolCalls.forEach((call, i) => {
+      const { shown, text } = results[i]!;
+      state.toolCalls.push(shown);
+      messages.push({ role: 'tool', toolCallId: call.id, content: text });
+    });
+    if (state.escalation) {
+      messages.push({
+        role: 'system',
+        content: 'The conversation has been handed to a human team member. Write one or two short sentences telling the customer that a person will follow up.',
+      });
+      // The hand-off is what matters: if this last call fails, the default text goes out with it.
+      const handoff = await complete(state, messages, false).catch((error: unknown) => {
+        input.onError?.('The hand-off reply failed; the default text is used', error);
+        return null;
+      });
+      return finish(state, handoff?.content ?? null);
+    }
+  }
+  messages.push({ role: 'system', content: 'You cannot call tools any more for this message. Answer the customer now with what you have.' });
+  return finish(state, (await complete(state, messages, false)).content);
+}
+
+async function complete(state: TurnState, messages: ModelMessage[], withTools: boolean): Promise<Completion> {
+  const { input } = state;
+  const remaining = input.deadline === undefined ? undefined : input.deadline - state.now();
+  if (remaining !== undefined && remaining <= 0) throw new ModelError('timeout', 'The reply deadline passed before the model was called');
+  return input.model.complete({
+    model: input.settings.model,
+    messages,
+    ...(withTools ? { tools: state.specs } : {}),
+    maxTokens: input.settings.maxTokens,
+    temperature: input.settings.temperature,
+    ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
+  });
+}
+
+/** Only agents with files or web pages have chunks to search. */
+const hasKnowledge = (agent: AgentWithChildren) => agent.files.length > 0 || agent.urls.length > 0;
+
+function finish(state: TurnState, content: string | null): AgentReply {
+  const text = content?.trim() ?? '';
+  return {
+    reply: text !== '' ? text : state.escalation ? DEFAULT_REPLIES.handoff : DEFAULT_REPLIES.empty,
+    toolCalls: state.toolCalls,
+    sources: [...state.sources.values()],
+    escalation: state.escalation,
+  };
+}
+
+/** Hybrid retrieval of `query`; keyword-only when the embedding fails, nothing when retrieval itself fails. */
+async function retrieve(state: TurnState, query: string, limit: number): Promise<RetrievedChunk[]> {
+  const { embedder, retriever, onError } = state.input;
+  let vector: Float32Array | null = null;
+  if (embedder) {
+    try {
+      vector = (await embedder.embed([query]))[0] ?? null;
+    } catch (error) {
+      onError?.('Embedding the message failed; keyword retrieval only', error);
+    }
+  }
+  let found: RetrievedChunk[];
+  try {
+    found = await retriever.search(state.ref, query, vector, limit);
+  } catch (error) {
+    onError?.('Knowledge retrieval failed', error);
+    return [];
+  }
+  for (const r of found) {
+    const key = `${r.chunk.sourceKind}:${r.chunk.sourceId}:${r.chunk.index}`;
+    const known = state.sources.get(key);
+    if (known && known.score >= r.score) continue;
+    state.sources.set(key, {
+      name: r.chunk.sourceName,
+      kind: r.chunk.sourceKind,
+      sourceId: r.chunk.sourceId,
+      score: Math.round(r.score * 1000) / 1000,
+      excerpt: cap(r.chunk.text.trim().replace(/\s+/g, ' '), RUNTIME_LIMITS.sourceExcerptChars),
+    });
+  }
+  return found;
+}
+
+/** Runs one tool call of the model: what goes back to it, and what the reply shows. Never throws. */
+async function runToolCall(state: TurnState, call: ModelToolCall, indexInRound: number): Promise<{ text: string; shown: ChatToolCall }> {
+  const started = state.now();
+  const done = (args: Record<string, unknown>, text: string, ok: boolean, status?: number) => ({
+    text,
+    shown: {
+      name: call.name,
+      arguments: args,
+      result: cap(text, RUNTIME_LIMITS.shownResultChars),
+      ok,
+      ...(status !== undefined ? { status } : {}),
+      durationMs: Math.max(0, state.now() - started),
+    },
+  });
+
+  if (indexInRound >= RUNTIME_LIMITS.callsPerRound) {
+    return done({}, `Not run: at most ${RUNTIME_LIMITS.callsPerRound} tool calls are allowed at once.`, false);
+  }
+  const parsed = parseToolArguments(call.arguments);
+  if (!parsed.ok) return done({}, parsed.error, false);
+  const args = parsed.args;
+
+  if (call.name === SEARCH_KNOWLEDGE) {
+    const query = typeof args.query === 'string' ? args.query.trim() : '';
+    if (query === '') return done(args, 'Missing required parameter: query.', false);
+    const found = await retrieve(state, query, RUNTIME_LIMITS.searchExcerpts);
+    if (found.length === 0) return done(args, 'No matching knowledge was found for this query.', true);
+    const first = state.excerptCount + 1;
+    state.excerptCount += found.length;
+    return done(args, formatExcerpts(found, first), true);
+  }
+
+  if (call.name === ESCALATE_TO_HUMAN) {
+    const reason = typeof args.reason === 'string' ? args.reason.trim() : '';
+    if (reason === '') return done(args, 'Missing required parameter: reason.', false);
+    state.escalation ??= { reason };
+    return done(args, 'The conversation has been handed to a human team member, who will follow up with the customer.', true);
+  }
+
+  const tool: ToolRecord | undefined = state.input.agent.tools.find((t) => t.name === call.name);
+  if (!tool) return done(args, `Unknown tool ${call.name}. Use only the tools you were given.`, false);
+  const remaining = state.input.deadline === undefined ? undefined : state.input.deadline - state.now();
+  if (remaining !== undefined && remaining <= 0) return done(args, 'The tool was not called: there is no time left for this reply.', false);
+  try {
+    const outcome = await state.input.tools.execute(tool, args, remaining !== undefined ? { timeoutMs: remaining } : undefined);
+    return done(args, outcome.result, outcome.ok, outcome.status);
+  } catch (error) {
+    // The executor's contract is to never throw; a bug there must not lose the reply.
+    state.input.onError?.('Tool executor threw', error);
+    return done(args, 'The tool could not be called because of an internal error.', false);
+  }
+}

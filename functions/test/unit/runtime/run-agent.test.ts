@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import { AGENT_LIMITS } from '../../../src/contract/agents.js';
+import { DEFAULT_REPLIES, RUNTIME_LIMITS, runAgent, type RunAgentInput } from '../../../src/domain/agents/runtime/run-agent.js';
+import { ModelError } from '../../../src/domain/ai/ports.js';
+import {
+  agent,
+  call,
+  chunk,
+  FakeEmbedder,
+  MemoryRetriever,
+  RecordingExecutor,
+  ScriptedModel,
+  settings,
+  someFile,
+  textReply,
+  tool,
+  toolsReply,
+} from './fakes.js';
+
+function turn(over: Partial<RunAgentInput> & { model: ScriptedModel }): RunAgentInput {
+  return {
+    userId: 'user1',
+    agent: agent({ tools: [tool()] }),
+    settings: settings(),
+    embedder: new FakeEmbedder(),
+    retriever: new MemoryRetriever(),
+    tools: new RecordingExecutor(),
+    history: [],
+    message: 'Where is my order A-100?',
+    channel: 'chat',
+    ...over,
+  };
+}
+
+describe('runAgent: a plain answer', () => {
+  it('sends the system prompt, the history and the message with the integration settings and every tool', async () => {
+    const model = new ScriptedModel([textReply('  It shipped yesterday.  ')]);
+
+    const reply = await runAgent(
+      turn({ model, history: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello! How can I help?' }] }),
+    );
+
+    expect(reply).toEqual({ reply: 'It shipped yesterday.', toolCalls: [], sources: [], escalation: null });
+    const req = model.requests[0]!;
+    expect(req).toMatchObject({ model: 'gpt-4o', maxTokens: 500, temperature: 0.3 });
+    expect(req.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(req.messages[0]!.content).toMatch(/^You work for Acme Dental\./);
+    expect(req.messages.at(-1)).toEqual({ role: 'user', content: 'Where is my order A-100?' });
+    expect(req.tools?.map((t) => t.name)).toEqual(['check_order', 'search_knowledge', 'escalate_to_human']);
+  });
+
+  it(`keeps only the last ${AGENT_LIMITS.chatHistory} history messages`, async () => {
+    const model = new ScriptedModel([textReply('ok')]);
+    const history = Array.from({ length: 70 }, (_, i) => ({ role: i % 2 ? ('assistant' as const) : ('user' as const), content: `m${i}` }));
+
+    await runAgent(turn({ model, history }));
+
+    const sent = model.requests[0]!.messages.slice(1, -1).map((m) => m.content);
+    expect(sent).toHaveLength(AGENT_LIMITS.chatHistory);
+    expect(sent[0]).toBe('m20');
+    expect(sent.at(-1)).toBe('m69');
+  });
+
+  it('an empty answer becomes a default text, never an empty reply', async () => {
+    const reply = await runAgent(turn({ model: new ScriptedModel([textReply('   ')]) }));
+    expect(reply.reply).toBe(DEFAULT_REPLIES.empty);
+  });
+
+  it('model errors propagate for the caller to map', async () => {
+    const model = new ScriptedModel([new ModelError('auth', 'Incorrect API key provided: sk-...')]);
+    await expect(runAgent(turn({ model }))).rejects.toMatchObject({ name: 'ModelError', kind: 'auth' });
+  });
+});
+
+describe('runAgent: knowledge', () => {
+  const chunks = [
+    chunk('Whitening costs 200 EUR per session.', { index: 0 }),
+    chunk('Implants start at 900 EUR.', { index: 1, sourceId: 'url1', sourceKind: 'url', sourceName: 'https://acme.example/prices' }),
+  ];
+
+  it('retrieves excerpts for the message (embedded) into the prompt and lists them as sources', async () => {
+    const model = new ScriptedModel([textReply('Whitening is 200 EUR.')]);
+    const retriever = new MemoryRetriever(chunks);
+    const embedder = new FakeEmbedder();
+
+    const reply = await runAgent(turn({ model, retriever, embedder, agent: agent({ files: [someFile()] }), message: 'How much is whitening?' }));
+
+    expect(embedder.calls).toEqual([['How much is whitening?']]);
+    expect(retriever.searches[0]).toMatchObject({
+      ref: { userId: 'user1', agentId: 'agent1', knowledgeVersion: 3 },
+      query: 'How much is whitening?',
+      limit: RUNTIME_LIMITS.promptExcerpts,
+    });
+    expect(retriever.searches[0]!.queryVector).toBeInstanceOf(Float32Array);
+    expect(model.requests[0]!.messages[0]!.content).toContain('[1] Source: prices.pdf\nWhitening costs 200 EUR per session.');
+    expect(reply.sources).toEqual([{ name: 'prices.pdf', kind: 'file', sourceId: 'file1', score: 1, excerpt: 'Whitening costs 200 EUR per session.' }]);
+  });
+
+  it('falls back to keyword-only retrieval (queryVector null) when embedding fails', async () => {
+    const model = new ScriptedModel([textReply('ok')]);
+    const retriever = new MemoryRetriever(chunks);
+    const errors: string[] = [];
+
+    const reply = await runAgent(
+      turn({ model, retriever, embedder: new FakeEmbedder(true), agent: agent({ files: [someFile()] }), message: 'whitening', onError: (m) => errors.push(m) }),
+    );
+
+    expect(retriever.searches[0]!.queryVector).toBeNull();
+    expect(reply.sources.map((s) => s.sourceId)).toEqual(['file1']);
+    expect(errors).toHaveLength(1);
+  });
+
+  it('does not search when the agent has no files or web pages', async () => {
+    const retriever = new MemoryRetriever(chunks);
+    const embedder = new FakeEmbedder();
+    await runAgent(turn({ model: new ScriptedModel([textReply('ok')]), retriever, embedder }));
+    expect(retriever.searches).toHaveLength(0);
+    expect(embedder.calls).toHaveLength(0);
+  });
+
+  it('search_knowledge runs retrieval, gives numbered excerpts to the model and adds the sources', async () => {
+    const model = new ScriptedModel([toolsReply(call('search_knowledge', { query: 'implants price' }, 'c1')), textReply('Implants start at 900 EUR.')]);
+    const retriever = new MemoryRetriever(chunks);
+
+    const reply = await runAgent(turn({ model, retriever, message: 'hello' }));
+
+    expect(retriever.searches).toEqual([expect.objectContaining({ query: 'implants price', limit: RUNTIME_LIMITS.searchExcerpts })]);
+    const toolMessage = model.requests[1]!.messages.find((m) => m.role === 'tool');
+    expect(toolMessage).toEqual({ role: 'tool', toolCallId: 'c1', content: '[1] Source: https://acme.example/prices\nImplants start at 900 EUR.' });
+    expect(reply.sources).toEqual([expect.objectContaining({ name: 'https://acme.example/prices', kind: 'url', sourceId: 'url1' })]);
+    expect(reply.toolCalls).toEqual([expect.objectContaining({ name: 'search_knowledge', arguments: { query: 'implants price' }, ok: true })]);
+    expect(reply.reply).toBe('Implants start at 900 EUR.');
+  });
+
+  it('search_knowledge with no match tells the model so', async () => {
+    const model = new ScriptedModel([toolsReply(call('search_knowledge', { query: 'parking' })), textReply('I do not know.')]);
+    const reply = await runAgent(turn({ model, retriever: new MemoryRetriever(chunks) }));
+    expect(reply.toolCalls[0]).toMatchObject({ ok: true, result: 'No matching knowledge was found for this query.' });
+    expect(reply.sources).toEqual([]);
+  });
+});
+
+describe('runAgent: custom tools', () => {
+  it('runs the tool with the parsed arguments and gives its result back to the model under the call id', async () => {
+    const model = new ScriptedModel([toolsReply(call('check_order', { order_id: 'A-100' }, 'c1')), textReply('Your order shipped.')]);
+    const tools = new RecordingExecutor();
+
+    const reply = await runAgent(turn({ model, tools }));
+
+    expect(tools.calls).toEqual([{ tool: 'check_order', args: { order_id: 'A-100' }, options: undefined }]);
+    const second = model.requests[1]!.messages;
+    expect(second.at(-2)).toMatchObject({ role: 'assistant', toolCalls: [{ id: 'c1', name: 'check_order' }] });
+    expect(second.at(-1)).toEqual({ role: 'tool', toolCallId: 'c1', content: 'HTTP 200\n{"status":"shipped"}' });
+    expect(reply).toMatchObject({
+      reply: 'Your order shipped.',
+      toolCalls: [{ name: 'check_order', arguments: { order_id: 'A-100' }, result: 'HTTP 200\n{"status":"shipped"}', ok: true, status: 200 }],
+    });
+    expect(reply.toolCalls[0]!.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('several calls in one round run and are reported in the model order, failures included', async () => {
+    const model = new ScriptedModel([
+      toolsReply(call('check_order', { order_id: 'A' }, 'c1'), call('check_order', { order_id: 'B' }, 'c2')),
+      textReply('done'),
+    ]);
+    const tools = new RecordingExecutor((_t, args) =>
+      args.order_id === 'A' ? { ok: false, result: 'The tool did not answer within 10 seconds' } : { ok: true, status: 200, result: 'HTTP 200\nB ok' },
+    );
+
+    const reply = await runAgent(turn({ model, tools }));
+
+    expect(reply.toolCalls.map((c) => [c.arguments.order_id, c.ok, c.result])).toEqual([
+      ['A', false, 'The tool did not answer within 10 seconds'],
+      ['B', true, 'HTTP 200\nB ok'],
+    ]);
+    expect(model.requests[1]!.messages.filter((m) => m.role === 'tool')).toEqual([
+      { role: 'tool', toolCallId: 'c1', content: 'The tool did not answer within 10 seconds' },
+      { role: 'tool', toolCallId: 'c2', content: 'HTTP 200\nB ok' },
+    ]);
+  });
+
+  it('invalid JSON arguments become an error text for the model, not a crash, and the tool is not called', async () => {
+    const model = new ScriptedModel([toolsReply(call('check_order', '{"order_id": "A-1', 'c1')), textReply('Could you repeat the order number?')]);
+    const tools = new RecordingExecutor();
+
+    const reply = await runAgent(turn({ model, tools }));
+
+    expect(tools.calls).toHaveLength(0);
+    expect(reply.reply).toBe('Could you repeat the order number?');
+    expect(reply.toolCalls[0]).toMatchObject({ name: 'check_order', ok: false, arguments: {} });
+    const toolMessage = model.requests[1]!.messages.at(-1)!;
+    expect(toolMessage).toMatchObject({ role: 'tool', toolCallId: 'c1' });
+    expect(toolMessage.content).toMatch(/^Invalid arguments: they are not valid JSON/);
+  });
+
+  it('an unknown tool name gets an error text', async () => {
+    const model = new ScriptedModel([toolsReply(call('delete_everything', {})), textReply('Sorry.')]);
+    const reply = await runAgent(turn({ model }));
+    expect(reply.toolCalls[0]).toMatchObject({ ok: false, result: 'Unknown tool delete_everything. Use only the tools you were given.' });
+  });
+
+  it(`stops after ${RUNTIME_LIMITS.toolRounds} tool rounds with one last call without tools`, async () => {
+    const model = new ScriptedModel([
+      ...Array.from({ length: RUNTIME_LIMITS.toolRounds }, (_, i) => toolsReply(call('check_order', { order_id: `A${i}` }))),
+      // The last call must answer even if the model would keep asking for tools.
+      (req) => (req.tools ? toolsReply(call('check_order', { order_id: 'again' })) : textReply('Here is what I found.')),
+    ]);
+    const tools = new RecordingExecutor();
+
+    const reply = await runAgent(turn({ model, tools }));
+
+    expect(model.requests).toHaveLength(RUNTIME_LIMITS.toolRounds + 1);
+    expect(model.requests.slice(0, -1).every((r) => r.tools && r.tools.length === 3)).toBe(true);
+    expect(model.requests.at(-1)!.tools).toBeUndefined();
+    expect(tools.calls).toHaveLength(RUNTIME_LIMITS.toolRounds);
+    expect(reply.reply).toBe('Here is what I found.');
+    expect(reply.toolCalls).toHaveLength(RUNTIME_LIMITS.toolRounds);
+  });
+
+  it(`runs at most ${RUNTIME_LIMITS.callsPerRound} calls of one round`, async () => {
+    const many = Array.from({ length: RUNTIME_LIMITS.callsPerRound + 2 }, (_, i) => call('check_order', { order_id: String(i) }));
+    const tools = new RecordingExecutor();
+    const model = new ScriptedModel([toolsReply(...many), textReply('ok')]);
+
+    const reply = await runAgent(turn({ model, tools }));
+
+    expect(tools.calls).toHaveLength(RUNTIME_LIMITS.callsPerRound);
+    expect(reply.toolCalls.slice(-2).every((c) => !c.ok && /at most/.test(c.result))).toBe(true);
+    // Every call of the round still gets an answer (the API requires one per tool_call_id).
+    expect(model.requests[1]!.messages.filter((m) => m.role === 'tool')).toHaveLength(many.length);
+  });
+
+  it('caps the result shown in the reply while the model gets all of it', async () => {
+    const big = `HTTP 200\n${'x'.repeat(10_000)}`;
+    const model = new ScriptedModel([toolsReply(call('check_order', { order_id: 'A' })), textReply('ok')]);
+
+    const reply = await runAgent(turn({ model, tools: new RecordingExecutor(() => ({ ok: true, status: 200, result: big })) }));
+
+    expect(reply.toolCalls[0]!.result.length).toBe(RUNTIME_LIMITS.shownResultChars);
+    expect(model.requests[1]!.messages.at(-1)!.content).toBe(big);
+  });
+
+  it('a throwing executor is reported as a failed call, not a failed reply', async () => {
+    const model = new ScriptedModel([toolsReply(call('check_order', { order_id: 'A' })), textReply('Sorry, the system is down.')]);
+    const tools = new RecordingExecutor(() => {
+      throw new Error('bug');
+    });
+    const reply = await runAgent(turn({ model, tools, onError: () => undefined }));
+    expect(reply.toolCalls[0]!.ok).toBe(false);
+    expect(reply.reply).toBe('Sorry, the system is down.');
+  });
+});
+
+describe('runAgent: escalation', () => {
+  it('records the reason and asks the model (without tools) for a short hand-off reply', async () => {
+    const model = new ScriptedModel([
+      toolsReply(call('escalate_to_human', { reason: '  Customer wants a refund  ' })),
+      textReply('A colleague will contact you shortly.'),
+    ]);
+
+    const reply = await runAgent(turn({ model, message: 'I want to talk to a person' }));
+
+    expect(reply.escalation).toEqual({ reason: 'Customer wants a refund' });
+    expect(reply.reply).toBe('A colleague will contact you shortly.');
+    expect(model.requests).toHaveLength(2);
+    expect(model.requests[1]!.tools).toBeUndefined();
+    expect(reply.toolCalls).toEqual([expect.objectContaining({ name: 'escalate_to_human', ok: true })]);
+  });
+
+  it('uses the default hand-off text when the model gives none or fails', async () => {
+    const empty = await runAgent(turn({ model: new ScriptedModel([toolsReply(call('escalate_to_human', { reason: 'angry' })), textReply(null)]) }));
+    expect(empty).toMatchObject({ reply: DEFAULT_REPLIES.handoff, escalation: { reason: 'angry' } });
+
+    const failing = await runAgent(
+      turn({
+        model: new ScriptedModel([toolsReply(call('escalate_to_human', { reason: 'angry' })), new ModelError('timeout', 'slow')]),
+        onError: () => undefined,
+      }),
+    );
+    expect(failing).toMatchObject({ reply: DEFAULT_REPLIES.handoff, escalation: { reason: 'angry' } });
+  });
+
+  it('a blank reason is refused and nothing is escalated', async () => {
+    const model = new ScriptedModel([toolsReply(call('escalate_to_human', { reason: ' ' })), textReply('How can I help?')]);
+    const reply = await runAgent(turn({ model }));
+    expect(reply.escalation).toBeNull();
+    expect(reply.toolCalls[0]).toMatchObject({ ok: false, result: 'Missing required parameter: reason.' });
+  });
+});
+
+describe('runAgent: deadline', () => {
+  it('bounds each model call and tool call by the time left', async () => {
+    let t = 1_000;
+    const model = new ScriptedModel([
+      () => {
+        t += 2_000;
+        return toolsReply(call('check_order', { order_id: 'A' }));
+      },
+      textReply('ok'),
+    ]);
+    const tools = new RecordingExecutor();
+
+    await runAgent(turn({ model, tools, deadline: 9_000, now: () => t }));
+
+    expect(model.requests[0]!.timeoutMs).toBe(8_000);
+    expect(tools.calls[0]!.options).toEqual({ timeoutMs: 6_000 });
+    expect(model.requests[1]!.timeoutMs).toBe(6_000);
+  });
+
+  it('a passed deadline is a model timeout', async () => {
+    const model = new ScriptedModel([textReply('late')]);
+    await expect(runAgent(turn({ model, deadline: 500, now: () => 1_000 }))).rejects.toMatchObject({ kind: 'timeout' });
+    expect(model.requests).toHaveLength(0);
+  });
+});
