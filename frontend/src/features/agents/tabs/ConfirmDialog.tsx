@@ -1,0 +1,47 @@
+/** A delete confirmation with the spec's question, Cancel and Delete (busy while the call runs). */
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import { useId } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  /** The spec's confirmation question. */
+  body: string;
+  /** What is about to go (a file name, a URL, a tool name), shown under the question. */
+  subject?: string;
+  pending: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}
+
+export function ConfirmDialog({ open, title, body, subject, pending, onCancel, onConfirm }: ConfirmDialogProps) {
+  const { t } = useTranslation();
+  const id = useId();
+  return (
+    <Dialog open={open} onClose={pending ? undefined : onCancel} maxWidth="xs" fullWidth aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
+      <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
+      <DialogContent>
+        <DialogContentText id={`${id}-body`}>{body}</DialogContentText>
+        {subject && (
+          <DialogContentText sx={{ mt: 1, fontWeight: 600, wordBreak: 'break-all' }} color="text.primary">
+            {subject}
+          </DialogContentText>
+        )}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={onCancel} disabled={pending}>
+          {t('agentTabs.common.cancel')}
+        </Button>
+        <Button color="error" variant="contained" onClick={onConfirm} disabled={pending}>
+          {pending ? t('agentTabs.common.deleting') : t('agentTabs.common.delete')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

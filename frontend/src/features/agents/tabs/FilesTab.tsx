@@ -1,0 +1,281 @@
+/**
+ * Files tab (SPEC §2 Agent detail, §5 Files, §8): the agent's document library — name, size,
+ * upload date, status (Processing... → Completed / Failed with the reason), download and delete
+ * with confirmation — and uploads by button or drag and drop with a progress bar per file.
+ * While a document is being read the list refreshes every 2 s.
+ */
+import { useRef, useState, type DragEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import LinearProgress from '@mui/material/LinearProgress';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
+import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
+import { useTranslation } from 'react-i18next';
+import { AGENT_FILE_ACCEPT, type Agent, type AgentFile } from '@agentdesk/functions/contract';
+import { agentKnowledgeApi } from '../../../api/agentKnowledge';
+import { useToast } from '../../../components/useToast';
+import { ConfirmDialog } from './ConfirmDialog';
+import { formatBytes, formatDateTime } from './format';
+import { tabErrorMessage, tabMessage } from './messages';
+import { useAgentFiles, useDeleteFile } from './queries';
+import { StatusChip } from './StatusChip';
+import { useFileUploads, type UploadRow } from './useFileUploads';
+
+function FileIcon({ file }: { file: AgentFile }) {
+  const pdf = file.mimeType === 'application/pdf' || /\.pdf$/i.test(file.originalName);
+  return pdf ? (
+    <PictureAsPdfOutlined color="error" aria-hidden />
+  ) : (
+    <DescriptionOutlined color="primary" aria-hidden />
+  );
+}
+
+function UploadProgress({ row }: { row: UploadRow }) {
+  const { t } = useTranslation();
+  const percent = row.size > 0 ? Math.min(100, Math.round((row.loaded / row.size) * 100)) : 100;
+  const label =
+    row.phase === 'preparing'
+      ? t('agentTabs.files.preparing')
+      : row.phase === 'finishing'
+        ? t('agentTabs.files.finishing')
+        : t('agentTabs.files.percent', { percent });
+  return (
+    <Box sx={{ py: 1 }}>
+      <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', mb: 0.5 }}>
+        <Typography variant="body2" noWrap sx={{ minWidth: 0 }}>
+          {row.name}
+        </Typography>
+        <Typography variant="caption" color="text.secondary" sx={{ flexShrink: 0 }}>
+          {label}
+        </Typography>
+      </Stack>
+      <LinearProgress
+        variant={row.phase === 'uploading' ? 'determinate' : 'indeterminate'}
+        value={percent}
+        aria-label={t('agentTabs.files.uploadingAria', { name: row.name })}
+      />
+    </Box>
+  );
+}
+
+export default function FilesTab({ agent }: { agent: Agent }) {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const { files, isPlaceholderData, isFetching } = useAgentFiles(agent);
+  const remove = useDeleteFile(agent._id);
+  const { rows, upload } = useFileUploads(agent._id);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [dragging, setDragging] = useState(false);
+  const [toDelete, setToDelete] = useState<AgentFile | null>(null);
+
+  // Files whose bytes are still on their way show as progress rows instead.
+  const inFlight = new Set(rows.map((r) => r.fileId).filter(Boolean));
+  const listed = files.filter((f) => !inFlight.has(f.id)).sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
+
+  const choose = (list: FileList | null) => {
+    if (list && list.length > 0) void upload(Array.from(list));
+  };
+
+  const onDrop = (event: DragEvent) => {
+    event.preventDefault();
+    setDragging(false);
+    choose(event.dataTransfer.files);
+  };
+
+  const download = async (file: AgentFile) => {
+    // Opened now, while the click still counts as the user's (pop-up blockers); filled in below.
+    const win = window.open('', '_blank');
+    try {
+      const { url } = await agentKnowledgeApi.fileLink(file.id);
+      if (win) {
+        win.opener = null;
+        win.location.href = url;
+      } else {
+        window.location.assign(url);
+      }
+    } catch (err) {
+      win?.close();
+      toast.error(tabErrorMessage(err, t('agentTabs.files.downloadFailed')));
+    }
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    remove.mutate(toDelete.id, {
+      onSuccess: (res) => {
+        toast.success(res.message ? tabMessage(res.message) : t('agentTabs.files.deleted'));
+        setToDelete(null);
+      },
+      onError: (err) => {
+        toast.error(tabErrorMessage(err, t('agentTabs.files.deleteFailed')));
+        setToDelete(null);
+      },
+    });
+  };
+
+  return (
+    <Stack spacing={3}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+        <Box>
+          <Typography variant="h6" component="h2">
+            {t('agentTabs.files.title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('agentTabs.files.intro')}
+          </Typography>
+        </Box>
+        <Button variant="contained" startIcon={<CloudUploadOutlined />} onClick={() => inputRef.current?.click()} sx={{ flexShrink: 0 }}>
+          {t('agentTabs.files.upload')}
+        </Button>
+      </Stack>
+
+      <input
+        ref={inputRef}
+        type="file"
+        multiple
+        accept={AGENT_FILE_ACCEPT}
+        hidden
+        data-testid="agent-file-input"
+        aria-label={t('agentTabs.files.upload')}
+        onChange={(event) => {
+          choose(event.target.files);
+          event.target.value = '';
+        }}
+      />
+
+      <Paper
+        variant="outlined"
+        onDragEnter={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragOver={(event) => {
+          event.preventDefault();
+          event.dataTransfer.dropEffect = 'copy';
+        }}
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+        }}
+        onDrop={onDrop}
+        sx={{
+          p: 3,
+          textAlign: 'center',
+          borderStyle: 'dashed',
+          borderWidth: 2,
+          borderColor: dragging ? 'primary.main' : 'divider',
+          bgcolor: dragging ? 'action.hover' : 'background.default',
+          transition: 'background-color 120ms, border-color 120ms',
+        }}
+      >
+        <CloudUploadOutlined sx={{ fontSize: 40, color: dragging ? 'primary.main' : 'text.disabled' }} aria-hidden />
+        <Typography>
+          {t('agentTabs.files.dropHere')}{' '}
+          <Button size="small" onClick={() => inputRef.current?.click()} sx={{ verticalAlign: 'baseline', minWidth: 0, p: 0, textTransform: 'none', fontSize: 'inherit' }}>
+            {t('agentTabs.files.browse')}
+          </Button>
+        </Typography>
+        <Typography variant="caption" color="text.secondary">
+          {t('agentTabs.files.hint')}
+        </Typography>
+      </Paper>
+
+      {rows.length > 0 && (
+        <Paper variant="outlined" sx={{ px: 2, py: 1 }} aria-live="polite">
+          {rows.map((row) => (
+            <UploadProgress key={row.key} row={row} />
+          ))}
+        </Paper>
+      )}
+
+      {listed.length === 0 && rows.length === 0 ? (
+        isPlaceholderData && isFetching ? (
+          <Stack spacing={1} aria-busy="true" aria-label={t('agentTabs.files.loading')}>
+            <Skeleton variant="rounded" height={56} />
+            <Skeleton variant="rounded" height={56} />
+          </Stack>
+        ) : (
+          <Box sx={{ textAlign: 'center', py: 4 }}>
+            <DescriptionOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
+            <Typography variant="subtitle1" component="p">
+              {t('agentTabs.files.emptyTitle')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t('agentTabs.files.emptyBody')}
+            </Typography>
+          </Box>
+        )
+      ) : (
+        listed.length > 0 && (
+          <Paper variant="outlined">
+            <List disablePadding aria-label={t('agentTabs.files.listLabel')}>
+              {listed.map((file, index) => (
+                <ListItem key={file.id} divider={index < listed.length - 1} sx={{ py: 1.5, alignItems: 'flex-start', gap: 2, flexWrap: { xs: 'wrap', sm: 'nowrap' } }} data-testid="agent-file">
+                  <Box sx={{ pt: 0.5 }}>
+                    <FileIcon file={file} />
+                  </Box>
+                  <Box sx={{ flex: 1, minWidth: { xs: 'calc(100% - 48px)', sm: 0 } }}>
+                    <Typography sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{file.originalName}</Typography>
+                    <Typography variant="body2" color="text.secondary">
+                      {formatBytes(file.size, i18n.language)} · {t('agentTabs.files.uploadedAt', { date: formatDateTime(file.uploadedAt, i18n.language) })}
+                    </Typography>
+                    {file.status === 'failed' && (
+                      <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
+                        {file.error ? tabMessage(file.error) : t('agentTabs.files.failedUnknown')}
+                      </Alert>
+                    )}
+                    {file.status === 'uploading' && (
+                      <Typography variant="caption" color="text.secondary">
+                        {t('agentTabs.files.incomplete')}
+                      </Typography>
+                    )}
+                  </Box>
+                  <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexShrink: 0, ml: 'auto' }}>
+                    <StatusChip status={file.status} />
+                    <Tooltip title={t('agentTabs.files.download')}>
+                      <span>
+                        <IconButton
+                          aria-label={t('agentTabs.files.downloadAria', { name: file.originalName })}
+                          onClick={() => void download(file)}
+                          disabled={file.status === 'uploading'}
+                        >
+                          <FileDownloadOutlined />
+                        </IconButton>
+                      </span>
+                    </Tooltip>
+                    <Tooltip title={t('agentTabs.common.delete')}>
+                      <IconButton aria-label={t('agentTabs.files.deleteAria', { name: file.originalName })} onClick={() => setToDelete(file)}>
+                        <DeleteOutline />
+                      </IconButton>
+                    </Tooltip>
+                  </Stack>
+                </ListItem>
+              ))}
+            </List>
+          </Paper>
+        )
+      )}
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={t('agentTabs.files.deleteTitle')}
+        body={t('agentTabs.files.deleteConfirm')}
+        subject={toDelete?.originalName}
+        pending={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,229 @@
+/**
+ * Custom Tools tab (SPEC §2 Custom Tools, §3 Agent tool, §8 Tools): each tool with its name, the
+ * 'HTTP Request' badge, description, method + endpoint, header key and parameters (name, type, a
+ * star when required), edit and delete (confirmed). The header has 'View Examples' and 'Add Tool';
+ * with none, 'No tools configured'.
+ */
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import Add from '@mui/icons-material/Add';
+import BuildOutlined from '@mui/icons-material/BuildOutlined';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import EditOutlined from '@mui/icons-material/EditOutlined';
+import LightbulbOutlined from '@mui/icons-material/LightbulbOutlined';
+import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
+import { useTranslation } from 'react-i18next';
+import type { Agent, AgentTool, ToolMethod } from '@agentdesk/functions/contract';
+import { useToast } from '../../../components/useToast';
+import { ConfirmDialog } from './ConfirmDialog';
+import { tabErrorMessage, tabMessage } from './messages';
+import { useAgentTools, useDeleteTool } from './queries';
+import { ToolDialog } from './ToolDialog';
+import { ToolExamplesDialog } from './ToolExamplesDialog';
+import type { ToolFormValues } from './toolForm';
+
+const METHOD_COLOR: Record<ToolMethod, 'success' | 'primary' | 'warning' | 'error' | 'secondary'> = {
+  GET: 'success',
+  POST: 'primary',
+  PUT: 'warning',
+  PATCH: 'secondary',
+  DELETE: 'error',
+};
+
+function ToolCard({ tool, onEdit, onDelete }: { tool: AgentTool; onEdit: () => void; onDelete: () => void }) {
+  const { t } = useTranslation();
+  const parameters = Object.entries(tool.properties);
+  return (
+    <Paper variant="outlined" sx={{ p: 2 }} data-testid="agent-tool" aria-label={tool.name} component="article">
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+            <Typography component="h3" sx={{ fontWeight: 600, fontFamily: 'monospace', wordBreak: 'break-all' }}>
+              {tool.name}
+            </Typography>
+            <Chip size="small" label={t('agentTabs.tools.httpRequest')} color="info" variant="outlined" />
+          </Stack>
+          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5, whiteSpace: 'pre-wrap' }}>
+            {tool.description}
+          </Typography>
+        </Box>
+        <Stack direction="row" sx={{ flexShrink: 0 }}>
+          <Tooltip title={t('agentTabs.common.edit')}>
+            <IconButton aria-label={t('agentTabs.tools.editAria', { name: tool.name })} onClick={onEdit}>
+              <EditOutlined />
+            </IconButton>
+          </Tooltip>
+          <Tooltip title={t('agentTabs.common.delete')}>
+            <IconButton aria-label={t('agentTabs.tools.deleteAria', { name: tool.name })} onClick={onDelete}>
+              <DeleteOutline />
+            </IconButton>
+          </Tooltip>
+        </Stack>
+      </Stack>
+
+      <Stack direction="row" spacing={1} sx={{ mt: 1.5, alignItems: 'center', minWidth: 0 }}>
+        <Chip size="small" label={tool.method} color={METHOD_COLOR[tool.method]} sx={{ fontWeight: 600, fontFamily: 'monospace' }} />
+        <Typography variant="body2" sx={{ fontFamily: 'monospace', wordBreak: 'break-all', minWidth: 0 }}>
+          {tool.endpoint}
+        </Typography>
+      </Stack>
+
+      {tool.headerKey && (
+        <Stack direction="row" spacing={1} sx={{ mt: 1, alignItems: 'center' }}>
+          <VpnKeyOutlined fontSize="small" color="action" aria-hidden />
+          <Typography variant="body2" color="text.secondary">
+            {t('agentTabs.tools.header')}{' '}
+            <Box component="span" sx={{ fontFamily: 'monospace', color: 'text.primary' }}>
+              {tool.headerKey}
+            </Box>
+          </Typography>
+        </Stack>
+      )}
+
+      <Box sx={{ mt: 1.5 }}>
+        <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }}>
+          {t('agentTabs.tools.parameters', { count: parameters.length })}
+        </Typography>
+        {parameters.length > 0 && (
+          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, listStyle: 'none', p: 0, m: 0 }} component="ul" aria-label={t('agentTabs.tools.parametersOf', { name: tool.name })}>
+            {parameters.map(([name, p]) => {
+              const required = tool.required.includes(name);
+              return (
+                <Tooltip key={name} title={p.description}>
+                  <Chip
+                    component="li"
+                    size="small"
+                    variant="outlined"
+                    sx={{ fontFamily: 'monospace' }}
+                    label={`${name}${required ? ' *' : ''}: ${p.type}`}
+                    aria-label={t(required ? 'agentTabs.tools.parameterRequiredAria' : 'agentTabs.tools.parameterAria', { name, type: p.type })}
+                  />
+                </Tooltip>
+              );
+            })}
+          </Stack>
+        )}
+      </Box>
+    </Paper>
+  );
+}
+
+export default function ToolsTab({ agent }: { agent: Agent }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const { tools, isPlaceholderData, isFetching, isError, error, refetch } = useAgentTools(agent);
+  const remove = useDeleteTool(agent._id);
+  const [dialog, setDialog] = useState<{ tool: AgentTool | null; prefill: ToolFormValues | null } | null>(null);
+  const [examplesOpen, setExamplesOpen] = useState(false);
+  const [toDelete, setToDelete] = useState<AgentTool | null>(null);
+  const sorted = [...tools].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    remove.mutate(toDelete._id, {
+      onSuccess: (res) => {
+        toast.success(res.message ? tabMessage(res.message) : t('agentTabs.tools.deleted'));
+        setToDelete(null);
+      },
+      onError: (err) => {
+        toast.error(tabErrorMessage(err, t('agentTabs.tools.deleteFailed')));
+        setToDelete(null);
+      },
+    });
+  };
+
+  return (
+    <Stack spacing={3}>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
+        <Box>
+          <Typography variant="h6" component="h2">
+            {t('agentTabs.tools.title')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {t('agentTabs.tools.intro')}
+          </Typography>
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+          <Button variant="outlined" startIcon={<LightbulbOutlined />} onClick={() => setExamplesOpen(true)}>
+            {t('agentTabs.tools.viewExamples')}
+          </Button>
+          <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({ tool: null, prefill: null })}>
+            {t('agentTabs.tools.addTool')}
+          </Button>
+        </Stack>
+      </Stack>
+
+      {isError && !isFetching && (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void refetch()}>
+              {t('agentTabs.common.retry')}
+            </Button>
+          }
+        >
+          {tabErrorMessage(error, t('agentTabs.tools.loadFailed'))}
+        </Alert>
+      )}
+
+      {sorted.length === 0 ? (
+        isPlaceholderData && isFetching ? (
+          <Stack spacing={1.5} aria-busy="true" aria-label={t('agentTabs.tools.loading')}>
+            <Skeleton variant="rounded" height={120} />
+            <Skeleton variant="rounded" height={120} />
+          </Stack>
+        ) : (
+          <Box sx={{ textAlign: 'center', py: 4 }}>
+            <BuildOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
+            <Typography variant="subtitle1" component="p">
+              {t('agentTabs.tools.emptyTitle')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+              {t('agentTabs.tools.emptyBody')}
+            </Typography>
+          </Box>
+        )
+      ) : (
+        <Stack spacing={1.5}>
+          {sorted.map((tool) => (
+            <ToolCard key={tool._id} tool={tool} onEdit={() => setDialog({ tool, prefill: null })} onDelete={() => setToDelete(tool)} />
+          ))}
+        </Stack>
+      )}
+
+      <ToolExamplesDialog
+        open={examplesOpen}
+        onClose={() => setExamplesOpen(false)}
+        onChoose={(prefill) => {
+          setExamplesOpen(false);
+          setDialog({ tool: null, prefill });
+        }}
+      />
+      <ToolDialog
+        open={dialog !== null}
+        agentId={agent._id}
+        tool={dialog?.tool ?? null}
+        prefill={dialog?.prefill ?? null}
+        onClose={() => setDialog(null)}
+      />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={t('agentTabs.tools.deleteTitle')}
+        body={t('agentTabs.tools.deleteConfirm')}
+        subject={toDelete?.name}
+        pending={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+      />
+    </Stack>
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * Web URLs tab (SPEC §2 Agent detail, §4 URL status, §5 URLs, §8): add pages one URL per line
+ * (trimmed, blank lines dropped, each http(s)), the list with status ('Processing...' → Completed /
+ * Failed with the reason) and last update, Refresh (re-read the page; beyond the spec) and delete
+ * with confirmation. While a page is being read the list refreshes every 2 s.
+ */
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Link from '@mui/material/Link';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import AddLink from '@mui/icons-material/AddLink';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import LanguageOutlined from '@mui/icons-material/LanguageOutlined';
+import Refresh from '@mui/icons-material/Refresh';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useForm } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import type * as z from 'zod/mini';
+import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
+import { useToast } from '../../../components/useToast';
+import { ConfirmDialog } from './ConfirmDialog';
+import { formatDateTime } from './format';
+import { tabErrorMessage, tabMessage } from './messages';
+import { useAddUrls, useAgentUrls, useDeleteUrl, useRefreshUrl } from './queries';
+import { StatusChip } from './StatusChip';
+
+type UrlFormInput = z.input<typeof addUrlsRequest>;
+type UrlFormValues = z.output<typeof addUrlsRequest>;
+
+export default function UrlsTab({ agent }: { agent: Agent }) {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const { urls, isPlaceholderData, isFetching } = useAgentUrls(agent);
+  const add = useAddUrls(agent._id);
+  const refresh = useRefreshUrl(agent._id);
+  const remove = useDeleteUrl(agent._id);
+  const [toDelete, setToDelete] = useState<AgentUrl | null>(null);
+  const {
+    register,
+    handleSubmit,
+    reset,
+    watch,
+    formState: { errors, isSubmitting },
+  } = useForm<UrlFormInput, unknown, UrlFormValues>({ resolver: zodResolver(addUrlsRequest), defaultValues: { urls: '' } });
+
+  const text = watch('urls');
+  const lineCount = splitUrlLines(typeof text === 'string' ? text : '').length;
+  const listed = [...urls].sort((a, b) => b.lastUpdateAt.localeCompare(a.lastUpdateAt));
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const res = await add.mutateAsync(values.urls);
+      toast.success(res.message ? tabMessage(res.message) : t('agentTabs.urls.added'));
+      reset({ urls: '' });
+    } catch (err) {
+      toast.error(tabErrorMessage(err, t('agentTabs.urls.addFailed')));
+    }
+  });
+
+  const onRefresh = (url: AgentUrl) => {
+    refresh.mutate(url._id, {
+      onSuccess: (res) => toast.success(res.message ? tabMessage(res.message) : t('agentTabs.urls.refreshing')),
+      onError: (err) => toast.error(tabErrorMessage(err, t('agentTabs.urls.refreshFailed'))),
+    });
+  };
+
+  const confirmDelete = () => {
+    if (!toDelete) return;
+    remove.mutate(toDelete._id, {
+      onSuccess: (res) => {
+        toast.success(res.message ? tabMessage(res.message) : t('agentTabs.urls.deleted'));
+        setToDelete(null);
+      },
+      onError: (err) => {
+        toast.error(tabErrorMessage(err, t('agentTabs.urls.deleteFailed')));
+        setToDelete(null);
+      },
+    });
+  };
+
+  const urlsError = errors.urls?.message;
+
+  return (
+    <Stack spacing={3}>
+      <Box>
+        <Typography variant="h6" component="h2">
+          {t('agentTabs.urls.title')}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {t('agentTabs.urls.intro')}
+        </Typography>
+      </Box>
+
+      <Paper variant="outlined" component="form" noValidate onSubmit={onSubmit} sx={{ p: 2 }}>
+        <TextField
+          label={t('agentTabs.urls.inputLabel')}
+          placeholder={t('agentTabs.urls.placeholder')}
+          multiline
+          minRows={3}
+          maxRows={10}
+          fullWidth
+          autoComplete="off"
+          slotProps={{ htmlInput: { spellCheck: false } }}
+          {...register('urls')}
+          error={Boolean(urlsError)}
+          helperText={urlsError ? tabMessage(urlsError) : t('agentTabs.urls.hint')}
+        />
+        <Stack direction="row" spacing={2} sx={{ mt: 1.5, justifyContent: 'flex-end', alignItems: 'center' }}>
+          {lineCount > 0 && (
+            <Typography variant="caption" color="text.secondary">
+              {t('agentTabs.urls.lineCount', { count: lineCount })}
+            </Typography>
+          )}
+          <Button type="submit" variant="contained" startIcon={<AddLink />} disabled={lineCount === 0 || isSubmitting}>
+            {isSubmitting ? t('agentTabs.urls.adding') : t('agentTabs.urls.add')}
+          </Button>
+        </Stack>
+      </Paper>
+
+      {listed.length === 0 ? (
+        isPlaceholderData && isFetching ? (
+          <Stack spacing={1} aria-busy="true" aria-label={t('agentTabs.urls.loading')}>
+            <Skeleton variant="rounded" height={56} />
+            <Skeleton variant="rounded" height={56} />
+          </Stack>
+        ) : (
+          <Box sx={{ textAlign: 'center', py: 4 }}>
+            <LanguageOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
+            <Typography variant="subtitle1" component="p">
+              {t('agentTabs.urls.emptyTitle')}
+            </Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t('agentTabs.urls.emptyBody')}
+            </Typography>
+          </Box>
+        )
+      ) : (
+        <Paper variant="outlined">
+          <List disablePadding aria-label={t('agentTabs.urls.listLabel')}>
+            {listed.map((url, index) => (
+              <ListItem
+                key={url._id}
+                divider={index < listed.length - 1}
+                data-testid="agent-url"
+                sx={{ py: 1.5, alignItems: 'flex-start', gap: 2, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}
+              >
+                <Box sx={{ pt: 0.5 }}>
+                  <LanguageOutlined color="primary" aria-hidden />
+                </Box>
+                <Box sx={{ flex: 1, minWidth: { xs: 'calc(100% - 48px)', sm: 0 } }}>
+                  {url.title && <Typography sx={{ fontWeight: 500 }}>{url.title}</Typography>}
+                  <Link href={url.link} target="_blank" rel="noopener noreferrer" sx={{ wordBreak: 'break-all' }} variant={url.title ? 'body2' : 'body1'}>
+                    {url.link}
+                  </Link>
+                  <Typography variant="body2" color="text.secondary">
+                    {t('agentTabs.urls.lastUpdate', { date: formatDateTime(url.lastUpdateAt, i18n.language) })}
+                  </Typography>
+                  {url.status === 'failed' && (
+                    <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
+                      {url.error ? tabMessage(url.error) : t('agentTabs.urls.failedUnknown')}
+                    </Alert>
+                  )}
+                </Box>
+                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexShrink: 0, ml: 'auto' }}>
+                  <StatusChip status={url.status} />
+                  <Tooltip title={t('agentTabs.urls.refresh')}>
+                    <span>
+                      <IconButton
+                        aria-label={t('agentTabs.urls.refreshAria', { url: url.link })}
+                        onClick={() => onRefresh(url)}
+                        disabled={url.status === 'pending' || (refresh.isPending && refresh.variables === url._id)}
+                      >
+                        <Refresh />
+                      </IconButton>
+                    </span>
+                  </Tooltip>
+                  <Tooltip title={t('agentTabs.common.delete')}>
+                    <IconButton aria-label={t('agentTabs.urls.deleteAria', { url: url.link })} onClick={() => setToDelete(url)}>
+                      <DeleteOutline />
+                    </IconButton>
+                  </Tooltip>
+                </Stack>
+              </ListItem>
+            ))}
+          </List>
+        </Paper>
+      )}
+
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={t('agentTabs.urls.deleteTitle')}
+        body={t('agentTabs.urls.deleteConfirm')}
+        subject={toDelete?.link}
+        pending={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+      />
+    </Stack>
+  );
+}
