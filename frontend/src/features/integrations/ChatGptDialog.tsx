@@ -1,0 +1,427 @@
+/**
+ * The ChatGPT modal (SPEC §2 Integrations, §5 ChatGPT, §8): connection details when connected,
+ * else (or on Edit settings) the setup form — API key (a stored key reads '***' and is kept unless
+ * retyped), model, max tokens, temperature (slider + number), system prompt and, under Advanced,
+ * an optional API base URL (Azure OpenAI, a self-hosted server). Test connection shows the
+ * server's answer; Save configures it and shows the details; Disconnect asks first.
+ */
+import { useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import Collapse from '@mui/material/Collapse';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import MenuItem from '@mui/material/MenuItem';
+import Slider from '@mui/material/Slider';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
+import ExpandLess from '@mui/icons-material/ExpandLess';
+import ExpandMore from '@mui/icons-material/ExpandMore';
+import LinkOff from '@mui/icons-material/LinkOff';
+import NetworkCheck from '@mui/icons-material/NetworkCheck';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Controller, useForm, useWatch } from 'react-hook-form';
+import { useTranslation } from 'react-i18next';
+import {
+  CHATGPT_LIMITS,
+  CHATGPT_MODELS,
+  MASKED_SECRET,
+  type ChatGptSetupInput,
+  type IntegrationView,
+} from '@agentdesk/functions/contract';
+import { useToast } from '../../components/useToast';
+import { ConfirmDialog } from '../agents/ConfirmDialog';
+import { chatGptForm, clampTemperature, formFromIntegration, hasStoredKey, setupBody, type ChatGptFormInput } from './chatgptForm';
+import { apiErrorText, fieldProps, translateContractText } from './messages';
+import { useDisconnectIntegration, useSetupChatGpt, useTestChatGpt } from './queries';
+
+interface TestOutcome {
+  ok: boolean;
+  text: string;
+}
+
+function useConnectionTest() {
+  const { t } = useTranslation();
+  const test = useTestChatGpt();
+  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
+  const run = async (input: Partial<ChatGptSetupInput>) => {
+    setOutcome(null);
+    try {
+      const result = await test.mutateAsync(input);
+      setOutcome({ ok: result.ok, text: result.message ? translateContractText(result.message) : t('integrations.chatgpt.testOk') });
+    } catch (err) {
+      setOutcome({ ok: false, text: apiErrorText(err, t('integrations.chatgpt.testFailed')) });
+    }
+  };
+  return { run, outcome, pending: test.isPending, clear: () => setOutcome(null) };
+}
+
+function TestResult({ outcome }: { outcome: TestOutcome | null }) {
+  if (!outcome) return null;
+  return (
+    <Alert severity={outcome.ok ? 'success' : 'error'} role="status" data-testid="chatgpt-test-result">
+      {outcome.text}
+    </Alert>
+  );
+}
+
+function DetailRow({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }} sx={{ py: 1 }}>
+      <Typography color="text.secondary" sx={{ width: { sm: 170 }, flexShrink: 0 }}>
+        {label}
+      </Typography>
+      <Box sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{children}</Box>
+    </Stack>
+  );
+}
+
+/** What is configured (after a successful setup, and when opening a connected card). */
+function ConnectionDetails({ integration }: { integration: IntegrationView }) {
+  const { t, i18n } = useTranslation();
+  const s = formFromIntegration(integration);
+  const since = integration.updatedAt || integration.createdAt;
+  const rows: [string, ReactNode][] = [
+    [
+      t('integrations.status.label'),
+      <Chip key="s" size="small" color={integration.isActive ? 'success' : 'default'} label={integration.isActive ? t('integrations.status.connected') : t('integrations.status.notConnected')} />,
+    ],
+    [t('integrations.chatgpt.apiKey'), hasStoredKey(integration) ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
+    [t('integrations.chatgpt.model'), s.model],
+    [t('integrations.chatgpt.maxTokens'), String(s.maxTokens)],
+    [t('integrations.chatgpt.temperature'), String(s.temperature)],
+    [t('integrations.chatgpt.systemPrompt'), s.systemPrompt || t('integrations.chatgpt.notSet')],
+    [t('integrations.chatgpt.baseUrl'), s.baseUrl || t('integrations.chatgpt.baseUrlDefault')],
+  ];
+  if (since) {
+    rows.push([t('integrations.chatgpt.updatedAt'), new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(since))]);
+  }
+  return (
+    <Box data-testid="chatgpt-connection-details">
+      {rows.map(([label, value], i) => (
+        <Box key={label}>
+          {i > 0 && <Divider />}
+          <DetailRow label={label}>{value}</DetailRow>
+        </Box>
+      ))}
+    </Box>
+  );
+}
+
+interface SetupFormProps {
+  integration: IntegrationView | null;
+  onSaved: (integration: IntegrationView | null) => void;
+  onCancel: () => void;
+}
+
+const FORM_ID = 'chatgpt-setup-form';
+
+function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const setup = useSetupChatGpt();
+  const connectionTest = useConnectionTest();
+  const storedKey = hasStoredKey(integration);
+  const defaults = formFromIntegration(integration);
+  const [advanced, setAdvanced] = useState(defaults.baseUrl !== '');
+  const [showKey, setShowKey] = useState(false);
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors, isSubmitting },
+  } = useForm<ChatGptFormInput, unknown, ChatGptSetupInput>({ resolver: zodResolver(chatGptForm(storedKey)), defaultValues: defaults });
+  const apiKey = useWatch({ control, name: 'apiKey' });
+  const systemPrompt = useWatch({ control, name: 'systemPrompt' }) ?? '';
+  const keyIsMasked = storedKey && apiKey === MASKED_SECRET;
+
+  const onSave = handleSubmit(async (values) => {
+    connectionTest.clear();
+    try {
+      const env = await setup.mutateAsync(setupBody(values));
+      toast.success(env.message ? translateContractText(env.message) : t('integrations.chatgpt.saved'));
+      onSaved(env.data ?? null);
+    } catch (err) {
+      toast.error(apiErrorText(err, t('integrations.chatgpt.setupFailed')));
+    }
+  });
+  const onTest = handleSubmit((values) => connectionTest.run(setupBody(values)));
+
+  const apiKeyRegistration = register('apiKey');
+  const busy = isSubmitting || connectionTest.pending;
+
+  return (
+    <>
+      <DialogContent>
+        <Stack component="form" id={FORM_ID} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 1 }}>
+          <TextField
+            label={t('integrations.chatgpt.apiKey')}
+            type={showKey && !keyIsMasked ? 'text' : 'password'}
+            autoComplete="off"
+            required={!storedKey}
+            placeholder="sk-..."
+            {...apiKeyRegistration}
+            // A stored key reads '***': focusing selects it, so typing replaces it.
+            onFocus={(e) => {
+              if (e.target.value === MASKED_SECRET) e.target.select();
+            }}
+            {...fieldProps(errors.apiKey, storedKey ? t('integrations.chatgpt.keyStoredHint') : t('integrations.chatgpt.apiKeyHint'))}
+            slotProps={{
+              input: {
+                endAdornment: keyIsMasked ? undefined : (
+                  <InputAdornment position="end">
+                    <IconButton
+                      edge="end"
+                      onClick={() => setShowKey((v) => !v)}
+                      aria-label={showKey ? t('integrations.chatgpt.hideKey') : t('integrations.chatgpt.showKey')}
+                    >
+                      {showKey ? <VisibilityOff /> : <Visibility />}
+                    </IconButton>
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <Controller
+            control={control}
+            name="model"
+            render={({ field }) => (
+              <TextField
+                select
+                label={t('integrations.chatgpt.model')}
+                name={field.name}
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                inputRef={field.ref}
+                {...fieldProps(errors.model)}
+              >
+                {CHATGPT_MODELS.map((model) => (
+                  <MenuItem key={model} value={model}>
+                    {model}
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <TextField
+            label={t('integrations.chatgpt.maxTokens')}
+            type="number"
+            slotProps={{ htmlInput: { min: CHATGPT_LIMITS.maxTokensMin, max: CHATGPT_LIMITS.maxTokensMax, step: 1 } }}
+            {...register('maxTokens')}
+            {...fieldProps(errors.maxTokens, t('integrations.chatgpt.maxTokensHint'))}
+          />
+          <Controller
+            control={control}
+            name="temperature"
+            render={({ field, fieldState }) => {
+              const numeric = typeof field.value === 'number' ? field.value : Number(field.value);
+              return (
+                <Box>
+                  <Typography id="chatgpt-temperature-label" gutterBottom>
+                    {t('integrations.chatgpt.temperature')}
+                  </Typography>
+                  <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                    <Slider
+                      aria-labelledby="chatgpt-temperature-label"
+                      min={CHATGPT_LIMITS.temperatureMin}
+                      max={CHATGPT_LIMITS.temperatureMax}
+                      step={0.1}
+                      marks={[{ value: 0 }, { value: 1 }, { value: 2 }]}
+                      valueLabelDisplay="auto"
+                      value={Number.isFinite(numeric) ? clampTemperature(numeric) : 0}
+                      onChange={(_e, v) => field.onChange(clampTemperature(v))}
+                      sx={{ flex: 1 }}
+                    />
+                    <TextField
+                      type="number"
+                      value={field.value}
+                      onChange={(e) => field.onChange(e.target.value)}
+                      onBlur={() => {
+                        if (field.value !== '' && Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
+                        field.onBlur();
+                      }}
+                      error={Boolean(fieldState.error)}
+                      fullWidth={false}
+                      size="small"
+                      sx={{ width: 96 }}
+                      slotProps={{ htmlInput: { min: 0, max: 2, step: 0.1, 'aria-label': t('integrations.chatgpt.temperature') } }}
+                    />
+                  </Stack>
+                  <Typography variant="caption" color={fieldState.error ? 'error' : 'text.secondary'}>
+                    {fieldState.error?.message ? translateContractText(fieldState.error.message) : t('integrations.chatgpt.temperatureHint')}
+                  </Typography>
+                </Box>
+              );
+            }}
+          />
+          <TextField
+            label={t('integrations.chatgpt.systemPrompt')}
+            multiline
+            minRows={3}
+            maxRows={10}
+            placeholder={t('integrations.chatgpt.systemPromptPlaceholder')}
+            {...register('systemPrompt')}
+            {...fieldProps(
+              errors.systemPrompt,
+              t('integrations.chatgpt.systemPromptHint', { count: systemPrompt.length, max: CHATGPT_LIMITS.systemPrompt }),
+            )}
+          />
+          <Box>
+            <Button
+              size="small"
+              onClick={() => setAdvanced((v) => !v)}
+              endIcon={advanced ? <ExpandLess /> : <ExpandMore />}
+              aria-expanded={advanced}
+              aria-controls="chatgpt-advanced"
+              sx={{ ml: -1 }}
+            >
+              {t('integrations.chatgpt.advanced')}
+            </Button>
+            <Collapse in={advanced} id="chatgpt-advanced">
+              <TextField
+                sx={{ mt: 1.5 }}
+                label={t('integrations.chatgpt.baseUrl')}
+                placeholder="https://my-resource.openai.azure.com/openai/v1"
+                autoComplete="off"
+                {...register('baseUrl')}
+                {...fieldProps(errors.baseUrl, t('integrations.chatgpt.baseUrlHint'))}
+              />
+            </Collapse>
+          </Box>
+          <TestResult outcome={connectionTest.outcome} />
+        </Stack>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+        <Button onClick={onCancel} disabled={isSubmitting}>
+          {t('common.cancel')}
+        </Button>
+        <Box sx={{ flex: 1 }} />
+        <Button
+          variant="outlined"
+          onClick={() => void onTest()}
+          disabled={busy}
+          startIcon={connectionTest.pending ? <CircularProgress size={16} /> : <NetworkCheck />}
+        >
+          {connectionTest.pending ? t('integrations.chatgpt.testing') : t('integrations.chatgpt.test')}
+        </Button>
+        <Button type="submit" form={FORM_ID} variant="contained" disabled={busy}>
+          {isSubmitting ? t('integrations.chatgpt.saving') : t('integrations.chatgpt.save')}
+        </Button>
+      </DialogActions>
+    </>
+  );
+}
+
+interface ChatGptDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** The stored integration (from GET /api/integrations), or null when there is none. */
+  integration: IntegrationView | null;
+}
+
+export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps) {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
+  const toast = useToast();
+  const disconnect = useDisconnectIntegration();
+  const storedTest = useConnectionTest();
+  const connected = Boolean(integration?.isActive);
+  // The integration just saved in this dialog (shown as connection details until it closes).
+  const [saved, setSaved] = useState<IntegrationView | null>(null);
+  const [editing, setEditing] = useState(!connected);
+  const [confirming, setConfirming] = useState(false);
+  const shown = saved ?? integration;
+
+  const close = () => {
+    if (disconnect.isPending) return;
+    onClose();
+  };
+
+  const onDisconnect = async () => {
+    try {
+      const env = await disconnect.mutateAsync('chatgpt');
+      toast.success(env.message ? translateContractText(env.message) : t('integrations.disconnected'));
+      setConfirming(false);
+      onClose();
+    } catch (err) {
+      toast.error(apiErrorText(err, t('integrations.chatgpt.disconnectFailed')));
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" fullScreen={fullScreen} aria-labelledby="chatgpt-dialog-title">
+      <DialogTitle id="chatgpt-dialog-title">{editing ? t('integrations.chatgpt.setupTitle') : t('integrations.chatgpt.detailsTitle')}</DialogTitle>
+      {editing || !shown ? (
+        <SetupForm
+          integration={shown}
+          onSaved={(next) => {
+            setSaved(next ?? shown);
+            setEditing(false);
+          }}
+          onCancel={() => (shown?.isActive ? setEditing(false) : onClose())}
+        />
+      ) : (
+        <>
+          <DialogContent>
+            <Stack spacing={2}>
+              {saved && <Alert severity="success">{t('integrations.chatgpt.connectedNote')}</Alert>}
+              <ConnectionDetails integration={shown} />
+              <TestResult outcome={storedTest.outcome} />
+            </Stack>
+          </DialogContent>
+          <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
+            <Button color="error" startIcon={<LinkOff />} onClick={() => setConfirming(true)}>
+              {t('integrations.disconnect')}
+            </Button>
+            <Box sx={{ flex: 1 }} />
+            <Button
+              variant="outlined"
+              onClick={() => void storedTest.run({})}
+              disabled={storedTest.pending}
+              startIcon={storedTest.pending ? <CircularProgress size={16} /> : <NetworkCheck />}
+            >
+              {storedTest.pending ? t('integrations.chatgpt.testing') : t('integrations.chatgpt.test')}
+            </Button>
+            <Button
+              variant="outlined"
+              onClick={() => {
+                storedTest.clear();
+                setEditing(true);
+              }}
+            >
+              {t('integrations.chatgpt.edit')}
+            </Button>
+            <Button variant="contained" onClick={close}>
+              {t('common.close')}
+            </Button>
+          </DialogActions>
+        </>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title={t('integrations.chatgpt.disconnectTitle')}
+        body={t('integrations.chatgpt.disconnectBody')}
+        confirmLabel={t('integrations.disconnect')}
+        pendingLabel={t('integrations.disconnecting')}
+        pending={disconnect.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => void onDisconnect()}
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,39 @@
+/** ChatGPT setup, test and disconnect; every change refreshes the list and the per-type reads. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ChatGptSetupInput, IntegrationType } from '@agentdesk/functions/contract';
+import { integrationKeys, integrationsApi } from '../../api/integrations';
+
+/** GET /api/integrations/{type} (null when there is none). */
+export function useIntegration(type: IntegrationType, enabled = true) {
+  return useQuery({
+    queryKey: integrationKeys.detail(type),
+    queryFn: ({ signal }) => integrationsApi.get(type, signal),
+    enabled,
+    retry: false,
+  });
+}
+
+function useRefreshIntegrations() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: integrationKeys.all });
+}
+
+export function useSetupChatGpt() {
+  const refresh = useRefreshIntegrations();
+  return useMutation({
+    mutationFn: (input: ChatGptSetupInput) => integrationsApi.setupChatGpt(input),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useTestChatGpt() {
+  return useMutation({ mutationFn: (input: Partial<ChatGptSetupInput>) => integrationsApi.testChatGpt(input) });
+}
+
+export function useDisconnectIntegration() {
+  const refresh = useRefreshIntegrations();
+  return useMutation({
+    mutationFn: (type: IntegrationType) => integrationsApi.disconnect(type),
+    onSuccess: () => refresh(),
+  });
+}
