@@ -17,14 +17,14 @@ const SubscriptionPage = lazy(() => import('../features/billing/SubscriptionPage
 const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
 const ContactsPage = lazy(() => import('../features/contacts/ContactsPage'));
 const ContactDetailPage = lazy(() => import('../features/contacts/ContactDetailPage'));
+const IntegrationsPage = lazy(() => import('../features/integrations/IntegrationsPage'));
+const AgentsPage = lazy(() => import('../features/agents/AgentsPage'));
+const AgentDetailPage = lazy(() => import('../features/agents/AgentDetailPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
 const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
-  ['/integrations', 'pages.integrations'],
-  ['/agents', 'pages.agents'],
-  ['/agents/:id', 'pages.agentDetail'],
   ['/messages', 'pages.messages'],
   ['/conversations', 'pages.conversations'],
   ['/voice-conversations', 'pages.voiceConversations'],
@@ -52,6 +52,9 @@ export function AppRoutes() {
           <Route path="/subscription/success" element={<PaymentSuccessPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/contacts/:id" element={<ContactDetailPage />} />
+          <Route path="/integrations" element={<IntegrationsPage />} />
+          <Route path="/agents" element={<AgentsPage />} />
+          <Route path="/agents/:id" element={<AgentDetailPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}

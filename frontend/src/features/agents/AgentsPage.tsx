@@ -1,0 +1,245 @@
+/**
+ * /agents, 'AI Agents' (SPEC §2 Agents): a grid of agent cards — name, Enabled/Disabled badge,
+ * priority, description, file and URL counts, created date, delete (asks first) and the
+ * enable/disable switch (PUT {enabled}); a disabled agent is overlaid 'Agent Disabled'. A card
+ * opens /agents/{id}. Create asks only for the name.
+ */
+import { useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardActions from '@mui/material/CardActions';
+import CardContent from '@mui/material/CardContent';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import Add from '@mui/icons-material/Add';
+import CalendarTodayOutlined from '@mui/icons-material/CalendarTodayOutlined';
+import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
+import LanguageOutlined from '@mui/icons-material/LanguageOutlined';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
+import type { Agent } from '@agentdesk/functions/contract';
+import { useAgents } from '../../api/agents';
+import { usePageTitle } from '../../components/usePageTitle';
+import './i18n';
+import { useToast } from '../../components/useToast';
+import { apiErrorText } from '../integrations/messages';
+import { ConfirmDialog } from './ConfirmDialog';
+import { CreateAgentDialog } from './CreateAgentDialog';
+import { EnabledChip } from './EnabledChip';
+import { useDeleteAgent, useToggleAgent } from './queries';
+
+function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+  return (
+    <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', color: 'text.secondary' }}>
+      {icon}
+      <Typography variant="body2">{children}</Typography>
+    </Stack>
+  );
+}
+
+interface AgentCardProps {
+  agent: Agent;
+  toggling: boolean;
+  onToggle: (agent: Agent, enabled: boolean) => void;
+  onDelete: (agent: Agent) => void;
+}
+
+function AgentCard({ agent, toggling, onToggle, onDelete }: AgentCardProps) {
+  const { t, i18n } = useTranslation();
+  const created = agent.createdAt ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(agent.createdAt)) : '';
+  return (
+    <Card component="article" aria-label={agent.name} data-testid="agent-card" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
+      <CardActionArea component={RouterLink} to={`/agents/${agent._id}`} sx={{ flex: 1, display: 'flex', alignItems: 'stretch', position: 'relative' }}>
+        <CardContent sx={{ flex: 1, display: 'flex', flexDirection: 'column', gap: 1.25 }}>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start', justifyContent: 'space-between' }}>
+            <Typography variant="h6" component="h2" sx={{ overflowWrap: 'anywhere' }}>
+              {agent.name}
+            </Typography>
+            <EnabledChip enabled={agent.enabled} />
+          </Stack>
+          <Typography variant="body2" sx={{ fontWeight: 600 }} color="primary">
+            {t('agents.card.priority', { priority: agent.priority ?? 0 })}
+          </Typography>
+          <Typography
+            variant="body2"
+            color={agent.description ? 'text.primary' : 'text.disabled'}
+            sx={{ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden', overflowWrap: 'anywhere', flex: 1 }}
+          >
+            {agent.description || t('agents.card.noDescription')}
+          </Typography>
+          <Stack direction="row" spacing={2} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            <Meta icon={<DescriptionOutlined fontSize="small" />}>{t('agents.card.files', { count: agent.files?.length ?? 0 })}</Meta>
+            <Meta icon={<LanguageOutlined fontSize="small" />}>{t('agents.card.urls', { count: agent.urls?.length ?? 0 })}</Meta>
+          </Stack>
+          {created && <Meta icon={<CalendarTodayOutlined fontSize="small" />}>{t('agents.card.created', { date: created })}</Meta>}
+        </CardContent>
+        {!agent.enabled && (
+          <Box
+            data-testid="agent-disabled-overlay"
+            sx={{
+              position: 'absolute',
+              inset: 0,
+              display: 'grid',
+              placeItems: 'center',
+              bgcolor: 'rgba(246, 247, 251, 0.65)',
+              pointerEvents: 'none',
+            }}
+          >
+            <Chip label={t('agents.card.disabledOverlay')} sx={{ fontWeight: 700, bgcolor: 'grey.800', color: 'common.white' }} />
+          </Box>
+        )}
+      </CardActionArea>
+      <CardActions sx={{ justifyContent: 'space-between', borderTop: 1, borderColor: 'divider', px: 2 }}>
+        <FormControlLabel
+          control={
+            <Switch
+              checked={agent.enabled}
+              disabled={toggling}
+              onChange={(e) => onToggle(agent, e.target.checked)}
+              slotProps={{ input: { 'aria-label': t('agents.card.toggle', { name: agent.name }) } }}
+            />
+          }
+          label={agent.enabled ? t('agents.status.enabled') : t('agents.status.disabled')}
+        />
+        <Tooltip title={t('agents.card.delete', { name: agent.name })}>
+          <IconButton aria-label={t('agents.card.delete', { name: agent.name })} onClick={() => onDelete(agent)} sx={{ color: 'error.main' }}>
+            <DeleteOutline />
+          </IconButton>
+        </Tooltip>
+      </CardActions>
+    </Card>
+  );
+}
+
+function EmptyState({ onCreate }: { onCreate: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <Card sx={{ textAlign: 'center', py: { xs: 6, md: 8 }, px: 2 }} data-testid="agents-empty">
+      <SmartToyOutlined sx={{ fontSize: 56, color: 'primary.main', mb: 1 }} aria-hidden />
+      <Typography variant="h6" component="h2">
+        {t('agents.empty.title')}
+      </Typography>
+      <Typography color="text.secondary" sx={{ maxWidth: 520, mx: 'auto', mb: 3 }}>
+        {t('agents.empty.body')}
+      </Typography>
+      <Button variant="contained" startIcon={<Add />} onClick={onCreate}>
+        {t('agents.empty.create')}
+      </Button>
+    </Card>
+  );
+}
+
+const GRID_SX = {
+  display: 'grid',
+  gap: 3,
+  gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' },
+} as const;
+
+export default function AgentsPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('agents.title'));
+  const toast = useToast();
+  const agents = useAgents();
+  const toggle = useToggleAgent();
+  const remove = useDeleteAgent();
+  const [creating, setCreating] = useState(false);
+  const [toDelete, setToDelete] = useState<Agent | null>(null);
+
+  const onToggle = async (agent: Agent, enabled: boolean) => {
+    try {
+      await toggle.mutateAsync({ id: agent._id, enabled });
+    } catch (err) {
+      toast.error(apiErrorText(err, t('agents.toasts.toggleFailed')));
+    }
+  };
+
+  const onConfirmDelete = async () => {
+    if (!toDelete) return;
+    try {
+      await remove.mutateAsync(toDelete._id);
+      toast.success(t('agents.toasts.deleted'));
+      setToDelete(null);
+    } catch (err) {
+      toast.error(apiErrorText(err, t('agents.toasts.deleteFailed')));
+    }
+  };
+
+  let body: ReactNode;
+  if (agents.isPending) {
+    body = (
+      <Box sx={GRID_SX} aria-busy="true" aria-label={t('app.loading')}>
+        {[0, 1, 2].map((i) => (
+          <Skeleton key={i} variant="rounded" height={260} />
+        ))}
+      </Box>
+    );
+  } else if (agents.isError) {
+    body = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void agents.refetch()}>
+            {t('agents.retry')}
+          </Button>
+        }
+      >
+        {apiErrorText(agents.error, t('agents.toasts.loadFailed'))}
+      </Alert>
+    );
+  } else if (agents.data.length === 0) {
+    body = <EmptyState onCreate={() => setCreating(true)} />;
+  } else {
+    body = (
+      <Box sx={GRID_SX}>
+        {agents.data.map((agent) => (
+          <AgentCard
+            key={agent._id}
+            agent={agent}
+            toggling={toggle.isPending && toggle.variables?.id === agent._id}
+            onToggle={(a, enabled) => void onToggle(a, enabled)}
+            onDelete={setToDelete}
+          />
+        ))}
+      </Box>
+    );
+  }
+
+  return (
+    <Box>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 3 }}>
+        <Box>
+          <Typography variant="h4" component="h1">
+            {t('agents.title')}
+          </Typography>
+          <Typography color="text.secondary">{t('agents.subtitle')}</Typography>
+        </Box>
+        <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)} sx={{ flexShrink: 0, alignSelf: { xs: 'flex-start', sm: 'center' } }}>
+          {t('agents.create.open')}
+        </Button>
+      </Stack>
+      {body}
+      <CreateAgentDialog open={creating} onClose={() => setCreating(false)} />
+      <ConfirmDialog
+        open={toDelete !== null}
+        title={t('agents.delete.title')}
+        body={t('agents.delete.body', { name: toDelete?.name ?? '' })}
+        confirmLabel={t('agents.delete.confirm')}
+        pendingLabel={t('agents.delete.deleting')}
+        pending={remove.isPending}
+        onCancel={() => setToDelete(null)}
+        onConfirm={() => void onConfirmDelete()}
+      />
+    </Box>
+  );
+}

@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { agentMessages, integrationMessages } from '@agentdesk/functions/contract';
+import agentsEn from './i18n/en.json';
+import agentsEs from './i18n/es.json';
+import integrationsEn from '../integrations/i18n/en.json';
+import integrationsEs from '../integrations/i18n/es.json';
+
+const en = { agents: agentsEn, integrations: integrationsEn };
+const es = { agents: agentsEs, integrations: integrationsEs };
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+  }
+  return [prefix];
+}
+
+describe('agents and integrations strings', () => {
+  it('has every English key in Spanish too', () => {
+    expect(keys(es.agents).sort()).toEqual(keys(en.agents).sort());
+    expect(keys(es.integrations).sort()).toEqual(keys(en.integrations).sort());
+  });
+
+  it('keeps the spec texts exact (SPEC §2, §5, §8)', () => {
+    expect(en.agents.title).toBe('AI Agents');
+    expect(en.agents.card.disabledOverlay).toBe('Agent Disabled');
+    expect(en.agents.status).toEqual({ enabled: 'Enabled', disabled: 'Disabled' });
+    expect(en.agents.detail.tabs).toEqual({
+      details: 'Agent Details',
+      files: 'Files ({{count}})',
+      urls: 'Web URLs ({{count}})',
+      tools: 'Custom Tools ({{count}})',
+      test: 'Test Agent',
+    });
+    expect(en.agents.detail.filesNeedIntegration).toBe('ChatGPT integration required to upload files');
+    expect(en.agents.detail.urlsNeedIntegration).toBe('ChatGPT integration required to add web URLs');
+    expect(en.agents.detail.integrationRequired.title).toBe('ChatGPT Integration Required');
+    expect(en.agents.detail.notFound).toBe('Agent not found');
+    expect(en.agents.detail.loadFailed).toBe('Failed to load agent. Please try again.');
+    expect(en.agents.details.improveFailed).toBe('Failed to improve text with AI. Please try again.');
+    expect(en.agents.toasts).toEqual({
+      loadFailed: 'Failed to load agents',
+      created: 'Agent created successfully',
+      updated: 'Agent updated successfully',
+      deleted: 'Agent deleted successfully',
+      activated: 'Agent activated successfully',
+      deactivated: 'Agent deactivated successfully',
+      deleteFailed: 'Failed to delete agent',
+      toggleFailed: 'Failed to toggle agent status',
+      saveFailed: 'Failed to save agent',
+      statusFailed: 'Failed to update agent status. Please try again.',
+    });
+    expect(en.integrations.contactSupport).toBe('Contact support');
+    expect(en.integrations.notAvailable).toBe('Not Available');
+    expect(en.integrations.comingSoon.title).toBe('More integrations coming soon');
+    expect(en.integrations.chatgpt.setupFailed).toBe('Failed to configure ChatGPT integration');
+    expect(en.integrations.chatgpt.disconnectFailed).toBe('Failed to disconnect ChatGPT integration');
+  });
+
+  it('mirrors the contract messages it translates, and covers every integration message', () => {
+    for (const [key, text] of Object.entries(en.agents.messages)) expect(agentMessages, key).toHaveProperty(key, text);
+    expect(en.integrations.messages).toEqual(integrationMessages);
+    for (const key of ['nameRequired', 'nameTooLong', 'descriptionRequired', 'descriptionTooLong', 'objectiveRequired', 'objectiveTooLong', 'instructionsTooLong', 'knowledgeBaseTooLong', 'priorityRange']) {
+      expect(en.agents.messages, key).toHaveProperty(key);
+    }
+  });
+});
