@@ -1,0 +1,400 @@
+/**
+ * A fake OpenAI API on loopback: the tests' OpenAI and the local runtime's default model, so
+ * `npm start` works offline with any key starting "sk-". The app reaches it through the official
+ * `openai` SDK (base URL <url>/v1), so local mode and production share every line of app code.
+ *
+ *   POST /v1/chat/completions   non-streaming; tools → tool_calls; response_format json_schema
+ *   POST /v1/embeddings         deterministic hashed bag-of-words vectors (float or base64)
+ *   GET  /v1/models[/{id}]
+ *   /_test/...                  control API: scripted replies per API key, recorded requests, reset
+ *
+ * Keys: "sk-invalid…" → 401 invalid_api_key, "sk-ratelimit…" → 429, "sk-slow…" → answers after
+ * 20 s, anything else starting "sk-" works. The /v1 prefix is optional. See README.md.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CHATGPT_MODELS } from '../../src/contract/integrations.js';
+import { think, type BrainReply, type WireMessage, type WireTool } from './brain.js';
+import { fakeEmbedding, toBase64 } from './embeddings.js';
+import { fillSchema } from './schema-fill.js';
+
+export const FAKE_OPENAI_CHAT_MODELS = [...CHATGPT_MODELS, 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'o4-mini'];
+export const FAKE_OPENAI_EMBEDDING_MODELS = ['text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002'];
+const EMBEDDING_DIMENSIONS: Record<string, number> = {
+  'text-embedding-3-small': 1536,
+  'text-embedding-3-large': 3072,
+  'text-embedding-ada-002': 1536,
+};
+export const SLOW_KEY_DELAY_MS = 20_000;
+const MAX_BODY = 8 * 1024 * 1024;
+const MAX_RECORDED = 5000;
+
+/** A scripted reply: an assistant message, or an error the API answers with. */
+export type ScriptedReply =
+  | { role?: 'assistant'; content?: string | null; tool_calls?: BrainReply['tool_calls'] }
+  | { error: { status: number; message?: string; type?: string; code?: string | null } };
+
+export interface RecordedOpenAiRequest {
+  at: string;
+  method: string;
+  path: string;
+  /** The API key (Bearer), '' when none was sent. */
+  key: string;
+  status: number;
+  body: unknown;
+}
+
+export interface FakeOpenAiOptions {
+  /** 0 or missing: any free port. */
+  port?: number;
+  host?: string;
+  /** Delay of "sk-slow" keys (default 20 s). */
+  slowDelayMs?: number;
+  log?: (level: 'info' | 'warn' | 'error', message: string) => void;
+}
+
+export interface FakeOpenAi {
+  /** http://127.0.0.1:<port> (the SDK's base URL is `${url}/v1`). */
+  url: string;
+  baseUrl: string;
+  port: number;
+  host: string;
+  requests: RecordedOpenAiRequest[];
+  /** Queue exact replies for one API key ('' = any key without its own queue). */
+  script(key: string, replies: ScriptedReply[]): void;
+  reset(key?: string): void;
+  close(): Promise<void>;
+  /** Same as close (the local stack's service shape). */
+  stop(): Promise<void>;
+}
+
+class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: { message: string; type: string; param?: string | null; code?: string | null },
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(body.message);
+  }
+}
+
+const invalidRequest = (message: string, param: string | null = null, code: string | null = null) =>
+  new ApiError(400, { message, type: 'invalid_request_error', param, code });
+
+const modelNotFound = (model: string) =>
+  new ApiError(404, {
+    message: `The model \`${model}\` does not exist or you do not have access to it.`,
+    type: 'invalid_request_error',
+    param: null,
+    code: 'model_not_found',
+  });
+
+function bearer(req: IncomingMessage): string {
+  const header = req.headers.authorization ?? '';
+  const match = /^Bearer\s+(.+)$/i.exec(header);
+  if (match?.[1]) return match[1].trim();
+  const azure = req.headers['api-key'];
+  return typeof azure === 'string' ? azure.trim() : '';
+}
+
+function checkKey(key: string): void {
+  if (!key) {
+    throw new ApiError(401, {
+      message:
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).",
+      type: 'invalid_request_error',
+      param: null,
+      code: null,
+    });
+  }
+  if (!key.startsWith('sk-') || key.startsWith('sk-invalid')) {
+    const shown = key.length > 8 ? `${key.slice(0, 3)}${'*'.repeat(Math.min(20, key.length - 7))}${key.slice(-4)}` : key;
+    throw new ApiError(401, {
+      message: `Incorrect API key provided: ${shown}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+      type: 'invalid_request_error',
+      param: null,
+      code: 'invalid_api_key',
+    });
+  }
+  if (key.startsWith('sk-ratelimit')) {
+    throw new ApiError(
+      429,
+      {
+        message: 'Rate limit reached for requests. Limit: 3 / min. Please try again in 20s.',
+        type: 'requests',
+        param: null,
+        code: 'rate_limit_exceeded',
+      },
+      // Real OpenAI sends retry hints too; a short one keeps the SDK's single retry fast.
+      { 'retry-after-ms': '20', 'x-ratelimit-limit-requests': '3', 'x-ratelimit-remaining-requests': '0' },
+    );
+  }
+}
+
+const isReasoning = (model: string) => /^(gpt-5(?!-chat)|o\d)/.test(model);
+const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
+
+function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply | undefined) {
+  const model = body.model;
+  if (typeof model !== 'string' || model === '') throw invalidRequest('you must provide a model parameter', 'model');
+  if (!FAKE_OPENAI_CHAT_MODELS.includes(model)) throw modelNotFound(model);
+  if (body.stream === true) throw invalidRequest('The fake OpenAI server does not stream; call without stream.', 'stream');
+  const messages = body.messages;
+  if (!Array.isArray(messages) || messages.length === 0) {
+    throw invalidRequest("Invalid 'messages': empty array. Expected an array with minimum length 1.", 'messages', 'empty_array');
+  }
+  // The reasoning models' real restrictions, so an adapter that gets them wrong fails here too.
+  if (isReasoning(model) && body.max_tokens !== undefined) {
+    throw invalidRequest(
+      "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.",
+      'max_tokens',
+      'unsupported_parameter',
+    );
+  }
+  if (isReasoning(model) && body.temperature !== undefined && body.temperature !== 1) {
+    throw invalidRequest(
+      `Unsupported value: 'temperature' does not support ${String(body.temperature)} with this model. Only the default (1) value is supported.`,
+      'temperature',
+      'unsupported_value',
+    );
+  }
+  const tools = (Array.isArray(body.tools) ? body.tools : []) as WireTool[];
+  for (const tool of tools) {
+    if (tool.type !== 'function' || !tool.function?.name || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function.name)) {
+      throw invalidRequest("Invalid 'tools': each tool needs type 'function' and a valid function.name.", 'tools');
+    }
+  }
+  if (scripted && 'error' in scripted) {
+    const { status, message = 'Scripted error', type = 'server_error', code = null } = scripted.error;
+    throw new ApiError(status, { message, type, param: null, code });
+  }
+  const format = body.response_format as { type?: string; json_schema?: { schema?: unknown } } | undefined;
+  let message: BrainReply;
+  if (scripted) {
+    message = { role: 'assistant', content: scripted.content ?? null, ...(scripted.tool_calls ? { tool_calls: scripted.tool_calls } : {}) };
+  } else if (format?.type === 'json_schema') {
+    message = { role: 'assistant', content: JSON.stringify(fillSchema(format.json_schema?.schema ?? { type: 'object' })) };
+  } else {
+    message = think(messages as WireMessage[], tools);
+  }
+  const promptTokens = tokens(JSON.stringify(messages) + JSON.stringify(tools));
+  const completionTokens = tokens(message.content ?? JSON.stringify(message.tool_calls ?? []));
+  return {
+    id: `chatcmpl-${randomBytes(12).toString('hex')}`,
+    object: 'chat.completion',
+    created: Math.floor(Date.now() / 1000),
+    model,
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: message.content, refusal: null, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) },
+        logprobs: null,
+        finish_reason: message.tool_calls?.length ? 'tool_calls' : 'stop',
+      },
+    ],
+    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    system_fingerprint: 'fp_fake_openai',
+  };
+}
+
+function embeddings(body: Record<string, unknown>) {
+  const model = body.model;
+  if (typeof model !== 'string' || model === '') throw invalidRequest('you must provide a model parameter', 'model');
+  if (FAKE_OPENAI_CHAT_MODELS.includes(model)) throw invalidRequest(`The model \`${model}\` does not support embeddings.`, 'model');
+  if (!FAKE_OPENAI_EMBEDDING_MODELS.includes(model)) throw modelNotFound(model);
+  const input = typeof body.input === 'string' ? [body.input] : body.input;
+  if (!Array.isArray(input) || input.length === 0 || input.length > 2048 || !input.every((t) => typeof t === 'string' && t !== '')) {
+    throw invalidRequest("'$.input' is invalid. Please check the API reference: https://platform.openai.com/docs/api-reference.", 'input');
+  }
+  const dimensions = typeof body.dimensions === 'number' ? body.dimensions : EMBEDDING_DIMENSIONS[model]!;
+  const base64 = body.encoding_format === 'base64';
+  const used = (input as string[]).reduce((n, t) => n + tokens(t), 0);
+  return {
+    object: 'list',
+    data: (input as string[]).map((text, index) => {
+      const vector = fakeEmbedding(text, dimensions);
+      return { object: 'embedding', index, embedding: base64 ? toBase64(vector) : Array.from(vector) };
+    }),
+    model,
+    usage: { prompt_tokens: used, total_tokens: used },
+  };
+}
+
+const modelObject = (id: string) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'openai' });
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.writableEnded || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    'x-request-id': `req_${randomBytes(12).toString('hex')}`,
+    'openai-processing-ms': '1',
+    ...headers,
+  });
+  res.end(text);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > MAX_BODY) throw invalidRequest('Request body too large.');
+    chunks.push(chunk as Buffer);
+  }
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return {};
+  try {
+    const value = JSON.parse(text) as unknown;
+    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
+  } catch {
+    // fall through
+  }
+  throw invalidRequest('We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)');
+}
+
+export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+  const host = options.host ?? '127.0.0.1';
+  const slowDelayMs = options.slowDelayMs ?? SLOW_KEY_DELAY_MS;
+  const requests: RecordedOpenAiRequest[] = [];
+  const scripts = new Map<string, ScriptedReply[]>();
+  const timers = new Set<NodeJS.Timeout>();
+
+  const record = (entry: RecordedOpenAiRequest) => {
+    requests.push(entry);
+    if (requests.length > MAX_RECORDED) requests.splice(0, requests.length - MAX_RECORDED);
+  };
+  const nextScripted = (key: string): ScriptedReply | undefined => {
+    for (const queueKey of [key, '']) {
+      const queue = scripts.get(queueKey);
+      if (queue?.length) return queue.shift();
+    }
+    return undefined;
+  };
+  const reset = (key?: string) => {
+    if (key === undefined) {
+      scripts.clear();
+      requests.length = 0;
+      return;
+    }
+    scripts.delete(key);
+    for (let i = requests.length - 1; i >= 0; i--) if (requests[i]!.key === key) requests.splice(i, 1);
+  };
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
+    const key = bearer(req);
+    let body: Record<string, unknown> = {};
+    let status = 200;
+    try {
+      if (method !== 'GET') body = await readJson(req);
+      checkKey(key);
+      if (key.startsWith('sk-slow')) {
+        const waited = await new Promise<boolean>((resolve) => {
+          const timer = setTimeout(() => {
+            timers.delete(timer);
+            resolve(true);
+          }, slowDelayMs);
+          timers.add(timer);
+          res.once('close', () => {
+            clearTimeout(timer);
+            timers.delete(timer);
+            resolve(false);
+          });
+        });
+        if (!waited) {
+          status = 499;
+          return;
+        }
+      }
+      let result: unknown;
+      const model = /^\/models\/(.+)$/.exec(path);
+      if (method === 'POST' && path === '/chat/completions') result = chatCompletion(body, nextScripted(key));
+      else if (method === 'POST' && path === '/embeddings') result = embeddings(body);
+      else if (method === 'GET' && path === '/models') {
+        result = { object: 'list', data: [...FAKE_OPENAI_CHAT_MODELS, ...FAKE_OPENAI_EMBEDDING_MODELS].map(modelObject) };
+      } else if (method === 'GET' && model) {
+        const id = decodeURIComponent(model[1]!);
+        if (![...FAKE_OPENAI_CHAT_MODELS, ...FAKE_OPENAI_EMBEDDING_MODELS].includes(id)) throw modelNotFound(id);
+        result = modelObject(id);
+      } else {
+        throw new ApiError(404, { message: `Invalid URL (${method} /v1${path})`, type: 'invalid_request_error', param: null, code: null });
+      }
+      send(res, 200, result);
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      status = error.status;
+      send(res, error.status, { error: { param: null, code: null, ...error.body } }, error.headers);
+    } finally {
+      record({ at: new Date().toISOString(), method, path: `/v1${path}`, key, status, body });
+    }
+  }
+
+  async function handleControl(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    const action = url.pathname.slice('/_test/'.length);
+    if (method === 'POST' && action === 'script') {
+      const body = await readJson(req);
+      if (!Array.isArray(body.responses)) return send(res, 400, { error: { message: 'responses must be an array' } });
+      const key = typeof body.key === 'string' ? body.key : '';
+      scripts.set(key, [...(scripts.get(key) ?? []), ...(body.responses as ScriptedReply[])]);
+      return send(res, 200, { ok: true, queued: scripts.get(key)!.length });
+    }
+    if (method === 'GET' && action === 'requests') {
+      const key = url.searchParams.get('key');
+      const path = url.searchParams.get('path');
+      return send(res, 200, {
+        requests: requests.filter((r) => (key === null || r.key === key) && (!path || r.path.startsWith(path))),
+      });
+    }
+    if (method === 'POST' && action === 'reset') {
+      const body = await readJson(req);
+      reset(typeof body.key === 'string' ? body.key : undefined);
+      return send(res, 200, { ok: true });
+    }
+    send(res, 404, { error: { message: `Unknown control call ${method} ${url.pathname}` } });
+  }
+
+  const server: Server = createServer((req, res) => {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = new URL(req.url ?? '/', 'http://fake-openai');
+    const handled = url.pathname.startsWith('/_test/')
+      ? handleControl(req, res, method, url)
+      : url.pathname === '/' && method === 'GET'
+        ? Promise.resolve(send(res, 200, { service: 'fake OpenAI (AgentDesk local runtime)', baseUrl: '/v1' }))
+        : handleApi(req, res, method, url.pathname.replace(/^\/v1(?=\/)/, '').replace(/\/+$/, ''));
+    handled.catch((error: unknown) => {
+      options.log?.('error', `[openai] ${(error as Error).message}`);
+      send(res, 500, { error: { message: 'The fake OpenAI server failed.', type: 'server_error', param: null, code: null } });
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${host}:${port}`;
+  options.log?.('info', `[openai] fake OpenAI API at ${url}/v1`);
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= new Promise<void>((resolve) => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }));
+
+  return {
+    url,
+    baseUrl: `${url}/v1`,
+    port,
+    host,
+    requests,
+    script: (key, replies) => scripts.set(key, [...(scripts.get(key) ?? []), ...replies]),
+    reset,
+    close,
+    stop: close,
+  };
+}
