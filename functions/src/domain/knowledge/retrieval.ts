@@ -1,0 +1,272 @@
+/**
+ * Hybrid retrieval over one agent's chunks, with a per-warm-Lambda cache.
+ *
+ * Index (built once per agent and knowledge version): every vector L2-normalised into ONE
+ * contiguous Float32Array of n × dims (so cosine similarity is a dot product over a flat array),
+ * a flag per row for chunks stored without a vector, and a BM25 index of the chunk tokens
+ * (text.ts: folded, accents stripped, stop words dropped). Chunk objects keep a view into the
+ * matrix instead of their own copy.
+ *
+ * Merge: relative score fusion (the scheme Weaviate made its default hybrid fusion). Each half
+ * proposes its best `max(5 × limit, 50)` chunks; over that candidate set each half's score is
+ * rescaled to 0..1 (vector: min-max of the cosines; BM25: divided by the best score, so a chunk
+ * without any query term gets 0) and the fused score is 0.6 · vector + 0.4 · keyword. Chosen over
+ * reciprocal rank fusion because it keeps how MUCH better a chunk is (rank fusion treats the
+ * 2nd-best as nearly as good as the best), and the fused score (0..1) is meaningful enough to show
+ * as a source's score. When one half has nothing to say (no query vector, no stored vectors, or
+ * no chunk holds a query term) the other half alone ranks, with weight 1. Keyword-only results are
+ * only chunks holding at least one query term; results never include a fused score of 0.
+ *
+ * Cache: keyed by userId/agentId and holding the knowledgeVersion it was built for; a search for
+ * another version rebuilds it (a newer version means the chunks changed). Concurrent searches of
+ * the same agent share one load. Bounded by the total number of cached chunks: least recently
+ * used agents are evicted first (an agent bigger than the bound is still served, then dropped).
+ */
+import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
+import { Bm25Index } from './bm25.js';
+import type { AgentKnowledgeRef, ChunkStore, KnowledgeChunk, KnowledgeRetriever, RetrievedChunk } from './ports.js';
+import { tokenize } from './text.js';
+
+export const VECTOR_WEIGHT = 0.6;
+export const KEYWORD_WEIGHT = 0.4;
+const MIN_CANDIDATES = 50;
+const CANDIDATES_PER_RESULT = 5;
+
+export interface AgentIndex {
+  readonly chunks: readonly KnowledgeChunk[];
+  readonly dims: number;
+  /** n × dims, row i = chunk i's normalised vector (zeros when it has none). */
+  readonly matrix: Float32Array;
+  readonly hasVector: Uint8Array;
+  readonly vectorCount: number;
+  readonly bm25: Bm25Index;
+}
+
+/** Builds the search structures of one agent's chunks (vectors of another length than `dims` count as missing). */
+export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDDING_DIMENSIONS): AgentIndex {
+  const n = chunks.length;
+  const matrix = new Float32Array(n * dims);
+  const hasVector = new Uint8Array(n);
+  let vectorCount = 0;
+  const indexed: KnowledgeChunk[] = new Array<KnowledgeChunk>(n);
+  for (let i = 0; i < n; i++) {
+    const chunk = chunks[i]!;
+    const v = chunk.vector;
+    let row: Float32Array | null = null;
+    if (v && v.length === dims) {
+      const norm = Math.sqrt(dot(v, 0, v, dims));
+      if (norm > 0 && Number.isFinite(norm)) {
+        row = matrix.subarray(i * dims, (i + 1) * dims);
+        for (let j = 0; j < dims; j++) row[j] = v[j]! / norm;
+        hasVector[i] = 1;
+        vectorCount++;
+      }
+    }
+    indexed[i] = { ...chunk, vector: row };
+  }
+  const bm25 = new Bm25Index(indexed.map((c) => tokenize(c.text)));
+  return { chunks: indexed, dims, matrix, hasVector, vectorCount, bm25 };
+}
+
+/** Σ a[aOffset + j] · b[j] for j < dims, unrolled by 4. */
+function dot(a: Float32Array, aOffset: number, b: Float32Array, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let j = 0;
+  for (; j + 3 < dims; j += 4) {
+    s0 += a[aOffset + j]! * b[j]!;
+    s1 += a[aOffset + j + 1]! * b[j + 1]!;
+    s2 += a[aOffset + j + 2]! * b[j + 2]!;
+    s3 += a[aOffset + j + 3]! * b[j + 3]!;
+  }
+  for (; j < dims; j++) s0 += a[aOffset + j]! * b[j]!;
+  return s0 + s1 + s2 + s3;
+}
+
+/** The `k` highest entries of `score` among `ids` (best first). */
+function topK(ids: Iterable<number>, score: (i: number) => number, k: number): number[] {
+  // A min-heap of size k: O(n log k).
+  const heap: number[] = [];
+  const less = (a: number, b: number) => score(a) < score(b) || (score(a) === score(b) && a > b);
+  const up = (i: number) => {
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (!less(heap[i]!, heap[p]!)) break;
+      [heap[i], heap[p]] = [heap[p]!, heap[i]!];
+      i = p;
+    }
+  };
+  const down = (i: number) => {
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < heap.length && less(heap[l]!, heap[m]!)) m = l;
+      if (r < heap.length && less(heap[r]!, heap[m]!)) m = r;
+      if (m === i) return;
+      [heap[i], heap[m]] = [heap[m]!, heap[i]!];
+      i = m;
+    }
+  };
+  for (const id of ids) {
+    if (heap.length < k) {
+      heap.push(id);
+      up(heap.length - 1);
+    } else if (k > 0 && less(heap[0]!, id)) {
+      heap[0] = id;
+      down(0);
+    }
+  }
+  return heap.sort((a, b) => (less(a, b) ? 1 : less(b, a) ? -1 : 0));
+}
+
+/** Ranks the index's chunks for a query (see the module comment for the fusion). */
+export function searchIndex(index: AgentIndex, query: string, queryVector: Float32Array | null, limit: number): RetrievedChunk[] {
+  const n = index.chunks.length;
+  if (n === 0 || limit <= 0) return [];
+  const candidates = Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES);
+
+  // ---- vector half
+  let cosines: Float32Array | null = null;
+  if (queryVector && queryVector.length === index.dims && index.vectorCount > 0) {
+    const qNorm = Math.sqrt(dot(queryVector, 0, queryVector, index.dims));
+    if (qNorm > 0 && Number.isFinite(qNorm)) {
+      const q = new Float32Array(index.dims);
+      for (let j = 0; j < index.dims; j++) q[j] = queryVector[j]! / qNorm;
+      cosines = new Float32Array(n);
+      for (let i = 0; i < n; i++) if (index.hasVector[i]) cosines[i] = dot(index.matrix, i * index.dims, q, index.dims);
+    }
+  }
+  const vectorTop = cosines ? topK(rowsWithVectors(index), (i) => cosines![i]!, candidates) : [];
+
+  // ---- keyword half
+  const keyword = index.bm25.search(tokenize(query));
+  const keywordTop = keyword.max > 0 ? topK(keyword.matched, (i) => keyword.scores[i]!, candidates) : [];
+
+  // ---- fusion over the union of candidates
+  const union = [...new Set([...vectorTop, ...keywordTop])];
+  let vMin = Infinity;
+  let vMax = -Infinity;
+  if (cosines) {
+    for (const i of union) {
+      if (!index.hasVector[i]) continue;
+      vMin = Math.min(vMin, cosines[i]!);
+      vMax = Math.max(vMax, cosines[i]!);
+    }
+  }
+  const useVector = cosines !== null && vMax >= vMin;
+  const useKeyword = keyword.max > 0;
+  const vw = useVector && useKeyword ? VECTOR_WEIGHT : useVector ? 1 : 0;
+  const kw = useVector && useKeyword ? KEYWORD_WEIGHT : useKeyword ? 1 : 0;
+  const fused = new Map<number, number>();
+  for (const i of union) {
+    const v = useVector && index.hasVector[i] ? (vMax > vMin ? (cosines![i]! - vMin) / (vMax - vMin) : 1) : 0;
+    const k = useKeyword ? keyword.scores[i]! / keyword.max : 0;
+    const score = vw * v + kw * k;
+    if (score > 0) fused.set(i, score);
+  }
+  return topK(fused.keys(), (i) => fused.get(i)!, limit).map((i) => ({ chunk: index.chunks[i]!, score: round(fused.get(i)!) }));
+}
+
+const round = (x: number) => Math.round(x * 10_000) / 10_000;
+
+function* rowsWithVectors(index: AgentIndex): Generator<number> {
+  for (let i = 0; i < index.chunks.length; i++) if (index.hasVector[i]) yield i;
+}
+
+export interface RetrieverOptions {
+  /** Upper bound of the chunks kept across cached agents (≈ 8 KB each with a 1,536-d vector). */
+  maxCachedChunks: number;
+  /** Vector length of the index (EMBEDDING_DIMENSIONS). */
+  dims: number;
+}
+
+interface CacheEntry {
+  version: number;
+  index: AgentIndex;
+}
+
+/** KnowledgeRetriever over a ChunkStore with the per-warm-Lambda index cache. */
+export class CachedKnowledgeRetriever implements KnowledgeRetriever {
+  private readonly cache = new Map<string, CacheEntry>();
+  private readonly loading = new Map<string, { version: number; promise: Promise<AgentIndex> }>();
+  private cachedChunks = 0;
+  private readonly options: RetrieverOptions;
+  /** How many times an index was built (observable for tests and logs). */
+  builds = 0;
+
+  constructor(
+    private readonly store: Pick<ChunkStore, 'loadAgent'>,
+    options: Partial<RetrieverOptions> = {},
+  ) {
+    this.options = { maxCachedChunks: 20_000, dims: EMBEDDING_DIMENSIONS, ...options };
+  }
+
+  async search(agent: AgentKnowledgeRef, query: string, queryVector: Float32Array | null, limit: number): Promise<RetrievedChunk[]> {
+    const index = await this.indexFor(agent);
+    return searchIndex(index, query, queryVector, limit);
+  }
+
+  /** Drops an agent's cached index (e.g. after deleting the agent in the same Lambda). */
+  forget(userId: string, agentId: string): void {
+    const key = cacheKey(userId, agentId);
+    const entry = this.cache.get(key);
+    if (entry) this.evict(key, entry);
+  }
+
+  /** Agents and chunks currently cached. */
+  get stats(): { agents: number; chunks: number } {
+    return { agents: this.cache.size, chunks: this.cachedChunks };
+  }
+
+  private async indexFor(agent: AgentKnowledgeRef): Promise<AgentIndex> {
+    const key = cacheKey(agent.userId, agent.agentId);
+    const hit = this.cache.get(key);
+    if (hit && hit.version === agent.knowledgeVersion) {
+      // Re-insert: Map order is the LRU order.
+      this.cache.delete(key);
+      this.cache.set(key, hit);
+      return hit.index;
+    }
+    const pending = this.loading.get(key);
+    if (pending && pending.version === agent.knowledgeVersion) return pending.promise;
+
+    const promise = this.store.loadAgent(agent.userId, agent.agentId).then((chunks) => buildAgentIndex(chunks, this.options.dims));
+    this.loading.set(key, { version: agent.knowledgeVersion, promise });
+    try {
+      const index = await promise;
+      this.builds++;
+      const current = this.cache.get(key);
+      // A slower load of an older version must not replace a newer one.
+      if (!current || current.version <= agent.knowledgeVersion) {
+        if (current) this.evict(key, current);
+        this.cache.set(key, { version: agent.knowledgeVersion, index });
+        this.cachedChunks += index.chunks.length;
+        this.trim(key);
+      }
+      return index;
+    } finally {
+      if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
+    }
+  }
+
+  private evict(key: string, entry: CacheEntry): void {
+    this.cache.delete(key);
+    this.cachedChunks -= entry.index.chunks.length;
+  }
+
+  /** Evicts least recently used agents (never `keep`) while over the bound. */
+  private trim(keep: string): void {
+    for (const [key, entry] of this.cache) {
+      if (this.cachedChunks <= this.options.maxCachedChunks) return;
+      if (key !== keep) this.evict(key, entry);
+    }
+    // Only `keep` is left and it alone is over the bound: serve it this time, do not keep it.
+    const kept = this.cache.get(keep);
+    if (kept && this.cachedChunks > this.options.maxCachedChunks) this.evict(keep, kept);
+  }
+}
+
+const cacheKey = (userId: string, agentId: string) => `${userId}/${agentId}`;
