@@ -1,0 +1,182 @@
+/**
+ * Ingestion of one knowledge source (an uploaded file or a web page), pure over ports:
+ *
+ *   source record → bytes → text → chunks → embeddings (the user's own OpenAI key) → ChunkStore
+ *   → source completed (chunkCount, contentHash, title) and the agent's knowledgeVersion bumped.
+ *
+ * Outcomes:
+ * - The source (or its agent) no longer exists: the job is dropped (nothing written).
+ * - A permanent problem with the source (KnowledgeSourceError: not a PDF, no text, HTTP 404,
+ *   blocked address, unsupported type, too long): the source is marked failed with the reason
+ *   written for the user, and the job succeeds (no retry). Chunks of an earlier successful
+ *   ingestion are kept (a refresh that fails does not wipe the knowledge).
+ * - No active ChatGPT integration, or embeddings failing for a reason retrying cannot fix (bad key,
+ *   unknown model...): chunks are stored WITHOUT vectors (keyword retrieval still finds them), the
+ *   source completes and a warning is logged.
+ * - Transient model errors (rate_limit, unavailable, timeout) and anything unexpected (DynamoDB,
+ *   S3) throw, so the queue retries. On the last delivery a transient embedding error stores the
+ *   chunks without vectors instead, and an unexpected error marks the source failed before
+ *   rethrowing (the message still dead-letters), so a source never stays 'pending' forever.
+ * - A URL refresh whose extracted text has the same sha256 as last time only completes the
+ *   source (lastUpdateAt, title): chunks and knowledgeVersion stay.
+ */
+import { createHash } from 'node:crypto';
+import { agentFileKind, AGENT_FILE_MAX_BYTES, type AgentFileKind } from '../../contract/agents.js';
+import { EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
+import type { AiConnector } from '../integrations/ports.js';
+import { chunkText, type ChunkingOptions } from './chunking.js';
+import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
+import type { FileIngestJob, UrlScrapeJob } from './jobs.js';
+import type { ChunkStore, KnowledgeChunk, KnowledgeSourceKind, KnowledgeSourceRecord, KnowledgeSources } from './ports.js';
+import { normaliseWhitespace } from './text.js';
+
+export interface IngestLog {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export interface KnowledgeIngestDeps {
+  sources: KnowledgeSources;
+  chunks: ChunkStore;
+  ai: AiConnector;
+  /** The uploaded document's bytes (KnowledgeSourceError when missing or over 50 MB). */
+  readFile(s3Key: string): Promise<Uint8Array>;
+  /** Bytes → text by kind (KnowledgeSourceError when the bytes are not that kind of document). */
+  extractFile(kind: AgentFileKind, bytes: Uint8Array): Promise<string>;
+  /** The page's readable text and title (KnowledgeSourceError when the page cannot be used). */
+  fetchPage(link: string): Promise<{ title: string; text: string }>;
+  log: IngestLog;
+  chunking?: Partial<ChunkingOptions>;
+}
+
+export interface Delivery {
+  /** This is the queue's last delivery of the message (no retry after it). */
+  finalAttempt: boolean;
+}
+
+export type IngestOutcome = 'dropped' | 'failed' | 'completed' | 'unchanged';
+
+/** Shown when something unexpected failed on the last try. */
+export const UNEXPECTED_FAILURE = 'Processing failed. Please try again';
+
+const TRANSIENT_MODEL_ERRORS = new Set(['rate_limit', 'unavailable', 'timeout']);
+
+export const contentHashOf = (text: string) => createHash('sha256').update(normaliseWhitespace(text)).digest('hex');
+
+export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
+  const { sources, chunks: store, log } = deps;
+
+  /** Embeddings of `texts`, or null when they cannot be had (chunks are then stored without vectors). */
+  async function embed(userId: string, texts: string[], delivery: Delivery, ref: Record<string, unknown>): Promise<Float32Array[] | null> {
+    const connection = await deps.ai.forUser(userId);
+    if (!connection) {
+      log.warn('Knowledge stored without embeddings: no active ChatGPT integration', ref);
+      return null;
+    }
+    try {
+      const vectors = await connection.embedder.embed(texts);
+      if (vectors.length !== texts.length || vectors.some((v) => v.length !== EMBEDDING_DIMENSIONS)) {
+        log.warn('Knowledge stored without embeddings: the embedder answered vectors of the wrong count or size', { ...ref, got: vectors.length });
+        return null;
+      }
+      return vectors;
+    } catch (error) {
+      const transient = !(error instanceof ModelError) || TRANSIENT_MODEL_ERRORS.has(error.kind);
+      if (transient && !delivery.finalAttempt) throw error;
+      log.warn('Knowledge stored without embeddings: the embedding call failed', {
+        ...ref,
+        kind: error instanceof ModelError ? error.kind : 'unexpected',
+        finalAttempt: delivery.finalAttempt,
+      });
+      return null;
+    }
+  }
+
+  /** Shared tail of both jobs: text → chunks → vectors → store → completed. */
+  async function ingest(
+    userId: string,
+    agentId: string,
+    record: KnowledgeSourceRecord,
+    produce: () => Promise<{ text: string; title?: string }>,
+    options: { refresh: boolean },
+    delivery: Delivery,
+  ): Promise<IngestOutcome> {
+    const { kind, sourceId } = record;
+    const ref = { userId, agentId, kind, sourceId };
+    const fail = async (reason: string): Promise<IngestOutcome> => {
+      log.info('Knowledge source failed', { ...ref, reason });
+      await sources.update(userId, agentId, kind, sourceId, { status: 'failed', error: reason }, false);
+      return 'failed';
+    };
+    try {
+      const { text, title } = await produce();
+      const pieces = chunkText(text, deps.chunking);
+      if (pieces.length === 0) return await fail(kind === 'file' ? knowledgeMessages.noTextInFile : knowledgeMessages.noTextOnPage);
+      const contentHash = contentHashOf(text);
+      const titled = title ? { title } : {};
+      if (options.refresh && record.contentHash === contentHash) {
+        await sources.update(userId, agentId, kind, sourceId, { status: 'completed', ...titled }, false);
+        log.info('Knowledge source unchanged', ref);
+        return 'unchanged';
+      }
+      const vectors = await embed(userId, pieces, delivery, ref);
+      const chunkRecords: KnowledgeChunk[] = pieces.map((piece, index) => ({
+        agentId,
+        sourceKind: kind,
+        sourceId,
+        sourceName: record.name,
+        index,
+        text: piece,
+        vector: vectors?.[index] ?? null,
+      }));
+      await store.replaceSource(userId, agentId, kind, sourceId, chunkRecords);
+      await sources.update(userId, agentId, kind, sourceId, { status: 'completed', chunkCount: pieces.length, contentHash, ...titled }, true);
+      // Deleted while we worked: the delete removed the chunks it saw, remove the ones we just wrote.
+      if (!(await sources.get(userId, agentId, kind, sourceId))) await store.deleteSource(userId, agentId, kind, sourceId);
+      log.info('Knowledge source ingested', { ...ref, chunks: pieces.length, vectors: vectors !== null });
+      return 'completed';
+    } catch (error) {
+      if (error instanceof KnowledgeSourceError) return fail(error.message);
+      if (delivery.finalAttempt) {
+        await sources.update(userId, agentId, kind, sourceId, { status: 'failed', error: UNEXPECTED_FAILURE }, false).catch(() => undefined);
+      }
+      throw error;
+    }
+  }
+
+  async function load(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<KnowledgeSourceRecord | null> {
+    const record = await sources.get(userId, agentId, kind, sourceId);
+    if (!record) log.info('Knowledge job dropped: the source no longer exists', { userId, agentId, kind, sourceId });
+    return record;
+  }
+
+  return {
+    async ingestFile(job: FileIngestJob, delivery: Delivery): Promise<IngestOutcome> {
+      const record = await load(job.userId, job.agentId, 'file', job.fileId);
+      if (!record) return 'dropped';
+      return ingest(
+        job.userId,
+        job.agentId,
+        record,
+        async () => {
+          const kind = agentFileKind(record.name, record.mimeType ?? '');
+          if (!kind) throw new KnowledgeSourceError(knowledgeMessages.unsupportedFile);
+          if ((record.size ?? 0) > AGENT_FILE_MAX_BYTES) throw new KnowledgeSourceError(knowledgeMessages.fileTooLarge);
+          if (!record.s3Key) throw new KnowledgeSourceError(knowledgeMessages.fileMissing);
+          const bytes = await deps.readFile(record.s3Key);
+          return { text: await deps.extractFile(kind, bytes) };
+        },
+        { refresh: false },
+        delivery,
+      );
+    },
+
+    async scrapeUrl(job: UrlScrapeJob, delivery: Delivery): Promise<IngestOutcome> {
+      const record = await load(job.userId, job.agentId, 'url', job.urlId);
+      if (!record) return 'dropped';
+      return ingest(job.userId, job.agentId, record, () => deps.fetchPage(record.link ?? record.name), { refresh: job.refresh === true }, delivery);
+    },
+  };
+}
+
+export type KnowledgeIngestion = ReturnType<typeof createKnowledgeIngestion>;
