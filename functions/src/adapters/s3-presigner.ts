@@ -21,6 +21,11 @@ export interface S3PresignerOptions {
   expiresInSeconds: number;
 }
 
+export interface PresignOptions {
+  /** Overrides the presigner's default lifetime for this link. */
+  expiresInSeconds?: number;
+}
+
 export class S3Presigner implements AvatarUrlSigner {
   private readonly presigner: S3RequestPresigner;
 
@@ -38,12 +43,42 @@ export class S3Presigner implements AvatarUrlSigner {
   }
 
   /** A link that stores a body at `key`; the caller sends Content-Type with the PUT. */
-  putUrl(key: string): Promise<string> {
-    return this.presign('PUT', key);
+  putUrl(key: string, options: PresignOptions = {}): Promise<string> {
+    return this.presign('PUT', key, options);
   }
 
-  private async presign(method: 'GET' | 'PUT', key: string): Promise<string> {
-    const { bucket, region, endpoint, expiresInSeconds } = this.options;
+  /** A link that answers the object's headers (Content-Length), or 404 when there is none. */
+  headUrl(key: string): Promise<string> {
+    return this.presign('HEAD', key);
+  }
+
+  /** A link that deletes the object (S3 answers 204 whether or not it existed). */
+  deleteUrl(key: string): Promise<string> {
+    return this.presign('DELETE', key);
+  }
+
+  /**
+   * A link that downloads the object with the given response headers (S3's response-* query
+   * parameters, covered by the signature), e.g. Content-Disposition: attachment.
+   */
+  downloadUrl(key: string, headers: { contentDisposition?: string; contentType?: string }, options: PresignOptions = {}): Promise<string> {
+    const query: Record<string, string> = {};
+    if (headers.contentDisposition) query['response-content-disposition'] = headers.contentDisposition;
+    if (headers.contentType) query['response-content-type'] = headers.contentType;
+    return this.presign('GET', key, { ...options, query });
+  }
+
+  /** Seconds a link made now stays valid (with `expiresInSeconds` overridden by `options`). */
+  expiresIn(options: PresignOptions = {}): number {
+    return options.expiresInSeconds ?? this.options.expiresInSeconds;
+  }
+
+  private async presign(
+    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
+    key: string,
+    options: PresignOptions & { query?: Record<string, string> } = {},
+  ): Promise<string> {
+    const { bucket, region, endpoint } = this.options;
     const encodedKey = key.split('/').map(encodeURIComponent).join('/');
     const base = new URL(
       endpoint
@@ -56,8 +91,9 @@ export class S3Presigner implements AvatarUrlSigner {
       hostname: base.hostname,
       port: base.port ? Number(base.port) : undefined,
       path: base.pathname,
+      query: options.query,
       headers: { host: base.host },
     });
-    return formatUrl(await this.presigner.presign(request, { expiresIn: expiresInSeconds }));
+    return formatUrl(await this.presigner.presign(request, { expiresIn: this.expiresIn(options) }));
   }
 }

@@ -56,3 +56,58 @@ export function readMultipartFile(
     parser.end(body);
   });
 }
+
+/**
+ * Every file of one field (e.g. the agent documents' `files`), each stopped at `maxBytes`
+ * (then `truncated`). File names are read as UTF-8. More than `maxFiles` files → `tooMany`.
+ */
+export function readMultipartFiles(
+  headers: Record<string, string>,
+  body: Buffer,
+  field: string,
+  limits: { maxBytes: number; maxFiles: number },
+): Promise<{ files: UploadedFile[]; tooMany: boolean }> {
+  const contentType = headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(contentType)) {
+    return Promise.reject(new ValidationError('Request must be multipart/form-data'));
+  }
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({
+        headers: { 'content-type': contentType },
+        defParamCharset: 'utf8',
+        limits: { files: limits.maxFiles, fileSize: limits.maxBytes, fields: 20 },
+      });
+    } catch {
+      reject(new ValidationError('Request must be multipart/form-data'));
+      return;
+    }
+    const found: Promise<UploadedFile>[] = [];
+    let tooMany = false;
+    parser.on('filesLimit', () => (tooMany = true));
+    parser.on('file', (name, stream, info) => {
+      if (name !== field) {
+        stream.resume();
+        return;
+      }
+      found.push(
+        new Promise((done, fail) => {
+          const chunks: Buffer[] = [];
+          let truncated = false;
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.on('limit', () => (truncated = true));
+          stream.on('error', fail);
+          stream.on('close', () =>
+            done({ bytes: Buffer.concat(chunks), truncated, filename: info.filename ?? '', mimeType: info.mimeType ?? '' }),
+          );
+        }),
+      );
+    });
+    parser.on('error', () => reject(new ValidationError('Malformed multipart body')));
+    parser.on('close', () => {
+      Promise.all(found).then((files) => resolve({ files, tooMany }), reject);
+    });
+    parser.end(body);
+  });
+}
