@@ -294,7 +294,10 @@ export const toolRequest = z
     headerKey: z._default(z.string().check(z.trim(), z.maxLength(AGENT_LIMITS.headerKey), z.regex(/^[A-Za-z0-9-]*$/, agentMessages.headerKeyInvalid)), ''),
     headerValue: z._default(z.string().check(z.maxLength(AGENT_LIMITS.headerValue)), ''),
     properties: z._default(
-      z.record(z.string().check(z.regex(/^[A-Za-z][A-Za-z0-9_]*$/, agentMessages.parameterNameInvalid)), toolParameter).check(
+      // Names are checked with a refine, not a key schema: a record's key failure surfaces as zod's
+      // generic 'Invalid key in record' instead of the message.
+      z.record(z.string(), toolParameter).check(
+        z.refine((p) => Object.keys(p).every((name) => /^[A-Za-z][A-Za-z0-9_]*$/.test(name)), agentMessages.parameterNameInvalid),
         z.refine((p) => Object.keys(p).length <= AGENT_LIMITS.toolParameters, agentMessages.tooManyParameters),
       ),
       {},
