@@ -1,0 +1,591 @@
+/**
+ * Agents over the single table (see ACCESS-PATTERNS.md, "Integrations, agents and knowledge"):
+ *
+ * - pk=USER#{u}, sk=AGENT#{agentId}: the agent (entity 'agent').
+ * - pk=USER#{u}, sk=AGENT#{agentId}#FILE#{fileId} / #URL#{urlId} / #TOOL#{toolId}: its children
+ *   (entities 'agentFile', 'agentUrl', 'agentTool'); a file also carries gsi1pk=USER#{u}#FILE#{fileId},
+ *   gsi1sk=FILE for GET /api/files/{id}.
+ *
+ * Ids are time-sortable (lib/ids.ts), so one Query over sk 'AGENT#{id}'..'AGENT#{id}~' returns the
+ * agent followed by its children, each kind oldest first, and one over 'AGENT#'..'AGENT#~' every
+ * agent in creation order. (Ranges rather than begins_with: DynamoDB Local walks the whole
+ * partition for begins_with.) Children are created in a transaction with a ConditionCheck on the
+ * agent, so none is ever written under a deleted agent.
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
+import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';
+import type {
+  KnowledgeSourceKind,
+  KnowledgeSourceRecord,
+  KnowledgeSources,
+  KnowledgeSourceUpdate,
+} from '../../domain/knowledge/ports.js';
+import { userPk } from './keys.js';
+
+type Item = Record<string, unknown>;
+type ChildKind = 'FILE' | 'URL' | 'TOOL';
+
+export const AGENT_SK_PREFIX = 'AGENT#';
+export const agentSk = (agentId: string) => `${AGENT_SK_PREFIX}${agentId}`;
+export const childSk = (agentId: string, kind: ChildKind, id: string) => `${agentSk(agentId)}#${kind}#${id}`;
+export const fileGsiPk = (userId: string, fileId: string) => `USER#${userId}#FILE#${fileId}`;
+export const FILE_GSI_SK = 'FILE';
+
+const ENTITY = { agent: 'agent', FILE: 'agentFile', URL: 'agentUrl', TOOL: 'agentTool' } as const;
+const KIND_OF_SOURCE: Record<KnowledgeSourceKind, ChildKind> = { file: 'FILE', url: 'URL' };
+/** BatchWriteItem takes at most 25 requests. */
+const BATCH = 25;
+
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
+const optNum = (v: unknown) => (v === undefined || v === null ? undefined : num(v));
+const optStr = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
+
+function toAgent(item: Item): AgentRecord {
+  return {
+    _id: str(item._id),
+    name: str(item.name),
+    description: str(item.description),
+    objective: str(item.objective),
+    instructions: str(item.instructions),
+    knowledgeBase: str(item.knowledgeBase),
+    priority: num(item.priority),
+    enabled: item.enabled === true,
+    knowledgeVersion: num(item.knowledgeVersion),
+    createdAt: str(item.createdAt),
+    updatedAt: str(item.updatedAt),
+  };
+}
+
+function toFile(item: Item): FileRecord {
+  const error = optStr(item.error);
+  const chunkCount = optNum(item.chunkCount);
+  const contentHash = optStr(item.contentHash);
+  return {
+    id: str(item._id),
+    _id: str(item._id),
+    agentId: str(item.agentId),
+    originalName: str(item.originalName),
+    mimeType: str(item.mimeType),
+    size: num(item.size),
+    uploadedAt: str(item.uploadedAt),
+    status: (str(item.status) || 'pending') as FileRecord['status'],
+    s3Key: str(item.s3Key),
+    ...(error ? { error } : {}),
+    ...(chunkCount !== undefined ? { chunkCount } : {}),
+    ...(contentHash ? { contentHash } : {}),
+  };
+}
+
+function toUrl(item: Item): UrlRecord {
+  const error = optStr(item.error);
+  const chunkCount = optNum(item.chunkCount);
+  const contentHash = optStr(item.contentHash);
+  const title = optStr(item.title);
+  return {
+    _id: str(item._id),
+    agentId: str(item.agentId),
+    link: str(item.link),
+    status: (str(item.status) || 'pending') as UrlRecord['status'],
+    lastUpdateAt: str(item.lastUpdateAt),
+    ...(error ? { error } : {}),
+    ...(chunkCount !== undefined ? { chunkCount } : {}),
+    ...(contentHash ? { contentHash } : {}),
+    ...(title ? { title } : {}),
+  };
+}
+
+function toTool(item: Item): ToolRecord {
+  return {
+    _id: str(item._id),
+    agentId: str(item.agentId),
+    name: str(item.name),
+    description: str(item.description),
+    type: 'http_request',
+    properties: (item.properties as ToolRecord['properties'] | undefined) ?? {},
+    required: Array.isArray(item.required) ? (item.required as string[]) : [],
+    endpoint: str(item.endpoint),
+    method: (str(item.method) || 'GET') as ToolRecord['method'],
+    headerKey: str(item.headerKey),
+    sealedHeaderValue: str(item.sealedHeaderValue),
+    createdAt: str(item.createdAt),
+    updatedAt: str(item.updatedAt),
+  };
+}
+
+/** Groups a key-ordered run of agent and child items into agents with their children. */
+function groupAgents(items: readonly Item[]): AgentWithChildren[] {
+  const byId = new Map<string, AgentWithChildren>();
+  const out: AgentWithChildren[] = [];
+  for (const item of items) {
+    if (item.entity === ENTITY.agent) {
+      const agent: AgentWithChildren = { ...toAgent(item), files: [], urls: [], tools: [] };
+      byId.set(agent._id, agent);
+      out.push(agent);
+      continue;
+    }
+    // Children of a deleted agent (a delete cut short) have no agent item: skipped.
+    const parent = byId.get(str(item.agentId));
+    if (!parent) continue;
+    if (item.entity === ENTITY.FILE) parent.files.push(toFile(item));
+    else if (item.entity === ENTITY.URL) parent.urls.push(toUrl(item));
+    else if (item.entity === ENTITY.TOOL) parent.tools.push(toTool(item));
+  }
+  return out;
+}
+
+const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
+
+/** A cancelled transaction whose first item (the agent's ConditionCheck) failed its condition. */
+function agentCheckFailed(error: unknown): boolean {
+  return error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
+}
+
+export class DynamoAgentRepository implements AgentRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  // ------------------------------------------------------------------ reads
+
+  /** Every item with sk in [from, to], in key order (pages followed). */
+  private async queryRange(userId: string, from: string, to: string): Promise<Item[]> {
+    const items: Item[] = [];
+    let startKey: Record<string, unknown> | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+          ExpressionAttributeValues: { ':pk': userPk(userId), ':from': from, ':to': to },
+          ConsistentRead: true,
+          ExclusiveStartKey: startKey,
+        }),
+      );
+      items.push(...((page.Items ?? []) as Item[]));
+      startKey = page.LastEvaluatedKey;
+    } while (startKey);
+    return items;
+  }
+
+  async get(userId: string, agentId: string): Promise<AgentWithChildren | null> {
+    const items = await this.queryRange(userId, agentSk(agentId), `${agentSk(agentId)}~`);
+    return groupAgents(items).find((a) => a._id === agentId) ?? null;
+  }
+
+  async list(userId: string): Promise<AgentWithChildren[]> {
+    return groupAgents(await this.queryRange(userId, AGENT_SK_PREFIX, `${AGENT_SK_PREFIX}~`));
+  }
+
+  async getAgent(userId: string, agentId: string): Promise<AgentRecord | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: agentSk(agentId) }, ConsistentRead: true }),
+    );
+    return Item ? toAgent(Item) : null;
+  }
+
+  private async getChild(userId: string, agentId: string, kind: ChildKind, id: string): Promise<Item | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: childSk(agentId, kind, id) }, ConsistentRead: true }),
+    );
+    return Item ?? null;
+  }
+
+  // ------------------------------------------------------------------ agents
+
+  async createAgent(userId: string, agent: AgentRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: userPk(userId), sk: agentSk(agent._id), entity: ENTITY.agent, ...agent },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+  }
+
+  async updateAgent(userId: string, agentId: string, changes: AgentChanges, updatedAt: string): Promise<AgentRecord | null> {
+    const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+    const values: Record<string, unknown> = { ':updatedAt': updatedAt };
+    const sets = ['#updatedAt = :updatedAt'];
+    for (const [field, value] of Object.entries(changes)) {
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: agentSk(agentId) },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toAgent(Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async deleteAgent(userId: string, agentId: string): Promise<AgentWithChildren | null> {
+    let agentItem: Item | undefined;
+    try {
+      ({ Attributes: agentItem } = await this.db.send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: agentSk(agentId) },
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      ));
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+    if (!agentItem) return null;
+    // The agent item goes first: from then on no child can be added (their ConditionCheck fails).
+    const children = await this.queryRange(userId, `${agentSk(agentId)}#`, `${agentSk(agentId)}#~`);
+    await this.batchDelete(children.map((c) => ({ pk: c.pk, sk: c.sk })));
+    return groupAgents([agentItem, ...children])[0] ?? null;
+  }
+
+  private async batchDelete(keys: readonly Item[]): Promise<void> {
+    for (let i = 0; i < keys.length; i += BATCH) {
+      let requests = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
+      for (let attempt = 0; requests.length > 0; attempt++) {
+        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+        if (attempt > 8) throw new Error('DynamoDB kept throttling the agent delete');
+        const { UnprocessedItems } = await this.db.send(
+          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
+        );
+        requests = (UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
+      }
+    }
+  }
+
+  async bumpKnowledgeVersion(userId: string, agentId: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: agentSk(agentId) },
+          UpdateExpression: 'ADD knowledgeVersion :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  // ------------------------------------------------------------------ children
+
+  /** Puts new children of an agent in one transaction guarded by the agent's existence. */
+  private async addChildren(userId: string, agentId: string, items: readonly Item[]): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.tableName,
+                Key: { pk: userPk(userId), sk: agentSk(agentId) },
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            ...items.map((Item) => ({
+              Put: { TableName: this.tableName, Item, ConditionExpression: 'attribute_not_exists(pk)' },
+            })),
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (agentCheckFailed(error)) return false;
+      throw error;
+    }
+  }
+
+  private deleteChild(userId: string, agentId: string, kind: ChildKind, id: string): Promise<Item | null> {
+    return this.db
+      .send(
+        new DeleteCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: childSk(agentId, kind, id) },
+          ConditionExpression: 'attribute_exists(pk)',
+          ReturnValues: 'ALL_OLD',
+        }),
+      )
+      .then(
+        ({ Attributes }) => (Attributes as Item | undefined) ?? null,
+        (error: unknown) => {
+          if (isConditionFailure(error)) return null;
+          throw error;
+        },
+      );
+  }
+
+  private toolItem(userId: string, tool: ToolRecord): Item {
+    return { pk: userPk(userId), sk: childSk(tool.agentId, 'TOOL', tool._id), entity: ENTITY.TOOL, ...tool };
+  }
+
+  addTool(userId: string, tool: ToolRecord): Promise<boolean> {
+    return this.addChildren(userId, tool.agentId, [this.toolItem(userId, tool)]);
+  }
+
+  async replaceTool(userId: string, tool: ToolRecord): Promise<boolean> {
+    try {
+      await this.db.send(
+        new PutCommand({ TableName: this.tableName, Item: this.toolItem(userId, tool), ConditionExpression: 'attribute_exists(pk)' }),
+      );
+      return true;
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+  }
+
+  async deleteTool(userId: string, agentId: string, toolId: string): Promise<boolean> {
+    return (await this.deleteChild(userId, agentId, 'TOOL', toolId)) !== null;
+  }
+
+  addFiles(userId: string, agentId: string, files: readonly FileRecord[]): Promise<boolean> {
+    return this.addChildren(
+      userId,
+      agentId,
+      files.map((f) => ({
+        pk: userPk(userId),
+        sk: childSk(agentId, 'FILE', f._id),
+        entity: ENTITY.FILE,
+        gsi1pk: fileGsiPk(userId, f._id),
+        gsi1sk: FILE_GSI_SK,
+        ...f,
+      })),
+    );
+  }
+
+  async getFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null> {
+    const item = await this.getChild(userId, agentId, 'FILE', fileId);
+    return item ? toFile(item) : null;
+  }
+
+  async findFile(userId: string, fileId: string): Promise<FileRecord | null> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+        ExpressionAttributeValues: { ':pk': fileGsiPk(userId, fileId), ':sk': FILE_GSI_SK },
+        Limit: 1,
+      }),
+    );
+    const item = Items?.[0];
+    return item ? toFile(item) : null;
+  }
+
+  async setFileStatus(
+    userId: string,
+    agentId: string,
+    fileId: string,
+    from: FileRecord['status'],
+    change: FileStatusChange,
+  ): Promise<FileRecord | null> {
+    const values: Record<string, unknown> = { ':from': from, ':status': change.status };
+    const sets = ['#status = :status'];
+    if (change.size !== undefined) {
+      sets.push('#size = :size');
+      values[':size'] = change.size;
+    }
+    if (change.error) {
+      sets.push('#error = :error');
+      values[':error'] = change.error;
+    }
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: childSk(agentId, 'FILE', fileId) },
+          UpdateExpression: `SET ${sets.join(', ')}${change.error ? '' : ' REMOVE #error'}`,
+          ConditionExpression: 'attribute_exists(pk) AND #status = :from',
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...(change.size !== undefined ? { '#size': 'size' } : {}) },
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toFile(Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async deleteFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null> {
+    const item = await this.deleteChild(userId, agentId, 'FILE', fileId);
+    return item ? toFile(item) : null;
+  }
+
+  addUrls(userId: string, agentId: string, urls: readonly UrlRecord[]): Promise<boolean> {
+    return this.addChildren(
+      userId,
+      agentId,
+      urls.map((u) => ({ pk: userPk(userId), sk: childSk(agentId, 'URL', u._id), entity: ENTITY.URL, ...u })),
+    );
+  }
+
+  async getUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null> {
+    const item = await this.getChild(userId, agentId, 'URL', urlId);
+    return item ? toUrl(item) : null;
+  }
+
+  async restartUrl(userId: string, agentId: string, urlId: string, link: string, at: string): Promise<UrlRecord | null> {
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: childSk(agentId, 'URL', urlId) },
+          UpdateExpression: 'SET #link = :link, #status = :pending, lastUpdateAt = :at REMOVE #error',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#link': 'link', '#status': 'status', '#error': 'error' },
+          ExpressionAttributeValues: { ':link': link, ':pending': 'pending', ':at': at },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toUrl(Attributes) : null;
+    } catch (error) {
+      if (isConditionFailure(error)) return null;
+      throw error;
+    }
+  }
+
+  async failUrl(userId: string, agentId: string, urlId: string, message: string, at: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: childSk(agentId, 'URL', urlId) },
+          UpdateExpression: 'SET #status = :failed, #error = :error, lastUpdateAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
+          ExpressionAttributeValues: { ':failed': 'failed', ':error': message, ':at': at },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+
+  async deleteUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null> {
+    const item = await this.deleteChild(userId, agentId, 'URL', urlId);
+    return item ? toUrl(item) : null;
+  }
+}
+
+/** What the ingestion workers read and write about a file or URL, over the same child items. */
+export class DynamoKnowledgeSources implements KnowledgeSources {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async get(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<KnowledgeSourceRecord | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: childSk(agentId, KIND_OF_SOURCE[kind], sourceId) },
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return null;
+    if (kind === 'file') {
+      const file = toFile(Item);
+      return {
+        kind,
+        sourceId,
+        name: file.originalName,
+        s3Key: file.s3Key,
+        mimeType: file.mimeType,
+        size: file.size,
+        status: file.status,
+        ...(file.contentHash ? { contentHash: file.contentHash } : {}),
+      };
+    }
+    const url = toUrl(Item);
+    return {
+      kind,
+      sourceId,
+      name: url.link,
+      link: url.link,
+      status: url.status,
+      ...(url.contentHash ? { contentHash: url.contentHash } : {}),
+    };
+  }
+
+  async update(
+    userId: string,
+    agentId: string,
+    kind: KnowledgeSourceKind,
+    sourceId: string,
+    update: KnowledgeSourceUpdate,
+    chunksChanged: boolean,
+  ): Promise<void> {
+    const names: Record<string, string> = { '#status': 'status', '#lastUpdateAt': 'lastUpdateAt', '#error': 'error' };
+    const values: Record<string, unknown> = { ':status': update.status, ':at': this.now().toISOString() };
+    const sets = ['#status = :status', '#lastUpdateAt = :at'];
+    for (const field of ['error', 'chunkCount', 'contentHash', 'title'] as const) {
+      const value = update[field];
+      if (value === undefined) continue;
+      names[`#${field}`] = field;
+      values[`:${field}`] = value;
+      sets.push(`#${field} = :${field}`);
+    }
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: childSk(agentId, KIND_OF_SOURCE[kind], sourceId) },
+          UpdateExpression: `SET ${sets.join(', ')}${update.error === undefined ? ' REMOVE #error' : ''}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      );
+    } catch (error) {
+      // Deleted while it was being processed: nothing to record.
+      if (isConditionFailure(error)) return;
+      throw error;
+    }
+    if (!chunksChanged) return;
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: agentSk(agentId) },
+          UpdateExpression: 'ADD knowledgeVersion :one',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':one': 1 },
+        }),
+      );
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Wires the agents group: the agent items (DynamoDB), the documents (uploads bucket through
+ * presigned URLs), the ingestion queues (SQS), tool header sealing and chunk deletion.
+ * agentRepository() and knowledgeSources() are also the read side of the runtime and the
+ * ingestion workers.
+ */
+import { config, queueUrl } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { sqsClient } from '../adapters/aws/sqs.js';
+import { SqsKnowledgeJobs } from '../adapters/aws/sqs-jobs.js';
+import { DynamoAgentRepository, DynamoKnowledgeSources } from '../adapters/dynamo/agents.js';
+import { logger } from '../adapters/logger.js';
+import { S3AgentFiles } from '../adapters/s3-agent-files.js';
+import { createAgentService } from '../domain/agents/service.js';
+import { once } from '../lib/once.js';
+import { chunkStore } from './knowledge.js';
+import { secretBox } from './secrets.js';
+import { uploadsPresigner } from './user-view.js';
+
+export const agentRepository = once(() => new DynamoAgentRepository(documentClient(), config().TABLE_NAME));
+
+export const knowledgeSources = once(() => new DynamoKnowledgeSources(documentClient(), config().TABLE_NAME));
+
+export const agentService = once(() =>
+  createAgentService({
+    agents: agentRepository(),
+    // Lazy: most routes never seal a header or delete chunks, so their clients are built on first use.
+    secrets: { seal: (plain) => secretBox().seal(plain), open: (sealed) => secretBox().open(sealed) },
+    chunks: {
+      deleteSource: (...args) => chunkStore().deleteSource(...args),
+      deleteAgent: (...args) => chunkStore().deleteAgent(...args),
+    },
+    objects: new S3AgentFiles(uploadsPresigner()),
+    jobs: new SqsKnowledgeJobs(sqsClient(), queueUrl),
+    onError: (message, error) => logger.error(message, { error: error as Error }),
+  }),
+);

@@ -1,0 +1,82 @@
+/**
+ * Ports of the agents CRUD (the `agents` route group): the agent items and their children,
+ * the uploaded documents in object storage, and the ingestion queues. The read side shared
+ * with the runtime and channels is AgentReader (ports.ts).
+ */
+import type { FileIngestJob, UrlScrapeJob } from '../knowledge/jobs.js';
+import type { AgentReader, AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from './ports.js';
+
+/** Fields of an agent the API may change. */
+export type AgentChanges = Partial<
+  Pick<AgentRecord, 'name' | 'description' | 'objective' | 'instructions' | 'knowledgeBase' | 'priority' | 'enabled'>
+>;
+
+/** What a file's status may be set to by the API (the workers set completed/failed through KnowledgeSources). */
+export interface FileStatusChange {
+  status: 'pending' | 'failed';
+  /** The stored object's real size, when known. */
+  size?: number;
+  error?: string;
+}
+
+export interface AgentRepository extends AgentReader {
+  /** The agent item alone (no children); null when missing or another user's. */
+  getAgent(userId: string, agentId: string): Promise<AgentRecord | null>;
+  createAgent(userId: string, agent: AgentRecord): Promise<void>;
+  /** null when the agent does not exist. */
+  updateAgent(userId: string, agentId: string, changes: AgentChanges, updatedAt: string): Promise<AgentRecord | null>;
+  /** Deletes the agent item and every child item; returns what it deleted, null when missing. */
+  deleteAgent(userId: string, agentId: string): Promise<AgentWithChildren | null>;
+  /** ADD 1 to the agent's knowledgeVersion (after chunks were removed); no-op when the agent is gone. */
+  bumpKnowledgeVersion(userId: string, agentId: string): Promise<void>;
+
+  /** false when the agent does not exist (nothing written). */
+  addTool(userId: string, tool: ToolRecord): Promise<boolean>;
+  /** false when the tool does not exist (nothing written). */
+  replaceTool(userId: string, tool: ToolRecord): Promise<boolean>;
+  deleteTool(userId: string, agentId: string, toolId: string): Promise<boolean>;
+
+  /** All or nothing; false when the agent does not exist (nothing written). */
+  addFiles(userId: string, agentId: string, files: readonly FileRecord[]): Promise<boolean>;
+  getFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null>;
+  /** A file of the user by its id alone (GET /api/files/{id}). */
+  findFile(userId: string, fileId: string): Promise<FileRecord | null>;
+  /** Sets the status when the file is currently `from`; the updated file, or null when missing or in another state. */
+  setFileStatus(userId: string, agentId: string, fileId: string, from: FileRecord['status'], change: FileStatusChange): Promise<FileRecord | null>;
+  deleteFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null>;
+
+  /** All or nothing; false when the agent does not exist (nothing written). */
+  addUrls(userId: string, agentId: string, urls: readonly UrlRecord[]): Promise<boolean>;
+  getUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null>;
+  /** Back to pending (error cleared) with `link`; null when missing. */
+  restartUrl(userId: string, agentId: string, urlId: string, link: string, at: string): Promise<UrlRecord | null>;
+  /** Marks a URL failed (used when its job could not be queued); no-op when missing. */
+  failUrl(userId: string, agentId: string, urlId: string, error: string, at: string): Promise<void>;
+  deleteUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null>;
+}
+
+/** A presigned request the browser makes itself. */
+export interface PresignedRequest {
+  url: string;
+  /** Headers the request must carry. */
+  headers: Record<string, string>;
+  expiresAt: string;
+}
+
+/** The uploaded documents (uploads bucket). */
+export interface AgentFileObjects {
+  /** Where the browser PUTs the bytes of a new document. */
+  uploadRequest(key: string, contentType: string): Promise<PresignedRequest>;
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The stored object's size, or null when there is none. */
+  head(key: string): Promise<{ size: number } | null>;
+  delete(key: string): Promise<void>;
+  /** A link that downloads the object as an attachment named `fileName`. */
+  downloadRequest(key: string, fileName: string, contentType: string): Promise<PresignedRequest>;
+}
+
+/** The ingestion queues. */
+export interface KnowledgeJobs {
+  ingestFiles(jobs: readonly FileIngestJob[]): Promise<void>;
+  scrapeUrls(jobs: readonly UrlScrapeJob[]): Promise<void>;
+}
