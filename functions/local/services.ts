@@ -245,6 +245,25 @@ export async function ensureUserPool(endpoint: string, previous?: Partial<UserPo
 
 // ---------------------------------------------------------------- s3rver
 
+/**
+ * The uploads bucket's CORS, as in AWS (infra/lib/data.ts allowBrowserUploadsFrom): the browser
+ * PUTs agent documents to presigned URLs with the ticket's Content-Type, and GETs/HEADs with
+ * presigned links, from the app origins only. Each loopback origin is also allowed under its
+ * other name (localhost ⇄ 127.0.0.1), since either may be typed into the address bar.
+ */
+export function s3CorsXml(origins: readonly string[]): string {
+  const all = new Set<string>();
+  for (const origin of origins) {
+    all.add(origin);
+    const url = new URL(origin);
+    if (url.hostname === 'localhost') all.add(`${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`);
+    if (url.hostname === '127.0.0.1') all.add(`${url.protocol}//localhost${url.port ? `:${url.port}` : ''}`);
+  }
+  const allowed = [...all].map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('');
+  const methods = ['GET', 'PUT', 'HEAD'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('');
+  return `<CORSConfiguration><CORSRule>${allowed}${methods}<AllowedHeader>content-type</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+}
+
 export async function startS3(
   dataDir: string,
   port: number,
@@ -253,9 +272,7 @@ export async function startS3(
 ): Promise<RunningService> {
   const directory = join(dataDir, 's3');
   mkdirSync(directory, { recursive: true });
-  // The browser PUTs avatars/documents straight to presigned URLs, so the app origins need CORS.
-  const rules = corsOrigins.map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('');
-  const cors = `<CORSConfiguration><CORSRule>${rules}<AllowedMethod>GET</AllowedMethod><AllowedMethod>PUT</AllowedMethod><AllowedMethod>POST</AllowedMethod><AllowedMethod>HEAD</AllowedMethod><AllowedHeader>*</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
+  const cors = s3CorsXml(corsOrigins);
   const server = new S3rver({
     address: host,
     port,
