@@ -70,12 +70,16 @@ export class Data extends Construct {
     });
   }
 
-  /** Browsers upload with presigned PUT URLs straight to the bucket, from the site's origin only. */
+  /**
+   * Browsers upload agent documents (up to 50 MB, past API Gateway's 10 MB cap) with presigned
+   * PUT URLs straight to the bucket, and download/HEAD with presigned links, from the site's
+   * origin only. The PUT carries the Content-Type the upload ticket names, nothing else.
+   */
   allowBrowserUploadsFrom(origin: string): void {
     this.uploads.addCorsRule({
-      allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET],
+      allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
       allowedOrigins: [origin],
-      allowedHeaders: ['*'],
+      allowedHeaders: ['content-type'],
       exposedHeaders: ['ETag'],
       maxAge: 3600,
     });

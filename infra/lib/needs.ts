@@ -31,7 +31,8 @@ export const userPoolActions = [
 
 export const mailActions = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
 export const uploadsReadActions = ['s3:GetObject'] as const;
-export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload'] as const;
+/** DeleteObject: removing an agent document (or the agent) deletes its object through a presigned DELETE. */
+export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] as const;
 
 const tableIndexReason =
   "Grants on the table include its global secondary indexes (<table>/index/*): the access patterns query gsi1, and every index of this one table holds the same tenant-keyed items.";

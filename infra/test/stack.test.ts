@@ -284,8 +284,16 @@ describe('data', () => {
 
   it('lets the site origin PUT uploads with presigned URLs and cleans aborted multipart uploads', () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
-    const cors = uploads?.Properties.CorsConfiguration as { CorsRules: { AllowedMethods: string[]; AllowedOrigins: unknown[] }[] };
-    expect(cors.CorsRules[0]?.AllowedMethods).toContain('PUT');
+    const cors = uploads?.Properties.CorsConfiguration as {
+      CorsRules: { AllowedMethods: string[]; AllowedOrigins: unknown[]; AllowedHeaders?: string[] }[];
+    };
+    expect(cors.CorsRules).toHaveLength(1);
+    // Browser PUT of agent documents with the ticket's Content-Type, GET and HEAD with presigned links.
+    expect([...(cors.CorsRules[0]?.AllowedMethods ?? [])].sort()).toEqual(['GET', 'HEAD', 'PUT']);
+    expect(cors.CorsRules[0]?.AllowedHeaders).toEqual(['content-type']);
+    // Only the CloudFront app origin, never '*'.
+    expect(cors.CorsRules[0]?.AllowedOrigins).toHaveLength(1);
+    expect(JSON.stringify(cors.CorsRules[0]?.AllowedOrigins)).not.toContain('"*"');
     expect(JSON.stringify(cors.CorsRules[0]?.AllowedOrigins)).toContain(logicalId(s.stack.site.distribution));
     expect(JSON.stringify(uploads?.Properties.LifecycleConfiguration)).toContain('AbortIncompleteMultipartUpload');
     expect(uploads?.Properties.LoggingConfiguration).toBeDefined();
