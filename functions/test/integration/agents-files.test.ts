@@ -1,0 +1,276 @@
+/**
+ * Agent documents through the local gateway, DynamoDB Local, s3rver and the local SQS:
+ * presigned browser uploads (ticket → PUT to S3 → complete), the spec's multipart upload,
+ * SPEC §5 refusals, download links, deletes (item, object, chunks) and ownership.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import type { Agent, AgentFile, FileUploadTicket } from '../../src/contract/agents.js';
+import type { FileDownload } from '../../src/domain/agents/view.js';
+import { getItem } from '../support/api.js';
+import {
+  agentItems,
+  agentsUser,
+  call,
+  chunkKeys,
+  createAgent,
+  objectBytes,
+  objectExists,
+  seedChunks,
+  sentTo,
+  uploadMultipart,
+  type AgentsUser,
+} from '../support/agents-api.js';
+
+const MB = 1024 * 1024;
+let owner: AgentsUser;
+let stranger: AgentsUser;
+
+beforeAll(async () => {
+  [owner, stranger] = await Promise.all([agentsUser(), agentsUser()]);
+});
+
+const fileItem = async (userId: string, agentId: string, fileId: string) => getItem(`USER#${userId}`, `AGENT#${agentId}#FILE#${fileId}`);
+
+describe('presigned uploads (browser → S3)', () => {
+  it('asks for a ticket, PUTs the bytes to S3, completes: pending, queued, stored, downloadable', async () => {
+    const agent = await createAgent(owner);
+    const text = 'Opening hours: Monday to Friday, 9 to 17.\n';
+    const sentBefore = await sentTo('file-ingest');
+
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [{ name: 'Horario de atención.txt', size: Buffer.byteLength(text), type: 'text/plain' }],
+    });
+
+    expect(tickets.status).toBe(201);
+    const ticket = tickets.body.data![0]!;
+    expect(ticket.file).toMatchObject({ originalName: 'Horario de atención.txt', mimeType: 'text/plain', size: Buffer.byteLength(text), status: 'uploading' });
+    expect(ticket.file.id).toBe(ticket.file._id);
+    expect(ticket.headers).toEqual({ 'content-type': 'text/plain' });
+    expect(Date.parse(ticket.expiresAt)).toBeGreaterThan(Date.now());
+    const stored = await fileItem(owner.userId, agent._id, ticket.file._id);
+    expect(stored).toMatchObject({
+      status: 'uploading',
+      s3Key: `agents/${owner.userId}/${agent._id}/${ticket.file._id}/Horario_de_atencion.txt`,
+      gsi1pk: `USER#${owner.userId}#FILE#${ticket.file._id}`,
+    });
+
+    // The browser's preflight from the app origin is allowed by the bucket's CORS.
+    const preflight = await fetch(ticket.url, {
+      method: 'OPTIONS',
+      headers: { origin: inject('apiUrl'), 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
+    });
+    expect(preflight.status).toBe(200);
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
+    const put = await fetch(ticket.url, { method: 'PUT', headers: { ...ticket.headers, origin: inject('apiUrl') }, body: text });
+    expect(put.status).toBe(200);
+    expect(put.headers.get('access-control-allow-origin')).toBe(inject('apiUrl'));
+
+    const done = await call<AgentFile>(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
+
+    expect(done.status).toBe(200);
+    expect(done.body.message).toBe('1 file uploaded successfully');
+    expect(done.body.data).toMatchObject({ _id: ticket.file._id, status: 'pending', size: Buffer.byteLength(text) });
+    expect((await objectBytes(String(stored!.s3Key)))?.toString('utf8')).toBe(text);
+    expect(await sentTo('file-ingest')).toBeGreaterThan(sentBefore);
+    const listed = await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`);
+    expect(listed.body.data!.map((f) => f._id)).toEqual([ticket.file._id]);
+    expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data!.files.map((f) => f._id)).toEqual([ticket.file._id]);
+
+    // A repeated complete is harmless.
+    const again = await call<AgentFile>(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
+    expect(again.status).toBe(200);
+
+    // GET /api/files/{id}: a short-lived attachment link.
+    const link = await call<FileDownload>(owner, 'GET', `/api/files/${ticket.file._id}`);
+    expect(link.status).toBe(200);
+    expect(link.body.data).toMatchObject({ originalName: 'Horario de atención.txt', mimeType: 'text/plain', size: Buffer.byteLength(text) });
+    const download = await fetch(link.body.data!.url);
+    expect(download.status).toBe(200);
+    expect(await download.text()).toBe(text);
+    expect(download.headers.get('content-disposition')).toBe(
+      `attachment; filename="Horario de atencion.txt"; filename*=UTF-8''Horario%20de%20atenci%C3%B3n.txt`,
+    );
+    expect((await call(stranger, 'GET', `/api/files/${ticket.file._id}`)).body).toMatchObject({ success: false, message: 'File not found' });
+  });
+
+  it('refuses to complete before the bytes are in S3', async () => {
+    const agent = await createAgent(owner);
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [{ name: 'later.pdf', size: 1000, type: 'application/pdf' }],
+    });
+    const fileId = tickets.body.data![0]!.file._id;
+
+    const res = await call(owner, 'POST', `/api/agents/${agent._id}/files/${fileId}/complete`);
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('The file has not been uploaded yet');
+    expect((await fileItem(owner.userId, agent._id, fileId))?.status).toBe('uploading');
+    // Not downloadable while uploading.
+    expect((await call(owner, 'GET', `/api/files/${fileId}`)).status).toBe(404);
+  });
+
+  it('refuses an object that turned out bigger than 50 MB, and removes it', async () => {
+    const agent = await createAgent(owner);
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [{ name: 'liar.txt', size: 10, type: 'text/plain' }],
+    });
+    const ticket = tickets.body.data![0]!;
+    const key = String((await fileItem(owner.userId, agent._id, ticket.file._id))?.s3Key);
+    const put = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: new Uint8Array(50 * MB + 1) });
+    expect(put.status).toBe(200);
+
+    const res = await call(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
+
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe('Invalid files: liar.txt (too large, max 50MB)');
+    expect(await fileItem(owner.userId, agent._id, ticket.file._id)).toBeUndefined();
+    expect(await objectExists(key)).toBe(false);
+  });
+
+  it.each([
+    [[{ name: 'photo.png', size: 100, type: 'image/png' }], 'Invalid files: photo.png (unsupported type)'],
+    [[{ name: 'huge.pdf', size: 50 * MB + 1, type: 'application/pdf' }], 'Invalid files: huge.pdf (too large, max 50MB)'],
+    [
+      [
+        { name: 'ok.docx', size: 100, type: '' },
+        { name: 'photo.png', size: 100, type: 'image/png' },
+        { name: 'huge.doc', size: 60 * MB, type: 'application/msword' },
+      ],
+      'Invalid files: photo.png (unsupported type), huge.doc (too large, max 50MB)',
+    ],
+    [[], 'Choose at least one file'],
+    [Array.from({ length: 21 }, (_, i) => ({ name: `${i}.txt`, size: 1, type: 'text/plain' })), 'Upload at most 20 files at a time'],
+  ])('refuses %j with "%s" and writes nothing', async (files, message) => {
+    const agent = await createAgent(owner);
+
+    const res = await call(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, { files });
+
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message });
+    expect((await agentItems(owner.userId, agent._id)).filter((i) => i.entity === 'agentFile')).toEqual([]);
+  });
+
+  it('accepts exactly 50 MB and a .doc sent as octet-stream (stored as application/msword)', async () => {
+    const agent = await createAgent(owner);
+
+    const res = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [
+        { name: 'limit.pdf', size: 50 * MB, type: 'application/pdf' },
+        { name: 'legacy.doc', size: 10, type: 'application/octet-stream' },
+      ],
+    });
+
+    expect(res.status).toBe(201);
+    expect(res.body.data!.map((t) => [t.file.originalName, t.file.mimeType])).toEqual([
+      ['limit.pdf', 'application/pdf'],
+      ['legacy.doc', 'application/msword'],
+    ]);
+  });
+});
+
+describe('multipart upload (POST /api/agents/{id}/files, field files)', () => {
+  it('stores every file, marks them pending and queues them', async () => {
+    const agent = await createAgent(owner);
+    const sentBefore = await sentTo('file-ingest');
+
+    const res = await uploadMultipart(owner, agent._id, [
+      { name: 'faq.txt', type: 'text/plain', bytes: 'Q: Do you deliver? A: Yes.' },
+      { name: 'prices.txt', type: 'text/plain', bytes: 'Coffee 2 EUR' },
+    ]);
+
+    expect(res.status).toBe(201);
+    expect(res.body.message).toBe('2 files uploaded successfully');
+    expect(res.body.data!.map((f) => [f.originalName, f.status, f.size])).toEqual([
+      ['faq.txt', 'pending', 26],
+      ['prices.txt', 'pending', 12],
+    ]);
+    for (const file of res.body.data!) {
+      const item = await fileItem(owner.userId, agent._id, file._id);
+      expect(item?.status === 'pending' || item?.status === 'completed' || item?.status === 'failed').toBe(true);
+      expect(await objectExists(String(item?.s3Key))).toBe(true);
+    }
+    expect((await objectBytes(String((await fileItem(owner.userId, agent._id, res.body.data![1]!._id))?.s3Key)))?.toString()).toBe('Coffee 2 EUR');
+    expect(await sentTo('file-ingest')).toBeGreaterThanOrEqual(sentBefore + 2);
+  });
+
+  it('answers the single-file message', async () => {
+    const agent = await createAgent(owner);
+
+    const res = await uploadMultipart(owner, agent._id, [{ name: 'one.txt', type: 'text/plain', bytes: 'one' }]);
+
+    expect([res.status, res.body.message]).toEqual([201, '1 file uploaded successfully']);
+  });
+
+  it.each([
+    [[{ name: 'logo.png', type: 'image/png', bytes: 'png' }], 'Invalid files: logo.png (unsupported type)'],
+    [
+      [
+        { name: 'ok.txt', type: 'text/plain', bytes: 'fine' },
+        { name: 'run.exe', type: 'application/octet-stream', bytes: 'MZ' },
+      ],
+      'Invalid files: run.exe (unsupported type)',
+    ],
+    [[{ name: 'big.txt', type: 'text/plain', bytes: new Uint8Array(4 * MB + 1) }], 'Files over 4 MB must be uploaded with the upload link (POST /api/agents/{id}/files/uploads)'],
+    [[], 'Choose at least one file'],
+  ])('refuses %# with its message and stores nothing', async (files, message) => {
+    const agent = await createAgent(owner);
+
+    const res = await uploadMultipart(owner, agent._id, files);
+
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message });
+    expect((await agentItems(owner.userId, agent._id)).filter((i) => i.entity === 'agentFile')).toEqual([]);
+  });
+
+  it('refuses another user\'s agent', async () => {
+    const agent = await createAgent(owner);
+
+    const res = await uploadMultipart(stranger, agent._id, [{ name: 'x.txt', type: 'text/plain', bytes: 'x' }]);
+
+    expect([res.status, res.body.message]).toEqual([404, 'Agent not found']);
+  });
+});
+
+describe('deleting documents', () => {
+  it('removes the item, the object and the chunks, and bumps the knowledge version', async () => {
+    const agent = await createAgent(owner);
+    const [keep, gone] = (await uploadMultipart(owner, agent._id, [
+      { name: 'keep.txt', type: 'text/plain', bytes: 'keep' },
+      { name: 'gone.txt', type: 'text/plain', bytes: 'gone' },
+    ])).body.data!;
+    const goneKey = String((await fileItem(owner.userId, agent._id, gone!._id))?.s3Key);
+    // Another source's chunks under an id no worker processes, so only the delete can touch them.
+    const otherSource = '01ARZ3NDEKTSV4RRFFQ69G5FAV';
+    await seedChunks(owner.userId, agent._id, 'file', otherSource);
+    await seedChunks(owner.userId, agent._id, 'file', gone!._id, 3);
+    const versionBefore = Number((await getItem(`USER#${owner.userId}`, `AGENT#${agent._id}`))?.knowledgeVersion);
+
+    const res = await call(owner, 'DELETE', `/api/agents/${agent._id}/files/${gone!._id}`);
+
+    expect([res.status, res.body.message]).toEqual([200, 'File deleted successfully']);
+    expect(await fileItem(owner.userId, agent._id, gone!._id)).toBeUndefined();
+    expect(await objectExists(goneKey)).toBe(false);
+    const chunks = await chunkKeys(owner.userId, agent._id);
+    expect(chunks.some((sk) => sk.startsWith(`file#${gone!._id}#`))).toBe(false);
+    expect(chunks.filter((sk) => sk.startsWith(`file#${otherSource}#`))).toHaveLength(2);
+    expect(Number((await getItem(`USER#${owner.userId}`, `AGENT#${agent._id}`))?.knowledgeVersion)).toBeGreaterThan(versionBefore);
+    expect((await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`)).body.data!.map((f) => f._id)).toEqual([keep!._id]);
+    expect((await call(owner, 'GET', `/api/files/${gone!._id}`)).status).toBe(404);
+  });
+
+  it('answers 404 for a missing file, and for another user\'s file without touching it', async () => {
+    const agent = await createAgent(owner);
+    const [file] = (await uploadMultipart(owner, agent._id, [{ name: 'mine.txt', type: 'text/plain', bytes: 'mine' }])).body.data!;
+
+    const missing = await call(owner, 'DELETE', `/api/agents/${agent._id}/files/01ARZ3NDEKTSV4RRFFQ69G5FAV`);
+    const theirs = await call(stranger, 'DELETE', `/api/agents/${agent._id}/files/${file!._id}`);
+    const complete = await call(stranger, 'POST', `/api/agents/${agent._id}/files/${file!._id}/complete`);
+
+    expect([missing.status, missing.body.message]).toEqual([404, 'File not found']);
+    expect([theirs.status, theirs.body.message]).toEqual([404, 'Agent not found']);
+    expect([complete.status, complete.body.message]).toEqual([404, 'Agent not found']);
+    expect(await fileItem(owner.userId, agent._id, file!._id)).toBeDefined();
+  });
+});
+

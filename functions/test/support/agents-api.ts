@@ -1,0 +1,165 @@
+/**
+ * Agents helpers for the integration tests: typed calls of the agents API, the raw items of an
+ * agent, its chunk partition, its objects in s3rver and the local queues.
+ */
+import { GetObjectCommand, HeadObjectCommand, NotFound } from '@aws-sdk/client-s3';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { inject } from 'vitest';
+import type { Agent, AgentFile, AgentTool, AgentUrl, FileUploadTicket } from '../../src/contract/agents.js';
+import { api, db, registerUser, tableName, type ApiResponse } from './api.js';
+import { queueStats, testS3Client } from './stack-clients.js';
+
+export interface AgentsUser {
+  token: string;
+  userId: string;
+}
+
+export async function agentsUser(): Promise<AgentsUser> {
+  const { session } = await registerUser();
+  return { token: session.token, userId: session.user._id };
+}
+
+export const call = <T = unknown>(user: AgentsUser, method: string, path: string, body?: unknown): Promise<ApiResponse<T>> =>
+  api<T>(method, path, { token: user.token, body });
+
+export async function createAgent(user: AgentsUser, name = 'Support'): Promise<Agent> {
+  const res = await call<Agent>(user, 'POST', '/api/agents', { name });
+  if (res.status !== 201 || !res.body.data) throw new Error(`create agent failed: ${res.status} ${res.body.message}`);
+  return res.body.data;
+}
+
+export const validTool = (overrides: Record<string, unknown> = {}) => ({
+  name: 'check_order',
+  description: 'Looks up the status of an order',
+  type: 'http_request',
+  endpoint: 'https://api.example.com/orders',
+  method: 'GET',
+  headerKey: '',
+  headerValue: '',
+  properties: { orderId: { type: 'string', description: 'The order number' } },
+  required: ['orderId'],
+  ...overrides,
+});
+
+export async function createTool(user: AgentsUser, agentId: string, overrides: Record<string, unknown> = {}): Promise<AgentTool> {
+  const res = await call<AgentTool>(user, 'POST', `/api/agents/${agentId}/tools`, validTool(overrides));
+  if (res.status !== 201 || !res.body.data) throw new Error(`create tool failed: ${res.status} ${res.body.message}`);
+  return res.body.data;
+}
+
+export async function addUrls(user: AgentsUser, agentId: string, urls: string | string[]): Promise<AgentUrl[]> {
+  const res = await call<AgentUrl[]>(user, 'POST', `/api/agents/${agentId}/urls`, { urls });
+  if (res.status !== 201 || !res.body.data) throw new Error(`add URLs failed: ${res.status} ${res.body.message}`);
+  return res.body.data;
+}
+
+/** POST /api/agents/{id}/files (the spec's multipart, field `files`). */
+export function uploadMultipart(user: AgentsUser, agentId: string, files: { name: string; type: string; bytes: Uint8Array | string }[]) {
+  const form = new FormData();
+  for (const f of files) form.append('files', new Blob([f.bytes], { type: f.type }), f.name);
+  return api<AgentFile[]>('POST', `/api/agents/${agentId}/files`, { token: user.token, rawBody: form });
+}
+
+/** The presigned flow: ask for a ticket, PUT the bytes to S3 (as the browser does), confirm. */
+export async function uploadDirect(user: AgentsUser, agentId: string, file: { name: string; type: string; bytes: Uint8Array | string }) {
+  const bytes = typeof file.bytes === 'string' ? new TextEncoder().encode(file.bytes) : file.bytes;
+  const tickets = await call<FileUploadTicket[]>(user, 'POST', `/api/agents/${agentId}/files/uploads`, {
+    files: [{ name: file.name, size: bytes.length, type: file.type }],
+  });
+  if (tickets.status !== 201 || !tickets.body.data?.[0]) throw new Error(`upload ticket failed: ${tickets.status} ${tickets.body.message}`);
+  const ticket = tickets.body.data[0];
+  const put = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: bytes });
+  if (!put.ok) throw new Error(`PUT to the presigned URL failed: ${put.status} ${await put.text()}`);
+  const done = await call<AgentFile>(user, 'POST', `/api/agents/${agentId}/files/${ticket.file._id}/complete`);
+  return { ticket, done };
+}
+
+// ---- the table ----
+
+export async function agentItems(userId: string, agentId: string): Promise<Record<string, unknown>[]> {
+  const { Items } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':a': `AGENT#${agentId}`, ':b': `AGENT#${agentId}~` },
+      ConsistentRead: true,
+    }),
+  );
+  return Items ?? [];
+}
+
+export const chunkPk = (userId: string, agentId: string) => `USER#${userId}#KB#${agentId}`;
+
+/** Chunk items as ACCESS-PATTERNS.md lays them out (what the knowledge helper's store writes). */
+export async function seedChunks(userId: string, agentId: string, kind: 'file' | 'url', sourceId: string, count = 2): Promise<void> {
+  for (let index = 0; index < count; index++) {
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: {
+          pk: chunkPk(userId, agentId),
+          sk: `${kind}#${sourceId}#${String(index).padStart(5, '0')}`,
+          text: `chunk ${index} of ${sourceId}`,
+          sourceName: sourceId,
+          kind,
+          sourceId,
+          index,
+        },
+      }),
+    );
+  }
+}
+
+export async function chunkKeys(userId: string, agentId: string): Promise<string[]> {
+  const { Items } = await db().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': chunkPk(userId, agentId) },
+      ProjectionExpression: 'sk',
+      ConsistentRead: true,
+    }),
+  );
+  return (Items ?? []).map((i) => String(i.sk));
+}
+
+// ---- s3rver ----
+
+export async function objectBytes(key: string): Promise<Buffer | null> {
+  try {
+    const res = await testS3Client().send(new GetObjectCommand({ Bucket: inject('uploadsBucket'), Key: key }));
+    return Buffer.from(await res.Body!.transformToByteArray());
+  } catch (error) {
+    if ((error as { name?: string }).name === 'NoSuchKey') return null;
+    throw error;
+  }
+}
+
+export async function objectExists(key: string): Promise<boolean> {
+  try {
+    await testS3Client().send(new HeadObjectCommand({ Bucket: inject('uploadsBucket'), Key: key }));
+    return true;
+  } catch (error) {
+    if (error instanceof NotFound || (error as { name?: string }).name === 'NotFound') return false;
+    throw error;
+  }
+}
+
+// ---- queues ----
+
+export async function sentTo(queue: string): Promise<number> {
+  return (await queueStats())[queue]?.sent ?? 0;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` passes (returns its value) or fails after timeoutMs. */
+export async function eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}
