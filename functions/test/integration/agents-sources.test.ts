@@ -1,0 +1,153 @@
+/**
+ * DynamoKnowledgeSources (what the ingestion workers read and write) against DynamoDB Local.
+ * Agents and children are written with DynamoAgentRepository directly, so no job is queued and
+ * no worker races the assertions: the record mapping, status updates, the knowledgeVersion bump,
+ * and no ghost items for sources deleted meanwhile.
+ */
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DynamoAgentRepository, DynamoKnowledgeSources } from '../../src/adapters/dynamo/agents.js';
+import type { AgentRecord, FileRecord, UrlRecord } from '../../src/domain/agents/ports.js';
+import { newId } from '../../src/lib/ids.js';
+import { db, getItem, tableName } from '../support/api.js';
+
+const at = new Date('2026-05-01T10:00:00.000Z');
+let repo: DynamoAgentRepository;
+let sources: DynamoKnowledgeSources;
+const userId = `test-${randomUUID()}`;
+
+beforeAll(() => {
+  repo = new DynamoAgentRepository(db(), tableName());
+  sources = new DynamoKnowledgeSources(db(), tableName(), () => at);
+});
+
+async function agent(): Promise<AgentRecord> {
+  const now = new Date().toISOString();
+  const record: AgentRecord = {
+    _id: newId(),
+    name: 'Sources',
+    description: '',
+    objective: '',
+    instructions: '',
+    knowledgeBase: '',
+    priority: 0,
+    enabled: true,
+    knowledgeVersion: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await repo.createAgent(userId, record);
+  return record;
+}
+
+async function file(agentId: string, name = 'Guía.txt'): Promise<FileRecord> {
+  const id = newId();
+  const record: FileRecord = {
+    id,
+    _id: id,
+    agentId,
+    originalName: name,
+    mimeType: 'text/plain',
+    size: 4,
+    uploadedAt: new Date().toISOString(),
+    status: 'pending',
+    s3Key: `agents/${userId}/${agentId}/${id}/x.txt`,
+  };
+  expect(await repo.addFiles(userId, agentId, [record])).toBe(true);
+  return record;
+}
+
+async function url(agentId: string, link: string): Promise<UrlRecord> {
+  const record: UrlRecord = { _id: newId(), agentId, link, status: 'pending', lastUpdateAt: new Date().toISOString() };
+  expect(await repo.addUrls(userId, agentId, [record])).toBe(true);
+  return record;
+}
+
+const version = async (agentId: string) => (await repo.getAgent(userId, agentId))?.knowledgeVersion;
+
+describe('DynamoKnowledgeSources', () => {
+  it('reads a file as a source record', async () => {
+    const a = await agent();
+    const f = await file(a._id);
+
+    expect(await sources.get(userId, a._id, 'file', f._id)).toEqual({
+      kind: 'file',
+      sourceId: f._id,
+      name: 'Guía.txt',
+      s3Key: f.s3Key,
+      mimeType: 'text/plain',
+      size: 4,
+      status: 'pending',
+    });
+    expect(await sources.get(userId, a._id, 'file', newId())).toBeNull();
+    // The file is not a URL, and another user's id never reads it.
+    expect(await sources.get(userId, a._id, 'url', f._id)).toBeNull();
+    expect(await sources.get('someone-else', a._id, 'file', f._id)).toBeNull();
+  });
+
+  it('reads a URL as a source record', async () => {
+    const a = await agent();
+    const u = await url(a._id, 'https://docs.example.com/start');
+
+    expect(await sources.get(userId, a._id, 'url', u._id)).toEqual({
+      kind: 'url',
+      sourceId: u._id,
+      name: 'https://docs.example.com/start',
+      link: 'https://docs.example.com/start',
+      status: 'pending',
+    });
+  });
+
+  it('records a completed ingestion (chunks, hash, title, time) and bumps the agent knowledge version', async () => {
+    const a = await agent();
+    const u = await url(a._id, 'https://docs.example.com/pricing');
+
+    await sources.update(userId, a._id, 'url', u._id, { status: 'completed', chunkCount: 7, contentHash: 'abc123', title: 'Pricing' }, true);
+
+    const stored = (await repo.get(userId, a._id))!.urls[0];
+    expect(stored).toEqual({ ...u, status: 'completed', chunkCount: 7, contentHash: 'abc123', title: 'Pricing', lastUpdateAt: at.toISOString() });
+    expect(await version(a._id)).toBe(1);
+    expect(await sources.get(userId, a._id, 'url', u._id)).toMatchObject({ status: 'completed', contentHash: 'abc123' });
+  });
+
+  it('records a failure with its reason, clears it on the next success, and keeps the version without chunk changes', async () => {
+    const a = await agent();
+    const f = await file(a._id, 'scan.pdf');
+
+    await sources.update(userId, a._id, 'file', f._id, { status: 'failed', error: 'The PDF has no extractable text' }, false);
+    expect(await repo.getFile(userId, a._id, f._id)).toMatchObject({ status: 'failed', error: 'The PDF has no extractable text' });
+    expect(await version(a._id)).toBe(0);
+
+    await sources.update(userId, a._id, 'file', f._id, { status: 'completed', chunkCount: 1 }, true);
+    const done = await repo.getFile(userId, a._id, f._id);
+    expect(done).toMatchObject({ status: 'completed', chunkCount: 1 });
+    expect(done?.error).toBeUndefined();
+    expect(await version(a._id)).toBe(1);
+  });
+
+  it('does nothing for a source deleted meanwhile (no ghost item), nor for a deleted agent', async () => {
+    const a = await agent();
+    const gone = await url(a._id, 'https://gone.example.com/');
+    await repo.deleteUrl(userId, a._id, gone._id);
+
+    await sources.update(userId, a._id, 'url', gone._id, { status: 'completed', chunkCount: 3 }, true);
+
+    expect(await getItem(`USER#${userId}`, `AGENT#${a._id}#URL#${gone._id}`)).toBeUndefined();
+    expect(await version(a._id)).toBe(0);
+
+    const other = await url(a._id, 'https://other.example.com/');
+    await repo.deleteAgent(userId, a._id);
+    await sources.update(userId, a._id, 'url', other._id, { status: 'completed' }, true);
+    expect(await getItem(`USER#${userId}`, `AGENT#${a._id}`)).toBeUndefined();
+    expect(await getItem(`USER#${userId}`, `AGENT#${a._id}#URL#${other._id}`)).toBeUndefined();
+  });
+
+  it('adds no child under a deleted agent', async () => {
+    const a = await agent();
+    await repo.deleteAgent(userId, a._id);
+
+    const id = newId();
+    expect(await repo.addUrls(userId, a._id, [{ _id: id, agentId: a._id, link: 'https://late.example.com/', status: 'pending', lastUpdateAt: '' }])).toBe(false);
+    expect(await getItem(`USER#${userId}`, `AGENT#${a._id}#URL#${id}`)).toBeUndefined();
+  });
+});
