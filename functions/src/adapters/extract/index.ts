@@ -1,18 +1,19 @@
-/** File bytes → text, by the file's kind (contract agentFileKind: extension first, then MIME type). */
+/**
+ * File bytes → text, by the file's kind (contract agentFileKind: extension first, then MIME type).
+ * Each extractor is imported on first use: a warm worker that only ever sees PDFs never
+ * evaluates the Word libraries, and the reverse (they are still in the one bundle).
+ */
 import type { AgentFileKind } from '../../contract/agents.js';
-import { extractPdf } from './pdf.js';
-import { decodeText } from './text.js';
-import { extractDoc, extractDocx } from './word.js';
 
 export async function extractFileText(kind: AgentFileKind, bytes: Uint8Array): Promise<string> {
   switch (kind) {
     case 'pdf':
-      return extractPdf(bytes);
+      return (await import('./pdf.js')).extractPdf(bytes);
     case 'docx':
-      return extractDocx(bytes);
+      return (await import('./word.js')).extractDocx(bytes);
     case 'doc':
-      return extractDoc(bytes);
+      return (await import('./word.js')).extractDoc(bytes);
     case 'txt':
-      return decodeText(bytes);
+      return (await import('./text.js')).decodeText(bytes);
   }
 }

@@ -39,12 +39,18 @@ export interface KnowledgeIngestDeps {
   sources: KnowledgeSources;
   chunks: ChunkStore;
   ai: AiConnector;
-  /** The uploaded document's bytes (KnowledgeSourceError when missing or over 50 MB). */
-  readFile(s3Key: string): Promise<Uint8Array>;
-  /** Bytes → text by kind (KnowledgeSourceError when the bytes are not that kind of document). */
-  extractFile(kind: AgentFileKind, bytes: Uint8Array): Promise<string>;
-  /** The page's readable text and title (KnowledgeSourceError when the page cannot be used). */
-  fetchPage(link: string): Promise<{ title: string; text: string }>;
+  /** Uploaded documents (only the file-ingest worker wires them). */
+  files?: {
+    /** The uploaded document's bytes (KnowledgeSourceError when missing or over 50 MB). */
+    read(s3Key: string): Promise<Uint8Array>;
+    /** Bytes → text by kind (KnowledgeSourceError when the bytes are not that kind of document). */
+    extract(kind: AgentFileKind, bytes: Uint8Array): Promise<string>;
+  };
+  /** Web pages (only the url-scrape worker wires them). */
+  pages?: {
+    /** The page's readable text and title (KnowledgeSourceError when the page cannot be used). */
+    fetch(link: string): Promise<{ title: string; text: string }>;
+  };
   log: IngestLog;
   chunking?: Partial<ChunkingOptions>;
 }
@@ -152,6 +158,8 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
 
   return {
     async ingestFile(job: FileIngestJob, delivery: Delivery): Promise<IngestOutcome> {
+      const files = deps.files;
+      if (!files) throw new Error('createKnowledgeIngestion: files are not wired');
       const record = await load(job.userId, job.agentId, 'file', job.fileId);
       if (!record) return 'dropped';
       return ingest(
@@ -163,8 +171,8 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
           if (!kind) throw new KnowledgeSourceError(knowledgeMessages.unsupportedFile);
           if ((record.size ?? 0) > AGENT_FILE_MAX_BYTES) throw new KnowledgeSourceError(knowledgeMessages.fileTooLarge);
           if (!record.s3Key) throw new KnowledgeSourceError(knowledgeMessages.fileMissing);
-          const bytes = await deps.readFile(record.s3Key);
-          return { text: await deps.extractFile(kind, bytes) };
+          const bytes = await files.read(record.s3Key);
+          return { text: await files.extract(kind, bytes) };
         },
         { refresh: false },
         delivery,
@@ -172,9 +180,11 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
     },
 
     async scrapeUrl(job: UrlScrapeJob, delivery: Delivery): Promise<IngestOutcome> {
+      const pages = deps.pages;
+      if (!pages) throw new Error('createKnowledgeIngestion: pages are not wired');
       const record = await load(job.userId, job.agentId, 'url', job.urlId);
       if (!record) return 'dropped';
-      return ingest(job.userId, job.agentId, record, () => deps.fetchPage(record.link ?? record.name), { refresh: job.refresh === true }, delivery);
+      return ingest(job.userId, job.agentId, record, () => pages.fetch(record.link ?? record.name), { refresh: job.refresh === true }, delivery);
     },
   };
 }

@@ -34,22 +34,26 @@ function harness(options: { connected?: boolean } = {}): Harness {
     sources: h.sources,
     chunks: h.store,
     ai: connector(options.connected === false ? null : h.embedder),
-    readFile: async (key) => {
-      const bytes = h.files.get(key);
-      if (!bytes) throw new KnowledgeSourceError(knowledgeMessages.fileMissing);
-      return bytes;
+    files: {
+      read: async (key) => {
+        const bytes = h.files.get(key);
+        if (!bytes) throw new KnowledgeSourceError(knowledgeMessages.fileMissing);
+        return bytes;
+      },
+      extract: async (kind, bytes) => {
+        h.extracted.push({ kind, size: bytes.byteLength });
+        const text = new TextDecoder().decode(bytes);
+        if (text.startsWith('BROKEN')) throw new KnowledgeSourceError(knowledgeMessages.notPdf);
+        return text;
+      },
     },
-    extractFile: async (kind, bytes) => {
-      h.extracted.push({ kind, size: bytes.byteLength });
-      const text = new TextDecoder().decode(bytes);
-      if (text.startsWith('BROKEN')) throw new KnowledgeSourceError(knowledgeMessages.notPdf);
-      return text;
-    },
-    fetchPage: async (link) => {
-      const page = h.pages.get(link);
-      if (!page) throw new KnowledgeSourceError(knowledgeMessages.httpStatus(404));
-      if (page instanceof Error) throw page;
-      return page;
+    pages: {
+      fetch: async (link) => {
+        const page = h.pages.get(link);
+        if (!page) throw new KnowledgeSourceError(knowledgeMessages.httpStatus(404));
+        if (page instanceof Error) throw page;
+        return page;
+      },
     },
     log: { info: () => undefined, warn: (m) => void h.warnings.push(m) },
   };
