@@ -9,11 +9,11 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { sqsClient } from '../adapters/aws/sqs.js';
 import { SqsKnowledgeJobs } from '../adapters/aws/sqs-jobs.js';
 import { DynamoAgentRepository, DynamoKnowledgeSources } from '../adapters/dynamo/agents.js';
+import { DynamoChunkStore } from '../adapters/dynamo/knowledge-chunks.js';
 import { logger } from '../adapters/logger.js';
 import { S3AgentFiles } from '../adapters/s3-agent-files.js';
 import { createAgentService } from '../domain/agents/service.js';
 import { once } from '../lib/once.js';
-import { chunkStore } from './knowledge.js';
 import { secretBox } from './secrets.js';
 import { uploadsPresigner } from './user-view.js';
 
@@ -24,12 +24,11 @@ export const knowledgeSources = once(() => new DynamoKnowledgeSources(documentCl
 export const agentService = once(() =>
   createAgentService({
     agents: agentRepository(),
-    // Lazy: most routes never seal a header or delete chunks, so their clients are built on first use.
+    // Lazy: most routes never seal a header, so the KMS client is built on first use.
     secrets: { seal: (plain) => secretBox().seal(plain), open: (sealed) => secretBox().open(sealed) },
-    chunks: {
-      deleteSource: (...args) => chunkStore().deleteSource(...args),
-      deleteAgent: (...args) => chunkStore().deleteAgent(...args),
-    },
+    // The chunk store itself rather than knowledge.ts's chunkStore(): that module also builds the
+    // retriever (and its cache library), which this bundle (400 KB budget) never uses.
+    chunks: new DynamoChunkStore(documentClient(), config().TABLE_NAME),
     objects: new S3AgentFiles(uploadsPresigner()),
     jobs: new SqsKnowledgeJobs(sqsClient(), queueUrl),
     onError: (message, error) => logger.error(message, { error: error as Error }),
