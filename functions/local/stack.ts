@@ -5,6 +5,7 @@
  *   DynamoDB Local (Java child)    cognito-local (Node child)    s3rver, SES mailbox (in-process)
  *   SQS endpoint + dispatcher (in-process)    gateway: API + SPA + /config.json + /_local/*
  *   fake Stripe (in-process, local billing mode: API + checkout/portal pages + signed webhooks)
+ *   fake OpenAI (in-process: the default model API of the ChatGPT integration, offline)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -14,6 +15,7 @@ import { applyHandlerEnv, handlerEnv } from './env.js';
 import { startGateway } from './gateway.js';
 import { loadRouteGroup, loadWorker } from './handlers.js';
 import { LOCAL_STRIPE_SECRET_KEY, WEBHOOK_PATH, localWebhookSecret, startFakeStripe } from './fake-stripe/server.js';
+import { startFakeOpenAi } from './fake-openai/server.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
 import { resolvePorts, type PortRequest } from './ports.js';
 import {
@@ -29,7 +31,7 @@ import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-d
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
 
-export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe';
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai';
 
 export interface LocalStackOptions {
   /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
@@ -56,6 +58,12 @@ export interface LocalStackOptions {
    * false = no fake; the handlers use whatever STRIPE_* the environment has (real Stripe).
    */
   stripe?: false | { retryDelaysMs?: number[]; webhookUrl?: string };
+  /**
+   * The fake OpenAI API (the default): OPENAI_BASE_URL of the handlers points at it and its
+   * host:port joins OUTBOUND_ALLOW_HOSTS, so the ChatGPT integration works offline with any
+   * "sk-" key. false = no fake; OPENAI_BASE_URL from the environment (unset = api.openai.com).
+   */
+  openai?: false | { slowDelayMs?: number };
 }
 
 /** Local billing mode: what the handlers and tests need to reach the fake Stripe. */
@@ -78,6 +86,8 @@ export interface LocalStack {
   endpoints: { dynamodb: string; cognito: string; s3: string; ses: string; sqs: string };
   /** The fake Stripe of local billing mode; null when real Stripe is configured. */
   stripe: LocalStripe | null;
+  /** The fake OpenAI's origin (its API is under /v1, its control API under /_test); null when disabled. */
+  openaiUrl: string | null;
   tableName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -113,7 +123,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.[name],
     envVar: options.portEnvVars?.[name],
   });
-  const ports: Record<Exclude<ServiceName, 'stripe'>, number> & { stripe?: number } = await resolvePorts<ServiceName>({
+  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai'>, number> & { stripe?: number; openai?: number } = await resolvePorts<ServiceName>({
     gateway: want('gateway', 'gateway'),
     dynamodb: want('dynamodb', 'DynamoDB Local'),
     cognito: want('cognito', 'cognito-local'),
@@ -122,6 +132,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     sqs: want('sqs', 'SQS endpoint'),
     // Not asked for (so never "in use") when real Stripe is configured.
     ...((options.stripe === false ? {} : { stripe: want('stripe', 'fake Stripe (local billing)') }) as { stripe: PortRequest }),
+    ...((options.openai === false ? {} : { openai: want('openai', 'fake OpenAI') }) as { openai: PortRequest }),
   });
   const apiUrl = `http://127.0.0.1:${ports.gateway}`;
   const appUrl = options.appUrl ?? apiUrl;
@@ -161,7 +172,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
             log,
           })
         : Promise.resolve(undefined);
-    const [stripeResult, ...results] = await Promise.allSettled([
+    const openaiOptions = options.openai === false ? undefined : (options.openai ?? {});
+    const fakeOpenAi =
+      openaiOptions && ports.openai !== undefined
+        ? startFakeOpenAi({ port: ports.openai, slowDelayMs: openaiOptions.slowDelayMs, log })
+        : Promise.resolve(undefined);
+    const [openaiResult, stripeResult, ...results] = await Promise.allSettled([
+      fakeOpenAi,
       fakeStripe,
       startDynamo(dataDir, ports.dynamodb),
       startCognito(dataDir, ports.cognito),
@@ -169,9 +186,20 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSes(dataDir, ports.ses),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
+    if (openaiResult.status === 'fulfilled' && openaiResult.value) started.push(openaiResult.value);
     if (stripeResult.status === 'fulfilled' && stripeResult.value) started.push(stripeResult.value);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
-    const failure = [stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failure = [openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const runningOpenAi = openaiResult.status === 'fulfilled' ? openaiResult.value : undefined;
+    // The handlers' default model API, and the only loopback host:ports the outbound guard lets
+    // through (plus any the caller adds, e.g. the tests' web server).
+    const openaiEnv: Record<string, string> = runningOpenAi
+      ? { OPENAI_BASE_URL: runningOpenAi.baseUrl }
+      : {};
+    const allowHosts = [
+      ...(runningOpenAi ? [`127.0.0.1:${runningOpenAi.port}`, `localhost:${runningOpenAi.port}`] : []),
+      ...(options.env?.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
+    ];
     if (failure) throw failure.reason;
     const runningStripe = stripeResult.status === 'fulfilled' ? stripeResult.value : undefined;
     const stripe: LocalStripe | null = runningStripe
@@ -221,7 +249,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints,
       queueUrls,
       stripe: stripe ?? undefined,
-      extra: options.env,
+      extra: { ...openaiEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
     // Only now: a restored message may import its worker, which must see the local env.
@@ -252,6 +280,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       deadLettersUrl: `${apiUrl}/_local/dead-letters`,
       endpoints,
       stripe,
+      openaiUrl: runningOpenAi?.url ?? null,
       tableName: TABLE_NAME,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,

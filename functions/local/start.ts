@@ -9,11 +9,15 @@
  *   SES_PORT       8005  SES mailbox (web page with every e-mail sent)
  *   SQS_PORT       9324  local SQS endpoint
  *   STRIPE_PORT   12111  fake Stripe (local billing mode: API, checkout and portal pages)
+ *   OPENAI_PORT    4010  fake OpenAI (the ChatGPT integration's default API: any "sk-" key works)
  *   VITE_PORT      5173  Vite dev server (--dev only)
  * Optional: GOOGLE_CLIENT_ID enables Google sign-in (served in /config.json).
  * Billing: without STRIPE_SECRET_KEY (the default) billing runs in local test mode against the
  * fake Stripe, no real payments. With STRIPE_SECRET_KEY set, the handlers use that key and the
  * STRIPE_WEBHOOK_SECRET / STRIPE_PRICE_* / STRIPE_API_URL from the environment instead.
+ * OpenAI: without OPENAI_BASE_URL (the default) integrations with an empty "API base URL" talk to
+ * the fake OpenAI, offline. With OPENAI_BASE_URL set (e.g. https://api.openai.com/v1) no fake is
+ * started and that API is used with the key entered in Integrations.
  *
  * Data lives in <repo>/.data (git-ignored) and survives restarts. Ctrl-C stops everything.
  */
@@ -39,6 +43,7 @@ const PORT_ENV: Record<ServiceName, [string, number]> = {
   ses: ['SES_PORT', 8005],
   sqs: ['SQS_PORT', 9324],
   stripe: ['STRIPE_PORT', 12111],
+  openai: ['OPENAI_PORT', 4010],
 };
 
 function portFromEnv(name: string, fallback: number): number {
@@ -64,6 +69,7 @@ async function main(): Promise<void> {
 
   const appUrl = dev ? `http://localhost:${vitePort}` : `http://localhost:${ports.gateway}`;
   const realStripeKey = process.env.STRIPE_SECRET_KEY?.trim() || undefined;
+  const realOpenAiUrl = process.env.OPENAI_BASE_URL?.trim() || undefined;
   console.log('Starting AgentDesk locally…');
   const stack = await startLocalStack({
     dataDir,
@@ -72,6 +78,7 @@ async function main(): Promise<void> {
     appUrl,
     frontendDir: join(frontendRoot, 'dist'),
     ...(realStripeKey ? { stripe: false as const } : {}),
+    ...(realOpenAiUrl ? { openai: false as const } : {}),
   });
 
   let closeVite: (() => Promise<void>) | undefined;
@@ -92,6 +99,12 @@ async function main(): Promise<void> {
     const live = realStripeKey?.startsWith('sk_live_') || realStripeKey?.startsWith('rk_live_');
     line('Billing', `Stripe ${live ? 'LIVE mode: real payments' : 'test mode'} (STRIPE_SECRET_KEY from the environment)`);
   }
+  line(
+    'OpenAI',
+    stack.openaiUrl
+      ? `fake OpenAI at ${stack.openaiUrl.replace('127.0.0.1', 'localhost')}/v1 — any key starting sk- works, offline`
+      : `${realOpenAiUrl} (OPENAI_BASE_URL from the environment)`,
+  );
   line('Data', dataDir);
   console.log('Press Ctrl-C to stop.\n');
 }
