@@ -37,5 +37,12 @@ declare module 'vitest' {
     stripeWebhookSecret: string;
     /** JSON string {starter, professional, enterprise} → price id (STRIPE_PRICE_*). */
     stripePrices: string;
+    /**
+     * The fake OpenAI's origin: the handlers' OPENAI_BASE_URL is `${openaiUrl}/v1`; its control
+     * API (/_test/script, /_test/requests, /_test/reset) is keyed by API key. Any "sk-" key works.
+     */
+    openaiUrl: string;
+    /** The shared test web server (allow-listed for the outbound guard); use webFixtures() from web-fixtures.ts. */
+    webFixturesUrl: string;
   }
 }

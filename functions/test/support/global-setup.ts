@@ -2,7 +2,10 @@
  * Integration global setup: one local stack (the same one `npm start` runs) on free ports
  * with a throw-away data dir, shared by every integration test file, plus a fake Google
  * identity provider the API trusts through GOOGLE_JWKS_URL. The stack's fake Stripe (local
- * billing mode) is the tests' Stripe: the handlers reach it through the official SDK.
+ * billing mode) is the tests' Stripe: the handlers reach it through the official SDK. Likewise
+ * the stack's fake OpenAI is the tests' OpenAI (OPENAI_BASE_URL), and a small web server
+ * (web-fixtures.ts) serves the pages and tool endpoints tests register; both are on the outbound
+ * guard's allow-list (OUTBOUND_ALLOW_HOSTS), every other loopback/private address stays refused.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -11,18 +14,25 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../local/stack.js';
 import { startFakeGoogle } from './fake-google.js';
+import { startWebFixtures } from './web-fixtures.js';
 
 const functionsDir = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 
 export default async function setup(project: TestProject) {
   const google = await startFakeGoogle();
+  const web = await startWebFixtures();
   const dataDir = join(functionsDir, '.test-data', randomUUID());
   let stack;
   try {
     stack = await startLocalStack({
       dataDir,
       quiet: true,
-      env: { GOOGLE_JWKS_URL: google.jwksUrl, GOOGLE_CLIENT_ID: google.clientId, WHATSAPP_USER_IDS: '' },
+      env: {
+        GOOGLE_JWKS_URL: google.jwksUrl,
+        GOOGLE_CLIENT_ID: google.clientId,
+        WHATSAPP_USER_IDS: '',
+        OUTBOUND_ALLOW_HOSTS: web.hosts.join(','),
+      },
       // Retries after 50 ms instead of 1 s keep dead-letter tests fast.
       sqs: { retryBaseMs: 50, retryMaxMs: 500 },
       // Webhook retries after 50 ms and 200 ms instead of 1 s, 5 s, 20 s.
@@ -30,6 +40,7 @@ export default async function setup(project: TestProject) {
     });
   } catch (error) {
     await google.stop();
+    await web.close();
     await rm(dataDir, { recursive: true, force: true });
     throw error;
   }
@@ -55,11 +66,15 @@ export default async function setup(project: TestProject) {
   project.provide('stripeSecretKey', stack.stripe.secretKey);
   project.provide('stripeWebhookSecret', stack.stripe.webhookSecret);
   project.provide('stripePrices', JSON.stringify(stack.stripe.prices));
+  if (!stack.openaiUrl) throw new Error('the integration stack must run the fake OpenAI');
+  project.provide('openaiUrl', stack.openaiUrl);
+  project.provide('webFixturesUrl', web.url);
 
   const running = stack;
   return async () => {
     await running.stop();
     await google.stop();
+    await web.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }
