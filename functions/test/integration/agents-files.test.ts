@@ -7,7 +7,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { Agent, AgentFile, FileUploadTicket } from '../../src/contract/agents.js';
 import type { FileDownload } from '../../src/domain/agents/view.js';
-import { getItem } from '../support/api.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { db, getItem, tableName } from '../support/api.js';
 import {
   agentItems,
   agentsUser,
@@ -54,6 +55,8 @@ describe('presigned uploads (browser → S3)', () => {
       s3Key: `agents/${owner.userId}/${agent._id}/${ticket.file._id}/Horario_de_atencion.txt`,
       gsi1pk: `USER#${owner.userId}#FILE#${ticket.file._id}`,
     });
+    // An unconfirmed upload expires (table TTL) a day later.
+    expect(Number(stored!.expiresAt) * 1000).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
 
     // The browser's preflight from the app origin is allowed by the bucket's CORS.
     const preflight = await fetch(ticket.url, {
@@ -72,6 +75,7 @@ describe('presigned uploads (browser → S3)', () => {
     expect(done.body.message).toBe('1 file uploaded successfully');
     expect(done.body.data).toMatchObject({ _id: ticket.file._id, status: 'pending', size: Buffer.byteLength(text) });
     expect((await objectBytes(String(stored!.s3Key)))?.toString('utf8')).toBe(text);
+    expect((await fileItem(owner.userId, agent._id, ticket.file._id))?.expiresAt).toBeUndefined();
     expect(await sentTo('file-ingest')).toBeGreaterThan(sentBefore);
     const listed = await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`);
     expect(listed.body.data!.map((f) => f._id)).toEqual([ticket.file._id]);
@@ -108,6 +112,26 @@ describe('presigned uploads (browser → S3)', () => {
     expect((await fileItem(owner.userId, agent._id, fileId))?.status).toBe('uploading');
     // Not downloadable while uploading.
     expect((await call(owner, 'GET', `/api/files/${fileId}`)).status).toBe(404);
+  });
+
+  it('forgets an upload never confirmed once its item expired', async () => {
+    const agent = await createAgent(owner);
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [{ name: 'abandoned.txt', size: 1, type: 'text/plain' }],
+    });
+    const fileId = tickets.body.data![0]!.file._id;
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `USER#${owner.userId}`, sk: `AGENT#${agent._id}#FILE#${fileId}` },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+      }),
+    );
+
+    expect((await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`)).body.data).toEqual([]);
+    const complete = await call(owner, 'POST', `/api/agents/${agent._id}/files/${fileId}/complete`);
+    expect([complete.status, complete.body.message]).toEqual([404, 'File not found']);
   });
 
   it('refuses an object that turned out bigger than 50 MB, and removes it', async () => {

@@ -46,6 +46,14 @@ const ENTITY = { agent: 'agent', FILE: 'agentFile', URL: 'agentUrl', TOOL: 'agen
 const KIND_OF_SOURCE: Record<KnowledgeSourceKind, ChildKind> = { file: 'FILE', url: 'URL' };
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH = 25;
+/**
+ * A file item waiting for its browser upload expires (table TTL) if the upload is never
+ * confirmed; confirming removes `expiresAt`. Upload links live 1 hour, so a day is generous.
+ */
+export const UPLOADING_TTL_SECONDS = 24 * 3600;
+
+/** DynamoDB deletes expired items late (DynamoDB Local never): readers treat them as gone. */
+const expired = (item: Item) => typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= Date.now();
 
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
@@ -129,6 +137,7 @@ function groupAgents(items: readonly Item[]): AgentWithChildren[] {
   const byId = new Map<string, AgentWithChildren>();
   const out: AgentWithChildren[] = [];
   for (const item of items) {
+    if (expired(item)) continue;
     if (item.entity === ENTITY.agent) {
       const agent: AgentWithChildren = { ...toAgent(item), files: [], urls: [], tools: [] };
       byId.set(agent._id, agent);
@@ -378,13 +387,14 @@ export class DynamoAgentRepository implements AgentRepository {
         gsi1pk: fileGsiPk(userId, f._id),
         gsi1sk: FILE_GSI_SK,
         ...f,
+        ...(f.status === 'uploading' ? { expiresAt: Math.floor(Date.now() / 1000) + UPLOADING_TTL_SECONDS } : {}),
       })),
     );
   }
 
   async getFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null> {
     const item = await this.getChild(userId, agentId, 'FILE', fileId);
-    return item ? toFile(item) : null;
+    return item && !expired(item) ? toFile(item) : null;
   }
 
   async findFile(userId: string, fileId: string): Promise<FileRecord | null> {
@@ -398,7 +408,7 @@ export class DynamoAgentRepository implements AgentRepository {
       }),
     );
     const item = Items?.[0];
-    return item ? toFile(item) : null;
+    return item && !expired(item) ? toFile(item) : null;
   }
 
   async setFileStatus(
@@ -423,9 +433,15 @@ export class DynamoAgentRepository implements AgentRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, 'FILE', fileId) },
-          UpdateExpression: `SET ${sets.join(', ')}${change.error ? '' : ' REMOVE #error'}`,
+          // Confirmed (or failed): no longer subject to the upload TTL.
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE #expiresAt${change.error ? '' : ', #error'}`,
           ConditionExpression: 'attribute_exists(pk) AND #status = :from',
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...(change.size !== undefined ? { '#size': 'size' } : {}) },
+          ExpressionAttributeNames: {
+            '#status': 'status',
+            '#error': 'error',
+            '#expiresAt': 'expiresAt',
+            ...(change.size !== undefined ? { '#size': 'size' } : {}),
+          },
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
