@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
         GOOGLE_CLIENT_ID: google.clientId,
         WHATSAPP_USER_IDS: '',
         OUTBOUND_ALLOW_HOSTS: web.hosts.join(','),
+        // Custom tool timeout 2 s instead of 10 s keeps the tool-timeout test fast.
+        TOOL_TIMEOUT_MS: '2000',
       },
       // Retries after 50 ms instead of 1 s keep dead-letter tests fast.
       sqs: { retryBaseMs: 50, retryMaxMs: 500 },
