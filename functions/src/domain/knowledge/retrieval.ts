@@ -2,7 +2,8 @@
  * Hybrid retrieval over one agent's chunks, with a per-warm-Lambda cache.
  *
  * Index (built once per agent and knowledge version): every vector L2-normalised into ONE
- * contiguous Float32Array of n × dims (so cosine similarity is a dot product over a flat array),
+ * contiguous Float32Array of n × dims (so cosine similarity is a dot product over a flat array,
+ * scanned with WebAssembly SIMD where available: vector-scan.ts),
  * a flag per row for chunks stored without a vector, and a BM25 index of the chunk tokens
  * (text.ts: folded, accents stripped, stop words dropped). Chunk objects keep a view into the
  * matrix instead of their own copy.
@@ -26,6 +27,7 @@ import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
 import { Bm25Index } from './bm25.js';
 import type { AgentKnowledgeRef, ChunkStore, KnowledgeChunk, KnowledgeRetriever, RetrievedChunk } from './ports.js';
 import { tokenize } from './text.js';
+import { createVectorMatrix, type VectorMatrix } from './vector-scan.js';
 
 export const VECTOR_WEIGHT = 0.6;
 export const KEYWORD_WEIGHT = 0.4;
@@ -37,6 +39,8 @@ export interface AgentIndex {
   readonly dims: number;
   /** n × dims, row i = chunk i's normalised vector (zeros when it has none). */
   readonly matrix: Float32Array;
+  /** The scan over `matrix` (WebAssembly SIMD where available, vector-scan.ts). */
+  readonly vectors: VectorMatrix;
   readonly hasVector: Uint8Array;
   readonly vectorCount: number;
   readonly bm25: Bm25Index;
@@ -45,7 +49,8 @@ export interface AgentIndex {
 /** Builds the search structures of one agent's chunks (vectors of another length than `dims` count as missing). */
 export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDDING_DIMENSIONS): AgentIndex {
   const n = chunks.length;
-  const matrix = new Float32Array(n * dims);
+  const vectors = createVectorMatrix(n, dims);
+  const matrix = vectors.data;
   const hasVector = new Uint8Array(n);
   let vectorCount = 0;
   const indexed: KnowledgeChunk[] = new Array<KnowledgeChunk>(n);
@@ -65,7 +70,7 @@ export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDD
     indexed[i] = { ...chunk, vector: row };
   }
   const bm25 = new Bm25Index(indexed.map((c) => tokenize(c.text)));
-  return { chunks: indexed, dims, matrix, hasVector, vectorCount, bm25 };
+  return { chunks: indexed, dims, matrix, vectors, hasVector, vectorCount, bm25 };
 }
 
 /** Σ a[aOffset + j] · b[j] for j < dims, unrolled by 4. */
@@ -135,8 +140,7 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
     if (qNorm > 0 && Number.isFinite(qNorm)) {
       const q = new Float32Array(index.dims);
       for (let j = 0; j < index.dims; j++) q[j] = queryVector[j]! / qNorm;
-      cosines = new Float32Array(n);
-      for (let i = 0; i < n; i++) if (index.hasVector[i]) cosines[i] = dot(index.matrix, i * index.dims, q, index.dims);
+      cosines = index.vectors.scores(q);
     }
   }
   const vectorTop = cosines ? topK(rowsWithVectors(index), (i) => cosines![i]!, candidates) : [];
