@@ -90,7 +90,6 @@ function tabLabel(tab: AgentTab, agent: Agent, t: (key: string, opts?: Record<st
 function AgentScreen({ agent }: { agent: Agent }) {
   const { t } = useTranslation();
   const toast = useToast();
-  usePageTitle(agent.name);
   const [params, setParams] = useSearchParams();
   const tab = parseTab(params.get('tab'));
   const chatgpt = useChatGptActive();
@@ -218,7 +217,7 @@ export default function AgentDetailPage() {
   const { t } = useTranslation();
   const { id = '' } = useParams();
   const agent = useAgent(id);
-  usePageTitle(t('pages.agentDetail'));
+  usePageTitle(agent.data?.name ?? t('pages.agentDetail'));
 
   if (agent.data) return <AgentScreen key={agent.data._id} agent={agent.data} />;
   if (agent.isError) {

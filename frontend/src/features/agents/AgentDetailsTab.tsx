@@ -13,6 +13,7 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Divider from '@mui/material/Divider';
+import FormHelperText from '@mui/material/FormHelperText';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -227,6 +228,7 @@ function AgentEditForm({ agent, integrationActive, onDone }: { agent: Agent; int
   const textField = (field: ImprovableField, minRows: number) => {
     const registration = register(field);
     const state = improve[field];
+    const help = fieldProps(errors[field], counter(field));
     return (
       <Box key={field}>
         <TextField
@@ -242,11 +244,16 @@ function AgentEditForm({ agent, integrationActive, onDone }: { agent: Agent; int
             if (improve[field] === 'improved') setFieldState(field, 'idle');
             return registration.onChange(e);
           }}
-          slotProps={{ input: { readOnly: state === 'loading' } }}
-          {...fieldProps(errors[field], counter(field))}
+          slotProps={{ input: { readOnly: state === 'loading' }, htmlInput: { 'aria-describedby': `${field}-help` } }}
+          error={Boolean(help.error)}
         />
-        <Stack direction="row" sx={{ justifyContent: 'flex-end', mt: 0.5 }} data-testid={`ai-improve-${field}`}>
-          <AiImproveButton state={state} onClick={() => void runImprove(field)} />
+        <Stack direction="row" spacing={1} useFlexGap sx={{ justifyContent: 'space-between', alignItems: 'flex-start', mt: 0.25 }}>
+          <FormHelperText id={`${field}-help`} error={help.error} sx={{ mx: 1.75 }}>
+            {help.helperText}
+          </FormHelperText>
+          <Box sx={{ flexShrink: 0 }} data-testid={`ai-improve-${field}`}>
+            <AiImproveButton state={state} onClick={() => void runImprove(field)} />
+          </Box>
         </Stack>
       </Box>
     );

@@ -36,6 +36,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import {
+  CHATGPT_DEFAULTS,
   CHATGPT_LIMITS,
   CHATGPT_MODELS,
   MASKED_SECRET,
@@ -251,7 +252,9 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
                       value={field.value}
                       onChange={(e) => field.onChange(e.target.value)}
                       onBlur={() => {
-                        if (field.value !== '' && Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
+                        // Rounded to the 0.1 step; an emptied field goes back to the default (0.7).
+                        if (field.value === '') field.onChange(CHATGPT_DEFAULTS.temperature);
+                        else if (Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
                         field.onBlur();
                       }}
                       error={Boolean(fieldState.error)}
@@ -302,9 +305,13 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
               />
             </Collapse>
           </Box>
-          <TestResult outcome={connectionTest.outcome} />
         </Stack>
       </DialogContent>
+      {connectionTest.outcome && (
+        <Box sx={{ px: 3, pt: 1.5 }}>
+          <TestResult outcome={connectionTest.outcome} />
+        </Box>
+      )}
       <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
         <Button onClick={onCancel} disabled={isSubmitting}>
           {t('common.cancel')}

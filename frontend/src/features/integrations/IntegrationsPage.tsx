@@ -67,7 +67,7 @@ function IntegrationCard({ type, icon, iconColor, name, description, connected, 
             {icon}
           </Box>
           <Box sx={{ minWidth: 0, flex: 1 }}>
-            <Typography id={`integration-${type}`} variant="h6" component="h2" noWrap>
+            <Typography id={`integration-${type}`} variant="h6" component="h2" sx={{ lineHeight: 1.25 }}>
               {name}
             </Typography>
           </Box>
