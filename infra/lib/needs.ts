@@ -31,6 +31,7 @@ export const userPoolActions = [
 
 export const mailActions = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
 export const uploadsReadActions = ['s3:GetObject'] as const;
+export const secretsEncryptActions = ['kms:GenerateDataKey'] as const;
 /** DeleteObject: removing an agent document (or the agent) deletes its object through a presigned DELETE. */
 export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] as const;
 
@@ -140,8 +141,9 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
         acknowledgeWildcardResource(fn, r.uploads.arnForObjects('*'), uploadsReason);
         break;
       case 'secrets:encrypt':
-        // Encrypt + GenerateDataKey* (envelope encryption) + ReEncrypt*.
-        r.secretsKey.grantEncrypt(fn);
+        // Sealing is envelope encryption: one GenerateDataKey per seal (adapters/secrets/kms-box.ts).
+        // Not grantEncrypt(): its GenerateDataKey* / ReEncrypt* wildcards are more than sealing needs.
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...secretsEncryptActions], resources: [r.secretsKey.keyArn] }));
         env.SECRETS_KEY_ID = r.secretsKey.keyArn;
         break;
       case 'secrets:decrypt':

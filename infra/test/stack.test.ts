@@ -9,7 +9,7 @@ import { routes, workers, type Need, type QueueName, type RouteGroupName } from 
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
 import { groupDef, groupNames } from '../lib/api.js';
 import type { AppFunction } from '../lib/app-function.js';
-import { mailActions, queueUrlEnv, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
+import { mailActions, queueUrlEnv, secretsEncryptActions, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
 import { workerDef, workerNames } from '../lib/workers.js';
 import { acknowledgements, logicalId, synthesise, type Synthesised } from './support.js';
 
@@ -27,7 +27,7 @@ const resources = (type: string) => s.template.findResources(type) as Record<str
 
 const TABLE_READ = ['BatchGetItem', 'ConditionCheckItem', 'DescribeTable', 'GetItem', 'GetRecords', 'GetShardIterator', 'Query', 'Scan'].map((a) => `dynamodb:${a}`);
 const TABLE_WRITE = ['BatchWriteItem', 'DeleteItem', 'DescribeTable', 'PutItem', 'UpdateItem'].map((a) => `dynamodb:${a}`);
-const KMS_ENCRYPT = ['kms:Encrypt', 'kms:ReEncrypt*', 'kms:GenerateDataKey*'];
+const KMS_ENCRYPT = [...secretsEncryptActions];
 const KMS_DECRYPT = ['kms:Decrypt'];
 const SQS_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
