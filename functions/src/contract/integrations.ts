@@ -34,6 +34,8 @@ export const integrationMessages = {
   temperatureStep: 'Temperature must be in steps of 0.1',
   systemPromptTooLong: `System prompt must be ${CHATGPT_LIMITS.systemPrompt} characters or less`,
   baseUrlInvalid: 'API base URL must be an http(s) URL',
+  /** The base URL resolves to a loopback, private or otherwise non-public address (outbound guard). */
+  baseUrlBlocked: 'API base URL must point to a public internet address',
   typeInvalid: `Integration type must be one of ${INTEGRATION_TYPES.join(', ')}`,
   notFound: 'Integration not found',
   chatgptRequired: 'ChatGPT integration is required for AI improvements',
@@ -53,7 +55,12 @@ export const integrationMessages = {
   modelNotFound: 'This model is not available for the API key. Choose another model in Integrations.',
 } as const;
 
-/** One entry of GET /api/integrations (and data of GET /api/integrations/{type}). */
+/**
+ * One entry of GET /api/integrations (and data of GET /api/integrations/{type}).
+ * The list holds only the integrations the user has set up: a type that is missing is "not
+ * connected" (GET /api/integrations/{type} answers 404 integrationMessages.notFound for it).
+ * DELETE /api/integrations/{type} disconnects (removes it, secrets included).
+ */
 export interface IntegrationView {
   _id: string;
   type: IntegrationType;
@@ -149,3 +156,13 @@ export interface ChatGptAskResponse {
 }
 
 export const integrationTypeParam = z.enum(INTEGRATION_TYPES, { error: integrationMessages.typeInvalid });
+
+/**
+ * PUT /api/integrations/{type}: a partial update. `settings` are merged into the stored ones
+ * (ChatGPT's are validated with the setup rules); credentials change only through setup.
+ */
+export const updateIntegrationRequest = z.object({
+  isActive: z.optional(z.boolean({ error: 'isActive must be true or false' })),
+  settings: z.optional(z.record(z.string(), z.unknown(), { error: 'settings must be an object' })),
+});
+export type UpdateIntegrationInput = z.infer<typeof updateIntegrationRequest>;
