@@ -1,0 +1,114 @@
+/**
+ * IntegrationRepository over the single table (ACCESS-PATTERNS.md, "Integrations, agents and
+ * knowledge"): pk=USER#{sub}, sk=INTEGRATION#{type}; by id on gsi1 (gsi1pk=INTEGRATION#{id},
+ * gsi1sk=INTEGRATION) for the webhook URLs of later channels. Credentials hold sealed secrets.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { IntegrationType } from '../../contract/integrations.js';
+import type { IntegrationRecord, IntegrationRepository } from '../../domain/integrations/records.js';
+import { userPk } from './keys.js';
+
+const sk = (type: IntegrationType) => `INTEGRATION#${type}`;
+const INDEX_SK = 'INTEGRATION';
+
+function toRecord(item: Record<string, unknown>): IntegrationRecord {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _entity, ...rest } = item;
+  return rest as unknown as IntegrationRecord;
+}
+
+export class DynamoIntegrationRepository implements IntegrationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async get(userId: string, type: IntegrationType): Promise<IntegrationRecord | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: sk(type) }, ConsistentRead: true }),
+    );
+    return Item ? toRecord(Item) : null;
+  }
+
+  async list(userId: string): Promise<IntegrationRecord[]> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': userPk(userId), ':sk': 'INTEGRATION#' },
+        ConsistentRead: true,
+      }),
+    );
+    return (Items ?? []).map(toRecord);
+  }
+
+  /** The integration with this id (webhooks of later channels carry it), or null. */
+  async getById(id: string): Promise<IntegrationRecord | null> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk = :sk',
+        ExpressionAttributeValues: { ':pk': `INTEGRATION#${id}`, ':sk': INDEX_SK },
+        Limit: 1,
+      }),
+    );
+    return Items?.[0] ? toRecord(Items[0]) : null;
+  }
+
+  async put(record: IntegrationRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: {
+          pk: userPk(record.userId),
+          sk: sk(record.type),
+          gsi1pk: `INTEGRATION#${record.id}`,
+          gsi1sk: INDEX_SK,
+          entity: 'integration',
+          ...record,
+        },
+      }),
+    );
+  }
+
+  async update(
+    userId: string,
+    type: IntegrationType,
+    patch: { isActive?: boolean; settings?: Record<string, unknown>; updatedAt: string },
+  ): Promise<IntegrationRecord | null> {
+    const sets = ['updatedAt = :updatedAt'];
+    const values: Record<string, unknown> = { ':updatedAt': patch.updatedAt };
+    if (patch.isActive !== undefined) {
+      sets.push('isActive = :isActive');
+      values[':isActive'] = patch.isActive;
+    }
+    if (patch.settings !== undefined) {
+      sets.push('settings = :settings');
+      values[':settings'] = patch.settings;
+    }
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: sk(type) },
+          UpdateExpression: `SET ${sets.join(', ')}`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toRecord(Attributes) : null;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async delete(userId: string, type: IntegrationType): Promise<boolean> {
+    const { Attributes } = await this.db.send(
+      new DeleteCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: sk(type) }, ReturnValues: 'ALL_OLD' }),
+    );
+    return Attributes !== undefined;
+  }
+}

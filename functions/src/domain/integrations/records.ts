@@ -1,0 +1,48 @@
+/**
+ * The integrations feature's own ports: the stored integration, its repository, and the factory
+ * of AI models the ChatGPT integration hands out (AiConnector in ports.ts is what other features
+ * use). Secret credentials are stored sealed (SecretBox) and only ever shown as '***'.
+ */
+import type { IntegrationType } from '../../contract/integrations.js';
+import type { ChatModel, Embedder } from '../ai/ports.js';
+
+export interface IntegrationRecord {
+  id: string;
+  userId: string;
+  type: IntegrationType;
+  isActive: boolean;
+  /** name → sealed secret ("v1:…") or plain value (ids, phone numbers). */
+  credentials: Record<string, string>;
+  settings: Record<string, unknown>;
+  webhookUrl?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface IntegrationRepository {
+  get(userId: string, type: IntegrationType): Promise<IntegrationRecord | null>;
+  list(userId: string): Promise<IntegrationRecord[]>;
+  /** Create or replace (setup). */
+  put(record: IntegrationRecord): Promise<void>;
+  /** Partial update of an existing integration; null when there is none. */
+  update(
+    userId: string,
+    type: IntegrationType,
+    patch: { isActive?: boolean; settings?: Record<string, unknown>; updatedAt: string },
+  ): Promise<IntegrationRecord | null>;
+  /** False when there was nothing to delete. */
+  delete(userId: string, type: IntegrationType): Promise<boolean>;
+}
+
+/** A model for one API key: chat, embeddings, and the cheapest call that proves the key works. */
+export interface AiModel extends ChatModel, Embedder {
+  verify(model: string): Promise<void>;
+}
+
+export interface AiModelFactory {
+  /** `baseUrl` '' = the default API (OPENAI_BASE_URL, else api.openai.com). */
+  forKey(apiKey: string, baseUrl: string): AiModel;
+}
+
+/** Whether a user-supplied base URL may be called at all (public address; false = refused). */
+export type PublicUrlCheck = (url: string) => Promise<boolean>;
