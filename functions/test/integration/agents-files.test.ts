@@ -15,6 +15,7 @@ import {
   call,
   chunkKeys,
   createAgent,
+  eventually,
   objectBytes,
   objectExists,
   seedChunks,
@@ -80,6 +81,13 @@ describe('presigned uploads (browser → S3)', () => {
     const listed = await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`);
     expect(listed.body.data!.map((f) => f._id)).toEqual([ticket.file._id]);
     expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data!.files.map((f) => f._id)).toEqual([ticket.file._id]);
+
+    // The file-ingest worker takes it from there: the status moves on from pending.
+    const processed = await eventually(async () => {
+      const file = (await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`)).body.data![0];
+      return file && file.status !== 'pending' ? file : null;
+    }, 20_000);
+    expect(['completed', 'failed']).toContain(processed.status);
 
     // A repeated complete is harmless.
     const again = await call<AgentFile>(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);

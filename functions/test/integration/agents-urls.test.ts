@@ -13,6 +13,7 @@ import {
   chunkKeys,
   createAgent,
   createTool,
+  eventually,
   objectExists,
   seedChunks,
   sentTo,
@@ -44,6 +45,12 @@ describe('web URLs', () => {
       ['http://shop.example.com/prices', 'pending'],
     ]);
     expect(await sentTo('url-scrape')).toBeGreaterThanOrEqual(sentBefore + 2);
+    // The url-scrape worker takes them from there (these hosts do not resolve: failed, with a reason).
+    const processed = await eventually(async () => {
+      const urls = (await call<AgentUrl[]>(owner, 'GET', `/api/agents/${agent._id}/urls`)).body.data!;
+      return urls.every((u) => u.status !== 'pending') ? urls : null;
+    }, 20_000);
+    expect(processed.map((u) => u.status).every((s) => s === 'completed' || s === 'failed')).toBe(true);
     const listed = await call<AgentUrl[]>(owner, 'GET', `/api/agents/${agent._id}/urls`);
     expect(listed.body.data!.map((u) => u.link)).toEqual(['https://shop.example.com/faq', 'http://shop.example.com/prices']);
     expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data!.urls.map((u) => u._id)).toEqual(res.body.data!.map((u) => u._id));
