@@ -186,7 +186,7 @@ console.log(
     `${agent.tools.length} custom tools, ${history.length} history messages, one tool round + the final answer; ${RUNS} turns each)\n`,
 );
 
-let t = performance.now();
+const t = performance.now();
 const first = await turn(instantModel(false), retriever);
 const coldMs = performance.now() - t;
 if (first.toolCalls.length !== 1 || first.sources.length === 0) throw new Error(`unexpected turn: ${JSON.stringify(first).slice(0, 300)}`);
