@@ -1,17 +1,18 @@
 /**
- * url-scrape consumer. The queue, its dead-letter queue and this wiring are in place;
- * the processing itself lands with its feature issue, until then it only logs.
+ * url-scrape consumer: fetches a web page through the outbound guard, extracts its readable text,
+ * chunks, embeds and stores it (domain/knowledge/ingest.ts). `refresh: true` (the Refresh action)
+ * replaces the chunks only when the text changed. Failures are reported per record.
  */
 import * as z from 'zod/mini';
 import '../contract/zod-locale.js';
-import { logger } from '../adapters/logger.js';
+import { urlIngestion } from '../composition/url-scrape.js';
+import { workers } from '../routes.js';
+import { isFinalDelivery } from './deliveries.js';
 import { sqsWorker } from './sqs-worker.js';
 
-const message = z.looseObject({ userId: z.string() });
+const id = z.string().check(z.minLength(1));
+const message = z.object({ userId: id, agentId: id, urlId: id, refresh: z.optional(z.boolean()) });
 
-export const handler = sqsWorker('url-scrape', message, async (msg, record) => {
-  logger.info('url-scrape message received (processing not implemented yet)', {
-    messageId: record.messageId,
-    userId: msg.userId,
-  });
+export const handler = sqsWorker('url-scrape', message, async (job, record) => {
+  await urlIngestion().scrapeUrl(job, { finalAttempt: isFinalDelivery(record, workers['url-scrape'].maxReceiveCount) });
 });
