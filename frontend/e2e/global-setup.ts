@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../functions/local/stack.js';
+import { startWebFixtures } from '../../functions/test/support/web-fixtures.js';
 
 const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
@@ -18,13 +19,22 @@ export default async function setup(project: TestProject) {
     throw new Error('frontend/dist is missing: run `npm run build -w frontend` (npm run test:e2e does it).');
   }
   const dataDir = await mkdtemp(path.join(tmpdir(), 'agentdesk-e2e-'));
-  const stack = await startLocalStack({ dataDir, frontendDir, quiet: true });
+  // The endpoints custom tools call in the agents flow: loopback, so allow-listed for the outbound guard.
+  const web = await startWebFixtures();
+  const stack = await startLocalStack({ dataDir, frontendDir, quiet: true, env: { OUTBOUND_ALLOW_HOSTS: web.hosts.join(',') } }).catch(
+    async (error: unknown) => {
+      await web.close();
+      throw error;
+    },
+  );
   project.provide('appUrl', stack.apiUrl);
   project.provide('mailboxUrl', stack.mailboxUrl);
   project.provide('dynamoEndpoint', stack.endpoints.dynamodb);
   project.provide('tableName', stack.tableName);
+  project.provide('webFixturesUrl', web.url);
   return async () => {
     await stack.stop();
+    await web.close();
     await rm(dataDir, { recursive: true, force: true });
   };
 }
@@ -35,5 +45,7 @@ declare module 'vitest' {
     mailboxUrl: string;
     dynamoEndpoint: string;
     tableName: string;
+    /** The allow-listed fixture web server (functions/test/support/web-fixtures.ts): POST /_fixtures/routes. */
+    webFixturesUrl: string;
   }
 }
