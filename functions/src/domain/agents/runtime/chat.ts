@@ -84,7 +84,10 @@ export function createAgentChat(deps: AgentChatDeps) {
         return { ...reply, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
       } catch (error) {
         if (error instanceof ModelError) {
-          if (error.kind !== 'auth' && error.kind !== 'not_found') deps.onError?.(`Model call failed (${error.kind})`, error);
+          // The user's own key, model or quota are theirs to fix; the rest may be ours or the provider's.
+          if (error.kind === 'bad_request' || error.kind === 'unavailable' || error.kind === 'timeout') {
+            deps.onError?.(`Model call failed (${error.kind})`, error);
+          }
           throw modelErrorToDomain(error);
         }
         throw error;
