@@ -110,6 +110,20 @@ describe('runAgent: knowledge', () => {
     expect(errors).toHaveLength(1);
   });
 
+  it('does not wait for a slow embedding beyond a quarter of the time left: keyword-only instead', async () => {
+    const model = new ScriptedModel([textReply('ok')]);
+    const retriever = new MemoryRetriever(chunks);
+    const never = { embed: () => new Promise<Float32Array[]>(() => undefined) };
+    const errors: string[] = [];
+    const started = Date.now();
+
+    await runAgent(turn({ model, retriever, embedder: never, agent: agent({ files: [someFile()] }), message: 'whitening', deadline: Date.now() + 400, onError: (m) => errors.push(m) }));
+
+    expect(Date.now() - started).toBeLessThan(300);
+    expect(retriever.searches[0]!.queryVector).toBeNull();
+    expect(errors).toEqual(['Embedding the message failed; keyword retrieval only']);
+  });
+
   it('does not search when the agent has no files or web pages', async () => {
     const retriever = new MemoryRetriever(chunks);
     const embedder = new FakeEmbedder();

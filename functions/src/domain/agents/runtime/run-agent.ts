@@ -31,6 +31,8 @@ export const RUNTIME_LIMITS = {
   shownResultChars: 4000,
   /** ChatSource.excerpt length. */
   sourceExcerptChars: 300,
+  /** Longest wait for the query's embedding (less when a deadline is near) before keyword-only retrieval. */
+  embeddingMs: 5_000,
 } as const;
 
 export const DEFAULT_REPLIES = {
@@ -167,10 +169,19 @@ async function retrieve(state: TurnState, query: string, limit: number): Promise
   const { embedder, retriever, onError } = state.input;
   let vector: Float32Array | null = null;
   if (embedder) {
+    // Bounded: a slow embedding must not eat the reply's time; keyword-only ranking is the fallback.
+    const remaining = state.input.deadline === undefined ? Infinity : state.input.deadline - state.now();
+    const budget = Math.max(0, Math.min(RUNTIME_LIMITS.embeddingMs, remaining / 4));
+    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      vector = (await embedder.embed([query]))[0] ?? null;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`Embedding took longer than ${Math.round(budget)} ms`)), budget);
+      });
+      vector = (await Promise.race([embedder.embed([query]), late]))[0] ?? null;
     } catch (error) {
       onError?.('Embedding the message failed; keyword retrieval only', error);
+    } finally {
+      clearTimeout(timer);
     }
   }
   let found: RetrievedChunk[];
