@@ -48,6 +48,8 @@ export interface GuardedRequest {
   maxRedirects?: number;
   /** The caller's cancellation; an abort rejects with the signal's reason (an AbortError). */
   signal?: AbortSignal;
+  /** More header names (any case) dropped when a redirect leaves the origin, e.g. a custom tool's API-key header. */
+  originBoundHeaders?: readonly string[];
 }
 
 export interface GuardedResponse {
@@ -277,7 +279,9 @@ export function createGuard(options: GuardOptions = {}): Guard {
             delete headers['content-type'];
             delete headers['content-length'];
           }
-          if (next.origin !== url.origin) for (const h of ORIGIN_BOUND_HEADERS) delete headers[h];
+          if (next.origin !== url.origin) {
+            for (const h of [...ORIGIN_BOUND_HEADERS, ...(req.originBoundHeaders ?? [])]) delete headers[h.toLowerCase()];
+          }
           url = next;
           continue;
         }
