@@ -81,6 +81,8 @@ export class HttpToolExecutor implements ToolExecutor {
         ...(request.body !== undefined ? { body: request.body } : {}),
         timeoutMs,
         maxBytes,
+        // The tool's secret header is meant for its endpoint only, never for another host it redirects to.
+        ...(header ? { originBoundHeaders: [header.key] } : {}),
       });
       const contentType = Object.entries(res.headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
       let body = isTextual(contentType)

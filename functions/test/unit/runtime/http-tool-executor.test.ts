@@ -20,7 +20,13 @@ interface Seen {
 
 const seen: Seen[] = [];
 let origin = '';
+let otherOrigin = '';
 let closedPort = 0;
+const otherSeen: IncomingMessage['headers'][] = [];
+const other = createServer((req, res) => {
+  otherSeen.push(req.headers);
+  res.end('landed');
+});
 const server = createServer((req: IncomingMessage, res: ServerResponse) => {
   const chunks: Buffer[] = [];
   req.on('data', (c: Buffer) => chunks.push(c));
@@ -45,6 +51,19 @@ const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     if (url.pathname === '/image') {
       res.setHeader('content-type', 'image/png');
       res.end(Buffer.alloc(64));
+      return;
+    }
+    if (url.pathname === '/to-other-origin') {
+      // Same host, another port: another origin.
+      res.statusCode = 302;
+      res.setHeader('location', `${otherOrigin}/landing`);
+      res.end();
+      return;
+    }
+    if (url.pathname === '/to-same-origin') {
+      res.statusCode = 307;
+      res.setHeader('location', '/orders');
+      res.end();
       return;
     }
     if (url.pathname === '/to-private') {
@@ -79,13 +98,17 @@ beforeAll(async () => {
   await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
   closedPort = (probe.address() as AddressInfo).port;
   await new Promise<void>((r) => probe.close(() => r()));
-  const guard = createGuard({ allowHosts: [`127.0.0.1:${port}`, `127.0.0.1:${closedPort}`] });
+  await new Promise<void>((r) => other.listen(0, '127.0.0.1', r));
+  const otherPort = (other.address() as AddressInfo).port;
+  otherOrigin = `http://127.0.0.1:${otherPort}`;
+  const guard = createGuard({ allowHosts: [`127.0.0.1:${port}`, `127.0.0.1:${closedPort}`, `127.0.0.1:${otherPort}`] });
   executor = new HttpToolExecutor({ fetch: guard.fetch, secrets, timeoutMs: 300, onError: (m) => errors.push(m) });
 });
 
 afterAll(async () => {
   server.closeAllConnections();
-  await new Promise<void>((r) => server.close(() => r()));
+  other.closeAllConnections();
+  await Promise.all([new Promise<void>((r) => server.close(() => r())), new Promise<void>((r) => other.close(() => r()))]);
 });
 
 const last = () => seen.at(-1)!;
@@ -136,6 +159,20 @@ describe('HttpToolExecutor', () => {
   it('a redirect to a private address is refused', async () => {
     const outcome = await executor.execute(tool({ endpoint: `${origin}/to-private` }), { order_id: 'A' });
     expect(outcome).toEqual({ ok: false, result: 'The tool could not be called: the address 10.0.0.5 is private' });
+  });
+
+  it('the secret header follows a redirect on the same origin, never one to another origin', async () => {
+    const withHeader = (path: string) => tool({ endpoint: `${origin}${path}`, headerKey: 'X-Api-Key', sealedHeaderValue: 'sealed:k-123' });
+
+    const same = await executor.execute(withHeader('/to-same-origin'), { order_id: 'A' });
+    expect(same.ok).toBe(true);
+    expect(last().path).toBe('/orders');
+    expect(last().headers['x-api-key']).toBe('k-123');
+
+    const away = await executor.execute(withHeader('/to-other-origin'), { order_id: 'A' });
+    expect(away).toEqual({ ok: true, status: 200, result: 'HTTP 200\nlanded' });
+    expect(otherSeen).toHaveLength(1);
+    expect(otherSeen[0]!['x-api-key']).toBeUndefined();
   });
 
   it('a tool that does not answer in time: a timeout text (the configured timeout, or a lower bound the runtime asks for)', async () => {
