@@ -10,8 +10,10 @@
  *
  * Merge: relative score fusion (the scheme Weaviate made its default hybrid fusion). Each half
  * proposes its best `max(5 × limit, 50)` chunks; over that candidate set each half's score is
- * rescaled to 0..1 (vector: min-max of the cosines; BM25: divided by the best score, so a chunk
- * without any query term gets 0) and the fused score is 0.6 · vector + 0.4 · keyword. Chosen over
+ * rescaled to 0..1 (BM25: divided by the best score, so a chunk without any query term gets 0;
+ * vector: min-max of the cosines, 1 for the best, except that a spread of cosines under 0.1 counts
+ * as 0.1, so near-identical cosines, e.g. an agent with two similar chunks, are not blown up into a
+ * full-scale 1-vs-0 difference) and the fused score is 0.6 · vector + 0.4 · keyword. Chosen over
  * reciprocal rank fusion because it keeps how MUCH better a chunk is (rank fusion treats the
  * 2nd-best as nearly as good as the best), and the fused score (0..1) is meaningful enough to show
  * as a source's score. When one half has nothing to say (no query vector, no stored vectors, or
@@ -32,6 +34,8 @@ import { createVectorMatrix, type VectorMatrix } from './vector-scan.js';
 export const VECTOR_WEIGHT = 0.6;
 export const KEYWORD_WEIGHT = 0.4;
 const MIN_CANDIDATES = 50;
+/** Cosine spreads below this are not stretched to the full 0..1 range. */
+export const MIN_COSINE_SPREAD = 0.1;
 const CANDIDATES_PER_RESULT = 5;
 
 export interface AgentIndex {
@@ -166,7 +170,7 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
   const kw = useVector && useKeyword ? KEYWORD_WEIGHT : useKeyword ? 1 : 0;
   const fused = new Map<number, number>();
   for (const i of union) {
-    const v = useVector && index.hasVector[i] ? (vMax > vMin ? (cosines![i]! - vMin) / (vMax - vMin) : 1) : 0;
+    const v = useVector && index.hasVector[i] ? 1 - (vMax - cosines![i]!) / Math.max(vMax - vMin, MIN_COSINE_SPREAD) : 0;
     const k = useKeyword ? keyword.scores[i]! / keyword.max : 0;
     const score = vw * v + kw * k;
     if (score > 0) fused.set(i, score);

@@ -80,6 +80,13 @@ describe('searchIndex: hybrid fusion', () => {
     expect(results[0]!.chunk.text).toBe('alpha text');
   });
 
+  it('does not stretch a tiny spread of cosines into a full-scale difference (the keyword half decides)', () => {
+    const index = buildAgentIndex([chunk('about implants in general', mix(unit(0), unit(1), 0.51)), chunk('bone graft price', mix(unit(0), unit(1), 0.49))], DIMS);
+    const results = searchIndex(index, 'bone graft', unit(0), 2);
+    expect(results[0]!.chunk.text).toBe('bone graft price');
+    expect(results[1]!.score).toBeCloseTo(VECTOR_WEIGHT, 4); // the best cosine still rescales to 1
+  });
+
   it('puts a chunk that is good on both halves above chunks good on one', () => {
     const index = buildAgentIndex(
       [
