@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_FILE_TYPES, type Agent, type AgentFile, type AgentFileKind, type AgentUrl } from '../../src/contract/agents.js';
+import { AGENT_FILE_TYPES, type Agent, type AgentFile, type AgentFileKind, type AgentUrl, type ChatReply } from '../../src/contract/agents.js';
 import { DynamoChunkStore } from '../../src/adapters/dynamo/knowledge-chunks.js';
 import { EMBEDDING_DIMENSIONS, EMBEDDING_MODEL } from '../../src/domain/ai/ports.js';
 import type { RetrievedChunk } from '../../src/domain/knowledge/ports.js';
@@ -205,6 +205,24 @@ describe('files', () => {
     expect(keys.length).toBe(kept.chunkCount);
     expect(keys.every((k) => k.startsWith(`file#${kept._id}#`))).toBe(true);
     expect(await search(withAi, agent._id, 'custom cake 72 hours')).not.toContainEqual(expect.objectContaining({ chunk: expect.objectContaining({ sourceId: gone._id }) }));
+  });
+});
+
+// ------------------------------------------------------------------ through the chat route
+
+describe('chat', () => {
+  it('the Test Agent chat answers from an ingested PDF and names it as the source', async () => {
+    const agent = await createAgent(withAi, 'Dental');
+    const file = await ingestFile(withAi, agent, FIXTURE_FILES.pdf, AGENT_FILE_TYPES.pdf, fixture(FIXTURE_FILES.pdf));
+    expect(file.status).toBe('completed');
+
+    const res = await call<ChatReply>(withAi, 'POST', `/api/agents/${agent._id}/chat`, { message: 'How much is a routine check-up with cleaning?' });
+
+    expect(res.status).toBe(200);
+    expect(res.body.data!.sources.length).toBeGreaterThan(0);
+    expect(res.body.data!.sources[0]).toMatchObject({ name: FIXTURE_FILES.pdf, kind: 'file', sourceId: file._id });
+    expect(res.body.data!.sources[0]!.excerpt).toContain('check-up with professional cleaning costs $85');
+    expect(res.body.data!.reply).toContain(FIXTURE_FILES.pdf);
   });
 });
 
