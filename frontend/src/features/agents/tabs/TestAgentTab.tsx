@@ -83,7 +83,7 @@ function ToolCallItem({ call }: { call: ChatToolCall }) {
   const { t } = useTranslation();
   return (
     <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="chat-tool-call">
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
         <BuildOutlined fontSize="small" color="action" aria-hidden />
         <Typography sx={{ fontFamily: 'monospace', fontWeight: 600 }}>{call.name}</Typography>
         <Chip

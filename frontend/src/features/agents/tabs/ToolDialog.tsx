@@ -237,6 +237,8 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                 type="password"
                 fullWidth
                 autoComplete="new-password"
+                // The '***' placeholder shows that a value is stored.
+                slotProps={storedHeader ? { inputLabel: { shrink: true } } : undefined}
                 {...register('headerValue')}
                 error={Boolean(errors.headerValue)}
                 helperText={message(errors.headerValue) ?? (storedHeader ? t('agentTabs.tools.form.headerValueKept') : t('agentTabs.tools.form.headerValueHint'))}
@@ -284,7 +286,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                             label={t('agentTabs.tools.form.parameterName')}
                             size="small"
                             autoComplete="off"
-                            sx={{ minWidth: { md: 160 } }}
+                            sx={{ flex: { md: '0 0 170px' } }}
                             {...register(`parameters.${index}.name`)}
                             slotProps={{ htmlInput: { readOnly: row.locked, spellCheck: false } }}
                             error={Boolean(rowErrors?.name)}
@@ -299,7 +301,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                                 select
                                 size="small"
                                 label={t('agentTabs.tools.form.parameterType')}
-                                sx={{ minWidth: { md: 120 } }}
+                                sx={{ flex: { md: '0 0 130px' } }}
                                 error={Boolean(rowErrors?.type)}
                                 helperText={message(rowErrors?.type)}
                               >
@@ -315,6 +317,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                             label={t('agentTabs.tools.form.parameterDescription')}
                             size="small"
                             fullWidth
+                            sx={{ flex: { md: 1 } }}
                             autoComplete="off"
                             {...register(`parameters.${index}.description`)}
                             error={Boolean(rowErrors?.description)}

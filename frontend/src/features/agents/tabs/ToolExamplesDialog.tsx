@@ -42,7 +42,7 @@ export function ToolExamplesDialog({ open, onClose, onChoose }: ToolExamplesDial
                     <Typography variant="body2" color="text.secondary">
                       {t(`agentTabs.tools.examples.${example.id}.summary`)}
                     </Typography>
-                    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+                    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                       <Chip size="small" label={example.method} color="primary" variant="outlined" />
                       <Typography variant="caption" sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>
                         {example.name}({example.parameters.map((p) => p.name).join(', ')})

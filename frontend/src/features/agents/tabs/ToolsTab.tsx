@@ -46,7 +46,7 @@ function ToolCard({ tool, onEdit, onDelete }: { tool: AgentTool; onEdit: () => v
     <Paper variant="outlined" sx={{ p: 2 }} data-testid="agent-tool" aria-label={tool.name} component="article">
       <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 0.5 }}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
             <Typography component="h3" sx={{ fontWeight: 600, fontFamily: 'monospace', wordBreak: 'break-all' }}>
               {tool.name}
             </Typography>
@@ -94,7 +94,7 @@ function ToolCard({ tool, onEdit, onDelete }: { tool: AgentTool; onEdit: () => v
           {t('agentTabs.tools.parameters', { count: parameters.length })}
         </Typography>
         {parameters.length > 0 && (
-          <Stack direction="row" spacing={1} sx={{ flexWrap: 'wrap', rowGap: 1, listStyle: 'none', p: 0, m: 0 }} component="ul" aria-label={t('agentTabs.tools.parametersOf', { name: tool.name })}>
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', listStyle: 'none', p: 0, m: 0 }} component="ul" aria-label={t('agentTabs.tools.parametersOf', { name: tool.name })}>
             {parameters.map(([name, p]) => {
               const required = tool.required.includes(name);
               return (

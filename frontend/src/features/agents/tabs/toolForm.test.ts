@@ -76,6 +76,7 @@ describe('tool form', () => {
       name: agentMessages.toolNameRequired,
       description: agentMessages.toolDescriptionRequired,
       endpoint: agentMessages.endpointInvalid,
+      headerValue: agentMessages.headerValueWithoutKey,
       'parameters.0.name': agentMessages.parameterNameInvalid,
       'parameters.1.description': agentMessages.parameterDescriptionRequired,
       'parameters.2.name': DUPLICATE_PARAMETER,

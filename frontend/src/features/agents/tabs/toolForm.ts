@@ -108,6 +108,9 @@ export function formToRequest(values: ToolFormValues, editing: AgentTool | null)
   };
 }
 
+/** The contract's parameter name rule (checked per row here, so the message lands on the row). */
+const PARAMETER_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
 export type ToolFormErrors = Record<string, string>;
 
 /**
@@ -122,9 +125,15 @@ export function validateToolForm(values: ToolFormValues, editing: AgentTool | nu
   const rowByKey = new Map<string, number>();
   values.parameters.forEach((p, i) => {
     const name = p.name.trim();
-    if (name === '') errors[`parameters.${i}.name`] = agentMessages.parameterNameInvalid;
-    else if (rowByKey.has(name)) errors[`parameters.${i}.name`] = DUPLICATE_PARAMETER;
-    rowByKey.set(rowByKey.has(name) || name === '' ? `_row${i}` : name, i);
+    let ok = true;
+    if (!PARAMETER_NAME.test(name)) {
+      errors[`parameters.${i}.name`] = agentMessages.parameterNameInvalid;
+      ok = false;
+    } else if (rowByKey.has(name)) {
+      errors[`parameters.${i}.name`] = DUPLICATE_PARAMETER;
+      ok = false;
+    }
+    rowByKey.set(ok ? name : `Row${i}_standin`, i);
   });
   const request = formToRequest(values, editing);
   request.properties = Object.fromEntries(
