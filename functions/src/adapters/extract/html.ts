@@ -22,37 +22,49 @@ const CELL = new Set(['TD', 'TH']);
 const MAX_TITLE = 300;
 /** Readability's article is kept unless it holds less than this share of the body's text. */
 const MIN_ARTICLE_SHARE = 0.3;
+/** Readability gives up (and the body text is used) on pages with more elements than this: bounds its time. */
+const MAX_ARTICLE_ELEMENTS = 100_000;
 
 interface DomNode {
   nodeType: number;
   nodeName: string;
   textContent: string | null;
-  childNodes: ArrayLike<DomNode>;
+  firstChild: DomNode | null;
+  nextSibling: DomNode | null;
 }
 
 /** The text of a DOM subtree: block elements on their own lines, table cells separated by " | ". */
 export function domText(root: DomNode): string {
   const out: string[] = [];
-  const walk = (node: DomNode, pre: boolean) => {
+  // Iterative (deeply nested markup must not overflow the stack). Siblings, not childNodes[i]:
+  // linkedom rebuilds childNodes on every access, which is quadratic on big pages.
+  const stack: { node: DomNode; pre: boolean; close?: string }[] = [{ node: root, pre: false }];
+  while (stack.length > 0) {
+    const { node, pre, close } = stack.pop()!;
+    if (close !== undefined) {
+      out.push(close);
+      continue;
+    }
     if (node.nodeType === 3) {
       const t = node.textContent ?? '';
       out.push(pre ? t : t.replace(/\s+/g, ' '));
-      return;
+      continue;
     }
-    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) return;
+    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
     const name = node.nodeName.toUpperCase();
-    if (SKIP.has(name)) return;
+    if (SKIP.has(name)) continue;
     if (name === 'BR') {
       out.push('\n');
-      return;
+      continue;
     }
     const block = BLOCK.has(name);
     if (block) out.push('\n\n');
     if (CELL.has(name)) out.push(' | ');
-    for (let i = 0; i < node.childNodes.length; i++) walk(node.childNodes[i]!, pre || name === 'PRE');
-    if (block) out.push('\n\n');
-  };
-  walk(root, false);
+    if (block) stack.push({ node, pre, close: '\n\n' });
+    const children: DomNode[] = [];
+    for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, pre: pre || name === 'PRE' });
+  }
   return out
     .join('')
     .split('\n')
@@ -73,10 +85,9 @@ export function extractHtml(raw: string, url: string): ExtractedPage {
   let articleText = '';
   let articleTitle = '';
   try {
-    // Readability changes the DOM it reads: give it its own copy.
-    const { document: copy } = parseHTML(html);
-    setDocumentUrl(copy, url);
-    const article = new Readability(copy as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200 }).parse();
+    // Readability changes the DOM it reads: everything needed from the original is read above.
+    setDocumentUrl(document, url);
+    const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200, maxElemsToParse: MAX_ARTICLE_ELEMENTS }).parse();
     if (article?.content) {
       articleText = domText(parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as unknown as DomNode);
       articleTitle = (article.title ?? '').trim();

@@ -156,6 +156,15 @@ describe('HTML (Readability + linkedom)', () => {
     expect(text).toContain('Tap | $80');
   });
 
+  it('extracts a 2 MB page in linear time (a few hundred ms, not minutes)', () => {
+    const p = `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8)}</p>\n`;
+    const html = `<html><head><title>Big</title></head><body><article>${p.repeat(Math.floor(2e6 / p.length))}</article></body></html>`;
+    const t0 = performance.now();
+    const { text } = extractHtml(html, 'https://x.example/');
+    expect(performance.now() - t0).toBeLessThan(5000);
+    expect(text.length).toBeGreaterThan(1.9e6);
+  });
+
   it('reads a fragment without <html>', () => {
     expect(extractHtml('<p>Just a <em>fragment</em></p>', 'https://x.example/').text).toBe('Just a fragment');
   });
