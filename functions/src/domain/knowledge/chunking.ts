@@ -42,6 +42,8 @@ interface Unit {
 export function chunkText(text: string, options: Partial<ChunkingOptions> = {}): string[] {
   const o = { ...DEFAULT_CHUNKING, ...options };
   if (o.overlapChars * 2 >= o.targetChars || o.targetChars > o.maxChars) throw new Error('chunkText: overlap must be under half the target, target ≤ max');
+  // Far beyond the cap even if most of it were whitespace: refuse before normalising megabytes.
+  if (text.length > o.maxChunks * o.maxChars * 4) throw new KnowledgeSourceError(knowledgeMessages.tooManyChunks(o.maxChunks));
   const normalised = normaliseWhitespace(text);
   if (!normalised) return [];
 

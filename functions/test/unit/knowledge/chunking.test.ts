@@ -91,6 +91,13 @@ describe('chunkText', () => {
     expect(() => chunkText(text, { maxChunks: 5 })).toThrow(/more than 5 sections/);
   });
 
+  it('refuses a text far beyond the cap before working on it', () => {
+    const huge = 'word '.repeat(2_500_000); // 12.5 M characters
+    const t0 = performance.now();
+    expect(() => chunkText(huge)).toThrow(/more than 2,000 sections/);
+    expect(performance.now() - t0).toBeLessThan(100);
+  });
+
   it('chunks a 1.8 MB text within the default cap quickly', () => {
     const text = Array.from({ length: 15_000 }, (_, i) => sentence(i, 120)).join(' ');
     const t0 = performance.now();
