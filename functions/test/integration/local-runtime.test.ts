@@ -149,16 +149,18 @@ describe('local SQS endpoint and dispatcher', () => {
   it('accepts SendMessage and SendMessageBatch from the AWS SDK and delivers them to the worker', async () => {
     const sqs = testSqsClient();
     const before = (await drainQueues())['url-scrape'];
+    // Well-formed jobs for sources that do not exist: the worker drops them (a success).
+    const job = (userId: string) => JSON.stringify({ userId, agentId: 'no-such-agent', urlId: 'no-such-url' });
 
     const sent = await sqs.send(
-      new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: JSON.stringify({ userId: 'user-1' }) }),
+      new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: job('user-1') }),
     );
     const batch = await sqs.send(
       new SendMessageBatchCommand({
         QueueUrl: queueUrl(),
         Entries: [
-          { Id: 'a', MessageBody: JSON.stringify({ userId: 'user-2' }) },
-          { Id: 'b', MessageBody: JSON.stringify({ userId: 'user-3' }) },
+          { Id: 'a', MessageBody: job('user-2') },
+          { Id: 'b', MessageBody: job('user-3') },
         ],
       }),
     );
