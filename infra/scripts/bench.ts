@@ -18,6 +18,14 @@ import { esbuildOptions, functionsDir, repoRoot } from '../lib/bundling.js';
 
 const BUNDLE_BUDGET_KB = 400;
 const LOAD_BUDGET_MS = 150;
+/**
+ * Workers run off the request path (a queued job waits for them anyway), and document parsing
+ * needs pdf.js (~1.6 MB) whatever we do: their bundles are reported, not budgeted, and only
+ * their cold load has a (looser) budget.
+ */
+const WORKER_LOAD_BUDGET_MS = 1000;
+const sizeBudgetKb = (r: FnRow) => (r.kind === 'worker' ? Infinity : BUNDLE_BUDGET_KB);
+const loadBudgetMs = (r: FnRow) => (r.kind === 'worker' ? WORKER_LOAD_BUDGET_MS : LOAD_BUDGET_MS);
 const LOGIN_BUDGET_KB = 250;
 const LOGIN_PAGE = 'src/features/auth/LoginPage.tsx';
 
@@ -110,7 +118,7 @@ async function benchFunctions(outDir: string): Promise<FnRow[]> {
     try {
       const result = await esbuild.build({ ...esbuildOptions(entry, outfile), metafile: true, absWorkingDir: repoRoot });
       row.sizeKb = kb(fs.statSync(outfile).size);
-      if (row.sizeKb > BUNDLE_BUDGET_KB) row.topInputs = topInputs(result.metafile);
+      if (row.sizeKb > sizeBudgetKb(row)) row.topInputs = topInputs(result.metafile);
       row.loadMs = loadTimeMs(outfile);
     } catch (error) {
       row.error = `FAILED: ${(error as Error).message.split('\n')[0]}`;
@@ -179,7 +187,7 @@ try {
   const rows = await benchFunctions(outDir);
   console.log(
     table(
-      ['kind', 'function', 'entry', `bundle KB (≤${BUNDLE_BUDGET_KB})`, `load ms (≤${LOAD_BUDGET_MS})`],
+      ['kind', 'function', 'entry', `bundle KB (api ≤${BUNDLE_BUDGET_KB})`, `load ms (api ≤${LOAD_BUDGET_MS}, worker ≤${WORKER_LOAD_BUDGET_MS})`],
       rows.map((r) =>
         r.error
           ? [r.kind, r.name, r.entry, r.error, '']
@@ -187,8 +195,8 @@ try {
               r.kind,
               r.name,
               r.entry,
-              `${r.sizeKb!.toFixed(1)} ${mark(r.sizeKb! <= BUNDLE_BUDGET_KB)}`,
-              `${r.loadMs!.toFixed(1)} ${mark(r.loadMs! <= LOAD_BUDGET_MS)}`,
+              `${r.sizeKb!.toFixed(1)} ${r.kind === 'worker' ? '·' : mark(r.sizeKb! <= sizeBudgetKb(r))}`,
+              `${r.loadMs!.toFixed(1)} ${mark(r.loadMs! <= loadBudgetMs(r))}`,
             ],
       ),
       [3, 4],
@@ -215,7 +223,7 @@ try {
     for (const f of login.files) console.log(`  ${f}`);
   }
 
-  const failures = rows.filter((r) => r.error || r.sizeKb! > BUNDLE_BUDGET_KB || r.loadMs! > LOAD_BUDGET_MS).length;
+  const failures = rows.filter((r) => r.error || r.sizeKb! > sizeBudgetKb(r) || r.loadMs! > loadBudgetMs(r)).length;
   const loginOver = 'gzipKb' in login && login.gzipKb > LOGIN_BUDGET_KB;
   console.log(`\n${failures === 0 && !loginOver ? 'All budgets met.' : `Over budget or missing: ${failures} function(s)${loginOver ? ' + login route' : ''}.`}`);
 } finally {
