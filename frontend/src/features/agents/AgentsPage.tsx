@@ -34,7 +34,7 @@ import { usePageTitle } from '../../components/usePageTitle';
 import './i18n';
 import { useToast } from '../../components/useToast';
 import { apiErrorText } from '../integrations/messages';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CreateAgentDialog } from './CreateAgentDialog';
 import { EnabledChip } from './EnabledChip';
 import { useDeleteAgent, useToggleAgent } from './queries';

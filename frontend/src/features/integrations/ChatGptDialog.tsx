@@ -44,7 +44,7 @@ import {
   type IntegrationView,
 } from '@agentdesk/functions/contract';
 import { useToast } from '../../components/useToast';
-import { ConfirmDialog } from '../agents/ConfirmDialog';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { chatGptForm, clampTemperature, formFromIntegration, hasStoredKey, setupBody, type ChatGptFormInput } from './chatgptForm';
 import { apiErrorText, fieldProps, translateContractText } from './messages';
 import { useDisconnectIntegration, useSetupChatGpt, useTestChatGpt } from './queries';

@@ -26,7 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_FILE_ACCEPT, type Agent, type AgentFile } from '@agentdesk/functions/contract';
 import { agentKnowledgeApi } from '../../../api/agentKnowledge';
 import { useToast } from '../../../components/useToast';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { formatBytes, formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useAgentFiles, useDeleteFile } from './queries';
@@ -272,6 +272,8 @@ export default function FilesTab({ agent }: { agent: Agent }) {
         title={t('agentTabs.files.deleteTitle')}
         body={t('agentTabs.files.deleteConfirm')}
         subject={toDelete?.originalName}
+        confirmLabel={t('agentTabs.common.delete')}
+        pendingLabel={t('agentTabs.common.deleting')}
         pending={remove.isPending}
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}

@@ -24,7 +24,7 @@ import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentTool, ToolMethod } from '@agentdesk/functions/contract';
 import { useToast } from '../../../components/useToast';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useAgentTools, useDeleteTool } from './queries';
 import { ToolDialog } from './ToolDialog';
@@ -220,6 +220,8 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
         title={t('agentTabs.tools.deleteTitle')}
         body={t('agentTabs.tools.deleteConfirm')}
         subject={toDelete?.name}
+        confirmLabel={t('agentTabs.common.delete')}
+        pendingLabel={t('agentTabs.common.deleting')}
         pending={remove.isPending}
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}

@@ -28,7 +28,7 @@ import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
 import { useToast } from '../../../components/useToast';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useAddUrls, useAgentUrls, useDeleteUrl, useRefreshUrl } from './queries';
@@ -201,6 +201,8 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
         title={t('agentTabs.urls.deleteTitle')}
         body={t('agentTabs.urls.deleteConfirm')}
         subject={toDelete?.link}
+        confirmLabel={t('agentTabs.common.delete')}
+        pendingLabel={t('agentTabs.common.deleting')}
         pending={remove.isPending}
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}

@@ -1,4 +1,7 @@
-/** A delete confirmation with the spec's question, Cancel and Delete (busy while the call runs). */
+/**
+ * A yes/no confirmation (delete an agent, a file, a URL, a tool or a contact; disconnect an integration):
+ * the question, optionally what is about to go, Cancel and a red confirm button that is busy while the call runs.
+ */
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
@@ -11,16 +14,19 @@ import { useTranslation } from 'react-i18next';
 interface ConfirmDialogProps {
   open: boolean;
   title: string;
-  /** The spec's confirmation question. */
+  /** The confirmation question. */
   body: string;
   /** What is about to go (a file name, a URL, a tool name), shown under the question. */
   subject?: string;
+  confirmLabel: string;
+  /** Shown on the confirm button while the action runs. */
+  pendingLabel: string;
   pending: boolean;
   onCancel: () => void;
   onConfirm: () => void;
 }
 
-export function ConfirmDialog({ open, title, body, subject, pending, onCancel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, body, subject, confirmLabel, pendingLabel, pending, onCancel, onConfirm }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const id = useId();
   return (
@@ -36,10 +42,10 @@ export function ConfirmDialog({ open, title, body, subject, pending, onCancel, o
       </DialogContent>
       <DialogActions sx={{ px: 3, pb: 2 }}>
         <Button onClick={onCancel} disabled={pending}>
-          {t('agentTabs.common.cancel')}
+          {t('common.cancel')}
         </Button>
         <Button color="error" variant="contained" onClick={onConfirm} disabled={pending}>
-          {pending ? t('agentTabs.common.deleting') : t('agentTabs.common.delete')}
+          {pending ? pendingLabel : confirmLabel}
         </Button>
       </DialogActions>
     </Dialog>
