@@ -67,3 +67,8 @@ export class LimitExceededError extends DomainError {
 export class BadGatewayError extends DomainError {
   readonly status = 502;
 }
+
+/** A provider we depend on took too long (504: the request itself was fine). */
+export class GatewayTimeoutError extends DomainError {
+  readonly status = 504;
+}

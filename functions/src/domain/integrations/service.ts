@@ -16,10 +16,10 @@ import {
   type IntegrationView,
 } from '../../contract/integrations.js';
 import { BadGatewayError, NotFoundError, ValidationError } from '../errors.js';
+import { withModelErrors } from '../ai/model-errors.js';
 import type { ModelError } from '../ai/ports.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { cleanImprovedText, improvementInstruction } from './ai-prompts.js';
-import { withModelErrors } from './model-errors.js';
 import type { AiModelFactory, IntegrationRecord, IntegrationRepository, PublicUrlCheck } from './records.js';
 import { chatgptSettings, toView } from './view.js';
 

@@ -6,34 +6,13 @@
 import type { ChatInput, ChatReply } from '../../../contract/agents.js';
 import { agentMessages } from '../../../contract/agents.js';
 import { integrationMessages } from '../../../contract/integrations.js';
-import { ModelError } from '../../ai/ports.js';
-import { BadGatewayError, DomainError, NotFoundError, TooManyRequestsError, ValidationError } from '../../errors.js';
+import { withModelErrors } from '../../ai/model-errors.js';
+import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AiConnector } from '../../integrations/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
 import { runAgent } from './run-agent.js';
-
-/** The model took too long (504: the request itself was fine). */
-export class ModelTimeoutError extends DomainError {
-  readonly status = 504;
-}
-
-/** A model failure as the user should read it; never the provider's own text. */
-export function modelErrorToDomain(error: ModelError): DomainError {
-  switch (error.kind) {
-    case 'auth':
-      return new ValidationError(integrationMessages.modelKeyRejected);
-    case 'rate_limit':
-      return new TooManyRequestsError(integrationMessages.modelRateLimited);
-    case 'timeout':
-      return new ModelTimeoutError(integrationMessages.modelTimeout);
-    case 'not_found':
-      return new ValidationError(integrationMessages.modelNotFound);
-    default:
-      return new BadGatewayError(integrationMessages.modelUnavailable);
-  }
-}
 
 export interface AgentChatDeps {
   agents: AgentReader;
@@ -65,33 +44,31 @@ export function createAgentChat(deps: AgentChatDeps) {
       const connection = await deps.ai.forUser(userId);
       if (!connection) throw new ValidationError(integrationMessages.chatgptNotConnected);
 
-      try {
-        const reply = await runAgent({
-          userId,
-          agent,
-          settings: connection.settings,
-          model: connection.chat,
-          embedder: connection.embedder,
-          retriever: deps.retriever,
-          tools: deps.tools,
-          history: input.messages,
-          message: input.message,
-          channel: 'chat',
-          deadline: started + (deps.replyBudgetMs ?? DEFAULT_REPLY_BUDGET_MS),
-          now,
-          onError: deps.onError,
-        });
-        return { ...reply, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
-      } catch (error) {
-        if (error instanceof ModelError) {
+      const reply = await withModelErrors(
+        () =>
+          runAgent({
+            userId,
+            agent,
+            settings: connection.settings,
+            model: connection.chat,
+            embedder: connection.embedder,
+            retriever: deps.retriever,
+            tools: deps.tools,
+            history: input.messages,
+            message: input.message,
+            channel: 'chat',
+            deadline: started + (deps.replyBudgetMs ?? DEFAULT_REPLY_BUDGET_MS),
+            now,
+            onError: deps.onError,
+          }),
+        (error) => {
           // The user's own key, model or quota are theirs to fix; the rest may be ours or the provider's.
           if (error.kind === 'bad_request' || error.kind === 'unavailable' || error.kind === 'timeout') {
             deps.onError?.(`Model call failed (${error.kind})`, error);
           }
-          throw modelErrorToDomain(error);
-        }
-        throw error;
-      }
+        },
+      );
+      return { ...reply, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
     },
   };
 }

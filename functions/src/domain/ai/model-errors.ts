@@ -1,16 +1,12 @@
 /**
  * A model failure as the user should read it (integrationMessages.model*), never the provider's
- * own text. Same statuses as the agent chat: a rejected key or an unavailable model is the
- * user's to fix (400), a rate limit 429, a timeout 504, anything else 502.
+ * own text. One mapping for the agent chat and the integrations (test, AI-improve): a rejected key
+ * or an unavailable model is the user's to fix (400), a rate limit 429, a timeout 504, anything
+ * else 502. Imports only the model port, the errors and the messages, so neither bundle grows.
  */
 import { integrationMessages } from '../../contract/integrations.js';
-import { ModelError } from '../ai/ports.js';
-import { BadGatewayError, DomainError, TooManyRequestsError, ValidationError } from '../errors.js';
-
-/** The model took too long (504: the request itself was fine). */
-export class ModelTimeoutError extends DomainError {
-  readonly status = 504;
-}
+import { BadGatewayError, GatewayTimeoutError, TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
+import { ModelError } from './ports.js';
 
 export function modelErrorToDomain(error: ModelError): DomainError {
   switch (error.kind) {
@@ -19,7 +15,7 @@ export function modelErrorToDomain(error: ModelError): DomainError {
     case 'rate_limit':
       return new TooManyRequestsError(integrationMessages.modelRateLimited);
     case 'timeout':
-      return new ModelTimeoutError(integrationMessages.modelTimeout);
+      return new GatewayTimeoutError(integrationMessages.modelTimeout);
     case 'not_found':
       return new ValidationError(integrationMessages.modelNotFound);
     default:
@@ -27,7 +23,7 @@ export function modelErrorToDomain(error: ModelError): DomainError {
   }
 }
 
-/** Runs a model call; a ModelError becomes its DomainError, anything else propagates. */
+/** Runs a model call; a ModelError becomes its DomainError (after onError), anything else propagates. */
 export async function withModelErrors<T>(run: () => Promise<T>, onError?: (error: ModelError) => void): Promise<T> {
   try {
     return await run();
