@@ -13,7 +13,6 @@ import LinearProgress from '@mui/material/LinearProgress';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -27,6 +26,8 @@ import { AGENT_FILE_ACCEPT, type Agent, type AgentFile } from '@agentdesk/functi
 import { agentKnowledgeApi } from '../../../api/agentKnowledge';
 import { useToast } from '../../../components/useToast';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatBytes, formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useAgentFiles, useDeleteFile } from './queries';
@@ -78,7 +79,10 @@ export default function FilesTab({ agent }: { agent: Agent }) {
   const { rows, upload } = useFileUploads(agent._id);
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
-  const [toDelete, setToDelete] = useState<AgentFile | null>(null);
+  const toDelete = useConfirmedDelete(remove, (file: AgentFile) => file.id, {
+    deleted: t('agentTabs.files.deleted'),
+    failed: t('agentTabs.files.deleteFailed'),
+  });
 
   // Files whose bytes are still on their way show as progress rows instead.
   const inFlight = new Set(rows.map((r) => r.fileId).filter(Boolean));
@@ -111,35 +115,17 @@ export default function FilesTab({ agent }: { agent: Agent }) {
     }
   };
 
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    remove.mutate(toDelete.id, {
-      onSuccess: (res) => {
-        toast.success(res.message ? tabMessage(res.message) : t('agentTabs.files.deleted'));
-        setToDelete(null);
-      },
-      onError: (err) => {
-        toast.error(tabErrorMessage(err, t('agentTabs.files.deleteFailed')));
-        setToDelete(null);
-      },
-    });
-  };
-
   return (
     <Stack spacing={3}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
-        <Box>
-          <Typography variant="h6" component="h2">
-            {t('agentTabs.files.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('agentTabs.files.intro')}
-          </Typography>
-        </Box>
-        <Button variant="contained" startIcon={<CloudUploadOutlined />} onClick={() => inputRef.current?.click()} sx={{ flexShrink: 0 }}>
-          {t('agentTabs.files.upload')}
-        </Button>
-      </Stack>
+      <TabHeader
+        title={t('agentTabs.files.title')}
+        intro={t('agentTabs.files.intro')}
+        actions={
+          <Button variant="contained" startIcon={<CloudUploadOutlined />} onClick={() => inputRef.current?.click()} sx={{ flexShrink: 0 }}>
+            {t('agentTabs.files.upload')}
+          </Button>
+        }
+      />
 
       <input
         ref={inputRef}
@@ -201,20 +187,9 @@ export default function FilesTab({ agent }: { agent: Agent }) {
 
       {listed.length === 0 && rows.length === 0 ? (
         isPlaceholderData && isFetching ? (
-          <Stack spacing={1} aria-busy="true" aria-label={t('agentTabs.files.loading')}>
-            <Skeleton variant="rounded" height={56} />
-            <Skeleton variant="rounded" height={56} />
-          </Stack>
+          <ListSkeleton label={t('agentTabs.files.loading')} height={56} spacing={1} />
         ) : (
-          <Box sx={{ textAlign: 'center', py: 4 }}>
-            <DescriptionOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
-            <Typography variant="subtitle1" component="p">
-              {t('agentTabs.files.emptyTitle')}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t('agentTabs.files.emptyBody')}
-            </Typography>
-          </Box>
+          <EmptyList icon={DescriptionOutlined} title={t('agentTabs.files.emptyTitle')} body={t('agentTabs.files.emptyBody')} />
         )
       ) : (
         listed.length > 0 && (
@@ -255,7 +230,7 @@ export default function FilesTab({ agent }: { agent: Agent }) {
                       </span>
                     </Tooltip>
                     <Tooltip title={t('agentTabs.common.delete')}>
-                      <IconButton aria-label={t('agentTabs.files.deleteAria', { name: file.originalName })} onClick={() => setToDelete(file)}>
+                      <IconButton aria-label={t('agentTabs.files.deleteAria', { name: file.originalName })} onClick={() => toDelete.ask(file)}>
                         <DeleteOutline />
                       </IconButton>
                     </Tooltip>
@@ -268,15 +243,15 @@ export default function FilesTab({ agent }: { agent: Agent }) {
       )}
 
       <ConfirmDialog
-        open={toDelete !== null}
+        open={toDelete.item !== null}
         title={t('agentTabs.files.deleteTitle')}
         body={t('agentTabs.files.deleteConfirm')}
-        subject={toDelete?.originalName}
+        subject={toDelete.item?.originalName}
         confirmLabel={t('agentTabs.common.delete')}
         pendingLabel={t('agentTabs.common.deleting')}
         pending={remove.isPending}
-        onCancel={() => setToDelete(null)}
-        onConfirm={confirmDelete}
+        onCancel={toDelete.cancel}
+        onConfirm={toDelete.confirm}
       />
     </Stack>
   );

@@ -11,7 +11,6 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
@@ -23,9 +22,10 @@ import LightbulbOutlined from '@mui/icons-material/LightbulbOutlined';
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentTool, ToolMethod } from '@agentdesk/functions/contract';
-import { useToast } from '../../../components/useToast';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { tabErrorMessage, tabMessage } from './messages';
+import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { useConfirmedDelete } from './useConfirmedDelete';
+import { tabErrorMessage } from './messages';
 import { useAgentTools, useDeleteTool } from './queries';
 import { ToolDialog } from './ToolDialog';
 import { ToolExamplesDialog } from './ToolExamplesDialog';
@@ -119,48 +119,32 @@ function ToolCard({ tool, onEdit, onDelete }: { tool: AgentTool; onEdit: () => v
 
 export default function ToolsTab({ agent }: { agent: Agent }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const { tools, isPlaceholderData, isFetching, isError, error, refetch } = useAgentTools(agent);
   const remove = useDeleteTool(agent._id);
   const [dialog, setDialog] = useState<{ tool: AgentTool | null; prefill: ToolFormValues | null } | null>(null);
   const [examplesOpen, setExamplesOpen] = useState(false);
-  const [toDelete, setToDelete] = useState<AgentTool | null>(null);
+  const toDelete = useConfirmedDelete(remove, (tool: AgentTool) => tool._id, {
+    deleted: t('agentTabs.tools.deleted'),
+    failed: t('agentTabs.tools.deleteFailed'),
+  });
   const sorted = [...tools].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
-
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    remove.mutate(toDelete._id, {
-      onSuccess: (res) => {
-        toast.success(res.message ? tabMessage(res.message) : t('agentTabs.tools.deleted'));
-        setToDelete(null);
-      },
-      onError: (err) => {
-        toast.error(tabErrorMessage(err, t('agentTabs.tools.deleteFailed')));
-        setToDelete(null);
-      },
-    });
-  };
 
   return (
     <Stack spacing={3}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
-        <Box>
-          <Typography variant="h6" component="h2">
-            {t('agentTabs.tools.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('agentTabs.tools.intro')}
-          </Typography>
-        </Box>
-        <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
-          <Button variant="outlined" startIcon={<LightbulbOutlined />} onClick={() => setExamplesOpen(true)}>
-            {t('agentTabs.tools.viewExamples')}
-          </Button>
-          <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({ tool: null, prefill: null })}>
-            {t('agentTabs.tools.addTool')}
-          </Button>
-        </Stack>
-      </Stack>
+      <TabHeader
+        title={t('agentTabs.tools.title')}
+        intro={t('agentTabs.tools.intro')}
+        actions={
+          <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
+            <Button variant="outlined" startIcon={<LightbulbOutlined />} onClick={() => setExamplesOpen(true)}>
+              {t('agentTabs.tools.viewExamples')}
+            </Button>
+            <Button variant="contained" startIcon={<Add />} onClick={() => setDialog({ tool: null, prefill: null })}>
+              {t('agentTabs.tools.addTool')}
+            </Button>
+          </Stack>
+        }
+      />
 
       {isError && !isFetching && (
         <Alert
@@ -177,25 +161,14 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
 
       {sorted.length === 0 ? (
         isPlaceholderData && isFetching ? (
-          <Stack spacing={1.5} aria-busy="true" aria-label={t('agentTabs.tools.loading')}>
-            <Skeleton variant="rounded" height={120} />
-            <Skeleton variant="rounded" height={120} />
-          </Stack>
+          <ListSkeleton label={t('agentTabs.tools.loading')} height={120} spacing={1.5} />
         ) : (
-          <Box sx={{ textAlign: 'center', py: 4 }}>
-            <BuildOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
-            <Typography variant="subtitle1" component="p">
-              {t('agentTabs.tools.emptyTitle')}
-            </Typography>
-            <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-              {t('agentTabs.tools.emptyBody')}
-            </Typography>
-          </Box>
+          <EmptyList icon={BuildOutlined} title={t('agentTabs.tools.emptyTitle')} body={t('agentTabs.tools.emptyBody')} />
         )
       ) : (
         <Stack spacing={1.5}>
           {sorted.map((tool) => (
-            <ToolCard key={tool._id} tool={tool} onEdit={() => setDialog({ tool, prefill: null })} onDelete={() => setToDelete(tool)} />
+            <ToolCard key={tool._id} tool={tool} onEdit={() => setDialog({ tool, prefill: null })} onDelete={() => toDelete.ask(tool)} />
           ))}
         </Stack>
       )}
@@ -216,15 +189,15 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
         onClose={() => setDialog(null)}
       />
       <ConfirmDialog
-        open={toDelete !== null}
+        open={toDelete.item !== null}
         title={t('agentTabs.tools.deleteTitle')}
         body={t('agentTabs.tools.deleteConfirm')}
-        subject={toDelete?.name}
+        subject={toDelete.item?.name}
         confirmLabel={t('agentTabs.common.delete')}
         pendingLabel={t('agentTabs.common.deleting')}
         pending={remove.isPending}
-        onCancel={() => setToDelete(null)}
-        onConfirm={confirmDelete}
+        onCancel={toDelete.cancel}
+        onConfirm={toDelete.confirm}
       />
     </Stack>
   );

@@ -4,7 +4,6 @@
  * Failed with the reason) and last update, Refresh (re-read the page; beyond the spec) and delete
  * with confirmation. While a page is being read the list refreshes every 2 s.
  */
-import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,7 +12,6 @@ import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
-import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
@@ -29,6 +27,8 @@ import type * as z from 'zod/mini';
 import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
 import { useToast } from '../../../components/useToast';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useAddUrls, useAgentUrls, useDeleteUrl, useRefreshUrl } from './queries';
@@ -44,7 +44,10 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
   const add = useAddUrls(agent._id);
   const refresh = useRefreshUrl(agent._id);
   const remove = useDeleteUrl(agent._id);
-  const [toDelete, setToDelete] = useState<AgentUrl | null>(null);
+  const toDelete = useConfirmedDelete(remove, (url: AgentUrl) => url._id, {
+    deleted: t('agentTabs.urls.deleted'),
+    failed: t('agentTabs.urls.deleteFailed'),
+  });
   const {
     register,
     handleSubmit,
@@ -74,32 +77,11 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
     });
   };
 
-  const confirmDelete = () => {
-    if (!toDelete) return;
-    remove.mutate(toDelete._id, {
-      onSuccess: (res) => {
-        toast.success(res.message ? tabMessage(res.message) : t('agentTabs.urls.deleted'));
-        setToDelete(null);
-      },
-      onError: (err) => {
-        toast.error(tabErrorMessage(err, t('agentTabs.urls.deleteFailed')));
-        setToDelete(null);
-      },
-    });
-  };
-
   const urlsError = errors.urls?.message;
 
   return (
     <Stack spacing={3}>
-      <Box>
-        <Typography variant="h6" component="h2">
-          {t('agentTabs.urls.title')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {t('agentTabs.urls.intro')}
-        </Typography>
-      </Box>
+      <TabHeader title={t('agentTabs.urls.title')} intro={t('agentTabs.urls.intro')} />
 
       <Paper variant="outlined" component="form" noValidate onSubmit={onSubmit} sx={{ p: 2 }}>
         <TextField
@@ -129,20 +111,9 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
 
       {listed.length === 0 ? (
         isPlaceholderData && isFetching ? (
-          <Stack spacing={1} aria-busy="true" aria-label={t('agentTabs.urls.loading')}>
-            <Skeleton variant="rounded" height={56} />
-            <Skeleton variant="rounded" height={56} />
-          </Stack>
+          <ListSkeleton label={t('agentTabs.urls.loading')} height={56} spacing={1} />
         ) : (
-          <Box sx={{ textAlign: 'center', py: 4 }}>
-            <LanguageOutlined sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
-            <Typography variant="subtitle1" component="p">
-              {t('agentTabs.urls.emptyTitle')}
-            </Typography>
-            <Typography variant="body2" color="text.secondary">
-              {t('agentTabs.urls.emptyBody')}
-            </Typography>
-          </Box>
+          <EmptyList icon={LanguageOutlined} title={t('agentTabs.urls.emptyTitle')} body={t('agentTabs.urls.emptyBody')} />
         )
       ) : (
         <Paper variant="outlined">
@@ -185,7 +156,7 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
                     </span>
                   </Tooltip>
                   <Tooltip title={t('agentTabs.common.delete')}>
-                    <IconButton aria-label={t('agentTabs.urls.deleteAria', { url: url.link })} onClick={() => setToDelete(url)}>
+                    <IconButton aria-label={t('agentTabs.urls.deleteAria', { url: url.link })} onClick={() => toDelete.ask(url)}>
                       <DeleteOutline />
                     </IconButton>
                   </Tooltip>
@@ -197,15 +168,15 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
       )}
 
       <ConfirmDialog
-        open={toDelete !== null}
+        open={toDelete.item !== null}
         title={t('agentTabs.urls.deleteTitle')}
         body={t('agentTabs.urls.deleteConfirm')}
-        subject={toDelete?.link}
+        subject={toDelete.item?.link}
         confirmLabel={t('agentTabs.common.delete')}
         pendingLabel={t('agentTabs.common.deleting')}
         pending={remove.isPending}
-        onCancel={() => setToDelete(null)}
-        onConfirm={confirmDelete}
+        onCancel={toDelete.cancel}
+        onConfirm={toDelete.confirm}
       />
     </Stack>
   );
