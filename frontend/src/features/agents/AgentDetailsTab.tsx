@@ -27,6 +27,7 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, type Agent } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
 import { integrationsApi } from '../../api/integrations';
+import { DetailRow, DetailSection } from '../../components/DetailSection';
 import { useToast } from '../../components/useToast';
 import { apiErrorText, fieldProps, knownErrorText, translateContractText } from '../integrations/messages';
 import {
@@ -45,30 +46,11 @@ import {
 import { EnabledChip } from './EnabledChip';
 import { useUpdateAgent } from './queries';
 
-function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
-  return (
-    <Card>
-      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5, gap: 1 }}>
-          <Typography variant="h6" component="h2">
-            {title}
-          </Typography>
-          {action}
-        </Stack>
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
-
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }} sx={{ py: 1 }}>
-      <Typography color="text.secondary" sx={{ width: { sm: 140 }, flexShrink: 0 }}>
-        {label}
-      </Typography>
-      <Box sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' }}>{children}</Box>
-    </Stack>
+    <DetailRow label={label} labelWidth={140}>
+      {children}
+    </DetailRow>
   );
 }
 
@@ -89,7 +71,7 @@ function AgentView({ agent, onEdit }: { agent: Agent; onEdit: () => void }) {
     iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '';
   return (
     <Stack spacing={3} data-testid="agent-details-view">
-      <Section
+      <DetailSection
         title={t('agents.details.basicInfo')}
         action={
           <Button variant="outlined" size="small" startIcon={<EditOutlined />} onClick={onEdit}>
@@ -108,11 +90,11 @@ function AgentView({ agent, onEdit }: { agent: Agent; onEdit: () => void }) {
         <Row label={t('agents.details.created')}>{formatDateTime(agent.createdAt)}</Row>
         <Divider />
         <Row label={t('agents.details.updated')}>{formatDateTime(agent.updatedAt)}</Row>
-      </Section>
+      </DetailSection>
       {TEXT_SECTIONS.map((field) => (
-        <Section key={field} title={t(`agents.fields.${field}`)}>
+        <DetailSection key={field} title={t(`agents.fields.${field}`)}>
           <LongText text={agent[field] ?? ''} />
-        </Section>
+        </DetailSection>
       ))}
     </Stack>
   );

@@ -9,8 +9,6 @@ import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
@@ -28,6 +26,7 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
+import { DetailRow, DetailSection } from '../../components/DetailSection';
 import { FullPageSpinner } from '../../components/FullPageSpinner';
 import { fieldState } from '../../components/formHelpers';
 import { usePageTitle } from '../../components/usePageTitle';
@@ -43,30 +42,11 @@ import type { Contact } from './types';
 
 const FORM_ID = 'contact-edit-form';
 
-function Section({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
-  return (
-    <Card>
-      <CardContent sx={{ p: { xs: 2, sm: 3 } }}>
-        <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1.5 }}>
-          <Typography variant="h6" component="h2">
-            {title}
-          </Typography>
-          {action}
-        </Stack>
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
-
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }} sx={{ py: 1 }}>
-      <Typography color="text.secondary" sx={{ width: { sm: 160 }, flexShrink: 0 }}>
-        {label}
-      </Typography>
-      <Box sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' }}>{children}</Box>
-    </Stack>
+    <DetailRow label={label} labelWidth={160}>
+      {children}
+    </DetailRow>
   );
 }
 
@@ -218,7 +198,7 @@ function ContactView({ contact }: { contact: Contact }) {
 
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Stack spacing={3} component={editing ? 'form' : 'div'} id={editing ? FORM_ID : undefined} noValidate={editing || undefined} onSubmit={editing ? onSubmit : undefined}>
-          <Section title={t('contacts.detail.info')}>
+          <DetailSection title={t('contacts.detail.info')}>
             {editing ? (
               <Stack spacing={2.5} sx={{ pt: 1, maxWidth: 560 }}>
                 <TextField label={t('contacts.form.name')} autoComplete="off" {...register('name')} {...fieldState(errors.name)} />
@@ -250,9 +230,9 @@ function ContactView({ contact }: { contact: Contact }) {
                 </Row>
               </>
             )}
-          </Section>
+          </DetailSection>
 
-          <Section title={t('contacts.detail.customFields')}>
+          <DetailSection title={t('contacts.detail.customFields')}>
             {editing ? (
               <CustomFieldsEditor control={control} register={register} maxHeight="none" showTitle={false} />
             ) : customFields.length === 0 ? (
@@ -265,9 +245,9 @@ function ContactView({ contact }: { contact: Contact }) {
                 </Box>
               ))
             )}
-          </Section>
+          </DetailSection>
 
-          <Section title={t('contacts.detail.tags')}>
+          <DetailSection title={t('contacts.detail.tags')}>
             {editing ? (
               <TagsEditor tags={tags} onChange={(next) => setValue('tags', next, { shouldDirty: true })} />
             ) : savedTags.length === 0 ? (
@@ -279,9 +259,9 @@ function ContactView({ contact }: { contact: Contact }) {
                 ))}
               </Stack>
             )}
-          </Section>
+          </DetailSection>
 
-          <Section title={t('contacts.detail.notes')}>
+          <DetailSection title={t('contacts.detail.notes')}>
             {editing ? (
               <TextField label={t('contacts.detail.notes')} multiline minRows={4} {...register('notes')} {...fieldState(errors.notes)} />
             ) : contact.metadata?.notes ? (
@@ -289,11 +269,11 @@ function ContactView({ contact }: { contact: Contact }) {
             ) : (
               <Typography color="text.secondary">{t('contacts.detail.noNotes')}</Typography>
             )}
-          </Section>
+          </DetailSection>
         </Stack>
 
         <Stack spacing={3}>
-          <Section title={t('contacts.detail.system')}>
+          <DetailSection title={t('contacts.detail.system')}>
             <Row label={t('contacts.detail.source')}>{sourceLabel(contact.source)}</Row>
             <Divider />
             <Row label={t('contacts.detail.waContact')}>{contact.isWAContact ? t('contacts.detail.yes') : t('contacts.detail.no')}</Row>
@@ -319,17 +299,17 @@ function ContactView({ contact }: { contact: Contact }) {
                 {contact._id}
               </Typography>
             </Row>
-          </Section>
+          </DetailSection>
 
           {/* The contact's WhatsApp conversations and calls are listed here once those issues land. */}
-          <Section title={t('contacts.detail.activity')}>
+          <DetailSection title={t('contacts.detail.activity')}>
             <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }} data-testid="contact-activity">
               <ForumOutlined color="disabled" aria-hidden />
               <Typography variant="body2" color="text.secondary">
                 {t('contacts.detail.activityBody')}
               </Typography>
             </Stack>
-          </Section>
+          </DetailSection>
         </Stack>
       </Box>
 
