@@ -76,10 +76,19 @@ function toAgent(item: Item): AgentRecord {
   };
 }
 
-function toFile(item: Item): FileRecord {
+/** The ingestion outcome a file and a URL share; each field only when set. */
+function ingestionFields(item: Item): Pick<FileRecord, 'error' | 'chunkCount' | 'contentHash'> {
   const error = optStr(item.error);
   const chunkCount = optNum(item.chunkCount);
   const contentHash = optStr(item.contentHash);
+  return {
+    ...(error ? { error } : {}),
+    ...(chunkCount !== undefined ? { chunkCount } : {}),
+    ...(contentHash ? { contentHash } : {}),
+  };
+}
+
+function toFile(item: Item): FileRecord {
   return {
     id: str(item._id),
     _id: str(item._id),
@@ -90,16 +99,11 @@ function toFile(item: Item): FileRecord {
     uploadedAt: str(item.uploadedAt),
     status: (str(item.status) || 'pending') as FileRecord['status'],
     s3Key: str(item.s3Key),
-    ...(error ? { error } : {}),
-    ...(chunkCount !== undefined ? { chunkCount } : {}),
-    ...(contentHash ? { contentHash } : {}),
+    ...ingestionFields(item),
   };
 }
 
 function toUrl(item: Item): UrlRecord {
-  const error = optStr(item.error);
-  const chunkCount = optNum(item.chunkCount);
-  const contentHash = optStr(item.contentHash);
   const title = optStr(item.title);
   return {
     _id: str(item._id),
@@ -107,9 +111,7 @@ function toUrl(item: Item): UrlRecord {
     link: str(item.link),
     status: (str(item.status) || 'pending') as UrlRecord['status'],
     lastUpdateAt: str(item.lastUpdateAt),
-    ...(error ? { error } : {}),
-    ...(chunkCount !== undefined ? { chunkCount } : {}),
-    ...(contentHash ? { contentHash } : {}),
+    ...ingestionFields(item),
     ...(title ? { title } : {}),
   };
 }
@@ -154,7 +156,40 @@ function groupAgents(items: readonly Item[]): AgentWithChildren[] {
   return out;
 }
 
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
+/** The command's output, or null when its condition failed (the item is gone, or not in the expected state). */
+async function unlessConditionFails<T>(send: Promise<T>): Promise<T | null> {
+  try {
+    return await send;
+  } catch (error) {
+    if (error instanceof ConditionalCheckFailedException) return null;
+    throw error;
+  }
+}
+
+/** SET clauses, names and values for the defined fields (the UpdateExpression's dynamic part). */
+function setDefined(fields: Record<string, unknown>, names: Record<string, string>, values: Record<string, unknown>, sets: string[]) {
+  for (const [field, value] of Object.entries(fields)) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+    sets.push(`#${field} = :${field}`);
+  }
+}
+
+/** Invalidates the agent's cached knowledge (retrieval keys on the version); a deleted agent is left alone. */
+async function bumpKnowledgeVersion(db: DynamoDBDocumentClient, tableName: string, userId: string, agentId: string): Promise<void> {
+  await unlessConditionFails(
+    db.send(
+      new UpdateCommand({
+        TableName: tableName,
+        Key: { pk: userPk(userId), sk: agentSk(agentId) },
+        UpdateExpression: 'ADD knowledgeVersion :one',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':one': 1 },
+      }),
+    ),
+  );
+}
 
 /** A cancelled transaction whose first item (the agent's ConditionCheck) failed its condition. */
 function agentCheckFailed(error: unknown): boolean {
@@ -228,14 +263,9 @@ export class DynamoAgentRepository implements AgentRepository {
     const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
     const values: Record<string, unknown> = { ':updatedAt': updatedAt };
     const sets = ['#updatedAt = :updatedAt'];
-    for (const [field, value] of Object.entries(changes)) {
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
-    try {
-      const { Attributes } = await this.db.send(
+    setDefined(changes, names, values, sets);
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: agentSk(agentId) },
@@ -245,29 +275,13 @@ export class DynamoAgentRepository implements AgentRepository {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toAgent(Attributes) : null;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ? toAgent(updated.Attributes) : null;
   }
 
   async deleteAgent(userId: string, agentId: string): Promise<AgentWithChildren | null> {
-    let agentItem: Item | undefined;
-    try {
-      ({ Attributes: agentItem } = await this.db.send(
-        new DeleteCommand({
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: agentSk(agentId) },
-          ConditionExpression: 'attribute_exists(pk)',
-          ReturnValues: 'ALL_OLD',
-        }),
-      ));
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+    const agentItem = await this.deleteItem(userId, agentSk(agentId));
     if (!agentItem) return null;
     // The agent item goes first: from then on no child can be added (their ConditionCheck fails).
     const children = await this.queryRange(userId, `${agentSk(agentId)}#`, `${agentSk(agentId)}#~`);
@@ -289,20 +303,8 @@ export class DynamoAgentRepository implements AgentRepository {
     }
   }
 
-  async bumpKnowledgeVersion(userId: string, agentId: string): Promise<void> {
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: agentSk(agentId) },
-          UpdateExpression: 'ADD knowledgeVersion :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+  bumpKnowledgeVersion(userId: string, agentId: string): Promise<void> {
+    return bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
   }
 
   // ------------------------------------------------------------------ children
@@ -333,23 +335,23 @@ export class DynamoAgentRepository implements AgentRepository {
     }
   }
 
-  private deleteChild(userId: string, agentId: string, kind: ChildKind, id: string): Promise<Item | null> {
-    return this.db
-      .send(
+  /** Deletes the item if it exists; returns what it was, or null if there was none. */
+  private async deleteItem(userId: string, sk: string): Promise<Item | null> {
+    const deleted = await unlessConditionFails(
+      this.db.send(
         new DeleteCommand({
           TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: childSk(agentId, kind, id) },
+          Key: { pk: userPk(userId), sk },
           ConditionExpression: 'attribute_exists(pk)',
           ReturnValues: 'ALL_OLD',
         }),
-      )
-      .then(
-        ({ Attributes }) => (Attributes as Item | undefined) ?? null,
-        (error: unknown) => {
-          if (isConditionFailure(error)) return null;
-          throw error;
-        },
-      );
+      ),
+    );
+    return (deleted?.Attributes as Item | undefined) ?? null;
+  }
+
+  private deleteChild(userId: string, agentId: string, kind: ChildKind, id: string): Promise<Item | null> {
+    return this.deleteItem(userId, childSk(agentId, kind, id));
   }
 
   private toolItem(userId: string, tool: ToolRecord): Item {
@@ -361,15 +363,12 @@ export class DynamoAgentRepository implements AgentRepository {
   }
 
   async replaceTool(userId: string, tool: ToolRecord): Promise<boolean> {
-    try {
-      await this.db.send(
+    const put = await unlessConditionFails(
+      this.db.send(
         new PutCommand({ TableName: this.tableName, Item: this.toolItem(userId, tool), ConditionExpression: 'attribute_exists(pk)' }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
+    return put !== null;
   }
 
   async deleteTool(userId: string, agentId: string, toolId: string): Promise<boolean> {
@@ -428,8 +427,8 @@ export class DynamoAgentRepository implements AgentRepository {
       sets.push('#error = :error');
       values[':error'] = change.error;
     }
-    try {
-      const { Attributes } = await this.db.send(
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, 'FILE', fileId) },
@@ -445,12 +444,9 @@ export class DynamoAgentRepository implements AgentRepository {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toFile(Attributes) : null;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ? toFile(updated.Attributes) : null;
   }
 
   async deleteFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null> {
@@ -472,8 +468,8 @@ export class DynamoAgentRepository implements AgentRepository {
   }
 
   async restartUrl(userId: string, agentId: string, urlId: string, link: string, at: string): Promise<UrlRecord | null> {
-    try {
-      const { Attributes } = await this.db.send(
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, 'URL', urlId) },
@@ -483,17 +479,14 @@ export class DynamoAgentRepository implements AgentRepository {
           ExpressionAttributeValues: { ':link': link, ':pending': 'pending', ':at': at },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toUrl(Attributes) : null;
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ? toUrl(updated.Attributes) : null;
   }
 
   async failUrl(userId: string, agentId: string, urlId: string, message: string, at: string): Promise<void> {
-    try {
-      await this.db.send(
+    await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, 'URL', urlId) },
@@ -502,10 +495,8 @@ export class DynamoAgentRepository implements AgentRepository {
           ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
           ExpressionAttributeValues: { ':failed': 'failed', ':error': message, ':at': at },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   async deleteUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null> {
@@ -566,15 +557,10 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
     const names: Record<string, string> = { '#status': 'status', '#lastUpdateAt': 'lastUpdateAt', '#error': 'error' };
     const values: Record<string, unknown> = { ':status': update.status, ':at': this.now().toISOString() };
     const sets = ['#status = :status', '#lastUpdateAt = :at'];
-    for (const field of ['error', 'chunkCount', 'contentHash', 'title'] as const) {
-      const value = update[field];
-      if (value === undefined) continue;
-      names[`#${field}`] = field;
-      values[`:${field}`] = value;
-      sets.push(`#${field} = :${field}`);
-    }
-    try {
-      await this.db.send(
+    const { error, chunkCount, contentHash, title } = update;
+    setDefined({ error, chunkCount, contentHash, title }, names, values, sets);
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, KIND_OF_SOURCE[kind], sourceId) },
@@ -583,25 +569,10 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         }),
-      );
-    } catch (error) {
-      // Deleted while it was being processed: nothing to record.
-      if (isConditionFailure(error)) return;
-      throw error;
-    }
-    if (!chunksChanged) return;
-    try {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: agentSk(agentId) },
-          UpdateExpression: 'ADD knowledgeVersion :one',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: { ':one': 1 },
-        }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
+    // Deleted while it was being processed: nothing to record.
+    if (!updated || !chunksChanged) return;
+    await bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
   }
 }
