@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DynamoAgentRepository, DynamoKnowledgeSources } from '../../src/adapters/dynamo/agents.js';
-import type { AgentRecord, FileRecord, UrlRecord } from '../../src/domain/agents/ports.js';
+import { newAgentRecord, type AgentRecord, type FileRecord, type UrlRecord } from '../../src/domain/agents/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { db, getItem, tableName } from '../support/api.js';
 
@@ -22,20 +22,7 @@ beforeAll(() => {
 });
 
 async function agent(): Promise<AgentRecord> {
-  const now = new Date().toISOString();
-  const record: AgentRecord = {
-    _id: newId(),
-    name: 'Sources',
-    description: '',
-    objective: '',
-    instructions: '',
-    knowledgeBase: '',
-    priority: 0,
-    enabled: true,
-    knowledgeVersion: 0,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const record = newAgentRecord(newId(), 'Sources', new Date().toISOString());
   await repo.createAgent(userId, record);
   return record;
 }

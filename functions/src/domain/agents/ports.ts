@@ -48,6 +48,23 @@ export interface AgentRecord {
   updatedAt: string;
 }
 
+/** An agent as created from its name alone: empty texts, priority 0, enabled, knowledgeVersion 0. */
+export function newAgentRecord(_id: string, name: string, at: string): AgentRecord {
+  return {
+    _id,
+    name,
+    description: '',
+    objective: '',
+    instructions: '',
+    knowledgeBase: '',
+    priority: 0,
+    enabled: true,
+    knowledgeVersion: 0,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
+
 export interface AgentWithChildren extends AgentRecord {
   files: FileRecord[];
   urls: UrlRecord[];

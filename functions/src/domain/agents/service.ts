@@ -26,7 +26,7 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ChunkStore } from '../knowledge/ports.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { canonicalMimeType, fileObjectKey, rejectedFiles } from './files.js';
-import type { AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from './ports.js';
+import { newAgentRecord, type AgentRecord, type AgentWithChildren, type FileRecord, type ToolRecord, type UrlRecord } from './ports.js';
 import type { AgentFileObjects, AgentRepository, KnowledgeJobs } from './repository.js';
 import { MASKED, agentView, fileView, toolView, urlView, type FileDownload } from './view.js';
 
@@ -61,6 +61,20 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/** What a tool takes from its input on create and on update (the header value is sealed apart). */
+function toolFields(input: ToolInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    type: input.type,
+    properties: input.properties,
+    required: [...new Set(input.required)],
+    endpoint: input.endpoint,
+    method: input.method,
+    headerKey: input.headerKey,
+  } satisfies Partial<ToolRecord>;
 }
 
 export function createAgentService(deps: AgentServiceDeps) {
@@ -141,20 +155,7 @@ export function createAgentService(deps: AgentServiceDeps) {
     },
 
     async create(userId: string, input: { name: string }): Promise<Agent> {
-      const at = now();
-      const agent: AgentRecord = {
-        _id: newId(),
-        name: input.name,
-        description: '',
-        objective: '',
-        instructions: '',
-        knowledgeBase: '',
-        priority: 0,
-        enabled: true,
-        knowledgeVersion: 0,
-        createdAt: at,
-        updatedAt: at,
-      };
+      const agent = newAgentRecord(newId(), input.name, now());
       await agents.createAgent(userId, agent);
       return agentView({ ...agent, files: [], urls: [], tools: [] });
     },
@@ -186,14 +187,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       const tool: ToolRecord = {
         _id: newId(),
         agentId,
-        name: input.name,
-        description: input.description,
-        type: input.type,
-        properties: input.properties,
-        required: [...new Set(input.required)],
-        endpoint: input.endpoint,
-        method: input.method,
-        headerKey: input.headerKey,
+        ...toolFields(input),
         sealedHeaderValue: await sealHeader(input.headerValue, ''),
         createdAt: at,
         updatedAt: at,
@@ -209,14 +203,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       assertToolNameFree(agent, input.name, toolId);
       const tool: ToolRecord = {
         ...existing,
-        name: input.name,
-        description: input.description,
-        type: input.type,
-        properties: input.properties,
-        required: [...new Set(input.required)],
-        endpoint: input.endpoint,
-        method: input.method,
-        headerKey: input.headerKey,
+        ...toolFields(input),
         sealedHeaderValue: input.headerKey === '' ? '' : await sealHeader(input.headerValue, existing.sealedHeaderValue),
         updatedAt: now(),
       };

@@ -3,28 +3,13 @@
  * no source pending forever, and the request still fails (5xx) so the user sees it.
  */
 import { describe, expect, it } from 'vitest';
-import type { AgentWithChildren, FileRecord, UrlRecord } from '../../../src/domain/agents/ports.js';
+import { newAgentRecord, type AgentWithChildren, type FileRecord, type UrlRecord } from '../../../src/domain/agents/ports.js';
 import type { AgentRepository, FileStatusChange } from '../../../src/domain/agents/repository.js';
 import { createAgentService } from '../../../src/domain/agents/service.js';
 import { newId } from '../../../src/lib/ids.js';
 
 const agentId = newId();
-const agent: AgentWithChildren = {
-  _id: agentId,
-  name: 'A',
-  description: '',
-  objective: '',
-  instructions: '',
-  knowledgeBase: '',
-  priority: 0,
-  enabled: true,
-  knowledgeVersion: 0,
-  createdAt: '2026-01-01T00:00:00.000Z',
-  updatedAt: '2026-01-01T00:00:00.000Z',
-  files: [],
-  urls: [],
-  tools: [],
-};
+const agent: AgentWithChildren = { ...newAgentRecord(agentId, 'A', '2026-01-01T00:00:00.000Z'), files: [], urls: [], tools: [] };
 
 function fakes() {
   const files = new Map<string, FileRecord>();
