@@ -21,9 +21,8 @@ import { DynamoContactRepository } from '../src/adapters/dynamo/contacts.js';
 import { padSeq, shortNameOf } from '../src/domain/contacts/service.js';
 import type { StoredContact } from '../src/domain/contacts/ports.js';
 import { contactTokens } from '../src/domain/contacts/text.js';
+import { arg, percentile, table } from './bench-common.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const CONTACTS = arg('contacts', 2_000);
 const RUNS = arg('runs', 30);
 const LOAD_CONCURRENCY = 48;
@@ -35,10 +34,6 @@ const LAST = ['García', 'Martínez', 'López', 'Sánchez', 'Pérez', 'Gómez', 
 const phoneOf = (i: number) => `+1415${String(2_000_000 + i).padStart(7, '0')}`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
 
 async function registeredToken(apiUrl: string, mailboxUrl: string): Promise<{ token: string; userId: string }> {
   const email = `bench-${Date.now()}@example.com`;
@@ -57,12 +52,6 @@ async function registeredToken(apiUrl: string, mailboxUrl: string): Promise<{ to
   const res = await call('/api/register', { name: 'Bench User', email, password: 'Secret#123', verificationCode: code });
   if (res.status !== 201 || !res.body.data) throw new Error(`register failed: ${res.status} ${res.body.message}`);
   return { token: res.body.data.token, userId: res.body.data.user._id };
-}
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agentdesk-bench-contacts-'));

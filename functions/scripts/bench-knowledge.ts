@@ -20,50 +20,19 @@ import type { KnowledgeChunk } from '../src/domain/knowledge/ports.js';
 import { CachedKnowledgeRetriever } from '../src/domain/knowledge/retrieval.js';
 import { createVectorMatrix } from '../src/domain/knowledge/vector-scan.js';
 import { buildPdf, type PdfPage } from '../test/fixtures/knowledge/builders.js';
+import { arg, percentile, randomUnitVector, seededRandom, table } from './bench-common.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const CHUNKS = arg('chunks', 5_000);
 const QUERIES = Math.max(200, arg('queries', 300));
 const PAGES = arg('pages', 100);
 const RETRIEVAL_TARGET_MS = 15;
 const INGEST_TARGET_MS = 10_000;
 
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
-
-/** Deterministic pseudo-random numbers (mulberry32), so runs are comparable. */
-function random(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rnd = random(42);
+const rnd = seededRandom(42);
 const VOCABULARY = Array.from({ length: 8_000 }, (_, i) => `w${i.toString(36)}`);
 const COMMON = ['price', 'appointment', 'opening', 'hours', 'delivery', 'warranty', 'refund', 'clinic', 'service', 'booking'];
 const words = (n: number) => Array.from({ length: n }, () => (rnd() < 0.1 ? COMMON[Math.floor(rnd() * COMMON.length)]! : VOCABULARY[Math.floor(rnd() ** 2 * VOCABULARY.length)]!)).join(' ');
-function randomUnitVector(): Float32Array {
-  const v = new Float32Array(EMBEDDING_DIMENSIONS);
-  let norm = 0;
-  for (let i = 0; i < v.length; i++) {
-    v[i] = rnd() * 2 - 1;
-    norm += v[i]! * v[i]!;
-  }
-  norm = Math.sqrt(norm);
-  for (let i = 0; i < v.length; i++) v[i]! /= norm;
-  return v;
-}
+const unitVector = () => randomUnitVector(rnd);
 
 const rows: string[][] = [];
 let failures = 0;
@@ -77,12 +46,12 @@ let failures = 0;
     sourceName: `document-${Math.floor(i / 200)}.pdf`,
     index: i % 200,
     text: words(170),
-    vector: randomUnitVector(),
+    vector: unitVector(),
   }));
   const retriever = new CachedKnowledgeRetriever({ loadAgent: async () => chunks }, { maxCachedChunks: CHUNKS * 2 });
   const scan = createVectorMatrix(1, EMBEDDING_DIMENSIONS).kind;
   const ref = { userId: 'bench-user', agentId: 'bench-agent', knowledgeVersion: 1 };
-  const queries = Array.from({ length: QUERIES + 20 }, () => ({ text: `what is the ${words(4)} price`, vector: randomUnitVector() }));
+  const queries = Array.from({ length: QUERIES + 20 }, () => ({ text: `what is the ${words(4)} price`, vector: unitVector() }));
 
   const t0 = performance.now();
   await retriever.search(ref, queries[0]!.text, queries[0]!.vector, 5);

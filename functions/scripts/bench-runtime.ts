@@ -20,38 +20,15 @@ import { runAgent } from '../src/domain/agents/runtime/run-agent.js';
 import { EMBEDDING_DIMENSIONS, type ChatModel, type Completion, type CompletionRequest, type Embedder } from '../src/domain/ai/ports.js';
 import type { KnowledgeChunk, KnowledgeRetriever } from '../src/domain/knowledge/ports.js';
 import { CachedKnowledgeRetriever } from '../src/domain/knowledge/retrieval.js';
+import { arg, percentile, randomUnitVector, seededRandom, table } from './bench-common.js';
 
-const args = process.argv.slice(2);
-const arg = (name: string, fallback: number) => Number(args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
 const CHUNKS = arg('chunks', 5_000);
 const RUNS = arg('runs', 200);
 const WARMUP = 10;
 const TARGET_MS = 30;
 
-/** Deterministic pseudo-random numbers (mulberry32), so runs are comparable. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(42);
-
-function unitVector(): Float32Array {
-  const v = new Float32Array(EMBEDDING_DIMENSIONS);
-  let norm = 0;
-  for (let i = 0; i < v.length; i++) {
-    v[i] = random() * 2 - 1;
-    norm += v[i]! * v[i]!;
-  }
-  norm = Math.sqrt(norm);
-  for (let i = 0; i < v.length; i++) v[i]! /= norm;
-  return v;
-}
+const random = seededRandom(42);
+const unitVector = () => randomUnitVector(random);
 
 const WORDS = (
   'appointment booking price whitening implant cleaning insurance payment refund opening hours saturday ' +
@@ -169,17 +146,6 @@ const turn = (model: ChatModel, retriever: KnowledgeRetriever) =>
     message: 'How much is a whitening and when can I come?',
     channel: 'chat',
   });
-
-const percentile = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
-};
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join(' | ')} |`;
-  return [line(headers), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
-}
 
 console.log(
   `\nAgent runtime overhead: one chat turn without model time (${CHUNKS.toLocaleString('en-US')} chunks × ${EMBEDDING_DIMENSIONS} dims, ` +
