@@ -3,23 +3,13 @@
  * contract/agents.ts `Agent`; the records differ where the API must not show something
  * (a tool's sealed header value, S3 keys, knowledgeVersion).
  */
-import type { AgentFile, AgentUrl, ToolMethod, ToolParameterType } from '../../contract/agents.js';
+import type { Agent, AgentFile, AgentTool, AgentUrl } from '../../contract/agents.js';
 
-export interface ToolRecord {
-  _id: string;
+/** The API's tool with its header value sealed instead of masked. */
+export interface ToolRecord extends Omit<AgentTool, 'headerValue'> {
   agentId: string;
-  name: string;
-  description: string;
-  type: 'http_request';
-  properties: Record<string, { type: ToolParameterType; description: string }>;
-  required: string[];
-  endpoint: string;
-  method: ToolMethod;
-  headerKey: string;
   /** SecretBox-sealed header value, or '' when none. */
   sealedHeaderValue: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface FileRecord extends AgentFile {
@@ -33,19 +23,10 @@ export interface UrlRecord extends AgentUrl {
   contentHash?: string;
 }
 
-export interface AgentRecord {
-  _id: string;
-  name: string;
-  description: string;
-  objective: string;
-  instructions: string;
-  knowledgeBase: string;
-  priority: number;
-  enabled: boolean;
+/** The API's agent without its children (stored as items of their own). */
+export interface AgentRecord extends Omit<Agent, 'files' | 'urls' | 'tools'> {
   /** Bumped whenever the agent's chunks change (retrieval caches key on it). */
   knowledgeVersion: number;
-  createdAt: string;
-  updatedAt: string;
 }
 
 /** An agent as created from its name alone: empty texts, priority 0, enabled, knowledgeVersion 0. */

@@ -3,20 +3,15 @@
  * of AI models the ChatGPT integration hands out (AiConnector in ports.ts is what other features
  * use). Secret credentials are stored sealed (SecretBox) and only ever shown as '***'.
  */
-import type { IntegrationType } from '../../contract/integrations.js';
+import type { IntegrationType, IntegrationView } from '../../contract/integrations.js';
 import type { ChatModel, Embedder } from '../ai/ports.js';
 
-export interface IntegrationRecord {
+/** The API's integration keyed by user, with its secrets sealed rather than masked. */
+export interface IntegrationRecord extends Omit<IntegrationView, '_id'> {
   id: string;
   userId: string;
-  type: IntegrationType;
-  isActive: boolean;
   /** name → sealed secret ("v1:…") or plain value (ids, phone numbers). */
   credentials: Record<string, string>;
-  settings: Record<string, unknown>;
-  webhookUrl?: string;
-  createdAt: string;
-  updatedAt: string;
 }
 
 export interface IntegrationRepository {
