@@ -8,9 +8,6 @@ import { initReactI18next } from 'react-i18next';
 import { messages as contractMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
-// The agent detail tabs keep their strings beside them (top-level key `agentTabs`).
-import agentTabsEn from '../features/agents/tabs/i18n.en.json';
-import agentTabsEs from '../features/agents/tabs/i18n.es.json';
 import { ApiError } from '../api/client';
 
 export type AppLanguage = 'en' | 'es';
@@ -31,8 +28,8 @@ const { serverMessages: esServer, ...esTranslation } = es;
 
 void i18n.use(initReactI18next).init({
   resources: {
-    en: { translation: { ...en, ...agentTabsEn } },
-    es: { translation: { ...esTranslation, ...agentTabsEs }, server: esServer },
+    en: { translation: en },
+    es: { translation: esTranslation, server: esServer },
   },
   lng: initialLanguage(),
   fallbackLng: 'en',
