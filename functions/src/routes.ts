@@ -101,6 +101,21 @@ export const routeGroups = {
     // Vectors of an agent's knowledge stay in memory between warm invocations.
     memoryMb: 1024,
   },
+  'whatsapp-webhook': {
+    entry: 'src/handlers/whatsapp-webhook.ts',
+    description: 'WhatsApp webhook: verification handshake, X-Hub-Signature-256 check, enqueue the delivery',
+    needs: ['table:read', 'secrets:decrypt', 'queue:whatsapp-inbound'],
+  },
+  conversations: {
+    entry: 'src/handlers/conversations.ts',
+    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, delete',
+    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+  },
+  messages: {
+    entry: 'src/handlers/messages.ts',
+    description: 'WhatsApp messages: Message Hub list, stats, latest, detail, retry of a failed send, delete',
+    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+  },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
@@ -152,6 +167,7 @@ export const routes = [
   { method: 'GET', path: '/api/contacts/export', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/contacts/import/preview', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/contacts/import', group: 'contacts', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/import-whatsapp', group: 'contacts', auth: 'user' },
   { method: 'GET', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   { method: 'PUT', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   { method: 'DELETE', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
@@ -160,6 +176,8 @@ export const routes = [
   { method: 'POST', path: '/api/integrations/chatgpt/setup', group: 'integrations', auth: 'user' },
   { method: 'POST', path: '/api/integrations/chatgpt/test', group: 'integrations', auth: 'user' },
   { method: 'POST', path: '/api/integrations/chatgpt/ask', group: 'integrations', auth: 'user' },
+  { method: 'POST', path: '/api/integrations/whatsapp-business/setup', group: 'integrations', auth: 'user' },
+  { method: 'POST', path: '/api/integrations/whatsapp-business/test', group: 'integrations', auth: 'user' },
   { method: 'GET', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
   { method: 'PUT', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
   { method: 'DELETE', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
@@ -187,6 +205,23 @@ export const routes = [
   { method: 'POST', path: '/api/agents/{id}/tools', group: 'agents', auth: 'user' },
   { method: 'PUT', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
   { method: 'DELETE', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
+  // WhatsApp (SPEC §7 Messages, Conversations; webhook URL {api}/api/webhooks/whatsapp-business/{integrationId})
+  { method: 'GET', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook' },
+  { method: 'POST', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook' },
+  { method: 'GET', path: '/api/conversations/overview', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/conversations/stats', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/conversations', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/conversations/{id}', group: 'conversations', auth: 'user' },
+  { method: 'PUT', path: '/api/conversations/{id}', group: 'conversations', auth: 'user' },
+  { method: 'DELETE', path: '/api/conversations/{id}', group: 'conversations', auth: 'user' },
+  { method: 'POST', path: '/api/conversations/{id}/escalate', group: 'conversations', auth: 'user' },
+  { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/messages', group: 'messages', auth: 'user' },
+  { method: 'GET', path: '/api/messages/stats', group: 'messages', auth: 'user' },
+  { method: 'GET', path: '/api/messages/latest', group: 'messages', auth: 'user' },
+  { method: 'GET', path: '/api/messages/{id}', group: 'messages', auth: 'user' },
+  { method: 'POST', path: '/api/messages/{id}/retry', group: 'messages', auth: 'user' },
+  { method: 'DELETE', path: '/api/messages/{id}', group: 'messages', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;

@@ -4,3 +4,4 @@ export * from './billing.js';
 export * from './contacts.js';
 export * from './integrations.js';
 export * from './agents.js';
+export * from './whatsapp.js';

@@ -1,0 +1,308 @@
+/**
+ * WhatsApp contract (SPEC §2 Conversations + Messages, §3 Message/Conversation, §4, §5 WhatsApp
+ * setup + escalation, §7 Messages/Conversations/Integrations, §8, §9). Browser-safe: no Node imports.
+ */
+import * as z from 'zod/mini';
+import './zod-locale.js';
+
+// ---------------------------------------------------------------------------------------------
+// Integration (POST /api/integrations/whatsapp-business/setup, /test)
+
+export const whatsappMessages = {
+  bearerTokenRequired: 'Bearer token is required',
+  businessIdRequired: 'Business ID is required',
+  phoneIdRequired: 'Phone ID is required',
+  phoneNumberRequired: 'Phone number is required',
+  phoneNumberInvalid: 'Please enter a valid phone number',
+  appSecretRequired: 'App secret is required',
+  setupSuccess: 'WhatsApp Business integration configured successfully',
+  testSuccess: 'Connection successful',
+  /** /test and sends when Meta refuses the token. */
+  graphAuthFailed: 'WhatsApp rejected the access token. Check the token in Integrations.',
+  graphPhoneNotFound: 'WhatsApp could not find this phone number ID for the token.',
+  graphUnavailable: 'WhatsApp could not be reached. Please try again later.',
+  notConnected: 'Connect the WhatsApp Business integration first',
+  // Conversations (SPEC §8 and beyond)
+  conversationNotFound: 'Conversation not found',
+  messageNotFound: 'Message not found',
+  escalationReasonRequired: 'Escalation reason is required',
+  escalationReasonTooLong: 'Escalation reason must be 500 characters or less',
+  notesTooLong: 'Notes must be 2000 characters or less',
+  statusInvalid: 'Status must be one of active, closed, requires_human, archived',
+  conversationUpdated: 'Conversation updated successfully',
+  conversationEscalated: 'Conversation escalated to a human',
+  conversationDeleted: 'Conversation deleted successfully',
+  replyRequired: 'Message is required',
+  replyTooLong: 'Message must be 4096 characters or less',
+  /** A human reply outside the 24-hour customer service window. */
+  windowClosed: 'The last customer message is more than 24 hours old: WhatsApp only allows a template message now.',
+  replySent: 'Message sent',
+  // Messages (SPEC §8)
+  retryStarted: 'Message retry initiated',
+  retryNotFailed: 'Only failed outgoing messages can be retried',
+  messageDeleted: 'Message deleted successfully',
+  /** Stored on an outgoing message the plan did not allow. */
+  usageLimitReached: 'Monthly message limit of your plan reached: the reply was not sent.',
+  importDone: (n: number) => (n === 1 ? '1 contact imported from WhatsApp' : `${n} contacts imported from WhatsApp`),
+  pageInvalid: 'Page must be a positive whole number',
+  limitInvalid: 'Limit must be between 1 and 100',
+} as const;
+
+/** SPEC §5: the profile phone pattern (optional +, first digit 1-9, up to 16 digits). */
+export const WHATSAPP_PHONE_RE = /^\+?[1-9]\d{1,15}$/;
+
+const required = (message: string, max = 500) =>
+  z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max));
+
+/**
+ * POST /api/integrations/whatsapp-business/setup. `appSecret` (beyond the spec's fields) verifies
+ * X-Hub-Signature-256 of webhook deliveries. On an edit, '***' (or '') keeps a stored secret.
+ */
+export const whatsappSetupRequest = z.object({
+  bearerToken: z._default(z.string().check(z.trim(), z.maxLength(1000)), ''),
+  businessId: required(whatsappMessages.businessIdRequired, 64),
+  phoneId: required(whatsappMessages.phoneIdRequired, 64),
+  phoneNumber: z
+    .string({ error: whatsappMessages.phoneNumberRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, whatsappMessages.phoneNumberRequired),
+      z.refine((v) => WHATSAPP_PHONE_RE.test(v.replace(/[\s()-]/g, '')), whatsappMessages.phoneNumberInvalid),
+    ),
+  appSecret: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
+});
+export type WhatsAppSetupInput = z.infer<typeof whatsappSetupRequest>;
+
+/** data of a successful setup (SPEC §7: webhookUrl and webhookVerifyToken, shown after setup). */
+export interface WhatsAppSetupResult {
+  webhookUrl: string;
+  webhookVerifyToken: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages (SPEC §3 Message, §4, §7 Messages)
+
+export const MESSAGE_TYPES = ['chat', 'image', 'video', 'audio', 'ptt', 'document', 'sticker'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number] | (string & {});
+export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+/** SPEC §4: today, lastWeek, lastMonth; anything else is all time. Messages default: lastWeek. */
+export const TIME_FILTERS = ['today', 'lastWeek', 'lastMonth', 'all'] as const;
+export type TimeFilter = (typeof TIME_FILTERS)[number];
+export const MESSAGES_PAGE_SIZE = 20;
+
+export interface MessageMedia {
+  /** WhatsApp media id. */
+  id?: string;
+  mimeType?: string;
+  sha256?: string;
+  caption?: string;
+  filename?: string;
+  /** Presigned link when the media was copied to our storage. */
+  url?: string;
+}
+
+export interface Message {
+  _id: string;
+  /** WhatsApp message id (wamid…). */
+  waMessageId: string;
+  conversationId: string;
+  contactId?: string;
+  type: MessageType;
+  hasMedia: boolean;
+  media?: MessageMedia;
+  fromMe: boolean;
+  /** E.164 or WhatsApp id of the customer (outgoing) / our number (incoming). */
+  to: string;
+  from: string;
+  /** SPEC §3: the sending phone number, as {name}. */
+  phoneNumberId: { id: string; name: string };
+  status: MessageStatus;
+  /** ISO time. */
+  timestamp: string;
+  body: string;
+  /** Why a send failed (Meta's error, or the plan limit), written for the user. */
+  error?: string;
+  /** Outgoing replies written by an agent. */
+  agent?: { _id: string; name: string };
+  /** Outgoing replies written by a person in the dashboard. */
+  sentBy?: 'agent' | 'human';
+}
+
+export interface MessagePagination {
+  currentPage: number;
+  totalPages: number;
+  totalMessages: number;
+  limit: number;
+}
+
+/** GET /api/messages: `pagination` beside `data`. */
+export interface MessageListResponse {
+  success: boolean;
+  data: Message[];
+  pagination: MessagePagination;
+}
+
+export interface MessageStats {
+  totalMessages: number;
+  sentMessages: number;
+  receivedMessages: number;
+  mediaMessages: number;
+  statusBreakdown: { pending: number; sent: number; delivered: number; read: number; failed: number };
+  typeBreakdown: { chat: number; image: number; video: number; audio: number; document: number; sticker: number };
+}
+
+const pageParam = z._default(
+  z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n >= 1, whatsappMessages.pageInvalid)),
+  1,
+);
+const limitParam = (fallback: number) =>
+  z._default(
+    z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n >= 1 && n <= 100, whatsappMessages.limitInvalid)),
+    fallback,
+  );
+/** Unknown values mean all time (SPEC §4). */
+const timeFilterParam = (fallback: TimeFilter) =>
+  z._default(
+    z.pipe(
+      z.string(),
+      z.transform((v): TimeFilter => ((TIME_FILTERS as readonly string[]).includes(v) ? (v as TimeFilter) : 'all')),
+    ),
+    fallback,
+  );
+
+/** GET /api/messages query. */
+export const listMessagesQuery = z.object({
+  page: pageParam,
+  limit: limitParam(MESSAGES_PAGE_SIZE),
+  search: z._default(z.string().check(z.trim(), z.maxLength(100)), ''),
+  /** '' = any; unknown statuses are treated as pending (SPEC §4). */
+  status: z._default(z.string().check(z.trim()), ''),
+  /** 'true' | 'false' | '' (any). */
+  fromMe: z._default(z.enum(['true', 'false', '']), ''),
+  timeFilter: timeFilterParam('lastWeek'),
+});
+export type ListMessagesQuery = z.infer<typeof listMessagesQuery>;
+
+export const messageStatsQuery = z.object({ timeFilter: timeFilterParam('lastWeek') });
+
+// ---------------------------------------------------------------------------------------------
+// Conversations (SPEC §3 Conversation, §4, §7 Conversations)
+
+export const CONVERSATION_STATUSES = ['active', 'closed', 'requires_human', 'archived'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+/** GET /api/conversations/overview dateFilter: omitted = today. */
+export const CONVERSATION_DATE_FILTERS = ['today', 'this_week', 'this_month'] as const;
+export type ConversationDateFilter = (typeof CONVERSATION_DATE_FILTERS)[number];
+/** SPEC §9: free-message window. */
+export const FREE_MESSAGE_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+export interface ConversationLastMessage {
+  type: string;
+  fromMe: boolean;
+  content: string;
+  body: string;
+  timestamp: string;
+  createdAt: string;
+}
+
+export interface Conversation {
+  _id: string;
+  status: ConversationStatus;
+  notes: string;
+  escalationReason: string;
+  contact: { _id: string; name: string; phoneNumber: string };
+  /** The customer's WhatsApp id (wa_id), which can differ from the phone number's digits. */
+  customerWaId: string;
+  lastMessage: ConversationLastMessage | null;
+  lastAgent: { _id: string; name: string; description: string; objective: string; priority: number } | null;
+  createdAt: string;
+  lastMessageAt: string;
+  /** The customer's last message: the 24-hour window is counted from it. */
+  lastInboundAt: string | null;
+  closedAt: string | null;
+  escalatedAt: string | null;
+  messageCount: number;
+}
+
+export interface ConversationStats {
+  total: number;
+  active: number;
+  requiresHuman: number;
+  closed: number;
+  archived: number;
+}
+
+/** GET /api/conversations/overview data. */
+export interface ConversationOverview {
+  conversationsByStatus: { active: Conversation[]; closed: Conversation[]; requires_human: Conversation[] };
+  stats: ConversationStats;
+}
+
+export interface ConversationMessage {
+  _id: string;
+  fromMe: boolean;
+  type: string;
+  body: string;
+  content: string;
+  timestamp: string;
+  status: MessageStatus;
+  hasMedia: boolean;
+  media?: MessageMedia;
+  error?: string;
+  sentBy?: 'agent' | 'human';
+}
+
+/** GET /api/conversations/{id} data. */
+export interface ConversationDetail {
+  conversation: Conversation;
+  messages: ConversationMessage[];
+}
+
+export const overviewQuery = z.object({
+  dateFilter: z._default(
+    z.pipe(
+      z.string(),
+      z.transform((v): ConversationDateFilter => ((CONVERSATION_DATE_FILTERS as readonly string[]).includes(v) ? (v as ConversationDateFilter) : 'today')),
+    ),
+    'today',
+  ),
+});
+
+/** GET /api/conversations query. */
+export const listConversationsQuery = z.object({
+  status: z.optional(z.enum(CONVERSATION_STATUSES, { error: whatsappMessages.statusInvalid })),
+  search: z._default(z.string().check(z.trim(), z.maxLength(100)), ''),
+  page: pageParam,
+  limit: limitParam(50),
+});
+
+/** PUT /api/conversations/{id}. Notes trimmed on save (SPEC §5). */
+export const updateConversationRequest = z.object({
+  status: z.optional(z.enum(CONVERSATION_STATUSES, { error: whatsappMessages.statusInvalid })),
+  notes: z.optional(z.string().check(z.trim(), z.maxLength(2000, whatsappMessages.notesTooLong))),
+});
+
+/** POST /api/conversations/{id}/escalate. */
+export const escalateRequest = z.object({
+  reason: z
+    .string({ error: whatsappMessages.escalationReasonRequired })
+    .check(
+      z.trim(),
+      z.minLength(1, whatsappMessages.escalationReasonRequired),
+      z.maxLength(500, whatsappMessages.escalationReasonTooLong),
+    ),
+});
+
+/** POST /api/conversations/{id}/messages: a person replies as the business (beyond the spec's modal). */
+export const humanReplyRequest = z.object({
+  text: z
+    .string({ error: whatsappMessages.replyRequired })
+    .check(z.trim(), z.minLength(1, whatsappMessages.replyRequired), z.maxLength(4096, whatsappMessages.replyTooLong)),
+});
+
+/** POST /api/contacts/import-whatsapp data. */
+export interface WhatsAppImportResult {
+  imported: number;
+  skipped: number;
+}
