@@ -1,0 +1,255 @@
+/**
+ * Ports of the conversations domain: WhatsApp conversations and their messages as stored.
+ * Used by the inbound worker (domain/whatsapp/inbound.ts) and the API use cases
+ * (domain/conversations/service.ts). Adapter: adapters/dynamo/conversations.ts, wired by
+ * composition/conversations.ts (`conversationRepository()`, `messageRepository()`).
+ * Key layout: adapters/dynamo/ACCESS-PATTERNS.md § WhatsApp.
+ *
+ * Ids: conversation ids are 26-character time-sortable ids (lib/ids.ts). A message id is
+ * `{conversationId}-{26-char id}`: opaque for callers, but it names the conversation so a
+ * message is read/deleted by id with one GetItem.
+ */
+import type {
+  ConversationLastMessage,
+  ConversationStats,
+  ConversationStatus,
+  MessageMedia,
+  MessageStats,
+  MessageStatus,
+  MessageType,
+  TimeFilter,
+} from '../../contract/whatsapp.js';
+
+// ---------------------------------------------------------------------------------------------
+// Records
+
+export interface ConversationAgentRef {
+  _id: string;
+  name: string;
+  description: string;
+  objective: string;
+  priority: number;
+}
+
+export interface StoredConversation {
+  id: string;
+  status: ConversationStatus;
+  notes: string;
+  escalationReason: string;
+  /** The customer's WhatsApp id (contacts[].wa_id, or user_id when Meta sends no wa_id). */
+  customerWaId: string;
+  /** E.164 of the customer, or '' when WhatsApp gave no phone number. */
+  customerPhone: string;
+  /** WhatsApp profile name (latest seen). */
+  customerName: string;
+  /** Linked contact, when one exists ('' after the contact was deleted). */
+  contactId: string;
+  /** Our business phone number id (Meta's metadata.phone_number_id) the customer wrote to. */
+  phoneNumberId: string;
+  lastMessage: ConversationLastMessage | null;
+  lastAgent: ConversationAgentRef | null;
+  /** ISO times. */
+  createdAt: string;
+  updatedAt: string;
+  lastMessageAt: string;
+  lastInboundAt: string | null;
+  closedAt: string | null;
+  escalatedAt: string | null;
+  messageCount: number;
+}
+
+export interface StoredMessage {
+  /** `{conversationId}-{26-char id}` (time-ordered within the conversation). */
+  id: string;
+  conversationId: string;
+  /** Meta's wamid; '' for an outgoing message not sent (yet). */
+  waMessageId: string;
+  contactId: string;
+  type: MessageType;
+  hasMedia: boolean;
+  media?: MessageMedia;
+  fromMe: boolean;
+  from: string;
+  to: string;
+  /** Our business phone number: Meta's phone_number_id and its display name/number. */
+  phoneNumberId: { id: string; name: string };
+  status: MessageStatus;
+  /** ISO time of the message (Meta's timestamp for inbound, our send time for outbound). */
+  timestamp: string;
+  body: string;
+  error?: string;
+  agent?: { _id: string; name: string };
+  sentBy?: 'agent' | 'human';
+  /** ISO time stored. */
+  createdAt: string;
+  /** Retries of a failed outgoing message (POST /api/messages/{id}/retry). */
+  retryCount?: number;
+}
+
+/** Forward-only order of delivery statuses; `failed` is allowed from pending and sent only. */
+export const STATUS_RANK: Record<MessageStatus, number> = { pending: 0, sent: 1, delivered: 2, read: 3, failed: 1.5 };
+
+/** Whether `to` may replace `from` (statuses never go backwards; read may arrive before delivered). */
+export function statusCanMove(from: MessageStatus, to: MessageStatus): boolean {
+  if (from === to) return false;
+  if (to === 'failed') return from === 'pending' || from === 'sent';
+  if (from === 'failed') return false;
+  return STATUS_RANK[to] > STATUS_RANK[from];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversations
+
+export interface CustomerRef {
+  waId: string;
+  /** E.164 or ''. */
+  phone: string;
+  name: string;
+  contactId: string;
+  /** Our phone_number_id the customer wrote to. */
+  phoneNumberId: string;
+}
+
+export interface ConversationPatch {
+  status?: ConversationStatus;
+  notes?: string;
+  escalationReason?: string;
+  /** ISO; null clears. Set by the repository when status moves to/from closed unless given. */
+  closedAt?: string | null;
+  escalatedAt?: string | null;
+}
+
+/** What one stored message changes on its conversation. */
+export interface ConversationActivity {
+  lastMessage: ConversationLastMessage;
+  /** Set when an agent replied. */
+  lastAgent?: ConversationAgentRef;
+  lastMessageAt: string;
+  /** Set for a customer's message (the 24-hour window starts there). */
+  lastInboundAt?: string;
+  /** Added to messageCount (1 per stored message). */
+  messageCountDelta: number;
+  /** Refreshes the customer's profile name / contact link when known. */
+  customerName?: string;
+  contactId?: string;
+}
+
+export interface ConversationListInput {
+  status?: ConversationStatus;
+  /** Matches customer name, phone number, wa_id, notes and last message text (case/diacritics-insensitive). */
+  search: string;
+  offset: number;
+  limit: number;
+}
+
+export interface ConversationRepository {
+  /**
+   * The customer's open conversation, or a new `active` one when the customer has none (or only
+   * closed/archived ones). Safe under concurrency: the per-customer pointer is written with a
+   * condition, so simultaneous messages of one customer end up in ONE conversation.
+   * A `requires_human` conversation stays the open one (the agent stays silent in it).
+   */
+  findOrOpen(userId: string, customer: CustomerRef, now: string): Promise<{ conversation: StoredConversation; opened: boolean }>;
+  get(userId: string, id: string): Promise<StoredConversation | null>;
+  getMany(userId: string, ids: readonly string[]): Promise<StoredConversation[]>;
+  /** Records a stored message on the conversation (last message, agent, times, count). Null if gone. */
+  touch(userId: string, id: string, activity: ConversationActivity): Promise<StoredConversation | null>;
+  /**
+   * Updates status/notes/escalation; status counters move with the status in the same
+   * transaction. `expectedStatus` makes it conditional (null when it did not match or the
+   * conversation is gone).
+   */
+  update(userId: string, id: string, patch: ConversationPatch, now: string, expectedStatus?: ConversationStatus): Promise<StoredConversation | null>;
+  /** requires_human with reason and escalatedAt (from any status). Null if gone. */
+  escalate(userId: string, id: string, reason: string, now: string): Promise<StoredConversation | null>;
+  /** Newest activity first (lastMessageAt), with the filtered total. */
+  page(userId: string, input: ConversationListInput): Promise<{ items: StoredConversation[]; total: number }>;
+  /** Conversations of a status with lastMessageAt >= since, newest first, at most `limit`. */
+  listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number): Promise<StoredConversation[]>;
+  /** From the status counters (one GetItem). */
+  stats(userId: string): Promise<ConversationStats>;
+  /** Deletes the conversation, its messages (and their counters/wamid items) and its customer pointer. False if gone. */
+  remove(userId: string, id: string): Promise<boolean>;
+  /** Clears contactId on every conversation linked to the contact (contact deleted). */
+  unlinkContact(userId: string, contactId: string): Promise<void>;
+  /** Links the customer's conversations to a contact (after a WhatsApp import or a late contact creation). */
+  linkContact(userId: string, waId: string, contactId: string): Promise<void>;
+  /** Distinct customers that wrote to the user (one per wa_id), for "Import from WhatsApp". */
+  customers(userId: string): AsyncIterable<Array<{ waId: string; phone: string; name: string; contactId: string }>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Messages
+
+/** Idempotency state of an inbound wamid: stored, a reply being produced, or fully handled. */
+export type InboundState = 'received' | 'replying' | 'handled';
+
+export interface InboundInsertResult {
+  /** False when this wamid was already stored (Meta redelivered it). */
+  isNew: boolean;
+  /** The stored message (the earlier one for a duplicate). */
+  message: StoredMessage;
+  state: InboundState;
+}
+
+export type StatusUpdateResult = 'updated' | 'stale' | 'unknown';
+
+export interface MessageListInput {
+  page: number;
+  limit: number;
+  search: string;
+  /** '' = any. */
+  status: MessageStatus | '';
+  fromMe?: boolean;
+  timeFilter: TimeFilter;
+  /** ISO "now" the time filter is counted from. */
+  now: string;
+}
+
+export interface MessageRepository {
+  /**
+   * Stores an inbound message and claims its wamid in ONE conditional transaction (state
+   * `received`, TTL 30 days), counting it in the per-day counters. A redelivered wamid is not
+   * stored again: the earlier message and its claim state come back with isNew false.
+   */
+  insertInbound(userId: string, message: StoredMessage): Promise<InboundInsertResult>;
+  /**
+   * Takes the right to reply to an inbound wamid: from `received`, or from `replying` when the
+   * lease (`leaseMs`) expired or `owner` already holds it (the SQS retry of the same job). False
+   * when another worker holds it or the reply is done.
+   */
+  claimReply(userId: string, waMessageId: string, owner: string, now: number, leaseMs: number): Promise<boolean>;
+  /** Marks the inbound wamid handled (replied, or no reply was due). */
+  finishInbound(userId: string, waMessageId: string): Promise<void>;
+  /** Stores an outgoing message (usually status pending, waMessageId '') with its counters. */
+  insertOutbound(userId: string, message: StoredMessage): Promise<void>;
+  /**
+   * Our own send outcome: pending → sent with Meta's wamid (also indexes the wamid for status
+   * webhooks), or → failed with an error. Returns the updated message, null if gone.
+   */
+  markSent(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null>;
+  markFailed(userId: string, id: string, error: string): Promise<StoredMessage | null>;
+  /**
+   * A Meta status webhook for an outgoing wamid: moves forward only (statusCanMove), counters
+   * follow. `unknown` when the wamid is not ours/indexed, `stale` when it would go backwards.
+   */
+  updateStatusByWamid(userId: string, waMessageId: string, status: MessageStatus, error?: string): Promise<StatusUpdateResult>;
+  /** The last `limit` messages of a conversation, oldest first (model history, detail view). */
+  recent(userId: string, conversationId: string, limit: number): Promise<StoredMessage[]>;
+  /** Every message of a conversation, oldest first, at most `cap`. */
+  listByConversation(userId: string, conversationId: string, cap: number): Promise<StoredMessage[]>;
+  /** Message Hub list, newest first: totals from counters when unfiltered, else from a bounded scan of the time range. */
+  page(userId: string, input: MessageListInput): Promise<{ items: StoredMessage[]; total: number }>;
+  /** From the per-day / all-time counters: at most 31 items in one BatchGet. */
+  stats(userId: string, timeFilter: TimeFilter, now: string): Promise<MessageStats>;
+  /** Newest messages of the user (all conversations). */
+  latest(userId: string, limit: number): Promise<StoredMessage[]>;
+  get(userId: string, id: string): Promise<StoredMessage | null>;
+  /** Deletes one message (counters decremented). False if gone. */
+  remove(userId: string, id: string): Promise<boolean>;
+  /**
+   * Retry bookkeeping for a failed outgoing message: failed → pending, error cleared,
+   * retryCount + 1 (conditional on status failed). Null when not found or not failed.
+   */
+  beginRetry(userId: string, id: string): Promise<StoredMessage | null>;
+}
