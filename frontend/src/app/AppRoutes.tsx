@@ -20,13 +20,13 @@ const ContactDetailPage = lazy(() => import('../features/contacts/ContactDetailP
 const IntegrationsPage = lazy(() => import('../features/integrations/IntegrationsPage'));
 const AgentsPage = lazy(() => import('../features/agents/AgentsPage'));
 const AgentDetailPage = lazy(() => import('../features/agents/AgentDetailPage'));
+const ConversationsPage = lazy(() => import('../features/conversations/ConversationsPage'));
+const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
 const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
-  ['/messages', 'pages.messages'],
-  ['/conversations', 'pages.conversations'],
   ['/voice-conversations', 'pages.voiceConversations'],
   ['/voice-conversations/:id', 'pages.voiceConversationDetail'],
   ['/voice-settings', 'pages.voiceSettings'],
@@ -55,6 +55,8 @@ export function AppRoutes() {
           <Route path="/integrations" element={<IntegrationsPage />} />
           <Route path="/agents" element={<AgentsPage />} />
           <Route path="/agents/:id" element={<AgentDetailPage />} />
+          <Route path="/conversations" element={<ConversationsPage />} />
+          <Route path="/messages" element={<MessagesPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}
