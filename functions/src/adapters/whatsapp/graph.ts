@@ -1,0 +1,140 @@
+/**
+ * GraphClient over plain fetch (Meta publishes no official Node SDK for the WhatsApp Cloud API).
+ * Base URL: config().WHATSAPP_GRAPH_URL (https://graph.facebook.com/v21.0 in production, the fake
+ * Graph server of local/fake-whatsapp/ locally and in tests). Every call is bounded (10 s).
+ *
+ * Failures become a GraphError (domain/whatsapp/ports.ts) from the HTTP status and Meta's error
+ * body {error: {message, type, code, error_subcode, error_data, fbtrace_id}}:
+ *   401, code 190 (expired/invalid token), 10 and 200-299 (permission) → auth
+ *   404, code 100 (object does not exist / invalid parameter)          → not_found
+ *   429, codes 4, 80007, 130429, 131048, 131056 (throughput/spam caps)  → rate_limit
+ *   other 4xx                                                          → bad_request
+ *   5xx, network failure, timeout, a body that is not Graph JSON       → unavailable
+ * The message is Meta's own text when it gave one (it never echoes the token), else a generic one.
+ */
+import {
+  GraphError,
+  type GraphClient,
+  type GraphErrorKind,
+  type GraphPhoneNumber,
+  type WhatsAppCredentials,
+} from '../../domain/whatsapp/ports.js';
+
+export const GRAPH_TIMEOUT_MS = 10_000;
+
+const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
+
+const FALLBACK_MESSAGES: Record<GraphErrorKind, string> = {
+  auth: 'The WhatsApp access token was rejected',
+  not_found: 'The WhatsApp object was not found',
+  rate_limit: 'WhatsApp is rate limiting this number',
+  bad_request: 'WhatsApp refused the request',
+  unavailable: 'WhatsApp could not be reached',
+};
+
+interface GraphErrorBody {
+  message?: unknown;
+  type?: unknown;
+  code?: unknown;
+  error_subcode?: unknown;
+  error_data?: { details?: unknown };
+}
+
+/** The GraphErrorKind of a failed answer (exported for the unit tests). */
+export function graphErrorKind(status: number, code: number | undefined): GraphErrorKind {
+  if (status === 401 || code === 190 || code === 10 || (code !== undefined && code >= 200 && code <= 299)) return 'auth';
+  if (status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) return 'rate_limit';
+  if (status === 404 || code === 100) return 'not_found';
+  if (status >= 500) return 'unavailable';
+  if (status >= 400) return 'bad_request';
+  return 'unavailable';
+}
+
+/** A GraphError from a non-2xx answer's status and text. */
+export function toGraphError(status: number, text: string): GraphError {
+  let body: GraphErrorBody | undefined;
+  try {
+    const parsed = JSON.parse(text) as { error?: GraphErrorBody };
+    if (parsed && typeof parsed.error === 'object' && parsed.error) body = parsed.error;
+  } catch {
+    // Not Graph JSON (a proxy's HTML page): only the status speaks.
+  }
+  const code = typeof body?.code === 'number' ? body.code : undefined;
+  const kind = graphErrorKind(status, code);
+  const details = typeof body?.error_data?.details === 'string' ? body.error_data.details : '';
+  const message = typeof body?.message === 'string' && body.message.trim() ? body.message.trim() : FALLBACK_MESSAGES[kind];
+  return new GraphError(kind, details && !message.includes(details) ? `${message}: ${details}` : message, code);
+}
+
+export interface HttpGraphClientOptions {
+  /** e.g. https://graph.facebook.com/v21.0 (no trailing slash needed). */
+  baseUrl: string;
+  timeoutMs?: number;
+  fetch?: typeof fetch;
+}
+
+export class HttpGraphClient implements GraphClient {
+  private readonly baseUrl: string;
+  private readonly timeoutMs: number;
+  private readonly fetchFn: typeof fetch;
+
+  constructor(options: HttpGraphClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.timeoutMs = options.timeoutMs ?? GRAPH_TIMEOUT_MS;
+    this.fetchFn = options.fetch ?? fetch;
+  }
+
+  async sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<{ messageId: string }> {
+    const body = await this.call<{ messages?: { id?: unknown }[] }>(credentials, 'POST', `/${encodeURIComponent(credentials.phoneId)}/messages`, {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      // Meta takes the wa_id or the number, with or without '+'.
+      to: to.replace(/^\+/, ''),
+      type: 'text',
+      text: { preview_url: false, body: text },
+    });
+    const messageId = body.messages?.[0]?.id;
+    if (typeof messageId !== 'string' || !messageId) throw new GraphError('unavailable', 'WhatsApp accepted the message without an id');
+    return { messageId };
+  }
+
+  async getPhoneNumber(credentials: WhatsAppCredentials): Promise<GraphPhoneNumber> {
+    const body = await this.call<{ id?: unknown; display_phone_number?: unknown; verified_name?: unknown }>(
+      credentials,
+      'GET',
+      `/${encodeURIComponent(credentials.phoneId)}?fields=id,display_phone_number,verified_name`,
+    );
+    return {
+      id: typeof body.id === 'string' ? body.id : credentials.phoneId,
+      displayPhoneNumber: typeof body.display_phone_number === 'string' ? body.display_phone_number : '',
+      verifiedName: typeof body.verified_name === 'string' ? body.verified_name : '',
+    };
+  }
+
+  private async call<T>(credentials: WhatsAppCredentials, method: 'GET' | 'POST', path: string, payload?: unknown): Promise<T> {
+    let res: Response;
+    let text: string;
+    try {
+      res = await this.fetchFn(`${this.baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${credentials.bearerToken}`,
+          accept: 'application/json',
+          ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: payload !== undefined ? JSON.stringify(payload) : undefined,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      text = await res.text();
+    } catch (error) {
+      const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
+      throw new GraphError('unavailable', timedOut ? 'WhatsApp did not answer in time' : FALLBACK_MESSAGES.unavailable);
+    }
+    if (!res.ok) throw toGraphError(res.status, text);
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new GraphError('unavailable', 'WhatsApp answered with an unreadable body');
+    }
+  }
+}
