@@ -78,6 +78,11 @@ const envSchema = z.object({
    * set it (fake OpenAI, test web server); empty = every loopback/private address is refused.
    */
   OUTBOUND_ALLOW_HOSTS: csv,
+  /**
+   * WhatsApp Cloud API (Meta Graph API) base URL, version included. The local runtime and tests
+   * point it at the fake Graph server (local/fake-whatsapp/).
+   */
+  WHATSAPP_GRAPH_URL: z._default(z.url(), 'https://graph.facebook.com/v21.0'),
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
