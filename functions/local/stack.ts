@@ -6,6 +6,7 @@
  *   SQS endpoint + dispatcher (in-process)    gateway: API + SPA + /config.json + /_local/*
  *   fake Stripe (in-process, local billing mode: API + checkout/portal pages + signed webhooks)
  *   fake OpenAI (in-process: the default model API of the ChatGPT integration, offline)
+ *   fake WhatsApp Graph API (in-process: WHATSAPP_GRAPH_URL of the handlers, offline)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -16,6 +17,7 @@ import { startGateway } from './gateway.js';
 import { loadRouteGroup, loadWorker } from './handlers.js';
 import { LOCAL_STRIPE_SECRET_KEY, WEBHOOK_PATH, localWebhookSecret, startFakeStripe } from './fake-stripe/server.js';
 import { startFakeOpenAi } from './fake-openai/server.js';
+import { startFakeWhatsApp } from './fake-whatsapp/server.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
 import { resolvePorts, type PortRequest } from './ports.js';
 import {
@@ -31,7 +33,7 @@ import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-d
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
 
-export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai';
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp';
 
 export interface LocalStackOptions {
   /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
@@ -64,6 +66,11 @@ export interface LocalStackOptions {
    * "sk-" key. false = no fake; OPENAI_BASE_URL from the environment (unset = api.openai.com).
    */
   openai?: false | { slowDelayMs?: number };
+  /**
+   * The fake WhatsApp Graph API (the default): WHATSAPP_GRAPH_URL of the handlers points at it.
+   * false = no fake; WHATSAPP_GRAPH_URL from the environment (unset = graph.facebook.com).
+   */
+  whatsapp?: false;
 }
 
 /** Local billing mode: what the handlers and tests need to reach the fake Stripe. */
@@ -88,6 +95,8 @@ export interface LocalStack {
   stripe: LocalStripe | null;
   /** The fake OpenAI's origin (its API is under /v1, its control API under /_test); null when disabled. */
   openaiUrl: string | null;
+  /** The fake WhatsApp Graph API's origin (control API under /_test; handlers use `${url}/v21.0`); null when disabled. */
+  whatsappGraphUrl: string | null;
   tableName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -123,7 +132,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.[name],
     envVar: options.portEnvVars?.[name],
   });
-  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai'>, number> & { stripe?: number; openai?: number } = await resolvePorts<ServiceName>({
+  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp'>, number> & { stripe?: number; openai?: number; whatsapp?: number } = await resolvePorts<ServiceName>({
     gateway: want('gateway', 'gateway'),
     dynamodb: want('dynamodb', 'DynamoDB Local'),
     cognito: want('cognito', 'cognito-local'),
@@ -133,6 +142,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Not asked for (so never "in use") when real Stripe is configured.
     ...((options.stripe === false ? {} : { stripe: want('stripe', 'fake Stripe (local billing)') }) as { stripe: PortRequest }),
     ...((options.openai === false ? {} : { openai: want('openai', 'fake OpenAI') }) as { openai: PortRequest }),
+    ...((options.whatsapp === false ? {} : { whatsapp: want('whatsapp', 'fake WhatsApp Graph API') }) as { whatsapp: PortRequest }),
   });
   const apiUrl = `http://127.0.0.1:${ports.gateway}`;
   const appUrl = options.appUrl ?? apiUrl;
@@ -177,7 +187,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       openaiOptions && ports.openai !== undefined
         ? startFakeOpenAi({ port: ports.openai, slowDelayMs: openaiOptions.slowDelayMs, log })
         : Promise.resolve(undefined);
-    const [openaiResult, stripeResult, ...results] = await Promise.allSettled([
+    const fakeWhatsApp =
+      options.whatsapp !== false && ports.whatsapp !== undefined
+        ? startFakeWhatsApp({ port: ports.whatsapp, log })
+        : Promise.resolve(undefined);
+    const [whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+      fakeWhatsApp,
       fakeOpenAi,
       fakeStripe,
       startDynamo(dataDir, ports.dynamodb),
@@ -186,16 +201,19 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSes(dataDir, ports.ses),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
+    if (whatsappResult.status === 'fulfilled' && whatsappResult.value) started.push(whatsappResult.value);
     if (openaiResult.status === 'fulfilled' && openaiResult.value) started.push(openaiResult.value);
     if (stripeResult.status === 'fulfilled' && stripeResult.value) started.push(stripeResult.value);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
-    const failure = [openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failure = [whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     const runningOpenAi = openaiResult.status === 'fulfilled' ? openaiResult.value : undefined;
     // The handlers' default model API, and the only loopback host:ports the outbound guard lets
     // through (plus any the caller adds, e.g. the tests' web server).
     const openaiEnv: Record<string, string> = runningOpenAi
       ? { OPENAI_BASE_URL: runningOpenAi.baseUrl }
       : {};
+    const runningWhatsApp = whatsappResult.status === 'fulfilled' ? whatsappResult.value : undefined;
+    const whatsappEnv: Record<string, string> = runningWhatsApp ? { WHATSAPP_GRAPH_URL: runningWhatsApp.graphUrl } : {};
     const allowHosts = [
       ...(runningOpenAi ? [`127.0.0.1:${runningOpenAi.port}`, `localhost:${runningOpenAi.port}`] : []),
       ...(options.env?.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
@@ -249,7 +267,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints,
       queueUrls,
       stripe: stripe ?? undefined,
-      extra: { ...openaiEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
+      extra: { ...openaiEnv, ...whatsappEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
     // Only now: a restored message may import its worker, which must see the local env.
@@ -281,6 +299,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints,
       stripe,
       openaiUrl: runningOpenAi?.url ?? null,
+      whatsappGraphUrl: runningWhatsApp?.url ?? null,
       tableName: TABLE_NAME,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,
