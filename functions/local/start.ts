@@ -10,6 +10,7 @@
  *   SQS_PORT       9324  local SQS endpoint
  *   STRIPE_PORT   12111  fake Stripe (local billing mode: API, checkout and portal pages)
  *   OPENAI_PORT    4010  fake OpenAI (the ChatGPT integration's default API: any "sk-" key works)
+ *   WHATSAPP_GRAPH_PORT 4011  fake WhatsApp Graph API (sends are recorded, see local/fake-whatsapp/)
  *   VITE_PORT      5173  Vite dev server (--dev only)
  * Optional: GOOGLE_CLIENT_ID enables Google sign-in (served in /config.json).
  * Billing: without STRIPE_SECRET_KEY (the default) billing runs in local test mode against the
@@ -18,6 +19,8 @@
  * OpenAI: without OPENAI_BASE_URL (the default) integrations with an empty "API base URL" talk to
  * the fake OpenAI, offline. With OPENAI_BASE_URL set (e.g. https://api.openai.com/v1) no fake is
  * started and that API is used with the key entered in Integrations.
+ * WhatsApp: without WHATSAPP_GRAPH_URL (the default) the WhatsApp integration talks to the fake
+ * Graph API; with it set (e.g. https://graph.facebook.com/v21.0) no fake is started.
  *
  * Data lives in <repo>/.data (git-ignored) and survives restarts. Ctrl-C stops everything.
  */
@@ -44,6 +47,7 @@ const PORT_ENV: Record<ServiceName, [string, number]> = {
   sqs: ['SQS_PORT', 9324],
   stripe: ['STRIPE_PORT', 12111],
   openai: ['OPENAI_PORT', 4010],
+  whatsapp: ['WHATSAPP_GRAPH_PORT', 4011],
 };
 
 function portFromEnv(name: string, fallback: number): number {
@@ -70,6 +74,7 @@ async function main(): Promise<void> {
   const appUrl = dev ? `http://localhost:${vitePort}` : `http://localhost:${ports.gateway}`;
   const realStripeKey = process.env.STRIPE_SECRET_KEY?.trim() || undefined;
   const realOpenAiUrl = process.env.OPENAI_BASE_URL?.trim() || undefined;
+  const realGraphUrl = process.env.WHATSAPP_GRAPH_URL?.trim() || undefined;
   console.log('Starting AgentDesk locally…');
   const stack = await startLocalStack({
     dataDir,
@@ -79,6 +84,7 @@ async function main(): Promise<void> {
     frontendDir: join(frontendRoot, 'dist'),
     ...(realStripeKey ? { stripe: false as const } : {}),
     ...(realOpenAiUrl ? { openai: false as const } : {}),
+    ...(realGraphUrl ? { whatsapp: false as const } : {}),
   });
 
   let closeVite: (() => Promise<void>) | undefined;
@@ -104,6 +110,12 @@ async function main(): Promise<void> {
     stack.openaiUrl
       ? `fake OpenAI at ${stack.openaiUrl.replace('127.0.0.1', 'localhost')}/v1 — any key starting sk- works, offline`
       : `${realOpenAiUrl} (OPENAI_BASE_URL from the environment)`,
+  );
+  line(
+    'WhatsApp',
+    stack.whatsappGraphUrl
+      ? `fake Graph API at ${stack.whatsappGraphUrl.replace('127.0.0.1', 'localhost')} — sends recorded at /_test/sent, offline`
+      : `${realGraphUrl} (WHATSAPP_GRAPH_URL from the environment)`,
   );
   line('Data', dataDir);
   console.log('Press Ctrl-C to stop.\n');
