@@ -44,5 +44,10 @@ declare module 'vitest' {
     openaiUrl: string;
     /** The shared test web server (allow-listed for the outbound guard); use webFixtures() from web-fixtures.ts. */
     webFixturesUrl: string;
+    /**
+     * The fake WhatsApp Graph API's origin: the handlers' WHATSAPP_GRAPH_URL is `${whatsappGraphUrl}/v21.0`;
+     * control API /_test/fail, /_test/sent?phoneId=, /_test/reset (see local/fake-whatsapp/README.md).
+     */
+    whatsappGraphUrl: string;
   }
 }

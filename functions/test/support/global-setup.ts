@@ -6,6 +6,7 @@
  * the stack's fake OpenAI is the tests' OpenAI (OPENAI_BASE_URL), and a small web server
  * (web-fixtures.ts) serves the pages and tool endpoints tests register; both are on the outbound
  * guard's allow-list (OUTBOUND_ALLOW_HOSTS), every other loopback/private address stays refused.
+ * The stack's fake WhatsApp Graph API is the tests' Graph API (WHATSAPP_GRAPH_URL).
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -71,6 +72,8 @@ export default async function setup(project: TestProject) {
   if (!stack.openaiUrl) throw new Error('the integration stack must run the fake OpenAI');
   project.provide('openaiUrl', stack.openaiUrl);
   project.provide('webFixturesUrl', web.url);
+  if (!stack.whatsappGraphUrl) throw new Error('the integration stack must run the fake WhatsApp Graph API');
+  project.provide('whatsappGraphUrl', stack.whatsappGraphUrl);
 
   const running = stack;
   return async () => {
