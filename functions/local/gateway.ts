@@ -178,6 +178,10 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (req.method === 'GET' && url.pathname === '/_local/queues') {
       return writeJson(res, 200, dispatcher.stats());
     }
+    // The last messages sent to a queue (?queue= filters): tests check what a handler enqueued.
+    if (req.method === 'GET' && url.pathname === '/_local/queues/sent') {
+      return writeJson(res, 200, dispatcher.sent(url.searchParams.get('queue') ?? undefined));
+    }
     // Tests call this to wait until every queued message has been processed.
     if (req.method === 'POST' && url.pathname === '/_local/queues/drain') {
       await dispatcher.drain();

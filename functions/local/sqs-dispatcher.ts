@@ -56,6 +56,15 @@ export interface DeadLetter {
   lastError: string;
 }
 
+export interface SentMessage {
+  queue: string;
+  messageId: string;
+  body: string;
+  sentAt: string;
+}
+
+const RECENT_SENT = 2000;
+
 export interface QueueStats {
   pending: number;
   inFlight: number;
@@ -100,6 +109,7 @@ export const md5 = (text: string | Buffer): string => createHash('md5').update(t
 export class SqsDispatcher {
   private readonly queues = new Map<string, QueueState>();
   private readonly dead: DeadLetter[] = [];
+  private readonly recent: SentMessage[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly handlers = new Map<string, Promise<SqsHandler>>();
   private idleWaiters: (() => void)[] = [];
@@ -157,8 +167,15 @@ export class SqsDispatcher {
       messageDeduplicationId: input.messageDeduplicationId,
     };
     state.stats.sent += 1;
+    this.recent.push({ queue, messageId: message.messageId, body: message.body, sentAt: new Date(now).toISOString() });
+    if (this.recent.length > RECENT_SENT) this.recent.splice(0, this.recent.length - RECENT_SENT);
     this.enqueue(message);
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
+  }
+
+  /** The last messages sent (at most RECENT_SENT), oldest first: tests check what a handler enqueued. */
+  sent(queue?: string): SentMessage[] {
+    return this.recent.filter((m) => !queue || m.queue === queue).map((m) => ({ ...m }));
   }
 
   deadLetters(queue?: string): DeadLetter[] {
