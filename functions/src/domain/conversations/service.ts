@@ -1,0 +1,406 @@
+/**
+ * The conversations and messages API use cases (SPEC §2 Conversations + Messages, §4, §7, §8):
+ * the board (overview by date filter, list, stats from counters), a conversation with its
+ * messages, status/notes changes (status counters move in the repository's transaction),
+ * escalation, delete (with its messages), a person's reply inside the 24-hour window, and the
+ * Message Hub (list, stats from counters, latest, get, retry of a failed send, delete).
+ * Plain functions over ports; the inbound worker (domain/whatsapp/inbound.ts) writes the rest.
+ */
+import {
+  FREE_MESSAGE_WINDOW_MS,
+  MESSAGE_STATUSES,
+  whatsappMessages,
+  type Conversation,
+  type ConversationDateFilter,
+  type ConversationDetail,
+  type ConversationMessage,
+  type ConversationOverview,
+  type ConversationStats,
+  type ConversationStatus,
+  type ListMessagesQuery,
+  type Message,
+  type MessagePagination,
+  type MessageStats,
+  type MessageStatus,
+  type TimeFilter,
+} from '../../contract/whatsapp.js';
+import { BadGatewayError, NotFoundError, TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
+import { GraphError, type GraphClient, type WhatsAppCredentials } from '../whatsapp/ports.js';
+import type { ConversationPatch, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from './ports.js';
+
+/** The user's WhatsApp Business connection with its token opened (composition/whatsapp.ts). */
+export interface WhatsAppConnection {
+  credentials: WhatsAppCredentials;
+  /** Our business phone number as configured (shown as the sending number). */
+  phoneNumber: string;
+  integrationId: string;
+}
+
+/** The plan-limit primitive (domain/billing/usage.ts) for sends. */
+export interface MessageUsage {
+  reserve(userId: string, action: 'messages', amount?: number): Promise<number>;
+  release(userId: string, action: 'messages', amount?: number): Promise<void>;
+}
+
+export interface ConversationServiceDeps {
+  conversations: ConversationRepository;
+  messages: MessageRepository;
+  graph: GraphClient;
+  /** The user's active WhatsApp integration, or null when not connected. */
+  connection(userId: string): Promise<WhatsAppConnection | null>;
+  usage: MessageUsage;
+  now?: () => Date;
+  /** 26-character time-sortable id (lib/ids.ts newId). */
+  newId: () => string;
+  onError?: (message: string, error: unknown) => void;
+}
+
+/** Cards per board column (the board shows the newest activity first). */
+export const OVERVIEW_COLUMN_LIMIT = 100;
+/** Messages returned with a conversation's detail (oldest first). */
+export const DETAIL_MESSAGES_CAP = 1000;
+export const LATEST_MESSAGES_DEFAULT = 10;
+export const LATEST_MESSAGES_MAX = 50;
+
+const CONVERSATION_ID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const MESSAGE_ID_RE = /^([0-9A-HJKMNP-TV-Z]{26})-[0-9A-HJKMNP-TV-Z]{26}$/;
+/** Meta's "re-engagement message" error: more than 24 hours since the customer's last message. */
+const META_WINDOW_CLOSED = 131047;
+
+// ---------------------------------------------------------------------------------------------
+// Views
+
+export function toConversation(c: StoredConversation): Conversation {
+  return {
+    _id: c.id,
+    status: c.status,
+    notes: c.notes,
+    escalationReason: c.escalationReason,
+    contact: { _id: c.contactId, name: c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone || c.customerWaId },
+    customerWaId: c.customerWaId,
+    lastMessage: c.lastMessage,
+    lastAgent: c.lastAgent,
+    createdAt: c.createdAt,
+    lastMessageAt: c.lastMessageAt,
+    lastInboundAt: c.lastInboundAt,
+    closedAt: c.closedAt,
+    escalatedAt: c.escalatedAt,
+    messageCount: c.messageCount,
+  };
+}
+
+export function toMessage(m: StoredMessage): Message {
+  return {
+    _id: m.id,
+    waMessageId: m.waMessageId,
+    conversationId: m.conversationId,
+    ...(m.contactId ? { contactId: m.contactId } : {}),
+    type: m.type,
+    hasMedia: m.hasMedia,
+    ...(m.media ? { media: m.media } : {}),
+    fromMe: m.fromMe,
+    to: m.to,
+    from: m.from,
+    phoneNumberId: m.phoneNumberId,
+    status: m.status,
+    timestamp: m.timestamp,
+    body: m.body,
+    ...(m.error ? { error: m.error } : {}),
+    ...(m.agent ? { agent: m.agent } : {}),
+    ...(m.sentBy ? { sentBy: m.sentBy } : {}),
+  };
+}
+
+export function toConversationMessage(m: StoredMessage): ConversationMessage {
+  return {
+    _id: m.id,
+    fromMe: m.fromMe,
+    type: m.type,
+    body: m.body,
+    content: m.body,
+    timestamp: m.timestamp,
+    status: m.status,
+    hasMedia: m.hasMedia,
+    ...(m.media ? { media: m.media } : {}),
+    ...(m.error ? { error: m.error } : {}),
+    ...(m.sentBy ? { sentBy: m.sentBy } : {}),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules
+
+/** Start (UTC) of the board's date filter: today, this week (from Monday) or this month. */
+export function dateFilterStart(filter: ConversationDateFilter, now: Date): Date {
+  const day = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  if (filter === 'this_month') return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  if (filter === 'this_week') {
+    const sinceMonday = (day.getUTCDay() + 6) % 7;
+    return new Date(day.getTime() - sinceMonday * 24 * 3600 * 1000);
+  }
+  return day;
+}
+
+/** Whether a free-text message may be sent: the customer wrote within the last 24 hours. */
+export function insideWindow(lastInboundAt: string | null, now: Date): boolean {
+  if (!lastInboundAt) return false;
+  const at = Date.parse(lastInboundAt);
+  return Number.isFinite(at) && now.getTime() - at < FREE_MESSAGE_WINDOW_MS;
+}
+
+/** SPEC §4: '' = any status; an unknown status is read as pending. */
+export function statusFilter(raw: string): MessageStatus | '' {
+  if (!raw) return '';
+  return (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : 'pending';
+}
+
+/** A Graph API failure as the user should read it: the HTTP error and the text stored on the message. */
+export function graphFailure(error: GraphError): DomainError {
+  switch (error.kind) {
+    case 'auth':
+      return new ValidationError(whatsappMessages.graphAuthFailed);
+    case 'not_found':
+      return new ValidationError(whatsappMessages.graphPhoneNotFound);
+    case 'rate_limit':
+      return new TooManyRequestsError(error.message);
+    case 'bad_request':
+      return new ValidationError(error.code === META_WINDOW_CLOSED ? whatsappMessages.windowClosed : error.message);
+    default:
+      return new BadGatewayError(whatsappMessages.graphUnavailable);
+  }
+}
+
+const pagination = (page: number, limit: number, total: number): MessagePagination => ({
+  currentPage: page,
+  totalPages: Math.max(1, Math.ceil(total / limit)),
+  totalMessages: total,
+  limit,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Service
+
+export function createConversationService(deps: ConversationServiceDeps) {
+  const now = deps.now ?? (() => new Date());
+  const onError = deps.onError ?? (() => undefined);
+
+  async function loadConversation(userId: string, id: string): Promise<StoredConversation> {
+    const found = CONVERSATION_ID_RE.test(id) ? await deps.conversations.get(userId, id) : null;
+    if (!found) throw new NotFoundError(whatsappMessages.conversationNotFound);
+    return found;
+  }
+
+  async function loadMessage(userId: string, id: string): Promise<StoredMessage> {
+    const found = MESSAGE_ID_RE.test(id) ? await deps.messages.get(userId, id) : null;
+    if (!found) throw new NotFoundError(whatsappMessages.messageNotFound);
+    return found;
+  }
+
+  async function connectionOrThrow(userId: string): Promise<WhatsAppConnection> {
+    const connection = await deps.connection(userId);
+    if (!connection) throw new ValidationError(whatsappMessages.notConnected);
+    return connection;
+  }
+
+  /**
+   * Sends a stored outgoing message (status pending) through the Graph API: the plan's usage is
+   * reserved first and given back when the send fails; the message ends sent (with Meta's wamid)
+   * or failed (with the reason), and a failure is thrown as a clear 4xx/502.
+   */
+  async function deliver(userId: string, connection: WhatsAppConnection, message: StoredMessage, to: string): Promise<StoredMessage> {
+    try {
+      const { messageId } = await deps.graph.sendText(connection.credentials, to, message.body);
+      const sent = await deps.messages.markSent(userId, message.id, messageId);
+      return sent ?? { ...message, status: 'sent', waMessageId: messageId };
+    } catch (error) {
+      await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+      const failure = error instanceof GraphError ? graphFailure(error) : new BadGatewayError(whatsappMessages.graphUnavailable);
+      if (!(error instanceof GraphError)) onError('WhatsApp send failed', error);
+      await deps.messages.markFailed(userId, message.id, failure.message).catch((e: unknown) => onError('markFailed failed', e));
+      throw failure;
+    }
+  }
+
+  /** Applies a status/notes change, conditional on the status read (re-read on a concurrent change). */
+  async function applyUpdate(userId: string, id: string, input: { status?: ConversationStatus; notes?: string }) {
+    for (let attempt = 0; ; attempt++) {
+      const current = await loadConversation(userId, id);
+      const patch: ConversationPatch = {};
+      if (input.notes !== undefined) patch.notes = input.notes;
+      if (input.status !== undefined && input.status !== current.status) {
+        patch.status = input.status;
+        if (input.status === 'closed') patch.closedAt = now().toISOString();
+        else if (current.status === 'closed') patch.closedAt = null;
+      }
+      if (patch.status === undefined && patch.notes === undefined) return current;
+      const updated = await deps.conversations.update(userId, id, patch, now().toISOString(), current.status);
+      if (updated) return updated;
+      if (attempt >= 2) throw new NotFoundError(whatsappMessages.conversationNotFound);
+    }
+  }
+
+  return {
+    // ---- conversations ----
+
+    async overview(userId: string, dateFilter: ConversationDateFilter): Promise<ConversationOverview> {
+      const since = dateFilterStart(dateFilter, now()).toISOString();
+      const column = (status: ConversationStatus) =>
+        deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT).then((list) => list.map(toConversation));
+      const [active, closed, requiresHuman, stats] = await Promise.all([
+        column('active'),
+        column('closed'),
+        column('requires_human'),
+        deps.conversations.stats(userId),
+      ]);
+      return { conversationsByStatus: { active, closed, requires_human: requiresHuman }, stats };
+    },
+
+    async list(userId: string, query: { status?: ConversationStatus; search: string; page: number; limit: number }) {
+      const { items, total } = await deps.conversations.page(userId, {
+        ...(query.status ? { status: query.status } : {}),
+        search: query.search,
+        offset: (query.page - 1) * query.limit,
+        limit: query.limit,
+      });
+      return {
+        data: items.map(toConversation),
+        pagination: {
+          currentPage: query.page,
+          totalPages: Math.max(1, Math.ceil(total / query.limit)),
+          totalConversations: total,
+          limit: query.limit,
+        },
+      };
+    },
+
+    stats(userId: string): Promise<ConversationStats> {
+      return deps.conversations.stats(userId);
+    },
+
+    async get(userId: string, id: string): Promise<ConversationDetail> {
+      const conversation = await loadConversation(userId, id);
+      const messages = await deps.messages.listByConversation(userId, id, DETAIL_MESSAGES_CAP);
+      return { conversation: toConversation(conversation), messages: messages.map(toConversationMessage) };
+    },
+
+    async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string }): Promise<Conversation> {
+      return toConversation(await applyUpdate(userId, id, input));
+    },
+
+    async escalate(userId: string, id: string, reason: string): Promise<Conversation> {
+      const trimmed = reason.trim();
+      if (!trimmed) throw new ValidationError(whatsappMessages.escalationReasonRequired, 'reason');
+      await loadConversation(userId, id);
+      const updated = await deps.conversations.escalate(userId, id, trimmed, now().toISOString());
+      if (!updated) throw new NotFoundError(whatsappMessages.conversationNotFound);
+      return toConversation(updated);
+    },
+
+    async remove(userId: string, id: string): Promise<void> {
+      await loadConversation(userId, id);
+      if (!(await deps.conversations.remove(userId, id))) throw new NotFoundError(whatsappMessages.conversationNotFound);
+    },
+
+    /**
+     * A person's reply as the business: free text inside the 24-hour window (counted from the
+     * customer's last message), refused outside it; stored (sentBy human) before the send so a
+     * failed send stays visible and retryable.
+     */
+    async reply(userId: string, id: string, text: string): Promise<ConversationMessage> {
+      const conversation = await loadConversation(userId, id);
+      const at = now();
+      if (!insideWindow(conversation.lastInboundAt, at)) throw new ValidationError(whatsappMessages.windowClosed);
+      const connection = await connectionOrThrow(userId);
+      await deps.usage.reserve(userId, 'messages');
+      const timestamp = at.toISOString();
+      const message: StoredMessage = {
+        id: `${conversation.id}-${deps.newId()}`,
+        conversationId: conversation.id,
+        waMessageId: '',
+        contactId: conversation.contactId,
+        type: 'chat',
+        hasMedia: false,
+        fromMe: true,
+        from: connection.phoneNumber,
+        to: conversation.customerPhone || conversation.customerWaId,
+        phoneNumberId: { id: connection.credentials.phoneId, name: connection.phoneNumber },
+        status: 'pending',
+        timestamp,
+        body: text,
+        sentBy: 'human',
+        createdAt: timestamp,
+      };
+      try {
+        await deps.messages.insertOutbound(userId, message);
+      } catch (error) {
+        await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+        throw error;
+      }
+      await deps.conversations
+        .touch(userId, conversation.id, {
+          lastMessage: { type: 'text', fromMe: true, content: text, body: text, timestamp, createdAt: timestamp },
+          lastMessageAt: timestamp,
+          messageCountDelta: 1,
+        })
+        .catch((e: unknown) => onError('conversation touch failed', e));
+      const sent = await deliver(userId, connection, message, conversation.customerWaId || conversation.customerPhone);
+      return toConversationMessage(sent);
+    },
+
+    // ---- messages ----
+
+    async listMessages(userId: string, query: ListMessagesQuery): Promise<{ data: Message[]; pagination: MessagePagination }> {
+      const { items, total } = await deps.messages.page(userId, {
+        page: query.page,
+        limit: query.limit,
+        search: query.search,
+        status: statusFilter(query.status),
+        ...(query.fromMe === '' ? {} : { fromMe: query.fromMe === 'true' }),
+        timeFilter: query.timeFilter,
+        now: now().toISOString(),
+      });
+      return { data: items.map(toMessage), pagination: pagination(query.page, query.limit, total) };
+    },
+
+    messageStats(userId: string, timeFilter: TimeFilter): Promise<MessageStats> {
+      return deps.messages.stats(userId, timeFilter, now().toISOString());
+    },
+
+    async latestMessages(userId: string, limit = LATEST_MESSAGES_DEFAULT): Promise<Message[]> {
+      const bounded = Math.min(Math.max(1, Math.trunc(limit) || LATEST_MESSAGES_DEFAULT), LATEST_MESSAGES_MAX);
+      return (await deps.messages.latest(userId, bounded)).map(toMessage);
+    },
+
+    async getMessage(userId: string, id: string): Promise<Message> {
+      return toMessage(await loadMessage(userId, id));
+    },
+
+    /** Sends a failed outgoing message again (same rules as a reply: window, connection, plan limit). */
+    async retryMessage(userId: string, id: string): Promise<Message> {
+      const message = await loadMessage(userId, id);
+      if (!message.fromMe || message.status !== 'failed') throw new ValidationError(whatsappMessages.retryNotFailed);
+      const conversation = await deps.conversations.get(userId, message.conversationId);
+      if (!conversation) throw new NotFoundError(whatsappMessages.conversationNotFound);
+      if (!insideWindow(conversation.lastInboundAt, now())) throw new ValidationError(whatsappMessages.windowClosed);
+      const connection = await connectionOrThrow(userId);
+      await deps.usage.reserve(userId, 'messages');
+      const pending = await deps.messages.beginRetry(userId, id).catch(async (error: unknown) => {
+        await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+        throw error;
+      });
+      if (!pending) {
+        // Retried (or deleted) by another request meanwhile.
+        await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+        throw new ValidationError(whatsappMessages.retryNotFailed);
+      }
+      return toMessage(await deliver(userId, connection, pending, conversation.customerWaId || conversation.customerPhone));
+    },
+
+    async removeMessage(userId: string, id: string): Promise<void> {
+      await loadMessage(userId, id);
+      if (!(await deps.messages.remove(userId, id))) throw new NotFoundError(whatsappMessages.messageNotFound);
+    },
+  };
+}
+
+export type ConversationService = ReturnType<typeof createConversationService>;
