@@ -1,0 +1,55 @@
+/**
+ * Conversations calls (SPEC §7 Conversations: overview with dateFilter, detail with messages,
+ * PUT status/notes, escalate, delete) plus the human reply (POST /{id}/messages {text}, beyond the
+ * spec's modal), and the query keys the board and the modal share.
+ */
+import type {
+  Conversation,
+  ConversationDateFilter,
+  ConversationDetail,
+  ConversationMessage,
+  ConversationOverview,
+  ConversationStatus,
+} from '@agentdesk/functions/contract';
+import { request, requestData } from './client';
+
+const BASE = '/api/conversations';
+const path = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
+
+export const conversationKeys = {
+  all: ['conversations'] as const,
+  overviews: ['conversations', 'overview'] as const,
+  overview: (dateFilter: ConversationDateFilter) => ['conversations', 'overview', dateFilter] as const,
+  detail: (id: string) => ['conversations', 'detail', id] as const,
+};
+
+export interface UpdateConversationInput {
+  status?: ConversationStatus;
+  notes?: string;
+}
+
+/** The server answers a change with the conversation; older shapes nest it under `conversation`. */
+function conversationOf(data: unknown): Conversation | undefined {
+  if (!data || typeof data !== 'object') return undefined;
+  const value = 'conversation' in data ? (data as { conversation: unknown }).conversation : data;
+  return value && typeof value === 'object' && '_id' in value && 'status' in value ? (value as Conversation) : undefined;
+}
+
+export const conversationsApi = {
+  /** Today's board when dateFilter is 'today' (the server's default: the parameter is omitted). */
+  overview: (dateFilter: ConversationDateFilter, signal?: AbortSignal) =>
+    requestData<ConversationOverview>(
+      dateFilter === 'today' ? `${BASE}/overview` : `${BASE}/overview?${new URLSearchParams({ dateFilter })}`,
+      { signal },
+    ),
+  get: (id: string, signal?: AbortSignal) => requestData<ConversationDetail>(path(id), { signal }),
+  /** Returns the updated conversation when the server sends it. */
+  update: async (id: string, input: UpdateConversationInput) =>
+    conversationOf((await request<unknown>(path(id), { method: 'PUT', body: input })).data),
+  escalate: async (id: string, reason: string) =>
+    conversationOf((await request<unknown>(`${path(id)}/escalate`, { method: 'POST', body: { reason } })).data),
+  remove: (id: string) => request(path(id), { method: 'DELETE' }),
+  /** A person's reply as the business; the server refuses it outside the 24-hour window. */
+  reply: async (id: string, text: string) =>
+    (await request<ConversationMessage>(`${path(id)}/messages`, { method: 'POST', body: { text } })).data,
+};

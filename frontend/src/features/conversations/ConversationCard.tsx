@@ -1,0 +1,121 @@
+/**
+ * A board card (SPEC §2 Conversations): status, contact name and phone, the last message
+ * (truncated at 100), the last agent (description truncated at 60), the relative time, 'ACTION
+ * NEEDED' with the escalation reason when a human is needed, and the closed-at time when closed.
+ */
+import Box from '@mui/material/Box';
+import Card from '@mui/material/Card';
+import CardActionArea from '@mui/material/CardActionArea';
+import CardContent from '@mui/material/CardContent';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
+import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
+import { useTranslation } from 'react-i18next';
+import type { Conversation } from '@agentdesk/functions/contract';
+import { formatPhone } from '../contacts/phone';
+import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, truncate } from './format';
+import { ConversationStatusChip } from './StatusChip';
+import { useDateTime } from './useNow';
+
+interface ConversationCardProps {
+  conversation: Conversation;
+  relative: (iso: string | null | undefined) => string;
+  onOpen: (conversation: Conversation) => void;
+}
+
+export function contactLabel(conversation: Conversation): string {
+  return conversation.contact?.name?.trim() || formatPhone(conversation.contact?.phoneNumber) || conversation.customerWaId || '';
+}
+
+export function ConversationCard({ conversation, relative, onOpen }: ConversationCardProps) {
+  const { t } = useTranslation();
+  const dateTime = useDateTime();
+  const name = contactLabel(conversation) || t('conversations.card.unknownContact');
+  const phone = formatPhone(conversation.contact?.phoneNumber);
+  const last = conversation.lastMessage;
+  const lastText = messageText(last) || (last ? t('conversations.card.media', { type: last.type }) : '');
+  const activity = lastActivity(conversation);
+  const agent = conversation.lastAgent;
+  return (
+    <Card
+      component="article"
+      variant="outlined"
+      aria-label={name}
+      data-testid="conversation-card"
+      data-status={conversation.status}
+      sx={conversation.status === 'requires_human' ? { borderColor: 'warning.main', borderLeftWidth: 4 } : undefined}
+    >
+      <CardActionArea onClick={() => onOpen(conversation)} aria-label={t('conversations.card.open', { name })}>
+        <CardContent sx={{ display: 'flex', flexDirection: 'column', gap: 1, p: 1.75, '&:last-child': { pb: 1.75 } }}>
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'flex-start' }}>
+            <Box sx={{ minWidth: 0 }}>
+              <Typography sx={{ fontWeight: 600 }} noWrap>
+                {name}
+              </Typography>
+              {phone && phone !== name && (
+                <Typography variant="body2" color="text.secondary" noWrap>
+                  {phone}
+                </Typography>
+              )}
+            </Box>
+            <ConversationStatusChip status={conversation.status} />
+          </Stack>
+
+          {conversation.status === 'requires_human' && (
+            <Box sx={{ bgcolor: 'warning.light', color: 'warning.contrastText', borderRadius: 1, px: 1, py: 0.5 }}>
+              <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+                <WarningAmberRounded fontSize="small" aria-hidden />
+                <Typography variant="caption" sx={{ fontWeight: 700, letterSpacing: 0.5 }}>
+                  {t('conversations.card.actionNeeded')}
+                </Typography>
+              </Stack>
+              {conversation.escalationReason && (
+                <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+                  {truncate(conversation.escalationReason)}
+                </Typography>
+              )}
+            </Box>
+          )}
+
+          <Typography variant="body2" color={lastText ? 'text.primary' : 'text.disabled'} sx={{ overflowWrap: 'anywhere' }}>
+            {last?.fromMe && lastText && (
+              <Box component="span" sx={{ color: 'text.secondary' }}>
+                {t('conversations.card.you')}
+              </Box>
+            )}
+            {lastText ? truncate(lastText) : t('conversations.card.noMessages')}
+          </Typography>
+
+          {agent && (
+            <Stack direction="row" spacing={0.75} sx={{ alignItems: 'flex-start', color: 'text.secondary' }}>
+              <SmartToyOutlined sx={{ fontSize: 16, mt: '2px' }} aria-hidden />
+              <Box sx={{ minWidth: 0 }}>
+                <Typography variant="caption" component="div" sx={{ fontWeight: 600 }}>
+                  {t('conversations.card.agent', { name: agent.name })}
+                </Typography>
+                {agent.description && (
+                  <Typography variant="caption" component="div" sx={{ overflowWrap: 'anywhere' }}>
+                    {truncate(agent.description, AGENT_DESCRIPTION_LENGTH)}
+                  </Typography>
+                )}
+              </Box>
+            </Stack>
+          )}
+
+          <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', color: 'text.secondary' }}>
+            <Tooltip title={dateTime(activity)}>
+              <Typography variant="caption">{relative(activity)}</Typography>
+            </Tooltip>
+            {conversation.status === 'closed' && conversation.closedAt && (
+              <Tooltip title={dateTime(conversation.closedAt)}>
+                <Typography variant="caption">{t('conversations.card.closedAt', { time: relative(conversation.closedAt) })}</Typography>
+              </Tooltip>
+            )}
+          </Stack>
+        </CardContent>
+      </CardActionArea>
+    </Card>
+  );
+}

@@ -1,0 +1,237 @@
+/**
+ * /conversations (SPEC §2 Conversations): the three-column board — Active, Requires Human,
+ * Closed — with counts, a client-side search over the loaded cards, the date filter (Today by
+ * default; This week, This month), refresh, the stats summary (Total, Active, Requires Human,
+ * Closed, Archived) and a result count while a filter is active. A card opens the detail modal.
+ */
+import { useState } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import Refresh from '@mui/icons-material/Refresh';
+import Search from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
+import { errorMessage } from '../../i18n';
+import { usePageTitle } from '../../components/usePageTitle';
+import './i18n';
+import { ConversationCard } from './ConversationCard';
+import { ConversationModal } from './ConversationModal';
+import { BOARD_COLUMNS, filterBoard, type BoardColumn } from './format';
+import { useConversationOverview } from './queries';
+import { useNow, useRelativeTime } from './useNow';
+
+const COLUMN_ACCENT: Record<BoardColumn, string> = {
+  active: 'success.main',
+  requires_human: 'warning.main',
+  closed: 'text.disabled',
+};
+
+const STAT_KEYS: ReadonlyArray<keyof ConversationStats> = ['total', 'active', 'requiresHuman', 'closed', 'archived'];
+
+function StatsSummary({ stats }: { stats: ConversationStats | undefined }) {
+  const { t } = useTranslation();
+  return (
+    <Box
+      component="dl"
+      aria-label={t('conversations.stats.label')}
+      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(5, 1fr)' }, gap: 1.5, m: 0, mb: 2 }}
+    >
+      {STAT_KEYS.map((key) => (
+        <Paper key={key} variant="outlined" sx={{ px: 2, py: 1.25 }} data-testid={`conversation-stat-${key}`}>
+          <Typography component="dt" variant="body2" color="text.secondary">
+            {t(`conversations.stats.${key}`)}
+          </Typography>
+          <Typography component="dd" variant="h5" sx={{ m: 0, fontWeight: 600 }}>
+            {stats ? stats[key] : <Skeleton width={32} />}
+          </Typography>
+        </Paper>
+      ))}
+    </Box>
+  );
+}
+
+function ColumnSkeleton() {
+  return (
+    <Stack spacing={1.25}>
+      {[0, 1, 2].map((i) => (
+        <Skeleton key={i} variant="rounded" height={112} />
+      ))}
+    </Stack>
+  );
+}
+
+export default function ConversationsPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('conversations.title'));
+  const [search, setSearch] = useState('');
+  const [dateFilter, setDateFilter] = useState<ConversationDateFilter>('today');
+  const [selected, setSelected] = useState<string | null>(null);
+  const [modalOpen, setModalOpen] = useState(false);
+  const overview = useConversationOverview(dateFilter);
+  const now = useNow();
+  const relative = useRelativeTime(now);
+
+  const board = filterBoard(overview.data, search);
+  const shown = BOARD_COLUMNS.reduce((sum, column) => sum + board[column].length, 0);
+  const filtered = search.trim() !== '' || dateFilter !== 'today';
+  const loading = overview.isPending;
+  const failed = overview.isError;
+
+  return (
+    <Box>
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { md: 'center' }, mb: 3 }}>
+        <Box>
+          <Typography variant="h4" component="h1">
+            {t('conversations.title')}
+          </Typography>
+          <Typography color="text.secondary">{t('conversations.subtitle')}</Typography>
+        </Box>
+        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+          <TextField
+            size="small"
+            type="search"
+            value={search}
+            onChange={(e) => setSearch(e.target.value)}
+            placeholder={t('conversations.searchPlaceholder')}
+            sx={{ flex: 1, minWidth: { md: 280 } }}
+            slotProps={{
+              htmlInput: { 'aria-label': t('conversations.search') },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Search fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <TextField
+            select
+            size="small"
+            label={t('conversations.dateFilter')}
+            value={dateFilter}
+            onChange={(e) => setDateFilter(e.target.value as ConversationDateFilter)}
+            sx={{ width: 150, flex: 'none' }}
+          >
+            {CONVERSATION_DATE_FILTERS.map((value) => (
+              <MenuItem key={value} value={value}>
+                {t(`conversations.dateFilters.${value}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+          <Tooltip title={t('conversations.refresh')}>
+            <span>
+              <IconButton aria-label={t('conversations.refresh')} onClick={() => void overview.refetch()} disabled={overview.isFetching}>
+                <Refresh />
+              </IconButton>
+            </span>
+          </Tooltip>
+        </Stack>
+      </Stack>
+
+      <StatsSummary stats={overview.data?.stats} />
+
+      {failed && (
+        <Alert
+          severity="error"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => void overview.refetch()}>
+              {t('conversations.refresh')}
+            </Button>
+          }
+        >
+          {errorMessage(overview.error, t('conversations.errors.loadFailed'))}
+        </Alert>
+      )}
+
+      {filtered && overview.data && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }} role="status" data-testid="conversation-result-count">
+          {t('conversations.resultCount', { count: shown })}
+        </Typography>
+      )}
+
+      {overview.isFetching && !loading ? <LinearProgress sx={{ height: 2, mb: 1 }} /> : <Box sx={{ height: 2, mb: 1 }} />}
+
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: 'repeat(3, minmax(0, 1fr))' }, gap: 2, alignItems: 'start' }}>
+        {BOARD_COLUMNS.map((column) => {
+          const cards = board[column];
+          const title = t(`conversations.columns.${column}.title`);
+          return (
+            <Paper
+              key={column}
+              component="section"
+              variant="outlined"
+              aria-label={title}
+              data-testid={`conversation-column-${column}`}
+              sx={{ bgcolor: 'action.hover', borderTop: 3, borderTopColor: COLUMN_ACCENT[column], display: 'flex', flexDirection: 'column', minHeight: 240 }}
+            >
+              <Stack direction="row" spacing={1} sx={{ p: 1.75, pb: 1, justifyContent: 'space-between', alignItems: 'flex-start' }}>
+                <Box>
+                  <Typography variant="h6" component="h2">
+                    {title}
+                  </Typography>
+                  <Typography variant="body2" color="text.secondary">
+                    {t(`conversations.columns.${column}.subtitle`)}
+                  </Typography>
+                </Box>
+                {!loading && (
+                  <Chip
+                    size="small"
+                    label={cards.length}
+                    aria-label={t('conversations.columns.count', { count: cards.length, column: title })}
+                    data-testid="conversation-column-count"
+                  />
+                )}
+              </Stack>
+              <Stack spacing={1.25} sx={{ p: 1.25, pt: 0.5, maxHeight: { md: '65vh' }, overflowY: 'auto' }}>
+                {loading ? (
+                  <ColumnSkeleton />
+                ) : cards.length === 0 ? (
+                  <Typography variant="body2" color="text.disabled" sx={{ textAlign: 'center', py: 4 }}>
+                    {t('conversations.columns.empty')}
+                  </Typography>
+                ) : (
+                  cards.map((conversation) => (
+                    <ConversationCard
+                      key={conversation._id}
+                      conversation={conversation}
+                      relative={relative}
+                      onOpen={(c) => {
+                        setSelected(c._id);
+                        setModalOpen(true);
+                      }}
+                    />
+                  ))
+                )}
+              </Stack>
+            </Paper>
+          );
+        })}
+      </Box>
+
+      {selected && (
+        <ConversationModal
+          key={selected}
+          id={selected}
+          open={modalOpen}
+          now={now}
+          onClose={() => setModalOpen(false)}
+          onExited={() => setSelected(null)}
+        />
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * The modal's right panel (SPEC §2 Conversations): the messages grouped by date in a fixed-height
+ * list, the total count, the 24-hour window note ('Can send new messages for free during 24h
+ * period' / 'Last message sent more than 24h ago', from the customer's last message), and the
+ * human-reply composer (beyond the spec), disabled while the window is closed.
+ */
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Divider from '@mui/material/Divider';
+import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import Send from '@mui/icons-material/Send';
+import { useTranslation } from 'react-i18next';
+import type { Conversation, ConversationMessage } from '@agentdesk/functions/contract';
+import { groupByDate, messageText, REPLY_MAX, windowOpen } from './format';
+
+const LIST_HEIGHT = 420;
+
+function MessageBubble({ message, time }: { message: ConversationMessage; time: string }) {
+  const { t } = useTranslation();
+  const text = messageText(message);
+  const mine = message.fromMe;
+  const sender = mine ? (message.sentBy === 'human' ? t('conversations.modal.fromHuman') : t('conversations.modal.fromAgent')) : t('conversations.modal.customer');
+  return (
+    <Stack sx={{ alignItems: mine ? 'flex-end' : 'flex-start' }} data-testid="conversation-message" data-from-me={mine ? 'true' : 'false'}>
+      <Box
+        sx={{
+          maxWidth: '85%',
+          px: 1.5,
+          py: 1,
+          borderRadius: 2,
+          bgcolor: mine ? 'primary.main' : 'background.paper',
+          color: mine ? 'primary.contrastText' : 'text.primary',
+          border: mine ? 0 : 1,
+          borderColor: 'divider',
+        }}
+      >
+        {message.hasMedia && (
+          <Typography variant="body2" sx={{ fontStyle: 'italic', opacity: 0.85 }}>
+            {t('conversations.modal.mediaMessage', { type: message.type })}
+            {message.media?.filename ? ` ${message.media.filename}` : ''}
+          </Typography>
+        )}
+        {text && (
+          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {text}
+          </Typography>
+        )}
+      </Box>
+      <Typography variant="caption" color="text.secondary" sx={{ mt: 0.25 }}>
+        {[sender, time, mine ? t(`conversations.modal.messageStatus.${message.status}`, { defaultValue: message.status }) : ''].filter(Boolean).join(' · ')}
+      </Typography>
+      {message.status === 'failed' && message.error && (
+        <Typography variant="caption" color="error.main" sx={{ maxWidth: '85%', textAlign: 'right' }}>
+          {message.error}
+        </Typography>
+      )}
+    </Stack>
+  );
+}
+
+interface MessagesPanelProps {
+  conversation: Conversation;
+  messages: ConversationMessage[];
+  now: number;
+  sending: boolean;
+  /** Resolves true when the reply was sent (the composer then clears). */
+  onSend: (text: string) => Promise<boolean>;
+}
+
+export function MessagesPanel({ conversation, messages, now, sending, onSend }: MessagesPanelProps) {
+  const { t, i18n } = useTranslation();
+  const [draft, setDraft] = useState('');
+  const listRef = useRef<HTMLDivElement>(null);
+  const groups = groupByDate(messages, now);
+  const open = windowOpen(conversation.lastInboundAt, now);
+  const total = Math.max(conversation.messageCount ?? 0, messages.length);
+  const timeFormat = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' });
+  const dayFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full' });
+  const lastId = messages.at(-1)?._id;
+
+  // Newest message in view when the list first shows and whenever one arrives.
+  useEffect(() => {
+    const list = listRef.current;
+    if (list) list.scrollTop = list.scrollHeight;
+  }, [lastId, messages.length]);
+
+  const send = async () => {
+    const text = draft.trim();
+    if (!text || !open || sending) return;
+    if (await onSend(text)) setDraft('');
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key === 'Enter' && !e.shiftKey) {
+      e.preventDefault();
+      void send();
+    }
+  };
+
+  return (
+    <Stack spacing={1.5} sx={{ minWidth: 0 }}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+        <Typography variant="h6" component="h3">
+          {t('conversations.modal.messagesTitle')}
+        </Typography>
+        <Chip size="small" label={t('conversations.modal.messageCount', { count: total })} data-testid="conversation-message-count" />
+      </Stack>
+      <Box
+        ref={listRef}
+        role="log"
+        aria-label={t('conversations.modal.messagesTitle')}
+        sx={{ height: LIST_HEIGHT, overflowY: 'auto', bgcolor: 'action.hover', borderRadius: 1, p: 1.5 }}
+      >
+        {groups.length === 0 ? (
+          <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 8 }}>
+            {t('conversations.modal.noMessages')}
+          </Typography>
+        ) : (
+          groups.map((group) => (
+            <Box key={group.day} component="section" sx={{ mb: 1.5 }}>
+              <Divider sx={{ mb: 1 }}>
+                <Typography variant="caption" color="text.secondary">
+                  {group.label === 'today'
+                    ? t('conversations.modal.today')
+                    : group.label === 'yesterday'
+                      ? t('conversations.modal.yesterday')
+                      : Number.isNaN(group.label.getTime())
+                        ? ''
+                        : dayFormat.format(group.label)}
+                </Typography>
+              </Divider>
+              <Stack spacing={1}>
+                {group.messages.map((message) => {
+                  const at = new Date(message.timestamp);
+                  return <MessageBubble key={message._id} message={message} time={Number.isNaN(at.getTime()) ? '' : timeFormat.format(at)} />;
+                })}
+              </Stack>
+            </Box>
+          ))
+        )}
+      </Box>
+      <Alert severity={open ? 'success' : 'warning'} variant="outlined" sx={{ py: 0 }} data-testid="conversation-window-note">
+        {open ? t('conversations.modal.windowOpen') : t('conversations.modal.windowClosed')}
+      </Alert>
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
+        <TextField
+          multiline
+          maxRows={4}
+          size="small"
+          fullWidth
+          label={t('conversations.modal.reply')}
+          placeholder={t('conversations.modal.replyPlaceholder')}
+          value={draft}
+          onChange={(e) => setDraft(e.target.value)}
+          onKeyDown={onKeyDown}
+          disabled={!open || sending}
+          helperText={open ? undefined : t('conversations.modal.windowClosedHint')}
+          slotProps={{ htmlInput: { maxLength: REPLY_MAX } }}
+        />
+        <Button variant="contained" endIcon={<Send />} onClick={() => void send()} disabled={!open || sending || draft.trim() === ''} sx={{ flex: 'none', mt: '2px' }}>
+          {sending ? t('conversations.modal.sending') : t('conversations.modal.send')}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

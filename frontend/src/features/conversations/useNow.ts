@@ -1,0 +1,34 @@
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { relativeTime } from './format';
+
+/** The current time, ticking every `intervalMs` so relative times ('Just now', '5m ago') stay true. */
+export function useNow(intervalMs = 30_000): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(timer);
+  }, [intervalMs]);
+  return now;
+}
+
+/** SPEC §9 relative time as text: 'Just now', '5m ago', '3h ago', '2d ago' (empty when unknown). */
+export function useRelativeTime(now: number): (iso: string | null | undefined) => string {
+  const { t } = useTranslation();
+  return (iso) => {
+    const rel = relativeTime(iso, now);
+    if (!rel) return '';
+    return rel.unit === 'now' ? t('conversations.time.now') : t(`conversations.time.${rel.unit}`, { count: rel.count });
+  };
+}
+
+/** A full local date and time, for tooltips. */
+export function useDateTime(): (iso: string | null | undefined) => string {
+  const { i18n } = useTranslation();
+  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  return (iso) => {
+    if (!iso) return '';
+    const at = new Date(iso);
+    return Number.isNaN(at.getTime()) ? '' : format.format(at);
+  };
+}
