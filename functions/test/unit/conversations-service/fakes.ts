@@ -14,7 +14,7 @@ import type {
 } from '../../../src/domain/conversations/ports.js';
 import { createConversationService, type WhatsAppConnection } from '../../../src/domain/conversations/service.js';
 import { LimitExceededError } from '../../../src/domain/errors.js';
-import { GraphError, type GraphClient, type WhatsAppCredentials } from '../../../src/domain/whatsapp/ports.js';
+import type { GraphClient, GraphError, WhatsAppCredentials } from '../../../src/domain/whatsapp/ports.js';
 import { newId } from '../../../src/lib/ids.js';
 
 export const NOW = new Date('2026-03-18T12:00:00.000Z');
