@@ -32,6 +32,8 @@ export default async function setup(project: TestProject) {
   project.provide('dynamoEndpoint', stack.endpoints.dynamodb);
   project.provide('tableName', stack.tableName);
   project.provide('webFixturesUrl', web.url);
+  // The fake WhatsApp Graph API the stack starts by default (its /_test/sent records the sends).
+  project.provide('whatsappGraphUrl', stack.whatsappGraphUrl ?? '');
   return async () => {
     await stack.stop();
     await web.close();
@@ -47,5 +49,7 @@ declare module 'vitest' {
     tableName: string;
     /** The allow-listed fixture web server (functions/test/support/web-fixtures.ts): POST /_fixtures/routes. */
     webFixturesUrl: string;
+    /** The fake WhatsApp Graph API's origin: GET /_test/sent?phoneId= lists what the app sent. */
+    whatsappGraphUrl: string;
   }
 }
