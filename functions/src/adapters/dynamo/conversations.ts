@@ -1,0 +1,526 @@
+/**
+ * WhatsApp conversations over the single table (ACCESS-PATTERNS.md, "WhatsApp: conversations and
+ * messages"):
+ *
+ * - pk=USER#{u}, sk=CONV#{id}: the conversation; gsi1pk=USER#{u}#CONVS#{status},
+ *   gsi1sk={lastMessageAt}#{id}: by status, latest activity first.
+ * - pk=USER#{u}, sk=WACUST#{waId}: the customer's open conversation (conversationId), every
+ *   conversation of the customer (conversationIds, a string set), profile and contact link;
+ *   gsi1pk=USER#{u}#CONTACT#{contactId}, gsi1sk=WACUST#{waId} when linked.
+ * - pk=USER#{u}, sk=CONVS#STATS: conversations per status (moved inside the status-change
+ *   transaction, so the board's counts never disagree with the statuses).
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import { CONVERSATION_STATUSES, type ConversationStats, type ConversationStatus } from '../../contract/whatsapp.js';
+import type {
+  ConversationActivity,
+  ConversationListInput,
+  ConversationPatch,
+  ConversationRepository,
+  CustomerRef,
+  StoredConversation,
+} from '../../domain/conversations/ports.js';
+import { newId } from '../../lib/ids.js';
+import { userPk } from './keys.js';
+import type { DynamoMessageRepository } from './messages.js';
+
+type Item = Record<string, unknown>;
+type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+
+export const convSk = (id: string) => `CONV#${id}`;
+export const customerSk = (waId: string) => `WACUST#${waId}`;
+const statusGsi = (userId: string, status: ConversationStatus) => `USER#${userId}#CONVS#${status}`;
+const contactGsi = (userId: string, contactId: string) => `USER#${userId}#CONTACT#${contactId}`;
+const STATS_SK = 'CONVS#STATS';
+const OPEN_STATUSES: readonly ConversationStatus[] = ['active', 'requires_human'];
+/** Items read per status for a searched list. */
+export const SEARCH_READ_CAP = 2000;
+const ID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+function toConversation(item: Item): StoredConversation {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, ...rest } = item;
+  return rest as unknown as StoredConversation;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function cancelCodes(error: unknown): string[] | null {
+  if (!(error instanceof TransactionCanceledException)) return null;
+  return (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
+}
+
+export class DynamoConversationRepository implements ConversationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly messages: DynamoMessageRepository,
+  ) {}
+
+  /** TransactWriteItems, retried with jitter while it only collides with other transactions. */
+  private async transact(items: TransactItem[]): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return;
+      } catch (error) {
+        const codes = cancelCodes(error);
+        const onlyConflicts = codes !== null && codes.includes('TransactionConflict') && codes.every((c) => c === 'TransactionConflict' || c === 'None');
+        if ((onlyConflicts || (error as { name?: string }).name === 'TransactionConflictException') && attempt < 10) {
+          await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  private statsAdd(userId: string, deltas: Partial<Record<ConversationStatus, number>>): TransactItem {
+    const names = Object.keys(deltas);
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: STATS_SK },
+        UpdateExpression: `ADD ${names.map((_, i) => `#s${i} :d${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#s${i}`, n])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:d${i}`, deltas[n as ConversationStatus]])),
+      },
+    };
+  }
+
+  private conversationItem(userId: string, c: StoredConversation): Item {
+    return {
+      pk: userPk(userId),
+      sk: convSk(c.id),
+      gsi1pk: statusGsi(userId, c.status),
+      gsi1sk: `${c.lastMessageAt}#${c.id}`,
+      entity: 'conversation',
+      ...c,
+    };
+  }
+
+  async get(userId: string, id: string): Promise<StoredConversation | null> {
+    if (!ID_RE.test(id)) return null;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: convSk(id) }, ConsistentRead: true }));
+    return Item ? toConversation(Item) : null;
+  }
+
+  async getMany(userId: string, ids: readonly string[]): Promise<StoredConversation[]> {
+    const valid = [...new Set(ids.filter((id) => ID_RE.test(id)))];
+    const out: StoredConversation[] = [];
+    for (let i = 0; i < valid.length; i += 100) {
+      let keys: Array<Record<string, unknown>> = valid.slice(i, i + 100).map((id) => ({ pk: userPk(userId), sk: convSk(id) }));
+      for (let attempt = 0; keys.length > 0 && attempt < 8; attempt++) {
+        const { Responses, UnprocessedKeys } = await this.db.send(
+          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
+        );
+        out.push(...(Responses?.[this.tableName] ?? []).map(toConversation));
+        keys = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+      }
+    }
+    return out;
+  }
+
+  async findOrOpen(userId: string, customer: CustomerRef, now: string): Promise<{ conversation: StoredConversation; opened: boolean }> {
+    for (let attempt = 0; attempt < 8; attempt++) {
+      const { Item: pointer } = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: customerSk(customer.waId) }, ConsistentRead: true }),
+      );
+      const currentId = typeof pointer?.conversationId === 'string' ? pointer.conversationId : null;
+      if (currentId) {
+        const current = await this.get(userId, currentId);
+        if (current && OPEN_STATUSES.includes(current.status)) return { conversation: current, opened: false };
+      }
+      const contactId = customer.contactId || (typeof pointer?.contactId === 'string' ? pointer.contactId : '');
+      const conversation: StoredConversation = {
+        id: newId(Date.parse(now) || Date.now()),
+        status: 'active',
+        notes: '',
+        escalationReason: '',
+        customerWaId: customer.waId,
+        customerPhone: customer.phone,
+        customerName: customer.name,
+        contactId,
+        phoneNumberId: customer.phoneNumberId,
+        lastMessage: null,
+        lastAgent: null,
+        createdAt: now,
+        updatedAt: now,
+        lastMessageAt: now,
+        lastInboundAt: null,
+        closedAt: null,
+        escalatedAt: null,
+        messageCount: 0,
+      };
+      const sets = ['conversationId = :id', 'waId = :waId', 'phone = :phone', '#name = :name', 'entity = :entity', 'firstSeenAt = if_not_exists(firstSeenAt, :now)'];
+      const values: Item = {
+        ':id': conversation.id,
+        ':waId': customer.waId,
+        ':phone': customer.phone,
+        ':name': customer.name,
+        ':entity': 'waCustomer',
+        ':now': now,
+        ':ids': new Set([conversation.id]),
+      };
+      if (contactId) {
+        sets.push('contactId = :cid', 'gsi1pk = :g1', 'gsi1sk = :g2');
+        Object.assign(values, { ':cid': contactId, ':g1': contactGsi(userId, contactId), ':g2': customerSk(customer.waId) });
+      }
+      if (currentId) values[':old'] = currentId;
+      try {
+        await this.transact([
+          { Put: { TableName: this.tableName, Item: this.conversationItem(userId, conversation), ConditionExpression: 'attribute_not_exists(pk)' } },
+          {
+            Update: {
+              TableName: this.tableName,
+              Key: { pk: userPk(userId), sk: customerSk(customer.waId) },
+              UpdateExpression: `SET ${sets.join(', ')} ADD conversationIds :ids`,
+              ConditionExpression: currentId ? 'conversationId = :old' : 'attribute_not_exists(conversationId)',
+              ExpressionAttributeNames: { '#name': 'name' },
+              ExpressionAttributeValues: values,
+            },
+          },
+          this.statsAdd(userId, { active: 1 }),
+        ]);
+        return { conversation, opened: true };
+      } catch (error) {
+        // Another message of the customer opened one first: use it.
+        if (cancelCodes(error)?.[1] === 'ConditionalCheckFailed') continue;
+        throw error;
+      }
+    }
+    throw new Error('Could not find or open the conversation (too much contention)');
+  }
+
+  async touch(userId: string, id: string, a: ConversationActivity): Promise<StoredConversation | null> {
+    if (!ID_RE.test(id)) return null;
+    const names: Record<string, string> = {};
+    const values: Item = { ':n': a.messageCountDelta, ':at': a.lastMessageAt, ':now': new Date().toISOString() };
+    const sets = ['updatedAt = :now'];
+    if (a.lastInboundAt) {
+      sets.push('lastInboundAt = :in');
+      values[':in'] = a.lastInboundAt;
+    }
+    if (a.customerName) {
+      sets.push('customerName = :cname');
+      values[':cname'] = a.customerName;
+    }
+    if (a.contactId) {
+      sets.push('contactId = :cid');
+      values[':cid'] = a.contactId;
+    }
+    const latest = [
+      'lastMessage = :lm',
+      'lastMessageAt = :at',
+      'gsi1sk = :g1sk',
+      ...(a.lastAgent ? ['lastAgent = :la'] : []),
+    ];
+    const latestValues: Item = { ':lm': a.lastMessage, ':g1sk': `${a.lastMessageAt}#${id}`, ...(a.lastAgent ? { ':la': a.lastAgent } : {}) };
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: convSk(id) },
+          UpdateExpression: `SET ${[...sets, ...latest].join(', ')} ADD messageCount :n`,
+          // Only a newer message becomes the last one (workers may finish out of order).
+          ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
+          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
+          ExpressionAttributeValues: { ...values, ...latestValues },
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toConversation(Attributes) : null;
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    }
+    // An older message: count it (and the inbound time if it is later) without moving lastMessage.
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: convSk(id) },
+          UpdateExpression: `SET ${sets.filter((s) => !s.startsWith('lastInboundAt')).join(', ')} ADD messageCount :n`,
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: Object.fromEntries(Object.entries(values).filter(([k]) => k !== ':in' && k !== ':at')),
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ? toConversation(Attributes) : null;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async update(userId: string, id: string, patch: ConversationPatch, now: string, expectedStatus?: ConversationStatus): Promise<StoredConversation | null> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const before = await this.get(userId, id);
+      if (!before) return null;
+      if (expectedStatus && before.status !== expectedStatus) return null;
+      const after: StoredConversation = { ...before, updatedAt: now };
+      if (patch.notes !== undefined) after.notes = patch.notes;
+      if (patch.escalationReason !== undefined) after.escalationReason = patch.escalationReason;
+      if (patch.status !== undefined && patch.status !== before.status) {
+        after.status = patch.status;
+        if (patch.status === 'closed') after.closedAt = now;
+        else if (before.status === 'closed') after.closedAt = null;
+      }
+      if (patch.closedAt !== undefined) after.closedAt = patch.closedAt;
+      if (patch.escalatedAt !== undefined) after.escalatedAt = patch.escalatedAt;
+      const items: TransactItem[] = [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: convSk(id) },
+            UpdateExpression:
+              'SET #st = :st, notes = :notes, escalationReason = :reason, closedAt = :closed, escalatedAt = :esc, updatedAt = :now, gsi1pk = :g1',
+            ConditionExpression: 'attribute_exists(pk) AND #st = :before',
+            ExpressionAttributeNames: { '#st': 'status' },
+            ExpressionAttributeValues: {
+              ':st': after.status,
+              ':notes': after.notes,
+              ':reason': after.escalationReason,
+              ':closed': after.closedAt,
+              ':esc': after.escalatedAt,
+              ':now': now,
+              ':g1': statusGsi(userId, after.status),
+              ':before': before.status,
+            },
+          },
+        },
+      ];
+      if (after.status !== before.status) items.push(this.statsAdd(userId, { [before.status]: -1, [after.status]: 1 }));
+      try {
+        await this.transact(items);
+        // Read back: a message may have touched it meanwhile (lastMessage, count).
+        return (await this.get(userId, id)) ?? after;
+      } catch (error) {
+        if (cancelCodes(error)?.[0] === 'ConditionalCheckFailed') continue;
+        throw error;
+      }
+    }
+    return null;
+  }
+
+  escalate(userId: string, id: string, reason: string, now: string): Promise<StoredConversation | null> {
+    return this.update(userId, id, { status: 'requires_human', escalationReason: reason, escalatedAt: now }, now);
+  }
+
+  private async queryStatus(userId: string, status: ConversationStatus, cap: number, since?: string): Promise<Item[]> {
+    const out: Item[] = [];
+    let start: Item | undefined;
+    while (out.length < cap) {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: since ? 'gsi1pk = :pk AND gsi1sk >= :since' : 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': statusGsi(userId, status), ...(since ? { ':since': since } : {}) },
+          ScanIndexForward: false,
+          Limit: Math.min(1000, cap - out.length),
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+      if (!start) break;
+    }
+    return out;
+  }
+
+  async page(userId: string, input: ConversationListInput): Promise<{ items: StoredConversation[]; total: number }> {
+    const statuses: readonly ConversationStatus[] = input.status ? [input.status] : CONVERSATION_STATUSES;
+    const term = fold(input.search.trim());
+    const want = input.offset + input.limit;
+    const read = await Promise.all(statuses.map((s) => this.queryStatus(userId, s, term ? SEARCH_READ_CAP : want)));
+    let items = read
+      .flat()
+      .sort((a, b) => String(b.gsi1sk).localeCompare(String(a.gsi1sk)))
+      .map(toConversation);
+    let total: number;
+    if (term) {
+      items = items.filter((c) =>
+        fold(`${c.customerName} ${c.customerPhone} ${c.customerWaId} ${c.notes} ${c.escalationReason} ${c.lastMessage?.body ?? ''}`).includes(term),
+      );
+      total = items.length;
+    } else {
+      const stats = await this.rawStats(userId);
+      total = statuses.reduce((acc: number, s: ConversationStatus) => acc + Math.max(0, Number(stats[s]) || 0), 0);
+    }
+    return { items: items.slice(input.offset, want), total };
+  }
+
+  async listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number): Promise<StoredConversation[]> {
+    return (await this.queryStatus(userId, status, limit, since)).map(toConversation);
+  }
+
+  private async rawStats(userId: string): Promise<Partial<Record<ConversationStatus, number>>> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: STATS_SK }, ConsistentRead: true }));
+    return (Item ?? {}) as Partial<Record<ConversationStatus, number>>;
+  }
+
+  async stats(userId: string): Promise<ConversationStats> {
+    const raw = await this.rawStats(userId);
+    const n = (s: ConversationStatus) => Math.max(0, Number(raw[s]) || 0);
+    return { total: n('active') + n('requires_human') + n('closed') + n('archived'), active: n('active'), requiresHuman: n('requires_human'), closed: n('closed'), archived: n('archived') };
+  }
+
+  async remove(userId: string, id: string): Promise<boolean> {
+    const conv = await this.get(userId, id);
+    if (!conv) return false;
+    try {
+      await this.transact([
+        {
+          Delete: {
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: convSk(id) },
+            ConditionExpression: '#st = :st',
+            ExpressionAttributeNames: { '#st': 'status' },
+            ExpressionAttributeValues: { ':st': conv.status },
+          },
+        },
+        this.statsAdd(userId, { [conv.status]: -1 }),
+      ]);
+    } catch (error) {
+      if (cancelCodes(error)?.[0] === 'ConditionalCheckFailed') return this.remove(userId, id);
+      throw error;
+    }
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: customerSk(conv.customerWaId) },
+          UpdateExpression: 'REMOVE conversationId DELETE conversationIds :ids',
+          ConditionExpression: 'conversationId = :id',
+          ExpressionAttributeValues: { ':id': id, ':ids': new Set([id]) },
+        }),
+      )
+      .catch(async (error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        // Not the customer's open one: just forget it in the customer's list.
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: customerSk(conv.customerWaId) },
+            UpdateExpression: 'DELETE conversationIds :ids',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':ids': new Set([id]) },
+          }),
+        ).catch((e: unknown) => {
+          if (!(e instanceof ConditionalCheckFailedException)) throw e;
+        });
+      });
+    await this.messages.removeAllOf(userId, id);
+    return true;
+  }
+
+  private async pointersOfContact(userId: string, contactId: string): Promise<Item[]> {
+    const out: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': contactGsi(userId, contactId) },
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  private async setContactOn(userId: string, ids: Iterable<string>, from: string | null, to: string | null): Promise<void> {
+    await Promise.all(
+      [...ids].map((id) =>
+        this.db
+          .send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: userPk(userId), sk: convSk(id) },
+              UpdateExpression: to ? 'SET contactId = :to' : 'SET contactId = :empty',
+              ConditionExpression: from ? 'contactId = :from' : 'attribute_exists(pk) AND (attribute_not_exists(contactId) OR contactId = :empty)',
+              ExpressionAttributeValues: { ':empty': '', ...(to ? { ':to': to } : {}), ...(from ? { ':from': from } : {}) },
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          }),
+      ),
+    );
+  }
+
+  async unlinkContact(userId: string, contactId: string): Promise<void> {
+    for (const pointer of await this.pointersOfContact(userId, contactId)) {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: pointer.pk, sk: pointer.sk },
+          UpdateExpression: 'REMOVE contactId, gsi1pk, gsi1sk',
+          ConditionExpression: 'contactId = :cid',
+          ExpressionAttributeValues: { ':cid': contactId },
+        }),
+      ).catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+      await this.setContactOn(userId, (pointer.conversationIds as Set<string> | undefined) ?? [], contactId, null);
+    }
+  }
+
+  async linkContact(userId: string, waId: string, contactId: string): Promise<void> {
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: customerSk(waId) },
+        UpdateExpression: 'SET contactId = :cid, gsi1pk = :g1, gsi1sk = :g2',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':cid': contactId, ':g1': contactGsi(userId, contactId), ':g2': customerSk(waId) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ).catch((error: unknown) => {
+      if (error instanceof ConditionalCheckFailedException) return { Attributes: undefined };
+      throw error;
+    });
+    await this.setContactOn(userId, (Attributes?.conversationIds as Set<string> | undefined) ?? [], null, contactId);
+  }
+
+  async *customers(userId: string): AsyncIterable<Array<{ waId: string; phone: string; name: string; contactId: string }>> {
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+          ExpressionAttributeValues: { ':pk': userPk(userId), ':a': 'WACUST#', ':b': 'WACUST#~' },
+          ProjectionExpression: 'waId, phone, #name, contactId',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      const rows = (page.Items ?? []).map((it) => ({
+        waId: String(it.waId ?? ''),
+        phone: String(it.phone ?? ''),
+        name: String(it.name ?? ''),
+        contactId: String(it.contactId ?? ''),
+      }));
+      if (rows.length) yield rows;
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+}

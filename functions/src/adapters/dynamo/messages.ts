@@ -1,0 +1,492 @@
+/**
+ * WhatsApp messages over the single table (ACCESS-PATTERNS.md, "WhatsApp: conversations and
+ * messages"):
+ *
+ * - pk=USER#{u}#CONV#{convId}, sk=MSG#{mid}: the message (mid = time-sortable id, so key order is
+ *   time order). Message id = `{convId}-{mid}`. gsi1pk=USER#{u}#MSGS, gsi1sk={mid}: all messages
+ *   of a user by time (Message Hub).
+ * - pk=USER#{u}, sk=WAMID#{wamid}: inbound idempotency claim (state) / outbound wamid → message
+ *   (status webhooks). TTL 30 days.
+ * - pk=USER#{u}, sk=MSGSTATS#{yyyy-mm-dd} and MSGSTATS#ALL: counters (ADD on every write).
+ *
+ * Counters are plain UpdateItem ADDs next to the write (not inside its transaction): ADDs on one
+ * item never conflict, where transactions touching one hot counter item would cancel each other
+ * under a burst of messages. The cost: a crash between the write and its ADD loses that count.
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import {
+  BatchGetCommand,
+  BatchWriteCommand,
+  DeleteCommand,
+  GetCommand,
+  PutCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+  type DynamoDBDocumentClient,
+} from '@aws-sdk/lib-dynamodb';
+import type { MessageStats, MessageStatus, TimeFilter } from '../../contract/whatsapp.js';
+import {
+  statusCanMove,
+  type InboundInsertResult,
+  type InboundState,
+  type MessageListInput,
+  type MessageRepository,
+  type StatusUpdateResult,
+  type StoredMessage,
+} from '../../domain/conversations/ports.js';
+import { userPk } from './keys.js';
+
+type Item = Record<string, unknown>;
+
+export const convMsgPk = (userId: string, convId: string) => `USER#${userId}#CONV#${convId}`;
+export const msgSk = (mid: string) => `MSG#${mid}`;
+export const userMsgsGsi = (userId: string) => `USER#${userId}#MSGS`;
+export const wamidSk = (wamid: string) => `WAMID#${wamid}`;
+const statsSk = (day: string) => `MSGSTATS#${day}`;
+/** 30 days: Meta redelivers for up to 7; status webhooks come within days. */
+export const WAMID_TTL_SECONDS = 30 * 24 * 3600;
+/** Items read (newest first) for a filtered Message Hub list. */
+export const FILTERED_READ_CAP = 5000;
+
+const MEDIA_TYPES = new Set(['image', 'video', 'audio', 'ptt', 'document', 'sticker']);
+
+/** `{convId}-{mid}` → parts; null for a malformed id. */
+export function splitMessageId(id: string): { convId: string; mid: string } | null {
+  const m = /^([0-9A-HJKMNP-TV-Z]{26})-([0-9A-HJKMNP-TV-Z]{26})$/.exec(id);
+  return m ? { convId: m[1]!, mid: m[2]! } : null;
+}
+
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+/** The 10-character time prefix of ids made at `ms` (lower bound of a time range on id keys). */
+export function idTimePrefix(ms: number): string {
+  let out = '';
+  let rest = Math.max(0, Math.floor(ms));
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[rest % 32] + out;
+    rest = Math.floor(rest / 32);
+  }
+  return out;
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+const TIME_FILTER_DAYS: Record<TimeFilter, number> = { today: 1, lastWeek: 7, lastMonth: 30, all: 0 };
+
+/** UTC start (ms) of the first day a filter covers; null = all time. */
+export function timeFilterStart(filter: TimeFilter, now: string): number | null {
+  const days = TIME_FILTER_DAYS[filter];
+  if (!days) return null;
+  const today = Date.parse(`${now.slice(0, 10)}T00:00:00.000Z`);
+  return today - (days - 1) * DAY_MS;
+}
+
+/** The counter items a time filter sums: its UTC days, or the all-time item. */
+export function statsDays(filter: TimeFilter, now: string): string[] {
+  const start = timeFilterStart(filter, now);
+  if (start === null) return ['ALL'];
+  const days: string[] = [];
+  for (let t = start; t <= Date.parse(now); t += DAY_MS) days.push(new Date(t).toISOString().slice(0, 10));
+  return days;
+}
+
+/** Counter deltas of a message existing (sign +1) or going away (−1). */
+function countDeltas(m: Pick<StoredMessage, 'fromMe' | 'status' | 'type' | 'hasMedia'>, sign: number): Record<string, number> {
+  const d: Record<string, number> = { total: sign, [m.fromMe ? 'out' : 'in']: sign, [`s_${m.status}`]: sign, [`t_${m.type}`]: sign };
+  if (m.hasMedia || MEDIA_TYPES.has(m.type)) d.media = sign;
+  return d;
+}
+
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
+
+function toMessage(item: Item): StoredMessage {
+  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, mid: _mid, ...rest } = item;
+  return rest as unknown as StoredMessage;
+}
+
+function conditionFailedAt(error: unknown, index: number): boolean {
+  return error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
+}
+
+export class DynamoMessageRepository implements MessageRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  private messageItem(userId: string, m: StoredMessage): Item {
+    const parts = splitMessageId(m.id);
+    if (!parts) throw new Error(`Malformed message id ${m.id}`);
+    return {
+      pk: convMsgPk(userId, parts.convId),
+      sk: msgSk(parts.mid),
+      gsi1pk: userMsgsGsi(userId),
+      gsi1sk: parts.mid,
+      entity: 'message',
+      ...m,
+    };
+  }
+
+  private key(userId: string, id: string) {
+    const parts = splitMessageId(id);
+    return parts ? { pk: convMsgPk(userId, parts.convId), sk: msgSk(parts.mid) } : null;
+  }
+
+  /** ADDs deltas to the message's day item and the all-time item. */
+  async count(userId: string, createdAt: string, deltas: Record<string, number>): Promise<void> {
+    const names = Object.keys(deltas).filter((k) => deltas[k] !== 0);
+    if (names.length === 0) return;
+    const expr = `ADD ${names.map((_, i) => `#a${i} :v${i}`).join(', ')}`;
+    const attrNames = Object.fromEntries(names.map((n, i) => [`#a${i}`, n]));
+    const values = Object.fromEntries(names.map((n, i) => [`:v${i}`, deltas[n]]));
+    await Promise.all(
+      [createdAt.slice(0, 10), 'ALL'].map((day) =>
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: statsSk(day) },
+            UpdateExpression: expr,
+            ExpressionAttributeNames: attrNames,
+            ExpressionAttributeValues: values,
+          }),
+        ),
+      ),
+    );
+  }
+
+  async insertInbound(userId: string, message: StoredMessage): Promise<InboundInsertResult> {
+    const nowSec = Math.floor(this.clock() / 1000);
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.tableName, Item: this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: {
+                  pk: userPk(userId),
+                  sk: wamidSk(message.waMessageId),
+                  entity: 'wamid',
+                  dir: 'in',
+                  messageId: message.id,
+                  state: 'received' satisfies InboundState,
+                  expiresAt: nowSec + WAMID_TTL_SECONDS,
+                },
+                ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+                ExpressionAttributeValues: { ':now': nowSec },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!conditionFailedAt(error, 1)) throw error;
+      const claim = await this.getWamid(userId, message.waMessageId);
+      const earlier = claim ? await this.get(userId, String(claim.messageId)) : null;
+      if (!claim || !earlier) throw new Error('wamid claimed but its message is missing', { cause: error });
+      return { isNew: false, message: earlier, state: claim.state as InboundState };
+    }
+    await this.count(userId, message.createdAt, countDeltas(message, 1));
+    return { isNew: true, message, state: 'received' };
+  }
+
+  private async getWamid(userId: string, wamid: string): Promise<Item | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: wamidSk(wamid) }, ConsistentRead: true }),
+    );
+    return Item ?? null;
+  }
+
+  async claimReply(userId: string, waMessageId: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: wamidSk(waMessageId) },
+          UpdateExpression: 'SET #st = :replying, #owner = :owner, leaseUntil = :until',
+          ConditionExpression: '#st = :received OR (#st = :replying AND (#owner = :owner OR leaseUntil < :now))',
+          ExpressionAttributeNames: { '#st': 'state', '#owner': 'owner' },
+          ExpressionAttributeValues: { ':replying': 'replying', ':received': 'received', ':owner': owner, ':until': now + leaseMs, ':now': now },
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return false;
+      throw error;
+    }
+  }
+
+  async finishInbound(userId: string, waMessageId: string): Promise<void> {
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: wamidSk(waMessageId) },
+        UpdateExpression: 'SET #st = :handled REMOVE #owner, leaseUntil',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#st': 'state', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':handled': 'handled' },
+      }),
+    );
+  }
+
+  async insertOutbound(userId: string, message: StoredMessage): Promise<void> {
+    await this.db.send(
+      new PutCommand({ TableName: this.tableName, Item: this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' }),
+    );
+    await this.count(userId, message.createdAt, countDeltas(message, 1));
+  }
+
+  /** Conditional status move (from one of `from`); counters follow. Null when not found or not in `from`. */
+  private async move(
+    userId: string,
+    id: string,
+    from: readonly MessageStatus[],
+    to: MessageStatus,
+    extra: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number> } = {},
+  ): Promise<StoredMessage | null> {
+    const key = this.key(userId, id);
+    if (!key) return null;
+    const sets = ['#st = :to', ...Object.keys(extra.set ?? {}).map((k) => `#${k} = :${k}`)];
+    const names: Record<string, string> = { '#st': 'status' };
+    const values: Record<string, unknown> = { ':to': to };
+    for (const [k, v] of Object.entries(extra.set ?? {})) {
+      names[`#${k}`] = k;
+      values[`:${k}`] = v;
+    }
+    from.forEach((s, i) => (values[`:f${i}`] = s));
+    let expr = `SET ${sets.join(', ')}`;
+    if (extra.remove?.length) {
+      for (const k of extra.remove) names[`#${k}`] = k;
+      expr += ` REMOVE ${extra.remove.map((k) => `#${k}`).join(', ')}`;
+    }
+    if (extra.add) {
+      for (const [k, v] of Object.entries(extra.add)) {
+        names[`#${k}`] = k;
+        values[`:${k}`] = v;
+      }
+      expr += ` ADD ${Object.keys(extra.add).map((k) => `#${k} :${k}`).join(', ')}`;
+    }
+    let result;
+    try {
+      result = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: expr,
+          ConditionExpression: `attribute_exists(pk) AND #st IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+    const before = toMessage(result.Attributes ?? {});
+    await this.count(userId, before.createdAt, { [`s_${before.status}`]: -1, [`s_${to}`]: 1 });
+    const after: StoredMessage = { ...before, ...(extra.set as Partial<StoredMessage>), status: to };
+    for (const k of extra.remove ?? []) delete (after as unknown as Item)[k];
+    if (extra.add) for (const [k, v] of Object.entries(extra.add)) (after as unknown as Item)[k] = (Number((before as unknown as Item)[k]) || 0) + v;
+    return after;
+  }
+
+  async markSent(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null> {
+    const nowSec = Math.floor(this.clock() / 1000);
+    // Indexed first: a status webhook can arrive as soon as Meta answered.
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: userPk(userId), sk: wamidSk(waMessageId), entity: 'wamid', dir: 'out', messageId: id, expiresAt: nowSec + WAMID_TTL_SECONDS },
+      }),
+    );
+    return this.move(userId, id, ['pending'], 'sent', { set: { waMessageId } });
+  }
+
+  markFailed(userId: string, id: string, error: string): Promise<StoredMessage | null> {
+    return this.move(userId, id, ['pending', 'sent'], 'failed', { set: { error } });
+  }
+
+  async updateStatusByWamid(userId: string, waMessageId: string, status: MessageStatus, error?: string): Promise<StatusUpdateResult> {
+    const claim = await this.getWamid(userId, waMessageId);
+    if (!claim || claim.dir !== 'out') return 'unknown';
+    const id = String(claim.messageId);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.get(userId, id);
+      if (!current) return 'unknown';
+      if (!statusCanMove(current.status, status)) return 'stale';
+      const moved = await this.move(userId, id, [current.status], status, status === 'failed' && error ? { set: { error } } : {});
+      if (moved) return 'updated';
+    }
+    return 'stale';
+  }
+
+  async recent(userId: string, conversationId: string, limit: number): Promise<StoredMessage[]> {
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': convMsgPk(userId, conversationId), ':sk': 'MSG#' },
+        ScanIndexForward: false,
+        Limit: limit,
+        ConsistentRead: true,
+      }),
+    );
+    return (Items ?? []).map(toMessage).reverse();
+  }
+
+  async listByConversation(userId: string, conversationId: string, cap: number): Promise<StoredMessage[]> {
+    const out: StoredMessage[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+          ExpressionAttributeValues: { ':pk': convMsgPk(userId, conversationId), ':sk': 'MSG#' },
+          Limit: Math.min(1000, cap - out.length),
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...(page.Items ?? []).map(toMessage));
+      start = page.LastEvaluatedKey;
+    } while (start && out.length < cap);
+    return out;
+  }
+
+  /** Newest first, within [since, now], reading at most `cap` items. */
+  private async readRange(userId: string, since: number | null, cap: number): Promise<StoredMessage[]> {
+    const out: StoredMessage[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: since === null ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
+          ExpressionAttributeValues: { ':pk': userMsgsGsi(userId), ...(since === null ? {} : { ':since': idTimePrefix(since) }) },
+          ScanIndexForward: false,
+          Limit: Math.min(1000, cap - out.length),
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...(page.Items ?? []).map(toMessage));
+      start = page.LastEvaluatedKey;
+    } while (start && out.length < cap);
+    return out;
+  }
+
+  async page(userId: string, input: MessageListInput): Promise<{ items: StoredMessage[]; total: number }> {
+    const since = timeFilterStart(input.timeFilter, input.now);
+    const offset = (input.page - 1) * input.limit;
+    const filtered = input.search !== '' || input.status !== '' || input.fromMe !== undefined;
+    if (!filtered) {
+      const [stats, items] = await Promise.all([
+        this.stats(userId, input.timeFilter, input.now),
+        this.readRange(userId, since, Math.min(FILTERED_READ_CAP, offset + input.limit)),
+      ]);
+      return { items: items.slice(offset, offset + input.limit), total: stats.totalMessages };
+    }
+    const term = fold(input.search.trim());
+    const matches = (await this.readRange(userId, since, FILTERED_READ_CAP)).filter(
+      (m) =>
+        (input.status === '' || m.status === input.status) &&
+        (input.fromMe === undefined || m.fromMe === input.fromMe) &&
+        (term === '' || fold(`${m.body} ${m.from} ${m.to} ${m.media?.caption ?? ''} ${m.media?.filename ?? ''}`).includes(term)),
+    );
+    return { items: matches.slice(offset, offset + input.limit), total: matches.length };
+  }
+
+  async stats(userId: string, timeFilter: TimeFilter, now: string): Promise<MessageStats> {
+    const keys = statsDays(timeFilter, now).map((day) => ({ pk: userPk(userId), sk: statsSk(day) }));
+    const items: Item[] = [];
+    let pending: Array<Record<string, unknown>> = keys;
+    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
+      const { Responses, UnprocessedKeys } = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }));
+      items.push(...(Responses?.[this.tableName] ?? []));
+      pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
+    }
+    const sum = (name: string) => items.reduce((acc, it) => acc + (Number(it[name]) || 0), 0);
+    return {
+      totalMessages: sum('total'),
+      sentMessages: sum('out'),
+      receivedMessages: sum('in'),
+      mediaMessages: sum('media'),
+      statusBreakdown: { pending: sum('s_pending'), sent: sum('s_sent'), delivered: sum('s_delivered'), read: sum('s_read'), failed: sum('s_failed') },
+      typeBreakdown: {
+        chat: sum('t_chat'),
+        image: sum('t_image'),
+        video: sum('t_video'),
+        audio: sum('t_audio') + sum('t_ptt'),
+        document: sum('t_document'),
+        sticker: sum('t_sticker'),
+      },
+    };
+  }
+
+  latest(userId: string, limit: number): Promise<StoredMessage[]> {
+    return this.readRange(userId, null, limit);
+  }
+
+  async get(userId: string, id: string): Promise<StoredMessage | null> {
+    const key = this.key(userId, id);
+    if (!key) return null;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
+    return Item ? toMessage(Item) : null;
+  }
+
+  async remove(userId: string, id: string): Promise<boolean> {
+    const key = this.key(userId, id);
+    if (!key) return false;
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: key, ReturnValues: 'ALL_OLD' }));
+    if (!Attributes) return false;
+    const m = toMessage(Attributes);
+    await Promise.all([this.count(userId, m.createdAt, countDeltas(m, -1)), this.deleteWamids(userId, [m])]);
+    return true;
+  }
+
+  private async deleteWamids(userId: string, messages: readonly StoredMessage[]): Promise<void> {
+    const keys = messages.filter((m) => m.waMessageId).map((m) => ({ pk: userPk(userId), sk: wamidSk(m.waMessageId) }));
+    await this.batchDelete(keys);
+  }
+
+  private async batchDelete(keys: Array<Record<string, unknown>>): Promise<void> {
+    for (let i = 0; i < keys.length; i += 25) {
+      let pending = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
+      for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
+        const { UnprocessedItems } = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
+        pending = (UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
+      }
+    }
+  }
+
+  /** Deletes every message of a conversation (and their wamid items), counters decremented per day. */
+  async removeAllOf(userId: string, conversationId: string): Promise<number> {
+    let removed = 0;
+    for (;;) {
+      const batch = await this.listByConversation(userId, conversationId, 500);
+      if (batch.length === 0) return removed;
+      await this.batchDelete(batch.map((m) => this.key(userId, m.id)!));
+      await this.deleteWamids(userId, batch);
+      const byDay = new Map<string, Record<string, number>>();
+      for (const m of batch) {
+        const day = m.createdAt.slice(0, 10);
+        const acc = byDay.get(day) ?? {};
+        for (const [k, v] of Object.entries(countDeltas(m, -1))) acc[k] = (acc[k] ?? 0) + v;
+        byDay.set(day, acc);
+      }
+      await Promise.all([...byDay].map(([day, deltas]) => this.count(userId, `${day}T00:00:00.000Z`, deltas)));
+      removed += batch.length;
+    }
+  }
+
+  beginRetry(userId: string, id: string): Promise<StoredMessage | null> {
+    return this.move(userId, id, ['failed'], 'pending', { remove: ['error'], add: { retryCount: 1 } });
+  }
+}

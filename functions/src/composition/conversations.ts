@@ -1,0 +1,13 @@
+/** WhatsApp conversations and messages over the single table (DynamoDB only). */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
+import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
+import type { ConversationRepository, MessageRepository } from '../domain/conversations/ports.js';
+import { once } from '../lib/once.js';
+
+const messages = once(() => new DynamoMessageRepository(documentClient(), config().TABLE_NAME));
+const conversations = once(() => new DynamoConversationRepository(documentClient(), config().TABLE_NAME, messages()));
+
+export const messageRepository = (): MessageRepository => messages();
+export const conversationRepository = (): ConversationRepository => conversations();
