@@ -1,6 +1,6 @@
 /**
  * Integrations calls (SPEC §7 Integrations): the list, one by type, the ChatGPT setup / test / ask,
- * and disconnect (DELETE by type). Secrets come back as '***'.
+ * the WhatsApp Business setup / test, and disconnect (DELETE by type). Secrets come back as '***'.
  */
 import { useQuery } from '@tanstack/react-query';
 import type {
@@ -9,6 +9,8 @@ import type {
   ChatGptSetupInput,
   IntegrationType,
   IntegrationView,
+  WhatsAppSetupInput,
+  WhatsAppSetupResult,
 } from '@agentdesk/functions/contract';
 import { ApiError, request, requestData } from './client';
 
@@ -21,7 +23,7 @@ export const integrationKeys = {
   detail: (type: IntegrationType) => ['integrations', type] as const,
 };
 
-/** The ChatGPT test's answer: the server's message ('Connection successful' or why not). */
+/** A connection test's answer: the server's message ('Connection successful' or why not). */
 export interface IntegrationTestResult {
   ok: boolean;
   message: string | undefined;
@@ -47,6 +49,14 @@ export const integrationsApi = {
   },
   ask: (input: ChatGptAskInput) =>
     requestData<ChatGptAskResponse>(`${BASE}/chatgpt/ask`, { method: 'POST', body: input }),
+  /** data: the webhook URL and verify token to paste in Meta's App Dashboard. */
+  setupWhatsApp: (input: WhatsAppSetupInput) =>
+    request<WhatsAppSetupResult>(`${BASE}/whatsapp-business/setup`, { method: 'POST', body: input }),
+  /** Asks the Graph API for the phone number; '***' secrets mean the stored ones. */
+  testWhatsApp: async (input?: Partial<WhatsAppSetupInput>): Promise<IntegrationTestResult> => {
+    const env = await request(`${BASE}/whatsapp-business/test`, { method: 'POST', body: input ?? {} });
+    return { ok: env.success, message: env.message };
+  },
   disconnect: (type: IntegrationType) => request(`${BASE}/${type}`, { method: 'DELETE' }),
 };
 

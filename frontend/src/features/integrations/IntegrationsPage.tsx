@@ -1,9 +1,8 @@
 /**
  * /integrations (SPEC §2 Integrations): cards for WhatsApp Business, ChatGPT and Twilio Voice with
- * their status (GET /api/integrations), plus 'More integrations coming soon'. ChatGPT opens its
- * modal; WhatsApp Business and Twilio Voice arrive with later issues, so their cards show the
- * 'Contact support' badge and a disabled 'Not Available' button (the voice card points to
- * /voice-settings).
+ * their status (GET /api/integrations), plus 'More integrations coming soon'. WhatsApp Business
+ * and ChatGPT open their modals; Twilio Voice arrives with a later issue, so its card shows the
+ * 'Contact support' badge and a disabled 'Not Available' button (and points to /voice-settings).
  */
 import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
@@ -29,6 +28,7 @@ import { useIntegrations } from '../../api/integrations';
 import { usePageTitle } from '../../components/usePageTitle';
 import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
+import { WhatsAppDialog } from './WhatsAppDialog';
 import { apiErrorText } from './messages';
 
 function StatusChip({ connected }: { connected: boolean }) {
@@ -122,10 +122,14 @@ export default function IntegrationsPage() {
   usePageTitle(t('integrations.title'));
   const list = useIntegrations();
   const [dialog, setDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
+  const [whatsappDialog, setWhatsappDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
 
   const byType = (type: IntegrationType): IntegrationView | null => list.data?.find((i) => i.type === type) ?? null;
   const chatgpt = byType('chatgpt');
   const chatgptConnected = Boolean(chatgpt?.isActive);
+  const whatsapp = byType('whatsapp-business');
+  const whatsappConnected = Boolean(whatsapp?.isActive);
+  const whatsappPhone = typeof whatsapp?.settings.phoneNumber === 'string' ? whatsapp.settings.phoneNumber : '';
 
   let body: ReactNode;
   if (list.isPending) {
@@ -158,9 +162,20 @@ export default function IntegrationsPage() {
           iconColor="#25d366"
           name={t('integrations.whatsapp.name')}
           description={t('integrations.whatsapp.description')}
-          connected={Boolean(byType('whatsapp-business')?.isActive)}
-          available={false}
-        />
+          connected={whatsappConnected}
+          available
+          action={
+            <Button variant={whatsappConnected ? 'outlined' : 'contained'} fullWidth onClick={() => setWhatsappDialog((d) => ({ open: true, key: d.key + 1 }))}>
+              {whatsappConnected ? t('integrations.manage') : t('integrations.connect')}
+            </Button>
+          }
+        >
+          {whatsappConnected && whatsappPhone && (
+            <Typography variant="body2" sx={{ mt: 1.5 }}>
+              {t('integrations.whatsapp.phoneNumberShown', { phone: whatsappPhone })}
+            </Typography>
+          )}
+        </IntegrationCard>
         <IntegrationCard
           type="chatgpt"
           icon={<SmartToyOutlined />}
@@ -208,6 +223,12 @@ export default function IntegrationsPage() {
         <Typography color="text.secondary">{t('integrations.subtitle')}</Typography>
       </Box>
       {body}
+      <WhatsAppDialog
+        key={`whatsapp-${whatsappDialog.key}`}
+        open={whatsappDialog.open}
+        onClose={() => setWhatsappDialog((d) => ({ ...d, open: false }))}
+        integration={whatsapp}
+      />
       <ChatGptDialog key={dialog.key} open={dialog.open} onClose={() => setDialog((d) => ({ ...d, open: false }))} integration={chatgpt} />
     </Box>
   );

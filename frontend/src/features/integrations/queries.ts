@@ -1,6 +1,6 @@
-/** ChatGPT setup, test and disconnect; every change refreshes the list and the per-type reads. */
+/** ChatGPT and WhatsApp Business setup, test and disconnect; every change refreshes the list and the per-type reads. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatGptSetupInput, IntegrationType } from '@agentdesk/functions/contract';
+import type { ChatGptSetupInput, IntegrationType, WhatsAppSetupInput } from '@agentdesk/functions/contract';
 import { integrationKeys, integrationsApi } from '../../api/integrations';
 
 /** GET /api/integrations/{type} (null when there is none). */
@@ -28,6 +28,18 @@ export function useSetupChatGpt() {
 
 export function useTestChatGpt() {
   return useMutation({ mutationFn: (input: Partial<ChatGptSetupInput>) => integrationsApi.testChatGpt(input) });
+}
+
+export function useSetupWhatsApp() {
+  const refresh = useRefreshIntegrations();
+  return useMutation({
+    mutationFn: (input: WhatsAppSetupInput) => integrationsApi.setupWhatsApp(input),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useTestWhatsApp() {
+  return useMutation({ mutationFn: (input: Partial<WhatsAppSetupInput>) => integrationsApi.testWhatsApp(input) });
 }
 
 export function useDisconnectIntegration() {
