@@ -10,6 +10,7 @@ import CardContent from '@mui/material/CardContent';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import ReplyRounded from '@mui/icons-material/ReplyRounded';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import { useTranslation } from 'react-i18next';
@@ -81,9 +82,9 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
 
           <Typography variant="body2" color={lastText ? 'text.primary' : 'text.disabled'} sx={{ overflowWrap: 'anywhere' }}>
             {last?.fromMe && lastText && (
-              <Box component="span" sx={{ color: 'text.secondary' }}>
-                {t('conversations.card.you')}
-              </Box>
+              <Tooltip title={t('conversations.card.fromBusiness')}>
+                <ReplyRounded aria-label={t('conversations.card.fromBusiness')} sx={{ fontSize: 16, mr: 0.5, verticalAlign: 'text-bottom', color: 'text.secondary' }} />
+              </Tooltip>
             )}
             {lastText ? truncate(lastText) : t('conversations.card.noMessages')}
           </Typography>
