@@ -1,19 +1,15 @@
-/** Wires the contacts group: DynamoDB only (contacts, counters, search tokens, usage reservations). */
+/**
+ * Wires the contacts group: DynamoDB only (contacts, counters, search tokens, usage reservations,
+ * and the WhatsApp conversations: unlinked when their contact is deleted, read by Import from WhatsApp).
+ */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
 import { logger } from '../adapters/logger.js';
 import { createContactService } from '../domain/contacts/service.js';
-import type { ContactLinks } from '../domain/contacts/ports.js';
 import { once } from '../lib/once.js';
+import { conversationRepository } from './conversations.js';
 import { usageService } from './usage.js';
-
-/**
- * Conversations and voice calls do not exist yet. When they do, this becomes their adapter:
- * deleting a contact keeps its conversations and calls and clears their `contactId`
- * (a Query on their by-contact index, then UpdateItem REMOVE contactId on each).
- */
-const noLinksYet: ContactLinks = { unlinkContact: async () => undefined };
 
 export const contactRepository = once(() => new DynamoContactRepository(documentClient(), config().TABLE_NAME));
 
@@ -21,7 +17,9 @@ export const contactService = once(() =>
   createContactService({
     contacts: contactRepository(),
     usage: usageService(),
-    links: noLinksYet,
+    // Deleting a contact keeps its conversations and clears their contactId (voice calls: not built yet).
+    links: conversationRepository(),
+    whatsapp: conversationRepository(),
     defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),

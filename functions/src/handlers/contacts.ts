@@ -1,4 +1,4 @@
-/** /api/contacts: list, CRUD, stats, CSV import and export ('user' auth, DynamoDB only). */
+/** /api/contacts: list, CRUD, stats, CSV import and export, import from WhatsApp ('user' auth, DynamoDB only). */
 import {
   contactMessages,
   createContactRequest,
@@ -7,6 +7,7 @@ import {
   listContactsQuery,
   updateContactRequest,
 } from '../contract/contacts.js';
+import { whatsappMessages } from '../contract/whatsapp.js';
 import { contactService } from '../composition/contacts.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
@@ -48,6 +49,10 @@ export const routes: RouteTable = {
     const userId = req.userId();
     const { csv } = parseWith(importContactsRequest, req.json());
     return { data: await contactService().runImport(userId, csv) };
+  },
+  'POST /api/contacts/import-whatsapp': async (req) => {
+    const data = await contactService().importFromWhatsApp(req.userId());
+    return { message: whatsappMessages.importDone(data.imported), data };
   },
   'GET /api/contacts/{id}': async (req) => ({ data: await contactService().get(req.userId(), req.params.id ?? '') }),
   'PUT /api/contacts/{id}': async (req) => {

@@ -79,6 +79,24 @@ export interface ContactLinks {
   unlinkContact(userId: string, contactId: string): Promise<void>;
 }
 
+/** A customer who wrote to the user on WhatsApp (one per wa_id). */
+export interface WhatsAppCustomer {
+  waId: string;
+  /** E.164, or '' when WhatsApp gave no phone number (a username-only customer). */
+  phone: string;
+  /** WhatsApp profile name. */
+  name: string;
+  /** The linked contact, or ''. */
+  contactId: string;
+}
+
+/** The WhatsApp customers of the user's conversations ("Import from WhatsApp"); adapter: the conversation repository. */
+export interface WhatsAppCustomers {
+  customers(userId: string): AsyncIterable<WhatsAppCustomer[]>;
+  /** Links the customer's conversations to a contact. */
+  linkContact(userId: string, waId: string, contactId: string): Promise<void>;
+}
+
 /** The plan-limit primitive (domain/billing/usage.ts). */
 export interface ContactUsage {
   reserve(userId: string, action: 'contacts', amount?: number): Promise<number>;

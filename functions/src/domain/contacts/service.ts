@@ -22,6 +22,7 @@ import {
   type ListContactsQuery,
   type UpdateContactRequest,
 } from '../../contract/contacts.js';
+import type { WhatsAppImportResult } from '../../contract/whatsapp.js';
 import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../errors.js';
 import { csvCell, csvLine, parseCsv } from './csv.js';
 import {
@@ -31,6 +32,8 @@ import {
   type ContactRepository,
   type ContactUsage,
   type StoredContact,
+  type WhatsAppCustomer,
+  type WhatsAppCustomers,
 } from './ports.js';
 import { contactTokens, matchesAll, searchTerms, toE164 } from './text.js';
 
@@ -38,6 +41,8 @@ export interface ContactDeps {
   contacts: ContactRepository;
   usage: ContactUsage;
   links: ContactLinks;
+  /** The WhatsApp customers of the user's conversations (Import from WhatsApp). */
+  whatsapp?: WhatsAppCustomers;
   /** ISO-8601 country code for numbers typed without a prefix (config CONTACTS_DEFAULT_COUNTRY). */
   defaultCountry: string;
   now?: () => Date;
@@ -482,6 +487,89 @@ export function createContactService(deps: ContactDeps) {
         ),
       ];
       return `${lines.join('\r\n')}\r\n`;
+    },
+
+    /**
+     * Import from WhatsApp: a contact (source whatsapp_import, isWAContact) for every customer of
+     * the user's conversations whose phone number is not in the directory yet, through the same
+     * create path (plan limit reserved first: premium-gated like a manual add); the customers'
+     * conversations are linked to their contact. Customers without a phone number are skipped.
+     */
+    async importFromWhatsApp(userId: string): Promise<WhatsAppImportResult> {
+      if (!deps.whatsapp) throw new Error('importFromWhatsApp needs the WhatsApp customers port');
+      const customers: WhatsAppCustomer[] = [];
+      for await (const page of deps.whatsapp.customers(userId)) customers.push(...page);
+      const byPhone = new Map<string, WhatsAppCustomer[]>();
+      for (const customer of customers) {
+        const phone = customer.phone ? toE164(customer.phone, deps.defaultCountry) : null;
+        if (phone) byPhone.set(phone, [...(byPhone.get(phone) ?? []), customer]);
+      }
+      const owners = await deps.contacts.phoneOwners(userId, [...byPhone.keys()]);
+      const missing = [...byPhone.keys()].filter((phone) => !owners.has(phone));
+      const importedAt = now().toISOString();
+      const drafts = missing.map(
+        (phone): ContactDraft => ({
+          name: byPhone.get(phone)!.find((c) => c.name)?.name.trim().slice(0, 100) ?? '',
+          phoneNumber: phone,
+          email: '',
+          customFields: {},
+          tags: [],
+          notes: '',
+          source: 'whatsapp_import',
+          isWAContact: true,
+          importedAt,
+        }),
+      );
+      // Premium-gated even when there is nothing to add: reserving 0 checks the subscription (402).
+      if (drafts.length === 0) await deps.usage.reserve(userId, 'contacts', 0);
+      const outcomes = await createMany(userId, drafts, false);
+      let imported = 0;
+      outcomes.forEach((outcome, i) => {
+        if (outcome.kind === 'created') {
+          imported++;
+          owners.set(missing[i]!, outcome.contact.id);
+        } else if (outcome.kind === 'duplicate') owners.set(missing[i]!, outcome.existingContactId);
+      });
+      const links = [...byPhone].flatMap(([phone, list]) => {
+        const contactId = owners.get(phone);
+        return contactId ? list.filter((c) => c.contactId !== contactId).map((c) => ({ waId: c.waId, contactId })) : [];
+      });
+      await mapLimit(links, concurrency, async ({ waId, contactId }) => {
+        try {
+          await deps.whatsapp!.linkContact(userId, waId, contactId);
+        } catch (error) {
+          onError('linking WhatsApp conversations to a contact failed', error);
+        }
+      });
+      return { imported, skipped: customers.length - imported };
+    },
+
+    /**
+     * The contact of a customer who wrote on WhatsApp (the inbound worker): the contact holding
+     * the phone number, or a new one (source whatsapp_import, isWAContact) through the create
+     * path (plan limit reserved first). Null when none can be made (no subscription, the plan's
+     * contact limit, a customer with no phone number… the message is stored anyway).
+     */
+    async upsertFromWhatsApp(userId: string, customer: { waId: string; phone: string; name: string }): Promise<string | null> {
+      const phone = customer.phone ? toE164(customer.phone, deps.defaultCountry) : null;
+      if (!phone) return null;
+      const existing = (await deps.contacts.phoneOwners(userId, [phone])).get(phone);
+      if (existing) return existing;
+      const draft: ContactDraft = {
+        name: customer.name.trim().slice(0, 100),
+        phoneNumber: phone,
+        email: '',
+        customFields: {},
+        tags: [],
+        notes: '',
+        source: 'whatsapp_import',
+        isWAContact: true,
+        importedAt: now().toISOString(),
+      };
+      const [outcome] = await createMany(userId, [draft], false);
+      if (outcome?.kind === 'created') return outcome.contact.id;
+      if (outcome?.kind === 'duplicate') return outcome.existingContactId;
+      return null;
     },
 
     /** For tests and tools: does a stored contact match a query (the rule the index implements)? */
