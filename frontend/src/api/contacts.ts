@@ -1,4 +1,4 @@
-/** Contacts calls (SPEC §7 Contacts, plus the CSV import and export). */
+/** Contacts calls (SPEC §7 Contacts, plus the CSV import and export and the import from WhatsApp). */
 import type {
   Contact,
   ContactImportPreview,
@@ -7,6 +7,7 @@ import type {
   ContactStats,
   CreateContactInput,
   UpdateContactInput,
+  WhatsAppImportResult,
 } from '@agentdesk/functions/contract';
 import { request, requestBody, requestData, requestResponse } from './client';
 
@@ -24,6 +25,8 @@ export const contactsApi = {
   importPreview: (csv: string) =>
     requestData<ContactImportPreview>(`${BASE}/import/preview`, { method: 'POST', body: { csv } }),
   importCsv: (csv: string) => requestData<ContactImportResult>(`${BASE}/import`, { method: 'POST', body: { csv } }),
+  /** Adds every WhatsApp sender not yet in the directory; message e.g. '3 contacts imported from WhatsApp'. */
+  importWhatsApp: () => request<WhatsAppImportResult>(`${BASE}/import-whatsapp`, { method: 'POST' }),
   /** The CSV of every contact matching search and source. */
   exportCsv: async (query: string): Promise<Blob> => {
     const res = await requestResponse(`${BASE}/export${query ? `?${query}` : ''}`);

@@ -1,5 +1,5 @@
 /**
- * /contacts (SPEC §2 Contacts): header with Add Contact (premium-gated), CSV import and export,
+ * /contacts (SPEC §2 Contacts): header with Add Contact and Import from WhatsApp (premium-gated), CSV import and export,
  * the stats row, a debounced search (500 ms), the source filter, the page size, Clear Filters,
  * the rows with view and delete, pagination and the two empty states. The filters live in the
  * URL query (/contacts?search=… works, and so does the back button).
@@ -57,10 +57,10 @@ import {
   withFilter,
   type ContactFilters,
 } from './filters';
-import { contactErrorMessage } from './i18n';
+import { contactErrorMessage, translateContactMessage } from './i18n';
 import { ImportDialog } from './ImportDialog';
 import { formatPhone, whatsappLink } from './phone';
-import { useContactList, useContactStats, useDeleteContact } from './queries';
+import { useContactList, useContactStats, useDeleteContact, useImportWhatsApp } from './queries';
 import { StatsRow } from './StatsRow';
 import { CONTACT_SOURCES, type Contact } from './types';
 
@@ -168,6 +168,7 @@ export default function ContactsPage() {
   const list = useContactList(filters);
   const stats = useContactStats();
   const remove = useDeleteContact();
+  const importWhatsApp = useImportWhatsApp();
   const [adding, setAdding] = useState(false);
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
@@ -199,6 +200,15 @@ export default function ContactsPage() {
       setToDelete(null);
     } catch (err) {
       toast.error(contactErrorMessage(err, t('contacts.toasts.deleteFailed')));
+    }
+  };
+
+  const onImportWhatsApp = async () => {
+    try {
+      const env = await importWhatsApp.mutateAsync();
+      toast.success(env.message ? translateContactMessage(env.message) : t('contacts.whatsappImport.done', { count: env.data?.imported ?? 0 }));
+    } catch (err) {
+      toast.error(contactErrorMessage(err, t('contacts.whatsappImport.failed')));
     }
   };
 
@@ -237,7 +247,11 @@ export default function ContactsPage() {
       </Box>
     );
   } else if (contacts.length === 0) {
-    body = filtered ? <NoMatchesState /> : <EmptyDirectoryState onAdd={() => setAdding(true)} />;
+    body = filtered ? (
+      <NoMatchesState />
+    ) : (
+      <EmptyDirectoryState onAdd={() => setAdding(true)} onImportWhatsApp={() => void onImportWhatsApp()} importing={importWhatsApp.isPending} />
+    );
   } else {
     body = (
       <>
@@ -278,6 +292,11 @@ export default function ContactsPage() {
           <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void onExport()} disabled={exporting}>
             {exporting ? t('contacts.exporting') : t('contacts.exportCsv')}
           </Button>
+          <PremiumGate tooltip={t('contacts.empty.importTooltip')}>
+            <Button variant="outlined" startIcon={<WhatsApp />} onClick={() => void onImportWhatsApp()} disabled={importWhatsApp.isPending}>
+              {importWhatsApp.isPending ? t('contacts.whatsappImport.importing') : t('contacts.empty.importWhatsApp')}
+            </Button>
+          </PremiumGate>
           <PremiumGate>
             <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => setImporting(true)}>
               {t('contacts.importCsv')}

@@ -1,7 +1,7 @@
 /**
  * The two empty states (SPEC §2 Contacts): with a search or filter, 'No contacts found'; without,
  * 'No contacts in your directory yet', three hints and the premium-gated 'Import from WhatsApp'
- * and 'Add Your First Contact'. Importing from WhatsApp arrives with the WhatsApp integration.
+ * and 'Add Your First Contact'.
  */
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
@@ -17,7 +17,6 @@ import PhoneOutlined from '@mui/icons-material/PhoneOutlined';
 import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../app/auth';
 import { PremiumGate } from '../billing/PremiumGate';
 
 export function NoMatchesState() {
@@ -49,10 +48,15 @@ function Hint({ icon, title, body }: { icon: ReactNode; title: string; body: str
   );
 }
 
-export function EmptyDirectoryState({ onAdd }: { onAdd: () => void }) {
+interface EmptyDirectoryStateProps {
+  onAdd: () => void;
+  onImportWhatsApp: () => void;
+  /** The import from WhatsApp is running. */
+  importing: boolean;
+}
+
+export function EmptyDirectoryState({ onAdd, onImportWhatsApp, importing }: EmptyDirectoryStateProps) {
   const { t } = useTranslation();
-  const { user } = useAuth();
-  const subscribed = Boolean(user?.hasActiveSubscription);
   return (
     <Box sx={{ textAlign: 'center', py: { xs: 5, md: 7 }, px: { xs: 2, md: 4 } }}>
       <ContactsOutlined sx={{ fontSize: 56, color: 'primary.main', mb: 1 }} aria-hidden />
@@ -70,18 +74,12 @@ export function EmptyDirectoryState({ onAdd }: { onAdd: () => void }) {
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', alignItems: 'center' }}>
         <Box>
           <PremiumGate tooltip={t('contacts.empty.importTooltip')}>
-            {/* No import-from-WhatsApp call yet (SPEC §7): the WhatsApp integration wires it. */}
-            <Button variant="outlined" startIcon={<WhatsApp />} disabled={subscribed} aria-describedby={subscribed ? 'whatsapp-import-soon' : undefined}>
-              {t('contacts.empty.importWhatsApp')}
+            <Button variant="outlined" startIcon={<WhatsApp />} onClick={onImportWhatsApp} disabled={importing}>
+              {importing ? t('contacts.whatsappImport.importing') : t('contacts.empty.importWhatsApp')}
             </Button>
           </PremiumGate>
-          {subscribed && (
-            <Typography id="whatsapp-import-soon" variant="caption" color="text.secondary" sx={{ display: 'block', mt: 0.5 }}>
-              {t('contacts.empty.whatsappSoon')}
-            </Typography>
-          )}
         </Box>
-        <Box sx={{ alignSelf: { sm: 'flex-start' } }}>
+        <Box>
           <PremiumGate tooltip={t('contacts.empty.addTooltip')}>
             <Button variant="contained" startIcon={<PersonAddAltOutlined />} onClick={onAdd}>
               {t('contacts.empty.addFirst')}

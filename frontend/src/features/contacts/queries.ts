@@ -77,6 +77,12 @@ export function useImportPreview() {
   return useMutation({ mutationFn: (csv: string) => contactsApi.importPreview(csv) });
 }
 
+/** POST /api/contacts/import-whatsapp; the list, the stats and usage reload after it. */
+export function useImportWhatsApp() {
+  const invalidate = useInvalidateContacts();
+  return useMutation({ mutationFn: () => contactsApi.importWhatsApp(), onSuccess: () => invalidate() });
+}
+
 export function useImportContacts() {
   const invalidate = useInvalidateContacts();
   return useMutation({ mutationFn: (csv: string) => contactsApi.importCsv(csv), onSuccess: () => invalidate() });

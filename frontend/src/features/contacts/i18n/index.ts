@@ -17,10 +17,14 @@ export const contactStrings = { en, es, esServer };
 
 const DUPLICATE_RE = /^A contact with this phone number already exists: (.+)$/s;
 const CONTACT_LIMIT_RE = /^Contact limit reached: your plan allows (.+) contacts\. Upgrade your plan to add more\.$/s;
+/** whatsappMessages.importDone(n). */
+const WHATSAPP_IMPORT_RE = /^(\d+) contacts? imported from WhatsApp$/;
 const CONTACT_LIMIT_ES = 'Has alcanzado el límite de contactos: tu plan permite {{limit}} contactos. Mejora tu plan para añadir más.';
 
-/** A contacts server message in the UI language (fixed texts, plus the two with a value inside). */
+/** A contacts server message in the UI language (fixed texts, plus the three with a value inside). */
 export function translateContactMessage(text: string): string {
+  const imported = WHATSAPP_IMPORT_RE.exec(text);
+  if (imported) return i18n.t('contacts.whatsappImport.done', { count: Number(imported[1]) });
   const duplicate = DUPLICATE_RE.exec(text);
   if (duplicate) return i18n.t('contacts.duplicate', { label: duplicate[1] });
   const limit = CONTACT_LIMIT_RE.exec(text);

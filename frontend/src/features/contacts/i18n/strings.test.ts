@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactMessages } from '@agentdesk/functions/contract';
+import { contactMessages, whatsappMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
 import esServer from './es-server.json';
@@ -52,6 +52,8 @@ describe('contacts strings', () => {
       'Contact deleted successfully!',
     ]);
     expect(en.duplicate.replace('{{label}}', 'Ana')).toBe(contactMessages.duplicate('Ana'));
+    expect(en.whatsappImport.done_one.replace('{{count}}', '1')).toBe(whatsappMessages.importDone(1));
+    expect(en.whatsappImport.done_other.replace('{{count}}', '3')).toBe(whatsappMessages.importDone(3));
   });
 
   it('has Spanish for every fixed server message of the contract', () => {
