@@ -47,6 +47,8 @@ export interface FailRule {
   message: string;
   /** Answer after this delay (ms), e.g. to exercise the client's timeout. */
   delayMs?: number;
+  /** 'sends' (default): only POST /{phoneId}/messages fails; 'all': GET /{phoneId} too. */
+  scope?: 'sends' | 'all';
 }
 
 export interface FakeWhatsAppOptions {
@@ -159,6 +161,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       code: rule.code ?? 131000,
       message: rule.message ?? 'Something went wrong',
       ...(rule.delayMs ? { delayMs: rule.delayMs } : {}),
+      scope: rule.scope === 'all' ? 'all' : 'sends',
     });
   };
   const reset = (phoneId?: string) => {
@@ -184,6 +187,23 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       });
     });
 
+  /**
+   * Applies the phone id's failure rule, if any: throws its Graph error, or answers nothing
+   * (returns 0 when the connection was dropped, 499 when the client gave up while waiting).
+   */
+  async function applyFailure(phoneId: string, call: 'sends' | 'reads', res: ServerResponse): Promise<number | undefined> {
+    const rule = rules.get(phoneId);
+    if (!rule || rule.count <= 0 || (call === 'reads' && rule.scope !== 'all')) return undefined;
+    rule.count -= 1;
+    if (rule.count === 0) rules.delete(phoneId);
+    if (rule.delayMs && !(await wait(rule.delayMs, res))) return 499;
+    if (rule.status === 0) {
+      res.destroy();
+      return 0;
+    }
+    throw new GraphApiError(rule.status, rule.code, rule.message);
+  }
+
   async function sendMessage(req: IncomingMessage, res: ServerResponse, phoneId: string): Promise<void> {
     const at = new Date().toISOString();
     let payload: Record<string, unknown> = {};
@@ -201,20 +221,10 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       if (payload.messaging_product !== 'whatsapp') throw new GraphApiError(400, 100, '(#100) The parameter messaging_product is required.');
       if (!to) throw new GraphApiError(400, 100, '(#100) The parameter to is required.');
       if (type === 'text' && !text) throw new GraphApiError(400, 100, '(#100) The parameter text[\'body\'] is required.');
-      const rule = rules.get(phoneId);
-      if (rule && rule.count > 0) {
-        rule.count -= 1;
-        if (rule.count === 0) rules.delete(phoneId);
-        if (rule.delayMs && !(await wait(rule.delayMs, res))) {
-          record({ phoneId, to, text, type, id: '', status: 499, at, payload });
-          return;
-        }
-        if (rule.status === 0) {
-          record({ phoneId, to, text, type, id: '', status: 0, at, payload });
-          res.destroy();
-          return;
-        }
-        throw new GraphApiError(rule.status, rule.code, rule.message);
+      const failed = await applyFailure(phoneId, 'sends', res);
+      if (failed !== undefined) {
+        record({ phoneId, to, text, type, id: '', status: failed, at, payload });
+        return;
       }
       const id = `wamid.${randomBytes(24).toString('base64url')}`;
       record({ phoneId, to, text, type, id, status: 200, at, payload });
@@ -234,6 +244,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
         checkToken(req);
         const phoneId = parts[0]!;
         if (!/^\d+$/.test(phoneId)) throw phoneNotFound(phoneId);
+        if ((await applyFailure(phoneId, 'reads', res)) !== undefined) return;
         return send(res, 200, { id: phoneId, display_phone_number: displayNumber(phoneId), verified_name: 'AgentDesk Test Business' });
       }
       throw new GraphApiError(400, 2500, `Unknown path components: ${path}`);
@@ -255,6 +266,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
         code: num(body.code),
         message: typeof body.message === 'string' ? body.message : undefined,
         delayMs: num(body.delayMs),
+        scope: body.scope === 'all' ? 'all' : 'sends',
       });
       return send(res, 200, { ok: true });
     }

@@ -1,10 +1,13 @@
-/** Wires the integrations group: the table, the secret box (KMS in AWS) and the user's AI models. */
-import { randomUUID } from 'node:crypto';
+/** Wires the integrations group: the table, the secret box (KMS in AWS), the user's AI models and the WhatsApp Graph API. */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { config } from '../config.js';
 import { logger } from '../adapters/logger.js';
 import { createIntegrationService } from '../domain/integrations/service.js';
+import { createWhatsAppIntegrationService } from '../domain/integrations/whatsapp.js';
 import { once } from '../lib/once.js';
 import { aiModels, integrationRepository, isPublicUrl } from './ai.js';
 import { secretBox } from './secrets.js';
+import { graphClient } from './whatsapp.js';
 
 export const integrationService = once(() =>
   createIntegrationService({
@@ -14,5 +17,19 @@ export const integrationService = once(() =>
     isPublicUrl,
     newId: randomUUID,
     onModelError: (error) => logger.warn('Model call failed', { kind: error.kind, reason: error.message }),
+  }),
+);
+
+export const whatsappIntegrationService = once(() =>
+  createWhatsAppIntegrationService({
+    integrations: integrationRepository(),
+    secrets: secretBox(),
+    graph: graphClient(),
+    newId: randomUUID,
+    // 32 random bytes → 43 URL-safe characters.
+    newVerifyToken: () => randomBytes(32).toString('base64url'),
+    appUrl: config().APP_URL,
+    defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
+    onGraphError: (error) => logger.warn('WhatsApp Graph call failed', { kind: error.kind, code: error.code, reason: error.message }),
   }),
 );

@@ -1,4 +1,5 @@
-/** /api/integrations: list, read, update and disconnect by type; ChatGPT setup, test and AI-improve ('user' auth). */
+/** /api/integrations: list, read, update and disconnect by type; ChatGPT setup, test and AI-improve; WhatsApp setup and test ('user' auth). */
+import * as z from 'zod/mini';
 import {
   chatgptAskRequest,
   chatgptSetupRequest,
@@ -8,7 +9,8 @@ import {
   updateIntegrationRequest,
   type ChatGptSetupInput,
 } from '../contract/integrations.js';
-import { integrationService } from '../composition/integrations.js';
+import { whatsappMessages, whatsappSetupRequest, type WhatsAppSetupInput } from '../contract/whatsapp.js';
+import { integrationService, whatsappIntegrationService } from '../composition/integrations.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
 /** Only the fields the caller sent (the schema fills defaults, which must not override stored values). */
@@ -35,6 +37,17 @@ export const routes: RouteTable = {
     const userId = req.userId();
     const input = parseWith(chatgptAskRequest, req.json());
     return { data: await integrationService().ask(userId, input) };
+  },
+  'POST /api/integrations/whatsapp-business/setup': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(whatsappSetupRequest, req.json());
+    return { message: whatsappMessages.setupSuccess, data: await whatsappIntegrationService().setup(userId, input) };
+  },
+  'POST /api/integrations/whatsapp-business/test': async (req) => {
+    const userId = req.userId();
+    const raw = req.json() ?? {};
+    const input = provided(parseWith(z.partial(whatsappSetupRequest), raw), raw) as Partial<WhatsAppSetupInput>;
+    return { message: whatsappMessages.testSuccess, data: await whatsappIntegrationService().test(userId, input) };
   },
   'GET /api/integrations/{type}': async (req) => {
     const userId = req.userId();

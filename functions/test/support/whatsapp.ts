@@ -336,10 +336,10 @@ export async function graphSends(phoneId: string): Promise<GraphSend[]> {
   return ((await res.json()) as { sent: GraphSend[] }).sent;
 }
 
-/** Make the next `count` sends of a phone id fail (status 0 = connection dropped). */
+/** Make the next `count` sends of a phone id fail (status 0 = connection dropped; scope 'all': GET /{phoneId} too). */
 export async function failGraphSends(
   phoneId: string,
-  rule: { count?: number; status?: number; code?: number; message?: string; delayMs?: number } = {},
+  rule: { count?: number; status?: number; code?: number; message?: string; delayMs?: number; scope?: 'sends' | 'all' } = {},
 ): Promise<void> {
   const res = await fetch(`${provided('whatsappGraphUrl')}/_test/fail`, {
     method: 'POST',

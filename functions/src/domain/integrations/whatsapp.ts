@@ -1,0 +1,113 @@
+/**
+ * The WhatsApp Business integration (SPEC §7 Integrations, issue 6): setup and test.
+ *
+ * Setup stores the bearer token, the app secret (verifies webhook signatures) and a generated
+ * webhook verify token sealed; businessId and phoneId plain; the phone number in E.164 in
+ * settings. The first setup needs the token and the app secret; on an edit '' or '***' keeps the
+ * stored ones, and the verify token and integration id (in the webhook URL Meta calls) stay the
+ * same. It does not call Meta: /test does (GET /{phoneId} with the token).
+ */
+import { MASKED_SECRET } from '../../contract/integrations.js';
+import { whatsappMessages, type WhatsAppSetupInput, type WhatsAppSetupResult } from '../../contract/whatsapp.js';
+import { toE164 } from '../contacts/text.js';
+import { ValidationError } from '../errors.js';
+import type { SecretBox } from '../secrets/ports.js';
+import { WHATSAPP_INTEGRATION, withGraphErrors } from '../whatsapp/integration.js';
+import type { GraphClient, GraphError, GraphPhoneNumber } from '../whatsapp/ports.js';
+import type { IntegrationRecord, IntegrationRepository } from './records.js';
+
+export interface WhatsAppIntegrationDeps {
+  integrations: IntegrationRepository;
+  secrets: SecretBox;
+  graph: GraphClient;
+  newId: () => string;
+  /** A fresh webhook verify token (random, 32+ characters). */
+  newVerifyToken: () => string;
+  /** Public origin of the API (config().APP_URL). */
+  appUrl: string;
+  /** Country of a phone number typed without +country (config().CONTACTS_DEFAULT_COUNTRY). */
+  defaultCountry: string;
+  now?: () => Date;
+  onGraphError?: (error: GraphError) => void;
+}
+
+const isNewSecret = (value: string | undefined): value is string => !!value && value !== MASKED_SECRET;
+
+/** E.164: libphonenumber's reading when it knows the number, else '+' and the digits the schema accepted. */
+export function whatsappE164(input: string, defaultCountry: string): string {
+  const compact = input.replace(/[\s().-]/g, '');
+  const international = compact.startsWith('+') || compact.startsWith('00');
+  const digits = compact.replace(/^00/, '').replace(/\D/g, '');
+  const parsed = toE164(international ? `+${digits}` : compact, defaultCountry);
+  return parsed ?? `+${digits}`;
+}
+
+export const whatsappWebhookUrl = (appUrl: string, integrationId: string) =>
+  `${appUrl.replace(/\/+$/, '')}/api/webhooks/whatsapp-business/${encodeURIComponent(integrationId)}`;
+
+export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) {
+  const now = () => (deps.now?.() ?? new Date()).toISOString();
+
+  return {
+    async setup(userId: string, input: WhatsAppSetupInput): Promise<WhatsAppSetupResult> {
+      const existing = await deps.integrations.get(userId, WHATSAPP_INTEGRATION);
+      const stored = existing?.credentials ?? {};
+      if (!isNewSecret(input.bearerToken) && !stored.bearerToken) throw new ValidationError(whatsappMessages.bearerTokenRequired, 'bearerToken');
+      if (!isNewSecret(input.appSecret) && !stored.appSecret) throw new ValidationError(whatsappMessages.appSecretRequired, 'appSecret');
+      const [bearerToken, appSecret] = await Promise.all([
+        isNewSecret(input.bearerToken) ? deps.secrets.seal(input.bearerToken) : stored.bearerToken!,
+        isNewSecret(input.appSecret) ? deps.secrets.seal(input.appSecret) : stored.appSecret!,
+      ]);
+      let webhookVerifyToken: string;
+      let sealedVerifyToken: string;
+      if (stored.webhookVerifyToken) {
+        sealedVerifyToken = stored.webhookVerifyToken;
+        webhookVerifyToken = await deps.secrets.open(sealedVerifyToken);
+      } else {
+        webhookVerifyToken = deps.newVerifyToken();
+        sealedVerifyToken = await deps.secrets.seal(webhookVerifyToken);
+      }
+      const id = existing?.id ?? deps.newId();
+      const webhookUrl = whatsappWebhookUrl(deps.appUrl, id);
+      const at = now();
+      const record: IntegrationRecord = {
+        id,
+        userId,
+        type: WHATSAPP_INTEGRATION,
+        isActive: true,
+        credentials: {
+          bearerToken,
+          businessId: input.businessId,
+          phoneId: input.phoneId,
+          appSecret,
+          webhookVerifyToken: sealedVerifyToken,
+        },
+        settings: { ...existing?.settings, phoneNumber: whatsappE164(input.phoneNumber, deps.defaultCountry) },
+        webhookUrl,
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+      };
+      await deps.integrations.put(record);
+      return { webhookUrl, webhookVerifyToken };
+    },
+
+    /**
+     * GET /{phoneId} with the given token and phone id, or the stored ones for what is not given
+     * ('' or '***' = stored). Fails with the Graph error's message (graphErrorToDomain).
+     */
+    async test(userId: string, input: Partial<WhatsAppSetupInput>): Promise<GraphPhoneNumber> {
+      const existing = await deps.integrations.get(userId, WHATSAPP_INTEGRATION);
+      const stored = existing?.credentials ?? {};
+      let bearerToken: string;
+      if (isNewSecret(input.bearerToken)) bearerToken = input.bearerToken;
+      else if (stored.bearerToken) bearerToken = await deps.secrets.open(stored.bearerToken);
+      else throw new ValidationError(whatsappMessages.bearerTokenRequired, 'bearerToken');
+      const phoneId = input.phoneId || stored.phoneId;
+      if (!phoneId) throw new ValidationError(whatsappMessages.phoneIdRequired, 'phoneId');
+      const businessId = input.businessId || stored.businessId || '';
+      return withGraphErrors(() => deps.graph.getPhoneNumber({ bearerToken, businessId, phoneId }), deps.onGraphError);
+    },
+  };
+}
+
+export type WhatsAppIntegrationService = ReturnType<typeof createWhatsAppIntegrationService>;

@@ -1,0 +1,36 @@
+/** WhatsApp integration rules: the business number in E.164, the webhook URL, Graph errors as the user reads them. */
+import { describe, expect, it } from 'vitest';
+import { whatsappMessages } from '../../../src/contract/whatsapp.js';
+import { whatsappE164, whatsappWebhookUrl } from '../../../src/domain/integrations/whatsapp.js';
+import { graphErrorToDomain } from '../../../src/domain/whatsapp/integration.js';
+import { GraphError } from '../../../src/domain/whatsapp/ports.js';
+
+describe('WhatsApp business number', () => {
+  it.each([
+    ['+1 (415) 555-0123', 'US', '+14155550123'],
+    ['(415) 555-0123', 'US', '+14155550123'],
+    ['+44 20 7946 0958', 'US', '+442079460958'],
+    ['612 345 678', 'ES', '+34612345678'],
+    // Meta's test numbers (+1 555 …) are not "valid" for libphonenumber: kept as typed, in E.164 form.
+    ['+1 555 010 0999', 'US', '+15550100999'],
+    ['15550100999', 'US', '+15550100999'],
+  ])('%s (default %s) → %s', (input, country, expected) => {
+    expect(whatsappE164(input, country)).toBe(expected);
+  });
+});
+
+describe('WhatsApp webhook URL', () => {
+  it('is {APP_URL}/api/webhooks/whatsapp-business/{integrationId}', () => {
+    expect(whatsappWebhookUrl('https://app.example.com/', 'abc-123')).toBe('https://app.example.com/api/webhooks/whatsapp-business/abc-123');
+  });
+});
+
+describe('Graph errors for the user', () => {
+  it('maps a rejected token and an unknown phone id to 400, everything else to 502', () => {
+    expect(graphErrorToDomain(new GraphError('auth', 'x'))).toMatchObject({ status: 400, message: whatsappMessages.graphAuthFailed });
+    expect(graphErrorToDomain(new GraphError('not_found', 'x'))).toMatchObject({ status: 400, message: whatsappMessages.graphPhoneNotFound });
+    for (const kind of ['rate_limit', 'bad_request', 'unavailable'] as const) {
+      expect(graphErrorToDomain(new GraphError(kind, 'x'))).toMatchObject({ status: 502, message: whatsappMessages.graphUnavailable });
+    }
+  });
+});

@@ -1,0 +1,155 @@
+/**
+ * The webhook's rules without HTTP: the signature is checked over the raw bytes with the app
+ * secret before anything is queued, the handshake token in constant time, inactive integrations
+ * are acknowledged and dropped, and only WhatsApp integrations answer. Real LocalSecretBox (temp
+ * key file); the integrations and the queue are in-memory port implementations.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LocalSecretBox } from '../../../src/adapters/secrets/local-box.js';
+import type { IntegrationRecord } from '../../../src/domain/integrations/records.js';
+import type { WhatsAppInboundJob } from '../../../src/domain/whatsapp/ports.js';
+import { createWhatsAppWebhook, isValidMetaSignature, metaSignature, sameSecret } from '../../../src/domain/whatsapp/webhook.js';
+import { metaDelivery, metaJson, signMetaBody, textMessage, waCustomer } from '../../support/whatsapp.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wa-webhook-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const secrets = new LocalSecretBox(join(dir, 'secrets.key'));
+
+const APP_SECRET = 'f3c1d2e4a5b6';
+const VERIFY_TOKEN = 'verify-token-0123456789abcdefghijklmnop';
+
+async function world(overrides: Partial<IntegrationRecord> = {}) {
+  const record: IntegrationRecord = {
+    id: 'int-1',
+    userId: 'user-1',
+    type: 'whatsapp-business',
+    isActive: true,
+    credentials: {
+      bearerToken: await secrets.seal('EAAG'),
+      appSecret: await secrets.seal(APP_SECRET),
+      webhookVerifyToken: await secrets.seal(VERIFY_TOKEN),
+      businessId: '1',
+      phoneId: '2',
+    },
+    settings: { phoneNumber: '+14155550123' },
+    createdAt: 'c',
+    updatedAt: 'u',
+    ...overrides,
+  };
+  const jobs: WhatsAppInboundJob[] = [];
+  let opened = 0;
+  const countingSecrets = { seal: (v: string) => secrets.seal(v), open: (v: string) => (opened++, secrets.open(v)) };
+  const webhook = createWhatsAppWebhook({
+    integrations: { getById: async (id) => (id === record.id ? record : null) },
+    secrets: countingSecrets,
+    jobs: { enqueue: async (job) => void jobs.push(job) },
+    now: () => new Date('2026-05-01T10:00:00.000Z'),
+  });
+  return { webhook, jobs, opened: () => opened };
+}
+
+const business = { phoneId: '2', displayPhoneNumber: '+1 415 555 0123', businessId: '1' };
+
+describe('Meta signature', () => {
+  it('is sha256= and the hex HMAC-SHA256 of the raw bytes (what the test support signs with)', () => {
+    const raw = metaDelivery(business, { messages: [textMessage(waCustomer('Zoë'), 'café')] });
+
+    expect(metaSignature(raw, APP_SECRET)).toBe(signMetaBody(raw, APP_SECRET));
+    expect(isValidMetaSignature(Buffer.from(raw), signMetaBody(raw, APP_SECRET), APP_SECRET)).toBe(true);
+    expect(isValidMetaSignature(Buffer.from(raw), signMetaBody(raw, APP_SECRET).toUpperCase().replace('SHA256=', 'sha256='), APP_SECRET)).toBe(true);
+  });
+
+  it('fails for another secret, other bytes, a missing, truncated or non-sha256 header, and an empty secret', () => {
+    const raw = Buffer.from(metaJson({ a: 'é/' }));
+    const good = signMetaBody(raw, APP_SECRET);
+
+    expect(isValidMetaSignature(raw, signMetaBody(raw, 'other'), APP_SECRET)).toBe(false);
+    expect(isValidMetaSignature(Buffer.from(JSON.stringify({ a: 'é/' })), good, APP_SECRET)).toBe(false);
+    expect(isValidMetaSignature(raw, undefined, APP_SECRET)).toBe(false);
+    expect(isValidMetaSignature(raw, good.slice(0, -2), APP_SECRET)).toBe(false);
+    expect(isValidMetaSignature(raw, good.replace('sha256=', 'sha1='), APP_SECRET)).toBe(false);
+    expect(isValidMetaSignature(raw, signMetaBody(raw, ''), '')).toBe(false);
+  });
+
+  it("serialises as Meta does: ASCII only, \\u escapes, '\\/'", () => {
+    expect(metaJson({ t: 'Olá 👋 https://x.io/a' })).toBe('{"t":"Ol\\u00e1 \\ud83d\\udc4b https:\\/\\/x.io\\/a"}');
+    expect(JSON.parse(metaJson({ t: 'Olá 👋 https://x.io/a' }))).toEqual({ t: 'Olá 👋 https://x.io/a' });
+  });
+
+  it('compares secrets of any length in constant time and never matches an empty expectation', () => {
+    expect(sameSecret('abc', 'abc')).toBe(true);
+    expect(sameSecret('abc', 'abcd')).toBe(false);
+    expect(sameSecret('', '')).toBe(false);
+  });
+});
+
+describe('WhatsApp webhook service', () => {
+  it('queues a verified delivery as received, with the owner and the time', async () => {
+    const { webhook, jobs } = await world();
+    const raw = metaDelivery(business, { messages: [textMessage(waCustomer('Ana'), 'hola')] });
+
+    const outcome = await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, APP_SECRET));
+
+    expect(outcome).toBe('accepted');
+    expect(jobs).toEqual([{ userId: 'user-1', integrationId: 'int-1', receivedAt: '2026-05-01T10:00:00.000Z', body: raw }]);
+  });
+
+  it('refuses a bad signature and queues nothing', async () => {
+    const { webhook, jobs } = await world();
+    const raw = metaDelivery(business, { messages: [textMessage(waCustomer(), 'x')] });
+
+    const outcomes = [
+      await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, 'wrong')),
+      await webhook.receive('int-1', Buffer.from(raw), undefined),
+    ];
+
+    expect(outcomes).toEqual(['refused', 'refused']);
+    expect(jobs).toEqual([]);
+  });
+
+  it('drops a verified delivery for an inactive integration, but still refuses a forged one', async () => {
+    const { webhook, jobs } = await world({ isActive: false });
+    const raw = metaDelivery(business, { messages: [textMessage(waCustomer(), 'x')] });
+
+    const verified = await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, APP_SECRET));
+    const forged = await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, 'wrong'));
+
+    expect(verified).toBe('dropped');
+    expect(forged).toBe('refused');
+    expect(jobs).toEqual([]);
+  });
+
+  it('answers not_found for unknown ids, over-long ids and integrations of another type', async () => {
+    const raw = Buffer.from('{}');
+    const chatgpt = await world({ type: 'chatgpt' });
+    const { webhook } = await world();
+
+    expect(await webhook.receive('int-2', raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+    expect(await webhook.receive('x'.repeat(101), raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+    expect(await chatgpt.webhook.receive('int-1', raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+  });
+
+  it('opens the app secret once per sealed value (warm containers skip the KMS call)', async () => {
+    const { webhook, opened } = await world();
+    const raw = Buffer.from('{}');
+
+    for (let i = 0; i < 5; i++) await webhook.receive('int-1', raw, signMetaBody(raw, APP_SECRET));
+
+    expect(opened()).toBe(1);
+  });
+
+  it('echoes the challenge only for subscribe with the right token', async () => {
+    const { webhook } = await world();
+    const ok = { mode: 'subscribe', verifyToken: VERIFY_TOKEN, challenge: '987654' };
+
+    expect(await webhook.verifySubscription('int-1', ok)).toBe('987654');
+    expect(await webhook.verifySubscription('int-1', { ...ok, verifyToken: `${VERIFY_TOKEN}!` })).toBeNull();
+    expect(await webhook.verifySubscription('int-1', { ...ok, verifyToken: VERIFY_TOKEN.slice(0, -1) })).toBeNull();
+    expect(await webhook.verifySubscription('int-1', { ...ok, mode: 'unsubscribe' })).toBeNull();
+    expect(await webhook.verifySubscription('int-1', { ...ok, challenge: undefined })).toBeNull();
+    expect(await webhook.verifySubscription('int-9', ok)).toBeNull();
+  });
+});
