@@ -133,7 +133,13 @@ function WebhookDetails({ webhookUrl, verifyToken }: { webhookUrl: string; verif
       </Typography>
       <Stack spacing={1.5}>
         {webhookUrl && <CopyField label={t('integrations.whatsapp.webhookUrl')} value={webhookUrl} testId="whatsapp-webhook-url" />}
-        {verifyToken && <CopyField label={t('integrations.whatsapp.webhookVerifyToken')} value={verifyToken} testId="whatsapp-verify-token" />}
+        {verifyToken ? (
+          <CopyField label={t('integrations.whatsapp.webhookVerifyToken')} value={verifyToken} testId="whatsapp-verify-token" />
+        ) : (
+          <Typography variant="caption" color="text.secondary">
+            {t('integrations.whatsapp.verifyTokenHidden')}
+          </Typography>
+        )}
       </Stack>
     </Box>
   );
