@@ -1,0 +1,37 @@
+/**
+ * Wires the whatsapp-inbound worker: conversations and messages (DynamoDB), contacts, the agents
+ * and their runtime (knowledge retrieval, HTTP tools, the user's ChatGPT connection), plan usage,
+ * and the Graph API with the user's WhatsApp connection.
+ */
+import { logger } from '../adapters/logger.js';
+import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
+import { newId } from '../lib/ids.js';
+import { once } from '../lib/once.js';
+import { agentReader, toolExecutor } from './agent-chat.js';
+import { aiConnector } from './ai.js';
+import { contactService } from './contacts.js';
+import { conversationRepository, messageRepository } from './conversations.js';
+import { knowledgeRetriever } from './knowledge.js';
+import { usageService } from './usage.js';
+import { graphClient, whatsappCredentials } from './whatsapp.js';
+
+/** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
+const REPLY_BUDGET_MS = 40_000;
+
+export const inboundPipeline = once(() =>
+  createInboundPipeline({
+    conversations: conversationRepository(),
+    messages: messageRepository(),
+    contacts: contactService(),
+    agents: agentReader(),
+    ai: aiConnector(),
+    retriever: knowledgeRetriever(),
+    tools: toolExecutor(),
+    usage: usageService(),
+    graph: graphClient(),
+    connection: whatsappCredentials,
+    newId: (now) => newId(now),
+    replyBudgetMs: REPLY_BUDGET_MS,
+    onError: (message, error) => logger.error(message, { error: error as Error }),
+  }),
+);

@@ -1,0 +1,347 @@
+/**
+ * The whatsapp-inbound pipeline end to end on the local stack: signed Meta deliveries posted to
+ * the webhook → the whatsapp-inbound queue → the worker → DynamoDB Local, the agent runtime on the
+ * fake OpenAI, replies sent through the fake Graph API. Checks what is stored (read with the
+ * DynamoDB repositories) and what was sent (the fake Graph's records).
+ */
+import { randomUUID } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { describe, expect, it } from 'vitest';
+import type { Agent } from '../../src/contract/agents.js';
+import { whatsappMessages } from '../../src/contract/whatsapp.js';
+import { DynamoConversationRepository } from '../../src/adapters/dynamo/conversations.js';
+import { DynamoMessageRepository } from '../../src/adapters/dynamo/messages.js';
+import type { StoredConversation, StoredMessage } from '../../src/domain/conversations/ports.js';
+import { api, db, getItem, provided, tableName } from '../support/api.js';
+import { subscribedUser, subscriptionItem } from '../support/billing.js';
+import {
+  connectWhatsApp,
+  failGraphSends,
+  graphSends,
+  imageMessage,
+  metaDelivery,
+  newWamid,
+  postWebhook,
+  signMetaBody,
+  statusUpdate,
+  textMessage,
+  waCustomer,
+  type ChangeParts,
+  type ConnectedWhatsApp,
+  type GraphSend,
+  type WaCustomer,
+} from '../support/whatsapp.js';
+
+const messages = () => new DynamoMessageRepository(db(), tableName());
+const conversations = () => new DynamoConversationRepository(db(), tableName(), messages());
+
+interface Setup {
+  token: string;
+  userId: string;
+  key: string;
+  agent: Agent;
+  wa: ConnectedWhatsApp;
+}
+
+/** A subscribed user with ChatGPT connected (a fresh key: the fake OpenAI scripts by key), an enabled agent and WhatsApp connected. */
+async function ready(options: { agent?: boolean } = {}): Promise<Setup> {
+  const { token, userId } = await subscribedUser('starter');
+  const key = `sk-test-${randomUUID()}`;
+  const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
+  if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status} ${chatgpt.body.message}`);
+  let agent = null as unknown as Agent;
+  if (options.agent !== false) {
+    const res = await api<Agent>('POST', '/api/agents', { token, body: { name: 'Sonia' } });
+    if (res.status !== 201 || !res.body.data) throw new Error(`agent create failed: ${res.status}`);
+    agent = res.body.data;
+  }
+  const wa = await connectWhatsApp(token);
+  return { token, userId, key, agent, wa };
+}
+
+async function deliver(s: Setup, parts: ChangeParts): Promise<void> {
+  const body = metaDelivery(s.wa, parts);
+  const res = await postWebhook(s.wa.integrationId, body, signMetaBody(body, s.wa.appSecret));
+  if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text}`);
+}
+
+/** Polls until `check` returns a value (not undefined/false) or the time is up. */
+async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** The customer's conversations (via their pointer's list). */
+async function conversationsOf(s: Setup, customer: WaCustomer): Promise<StoredConversation[]> {
+  const pointer = await getItem(`USER#${s.userId}`, `WACUST#${customer.waId}`);
+  const ids = [...((pointer?.conversationIds as Set<string> | undefined) ?? [])];
+  return conversations().getMany(s.userId, ids);
+}
+
+async function messagesOf(s: Setup, customer: WaCustomer): Promise<StoredMessage[]> {
+  const convs = await conversationsOf(s, customer);
+  const all = await Promise.all(convs.map((c) => messages().listByConversation(s.userId, c.id, 1000)));
+  return all.flat();
+}
+
+/** Waits for the inbound message and its handled claim (the worker finished with it). */
+async function handled(s: Setup, wamid: string): Promise<void> {
+  await until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${wamid}`))?.state === 'handled', `wamid ${wamid} handled`);
+}
+
+/** Waits until the fake Graph recorded `count` sends (of any outcome) for the number. */
+const sendsReach = (s: Setup, count: number, timeoutMs?: number): Promise<GraphSend[]> =>
+  until(async () => {
+    const sent = await graphSends(s.wa.phoneId);
+    return sent.length >= count ? sent : undefined;
+  }, `${count} Graph sends`, timeoutMs);
+
+async function scriptOpenAi(key: string, responses: unknown[]): Promise<void> {
+  const res = await fetch(`${provided('openaiUrl')}/_test/script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key, responses }),
+  });
+  if (!res.ok) throw new Error(`script failed: ${res.status}`);
+}
+
+describe('whatsapp-inbound: a customer writes', () => {
+  it('stores contact, conversation and message, and the agent answers through the Graph API; the reply is stored as sent', async () => {
+    const s = await ready();
+    const ana = waCustomer('Ana Pérez');
+    const msg = textMessage(ana, 'Hola, ¿abren el sábado?');
+    const wamid = String(msg.message.id);
+
+    await deliver(s, { messages: [msg] });
+    const [send] = await sendsReach(s, 1);
+    await handled(s, wamid);
+
+    expect(send).toMatchObject({ to: ana.waId, text: 'Echo: Hola, ¿abren el sábado?', status: 200 });
+    const [conversation, ...others] = await conversationsOf(s, ana);
+    expect(others).toEqual([]);
+    expect(conversation).toMatchObject({
+      status: 'active',
+      customerWaId: ana.waId,
+      customerPhone: `+${ana.waId}`,
+      customerName: 'Ana Pérez',
+      messageCount: 2,
+      lastAgent: { _id: s.agent._id, name: 'Sonia' },
+      lastMessage: { fromMe: true, body: 'Echo: Hola, ¿abren el sábado?', type: 'chat' },
+    });
+    expect(conversation!.lastInboundAt).not.toBeNull();
+    const stored = await messages().listByConversation(s.userId, conversation!.id, 10);
+    expect(stored.map((m) => [m.fromMe, m.type, m.body, m.status])).toEqual([
+      [false, 'chat', 'Hola, ¿abren el sábado?', 'delivered'],
+      [true, 'chat', 'Echo: Hola, ¿abren el sábado?', 'sent'],
+    ]);
+    expect(stored[0]!.waMessageId).toBe(wamid);
+    expect(stored[1]).toMatchObject({ waMessageId: send!.id, agent: { _id: s.agent._id, name: 'Sonia' }, sentBy: 'agent', to: `+${ana.waId}` });
+    // The contact was made from the WhatsApp profile and both messages point at it.
+    const contactId = conversation!.contactId;
+    expect(contactId).not.toBe('');
+    const contact = await api<{ name: string; phoneNumber: string; source: string; isWAContact: boolean }>('GET', `/api/contacts/${contactId}`, { token: s.token });
+    expect(contact.body.data).toMatchObject({ name: 'Ana Pérez', phoneNumber: `+${ana.waId}`, source: 'whatsapp_import', isWAContact: true });
+    expect(stored.every((m) => m.contactId === contactId)).toBe(true);
+    // Counters: 1 in, 1 out (sent), 2 chat.
+    const stats = await messages().stats(s.userId, 'today', new Date().toISOString());
+    expect(stats).toMatchObject({ totalMessages: 2, receivedMessages: 1, sentMessages: 1, mediaMessages: 0 });
+    expect(stats.statusBreakdown).toEqual({ pending: 0, sent: 1, delivered: 1, read: 0, failed: 0 });
+    expect(await conversations().stats(s.userId)).toEqual({ total: 1, active: 1, requiresHuman: 0, closed: 0, archived: 0 });
+  });
+
+  it('media: an image with a caption is stored as an image with its media metadata, and the agent reads the caption', async () => {
+    const s = await ready();
+    const ben = waCustomer('Ben');
+    const msg = imageMessage(ben, 'Is this the right part?');
+
+    await deliver(s, { messages: [msg] });
+    const [send] = await sendsReach(s, 1);
+    await handled(s, String(msg.message.id));
+
+    expect(send!.text).toBe('Echo: [image] Is this the right part?');
+    const [inbound] = await messagesOf(s, ben);
+    expect(inbound).toMatchObject({ type: 'image', hasMedia: true, body: 'Is this the right part?', media: { mimeType: 'image/jpeg', caption: 'Is this the right part?' } });
+    expect((await messages().stats(s.userId, 'today', new Date().toISOString())).typeBreakdown.image).toBe(1);
+  });
+
+  it('the same message delivered 3 times (concurrently) is stored once and answered once', async () => {
+    const s = await ready();
+    const cy = waCustomer('Cy');
+    const msg = textMessage(cy, 'only once please');
+
+    await Promise.all([1, 2, 3].map(() => deliver(s, { messages: [msg] })));
+    await sendsReach(s, 1);
+    await handled(s, String(msg.message.id));
+    await new Promise((r) => setTimeout(r, 1500)); // let the other deliveries finish
+
+    expect(await graphSends(s.wa.phoneId)).toHaveLength(1);
+    const stored = await messagesOf(s, cy);
+    expect(stored.filter((m) => !m.fromMe)).toHaveLength(1);
+    expect(stored.filter((m) => m.fromMe)).toHaveLength(1);
+    expect((await conversationsOf(s, cy))[0]!.messageCount).toBe(2);
+  });
+
+  it('100 messages from 20 customers posted at once: all stored, every message answered, 20 conversations', async () => {
+    const s = await ready();
+    const customers = Array.from({ length: 20 }, (_, i) => waCustomer(`Customer ${i}`));
+    const msgs = customers.flatMap((c, i) => Array.from({ length: 5 }, (_, j) => textMessage(c, `question ${j} from ${i}`)));
+
+    await Promise.all(msgs.map((m) => deliver(s, { messages: [m] })));
+    const sent = await sendsReach(s, 100, 120_000);
+    await Promise.all(msgs.map((m) => until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${String(m.message.id)}`))?.state === 'handled', 'handled', 60_000)));
+
+    expect(sent.filter((x) => x.status === 200)).toHaveLength(100);
+    expect(new Set(sent.map((x) => x.text))).toEqual(new Set(msgs.map((m) => `Echo: ${(m.message.text as { body: string }).body}`)));
+    for (const c of customers) {
+      const convs = await conversationsOf(s, c);
+      expect(convs).toHaveLength(1);
+      expect(convs[0]!.messageCount).toBe(10);
+    }
+    expect(await conversations().stats(s.userId)).toMatchObject({ total: 20, active: 20 });
+    const stats = await messages().stats(s.userId, 'all', new Date().toISOString());
+    expect(stats).toMatchObject({ totalMessages: 200, receivedMessages: 100, sentMessages: 100 });
+  }, 180_000);
+});
+
+describe('whatsapp-inbound: when the agent does not answer', () => {
+  it('agent disabled: the message is stored, nothing is sent', async () => {
+    const s = await ready();
+    const off = await api('PUT', `/api/agents/${s.agent._id}`, { token: s.token, body: { enabled: false } });
+    expect(off.status).toBe(200);
+    const dee = waCustomer('Dee');
+    const msg = textMessage(dee, 'anyone there?');
+
+    await deliver(s, { messages: [msg] });
+    await handled(s, String(msg.message.id));
+
+    expect(await graphSends(s.wa.phoneId)).toEqual([]);
+    const stored = await messagesOf(s, dee);
+    expect(stored.map((m) => [m.fromMe, m.body])).toEqual([[false, 'anyone there?']]);
+  });
+
+  it('requires_human: the customer’s messages are stored and the agent stays silent', async () => {
+    const s = await ready();
+    const eve = waCustomer('Eve');
+    const first = textMessage(eve, 'first');
+    await deliver(s, { messages: [first] });
+    await handled(s, String(first.message.id));
+    await sendsReach(s, 1);
+    const [conv] = await conversationsOf(s, eve);
+    await conversations().escalate(s.userId, conv!.id, 'Wants a manager', new Date().toISOString());
+
+    const second = textMessage(eve, 'second');
+    await deliver(s, { messages: [second] });
+    await handled(s, String(second.message.id));
+
+    expect(await graphSends(s.wa.phoneId)).toHaveLength(1);
+    const after = await conversationsOf(s, eve);
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ status: 'requires_human', escalationReason: 'Wants a manager', messageCount: 3, lastMessage: { body: 'second', fromMe: false } });
+  });
+
+  it('the agent escalates through its tool: requires_human with the reason, the customer gets the hand-off reply, then silence', async () => {
+    const s = await ready();
+    await scriptOpenAi(s.key, [
+      { content: null, tool_calls: [{ id: 'call_esc1', type: 'function', function: { name: 'escalate_to_human', arguments: JSON.stringify({ reason: 'Refund over the agent’s limit' }) } }] },
+      { content: 'A colleague will contact you shortly.' },
+    ]);
+    const fay = waCustomer('Fay');
+    const msg = textMessage(fay, 'I want a refund of 900 euros');
+
+    await deliver(s, { messages: [msg] });
+    await handled(s, String(msg.message.id));
+    const later = textMessage(fay, 'hello?');
+    await deliver(s, { messages: [later] });
+    await handled(s, String(later.message.id));
+
+    const sent = await graphSends(s.wa.phoneId);
+    expect(sent.map((x) => x.text)).toEqual(['A colleague will contact you shortly.']);
+    const [conv] = await conversationsOf(s, fay);
+    expect(conv).toMatchObject({ status: 'requires_human', escalationReason: 'Refund over the agent’s limit' });
+    expect(conv!.escalatedAt).not.toBeNull();
+    expect(await conversations().stats(s.userId)).toMatchObject({ active: 0, requiresHuman: 1 });
+  });
+
+  it('the plan’s message limit reached: nothing is sent, the reply is stored as failed with the reason', async () => {
+    const s = await ready();
+    const sub = await subscriptionItem(s.userId);
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `USER#${s.userId}`, sk: `USAGE#${String(sub!.currentPeriodStart)}`, entity: 'usage', messagesSent: 1000, periodStart: sub!.currentPeriodStart },
+      }),
+    );
+    const gus = waCustomer('Gus');
+    const msg = textMessage(gus, 'hi');
+
+    await deliver(s, { messages: [msg] });
+    await handled(s, String(msg.message.id));
+
+    expect(await graphSends(s.wa.phoneId)).toEqual([]);
+    const stored = await messagesOf(s, gus);
+    expect(stored.map((m) => [m.fromMe, m.status, m.error])).toEqual([
+      [false, 'delivered', undefined],
+      [true, 'failed', whatsappMessages.usageLimitReached],
+    ]);
+  });
+});
+
+describe('whatsapp-inbound: sends and statuses', () => {
+  it('Graph refuses the send: the reply is stored as failed with Meta’s reason and the usage is given back', async () => {
+    const s = await ready();
+    await failGraphSends(s.wa.phoneId, { status: 400, code: 131026, message: 'Message undeliverable' });
+    const hal = waCustomer('Hal');
+    const msg = textMessage(hal, 'are you there');
+    const sub = await subscriptionItem(s.userId);
+    const usageKey = `USAGE#${String(sub!.currentPeriodStart)}`;
+
+    await deliver(s, { messages: [msg] });
+    await handled(s, String(msg.message.id));
+
+    const stored = await messagesOf(s, hal);
+    const reply = stored.find((m) => m.fromMe)!;
+    expect(reply.status).toBe('failed');
+    expect(reply.error).toContain('Message undeliverable');
+    expect(Number((await getItem(`USER#${s.userId}`, usageKey))?.messagesSent ?? 0)).toBe(0);
+  });
+
+  it('statuses only move forward: read then delivered stays read; failed carries Meta’s error', async () => {
+    const s = await ready();
+    const ivy = waCustomer('Ivy');
+    await deliver(s, { messages: [textMessage(ivy, 'one')] });
+    const [first] = await sendsReach(s, 1);
+    await deliver(s, { messages: [textMessage(ivy, 'two')] });
+    const sends = await sendsReach(s, 2);
+    const second = sends[1]!;
+    await until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${second.id}`)) ?? undefined, 'second wamid indexed');
+
+    await deliver(s, { statuses: [statusUpdate(first!.id, 'read', ivy)] });
+    await deliver(s, { statuses: [statusUpdate(first!.id, 'delivered', ivy), statusUpdate(second.id, 'failed', ivy)] });
+    const byWamid = async () => new Map((await messagesOf(s, ivy)).map((m) => [m.waMessageId, m]));
+    await until(async () => (await byWamid()).get(second.id)?.status === 'failed', 'failed status');
+
+    const stored = await byWamid();
+    expect(stored.get(first!.id)!.status).toBe('read');
+    expect(stored.get(second.id)!.error).toBe(
+      'Re-engagement message: Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+    );
+    const stats = await messages().stats(s.userId, 'today', new Date().toISOString());
+    expect(stats.statusBreakdown).toMatchObject({ sent: 0, read: 1, failed: 1, pending: 0 });
+  });
+
+  it('a status for a wamid that is not ours changes nothing', async () => {
+    const s = await ready();
+    const jo = waCustomer('Jo');
+    const wamid = newWamid();
+
+    await deliver(s, { statuses: [statusUpdate(wamid, 'read', jo)] });
+    await new Promise((r) => setTimeout(r, 1500));
+
+    expect(await getItem(`USER#${s.userId}`, `WAMID#${wamid}`)).toBeUndefined();
+  });
+});
