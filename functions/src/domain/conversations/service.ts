@@ -25,16 +25,9 @@ import {
   type TimeFilter,
 } from '../../contract/whatsapp.js';
 import { BadGatewayError, NotFoundError, TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
-import { GraphError, type GraphClient, type WhatsAppCredentials } from '../whatsapp/ports.js';
+import { graphErrorToDomain, type WhatsAppConnection } from '../whatsapp/integration.js';
+import { GraphError, type GraphClient } from '../whatsapp/ports.js';
 import type { ConversationPatch, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from './ports.js';
-
-/** The user's WhatsApp Business connection with its token opened (composition/whatsapp.ts). */
-export interface WhatsAppConnection {
-  credentials: WhatsAppCredentials;
-  /** Our business phone number as configured (shown as the sending number). */
-  phoneNumber: string;
-  integrationId: string;
-}
 
 /** The plan-limit primitive (domain/billing/usage.ts) for sends. */
 export interface MessageUsage {
@@ -154,20 +147,16 @@ export function statusFilter(raw: string): MessageStatus | '' {
   return (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : 'pending';
 }
 
-/** A Graph API failure as the user should read it: the HTTP error and the text stored on the message. */
+/**
+ * A send's Graph API failure as the user should read it (the HTTP error, and the text stored on
+ * the message): the integration's mapping (token → 400, phone id → 400, else 502), except that a
+ * rate limit is a 429 and a refused message is a 400 with Meta's reason (the closed 24-hour window
+ * in our words).
+ */
 export function graphFailure(error: GraphError): DomainError {
-  switch (error.kind) {
-    case 'auth':
-      return new ValidationError(whatsappMessages.graphAuthFailed);
-    case 'not_found':
-      return new ValidationError(whatsappMessages.graphPhoneNotFound);
-    case 'rate_limit':
-      return new TooManyRequestsError(error.message);
-    case 'bad_request':
-      return new ValidationError(error.code === META_WINDOW_CLOSED ? whatsappMessages.windowClosed : error.message);
-    default:
-      return new BadGatewayError(whatsappMessages.graphUnavailable);
-  }
+  if (error.kind === 'rate_limit') return new TooManyRequestsError(error.message);
+  if (error.kind === 'bad_request') return new ValidationError(error.code === META_WINDOW_CLOSED ? whatsappMessages.windowClosed : error.message);
+  return graphErrorToDomain(error);
 }
 
 const pagination = (page: number, limit: number, total: number): MessagePagination => ({

@@ -12,7 +12,8 @@ import type {
   StoredConversation,
   StoredMessage,
 } from '../../../src/domain/conversations/ports.js';
-import { createConversationService, type WhatsAppConnection } from '../../../src/domain/conversations/service.js';
+import { createConversationService } from '../../../src/domain/conversations/service.js';
+import type { WhatsAppConnection } from '../../../src/domain/whatsapp/integration.js';
 import { LimitExceededError } from '../../../src/domain/errors.js';
 import type { GraphClient, GraphError, WhatsAppCredentials } from '../../../src/domain/whatsapp/ports.js';
 import { newId } from '../../../src/lib/ids.js';

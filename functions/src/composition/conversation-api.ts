@@ -1,0 +1,25 @@
+/**
+ * Wires the conversations and messages groups: the conversation and message repositories
+ * (DynamoDB), the user's WhatsApp connection (the integration record + the secret box), the
+ * Graph API client (fetch) and the plan's message usage. Nothing else: no agent runtime, no
+ * OpenAI, no queues (the inbound worker wires those).
+ */
+import { logger } from '../adapters/logger.js';
+import { createConversationService } from '../domain/conversations/service.js';
+import { newId } from '../lib/ids.js';
+import { once } from '../lib/once.js';
+import { conversationRepository, messageRepository } from './conversations.js';
+import { usageService } from './usage.js';
+import { graphClient, whatsappCredentials } from './whatsapp.js';
+
+export const conversationService = once(() =>
+  createConversationService({
+    conversations: conversationRepository(),
+    messages: messageRepository(),
+    graph: graphClient(),
+    connection: whatsappCredentials,
+    usage: usageService(),
+    newId: () => newId(),
+    onError: (message, error) => logger.error(message, { error: error as Error }),
+  }),
+);

@@ -1,0 +1,48 @@
+/** /api/conversations: the WhatsApp board, a conversation with its messages, changes, escalation, human reply ('user' auth). */
+import {
+  escalateRequest,
+  humanReplyRequest,
+  listConversationsQuery,
+  overviewQuery,
+  updateConversationRequest,
+  whatsappMessages,
+} from '../contract/whatsapp.js';
+import { conversationService } from '../composition/conversation-api.js';
+import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+
+export const routes: RouteTable = {
+  'GET /api/conversations/overview': async (req) => {
+    const userId = req.userId();
+    const { dateFilter } = parseWith(overviewQuery, req.query);
+    return { data: await conversationService().overview(userId, dateFilter) };
+  },
+  'GET /api/conversations/stats': async (req) => ({ data: await conversationService().stats(req.userId()) }),
+  'GET /api/conversations': async (req) => {
+    const userId = req.userId();
+    const query = parseWith(listConversationsQuery, req.query);
+    const { data, pagination } = await conversationService().list(userId, query);
+    return { data, extra: { pagination } };
+  },
+  'GET /api/conversations/{id}': async (req) => ({ data: await conversationService().get(req.userId(), req.params.id ?? '') }),
+  'PUT /api/conversations/{id}': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(updateConversationRequest, req.json());
+    return { message: whatsappMessages.conversationUpdated, data: await conversationService().update(userId, req.params.id ?? '', input) };
+  },
+  'POST /api/conversations/{id}/escalate': async (req) => {
+    const userId = req.userId();
+    const { reason } = parseWith(escalateRequest, req.json());
+    return { message: whatsappMessages.conversationEscalated, data: await conversationService().escalate(userId, req.params.id ?? '', reason) };
+  },
+  'POST /api/conversations/{id}/messages': async (req) => {
+    const userId = req.userId();
+    const { text } = parseWith(humanReplyRequest, req.json());
+    return { status: 201, message: whatsappMessages.replySent, data: await conversationService().reply(userId, req.params.id ?? '', text) };
+  },
+  'DELETE /api/conversations/{id}': async (req) => {
+    await conversationService().remove(req.userId(), req.params.id ?? '');
+    return { message: whatsappMessages.conversationDeleted };
+  },
+};
+
+export const handler = httpGroup(routes);
