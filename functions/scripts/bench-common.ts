@@ -1,7 +1,7 @@
 /**
- * What the in-process benches (bench-contacts, bench-runtime, bench-knowledge) share: their
- * `--name=N` options, percentiles, the Markdown result table, and seeded random numbers and
- * unit vectors so runs are comparable. Not a bench itself.
+ * What the in-process benches (bench-contacts, bench-runtime, bench-knowledge, bench-whatsapp-webhook)
+ * share: their `--name=N` options, percentiles, the Markdown result table, seeded random numbers
+ * and unit vectors so runs are comparable, and a registered user on a local stack. Not a bench itself.
  */
 import { EMBEDDING_DIMENSIONS } from '../src/domain/ai/ports.js';
 
@@ -43,4 +43,26 @@ export function randomUnitVector(random: () => number): Float32Array {
   norm = Math.sqrt(norm);
   for (let i = 0; i < v.length; i++) v[i]! /= norm;
   return v;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A new user registered through the API (verification code read from the local SES mailbox). */
+export async function registeredToken(apiUrl: string, mailboxUrl: string): Promise<{ token: string; userId: string }> {
+  const email = `bench-${Date.now()}@example.com`;
+  const call = async (p: string, body: unknown) => {
+    const res = await fetch(`${apiUrl}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as { data?: { token: string; user: { _id: string } }; message?: string } };
+  };
+  await call('/api/send-verification', { email });
+  let code: string | undefined;
+  for (let i = 0; i < 50 && !code; i++) {
+    const { emails } = (await (await fetch(`${mailboxUrl}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
+    code = emails.filter((m) => m.destination.to.some((t) => t.includes(email))).at(-1)?.body.text?.match(/\b[A-Z2-9]{10}\b/)?.[0];
+    if (!code) await sleep(100);
+  }
+  if (!code) throw new Error('no verification code e-mailed');
+  const res = await call('/api/register', { name: 'Bench User', email, password: 'Secret#123', verificationCode: code });
+  if (res.status !== 201 || !res.body.data) throw new Error(`register failed: ${res.status} ${res.body.message}`);
+  return { token: res.body.data.token, userId: res.body.data.user._id };
 }

@@ -21,7 +21,7 @@ import { DynamoContactRepository } from '../src/adapters/dynamo/contacts.js';
 import { padSeq, shortNameOf } from '../src/domain/contacts/service.js';
 import type { StoredContact } from '../src/domain/contacts/ports.js';
 import { contactTokens } from '../src/domain/contacts/text.js';
-import { arg, percentile, table } from './bench-common.js';
+import { arg, percentile, registeredToken, table } from './bench-common.js';
 
 const CONTACTS = arg('contacts', 2_000);
 const RUNS = arg('runs', 30);
@@ -32,27 +32,6 @@ const FIRST = ['José', 'María', 'Ana', 'Luis', 'Carmen', 'Jorge', 'Lucía', 'P
 const LAST = ['García', 'Martínez', 'López', 'Sánchez', 'Pérez', 'Gómez', 'Martín', 'Jiménez', 'Ruiz', 'Hernández', 'Díaz', 'Moreno', 'Muñoz', 'Álvarez', 'Romero', 'Alonso', 'Gutiérrez', 'Navarro', 'Torres', 'Domínguez'];
 /** Unique, valid US numbers: +1 415 2xx xxxx. */
 const phoneOf = (i: number) => `+1415${String(2_000_000 + i).padStart(7, '0')}`;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function registeredToken(apiUrl: string, mailboxUrl: string): Promise<{ token: string; userId: string }> {
-  const email = `bench-${Date.now()}@example.com`;
-  const call = async (p: string, body: unknown) => {
-    const res = await fetch(`${apiUrl}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as { data?: { token: string; user: { _id: string } }; message?: string } };
-  };
-  await call('/api/send-verification', { email });
-  let code: string | undefined;
-  for (let i = 0; i < 50 && !code; i++) {
-    const { emails } = (await (await fetch(`${mailboxUrl}/store`)).json()) as { emails: { destination: { to: string[] }; body: { text?: string } }[] };
-    code = emails.filter((m) => m.destination.to.some((t) => t.includes(email))).at(-1)?.body.text?.match(/\b[A-Z2-9]{10}\b/)?.[0];
-    if (!code) await sleep(100);
-  }
-  if (!code) throw new Error('no verification code e-mailed');
-  const res = await call('/api/register', { name: 'Bench User', email, password: 'Secret#123', verificationCode: code });
-  if (res.status !== 201 || !res.body.data) throw new Error(`register failed: ${res.status} ${res.body.message}`);
-  return { token: res.body.data.token, userId: res.body.data.user._id };
-}
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agentdesk-bench-contacts-'));
 const stack = await startLocalStack({ dataDir, quiet: true });
