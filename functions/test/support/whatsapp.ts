@@ -244,7 +244,12 @@ export interface WebhookResponse {
 export async function postWebhook(integrationId: string, rawBody: string | Buffer, signature?: string): Promise<WebhookResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'facebookexternalua' };
   if (signature !== undefined) headers['x-hub-signature-256'] = signature;
-  const res = await fetch(`${provided('apiUrl')}${webhookPath(integrationId)}`, { method: 'POST', headers, body: rawBody });
+  const res = await fetch(`${provided('apiUrl')}${webhookPath(integrationId)}`, {
+    method: 'POST',
+    headers,
+    // The bytes as they are (a Uint8Array copy types as a fetch body under both Node's and the DOM's lib).
+    body: typeof rawBody === 'string' ? rawBody : new Uint8Array(rawBody),
+  });
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text() };
 }
 
