@@ -29,7 +29,6 @@ export const whatsappIntegrationService = once(() =>
     // 32 random bytes → 43 URL-safe characters.
     newVerifyToken: () => randomBytes(32).toString('base64url'),
     appUrl: config().APP_URL,
-    defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
     onGraphError: (error) => logger.warn('WhatsApp Graph call failed', { kind: error.kind, code: error.code, reason: error.message }),
   }),
 );

@@ -9,7 +9,6 @@
  */
 import { MASKED_SECRET } from '../../contract/integrations.js';
 import { whatsappMessages, type WhatsAppSetupInput, type WhatsAppSetupResult } from '../../contract/whatsapp.js';
-import { toE164 } from '../contacts/text.js';
 import { ValidationError } from '../errors.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { WHATSAPP_INTEGRATION, withGraphErrors } from '../whatsapp/integration.js';
@@ -25,21 +24,22 @@ export interface WhatsAppIntegrationDeps {
   newVerifyToken: () => string;
   /** Public origin of the API (config().APP_URL). */
   appUrl: string;
-  /** Country of a phone number typed without +country (config().CONTACTS_DEFAULT_COUNTRY). */
-  defaultCountry: string;
   now?: () => Date;
   onGraphError?: (error: GraphError) => void;
 }
 
 const isNewSecret = (value: string | undefined): value is string => !!value && value !== MASKED_SECRET;
 
-/** E.164: libphonenumber's reading when it knows the number, else '+' and the digits the schema accepted. */
-export function whatsappE164(input: string, defaultCountry: string): string {
-  const compact = input.replace(/[\s().-]/g, '');
-  const international = compact.startsWith('+') || compact.startsWith('00');
-  const digits = compact.replace(/^00/, '').replace(/\D/g, '');
-  const parsed = toE164(international ? `+${digits}` : compact, defaultCountry);
-  return parsed ?? `+${digits}`;
+/**
+ * E.164 of the business number. The contract's pattern (SPEC §5: optional +, first digit 1-9)
+ * means the number is typed with its country code, so E.164 is '+' and its digits; like SPEC §9's
+ * WhatsApp link rule, 10 digits without a leading 1 are a North American number and get +1.
+ * (No libphonenumber here: its metadata would double the integrations bundle for one field.)
+ */
+export function whatsappE164(input: string): string {
+  const hasPlus = input.trim().startsWith('+');
+  const digits = input.replace(/\D/g, '');
+  return !hasPlus && digits.length === 10 && !digits.startsWith('1') ? `+1${digits}` : `+${digits}`;
 }
 
 export const whatsappWebhookUrl = (appUrl: string, integrationId: string) =>
@@ -82,7 +82,7 @@ export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) 
           appSecret,
           webhookVerifyToken: sealedVerifyToken,
         },
-        settings: { ...existing?.settings, phoneNumber: whatsappE164(input.phoneNumber, deps.defaultCountry) },
+        settings: { ...existing?.settings, phoneNumber: whatsappE164(input.phoneNumber) },
         webhookUrl,
         createdAt: existing?.createdAt ?? at,
         updatedAt: at,

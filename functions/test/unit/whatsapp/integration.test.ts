@@ -7,15 +7,15 @@ import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 
 describe('WhatsApp business number', () => {
   it.each([
-    ['+1 (415) 555-0123', 'US', '+14155550123'],
-    ['(415) 555-0123', 'US', '+14155550123'],
-    ['+44 20 7946 0958', 'US', '+442079460958'],
-    ['612 345 678', 'ES', '+34612345678'],
-    // Meta's test numbers (+1 555 …) are not "valid" for libphonenumber: kept as typed, in E.164 form.
-    ['+1 555 010 0999', 'US', '+15550100999'],
-    ['15550100999', 'US', '+15550100999'],
-  ])('%s (default %s) → %s', (input, country, expected) => {
-    expect(whatsappE164(input, country)).toBe(expected);
+    ['+1 (415) 555-0123', '+14155550123'],
+    ['(415) 555-0123', '+14155550123'],
+    ['+44 20 7946 0958', '+442079460958'],
+    ['34 612 345 678', '+34612345678'],
+    ['+1 555 010 0999', '+15550100999'],
+    ['15550100999', '+15550100999'],
+    ['+52 55 1234 5678', '+525512345678'],
+  ])('%s → %s', (input, expected) => {
+    expect(whatsappE164(input)).toBe(expected);
   });
 });
 
