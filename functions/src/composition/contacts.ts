@@ -5,21 +5,24 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
+import { DynamoWhatsAppCustomers } from '../adapters/dynamo/whatsapp-customers.js';
 import { logger } from '../adapters/logger.js';
 import { createContactService } from '../domain/contacts/service.js';
 import { once } from '../lib/once.js';
-import { conversationRepository } from './conversations.js';
 import { usageService } from './usage.js';
 
 export const contactRepository = once(() => new DynamoContactRepository(documentClient(), config().TABLE_NAME));
+
+/** The WhatsApp customers' pointers only (not the whole conversation repository: bundle size). */
+const whatsappCustomers = once(() => new DynamoWhatsAppCustomers(documentClient(), config().TABLE_NAME));
 
 export const contactService = once(() =>
   createContactService({
     contacts: contactRepository(),
     usage: usageService(),
     // Deleting a contact keeps its conversations and clears their contactId (voice calls: not built yet).
-    links: conversationRepository(),
-    whatsapp: conversationRepository(),
+    links: whatsappCustomers(),
+    whatsapp: whatsappCustomers(),
     defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),

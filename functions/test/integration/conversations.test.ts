@@ -286,6 +286,22 @@ describe('POST /api/contacts/import-whatsapp', () => {
     }
   });
 
+  it('deleting the contact keeps its conversation and clears the link', async () => {
+    const { token, userId } = await activeUser();
+    const conv = await openConversation(userId, business(), customer('Rosa'));
+    await inbound(userId, business(), conv);
+    await api('POST', '/api/contacts/import-whatsapp', { token });
+    const contactId = (await repos().conversations.get(userId, conv.id))?.contactId;
+    expect(contactId).toBeTruthy();
+
+    const res = await api('DELETE', `/api/contacts/${contactId}`, { token });
+
+    expect(res.status).toBe(200);
+    const after = (await conversationsApi.get(token, conv.id)).body.data as ConversationDetail;
+    expect(after.conversation.contact).toMatchObject({ _id: '', name: 'Rosa' });
+    expect(after.messages).toHaveLength(1);
+  });
+
   it('is premium-gated: without an active subscription it is a 402 and nothing is created', async () => {
     const { session } = await registerUser();
     const userId = session.user._id;

@@ -31,14 +31,13 @@ import type {
 import { newId } from '../../lib/ids.js';
 import { userPk } from './keys.js';
 import type { DynamoMessageRepository } from './messages.js';
+import { contactGsi, convSk, customerSk, DynamoWhatsAppCustomers } from './whatsapp-customers.js';
 
 type Item = Record<string, unknown>;
 type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
-export const convSk = (id: string) => `CONV#${id}`;
-export const customerSk = (waId: string) => `WACUST#${waId}`;
+export { convSk, customerSk };
 const statusGsi = (userId: string, status: ConversationStatus) => `USER#${userId}#CONVS#${status}`;
-const contactGsi = (userId: string, contactId: string) => `USER#${userId}#CONTACT#${contactId}`;
 const STATS_SK = 'CONVS#STATS';
 const OPEN_STATUSES: readonly ConversationStatus[] = ['active', 'requires_human'];
 /** Items read per status for a searched list. */
@@ -427,100 +426,22 @@ export class DynamoConversationRepository implements ConversationRepository {
     return true;
   }
 
-  private async pointersOfContact(userId: string, contactId: string): Promise<Item[]> {
-    const out: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': contactGsi(userId, contactId) },
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return out;
+  // Contact links and the customer list live in DynamoWhatsAppCustomers (whatsapp-customers.ts),
+  // so the contacts bundle gets them without the conversation and message code.
+  unlinkContact(userId: string, contactId: string): Promise<void> {
+    return this.customerLinks().unlinkContact(userId, contactId);
   }
 
-  private async setContactOn(userId: string, ids: Iterable<string>, from: string | null, to: string | null): Promise<void> {
-    await Promise.all(
-      [...ids].map((id) =>
-        this.db
-          .send(
-            new UpdateCommand({
-              TableName: this.tableName,
-              Key: { pk: userPk(userId), sk: convSk(id) },
-              UpdateExpression: to ? 'SET contactId = :to' : 'SET contactId = :empty',
-              ConditionExpression: from ? 'contactId = :from' : 'attribute_exists(pk) AND (attribute_not_exists(contactId) OR contactId = :empty)',
-              ExpressionAttributeValues: { ':empty': '', ...(to ? { ':to': to } : {}), ...(from ? { ':from': from } : {}) },
-            }),
-          )
-          .catch((error: unknown) => {
-            if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          }),
-      ),
-    );
+  linkContact(userId: string, waId: string, contactId: string): Promise<void> {
+    return this.customerLinks().linkContact(userId, waId, contactId);
   }
 
-  async unlinkContact(userId: string, contactId: string): Promise<void> {
-    for (const pointer of await this.pointersOfContact(userId, contactId)) {
-      await this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: pointer.pk, sk: pointer.sk },
-          UpdateExpression: 'REMOVE contactId, gsi1pk, gsi1sk',
-          ConditionExpression: 'contactId = :cid',
-          ExpressionAttributeValues: { ':cid': contactId },
-        }),
-      ).catch((error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      });
-      await this.setContactOn(userId, (pointer.conversationIds as Set<string> | undefined) ?? [], contactId, null);
-    }
+  customers(userId: string): AsyncIterable<Array<{ waId: string; phone: string; name: string; contactId: string }>> {
+    return this.customerLinks().customers(userId);
   }
 
-  async linkContact(userId: string, waId: string, contactId: string): Promise<void> {
-    const { Attributes } = await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: userPk(userId), sk: customerSk(waId) },
-        UpdateExpression: 'SET contactId = :cid, gsi1pk = :g1, gsi1sk = :g2',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':cid': contactId, ':g1': contactGsi(userId, contactId), ':g2': customerSk(waId) },
-        ReturnValues: 'ALL_NEW',
-      }),
-    ).catch((error: unknown) => {
-      if (error instanceof ConditionalCheckFailedException) return { Attributes: undefined };
-      throw error;
-    });
-    await this.setContactOn(userId, (Attributes?.conversationIds as Set<string> | undefined) ?? [], null, contactId);
-  }
-
-  async *customers(userId: string): AsyncIterable<Array<{ waId: string; phone: string; name: string; contactId: string }>> {
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':a': 'WACUST#', ':b': 'WACUST#~' },
-          ProjectionExpression: 'waId, phone, #name, contactId',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      const rows = (page.Items ?? []).map((it) => ({
-        waId: String(it.waId ?? ''),
-        phone: String(it.phone ?? ''),
-        name: String(it.name ?? ''),
-        contactId: String(it.contactId ?? ''),
-      }));
-      if (rows.length) yield rows;
-      start = page.LastEvaluatedKey;
-    } while (start);
+  private links?: DynamoWhatsAppCustomers;
+  private customerLinks(): DynamoWhatsAppCustomers {
+    return (this.links ??= new DynamoWhatsAppCustomers(this.db, this.tableName));
   }
 }

@@ -1,0 +1,121 @@
+/**
+ * The WhatsApp customers of a user and their contact links (ACCESS-PATTERNS.md, "WhatsApp:
+ * conversations and messages"): pk=USER#{u}, sk=WACUST#{waId} pointers (conversationIds, phone,
+ * name, contactId; gsi1pk=USER#{u}#CONTACT#{contactId} when linked) and contactId on their
+ * conversations. Split from conversations.ts so the contacts group (unlink on contact delete,
+ * Import from WhatsApp) bundles only this.
+ */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { WhatsAppCustomer, WhatsAppCustomers } from '../../domain/contacts/ports.js';
+import { userPk } from './keys.js';
+
+type Item = Record<string, unknown>;
+
+export const convSk = (id: string) => `CONV#${id}`;
+export const customerSk = (waId: string) => `WACUST#${waId}`;
+export const contactGsi = (userId: string, contactId: string) => `USER#${userId}#CONTACT#${contactId}`;
+
+export class DynamoWhatsAppCustomers implements WhatsAppCustomers {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private async pointersOfContact(userId: string, contactId: string): Promise<Item[]> {
+    const out: Item[] = [];
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': contactGsi(userId, contactId) },
+          ExclusiveStartKey: start,
+        }),
+      );
+      out.push(...(page.Items ?? []));
+      start = page.LastEvaluatedKey;
+    } while (start);
+    return out;
+  }
+
+  private async setContactOn(userId: string, ids: Iterable<string>, from: string | null, to: string | null): Promise<void> {
+    await Promise.all(
+      [...ids].map((id) =>
+        this.db
+          .send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: { pk: userPk(userId), sk: convSk(id) },
+              UpdateExpression: to ? 'SET contactId = :to' : 'SET contactId = :empty',
+              ConditionExpression: from ? 'contactId = :from' : 'attribute_exists(pk) AND (attribute_not_exists(contactId) OR contactId = :empty)',
+              ExpressionAttributeValues: { ':empty': '', ...(to ? { ':to': to } : {}), ...(from ? { ':from': from } : {}) },
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          }),
+      ),
+    );
+  }
+
+  async unlinkContact(userId: string, contactId: string): Promise<void> {
+    for (const pointer of await this.pointersOfContact(userId, contactId)) {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: pointer.pk, sk: pointer.sk },
+          UpdateExpression: 'REMOVE contactId, gsi1pk, gsi1sk',
+          ConditionExpression: 'contactId = :cid',
+          ExpressionAttributeValues: { ':cid': contactId },
+        }),
+      ).catch((error: unknown) => {
+        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+      });
+      await this.setContactOn(userId, (pointer.conversationIds as Set<string> | undefined) ?? [], contactId, null);
+    }
+  }
+
+  async linkContact(userId: string, waId: string, contactId: string): Promise<void> {
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: customerSk(waId) },
+        UpdateExpression: 'SET contactId = :cid, gsi1pk = :g1, gsi1sk = :g2',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeValues: { ':cid': contactId, ':g1': contactGsi(userId, contactId), ':g2': customerSk(waId) },
+        ReturnValues: 'ALL_NEW',
+      }),
+    ).catch((error: unknown) => {
+      if (error instanceof ConditionalCheckFailedException) return { Attributes: undefined };
+      throw error;
+    });
+    await this.setContactOn(userId, (Attributes?.conversationIds as Set<string> | undefined) ?? [], null, contactId);
+  }
+
+  async *customers(userId: string): AsyncIterable<WhatsAppCustomer[]> {
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+          ExpressionAttributeValues: { ':pk': userPk(userId), ':a': 'WACUST#', ':b': 'WACUST#~' },
+          ProjectionExpression: 'waId, phone, #name, contactId',
+          ExpressionAttributeNames: { '#name': 'name' },
+          ExclusiveStartKey: start,
+        }),
+      );
+      const rows = (page.Items ?? []).map((it) => ({
+        waId: String(it.waId ?? ''),
+        phone: String(it.phone ?? ''),
+        name: String(it.name ?? ''),
+        contactId: String(it.contactId ?? ''),
+      }));
+      if (rows.length) yield rows;
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+}
