@@ -23,7 +23,6 @@ import Refresh from '@mui/icons-material/Refresh';
 import Search from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
-import { errorMessage } from '../../i18n';
 import { usePageTitle } from '../../components/usePageTitle';
 import './i18n';
 import { ConversationCard } from './ConversationCard';
@@ -46,10 +45,10 @@ function StatsSummary({ stats }: { stats: ConversationStats | undefined }) {
     <Box
       component="dl"
       aria-label={t('conversations.stats.label')}
-      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(2, 1fr)', sm: 'repeat(5, 1fr)' }, gap: 1.5, m: 0, mb: 2 }}
+      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(3, 1fr)', sm: 'repeat(5, 1fr)' }, gap: 1.5, m: 0, mb: 2 }}
     >
       {STAT_KEYS.map((key) => (
-        <Paper key={key} variant="outlined" sx={{ px: 2, py: 1.25 }} data-testid={`conversation-stat-${key}`}>
+        <Paper key={key} variant="outlined" sx={{ px: { xs: 1.5, sm: 2 }, py: 1.25 }} data-testid={`conversation-stat-${key}`}>
           <Typography component="dt" variant="body2" color="text.secondary">
             {t(`conversations.stats.${key}`)}
           </Typography>
@@ -98,14 +97,14 @@ export default function ConversationsPage() {
           </Typography>
           <Typography color="text.secondary">{t('conversations.subtitle')}</Typography>
         </Box>
-        <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+        <Stack direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 1.5 }}>
           <TextField
             size="small"
             type="search"
             value={search}
             onChange={(e) => setSearch(e.target.value)}
             placeholder={t('conversations.searchPlaceholder')}
-            sx={{ flex: 1, minWidth: { md: 280 } }}
+            sx={{ flex: { xs: '1 1 100%', sm: 1 }, minWidth: { md: 280 } }}
             slotProps={{
               htmlInput: { 'aria-label': t('conversations.search') },
               input: {
@@ -123,7 +122,7 @@ export default function ConversationsPage() {
             label={t('conversations.dateFilter')}
             value={dateFilter}
             onChange={(e) => setDateFilter(e.target.value as ConversationDateFilter)}
-            sx={{ width: 150, flex: 'none' }}
+            sx={{ width: { xs: 'auto', sm: 150 }, flex: { xs: 1, sm: 'none' } }}
           >
             {CONVERSATION_DATE_FILTERS.map((value) => (
               <MenuItem key={value} value={value}>
@@ -153,7 +152,7 @@ export default function ConversationsPage() {
             </Button>
           }
         >
-          {errorMessage(overview.error, t('conversations.errors.loadFailed'))}
+          {t('conversations.errors.loadFailed')}
         </Alert>
       )}
 
@@ -176,7 +175,7 @@ export default function ConversationsPage() {
               variant="outlined"
               aria-label={title}
               data-testid={`conversation-column-${column}`}
-              sx={{ bgcolor: 'action.hover', borderTop: 3, borderTopColor: COLUMN_ACCENT[column], display: 'flex', flexDirection: 'column', minHeight: 240 }}
+              sx={{ bgcolor: 'action.hover', borderTop: 3, borderTopColor: COLUMN_ACCENT[column], display: 'flex', flexDirection: 'column', minHeight: { xs: 120, md: 240 } }}
             >
               <Stack direction="row" spacing={1} sx={{ p: 1.75, pb: 1, justifyContent: 'space-between', alignItems: 'flex-start' }}>
                 <Box>

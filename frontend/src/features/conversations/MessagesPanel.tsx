@@ -157,9 +157,9 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
           value={draft}
           onChange={(e) => setDraft(e.target.value)}
           onKeyDown={onKeyDown}
-          disabled={!open || sending}
+          disabled={!open}
           helperText={open ? undefined : t('conversations.modal.windowClosedHint')}
-          slotProps={{ htmlInput: { maxLength: REPLY_MAX } }}
+          slotProps={{ htmlInput: { maxLength: REPLY_MAX, readOnly: sending } }}
         />
         <Button variant="contained" endIcon={<Send />} onClick={() => void send()} disabled={!open || sending || draft.trim() === ''} sx={{ flex: 'none', mt: '2px' }}>
           {sending ? t('conversations.modal.sending') : t('conversations.modal.send')}
