@@ -3,6 +3,10 @@
  * and their runtime (knowledge retrieval, HTTP tools, the user's ChatGPT connection), plan usage,
  * and the Graph API with the user's WhatsApp connection.
  */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
+import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
 import { logger } from '../adapters/logger.js';
 import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
 import { newId } from '../lib/ids.js';
@@ -10,7 +14,6 @@ import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnector } from './ai.js';
 import { contactService } from './contacts.js';
-import { conversationRepository, messageRepository } from './conversations.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { usageService } from './usage.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
@@ -18,10 +21,12 @@ import { graphClient, whatsappCredentials } from './whatsapp.js';
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
 const REPLY_BUDGET_MS = 40_000;
 
-export const inboundPipeline = once(() =>
-  createInboundPipeline({
-    conversations: conversationRepository(),
-    messages: messageRepository(),
+export const inboundPipeline = once(() => {
+  // Counter ADDs batched per delivery (flushed by the pipeline before it finishes).
+  const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, true);
+  return createInboundPipeline({
+    conversations: new DynamoConversationRepository(documentClient(), config().TABLE_NAME, messages),
+    messages,
     contacts: contactService(),
     agents: agentReader(),
     ai: aiConnector(),
@@ -33,5 +38,5 @@ export const inboundPipeline = once(() =>
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,
     onError: (message, error) => logger.error(message, { error: error as Error }),
-  }),
-);
+  });
+});

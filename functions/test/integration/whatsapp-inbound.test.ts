@@ -9,9 +9,16 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { Agent } from '../../src/contract/agents.js';
 import { whatsappMessages } from '../../src/contract/whatsapp.js';
+import { DynamoAgentRepository } from '../../src/adapters/dynamo/agents.js';
 import { DynamoConversationRepository } from '../../src/adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../../src/adapters/dynamo/messages.js';
+import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../../src/adapters/dynamo/subscriptions.js';
+import type { ChatModel } from '../../src/domain/ai/ports.js';
+import { createUsageService } from '../../src/domain/billing/usage.js';
 import type { StoredConversation, StoredMessage } from '../../src/domain/conversations/ports.js';
+import { createInboundPipeline } from '../../src/domain/whatsapp/inbound.js';
+import type { GraphClient, WhatsAppInboundJob } from '../../src/domain/whatsapp/ports.js';
+import { newId } from '../../src/lib/ids.js';
 import { api, db, getItem, provided, tableName } from '../support/api.js';
 import { subscribedUser, subscriptionItem } from '../support/billing.js';
 import {
@@ -22,6 +29,7 @@ import {
   metaDelivery,
   newWamid,
   postWebhook,
+  randomDigits,
   signMetaBody,
   statusUpdate,
   textMessage,
@@ -113,7 +121,7 @@ async function scriptOpenAi(key: string, responses: unknown[]): Promise<void> {
 describe('whatsapp-inbound: a customer writes', () => {
   it('stores contact, conversation and message, and the agent answers through the Graph API; the reply is stored as sent', async () => {
     const s = await ready();
-    const ana = waCustomer('Ana Pérez');
+    const ana = waCustomer('Ana Pérez', `14152${randomDigits(6)}`); // a valid US number: the contact is keyed on it
     const msg = textMessage(ana, 'Hola, ¿abren el sábado?');
     const wamid = String(msg.message.id);
 
@@ -141,12 +149,11 @@ describe('whatsapp-inbound: a customer writes', () => {
     ]);
     expect(stored[0]!.waMessageId).toBe(wamid);
     expect(stored[1]).toMatchObject({ waMessageId: send!.id, agent: { _id: s.agent._id, name: 'Sonia' }, sentBy: 'agent', to: `+${ana.waId}` });
-    // The contact was made from the WhatsApp profile and both messages point at it.
-    const contactId = conversation!.contactId;
-    expect(contactId).not.toBe('');
+    // The contact was made from the WhatsApp profile and linked to the conversation (off the reply's path).
+    const contactId = await until(async () => (await conversationsOf(s, ana))[0]?.contactId || undefined, 'contact linked');
     const contact = await api<{ name: string; phoneNumber: string; source: string; isWAContact: boolean }>('GET', `/api/contacts/${contactId}`, { token: s.token });
     expect(contact.body.data).toMatchObject({ name: 'Ana Pérez', phoneNumber: `+${ana.waId}`, source: 'whatsapp_import', isWAContact: true });
-    expect(stored.every((m) => m.contactId === contactId)).toBe(true);
+    expect((await getItem(`USER#${s.userId}`, `WACUST#${ana.waId}`))?.contactId).toBe(contactId);
     // Counters: 1 in, 1 out (sent), 2 chat.
     const stats = await messages().stats(s.userId, 'today', new Date().toISOString());
     expect(stats).toMatchObject({ totalMessages: 2, receivedMessages: 1, sentMessages: 1, mediaMessages: 0 });
@@ -343,5 +350,62 @@ describe('whatsapp-inbound: sends and statuses', () => {
     await new Promise((r) => setTimeout(r, 1500));
 
     expect(await getItem(`USER#${s.userId}`, `WAMID#${wamid}`)).toBeUndefined();
+  });
+});
+
+describe('whatsapp-inbound: a worker dies while answering', () => {
+  /** The pipeline as the worker wires it, over this stack's DynamoDB, with the given model; sends recorded. */
+  function pipelineWith(model: ChatModel, sends: string[]) {
+    const repoMessages = new DynamoMessageRepository(db(), tableName(), Date.now, true);
+    const usage = createUsageService({ subscriptions: new DynamoSubscriptionRepository(db(), tableName()), usage: new DynamoUsageRepository(db(), tableName()) });
+    const graph: GraphClient = {
+      sendText: async (_c, to, text) => {
+        sends.push(`${to}: ${text}`);
+        return { messageId: newWamid() };
+      },
+      getPhoneNumber: async () => ({ id: '1', displayPhoneNumber: '+1', verifiedName: 'x' }),
+    };
+    return createInboundPipeline({
+      conversations: new DynamoConversationRepository(db(), tableName(), repoMessages),
+      messages: repoMessages,
+      contacts: { upsertFromWhatsApp: async () => null },
+      agents: new DynamoAgentRepository(db(), tableName()),
+      ai: { forUser: async () => ({ settings: { model: 'gpt-4o', maxTokens: 500, temperature: 0.7, systemPrompt: '', baseUrl: '' }, chat: model, embedder: { embed: async (t) => t.map(() => new Float32Array(1536)) } }) },
+      retriever: { search: async () => [] },
+      tools: { execute: async () => ({ ok: true, result: '' }) },
+      usage,
+      graph,
+      connection: async () => ({ credentials: { bearerToken: 't', businessId: 'b', phoneId: 'p' }, phoneNumber: '+14155550100' }),
+      newId: (t) => newId(t),
+      replyLeaseMs: 60_000,
+    });
+  }
+
+  it('the retry of the same queue message answers; a redelivery by Meta meanwhile does not answer twice', async () => {
+    const s = await ready();
+    const kim = waCustomer('Kim');
+    const msg = textMessage(kim, 'still there?');
+    const job: WhatsAppInboundJob = { userId: s.userId, integrationId: s.wa.integrationId, receivedAt: new Date().toISOString(), body: metaDelivery(s.wa, { messages: [msg] }) };
+    const wamid = String(msg.message.id);
+    const sends: string[] = [];
+    const hanging: ChatModel = { complete: () => new Promise<never>(() => undefined) };
+    const instant: ChatModel = { complete: async () => ({ content: 'Yes!', toolCalls: [], finishReason: 'stop' }) };
+
+    // The first worker stores and claims the message, then "dies" inside the model call.
+    void pipelineWith(hanging, sends).process(job, 'sqs-message-1');
+    await until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${wamid}`))?.state === 'replying', 'claimed');
+    const redelivered = await pipelineWith(instant, sends).process(job, 'sqs-message-2');
+    const retried = await pipelineWith(instant, sends).process(job, 'sqs-message-1');
+    const again = await pipelineWith(instant, sends).process(job, 'sqs-message-1');
+
+    expect(redelivered.messages.map((m) => m.outcome)).toEqual(['busy']);
+    expect(retried.messages.map((m) => m.outcome)).toEqual(['replied']);
+    expect(again.messages.map((m) => m.outcome)).toEqual(['duplicate']);
+    expect(sends).toEqual([`${kim.waId}: Yes!`]);
+    const stored = await messagesOf(s, kim);
+    expect(stored.map((m) => [m.fromMe, m.body, m.status])).toEqual([
+      [false, 'still there?', 'delivered'],
+      [true, 'Yes!', 'sent'],
+    ]);
   });
 });

@@ -32,6 +32,7 @@ import {
   type InboundState,
   type MessageListInput,
   type MessageRepository,
+  type ReplyClaim,
   type StatusUpdateResult,
   type StoredMessage,
 } from '../../domain/conversations/ports.js';
@@ -112,10 +113,15 @@ function conditionFailedAt(error: unknown, index: number): boolean {
 }
 
 export class DynamoMessageRepository implements MessageRepository {
+  /** Deferred counter deltas by counter sk (deferred mode only). */
+  private readonly pending = new Map<string, { userId: string; deltas: Record<string, number> }>();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly clock: () => number = Date.now,
+    /** Batch counter ADDs until flushCounters() (the inbound worker, which calls it per delivery). */
+    private readonly deferCounters = false,
   ) {}
 
   private messageItem(userId: string, m: StoredMessage): Item {
@@ -136,30 +142,44 @@ export class DynamoMessageRepository implements MessageRepository {
     return parts ? { pk: convMsgPk(userId, parts.convId), sk: msgSk(parts.mid) } : null;
   }
 
-  /** ADDs deltas to the message's day item and the all-time item. */
+  /** ADDs deltas to the message's day item and the all-time item (or queues them in deferred mode). */
   async count(userId: string, createdAt: string, deltas: Record<string, number>): Promise<void> {
+    const days = [createdAt.slice(0, 10), 'ALL'];
+    if (this.deferCounters) {
+      for (const day of days) {
+        const key = `${userId} ${day}`;
+        const entry = this.pending.get(key) ?? { userId, deltas: {} };
+        for (const [k, v] of Object.entries(deltas)) entry.deltas[k] = (entry.deltas[k] ?? 0) + v;
+        this.pending.set(key, entry);
+      }
+      return;
+    }
+    await Promise.all(days.map((day) => this.addCounters(userId, day, deltas)));
+  }
+
+  private async addCounters(userId: string, day: string, deltas: Record<string, number>): Promise<void> {
     const names = Object.keys(deltas).filter((k) => deltas[k] !== 0);
     if (names.length === 0) return;
-    const expr = `ADD ${names.map((_, i) => `#a${i} :v${i}`).join(', ')}`;
-    const attrNames = Object.fromEntries(names.map((n, i) => [`#a${i}`, n]));
-    const values = Object.fromEntries(names.map((n, i) => [`:v${i}`, deltas[n]]));
-    await Promise.all(
-      [createdAt.slice(0, 10), 'ALL'].map((day) =>
-        this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: { pk: userPk(userId), sk: statsSk(day) },
-            UpdateExpression: expr,
-            ExpressionAttributeNames: attrNames,
-            ExpressionAttributeValues: values,
-          }),
-        ),
-      ),
+    await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: statsSk(day) },
+        UpdateExpression: `ADD ${names.map((_, i) => `#a${i} :v${i}`).join(', ')}`,
+        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#a${i}`, n])),
+        ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:v${i}`, deltas[n]])),
+      }),
     );
   }
 
-  async insertInbound(userId: string, message: StoredMessage): Promise<InboundInsertResult> {
+  async flushCounters(): Promise<void> {
+    const batch = [...this.pending];
+    this.pending.clear();
+    await Promise.all(batch.map(([key, { userId, deltas }]) => this.addCounters(userId, key.slice(userId.length + 1), deltas)));
+  }
+
+  async insertInbound(userId: string, message: StoredMessage, claim?: ReplyClaim): Promise<InboundInsertResult> {
     const nowSec = Math.floor(this.clock() / 1000);
+    const state: InboundState = claim ? 'replying' : 'received';
     try {
       await this.db.send(
         new TransactWriteCommand({
@@ -174,7 +194,8 @@ export class DynamoMessageRepository implements MessageRepository {
                   entity: 'wamid',
                   dir: 'in',
                   messageId: message.id,
-                  state: 'received' satisfies InboundState,
+                  state,
+                  ...(claim ? { owner: claim.owner, leaseUntil: claim.now + claim.leaseMs } : {}),
                   expiresAt: nowSec + WAMID_TTL_SECONDS,
                 },
                 ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
@@ -192,7 +213,7 @@ export class DynamoMessageRepository implements MessageRepository {
       return { isNew: false, message: earlier, state: claim.state as InboundState };
     }
     await this.count(userId, message.createdAt, countDeltas(message, 1));
-    return { isNew: true, message, state: 'received' };
+    return { isNew: true, message, state };
   }
 
   private async getWamid(userId: string, wamid: string): Promise<Item | null> {
@@ -298,14 +319,17 @@ export class DynamoMessageRepository implements MessageRepository {
 
   async markSent(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null> {
     const nowSec = Math.floor(this.clock() / 1000);
-    // Indexed first: a status webhook can arrive as soon as Meta answered.
-    await this.db.send(
-      new PutCommand({
-        TableName: this.tableName,
-        Item: { pk: userPk(userId), sk: wamidSk(waMessageId), entity: 'wamid', dir: 'out', messageId: id, expiresAt: nowSec + WAMID_TTL_SECONDS },
-      }),
-    );
-    return this.move(userId, id, ['pending'], 'sent', { set: { waMessageId } });
+    // The wamid index (status webhooks find the message by it) and the move, side by side.
+    const [, moved] = await Promise.all([
+      this.db.send(
+        new PutCommand({
+          TableName: this.tableName,
+          Item: { pk: userPk(userId), sk: wamidSk(waMessageId), entity: 'wamid', dir: 'out', messageId: id, expiresAt: nowSec + WAMID_TTL_SECONDS },
+        }),
+      ),
+      this.move(userId, id, ['pending'], 'sent', { set: { waMessageId } }),
+    ]);
+    return moved;
   }
 
   markFailed(userId: string, id: string, error: string): Promise<StoredMessage | null> {

@@ -194,6 +194,14 @@ export interface InboundInsertResult {
 
 export type StatusUpdateResult = 'updated' | 'stale' | 'unknown';
 
+/** Who takes the reply of an inbound wamid, until when (see claimReply). */
+export interface ReplyClaim {
+  owner: string;
+  /** Epoch ms. */
+  now: number;
+  leaseMs: number;
+}
+
 export interface MessageListInput {
   page: number;
   limit: number;
@@ -209,10 +217,12 @@ export interface MessageListInput {
 export interface MessageRepository {
   /**
    * Stores an inbound message and claims its wamid in ONE conditional transaction (state
-   * `received`, TTL 30 days), counting it in the per-day counters. A redelivered wamid is not
-   * stored again: the earlier message and its claim state come back with isNew false.
+   * `received`, TTL 30 days; `replying` held by `claim.owner` when a claim is given, so a new
+   * message is stored and claimed for the reply in one write), counting it in the per-day
+   * counters. A redelivered wamid is not stored again: the earlier message and its claim state
+   * come back with isNew false.
    */
-  insertInbound(userId: string, message: StoredMessage): Promise<InboundInsertResult>;
+  insertInbound(userId: string, message: StoredMessage, claim?: ReplyClaim): Promise<InboundInsertResult>;
   /**
    * Takes the right to reply to an inbound wamid: from `received`, or from `replying` when the
    * lease (`leaseMs`) expired or `owner` already holds it (the SQS retry of the same job). False
@@ -252,4 +262,10 @@ export interface MessageRepository {
    * retryCount + 1 (conditional on status failed). Null when not found or not failed.
    */
   beginRetry(userId: string, id: string): Promise<StoredMessage | null>;
+  /**
+   * Adapters that batch their counter writes (the inbound worker's: one ADD per counter item per
+   * delivery instead of one per write) write them now. Callers that use it await it before they
+   * finish; absent = counters are written with each write.
+   */
+  flushCounters?(): Promise<void>;
 }

@@ -267,15 +267,19 @@ export function createInboundPipeline(deps: InboundDeps) {
   async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string) {
     const userId = job.userId;
     const customerRef = { ...m.customer, contactId: '', phoneNumberId: change.phoneNumberId };
+    // The customer's contact (found, or made, by phone number; customers without one get none) is
+    // looked up beside the conversation and kept off the reply's path: a new customer's contact is
+    // linked to the conversation when it is ready, the messages stored before that carry none.
+    let contactReady: string | undefined;
+    const contactLookup = (m.customer.phone ? contactFor(userId, m.customer) : Promise.resolve('')).then((id) => (contactReady = id));
     let { conversation } = await deps.conversations.findOrOpen(userId, customerRef, iso());
-    // A contact for the customer, found or made by phone number (customers without one get none).
-    let contactId = conversation.contactId;
-    if (!contactId && m.customer.phone) {
-      contactId = await contactFor(userId, m.customer);
-      if (contactId) {
-        await deps.conversations.linkContact(userId, m.customer.waId, contactId).catch((error: unknown) => onError('linking the contact failed', error));
+    const known = conversation.contactId;
+    const contactId = known || contactReady || '';
+    const linking = contactLookup.then(async (id) => {
+      if (id && id !== known) {
+        await deps.conversations.linkContact(userId, m.customer.waId, id).catch((error: unknown) => onError('linking the contact failed', error));
       }
-    }
+    });
 
     const storedAt = now();
     const inbound: StoredMessage = {
@@ -295,42 +299,64 @@ export function createInboundPipeline(deps: InboundDeps) {
       body: m.body,
       createdAt: new Date(storedAt).toISOString(),
     };
-    const stored = await deps.messages.insertInbound(userId, inbound);
+    // A new message is stored and claimed for the reply in one conditional write.
+    const stored = await deps.messages.insertInbound(userId, inbound, { owner, now: storedAt, leaseMs });
     if (!stored.isNew) {
-      if (stored.state === 'handled') return { outcome: 'duplicate' as const, conversationId: stored.message.conversationId };
+      if (stored.state === 'handled') {
+        await linking;
+        return { outcome: 'duplicate' as const, conversationId: stored.message.conversationId };
+      }
       if (stored.message.conversationId !== conversation.id) {
         conversation = (await deps.conversations.get(userId, stored.message.conversationId)) ?? conversation;
       }
     }
     const message = stored.message;
-    // Idempotent on a retry: the count only moves for a new message.
-    conversation =
-      (await deps.conversations.touch(userId, conversation.id, {
+    // Recorded on the conversation while the reply is prepared; idempotent on a retry (the count
+    // only moves for a new message, lastMessage only forward).
+    const touched = deps.conversations
+      .touch(userId, conversation.id, {
         lastMessage: lastMessageOf(message),
         lastMessageAt: message.createdAt,
         lastInboundAt: message.createdAt,
         messageCountDelta: stored.isNew ? 1 : 0,
         ...(m.customer.name ? { customerName: m.customer.name } : {}),
         ...(contactId ? { contactId } : {}),
-      })) ?? conversation;
+      })
+      .then((c) => c ?? conversation);
 
-    if (!(await deps.messages.claimReply(userId, m.wamid, owner, now(), leaseMs))) {
-      return { outcome: stored.isNew ? ('stored' as const) : ('busy' as const), conversationId: conversation.id };
+    const claimed = stored.isNew || (await deps.messages.claimReply(userId, m.wamid, owner, now(), leaseMs));
+    if (!claimed) {
+      await Promise.all([touched, linking]);
+      return { outcome: 'busy' as const, conversationId: conversation.id };
     }
     const outcome = await reply(userId, conversation, message, m.customer);
-    await deps.messages.finishInbound(userId, m.wamid);
+    await Promise.all([touched, linking, deps.messages.finishInbound(userId, m.wamid)]);
     return { outcome, conversationId: conversation.id };
   }
+
+  type Reservation = { ok: true } | { ok: false; error: unknown };
 
   /** Decides and sends the agent's answer to `message` (the reply claim is held). */
   async function reply(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer): Promise<MessageOutcome> {
     if (conversation.status !== 'active') return 'not_active';
-    const [agents, connection] = await Promise.all([deps.agents.list(userId), deps.ai.forUser(userId)]);
+    // Everything the reply needs, read at once; the plan's message is reserved alongside (given
+    // back below when no reply is due).
+    const [agents, connection, whatsapp, history, reservation] = await Promise.all([
+      deps.agents.list(userId),
+      deps.ai.forUser(userId),
+      deps.connection(userId),
+      deps.messages.recent(userId, conversation.id, (deps.historyLimit ?? HISTORY_LIMIT) + 1),
+      deps.usage.reserve(userId, 'messages', 1).then(
+        (): Reservation => ({ ok: true }),
+        (error: unknown): Reservation => ({ ok: false, error }),
+      ),
+    ]);
     const agent = pickAnsweringAgent(agents);
-    if (!agent) return 'no_agent';
-    if (!connection) return 'no_agent';
-    const whatsapp = await deps.connection(userId);
-    if (!whatsapp) return 'not_connected';
+    const skip: MessageOutcome | null = !agent || !connection ? 'no_agent' : !whatsapp ? 'not_connected' : null;
+    if (skip || !agent || !connection || !whatsapp) {
+      if (reservation.ok) await deps.usage.release(userId, 'messages', 1);
+      return skip ?? 'no_agent';
+    }
 
     const outgoing = (body: string, status: 'pending' | 'failed', error?: string): StoredMessage => {
       const at = now();
@@ -355,9 +381,8 @@ export function createInboundPipeline(deps: InboundDeps) {
       };
     };
 
-    try {
-      await deps.usage.reserve(userId, 'messages', 1);
-    } catch (error) {
+    if (!reservation.ok) {
+      const error = reservation.error;
       if (!(error instanceof LimitExceededError) && !(error instanceof PaymentRequiredError)) throw error;
       const failed = outgoing('', 'failed', error instanceof LimitExceededError ? whatsappMessages.usageLimitReached : error.message);
       await deps.messages.insertOutbound(userId, failed);
@@ -367,7 +392,6 @@ export function createInboundPipeline(deps: InboundDeps) {
 
     let answer: AgentReply;
     try {
-      const history = await deps.messages.recent(userId, conversation.id, (deps.historyLimit ?? HISTORY_LIMIT) + 1);
       const turns: HistoryMessage[] = history
         .filter((h) => h.id !== message.id && (h.status !== 'failed' || !h.fromMe))
         .map((h) => ({ role: h.fromMe ? 'assistant' : 'user', content: h.fromMe ? h.body : agentTextOf(h) }));
@@ -400,21 +424,26 @@ export function createInboundPipeline(deps: InboundDeps) {
       await deps.conversations.escalate(userId, conversation.id, answer.escalation.reason.slice(0, 500), iso());
     }
 
+    // The reply is stored as pending while it is sent (side by side), then moved to sent or failed.
     const pending = outgoing(answer.reply, 'pending');
-    await deps.messages.insertOutbound(userId, pending);
-    let sent: StoredMessage = pending;
+    const [insert, send] = await Promise.allSettled([
+      deps.messages.insertOutbound(userId, pending),
+      deps.graph.sendText(whatsapp.credentials, customer.waId, answer.reply),
+    ]);
+    if (insert.status === 'rejected') {
+      if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
+      throw insert.reason;
+    }
+    let sent: StoredMessage;
     let outcome: MessageOutcome = 'replied';
-    try {
-      const { messageId } = await deps.graph.sendText(whatsapp.credentials, customer.waId, answer.reply);
-      sent = (await deps.messages.markSent(userId, pending.id, messageId)) ?? { ...pending, status: 'sent', waMessageId: messageId };
-    } catch (error) {
-      if (!(error instanceof GraphError)) {
-        await deps.messages.markFailed(userId, pending.id, whatsappMessages.graphUnavailable);
-        await deps.usage.release(userId, 'messages', 1);
-        throw error;
-      }
-      sent = (await deps.messages.markFailed(userId, pending.id, error.message)) ?? { ...pending, status: 'failed', error: error.message };
+    if (send.status === 'fulfilled') {
+      sent = (await deps.messages.markSent(userId, pending.id, send.value.messageId)) ?? { ...pending, status: 'sent', waMessageId: send.value.messageId };
+    } else {
+      const error: unknown = send.reason;
+      const text = error instanceof GraphError ? error.message : whatsappMessages.graphUnavailable;
+      sent = (await deps.messages.markFailed(userId, pending.id, text)) ?? { ...pending, status: 'failed', error: text };
       await deps.usage.release(userId, 'messages', 1);
+      if (!(error instanceof GraphError)) throw error;
       onError(`WhatsApp send failed (${error.kind})`, error);
       outcome = 'send_failed';
     }
@@ -448,13 +477,17 @@ export function createInboundPipeline(deps: InboundDeps) {
         onError('whatsapp-inbound: the delivery is not JSON; dropped', new Error('malformed body'));
         return outcome;
       }
-      for (const change of changes) {
-        // Messages of one delivery in order (a customer's burst is answered in the order written).
-        for (const m of change.messages) {
-          const r = await handleMessage(job, change, m, owner);
-          outcome.messages.push({ wamid: m.wamid, ...r });
+      try {
+        for (const change of changes) {
+          // Messages of one delivery in order (a customer's burst is answered in the order written).
+          for (const m of change.messages) {
+            const r = await handleMessage(job, change, m, owner);
+            outcome.messages.push({ wamid: m.wamid, ...r });
+          }
+          for (const s of change.statuses) outcome.statuses.push({ wamid: s.wamid, result: await handleStatus(job.userId, s) });
         }
-        for (const s of change.statuses) outcome.statuses.push({ wamid: s.wamid, result: await handleStatus(job.userId, s) });
+      } finally {
+        await deps.messages.flushCounters?.();
       }
       return outcome;
     },

@@ -1,0 +1,147 @@
+/**
+ * Reading Meta's webhook deliveries (domain/whatsapp/inbound.ts parseDelivery): message types,
+ * customers with and without a phone number, statuses with Meta's error text, unknown fields and
+ * malformed parts skipped. Payloads built with the test support's Meta-shaped builders.
+ */
+import { describe, expect, it } from 'vitest';
+import { agentTextOf, parseDelivery, phoneFromWaId } from '../../../src/domain/whatsapp/inbound.js';
+import { mediaMessage, metaDelivery, metaJson, statusUpdate, textMessage, type WaBusiness, type WaCustomer } from '../../support/whatsapp.js';
+
+const business: WaBusiness = { phoneId: '106540352242922', displayPhoneNumber: '+1 415 555 0100', businessId: '102290129340398' };
+const ana: WaCustomer = { waId: '14155550123', name: 'Ana Pérez', userId: 'US.13491208655302741918' };
+const at = new Date('2026-03-01T10:00:00Z');
+const RECEIVED = '2026-03-01T10:00:05.000Z';
+
+describe('parseDelivery: messages', () => {
+  it('a text message: wamid, the customer (wa_id, phone, profile name), Meta’s time, type chat', () => {
+    const msg = textMessage(ana, 'Hola 👋 ¿abren el sábado?', { at });
+
+    const [change] = parseDelivery(metaDelivery(business, { messages: [msg] }), RECEIVED)!;
+
+    expect(change).toEqual({
+      phoneNumberId: business.phoneId,
+      displayPhoneNumber: '14155550100',
+      statuses: [],
+      messages: [
+        {
+          wamid: msg.message.id,
+          customer: { waId: '14155550123', phone: '+14155550123', name: 'Ana Pérez' },
+          timestamp: '2026-03-01T10:00:00.000Z',
+          type: 'chat',
+          body: 'Hola 👋 ¿abren el sábado?',
+        },
+      ],
+    });
+  });
+
+  it('media: image/video/document/sticker keep their metadata; an audio voice note is ptt', () => {
+    const image = mediaMessage(ana, 'image', { caption: 'the part', mediaId: 'M1', mimeType: 'image/jpeg', sha256: 'abc' });
+    const doc = mediaMessage(ana, 'document', { filename: 'invoice.pdf', caption: 'my invoice' });
+    const voice = mediaMessage(ana, 'audio', { voice: true });
+    const audio = mediaMessage(ana, 'audio', { voice: false });
+    const sticker = mediaMessage(ana, 'sticker');
+    const video = mediaMessage(ana, 'video');
+
+    const [change] = parseDelivery(metaDelivery(business, { messages: [image, doc, voice, audio, sticker, video] }), RECEIVED)!;
+
+    expect(change!.messages.map((m) => [m.type, m.body])).toEqual([
+      ['image', 'the part'],
+      ['document', 'my invoice'],
+      ['ptt', ''],
+      ['audio', ''],
+      ['sticker', ''],
+      ['video', ''],
+    ]);
+    expect(change!.messages[0]!.media).toEqual({ id: 'M1', mimeType: 'image/jpeg', sha256: 'abc', caption: 'the part' });
+    expect(change!.messages[1]!.media).toMatchObject({ filename: 'invoice.pdf', mimeType: 'application/pdf' });
+  });
+
+  it('a customer with no phone number (username only: user_id, no wa_id) is keyed on the user id, with no phone', () => {
+    const body = metaJson({
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: 'waba',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { phone_number_id: '1', display_phone_number: '14155550100' },
+                contacts: [{ profile: { name: 'kim.k' }, user_id: 'US.999' }],
+                messages: [{ from_user_id: 'US.999', id: 'wamid.X', timestamp: '1772359200', type: 'text', text: { body: 'hi' } }],
+              },
+            },
+          ],
+        },
+      ],
+    });
+
+    const [change] = parseDelivery(body, RECEIVED)!;
+
+    expect(change!.messages[0]!.customer).toEqual({ waId: 'US.999', phone: '', name: 'kim.k' });
+  });
+
+  it('contacts are matched to messages by wa_id whatever Meta’s order; other types are kept with their kind; unknown fields ignored', () => {
+    const ben: WaCustomer = { waId: '5215512345678', name: 'Ben' };
+    const m1 = textMessage(ana, 'one');
+    const m2 = textMessage(ben, 'two');
+    const delivery = JSON.parse(metaDelivery(business, { messages: [m1, m2], contactsOrder: 'reverse' })) as {
+      entry: { changes: { value: Record<string, unknown> & { messages: Record<string, unknown>[] } }[] }[];
+    };
+    const value = delivery.entry[0]!.changes[0]!.value;
+    value.messages.push({ from: ben.waId, id: 'wamid.loc', timestamp: '1772359200', type: 'location', location: { latitude: 19.4, longitude: -99.1, name: 'Oficina' } });
+    value.messages.push({ from: ben.waId, id: 'wamid.unsupported', timestamp: '1772359200', type: 'unsupported', errors: [{ code: 131051 }] });
+    value.brandNewField = { anything: true };
+
+    const [change] = parseDelivery(JSON.stringify(delivery), RECEIVED)!;
+
+    expect(change!.messages.map((m) => [m.customer.name, m.type, m.body])).toEqual([
+      ['Ana Pérez', 'chat', 'one'],
+      ['Ben', 'chat', 'two'],
+      ['Ben', 'location', 'Oficina · 19.4,-99.1'],
+      ['Ben', 'unsupported', ''],
+    ]);
+  });
+
+  it('malformed parts are skipped; a body that is not JSON gives null', () => {
+    const body = JSON.stringify({ entry: [{ changes: [{ value: { messages: [{ type: 'text' }, 'x', null], statuses: [{ id: 'w', status: 'weird' }] } }, null] }, 3] });
+
+    const changes = parseDelivery(body, RECEIVED);
+
+    expect(changes).toEqual([{ phoneNumberId: '', displayPhoneNumber: '', messages: [], statuses: [] }]);
+    expect(parseDelivery('not json', RECEIVED)).toBeNull();
+  });
+});
+
+describe('parseDelivery: statuses', () => {
+  it('sent/delivered/read as they are; failed with Meta’s title and details', () => {
+    const statuses = [
+      statusUpdate('wamid.A', 'sent', ana),
+      statusUpdate('wamid.A', 'read', ana),
+      statusUpdate('wamid.B', 'failed', ana, { errors: [{ code: 131026, title: 'Message undeliverable', details: 'The recipient is not on WhatsApp.' }] }),
+    ];
+
+    const [change] = parseDelivery(metaDelivery(business, { statuses }), RECEIVED)!;
+
+    expect(change!.statuses).toEqual([
+      { wamid: 'wamid.A', status: 'sent' },
+      { wamid: 'wamid.A', status: 'read' },
+      { wamid: 'wamid.B', status: 'failed', error: 'Message undeliverable: The recipient is not on WhatsApp.' },
+    ]);
+  });
+});
+
+describe('helpers', () => {
+  it('phoneFromWaId: digits of a phone number → E.164; anything else → no phone', () => {
+    expect(phoneFromWaId('14155550123')).toBe('+14155550123');
+    expect(phoneFromWaId('US.13491208655302741918')).toBe('');
+    expect(phoneFromWaId('0123')).toBe('');
+  });
+
+  it('agentTextOf: what the agent reads for text, captioned and bare media', () => {
+    expect(agentTextOf({ type: 'chat', body: 'hello' })).toBe('hello');
+    expect(agentTextOf({ type: 'image', body: 'the part' })).toBe('[image] the part');
+    expect(agentTextOf({ type: 'ptt', body: '' })).toBe('[The customer sent a voice message]');
+    expect(agentTextOf({ type: 'document', body: '', media: { filename: 'a.pdf' } })).toBe('[The customer sent a document: a.pdf]');
+  });
+});
