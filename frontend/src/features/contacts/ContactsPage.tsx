@@ -4,7 +4,7 @@
  * the rows with view and delete, pagination and the two empty states. The filters live in the
  * URL query (/contacts?search=… works, and so does the back button).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -150,12 +150,18 @@ function useSearchInput(urlSearch: string, onDebounced: (search: string) => void
     setSeenUrl(urlSearch);
     if (input.trim() !== urlSearch) setInput(urlSearch);
   }
+  // The callback is a new function on every render: kept in a ref so an unrelated re-render
+  // (a query settling, a toast) does not restart the 500 ms timer.
+  const onDebouncedRef = useRef(onDebounced);
+  useEffect(() => {
+    onDebouncedRef.current = onDebounced;
+  });
   useEffect(() => {
     const next = input.trim();
     if (next === urlSearch) return undefined;
-    const timer = setTimeout(() => onDebounced(next), SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(() => onDebouncedRef.current(next), SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
-  }, [input, urlSearch, onDebounced]);
+  }, [input, urlSearch]);
   return [input, setInput] as const;
 }
 
