@@ -172,5 +172,17 @@ describe('whatsapp', () => {
     await eventually(() => card('closed').count()).toBe(1);
     expect(await card('requires_human').count()).toBe(0);
     expect(await card('closed').getByText(/^Closed /).count()).toBe(1);
+
+    // The Message Hub lists the three messages, counts them, and its search narrows the list.
+    await page.goto(`${appUrl}/messages`);
+    const cards = page.getByTestId('message-card');
+    await slowly(() => cards.count()).toBe(3);
+    const bodies = await page.getByTestId('message-body').allTextContents();
+    expect(bodies).toEqual(expect.arrayContaining([question, replyText, humanText]));
+    const totalCard = page.getByTestId('message-stats').locator('p', { hasText: /^\d+$/ }).first();
+    await eventually(() => totalCard.textContent()).toBe('3');
+    await page.getByLabel('Search messages').fill('colleague');
+    await eventually(() => cards.count()).toBe(1);
+    expect(await page.getByTestId('message-body').textContent()).toBe(humanText);
   });
 });
