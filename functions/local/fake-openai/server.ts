@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, readJsonObject, sendJson } from '../fake-http.js';
 import { CHATGPT_MODELS } from '../../src/contract/integrations.js';
 import { think, type BrainReply, type WireMessage, type WireTool } from './brain.js';
 import { fakeEmbedding, toBase64 } from './embeddings.js';
@@ -224,36 +224,15 @@ function embeddings(body: Record<string, unknown>) {
 const modelObject = (id: string) => ({ id, object: 'model', created: 1_700_000_000, owned_by: 'openai' });
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.writableEnded || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'x-request-id': `req_${randomBytes(12).toString('hex')}`,
-    'openai-processing-ms': '1',
-    ...headers,
-  });
-  res.end(text);
+  sendJson(res, status, body, { 'x-request-id': `req_${randomBytes(12).toString('hex')}`, 'openai-processing-ms': '1', ...headers });
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw invalidRequest('Request body too large.');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw invalidRequest('We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)');
-}
+const readJson = (req: IncomingMessage) =>
+  readJsonObject(req, MAX_BODY, {
+    tooLarge: () => invalidRequest('Request body too large.'),
+    invalid: () =>
+      invalidRequest('We could not parse the JSON body of your request. (HINT: This likely means you aren\'t using your HTTP library correctly.)'),
+  });
 
 export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
   const host = options.host ?? '127.0.0.1';
@@ -369,11 +348,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   const url = `http://${host}:${port}`;
   options.log?.('info', `[openai] fake OpenAI API at ${url}/v1`);
 

@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
+import { listen, readBody as readHttpBody, sendJson as sendJsonBody } from '../fake-http.js';
 import { parseStripeParams, str, type Params } from './form.js';
 import {
   API_VERSION,
@@ -91,26 +92,12 @@ export function localWebhookSecret(dataDir: string): string {
 const MAX_BODY = 1024 * 1024;
 const MAX_REQUESTS = 5000;
 
-async function readBody(req: IncomingMessage): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new StripeApiError(413, { type: 'invalid_request_error', message: 'Request body too large.' });
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
+const readBody = (req: IncomingMessage) =>
+  readHttpBody(req, MAX_BODY, () => new StripeApiError(413, { type: 'invalid_request_error', message: 'Request body too large.' }));
 
+/** Stripe answers pretty-printed JSON. */
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body, null, 2);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(text),
-    'cache-control': 'no-cache, no-store',
-    ...headers,
-  });
-  res.end(text);
+  sendJsonBody(res, status, body, { 'cache-control': 'no-cache, no-store', ...headers }, 2);
 }
 
 function sendHtml(res: ServerResponse, status: number, html: string): void {
@@ -558,15 +545,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       else res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+  const port = await listen(server, options.port ?? 0, host);
   const baseUrl = `http://${host}:${port}`;
   engine.baseUrl = baseUrl;
 

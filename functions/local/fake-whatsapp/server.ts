@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, readJsonObject, sendJson } from '../fake-http.js';
 
 export const FAKE_GRAPH_VERSION = 'v21.0';
 const MAX_BODY = 1024 * 1024;
@@ -87,10 +87,7 @@ class GraphApiError extends Error {
 const fbtraceId = () => randomBytes(8).toString('base64url');
 
 function send(res: ServerResponse, status: number, body: unknown): void {
-  if (res.writableEnded || res.destroyed) return;
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'x-fb-trace-id': fbtraceId() });
-  res.end(text);
+  sendJson(res, status, body, { 'x-fb-trace-id': fbtraceId() });
 }
 
 function sendError(res: ServerResponse, error: GraphApiError): void {
@@ -105,24 +102,11 @@ function sendError(res: ServerResponse, error: GraphApiError): void {
   });
 }
 
-async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new GraphApiError(413, 100, 'Request body too large', 'GraphMethodException');
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return {};
-  try {
-    const value = JSON.parse(text) as unknown;
-    if (value && typeof value === 'object' && !Array.isArray(value)) return value as Record<string, unknown>;
-  } catch {
-    // fall through
-  }
-  throw new GraphApiError(400, 100, '(#100) The parameter messaging_product is required.', 'OAuthException');
-}
+const readJson = (req: IncomingMessage) =>
+  readJsonObject(req, MAX_BODY, {
+    tooLarge: () => new GraphApiError(413, 100, 'Request body too large', 'GraphMethodException'),
+    invalid: () => new GraphApiError(400, 100, '(#100) The parameter messaging_product is required.', 'OAuthException'),
+  });
 
 function checkToken(req: IncomingMessage): string {
   const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '');
@@ -296,11 +280,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listen(server, options.port ?? 0, host);
   const url = `http://${host}:${port}`;
   options.log?.('info', `[whatsapp] fake WhatsApp Graph API at ${url}/${FAKE_GRAPH_VERSION}`);
 
