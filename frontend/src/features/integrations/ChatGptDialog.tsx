@@ -9,14 +9,8 @@ import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
 import Collapse from '@mui/material/Collapse';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
@@ -24,12 +18,8 @@ import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import LinkOff from '@mui/icons-material/LinkOff';
-import NetworkCheck from '@mui/icons-material/NetworkCheck';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -44,51 +34,20 @@ import {
   type IntegrationView,
 } from '@agentdesk/functions/contract';
 import { useToast } from '../../components/useToast';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { chatGptForm, clampTemperature, formFromIntegration, hasStoredKey, setupBody, type ChatGptFormInput } from './chatgptForm';
+import {
+  ConnectionDetailRows,
+  DetailsActions,
+  IntegrationDialogFrame,
+  SetupFormActions,
+  StatusChip,
+  TestResult,
+  formatUpdatedAt,
+  useConnectionTest,
+  useDisconnect,
+} from './IntegrationDialogParts';
 import { apiErrorText, fieldProps, translateContractText } from './messages';
-import { useDisconnectIntegration, useSetupChatGpt, useTestChatGpt } from './queries';
-
-interface TestOutcome {
-  ok: boolean;
-  text: string;
-}
-
-function useConnectionTest() {
-  const { t } = useTranslation();
-  const test = useTestChatGpt();
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
-  const run = async (input: Partial<ChatGptSetupInput>) => {
-    setOutcome(null);
-    try {
-      const result = await test.mutateAsync(input);
-      setOutcome({ ok: result.ok, text: result.message ? translateContractText(result.message) : t('integrations.chatgpt.testOk') });
-    } catch (err) {
-      setOutcome({ ok: false, text: apiErrorText(err, t('integrations.chatgpt.testFailed')) });
-    }
-  };
-  return { run, outcome, pending: test.isPending, clear: () => setOutcome(null) };
-}
-
-function TestResult({ outcome }: { outcome: TestOutcome | null }) {
-  if (!outcome) return null;
-  return (
-    <Alert severity={outcome.ok ? 'success' : 'error'} role="status" data-testid="chatgpt-test-result">
-      {outcome.text}
-    </Alert>
-  );
-}
-
-function DetailRow({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }} sx={{ py: 1 }}>
-      <Typography color="text.secondary" sx={{ width: { sm: 170 }, flexShrink: 0 }}>
-        {label}
-      </Typography>
-      <Box sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>{children}</Box>
-    </Stack>
-  );
-}
+import { useSetupChatGpt, useTestChatGpt } from './queries';
 
 /** What is configured (after a successful setup, and when opening a connected card). */
 function ConnectionDetails({ integration }: { integration: IntegrationView }) {
@@ -96,10 +55,7 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
   const s = formFromIntegration(integration);
   const since = integration.updatedAt || integration.createdAt;
   const rows: [string, ReactNode][] = [
-    [
-      t('integrations.status.label'),
-      <Chip key="s" size="small" color={integration.isActive ? 'success' : 'default'} label={integration.isActive ? t('integrations.status.connected') : t('integrations.status.notConnected')} />,
-    ],
+    [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
     [t('integrations.chatgpt.apiKey'), hasStoredKey(integration) ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
     [t('integrations.chatgpt.model'), s.model],
     [t('integrations.chatgpt.maxTokens'), String(s.maxTokens)],
@@ -108,18 +64,9 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
     [t('integrations.chatgpt.baseUrl'), s.baseUrl || t('integrations.chatgpt.baseUrlDefault')],
   ];
   if (since) {
-    rows.push([t('integrations.chatgpt.updatedAt'), new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(since))]);
+    rows.push([t('integrations.chatgpt.updatedAt'), formatUpdatedAt(i18n.language, since)]);
   }
-  return (
-    <Box data-testid="chatgpt-connection-details">
-      {rows.map(([label, value], i) => (
-        <Box key={label}>
-          {i > 0 && <Divider />}
-          <DetailRow label={label}>{value}</DetailRow>
-        </Box>
-      ))}
-    </Box>
-  );
+  return <ConnectionDetailRows name="chatgpt" rows={rows} preWrap />;
 }
 
 interface SetupFormProps {
@@ -134,7 +81,7 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
   const { t } = useTranslation();
   const toast = useToast();
   const setup = useSetupChatGpt();
-  const connectionTest = useConnectionTest();
+  const connectionTest = useConnectionTest('chatgpt', useTestChatGpt());
   const storedKey = hasStoredKey(integration);
   const defaults = formFromIntegration(integration);
   const [advanced, setAdvanced] = useState(defaults.baseUrl !== '');
@@ -162,7 +109,6 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
   const onTest = handleSubmit((values) => connectionTest.run(setupBody(values)));
 
   const apiKeyRegistration = register('apiKey');
-  const busy = isSubmitting || connectionTest.pending;
 
   return (
     <>
@@ -307,28 +253,15 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
           </Box>
         </Stack>
       </DialogContent>
-      {connectionTest.outcome && (
-        <Box sx={{ px: 3, pt: 1.5 }}>
-          <TestResult outcome={connectionTest.outcome} />
-        </Box>
-      )}
-      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={onCancel} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Box sx={{ flex: 1 }} />
-        <Button
-          variant="outlined"
-          onClick={() => void onTest()}
-          disabled={busy}
-          startIcon={connectionTest.pending ? <CircularProgress size={16} /> : <NetworkCheck />}
-        >
-          {connectionTest.pending ? t('integrations.chatgpt.testing') : t('integrations.chatgpt.test')}
-        </Button>
-        <Button type="submit" form={FORM_ID} variant="contained" disabled={busy}>
-          {isSubmitting ? t('integrations.chatgpt.saving') : t('integrations.chatgpt.save')}
-        </Button>
-      </DialogActions>
+      <SetupFormActions
+        name="chatgpt"
+        formId={FORM_ID}
+        outcome={connectionTest.outcome}
+        testPending={connectionTest.pending}
+        isSubmitting={isSubmitting}
+        onTest={() => void onTest()}
+        onCancel={onCancel}
+      />
     </>
   );
 }
@@ -342,37 +275,21 @@ interface ChatGptDialogProps {
 
 export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
-  const toast = useToast();
-  const disconnect = useDisconnectIntegration();
-  const storedTest = useConnectionTest();
+  const disconnect = useDisconnect('chatgpt', 'chatgpt', onClose);
+  const storedTest = useConnectionTest('chatgpt', useTestChatGpt());
   const connected = Boolean(integration?.isActive);
   // The integration just saved in this dialog (shown as connection details until it closes).
   const [saved, setSaved] = useState<IntegrationView | null>(null);
   const [editing, setEditing] = useState(!connected);
-  const [confirming, setConfirming] = useState(false);
   const shown = saved ?? integration;
 
-  const close = () => {
-    if (disconnect.isPending) return;
-    onClose();
-  };
-
-  const onDisconnect = async () => {
-    try {
-      const env = await disconnect.mutateAsync('chatgpt');
-      toast.success(env.message ? translateContractText(env.message) : t('integrations.disconnected'));
-      setConfirming(false);
-      onClose();
-    } catch (err) {
-      toast.error(apiErrorText(err, t('integrations.chatgpt.disconnectFailed')));
-    }
-  };
-
   return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" fullScreen={fullScreen} aria-labelledby="chatgpt-dialog-title">
-      <DialogTitle id="chatgpt-dialog-title">{editing ? t('integrations.chatgpt.setupTitle') : t('integrations.chatgpt.detailsTitle')}</DialogTitle>
+    <IntegrationDialogFrame
+      name="chatgpt"
+      open={open}
+      onClose={disconnect.close}
+      title={editing ? t('integrations.chatgpt.setupTitle') : t('integrations.chatgpt.detailsTitle')}
+    >
       {editing || !shown ? (
         <SetupForm
           integration={shown}
@@ -388,47 +305,23 @@ export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps
             <Stack spacing={2}>
               {saved && <Alert severity="success">{t('integrations.chatgpt.connectedNote')}</Alert>}
               <ConnectionDetails integration={shown} />
-              <TestResult outcome={storedTest.outcome} />
+              <TestResult name="chatgpt" outcome={storedTest.outcome} />
             </Stack>
           </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-            <Button color="error" startIcon={<LinkOff />} onClick={() => setConfirming(true)}>
-              {t('integrations.disconnect')}
-            </Button>
-            <Box sx={{ flex: 1 }} />
-            <Button
-              variant="outlined"
-              onClick={() => void storedTest.run({})}
-              disabled={storedTest.pending}
-              startIcon={storedTest.pending ? <CircularProgress size={16} /> : <NetworkCheck />}
-            >
-              {storedTest.pending ? t('integrations.chatgpt.testing') : t('integrations.chatgpt.test')}
-            </Button>
-            <Button
-              variant="outlined"
-              onClick={() => {
-                storedTest.clear();
-                setEditing(true);
-              }}
-            >
-              {t('integrations.chatgpt.edit')}
-            </Button>
-            <Button variant="contained" onClick={close}>
-              {t('common.close')}
-            </Button>
-          </DialogActions>
+          <DetailsActions
+            name="chatgpt"
+            onDisconnect={disconnect.ask}
+            testPending={storedTest.pending}
+            onTest={() => void storedTest.run({})}
+            onEdit={() => {
+              storedTest.clear();
+              setEditing(true);
+            }}
+            onClose={disconnect.close}
+          />
         </>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title={t('integrations.chatgpt.disconnectTitle')}
-        body={t('integrations.chatgpt.disconnectBody')}
-        confirmLabel={t('integrations.disconnect')}
-        pendingLabel={t('integrations.disconnecting')}
-        pending={disconnect.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => void onDisconnect()}
-      />
-    </Dialog>
+      {disconnect.confirmDialog}
+    </IntegrationDialogFrame>
   );
 }

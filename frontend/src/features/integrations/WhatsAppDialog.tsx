@@ -9,25 +9,14 @@
 import { useState, type FocusEvent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { useTheme } from '@mui/material/styles';
 import ContentCopy from '@mui/icons-material/ContentCopy';
-import LinkOff from '@mui/icons-material/LinkOff';
-import NetworkCheck from '@mui/icons-material/NetworkCheck';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -39,10 +28,20 @@ import {
   type WhatsAppSetupInput,
   type WhatsAppSetupResult,
 } from '@agentdesk/functions/contract';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/useToast';
+import {
+  ConnectionDetailRows,
+  DetailsActions,
+  IntegrationDialogFrame,
+  SetupFormActions,
+  StatusChip,
+  TestResult,
+  formatUpdatedAt,
+  useConnectionTest,
+  useDisconnect,
+} from './IntegrationDialogParts';
 import { apiErrorText, fieldProps, translateContractText } from './messages';
-import { useDisconnectIntegration, useSetupWhatsApp, useTestWhatsApp } from './queries';
+import { useSetupWhatsApp, useTestWhatsApp } from './queries';
 import {
   formFromIntegration,
   hasStoredSecret,
@@ -51,36 +50,6 @@ import {
   whatsAppForm,
   type WhatsAppFormValues,
 } from './whatsappForm';
-
-interface TestOutcome {
-  ok: boolean;
-  text: string;
-}
-
-function useConnectionTest() {
-  const { t } = useTranslation();
-  const test = useTestWhatsApp();
-  const [outcome, setOutcome] = useState<TestOutcome | null>(null);
-  const run = async (input: Partial<WhatsAppSetupInput>) => {
-    setOutcome(null);
-    try {
-      const result = await test.mutateAsync(input);
-      setOutcome({ ok: result.ok, text: result.message ? translateContractText(result.message) : t('integrations.whatsapp.testOk') });
-    } catch (err) {
-      setOutcome({ ok: false, text: apiErrorText(err, t('integrations.whatsapp.testFailed')) });
-    }
-  };
-  return { run, outcome, pending: test.isPending, clear: () => setOutcome(null) };
-}
-
-function TestResult({ outcome }: { outcome: TestOutcome | null }) {
-  if (!outcome) return null;
-  return (
-    <Alert severity={outcome.ok ? 'success' : 'error'} role="status" data-testid="whatsapp-test-result">
-      {outcome.text}
-    </Alert>
-  );
-}
 
 /** A read-only value with a copy button (the webhook URL, the verify token). */
 function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -145,27 +114,13 @@ function WebhookDetails({ webhookUrl, verifyToken }: { webhookUrl: string; verif
   );
 }
 
-function DetailRow({ label, children }: { label: string; children: ReactNode }) {
-  return (
-    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }} sx={{ py: 1 }}>
-      <Typography color="text.secondary" sx={{ width: { sm: 170 }, flexShrink: 0 }}>
-        {label}
-      </Typography>
-      <Box sx={{ fontWeight: 500, minWidth: 0, overflowWrap: 'anywhere' }}>{children}</Box>
-    </Stack>
-  );
-}
-
 function ConnectionDetails({ integration }: { integration: IntegrationView }) {
   const { t, i18n } = useTranslation();
   const values = formFromIntegration(integration);
   const stored = (present: boolean) => (present ? t('integrations.whatsapp.secretStored') : t('integrations.whatsapp.notSet'));
   const since = integration.updatedAt || integration.createdAt;
   const rows: [string, ReactNode][] = [
-    [
-      t('integrations.status.label'),
-      <Chip key="s" size="small" color={integration.isActive ? 'success' : 'default'} label={integration.isActive ? t('integrations.status.connected') : t('integrations.status.notConnected')} />,
-    ],
+    [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
     [t('integrations.whatsapp.phoneNumber'), values.phoneNumber || t('integrations.whatsapp.notSet')],
     [t('integrations.whatsapp.businessId'), values.businessId || t('integrations.whatsapp.notSet')],
     [t('integrations.whatsapp.phoneId'), values.phoneId || t('integrations.whatsapp.notSet')],
@@ -173,18 +128,9 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
     [t('integrations.whatsapp.appSecret'), stored(hasStoredSecret(integration, 'appSecret'))],
   ];
   if (since) {
-    rows.push([t('integrations.whatsapp.updatedAt'), new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(since))]);
+    rows.push([t('integrations.whatsapp.updatedAt'), formatUpdatedAt(i18n.language, since)]);
   }
-  return (
-    <Box data-testid="whatsapp-connection-details">
-      {rows.map(([label, value], i) => (
-        <Box key={label}>
-          {i > 0 && <Divider />}
-          <DetailRow label={label}>{value}</DetailRow>
-        </Box>
-      ))}
-    </Box>
-  );
+  return <ConnectionDetailRows name="whatsapp" rows={rows} />;
 }
 
 interface SecretFieldProps {
@@ -243,7 +189,7 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
   const { t } = useTranslation();
   const toast = useToast();
   const setup = useSetupWhatsApp();
-  const connectionTest = useConnectionTest();
+  const connectionTest = useConnectionTest('whatsapp', useTestWhatsApp());
   const stored = { bearerToken: hasStoredSecret(integration, 'bearerToken'), appSecret: hasStoredSecret(integration, 'appSecret') };
   const {
     register,
@@ -265,7 +211,6 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
     }
   });
   const onTest = handleSubmit((values) => connectionTest.run(setupBody(values)));
-  const busy = isSubmitting || connectionTest.pending;
 
   return (
     <>
@@ -317,28 +262,15 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
           />
         </Stack>
       </DialogContent>
-      {connectionTest.outcome && (
-        <Box sx={{ px: 3, pt: 1.5 }}>
-          <TestResult outcome={connectionTest.outcome} />
-        </Box>
-      )}
-      <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-        <Button onClick={onCancel} disabled={isSubmitting}>
-          {t('common.cancel')}
-        </Button>
-        <Box sx={{ flex: 1 }} />
-        <Button
-          variant="outlined"
-          onClick={() => void onTest()}
-          disabled={busy}
-          startIcon={connectionTest.pending ? <CircularProgress size={16} /> : <NetworkCheck />}
-        >
-          {connectionTest.pending ? t('integrations.whatsapp.testing') : t('integrations.whatsapp.test')}
-        </Button>
-        <Button type="submit" form={FORM_ID} variant="contained" disabled={busy}>
-          {isSubmitting ? t('integrations.whatsapp.saving') : t('integrations.whatsapp.save')}
-        </Button>
-      </DialogActions>
+      <SetupFormActions
+        name="whatsapp"
+        formId={FORM_ID}
+        outcome={connectionTest.outcome}
+        testPending={connectionTest.pending}
+        isSubmitting={isSubmitting}
+        onTest={() => void onTest()}
+        onCancel={onCancel}
+      />
     </>
   );
 }
@@ -352,41 +284,25 @@ interface WhatsAppDialogProps {
 
 export function WhatsAppDialog({ open, onClose, integration }: WhatsAppDialogProps) {
   const { t } = useTranslation();
-  const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
-  const toast = useToast();
-  const disconnect = useDisconnectIntegration();
-  const storedTest = useConnectionTest();
+  const disconnect = useDisconnect('whatsapp', 'whatsapp-business', onClose);
+  const storedTest = useConnectionTest('whatsapp', useTestWhatsApp());
   const connected = Boolean(integration?.isActive);
   // The webhook details of a setup just saved in this dialog (shown until it closes).
   const [saved, setSaved] = useState<WhatsAppSetupResult | null>(null);
   const [justSaved, setJustSaved] = useState(false);
   const [editing, setEditing] = useState(!connected);
-  const [confirming, setConfirming] = useState(false);
   const webhookUrl = saved?.webhookUrl || integration?.webhookUrl || '';
   const verifyToken = saved?.webhookVerifyToken || visibleVerifyToken(integration);
-
-  const close = () => {
-    if (disconnect.isPending) return;
-    onClose();
-  };
-
-  const onDisconnect = async () => {
-    try {
-      const env = await disconnect.mutateAsync('whatsapp-business');
-      toast.success(env.message ? translateContractText(env.message) : t('integrations.disconnected'));
-      setConfirming(false);
-      onClose();
-    } catch (err) {
-      toast.error(apiErrorText(err, t('integrations.whatsapp.disconnectFailed')));
-    }
-  };
 
   const showForm = editing || (!integration && !justSaved);
 
   return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" fullScreen={fullScreen} aria-labelledby="whatsapp-dialog-title">
-      <DialogTitle id="whatsapp-dialog-title">{showForm ? t('integrations.whatsapp.setupTitle') : t('integrations.whatsapp.detailsTitle')}</DialogTitle>
+    <IntegrationDialogFrame
+      name="whatsapp"
+      open={open}
+      onClose={disconnect.close}
+      title={showForm ? t('integrations.whatsapp.setupTitle') : t('integrations.whatsapp.detailsTitle')}
+    >
       {showForm ? (
         <SetupForm
           integration={integration}
@@ -404,49 +320,23 @@ export function WhatsAppDialog({ open, onClose, integration }: WhatsAppDialogPro
               {justSaved && <Alert severity="success">{t('integrations.whatsapp.connectedNote')}</Alert>}
               {integration && <ConnectionDetails integration={integration} />}
               <WebhookDetails webhookUrl={webhookUrl} verifyToken={verifyToken} />
-              <TestResult outcome={storedTest.outcome} />
+              <TestResult name="whatsapp" outcome={storedTest.outcome} />
             </Stack>
           </DialogContent>
-          <DialogActions sx={{ px: 3, pb: 2, flexWrap: 'wrap', gap: 1 }}>
-            {integration && (
-              <Button color="error" startIcon={<LinkOff />} onClick={() => setConfirming(true)}>
-                {t('integrations.disconnect')}
-              </Button>
-            )}
-            <Box sx={{ flex: 1 }} />
-            <Button
-              variant="outlined"
-              onClick={() => void storedTest.run({})}
-              disabled={storedTest.pending}
-              startIcon={storedTest.pending ? <CircularProgress size={16} /> : <NetworkCheck />}
-            >
-              {storedTest.pending ? t('integrations.whatsapp.testing') : t('integrations.whatsapp.test')}
-            </Button>
-            <Button
-              variant="outlined"
-              onClick={() => {
-                storedTest.clear();
-                setEditing(true);
-              }}
-            >
-              {t('integrations.whatsapp.edit')}
-            </Button>
-            <Button variant="contained" onClick={close}>
-              {t('common.close')}
-            </Button>
-          </DialogActions>
+          <DetailsActions
+            name="whatsapp"
+            onDisconnect={integration ? disconnect.ask : undefined}
+            testPending={storedTest.pending}
+            onTest={() => void storedTest.run({})}
+            onEdit={() => {
+              storedTest.clear();
+              setEditing(true);
+            }}
+            onClose={disconnect.close}
+          />
         </>
       )}
-      <ConfirmDialog
-        open={confirming}
-        title={t('integrations.whatsapp.disconnectTitle')}
-        body={t('integrations.whatsapp.disconnectBody')}
-        confirmLabel={t('integrations.disconnect')}
-        pendingLabel={t('integrations.disconnecting')}
-        pending={disconnect.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => void onDisconnect()}
-      />
-    </Dialog>
+      {disconnect.confirmDialog}
+    </IntegrationDialogFrame>
   );
 }
