@@ -116,6 +116,35 @@ export const routeGroups = {
     description: 'WhatsApp messages: Message Hub list, stats, latest, detail, retry of a failed send, delete',
     needs: ['table:read', 'table:write', 'secrets:decrypt'],
   },
+  'twilio-integration': {
+    entry: 'src/handlers/twilio-integration.ts',
+    description: 'Twilio Voice integration: setup (points the number at our webhooks through the REST API) and test',
+    needs: ['table:read', 'table:write', 'secrets:encrypt', 'secrets:decrypt'],
+    timeout: 29,
+  },
+  'voice-webhook': {
+    entry: 'src/handlers/voice-webhook.ts',
+    description: 'Twilio call loop: X-Twilio-Signature check, incoming call, speech turns with the agent, status and recording callbacks',
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary'],
+    // Twilio waits 15 s for TwiML; a turn is bounded by VOICE_LIMITS.turnMs.
+    timeout: 14,
+    memoryMb: 1024,
+  },
+  'voice-settings': {
+    entry: 'src/handlers/voice-settings.ts',
+    description: 'Voice settings, reset, phone-number request and the summary webhook signing secret',
+    needs: ['table:read', 'table:write', 'secrets:encrypt', 'secrets:decrypt'],
+  },
+  'voice-conversations': {
+    entry: 'src/handlers/voice-conversations.ts',
+    description: 'Call logs: list, search, detail, recording playback, apply extracted contact data',
+    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+  },
+  admin: {
+    entry: 'src/handlers/admin.ts',
+    description: "Administrators (Cognito group 'admin'): phone-number requests to approve, reject or assign",
+    needs: ['table:read', 'table:write', 'mail'],
+  },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
@@ -178,6 +207,8 @@ export const routes = [
   { method: 'POST', path: '/api/integrations/chatgpt/ask', group: 'integrations', auth: 'user' },
   { method: 'POST', path: '/api/integrations/whatsapp-business/setup', group: 'integrations', auth: 'user' },
   { method: 'POST', path: '/api/integrations/whatsapp-business/test', group: 'integrations', auth: 'user' },
+  { method: 'POST', path: '/api/integrations/twilio-voice/setup', group: 'twilio-integration', auth: 'user' },
+  { method: 'POST', path: '/api/integrations/twilio-voice/test', group: 'twilio-integration', auth: 'user' },
   { method: 'GET', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
   { method: 'PUT', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
   { method: 'DELETE', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
@@ -222,6 +253,27 @@ export const routes = [
   { method: 'GET', path: '/api/messages/{id}', group: 'messages', auth: 'user' },
   { method: 'POST', path: '/api/messages/{id}/retry', group: 'messages', auth: 'user' },
   { method: 'DELETE', path: '/api/messages/{id}', group: 'messages', auth: 'user' },
+  // Voice (SPEC §7 Voice; Twilio calls {api}/api/webhooks/twilio/{userId}/voice)
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice', group: 'voice-webhook', auth: 'webhook' },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/gather', group: 'voice-webhook', auth: 'webhook' },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/status', group: 'voice-webhook', auth: 'webhook' },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/recording', group: 'voice-webhook', auth: 'webhook' },
+  { method: 'GET', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
+  { method: 'PUT', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
+  { method: 'POST', path: '/api/voice-settings/reset', group: 'voice-settings', auth: 'user' },
+  { method: 'POST', path: '/api/voice-settings/request-phone', group: 'voice-settings', auth: 'user' },
+  { method: 'DELETE', path: '/api/voice-settings/request-phone', group: 'voice-settings', auth: 'user' },
+  { method: 'GET', path: '/api/voice-settings/webhook-secret', group: 'voice-settings', auth: 'user' },
+  { method: 'POST', path: '/api/voice-settings/webhook-secret/rotate', group: 'voice-settings', auth: 'user' },
+  { method: 'GET', path: '/api/voice-conversations', group: 'voice-conversations', auth: 'user' },
+  { method: 'GET', path: '/api/voice-conversations/{id}', group: 'voice-conversations', auth: 'user' },
+  { method: 'GET', path: '/api/voice-conversations/{id}/recording', group: 'voice-conversations', auth: 'user' },
+  { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact', group: 'voice-conversations', auth: 'user' },
+  // Admin (SPEC §6; the handler checks the Cognito 'admin' group)
+  { method: 'GET', path: '/api/admin/phone-requests', group: 'admin', auth: 'user' },
+  { method: 'POST', path: '/api/admin/phone-requests/{userId}/approve', group: 'admin', auth: 'user' },
+  { method: 'POST', path: '/api/admin/phone-requests/{userId}/reject', group: 'admin', auth: 'user' },
+  { method: 'POST', path: '/api/admin/phone-requests/{userId}/assign', group: 'admin', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;

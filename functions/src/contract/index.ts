@@ -5,3 +5,4 @@ export * from './contacts.js';
 export * from './integrations.js';
 export * from './agents.js';
 export * from './whatsapp.js';
+export * from './voice.js';

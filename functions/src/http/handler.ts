@@ -33,6 +33,8 @@ export interface Request {
   json(): unknown;
   /** The caller's user id (Cognito `sub`), set by the JWT authorizer on 'user' routes. */
   userId(): string;
+  /** Whether the caller is in the Cognito 'admin' group (claim cognito:groups, flattened to "[a b]" by API Gateway). */
+  isAdmin(): boolean;
   /** The caller's bearer access token (for calls that act as the user, e.g. ChangePassword). */
   accessToken(): string;
   sourceIp: string;
@@ -108,6 +110,11 @@ function buildRequest(event: HttpEvent): Request {
       const sub = event.requestContext?.authorizer?.jwt?.claims?.sub;
       if (typeof sub !== 'string' || !sub) throw new UnauthorizedError('Authentication required');
       return sub;
+    },
+    isAdmin() {
+      const groups = event.requestContext?.authorizer?.jwt?.claims?.['cognito:groups'];
+      const list = Array.isArray(groups) ? groups.map(String) : typeof groups === 'string' ? groups.replace(/^\[|\]$/g, '').split(/[\s,]+/) : [];
+      return list.includes('admin');
     },
     accessToken() {
       const value = headers.authorization ?? '';

@@ -1,0 +1,439 @@
+/**
+ * Voice contract (SPEC §2 Voice call logs, Voice conversation detail, Voice settings, Integrations
+ * (Twilio Voice); §3 Voice conversation, Voice settings, Voice catalogue; §4 call and phone-request
+ * states; §5; §7 Voice; §8 Voice; §9 voice defaults and catalogue). Browser-safe: no Node imports.
+ */
+import * as z from 'zod/mini';
+import './zod-locale.js';
+
+// ---------------------------------------------------------------------------------------------
+// Messages (SPEC §8 Voice, §5, and the server's own texts)
+
+export const voiceMessages = {
+  // Twilio Voice integration (SPEC §5, §8)
+  accountSidRequired: 'Account SID is required',
+  accountSidInvalid: 'Account SID must start with AC followed by 32 letters or digits',
+  authTokenRequired: 'Auth token is required',
+  phoneNumberRequired: 'Phone number is required',
+  phoneNumberInvalid: 'Phone number must be in E.164 format, e.g. +14155550123',
+  setupSuccess: 'Twilio Voice integration configured successfully',
+  testSuccess: 'Connection successful',
+  twilioAuthFailed: 'Twilio rejected the account SID or auth token. Check them in Integrations.',
+  twilioNumberNotFound: 'This phone number was not found in the Twilio account.',
+  twilioUnavailable: 'Twilio could not be reached. Please try again later.',
+  notConnected: 'Connect the Twilio Voice integration first',
+  // Voice settings (SPEC §8 successes, §5)
+  settingsUpdated: 'Voice settings updated successfully',
+  settingsReset: 'Voice settings reset to defaults',
+  phoneRequested: 'Phone number request submitted successfully',
+  phoneRequestCancelled: 'Phone number request cancelled successfully',
+  phoneRequestExists: 'A phone number request is already pending',
+  phoneAlreadyAssigned: 'A phone number is already assigned to your account',
+  phoneRequestNotPending: 'Only a pending phone number request can be cancelled',
+  phoneRequestNotFound: 'No phone number request found',
+  premiumVoice: 'Premium voices cannot be selected',
+  voiceInvalid: 'Choose a voice from the list',
+  languageInvalid: 'Language must be one of en-US, en-GB, es-ES, es-MX',
+  messageRequired: (label: string) => `${label} is required`,
+  messageTooLong: (label: string) => `${label} must be 500 characters or less`,
+  speechRateRange: 'Speech rate must be between 0.5 and 2',
+  pitchRange: 'Pitch must be between 0.5 and 2',
+  volumeRange: 'Volume must be between 0 and 2',
+  numberInvalid: (label: string) => `${label} must be a number`,
+  maxCallDurationRange: 'Max call duration must be a whole number of seconds between 30 and 3600',
+  methodInvalid: 'Summary notification method must be email, whatsapp, webhook or disabled',
+  webhookUrlRequired: 'Webhook URL is required for webhook notifications',
+  webhookUrlInvalid: 'Webhook URL must be a valid http(s) URL',
+  forwardNumberInvalid: 'Forwarding number must be in E.164 format, e.g. +14155550123',
+  notesTooLong: 'Notes must be 500 characters or less',
+  // Call logs (SPEC §2, §8)
+  callNotFound: 'Voice Conversation Not Found',
+  noSummary: 'This call has no AI analysis yet',
+  noExtractedContact: 'The AI analysis found no contact data in this call',
+  contactApplied: 'Contact updated with the data from the call',
+  noRecording: 'This call has no recording',
+  pageInvalid: 'Page must be a positive whole number',
+  limitInvalid: 'Limit must be between 1 and 100',
+  // Admin (SPEC §6: an admin assigns phone numbers)
+  adminOnly: 'Only administrators can do this',
+  assignedNumberInvalid: 'Phone number must be in E.164 format, e.g. +14155550123',
+  requestNotPendingOrApproved: 'Only a pending or approved request can be changed',
+  requestApproved: 'Phone number request approved',
+  requestRejected: 'Phone number request rejected',
+  numberAssigned: 'Phone number assigned and the user notified',
+  reasonTooLong: 'Reason must be 500 characters or less',
+} as const;
+
+// ---------------------------------------------------------------------------------------------
+// Catalogue and defaults (SPEC §9)
+
+export const VOICE_LANGUAGES = ['en-US', 'en-GB', 'es-ES', 'es-MX'] as const;
+export type VoiceLanguage = (typeof VOICE_LANGUAGES)[number];
+
+export interface VoiceCatalogueEntry {
+  id: string;
+  name: string;
+  gender: 'female' | 'male';
+  language: VoiceLanguage;
+  provider: 'google' | 'amazon-polly';
+  description: string;
+  /** false = premium: shown, never selectable (SPEC §5), refused by the server. */
+  included: boolean;
+}
+
+/** SPEC §9: the default voice and the included voices, then the premium ones. */
+export const VOICE_CATALOGUE: readonly VoiceCatalogueEntry[] = [
+  { id: 'Google.es-ES-Standard-A', name: 'Standard A', gender: 'female', language: 'es-ES', provider: 'google', description: 'Spanish (Spain), clear standard voice', included: true },
+  { id: 'Google.es-ES-Standard-C', name: 'Celia', gender: 'female', language: 'es-ES', provider: 'google', description: 'Spanish (Spain), warm and friendly', included: true },
+  { id: 'Polly.Conchita', name: 'Conchita', gender: 'female', language: 'es-ES', provider: 'amazon-polly', description: 'Spanish (Spain), calm', included: true },
+  { id: 'Polly.Lucia', name: 'Lucia', gender: 'female', language: 'es-ES', provider: 'amazon-polly', description: 'Spanish (Spain), bright', included: true },
+  { id: 'Polly.Enrique', name: 'Enrique', gender: 'male', language: 'es-ES', provider: 'amazon-polly', description: 'Spanish (Spain), deep', included: true },
+  { id: 'Polly.Emma', name: 'Emma', gender: 'female', language: 'en-GB', provider: 'amazon-polly', description: 'English (UK), friendly', included: true },
+  { id: 'Polly.Brian', name: 'Brian', gender: 'male', language: 'en-GB', provider: 'amazon-polly', description: 'English (UK), composed', included: true },
+  { id: 'Google.es-ES-Chirp3-HD-Leda', name: 'Leda (HD)', gender: 'female', language: 'es-ES', provider: 'google', description: 'Spanish (Spain), natural HD voice', included: false },
+  { id: 'Google.es-ES-Chirp3-HD-Charon', name: 'Charon (HD)', gender: 'male', language: 'es-ES', provider: 'google', description: 'Spanish (Spain), natural HD voice', included: false },
+  { id: 'Google.es-ES-Chirp3-HD-Orus', name: 'Orus (HD)', gender: 'male', language: 'es-ES', provider: 'google', description: 'Spanish (Spain), natural HD voice', included: false },
+];
+
+export const SUMMARY_METHODS = ['email', 'whatsapp', 'webhook'] as const;
+export type SummaryMethod = (typeof SUMMARY_METHODS)[number];
+
+export const PHONE_REQUEST_STATUSES = ['pending', 'approved', 'rejected', 'assigned'] as const;
+export type PhoneRequestStatus = (typeof PHONE_REQUEST_STATUSES)[number];
+
+export interface PhoneNumberRequest {
+  requested: boolean;
+  status: PhoneRequestStatus | null;
+  requestedAt: string | null;
+  assignedAt: string | null;
+  notes: string;
+  /** E.164, once assigned. */
+  number: string | null;
+  /** Why an admin rejected the request (beyond the spec). */
+  rejectionReason?: string | null;
+}
+
+/** SPEC §3 Voice settings; `phoneNumber` is read-only through PUT (request-phone and the admin change it). */
+export interface VoiceSettings {
+  messageWelcome: string;
+  messageNoInput: string;
+  messageFallback: string;
+  messageGoodbye: string;
+  messageError: string;
+  language: VoiceLanguage;
+  voice: string;
+  speechRate: number;
+  pitch: number;
+  volume: number;
+  enableRecording: boolean;
+  /** Seconds. */
+  maxCallDuration: number;
+  /** null = disabled. */
+  summaryNotificationMethod: SummaryMethod | null;
+  summaryWebhookUrl: string;
+  /** Beyond the spec: E.164 a call is <Dial>ed to when the agent hands over; '' = none. */
+  escalationForwardNumber: string;
+  phoneNumber: PhoneNumberRequest;
+  /** Beyond the spec: hint of the webhook signing secret ('whsec_…a1b2'), null before one exists. */
+  summaryWebhookSecretHint: string | null;
+}
+
+export const EMPTY_PHONE_REQUEST: PhoneNumberRequest = {
+  requested: false,
+  status: null,
+  requestedAt: null,
+  assignedAt: null,
+  notes: '',
+  number: null,
+  rejectionReason: null,
+};
+
+/** SPEC §9 defaults (language es-ES, so the texts are Spanish). */
+export const VOICE_DEFAULTS: Omit<VoiceSettings, 'phoneNumber' | 'summaryWebhookSecretHint'> = {
+  messageWelcome: 'Hola, gracias por llamar. ¿En qué puedo ayudarle?',
+  messageNoInput: 'No le he oído. ¿Puede repetirlo, por favor?',
+  messageFallback: 'Le paso con una persona de nuestro equipo. Un momento, por favor.',
+  messageGoodbye: 'Gracias por llamar. ¡Hasta pronto!',
+  messageError: 'Lo siento, ha ocurrido un problema. Por favor, inténtelo de nuevo más tarde.',
+  language: 'es-ES',
+  voice: 'Google.es-ES-Standard-A',
+  speechRate: 1,
+  pitch: 1,
+  volume: 1,
+  enableRecording: false,
+  maxCallDuration: 300,
+  summaryNotificationMethod: null,
+  summaryWebhookUrl: '',
+  escalationForwardNumber: '',
+};
+
+export const VOICE_LIMITS = {
+  message: 500,
+  notes: 500,
+  speechRate: [0.5, 2],
+  pitch: [0.5, 2],
+  volume: [0, 2],
+  maxCallDuration: [30, 3600],
+  /** SPEC §9: call logs page size. */
+  pageSize: 20,
+  /** Seconds a gather waits for speech to start (Twilio's <Gather timeout>). */
+  gatherTimeout: 5,
+  /** Silences in a row before the goodbye (issue 7). */
+  silencesBeforeHangup: 2,
+  /** Bound of one agent turn on a call (model + tools), well inside Twilio's 15 s. */
+  turnMs: 8_000,
+} as const;
+
+export const E164_RE = /^\+[1-9]\d{6,14}$/;
+const isHttpUrl = (v: string) => {
+  try {
+    const u = new URL(v);
+    return u.protocol === 'http:' || u.protocol === 'https:';
+  } catch {
+    return false;
+  }
+};
+
+const messageField = (label: string) =>
+  z
+    .string({ error: voiceMessages.messageRequired(label) })
+    .check(z.trim(), z.minLength(1, voiceMessages.messageRequired(label)), z.maxLength(VOICE_LIMITS.message, voiceMessages.messageTooLong(label)));
+
+/** SPEC §5: numeric fields parsed as numbers (a form may send "1.2"). */
+const numberIn = (label: string, [min, max]: readonly [number, number], message: string) =>
+  z.pipe(
+    z.union([z.number({ error: voiceMessages.numberInvalid(label) }), z.string({ error: voiceMessages.numberInvalid(label) })]),
+    z.transform((v) => (typeof v === 'number' ? v : v.trim() === '' ? NaN : Number(v))),
+  ).check(z.refine((n: number) => Number.isFinite(n) && n >= min && n <= max, message));
+
+/**
+ * PUT /api/voice-settings: the whole object (SPEC §7); `phoneNumber` and the secret hint, when
+ * sent back, are ignored. Premium or unknown voices are refused (SPEC §5).
+ */
+export const voiceSettingsRequest = z
+  .object({
+    messageWelcome: messageField('Welcome message'),
+    messageNoInput: messageField('No-input message'),
+    messageFallback: messageField('Fallback message'),
+    messageGoodbye: messageField('Goodbye message'),
+    messageError: messageField('Error message'),
+    language: z.enum(VOICE_LANGUAGES, { error: voiceMessages.languageInvalid }),
+    voice: z.string({ error: voiceMessages.voiceInvalid }).check(
+      z.refine((v) => VOICE_CATALOGUE.some((e) => e.id === v), voiceMessages.voiceInvalid),
+      z.refine((v) => VOICE_CATALOGUE.find((e) => e.id === v)?.included !== false, voiceMessages.premiumVoice),
+    ),
+    speechRate: numberIn('Speech rate', VOICE_LIMITS.speechRate, voiceMessages.speechRateRange),
+    pitch: numberIn('Pitch', VOICE_LIMITS.pitch, voiceMessages.pitchRange),
+    volume: numberIn('Volume', VOICE_LIMITS.volume, voiceMessages.volumeRange),
+    enableRecording: z._default(z.boolean(), false),
+    maxCallDuration: numberIn('Max call duration', VOICE_LIMITS.maxCallDuration, voiceMessages.maxCallDurationRange).check(
+      z.refine((n: number) => Number.isInteger(n), voiceMessages.maxCallDurationRange),
+    ),
+    /** null, '' or 'disabled' = disabled. */
+    summaryNotificationMethod: z.pipe(
+      z.nullish(z.string({ error: voiceMessages.methodInvalid })),
+      z.transform((v) => (v === undefined || v === null || v === '' || v === 'disabled' ? null : v)),
+    ).check(z.refine((v) => v === null || (SUMMARY_METHODS as readonly string[]).includes(v), voiceMessages.methodInvalid)),
+    summaryWebhookUrl: z._default(z.string().check(z.trim(), z.maxLength(2000, voiceMessages.webhookUrlInvalid)), ''),
+    escalationForwardNumber: z._default(
+      z.string().check(z.trim(), z.refine((v) => v === '' || E164_RE.test(v), voiceMessages.forwardNumberInvalid)),
+      '',
+    ),
+  })
+  .check(
+    z.refine((s) => s.summaryWebhookUrl === '' || isHttpUrl(s.summaryWebhookUrl), { message: voiceMessages.webhookUrlInvalid, path: ['summaryWebhookUrl'] }),
+    z.refine((s) => s.summaryNotificationMethod !== 'webhook' || s.summaryWebhookUrl !== '', { message: voiceMessages.webhookUrlRequired, path: ['summaryWebhookUrl'] }),
+  );
+export type VoiceSettingsInput = Omit<z.infer<typeof voiceSettingsRequest>, 'summaryNotificationMethod'> & {
+  summaryNotificationMethod: SummaryMethod | null;
+};
+
+/** POST /api/voice-settings/request-phone. */
+export const phoneRequestInput = z.object({
+  notes: z._default(z.string().check(z.trim(), z.maxLength(VOICE_LIMITS.notes, voiceMessages.notesTooLong)), ''),
+});
+
+/** GET /api/voice-settings/webhook-secret (reveal; created on first use) and POST …/rotate: data. */
+export interface WebhookSecretView {
+  secret: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Twilio Voice integration (SPEC §5, §7: POST /api/integrations/twilio-voice/setup and /test)
+
+export const twilioSetupRequest = z.object({
+  accountSid: z
+    .string({ error: voiceMessages.accountSidRequired })
+    .check(z.trim(), z.minLength(1, voiceMessages.accountSidRequired), z.regex(/^AC[0-9a-fA-F]{32}$/, voiceMessages.accountSidInvalid)),
+  /** '' or '***' on an edit keeps the stored token. */
+  authToken: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
+  phoneNumber: z
+    .string({ error: voiceMessages.phoneNumberRequired })
+    .check(z.trim(), z.minLength(1, voiceMessages.phoneNumberRequired), z.regex(E164_RE, voiceMessages.phoneNumberInvalid)),
+});
+export type TwilioSetupInput = z.infer<typeof twilioSetupRequest>;
+
+/** data of a successful setup: the URL Twilio must call (SPEC §7), and whether the number was pointed at it. */
+export interface TwilioSetupResult {
+  webhookUrl: string;
+  statusCallbackUrl: string;
+  /** true when setup configured the number's voice URL and status callback through Twilio's REST API. */
+  numberConfigured: boolean;
+  /** Why it could not (then the user sets both URLs in the Twilio console). */
+  numberConfigError?: string;
+}
+
+export interface TwilioTestResult {
+  accountName: string;
+  accountStatus: string;
+  numberFound: boolean;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Voice conversations (SPEC §3 Voice conversation, §4 Call status, §7 Voice)
+
+export const CALL_STATUSES = ['active', 'completed', 'hung_up', 'failed', 'archived'] as const;
+export type CallStatus = (typeof CALL_STATUSES)[number];
+
+export const SENTIMENTS = ['positive', 'negative', 'mixed', 'neutral'] as const;
+export const URGENCIES = ['critical', 'high', 'medium', 'low'] as const;
+
+export interface CallTurn {
+  role: 'user' | 'agent';
+  content: string;
+  /** ISO. */
+  at: string;
+  /** Twilio's speech confidence 0..1 for user turns; null for agent turns. */
+  confidence: number | null;
+}
+
+/** The structured analysis the call-summary worker asks the model for (SPEC §3 summary). */
+export const callSummarySchema = z.object({
+  quickSummary: z.string().check(z.minLength(1)),
+  actionPoints: z.array(z.string()),
+  sentiment: z.enum(SENTIMENTS),
+  urgency: z.enum(URGENCIES),
+  tone: z.string(),
+  contactExtracted: z.object({ name: z.string(), phone: z.string(), email: z.string(), web: z.string() }),
+  bookingExtracted: z.object({ from: z.string(), to: z.string(), numberOfPeople: z.nullable(z.number()), note: z.string() }),
+});
+export type CallSummary = z.infer<typeof callSummarySchema>;
+
+/** Where the summary went; one entry per attempt (visible in the call detail). */
+export interface SummaryDeliveryAttempt {
+  method: SummaryMethod;
+  attempt: number;
+  /** ISO. */
+  at: string;
+  ok: boolean;
+  /** HTTP status of the webhook answer, when there was one. */
+  status?: number;
+  /** Why it failed, written for the user. */
+  error?: string;
+}
+
+export type SummaryState = 'pending' | 'completed' | 'failed' | 'skipped';
+
+export interface VoiceConversation {
+  _id: string;
+  callSid: string;
+  status: CallStatus;
+  /** The caller (E.164). */
+  phoneNumber: string;
+  /** The business number called. */
+  internalNumber: string;
+  contact: { _id: string | null; name: string; phoneNumber: string } | null;
+  /** Milliseconds (0 while active). */
+  duration: number;
+  createdAt: string;
+  endedAt: string | null;
+  voiceSettings: { name: string; description: string; language: string };
+  messages: CallTurn[];
+  summary: CallSummary | null;
+  /** Beyond the spec: the analysis's progress and why it failed. */
+  summaryStatus: SummaryState;
+  summaryError?: string;
+  deliveries: SummaryDeliveryAttempt[];
+  /** The agent that answered (voiceSettings.name is the agent's name too). */
+  agent: { _id: string; name: string } | null;
+  escalated: boolean;
+  escalationReason?: string;
+  /** true when a recording exists: GET /api/voice-conversations/{id}/recording streams it. */
+  hasRecording: boolean;
+  /** Who ended the call or why it ended (beyond the spec). */
+  endReason?: 'goodbye' | 'caller' | 'max_duration' | 'silence' | 'usage_limit' | 'error' | 'forwarded';
+}
+
+/** One row of GET /api/voice-conversations (no transcript). */
+export type VoiceConversationListItem = Omit<VoiceConversation, 'messages' | 'summary' | 'deliveries'> & { messageCount: number };
+
+export interface CallLogPagination {
+  currentPage: number;
+  totalPages: number;
+  totalItems: number;
+  limit: number;
+}
+
+/** GET /api/voice-conversations: data {conversations, pagination} (SPEC §7). */
+export interface VoiceConversationList {
+  conversations: VoiceConversationListItem[];
+  pagination: CallLogPagination;
+}
+
+const pageParam = z._default(
+  z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n >= 1, voiceMessages.pageInvalid)),
+  1,
+);
+
+export const listCallsQuery = z.object({
+  page: pageParam,
+  limit: z._default(
+    z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n >= 1 && n <= 100, voiceMessages.limitInvalid)),
+    VOICE_LIMITS.pageSize,
+  ),
+  /** Digits of the caller's or the business number; other characters are ignored. */
+  search: z._default(z.string().check(z.trim(), z.maxLength(40)), ''),
+});
+export type ListCallsQuery = z.infer<typeof listCallsQuery>;
+
+// ---------------------------------------------------------------------------------------------
+// Admin: phone-number requests (SPEC §6)
+
+export interface PhoneRequestAdminView {
+  userId: string;
+  userName: string;
+  userEmail: string;
+  request: PhoneNumberRequest;
+}
+
+export const adminListQuery = z.object({
+  /** '' = every status. */
+  status: z._default(z.enum(['', ...PHONE_REQUEST_STATUSES]), ''),
+});
+
+export const adminRejectRequest = z.object({
+  reason: z._default(z.string().check(z.trim(), z.maxLength(500, voiceMessages.reasonTooLong)), ''),
+});
+
+export const adminAssignRequest = z.object({
+  number: z
+    .string({ error: voiceMessages.assignedNumberInvalid })
+    .check(z.trim(), z.regex(E164_RE, voiceMessages.assignedNumberInvalid)),
+});
+
+// ---------------------------------------------------------------------------------------------
+// Summary webhook (README "Verifying summary webhooks")
+
+/**
+ * Every summary webhook POST carries `X-AgentDesk-Signature: t=<unix seconds>,v1=<hex>` where
+ * hex = HMAC-SHA256(signing secret, `${t}.${raw body}`). The secret is revealed on the voice
+ * settings page (GET /api/voice-settings/webhook-secret) and can be rotated.
+ */
+export const SUMMARY_SIGNATURE_HEADER = 'X-AgentDesk-Signature';
+export const SUMMARY_WEBHOOK_ATTEMPTS = 3;
+
+/** The JSON body POSTed to the summary webhook. */
+export interface SummaryWebhookPayload {
+  event: 'call.summary';
+  call: Omit<VoiceConversation, 'deliveries' | 'summaryStatus' | 'summaryError'>;
+}

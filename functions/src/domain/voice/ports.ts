@@ -1,0 +1,154 @@
+/**
+ * The voice feature's ports (issue 7): stored calls, stored voice settings, and the Twilio
+ * account. Adapters: adapters/dynamo/voice-calls.ts, adapters/dynamo/voice-settings.ts,
+ * adapters/twilio/. Everything here belongs to one user (pk USER#{sub}).
+ */
+import type {
+  CallStatus,
+  CallSummary,
+  CallTurn,
+  PhoneNumberRequest,
+  SummaryDeliveryAttempt,
+  SummaryState,
+  VoiceConversation,
+  VoiceSettings,
+} from '../../contract/voice.js';
+
+// ---------------------------------------------------------------------------------------------
+// Calls
+
+/** The settings a call ran with (a snapshot: later edits do not change a past call). */
+export type CallSettingsSnapshot = Omit<VoiceSettings, 'phoneNumber' | 'summaryWebhookSecretHint'>;
+
+export interface StoredCall extends Omit<VoiceConversation, '_id' | 'hasRecording'> {
+  id: string;
+  userId: string;
+  settings: CallSettingsSnapshot;
+  /** Silences in a row so far (reset by speech). */
+  silences: number;
+  /** Set when our TwiML ended the call (<Hangup> or <Dial>): then Twilio's 'completed' means we ended it. */
+  endedByUs: boolean;
+  recording: { sid: string; url: string; durationSec: number } | null;
+  /** Minutes counted against the plan (set once, on the final status callback). */
+  billedMinutes: number;
+}
+
+export interface CallPage {
+  items: StoredCall[];
+  total: number;
+}
+
+export interface CallRepository {
+  /** Creates the call unless one with this callSid exists (Twilio retried): returns the stored one then. */
+  create(call: StoredCall): Promise<{ created: boolean; call: StoredCall }>;
+  get(userId: string, id: string): Promise<StoredCall | null>;
+  getBySid(userId: string, callSid: string): Promise<StoredCall | null>;
+  /**
+   * Appends turns only if the transcript still has `expectedCount` messages (one writer per turn:
+   * a retried webhook finds the count moved and gets false). Also sets `silences`.
+   */
+  appendTurns(userId: string, id: string, expectedCount: number, turns: CallTurn[], silences: number): Promise<boolean>;
+  /** Silence without speech: sets `silences` if it still equals `expected`. */
+  setSilences(userId: string, id: string, expected: number, silences: number): Promise<boolean>;
+  /** Our TwiML ends the call (goodbye, max duration, silence, forward, usage limit, error). */
+  markEndedByUs(userId: string, id: string, endReason: NonNullable<StoredCall['endReason']>, escalation?: { reason: string }): Promise<void>;
+  /** Records the hand-over to a human (the call may go on, or be forwarded). */
+  markEscalated(userId: string, id: string, reason: string): Promise<void>;
+  /**
+   * The final status: only when the call is still 'active' (the first final callback wins).
+   * Returns the updated call, or null when it had already finished.
+   */
+  finish(
+    userId: string,
+    id: string,
+    end: { status: Exclude<CallStatus, 'active' | 'archived'>; endedAt: string; duration: number; endReason: NonNullable<StoredCall['endReason']>; billedMinutes: number },
+  ): Promise<StoredCall | null>;
+  setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void>;
+  setSummary(userId: string, id: string, result: { summaryStatus: SummaryState; summary: CallSummary | null; summaryError?: string }): Promise<void>;
+  addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void>;
+  /** Updates the contact reference (apply-contact). */
+  setContact(userId: string, id: string, contact: StoredCall['contact']): Promise<void>;
+  /** Newest first; `search` = digits matched inside phoneNumber or internalNumber ('' = all). Items may omit `messages` (empty) but carry messageCount. */
+  page(userId: string, input: { page: number; limit: number; search: string }): Promise<CallPage & { messageCounts: number[] }>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Voice settings
+
+export interface StoredVoiceSettings extends Omit<VoiceSettings, 'summaryWebhookSecretHint'> {
+  /** Sealed (SecretBox) HMAC key of summary webhooks; null before first use. */
+  webhookSecret: string | null;
+  /** Last 4 characters of the secret, for the masked hint. */
+  webhookSecretLast4: string | null;
+  updatedAt: string;
+}
+
+export interface VoiceSettingsRepository {
+  get(userId: string): Promise<StoredVoiceSettings | null>;
+  /** Whole object (PUT, reset); keeps phoneNumber and the webhook secret as stored. */
+  putSettings(userId: string, settings: Omit<StoredVoiceSettings, 'phoneNumber' | 'webhookSecret' | 'webhookSecretLast4'>): Promise<StoredVoiceSettings>;
+  setWebhookSecret(userId: string, sealed: string, last4: string): Promise<void>;
+  /**
+   * Replaces the phone request if its current status is one of `expectedStatuses` (null = none
+   * yet). False when it was not (a concurrent change, or the wrong state).
+   */
+  setPhoneRequest(userId: string, request: PhoneNumberRequest, expectedStatuses: ReadonlyArray<PhoneNumberRequest['status']>): Promise<boolean>;
+  /** Every user's request with one of these statuses (admin), newest first. */
+  listPhoneRequests(statuses: ReadonlyArray<NonNullable<PhoneNumberRequest['status']>>): Promise<Array<{ userId: string; request: PhoneNumberRequest }>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Twilio
+
+export interface TwilioCredentials {
+  accountSid: string;
+  authToken: string;
+}
+
+export type TwilioErrorKind = 'auth' | 'not_found' | 'unavailable';
+
+/** A failed Twilio REST call, classified; `message` is for logs only (user texts: voiceMessages). */
+export class TwilioError extends Error {
+  constructor(
+    readonly kind: TwilioErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'TwilioError';
+  }
+}
+
+/** Twilio's REST API (the official `twilio` SDK; base URL configurable for the local fake). */
+export interface TwilioAccountApi {
+  fetchAccount(creds: TwilioCredentials): Promise<{ friendlyName: string; status: string }>;
+  /** The IncomingPhoneNumber sid of an E.164 number in the account, or null. */
+  findNumber(creds: TwilioCredentials, phoneNumber: string): Promise<string | null>;
+  /** Points the number's voice URL (POST) and status callback (POST) at ours. */
+  configureNumber(creds: TwilioCredentials, numberSid: string, urls: { voiceUrl: string; statusCallback: string }): Promise<void>;
+}
+
+/** The Twilio integration as the call loop and the recording proxy need it (auth token opened). */
+export interface VoiceIntegration {
+  accountSid: string;
+  authToken: string;
+  phoneNumber: string;
+  isActive: boolean;
+}
+
+export interface VoiceIntegrationReader {
+  get(userId: string): Promise<VoiceIntegration | null>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Post-call work
+
+/** One message on the call-summary queue: analyse this call and deliver its summary. */
+export interface CallSummaryJob {
+  userId: string;
+  callId: string;
+}
+
+export interface CallSummaryQueue {
+  enqueue(job: CallSummaryJob): Promise<void>;
+}
