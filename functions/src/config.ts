@@ -83,6 +83,12 @@ const envSchema = z.object({
    * point it at the fake Graph server (local/fake-whatsapp/).
    */
   WHATSAPP_GRAPH_URL: z._default(z.url(), 'https://graph.facebook.com/v21.0'),
+  /**
+   * Twilio REST API origin (the Twilio Voice integration: account test, number lookup and
+   * configuration). The local runtime and tests point it at the fake Twilio (local/fake-twilio/,
+   * local port TWILIO_PORT 4012). Unset = https://api.twilio.com.
+   */
+  TWILIO_API_URL: optionalUrl,
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
