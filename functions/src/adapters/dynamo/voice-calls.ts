@@ -1,0 +1,291 @@
+/**
+ * Voice calls over the single table (ACCESS-PATTERNS.md, "Voice: calls, settings and phone
+ * requests"):
+ *
+ * - pk=USER#{u}, sk=VCALL#{id}: the call with its transcript embedded (`messages`, capped at
+ *   MAX_STORED_TURNS; `messageCount` counts every turn and is the appendTurns guard). Ids are
+ *   time-sortable, so a reverse Query of the VCALL# range is "newest first".
+ * - pk=USER#{u}, sk=TWCALL#{callSid}: the callSid guard ({callId}); written in the create
+ *   transaction (a retried incoming webhook finds it) and read consistently by getBySid.
+ * - pk=USER#{u}, sk=VCALLS#STATS: `total` calls (ADD 1 in the create transaction).
+ */
+import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
+import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
+import { isId } from '../../lib/ids.js';
+import { userPk } from './keys.js';
+
+type Item = Record<string, unknown>;
+
+/** Turns kept in the call item (~200 × ≤ 1 KB stays well under DynamoDB's 400 KB item limit). */
+export const MAX_STORED_TURNS = 200;
+/** Calls read (projected, without transcripts) for one searched list. */
+export const CALL_SEARCH_READ_CAP = 5000;
+
+export const callSk = (id: string) => `VCALL#${id}`;
+export const callSidSk = (callSid: string) => `TWCALL#${callSid}`;
+const STATS_SK = 'VCALLS#STATS';
+
+/** Every StoredCall attribute except the transcript (list pages). */
+const LIST_ATTRIBUTES = [
+  'id',
+  'userId',
+  'callSid',
+  'status',
+  'phoneNumber',
+  'internalNumber',
+  'contact',
+  'duration',
+  'createdAt',
+  'endedAt',
+  'voiceSettings',
+  'summary',
+  'summaryStatus',
+  'summaryError',
+  'deliveries',
+  'agent',
+  'escalated',
+  'escalationReason',
+  'endReason',
+  'settings',
+  'silences',
+  'endedByUs',
+  'recording',
+  'billedMinutes',
+  'messageCount',
+] as const;
+
+function toCall(item: Item): StoredCall {
+  const { pk: _pk, sk: _sk, entity: _e, messageCount: _mc, ...rest } = item;
+  const call = rest as unknown as StoredCall;
+  if (!Array.isArray(call.messages)) call.messages = [];
+  if (!Array.isArray(call.deliveries)) call.deliveries = [];
+  return call;
+}
+
+const digitsOf = (s: string) => s.replace(/\D/g, '');
+
+export class DynamoCallRepository implements CallRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private key(userId: string, id: string) {
+    return { pk: userPk(userId), sk: callSk(id) };
+  }
+
+  async create(call: StoredCall): Promise<{ created: boolean; call: StoredCall }> {
+    const turns = call.messages.slice(0, MAX_STORED_TURNS);
+    const item: Item = {
+      ...call,
+      ...this.key(call.userId, call.id),
+      entity: 'voiceCall',
+      messages: turns,
+      messageCount: call.messages.length,
+      deliveries: call.deliveries ?? [],
+    };
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { pk: userPk(call.userId), sk: callSidSk(call.callSid), entity: 'voiceCallSid', callId: call.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { pk: userPk(call.userId), sk: STATS_SK },
+                UpdateExpression: 'ADD #total :one',
+                ExpressionAttributeNames: { '#total': 'total' },
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+          ],
+        }),
+      );
+      return { created: true, call: { ...call, messages: turns } };
+    } catch (error) {
+      const codes = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((r) => r.Code) : [];
+      if (codes[1] !== 'ConditionalCheckFailed' && codes[1] !== 'TransactionConflict') throw error;
+      // Twilio retried the incoming webhook (or raced it): answer with the call stored first.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const existing = await this.getBySid(call.userId, call.callSid);
+        if (existing) return { created: false, call: existing };
+        await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+      }
+      throw error;
+    }
+  }
+
+  async get(userId: string, id: string): Promise<StoredCall | null> {
+    if (!isId(id)) return null;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.key(userId, id), ConsistentRead: true }));
+    return Item ? toCall(Item) : null;
+  }
+
+  async getBySid(userId: string, callSid: string): Promise<StoredCall | null> {
+    if (!callSid || callSid.length > 64) return null;
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: callSidSk(callSid) }, ConsistentRead: true }),
+    );
+    return typeof Item?.callId === 'string' ? this.get(userId, Item.callId) : null;
+  }
+
+  /** An UpdateItem on an existing call; false when the call is missing or `condition` fails. */
+  private async update(userId: string, id: string, input: { set: string; condition?: string; names?: Record<string, string>; values?: Item }): Promise<Item | null> {
+    if (!isId(id)) return null;
+    try {
+      const { Attributes } = await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, id),
+          UpdateExpression: input.set,
+          ConditionExpression: input.condition ? `attribute_exists(pk) AND (${input.condition})` : 'attribute_exists(pk)',
+          ExpressionAttributeNames: input.names && Object.keys(input.names).length ? input.names : undefined,
+          ExpressionAttributeValues: input.values && Object.keys(input.values).length ? input.values : undefined,
+          ReturnValues: 'ALL_NEW',
+        }),
+      );
+      return Attributes ?? null;
+    } catch (error) {
+      if (error instanceof ConditionalCheckFailedException) return null;
+      throw error;
+    }
+  }
+
+  async appendTurns(userId: string, id: string, expectedCount: number, turns: CallTurn[], silences: number): Promise<boolean> {
+    const room = Math.max(0, MAX_STORED_TURNS - expectedCount);
+    const kept = turns.slice(0, room);
+    const set = kept.length
+      ? 'SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = :next, silences = :s'
+      : 'SET messageCount = :next, silences = :s';
+    const values: Item = { ':expected': expectedCount, ':next': expectedCount + turns.length, ':s': silences };
+    if (kept.length) Object.assign(values, { ':turns': kept, ':empty': [] });
+    const updated = await this.update(userId, id, {
+      set,
+      condition: expectedCount === 0 ? 'attribute_not_exists(messageCount) OR messageCount = :expected' : 'messageCount = :expected',
+      values,
+    });
+    return updated !== null;
+  }
+
+  async setSilences(userId: string, id: string, expected: number, silences: number): Promise<boolean> {
+    const updated = await this.update(userId, id, {
+      set: 'SET silences = :s',
+      condition: expected === 0 ? 'attribute_not_exists(silences) OR silences = :expected' : 'silences = :expected',
+      values: { ':s': silences, ':expected': expected },
+    });
+    return updated !== null;
+  }
+
+  async markEndedByUs(userId: string, id: string, endReason: NonNullable<StoredCall['endReason']>, escalation?: { reason: string }): Promise<void> {
+    await this.update(userId, id, {
+      set: escalation
+        ? 'SET endedByUs = :t, endReason = :r, escalated = :t, escalationReason = :er'
+        : 'SET endedByUs = :t, endReason = :r',
+      values: { ':t': true, ':r': endReason, ...(escalation ? { ':er': escalation.reason } : {}) },
+    });
+  }
+
+  async markEscalated(userId: string, id: string, reason: string): Promise<void> {
+    await this.update(userId, id, { set: 'SET escalated = :t, escalationReason = :er', values: { ':t': true, ':er': reason } });
+  }
+
+  async finish(
+    userId: string,
+    id: string,
+    end: { status: 'completed' | 'hung_up' | 'failed'; endedAt: string; duration: number; endReason: NonNullable<StoredCall['endReason']>; billedMinutes: number },
+  ): Promise<StoredCall | null> {
+    const updated = await this.update(userId, id, {
+      set: 'SET #st = :st, endedAt = :at, #dur = :d, endReason = :r, billedMinutes = :m',
+      condition: '#st = :active',
+      names: { '#st': 'status', '#dur': 'duration' },
+      values: { ':st': end.status, ':at': end.endedAt, ':d': end.duration, ':r': end.endReason, ':m': end.billedMinutes, ':active': 'active' },
+    });
+    return updated ? toCall(updated) : null;
+  }
+
+  async setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void> {
+    await this.update(userId, id, { set: 'SET recording = :rec', values: { ':rec': recording } });
+  }
+
+  async setSummary(userId: string, id: string, result: { summaryStatus: SummaryState; summary: CallSummary | null; summaryError?: string }): Promise<void> {
+    await this.update(userId, id, {
+      set: result.summaryError !== undefined ? 'SET summaryStatus = :ss, summary = :sum, summaryError = :err' : 'SET summaryStatus = :ss, summary = :sum REMOVE summaryError',
+      values: { ':ss': result.summaryStatus, ':sum': result.summary, ...(result.summaryError !== undefined ? { ':err': result.summaryError } : {}) },
+    });
+  }
+
+  async addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void> {
+    await this.update(userId, id, {
+      set: 'SET deliveries = list_append(if_not_exists(deliveries, :empty), :a)',
+      values: { ':empty': [], ':a': [attempt] },
+    });
+  }
+
+  async setContact(userId: string, id: string, contact: StoredCall['contact']): Promise<void> {
+    await this.update(userId, id, { set: 'SET contact = :c', values: { ':c': contact } });
+  }
+
+  /** Reads list items (no transcript), newest first, until `cap` items or the end. */
+  private async *listItems(userId: string, pageSize: number): AsyncGenerator<Item[]> {
+    let start: Item | undefined;
+    do {
+      const page = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+          ExpressionAttributeValues: { ':pk': userPk(userId), ':lo': 'VCALL#', ':hi': 'VCALL#~' },
+          ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+          ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((a, i) => [`#a${i}`, a])),
+          ScanIndexForward: false,
+          Limit: pageSize,
+          ConsistentRead: true,
+          ExclusiveStartKey: start,
+        }),
+      );
+      yield page.Items ?? [];
+      start = page.LastEvaluatedKey;
+    } while (start);
+  }
+
+  async page(userId: string, input: { page: number; limit: number; search: string }): Promise<CallPage & { messageCounts: number[] }> {
+    const page = Math.max(1, Math.floor(input.page));
+    const limit = Math.max(1, Math.floor(input.limit));
+    const offset = (page - 1) * limit;
+    const digits = digitsOf(input.search);
+    const rows: Item[] = [];
+    let total: number;
+    if (digits) {
+      for await (const items of this.listItems(userId, 500)) {
+        for (const it of items) {
+          if (digitsOf(String(it.phoneNumber ?? '')).includes(digits) || digitsOf(String(it.internalNumber ?? '')).includes(digits)) rows.push(it);
+        }
+        if (rows.length >= CALL_SEARCH_READ_CAP) break;
+      }
+      total = rows.length;
+    } else {
+      const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: STATS_SK }, ConsistentRead: true }));
+      total = Math.max(0, Number(Item?.total) || 0);
+      if (offset < total) {
+        for await (const items of this.listItems(userId, Math.min(1000, offset + limit - rows.length))) {
+          rows.push(...items);
+          if (rows.length >= offset + limit) break;
+        }
+      }
+    }
+    const slice = rows.slice(offset, offset + limit);
+    return {
+      items: slice.map((it) => ({ ...toCall(it), messages: [] })),
+      messageCounts: slice.map((it) => Math.max(0, Number(it.messageCount) || 0)),
+      total,
+    };
+  }
+}
