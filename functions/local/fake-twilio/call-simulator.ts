@@ -1,0 +1,323 @@
+/**
+ * Plays one inbound phone call against an app the way Twilio does (local runtime, tests, bench,
+ * and the fake Twilio's POST /_test/calls). Only what the call loop uses is modelled:
+ *
+ * - every request is a form POST signed like Twilio signs it: X-Twilio-Signature = the SDK's
+ *   getExpectedTwilioSignature(authToken, exact URL called incl. query, POST params);
+ * - the voice URL is requested first (CallStatus ringing, Direction inbound), then the TwiML is
+ *   executed verb by verb: <Say> (text incl. SSML children), <Play>, <Pause>, <Start><Recording>,
+ *   <Gather>, <Redirect>, <Dial>, <Hangup>; a document that runs out ends the call;
+ * - <Gather input="speech">: the next scripted turn answers it. Speech → POST to the action with
+ *   SpeechResult + Confidence; silence → POST to the action WITHOUT SpeechResult only when
+ *   actionOnEmptyResult="true", otherwise Twilio goes on with the verb after the <Gather>;
+ * - a non-2xx answer, a timeout (Twilio waits 15 s) or a body that is not TwiML ends the call
+ *   the way Twilio does ("an application error has occurred"): ended 'error';
+ * - at the end: the status callback (CallStatus completed + CallDuration seconds), then, when the
+ *   TwiML started a recording, its recordingStatusCallback (RecordingSid, RecordingUrl,
+ *   RecordingStatus completed, RecordingDuration…).
+ *
+ * Caller behaviour when the script is played out and a <Gather> listens again (`hangup`):
+ * 'after-script' (default) — the caller hangs up (Twilio's final status is still 'completed');
+ * 'caller' — the caller hangs up right after the last scripted turn, without listening to the
+ * answer; 'stay' — the caller stays on the line saying nothing until our TwiML ends the call.
+ */
+import { randomBytes } from 'node:crypto';
+import { XMLParser } from 'fast-xml-parser';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+
+export type ScriptTurn = { speech: string; confidence: number } | { silence: true };
+
+export interface SimulateCallInput {
+  voiceUrl: string;
+  statusCallbackUrl: string;
+  accountSid: string;
+  authToken: string;
+  /** The caller (E.164). */
+  from: string;
+  /** The business number called (E.164). */
+  to: string;
+  turns: ScriptTurn[];
+  callSid?: string;
+  hangup?: 'caller' | 'after-script' | 'stay';
+  /** Runs before scripted turn `index` is answered (e.g. to age the stored call for max-duration tests). */
+  beforeTurn?: (index: number) => Promise<void> | void;
+  /** CallDuration reported on the status callback; default 5 s + 10 s per scripted turn. */
+  callDurationSec?: number;
+  /** Final CallStatus; not 'completed' = the call never got past the voice URL (busy, no-answer, failed, canceled). */
+  finalStatus?: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
+  /** Origin of RecordingUrl (the fake Twilio's URL locally); default https://api.twilio.com. */
+  twilioApiUrl?: string;
+  /** How long Twilio waits for an answer; default 15 000 ms. */
+  timeoutMs?: number;
+  /** Upper bound of webhook requests in the call loop (a guard against endless loops); default 60. */
+  maxRequests?: number;
+  fetch?: typeof fetch;
+}
+
+export interface CallEvent {
+  verb: string;
+  /** Say: the spoken text; Dial: the number; Play: the URL. */
+  text?: string;
+  attrs: Record<string, string>;
+}
+
+export interface CallRequest {
+  kind: 'voice' | 'gather' | 'redirect' | 'dial-action' | 'status' | 'recording';
+  url: string;
+  params: Record<string, string>;
+  /** 0 = no answer in time / connection failed. */
+  status: number;
+  durationMs: number;
+  body: string;
+}
+
+export interface SimulatedCall {
+  callSid: string;
+  events: CallEvent[];
+  /** 'hangup': our TwiML ended it (<Hangup> or the document ran out); 'caller': the caller hung up; 'dial': forwarded; 'error': a webhook failed. */
+  ended: 'hangup' | 'caller' | 'dial' | 'error';
+  httpStatuses: number[];
+  requests: CallRequest[];
+  recordingSid: string | null;
+}
+
+type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
+
+const parser = new XMLParser({
+  preserveOrder: true,
+  ignoreAttributes: false,
+  attributeNamePrefix: '',
+  parseAttributeValue: false,
+  parseTagValue: false,
+  trimValues: true,
+  processEntities: true,
+  htmlEntities: true,
+});
+
+const hex = (bytes: number) => randomBytes(bytes).toString('hex');
+export const newCallSid = () => `CA${hex(16)}`;
+
+function nameOf(node: XmlNode): string {
+  return Object.keys(node).find((k) => k !== ':@') ?? '';
+}
+function childrenOf(node: XmlNode): XmlNode[] {
+  const v = node[nameOf(node)];
+  return Array.isArray(v) ? (v as XmlNode[]) : [];
+}
+function textOf(nodes: XmlNode[]): string {
+  return nodes
+    .map((n) => (nameOf(n) === '#text' ? String(n['#text'] ?? '') : textOf(childrenOf(n))))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** The verbs of a TwiML document, or null when it is not a <Response>. */
+export function parseTwiml(xml: string): XmlNode[] | null {
+  let doc: XmlNode[];
+  try {
+    doc = parser.parse(xml) as XmlNode[];
+  } catch {
+    return null;
+  }
+  const response = doc.find((n) => nameOf(n) === 'Response');
+  return response ? childrenOf(response) : null;
+}
+
+export async function simulateCall(input: SimulateCallInput): Promise<SimulatedCall> {
+  const doFetch = input.fetch ?? fetch;
+  const callSid = input.callSid ?? newCallSid();
+  const timeoutMs = input.timeoutMs ?? 15_000;
+  const maxRequests = input.maxRequests ?? 60;
+  const hangupMode = input.hangup ?? 'after-script';
+  const events: CallEvent[] = [];
+  const requests: CallRequest[] = [];
+  const base: Record<string, string> = {
+    AccountSid: input.accountSid,
+    ApiVersion: '2010-04-01',
+    CallSid: callSid,
+    Called: input.to,
+    Caller: input.from,
+    Direction: 'inbound',
+    From: input.from,
+    To: input.to,
+  };
+  let recording: { callback: string; method: string } | null = null;
+  let turnIndex = 0;
+  let ended: SimulatedCall['ended'] | null = null;
+
+  async function post(kind: CallRequest['kind'], url: string, params: Record<string, string>): Promise<CallRequest> {
+    const signature = getExpectedTwilioSignature(input.authToken, url, params);
+    const started = Date.now();
+    const record: CallRequest = { kind, url, params, status: 0, durationMs: 0, body: '' };
+    try {
+      const res = await doFetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-twilio-signature': signature,
+          'i-twilio-idempotency-token': hex(16),
+          'user-agent': 'TwilioProxy/1.1',
+        },
+        body: new URLSearchParams(params).toString(),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      record.status = res.status;
+      record.body = await res.text();
+    } catch {
+      record.status = 0;
+    }
+    record.durationMs = Date.now() - started;
+    requests.push(record);
+    return record;
+  }
+
+  /** Requests TwiML; null (and the call ends with 'error') when Twilio would give up. */
+  async function fetchTwiml(kind: CallRequest['kind'], url: string, params: Record<string, string>): Promise<XmlNode[] | null> {
+    if (requests.length >= maxRequests) {
+      ended = 'error';
+      return null;
+    }
+    const r = await post(kind, url, params);
+    const verbs = r.status >= 200 && r.status < 300 ? parseTwiml(r.body) : null;
+    if (!verbs) ended = 'error';
+    return verbs;
+  }
+
+  const inProgress = () => ({ ...base, CallStatus: 'in-progress' });
+
+  async function run(verbs: XmlNode[], docUrl: string): Promise<void> {
+    for (const node of verbs) {
+      if (ended) return;
+      const verb = nameOf(node);
+      const attrs = node[':@'] ?? {};
+      const resolve = (u: string | undefined) => new URL(u ?? docUrl, docUrl).toString();
+      switch (verb) {
+        case 'Say':
+          events.push({ verb, text: textOf(childrenOf(node)), attrs });
+          break;
+        case 'Play':
+          events.push({ verb, text: textOf(childrenOf(node)), attrs });
+          break;
+        case 'Pause':
+          events.push({ verb, attrs });
+          break;
+        case 'Start':
+          for (const child of childrenOf(node)) {
+            const a = child[':@'] ?? {};
+            events.push({ verb: `Start/${nameOf(child)}`, attrs: a });
+            if (nameOf(child) === 'Recording') {
+              recording = { callback: a.recordingStatusCallback ? resolve(a.recordingStatusCallback) : '', method: a.recordingStatusCallbackMethod ?? 'POST' };
+            }
+          }
+          break;
+        case 'Hangup':
+          events.push({ verb, attrs });
+          ended = 'hangup';
+          return;
+        case 'Redirect': {
+          events.push({ verb, text: textOf(childrenOf(node)), attrs });
+          const url = resolve(textOf(childrenOf(node)) || undefined);
+          const next = await fetchTwiml('redirect', url, inProgress());
+          if (next) await run(next, url);
+          return;
+        }
+        case 'Dial': {
+          const number = textOf(childrenOf(node));
+          events.push({ verb, text: number, attrs });
+          if (attrs.action) {
+            const url = resolve(attrs.action);
+            const next = await fetchTwiml('dial-action', url, { ...inProgress(), DialCallStatus: 'completed', DialCallDuration: '30' });
+            if (next) await run(next, url);
+            if (!ended) ended = 'dial';
+            return;
+          }
+          ended = 'dial';
+          break;
+        }
+        case 'Gather': {
+          // Nested <Say>/<Play> are heard while Twilio listens.
+          for (const child of childrenOf(node)) {
+            if (nameOf(child) === 'Say' || nameOf(child) === 'Play') events.push({ verb: nameOf(child), text: textOf(childrenOf(child)), attrs: child[':@'] ?? {} });
+          }
+          events.push({ verb, attrs });
+          let turn: ScriptTurn | undefined = input.turns[turnIndex];
+          if (turn === undefined) {
+            if (hangupMode !== 'stay') {
+              ended = 'caller';
+              return;
+            }
+            turn = { silence: true };
+          } else {
+            await input.beforeTurn?.(turnIndex);
+          }
+          turnIndex++;
+          const url = resolve(attrs.action);
+          if ('speech' in turn) {
+            const params = { ...inProgress(), SpeechResult: turn.speech, Confidence: String(turn.confidence), Language: attrs.language ?? 'en-US' };
+            const lastScripted = turnIndex >= input.turns.length;
+            if (lastScripted && hangupMode === 'caller') {
+              await post('gather', url, params);
+              ended = 'caller';
+              return;
+            }
+            const next = await fetchTwiml('gather', url, params);
+            if (next) await run(next, url);
+            return;
+          }
+          if (attrs.actionOnEmptyResult === 'true') {
+            const next = await fetchTwiml('gather', url, inProgress());
+            if (next) await run(next, url);
+            return;
+          }
+          // Nothing heard and no empty-result action: Twilio goes on with the next verb.
+          break;
+        }
+        default:
+          events.push({ verb, attrs });
+      }
+    }
+    // The document ran out: Twilio ends the call.
+    if (!ended) ended = 'hangup';
+  }
+
+  const first = await fetchTwiml('voice', input.voiceUrl, { ...base, CallStatus: 'ringing' });
+  const finalStatus = input.finalStatus ?? 'completed';
+  if (first && finalStatus === 'completed') await run(first, input.voiceUrl);
+  if (finalStatus !== 'completed') ended = 'caller';
+  const outcome = ended ?? 'hangup';
+
+  const duration = finalStatus === 'completed' ? (input.callDurationSec ?? 5 + 10 * Math.min(turnIndex, input.turns.length)) : 0;
+  await post('status', input.statusCallbackUrl, {
+    ...base,
+    CallStatus: finalStatus,
+    CallDuration: String(duration),
+    Duration: String(Math.ceil(duration / 60)),
+    CallbackSource: 'call-progress-events',
+    SequenceNumber: '0',
+    Timestamp: new Date().toUTCString(),
+  });
+
+  let recordingSid: string | null = null;
+  const rec = recording as { callback: string; method: string } | null;
+  if (rec && finalStatus === 'completed') {
+    recordingSid = `RE${hex(16)}`;
+    if (rec.callback) {
+      const origin = (input.twilioApiUrl ?? 'https://api.twilio.com').replace(/\/+$/, '');
+      await post('recording', rec.callback, {
+        AccountSid: input.accountSid,
+        CallSid: callSid,
+        RecordingSid: recordingSid,
+        RecordingUrl: `${origin}/2010-04-01/Accounts/${input.accountSid}/Recordings/${recordingSid}`,
+        RecordingStatus: 'completed',
+        RecordingDuration: String(Math.max(1, duration - 1)),
+        RecordingChannels: '1',
+        RecordingSource: 'StartCallRecordingTwiML',
+        RecordingStartTime: new Date().toUTCString(),
+        ErrorCode: '0',
+      });
+    }
+  }
+
+  return { callSid, events, ended: outcome, httpStatuses: requests.map((r) => r.status), requests, recordingSid };
+}
