@@ -1,0 +1,31 @@
+/** Voice call logs (SPEC §7 Voice: GET /api/voice-conversations and /{id}; the recording and apply-contact calls). */
+import type { VoiceConversation, VoiceConversationList } from '@agentdesk/functions/contract';
+import { request, requestData, requestResponse } from './client';
+
+const BASE = '/api/voice-conversations';
+
+export interface CallListParams {
+  page: number;
+  search: string;
+  limit?: number;
+}
+
+export function callListQuery({ page, search, limit }: CallListParams): string {
+  const q = new URLSearchParams({ page: String(page) });
+  if (limit) q.set('limit', String(limit));
+  if (search) q.set('search', search);
+  return q.toString();
+}
+
+export const voiceConversationsApi = {
+  list: (params: CallListParams, signal?: AbortSignal) => requestData<VoiceConversationList>(`${BASE}?${callListQuery(params)}`, { signal }),
+  get: async (id: string, signal?: AbortSignal) =>
+    (await requestData<{ conversation: VoiceConversation }>(`${BASE}/${encodeURIComponent(id)}`, { signal })).conversation,
+  /** The recording as audio (the call is authenticated, so an <audio src> cannot fetch it by itself). */
+  recording: async (id: string, signal?: AbortSignal): Promise<Blob> => {
+    const res = await requestResponse(`${BASE}/${encodeURIComponent(id)}/recording`, { signal, timeoutMs: 60_000 });
+    return res.blob();
+  },
+  /** Copies the AI analysis's extracted name and e-mail to the call's contact (created when there is none). */
+  applyContact: (id: string) => request<unknown>(`${BASE}/${encodeURIComponent(id)}/apply-contact`, { method: 'POST' }),
+};

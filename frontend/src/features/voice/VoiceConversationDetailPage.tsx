@@ -1,0 +1,450 @@
+/**
+ * /voice-conversations/{id} (SPEC §2 Voice conversation detail): header with the status badge, call
+ * id, contact name and date, and Refresh; the contact card ('View Contact Details' → /contacts/{id},
+ * else /contacts searched by name or phone; 'Open WhatsApp'; beyond the spec 'Apply to contact'
+ * with the AI analysis's extracted data); the voice settings card; the call statistics (duration as
+ * minutes:seconds); the recording (beyond the spec); the 'AI Analysis' section; where the summary
+ * was delivered (beyond the spec); and the transcript (max 600 px high) with the caller's turns on
+ * the right and the agent's on the left, each with its time and the caller's confidence.
+ * 'Voice Conversation Not Found' for an unknown or foreign id; 'Failed to load voice conversation
+ * details' for any other failure. While the call or its analysis runs, the page polls.
+ */
+import { useEffect, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Avatar from '@mui/material/Avatar';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import CircularProgress from '@mui/material/CircularProgress';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import ArrowBack from '@mui/icons-material/ArrowBack';
+import AutoFixHighOutlined from '@mui/icons-material/AutoFixHighOutlined';
+import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
+import ErrorOutline from '@mui/icons-material/ErrorOutline';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import PhoneDisabledOutlined from '@mui/icons-material/PhoneDisabledOutlined';
+import Refresh from '@mui/icons-material/Refresh';
+import WhatsApp from '@mui/icons-material/WhatsApp';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import type { CallSummary, CallTurn, SummaryDeliveryAttempt, VoiceConversation } from '@agentdesk/functions/contract';
+import { DetailRow, DetailSection } from '../../components/DetailSection';
+import { FullPageSpinner } from '../../components/FullPageSpinner';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useToast } from '../../components/useToast';
+import { errorMessage, translateMessage } from '../../i18n';
+import { formatPhone, whatsappLink } from '../contacts/phone';
+import { confidencePercent, contactLink, formatDuration, hasExtractedContact } from './callFormat';
+import { isNotFound, useApplyContact, useCall } from './callQueries';
+import { RecordingPlayer } from './RecordingPlayer';
+import { CallStatusChip } from './CallStatusChip';
+import './i18n/calls';
+
+const TRANSCRIPT_MAX_HEIGHT = 600;
+const LABEL_WIDTH = 130;
+
+function useDateTime() {
+  const { i18n } = useTranslation();
+  return (iso: string | null | undefined, style: 'full' | 'time' = 'full') =>
+    iso
+      ? new Intl.DateTimeFormat(i18n.language, style === 'time' ? { timeStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
+      : '';
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <DetailRow label={label} labelWidth={LABEL_WIDTH}>
+      {children}
+    </DetailRow>
+  );
+}
+
+function orNone(value: string | number | null | undefined, none: string): string {
+  return value === null || value === undefined || String(value).trim() === '' ? none : String(value);
+}
+
+function BackButton() {
+  const { t } = useTranslation();
+  return (
+    <Button component={RouterLink} to="/voice-conversations" startIcon={<ArrowBack />} sx={{ mb: 2, ml: -1 }}>
+      {t('voiceCalls.detail.back')}
+    </Button>
+  );
+}
+
+function ContactCard({ call }: { call: VoiceConversation }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const apply = useApplyContact(call._id);
+  const name = call.contact?.name?.trim() || t('voiceCalls.list.unknown');
+  const phone = call.contact?.phoneNumber || call.phoneNumber;
+  const wa = whatsappLink(phone);
+  const onApply = async () => {
+    try {
+      const env = await apply.mutateAsync();
+      toast.success(env.message ? translateMessage(env.message) : t('voiceCalls.detail.applied'));
+    } catch (err) {
+      toast.error(errorMessage(err, t('voiceCalls.detail.applyFailed')));
+    }
+  };
+  return (
+    <DetailSection title={t('voiceCalls.detail.contact')}>
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2, minWidth: 0 }}>
+        <Avatar sx={{ bgcolor: 'primary.light' }} aria-hidden>
+          <PersonOutline />
+        </Avatar>
+        <Box sx={{ minWidth: 0 }}>
+          <Typography sx={{ fontWeight: 600, overflowWrap: 'anywhere' }} data-testid="call-contact-name">
+            {name}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {formatPhone(phone)}
+          </Typography>
+        </Box>
+      </Stack>
+      <Stack spacing={1}>
+        <Button variant="outlined" startIcon={<PersonOutline />} component={RouterLink} to={contactLink(call.contact, call.phoneNumber)}>
+          {t('voiceCalls.detail.viewContact')}
+        </Button>
+        {wa && (
+          <Button variant="outlined" color="success" startIcon={<WhatsApp />} href={wa} target="_blank" rel="noopener noreferrer">
+            {t('voiceCalls.detail.openWhatsApp')}
+          </Button>
+        )}
+        {hasExtractedContact(call) && (
+          <Tooltip title={t('voiceCalls.detail.applyHint')}>
+            <span>
+              <Button fullWidth variant="contained" startIcon={<AutoFixHighOutlined />} onClick={() => void onApply()} disabled={apply.isPending}>
+                {apply.isPending ? t('voiceCalls.detail.applying') : t('voiceCalls.detail.applyContact')}
+              </Button>
+            </span>
+          </Tooltip>
+        )}
+      </Stack>
+    </DetailSection>
+  );
+}
+
+function StatisticsCard({ call }: { call: VoiceConversation }) {
+  const { t } = useTranslation();
+  const fmt = useDateTime();
+  return (
+    <DetailSection title={t('voiceCalls.detail.statistics')}>
+      <Row label={t('voiceCalls.detail.status')}>
+        <CallStatusChip status={call.status} />
+      </Row>
+      <Row label={t('voiceCalls.detail.started')}>{fmt(call.createdAt)}</Row>
+      <Row label={t('voiceCalls.detail.ended')}>{call.endedAt ? fmt(call.endedAt) : t('voiceCalls.detail.notEnded')}</Row>
+      <Row label={t('voiceCalls.detail.duration')}>
+        <span data-testid="call-duration">{formatDuration(call.duration)}</span>
+      </Row>
+      <Row label={t('voiceCalls.detail.messageCount')}>{call.messages.length}</Row>
+      <Row label={t('voiceCalls.detail.callerNumber')}>{formatPhone(call.phoneNumber)}</Row>
+      {call.internalNumber && <Row label={t('voiceCalls.detail.businessNumber')}>{formatPhone(call.internalNumber)}</Row>}
+      {call.agent && (
+        <Row label={t('voiceCalls.detail.agent')}>
+          <RouterLink to={`/agents/${encodeURIComponent(call.agent._id)}`}>{call.agent.name}</RouterLink>
+        </Row>
+      )}
+      {call.endReason && (
+        <Row label={t('voiceCalls.detail.endReason')}>{t(`voiceCalls.detail.endReasons.${call.endReason}`, { defaultValue: call.endReason })}</Row>
+      )}
+      {call.escalated && (
+        <Alert severity="warning" sx={{ mt: 1 }}>
+          {t('voiceCalls.detail.escalated')}
+          {call.escalationReason ? `: ${call.escalationReason}` : ''}
+        </Alert>
+      )}
+    </DetailSection>
+  );
+}
+
+function VoiceSettingsCard({ call }: { call: VoiceConversation }) {
+  const { t } = useTranslation();
+  const none = t('voiceCalls.detail.none');
+  return (
+    <DetailSection title={t('voiceCalls.detail.voiceSettings')}>
+      <Row label={t('voiceCalls.detail.voiceName')}>{orNone(call.voiceSettings?.name, none)}</Row>
+      <Row label={t('voiceCalls.detail.voiceDescription')}>{orNone(call.voiceSettings?.description, none)}</Row>
+      <Row label={t('voiceCalls.detail.voiceLanguage')}>{orNone(call.voiceSettings?.language, none)}</Row>
+    </DetailSection>
+  );
+}
+
+const SENTIMENT_COLOR = { positive: 'success', negative: 'error', mixed: 'warning', neutral: 'default' } as const;
+const URGENCY_COLOR = { critical: 'error', high: 'warning', medium: 'info', low: 'default' } as const;
+
+function SummaryView({ summary }: { summary: CallSummary }) {
+  const { t } = useTranslation();
+  const none = t('voiceCalls.detail.none');
+  const c = summary.contactExtracted;
+  const b = summary.bookingExtracted;
+  return (
+    <Stack spacing={2} data-testid="call-analysis">
+      <Box>
+        <Typography variant="subtitle2" color="text.secondary">
+          {t('voiceCalls.detail.quickSummary')}
+        </Typography>
+        <Typography sx={{ whiteSpace: 'pre-wrap' }} data-testid="call-quick-summary">
+          {summary.quickSummary}
+        </Typography>
+      </Box>
+      <Box>
+        <Typography variant="subtitle2" color="text.secondary">
+          {t('voiceCalls.detail.actionPoints')}
+        </Typography>
+        {summary.actionPoints.length ? (
+          <Box component="ul" sx={{ m: 0, pl: 3 }}>
+            {summary.actionPoints.map((point, i) => (
+              <li key={i}>
+                <Typography>{point}</Typography>
+              </li>
+            ))}
+          </Box>
+        ) : (
+          <Typography color="text.secondary">{t('voiceCalls.detail.noActionPoints')}</Typography>
+        )}
+      </Box>
+      <Stack direction="row" spacing={3} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Box>
+          <Typography variant="subtitle2" color="text.secondary">
+            {t('voiceCalls.detail.sentiment')}
+          </Typography>
+          <Chip size="small" color={SENTIMENT_COLOR[summary.sentiment] ?? 'default'} label={t(`voiceCalls.detail.sentiments.${summary.sentiment}`, { defaultValue: summary.sentiment })} />
+        </Box>
+        <Box>
+          <Typography variant="subtitle2" color="text.secondary">
+            {t('voiceCalls.detail.urgency')}
+          </Typography>
+          <Chip size="small" color={URGENCY_COLOR[summary.urgency] ?? 'default'} label={t(`voiceCalls.detail.urgencies.${summary.urgency}`, { defaultValue: summary.urgency })} />
+        </Box>
+        <Box>
+          <Typography variant="subtitle2" color="text.secondary">
+            {t('voiceCalls.detail.tone')}
+          </Typography>
+          <Typography>{orNone(summary.tone, none)}</Typography>
+        </Box>
+      </Stack>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+            {t('voiceCalls.detail.extractedContact')}
+          </Typography>
+          <Row label={t('voiceCalls.detail.name')}>{orNone(c.name, none)}</Row>
+          <Row label={t('voiceCalls.detail.phone')}>{orNone(c.phone, none)}</Row>
+          <Row label={t('voiceCalls.detail.email')}>{orNone(c.email, none)}</Row>
+          <Row label={t('voiceCalls.detail.web')}>{orNone(c.web, none)}</Row>
+        </Paper>
+        <Paper variant="outlined" sx={{ p: 2 }}>
+          <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+            {t('voiceCalls.detail.extractedBooking')}
+          </Typography>
+          <Row label={t('voiceCalls.detail.from')}>{orNone(b.from, none)}</Row>
+          <Row label={t('voiceCalls.detail.to')}>{orNone(b.to, none)}</Row>
+          <Row label={t('voiceCalls.detail.people')}>{orNone(b.numberOfPeople, none)}</Row>
+          <Row label={t('voiceCalls.detail.note')}>{orNone(b.note, none)}</Row>
+        </Paper>
+      </Box>
+    </Stack>
+  );
+}
+
+function AnalysisSection({ call }: { call: VoiceConversation }) {
+  const { t } = useTranslation();
+  let body: ReactNode;
+  if (call.summary) body = <SummaryView summary={call.summary} />;
+  else if (call.summaryStatus === 'failed')
+    body = <Alert severity="error">{call.summaryError ? t('voiceCalls.detail.analysisFailed', { reason: translateMessage(call.summaryError) }) : t('voiceCalls.detail.analysisFailedNoReason')}</Alert>;
+  else if (call.summaryStatus === 'skipped') body = <Alert severity="info">{t('voiceCalls.detail.analysisSkipped')}</Alert>;
+  else
+    body = (
+      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
+        <CircularProgress size={20} />
+        <Typography color="text.secondary">{t('voiceCalls.detail.analysisPending')}</Typography>
+      </Stack>
+    );
+  return <DetailSection title={t('voiceCalls.detail.analysis')}>{body}</DetailSection>;
+}
+
+function DeliveriesCard({ deliveries }: { deliveries: SummaryDeliveryAttempt[] }) {
+  const { t } = useTranslation();
+  const fmt = useDateTime();
+  return (
+    <DetailSection title={t('voiceCalls.detail.deliveries')}>
+      {deliveries.length === 0 ? (
+        <Typography color="text.secondary" variant="body2">
+          {t('voiceCalls.detail.noDeliveries')}
+        </Typography>
+      ) : (
+        <List dense disablePadding data-testid="call-deliveries">
+          {deliveries.map((d, i) => (
+            <ListItem key={`${d.method}-${d.attempt}-${i}`} disableGutters sx={{ alignItems: 'flex-start', gap: 1 }}>
+              {d.ok ? <CheckCircleOutline color="success" fontSize="small" sx={{ mt: 0.5 }} /> : <ErrorOutline color="error" fontSize="small" sx={{ mt: 0.5 }} />}
+              <ListItemText
+                primary={[
+                  t(`voiceCalls.detail.deliveryMethods.${d.method}`, { defaultValue: d.method }),
+                  t('voiceCalls.detail.deliveryAttempt', { attempt: d.attempt }),
+                  d.ok ? t('voiceCalls.detail.deliveryOk') : t('voiceCalls.detail.deliveryFailed'),
+                  d.status ? t('voiceCalls.detail.deliveryStatus', { status: d.status }) : '',
+                ]
+                  .filter(Boolean)
+                  .join(' · ')}
+                secondary={[fmt(d.at), d.error ? translateMessage(d.error) : ''].filter(Boolean).join(' — ')}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+    </DetailSection>
+  );
+}
+
+function TurnBubble({ turn }: { turn: CallTurn }) {
+  const { t } = useTranslation();
+  const fmt = useDateTime();
+  const caller = turn.role === 'user';
+  const confidence = caller ? confidencePercent(turn.confidence) : null;
+  return (
+    <Stack sx={{ alignItems: caller ? 'flex-end' : 'flex-start' }} data-testid="call-turn" data-role={turn.role}>
+      <Box
+        sx={{
+          maxWidth: '85%',
+          px: 1.5,
+          py: 1,
+          borderRadius: 2,
+          bgcolor: caller ? 'primary.main' : 'background.paper',
+          color: caller ? 'primary.contrastText' : 'text.primary',
+          border: caller ? 0 : 1,
+          borderColor: 'divider',
+        }}
+      >
+        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+          {turn.content}
+        </Typography>
+      </Box>
+      <Typography variant="caption" color="text.secondary" sx={{ mt: 0.25 }}>
+        {[caller ? t('voiceCalls.detail.caller') : t('voiceCalls.detail.agentSpeaker'), fmt(turn.at, 'time'), confidence ? t('voiceCalls.detail.confidence', { value: confidence }) : '']
+          .filter(Boolean)
+          .join(' · ')}
+      </Typography>
+    </Stack>
+  );
+}
+
+function TranscriptSection({ messages }: { messages: CallTurn[] }) {
+  const { t } = useTranslation();
+  return (
+    <DetailSection title={t('voiceCalls.detail.transcript')}>
+      {messages.length === 0 ? (
+        <Typography color="text.secondary">{t('voiceCalls.detail.noMessages')}</Typography>
+      ) : (
+        <Stack spacing={1.5} sx={{ maxHeight: TRANSCRIPT_MAX_HEIGHT, overflowY: 'auto', p: 1, bgcolor: 'action.hover', borderRadius: 1 }} data-testid="call-transcript">
+          {messages.map((turn, i) => (
+            <TurnBubble key={i} turn={turn} />
+          ))}
+        </Stack>
+      )}
+    </DetailSection>
+  );
+}
+
+function CallView({ call, refreshing, onRefresh }: { call: VoiceConversation; refreshing: boolean; onRefresh: () => void }) {
+  const { t } = useTranslation();
+  const fmt = useDateTime();
+  const name = call.contact?.name?.trim() || t('voiceCalls.list.unknown');
+  usePageTitle(`${t('pages.voiceConversationDetail')} · ${name}`);
+  return (
+    <Box>
+      <BackButton />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' }, mb: 3 }}>
+        <Box sx={{ minWidth: 0 }}>
+          <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+            <Typography variant="h4" component="h1" sx={{ overflowWrap: 'anywhere' }}>
+              {name}
+            </Typography>
+            <CallStatusChip status={call.status} />
+          </Stack>
+          <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+            {t('voiceCalls.detail.callId', { id: call.callSid || call._id })}
+          </Typography>
+          <Typography color="text.secondary">{fmt(call.createdAt)}</Typography>
+        </Box>
+        <Button variant="outlined" startIcon={<Refresh />} onClick={onRefresh} disabled={refreshing} sx={{ flexShrink: 0 }}>
+          {t('voiceCalls.detail.refresh')}
+        </Button>
+      </Stack>
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
+        <Stack spacing={3} sx={{ minWidth: 0 }}>
+          <AnalysisSection call={call} />
+          <TranscriptSection messages={call.messages} />
+        </Stack>
+        <Stack spacing={3} sx={{ minWidth: 0 }}>
+          <ContactCard call={call} />
+          <StatisticsCard call={call} />
+          <VoiceSettingsCard call={call} />
+          {call.hasRecording && (
+            <DetailSection title={t('voiceCalls.detail.recording')}>
+              <RecordingPlayer callId={call._id} />
+            </DetailSection>
+          )}
+          <DeliveriesCard deliveries={call.deliveries ?? []} />
+        </Stack>
+      </Box>
+    </Box>
+  );
+}
+
+export default function VoiceConversationDetailPage() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const { id = '' } = useParams();
+  const call = useCall(id);
+  const { error, errorUpdatedAt } = call;
+  const notFound = isNotFound(error);
+  usePageTitle(t('pages.voiceConversationDetail'));
+
+  // SPEC §8: 'Failed to load voice conversation details' (a refresh failing over shown data too).
+  useEffect(() => {
+    if (error && !notFound) toast.error(t('voiceCalls.detail.loadFailed'));
+  }, [error, errorUpdatedAt, notFound, toast, t]);
+
+  if (notFound) {
+    return (
+      <Box>
+        <BackButton />
+        <Paper variant="outlined" sx={{ p: { xs: 3, md: 6 }, textAlign: 'center' }}>
+          <PhoneDisabledOutlined color="disabled" sx={{ fontSize: 48, mb: 1 }} aria-hidden />
+          <Typography variant="h5" component="h1">
+            {t('voiceCalls.detail.notFound')}
+          </Typography>
+          <Typography color="text.secondary">{t('voiceCalls.detail.notFoundHint')}</Typography>
+        </Paper>
+      </Box>
+    );
+  }
+  if (call.data) return <CallView call={call.data} refreshing={call.isFetching} onRefresh={() => void call.refetch()} />;
+  if (call.isError) {
+    return (
+      <Box>
+        <BackButton />
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void call.refetch()}>
+              {t('voiceCalls.detail.retry')}
+            </Button>
+          }
+        >
+          {t('voiceCalls.detail.loadFailed')}
+        </Alert>
+      </Box>
+    );
+  }
+  return <FullPageSpinner inline />;
+}

@@ -1,0 +1,249 @@
+/**
+ * /voice-conversations (SPEC §2 Voice call logs, labelled Inbound): a search-by-phone-number form,
+ * the table (Contact or 'Unknown', Phone Number with the internal number, Status, Duration as
+ * minutes:seconds, Date and time), rows that open /voice-conversations/{id}, numbered pagination
+ * with Previous/Next and 'Showing x to y of z results', the empty text 'No voice conversations
+ * found' and the dismissible banner 'Failed to load voice conversations'. Page and search live in
+ * the URL, so the back button returns to the same page.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import InputAdornment from '@mui/material/InputAdornment';
+import LinearProgress from '@mui/material/LinearProgress';
+import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import PhoneCallbackOutlined from '@mui/icons-material/PhoneCallbackOutlined';
+import Search from '@mui/icons-material/Search';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import type { CallLogPagination, VoiceConversationListItem } from '@agentdesk/functions/contract';
+import { FullPageSpinner } from '../../components/FullPageSpinner';
+import { usePageTitle } from '../../components/usePageTitle';
+import { formatPhone } from '../contacts/phone';
+import { callFiltersToParams, formatDuration, pageRange, pageWindow, parseCallFilters, type CallLogFilters } from './callFormat';
+import { useCallList } from './callQueries';
+import { CallStatusChip } from './CallStatusChip';
+import './i18n/calls';
+
+function CallRow({ call }: { call: VoiceConversationListItem }) {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const href = `/voice-conversations/${encodeURIComponent(call._id)}`;
+  const name = call.contact?.name?.trim() || t('voiceCalls.list.unknown');
+  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(call.createdAt));
+  const open = () => navigate(href);
+  return (
+    <TableRow
+      hover
+      tabIndex={0}
+      role="link"
+      aria-label={t('voiceCalls.list.open', { number: formatPhone(call.phoneNumber) })}
+      onClick={open}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          open();
+        }
+      }}
+      sx={{ cursor: 'pointer' }}
+      data-testid="call-row"
+    >
+      <TableCell sx={{ fontWeight: 600 }}>{name}</TableCell>
+      <TableCell>
+        <Typography variant="body2">{formatPhone(call.phoneNumber)}</Typography>
+        {call.internalNumber && (
+          <Typography variant="caption" color="text.secondary">
+            {t('voiceCalls.list.to', { number: formatPhone(call.internalNumber) })}
+          </Typography>
+        )}
+      </TableCell>
+      <TableCell>
+        <CallStatusChip status={call.status} />
+      </TableCell>
+      <TableCell sx={{ fontVariantNumeric: 'tabular-nums' }}>{formatDuration(call.duration)}</TableCell>
+      <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', display: { xs: 'none', sm: 'table-cell' } }}>{date}</TableCell>
+    </TableRow>
+  );
+}
+
+function CallsPagination({ pagination, disabled, onPage }: { pagination: CallLogPagination; disabled: boolean; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  const { currentPage: page, totalPages, totalItems, limit } = pagination;
+  const { from, to } = pageRange(page, limit, totalItems);
+  return (
+    <Stack
+      component="nav"
+      aria-label={t('voiceCalls.pagination.label')}
+      direction={{ xs: 'column', sm: 'row' }}
+      spacing={1}
+      sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', alignItems: 'center', justifyContent: 'space-between' }}
+    >
+      <Typography variant="body2" color="text.secondary" data-testid="calls-showing">
+        {t('voiceCalls.pagination.showing', { from, to, total: totalItems })}
+      </Typography>
+      {totalPages > 1 && (
+        <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+          <Button size="small" disabled={disabled || page <= 1} onClick={() => onPage(page - 1)}>
+            {t('voiceCalls.pagination.previous')}
+          </Button>
+          {pageWindow(page, totalPages).map((p) => (
+            <Button
+              key={p}
+              size="small"
+              variant={p === page ? 'contained' : 'text'}
+              aria-label={t('voiceCalls.pagination.goTo', { page: p })}
+              aria-current={p === page ? 'page' : undefined}
+              disabled={disabled}
+              onClick={() => p !== page && onPage(p)}
+              sx={{ minWidth: 36, px: 1 }}
+            >
+              {p}
+            </Button>
+          ))}
+          <Button size="small" disabled={disabled || page >= totalPages} onClick={() => onPage(page + 1)}>
+            {t('voiceCalls.pagination.next')}
+          </Button>
+        </Stack>
+      )}
+    </Stack>
+  );
+}
+
+export default function VoiceConversationsPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('pages.voiceConversations'));
+  const [params, setParams] = useSearchParams();
+  const filters = parseCallFilters(params);
+  const list = useCallList(filters);
+  const [input, setInput] = useState(filters.search);
+  const [seenSearch, setSeenSearch] = useState(filters.search);
+  if (filters.search !== seenSearch) {
+    setSeenSearch(filters.search);
+    setInput(filters.search);
+  }
+  // The banner comes back on every new failure after it was dismissed.
+  const [dismissedAt, setDismissedAt] = useState(0);
+  const showBanner = list.isError && list.errorUpdatedAt > dismissedAt;
+
+  const setFilters = (next: CallLogFilters, replace = false) => setParams(callFiltersToParams(next), { replace });
+
+  // A page past the end (an old link) moves to the last page.
+  const totalPages = list.data?.pagination.totalPages;
+  useEffect(() => {
+    if (totalPages !== undefined && totalPages >= 1 && filters.page > totalPages) {
+      setParams(callFiltersToParams({ ...filters, page: totalPages }), { replace: true });
+    }
+  }, [totalPages, filters, setParams]);
+
+  const onSearch = (e: FormEvent) => {
+    e.preventDefault();
+    setFilters({ page: 1, search: input.trim() });
+  };
+
+  const calls = list.data?.conversations ?? [];
+  let body;
+  if (list.isPending) {
+    body = <FullPageSpinner inline />;
+  } else if (calls.length === 0) {
+    body = list.data ? (
+      <Stack sx={{ alignItems: 'center', textAlign: 'center', py: 6, px: 2 }} spacing={1}>
+        <PhoneCallbackOutlined color="disabled" sx={{ fontSize: 48 }} aria-hidden />
+        <Typography variant="h6">{t('voiceCalls.list.empty')}</Typography>
+        {!filters.search && <Typography color="text.secondary">{t('voiceCalls.list.emptyHint')}</Typography>}
+      </Stack>
+    ) : (
+      <Box sx={{ p: 3, textAlign: 'center' }}>
+        <Button variant="outlined" onClick={() => void list.refetch()}>
+          {t('voiceCalls.list.retry')}
+        </Button>
+      </Box>
+    );
+  } else {
+    body = (
+      <>
+        <TableContainer>
+          <Table aria-label={t('voiceCalls.list.tableLabel')}>
+            <TableHead>
+              <TableRow>
+                <TableCell>{t('voiceCalls.list.contact')}</TableCell>
+                <TableCell>{t('voiceCalls.list.phoneNumber')}</TableCell>
+                <TableCell>{t('voiceCalls.list.status')}</TableCell>
+                <TableCell>{t('voiceCalls.list.duration')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('voiceCalls.list.date')}</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {calls.map((call) => (
+                <CallRow key={call._id} call={call} />
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+        {list.data && <CallsPagination pagination={list.data.pagination} disabled={list.isPlaceholderData} onPage={(page) => setFilters({ ...filters, page })} />}
+      </>
+    );
+  }
+
+  return (
+    <Box>
+      <Box sx={{ mb: 3 }}>
+        <Typography variant="h4" component="h1">
+          {t('voiceCalls.list.title')}
+        </Typography>
+        <Typography color="text.secondary">{t('voiceCalls.list.subtitle')}</Typography>
+      </Box>
+      {showBanner && (
+        <Alert severity="error" onClose={() => setDismissedAt(Date.now())} sx={{ mb: 2 }} data-testid="calls-load-error">
+          {t('voiceCalls.list.loadFailed')}
+        </Alert>
+      )}
+      <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
+        <Stack component="form" role="search" onSubmit={onSearch} direction="row" spacing={1} sx={{ p: 2, borderBottom: 1, borderColor: 'divider' }}>
+          <TextField
+            size="small"
+            type="search"
+            value={input}
+            onChange={(e) => setInput(e.target.value)}
+            placeholder={t('voiceCalls.list.searchPlaceholder')}
+            sx={{ flex: 1, maxWidth: 420 }}
+            slotProps={{
+              htmlInput: { 'aria-label': t('voiceCalls.list.searchLabel'), inputMode: 'tel' },
+              input: {
+                startAdornment: (
+                  <InputAdornment position="start">
+                    <Search fontSize="small" />
+                  </InputAdornment>
+                ),
+              },
+            }}
+          />
+          <Button type="submit" variant="contained">
+            {t('voiceCalls.list.search')}
+          </Button>
+          {filters.search && (
+            <Button
+              onClick={() => {
+                setInput('');
+                setFilters({ page: 1, search: '' });
+              }}
+            >
+              {t('voiceCalls.list.clear')}
+            </Button>
+          )}
+        </Stack>
+        {list.isFetching && !list.isPending ? <LinearProgress sx={{ height: 2 }} /> : <Box sx={{ height: 2 }} />}
+        {body}
+      </Paper>
+    </Box>
+  );
+}

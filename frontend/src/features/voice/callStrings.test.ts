@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { voiceMessages } from '@agentdesk/functions/contract';
+import en from './i18n/calls.en.json';
+import es from './i18n/calls.es.json';
+import esServer from './i18n/calls.es-server.json';
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (value && typeof value === 'object') {
+    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+  }
+  return [prefix];
+}
+
+describe('call log strings', () => {
+  it('has every English key in Spanish too', () => {
+    expect(keys(es).sort()).toEqual(keys(en).sort());
+  });
+
+  it('keeps the spec texts exact (SPEC §2, §8)', () => {
+    expect(en.list.empty).toBe('No voice conversations found');
+    expect(en.list.loadFailed).toBe('Failed to load voice conversations');
+    expect(en.list.unknown).toBe('Unknown');
+    expect(en.pagination.showing).toBe('Showing {{from}} to {{to}} of {{total}} results');
+    expect(en.detail.loadFailed).toBe('Failed to load voice conversation details');
+    expect(en.detail.notFound).toBe(voiceMessages.callNotFound);
+    expect(en.detail.viewContact).toBe('View Contact Details');
+    expect(en.detail.openWhatsApp).toBe('Open WhatsApp');
+    expect(en.detail.analysis).toBe('AI Analysis');
+    expect(en.detail.applied).toBe(voiceMessages.contactApplied);
+  });
+
+  it('translates the call logs server messages', () => {
+    for (const text of [voiceMessages.callNotFound, voiceMessages.noSummary, voiceMessages.noExtractedContact, voiceMessages.contactApplied, voiceMessages.noRecording]) {
+      expect(esServer).toHaveProperty([text]);
+    }
+  });
+});
