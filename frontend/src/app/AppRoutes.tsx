@@ -22,13 +22,13 @@ const AgentsPage = lazy(() => import('../features/agents/AgentsPage'));
 const AgentDetailPage = lazy(() => import('../features/agents/AgentDetailPage'));
 const ConversationsPage = lazy(() => import('../features/conversations/ConversationsPage'));
 const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
+const VoiceConversationsPage = lazy(() => import('../features/voice/VoiceConversationsPage'));
+const VoiceConversationDetailPage = lazy(() => import('../features/voice/VoiceConversationDetailPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
 const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
-  ['/voice-conversations', 'pages.voiceConversations'],
-  ['/voice-conversations/:id', 'pages.voiceConversationDetail'],
   ['/voice-settings', 'pages.voiceSettings'],
 ];
 
@@ -57,6 +57,8 @@ export function AppRoutes() {
           <Route path="/agents/:id" element={<AgentDetailPage />} />
           <Route path="/conversations" element={<ConversationsPage />} />
           <Route path="/messages" element={<MessagesPage />} />
+          <Route path="/voice-conversations" element={<VoiceConversationsPage />} />
+          <Route path="/voice-conversations/:id" element={<VoiceConversationDetailPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}
