@@ -89,6 +89,11 @@ const envSchema = z.object({
    * local port TWILIO_PORT 4012). Unset = https://api.twilio.com.
    */
   TWILIO_API_URL: optionalUrl,
+  /**
+   * Summary webhooks: delay (ms) before the second attempt; each later one waits twice as long
+   * (SUMMARY_WEBHOOK_ATTEMPTS in all). The integration tests set it small.
+   */
+  SUMMARY_RETRY_BASE_MS: z._default(z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n >= 0, 'SUMMARY_RETRY_BASE_MS must be a whole number of ms')), 2_000),
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
