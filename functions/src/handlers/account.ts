@@ -2,11 +2,14 @@
 import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '../contract/auth.js';
 import { accountService } from '../composition/account.js';
 import { accountMessages } from '../domain/account/service.js';
-import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { httpGroup, parseWith, type Request, type RouteTable } from '../http/handler.js';
+
+/** Members of the Cognito 'admin' group are 'admin' (the group is the source of truth, not the profile). */
+const withRole = <T extends { role: string }>(req: Request, user: T): T => (req.isAdmin() ? { ...user, role: 'admin' } : user);
 
 export const routes: RouteTable = {
-  'GET /api/me': async (req) => ({ data: await accountService().me(req.userId()) }),
-  'GET /api/user/profile': async (req) => ({ data: await accountService().me(req.userId()) }),
+  'GET /api/me': async (req) => ({ data: withRole(req, await accountService().me(req.userId())) }),
+  'GET /api/user/profile': async (req) => ({ data: withRole(req, await accountService().me(req.userId())) }),
   'POST /api/settings': async (req) => {
     const userId = req.userId();
     const input = parseWith(settingsRequest, req.json());
