@@ -35,6 +35,8 @@ export default async function setup(project: TestProject) {
         OUTBOUND_ALLOW_HOSTS: web.hosts.join(','),
         // Custom tool timeout 2 s instead of 10 s keeps the tool-timeout test fast.
         TOOL_TIMEOUT_MS: '2000',
+        // Summary webhook retries after 50 ms and 100 ms instead of 2 s and 4 s.
+        SUMMARY_RETRY_BASE_MS: '50',
       },
       // Retries after 50 ms instead of 1 s keep dead-letter tests fast.
       sqs: { retryBaseMs: 50, retryMaxMs: 500 },
