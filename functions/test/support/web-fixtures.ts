@@ -12,7 +12,8 @@
  *   const seen = await site.requests('/page');  // [{ method, url: '/<prefix>/page?q=1', path, query, headers, body }]
  *
  * Control API (JSON): POST /_fixtures/routes {path, status?, headers?, body?, bodyBase64?,
- * delayMs?, redirectTo?}; GET /_fixtures/requests?prefix=/<prefix>[&path=/<prefix>/page].
+ * delayMs?, redirectTo?, sequence?: [{status, body?}] answered first, in order};
+ * GET /_fixtures/requests?prefix=/<prefix>[&path=/<prefix>/page].
  * Unknown paths answer 404.
  */
 import { randomBytes } from 'node:crypto';
@@ -31,6 +32,8 @@ export interface FixtureRoute {
   delayMs?: number;
   /** Location of a redirect: an absolute URL as is, or a path ('/next') under the same prefix. */
   redirectTo?: string;
+  /** Answers for the first requests, in order (e.g. two 500s before the route's own answer). */
+  sequence?: Array<{ status: number; body?: string }>;
 }
 
 export interface RecordedFixtureRequest {
@@ -51,6 +54,7 @@ interface StoredRoute {
   body: Buffer;
   delayMs: number;
   location?: string;
+  sequence: Array<{ status: number; body?: string }>;
 }
 
 // ------------------------------------------------------------------ the server (global setup)
@@ -83,6 +87,7 @@ export async function startWebFixtures(options: { port?: number } = {}) {
           headers: def.headers ?? {},
           body: def.bodyBase64 !== undefined ? Buffer.from(def.bodyBase64, 'base64') : Buffer.from(String(def.body ?? '')),
           delayMs: def.delayMs ?? 0,
+          sequence: Array.isArray(def.sequence) ? [...def.sequence] : [],
           ...(def.redirectTo ? { location: def.redirectTo } : {}),
         });
         return sendJson(res, 200, { ok: true });
@@ -129,6 +134,12 @@ export async function startWebFixtures(options: { port?: number } = {}) {
           });
         });
         if (gone) return;
+      }
+      const next = route.sequence.shift();
+      if (next) {
+        res.writeHead(next.status, { 'content-type': 'text/plain; charset=utf-8' });
+        res.end(next.body ?? '');
+        return;
       }
       const out: Record<string, string> = { 'content-type': 'text/plain; charset=utf-8', ...route.headers };
       if (route.location) out.location = route.location.startsWith('/') ? `${prefix}${route.location}` : route.location;
