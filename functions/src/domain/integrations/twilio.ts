@@ -1,0 +1,162 @@
+/**
+ * The Twilio Voice integration (SPEC §5, §7 Integrations, issue 7): setup, test, and the user's
+ * connection as the call loop and the recording proxy read it.
+ *
+ * Record layout (IntegrationRecord, type 'twilio-voice'):
+ *   credentials.accountSid                 plain ('AC' + 32 hex)
+ *   credentials.authToken                  sealed (SecretBox), shown '***'
+ *   settings.phoneNumber                   the business number, E.164
+ *   settings.statusCallbackUrl             {APP_URL}/api/webhooks/twilio/{userId}/voice/status
+ *   settings.numberConfigured              whether setup pointed the number at our URLs
+ *   webhookUrl                             {APP_URL}/api/webhooks/twilio/{userId}/voice
+ *
+ * Setup stores first, then points the number's voice URL and status callback at ours through
+ * Twilio's REST API, best effort: a rejected token, an unknown number or an outage still saves the
+ * integration and answers numberConfigured false with the reason (the user can set both URLs in
+ * the Twilio console). The auth token is required the first time; '' or '***' keeps the stored one.
+ */
+import { MASKED_SECRET } from '../../contract/integrations.js';
+import { voiceMessages, type TwilioSetupInput, type TwilioSetupResult, type TwilioTestResult } from '../../contract/voice.js';
+import { BadGatewayError, ValidationError, type DomainError } from '../errors.js';
+import type { SecretBox } from '../secrets/ports.js';
+import { TwilioError, type TwilioAccountApi, type TwilioCredentials, type VoiceIntegration, type VoiceIntegrationReader } from '../voice/ports.js';
+import type { IntegrationRecord, IntegrationRepository } from './records.js';
+
+export const TWILIO_INTEGRATION = 'twilio-voice' as const;
+
+export interface TwilioIntegrationDeps {
+  integrations: IntegrationRepository;
+  secrets: SecretBox;
+  twilio: TwilioAccountApi;
+  newId: () => string;
+  /** Public origin of the API (config().APP_URL): Twilio calls these URLs and signs over them. */
+  appUrl: string;
+  now?: () => Date;
+  onTwilioError?: (error: TwilioError) => void;
+}
+
+const isNewSecret = (value: string | undefined): value is string => !!value && value !== MASKED_SECRET;
+
+export function twilioWebhookUrls(appUrl: string, userId: string): { webhookUrl: string; statusCallbackUrl: string } {
+  const webhookUrl = `${appUrl.replace(/\/+$/, '')}/api/webhooks/twilio/${encodeURIComponent(userId)}/voice`;
+  return { webhookUrl, statusCallbackUrl: `${webhookUrl}/status` };
+}
+
+/** A Twilio failure as the user reads it (never Twilio's own text). */
+export function twilioErrorMessage(error: TwilioError): string {
+  switch (error.kind) {
+    case 'auth':
+      return voiceMessages.twilioAuthFailed;
+    case 'not_found':
+      return voiceMessages.twilioNumberNotFound;
+    default:
+      return voiceMessages.twilioUnavailable;
+  }
+}
+
+/** For /test: rejected credentials are the user's to fix (400); anything else is 502. */
+function twilioErrorToDomain(error: TwilioError): DomainError {
+  return error.kind === 'unavailable' ? new BadGatewayError(voiceMessages.twilioUnavailable) : new ValidationError(voiceMessages.twilioAuthFailed);
+}
+
+export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
+  const now = () => (deps.now?.() ?? new Date()).toISOString();
+  const reportError = (error: unknown) => {
+    if (error instanceof TwilioError) deps.onTwilioError?.(error);
+  };
+
+  /** Finds the number in the account and points it at our URLs; the reason when it could not. */
+  async function configureNumber(creds: TwilioCredentials, phoneNumber: string, urls: { webhookUrl: string; statusCallbackUrl: string }) {
+    try {
+      const numberSid = await deps.twilio.findNumber(creds, phoneNumber);
+      if (!numberSid) return { numberConfigured: false, numberConfigError: voiceMessages.twilioNumberNotFound };
+      await deps.twilio.configureNumber(creds, numberSid, { voiceUrl: urls.webhookUrl, statusCallback: urls.statusCallbackUrl });
+      return { numberConfigured: true };
+    } catch (error) {
+      if (!(error instanceof TwilioError)) throw error;
+      reportError(error);
+      return { numberConfigured: false, numberConfigError: twilioErrorMessage(error) };
+    }
+  }
+
+  return {
+    async setup(userId: string, input: TwilioSetupInput): Promise<TwilioSetupResult> {
+      const existing = await deps.integrations.get(userId, TWILIO_INTEGRATION);
+      const storedToken = existing?.credentials.authToken;
+      if (!isNewSecret(input.authToken) && !storedToken) throw new ValidationError(voiceMessages.authTokenRequired, 'authToken');
+      const authToken = isNewSecret(input.authToken) ? input.authToken : await deps.secrets.open(storedToken!);
+      const sealedToken = isNewSecret(input.authToken) ? await deps.secrets.seal(input.authToken) : storedToken!;
+      const urls = twilioWebhookUrls(deps.appUrl, userId);
+      const at = now();
+      const record: IntegrationRecord = {
+        id: existing?.id ?? deps.newId(),
+        userId,
+        type: TWILIO_INTEGRATION,
+        isActive: true,
+        credentials: { accountSid: input.accountSid, authToken: sealedToken },
+        settings: { ...existing?.settings, phoneNumber: input.phoneNumber, statusCallbackUrl: urls.statusCallbackUrl, numberConfigured: false },
+        webhookUrl: urls.webhookUrl,
+        createdAt: existing?.createdAt ?? at,
+        updatedAt: at,
+      };
+      await deps.integrations.put(record);
+      const configured = await configureNumber({ accountSid: input.accountSid, authToken }, input.phoneNumber, urls);
+      if (configured.numberConfigured) {
+        await deps.integrations.update(userId, TWILIO_INTEGRATION, {
+          settings: { ...record.settings, numberConfigured: true },
+          updatedAt: now(),
+        });
+      }
+      return { ...urls, ...configured };
+    },
+
+    /**
+     * Fetches the account and looks the number up with the given values, or the stored ones for
+     * what is not given ('' or '***' = stored).
+     */
+    async test(userId: string, input: Partial<TwilioSetupInput>): Promise<TwilioTestResult> {
+      const existing = await deps.integrations.get(userId, TWILIO_INTEGRATION);
+      const accountSid = input.accountSid || existing?.credentials.accountSid;
+      if (!accountSid) throw new ValidationError(existing ? voiceMessages.accountSidRequired : voiceMessages.notConnected, 'accountSid');
+      let authToken: string;
+      if (isNewSecret(input.authToken)) authToken = input.authToken;
+      else if (existing?.credentials.authToken) authToken = await deps.secrets.open(existing.credentials.authToken);
+      else throw new ValidationError(voiceMessages.authTokenRequired, 'authToken');
+      const stored = existing?.settings.phoneNumber;
+      const phoneNumber = input.phoneNumber || (typeof stored === 'string' ? stored : '');
+      const creds = { accountSid, authToken };
+      try {
+        const account = await deps.twilio.fetchAccount(creds);
+        const numberFound = phoneNumber ? (await deps.twilio.findNumber(creds, phoneNumber)) !== null : false;
+        return { accountName: account.friendlyName, accountStatus: account.status, numberFound };
+      } catch (error) {
+        if (!(error instanceof TwilioError)) throw error;
+        reportError(error);
+        throw twilioErrorToDomain(error);
+      }
+    },
+  };
+}
+
+export type TwilioIntegrationService = ReturnType<typeof createTwilioIntegrationService>;
+
+/** The user's Twilio Voice integration with the auth token opened (the call loop, the recording proxy). */
+export function createVoiceIntegrationReader(deps: {
+  integrations: Pick<IntegrationRepository, 'get'>;
+  secrets: SecretBox;
+}): VoiceIntegrationReader {
+  return {
+    async get(userId: string): Promise<VoiceIntegration | null> {
+      const record = await deps.integrations.get(userId, TWILIO_INTEGRATION);
+      const { accountSid, authToken } = record?.credentials ?? {};
+      if (!record || !accountSid || !authToken) return null;
+      const phoneNumber = record.settings.phoneNumber;
+      return {
+        accountSid,
+        authToken: await deps.secrets.open(authToken),
+        phoneNumber: typeof phoneNumber === 'string' ? phoneNumber : '',
+        isActive: record.isActive,
+      };
+    },
+  };
+}
