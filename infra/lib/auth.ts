@@ -88,6 +88,14 @@ export class Auth extends Construct {
       },
     );
 
+    // Administrators (SPEC §6: an admin assigns phone numbers): members get cognito:groups ['admin']
+    // in their tokens; `npm run make-admin -- <email>` adds a user.
+    new cognito.CfnUserPoolGroup(this, 'AdminGroup', {
+      userPoolId: this.userPool.userPoolId,
+      groupName: 'admin',
+      description: 'AgentDesk administrators: phone-number requests',
+    });
+
     this.client = this.userPool.addClient('WebClient', {
       generateSecret: false,
       disableOAuth: true,

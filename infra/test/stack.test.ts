@@ -363,6 +363,15 @@ describe('HTTP API and Cognito', () => {
       TokenValidityUnits: Match.objectLike({ AccessToken: 'minutes', RefreshToken: 'minutes' }),
     });
   });
+
+  it("creates the Cognito group 'admin' in the user pool (the admin routes check its claim)", () => {
+    const pools = s.template.findResources('AWS::Cognito::UserPool');
+    s.template.resourceCountIs('AWS::Cognito::UserPoolGroup', 1);
+    s.template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
+      GroupName: 'admin',
+      UserPoolId: { Ref: Object.keys(pools)[0] },
+    });
+  });
 });
 
 describe('CloudFront', () => {
