@@ -18,9 +18,11 @@ import {
 } from '@aws-sdk/client-dynamodb';
 import {
   CognitoIdentityProviderClient,
+  CreateGroupCommand,
   CreateUserPoolClientCommand,
   CreateUserPoolCommand,
   DescribeUserPoolClientCommand,
+  GetGroupCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
 import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
@@ -197,6 +199,17 @@ export interface UserPoolIds {
 }
 
 /** Reuse the pool and client of a previous run (so users survive), else create them. */
+/** The Cognito group 'admin' (as infra's CfnUserPoolGroup): its members get cognito:groups ['admin'] in their tokens. */
+export const ADMIN_GROUP = 'admin';
+
+async function ensureAdminGroup(client: CognitoIdentityProviderClient, userPoolId: string): Promise<void> {
+  const exists = await client
+    .send(new GetGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP }))
+    .then(() => true)
+    .catch(() => false);
+  if (!exists) await client.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP, Description: 'AgentDesk administrators' }));
+}
+
 export async function ensureUserPool(endpoint: string, previous?: Partial<UserPoolIds>): Promise<UserPoolIds> {
   const client = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
@@ -207,7 +220,10 @@ export async function ensureUserPool(endpoint: string, previous?: Partial<UserPo
         )
         .then(() => true)
         .catch(() => false);
-      if (found) return { userPoolId: previous.userPoolId, userPoolClientId: previous.userPoolClientId };
+      if (found) {
+        await ensureAdminGroup(client, previous.userPoolId);
+        return { userPoolId: previous.userPoolId, userPoolClientId: previous.userPoolClientId };
+      }
     }
     const pool = await client.send(
       new CreateUserPoolCommand({
@@ -237,6 +253,7 @@ export async function ensureUserPool(endpoint: string, previous?: Partial<UserPo
     );
     const userPoolClientId = app.UserPoolClient?.ClientId;
     if (!userPoolClientId) throw new Error('cognito-local did not return an app client id');
+    await ensureAdminGroup(client, userPoolId);
     return { userPoolId, userPoolClientId };
   } finally {
     client.destroy();
