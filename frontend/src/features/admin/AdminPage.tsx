@@ -1,0 +1,314 @@
+/**
+ * /admin (SPEC §6: an admin assigns phone numbers; the screens are ours): the phone-number requests
+ * of every user, filtered by status, with Approve (pending), Reject with an optional reason and
+ * Assign Number (pending or approved; the user is e-mailed). Only users in the 'admin' group see
+ * it in the sidebar; the server refuses everyone else (403), and so does this page.
+ */
+import { useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogContentText from '@mui/material/DialogContentText';
+import DialogTitle from '@mui/material/DialogTitle';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Skeleton from '@mui/material/Skeleton';
+import Stack from '@mui/material/Stack';
+import Table from '@mui/material/Table';
+import TableBody from '@mui/material/TableBody';
+import TableCell from '@mui/material/TableCell';
+import TableContainer from '@mui/material/TableContainer';
+import TableHead from '@mui/material/TableHead';
+import TableRow from '@mui/material/TableRow';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import {
+  adminAssignRequest,
+  adminRejectRequest,
+  PHONE_REQUEST_STATUSES,
+  type PhoneRequestAdminView,
+  type PhoneRequestStatus,
+} from '@agentdesk/functions/contract';
+import { adminApi, adminKeys } from '../../api/admin';
+import { useCurrentUser } from '../../app/auth';
+import { usePageTitle } from '../../components/usePageTitle';
+import { useToast } from '../../components/useToast';
+import './i18n';
+import { allowedActions, type AdminAction } from './actions';
+import { adminErrorText, translateAdminText } from './messages';
+
+const STATUS_COLOR: Record<PhoneRequestStatus, 'warning' | 'info' | 'error' | 'success'> = {
+  pending: 'warning',
+  approved: 'info',
+  rejected: 'error',
+  assigned: 'success',
+};
+
+function formatDate(language: string, iso: string | null): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
+}
+
+interface Pending {
+  action: 'reject' | 'assign';
+  row: PhoneRequestAdminView;
+}
+
+function useAdminAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, userId, value }: { action: AdminAction; userId: string; value: string }) => {
+      if (action === 'approve') return adminApi.approve(userId);
+      if (action === 'reject') return adminApi.reject(userId, value);
+      return adminApi.assign(userId, value);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKeys.all }),
+  });
+}
+
+/** The reject (reason) and assign (number) dialog. */
+function ActionDialog({ pending, onClose }: { pending: Pending | null; onClose: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const run = useAdminAction();
+  const [value, setValue] = useState('');
+  const [error, setError] = useState('');
+  const action = pending?.action ?? 'reject';
+  const name = pending?.row.userName || pending?.row.userEmail || '';
+
+  const close = () => {
+    if (run.isPending) return;
+    setValue('');
+    setError('');
+    onClose();
+  };
+  const submit = async () => {
+    if (!pending) return;
+    const parsed = action === 'assign' ? adminAssignRequest.safeParse({ number: value }) : adminRejectRequest.safeParse({ reason: value });
+    if (!parsed.success) {
+      setError(translateAdminText(parsed.error.issues[0]?.message));
+      return;
+    }
+    try {
+      const clean = 'number' in parsed.data ? parsed.data.number : parsed.data.reason;
+      const env = await run.mutateAsync({ action, userId: pending.row.userId, value: clean });
+      toast.success(translateAdminText(env.message) || t(`admin.${action}`));
+      setValue('');
+      setError('');
+      onClose();
+    } catch (err) {
+      toast.error(adminErrorText(err, t('admin.actionFailed')));
+    }
+  };
+
+  return (
+    <Dialog open={pending !== null} onClose={close} maxWidth="xs" fullWidth aria-labelledby="admin-action-title">
+      <DialogTitle id="admin-action-title">{action === 'assign' ? t('admin.assignTitle', { name }) : t('admin.rejectTitle', { name })}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{action === 'assign' ? t('admin.assignBody') : t('admin.rejectBody')}</DialogContentText>
+        <Box component="form" id="admin-action-form" noValidate onSubmit={(e) => { e.preventDefault(); void submit(); }}>
+          {action === 'assign' ? (
+            <TextField
+              label={t('admin.number')}
+              type="tel"
+              required
+              fullWidth
+              autoFocus
+              placeholder="+14155550123"
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              error={Boolean(error)}
+              helperText={error || t('admin.numberHint')}
+            />
+          ) : (
+            <TextField
+              label={t('admin.reason')}
+              fullWidth
+              multiline
+              minRows={2}
+              autoFocus
+              value={value}
+              onChange={(e) => setValue(e.target.value)}
+              error={Boolean(error)}
+              helperText={error || t('admin.reasonHint')}
+            />
+          )}
+        </Box>
+      </DialogContent>
+      <DialogActions sx={{ px: 3, pb: 2 }}>
+        <Button onClick={close} disabled={run.isPending}>
+          {t('admin.cancel')}
+        </Button>
+        <Button type="submit" form="admin-action-form" variant="contained" color={action === 'reject' ? 'error' : 'primary'} disabled={run.isPending}>
+          {run.isPending ? t('admin.saving') : action === 'assign' ? t('admin.assign') : t('admin.reject')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function RequestsTable({ rows, onAsk }: { rows: PhoneRequestAdminView[]; onAsk: (p: Pending) => void }) {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const run = useAdminAction();
+
+  const approve = async (row: PhoneRequestAdminView) => {
+    try {
+      const env = await run.mutateAsync({ action: 'approve', userId: row.userId, value: '' });
+      toast.success(translateAdminText(env.message) || t('admin.approve'));
+    } catch (err) {
+      toast.error(adminErrorText(err, t('admin.actionFailed')));
+    }
+  };
+
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table size="small" aria-label={t('admin.title')}>
+        <TableHead>
+          <TableRow>
+            <TableCell>{t('admin.columns.user')}</TableCell>
+            <TableCell>{t('admin.columns.status')}</TableCell>
+            <TableCell>{t('admin.columns.requestedAt')}</TableCell>
+            <TableCell>{t('admin.columns.notes')}</TableCell>
+            <TableCell>{t('admin.columns.number')}</TableCell>
+            <TableCell align="right">{t('admin.columns.actions')}</TableCell>
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => {
+            const status = row.request.status;
+            const actions = allowedActions(status);
+            return (
+              <TableRow key={row.userId} data-testid={`phone-request-${row.userId}`}>
+                <TableCell>
+                  <Typography variant="body2" sx={{ fontWeight: 600 }}>
+                    {row.userName || '—'}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {row.userEmail}
+                  </Typography>
+                </TableCell>
+                <TableCell>{status && <Chip size="small" color={STATUS_COLOR[status]} label={t(`admin.statuses.${status}`)} />}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, row.request.requestedAt)}</TableCell>
+                <TableCell sx={{ maxWidth: 260, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+                  {row.request.notes || '—'}
+                  {status === 'rejected' && row.request.rejectionReason && (
+                    <Typography variant="caption" color="error" component="div">
+                      {t('admin.reason')}: {row.request.rejectionReason}
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{row.request.number ?? '—'}</TableCell>
+                <TableCell align="right">
+                  <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', flexWrap: 'wrap' }} useFlexGap>
+                    {actions.includes('approve') && (
+                      <Button size="small" variant="outlined" onClick={() => void approve(row)} disabled={run.isPending}>
+                        {t('admin.approve')}
+                      </Button>
+                    )}
+                    {actions.includes('assign') && (
+                      <Button size="small" variant="contained" onClick={() => onAsk({ action: 'assign', row })}>
+                        {t('admin.assign')}
+                      </Button>
+                    )}
+                    {actions.includes('reject') && (
+                      <Button size="small" color="error" onClick={() => onAsk({ action: 'reject', row })}>
+                        {t('admin.reject')}
+                      </Button>
+                    )}
+                  </Stack>
+                </TableCell>
+              </TableRow>
+            );
+          })}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+export default function AdminPage() {
+  const { t } = useTranslation();
+  usePageTitle(t('admin.title'));
+  const user = useCurrentUser();
+  const isAdmin = user.role === 'admin';
+  const [status, setStatus] = useState<PhoneRequestStatus | ''>('');
+  const [pending, setPending] = useState<Pending | null>(null);
+  const list = useQuery({
+    queryKey: adminKeys.phoneRequests(status),
+    queryFn: ({ signal }) => adminApi.phoneRequests(status, signal),
+    enabled: isAdmin,
+  });
+
+  let body: ReactNode;
+  if (!isAdmin) {
+    body = <Alert severity="warning">{t('admin.notAdmin')}</Alert>;
+  } else if (list.isPending) {
+    body = <Skeleton variant="rounded" height={240} aria-busy="true" aria-label={t('admin.loading')} />;
+  } else if (list.isError) {
+    body = (
+      <Alert
+        severity="error"
+        action={
+          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
+            {t('admin.retry')}
+          </Button>
+        }
+      >
+        {adminErrorText(list.error, t('admin.loadFailed'))}
+      </Alert>
+    );
+  } else if (list.data.length === 0) {
+    body = (
+      <Paper variant="outlined" sx={{ p: 4, textAlign: 'center' }}>
+        <Typography color="text.secondary">{t('admin.empty')}</Typography>
+      </Paper>
+    );
+  } else {
+    body = <RequestsTable rows={list.data} onAsk={setPending} />;
+  }
+
+  return (
+    <Box>
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, alignItems: { sm: 'flex-end' } }}>
+        <Box sx={{ flex: 1 }}>
+          <Typography variant="h4" component="h1">
+            {t('admin.title')}
+          </Typography>
+          <Typography color="text.secondary">{t('admin.subtitle')}</Typography>
+        </Box>
+        {isAdmin && (
+          <TextField
+            select
+            size="small"
+            label={t('admin.filter')}
+            value={status}
+            onChange={(e) => setStatus(e.target.value as PhoneRequestStatus | '')}
+            sx={{ minWidth: 180 }}
+          >
+            <MenuItem value="">{t('admin.all')}</MenuItem>
+            {PHONE_REQUEST_STATUSES.map((s) => (
+              <MenuItem key={s} value={s}>
+                {t(`admin.statuses.${s}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </Stack>
+      {isAdmin && list.data && list.data.length > 0 && (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+          {t('admin.count', { count: list.data.length })}
+        </Typography>
+      )}
+      {body}
+      <ActionDialog pending={pending} onClose={() => setPending(null)} />
+    </Box>
+  );
+}

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { VOICE_CATALOGUE, VOICE_DEFAULTS, voiceMessages, type VoiceSettings } from '@agentdesk/functions/contract';
+import { formFromSettings, parseForm, voiceLanguageMismatch, voiceOptions } from './settingsForm';
+
+const stored: VoiceSettings = {
+  ...VOICE_DEFAULTS,
+  phoneNumber: { requested: false, status: null, requestedAt: null, assignedAt: null, notes: '', number: null },
+  summaryWebhookSecretHint: null,
+};
+
+describe('voice settings form', () => {
+  it('starts from the stored settings with numbers as text and a null method as disabled', () => {
+    const values = formFromSettings({ ...stored, speechRate: 1.2, maxCallDuration: 600 });
+    expect(values.speechRate).toBe('1.2');
+    expect(values.maxCallDuration).toBe('600');
+    expect(values.summaryNotificationMethod).toBe('disabled');
+    expect(values.voice).toBe('Google.es-ES-Standard-A');
+  });
+
+  it('sends numeric fields as numbers and disabled as null (SPEC §5)', () => {
+    const values = { ...formFromSettings(stored), speechRate: '1.5', pitch: '0.8', volume: '2', maxCallDuration: '120' };
+    const parsed = parseForm(values);
+    expect(parsed.ok).toBe(true);
+    if (!parsed.ok) return;
+    expect(parsed.body.speechRate).toBe(1.5);
+    expect(parsed.body.pitch).toBe(0.8);
+    expect(parsed.body.volume).toBe(2);
+    expect(parsed.body.maxCallDuration).toBe(120);
+    expect(parsed.body.summaryNotificationMethod).toBeNull();
+    expect(typeof parsed.body.speechRate).toBe('number');
+  });
+
+  it('refuses premium voices, out-of-range numbers and a webhook method without a URL, with the server texts', () => {
+    const premium = VOICE_CATALOGUE.find((v) => !v.included);
+    const parsed = parseForm({
+      ...formFromSettings(stored),
+      voice: premium?.id ?? '',
+      speechRate: '3',
+      maxCallDuration: '10.5',
+      summaryNotificationMethod: 'webhook',
+      summaryWebhookUrl: '',
+      escalationForwardNumber: '555-1234',
+    });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.voice).toBe(voiceMessages.premiumVoice);
+    expect(parsed.errors.speechRate).toBe(voiceMessages.speechRateRange);
+    expect(parsed.errors.maxCallDuration).toBe(voiceMessages.maxCallDurationRange);
+    expect(parsed.errors.escalationForwardNumber).toBe(voiceMessages.forwardNumberInvalid);
+  });
+
+  it('asks for a webhook URL when the method is webhook', () => {
+    const parsed = parseForm({ ...formFromSettings(stored), summaryNotificationMethod: 'webhook', summaryWebhookUrl: '' });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.errors.summaryWebhookUrl).toBe(voiceMessages.webhookUrlRequired);
+    const invalid = parseForm({ ...formFromSettings(stored), summaryNotificationMethod: 'webhook', summaryWebhookUrl: 'ftp://x' });
+    expect(!invalid.ok && invalid.errors.summaryWebhookUrl).toBe(voiceMessages.webhookUrlInvalid);
+  });
+
+  it('lists the included voices first and the three premium voices apart (SPEC §9)', () => {
+    const { included, premium } = voiceOptions();
+    expect(included.map((v) => v.id)).toContain('Polly.Brian');
+    expect(premium.map((v) => v.id)).toEqual([
+      'Google.es-ES-Chirp3-HD-Leda',
+      'Google.es-ES-Chirp3-HD-Charon',
+      'Google.es-ES-Chirp3-HD-Orus',
+    ]);
+    expect(included.every((v) => v.included)).toBe(true);
+  });
+
+  it('notices a voice in another language than the callers', () => {
+    expect(voiceLanguageMismatch('Polly.Brian', 'es-ES')).toBe(true);
+    expect(voiceLanguageMismatch('Polly.Brian', 'en-US')).toBe(false);
+    expect(voiceLanguageMismatch('Polly.Lucia', 'es-MX')).toBe(false);
+  });
+});
