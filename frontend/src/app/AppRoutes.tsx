@@ -24,13 +24,13 @@ const ConversationsPage = lazy(() => import('../features/conversations/Conversat
 const MessagesPage = lazy(() => import('../features/messages/MessagesPage'));
 const VoiceConversationsPage = lazy(() => import('../features/voice/VoiceConversationsPage'));
 const VoiceConversationDetailPage = lazy(() => import('../features/voice/VoiceConversationDetailPage'));
+const VoiceSettingsPage = lazy(() => import('../features/voice/settings/VoiceSettingsPage'));
+const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
-const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [
-  ['/voice-settings', 'pages.voiceSettings'],
-];
+const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [];
 
 export function AppRoutes() {
   return (
@@ -59,6 +59,8 @@ export function AppRoutes() {
           <Route path="/messages" element={<MessagesPage />} />
           <Route path="/voice-conversations" element={<VoiceConversationsPage />} />
           <Route path="/voice-conversations/:id" element={<VoiceConversationDetailPage />} />
+          <Route path="/voice-settings" element={<VoiceSettingsPage />} />
+          <Route path="/admin" element={<AdminPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}
