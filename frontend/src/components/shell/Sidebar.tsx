@@ -53,8 +53,8 @@ export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
       <Box component="nav" aria-label={t('nav.label')} sx={{ flex: 1, overflowY: 'auto', px: 1.5, py: 1 }}>
         <List disablePadding>
           {navigation.map((entry) => {
-            if (entry.kind === 'link') return renderLink(entry, false);
             if (entry.visible && !entry.visible(user)) return null;
+            if (entry.kind === 'link') return renderLink(entry, false);
             const open = !collapsed[entry.id];
             const Icon = entry.icon;
             const listId = `nav-group-${entry.id}-items`;

@@ -13,6 +13,7 @@ import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
+import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 
 export interface NavLink {
   kind: 'link';
@@ -20,6 +21,8 @@ export interface NavLink {
   labelKey: string;
   to: string;
   icon: ComponentType;
+  /** Shown only when this returns true. */
+  visible?: (user: User) => boolean;
 }
 
 export interface NavGroup {
@@ -74,6 +77,8 @@ export const navigation: NavEntry[] = [
       link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
     ],
   },
+  // Beyond the spec (SPEC §6: an admin assigns phone numbers): only for the Cognito 'admin' group.
+  { ...link('admin', 'nav.admin', '/admin', AdminPanelSettingsOutlined), visible: (user) => user.role === 'admin' },
 ];
 
 /** Whether a nav link is the current page (/ only exactly; others also for their sub-paths). */
