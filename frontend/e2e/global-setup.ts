@@ -34,6 +34,9 @@ export default async function setup(project: TestProject) {
   project.provide('webFixturesUrl', web.url);
   // The fake WhatsApp Graph API the stack starts by default (its /_test/sent records the sends).
   project.provide('whatsappGraphUrl', stack.whatsappGraphUrl ?? '');
+  // The fake Twilio REST API (TWILIO_API_URL): POST /_test/accounts registers a sid + token + numbers,
+  // POST /_test/calls plays a simulated call to a configured number.
+  project.provide('twilioApiUrl', stack.twilioApiUrl ?? '');
   return async () => {
     await stack.stop();
     await web.close();
@@ -51,5 +54,7 @@ declare module 'vitest' {
     webFixturesUrl: string;
     /** The fake WhatsApp Graph API's origin: GET /_test/sent?phoneId= lists what the app sent. */
     whatsappGraphUrl: string;
+    /** The fake Twilio REST API's origin: /_test/accounts, /_test/numbers, /_test/calls (functions/local/fake-twilio/server.ts). */
+    twilioApiUrl: string;
   }
 }

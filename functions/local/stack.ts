@@ -7,6 +7,7 @@
  *   fake Stripe (in-process, local billing mode: API + checkout/portal pages + signed webhooks)
  *   fake OpenAI (in-process: the default model API of the ChatGPT integration, offline)
  *   fake WhatsApp Graph API (in-process: WHATSAPP_GRAPH_URL of the handlers, offline)
+ *   fake Twilio REST API (in-process: TWILIO_API_URL of the handlers; plays simulated calls)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -18,6 +19,7 @@ import { loadRouteGroup, loadWorker } from './handlers.js';
 import { LOCAL_STRIPE_SECRET_KEY, WEBHOOK_PATH, localWebhookSecret, startFakeStripe } from './fake-stripe/server.js';
 import { startFakeOpenAi } from './fake-openai/server.js';
 import { startFakeWhatsApp } from './fake-whatsapp/server.js';
+import { startFakeTwilio } from './fake-twilio/server.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
 import { resolvePorts, type PortRequest } from './ports.js';
 import {
@@ -33,7 +35,7 @@ import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-d
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
 
-export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp';
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp' | 'twilio';
 
 export interface LocalStackOptions {
   /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
@@ -71,6 +73,11 @@ export interface LocalStackOptions {
    * false = no fake; WHATSAPP_GRAPH_URL from the environment (unset = graph.facebook.com).
    */
   whatsapp?: false;
+  /**
+   * The fake Twilio REST API (the default): TWILIO_API_URL of the handlers points at it.
+   * false = no fake; TWILIO_API_URL from the environment (unset = api.twilio.com).
+   */
+  twilio?: false;
 }
 
 /** Local billing mode: what the handlers and tests need to reach the fake Stripe. */
@@ -97,6 +104,8 @@ export interface LocalStack {
   openaiUrl: string | null;
   /** The fake WhatsApp Graph API's origin (control API under /_test; handlers use `${url}/v21.0`); null when disabled. */
   whatsappGraphUrl: string | null;
+  /** The fake Twilio's origin (TWILIO_API_URL; control API under /_test, see local/fake-twilio/server.ts); null when disabled. */
+  twilioApiUrl: string | null;
   tableName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -132,7 +141,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.[name],
     envVar: options.portEnvVars?.[name],
   });
-  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp'>, number> & { stripe?: number; openai?: number; whatsapp?: number } = await resolvePorts<ServiceName>({
+  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp' | 'twilio'>, number> & { stripe?: number; openai?: number; whatsapp?: number; twilio?: number } = await resolvePorts<ServiceName>({
     gateway: want('gateway', 'gateway'),
     dynamodb: want('dynamodb', 'DynamoDB Local'),
     cognito: want('cognito', 'cognito-local'),
@@ -143,6 +152,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ...((options.stripe === false ? {} : { stripe: want('stripe', 'fake Stripe (local billing)') }) as { stripe: PortRequest }),
     ...((options.openai === false ? {} : { openai: want('openai', 'fake OpenAI') }) as { openai: PortRequest }),
     ...((options.whatsapp === false ? {} : { whatsapp: want('whatsapp', 'fake WhatsApp Graph API') }) as { whatsapp: PortRequest }),
+    ...((options.twilio === false ? {} : { twilio: want('twilio', 'fake Twilio REST API') }) as { twilio: PortRequest }),
   });
   const apiUrl = `http://127.0.0.1:${ports.gateway}`;
   const appUrl = options.appUrl ?? apiUrl;
@@ -191,7 +201,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       options.whatsapp !== false && ports.whatsapp !== undefined
         ? startFakeWhatsApp({ port: ports.whatsapp, log })
         : Promise.resolve(undefined);
-    const [whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+    const fakeTwilio =
+      options.twilio !== false && ports.twilio !== undefined ? startFakeTwilio({ port: ports.twilio, log }) : Promise.resolve(undefined);
+    const [twilioResult, whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+      fakeTwilio,
       fakeWhatsApp,
       fakeOpenAi,
       fakeStripe,
@@ -201,11 +214,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSes(dataDir, ports.ses),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
+    if (twilioResult.status === 'fulfilled' && twilioResult.value) started.push(twilioResult.value);
     if (whatsappResult.status === 'fulfilled' && whatsappResult.value) started.push(whatsappResult.value);
     if (openaiResult.status === 'fulfilled' && openaiResult.value) started.push(openaiResult.value);
     if (stripeResult.status === 'fulfilled' && stripeResult.value) started.push(stripeResult.value);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
-    const failure = [whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failure = [twilioResult, whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     const runningOpenAi = openaiResult.status === 'fulfilled' ? openaiResult.value : undefined;
     // The handlers' default model API, and the only loopback host:ports the outbound guard lets
     // through (plus any the caller adds, e.g. the tests' web server).
@@ -214,6 +228,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       : {};
     const runningWhatsApp = whatsappResult.status === 'fulfilled' ? whatsappResult.value : undefined;
     const whatsappEnv: Record<string, string> = runningWhatsApp ? { WHATSAPP_GRAPH_URL: runningWhatsApp.graphUrl } : {};
+    const runningTwilio = twilioResult.status === 'fulfilled' ? twilioResult.value : undefined;
+    const twilioEnv: Record<string, string> = runningTwilio ? { TWILIO_API_URL: runningTwilio.url } : {};
     const allowHosts = [
       ...(runningOpenAi ? [`127.0.0.1:${runningOpenAi.port}`, `localhost:${runningOpenAi.port}`] : []),
       ...(options.env?.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
@@ -267,7 +283,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints,
       queueUrls,
       stripe: stripe ?? undefined,
-      extra: { ...openaiEnv, ...whatsappEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
+      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
     // Only now: a restored message may import its worker, which must see the local env.
@@ -300,6 +316,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       stripe,
       openaiUrl: runningOpenAi?.url ?? null,
       whatsappGraphUrl: runningWhatsApp?.url ?? null,
+      twilioApiUrl: runningTwilio?.url ?? null,
       tableName: TABLE_NAME,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,

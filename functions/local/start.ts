@@ -11,6 +11,7 @@
  *   STRIPE_PORT   12111  fake Stripe (local billing mode: API, checkout and portal pages)
  *   OPENAI_PORT    4010  fake OpenAI (the ChatGPT integration's default API: any "sk-" key works)
  *   WHATSAPP_GRAPH_PORT 4011  fake WhatsApp Graph API (sends are recorded, see local/fake-whatsapp/)
+ *   TWILIO_PORT    4012  fake Twilio REST API (register accounts and play calls, see local/fake-twilio/)
  *   VITE_PORT      5173  Vite dev server (--dev only)
  * Optional: GOOGLE_CLIENT_ID enables Google sign-in (served in /config.json).
  * Billing: without STRIPE_SECRET_KEY (the default) billing runs in local test mode against the
@@ -21,6 +22,8 @@
  * started and that API is used with the key entered in Integrations.
  * WhatsApp: without WHATSAPP_GRAPH_URL (the default) the WhatsApp integration talks to the fake
  * Graph API; with it set (e.g. https://graph.facebook.com/v21.0) no fake is started.
+ * Twilio: without TWILIO_API_URL (the default) the Twilio Voice integration talks to the fake
+ * Twilio REST API; with it set (e.g. https://api.twilio.com) no fake is started.
  *
  * Data lives in <repo>/.data (git-ignored) and survives restarts. Ctrl-C stops everything.
  */
@@ -48,6 +51,7 @@ const PORT_ENV: Record<ServiceName, [string, number]> = {
   stripe: ['STRIPE_PORT', 12111],
   openai: ['OPENAI_PORT', 4010],
   whatsapp: ['WHATSAPP_GRAPH_PORT', 4011],
+  twilio: ['TWILIO_PORT', 4012],
 };
 
 function portFromEnv(name: string, fallback: number): number {
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
   const realStripeKey = process.env.STRIPE_SECRET_KEY?.trim() || undefined;
   const realOpenAiUrl = process.env.OPENAI_BASE_URL?.trim() || undefined;
   const realGraphUrl = process.env.WHATSAPP_GRAPH_URL?.trim() || undefined;
+  const realTwilioUrl = process.env.TWILIO_API_URL?.trim() || undefined;
   console.log('Starting AgentDesk locally…');
   const stack = await startLocalStack({
     dataDir,
@@ -85,6 +90,7 @@ async function main(): Promise<void> {
     ...(realStripeKey ? { stripe: false as const } : {}),
     ...(realOpenAiUrl ? { openai: false as const } : {}),
     ...(realGraphUrl ? { whatsapp: false as const } : {}),
+    ...(realTwilioUrl ? { twilio: false as const } : {}),
   });
 
   let closeVite: (() => Promise<void>) | undefined;
@@ -116,6 +122,12 @@ async function main(): Promise<void> {
     stack.whatsappGraphUrl
       ? `fake Graph API at ${stack.whatsappGraphUrl.replace('127.0.0.1', 'localhost')} — sends recorded at /_test/sent, offline`
       : `${realGraphUrl} (WHATSAPP_GRAPH_URL from the environment)`,
+  );
+  line(
+    'Twilio',
+    stack.twilioApiUrl
+      ? `fake Twilio REST API at ${stack.twilioApiUrl.replace('127.0.0.1', 'localhost')} — register accounts and play calls at /_test, offline`
+      : `${realTwilioUrl} (TWILIO_API_URL from the environment)`,
   );
   line('Data', dataDir);
   console.log('Press Ctrl-C to stop.\n');

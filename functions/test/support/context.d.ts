@@ -49,5 +49,11 @@ declare module 'vitest' {
      * control API /_test/fail, /_test/sent?phoneId=, /_test/reset (see local/fake-whatsapp/README.md).
      */
     whatsappGraphUrl: string;
+    /**
+     * The fake Twilio REST API's origin (the handlers' TWILIO_API_URL): control API /_test/accounts
+     * (register sid + token + numbers), /_test/numbers, /_test/fail, /_test/calls (play a call with
+     * the call simulator), /_test/reset (see local/fake-twilio/server.ts).
+     */
+    twilioApiUrl: string;
   }
 }

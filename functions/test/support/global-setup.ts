@@ -6,7 +6,8 @@
  * the stack's fake OpenAI is the tests' OpenAI (OPENAI_BASE_URL), and a small web server
  * (web-fixtures.ts) serves the pages and tool endpoints tests register; both are on the outbound
  * guard's allow-list (OUTBOUND_ALLOW_HOSTS), every other loopback/private address stays refused.
- * The stack's fake WhatsApp Graph API is the tests' Graph API (WHATSAPP_GRAPH_URL).
+ * The stack's fake WhatsApp Graph API is the tests' Graph API (WHATSAPP_GRAPH_URL), and its fake
+ * Twilio REST API the tests' Twilio (TWILIO_API_URL).
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -76,6 +77,8 @@ export default async function setup(project: TestProject) {
   project.provide('webFixturesUrl', web.url);
   if (!stack.whatsappGraphUrl) throw new Error('the integration stack must run the fake WhatsApp Graph API');
   project.provide('whatsappGraphUrl', stack.whatsappGraphUrl);
+  if (!stack.twilioApiUrl) throw new Error('the integration stack must run the fake Twilio');
+  project.provide('twilioApiUrl', stack.twilioApiUrl);
 
   const running = stack;
   return async () => {
