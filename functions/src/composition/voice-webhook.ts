@@ -1,0 +1,56 @@
+/**
+ * Wires the voice-webhook group: the call loop over the voice storage, the agents and their
+ * runtime (knowledge retrieval, HTTP tools, the user's ChatGPT connection), plan minutes, the
+ * caller's contact by phone, the call-summary queue; and the user's Twilio integration (its auth
+ * token verifies X-Twilio-Signature).
+ */
+import { config, queueUrl } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { SqsCallSummaryQueue } from '../adapters/aws/call-summary-queue.js';
+import { sqsClient } from '../adapters/aws/sqs.js';
+import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
+import { logger } from '../adapters/logger.js';
+import { createCallLoop, type CallContacts } from '../domain/voice/call-loop.js';
+import { newId } from '../lib/ids.js';
+import { once } from '../lib/once.js';
+import { agentReader, toolExecutor } from './agent-chat.js';
+import { aiConnector } from './ai.js';
+import { knowledgeRetriever } from './knowledge.js';
+import { voiceIntegrationReader } from './twilio.js';
+import { usageService } from './usage.js';
+import { callRepository, voiceSettingsRepository } from './voice.js';
+
+export { voiceIntegrationReader };
+
+/** The contact holding the caller's number (lookup only: a call never creates a contact). */
+const callContacts = once((): CallContacts => {
+  const contacts = new DynamoContactRepository(documentClient(), config().TABLE_NAME);
+  return {
+    async findByPhone(userId, phone) {
+      const id = (await contacts.phoneOwners(userId, [phone])).get(phone);
+      const contact = id ? await contacts.get(userId, id) : null;
+      return contact ? { _id: contact.id, name: contact.name, phoneNumber: contact.phoneNumber } : null;
+    },
+  };
+});
+
+/** {APP_URL}/api/webhooks/twilio/{userId}/voice… : the URLs Twilio calls (and signs). */
+export const voiceWebhookBase = (userId: string) => `${new URL(config().APP_URL).origin}/api/webhooks/twilio/${encodeURIComponent(userId)}/voice`;
+
+export const callLoop = once(() =>
+  createCallLoop({
+    calls: callRepository(),
+    settings: voiceSettingsRepository(),
+    agents: agentReader(),
+    ai: aiConnector(),
+    retriever: knowledgeRetriever(),
+    tools: toolExecutor(),
+    usage: usageService(),
+    contacts: callContacts(),
+    queue: new SqsCallSummaryQueue(sqsClient(), queueUrl('call-summary')),
+    urls: (userId) => ({ gather: `${voiceWebhookBase(userId)}/gather`, recording: `${voiceWebhookBase(userId)}/recording` }),
+    newId: (now) => newId(now),
+    onError: (message, error, data) => logger.error(message, { error: error as Error, ...data }),
+    onInfo: (message, data) => logger.info(message, { ...data }),
+  }),
+);

@@ -1,0 +1,418 @@
+/**
+ * The call loop (issue 7, SPEC §4 call states): what the app answers to each Twilio webhook of
+ * one call, over ports. The handler has verified X-Twilio-Signature before anything runs here.
+ *
+ * - incoming: the call is stored once per CallSid (a retried webhook gets the same answer), with
+ *   the caller's contact matched by phone, the voice settings snapshot and the welcome as the
+ *   first agent turn; one plan minute is reserved (refused → polite message + hang-up, stored
+ *   with endReason usage_limit). No enabled agent or no ChatGPT integration → error message,
+ *   goodbye, hang-up. Otherwise: <Start><Recording> when enabled, then the welcome inside a
+ *   speech <Gather> posting to …/voice/gather?turn=<n>.
+ * - gather: `turn` is the transcript length the <Gather> was issued at, so a retried gather
+ *   cannot append twice (CallRepository.appendTurns is conditional on it) and replays the stored
+ *   answer instead. Speech → the agent (bounded by VOICE_LIMITS.turnMs: deadline + the model's
+ *   timeout) → user + agent turns → the answer inside the next <Gather>. Any agent or model error
+ *   → messageError and listen again (never a Twilio timeout). Silence → messageNoInput; the
+ *   second silence in a row → goodbye + hang-up. maxCallDuration passed → goodbye + hang-up.
+ *   escalate_to_human → messageFallback, the call marked escalated, and <Dial> to the forwarding
+ *   number when one is set (else the call goes on).
+ * - status: the first final callback finishes the call (completed when our TwiML ended it, hung_up
+ *   when the caller did, failed for busy/no-answer/failed/canceled), bills ceil(duration / 60)
+ *   minutes (the one reserved at the start included; over the plan: logged, never fails the
+ *   callback) and enqueues the call-summary job. Later callbacks change nothing.
+ * - recording: the recording's sid, URL and duration are stored on the call.
+ */
+import type { CallTurn, VoiceSettings } from '../../contract/voice.js';
+import { VOICE_DEFAULTS, VOICE_LIMITS } from '../../contract/voice.js';
+import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
+import { pickAnsweringAgent } from '../agents/ports.js';
+import { runAgent, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import { LimitExceededError, PaymentRequiredError } from '../errors.js';
+import type { AiConnection, AiConnector } from '../integrations/ports.js';
+import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
+
+// ---------------------------------------------------------------------------------------------
+// What a webhook answers (rendered as TwiML by adapters/twilio/twiml.ts)
+
+export interface SpeechVoice {
+  voice: string;
+  language: string;
+  speechRate: number;
+  pitch: number;
+  volume: number;
+}
+
+export type CallStep =
+  | { kind: 'record'; callbackUrl: string }
+  | { kind: 'say'; text: string }
+  | { kind: 'gather'; actionUrl: string; text: string | null; timeoutSec: number }
+  | { kind: 'dial'; number: string }
+  | { kind: 'hangup' };
+
+export interface CallScript {
+  voice: SpeechVoice;
+  steps: CallStep[];
+}
+
+/** The POST parameters of a Twilio voice webhook (only those the loop reads). */
+export interface TwilioCallParams {
+  CallSid?: string;
+  AccountSid?: string;
+  From?: string;
+  To?: string;
+  CallStatus?: string;
+  CallDuration?: string;
+  SpeechResult?: string;
+  Confidence?: string;
+  RecordingSid?: string;
+  RecordingUrl?: string;
+  RecordingStatus?: string;
+  RecordingDuration?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ports
+
+export interface CallUsage {
+  reserve(userId: string, action: 'minutes', amount?: number): Promise<number>;
+  release(userId: string, action: 'minutes', amount?: number): Promise<void>;
+}
+
+export interface CallContacts {
+  /** The user's contact holding this E.164 number, or null. */
+  findByPhone(userId: string, phone: string): Promise<{ _id: string; name: string; phoneNumber: string } | null>;
+}
+
+export interface CallLoopDeps {
+  calls: CallRepository;
+  settings: Pick<VoiceSettingsRepository, 'get'>;
+  agents: AgentReader;
+  ai: AiConnector;
+  retriever: KnowledgeRetriever;
+  tools: ToolExecutor;
+  usage: CallUsage;
+  contacts: CallContacts;
+  queue: CallSummaryQueue;
+  /** Absolute webhook URLs of a user (APP_URL + /api/webhooks/twilio/{userId}/voice/…). */
+  urls(userId: string): { gather: string; recording: string };
+  /** 26-character time-sortable id. */
+  newId(now: number): string;
+  now?: () => number;
+  /** Bound of one agent turn (default VOICE_LIMITS.turnMs). */
+  turnMs?: number;
+  onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
+  onInfo?: (message: string, data?: Record<string, unknown>) => void;
+}
+
+const FINAL_STATUSES = new Set(['completed', 'busy', 'no-answer', 'failed', 'canceled']);
+/** What a call keeps of the settings (phone request and secret hint are not call settings). */
+function snapshotOf(stored: StoredVoiceSettings | null): CallSettingsSnapshot {
+  if (!stored) return { ...VOICE_DEFAULTS };
+  const s: VoiceSettings | StoredVoiceSettings = stored;
+  return {
+    messageWelcome: s.messageWelcome,
+    messageNoInput: s.messageNoInput,
+    messageFallback: s.messageFallback,
+    messageGoodbye: s.messageGoodbye,
+    messageError: s.messageError,
+    language: s.language,
+    voice: s.voice,
+    speechRate: s.speechRate,
+    pitch: s.pitch,
+    volume: s.volume,
+    enableRecording: s.enableRecording,
+    maxCallDuration: s.maxCallDuration,
+    summaryNotificationMethod: s.summaryNotificationMethod,
+    summaryWebhookUrl: s.summaryWebhookUrl,
+    escalationForwardNumber: s.escalationForwardNumber ?? '',
+  };
+}
+
+const voiceOf = (s: CallSettingsSnapshot): SpeechVoice => ({ voice: s.voice, language: s.language, speechRate: s.speechRate, pitch: s.pitch, volume: s.volume });
+
+/** Spoken text: no markdown, links or emphasis characters a voice would read out. */
+export function speakable(text: string): string {
+  return text
+    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
+    .replace(/```[\s\S]*?```/g, ' ')
+    .replace(/[*_`#>|]+/g, '')
+    .replace(/^\s*[-•]\s+/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+function confidenceOf(raw: string | undefined): number | null {
+  const n = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : null;
+}
+
+function gatherUrl(base: string, turn: number, silences: number): string {
+  return `${base}?turn=${turn}${silences > 0 ? `&silences=${silences}` : ''}`;
+}
+
+const intParam = (raw: string | undefined): number | null => (raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null);
+
+export function createCallLoop(deps: CallLoopDeps) {
+  const now = deps.now ?? Date.now;
+  const iso = () => new Date(now()).toISOString();
+  const turnMs = deps.turnMs ?? VOICE_LIMITS.turnMs;
+  const onError = deps.onError ?? (() => undefined);
+  const onInfo = deps.onInfo ?? (() => undefined);
+
+  const agentTurn = (content: string): CallTurn => ({ role: 'agent', content, at: iso(), confidence: null });
+
+  function listen(userId: string, turn: number, silences: number, text: string | null): CallStep {
+    return { kind: 'gather', actionUrl: gatherUrl(deps.urls(userId).gather, turn, silences), text, timeoutSec: VOICE_LIMITS.gatherTimeout };
+  }
+
+  const goodbye = (s: CallSettingsSnapshot, before: CallStep[] = []): CallScript => ({
+    voice: voiceOf(s),
+    steps: [...before, { kind: 'say', text: s.messageGoodbye }, { kind: 'hangup' }],
+  });
+
+  /** The answer of a call that was already answered (a retried webhook): where it stands now. */
+  function replay(userId: string, call: StoredCall, afterTurn: number | null): CallScript {
+    const s = call.settings;
+    if (call.status !== 'active' || call.endedByUs) {
+      // Our TwiML ended it: the same ending again.
+      if (call.endReason === 'usage_limit') return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
+      if (call.endReason === 'error') return goodbye(s, [{ kind: 'say', text: s.messageError }]);
+      if (call.endReason === 'forwarded' && s.escalationForwardNumber) {
+        return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageFallback }, { kind: 'dial', number: s.escalationForwardNumber }] };
+      }
+      return goodbye(s);
+    }
+    const answer = afterTurn !== null ? call.messages[afterTurn + 1] : call.messages[0];
+    return { voice: voiceOf(s), steps: [listen(userId, call.messages.length, call.silences, answer?.role === 'agent' ? answer.content : null)] };
+  }
+
+  /** Runs the agent on the caller's words within the turn's bound. */
+  async function answer(userId: string, agent: AgentWithChildren, connection: AiConnection, call: StoredCall, message: string): Promise<AgentReply> {
+    const deadline = now() + turnMs;
+    const history: HistoryMessage[] = call.messages.map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // runAgent bounds the model and tool calls by the deadline; the race is the last guard.
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`The agent turn took longer than ${turnMs} ms`)), turnMs + 250);
+    });
+    try {
+      return await Promise.race([
+        runAgent({
+          userId,
+          agent,
+          settings: connection.settings,
+          model: connection.chat,
+          embedder: connection.embedder,
+          retriever: deps.retriever,
+          tools: deps.tools,
+          history,
+          message,
+          channel: 'voice',
+          deadline,
+          now,
+          onError,
+        }),
+        late,
+      ]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  return {
+    async incoming(userId: string, p: TwilioCallParams): Promise<CallScript> {
+      const callSid = p.CallSid ?? '';
+      type Reservation = { ok: true } | { ok: false; error: unknown };
+      const [existing, stored, agents, connection, contact, reservation] = await Promise.all([
+        deps.calls.getBySid(userId, callSid),
+        deps.settings.get(userId),
+        deps.agents.list(userId),
+        deps.ai.forUser(userId),
+        p.From
+          ? deps.contacts.findByPhone(userId, p.From).catch((error: unknown) => {
+              onError('Voice: the caller’s contact lookup failed; the call goes on', error);
+              return null;
+            })
+          : Promise.resolve(null),
+        deps.usage.reserve(userId, 'minutes', 1).then(
+          (): Reservation => ({ ok: true }),
+          (error: unknown): Reservation => ({ ok: false, error }),
+        ),
+      ]);
+      if (existing) {
+        if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
+        return replay(userId, existing, null);
+      }
+      if (!reservation.ok && !(reservation.error instanceof LimitExceededError) && !(reservation.error instanceof PaymentRequiredError)) {
+        throw reservation.error;
+      }
+      const s = snapshotOf(stored);
+      const agent = pickAnsweringAgent(agents);
+      const at = iso();
+      const endReason: StoredCall['endReason'] = !reservation.ok ? 'usage_limit' : !agent || !connection ? 'error' : undefined;
+      const call: StoredCall = {
+        id: deps.newId(now()),
+        userId,
+        callSid,
+        status: 'active',
+        phoneNumber: p.From ?? '',
+        internalNumber: p.To ?? '',
+        contact,
+        duration: 0,
+        createdAt: at,
+        endedAt: null,
+        voiceSettings: { name: agent?.name ?? '', description: agent?.description ?? '', language: s.language },
+        messages: endReason ? [] : [agentTurn(s.messageWelcome)],
+        summary: null,
+        summaryStatus: 'pending',
+        deliveries: [],
+        agent: agent ? { _id: agent._id, name: agent.name } : null,
+        escalated: false,
+        settings: s,
+        silences: 0,
+        endedByUs: endReason !== undefined,
+        recording: null,
+        billedMinutes: 0,
+        ...(endReason ? { endReason } : {}),
+      };
+      const created = await deps.calls.create(call);
+      if (!created.created) {
+        if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
+        return replay(userId, created.call, null);
+      }
+      if (endReason === 'usage_limit') {
+        onInfo('Voice: call refused, the plan’s minutes are used up (or no active subscription)', { userId, callSid });
+        return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
+      }
+      if (endReason === 'error') {
+        onInfo(!agent ? 'Voice: no enabled agent answers calls; the call is ended' : 'Voice: no ChatGPT integration; the call is ended', { userId, callSid });
+        return goodbye(s, [{ kind: 'say', text: s.messageError }]);
+      }
+      const steps: CallStep[] = [];
+      if (s.enableRecording) steps.push({ kind: 'record', callbackUrl: deps.urls(userId).recording });
+      steps.push(listen(userId, call.messages.length, 0, s.messageWelcome));
+      return { voice: voiceOf(s), steps };
+    },
+
+    async gather(userId: string, p: TwilioCallParams, query: { turn?: string; silences?: string }): Promise<CallScript> {
+      const call = await deps.calls.getBySid(userId, p.CallSid ?? '');
+      if (!call) {
+        onInfo('Voice: gather for an unknown call', { userId, callSid: p.CallSid });
+        const s = snapshotOf(null);
+        return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
+      }
+      const s = call.settings;
+      const turn = intParam(query.turn) ?? call.messages.length;
+      const silences = intParam(query.silences) ?? 0;
+      if (call.status !== 'active' || call.endedByUs || call.messages.length > turn) return replay(userId, call, turn);
+
+      const speech = (p.SpeechResult ?? '').trim();
+      const overTime = now() - Date.parse(call.createdAt) >= s.maxCallDuration * 1000;
+
+      if (speech === '') {
+        const next = silences + 1;
+        if (overTime || next >= VOICE_LIMITS.silencesBeforeHangup) {
+          await deps.calls.setSilences(userId, call.id, call.silences, next);
+          await deps.calls.markEndedByUs(userId, call.id, overTime ? 'max_duration' : 'silence');
+          return goodbye(s);
+        }
+        await deps.calls.setSilences(userId, call.id, call.silences, next);
+        return { voice: voiceOf(s), steps: [listen(userId, turn, next, s.messageNoInput)] };
+      }
+
+      const userTurn: CallTurn = { role: 'user', content: speech, at: iso(), confidence: confidenceOf(p.Confidence) };
+      if (overTime) {
+        const appended = await deps.calls.appendTurns(userId, call.id, turn, [userTurn, agentTurn(s.messageGoodbye)], 0);
+        if (!appended) return replay(userId, (await deps.calls.get(userId, call.id)) ?? call, turn);
+        await deps.calls.markEndedByUs(userId, call.id, 'max_duration');
+        return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageGoodbye }, { kind: 'hangup' }] };
+      }
+
+      const [agent, connection] = await Promise.all([
+        call.agent ? deps.agents.get(userId, call.agent._id) : Promise.resolve(null),
+        deps.ai.forUser(userId),
+      ]);
+      let said: string;
+      let escalation: { reason: string } | null = null;
+      if (!agent || !connection) {
+        onInfo(!agent ? 'Voice: the call’s agent is gone; error message' : 'Voice: no ChatGPT integration; error message', { userId, callId: call.id });
+        said = s.messageError;
+      } else {
+        try {
+          const reply = await answer(userId, agent, connection, call, speech);
+          escalation = reply.escalation;
+          said = escalation ? s.messageFallback : speakable(reply.reply) || s.messageError;
+        } catch (error) {
+          onError('Voice: the agent could not answer in time; error message', error, { userId, callId: call.id });
+          said = s.messageError;
+        }
+      }
+      const appended = await deps.calls.appendTurns(userId, call.id, turn, [userTurn, agentTurn(said)], 0);
+      if (!appended) return replay(userId, (await deps.calls.get(userId, call.id)) ?? call, turn);
+
+      if (escalation) {
+        const reason = escalation.reason.slice(0, 500);
+        if (s.escalationForwardNumber) {
+          await deps.calls.markEndedByUs(userId, call.id, 'forwarded', { reason });
+          return { voice: voiceOf(s), steps: [{ kind: 'say', text: said }, { kind: 'dial', number: s.escalationForwardNumber }] };
+        }
+        await deps.calls.markEscalated(userId, call.id, reason);
+      }
+      return { voice: voiceOf(s), steps: [listen(userId, turn + 2, 0, said)] };
+    },
+
+    /** The number's status callback. Returns what happened (for logs and tests). */
+    async status(userId: string, p: TwilioCallParams): Promise<'finished' | 'ignored' | 'already_finished' | 'unknown_call'> {
+      const status = p.CallStatus ?? '';
+      if (!FINAL_STATUSES.has(status)) return 'ignored';
+      const call = await deps.calls.getBySid(userId, p.CallSid ?? '');
+      if (!call) {
+        onInfo('Voice: status callback for an unknown call', { userId, callSid: p.CallSid, status });
+        return 'unknown_call';
+      }
+      if (call.status !== 'active') return 'already_finished';
+      const seconds = Math.max(0, intParam(p.CallDuration) ?? 0);
+      const failed = status !== 'completed';
+      // Calls refused over the plan's minutes are not counted (nothing was reserved for them).
+      const refused = call.endReason === 'usage_limit';
+      const billed = failed || refused ? 0 : Math.ceil(seconds / 60);
+      const end = {
+        status: failed ? ('failed' as const) : call.endedByUs ? ('completed' as const) : ('hung_up' as const),
+        endedAt: iso(),
+        duration: seconds * 1000,
+        endReason: failed ? (status === 'canceled' ? ('caller' as const) : ('error' as const)) : call.endedByUs ? (call.endReason ?? 'goodbye') : ('caller' as const),
+        billedMinutes: billed,
+      };
+      const finished = await deps.calls.finish(userId, call.id, end);
+      if (!finished) return 'already_finished';
+
+      // One minute was reserved when the call came in (not for calls refused over the limit).
+      const reserved = refused ? 0 : 1;
+      const extra = billed - reserved;
+      try {
+        if (extra > 0) await deps.usage.reserve(userId, 'minutes', extra);
+        else if (extra < 0) await deps.usage.release(userId, 'minutes', -extra);
+      } catch (error) {
+        if (error instanceof LimitExceededError || error instanceof PaymentRequiredError) {
+          onInfo('Voice: the call went over the plan’s minutes; recorded, not counted', { userId, callId: call.id, billed, extra });
+        } else {
+          onError('Voice: counting the call’s minutes failed', error, { userId, callId: call.id });
+        }
+      }
+      await deps.queue.enqueue({ userId, callId: call.id });
+      return 'finished';
+    },
+
+    /** The recording status callback: a completed recording is stored on its call. */
+    async recording(userId: string, p: TwilioCallParams): Promise<'stored' | 'ignored' | 'unknown_call'> {
+      if ((p.RecordingStatus ?? 'completed') !== 'completed' || !p.RecordingSid || !p.RecordingUrl) return 'ignored';
+      const call = await deps.calls.getBySid(userId, p.CallSid ?? '');
+      if (!call) return 'unknown_call';
+      await deps.calls.setRecording(userId, call.id, { sid: p.RecordingSid, url: p.RecordingUrl, durationSec: intParam(p.RecordingDuration) ?? 0 });
+      return 'stored';
+    },
+  };
+}
+
+export type CallLoop = ReturnType<typeof createCallLoop>;
