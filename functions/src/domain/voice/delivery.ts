@@ -1,0 +1,276 @@
+/**
+ * Sends a finished call's AI analysis where the user asked (voice settings'
+ * summaryNotificationMethod), recording every attempt on the call (CallRepository.addDelivery;
+ * the call detail lists them):
+ * - email: to the account's e-mail address (SES), one attempt.
+ * - whatsapp: a text from the user's own WhatsApp Business number to the phone number of their
+ *   profile, one attempt. Meta only delivers free-form text within 24 hours of the recipient's
+ *   last message to that business number (error 131047 otherwise): the attempt then fails with
+ *   a reason that says so (a message template would be needed).
+ * - webhook: POST of SummaryWebhookPayload (JSON) through the outbound guard, signed
+ *   `X-AgentDesk-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, up to
+ *   SUMMARY_WEBHOOK_ATTEMPTS attempts with exponential backoff (base, 2×base, …). A URL the
+ *   guard refuses is not retried. Any 2xx is a success.
+ */
+import { createHmac } from 'node:crypto';
+import type { Language } from '../../contract/auth.js';
+import {
+  SUMMARY_SIGNATURE_HEADER,
+  SUMMARY_WEBHOOK_ATTEMPTS,
+  type CallSummary,
+  type SummaryDeliveryAttempt,
+  type SummaryMethod,
+  type SummaryWebhookPayload,
+} from '../../contract/voice.js';
+import type { Mailer } from '../auth/ports.js';
+import type { WhatsAppCredentials } from '../whatsapp/ports.js';
+import type { CallRepository, StoredCall } from './ports.js';
+import { toVoiceConversation } from './view.js';
+
+/** Failure reasons, written for the user. */
+export const deliveryReasons = {
+  noEmail: 'Your account has no e-mail address to send the summary to.',
+  emailFailed: 'The e-mail could not be sent. Please try again later.',
+  noWhatsApp: 'Connect the WhatsApp integration to receive call summaries on WhatsApp.',
+  noProfilePhone: 'Add your phone number to your profile to receive call summaries on WhatsApp.',
+  whatsappWindow:
+    'WhatsApp did not deliver the summary: more than 24 hours have passed since your phone last wrote to your WhatsApp Business number, and outside that window WhatsApp only delivers approved message templates. Send any message to your business number from your phone, or choose e-mail or webhook summaries.',
+  whatsappFailed: (detail: string) => `WhatsApp did not deliver the summary: ${detail}`,
+  noWebhookUrl: 'No webhook URL is configured in the voice settings.',
+  webhookStatus: (status: number) => `The webhook answered HTTP ${status}.`,
+} as const;
+
+/** Meta's re-engagement error: more than 24 hours since the recipient's last message. */
+export const META_WINDOW_CLOSED = 131047;
+
+export interface DeliveryUser {
+  email: string;
+  name: string;
+  /** Profile phone (E.164 or ''). */
+  phoneNumber: string;
+  language: Language;
+}
+
+/** The answer of one webhook POST; never throws. `permanent`: retrying cannot help (the guard refused the URL). */
+export type WebhookPostResult = { ok: true; status: number } | { ok: false; status?: number; error: string; permanent?: boolean };
+
+export interface DeliveryDeps {
+  calls: Pick<CallRepository, 'addDelivery'>;
+  users: { get(userId: string): Promise<DeliveryUser | null> };
+  mailer: Mailer;
+  whatsapp: {
+    connection(userId: string): Promise<{ credentials: WhatsAppCredentials } | null>;
+    sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<unknown>;
+  };
+  webhook: { post(url: string, body: string, headers: Record<string, string>): Promise<WebhookPostResult> };
+  /** The user's summary webhook signing secret (created on first use). */
+  signingSecret(userId: string): Promise<string>;
+  /** The app's public origin (links to the call detail). */
+  appUrl: string;
+  /** First webhook retry delay; doubles each time. */
+  retryBaseMs: number;
+  sleep?: (ms: number) => Promise<void>;
+  now?: () => Date;
+  onError?: (message: string, error: unknown) => void;
+}
+
+export interface DeliveryTarget {
+  method: SummaryMethod;
+  webhookUrl: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texts
+
+export function formatDuration(ms: number): string {
+  const total = Math.max(0, Math.round(ms / 1000));
+  return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
+}
+
+const LABELS = {
+  en: {
+    subject: (from: string, duration: string) => `Call summary: ${from} (${duration})`,
+    intro: (from: string, at: string, duration: string) => `Call from ${from} on ${at}, ${duration} long.`,
+    summary: 'Summary',
+    actions: 'Action points',
+    none: 'None',
+    sentiment: 'Sentiment',
+    urgency: 'Urgency',
+    tone: 'Tone',
+    contact: 'Contact data',
+    booking: 'Booking',
+    people: 'people',
+    open: 'Open the call',
+    unknown: 'an unknown number',
+  },
+  es: {
+    subject: (from: string, duration: string) => `Resumen de llamada: ${from} (${duration})`,
+    intro: (from: string, at: string, duration: string) => `Llamada de ${from} el ${at}, duración ${duration}.`,
+    summary: 'Resumen',
+    actions: 'Acciones',
+    none: 'Ninguna',
+    sentiment: 'Sentimiento',
+    urgency: 'Urgencia',
+    tone: 'Tono',
+    contact: 'Datos de contacto',
+    booking: 'Reserva',
+    people: 'personas',
+    open: 'Abrir la llamada',
+    unknown: 'un número desconocido',
+  },
+} as const;
+
+interface SummaryText {
+  subject: string;
+  lines: string[];
+  link: string;
+}
+
+function summaryText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string): SummaryText {
+  const l = LABELS[language] ?? LABELS.en;
+  const from = call.contact?.name ? `${call.contact.name} (${call.phoneNumber})` : call.phoneNumber || l.unknown;
+  const duration = formatDuration(call.duration);
+  const at = call.createdAt.replace('T', ' ').slice(0, 16) + ' UTC';
+  const contact = Object.values(summary.contactExtracted).filter((v) => v.trim() !== '').join(' · ');
+  const b = summary.bookingExtracted;
+  const booking = [b.from, b.to && `→ ${b.to}`, b.numberOfPeople !== null ? `${b.numberOfPeople} ${l.people}` : '', b.note]
+    .filter((v) => v && String(v).trim() !== '')
+    .join(' ');
+  const lines = [
+    l.intro(from, at, duration),
+    '',
+    `${l.summary}: ${summary.quickSummary}`,
+    '',
+    `${l.actions}:`,
+    ...(summary.actionPoints.length ? summary.actionPoints.map((a) => `- ${a}`) : [`- ${l.none}`]),
+    '',
+    `${l.sentiment}: ${summary.sentiment} · ${l.urgency}: ${summary.urgency} · ${l.tone}: ${summary.tone}`,
+    ...(contact ? [`${l.contact}: ${contact}`] : []),
+    ...(booking ? [`${l.booking}: ${booking}`] : []),
+  ];
+  return { subject: l.subject(from, duration), lines, link: `${appUrl.replace(/\/+$/, '')}/voice-conversations/${call.id}` };
+}
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+
+export function summaryEmail(call: StoredCall, summary: CallSummary, language: Language, appUrl: string) {
+  const t = summaryText(call, summary, language, appUrl);
+  const l = LABELS[language] ?? LABELS.en;
+  const text = [...t.lines, '', `${l.open}: ${t.link}`, '', 'AgentDesk'].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">
+${t.lines.map((line) => (line === '' ? '' : `<p style="margin:4px 0">${escapeHtml(line)}</p>`)).join('\n')}
+<p><a href="${escapeHtml(t.link)}">${escapeHtml(l.open)}</a></p>
+<p>AgentDesk</p>
+</body></html>`;
+  return { subject: t.subject, text, html };
+}
+
+/** WhatsApp text (4096 characters at most). */
+export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string): string {
+  const t = summaryText(call, summary, language, appUrl);
+  const text = [`*${t.subject}*`, ...t.lines, '', t.link].join('\n');
+  return text.length > 4000 ? `${text.slice(0, 3990)}…\n${t.link}` : text;
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` */
+export function signSummaryBody(secret: string, body: string, unixSeconds: number): string {
+  const v1 = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${v1}`;
+}
+
+export function webhookPayload(call: StoredCall): SummaryWebhookPayload {
+  const { deliveries: _d, summaryStatus: _s, summaryError: _e, ...view } = toVoiceConversation(call);
+  return { event: 'call.summary', call: view };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Delivery
+
+export function createSummaryDelivery(deps: DeliveryDeps) {
+  const now = deps.now ?? (() => new Date());
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+
+  async function record(call: StoredCall, attempt: Omit<SummaryDeliveryAttempt, 'at'>): Promise<SummaryDeliveryAttempt> {
+    const full: SummaryDeliveryAttempt = { ...attempt, at: now().toISOString() };
+    await deps.calls.addDelivery(call.userId, call.id, full);
+    return full;
+  }
+
+  async function email(call: StoredCall, summary: CallSummary, user: DeliveryUser | null): Promise<SummaryDeliveryAttempt[]> {
+    if (!user?.email) return [await record(call, { method: 'email', attempt: 1, ok: false, error: deliveryReasons.noEmail })];
+    try {
+      await deps.mailer.send({ to: user.email, ...summaryEmail(call, summary, user.language, deps.appUrl) });
+      return [await record(call, { method: 'email', attempt: 1, ok: true })];
+    } catch (error) {
+      deps.onError?.('call summary e-mail failed', error);
+      return [await record(call, { method: 'email', attempt: 1, ok: false, error: deliveryReasons.emailFailed })];
+    }
+  }
+
+  async function whatsapp(call: StoredCall, summary: CallSummary, user: DeliveryUser | null): Promise<SummaryDeliveryAttempt[]> {
+    const fail = async (error: string) => [await record(call, { method: 'whatsapp', attempt: 1, ok: false, error })];
+    const to = (user?.phoneNumber ?? '').replace(/\D/g, '');
+    if (!to) return fail(deliveryReasons.noProfilePhone);
+    const connection = await deps.whatsapp.connection(call.userId);
+    if (!connection) return fail(deliveryReasons.noWhatsApp);
+    try {
+      await deps.whatsapp.sendText(connection.credentials, to, summaryWhatsAppText(call, summary, user?.language ?? 'en', deps.appUrl));
+      return [await record(call, { method: 'whatsapp', attempt: 1, ok: true })];
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === META_WINDOW_CLOSED) return fail(deliveryReasons.whatsappWindow);
+      deps.onError?.('call summary WhatsApp send failed', error);
+      const detail = error instanceof Error && error.name === 'GraphError' ? error.message : 'please try again later.';
+      return fail(deliveryReasons.whatsappFailed(detail));
+    }
+  }
+
+  async function webhook(call: StoredCall, url: string): Promise<SummaryDeliveryAttempt[]> {
+    if (!url) return [await record(call, { method: 'webhook', attempt: 1, ok: false, error: deliveryReasons.noWebhookUrl })];
+    const body = JSON.stringify(webhookPayload(call));
+    const secret = await deps.signingSecret(call.userId);
+    const attempts: SummaryDeliveryAttempt[] = [];
+    for (let n = 1; n <= SUMMARY_WEBHOOK_ATTEMPTS; n++) {
+      const signature = signSummaryBody(secret, body, Math.floor(now().getTime() / 1000));
+      const result = await deps.webhook.post(url, body, {
+        'content-type': 'application/json',
+        'user-agent': 'AgentDesk-Webhooks/1.0',
+        [SUMMARY_SIGNATURE_HEADER]: signature,
+      });
+      if (result.ok) {
+        attempts.push(await record(call, { method: 'webhook', attempt: n, ok: true, status: result.status }));
+        break;
+      }
+      attempts.push(
+        await record(call, {
+          method: 'webhook',
+          attempt: n,
+          ok: false,
+          ...(result.status !== undefined ? { status: result.status } : {}),
+          error: result.error,
+        }),
+      );
+      if (result.permanent) break;
+      if (n < SUMMARY_WEBHOOK_ATTEMPTS) await sleep(deps.retryBaseMs * 2 ** (n - 1));
+    }
+    return attempts;
+  }
+
+  return {
+    /** Sends the summary of a call with summaryStatus 'completed'; returns the recorded attempts. */
+    async deliver(call: StoredCall, summary: CallSummary, target: DeliveryTarget): Promise<SummaryDeliveryAttempt[]> {
+      const withSummary: StoredCall = { ...call, summary, summaryStatus: 'completed' };
+      switch (target.method) {
+        case 'email':
+          return email(withSummary, summary, await deps.users.get(call.userId));
+        case 'whatsapp':
+          return whatsapp(withSummary, summary, await deps.users.get(call.userId));
+        case 'webhook':
+          return webhook(withSummary, target.webhookUrl);
+      }
+    },
+  };
+}
+
+export type SummaryDelivery = ReturnType<typeof createSummaryDelivery>;

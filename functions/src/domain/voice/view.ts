@@ -1,0 +1,54 @@
+/**
+ * A stored call as the API shows it (SPEC §3 Voice conversation): the internal fields (userId,
+ * the settings snapshot, silences, endedByUs, the recording's URL, billed minutes) stay inside;
+ * `hasRecording` says whether GET …/{id}/recording can play one. A contact that was deleted
+ * since the call keeps its name and number on the call but loses its id (`_id: null`), so the
+ * screen links to a contact search instead of a 404.
+ */
+import type { VoiceConversation, VoiceConversationListItem } from '../../contract/voice.js';
+import type { StoredCall } from './ports.js';
+
+/** Which linked contacts still exist (ids); undefined = do not check (keep the ids as stored). */
+export type LiveContacts = ReadonlySet<string> | undefined;
+
+function contactOf(call: StoredCall, live: LiveContacts): VoiceConversation['contact'] {
+  const c = call.contact;
+  if (!c) return null;
+  const id = c._id && (!live || live.has(c._id)) ? c._id : null;
+  return { _id: id, name: c.name, phoneNumber: c.phoneNumber };
+}
+
+function common(call: StoredCall, live: LiveContacts): Omit<VoiceConversation, 'messages' | 'summary' | 'deliveries'> {
+  return {
+    _id: call.id,
+    callSid: call.callSid,
+    status: call.status,
+    phoneNumber: call.phoneNumber,
+    internalNumber: call.internalNumber,
+    contact: contactOf(call, live),
+    duration: call.duration,
+    createdAt: call.createdAt,
+    endedAt: call.endedAt,
+    voiceSettings: call.voiceSettings,
+    summaryStatus: call.summaryStatus,
+    ...(call.summaryError ? { summaryError: call.summaryError } : {}),
+    agent: call.agent,
+    escalated: call.escalated,
+    ...(call.escalationReason ? { escalationReason: call.escalationReason } : {}),
+    hasRecording: call.recording !== null && call.recording !== undefined,
+    ...(call.endReason ? { endReason: call.endReason } : {}),
+  };
+}
+
+export function toVoiceConversation(call: StoredCall, live?: LiveContacts): VoiceConversation {
+  return { ...common(call, live), messages: call.messages, summary: call.summary, deliveries: call.deliveries ?? [] };
+}
+
+export function toVoiceConversationListItem(call: StoredCall, messageCount: number, live?: LiveContacts): VoiceConversationListItem {
+  return { ...common(call, live), messageCount };
+}
+
+/** The ids of the contacts these calls link to (to check which still exist). */
+export function linkedContactIds(calls: readonly StoredCall[]): string[] {
+  return [...new Set(calls.map((c) => c.contact?._id).filter((id): id is string => typeof id === 'string' && id !== ''))];
+}

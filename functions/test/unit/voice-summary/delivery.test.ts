@@ -1,0 +1,142 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { SUMMARY_SIGNATURE_HEADER, SUMMARY_WEBHOOK_ATTEMPTS } from '../../../src/contract/voice.js';
+import { GraphError } from '../../../src/domain/whatsapp/ports.js';
+import {
+  createSummaryDelivery,
+  deliveryReasons,
+  formatDuration,
+  signSummaryBody,
+  type DeliveryDeps,
+  type WebhookPostResult,
+} from '../../../src/domain/voice/delivery.js';
+import { MemoryCallRepository, storedCall, validSummary } from './fakes.js';
+
+const user = { email: 'owner@example.com', name: 'Owner', phoneNumber: '+34600999888', language: 'en' as const };
+
+function setup(overrides: Partial<DeliveryDeps> = {}, answers: WebhookPostResult[] = []) {
+  const call = storedCall({ summaryStatus: 'completed', summary: validSummary });
+  const calls = new MemoryCallRepository(call);
+  const mails: Array<{ to: string; subject: string; text: string }> = [];
+  const posts: Array<{ url: string; body: string; headers: Record<string, string> }> = [];
+  const sleeps: number[] = [];
+  const texts: Array<{ to: string; text: string }> = [];
+  const deps: DeliveryDeps = {
+    calls,
+    users: { get: async () => user },
+    mailer: { send: async (m) => void mails.push(m) },
+    whatsapp: {
+      connection: async () => ({ credentials: { bearerToken: 't', businessId: 'b', phoneId: '1' } }),
+      sendText: async (_c, to, text) => void texts.push({ to, text }),
+    },
+    webhook: {
+      post: async (url, body, headers) => {
+        posts.push({ url, body, headers });
+        return answers.shift() ?? { ok: true, status: 200 };
+      },
+    },
+    signingSecret: async () => 'whsec_test',
+    appUrl: 'https://app.example.com',
+    retryBaseMs: 100,
+    sleep: async (ms) => void sleeps.push(ms),
+    now: () => new Date('2026-03-01T10:05:00.000Z'),
+    ...overrides,
+  };
+  return { call, calls, mails, posts, sleeps, texts, delivery: createSummaryDelivery(deps) };
+}
+
+const stored = async (calls: MemoryCallRepository, id: string) => (await calls.get('user-1', id))!.deliveries;
+
+describe('summary delivery', () => {
+  it('formats durations as minutes:seconds', () => {
+    expect(formatDuration(95_000)).toBe('1:35');
+    expect(formatDuration(0)).toBe('0:00');
+  });
+
+  it('e-mails the account address with the analysis and a link to the call', async () => {
+    const { call, calls, mails, delivery } = setup();
+    const attempts = await delivery.deliver(call, validSummary, { method: 'email', webhookUrl: '' });
+    expect(attempts).toMatchObject([{ method: 'email', attempt: 1, ok: true }]);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.to).toBe(user.email);
+    expect(mails[0]!.subject).toBe('Call summary: +34600111222 (1:35)');
+    expect(mails[0]!.text).toContain(validSummary.quickSummary);
+    expect(mails[0]!.text).toContain('- Confirm the booking');
+    expect(mails[0]!.text).toContain(`https://app.example.com/voice-conversations/${call.id}`);
+    expect(await stored(calls, call.id)).toEqual(attempts);
+  });
+
+  it('signs the webhook body with the HMAC header and records the success', async () => {
+    const { call, posts, delivery } = setup();
+    const attempts = await delivery.deliver(call, validSummary, { method: 'webhook', webhookUrl: 'https://hooks.example.com/x' });
+    expect(attempts).toMatchObject([{ method: 'webhook', attempt: 1, ok: true, status: 200 }]);
+    const { body, headers } = posts[0]!;
+    const t = Math.floor(new Date('2026-03-01T10:05:00.000Z').getTime() / 1000);
+    const expected = createHmac('sha256', 'whsec_test').update(`${t}.${body}`).digest('hex');
+    expect(headers[SUMMARY_SIGNATURE_HEADER]).toBe(`t=${t},v1=${expected}`);
+    expect(signSummaryBody('whsec_test', body, t)).toBe(headers[SUMMARY_SIGNATURE_HEADER]);
+    const payload = JSON.parse(body);
+    expect(payload.event).toBe('call.summary');
+    expect(payload.call._id).toBe(call.id);
+    expect(payload.call.summary).toEqual(validSummary);
+    expect(payload.call).not.toHaveProperty('deliveries');
+    expect(payload.call).not.toHaveProperty('settings');
+    expect(payload.call).not.toHaveProperty('userId');
+  });
+
+  it('retries a failing webhook with exponential backoff, recording each attempt', async () => {
+    const { call, calls, sleeps, delivery } = setup({}, [
+      { ok: false, status: 500, error: 'The webhook answered HTTP 500.' },
+      { ok: false, error: 'timed out' },
+      { ok: true, status: 204 },
+    ]);
+    const attempts = await delivery.deliver(call, validSummary, { method: 'webhook', webhookUrl: 'https://hooks.example.com/x' });
+    expect(attempts.map((a) => [a.attempt, a.ok, a.status])).toEqual([
+      [1, false, 500],
+      [2, false, undefined],
+      [3, true, 204],
+    ]);
+    expect(sleeps).toEqual([100, 200]);
+    expect(await stored(calls, call.id)).toHaveLength(3);
+  });
+
+  it(`gives up after ${SUMMARY_WEBHOOK_ATTEMPTS} attempts, and at once when the URL is refused`, async () => {
+    const fail = { ok: false as const, status: 503, error: 'x' };
+    const a = setup({}, [fail, fail, fail, fail]);
+    expect(await a.delivery.deliver(a.call, validSummary, { method: 'webhook', webhookUrl: 'https://h.example.com' })).toHaveLength(SUMMARY_WEBHOOK_ATTEMPTS);
+    const b = setup({}, [{ ok: false, error: 'refused', permanent: true }]);
+    expect(await b.delivery.deliver(b.call, validSummary, { method: 'webhook', webhookUrl: 'http://10.0.0.1/' })).toMatchObject([{ ok: false, error: 'refused' }]);
+    expect(b.posts).toHaveLength(1);
+  });
+
+  it('sends WhatsApp to the profile phone; outside the 24-hour window the attempt fails with a clear reason', async () => {
+    const ok = setup();
+    expect(await ok.delivery.deliver(ok.call, validSummary, { method: 'whatsapp', webhookUrl: '' })).toMatchObject([{ method: 'whatsapp', ok: true }]);
+    expect(ok.texts[0]!.to).toBe('34600999888');
+    expect(ok.texts[0]!.text).toContain(validSummary.quickSummary);
+
+    const closed = setup({
+      whatsapp: {
+        connection: async () => ({ credentials: { bearerToken: 't', businessId: 'b', phoneId: '1' } }),
+        sendText: async () => {
+          throw new GraphError('bad_request', 'Re-engagement message', 131047);
+        },
+      },
+    });
+    const attempts = await closed.delivery.deliver(closed.call, validSummary, { method: 'whatsapp', webhookUrl: '' });
+    expect(attempts).toMatchObject([{ method: 'whatsapp', ok: false, error: deliveryReasons.whatsappWindow }]);
+    expect(deliveryReasons.whatsappWindow).toMatch(/24 hours/);
+  });
+
+  it('records a failed attempt without a WhatsApp integration or profile phone', async () => {
+    const noWa = setup({ whatsapp: { connection: async () => null, sendText: async () => undefined } });
+    expect(await noWa.delivery.deliver(noWa.call, validSummary, { method: 'whatsapp', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.noWhatsApp }]);
+    const noPhone = setup({ users: { get: async () => ({ ...user, phoneNumber: '' }) } });
+    expect(await noPhone.delivery.deliver(noPhone.call, validSummary, { method: 'whatsapp', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.noProfilePhone }]);
+  });
+
+  it('records a failed e-mail instead of throwing', async () => {
+    const s = setup({ mailer: { send: async () => Promise.reject(new Error('SES down')) } });
+    expect(await s.delivery.deliver(s.call, validSummary, { method: 'email', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.emailFailed }]);
+  });
+});
