@@ -1,6 +1,6 @@
 /**
  * Integrations calls (SPEC §7 Integrations): the list, one by type, the ChatGPT setup / test / ask,
- * the WhatsApp Business setup / test, and disconnect (DELETE by type). Secrets come back as '***'.
+ * the WhatsApp Business and Twilio Voice setup / test, and disconnect (DELETE by type). Secrets come back as '***'.
  */
 import { useQuery } from '@tanstack/react-query';
 import type {
@@ -9,9 +9,13 @@ import type {
   ChatGptSetupInput,
   IntegrationType,
   IntegrationView,
+  TwilioSetupInput,
+  TwilioSetupResult,
+  TwilioTestResult,
   WhatsAppSetupInput,
   WhatsAppSetupResult,
 } from '@agentdesk/functions/contract';
+import { voiceMessages } from '@agentdesk/functions/contract';
 import { ApiError, request, requestData } from './client';
 
 const BASE = '/api/integrations';
@@ -55,6 +59,15 @@ export const integrationsApi = {
   /** Asks the Graph API for the phone number; '***' secrets mean the stored ones. */
   testWhatsApp: async (input?: Partial<WhatsAppSetupInput>): Promise<IntegrationTestResult> => {
     const env = await request(`${BASE}/whatsapp-business/test`, { method: 'POST', body: input ?? {} });
+    return { ok: env.success, message: env.message };
+  },
+  /** data: the voice webhook and status callback URLs, and whether the number was pointed at them. */
+  setupTwilio: (input: TwilioSetupInput) =>
+    request<TwilioSetupResult>(`${BASE}/twilio-voice/setup`, { method: 'POST', body: input }),
+  /** Asks Twilio's REST API for the account and the number; '***' means the stored token. */
+  testTwilio: async (input?: Partial<TwilioSetupInput>): Promise<IntegrationTestResult> => {
+    const env = await request<TwilioTestResult>(`${BASE}/twilio-voice/test`, { method: 'POST', body: input ?? {} });
+    if (env.data && env.data.numberFound === false) return { ok: false, message: voiceMessages.twilioNumberNotFound };
     return { ok: env.success, message: env.message };
   },
   disconnect: (type: IntegrationType) => request(`${BASE}/${type}`, { method: 'DELETE' }),

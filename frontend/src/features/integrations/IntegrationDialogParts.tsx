@@ -1,8 +1,8 @@
 /**
- * What the ChatGPT and WhatsApp Business modals share (SPEC §2 Integrations, §8): the dialog frame,
+ * What the ChatGPT, WhatsApp Business and Twilio Voice modals share (SPEC §2 Integrations, §8): the dialog frame,
  * the connection test and its result, the status chip and detail rows, the setup form's
  * Cancel / Test connection / Save actions, the connected view's Disconnect / Test connection /
- * Edit settings / Close actions, and the disconnect confirmation. `name` ('chatgpt' or 'whatsapp')
+ * Edit settings / Close actions, and the disconnect confirmation. `name` ('chatgpt', 'whatsapp' or 'twilio')
  * picks the texts under `integrations.<name>.*` and the `<name>-…` ids and test ids.
  */
 import { useState, type ReactNode } from 'react';
@@ -30,7 +30,7 @@ import { apiErrorText, translateContractText } from './messages';
 import { useDisconnectIntegration } from './queries';
 
 /** Which modal: its texts live under `integrations.<name>`, its ids start with `<name>-`. */
-export type IntegrationDialogName = 'chatgpt' | 'whatsapp';
+export type IntegrationDialogName = 'chatgpt' | 'whatsapp' | 'twilio';
 
 export interface TestOutcome {
   ok: boolean;

@@ -1,8 +1,8 @@
 /**
  * /integrations (SPEC §2 Integrations): cards for WhatsApp Business, ChatGPT and Twilio Voice with
  * their status (GET /api/integrations), plus 'More integrations coming soon'. WhatsApp Business
- * and ChatGPT open their modals; Twilio Voice arrives with a later issue, so its card shows the
- * 'Contact support' badge and a disabled 'Not Available' button (and points to /voice-settings).
+ * ChatGPT and Twilio Voice open their modals (the Twilio card and modal also link to /voice-settings).
+ * A card whose setup is not offered shows the 'Contact support' badge and a disabled 'Not Available'.
  */
 import { useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
@@ -28,6 +28,7 @@ import { useIntegrations } from '../../api/integrations';
 import { usePageTitle } from '../../components/usePageTitle';
 import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
+import { TwilioDialog } from './TwilioDialog';
 import { WhatsAppDialog } from './WhatsAppDialog';
 import { apiErrorText } from './messages';
 
@@ -123,6 +124,7 @@ export default function IntegrationsPage() {
   const list = useIntegrations();
   const [dialog, setDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
   const [whatsappDialog, setWhatsappDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
+  const [twilioDialog, setTwilioDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
 
   const byType = (type: IntegrationType): IntegrationView | null => list.data?.find((i) => i.type === type) ?? null;
   const chatgpt = byType('chatgpt');
@@ -130,6 +132,9 @@ export default function IntegrationsPage() {
   const whatsapp = byType('whatsapp-business');
   const whatsappConnected = Boolean(whatsapp?.isActive);
   const whatsappPhone = typeof whatsapp?.settings.phoneNumber === 'string' ? whatsapp.settings.phoneNumber : '';
+  const twilio = byType('twilio-voice');
+  const twilioConnected = Boolean(twilio?.isActive);
+  const twilioPhone = twilio?.credentials.phoneNumber ?? '';
 
   let body: ReactNode;
   if (list.isPending) {
@@ -202,9 +207,19 @@ export default function IntegrationsPage() {
           iconColor="#f22f46"
           name={t('integrations.twilio.name')}
           description={t('integrations.twilio.description')}
-          connected={Boolean(byType('twilio-voice')?.isActive)}
-          available={false}
+          connected={twilioConnected}
+          available
+          action={
+            <Button variant={twilioConnected ? 'outlined' : 'contained'} fullWidth onClick={() => setTwilioDialog((d) => ({ open: true, key: d.key + 1 }))}>
+              {twilioConnected ? t('integrations.manage') : t('integrations.connect')}
+            </Button>
+          }
         >
+          {twilioConnected && twilioPhone && (
+            <Typography variant="body2" sx={{ mt: 1.5 }}>
+              {t('integrations.whatsapp.phoneNumberShown', { phone: twilioPhone })}
+            </Typography>
+          )}
           <Link component={RouterLink} to="/voice-settings" variant="body2" sx={{ display: 'inline-block', mt: 1.5 }}>
             {t('integrations.twilio.voiceSettings')}
           </Link>
@@ -228,6 +243,12 @@ export default function IntegrationsPage() {
         open={whatsappDialog.open}
         onClose={() => setWhatsappDialog((d) => ({ ...d, open: false }))}
         integration={whatsapp}
+      />
+      <TwilioDialog
+        key={`twilio-${twilioDialog.key}`}
+        open={twilioDialog.open}
+        onClose={() => setTwilioDialog((d) => ({ ...d, open: false }))}
+        integration={twilio}
       />
       <ChatGptDialog key={dialog.key} open={dialog.open} onClose={() => setDialog((d) => ({ ...d, open: false }))} integration={chatgpt} />
     </Box>

@@ -51,8 +51,8 @@ import {
   type WhatsAppFormValues,
 } from './whatsappForm';
 
-/** A read-only value with a copy button (the webhook URL, the verify token). */
-function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+/** A read-only value with a copy button (the webhook URL, the verify token; the Twilio modal's URLs too). */
+export function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const copy = async () => {

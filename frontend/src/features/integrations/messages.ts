@@ -1,10 +1,10 @@
 /**
  * Contract texts of the integrations and agents calls (validation and server messages) in the UI
- * language. The Spanish lives under `integrations.messages` / `integrations.whatsapp.messages` /
+ * language. The Spanish lives under `integrations.messages` / `integrations.whatsapp.messages` / `integrations.twilio.messages` /
  * `agents.messages` keyed like the contract's message objects; texts without a translation are shown as they are.
  */
 import type { FieldError } from 'react-hook-form';
-import { agentMessages, integrationMessages, whatsappMessages } from '@agentdesk/functions/contract';
+import { agentMessages, integrationMessages, voiceMessages, whatsappMessages } from '@agentdesk/functions/contract';
 import i18n, { translateMessage } from '../../i18n';
 import { ApiError } from '../../api/client';
 import { agentStrings } from '../agents/i18n';
@@ -20,6 +20,7 @@ function register(prefix: string, contract: Record<string, unknown>, translated:
 register('integrations.messages', integrationMessages, integrationStrings.en.messages);
 register('agents.messages', agentMessages, agentStrings.en.messages);
 register('integrations.whatsapp.messages', whatsappMessages, integrationStrings.en.whatsapp.messages);
+register('integrations.twilio.messages', voiceMessages, integrationStrings.en.twilio.messages);
 
 /** A contract text (English) in the UI language. */
 export function translateContractText(text: string | undefined): string {

@@ -1,6 +1,6 @@
-/** ChatGPT and WhatsApp Business setup, test and disconnect; every change refreshes the list and the per-type reads. */
+/** ChatGPT, WhatsApp Business and Twilio Voice setup, test and disconnect; every change refreshes the list and the per-type reads. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { ChatGptSetupInput, IntegrationType, WhatsAppSetupInput } from '@agentdesk/functions/contract';
+import type { ChatGptSetupInput, IntegrationType, TwilioSetupInput, WhatsAppSetupInput } from '@agentdesk/functions/contract';
 import { integrationKeys, integrationsApi } from '../../api/integrations';
 
 /** GET /api/integrations/{type} (null when there is none). */
@@ -40,6 +40,18 @@ export function useSetupWhatsApp() {
 
 export function useTestWhatsApp() {
   return useMutation({ mutationFn: (input: Partial<WhatsAppSetupInput>) => integrationsApi.testWhatsApp(input) });
+}
+
+export function useSetupTwilio() {
+  const refresh = useRefreshIntegrations();
+  return useMutation({
+    mutationFn: (input: TwilioSetupInput) => integrationsApi.setupTwilio(input),
+    onSuccess: () => refresh(),
+  });
+}
+
+export function useTestTwilio() {
+  return useMutation({ mutationFn: (input: Partial<TwilioSetupInput>) => integrationsApi.testTwilio(input) });
 }
 
 export function useDisconnectIntegration() {
