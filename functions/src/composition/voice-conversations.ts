@@ -1,0 +1,73 @@
+/**
+ * Wires the voice-conversations group: the call items, the contacts (apply-contact), and the
+ * user's Twilio credentials for the recording proxy (plain fetch with basic auth, only to
+ * api.twilio.com or the configured TWILIO_API_URL's host). No Twilio or OpenAI SDK.
+ */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
+import { createVoiceIntegrationReader } from '../domain/integrations/twilio.js';
+import { RecordingTooLargeError, createCallsService, type RecordingFetcher } from '../domain/voice/calls.js';
+import { once } from '../lib/once.js';
+import { contactRepository, contactService } from './contacts.js';
+import { secretBox } from './secrets.js';
+import { callRepository } from './voice.js';
+
+/** Lambda answers are capped at 6 MB; base64 adds a third. */
+export const RECORDING_MAX_BYTES = 4 * 1024 * 1024;
+const RECORDING_TIMEOUT_MS = 15_000;
+
+export const fetchRecording: RecordingFetcher['fetch'] = async (url, auth) => {
+  const res = await fetch(url, {
+    headers: { authorization: `Basic ${Buffer.from(`${auth.username}:${auth.password}`).toString('base64')}` },
+    redirect: 'follow',
+    signal: AbortSignal.timeout(RECORDING_TIMEOUT_MS),
+  });
+  if (!res.ok) {
+    await res.body?.cancel();
+    return { status: res.status, contentType: '', body: Buffer.alloc(0) };
+  }
+  const declared = Number(res.headers.get('content-length') ?? '0');
+  if (declared > RECORDING_MAX_BYTES) {
+    await res.body?.cancel();
+    throw new RecordingTooLargeError();
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += (chunk as Uint8Array).byteLength;
+    if (size > RECORDING_MAX_BYTES) throw new RecordingTooLargeError();
+    chunks.push(Buffer.from(chunk as Uint8Array));
+  }
+  return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.concat(chunks) };
+};
+
+export const callsService = once(() => {
+  const c = config();
+  const integrations = new DynamoIntegrationRepository(documentClient(), c.TABLE_NAME);
+  const hosts = ['api.twilio.com', ...(c.TWILIO_API_URL ? [new URL(c.TWILIO_API_URL).host] : [])];
+  return createCallsService({
+    calls: callRepository(),
+    integrations: createVoiceIntegrationReader({ integrations, secrets: secretBox() }),
+    recordings: { fetch: fetchRecording },
+    recordingHosts: hosts,
+    contacts: {
+      async existing(userId, ids) {
+        const found = await contactRepository().getMany(userId, ids);
+        return new Set(found.map((x) => x.id));
+      },
+      async idByPhone(userId, phone) {
+        return (await contactRepository().phoneOwners(userId, [phone])).get(phone) ?? null;
+      },
+      async get(userId, id) {
+        try {
+          return await contactService().get(userId, id);
+        } catch {
+          return null;
+        }
+      },
+      create: (userId, input) => contactService().create(userId, { ...input, customFields: {} }),
+      update: (userId, id, input) => contactService().update(userId, id, input),
+    },
+  });
+});

@@ -1,0 +1,162 @@
+/**
+ * The call logs API (SPEC §7 Voice, §2 Voice call logs / detail): the list (newest first,
+ * numbered pages, search by the digits of the caller's or the business number), the detail, the
+ * recording (fetched from Twilio with the user's credentials and handed back as audio), and
+ * "apply contact": the contact data the AI analysis extracted written to the call's contact.
+ *
+ * Apply contact: the target is the contact linked to the call; when it was deleted or the call
+ * has none, the contact holding the caller's number; otherwise a new contact is created with the
+ * caller's number (or the extracted phone when the caller's number was withheld) through the
+ * contacts service (plan limit, source 'manual': the user created it with the button). Extracted
+ * name and e-mail overwrite the contact's when not empty (an invalid e-mail is ignored); the
+ * call is linked to the contact.
+ */
+import type { Contact } from '../../contract/contacts.js';
+import {
+  E164_RE,
+  voiceMessages,
+  type ListCallsQuery,
+  type VoiceConversation,
+  type VoiceConversationList,
+} from '../../contract/voice.js';
+import { NotFoundError, ValidationError, BadGatewayError } from '../errors.js';
+import type { CallRepository, StoredCall, VoiceIntegrationReader } from './ports.js';
+import { linkedContactIds, toVoiceConversation, toVoiceConversationListItem } from './view.js';
+
+/** The contacts as apply-contact needs them (adapter: the contacts service and repository). */
+export interface CallContacts {
+  /** Which of these contact ids still exist. */
+  existing(userId: string, ids: readonly string[]): Promise<Set<string>>;
+  /** The contact holding this E.164 number, or null. */
+  idByPhone(userId: string, phone: string): Promise<string | null>;
+  get(userId: string, id: string): Promise<Contact | null>;
+  create(userId: string, input: { name: string; phoneNumber: string; email: string }): Promise<Contact>;
+  update(userId: string, id: string, input: { name?: string; phoneNumber: string; email?: string }): Promise<Contact>;
+}
+
+/** GET of a recording file with HTTP basic auth (adapter: fetch). */
+export interface RecordingFetcher {
+  fetch(url: string, auth: { username: string; password: string }): Promise<{ status: number; contentType: string; body: Buffer }>;
+}
+
+export class RecordingTooLargeError extends Error {
+  constructor() {
+    super('recording too large');
+    this.name = 'RecordingTooLargeError';
+  }
+}
+
+export const callsMessages = {
+  recordingUnavailable: 'The recording could not be loaded from Twilio. Please try again later.',
+  recordingTooLarge: 'This recording is too long to play here. Open it in the Twilio console.',
+  twilioNotConnected: voiceMessages.notConnected,
+} as const;
+
+export interface CallsDeps {
+  calls: CallRepository;
+  contacts: CallContacts;
+  integrations: VoiceIntegrationReader;
+  recordings: RecordingFetcher;
+  /** Hosts a recording URL may point at (api.twilio.com and the configured Twilio API's host). */
+  recordingHosts: readonly string[];
+}
+
+const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function createCallsService(deps: CallsDeps) {
+  async function load(userId: string, id: string): Promise<StoredCall> {
+    const call = id && id.length <= 100 ? await deps.calls.get(userId, id) : null;
+    if (!call) throw new NotFoundError(voiceMessages.callNotFound);
+    return call;
+  }
+
+  async function live(userId: string, calls: readonly StoredCall[]): Promise<Set<string>> {
+    const ids = linkedContactIds(calls);
+    return ids.length ? deps.contacts.existing(userId, ids) : new Set();
+  }
+
+  return {
+    async list(userId: string, query: ListCallsQuery): Promise<VoiceConversationList> {
+      const digits = query.search.replace(/\D/g, '');
+      const { limit, page } = query;
+      if (query.search !== '' && digits === '') {
+        // Only digits can match a phone number.
+        return { conversations: [], pagination: { currentPage: page, totalPages: 0, totalItems: 0, limit } };
+      }
+      const result = await deps.calls.page(userId, { page, limit, search: digits });
+      const existing = await live(userId, result.items);
+      return {
+        conversations: result.items.map((c, i) => toVoiceConversationListItem(c, result.messageCounts[i] ?? c.messages.length, existing)),
+        pagination: { currentPage: page, totalPages: Math.ceil(result.total / limit), totalItems: result.total, limit },
+      };
+    },
+
+    async get(userId: string, id: string): Promise<VoiceConversation> {
+      const call = await load(userId, id);
+      return toVoiceConversation(call, await live(userId, [call]));
+    },
+
+    /** The call's recording as MP3 bytes. */
+    async recording(userId: string, id: string): Promise<{ contentType: string; body: Buffer }> {
+      const call = await load(userId, id);
+      if (!call.recording?.url) throw new NotFoundError(voiceMessages.noRecording);
+      let url: URL;
+      try {
+        url = new URL(call.recording.url);
+      } catch {
+        throw new NotFoundError(voiceMessages.noRecording);
+      }
+      // The stored URL came from a (signed) Twilio callback; still, the user's credentials only go to Twilio.
+      if (!deps.recordingHosts.includes(url.host) || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+        throw new NotFoundError(voiceMessages.noRecording);
+      }
+      if (!/\.(mp3|wav)$/i.test(url.pathname)) url.pathname = `${url.pathname}.mp3`;
+      const integration = await deps.integrations.get(userId);
+      if (!integration) throw new ValidationError(callsMessages.twilioNotConnected);
+      let res;
+      try {
+        res = await deps.recordings.fetch(url.toString(), { username: integration.accountSid, password: integration.authToken });
+      } catch (error) {
+        if (error instanceof RecordingTooLargeError) throw new BadGatewayError(callsMessages.recordingTooLarge);
+        throw new BadGatewayError(callsMessages.recordingUnavailable);
+      }
+      if (res.status === 404) throw new NotFoundError(voiceMessages.noRecording);
+      if (res.status < 200 || res.status >= 300) throw new BadGatewayError(callsMessages.recordingUnavailable);
+      return { contentType: res.contentType.startsWith('audio/') ? res.contentType : 'audio/mpeg', body: res.body };
+    },
+
+    async applyContact(userId: string, id: string): Promise<{ conversation: VoiceConversation; contact: Contact; created: boolean }> {
+      const call = await load(userId, id);
+      if (!call.summary) throw new ValidationError(voiceMessages.noSummary);
+      const extracted = call.summary.contactExtracted;
+      const name = extracted.name.trim().slice(0, 100);
+      const email = EMAIL_RE.test(extracted.email.trim()) ? extracted.email.trim().toLowerCase() : '';
+      if (!name && !email) throw new ValidationError(voiceMessages.noExtractedContact);
+
+      let contactId: string | null = null;
+      const linked = call.contact?._id;
+      if (linked && (await deps.contacts.existing(userId, [linked])).has(linked)) contactId = linked;
+      if (!contactId && E164_RE.test(call.phoneNumber)) contactId = await deps.contacts.idByPhone(userId, call.phoneNumber);
+
+      let contact: Contact | null = contactId ? await deps.contacts.get(userId, contactId) : null;
+      let created = false;
+      if (contact) {
+        contact = await deps.contacts.update(userId, contact._id, {
+          ...(name ? { name } : {}),
+          ...(email ? { email } : {}),
+          phoneNumber: contact.phoneNumber || call.phoneNumber,
+        });
+      } else {
+        const phone = E164_RE.test(call.phoneNumber) ? call.phoneNumber : extracted.phone.trim();
+        contact = await deps.contacts.create(userId, { name, phoneNumber: phone, email });
+        created = true;
+      }
+      const ref = { _id: contact._id, name: contact.name, phoneNumber: contact.phoneNumber };
+      await deps.calls.setContact(userId, call.id, ref);
+      const updated = { ...call, contact: ref };
+      return { conversation: toVoiceConversation(updated, new Set([contact._id])), contact, created };
+    },
+  };
+}
+
+export type CallsService = ReturnType<typeof createCallsService>;
