@@ -1,0 +1,174 @@
+/**
+ * The voice flow in a real browser against the local runtime (fake OpenAI and fake Twilio are the
+ * stack's defaults): a user with ChatGPT and an enabled agent (set up through the API) connects
+ * Twilio Voice in the Integrations modal with an account registered in the fake Twilio, which
+ * points the number at the app. The fake Twilio then plays a call to that number (POST
+ * /_test/calls: signed webhooks, the caller speaks one sentence and hangs up). The call appears in
+ * /voice-conversations; its detail shows the transcript (the caller on the right with the
+ * confidence, the agent on the left), the AI Analysis the call-summary worker produced, and plays
+ * the recording through the authenticated proxy. Search narrows the log; an unknown id shows
+ * 'Voice Conversation Not Found'.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import { VOICE_DEFAULTS, type VoiceSettings } from '../../functions/src/contract/voice.js';
+import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
+
+const appUrl = inject('appUrl');
+const mailboxUrl = inject('mailboxUrl');
+const twilioUrl = inject('twilioApiUrl');
+
+/** The agent turn and the summary worker go through the queue and the model: give them time on a busy machine. */
+const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
+
+/** Calls the API as the signed-in user (the session the app keeps in local storage). */
+async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
+  const res = await fetch(`${appUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: T; message?: string };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
+  return json.data as T;
+}
+
+async function twilioControl<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${twilioUrl}/_test/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json()) as T & { message?: string };
+  if (!res.ok) throw new Error(`fake Twilio /_test/${path}: ${res.status} ${json.message}`);
+  return json;
+}
+
+const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
+
+/** CSS align-items of a transcript turn: the caller's turns sit on the right, the agent's on the left. */
+const sideOf = (turn: Locator) => turn.evaluate((el) => getComputedStyle(el).alignItems);
+
+const browser = useBrowser();
+
+describe('voice', () => {
+  it('connects Twilio Voice, receives a call and shows its transcript and AI analysis', async () => {
+    const page = await newPage(browser());
+    await register(page, appUrl, mailboxUrl, `voice+${randomUUID().slice(0, 8)}@example.com`);
+    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
+    await activateTrial(await userIdOf(page));
+
+    // ChatGPT (the stack's fake OpenAI accepts any sk- key), one enabled agent, recording on.
+    await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
+    const agent = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: 'Reception' });
+    await callApi(page, 'PUT', `/api/agents/${agent._id}`, {
+      name: 'Reception',
+      description: 'Answers phone calls for a restaurant: opening hours, table bookings and the menu',
+      objective: 'Take table bookings and answer questions briefly',
+      instructions: '',
+      knowledgeBase: '',
+      priority: 1,
+    });
+    expect(agent.enabled).toBe(true);
+    const settings = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');
+    expect(settings.messageWelcome).toBe(VOICE_DEFAULTS.messageWelcome);
+    await callApi(page, 'PUT', '/api/voice-settings', { ...settings, enableRecording: true });
+
+    // A Twilio account with one number, known to the fake Twilio only.
+    const businessNumber = `+1415${digits(7)}`;
+    const account = await twilioControl<{ accountSid: string; authToken: string }>('accounts', { numbers: [businessNumber] });
+
+    // Integrations → Twilio Voice: setup configures the number's voice URL and status callback.
+    await page.goto(`${appUrl}/integrations`);
+    const twilio = page.getByTestId('integration-twilio-voice');
+    await eventually(() => twilio.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+    await twilio.getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Account SID/).fill(account.accountSid);
+    await dialog.getByLabel(/^Auth Token/).fill(account.authToken);
+    await dialog.getByLabel(/^Phone Number/).fill(businessNumber);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => page.getByText('Twilio Voice integration configured successfully').count()).toBeGreaterThan(0);
+    await eventually(() => dialog.getByTestId('twilio-number-configured').count()).toBe(1);
+    expect(await dialog.getByTestId('twilio-webhook-url').inputValue()).toMatch(/\/api\/webhooks\/twilio\/[^/]+\/voice$/);
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+
+    // Nobody has called yet.
+    await page.goto(`${appUrl}/voice-conversations`);
+    await eventually(() => page.getByText('No voice conversations found').count()).toBe(1);
+
+    // A caller dials the number: the fake Twilio plays the call against the app, signed as Twilio signs.
+    const caller = `+346${digits(8)}`;
+    const question = 'Quiero reservar una mesa para cuatro personas mañana a las nueve';
+    const call = await twilioControl<{ callSid: string; ended: string; httpStatuses: number[] }>('calls', {
+      to: businessNumber,
+      from: caller,
+      turns: [{ speech: question, confidence: 0.91 }],
+      hangup: 'after-script',
+    });
+    expect(call.httpStatuses.every((s) => s === 200)).toBe(true);
+
+    // The log: one row with the caller and the business number, ended, with a duration.
+    await page.reload();
+    const rows = page.getByTestId('call-row');
+    await slowly(() => rows.count()).toBe(1);
+    const row = rows.first();
+    expect(await row.getByText(caller).count()).toBe(1);
+    expect(await row.getByText(`To ${businessNumber}`).count()).toBe(1);
+    // Ended by the app's goodbye (Completed) or by the caller hanging up after the script (Hung up).
+    await slowly(async () => {
+      await page.reload();
+      return rows.first().getByTestId('call-status').textContent();
+    }).toMatch(/^(Completed|Hung up)$/);
+    expect(await page.getByTestId('calls-showing').textContent()).toBe('Showing 1 to 1 of 1 results');
+
+    // Search by phone number narrows the log.
+    const search = page.getByRole('searchbox', { name: 'Search by phone number' });
+    await search.fill('999999999');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await eventually(() => page.getByText('No voice conversations found').count()).toBe(1);
+    await search.fill(caller.slice(-6));
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await eventually(() => rows.count()).toBe(1);
+
+    // The detail: the transcript in order, the caller on the right with the confidence, the agent on the left.
+    await rows.first().click();
+    await eventually(() => new URL(page.url()).pathname).toMatch(/^\/voice-conversations\/[^/]+$/);
+    const turns = page.getByTestId('call-transcript').getByTestId('call-turn');
+    await slowly(() => turns.count()).toBeGreaterThanOrEqual(3);
+    const welcome = turns.nth(0);
+    expect(await welcome.getAttribute('data-role')).toBe('agent');
+    expect(await welcome.getByText(VOICE_DEFAULTS.messageWelcome, { exact: true }).count()).toBe(1);
+    expect(await sideOf(welcome)).toBe('flex-start');
+    const asked = turns.nth(1);
+    expect(await asked.getAttribute('data-role')).toBe('user');
+    expect(await asked.getByText(question, { exact: true }).count()).toBe(1);
+    expect(await asked.getByText(/Confidence 91%/).count()).toBe(1);
+    expect(await sideOf(asked)).toBe('flex-end');
+    const answer = turns.nth(2);
+    expect(await answer.getAttribute('data-role')).toBe('agent');
+    expect((await answer.textContent())?.trim()).not.toBe('');
+    expect(await sideOf(answer)).toBe('flex-start');
+    expect(await page.getByText(`Call ID: ${call.callSid}`).count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Voice Settings' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'View Contact Details' }).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Open WhatsApp' }).getAttribute('href')).toBe(`https://wa.me/${caller.slice(1)}`);
+    expect(await page.getByTestId('call-duration').textContent()).toMatch(/^\d+:\d{2}$/);
+
+    // The AI Analysis arrives from the call-summary worker (the page polls while it is pending).
+    await slowly(() => page.getByTestId('call-analysis').count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'AI Analysis' }).count()).toBe(1);
+    expect((await page.getByTestId('call-quick-summary').textContent())?.trim()).not.toBe('');
+    for (const label of ['Action Points', 'Sentiment', 'Urgency', 'Tone', 'Extracted Contact Data', 'Extracted Booking Data']) {
+      expect(await page.getByTestId('call-analysis').getByText(label, { exact: true }).count()).toBe(1);
+    }
+
+    // The recording plays through the authenticated proxy (a blob URL, the bearer token never in a src).
+    await page.getByRole('button', { name: 'Play recording' }).click();
+    const audio = page.getByTestId('call-recording');
+    await eventually(() => audio.count()).toBe(1);
+    expect(await audio.getAttribute('src')).toMatch(/^blob:/);
+
+    // An id that is not one of this user's calls.
+    await page.goto(`${appUrl}/voice-conversations/${randomUUID()}`);
+    await eventually(() => page.getByText('Voice Conversation Not Found').count()).toBe(1);
+  });
+});
