@@ -134,7 +134,7 @@ export default function IntegrationsPage() {
   const whatsappPhone = typeof whatsapp?.settings.phoneNumber === 'string' ? whatsapp.settings.phoneNumber : '';
   const twilio = byType('twilio-voice');
   const twilioConnected = Boolean(twilio?.isActive);
-  const twilioPhone = twilio?.credentials.phoneNumber ?? '';
+  const twilioPhone = [twilio?.settings.phoneNumber, twilio?.credentials.phoneNumber].find((v): v is string => typeof v === 'string' && v !== '') ?? '';
 
   let body: ReactNode;
   if (list.isPending) {

@@ -217,7 +217,11 @@ export function TwilioDialog({ open, onClose, integration }: TwilioDialogProps) 
   const [justSaved, setJustSaved] = useState(false);
   const [editing, setEditing] = useState(!connected);
   const webhookUrl = saved?.webhookUrl || integration?.webhookUrl || '';
-  const statusCallbackUrl = saved?.statusCallbackUrl || statusCallbackOf(webhookUrl);
+  const storedCallback = integration?.settings.statusCallbackUrl;
+  const statusCallbackUrl = saved?.statusCallbackUrl || (typeof storedCallback === 'string' && storedCallback) || statusCallbackOf(webhookUrl);
+  // Whether the number points at our URLs: this setup's answer, else what the last setup stored.
+  const storedConfigured = integration?.settings.numberConfigured;
+  const numberState: TwilioSetupResult | null = saved ?? (typeof storedConfigured === 'boolean' ? { webhookUrl, statusCallbackUrl, numberConfigured: storedConfigured } : null);
 
   const showForm = editing || (!integration && !justSaved);
 
@@ -245,7 +249,7 @@ export function TwilioDialog({ open, onClose, integration }: TwilioDialogProps) 
             <Stack spacing={2.5}>
               {justSaved && <Alert severity="success">{t('integrations.twilio.connectedNote')}</Alert>}
               {integration && <ConnectionDetails integration={integration} />}
-              <WebhookDetails webhookUrl={webhookUrl} statusCallbackUrl={statusCallbackUrl} result={saved} />
+              <WebhookDetails webhookUrl={webhookUrl} statusCallbackUrl={statusCallbackUrl} result={numberState} />
               <VoiceSettingsLink onNavigate={onClose} />
               <TestResult name="twilio" outcome={storedTest.outcome} />
             </Stack>
