@@ -72,7 +72,7 @@ function webhook(run: (userId: string, params: TwilioCallParams, req: Request) =
 export const routes: RouteTable = {
   'POST /api/webhooks/twilio/{userId}/voice': webhook(async (userId, p) => renderTwiml(await callLoop().incoming(userId, p)), renderTwiml(FAILED_CALL)),
   'POST /api/webhooks/twilio/{userId}/voice/gather': webhook(
-    async (userId, p, req) => renderTwiml(await callLoop().gather(userId, p, { turn: req.query.turn, silences: req.query.silences })),
+    async (userId, p, req) => renderTwiml(await callLoop().gather(userId, p, { call: req.query.call, agent: req.query.agent, turn: req.query.turn, silences: req.query.silences })),
     renderTwiml(FAILED_CALL),
   ),
   'POST /api/webhooks/twilio/{userId}/voice/status': async (req) => {

@@ -130,9 +130,9 @@ describe('voice call loop', () => {
     expect(say.attrs).toEqual({ voice: VOICE_DEFAULTS.voice, language: VOICE_DEFAULTS.language });
     const gather = call.events.find((e) => e.verb === 'Gather')!;
     expect(gather.attrs).toMatchObject({ input: 'speech', language: 'es-ES', speechTimeout: 'auto', actionOnEmptyResult: 'true', method: 'POST' });
-    expect(gather.attrs.action).toBe(`${u.webhookUrl}/gather?turn=1`);
-
     const saved = await stored(u, call.callSid);
+    expect(gather.attrs.action).toBe(`${u.webhookUrl}/gather?call=${saved.id}&agent=${saved.agent?._id}&turn=1`);
+
     expect(saved.messages.map((m) => [m.role, m.content, m.confidence])).toEqual([
       ['agent', VOICE_DEFAULTS.messageWelcome, null],
       ['user', 'What time do you open?', 0.87],

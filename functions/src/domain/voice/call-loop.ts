@@ -147,8 +147,10 @@ function confidenceOf(raw: string | undefined): number | null {
   return raw !== undefined && raw !== '' && Number.isFinite(n) ? Math.min(1, Math.max(0, n)) : null;
 }
 
-function gatherUrl(base: string, turn: number, silences: number): string {
-  return `${base}?turn=${turn}${silences > 0 ? `&silences=${silences}` : ''}`;
+/** The gather action: the call (and its agent) by id, so a turn reads them in one round trip; `turn` and `silences` make retries idempotent. */
+function gatherUrl(base: string, call: Pick<StoredCall, 'id' | 'agent'>, turn: number, silences: number): string {
+  const agent = call.agent ? `&agent=${encodeURIComponent(call.agent._id)}` : '';
+  return `${base}?call=${encodeURIComponent(call.id)}${agent}&turn=${turn}${silences > 0 ? `&silences=${silences}` : ''}`;
 }
 
 const intParam = (raw: string | undefined): number | null => (raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null);
@@ -162,8 +164,8 @@ export function createCallLoop(deps: CallLoopDeps) {
 
   const agentTurn = (content: string): CallTurn => ({ role: 'agent', content, at: iso(), confidence: null });
 
-  function listen(userId: string, turn: number, silences: number, text: string | null): CallStep {
-    return { kind: 'gather', actionUrl: gatherUrl(deps.urls(userId).gather, turn, silences), text, timeoutSec: VOICE_LIMITS.gatherTimeout };
+  function listen(userId: string, call: Pick<StoredCall, 'id' | 'agent'>, turn: number, silences: number, text: string | null): CallStep {
+    return { kind: 'gather', actionUrl: gatherUrl(deps.urls(userId).gather, call, turn, silences), text, timeoutSec: VOICE_LIMITS.gatherTimeout };
   }
 
   const goodbye = (s: CallSettingsSnapshot, before: CallStep[] = []): CallScript => ({
@@ -184,7 +186,7 @@ export function createCallLoop(deps: CallLoopDeps) {
       return goodbye(s);
     }
     const answer = afterTurn !== null ? call.messages[afterTurn + 1] : call.messages[0];
-    return { voice: voiceOf(s), steps: [listen(userId, call.messages.length, call.silences, answer?.role === 'agent' ? answer.content : null)] };
+    return { voice: voiceOf(s), steps: [listen(userId, call, call.messages.length, call.silences, answer?.role === 'agent' ? answer.content : null)] };
   }
 
   /** Runs the agent on the caller's words within the turn's bound. */
@@ -224,8 +226,8 @@ export function createCallLoop(deps: CallLoopDeps) {
     async incoming(userId: string, p: TwilioCallParams): Promise<CallScript> {
       const callSid = p.CallSid ?? '';
       type Reservation = { ok: true } | { ok: false; error: unknown };
-      const [existing, stored, agents, connection, contact, reservation] = await Promise.all([
-        deps.calls.getBySid(userId, callSid),
+      // A retried webhook is found by create() (the CallSid guard), not by a read first: one round trip less.
+      const [stored, agents, connection, contact, reservation] = await Promise.all([
         deps.settings.get(userId),
         deps.agents.list(userId),
         deps.ai.forUser(userId),
@@ -240,10 +242,6 @@ export function createCallLoop(deps: CallLoopDeps) {
           (error: unknown): Reservation => ({ ok: false, error }),
         ),
       ]);
-      if (existing) {
-        if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
-        return replay(userId, existing, null);
-      }
       if (!reservation.ok && !(reservation.error instanceof LimitExceededError) && !(reservation.error instanceof PaymentRequiredError)) {
         throw reservation.error;
       }
@@ -291,12 +289,18 @@ export function createCallLoop(deps: CallLoopDeps) {
       }
       const steps: CallStep[] = [];
       if (s.enableRecording) steps.push({ kind: 'record', callbackUrl: deps.urls(userId).recording });
-      steps.push(listen(userId, call.messages.length, 0, s.messageWelcome));
+      steps.push(listen(userId, call, call.messages.length, 0, s.messageWelcome));
       return { voice: voiceOf(s), steps };
     },
 
-    async gather(userId: string, p: TwilioCallParams, query: { turn?: string; silences?: string }): Promise<CallScript> {
-      const call = await deps.calls.getBySid(userId, p.CallSid ?? '');
+    async gather(userId: string, p: TwilioCallParams, query: { call?: string; agent?: string; turn?: string; silences?: string }): Promise<CallScript> {
+      // The call, the ChatGPT connection and the agent side by side (ids from our own, signed, action URL).
+      const [byId, connection, agentById] = await Promise.all([
+        query.call ? deps.calls.get(userId, query.call) : Promise.resolve(null),
+        deps.ai.forUser(userId),
+        query.agent ? deps.agents.get(userId, query.agent) : Promise.resolve(null),
+      ]);
+      const call = byId && byId.callSid === p.CallSid ? byId : await deps.calls.getBySid(userId, p.CallSid ?? '');
       if (!call) {
         onInfo('Voice: gather for an unknown call', { userId, callSid: p.CallSid });
         const s = snapshotOf(null);
@@ -318,7 +322,7 @@ export function createCallLoop(deps: CallLoopDeps) {
           return goodbye(s);
         }
         await deps.calls.setSilences(userId, call.id, call.silences, next);
-        return { voice: voiceOf(s), steps: [listen(userId, turn, next, s.messageNoInput)] };
+        return { voice: voiceOf(s), steps: [listen(userId, call, turn, next, s.messageNoInput)] };
       }
 
       const userTurn: CallTurn = { role: 'user', content: speech, at: iso(), confidence: confidenceOf(p.Confidence) };
@@ -329,10 +333,7 @@ export function createCallLoop(deps: CallLoopDeps) {
         return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageGoodbye }, { kind: 'hangup' }] };
       }
 
-      const [agent, connection] = await Promise.all([
-        call.agent ? deps.agents.get(userId, call.agent._id) : Promise.resolve(null),
-        deps.ai.forUser(userId),
-      ]);
+      const agent = call.agent && agentById?._id === call.agent._id ? agentById : call.agent ? await deps.agents.get(userId, call.agent._id) : null;
       let said: string;
       let escalation: { reason: string } | null = null;
       if (!agent || !connection) {
@@ -359,7 +360,7 @@ export function createCallLoop(deps: CallLoopDeps) {
         }
         await deps.calls.markEscalated(userId, call.id, reason);
       }
-      return { voice: voiceOf(s), steps: [listen(userId, turn + 2, 0, said)] };
+      return { voice: voiceOf(s), steps: [listen(userId, call, turn + 2, 0, said)] };
     },
 
     /** The number's status callback. Returns what happened (for logs and tests). */
