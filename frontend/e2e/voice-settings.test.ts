@@ -1,0 +1,164 @@
+/**
+ * Voice settings and the Twilio Voice modal in a real browser against the local runtime:
+ * /voice-settings saves numeric fields as numbers, keeps premium voices unselectable, resets to
+ * the defaults after the confirmation, and requests then cancels a phone number (with the SPEC §5
+ * confirmation); the Integrations modal sets up Twilio Voice against the fake Twilio and shows the
+ * webhook URLs, tests the connection and disconnects after confirming.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import type { VoiceSettings } from '@agentdesk/functions/contract';
+import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
+
+const appUrl = inject('appUrl');
+const mailboxUrl = inject('mailboxUrl');
+const twilioUrl = inject('twilioApiUrl');
+
+/** Calls the API as the signed-in user (the session the app keeps in local storage). */
+async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
+  const res = await fetch(`${appUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: T; message?: string };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
+  return json.data as T;
+}
+
+/** A registered user with an active trial, on the given page of the app. */
+async function subscribedUserOn(page: Page, path: string, label: string): Promise<void> {
+  await register(page, appUrl, mailboxUrl, `${label}+${randomUUID().slice(0, 8)}@example.com`);
+  await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
+  await activateTrial(await userIdOf(page));
+  await page.goto(`${appUrl}${path}`);
+}
+
+const browser = useBrowser();
+
+describe('voice settings', () => {
+  it('saves numbers as numbers, keeps premium voices unselectable, resets, and requests then cancels a phone number', async () => {
+    const page = await newPage(browser());
+    await subscribedUserOn(page, '/voice-settings', 'voice-settings');
+    await eventually(() => page.getByRole('heading', { name: 'Voice Settings', level: 1 }).count()).toBe(1);
+    const speechRate = page.getByLabel('Speech rate', { exact: true });
+    await eventually(() => speechRate.count()).toBe(1);
+    expect(await speechRate.inputValue()).toBe('1');
+
+    // The voice picker: the default voice, premium voices listed but disabled.
+    const voice = page.getByRole('combobox', { name: 'Voice' });
+    expect(await voice.textContent()).toContain('Standard A');
+    await voice.click();
+    const premium = page.getByRole('option', { name: /Leda \(HD\)/ });
+    expect(await premium.getAttribute('aria-disabled')).toBe('true');
+    await premium.click({ force: true });
+    await page.keyboard.press('Escape');
+    await eventually(() => page.getByRole('listbox').count()).toBe(0);
+    expect(await voice.textContent()).toContain('Standard A');
+    await voice.click();
+    await page.getByRole('option', { name: /^Lucia/ }).click();
+    expect(await voice.textContent()).toContain('Lucia');
+
+    // Numbers typed in the form are saved as numbers.
+    await speechRate.fill('1.5');
+    await page.getByLabel('Pitch', { exact: true }).fill('0.8');
+    await page.getByLabel('Volume', { exact: true }).fill('1.2');
+    await page.getByLabel('Max call duration (seconds)').fill('120');
+    await page.getByRole('combobox', { name: 'Notification method' }).click();
+    await page.getByRole('option', { name: 'WhatsApp' }).click();
+    await eventually(() => page.getByText(/outside the 24-hour window WhatsApp summaries need an approved message template/).count()).toBe(1);
+    await page.getByRole('combobox', { name: 'Notification method' }).click();
+    await page.getByRole('option', { name: 'Email' }).click();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await eventually(() => page.getByText('Voice settings updated successfully').count()).toBeGreaterThan(0);
+    const saved = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');
+    expect(saved).toMatchObject({ speechRate: 1.5, pitch: 0.8, volume: 1.2, maxCallDuration: 120, voice: 'Polly.Lucia', summaryNotificationMethod: 'email' });
+
+    // A reload shows what was stored.
+    await page.reload();
+    await eventually(() => page.getByLabel('Speech rate', { exact: true }).count()).toBe(1);
+    expect(await page.getByLabel('Speech rate', { exact: true }).inputValue()).toBe('1.5');
+    expect(await page.getByLabel('Max call duration (seconds)').inputValue()).toBe('120');
+
+    // Reset to Defaults asks first, then restores SPEC §9's values.
+    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+    const resetDialog = page.getByRole('dialog', { name: 'Reset voice settings' });
+    await eventually(() => resetDialog.getByText('Are you sure you want to reset all voice settings to defaults?').count()).toBe(1);
+    await resetDialog.getByRole('button', { name: 'Reset to Defaults' }).click();
+    await eventually(() => page.getByText('Voice settings reset to defaults').count()).toBeGreaterThan(0);
+    await eventually(() => page.getByLabel('Speech rate', { exact: true }).inputValue()).toBe('1');
+    expect(await page.getByRole('combobox', { name: 'Voice' }).textContent()).toContain('Standard A');
+    expect(await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).toMatchObject({ speechRate: 1, maxCallDuration: 300, voice: 'Google.es-ES-Standard-A' });
+
+    // The phone number panel (#phone-number): request, then cancel after the confirmation.
+    await page.goto(`${appUrl}/voice-settings#phone-number`);
+    const panel = page.locator('#phone-number');
+    await eventually(() => panel.getByText('Assigning a number can take up to 96 hours after your request.').count()).toBe(1);
+    await panel.getByLabel('Notes').fill('A local number in Madrid, please');
+    await panel.getByRole('button', { name: 'Request Phone Number' }).click();
+    await eventually(() => page.getByText('Phone number request submitted successfully').count()).toBeGreaterThan(0);
+    await eventually(() => panel.getByTestId('phone-request-status').textContent()).toBe('Pending');
+    expect(await panel.getByRole('button', { name: 'Request Phone Number' }).count()).toBe(0);
+    expect((await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).phoneNumber).toMatchObject({ status: 'pending', notes: 'A local number in Madrid, please' });
+
+    await panel.getByRole('button', { name: 'Cancel Request' }).click();
+    const cancelDialog = page.getByRole('dialog', { name: 'Cancel phone number request' });
+    await eventually(() => cancelDialog.getByText('Are you sure you want to cancel your phone number request?').count()).toBe(1);
+    await cancelDialog.getByRole('button', { name: 'Cancel Request' }).click();
+    await eventually(() => page.getByText('Phone number request cancelled successfully').count()).toBeGreaterThan(0);
+    await eventually(() => panel.getByRole('button', { name: 'Request Phone Number' }).count()).toBe(1);
+    expect(await panel.getByTestId('phone-request-status').count()).toBe(0);
+    expect((await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).phoneNumber.status).toBeNull();
+  });
+
+  it('sets up Twilio Voice in the Integrations modal, shows the webhook URLs, tests and disconnects', async () => {
+    const page = await newPage(browser());
+    await subscribedUserOn(page, '/integrations', 'twilio-modal');
+    const businessNumber = `+1415555${String(Math.floor(Math.random() * 10_000)).padStart(4, '0')}`;
+    const registered = await fetch(`${twilioUrl}/_test/accounts`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ numbers: [businessNumber] }),
+    });
+    const account = (await registered.json()) as { accountSid: string; authToken: string };
+
+    const card = page.getByTestId('integration-twilio-voice');
+    await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+    await card.getByRole('button', { name: 'Connect' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Configure Twilio Voice' });
+    expect(await dialog.getByRole('link', { name: /open Voice settings/ }).getAttribute('href')).toBe('/voice-settings');
+    // The form's own checks first (SPEC §5): E.164 only.
+    await dialog.getByLabel(/^Account SID/).fill(account.accountSid);
+    await dialog.getByLabel(/^Auth Token/).fill(account.authToken);
+    await dialog.getByLabel(/^Phone Number/).fill('4155550123');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => dialog.getByText('Phone number must be in E.164 format, e.g. +14155550123').count()).toBe(1);
+    await dialog.getByLabel(/^Phone Number/).fill(businessNumber);
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => page.getByText('Twilio Voice integration configured successfully').count()).toBeGreaterThan(0);
+
+    const details = page.getByRole('dialog', { name: 'Twilio Voice connection' });
+    const userId = await userIdOf(page);
+    const webhookUrl = await details.getByTestId('twilio-webhook-url').inputValue();
+    expect(webhookUrl).toBe(`${new URL(webhookUrl).origin}/api/webhooks/twilio/${userId}/voice`);
+    expect(await details.getByTestId('twilio-status-callback-url').inputValue()).toBe(`${webhookUrl}/status`);
+    await eventually(() => details.getByTestId('twilio-number-configured').count()).toBe(1);
+    // The fake Twilio holds what setup configured on the number.
+    const numbers = (await (await fetch(`${twilioUrl}/_test/numbers?${new URLSearchParams({ accountSid: account.accountSid })}`)).json()) as {
+      numbers: { voiceUrl?: string; statusCallback?: string }[];
+    };
+    expect(numbers.numbers[0]).toMatchObject({ voiceUrl: webhookUrl, statusCallback: `${webhookUrl}/status` });
+
+    await details.getByRole('button', { name: 'Test connection' }).click();
+    await eventually(() => details.getByTestId('twilio-test-result').textContent()).toBe('Connection successful');
+
+    await details.getByRole('button', { name: 'Disconnect' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Disconnect Twilio Voice?' });
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await eventually(() => page.getByRole('dialog').count()).toBe(0);
+    await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+    expect(await card.getByText('Not connected').count()).toBe(1);
+  });
+});
