@@ -58,7 +58,9 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const name = (error as { name?: string }).name ?? '';
-  console.error(name === 'UserNotFoundException' ? 'No user with this e-mail in the pool.' : (error as Error).message);
+  const { name = '', code = '', message = String(error) } = error as { name?: string; code?: string; message?: string };
+  if (name === 'UserNotFoundException') console.error('No user with this e-mail in the pool.');
+  else if (code === 'ECONNREFUSED') console.error('cognito-local is not running: start the local stack first (npm start or npm run dev).');
+  else console.error(message);
   process.exitCode = 1;
 });
