@@ -1,15 +1,16 @@
 /**
- * Wires the voice-conversations group: the call items, the contacts (apply-contact), and the
- * user's Twilio credentials for the recording proxy (plain fetch with basic auth, only to
- * api.twilio.com or the configured TWILIO_API_URL's host). No Twilio or OpenAI SDK.
+ * Wires the voice-conversations group: the call items, which linked contacts still exist, and
+ * the user's Twilio credentials for the recording proxy (plain fetch with basic auth, only to
+ * api.twilio.com or the configured TWILIO_API_URL's host). No Twilio or OpenAI SDK, and not the
+ * contacts service (apply-contact runs in the contacts group: composition/call-contacts.ts).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
 import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
 import { createVoiceIntegrationReader } from '../domain/integrations/twilio.js';
 import { RecordingTooLargeError, createCallsService, type RecordingFetcher } from '../domain/voice/calls.js';
 import { once } from '../lib/once.js';
-import { contactRepository, contactService } from './contacts.js';
 import { secretBox } from './secrets.js';
 import { callRepository } from './voice.js';
 
@@ -44,6 +45,7 @@ export const fetchRecording: RecordingFetcher['fetch'] = async (url, auth) => {
 
 export const callsService = once(() => {
   const c = config();
+  const contacts = new DynamoContactRepository(documentClient(), c.TABLE_NAME);
   const integrations = new DynamoIntegrationRepository(documentClient(), c.TABLE_NAME);
   const hosts = ['api.twilio.com', ...(c.TWILIO_API_URL ? [new URL(c.TWILIO_API_URL).host] : [])];
   return createCallsService({
@@ -53,21 +55,8 @@ export const callsService = once(() => {
     recordingHosts: hosts,
     contacts: {
       async existing(userId, ids) {
-        const found = await contactRepository().getMany(userId, ids);
-        return new Set(found.map((x) => x.id));
+        return new Set((await contacts.getMany(userId, ids)).map((x) => x.id));
       },
-      async idByPhone(userId, phone) {
-        return (await contactRepository().phoneOwners(userId, [phone])).get(phone) ?? null;
-      },
-      async get(userId, id) {
-        try {
-          return await contactService().get(userId, id);
-        } catch {
-          return null;
-        }
-      },
-      create: (userId, input) => contactService().create(userId, { ...input, customFields: {} }),
-      update: (userId, id, input) => contactService().update(userId, id, input),
     },
   });
 });

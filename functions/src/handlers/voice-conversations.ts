@@ -1,5 +1,8 @@
-/** /api/voice-conversations: call logs, detail, recording playback, apply extracted contact data ('user' auth). */
-import { listCallsQuery, voiceMessages } from '../contract/voice.js';
+/**
+ * /api/voice-conversations: call logs, detail, recording playback ('user' auth). Apply-contact
+ * (POST …/{id}/apply-contact) is served by the contacts group (handlers/contacts.ts).
+ */
+import { listCallsQuery } from '../contract/voice.js';
 import { callsService } from '../composition/voice-conversations.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
@@ -22,10 +25,6 @@ export const routes: RouteTable = {
         isBase64Encoded: true,
       },
     };
-  },
-  'POST /api/voice-conversations/{id}/apply-contact': async (req) => {
-    const result = await callsService().applyContact(req.userId(), req.params.id ?? '');
-    return { message: voiceMessages.contactApplied, data: result };
   },
 };
 

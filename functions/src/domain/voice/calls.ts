@@ -1,19 +1,11 @@
 /**
  * The call logs API (SPEC §7 Voice, §2 Voice call logs / detail): the list (newest first,
  * numbered pages, search by the digits of the caller's or the business number), the detail, the
- * recording (fetched from Twilio with the user's credentials and handed back as audio), and
- * "apply contact": the contact data the AI analysis extracted written to the call's contact.
- *
- * Apply contact: the target is the contact linked to the call; when it was deleted or the call
- * has none, the contact holding the caller's number; otherwise a new contact is created with the
- * caller's number (or the extracted phone when the caller's number was withheld) through the
- * contacts service (plan limit, source 'manual': the user created it with the button). Extracted
- * name and e-mail overwrite the contact's when not empty (an invalid e-mail is ignored); the
- * call is linked to the contact.
+ * recording (fetched from Twilio with the user's credentials and handed back as audio).
+ * Apply-contact: apply-contact.ts.
  */
 import type { Contact } from '../../contract/contacts.js';
 import {
-  E164_RE,
   voiceMessages,
   type ListCallsQuery,
   type VoiceConversation,
@@ -54,14 +46,13 @@ export const callsMessages = {
 
 export interface CallsDeps {
   calls: CallRepository;
-  contacts: CallContacts;
+  /** Which linked contacts still exist. */
+  contacts: Pick<CallContacts, 'existing'>;
   integrations: VoiceIntegrationReader;
   recordings: RecordingFetcher;
   /** Hosts a recording URL may point at (api.twilio.com and the configured Twilio API's host). */
   recordingHosts: readonly string[];
 }
-
-const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function createCallsService(deps: CallsDeps) {
   async function load(userId: string, id: string): Promise<StoredCall> {
@@ -123,38 +114,6 @@ export function createCallsService(deps: CallsDeps) {
       if (res.status === 404) throw new NotFoundError(voiceMessages.noRecording);
       if (res.status < 200 || res.status >= 300) throw new BadGatewayError(callsMessages.recordingUnavailable);
       return { contentType: res.contentType.startsWith('audio/') ? res.contentType : 'audio/mpeg', body: res.body };
-    },
-
-    async applyContact(userId: string, id: string): Promise<{ conversation: VoiceConversation; contact: Contact; created: boolean }> {
-      const call = await load(userId, id);
-      if (!call.summary) throw new ValidationError(voiceMessages.noSummary);
-      const extracted = call.summary.contactExtracted;
-      const name = extracted.name.trim().slice(0, 100);
-      const email = EMAIL_RE.test(extracted.email.trim()) ? extracted.email.trim().toLowerCase() : '';
-      if (!name && !email) throw new ValidationError(voiceMessages.noExtractedContact);
-
-      let contactId: string | null = null;
-      const linked = call.contact?._id;
-      if (linked && (await deps.contacts.existing(userId, [linked])).has(linked)) contactId = linked;
-      if (!contactId && E164_RE.test(call.phoneNumber)) contactId = await deps.contacts.idByPhone(userId, call.phoneNumber);
-
-      let contact: Contact | null = contactId ? await deps.contacts.get(userId, contactId) : null;
-      let created = false;
-      if (contact) {
-        contact = await deps.contacts.update(userId, contact._id, {
-          ...(name ? { name } : {}),
-          ...(email ? { email } : {}),
-          phoneNumber: contact.phoneNumber || call.phoneNumber,
-        });
-      } else {
-        const phone = E164_RE.test(call.phoneNumber) ? call.phoneNumber : extracted.phone.trim();
-        contact = await deps.contacts.create(userId, { name, phoneNumber: phone, email });
-        created = true;
-      }
-      const ref = { _id: contact._id, name: contact.name, phoneNumber: contact.phoneNumber };
-      await deps.calls.setContact(userId, call.id, ref);
-      const updated = { ...call, contact: ref };
-      return { conversation: toVoiceConversation(updated, new Set([contact._id])), contact, created };
     },
   };
 }
