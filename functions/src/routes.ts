@@ -79,7 +79,7 @@ export const routeGroups = {
   },
   contacts: {
     entry: 'src/handlers/contacts.ts',
-    description: 'Contacts: list, search, CRUD, stats, CSV import/export (DynamoDB only)',
+    description: "Contacts: list, search, CRUD, stats, CSV import/export, a call's extracted contact data applied (DynamoDB only)",
     needs: ['table:read', 'table:write'],
   },
   integrations: {
@@ -137,7 +137,7 @@ export const routeGroups = {
   },
   'voice-conversations': {
     entry: 'src/handlers/voice-conversations.ts',
-    description: 'Call logs: list, search, detail, recording playback, apply extracted contact data',
+    description: 'Call logs: list, search, detail, recording playback',
     needs: ['table:read', 'table:write', 'secrets:decrypt'],
   },
   admin: {
@@ -268,7 +268,8 @@ export const routes = [
   { method: 'GET', path: '/api/voice-conversations', group: 'voice-conversations', auth: 'user' },
   { method: 'GET', path: '/api/voice-conversations/{id}', group: 'voice-conversations', auth: 'user' },
   { method: 'GET', path: '/api/voice-conversations/{id}/recording', group: 'voice-conversations', auth: 'user' },
-  { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact', group: 'voice-conversations', auth: 'user' },
+  // Apply-contact writes a contact: served by the contacts group, which carries the contacts service.
+  { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact', group: 'contacts', auth: 'user' },
   // Admin (SPEC §6; the handler checks the Cognito 'admin' group)
   { method: 'GET', path: '/api/admin/phone-requests', group: 'admin', auth: 'user' },
   { method: 'POST', path: '/api/admin/phone-requests/{userId}/approve', group: 'admin', auth: 'user' },
