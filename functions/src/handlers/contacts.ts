@@ -1,4 +1,8 @@
-/** /api/contacts: list, CRUD, stats, CSV import and export, import from WhatsApp ('user' auth, DynamoDB only). */
+/**
+ * /api/contacts: list, CRUD, stats, CSV import and export, import from WhatsApp; and a voice call's
+ * extracted contact data applied to a contact (POST /api/voice-conversations/{id}/apply-contact)
+ * ('user' auth, DynamoDB only).
+ */
 import {
   contactMessages,
   createContactRequest,
@@ -7,7 +11,9 @@ import {
   listContactsQuery,
   updateContactRequest,
 } from '../contract/contacts.js';
+import { voiceMessages } from '../contract/voice-messages.js';
 import { whatsappMessages } from '../contract/whatsapp.js';
+import { applyCallContact } from '../composition/call-contacts.js';
 import { contactService } from '../composition/contacts.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
@@ -64,6 +70,10 @@ export const routes: RouteTable = {
     await contactService().remove(req.userId(), req.params.id ?? '');
     return { message: contactMessages.deleted };
   },
+  'POST /api/voice-conversations/{id}/apply-contact': async (req) => ({
+    message: voiceMessages.contactApplied,
+    data: await applyCallContact().apply(req.userId(), req.params.id ?? ''),
+  }),
 };
 
 export const handler = httpGroup(routes);
