@@ -37,6 +37,9 @@ export default async function setup(project: TestProject) {
   // The fake Twilio REST API (TWILIO_API_URL): POST /_test/accounts registers a sid + token + numbers,
   // POST /_test/calls plays a simulated call to a configured number.
   project.provide('twilioApiUrl', stack.twilioApiUrl ?? '');
+  // cognito-local and the pool, to put a user in the 'admin' group (as `npm run make-admin` does).
+  project.provide('cognitoEndpoint', stack.endpoints.cognito);
+  project.provide('userPoolId', stack.userPoolId);
   return async () => {
     await stack.stop();
     await web.close();
@@ -56,5 +59,7 @@ declare module 'vitest' {
     whatsappGraphUrl: string;
     /** The fake Twilio REST API's origin: /_test/accounts, /_test/numbers, /_test/calls (functions/local/fake-twilio/server.ts). */
     twilioApiUrl: string;
+    cognitoEndpoint: string;
+    userPoolId: string;
   }
 }
