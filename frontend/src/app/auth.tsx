@@ -96,6 +96,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       queryClient.clear();
       queryClient.setQueryData(ME_QUERY_KEY, s.user);
       storeSession(s);
+      // The sign-in answer does not know the token's groups: /api/me says whether the user is an admin.
+      void queryClient.invalidateQueries({ queryKey: ME_QUERY_KEY });
     },
     [queryClient],
   );
