@@ -3,13 +3,15 @@
  * /voice-settings saves numeric fields as numbers, keeps premium voices unselectable, resets to
  * the defaults after the confirmation, and requests then cancels a phone number (with the SPEC §5
  * confirmation); the Integrations modal sets up Twilio Voice against the fake Twilio and shows the
- * webhook URLs, tests the connection and disconnects after confirming.
+ * webhook URLs, tests the connection and disconnects after confirming; an administrator (Cognito
+ * group 'admin') sees the Admin entry and assigns a number to a pending request.
  */
 import { randomUUID } from 'node:crypto';
+import { AdminAddUserToGroupCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { VoiceSettings } from '@agentdesk/functions/contract';
-import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
+import { ONBOARDING_HEADING, activateTrial, eventually, login, newPage, register, userIdOf, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
@@ -28,12 +30,14 @@ async function callApi<T>(page: Page, method: string, path: string, body?: unkno
   return json.data as T;
 }
 
-/** A registered user with an active trial, on the given page of the app. */
-async function subscribedUserOn(page: Page, path: string, label: string): Promise<void> {
-  await register(page, appUrl, mailboxUrl, `${label}+${randomUUID().slice(0, 8)}@example.com`);
+/** A registered user with an active trial, on the given page of the app; their e-mail. */
+async function subscribedUserOn(page: Page, path: string, label: string): Promise<string> {
+  const email = `${label}+${randomUUID().slice(0, 8)}@example.com`;
+  await register(page, appUrl, mailboxUrl, email);
   await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
   await activateTrial(await userIdOf(page));
   await page.goto(`${appUrl}${path}`);
+  return email;
 }
 
 const browser = useBrowser();
@@ -160,5 +164,52 @@ describe('voice settings', () => {
     await eventually(() => page.getByRole('dialog').count()).toBe(0);
     await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
     expect(await card.getByText('Not connected').count()).toBe(1);
+  });
+
+  it('shows the Admin page only to administrators, who assign a number to a pending request', async () => {
+    // A customer asks for a number.
+    const customer = await newPage(browser());
+    await subscribedUserOn(customer, '/', 'voice-customer');
+    const customerId = await userIdOf(customer);
+    await callApi(customer, 'POST', '/api/voice-settings/request-phone', { notes: 'Barcelona, please' });
+    expect(await customer.getByTestId('nav-admin').count()).toBe(0);
+
+    // An administrator: in the Cognito 'admin' group, signed in again for the groups claim.
+    const page = await newPage(browser());
+    const adminEmail = await subscribedUserOn(page, '/', 'voice-admin');
+    expect(await page.getByTestId('nav-admin').count()).toBe(0);
+    const cognito = new CognitoIdentityProviderClient({
+      endpoint: inject('cognitoEndpoint'),
+      region: 'us-east-1',
+      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    });
+    await cognito.send(new AdminAddUserToGroupCommand({ UserPoolId: inject('userPoolId'), Username: adminEmail, GroupName: 'admin' }));
+    await page.getByTestId('nav-logout').click();
+    await eventually(() => new URL(page.url()).pathname).toBe('/login');
+    await login(page, adminEmail);
+    await eventually(() => page.getByTestId('nav-admin').count()).toBe(1);
+    await page.getByTestId('nav-admin').click();
+    await eventually(() => page.getByRole('heading', { name: 'Admin', level: 1 }).count()).toBe(1);
+
+    const row = page.getByTestId(`phone-request-${customerId}`);
+    await eventually(() => row.count()).toBe(1);
+    expect(await row.textContent()).toContain('Barcelona, please');
+    expect(await row.textContent()).toContain('Pending');
+    await row.getByRole('button', { name: 'Assign Number' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(/^Phone number/).fill('555-0199');
+    await dialog.getByRole('button', { name: 'Assign Number' }).click();
+    await eventually(() => dialog.getByText('Phone number must be in E.164 format, e.g. +14155550123').count()).toBe(1);
+    await dialog.getByLabel(/^Phone number/).fill('+34930000199');
+    await dialog.getByRole('button', { name: 'Assign Number' }).click();
+    await eventually(() => page.getByText('Phone number assigned and the user notified').count()).toBeGreaterThan(0);
+    await eventually(async () => (await row.textContent()) ?? '').toContain('Assigned');
+    expect(await row.textContent()).toContain('+34930000199');
+    expect(await row.getByRole('button').count()).toBe(0);
+
+    // The customer's panel shows the number.
+    await customer.goto(`${appUrl}/voice-settings#phone-number`);
+    await eventually(() => customer.getByTestId('phone-assigned-number').textContent()).toBe('+34930000199');
+    expect(await customer.getByTestId('phone-request-status').textContent()).toBe('Assigned');
   });
 });
