@@ -26,7 +26,7 @@ import type { CallTurn, VoiceSettings } from '../../contract/voice.js';
 import { VOICE_DEFAULTS, VOICE_LIMITS } from '../../contract/voice.js';
 import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
-import { runAgent, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { AiConnection, AiConnector } from '../integrations/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
@@ -194,27 +194,13 @@ export function createCallLoop(deps: CallLoopDeps) {
     const deadline = now() + turnMs;
     const history: HistoryMessage[] = call.messages.map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    // runAgent bounds the model and tool calls by the deadline; the race is the last guard.
+    // The agent turn bounds the model and tool calls by the deadline; the race is the last guard.
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`The agent turn took longer than ${turnMs} ms`)), turnMs + 250);
     });
     try {
       return await Promise.race([
-        runAgent({
-          userId,
-          agent,
-          settings: connection.settings,
-          model: connection.chat,
-          embedder: connection.embedder,
-          retriever: deps.retriever,
-          tools: deps.tools,
-          history,
-          message,
-          channel: 'voice',
-          deadline,
-          now,
-          onError,
-        }),
+        answerAs('voice', deps, { userId, agent, connection, history, message, deadline, now, onError }),
         late,
       ]);
     } finally {

@@ -16,7 +16,7 @@
 import type { MessageMedia, MessageStatus } from '../../contract/whatsapp.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
-import { runAgent, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
 import { ModelError } from '../ai/ports.js';
 import type { ConversationAgentRef, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from '../conversations/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
@@ -395,17 +395,12 @@ export function createInboundPipeline(deps: InboundDeps) {
       const turns: HistoryMessage[] = history
         .filter((h) => h.id !== message.id && (h.status !== 'failed' || !h.fromMe))
         .map((h) => ({ role: h.fromMe ? 'assistant' : 'user', content: h.fromMe ? h.body : agentTextOf(h) }));
-      answer = await runAgent({
+      answer = await answerAs('whatsapp', deps, {
         userId,
         agent,
-        settings: connection.settings,
-        model: connection.chat,
-        embedder: connection.embedder,
-        retriever: deps.retriever,
-        tools: deps.tools,
+        connection,
         history: turns.slice(-(deps.historyLimit ?? HISTORY_LIMIT)),
         message: agentTextOf(message),
-        channel: 'whatsapp',
         deadline: now() + (deps.replyBudgetMs ?? 60_000),
         now,
         onError,

@@ -12,7 +12,7 @@ import type { AiConnector } from '../../integrations/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
-import { runAgent } from './run-agent.js';
+import { answerAs } from './answer.js';
 
 export interface AgentChatDeps {
   agents: AgentReader;
@@ -46,17 +46,12 @@ export function createAgentChat(deps: AgentChatDeps) {
 
       const reply = await withModelErrors(
         () =>
-          runAgent({
+          answerAs('chat', deps, {
             userId,
             agent,
-            settings: connection.settings,
-            model: connection.chat,
-            embedder: connection.embedder,
-            retriever: deps.retriever,
-            tools: deps.tools,
+            connection,
             history: input.messages,
             message: input.message,
-            channel: 'chat',
             deadline: started + (deps.replyBudgetMs ?? DEFAULT_REPLY_BUDGET_MS),
             now,
             onError: deps.onError,

@@ -1,0 +1,34 @@
+/**
+ * One agent turn for a channel (test chat, WhatsApp, voice): the user's AI connection and the
+ * channel's knowledge search and tools put into runAgent's input the same way everywhere. Each
+ * channel keeps its own deadline, history and error handling.
+ */
+import type { AiConnection } from '../../integrations/ports.js';
+import type { KnowledgeRetriever } from '../../knowledge/ports.js';
+import type { ToolExecutor } from './ports.js';
+import type { Channel } from './prompt.js';
+import { runAgent, type AgentReply, type RunAgentInput } from './run-agent.js';
+
+/** What a channel answers with (its deps carry both). */
+export interface AnswerDeps {
+  retriever: KnowledgeRetriever;
+  tools: ToolExecutor;
+}
+
+/** The turn's own part of RunAgentInput; the model, its settings and the embedder come from `connection`. */
+export type AnswerTurn = Omit<RunAgentInput, 'settings' | 'model' | 'embedder' | 'retriever' | 'tools' | 'channel'> & {
+  connection: AiConnection;
+};
+
+export function answerAs(channel: Channel, deps: AnswerDeps, turn: AnswerTurn): Promise<AgentReply> {
+  const { connection, ...rest } = turn;
+  return runAgent({
+    ...rest,
+    settings: connection.settings,
+    model: connection.chat,
+    embedder: connection.embedder,
+    retriever: deps.retriever,
+    tools: deps.tools,
+    channel,
+  });
+}
