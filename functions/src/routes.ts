@@ -13,9 +13,12 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
  * - user:    Cognito JWT (the API Gateway JWT authorizer, or the local gateway's equivalent)
  * - public:  no token (sign-up, login, password reset)
  * - webhook: a provider signature, verified by the handler on the raw body before anything else
- * - apiKey:  a product API key, verified by the handler
+ * - userOrApiKey: the public API (issue 8): a Cognito JWT or a product API key
+ *           (`Authorization: Bearer ak_…` or `x-api-key`), checked by the API authorizer
+ *           (`apiAuthorizer` below; a Lambda authorizer in AWS, the same code in the local
+ *           gateway). An API key on any other route answers 403.
  */
-export type AuthKind = 'user' | 'public' | 'webhook' | 'apiKey';
+export type AuthKind = 'user' | 'public' | 'webhook' | 'userOrApiKey';
 
 /** AWS resources a function may touch; infra/ turns each into the narrowest grant. */
 export type Need =
@@ -145,6 +148,16 @@ export const routeGroups = {
     description: "Administrators (Cognito group 'admin'): phone-number requests to approve, reject or assign",
     needs: ['table:read', 'table:write', 'mail'],
   },
+  dashboard: {
+    entry: 'src/handlers/dashboard.ts',
+    description: 'Dashboard: per-day call, message and contact figures from counter items, recent activity',
+    needs: ['table:read'],
+  },
+  'api-keys': {
+    entry: 'src/handlers/api-keys.ts',
+    description: 'API keys: list, create (shown once), regenerate, delete',
+    needs: ['table:read', 'table:write'],
+  },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
@@ -190,8 +203,8 @@ export const routes = [
   { method: 'POST', path: '/api/subscription/portal', group: 'billing', auth: 'user' },
   { method: 'POST', path: '/api/webhooks/stripe', group: 'stripe-webhook', auth: 'webhook' },
   // Contacts (SPEC §7 Contacts; import/export: the issue's bulk operations)
-  { method: 'GET', path: '/api/contacts', group: 'contacts', auth: 'user' },
-  { method: 'POST', path: '/api/contacts', group: 'contacts', auth: 'user' },
+  { method: 'GET', path: '/api/contacts', group: 'contacts', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/contacts', group: 'contacts', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/contacts/stats', group: 'contacts', auth: 'user' },
   { method: 'GET', path: '/api/contacts/export', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/contacts/import/preview', group: 'contacts', auth: 'user' },
@@ -215,13 +228,13 @@ export const routes = [
   // Agents (SPEC §7 Agents)
   { method: 'GET', path: '/api/agents', group: 'agents', auth: 'user' },
   { method: 'POST', path: '/api/agents', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/chat', group: 'agent-chat', auth: 'user' },
+  { method: 'POST', path: '/api/agents/chat', group: 'agent-chat', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/agents/{id}', group: 'agents', auth: 'user' },
   { method: 'PUT', path: '/api/agents/{id}', group: 'agents', auth: 'user' },
   { method: 'DELETE', path: '/api/agents/{id}', group: 'agents', auth: 'user' },
   { method: 'POST', path: '/api/agents/{id}/enable', group: 'agents', auth: 'user' },
   { method: 'POST', path: '/api/agents/{id}/disable', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/chat', group: 'agent-chat', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/chat', group: 'agent-chat', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/agents/{id}/files', group: 'agents', auth: 'user' },
   { method: 'POST', path: '/api/agents/{id}/files', group: 'agents', auth: 'user' },
   { method: 'POST', path: '/api/agents/{id}/files/uploads', group: 'agents', auth: 'user' },
@@ -265,8 +278,8 @@ export const routes = [
   { method: 'DELETE', path: '/api/voice-settings/request-phone', group: 'voice-settings', auth: 'user' },
   { method: 'GET', path: '/api/voice-settings/webhook-secret', group: 'voice-settings', auth: 'user' },
   { method: 'POST', path: '/api/voice-settings/webhook-secret/rotate', group: 'voice-settings', auth: 'user' },
-  { method: 'GET', path: '/api/voice-conversations', group: 'voice-conversations', auth: 'user' },
-  { method: 'GET', path: '/api/voice-conversations/{id}', group: 'voice-conversations', auth: 'user' },
+  { method: 'GET', path: '/api/voice-conversations', group: 'voice-conversations', auth: 'userOrApiKey' },
+  { method: 'GET', path: '/api/voice-conversations/{id}', group: 'voice-conversations', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/voice-conversations/{id}/recording', group: 'voice-conversations', auth: 'user' },
   // Apply-contact writes a contact: served by the contacts group, which carries the contacts service.
   { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact', group: 'contacts', auth: 'user' },
@@ -275,6 +288,14 @@ export const routes = [
   { method: 'POST', path: '/api/admin/phone-requests/{userId}/approve', group: 'admin', auth: 'user' },
   { method: 'POST', path: '/api/admin/phone-requests/{userId}/reject', group: 'admin', auth: 'user' },
   { method: 'POST', path: '/api/admin/phone-requests/{userId}/assign', group: 'admin', auth: 'user' },
+  // Dashboard (SPEC §7 Dashboard)
+  { method: 'GET', path: '/api/dashboard', group: 'dashboard', auth: 'user' },
+  { method: 'GET', path: '/api/dashboard/voice-trends', group: 'dashboard', auth: 'user' },
+  // API keys (SPEC §7 API keys)
+  { method: 'GET', path: '/api/api-keys', group: 'api-keys', auth: 'user' },
+  { method: 'POST', path: '/api/api-keys', group: 'api-keys', auth: 'user' },
+  { method: 'PUT', path: '/api/api-keys/{id}/regenerate', group: 'api-keys', auth: 'user' },
+  { method: 'DELETE', path: '/api/api-keys/{id}', group: 'api-keys', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
@@ -330,6 +351,18 @@ export const workers = {
     maxReceiveCount: 3,
   },
 } as const satisfies Record<QueueName, WorkerDef>;
+
+/**
+ * The authorizer of 'userOrApiKey' routes: a Cognito access token (verified like the JWT
+ * authorizer) or a product API key (hash lookup). In AWS a Lambda REQUEST authorizer (simple
+ * responses); the local gateway calls the same handler. Per-key rate limits and lastUsedAt are
+ * applied by the route's function (an authorizer cannot answer 429).
+ */
+export const apiAuthorizer = {
+  entry: 'src/auth/api-authorizer.ts',
+  description: 'Public API authorizer: Cognito JWT or API key',
+  needs: ['table:read'] as readonly Need[],
+} as const;
 
 /**
  * Cognito custom-auth triggers used by Google sign-in in AWS (CUSTOM_AUTH flow): the

@@ -30,13 +30,11 @@ export function groupDef(name: RouteGroupName): RouteGroup {
 }
 
 /** Why a route without the JWT authorizer is still authenticated (cdk-nag APIG4). */
-export const unauthorizedRouteReasons: Record<Exclude<AuthKind, 'user'>, string> = {
+export const unauthorizedRouteReasons: Record<Exclude<AuthKind, 'user' | 'userOrApiKey'>, string> = {
   public:
     'Public by design: sign-up, login, token refresh, Google sign-in and password reset run before the caller has a token; the handler rate-limits per e-mail.',
   webhook:
     "Webhook called by a provider (Stripe, Twilio, WhatsApp) that cannot send a Cognito token; the handler verifies the provider's signature over the raw body before doing anything.",
-  apiKey:
-    'Called by external systems with a product API key (no Cognito user); the handler verifies the key before doing anything.',
 };
 
 export interface ApiProps {
@@ -118,10 +116,11 @@ export class Api extends Construct {
         path: route.path,
         methods: [route.method as apigw.HttpMethod],
         integration: integrations[route.group],
-        authorizer: route.auth === 'user' ? this.authorizer : undefined,
+        // Interim until the API authorizer lands: the public API routes take the Cognito JWT only.
+        authorizer: route.auth === 'user' || route.auth === 'userOrApiKey' ? this.authorizer : undefined,
       });
       if (!created) throw new Error(`No route created for ${route.method} ${route.path}`);
-      if (route.auth !== 'user') {
+      if (route.auth !== 'user' && route.auth !== 'userOrApiKey') {
         const reason = `${route.method} ${route.path}: ${unauthorizedRouteReasons[route.auth]}`;
         // (COG4 is the REST API variant of this rule; it does not apply to HTTP API routes.)
         Validations.of(created).acknowledge({ id: 'AwsSolutions-APIG4', reason });

@@ -6,3 +6,5 @@ export * from './integrations.js';
 export * from './agents.js';
 export * from './whatsapp.js';
 export * from './voice.js';
+export * from './dashboard.js';
+export * from './api-keys.js';
