@@ -312,7 +312,7 @@ describe('HTTP API and Cognito', () => {
     for (const route of routes) {
       const match = created.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
       expect(match, `${route.method} ${route.path}`).toBeDefined();
-      if (route.auth === 'user') {
+      if (route.auth === 'user' || route.auth === 'userOrApiKey') {
         expect(match?.Properties.AuthorizationType).toBe('JWT');
         expect(match?.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
       } else {
