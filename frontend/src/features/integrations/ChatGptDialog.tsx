@@ -6,13 +6,10 @@
  * server's answer; Save configures it and shows the details; Disconnect asks first.
  */
 import { useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
 import DialogContent from '@mui/material/DialogContent';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import MenuItem from '@mui/material/MenuItem';
 import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
@@ -20,8 +17,6 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -29,24 +24,22 @@ import {
   CHATGPT_DEFAULTS,
   CHATGPT_LIMITS,
   CHATGPT_MODELS,
-  MASKED_SECRET,
   type ChatGptSetupInput,
   type IntegrationView,
 } from '@agentdesk/functions/contract';
-import { useToast } from '../../components/useToast';
 import { chatGptForm, clampTemperature, formFromIntegration, hasStoredKey, setupBody, type ChatGptFormInput } from './chatgptForm';
 import {
   ConnectionDetailRows,
-  DetailsActions,
+  DetailsView,
   IntegrationDialogFrame,
-  SetupFormActions,
+  SecretField,
   StatusChip,
-  TestResult,
   formatUpdatedAt,
   useConnectionTest,
   useDisconnect,
+  useSetupSubmit,
 } from './IntegrationDialogParts';
-import { apiErrorText, fieldProps, translateContractText } from './messages';
+import { fieldProps, translateContractText } from './messages';
 import { useSetupChatGpt, useTestChatGpt } from './queries';
 
 /** What is configured (after a successful setup, and when opening a connected card). */
@@ -75,17 +68,11 @@ interface SetupFormProps {
   onCancel: () => void;
 }
 
-const FORM_ID = 'chatgpt-setup-form';
-
 function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const setup = useSetupChatGpt();
-  const connectionTest = useConnectionTest('chatgpt', useTestChatGpt());
   const storedKey = hasStoredKey(integration);
   const defaults = formFromIntegration(integration);
   const [advanced, setAdvanced] = useState(defaults.baseUrl !== '');
-  const [showKey, setShowKey] = useState(false);
   const {
     register,
     control,
@@ -94,53 +81,31 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
   } = useForm<ChatGptFormInput, unknown, ChatGptSetupInput>({ resolver: zodResolver(chatGptForm(storedKey)), defaultValues: defaults });
   const apiKey = useWatch({ control, name: 'apiKey' });
   const systemPrompt = useWatch({ control, name: 'systemPrompt' }) ?? '';
-  const keyIsMasked = storedKey && apiKey === MASKED_SECRET;
-
-  const onSave = handleSubmit(async (values) => {
-    connectionTest.clear();
-    try {
-      const env = await setup.mutateAsync(setupBody(values));
-      toast.success(env.message ? translateContractText(env.message) : t('integrations.chatgpt.saved'));
-      onSaved(env.data ?? null);
-    } catch (err) {
-      toast.error(apiErrorText(err, t('integrations.chatgpt.setupFailed')));
-    }
+  const { formId, onSave, actions } = useSetupSubmit({
+    name: 'chatgpt',
+    setup: useSetupChatGpt(),
+    test: useTestChatGpt(),
+    handleSubmit,
+    isSubmitting,
+    toBody: setupBody,
+    onSaved,
+    onCancel,
   });
-  const onTest = handleSubmit((values) => connectionTest.run(setupBody(values)));
-
-  const apiKeyRegistration = register('apiKey');
 
   return (
     <>
       <DialogContent>
-        <Stack component="form" id={FORM_ID} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 1 }}>
-          <TextField
+        <Stack component="form" id={formId} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 1 }}>
+          <SecretField
             label={t('integrations.chatgpt.apiKey')}
-            type={showKey && !keyIsMasked ? 'text' : 'password'}
-            autoComplete="off"
-            required={!storedKey}
             placeholder="sk-..."
-            {...apiKeyRegistration}
-            // A stored key reads '***': focusing selects it, so typing replaces it.
-            onFocus={(e) => {
-              if (e.target.value === MASKED_SECRET) e.target.select();
-            }}
-            {...fieldProps(errors.apiKey, storedKey ? t('integrations.chatgpt.keyStoredHint') : t('integrations.chatgpt.apiKeyHint'))}
-            slotProps={{
-              input: {
-                endAdornment: keyIsMasked ? undefined : (
-                  <InputAdornment position="end">
-                    <IconButton
-                      edge="end"
-                      onClick={() => setShowKey((v) => !v)}
-                      aria-label={showKey ? t('integrations.chatgpt.hideKey') : t('integrations.chatgpt.showKey')}
-                    >
-                      {showKey ? <VisibilityOff /> : <Visibility />}
-                    </IconButton>
-                  </InputAdornment>
-                ),
-              },
-            }}
+            registration={register('apiKey')}
+            value={apiKey}
+            stored={storedKey}
+            error={errors.apiKey}
+            helperText={storedKey ? t('integrations.chatgpt.keyStoredHint') : t('integrations.chatgpt.apiKeyHint')}
+            showLabel={t('integrations.chatgpt.showKey')}
+            hideLabel={t('integrations.chatgpt.hideKey')}
           />
           <Controller
             control={control}
@@ -253,15 +218,7 @@ function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
           </Box>
         </Stack>
       </DialogContent>
-      <SetupFormActions
-        name="chatgpt"
-        formId={FORM_ID}
-        outcome={connectionTest.outcome}
-        testPending={connectionTest.pending}
-        isSubmitting={isSubmitting}
-        onTest={() => void onTest()}
-        onCancel={onCancel}
-      />
+      {actions}
     </>
   );
 }
@@ -300,26 +257,17 @@ export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps
           onCancel={() => (shown?.isActive ? setEditing(false) : onClose())}
         />
       ) : (
-        <>
-          <DialogContent>
-            <Stack spacing={2}>
-              {saved && <Alert severity="success">{t('integrations.chatgpt.connectedNote')}</Alert>}
-              <ConnectionDetails integration={shown} />
-              <TestResult name="chatgpt" outcome={storedTest.outcome} />
-            </Stack>
-          </DialogContent>
-          <DetailsActions
-            name="chatgpt"
-            onDisconnect={disconnect.ask}
-            testPending={storedTest.pending}
-            onTest={() => void storedTest.run({})}
-            onEdit={() => {
-              storedTest.clear();
-              setEditing(true);
-            }}
-            onClose={disconnect.close}
-          />
-        </>
+        <DetailsView
+          name="chatgpt"
+          justSaved={Boolean(saved)}
+          spacing={2}
+          storedTest={storedTest}
+          onDisconnect={disconnect.ask}
+          onEdit={() => setEditing(true)}
+          onClose={disconnect.close}
+        >
+          <ConnectionDetails integration={shown} />
+        </DetailsView>
       )}
       {disconnect.confirmDialog}
     </IntegrationDialogFrame>

@@ -1,11 +1,12 @@
 /**
  * What the ChatGPT, WhatsApp Business and Twilio Voice modals share (SPEC §2 Integrations, §8): the dialog frame,
- * the connection test and its result, the status chip and detail rows, the setup form's
- * Cancel / Test connection / Save actions, the connected view's Disconnect / Test connection /
+ * the connection test and its result, the status chip and detail rows, the secret input with its
+ * show toggle, the copyable webhook values, the setup form's save / test and its
+ * Cancel / Test connection / Save actions, the connected view with its Disconnect / Test connection /
  * Edit settings / Close actions, and the disconnect confirmation. `name` ('chatgpt', 'whatsapp' or 'twilio')
  * picks the texts under `integrations.<name>.*` and the `<name>-…` ids and test ids.
  */
-import { useState, type ReactNode } from 'react';
+import { useState, type BaseSyntheticEvent, type FocusEvent, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,21 +14,31 @@ import Chip from '@mui/material/Chip';
 import CircularProgress from '@mui/material/CircularProgress';
 import Dialog from '@mui/material/Dialog';
 import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Divider from '@mui/material/Divider';
+import IconButton from '@mui/material/IconButton';
+import InputAdornment from '@mui/material/InputAdornment';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import ContentCopy from '@mui/icons-material/ContentCopy';
 import LinkOff from '@mui/icons-material/LinkOff';
 import NetworkCheck from '@mui/icons-material/NetworkCheck';
+import Visibility from '@mui/icons-material/Visibility';
+import VisibilityOff from '@mui/icons-material/VisibilityOff';
+import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import type { IntegrationType } from '@agentdesk/functions/contract';
+import { MASKED_SECRET, type IntegrationType, type IntegrationView } from '@agentdesk/functions/contract';
 import type { IntegrationTestResult } from '../../api/integrations';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { useToast } from '../../components/useToast';
-import { apiErrorText, translateContractText } from './messages';
+import { apiErrorText, fieldProps, translateContractText } from './messages';
 import { useDisconnectIntegration } from './queries';
+
 
 /** Which modal: its texts live under `integrations.<name>`, its ids start with `<name>-`. */
 export type IntegrationDialogName = 'chatgpt' | 'whatsapp' | 'twilio';
@@ -58,7 +69,7 @@ export function useConnectionTest<I>(name: IntegrationDialogName, test: TestMuta
   return { run, outcome, pending: test.isPending, clear: () => setOutcome(null) };
 }
 
-export function TestResult({ name, outcome }: { name: IntegrationDialogName; outcome: TestOutcome | null }) {
+function TestResult({ name, outcome }: { name: IntegrationDialogName; outcome: TestOutcome | null }) {
   if (!outcome) return null;
   return (
     <Alert severity={outcome.ok ? 'success' : 'error'} role="status" data-testid={`${name}-test-result`}>
@@ -139,7 +150,7 @@ function TestButton({ name, pending, disabled, onClick }: { name: IntegrationDia
 }
 
 /** Under the setup form: the test outcome, then Cancel, Test connection (the typed values) and Save (submits `formId`). */
-export function SetupFormActions({
+function SetupFormActions({
   name,
   formId,
   outcome,
@@ -180,7 +191,7 @@ export function SetupFormActions({
 }
 
 /** Under the connection details: Disconnect (when there is something to disconnect), Test connection (the stored settings), Edit settings, Close. */
-export function DetailsActions({
+function DetailsActions({
   name,
   onDisconnect,
   testPending,
@@ -257,4 +268,233 @@ export function useDisconnect(name: IntegrationDialogName, type: IntegrationType
   );
 
   return { close, ask: () => setConfirming(true), confirmDialog };
+}
+
+export interface SecretFieldProps {
+  label: string;
+  registration: UseFormRegisterReturn;
+  /** The field's current value (watched): '***' while the stored secret is kept. */
+  value: string | undefined;
+  stored: boolean;
+  error: FieldError | undefined;
+  helperText: string;
+  showLabel: string;
+  hideLabel: string;
+  placeholder?: string;
+}
+
+/** A secret input: '***' when stored (focusing selects it, so typing replaces it), else hidden text with a show toggle. */
+export function SecretField({ label, registration, value, stored, error, helperText, showLabel, hideLabel, placeholder }: SecretFieldProps) {
+  const [show, setShow] = useState(false);
+  const masked = stored && value === MASKED_SECRET;
+  return (
+    <TextField
+      label={label}
+      type={show && !masked ? 'text' : 'password'}
+      autoComplete="off"
+      required={!stored}
+      placeholder={placeholder}
+      {...registration}
+      onFocus={(e) => {
+        if (e.target.value === MASKED_SECRET) e.target.select();
+      }}
+      {...fieldProps(error, helperText)}
+      slotProps={{
+        input: {
+          endAdornment: masked ? undefined : (
+            <InputAdornment position="end">
+              <IconButton edge="end" onClick={() => setShow((v) => !v)} aria-label={show ? hideLabel : showLabel}>
+                {show ? <VisibilityOff /> : <Visibility />}
+              </IconButton>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+/** A read-only value with a copy button (the webhook URLs, the verify token). */
+export function CopyField({ label, value, testId }: { label: string; value: string; testId: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(value);
+      toast.success(t('integrations.whatsapp.copied'));
+    } catch {
+      toast.error(t('integrations.whatsapp.copyFailed'));
+    }
+  };
+  const copyLabel = t('integrations.whatsapp.copy', { field: label });
+  return (
+    <TextField
+      label={label}
+      value={value}
+      size="small"
+      slotProps={{
+        htmlInput: { readOnly: true, 'data-testid': testId, onFocus: (e: FocusEvent<HTMLInputElement>) => e.target.select() },
+        input: {
+          sx: { fontFamily: 'monospace', fontSize: 13 },
+          endAdornment: (
+            <InputAdornment position="end">
+              <Tooltip title={copyLabel}>
+                <IconButton edge="end" onClick={() => void copy()} aria-label={copyLabel}>
+                  <ContentCopy fontSize="small" />
+                </IconButton>
+              </Tooltip>
+            </InputAdornment>
+          ),
+        },
+      }}
+    />
+  );
+}
+
+/** What the provider must call: `integrations.<name>.webhookTitle` / `webhookHint` above the values. */
+export function WebhookSection({ name, children }: { name: IntegrationDialogName; children: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <Box component="section" aria-labelledby={`${name}-webhook-title`} data-testid={`${name}-webhook-details`}>
+      <Typography id={`${name}-webhook-title`} variant="subtitle1" component="h3" sx={{ fontWeight: 600, mb: 0.5 }}>
+        {t(`integrations.${name}.webhookTitle`)}
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+        {t(`integrations.${name}.webhookHint`)}
+      </Typography>
+      <Stack spacing={1.5}>{children}</Stack>
+    </Box>
+  );
+}
+
+interface SetupMutation<B, R> {
+  mutateAsync: (body: B) => Promise<{ message?: string; data?: R }>;
+}
+
+interface SetupSubmitOptions<V, B, R> {
+  name: IntegrationDialogName;
+  setup: SetupMutation<B, R>;
+  test: TestMutation<Partial<B>>;
+  /** The form's handleSubmit: validates, then hands over the values. */
+  handleSubmit: (onValid: (values: V) => Promise<void>) => (e?: BaseSyntheticEvent) => Promise<void>;
+  isSubmitting: boolean;
+  toBody: (values: V) => B;
+  onSaved: (result: R | null) => void;
+  onCancel: () => void;
+}
+
+/**
+ * The setup form's save and test: `formId` names the form, `onSave` is its submit handler (toasts
+ * `integrations.<name>.saved` or the error, then `onSaved`), and `actions` renders the test outcome
+ * and Cancel / Test connection (the typed values) / Save under it.
+ */
+export function useSetupSubmit<V, B, R>({ name, setup, test, handleSubmit, isSubmitting, toBody, onSaved, onCancel }: SetupSubmitOptions<V, B, R>) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const connectionTest = useConnectionTest(name, test);
+  const formId = `${name}-setup-form`;
+
+  const onSave = handleSubmit(async (values) => {
+    connectionTest.clear();
+    try {
+      const env = await setup.mutateAsync(toBody(values));
+      toast.success(env.message ? translateContractText(env.message) : t(`integrations.${name}.saved`));
+      onSaved(env.data ?? null);
+    } catch (err) {
+      toast.error(apiErrorText(err, t(`integrations.${name}.setupFailed`)));
+    }
+  });
+  const onTest = handleSubmit((values) => connectionTest.run(toBody(values)));
+
+  const actions = (
+    <SetupFormActions
+      name={name}
+      formId={formId}
+      outcome={connectionTest.outcome}
+      testPending={connectionTest.pending}
+      isSubmitting={isSubmitting}
+      onTest={() => void onTest()}
+      onCancel={onCancel}
+    />
+  );
+  return { formId, onSave, actions };
+}
+
+/** A connection test of the stored settings, as `useConnectionTest` returns it. */
+interface StoredTest {
+  outcome: TestOutcome | null;
+  pending: boolean;
+  run: (input: Record<string, never>) => Promise<void>;
+  clear: () => void;
+}
+
+/**
+ * The connected view: `integrations.<name>.connectedNote` after a save in this dialog, the
+ * details (`children`), the stored-settings test outcome, and the actions under them.
+ */
+export function DetailsView({
+  name,
+  justSaved,
+  spacing,
+  storedTest,
+  onDisconnect,
+  onEdit,
+  onClose,
+  children,
+}: {
+  name: IntegrationDialogName;
+  justSaved: boolean;
+  spacing: number;
+  storedTest: StoredTest;
+  onDisconnect?: () => void;
+  onEdit: () => void;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <DialogContent>
+        <Stack spacing={spacing}>
+          {justSaved && <Alert severity="success">{t(`integrations.${name}.connectedNote`)}</Alert>}
+          {children}
+          <TestResult name={name} outcome={storedTest.outcome} />
+        </Stack>
+      </DialogContent>
+      <DetailsActions
+        name={name}
+        onDisconnect={onDisconnect}
+        testPending={storedTest.pending}
+        onTest={() => void storedTest.run({})}
+        onEdit={() => {
+          storedTest.clear();
+          onEdit();
+        }}
+        onClose={onClose}
+      />
+    </>
+  );
+}
+
+/**
+ * Which view a modal whose setup answers with webhook details shows (WhatsApp, Twilio): the form
+ * when not connected or on Edit settings, else the details; `saved` is the answer of a setup
+ * saved in this dialog, kept until it closes.
+ */
+export function useSetupView<R>(integration: IntegrationView | null, onClose: () => void) {
+  const [saved, setSaved] = useState<R | null>(null);
+  const [justSaved, setJustSaved] = useState(false);
+  const [editing, setEditing] = useState(!integration?.isActive);
+  return {
+    saved,
+    justSaved,
+    showForm: editing || (!integration && !justSaved),
+    edit: () => setEditing(true),
+    onSaved: (result: R | null) => {
+      setSaved(result);
+      setJustSaved(true);
+      setEditing(false);
+    },
+    onCancel: () => (integration?.isActive || justSaved ? setEditing(false) : onClose()),
+  };
 }

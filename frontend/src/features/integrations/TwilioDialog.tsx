@@ -6,39 +6,35 @@
  * callback URLs (with copy buttons) and whether the number was pointed at them; Disconnect asks
  * first. The modal links to /voice-settings (greetings, voice, the phone number request).
  */
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import DialogContent from '@mui/material/DialogContent';
-import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import Link from '@mui/material/Link';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import Visibility from '@mui/icons-material/Visibility';
-import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
-import { MASKED_SECRET, type IntegrationView, type TwilioSetupInput, type TwilioSetupResult } from '@agentdesk/functions/contract';
-import { useToast } from '../../components/useToast';
+import type { IntegrationView, TwilioSetupInput, TwilioSetupResult } from '@agentdesk/functions/contract';
 import {
   ConnectionDetailRows,
-  DetailsActions,
+  CopyField,
+  DetailsView,
   IntegrationDialogFrame,
-  SetupFormActions,
+  SecretField,
   StatusChip,
-  TestResult,
+  WebhookSection,
   formatUpdatedAt,
   useConnectionTest,
   useDisconnect,
+  useSetupSubmit,
+  useSetupView,
 } from './IntegrationDialogParts';
-import { apiErrorText, fieldProps, translateContractText } from './messages';
+import { fieldProps, translateContractText } from './messages';
 import { useSetupTwilio, useTestTwilio } from './queries';
 import { formFromIntegration, hasStoredToken, setupBody, statusCallbackOf, twilioForm, type TwilioFormValues } from './twilioForm';
-import { CopyField } from './WhatsAppDialog';
 
 function VoiceSettingsLink({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
@@ -54,29 +50,21 @@ function WebhookDetails({ webhookUrl, statusCallbackUrl, result }: { webhookUrl:
   const { t } = useTranslation();
   if (!webhookUrl) return null;
   return (
-    <Box component="section" aria-labelledby="twilio-webhook-title" data-testid="twilio-webhook-details">
-      <Typography id="twilio-webhook-title" variant="subtitle1" component="h3" sx={{ fontWeight: 600, mb: 0.5 }}>
-        {t('integrations.twilio.webhookTitle')}
-      </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-        {t('integrations.twilio.webhookHint')}
-      </Typography>
-      <Stack spacing={1.5}>
-        <CopyField label={t('integrations.twilio.webhookUrl')} value={webhookUrl} testId="twilio-webhook-url" />
-        {statusCallbackUrl && <CopyField label={t('integrations.twilio.statusCallbackUrl')} value={statusCallbackUrl} testId="twilio-status-callback-url" />}
-        {result &&
-          (result.numberConfigured ? (
-            <Alert severity="success" data-testid="twilio-number-configured">
-              {t('integrations.twilio.numberConfigured')}
-            </Alert>
-          ) : (
-            <Alert severity="warning" data-testid="twilio-number-not-configured">
-              {t('integrations.twilio.numberNotConfigured')}
-              {result.numberConfigError ? ` ${t('integrations.twilio.numberNotConfiguredReason', { reason: translateContractText(result.numberConfigError) })}` : ''}
-            </Alert>
-          ))}
-      </Stack>
-    </Box>
+    <WebhookSection name="twilio">
+      <CopyField label={t('integrations.twilio.webhookUrl')} value={webhookUrl} testId="twilio-webhook-url" />
+      {statusCallbackUrl && <CopyField label={t('integrations.twilio.statusCallbackUrl')} value={statusCallbackUrl} testId="twilio-status-callback-url" />}
+      {result &&
+        (result.numberConfigured ? (
+          <Alert severity="success" data-testid="twilio-number-configured">
+            {t('integrations.twilio.numberConfigured')}
+          </Alert>
+        ) : (
+          <Alert severity="warning" data-testid="twilio-number-not-configured">
+            {t('integrations.twilio.numberNotConfigured')}
+            {result.numberConfigError ? ` ${t('integrations.twilio.numberNotConfiguredReason', { reason: translateContractText(result.numberConfigError) })}` : ''}
+          </Alert>
+        ))}
+    </WebhookSection>
   );
 }
 
@@ -94,8 +82,6 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
   return <ConnectionDetailRows name="twilio" rows={rows} />;
 }
 
-const FORM_ID = 'twilio-setup-form';
-
 interface SetupFormProps {
   integration: IntegrationView | null;
   onSaved: (result: TwilioSetupResult | null) => void;
@@ -105,11 +91,7 @@ interface SetupFormProps {
 
 function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProps) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const setup = useSetupTwilio();
-  const connectionTest = useConnectionTest('twilio', useTestTwilio());
   const storedToken = hasStoredToken(integration);
-  const [showToken, setShowToken] = useState(false);
   const {
     register,
     control,
@@ -117,19 +99,16 @@ function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProp
     formState: { errors, isSubmitting },
   } = useForm<TwilioFormValues, unknown, TwilioSetupInput>({ resolver: zodResolver(twilioForm(storedToken)), defaultValues: formFromIntegration(integration) });
   const authToken = useWatch({ control, name: 'authToken' });
-  const masked = storedToken && authToken === MASKED_SECRET;
-
-  const onSave = handleSubmit(async (values) => {
-    connectionTest.clear();
-    try {
-      const env = await setup.mutateAsync(setupBody(values));
-      toast.success(env.message ? translateContractText(env.message) : t('integrations.twilio.saved'));
-      onSaved(env.data ?? null);
-    } catch (err) {
-      toast.error(apiErrorText(err, t('integrations.twilio.setupFailed')));
-    }
+  const { formId, onSave, actions } = useSetupSubmit({
+    name: 'twilio',
+    setup: useSetupTwilio(),
+    test: useTestTwilio(),
+    handleSubmit,
+    isSubmitting,
+    toBody: setupBody,
+    onSaved,
+    onCancel,
   });
-  const onTest = handleSubmit((values) => connectionTest.run(setupBody(values)));
 
   return (
     <>
@@ -138,7 +117,7 @@ function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProp
           {t('integrations.twilio.intro')}
         </Typography>
         <VoiceSettingsLink onNavigate={onNavigate} />
-        <Stack component="form" id={FORM_ID} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 2.5 }}>
+        <Stack component="form" id={formId} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 2.5 }}>
           <TextField
             label={t('integrations.twilio.accountSid')}
             required
@@ -147,34 +126,17 @@ function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProp
             {...register('accountSid')}
             {...fieldProps(errors.accountSid, t('integrations.twilio.accountSidHint'))}
           />
-          <TextField
+          <SecretField
             label={t('integrations.twilio.authToken')}
-            type={showToken && !masked ? 'text' : 'password'}
-            autoComplete="off"
-            required={!storedToken}
-            {...register('authToken')}
-            onFocus={(e) => {
-              if (e.target.value === MASKED_SECRET) e.target.select();
-            }}
-            {...fieldProps(
-              errors.authToken,
-              storedToken ? `${t('integrations.twilio.authTokenHint')} ${t('integrations.twilio.secretStoredHint')}` : t('integrations.twilio.authTokenHint'),
-            )}
-            slotProps={{
-              input: {
-                endAdornment: masked ? undefined : (
-                  <InputAdornment position="end">
-                    <IconButton
-                      edge="end"
-                      onClick={() => setShowToken((v) => !v)}
-                      aria-label={showToken ? t('integrations.twilio.hideSecret') : t('integrations.twilio.showSecret')}
-                    >
-                      {showToken ? <VisibilityOff /> : <Visibility />}
-                    </IconButton>
-                  </InputAdornment>
-                ),
-              },
-            }}
+            registration={register('authToken')}
+            value={authToken}
+            stored={storedToken}
+            error={errors.authToken}
+            helperText={
+              storedToken ? `${t('integrations.twilio.authTokenHint')} ${t('integrations.twilio.secretStoredHint')}` : t('integrations.twilio.authTokenHint')
+            }
+            showLabel={t('integrations.twilio.showSecret')}
+            hideLabel={t('integrations.twilio.hideSecret')}
           />
           <TextField
             label={t('integrations.twilio.phoneNumber')}
@@ -187,15 +149,7 @@ function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProp
           />
         </Stack>
       </DialogContent>
-      <SetupFormActions
-        name="twilio"
-        formId={FORM_ID}
-        outcome={connectionTest.outcome}
-        testPending={connectionTest.pending}
-        isSubmitting={isSubmitting}
-        onTest={() => void onTest()}
-        onCancel={onCancel}
-      />
+      {actions}
     </>
   );
 }
@@ -211,11 +165,8 @@ export function TwilioDialog({ open, onClose, integration }: TwilioDialogProps) 
   const { t } = useTranslation();
   const disconnect = useDisconnect('twilio', 'twilio-voice', onClose);
   const storedTest = useConnectionTest('twilio', useTestTwilio());
-  const connected = Boolean(integration?.isActive);
-  // The result of a setup just saved in this dialog (shown until it closes).
-  const [saved, setSaved] = useState<TwilioSetupResult | null>(null);
-  const [justSaved, setJustSaved] = useState(false);
-  const [editing, setEditing] = useState(!connected);
+  const view = useSetupView<TwilioSetupResult>(integration, onClose);
+  const { saved } = view;
   const webhookUrl = saved?.webhookUrl || integration?.webhookUrl || '';
   const storedCallback = integration?.settings.statusCallbackUrl;
   const statusCallbackUrl = saved?.statusCallbackUrl || (typeof storedCallback === 'string' && storedCallback) || statusCallbackOf(webhookUrl);
@@ -223,49 +174,29 @@ export function TwilioDialog({ open, onClose, integration }: TwilioDialogProps) 
   const storedConfigured = integration?.settings.numberConfigured;
   const numberState: TwilioSetupResult | null = saved ?? (typeof storedConfigured === 'boolean' ? { webhookUrl, statusCallbackUrl, numberConfigured: storedConfigured } : null);
 
-  const showForm = editing || (!integration && !justSaved);
-
   return (
     <IntegrationDialogFrame
       name="twilio"
       open={open}
       onClose={disconnect.close}
-      title={showForm ? t('integrations.twilio.setupTitle') : t('integrations.twilio.detailsTitle')}
+      title={view.showForm ? t('integrations.twilio.setupTitle') : t('integrations.twilio.detailsTitle')}
     >
-      {showForm ? (
-        <SetupForm
-          integration={integration}
-          onSaved={(result) => {
-            setSaved(result);
-            setJustSaved(true);
-            setEditing(false);
-          }}
-          onCancel={() => (integration?.isActive || justSaved ? setEditing(false) : onClose())}
-          onNavigate={onClose}
-        />
+      {view.showForm ? (
+        <SetupForm integration={integration} onSaved={view.onSaved} onCancel={view.onCancel} onNavigate={onClose} />
       ) : (
-        <>
-          <DialogContent>
-            <Stack spacing={2.5}>
-              {justSaved && <Alert severity="success">{t('integrations.twilio.connectedNote')}</Alert>}
-              {integration && <ConnectionDetails integration={integration} />}
-              <WebhookDetails webhookUrl={webhookUrl} statusCallbackUrl={statusCallbackUrl} result={numberState} />
-              <VoiceSettingsLink onNavigate={onClose} />
-              <TestResult name="twilio" outcome={storedTest.outcome} />
-            </Stack>
-          </DialogContent>
-          <DetailsActions
-            name="twilio"
-            onDisconnect={integration ? disconnect.ask : undefined}
-            testPending={storedTest.pending}
-            onTest={() => void storedTest.run({})}
-            onEdit={() => {
-              storedTest.clear();
-              setEditing(true);
-            }}
-            onClose={disconnect.close}
-          />
-        </>
+        <DetailsView
+          name="twilio"
+          justSaved={view.justSaved}
+          spacing={2.5}
+          storedTest={storedTest}
+          onDisconnect={integration ? disconnect.ask : undefined}
+          onEdit={view.edit}
+          onClose={disconnect.close}
+        >
+          {integration && <ConnectionDetails integration={integration} />}
+          <WebhookDetails webhookUrl={webhookUrl} statusCallbackUrl={statusCallbackUrl} result={numberState} />
+          <VoiceSettingsLink onNavigate={onClose} />
+        </DetailsView>
       )}
       {disconnect.confirmDialog}
     </IntegrationDialogFrame>
