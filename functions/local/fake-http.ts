@@ -1,7 +1,7 @@
 /**
- * Plumbing the loopback fakes (Stripe, OpenAI, WhatsApp Graph) share: a bounded request body,
- * a JSON object body, a JSON answer, and listening on a port. Each fake keeps its own
- * provider-shaped errors (passed in) and headers.
+ * Plumbing the loopback fakes (Stripe, OpenAI, WhatsApp Graph, Twilio) share: a bounded request
+ * body, a JSON object body, a JSON answer, listening on a port, scripted delays and closing. Each
+ * fake keeps its own provider-shaped errors (passed in) and headers.
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -53,4 +53,40 @@ export async function listen(server: Server, port: number, host: string): Promis
     });
   });
   return (server.address() as AddressInfo).port;
+}
+
+/** A fake's scripted delays: each ends early when the client hangs up; `cancel()` clears those still pending. */
+export function createWaits() {
+  const timers = new Set<NodeJS.Timeout>();
+  return {
+    /** true after `ms`; false as soon as the client closed the connection. */
+    wait: (ms: number, res: ServerResponse) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          resolve(true);
+        }, ms);
+        timers.add(timer);
+        res.once('close', () => {
+          clearTimeout(timer);
+          timers.delete(timer);
+          resolve(false);
+        });
+      }),
+    cancel: () => {
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+}
+
+/** Stops a fake once (later calls get the same promise): its pending delays, the server and its open connections. */
+export function closeOnce(server: Server, waits: { cancel: () => void }): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () =>
+    (closing ??= new Promise<void>((resolve) => {
+      waits.cancel();
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }));
 }

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listen, readJsonObject, sendJson } from '../fake-http.js';
+import { closeOnce, createWaits, listen, readJsonObject, sendJson } from '../fake-http.js';
 import { CHATGPT_MODELS } from '../../src/contract/integrations.js';
 import { think, type BrainReply, type WireMessage, type WireTool } from './brain.js';
 import { fakeEmbedding, toBase64 } from './embeddings.js';
@@ -239,7 +239,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const slowDelayMs = options.slowDelayMs ?? SLOW_KEY_DELAY_MS;
   const requests: RecordedOpenAiRequest[] = [];
   const scripts = new Map<string, ScriptedReply[]>();
-  const timers = new Set<NodeJS.Timeout>();
+  const waits = createWaits();
 
   const record = (entry: RecordedOpenAiRequest) => {
     requests.push(entry);
@@ -270,18 +270,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       if (method !== 'GET') body = await readJson(req);
       checkKey(key);
       if (key.startsWith('sk-slow')) {
-        const waited = await new Promise<boolean>((resolve) => {
-          const timer = setTimeout(() => {
-            timers.delete(timer);
-            resolve(true);
-          }, slowDelayMs);
-          timers.add(timer);
-          res.once('close', () => {
-            clearTimeout(timer);
-            timers.delete(timer);
-            resolve(false);
-          });
-        });
+        const waited = await waits.wait(slowDelayMs, res);
         if (!waited) {
           status = 499;
           return;
@@ -352,14 +341,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const url = `http://${host}:${port}`;
   options.log?.('info', `[openai] fake OpenAI API at ${url}/v1`);
 
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }));
+  const close = closeOnce(server, waits);
 
   return {
     url,

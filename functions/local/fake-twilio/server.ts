@@ -31,7 +31,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listen, readBody, readJsonObject, sendJson } from '../fake-http.js';
+import { closeOnce, createWaits, listen, readBody, readJsonObject, sendJson } from '../fake-http.js';
 import type { ScriptTurn, SimulatedCall } from './call-simulator.js';
 
 const MAX_BODY = 1024 * 1024;
@@ -147,7 +147,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const host = options.host ?? '127.0.0.1';
   const accounts = new Map<string, FakeTwilioAccount>();
   const rules = new Map<string, FailRule>();
-  const timers = new Set<NodeJS.Timeout>();
+  const waits = createWaits();
   let baseUrl = '';
 
   function register(input: { accountSid?: string; authToken?: string; friendlyName?: string; status?: string; numbers?: string[] }): FakeTwilioAccount {
@@ -229,19 +229,6 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     return account;
   }
 
-  const wait = (ms: number, res: ServerResponse) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve(true);
-      }, ms);
-      timers.add(timer);
-      res.once('close', () => {
-        clearTimeout(timer);
-        timers.delete(timer);
-        resolve(false);
-      });
-    });
 
   /** The account's scripted failure, if any: throws its error, or true when the answer was dropped. */
   async function applyFailure(accountSid: string, res: ServerResponse): Promise<boolean> {
@@ -249,7 +236,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     if (!rule || rule.count <= 0) return false;
     rule.count -= 1;
     if (rule.count === 0) rules.delete(accountSid);
-    if (rule.delayMs && !(await wait(rule.delayMs, res))) return true;
+    if (rule.delayMs && !(await waits.wait(rule.delayMs, res))) return true;
     if (rule.status === 0) {
       res.destroy();
       return true;
@@ -497,14 +484,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   baseUrl = `http://${host}:${port}`;
   options.log?.('info', `[twilio] fake Twilio REST API at ${baseUrl}`);
 
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }));
+  const close = closeOnce(server, waits);
 
   return { url: baseUrl, port, accounts, register, close, stop: close };
 }

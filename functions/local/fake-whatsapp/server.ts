@@ -14,7 +14,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { listen, readJsonObject, sendJson } from '../fake-http.js';
+import { closeOnce, createWaits, listen, readJsonObject, sendJson } from '../fake-http.js';
 
 export const FAKE_GRAPH_VERSION = 'v21.0';
 const MAX_BODY = 1024 * 1024;
@@ -132,7 +132,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
   const host = options.host ?? '127.0.0.1';
   const sent: RecordedSend[] = [];
   const rules = new Map<string, FailRule>();
-  const timers = new Set<NodeJS.Timeout>();
+  const waits = createWaits();
 
   const record = (entry: RecordedSend) => {
     sent.push(entry);
@@ -157,19 +157,6 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
     rules.delete(phoneId);
     for (let i = sent.length - 1; i >= 0; i--) if (sent[i]!.phoneId === phoneId) sent.splice(i, 1);
   };
-  const wait = (ms: number, res: ServerResponse) =>
-    new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        resolve(true);
-      }, ms);
-      timers.add(timer);
-      res.once('close', () => {
-        clearTimeout(timer);
-        timers.delete(timer);
-        resolve(false);
-      });
-    });
 
   /**
    * Applies the phone id's failure rule, if any: throws its Graph error, or answers nothing
@@ -180,7 +167,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
     if (!rule || rule.count <= 0 || (call === 'reads' && rule.scope !== 'all')) return undefined;
     rule.count -= 1;
     if (rule.count === 0) rules.delete(phoneId);
-    if (rule.delayMs && !(await wait(rule.delayMs, res))) return 499;
+    if (rule.delayMs && !(await waits.wait(rule.delayMs, res))) return 499;
     if (rule.status === 0) {
       res.destroy();
       return 0;
@@ -284,14 +271,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
   const url = `http://${host}:${port}`;
   options.log?.('info', `[whatsapp] fake WhatsApp Graph API at ${url}/${FAKE_GRAPH_VERSION}`);
 
-  let closing: Promise<void> | undefined;
-  const close = () =>
-    (closing ??= new Promise<void>((resolve) => {
-      for (const timer of timers) clearTimeout(timer);
-      timers.clear();
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }));
+  const close = closeOnce(server, waits);
 
   return { url, graphUrl: `${url}/${FAKE_GRAPH_VERSION}`, port, sent, fail, reset, close, stop: close };
 }
