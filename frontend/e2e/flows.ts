@@ -1,8 +1,9 @@
-/** What a person does in the app, shared by the e2e files: open a page, sign up, log in. */
+/** What a person does in the app, shared by the e2e files: open a page, sign up, log in, set up a subscribed user with an agent. */
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
 import { launchBrowser, waitForMailCode } from './browser.js';
 
@@ -106,4 +107,42 @@ export async function activateTrial(userId: string): Promise<void> {
       },
     }),
   );
+}
+
+/** Calls the API as the signed-in user (the session the app keeps in local storage). */
+export async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
+  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
+  const res = await fetch(`${inject('appUrl')}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as { data?: T; message?: string };
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
+  return json.data as T;
+}
+
+/** Registers `<label>+…@example.com`, waits for the onboarding page and gives the user an active trial; their e-mail. */
+export async function subscribedUser(page: Page, label: string): Promise<string> {
+  const email = `${label}+${randomUUID().slice(0, 8)}@example.com`;
+  await register(page, inject('appUrl'), inject('mailboxUrl'), email);
+  await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
+  await activateTrial(await userIdOf(page));
+  return email;
+}
+
+/** Sets up ChatGPT (the stack's fake OpenAI accepts any sk- key) and one enabled agent through the API. */
+export async function chatGptAndAgent(page: Page, agent: { name: string; description: string; objective: string }): Promise<void> {
+  await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
+  const created = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: agent.name });
+  await callApi(page, 'PUT', `/api/agents/${created._id}`, { ...agent, instructions: '', knowledgeBase: '', priority: 1 });
+  expect(created.enabled).toBe(true);
+}
+
+/** Presses Connect on an integration card of the page shown (test id `integration-<type>`), once it is there. */
+export async function pressConnect(page: Page, cardTestId: string): Promise<Locator> {
+  const card = page.getByTestId(cardTestId);
+  await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+  await card.getByRole('button', { name: 'Connect' }).click();
+  return card;
 }

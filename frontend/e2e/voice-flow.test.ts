@@ -10,30 +10,16 @@
  * 'Voice Conversation Not Found'.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Locator, Page } from 'playwright-core';
+import type { Locator } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { VOICE_DEFAULTS, type VoiceSettings } from '../../functions/src/contract/voice.js';
-import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
+import { callApi, chatGptAndAgent, eventually, newPage, pressConnect, subscribedUser, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
-const mailboxUrl = inject('mailboxUrl');
 const twilioUrl = inject('twilioApiUrl');
 
 /** The agent turn and the summary worker go through the queue and the model: give them time on a busy machine. */
 const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
-
-/** Calls the API as the signed-in user (the session the app keeps in local storage). */
-async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
-  const res = await fetch(`${appUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data?: T; message?: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
-  return json.data as T;
-}
 
 async function twilioControl<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(`${twilioUrl}/_test/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -52,22 +38,14 @@ const browser = useBrowser();
 describe('voice', () => {
   it('connects Twilio Voice, receives a call and shows its transcript and AI analysis', async () => {
     const page = await newPage(browser());
-    await register(page, appUrl, mailboxUrl, `voice+${randomUUID().slice(0, 8)}@example.com`);
-    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
-    await activateTrial(await userIdOf(page));
+    await subscribedUser(page, 'voice');
 
-    // ChatGPT (the stack's fake OpenAI accepts any sk- key), one enabled agent, recording on.
-    await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
-    const agent = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: 'Reception' });
-    await callApi(page, 'PUT', `/api/agents/${agent._id}`, {
+    // ChatGPT, one enabled agent, recording on.
+    await chatGptAndAgent(page, {
       name: 'Reception',
       description: 'Answers phone calls for a restaurant: opening hours, table bookings and the menu',
       objective: 'Take table bookings and answer questions briefly',
-      instructions: '',
-      knowledgeBase: '',
-      priority: 1,
     });
-    expect(agent.enabled).toBe(true);
     const settings = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');
     expect(settings.messageWelcome).toBe(VOICE_DEFAULTS.messageWelcome);
     await callApi(page, 'PUT', '/api/voice-settings', { ...settings, enableRecording: true });
@@ -78,9 +56,7 @@ describe('voice', () => {
 
     // Integrations → Twilio Voice: setup configures the number's voice URL and status callback.
     await page.goto(`${appUrl}/integrations`);
-    const twilio = page.getByTestId('integration-twilio-voice');
-    await eventually(() => twilio.getByRole('button', { name: 'Connect' }).count()).toBe(1);
-    await twilio.getByRole('button', { name: 'Connect' }).click();
+    await pressConnect(page, 'integration-twilio-voice');
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel(/^Account SID/).fill(account.accountSid);
     await dialog.getByLabel(/^Auth Token/).fill(account.authToken);

@@ -6,36 +6,18 @@
  * webhook URLs, tests the connection and disconnects after confirming; an administrator (Cognito
  * group 'admin') sees the Admin entry and assigns a number to a pending request.
  */
-import { randomUUID } from 'node:crypto';
 import { AdminAddUserToGroupCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { VoiceSettings } from '@agentdesk/functions/contract';
-import { ONBOARDING_HEADING, activateTrial, eventually, login, newPage, register, userIdOf, useBrowser } from './flows.js';
+import { callApi, eventually, login, newPage, pressConnect, subscribedUser, userIdOf, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
-const mailboxUrl = inject('mailboxUrl');
 const twilioUrl = inject('twilioApiUrl');
-
-/** Calls the API as the signed-in user (the session the app keeps in local storage). */
-async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
-  const res = await fetch(`${appUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data?: T; message?: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
-  return json.data as T;
-}
 
 /** A registered user with an active trial, on the given page of the app; their e-mail. */
 async function subscribedUserOn(page: Page, path: string, label: string): Promise<string> {
-  const email = `${label}+${randomUUID().slice(0, 8)}@example.com`;
-  await register(page, appUrl, mailboxUrl, email);
-  await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
-  await activateTrial(await userIdOf(page));
+  const email = await subscribedUser(page, label);
   await page.goto(`${appUrl}${path}`);
   return email;
 }
@@ -128,9 +110,7 @@ describe('voice settings', () => {
     });
     const account = (await registered.json()) as { accountSid: string; authToken: string };
 
-    const card = page.getByTestId('integration-twilio-voice');
-    await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
-    await card.getByRole('button', { name: 'Connect' }).click();
+    const card = await pressConnect(page, 'integration-twilio-voice');
     const dialog = page.getByRole('dialog', { name: 'Configure Twilio Voice' });
     expect(await dialog.getByRole('link', { name: /open Voice settings/ }).getAttribute('href')).toBe('/voice-settings');
     // The form's own checks first (SPEC §5): E.164 only.

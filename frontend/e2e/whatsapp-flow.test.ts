@@ -10,8 +10,7 @@
  * server); a freshly registered user cannot be on that list, so the test opens /conversations by
  * its URL — the route itself is open to every subscribed user.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import {
   metaDelivery,
@@ -22,27 +21,13 @@ import {
   webhookPath,
   type GraphSend,
 } from '../../functions/test/support/whatsapp.js';
-import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
+import { chatGptAndAgent, eventually, newPage, pressConnect, subscribedUser, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
-const mailboxUrl = inject('mailboxUrl');
 const graphUrl = inject('whatsappGraphUrl');
 
 /** The inbound worker runs the agent through the queue and the model: give it time on a busy machine. */
 const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
-
-/** Calls the API as the signed-in user (the session the app keeps in local storage). */
-async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
-  const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
-  const res = await fetch(`${appUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await res.json()) as { data?: T; message?: string };
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
-  return json.data as T;
-}
 
 /** What the fake Graph API was asked to send from a phone number id. */
 async function graphSends(phoneId: string): Promise<GraphSend[]> {
@@ -55,22 +40,14 @@ const browser = useBrowser();
 describe('whatsapp', () => {
   it('shows a customer conversation on the board, escalates it, answers as a human and closes it', async () => {
     const page = await newPage(browser());
-    await register(page, appUrl, mailboxUrl, `whatsapp+${randomUUID().slice(0, 8)}@example.com`);
-    await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
-    await activateTrial(await userIdOf(page));
+    await subscribedUser(page, 'whatsapp');
 
-    // ChatGPT (the stack's fake OpenAI accepts any sk- key), one enabled agent, and WhatsApp.
-    await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
-    const agent = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: 'Front Desk' });
-    await callApi(page, 'PUT', `/api/agents/${agent._id}`, {
+    // ChatGPT, one enabled agent, and WhatsApp.
+    await chatGptAndAgent(page, {
       name: 'Front Desk',
       description: 'Answers WhatsApp questions about opening hours, prices and appointments at the clinic',
       objective: 'Help customers quickly and hand hard cases to a person',
-      instructions: '',
-      knowledgeBase: '',
-      priority: 1,
     });
-    expect(agent.enabled).toBe(true);
     const business = {
       bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
       appSecret: randomBytes(16).toString('hex'),
@@ -79,9 +56,7 @@ describe('whatsapp', () => {
       phoneNumber: '+14155550123',
     };
     await page.goto(`${appUrl}/integrations`);
-    const whatsapp = page.getByTestId('integration-whatsapp-business');
-    await eventually(() => whatsapp.getByRole('button', { name: 'Connect' }).count()).toBe(1);
-    await whatsapp.getByRole('button', { name: 'Connect' }).click();
+    await pressConnect(page, 'integration-whatsapp-business');
     const setupDialog = page.getByRole('dialog');
     await setupDialog.getByLabel(/^Bearer Token/).fill(business.bearerToken);
     await setupDialog.getByLabel(/^Business ID/).fill(business.businessId);
