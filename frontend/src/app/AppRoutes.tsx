@@ -12,6 +12,7 @@ const RegisterPage = lazy(() => import('../features/auth/RegisterPage'));
 const ForgotPasswordPage = lazy(() => import('../features/auth/ForgotPasswordPage'));
 const ResetPasswordPage = lazy(() => import('../features/auth/ResetPasswordPage'));
 const LegalPage = lazy(() => import('../features/legal/LegalPage'));
+const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
 const SubscriptionPage = lazy(() => import('../features/billing/SubscriptionPage'));
 const PaymentSuccessPage = lazy(() => import('../features/billing/PaymentSuccessPage'));
@@ -26,6 +27,7 @@ const VoiceConversationsPage = lazy(() => import('../features/voice/VoiceConvers
 const VoiceConversationDetailPage = lazy(() => import('../features/voice/VoiceConversationDetailPage'));
 const VoiceSettingsPage = lazy(() => import('../features/voice/settings/VoiceSettingsPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
+const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage'));
 const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
 
@@ -46,13 +48,14 @@ export function AppRoutes() {
         <Route path="/terms" element={<LegalPage kind="terms" />} />
         <Route path="/privacy" element={<LegalPage kind="privacy" />} />
         <Route element={<RequireAccess />}>
-          <Route path="/" element={<PlaceholderPage titleKey="pages.dashboard" />} />
+          <Route path="/" element={<DashboardPage />} />
           <Route path="/profile" element={<ProfilePage />} />
           <Route path="/subscription" element={<SubscriptionPage />} />
           <Route path="/subscription/success" element={<PaymentSuccessPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/contacts/:id" element={<ContactDetailPage />} />
           <Route path="/integrations" element={<IntegrationsPage />} />
+          <Route path="/api-keys" element={<ApiKeysPage />} />
           <Route path="/agents" element={<AgentsPage />} />
           <Route path="/agents/:id" element={<AgentDetailPage />} />
           <Route path="/conversations" element={<ConversationsPage />} />
