@@ -11,6 +11,7 @@ import ChatOutlined from '@mui/icons-material/ChatOutlined';
 import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
+import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
@@ -73,6 +74,7 @@ export const navigation: NavEntry[] = [
     icon: SettingsOutlined,
     children: [
       link('integrations', 'nav.integrations', '/integrations', ExtensionOutlined),
+      link('api-keys', 'nav.apiKeys', '/api-keys', VpnKeyOutlined),
       link('profile', 'nav.profile', '/profile', PersonOutline),
       link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
     ],
