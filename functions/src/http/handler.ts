@@ -16,6 +16,8 @@ import type {
 import type * as z from 'zod/mini';
 import { DomainError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
+import type { ApiAuthContext } from '../auth/context.js';
+import { API_KEY_LIMITS, apiKeyMessages } from '../contract/api-keys.js';
 import type { RouteKey } from '../routes.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -31,10 +33,15 @@ export interface Request {
   rawBody: Buffer;
   /** Parsed JSON body, or undefined when there is none. */
   json(): unknown;
-  /** The caller's user id (Cognito `sub`), set by the JWT authorizer on 'user' routes. */
+  /**
+   * The caller's user id (Cognito `sub`), set by the JWT authorizer on 'user' routes, or by the
+   * API authorizer on 'userOrApiKey' routes (the token's sub, or the API key's owner).
+   */
   userId(): string;
-  /** Whether the caller is in the Cognito 'admin' group (claim cognito:groups, flattened to "[a b]" by API Gateway). */
+  /** Whether the caller is in the Cognito 'admin' group (claim cognito:groups, flattened to "[a b]" by API Gateway). An API key never is. */
   isAdmin(): boolean;
+  /** How the caller authenticated: a Cognito token ('user') or a product API key ('apiKey'). */
+  authType(): 'user' | 'apiKey';
   /** The caller's bearer access token (for calls that act as the user, e.g. ChangePassword). */
   accessToken(): string;
   sourceIp: string;
@@ -107,12 +114,18 @@ function buildRequest(event: HttpEvent): Request {
       return parsed;
     },
     userId() {
-      const sub = event.requestContext?.authorizer?.jwt?.claims?.sub;
+      const lambda = lambdaAuth(event);
+      const sub = lambda ? (lambda.authType === 'none' ? undefined : lambda.sub) : event.requestContext?.authorizer?.jwt?.claims?.sub;
       if (typeof sub !== 'string' || !sub) throw new UnauthorizedError('Authentication required');
       return sub;
     },
+    authType() {
+      return lambdaAuth(event)?.authType === 'apiKey' ? 'apiKey' : 'user';
+    },
     isAdmin() {
-      const groups = event.requestContext?.authorizer?.jwt?.claims?.['cognito:groups'];
+      const lambda = lambdaAuth(event);
+      if (lambda && lambda.authType !== 'user') return false;
+      const groups = lambda?.authType === 'user' ? lambda.groups : event.requestContext?.authorizer?.jwt?.claims?.['cognito:groups'];
       const list = Array.isArray(groups) ? groups.map(String) : typeof groups === 'string' ? groups.replace(/^\[|\]$/g, '').split(/[\s,]+/) : [];
       return list.includes('admin');
     },
@@ -125,12 +138,48 @@ function buildRequest(event: HttpEvent): Request {
   };
 }
 
+/** The API authorizer's context on 'userOrApiKey' routes (absent on every other route). */
+function lambdaAuth(event: HttpEvent): ApiAuthContext | undefined {
+  const authorizer = event.requestContext?.authorizer as { lambda?: ApiAuthContext } | undefined;
+  return authorizer?.lambda ?? undefined;
+}
+
+/**
+ * 'userOrApiKey' routes, before the route runs: no valid credentials → 401 (the authorizer lets
+ * them through, see auth/context.ts); an API key → its per-key fixed-window rate limit (429 with
+ * Retry-After) and lastUsedAt, and a key deleted or regenerated since the authorizer's cached
+ * lookup → 401. Returns the response to send instead of running the route, or undefined.
+ */
+async function checkApiAuth(event: HttpEvent): Promise<HttpResult | undefined> {
+  const auth = lambdaAuth(event);
+  if (!auth || auth.authType === 'user') return undefined;
+  if (auth.authType === 'none') {
+    if (auth.reason === 'invalidKey') return json(401, { success: false, message: apiKeyMessages.invalid }, { 'www-authenticate': 'Bearer' });
+    // As API Gateway's JWT authorizer answers a missing or invalid token on the 'user' routes.
+    return json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+  }
+  const { apiKeyRepository } = await import('../composition/api-keys.js');
+  const decision = await apiKeyRepository().recordUse({
+    userId: auth.sub,
+    keyId: auth.keyId,
+    keyHash: auth.keyHash,
+    nowMs: Date.now(),
+    max: API_KEY_LIMITS.requestsPerWindow,
+    windowSeconds: API_KEY_LIMITS.windowSeconds,
+  });
+  if (decision.kind === 'invalid') return json(401, { success: false, message: apiKeyMessages.invalid }, { 'www-authenticate': 'Bearer' });
+  if (decision.kind === 'limited') return toErrorResponse(new TooManyRequestsError(apiKeyMessages.rateLimited, decision.retryAfterSeconds));
+  return undefined;
+}
+
 /** Build the Lambda handler of one route group from its route table. */
 export function httpGroup(routes: RouteTable) {
   const base = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
     const route = routes[event.routeKey as RouteKey];
     if (!route) return toErrorResponse(new NotFoundError('Not found'));
     try {
+      const refused = await checkApiAuth(event);
+      if (refused) return refused;
       const result = await route(buildRequest(event));
       if ('raw' in result) return result.raw;
       return json(result.status ?? 200, {
