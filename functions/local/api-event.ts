@@ -7,7 +7,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { APIGatewayProxyEventV2WithJWTAuthorizer, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import type {
+  APIGatewayProxyEventV2WithJWTAuthorizer,
+  APIGatewayProxyStructuredResultV2,
+  APIGatewayRequestAuthorizerEventV2,
+} from 'aws-lambda';
 import type { AuthorizerResult } from './jwt-authorizer.js';
 
 export interface MatchedRoute {
@@ -33,11 +37,14 @@ function apiGatewayTime(date: Date): string {
   return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;
 }
 
+/** A JWT authorizer's claims, or a Lambda authorizer's context (payload 2.0: requestContext.authorizer.lambda). */
+export type EventAuth = AuthorizerResult | { lambda: Record<string, unknown> } | null;
+
 export function buildEvent(
   req: IncomingMessage,
   body: Buffer,
   route: MatchedRoute,
-  auth: AuthorizerResult | null,
+  auth: EventAuth,
 ): APIGatewayProxyEventV2WithJWTAuthorizer {
   const url = new URL(req.url ?? '/', 'http://local');
   const headers: Record<string, string> = {};
@@ -95,14 +102,31 @@ export function buildEvent(
       time: apiGatewayTime(now),
       timeEpoch: now.getTime(),
       // Public routes carry no authorizer block at all, as in AWS.
-      ...(auth
-        ? { authorizer: { principalId: '', integrationLatency: 0, jwt: { claims: auth.claims, scopes: auth.scopes } } }
-        : {}),
+      ...(auth && 'lambda' in auth
+        ? { authorizer: { lambda: auth.lambda } }
+        : auth
+          ? { authorizer: { principalId: '', integrationLatency: 0, jwt: { claims: auth.claims, scopes: auth.scopes } } }
+          : {}),
     },
     isBase64Encoded: body.length > 0 && !text,
     ...(body.length > 0 ? { body: text ? body.toString('utf8') : body.toString('base64') } : {}),
   } as APIGatewayProxyEventV2WithJWTAuthorizer;
   return event;
+}
+
+/**
+ * The payload 2.0 event a Lambda REQUEST authorizer receives for this request: the request's
+ * headers, query, cookies, path parameters and context, without the body.
+ */
+export function buildAuthorizerEvent(requestEvent: APIGatewayProxyEventV2WithJWTAuthorizer): APIGatewayRequestAuthorizerEventV2 {
+  const { body: _body, isBase64Encoded: _b64, ...rest } = requestEvent;
+  return {
+    ...rest,
+    type: 'REQUEST',
+    routeArn: `arn:aws:execute-api:us-east-1:000000000000:local/$default/${requestEvent.requestContext.http.method}${requestEvent.rawPath}`,
+    // No identity source is configured (see infra/lib/api.ts).
+    identitySource: [],
+  } as unknown as APIGatewayRequestAuthorizerEventV2;
 }
 
 /** Write a Lambda result to the HTTP response, as API Gateway's payload v2 mapping does. */

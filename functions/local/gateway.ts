@@ -6,12 +6,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Context } from 'aws-lambda';
-import { routeGroups, routes, type AuthKind } from '../src/routes.js';
-import { buildEvent, writeJson, writeResult, type MatchedRoute } from './api-event.js';
+import { apiKeyMessages } from '../src/contract/api-keys.js';
+import { presentedApiKey } from '../src/domain/api-keys/secret.js';
+import { apiAuthorizer, routeGroups, routes, type AuthKind } from '../src/routes.js';
+import { buildAuthorizerEvent, buildEvent, writeJson, writeResult, type EventAuth, type MatchedRoute } from './api-event.js';
 import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
 import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
 import { serveStatic } from './static-site.js';
-import type { AnyHandler } from './handlers.js';
+import { loadEntry, type AnyHandler } from './handlers.js';
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 const API_GATEWAY_TIMEOUT_S = 30;
@@ -20,6 +22,8 @@ export interface GatewayOptions {
   port: number;
   host?: string;
   authorizer: AuthorizerConfig;
+  /** The API authorizer of 'userOrApiKey' routes; default: the manifest's apiAuthorizer entry. */
+  loadApiAuthorizer?: () => Promise<AnyHandler>;
   loadGroup: (group: string) => Promise<AnyHandler>;
   dispatcher?: SqsDispatcher;
   frontendDir?: string;
@@ -85,6 +89,12 @@ export const matchRoute = routeMatcher(routes);
 
 class PayloadTooLarge extends Error {}
 
+function lowerHeaders(req: IncomingMessage): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(req.headers)) out[k.toLowerCase()] = Array.isArray(v) ? v.join(',') : v;
+  return out;
+}
+
 /**
  * Reads the body up to the payload cap. An oversized body is still read to its end (and
  * discarded) before the 413 goes out: answering mid-upload would reset the connection and
@@ -117,6 +127,11 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
     const route = matchRoute(method, path);
+    // An API key anywhere but the public API: 403, before routing (in AWS the CloudFront function
+    // on /api/* answers this, generated from the same manifest: infra/lib/api-key-guard.ts).
+    if (route?.auth !== 'userOrApiKey' && presentedApiKey(lowerHeaders(req)) !== null) {
+      return writeJson(res, 403, { success: false, message: apiKeyMessages.routeNotAllowed });
+    }
     if (!route) return writeJson(res, 404, { message: 'Not Found' });
 
     let body: Buffer;
@@ -130,11 +145,26 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
       throw error;
     }
 
-    let auth = null;
-    // Interim until the API authorizer lands: the public API routes take the Cognito JWT only.
-    if (route.auth === 'user' || route.auth === 'userOrApiKey') {
+    let auth: EventAuth = null;
+    if (route.auth === 'user') {
       auth = await authorize(req.headers.authorization, options.authorizer);
       if (!auth) return writeJson(res, 401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+    }
+    if (route.auth === 'userOrApiKey') {
+      // As API Gateway with a Lambda REQUEST authorizer (payload 2.0, simple responses, no
+      // identity source, no result cache): a deny is 403 Forbidden, a failure 500; the context
+      // reaches the function as requestContext.authorizer.lambda.
+      let result: { isAuthorized?: unknown; context?: Record<string, unknown> };
+      try {
+        const authorizerHandler = await (options.loadApiAuthorizer ?? (() => loadEntry(apiAuthorizer.entry)))();
+        const probe = buildEvent(req, Buffer.alloc(0), route, null);
+        result = ((await authorizerHandler(buildAuthorizerEvent(probe), lambdaContext('agentdesk-api-authorizer', 10))) ?? {}) as typeof result;
+      } catch (error) {
+        log('error', `[gateway] ${route.routeKey}: API authorizer failed: ${(error as Error)?.stack ?? String(error)}`);
+        return writeJson(res, 500, { message: 'Internal Server Error' });
+      }
+      if (result.isAuthorized !== true) return writeJson(res, 403, { message: 'Forbidden' });
+      auth = { lambda: result.context ?? {} };
     }
 
     let handler: AnyHandler;
