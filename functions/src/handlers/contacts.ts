@@ -27,7 +27,8 @@ export const routes: RouteTable = {
   'POST /api/contacts': async (req) => {
     const userId = req.userId();
     const input = parseWith(createContactRequest, req.json());
-    return { status: 201, message: contactMessages.added, data: await contactService().create(userId, input) };
+    const source = req.authType() === 'apiKey' ? 'api' : 'manual';
+    return { status: 201, message: contactMessages.added, data: await contactService().create(userId, input, source) };
   },
   'GET /api/contacts/stats': async (req) => ({ data: await contactService().stats(req.userId()) }),
   'GET /api/contacts/export': async (req) => {

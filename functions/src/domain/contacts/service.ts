@@ -370,7 +370,8 @@ export function createContactService(deps: ContactDeps) {
       return toContact(await load(userId, id));
     },
 
-    async create(userId: string, input: CreateContactRequest): Promise<Contact> {
+    /** source 'api' when the caller used an API key (the public API), else 'manual'. */
+    async create(userId: string, input: CreateContactRequest, source: ContactSource = 'manual'): Promise<Contact> {
       const draft: ContactDraft = {
         name: input.name,
         phoneNumber: phoneOrThrow(input.phoneNumber),
@@ -378,7 +379,7 @@ export function createContactService(deps: ContactDeps) {
         customFields: input.customFields,
         tags: [],
         notes: '',
-        source: 'manual',
+        source,
         isWAContact: false,
       };
       const [outcome] = await createMany(userId, [draft], true);
