@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import { activityDate, activityTime, dayLabel, formatAverage, formatCallDuration, MAX_X_TICKS, showTick, tickStep, yAxisMax } from './format';
+
+describe('formatCallDuration (SPEC §9: "Nm Ns" or seconds only)', () => {
+  it('shows seconds only under a minute', () => {
+    expect(formatCallDuration(0)).toBe('0s');
+    expect(formatCallDuration(45)).toBe('45s');
+    expect(formatCallDuration(59.4)).toBe('59s');
+  });
+
+  it('shows minutes and seconds from a minute on', () => {
+    expect(formatCallDuration(60)).toBe('1m 0s');
+    expect(formatCallDuration(80)).toBe('1m 20s');
+    expect(formatCallDuration(59.6)).toBe('1m 0s');
+    expect(formatCallDuration(3725)).toBe('62m 5s');
+  });
+
+  it('treats missing, negative and invalid values as 0s', () => {
+    expect(formatCallDuration(undefined)).toBe('0s');
+    expect(formatCallDuration(null)).toBe('0s');
+    expect(formatCallDuration(-5)).toBe('0s');
+    expect(formatCallDuration(Number.NaN)).toBe('0s');
+  });
+});
+
+describe('activityTime (SPEC §9 recent activity)', () => {
+  const now = Date.parse('2026-03-10T12:00:00Z');
+  const ago = (ms: number) => new Date(now - ms).toISOString();
+
+  it("is 'Just now' under one hour (and for a clock slightly ahead)", () => {
+    expect(activityTime(ago(0), now)).toEqual({ unit: 'now' });
+    expect(activityTime(ago(59 * 60_000 + 59_000), now)).toEqual({ unit: 'now' });
+    expect(activityTime(new Date(now + 30_000).toISOString(), now)).toEqual({ unit: 'now' });
+  });
+
+  it('counts whole hours under 24 hours', () => {
+    expect(activityTime(ago(3_600_000), now)).toEqual({ unit: 'hours', count: 1 });
+    expect(activityTime(ago(5.5 * 3_600_000), now)).toEqual({ unit: 'hours', count: 5 });
+    expect(activityTime(ago(24 * 3_600_000 - 1), now)).toEqual({ unit: 'hours', count: 23 });
+  });
+
+  it('is a date from 24 hours on', () => {
+    const when = activityTime(ago(24 * 3_600_000), now);
+    expect(when).toEqual({ unit: 'date', date: new Date(now - 24 * 3_600_000) });
+    expect(activityDate((when as { date: Date }).date, 'en-US', 'UTC')).toBe('Mar 9, 2026');
+  });
+
+  it('ignores a missing or unreadable time', () => {
+    expect(activityTime(undefined, now)).toBeNull();
+    expect(activityTime('not a date', now)).toBeNull();
+  });
+
+  it('shows the date in the dashboard time zone', () => {
+    const lateEvening = new Date('2026-03-09T23:30:00Z');
+    expect(activityDate(lateEvening, 'en-US', 'UTC')).toBe('Mar 9, 2026');
+    expect(activityDate(lateEvening, 'en-US', 'Europe/Madrid')).toBe('Mar 10, 2026');
+  });
+});
+
+describe('chart axes (SPEC §9: at most 15 X ticks, Y step 1)', () => {
+  const labelled = (count: number) => Array.from({ length: count }, (_, i) => i).filter((i) => showTick(i, count));
+
+  it('labels at most 15 of the 30 days, the newest day always', () => {
+    const ticks = labelled(30);
+    expect(ticks.length).toBeLessThanOrEqual(MAX_X_TICKS);
+    expect(ticks.length).toBe(15);
+    expect(ticks.at(-1)).toBe(29);
+    expect(tickStep(30)).toBe(2);
+  });
+
+  it('labels every day when there are 15 or fewer', () => {
+    expect(labelled(7)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(labelled(15)).toHaveLength(15);
+  });
+
+  it('stays within 15 for any length', () => {
+    for (let count = 1; count <= 120; count++) expect(labelled(count).length, String(count)).toBeLessThanOrEqual(MAX_X_TICKS);
+  });
+
+  it('draws the Y axis to the busiest day, at least 1', () => {
+    expect(yAxisMax([0, 0, 0])).toBe(1);
+    expect(yAxisMax([])).toBe(1);
+    expect(yAxisMax([0, 3, 7, 2])).toBe(7);
+  });
+
+  it('labels a day as it is, whatever the browser zone', () => {
+    expect(dayLabel('2026-01-05', 'en-US')).toBe('Jan 5');
+    expect(dayLabel('2026-12-31', 'en-US')).toBe('Dec 31');
+    expect(dayLabel('bad', 'en-US')).toBe('bad');
+  });
+});
+
+describe('formatAverage', () => {
+  it('keeps one decimal', () => {
+    expect(formatAverage(3, 'en')).toBe('3');
+    expect(formatAverage(2.46, 'en')).toBe('2.5');
+    expect(formatAverage(2.5, 'es')).toBe('2,5');
+  });
+});

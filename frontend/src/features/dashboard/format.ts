@@ -1,0 +1,65 @@
+/**
+ * The dashboard's pure rules (SPEC §2 Dashboard, §9): durations as 'Nm Ns' or seconds only,
+ * recent activity times ('Just now' under 1 hour, 'Nh ago' under 24 hours, else a date), and the
+ * 30-day chart's axes (at most 15 X ticks, the newest day always labelled; Y in whole steps).
+ */
+
+/** Seconds → '1m 5s' from a minute on, else '45s' (rounded; missing, negative or invalid → '0s'). */
+export function formatCallDuration(seconds: number | null | undefined): string {
+  const total = typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds) : 0;
+  if (total < 60) return `${total}s`;
+  return `${Math.floor(total / 60)}m ${total % 60}s`;
+}
+
+export type ActivityTime = { unit: 'now' } | { unit: 'hours'; count: number } | { unit: 'date'; date: Date };
+
+const HOUR_MS = 3_600_000;
+
+/** SPEC §9 (recent activity): under 1 hour 'Just now', under 24 hours 'Nh ago', else a date. A future time counts as now. */
+export function activityTime(iso: string | null | undefined, now: number): ActivityTime | null {
+  if (!iso) return null;
+  const at = Date.parse(iso);
+  if (Number.isNaN(at)) return null;
+  const elapsed = now - at;
+  if (elapsed < HOUR_MS) return { unit: 'now' };
+  if (elapsed < 24 * HOUR_MS) return { unit: 'hours', count: Math.floor(elapsed / HOUR_MS) };
+  return { unit: 'date', date: new Date(at) };
+}
+
+export const MAX_X_TICKS = 15;
+
+/** Every how many days the X axis carries a label so that at most `max` show. */
+export function tickStep(count: number, max = MAX_X_TICKS): number {
+  return count <= max ? 1 : Math.ceil(count / max);
+}
+
+/** Whether day `index` of `count` is labelled: counted back from the newest day, every tickStep days. */
+export function showTick(index: number, count: number, max = MAX_X_TICKS): boolean {
+  return (count - 1 - index) % tickStep(count, max) === 0;
+}
+
+/** The Y axis top: the busiest day, at least 1 (an empty month still draws a 0–1 axis in whole steps). */
+export function yAxisMax(values: readonly number[]): number {
+  return Math.max(1, ...values.filter((v) => Number.isFinite(v)));
+}
+
+/** A chart day (yyyy-mm-dd, already in the user's time zone) as a short label, e.g. 'Jan 5' / '5 ene'. */
+export function dayLabel(date: string, locale: string): string {
+  const at = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(at.getTime())) return date;
+  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(at);
+}
+
+/** A date for a recent activity older than a day, in the dashboard's time zone (falls back to the browser's). */
+export function activityDate(date: Date, locale: string, timeZone: string | undefined): string {
+  try {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(date);
+  } catch {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date);
+  }
+}
+
+/** Average transcript turns per call, to one decimal ('3', '2.5'). */
+export function formatAverage(value: number, locale: string): string {
+  return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(Number.isFinite(value) ? value : 0);
+}
