@@ -13,6 +13,36 @@ import { useTranslation } from 'react-i18next';
 import { pageRange, pageWindow } from './pagination';
 import type { ContactPagination } from './types';
 
+/** Up to 5 numbered page buttons centred on the current one (the contacts list, the call log); `goToLabel` names each. */
+export function PageButtons({
+  page,
+  totalPages,
+  disabled,
+  onPage,
+  goToLabel,
+}: {
+  page: number;
+  totalPages: number;
+  disabled: boolean;
+  onPage: (page: number) => void;
+  goToLabel: (page: number) => string;
+}) {
+  return pageWindow(page, totalPages).map((p) => (
+    <Button
+      key={p}
+      size="small"
+      variant={p === page ? 'contained' : 'text'}
+      aria-label={goToLabel(p)}
+      aria-current={p === page ? 'page' : undefined}
+      disabled={disabled}
+      onClick={() => p !== page && onPage(p)}
+      sx={{ minWidth: 36, px: 1 }}
+    >
+      {p}
+    </Button>
+  ));
+}
+
 interface ContactsPaginationProps {
   pagination: ContactPagination;
   onPage: (page: number) => void;
@@ -54,20 +84,7 @@ export function ContactsPagination({ pagination, onPage, disabled = false }: Con
           <IconButton size="small" aria-label={t('contacts.pagination.previousPage')} disabled={disabled || !hasPrevPage} onClick={() => onPage(page - 1)}>
             <ChevronLeft />
           </IconButton>
-          {pageWindow(page, totalPages).map((p) => (
-            <Button
-              key={p}
-              size="small"
-              variant={p === page ? 'contained' : 'text'}
-              aria-label={t('contacts.pagination.goTo', { page: p })}
-              aria-current={p === page ? 'page' : undefined}
-              disabled={disabled}
-              onClick={() => p !== page && onPage(p)}
-              sx={{ minWidth: 36, px: 1 }}
-            >
-              {p}
-            </Button>
-          ))}
+          <PageButtons page={page} totalPages={totalPages} disabled={disabled} onPage={onPage} goToLabel={(p) => t('contacts.pagination.goTo', { page: p })} />
           <IconButton size="small" aria-label={t('contacts.pagination.nextPage')} disabled={disabled || !hasNextPage} onClick={() => onPage(page + 1)}>
             <ChevronRight />
           </IconButton>

@@ -29,8 +29,9 @@ import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { CallLogPagination, VoiceConversationListItem } from '@agentdesk/functions/contract';
 import { FullPageSpinner } from '../../components/FullPageSpinner';
 import { usePageTitle } from '../../components/usePageTitle';
+import { PageButtons } from '../contacts/ContactsPagination';
 import { formatPhone } from '../contacts/phone';
-import { callFiltersToParams, formatDuration, pageRange, pageWindow, parseCallFilters, type CallLogFilters } from './callFormat';
+import { callFiltersToParams, formatDuration, pageRange, parseCallFilters, type CallLogFilters } from './callFormat';
 import { useCallList } from './callQueries';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
@@ -96,20 +97,7 @@ function CallsPagination({ pagination, disabled, onPage }: { pagination: CallLog
           <Button size="small" disabled={disabled || page <= 1} onClick={() => onPage(page - 1)}>
             {t('voiceCalls.pagination.previous')}
           </Button>
-          {pageWindow(page, totalPages).map((p) => (
-            <Button
-              key={p}
-              size="small"
-              variant={p === page ? 'contained' : 'text'}
-              aria-label={t('voiceCalls.pagination.goTo', { page: p })}
-              aria-current={p === page ? 'page' : undefined}
-              disabled={disabled}
-              onClick={() => p !== page && onPage(p)}
-              sx={{ minWidth: 36, px: 1 }}
-            >
-              {p}
-            </Button>
-          ))}
+          <PageButtons page={page} totalPages={totalPages} disabled={disabled} onPage={onPage} goToLabel={(p) => t('voiceCalls.pagination.goTo', { page: p })} />
           <Button size="small" disabled={disabled || page >= totalPages} onClick={() => onPage(page + 1)}>
             {t('voiceCalls.pagination.next')}
           </Button>
