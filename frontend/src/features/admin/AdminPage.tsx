@@ -42,19 +42,7 @@ import { useToast } from '../../components/useToast';
 import './i18n';
 import { allowedActions, type AdminAction } from './actions';
 import { adminErrorText, translateAdminText } from './messages';
-
-const STATUS_COLOR: Record<PhoneRequestStatus, 'warning' | 'info' | 'error' | 'success'> = {
-  pending: 'warning',
-  approved: 'info',
-  rejected: 'error',
-  assigned: 'success',
-};
-
-function formatDate(language: string, iso: string | null): string {
-  if (!iso) return '—';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(d);
-}
+import { PHONE_STATUS_COLOR, formatRequestDate } from '../voice/settings/phoneStatus';
 
 interface Pending {
   action: 'reject' | 'assign';
@@ -195,8 +183,8 @@ function RequestsTable({ rows, onAsk }: { rows: PhoneRequestAdminView[]; onAsk: 
                     {row.userEmail}
                   </Typography>
                 </TableCell>
-                <TableCell>{status && <Chip size="small" color={STATUS_COLOR[status]} label={t(`admin.statuses.${status}`)} />}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, row.request.requestedAt)}</TableCell>
+                <TableCell>{status && <Chip size="small" color={PHONE_STATUS_COLOR[status]} label={t(`admin.statuses.${status}`)} />}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatRequestDate(i18n.language, row.request.requestedAt, '—')}</TableCell>
                 <TableCell sx={{ maxWidth: 260, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                   {row.request.notes || '—'}
                   {status === 'rejected' && row.request.rejectionReason && (

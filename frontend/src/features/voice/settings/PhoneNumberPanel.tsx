@@ -15,24 +15,12 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PhoneOutlined from '@mui/icons-material/PhoneOutlined';
 import { useTranslation } from 'react-i18next';
-import { VOICE_LIMITS, voiceMessages, type PhoneNumberRequest, type PhoneRequestStatus } from '@agentdesk/functions/contract';
+import { VOICE_LIMITS, voiceMessages, type PhoneNumberRequest } from '@agentdesk/functions/contract';
 import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { useToast } from '../../../components/useToast';
 import { serverOr, translateVoiceText } from './messages';
 import { useCancelPhoneRequest, useRequestPhone } from './queries';
-
-const STATUS_COLOR: Record<PhoneRequestStatus, 'warning' | 'info' | 'error' | 'success'> = {
-  pending: 'warning',
-  approved: 'info',
-  rejected: 'error',
-  assigned: 'success',
-};
-
-function formatDate(language: string, iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
-}
+import { PHONE_STATUS_COLOR, formatRequestDate } from './phoneStatus';
 
 /** Whether a new request may be made: none yet, or the last one was rejected. */
 export function canRequest(phone: PhoneNumberRequest): boolean {
@@ -81,7 +69,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
           {status && (
             <Chip
               size="small"
-              color={STATUS_COLOR[status]}
+              color={PHONE_STATUS_COLOR[status]}
               label={t(`voiceSettings.phone.statuses.${status}`)}
               data-testid="phone-request-status"
               aria-label={`${t('voiceSettings.phone.status')}: ${t(`voiceSettings.phone.statuses.${status}`)}`}
@@ -105,7 +93,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
             </Typography>
             {phone.assignedAt && (
               <Typography variant="body2" color="text.secondary">
-                {t('voiceSettings.phone.assignedAt')}: {formatDate(i18n.language, phone.assignedAt)}
+                {t('voiceSettings.phone.assignedAt')}: {formatRequestDate(i18n.language, phone.assignedAt, '')}
               </Typography>
             )}
             <Typography variant="body2">{t('voiceSettings.phone.assignedNote')}</Typography>
@@ -117,7 +105,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
             <Typography variant="body2">{status === 'pending' ? t('voiceSettings.phone.pendingNote') : t('voiceSettings.phone.approvedNote')}</Typography>
             {phone.requestedAt && (
               <Typography variant="body2" color="text.secondary">
-                {t('voiceSettings.phone.requestedAt')}: {formatDate(i18n.language, phone.requestedAt)}
+                {t('voiceSettings.phone.requestedAt')}: {formatRequestDate(i18n.language, phone.requestedAt, '')}
               </Typography>
             )}
             {phone.notes && (
