@@ -178,7 +178,7 @@ function TopNumbers({ data, now }: { data: DashboardData; now: number }) {
                 <Typography sx={{ fontWeight: 600 }} noWrap data-testid="top-number-phone">
                   {formatPhone(n.phoneNumber)}
                 </Typography>
-                <Typography variant="caption" color="text.secondary" component="p" noWrap>
+                <Typography variant="caption" color="text.secondary" component="p">
                   {t('dashboard.top.completed', { count: n.completedCalls })} · {t('dashboard.top.avgMessages', { value: formatAverage(n.avgMessages, i18n.language) })}
                 </Typography>
                 <Typography variant="caption" color="text.secondary" component="p" noWrap>
