@@ -1,0 +1,299 @@
+/**
+ * Response shapes of the public API as zod/mini schemas, for docs/openapi.json (scripts/openapi.ts).
+ *
+ * The contract declares responses as TypeScript interfaces (the request schemas are zod already).
+ * Each schema here mirrors one interface, and the `Same<…>` checks at the bottom make
+ * `npx tsc -p functions` fail when an interface and its schema drift apart (same keys, each
+ * assignable to the other), so the document cannot silently describe a stale shape.
+ */
+import * as z from 'zod/mini';
+import { API_KEY_PREFIX, API_KEY_PREFIX_LENGTH, type ApiKeyView, type CreatedApiKey } from '../src/contract/api-keys.js';
+import type { ChatReply, ChatSource, ChatToolCall } from '../src/contract/agents.js';
+import { CONTACT_SOURCES, type Contact, type ContactListResponse, type ContactMetadata, type ContactPagination } from '../src/contract/contacts.js';
+import {
+  CALL_STATUSES,
+  SUMMARY_METHODS,
+  callSummarySchema,
+  type CallLogPagination,
+  type CallTurn,
+  type SummaryDeliveryAttempt,
+  type VoiceConversation,
+  type VoiceConversationList,
+  type VoiceConversationListItem,
+} from '../src/contract/voice.js';
+
+/** Component schemas (output side); the id becomes #/components/schemas/{id}. */
+export const responseRegistry = z.registry<{ id?: string; description?: string }>();
+
+function component<S extends z.ZodMiniType>(id: string, description: string, schema: S): S {
+  responseRegistry.add(schema, { id, description });
+  return schema;
+}
+/** A property with a description (a fresh schema instance per call, so descriptions never leak). */
+function described<S extends z.ZodMiniType>(description: string, schema: S): S {
+  responseRegistry.add(schema, { description });
+  return schema;
+}
+
+const isoTime = (description: string) => described(description, z.iso.datetime());
+
+// ---------------------------------------------------------------------------------------------
+// Contacts
+
+export const contactMetadataSchema = component(
+  'ContactMetadata',
+  'Notes and tags of a contact (edited in the app).',
+  z.object({
+    notes: z.string(),
+    tags: z.array(z.string()),
+    importedAt: z.optional(isoTime('When a CSV import created the contact.')),
+    clientId: z.optional(z.string()),
+  }),
+);
+
+export const contactSchema = component(
+  'Contact',
+  'A contact of the directory.',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    shortName: described('First word of the name (the WhatsApp short name for imported contacts).', z.string()),
+    phoneNumber: described("E.164, e.g. +14155550123, or '' when the contact has no number.", z.string()),
+    email: z.string(),
+    customFields: z.record(z.string(), z.string()),
+    source: described("'api' for contacts created with an API key.", z.enum(CONTACT_SOURCES)),
+    isWAContact: z.boolean(),
+    metadata: contactMetadataSchema,
+    createdAt: isoTime('ISO 8601.'),
+    updatedAt: isoTime('ISO 8601.'),
+  }),
+);
+
+export const contactPaginationSchema = component(
+  'ContactPagination',
+  'Where a page of contacts sits in the whole list.',
+  z.object({
+    currentPage: z.number(),
+    totalPages: described('At least 1, even when there are no contacts.', z.number()),
+    limit: z.number(),
+    totalContacts: z.number(),
+    hasPrevPage: z.boolean(),
+    hasNextPage: z.boolean(),
+  }),
+);
+
+export const contactListResponseSchema = component(
+  'ContactListResponse',
+  'GET /api/contacts: the page of contacts in `data`, its `pagination` beside it.',
+  z.object({
+    success: z.boolean(),
+    data: z.array(contactSchema),
+    pagination: contactPaginationSchema,
+    searchTruncated: z.optional(described('Present and true when a search matched more than 1000 contacts: only the newest 1000 are searched.', z.boolean())),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Agent chat
+
+export const chatToolCallSchema = component(
+  'ChatToolCall',
+  'A tool the agent called while answering.',
+  z.object({
+    name: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    result: described('What went back to the model: the response text (capped) or the error text.', z.string()),
+    ok: z.boolean(),
+    status: z.optional(described("HTTP status of a custom tool's response, when there was one.", z.number())),
+    durationMs: z.number(),
+  }),
+);
+
+export const chatSourceSchema = component(
+  'ChatSource',
+  'A knowledge excerpt (file or web page) the agent used.',
+  z.object({
+    name: described('File name or URL.', z.string()),
+    kind: z.enum(['file', 'url']),
+    sourceId: z.string(),
+    score: z.number(),
+    excerpt: z.string(),
+  }),
+);
+
+export const chatReplySchema = component(
+  'ChatReply',
+  "One agent turn: the reply and what the agent used.",
+  z.object({
+    reply: z.string(),
+    agent: z.object({ _id: z.string(), name: z.string() }),
+    timestamp: isoTime('ISO 8601.'),
+    toolCalls: z.array(chatToolCallSchema),
+    sources: z.array(chatSourceSchema),
+    escalation: described('Set when the agent handed the conversation to a human.', z.nullable(z.object({ reason: z.string() }))),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Voice conversations (call logs)
+
+export const callTurnSchema = component(
+  'CallTurn',
+  'One turn of a call transcript.',
+  z.object({
+    role: z.enum(['user', 'agent']),
+    content: z.string(),
+    at: isoTime('ISO 8601.'),
+    confidence: described("Speech recognition confidence 0..1 for the caller's turns; null for the agent's.", z.nullable(z.number())),
+  }),
+);
+
+export const summaryDeliverySchema = component(
+  'SummaryDeliveryAttempt',
+  'One attempt to deliver the call summary.',
+  z.object({
+    method: z.enum(SUMMARY_METHODS),
+    attempt: z.number(),
+    at: isoTime('ISO 8601.'),
+    ok: z.boolean(),
+    status: z.optional(described('HTTP status of the webhook answer, when there was one.', z.number())),
+    error: z.optional(z.string()),
+  }),
+);
+
+export const callSummaryComponent = component('CallSummary', 'The analysis of a finished call.', z.object({ ...callSummarySchema.shape }));
+
+const callFields = {
+  _id: z.string(),
+  callSid: z.string(),
+  status: z.enum(CALL_STATUSES),
+  phoneNumber: described('The caller (E.164).', z.string()),
+  internalNumber: described('The business number that was called.', z.string()),
+  contact: z.nullable(z.object({ _id: z.nullable(z.string()), name: z.string(), phoneNumber: z.string() })),
+  duration: described('Milliseconds (0 while the call is active).', z.number()),
+  createdAt: isoTime('ISO 8601.'),
+  endedAt: z.nullable(isoTime('ISO 8601; null while the call is active.')),
+  voiceSettings: z.object({ name: z.string(), description: z.string(), language: z.string() }),
+  summaryStatus: z.enum(['pending', 'completed', 'failed', 'skipped']),
+  summaryError: z.optional(z.string()),
+  agent: z.nullable(z.object({ _id: z.string(), name: z.string() })),
+  escalated: z.boolean(),
+  escalationReason: z.optional(z.string()),
+  hasRecording: z.boolean(),
+  endReason: z.optional(z.enum(['goodbye', 'caller', 'max_duration', 'silence', 'usage_limit', 'error', 'forwarded'])),
+};
+
+export const voiceConversationSchema = component(
+  'VoiceConversation',
+  'A call with its transcript, summary and summary deliveries.',
+  z.object({
+    ...callFields,
+    messages: z.array(callTurnSchema),
+    summary: z.nullable(callSummaryComponent),
+    deliveries: z.array(summaryDeliverySchema),
+  }),
+);
+
+export const voiceConversationListItemSchema = component(
+  'VoiceConversationListItem',
+  'A call as listed (no transcript, summary or deliveries).',
+  z.object({ ...callFields, messageCount: z.number() }),
+);
+
+export const callLogPaginationSchema = component(
+  'CallLogPagination',
+  'Where a page of calls sits in the whole list.',
+  z.object({
+    currentPage: z.number(),
+    totalPages: described('0 when there are no calls.', z.number()),
+    totalItems: z.number(),
+    limit: z.number(),
+  }),
+);
+
+export const voiceConversationListSchema = component(
+  'VoiceConversationList',
+  'A page of calls, newest first.',
+  z.object({ conversations: z.array(voiceConversationListItemSchema), pagination: callLogPaginationSchema }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// API keys
+
+export const apiKeyViewSchema = component(
+  'ApiKey',
+  'An API key as listed: never the key itself, only its first characters.',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    prefix: described(`The first ${API_KEY_PREFIX_LENGTH} characters of the key (starts with ${API_KEY_PREFIX}).`, z.string()),
+    createdAt: isoTime('ISO 8601.'),
+    lastUsedAt: z.nullable(isoTime('ISO 8601 (updated at most once a minute); null until the key is first used.')),
+  }),
+);
+
+export const createdApiKeySchema = component(
+  'CreatedApiKey',
+  'A new (or regenerated) key: the only time the full key is returned.',
+  z.object({
+    apiKey: apiKeyViewSchema,
+    key: described(`The full key (${API_KEY_PREFIX} + 43 characters). Store it now: it cannot be shown again.`, z.string()),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Errors
+
+export const errorSchema = component(
+  'Error',
+  'Every error answered by the API functions.',
+  z.object({
+    success: z.literal(false),
+    message: described('A sentence written for a person (safe to show).', z.string()),
+    field: z.optional(described('400 only: the request field that failed validation.', z.string())),
+  }),
+);
+
+export const duplicateContactSchema = component(
+  'DuplicateContactError',
+  '409: a contact with the same phone number exists.',
+  z.object({ success: z.literal(false), message: z.string(), existingContactId: z.string() }),
+);
+
+export const gatewayErrorSchema = component(
+  'GatewayError',
+  'An answer of the gateway itself (no or unknown credentials), before any function runs.',
+  z.object({ message: z.string(), success: z.optional(z.literal(false)) }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Compile-time checks: schema and contract interface describe the same shape.
+
+type Same<A, B> = [keyof A] extends [keyof B]
+  ? [keyof B] extends [keyof A]
+    ? [A] extends [B]
+      ? [B] extends [A]
+        ? true
+        : false
+      : false
+    : false
+  : false;
+type Check<T extends true> = T;
+
+export type SchemaChecks = [
+  Check<Same<z.infer<typeof contactMetadataSchema>, ContactMetadata>>,
+  Check<Same<z.infer<typeof contactSchema>, Contact>>,
+  Check<Same<z.infer<typeof contactPaginationSchema>, ContactPagination>>,
+  Check<Same<z.infer<typeof contactListResponseSchema>, ContactListResponse>>,
+  Check<Same<z.infer<typeof chatToolCallSchema>, ChatToolCall>>,
+  Check<Same<z.infer<typeof chatSourceSchema>, ChatSource>>,
+  Check<Same<z.infer<typeof chatReplySchema>, ChatReply>>,
+  Check<Same<z.infer<typeof callTurnSchema>, CallTurn>>,
+  Check<Same<z.infer<typeof summaryDeliverySchema>, SummaryDeliveryAttempt>>,
+  Check<Same<z.infer<typeof voiceConversationSchema>, VoiceConversation>>,
+  Check<Same<z.infer<typeof voiceConversationListItemSchema>, VoiceConversationListItem>>,
+  Check<Same<z.infer<typeof callLogPaginationSchema>, CallLogPagination>>,
+  Check<Same<z.infer<typeof voiceConversationListSchema>, VoiceConversationList>>,
+  Check<Same<z.infer<typeof apiKeyViewSchema>, ApiKeyView>>,
+  Check<Same<z.infer<typeof createdApiKeySchema>, CreatedApiKey>>,
+];

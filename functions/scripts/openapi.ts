@@ -1,0 +1,431 @@
+/**
+ * Generates docs/openapi.json (OpenAPI 3.1) for the public API: the manifest's 'userOrApiKey'
+ * routes (reachable with an API key) and the /api/api-keys routes that manage the keys.
+ *
+ *   npm run openapi            writes docs/openapi.json
+ *   npm run openapi -- --check exits 1 when docs/openapi.json is stale
+ *
+ * Request bodies and query strings come from the contract's zod schemas (`z.toJSONSchema`, input
+ * side); response bodies from scripts/openapi-schemas.ts, whose schemas are type-checked against
+ * the contract's interfaces. The operations come from the route manifest: a public route without
+ * a description below makes this script (and the unit test) fail.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as z from 'zod/mini';
+import { chatRequest } from '../src/contract/agents.js';
+import { API_KEY_LIMITS, API_KEY_PREFIX, apiKeyMessages, createApiKeyRequest } from '../src/contract/api-keys.js';
+import { CONTACT_PAGE_SIZES, CONTACT_SOURCES, DEFAULT_CONTACT_PAGE_SIZE, createContactRequest, listContactsQuery } from '../src/contract/contacts.js';
+import { VOICE_LIMITS, listCallsQuery } from '../src/contract/voice.js';
+import { routes, type RouteDef } from '../src/routes.js';
+import {
+  apiKeyViewSchema,
+  chatReplySchema,
+  contactListResponseSchema,
+  contactSchema,
+  createdApiKeySchema,
+  responseRegistry,
+  voiceConversationListSchema,
+  voiceConversationSchema,
+} from './openapi-schemas.js';
+
+export const OPENAPI_FILE = fileURLToPath(new URL('../../docs/openapi.json', import.meta.url));
+
+type Json = Record<string, unknown>;
+
+// ---------------------------------------------------------------------------------------------
+// Schemas
+
+const requestRegistry = z.registry<{ id?: string; description?: string }>();
+requestRegistry.add(createContactRequest, {
+  id: 'CreateContactRequest',
+  description:
+    'A new contact. The phone number is normalised to E.164 (a number without a country prefix gets the default country). customFields: an object of text values or a list of {name, value}.',
+});
+requestRegistry.add(chatRequest, {
+  id: 'ChatRequest',
+  description: 'One message to the agent, with the conversation so far (oldest first; only the last 50 are used).',
+});
+requestRegistry.add(createApiKeyRequest, { id: 'CreateApiKeyRequest', description: 'A name to recognise the key by.' });
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+
+/** The registry's schemas as OpenAPI components ($refs between them, no $schema/$id). */
+function components(registry: typeof requestRegistry, io: 'input' | 'output'): Record<string, Json> {
+  const out = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    metadata: registry,
+    uri: (id) => `#/components/schemas/${id}`,
+    // Answers may gain fields: do not declare response objects closed.
+    override: ({ jsonSchema }) => {
+      if (io === 'output' && jsonSchema.additionalProperties === false) delete jsonSchema.additionalProperties;
+      // `format: date-time` says it; zod's long ISO regex only adds noise.
+      if (jsonSchema.format === 'date-time') delete jsonSchema.pattern;
+    },
+  }) as { schemas: Record<string, Json> };
+  return Object.fromEntries(
+    Object.entries(out.schemas).map(([id, schema]) => {
+      const { $schema: _schema, $id: _id, ...rest } = schema;
+      return [id, rest];
+    }),
+  );
+}
+
+/** Registry entries' ids, so operations only reference schemas that exist. */
+function idOf(registry: typeof requestRegistry, schema: z.ZodMiniType): string {
+  const id = registry.get(schema)?.id;
+  if (!id) throw new Error('Schema is not a registered component');
+  return id;
+}
+
+/** A query schema of the contract as OpenAPI query parameters (input side: the strings a client sends). */
+function queryParameters(schema: z.ZodMiniObject, extra: Record<string, { description: string; schema?: Json }>): Json[] {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as {
+    properties?: Record<string, Json>;
+    required?: string[];
+  };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const more = extra[name];
+    if (!more) throw new Error(`Describe the query parameter ${name}`);
+    return {
+      name,
+      in: 'query',
+      required: json.required?.includes(name) ?? false,
+      description: more.description,
+      schema: { ...property, ...more.schema },
+    };
+  });
+}
+
+const idParameter = (description: string) => ({ name: 'id', in: 'path', required: true, description, schema: { type: 'string' } });
+
+// ---------------------------------------------------------------------------------------------
+// Responses
+
+const envelope = (data: Json, message?: string): Json => ({
+  type: 'object',
+  required: ['success', 'data'],
+  properties: {
+    success: { const: true },
+    ...(message !== undefined ? { message: { type: 'string', examples: [message] } } : {}),
+    data,
+  },
+});
+
+const jsonContent = (schema: Json) => ({ 'application/json': { schema } });
+const ok = (description: string, schema: Json) => ({ description, content: jsonContent(schema) });
+const use = (name: string) => ({ $ref: `#/components/responses/${name}` });
+
+const rateLimitHeaders = {
+  'Retry-After': {
+    description: 'Seconds until the key’s current window ends and requests are accepted again.',
+    schema: { type: 'integer', minimum: 1 },
+  },
+};
+
+const sharedResponses: Record<string, Json> = {
+  BadRequest: { description: 'Invalid input: `message` is the first failing rule, `field` the field.', content: jsonContent(ref('Error')) },
+  Unauthorized: {
+    description: `No credentials, or an unknown, deleted or regenerated API key, or an expired or invalid access token. Answered by the gateway before the route runs (body \`{"message": …}\`, e.g. "${apiKeyMessages.invalid}" or "Unauthorized").`,
+    content: jsonContent(ref('GatewayError')),
+  },
+  Forbidden: {
+    description: `An API key sent to a route outside the public API ("${apiKeyMessages.routeNotAllowed}"), or a plan limit was reached.`,
+    content: jsonContent(ref('Error')),
+  },
+  NotFound: {
+    description: 'Not found. Ids of other accounts answer 404 too, so they cannot be probed.',
+    content: jsonContent(ref('Error')),
+  },
+  RateLimited: {
+    description: `${apiKeyMessages.rateLimited}. Wait \`Retry-After\` seconds.`,
+    headers: rateLimitHeaders,
+    content: jsonContent(ref('Error')),
+  },
+  ServerError: { description: 'Unexpected server error (`message`: "Internal server error").', content: jsonContent(ref('Error')) },
+};
+
+/** The error responses every public API operation can answer. */
+const publicErrors = { '401': use('Unauthorized'), '403': use('Forbidden'), '429': use('RateLimited'), '500': use('ServerError') };
+/** The key-management routes accept only the app's sign-in token. */
+const signedInErrors = { '401': use('Unauthorized'), '500': use('ServerError') };
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+type PublicRouteKey =
+  | 'POST /api/agents/chat'
+  | 'POST /api/agents/{id}/chat'
+  | 'GET /api/contacts'
+  | 'POST /api/contacts'
+  | 'GET /api/voice-conversations'
+  | 'GET /api/voice-conversations/{id}'
+  | 'GET /api/api-keys'
+  | 'POST /api/api-keys'
+  | 'PUT /api/api-keys/{id}/regenerate'
+  | 'DELETE /api/api-keys/{id}';
+
+const chatErrors = {
+  '400': {
+    description:
+      'Invalid message, no enabled agent ("No enabled agent to answer. Enable an agent first."), the ChatGPT integration not connected, or the OpenAI key or model rejected.',
+    content: jsonContent(ref('Error')),
+  },
+  '429': {
+    description: `${apiKeyMessages.rateLimited} (with \`Retry-After\`), or OpenAI is rate limiting the account's OpenAI key (no \`Retry-After\`).`,
+    headers: rateLimitHeaders,
+    content: jsonContent(ref('Error')),
+  },
+  '502': { description: 'The AI model could not be reached.', content: jsonContent(ref('Error')) },
+  '504': { description: 'The AI model took too long (a reply is bounded by about 25 seconds).', content: jsonContent(ref('Error')) },
+};
+
+const chatBody = { required: true, content: jsonContent(ref(idOf(requestRegistry, chatRequest))) };
+
+const operations: Record<PublicRouteKey, Json> = {
+  'POST /api/agents/chat': {
+    operationId: 'chat',
+    tags: ['Agents'],
+    summary: 'Chat with the answering agent',
+    description:
+      "One turn of the agent that answers for the account: the highest-priority enabled agent (ties: the oldest). It uses the agent's knowledge (files, web pages) and custom tools, and the account's ChatGPT integration. Stateless: send the earlier turns in `messages`.",
+    requestBody: chatBody,
+    responses: { '200': ok('The reply.', envelope(ref(idOf(responseRegistry, chatReplySchema)))), ...publicErrors, ...chatErrors },
+  },
+  'POST /api/agents/{id}/chat': {
+    operationId: 'chatWithAgent',
+    tags: ['Agents'],
+    summary: 'Chat with one agent',
+    description: 'Like `POST /api/agents/chat`, with a chosen agent (enabled or not).',
+    parameters: [idParameter('The agent id.')],
+    requestBody: chatBody,
+    responses: {
+      '200': ok('The reply.', envelope(ref(idOf(responseRegistry, chatReplySchema)))),
+      ...publicErrors,
+      ...chatErrors,
+      '404': use('NotFound'),
+    },
+  },
+  'GET /api/contacts': {
+    operationId: 'listContacts',
+    tags: ['Contacts'],
+    summary: 'List contacts',
+    description: 'A page of contacts, newest first, with the pagination beside `data`.',
+    parameters: queryParameters(listContactsQuery, {
+      page: { description: '1-based page number.' },
+      limit: {
+        description: `Page size: one of ${CONTACT_PAGE_SIZES.join(', ')}.`,
+        schema: { enum: CONTACT_PAGE_SIZES.map(String), default: String(DEFAULT_CONTACT_PAGE_SIZE) },
+      },
+      search: { description: 'Words (or their beginnings) of the name or e-mail, or digits of the phone number; every word must match.' },
+      source: { description: 'Only contacts of this source; empty for all.', schema: { enum: ['', ...CONTACT_SOURCES] } },
+    }),
+    responses: {
+      '200': ok('A page of contacts.', ref(idOf(responseRegistry, contactListResponseSchema))),
+      '400': use('BadRequest'),
+      ...publicErrors,
+    },
+  },
+  'POST /api/contacts': {
+    operationId: 'createContact',
+    tags: ['Contacts'],
+    summary: 'Create a contact',
+    description:
+      "Counts toward the plan's contact limit. A contact created with an API key has `source` 'api' (with the sign-in token: 'manual').",
+    requestBody: { required: true, content: jsonContent(ref(idOf(requestRegistry, createContactRequest))) },
+    responses: {
+      '201': ok('Created.', envelope(ref(idOf(responseRegistry, contactSchema)), 'Contact added successfully')),
+      '400': use('BadRequest'),
+      ...publicErrors,
+      '402': { description: 'No active subscription.', content: jsonContent(ref('Error')) },
+      '409': {
+        description: 'A contact with this phone number exists (`existingContactId`).',
+        content: jsonContent(ref('DuplicateContactError')),
+      },
+    },
+  },
+  'GET /api/voice-conversations': {
+    operationId: 'listCalls',
+    tags: ['Voice conversations'],
+    summary: 'List calls',
+    description: 'A page of inbound calls, newest first (no transcripts).',
+    parameters: queryParameters(listCallsQuery, {
+      page: { description: '1-based page number.', schema: { default: '1', pattern: '^[1-9][0-9]*$' } },
+      limit: { description: 'Page size, 1 to 100.', schema: { default: String(VOICE_LIMITS.pageSize), pattern: '^[1-9][0-9]*$' } },
+      search: { description: "Digits of the caller's or the business number (other characters are ignored)." },
+    }),
+    responses: {
+      '200': ok('A page of calls.', envelope(ref(idOf(responseRegistry, voiceConversationListSchema)))),
+      '400': use('BadRequest'),
+      ...publicErrors,
+    },
+  },
+  'GET /api/voice-conversations/{id}': {
+    operationId: 'getCall',
+    tags: ['Voice conversations'],
+    summary: 'Get a call',
+    description: 'One call with its transcript, summary and summary deliveries.',
+    parameters: [idParameter('The call id (`_id` of the list).')],
+    responses: {
+      '200': ok(
+        'The call.',
+        envelope({
+          type: 'object',
+          required: ['conversation'],
+          properties: { conversation: ref(idOf(responseRegistry, voiceConversationSchema)) },
+        }),
+      ),
+      ...publicErrors,
+      '404': use('NotFound'),
+    },
+  },
+  'GET /api/api-keys': {
+    operationId: 'listApiKeys',
+    tags: ['API keys'],
+    summary: 'List API keys',
+    description: 'The account’s keys (never the keys themselves). Signed-in users only: an API key cannot manage keys.',
+    responses: { '200': ok('The keys.', envelope({ type: 'array', items: ref(idOf(responseRegistry, apiKeyViewSchema)) })), ...signedInErrors },
+  },
+  'POST /api/api-keys': {
+    operationId: 'createApiKey',
+    tags: ['API keys'],
+    summary: 'Create an API key',
+    description: `The full key is in the answer and never again (only its SHA-256 and first characters are stored). At most ${API_KEY_LIMITS.perUser} keys per account.`,
+    requestBody: { required: true, content: jsonContent(ref(idOf(requestRegistry, createApiKeyRequest))) },
+    responses: {
+      '201': ok('Created.', envelope(ref(idOf(responseRegistry, createdApiKeySchema)), apiKeyMessages.created)),
+      '400': { description: `Invalid name, or "${apiKeyMessages.tooMany}".`, content: jsonContent(ref('Error')) },
+      ...signedInErrors,
+    },
+  },
+  'PUT /api/api-keys/{id}/regenerate': {
+    operationId: 'regenerateApiKey',
+    tags: ['API keys'],
+    summary: 'Regenerate an API key',
+    description: 'A new secret for the same key id and name; the old key stops working at once.',
+    parameters: [idParameter('The key id.')],
+    responses: {
+      '200': ok('The new key.', envelope(ref(idOf(responseRegistry, createdApiKeySchema)), apiKeyMessages.regenerated)),
+      ...signedInErrors,
+      '404': use('NotFound'),
+    },
+  },
+  'DELETE /api/api-keys/{id}': {
+    operationId: 'deleteApiKey',
+    tags: ['API keys'],
+    summary: 'Delete an API key',
+    description: 'The key stops working at once.',
+    parameters: [idParameter('The key id.')],
+    responses: {
+      '200': ok('Deleted.', {
+        type: 'object',
+        required: ['success', 'message'],
+        properties: { success: { const: true }, message: { type: 'string', examples: [apiKeyMessages.deleted] } },
+      }),
+      ...signedInErrors,
+      '404': use('NotFound'),
+    },
+  },
+};
+
+/** The routes this document describes, in manifest order. */
+export function documentedRoutes(): readonly RouteDef[] {
+  return routes.filter((r) => r.auth === 'userOrApiKey' || r.group === 'api-keys');
+}
+
+const apiKeySecurity = [{ apiKeyBearer: [] }, { apiKeyHeader: [] }, { cognitoJwt: [] }];
+const signedInSecurity = [{ cognitoJwt: [] }];
+
+export function buildOpenApi(): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of documentedRoutes()) {
+    const key = `${route.method} ${route.path}`;
+    const operation = operations[key as PublicRouteKey];
+    if (!operation) throw new Error(`No OpenAPI description for ${key}: add it to functions/scripts/openapi.ts`);
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = {
+      ...operation,
+      security: route.auth === 'userOrApiKey' ? apiKeySecurity : signedInSecurity,
+    };
+  }
+  const described = new Set(documentedRoutes().map((r) => `${r.method} ${r.path}`));
+  const extra = Object.keys(operations).filter((k) => !described.has(k));
+  if (extra.length) throw new Error(`Described but not public in the manifest: ${extra.join(', ')}`);
+
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    info: {
+      title: 'AgentDesk public API',
+      version: '1.0.0',
+      description: [
+        'Chat with your agents, manage contacts and read call logs from your own code.',
+        '',
+        `Authenticate with an API key (Settings → API keys in the app): \`Authorization: Bearer ${API_KEY_PREFIX}…\` or \`x-api-key: ${API_KEY_PREFIX}…\`. ` +
+          'The app’s sign-in token works on the same routes. An API key on any other route answers 403.',
+        '',
+        `Each key may make ${API_KEY_LIMITS.requestsPerWindow} requests per ${API_KEY_LIMITS.windowSeconds} seconds (fixed window); beyond that 429 with \`Retry-After\`.`,
+        '',
+        'Every JSON answer is `{success, data, message}`; errors are `{success: false, message}`. See docs/API.md.',
+      ].join('\n'),
+    },
+    servers: [
+      { url: 'https://{host}', description: 'Your deployment (the app’s address)', variables: { host: { default: 'app.example.com' } } },
+      { url: 'http://localhost:3000', description: 'Local runtime (npm start)' },
+    ],
+    tags: [
+      { name: 'Agents', description: 'Talk to an agent.' },
+      { name: 'Contacts', description: 'The contact directory.' },
+      { name: 'Voice conversations', description: 'Call logs of the voice agent.' },
+      { name: 'API keys', description: 'Manage keys (signed-in users in the app; not reachable with an API key).' },
+    ],
+    paths,
+    components: {
+      securitySchemes: {
+        apiKeyBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: `API key (${API_KEY_PREFIX}…)`,
+          description: `An API key as a bearer token: \`Authorization: Bearer ${API_KEY_PREFIX}…\`.`,
+        },
+        apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'An API key in the `x-api-key` header.' },
+        cognitoJwt: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'The app’s sign-in access token (Amazon Cognito), as the web app sends it.',
+        },
+      },
+      schemas: { ...components(requestRegistry, 'input'), ...components(responseRegistry, 'output') },
+      responses: sharedResponses,
+    },
+  };
+}
+
+export function renderOpenApi(): string {
+  return `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+}
+
+function main() {
+  const text = renderOpenApi();
+  if (process.argv.includes('--check')) {
+    let current = '';
+    try {
+      current = readFileSync(OPENAPI_FILE, 'utf8');
+    } catch {
+      // missing: stale
+    }
+    if (current !== text) {
+      console.error('docs/openapi.json is stale: run npm run openapi');
+      process.exit(1);
+    }
+    console.log('docs/openapi.json is up to date');
+    return;
+  }
+  writeFileSync(OPENAPI_FILE, text);
+  console.log(`Wrote ${OPENAPI_FILE}`);
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === resolve(process.argv[1])) main();
