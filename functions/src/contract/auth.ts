@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
+import { timeZoneField } from './dashboard.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Letter, digit and a special character from @$!%*#?& (SPEC §5 change password). */
@@ -137,6 +138,8 @@ export const settingsRequest = z.object({
   name: userName,
   phoneNumber: z._default(z.optional(phoneNumber), ''),
   language,
+  /** The user's day boundaries for the dashboard (beyond the spec): IANA zone; absent = unchanged. */
+  timeZone: z.optional(timeZoneField),
 });
 /** PUT /api/user/profile: the same editable fields as settings. */
 export const profileUpdateRequest = settingsRequest;
@@ -198,6 +201,8 @@ export interface User {
   email: string;
   phoneNumber: string;
   language: Language;
+  /** IANA time zone of the dashboard's days (beyond the spec); 'UTC' until set. */
+  timeZone: string;
   role: string;
   createdAt: string;
   /** Whether the user signed up with Google (no password to change). */
