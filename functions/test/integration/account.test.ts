@@ -28,6 +28,7 @@ describe('GET /api/me and /api/user/profile', () => {
       email,
       phoneNumber: '',
       language: 'en',
+      timeZone: 'UTC',
       role: 'user',
       createdAt: session.user.createdAt,
       authProvider: 'password',
@@ -63,6 +64,18 @@ describe('POST /api/settings and PUT /api/user/profile', () => {
     expect(put.body.data).toMatchObject({ name: 'Nora', phoneNumber: '', language: 'en' });
   });
 
+  it('keeps the dashboard time zone (default UTC) and leaves it unchanged when absent', async () => {
+    const { session } = await registerUser();
+    expect(session.user.timeZone).toBe('UTC');
+
+    const set = await api<User>('PUT', '/api/user/profile', { token: session.token, body: { name: 'Ana', language: 'en', timeZone: 'America/New_York' } });
+    expect(set.status).toBe(200);
+    expect(set.body.data?.timeZone).toBe('America/New_York');
+    const without = await post<User>('/api/settings', { name: 'Ana', language: 'en' }, session.token);
+    expect(without.body.data?.timeZone).toBe('America/New_York');
+    expect((await get<User>('/api/user/profile', session.token)).body.data?.timeZone).toBe('America/New_York');
+  });
+
   it('cannot change the e-mail', async () => {
     const { session } = await registerUser();
     const res = await post<User>('/api/settings', { name: 'Ana', language: 'en', email: 'other@example.com' }, session.token);
@@ -80,6 +93,8 @@ describe('POST /api/settings and PUT /api/user/profile', () => {
     [{ ...ok, phoneNumber: '600 111 222' }, 'Please enter a valid phone number'],
     [{ ...ok, language: 'fr' }, 'Language is required'],
     [{ name: 'Ana', phoneNumber: '' }, 'Language is required'],
+    [{ ...ok, timeZone: 'Mars/Olympus' }, 'Time zone must be a valid IANA time zone, e.g. Europe/Madrid'],
+    [{ ...ok, timeZone: '' }, 'Time zone must be a valid IANA time zone, e.g. Europe/Madrid'],
   ])('%j → 400 %s', async (body, message) => {
     const { session } = await registerUser();
     const res = await post('/api/settings', body, session.token);

@@ -107,6 +107,7 @@ describe('POST /api/register', () => {
       email,
       phoneNumber: '',
       language: 'en',
+      timeZone: 'UTC',
       role: 'user',
       createdAt: expect.any(String),
       authProvider: 'password',

@@ -52,10 +52,11 @@ export function createAccountService(deps: AccountDeps) {
       return toUser(await profile(userId), deps);
     },
 
-    async updateSettings(userId: string, input: { name: string; phoneNumber: string; language: Language }): Promise<User> {
+    /** `timeZone` absent = unchanged (older clients send only the three spec fields). */
+    async updateSettings(userId: string, input: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined }): Promise<User> {
       const updated = await deps.users.update(
         userId,
-        { name: input.name, phoneNumber: input.phoneNumber, language: input.language },
+        { name: input.name, phoneNumber: input.phoneNumber, language: input.language, ...(input.timeZone ? { timeZone: input.timeZone } : {}) },
         new Date(deps.clock.now()).toISOString(),
       );
       if (!updated) throw new NotFoundError(accountMessages.userNotFound);

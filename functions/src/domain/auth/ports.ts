@@ -14,6 +14,8 @@ export interface UserProfile {
   name: string;
   phoneNumber: string;
   language: Language;
+  /** IANA time zone of the dashboard's days; absent = 'UTC'. */
+  timeZone?: string;
   role: string;
   authProvider: AuthProvider;
   createdAt: string;
@@ -24,7 +26,7 @@ export interface UserProfile {
   googleSub?: string;
 }
 
-export type ProfilePatch = Partial<Pick<UserProfile, 'name' | 'phoneNumber' | 'language' | 'avatarKey'>>;
+export type ProfilePatch = Partial<Pick<UserProfile, 'name' | 'phoneNumber' | 'language' | 'timeZone' | 'avatarKey'>>;
 
 export interface UserRepository {
   get(userId: string): Promise<UserProfile | null>;

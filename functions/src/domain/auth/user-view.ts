@@ -21,6 +21,7 @@ export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<
     email: profile.email,
     phoneNumber: profile.phoneNumber,
     language: profile.language,
+    timeZone: profile.timeZone || 'UTC',
     role: profile.role,
     createdAt: profile.createdAt,
     authProvider: profile.authProvider,
