@@ -262,7 +262,7 @@ export const duplicateContactSchema = component(
 
 export const gatewayErrorSchema = component(
   'GatewayError',
-  'An answer of the gateway itself (no or unknown credentials), before any function runs.',
+  'An answer of the gateway itself (e.g. 401 on a sign-in-only route without a valid token), before any function runs.',
   z.object({ message: z.string(), success: z.optional(z.literal(false)) }),
 );
 

@@ -129,11 +129,15 @@ const rateLimitHeaders = {
 const sharedResponses: Record<string, Json> = {
   BadRequest: { description: 'Invalid input: `message` is the first failing rule, `field` the field.', content: jsonContent(ref('Error')) },
   Unauthorized: {
-    description: `No credentials, or an unknown, deleted or regenerated API key, or an expired or invalid access token. Answered by the gateway before the route runs (body \`{"message": …}\`, e.g. "${apiKeyMessages.invalid}" or "Unauthorized").`,
+    description: `No credentials, an unknown, deleted or regenerated API key ("${apiKeyMessages.invalid}"), or an expired or invalid sign-in token. Answered before the route runs.`,
+    content: jsonContent(ref('Error')),
+  },
+  SignInRequired: {
+    description: 'No valid sign-in token. Answered by the gateway itself (`{"message": "Unauthorized"}`).',
     content: jsonContent(ref('GatewayError')),
   },
   Forbidden: {
-    description: `An API key sent to a route outside the public API ("${apiKeyMessages.routeNotAllowed}"), or a plan limit was reached.`,
+    description: `An API key sent to a route outside the public API ("${apiKeyMessages.routeNotAllowed}"), or a limit of the plan was reached.`,
     content: jsonContent(ref('Error')),
   },
   NotFound: {
@@ -150,8 +154,15 @@ const sharedResponses: Record<string, Json> = {
 
 /** The error responses every public API operation can answer. */
 const publicErrors = { '401': use('Unauthorized'), '403': use('Forbidden'), '429': use('RateLimited'), '500': use('ServerError') };
-/** The key-management routes accept only the app's sign-in token. */
-const signedInErrors = { '401': use('Unauthorized'), '500': use('ServerError') };
+/** The key-management routes accept only the app's sign-in token (an API key there answers 403). */
+const signedInErrors = {
+  '401': use('SignInRequired'),
+  '403': {
+    description: `An API key was sent ("${apiKeyMessages.routeNotAllowed}"): keys cannot manage keys.`,
+    content: jsonContent(ref('Error')),
+  },
+  '500': use('ServerError'),
+};
 
 // ---------------------------------------------------------------------------------------------
 // Operations
@@ -297,8 +308,12 @@ const operations: Record<PublicRouteKey, Json> = {
     requestBody: { required: true, content: jsonContent(ref(idOf(requestRegistry, createApiKeyRequest))) },
     responses: {
       '201': ok('Created.', envelope(ref(idOf(responseRegistry, createdApiKeySchema)), apiKeyMessages.created)),
-      '400': { description: `Invalid name, or "${apiKeyMessages.tooMany}".`, content: jsonContent(ref('Error')) },
+      '400': use('BadRequest'),
       ...signedInErrors,
+      '403': {
+        description: `"${apiKeyMessages.tooMany}", or an API key was sent ("${apiKeyMessages.routeNotAllowed}").`,
+        content: jsonContent(ref('Error')),
+      },
     },
   },
   'PUT /api/api-keys/{id}/regenerate': {
