@@ -129,8 +129,9 @@ const rateLimitHeaders = {
 const sharedResponses: Record<string, Json> = {
   BadRequest: { description: 'Invalid input: `message` is the first failing rule, `field` the field.', content: jsonContent(ref('Error')) },
   Unauthorized: {
-    description: `No credentials, an unknown, deleted or regenerated API key ("${apiKeyMessages.invalid}"), or an expired or invalid sign-in token. Answered before the route runs.`,
-    content: jsonContent(ref('Error')),
+    description: `Answered before the route runs, with \`WWW-Authenticate: Bearer\`: an unknown, deleted or regenerated API key (\`{"success": false, "message": "${apiKeyMessages.invalid}"}\`), or no credentials or an expired or invalid sign-in token (\`{"message": "Unauthorized"}\`, as the gateway answers the app's routes).`,
+    headers: { 'WWW-Authenticate': { description: 'Bearer', schema: { type: 'string' } } },
+    content: jsonContent({ anyOf: [ref('Error'), ref('GatewayError')] }),
   },
   SignInRequired: {
     description: 'No valid sign-in token. Answered by the gateway itself (`{"message": "Unauthorized"}`).',
