@@ -18,7 +18,7 @@
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoApiKeyRepository } from '../adapters/dynamo/api-keys.js';
+import { DynamoApiKeyAccess } from '../adapters/dynamo/api-key-access.js';
 import type { ApiKeyIdentity } from '../domain/api-keys/ports.js';
 import { API_KEY_PATTERN, hashApiKey, presentedApiKey } from '../domain/api-keys/secret.js';
 import { once } from '../lib/once.js';
@@ -32,7 +32,7 @@ const jwtConfig = once(() => {
   const c = config();
   return authorizerConfig(cognitoIssuer(c.USER_POOL_ID, c.AWS_REGION, c.COGNITO_ENDPOINT), c.USER_POOL_CLIENT_ID);
 });
-const keys = once(() => new DynamoApiKeyRepository(documentClient(), config().TABLE_NAME));
+const keys = once(() => new DynamoApiKeyAccess(documentClient(), config().TABLE_NAME));
 
 const lookups = new Map<string, { value: ApiKeyIdentity | null; until: number }>();
 

@@ -1,4 +1,4 @@
-/** Wires the API keys: the DynamoDB repository (also the per-key usage counter) and the service. */
+/** Wires the API keys: the DynamoDB repository and the service (the /api/api-keys routes). */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoApiKeyRepository } from '../adapters/dynamo/api-keys.js';

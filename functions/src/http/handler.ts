@@ -17,6 +17,7 @@ import type * as z from 'zod/mini';
 import { DomainError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
 import type { ApiAuthContext } from '../auth/context.js';
+import { apiKeyAccess } from '../composition/api-key-access.js';
 import { API_KEY_LIMITS, apiKeyMessages } from '../contract/api-keys.js';
 import type { RouteKey } from '../routes.js';
 
@@ -158,8 +159,7 @@ async function checkApiAuth(event: HttpEvent): Promise<HttpResult | undefined> {
     // As API Gateway's JWT authorizer answers a missing or invalid token on the 'user' routes.
     return json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
   }
-  const { apiKeyRepository } = await import('../composition/api-keys.js');
-  const decision = await apiKeyRepository().recordUse({
+  const decision = await apiKeyAccess().recordUse({
     userId: auth.sub,
     keyId: auth.keyId,
     keyHash: auth.keyHash,

@@ -29,7 +29,7 @@ async function newKey(token: string, name?: string): Promise<CreatedApiKey> {
 
 /** A call with an API key in one of the two accepted headers. */
 function withKey<T = unknown>(key: string, method: string, path: string, options: { body?: unknown; via?: 'bearer' | 'x-api-key' } = {}) {
-  const headers = options.via === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
+  const headers: Record<string, string> = options.via === 'bearer' ? { authorization: `Bearer ${key}` } : { 'x-api-key': key };
   return api<T>(method, path, { headers, body: options.body });
 }
 

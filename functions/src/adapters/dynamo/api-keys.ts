@@ -5,20 +5,15 @@
  * - lookup item   pk=APIKEYHASH#{sha256}, sk=APIKEY: userId, keyId (the authorizer's GetItem)
  * - count item    pk=USER#{sub}, sk=APIKEYS#COUNT: n (keys of the user, capped in the create transaction)
  * Create, regenerate and delete change the key item and its lookup in ONE transaction.
+ * The per-request paths (authorizer lookup, rate limit) are in api-key-access.ts: no
+ * transaction code in the bundles of the public API's functions.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import {
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
-import type { ApiKeyIdentity, ApiKeyRepository, ApiKeyUsage, CreateOutcome, StoredApiKey, UseDecision } from '../../domain/api-keys/ports.js';
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { ApiKeyRepository, CreateOutcome, StoredApiKey } from '../../domain/api-keys/ports.js';
+import { keySk, lookupKey } from './api-key-access.js';
 import { userPk } from './keys.js';
 
-const keySk = (id: string) => `APIKEY#${id}`;
-const lookupKey = (keyHash: string) => ({ pk: `APIKEYHASH#${keyHash}`, sk: 'APIKEY' });
 const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'APIKEYS#COUNT' });
 
 type Item = Record<string, unknown>;
@@ -38,10 +33,7 @@ function fromItem(item: Item): StoredApiKey {
 const cancelledAt = (error: unknown, index: number): boolean =>
   error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
 
-const conditionFailed = (error: unknown): boolean =>
-  error instanceof ConditionalCheckFailedException || error instanceof TransactionCanceledException;
-
-export class DynamoApiKeyRepository implements ApiKeyRepository, ApiKeyUsage {
+export class DynamoApiKeyRepository implements ApiKeyRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -181,62 +173,5 @@ export class DynamoApiKeyRepository implements ApiKeyRepository, ApiKeyUsage {
       if (cancelledAt(error, 0)) return false;
       throw error;
     }
-  }
-
-  async findByHash(keyHash: string): Promise<ApiKeyIdentity | null> {
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: lookupKey(keyHash), ProjectionExpression: 'userId, keyId' }),
-    );
-    if (!Item || typeof Item.userId !== 'string' || typeof Item.keyId !== 'string') return null;
-    return { userId: Item.userId, keyId: Item.keyId };
-  }
-
-  /**
-   * Usually one UpdateItem: ADD cnt in the current window (condition: same window, same hash).
-   * When the window has moved on: SET a new window with cnt = 1 and lastUsedAt (so lastUsedAt is
-   * written at most once per window). When both conditions fail, one consistent read tells a
-   * deleted/regenerated key (invalid) from a concurrent window change (retry).
-   */
-  async recordUse(input: { userId: string; keyId: string; keyHash: string; nowMs: number; max: number; windowSeconds: number }): Promise<UseDecision> {
-    const key = { pk: userPk(input.userId), sk: keySk(input.keyId) };
-    const nowS = Math.floor(input.nowMs / 1000);
-    const win = nowS - (nowS % input.windowSeconds);
-    const retryAfterSeconds = Math.max(1, win + input.windowSeconds - nowS);
-    for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const { Attributes } = await this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: key,
-            UpdateExpression: 'ADD cnt :one',
-            ConditionExpression: 'keyHash = :h AND win = :w',
-            ExpressionAttributeValues: { ':one': 1, ':h': input.keyHash, ':w': win },
-            ReturnValues: 'UPDATED_NEW',
-          }),
-        );
-        const count = Number(Attributes?.cnt ?? 0);
-        return count > input.max ? { kind: 'limited', retryAfterSeconds } : { kind: 'allowed' };
-      } catch (error) {
-        if (!conditionFailed(error)) throw error;
-      }
-      try {
-        await this.db.send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: key,
-            UpdateExpression: 'SET win = :w, cnt = :one, lastUsedAt = :at',
-            ConditionExpression: 'keyHash = :h AND (attribute_not_exists(win) OR win < :w)',
-            ExpressionAttributeValues: { ':one': 1, ':h': input.keyHash, ':w': win, ':at': new Date(input.nowMs).toISOString() },
-          }),
-        );
-        return { kind: 'allowed' };
-      } catch (error) {
-        if (!conditionFailed(error)) throw error;
-      }
-      const current = await this.get(input.userId, input.keyId);
-      if (!current || current.keyHash !== input.keyHash) return { kind: 'invalid' };
-    }
-    // Three lost races in a row on one key: let the request through rather than fail it.
-    return { kind: 'allowed' };
   }
 }

@@ -32,7 +32,10 @@ export interface ApiKeyRepository {
   replaceSecret(userId: string, id: string, expected: { keyHash: string }, next: { keyHash: string; prefix: string }): Promise<boolean>;
   /** Key item + lookup + count in one transaction. False when the key does not exist. */
   remove(userId: string, id: string, keyHash: string): Promise<boolean>;
-  /** The lookup by hash (authorizer). */
+}
+
+/** The lookup by hash (the authorizer). */
+export interface ApiKeyLookup {
   findByHash(keyHash: string): Promise<ApiKeyIdentity | null>;
 }
 
