@@ -1,15 +1,17 @@
 /**
  * The HTTP API and its Lambda functions, built from the route manifest
  * (functions/src/routes.ts): one function per route group, one route per entry.
- * 'user' routes carry the Cognito JWT authorizer; the other kinds authenticate in the handler.
+ * 'user' routes carry the Cognito JWT authorizer, 'userOrApiKey' routes the API authorizer
+ * (a Lambda: Cognito token or API key); the other kinds authenticate in the handler.
  */
-import { Stack, Validations } from 'aws-cdk-lib';
+import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
-import { HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
+import { HttpLambdaAuthorizer, HttpLambdaResponseType, HttpUserPoolAuthorizer } from 'aws-cdk-lib/aws-apigatewayv2-authorizers';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import {
+  apiAuthorizer,
   routeGroups,
   routes,
   type AuthKind,
@@ -55,6 +57,8 @@ export class Api extends Construct {
   readonly stage: apigw.HttpStage;
   readonly functions = {} as Record<RouteGroupName, AppFunction>;
   readonly authorizer: HttpUserPoolAuthorizer;
+  /** The public API's Lambda authorizer (set by addManifestRoutes). */
+  apiAuthorizerFunction!: AppFunction;
 
   private readonly logRetention: logs.RetentionDays;
 
@@ -111,13 +115,38 @@ export class Api extends Construct {
       integrations[name] = new HttpLambdaIntegration(`${name}-integration`, fn.fn);
     }
 
+    // The public API's authorizer: payload 2.0 simple responses. No identity source and no
+    // result cache: a key may come in `Authorization` or `x-api-key`, and an identity source makes
+    // API Gateway answer 401 itself when that one header is missing (and key its cache on it
+    // alone). The function caches its hash lookups and the JWKS per warm container instead.
+    this.apiAuthorizerFunction = new AppFunction(this, 'api-authorizer', {
+      entry: apiAuthorizer.entry,
+      description: `API authorizer: ${apiAuthorizer.description}`,
+      timeoutSeconds: 10,
+      memoryMb: 512,
+      environment: {},
+      logRetention: this.logRetention,
+    });
+    const authorizerEnv = {
+      ...props.baseEnvironment,
+      // Only the ids that name the token issuer and audience: no user-pool permission.
+      USER_POOL_ID: resources.userPool.userPoolId,
+      USER_POOL_CLIENT_ID: resources.userPoolClient.userPoolClientId,
+      ...applyNeeds(this.apiAuthorizerFunction.fn, apiAuthorizer.needs, resources),
+    };
+    for (const [key, value] of Object.entries(authorizerEnv)) this.apiAuthorizerFunction.fn.addEnvironment(key, value);
+    const lambdaAuthorizer = new HttpLambdaAuthorizer('ApiAuthorizer', this.apiAuthorizerFunction.fn, {
+      responseTypes: [HttpLambdaResponseType.SIMPLE],
+      identitySource: [],
+      resultsCacheTtl: Duration.seconds(0),
+    });
+
     for (const route of routes as readonly RouteDef[]) {
       const [created] = this.httpApi.addRoutes({
         path: route.path,
         methods: [route.method as apigw.HttpMethod],
         integration: integrations[route.group],
-        // Interim until the API authorizer lands: the public API routes take the Cognito JWT only.
-        authorizer: route.auth === 'user' || route.auth === 'userOrApiKey' ? this.authorizer : undefined,
+        authorizer: route.auth === 'user' ? this.authorizer : route.auth === 'userOrApiKey' ? lambdaAuthorizer : undefined,
       });
       if (!created) throw new Error(`No route created for ${route.method} ${route.path}`);
       if (route.auth !== 'user' && route.auth !== 'userOrApiKey') {

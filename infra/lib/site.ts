@@ -15,6 +15,8 @@ import * as s3 from 'aws-cdk-lib/aws-s3';
 import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
+import { routes, type RouteDef } from '../../functions/src/routes.js';
+import { apiKeyGuardCode } from './api-key-guard.js';
 
 /**
  * Viewer-request function on the SPA behaviour: any path whose last segment has no file
@@ -67,6 +69,13 @@ export class Site extends Construct {
       comment: 'SPA fallback: extension-less paths -> /index.html',
     });
 
+    // API keys reach only the public API routes: any other /api/* path answers 403 here.
+    const apiKeyGuard = new cloudfront.Function(this, 'ApiKeyGuard', {
+      code: cloudfront.FunctionCode.fromInline(apiKeyGuardCode(routes as readonly RouteDef[])),
+      runtime: cloudfront.FunctionRuntime.JS_2_0,
+      comment: "API keys only on the manifest's userOrApiKey routes (else 403)",
+    });
+
     const apiOrigin = new origins.HttpOrigin(`${props.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
       protocolPolicy: cloudfront.OriginProtocolPolicy.HTTPS_ONLY,
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
@@ -106,6 +115,7 @@ export class Site extends Construct {
           // Host must be the API's own for API Gateway to route the request.
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
           compress: true,
+          functionAssociations: [{ function: apiKeyGuard, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         },
       },
     });

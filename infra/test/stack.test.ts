@@ -7,7 +7,10 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, workers, type Need, type QueueName, type RouteGroupName } from '../../functions/src/routes.js';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
+import { apiAuthorizer } from '../../functions/src/routes.js';
+import { apiKeyMessages } from '../../functions/src/contract/api-keys.js';
 import { groupDef, groupNames } from '../lib/api.js';
+import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
 import { mailActions, queueUrlEnv, secretsEncryptActions, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
 import { workerDef, workerNames } from '../lib/workers.js';
@@ -133,9 +136,9 @@ describe('cdk-nag AwsSolutions', () => {
 });
 
 describe('Lambda functions from the manifest', () => {
-  it('creates one function per route group, per worker and per Cognito trigger, Node.js 22 on arm64', () => {
+  it('creates one function per route group, per worker and per Cognito trigger, plus the API authorizer, Node.js 22 on arm64', () => {
     const ours = Object.values(resources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime !== undefined && String(f.Properties.Runtime).startsWith('nodejs'));
-    expect(ours).toHaveLength(groupNames.length + workerNames.length + 3);
+    expect(ours).toHaveLength(groupNames.length + workerNames.length + 3 + 1);
     for (const fn of ours) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -170,6 +173,15 @@ describe('Lambda functions from the manifest', () => {
   it.each(workerNames)('worker %s has exactly the grants its needs imply, plus consuming its own queue', (name: QueueName) => {
     const fn = s.stack.workers.functions[name];
     expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(workerDef(name).needs, name)].sort());
+  });
+
+  it('gives the API authorizer exactly the grants of its needs (table:read) and only the pool ids, no user-pool permission', () => {
+    const fn = s.stack.api.apiAuthorizerFunction;
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(apiAuthorizer.needs)].sort());
+    const props = resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties;
+    expect(Object.keys((props?.Environment as { Variables: Record<string, unknown> }).Variables).sort()).toEqual(
+      ['APP_URL', 'LOG_LEVEL', 'NODE_OPTIONS', 'TABLE_NAME', 'USER_POOL_CLIENT_ID', 'USER_POOL_ID'].sort(),
+    );
   });
 
   it('lets the Cognito triggers do nothing but log and trace', () => {
@@ -305,16 +317,21 @@ describe('data', () => {
 });
 
 describe('HTTP API and Cognito', () => {
-  it('creates every manifest route, with the JWT authorizer exactly on user routes', () => {
+  it('creates every manifest route: the JWT authorizer exactly on user routes, the API authorizer exactly on userOrApiKey routes', () => {
     const authorizerId = logicalId(s.stack.api.httpApi.node.findChild('CognitoJwt'));
+    const apiAuthorizerId = logicalId(s.stack.api.httpApi.node.findChild('ApiAuthorizer'));
     const created = Object.values(resources('AWS::ApiGatewayV2::Route'));
     expect(created).toHaveLength(routes.length);
+    expect(routes.filter((r) => r.auth === 'userOrApiKey').length).toBeGreaterThan(0);
     for (const route of routes) {
       const match = created.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
       expect(match, `${route.method} ${route.path}`).toBeDefined();
-      if (route.auth === 'user' || route.auth === 'userOrApiKey') {
+      if (route.auth === 'user') {
         expect(match?.Properties.AuthorizationType).toBe('JWT');
         expect(match?.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
+      } else if (route.auth === 'userOrApiKey') {
+        expect(match?.Properties.AuthorizationType).toBe('CUSTOM');
+        expect(match?.Properties.AuthorizerId).toEqual({ Ref: apiAuthorizerId });
       } else {
         expect(match?.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
         expect(match?.Properties.AuthorizerId).toBeUndefined();
@@ -331,6 +348,23 @@ describe('HTTP API and Cognito', () => {
         Audience: [{ Ref: logicalId(s.stack.auth.client) }],
         Issuer: { 'Fn::Join': ['', Match.arrayWith([Match.stringLikeRegexp('https://cognito-idp.eu-west-1.amazonaws.com/'), { Ref: poolId }])] },
       },
+    });
+  });
+
+  it('runs the API authorizer as a REQUEST authorizer: payload 2.0, simple responses, no identity source, no result cache', () => {
+    const fnId = logicalId(s.stack.api.apiAuthorizerFunction.fn);
+    const [authorizer] = Object.values(resources('AWS::ApiGatewayV2::Authorizer')).filter((a) => a.Properties.AuthorizerType === 'REQUEST');
+    expect(authorizer?.Properties).toMatchObject({
+      AuthorizerPayloadFormatVersion: '2.0',
+      EnableSimpleResponses: true,
+      AuthorizerResultTtlInSeconds: 0,
+    });
+    expect(authorizer?.Properties.IdentitySource ?? []).toEqual([]);
+    expect(JSON.stringify(authorizer?.Properties.AuthorizerUri)).toContain(fnId);
+    // API Gateway may invoke it (and only for this API's authorizer).
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      FunctionName: { 'Fn::GetAtt': [fnId, 'Arn'] },
+      Principal: 'apigateway.amazonaws.com',
     });
   });
 
@@ -401,6 +435,45 @@ describe('CloudFront', () => {
     });
     const apiOrigin = (config.Origins as Record<string, unknown>[]).find((o) => o.Id === api?.TargetOriginId);
     expect(JSON.stringify(apiOrigin?.DomainName)).toContain(logicalId(s.stack.api.httpApi));
+  });
+
+  it('guards /api/* with the API-key function generated from the manifest (viewer request)', () => {
+    const config = distribution();
+    const api = (config.CacheBehaviors as Record<string, unknown>[]).find((b) => b.PathPattern === '/api/*');
+    const associations = api?.FunctionAssociations as { EventType: string; FunctionARN: unknown }[];
+    expect(associations).toHaveLength(1);
+    expect(associations[0]?.EventType).toBe('viewer-request');
+    const [fnId] = Object.entries(resources('AWS::CloudFront::Function')).find(([, f]) => String(f.Properties.FunctionCode).includes('ALLOWED')) ?? [];
+    expect(JSON.stringify(associations[0]?.FunctionARN)).toContain(fnId);
+    expect(resources('AWS::CloudFront::Function')[fnId ?? '']?.Properties.FunctionCode).toBe(apiKeyGuardCode(routes));
+  });
+
+  it('the API-key guard lets keys through to userOrApiKey routes only and answers 403 routeNotAllowed elsewhere', () => {
+    type Viewer = { method: string; uri: string; headers: Record<string, { value: string }> };
+    const handler = new Function(`${apiKeyGuardCode(routes)}; return handler;`)() as (e: { request: Viewer }) => Viewer | { statusCode: number; body: { data: string } };
+    const call = (method: string, uri: string, headers: Record<string, string>) =>
+      handler({ request: { method, uri, headers: Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, { value: v }])) } });
+    const key = { 'x-api-key': `ak_${'a'.repeat(43)}` };
+    const bearerKey = { authorization: `Bearer ak_${'b'.repeat(43)}` };
+    const jwt = { authorization: 'Bearer eyJhbGciOiJSUzI1NiJ9.e30.sig' };
+
+    for (const route of routes) {
+      const uri = route.path.replace(/\{[^}]+\}/g, '01J0000000000000000000000X');
+      for (const headers of [key, bearerKey]) {
+        const result = call(route.method, uri, headers);
+        if (route.auth === 'userOrApiKey') expect(result, `${route.method} ${uri}`).toHaveProperty('uri', uri);
+        else {
+          expect(result, `${route.method} ${uri}`).toMatchObject({ statusCode: 403 });
+          expect(JSON.parse((result as { body: { data: string } }).body.data)).toEqual({ success: false, message: apiKeyMessages.routeNotAllowed });
+        }
+      }
+      // Without a key nothing changes (the token or the handler decides).
+      expect(call(route.method, uri, jwt)).toHaveProperty('uri', uri);
+      expect(call(route.method, uri, {})).toHaveProperty('uri', uri);
+    }
+    expect(call('GET', '/api/contacts/stats', key)).toMatchObject({ statusCode: 403 });
+    expect(call('GET', '/api/voice-conversations/x/recording', key)).toMatchObject({ statusCode: 403 });
+    expect(call('DELETE', '/api/contacts', key)).toMatchObject({ statusCode: 403 });
   });
 
   it('deploys the site with config.json carrying the Google client id', () => {
