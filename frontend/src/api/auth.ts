@@ -21,7 +21,7 @@ export const authApi = {
   me: (signal?: AbortSignal) => requestData<User>('/api/me', { signal }),
   updatePassword: (body: { currentPassword: string; newPassword: string }) =>
     request('/api/update-password', { method: 'POST', body }),
-  updateSettings: (body: { name: string; phoneNumber: string; language: Language }) =>
+  updateSettings: (body: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined }) =>
     request<User>('/api/settings', { method: 'POST', body }),
   uploadAvatar: (file: File) => {
     const form = new FormData();

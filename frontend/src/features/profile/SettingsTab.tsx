@@ -1,3 +1,5 @@
+import { useMemo } from 'react';
+import Autocomplete from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -8,19 +10,37 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { settingsForm, type User } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
+import { dashboardKeys } from '../../api/dashboard';
 import { useAuth } from '../../app/auth';
 import { fieldState } from '../../components/formHelpers';
 import { useToast } from '../../components/useToast';
 import { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 
-/** Name, phone and language; success 'Profile updated successfully!', then the user is refetched. */
+/** Every IANA zone the browser knows, UTC first (some engines leave it out of the list). */
+function timeZoneOptions(current: string): string[] {
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    // An engine without the list still offers UTC and the current zone.
+  }
+  return [...new Set(['UTC', current, ...zones])];
+}
+
+/**
+ * Name, phone, language and the time zone of the dashboard's days (beyond the spec; IANA, 'UTC'
+ * until set); success 'Profile updated successfully!', then the user is refetched.
+ */
 export function SettingsTab({ user }: { user: User }) {
   const { t } = useTranslation();
   const toast = useToast();
   const { refetchUser } = useAuth();
+  const queryClient = useQueryClient();
+  const zoneOptions = useMemo(() => timeZoneOptions(user.timeZone || 'UTC'), [user.timeZone]);
   const {
     register,
     control,
@@ -29,7 +49,7 @@ export function SettingsTab({ user }: { user: User }) {
     reset,
   } = useForm({
     resolver: zodResolver(settingsForm),
-    defaultValues: { name: user.name, phoneNumber: user.phoneNumber ?? '', language: user.language === 'es' ? 'es' : 'en' },
+    defaultValues: { name: user.name, phoneNumber: user.phoneNumber ?? '', language: user.language === 'es' ? 'es' : 'en', timeZone: user.timeZone || 'UTC' },
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -39,6 +59,8 @@ export function SettingsTab({ user }: { user: User }) {
       reset(values);
       setLanguage(values.language);
       await refetchUser();
+      // The dashboard's days follow the profile's time zone.
+      await queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
     } catch (err) {
       toast.error(errorMessage(err, t('errors.updateProfileFailed')));
     }
@@ -81,6 +103,28 @@ export function SettingsTab({ user }: { user: User }) {
                     </MenuItem>
                   ))}
                 </TextField>
+              )}
+            />
+            <Controller
+              name="timeZone"
+              control={control}
+              render={({ field }) => (
+                <Autocomplete
+                  options={zoneOptions}
+                  value={field.value ?? 'UTC'}
+                  disableClearable
+                  autoHighlight
+                  onChange={(_, value) => field.onChange(value)}
+                  onBlur={field.onBlur}
+                  renderInput={(params) => (
+                    <TextField
+                      {...params}
+                      inputRef={field.ref}
+                      label={t('profile.settings.timeZone')}
+                      {...fieldState(errors.timeZone, t('profile.settings.timeZoneHelp'))}
+                    />
+                  )}
+                />
               )}
             />
             <Box>
