@@ -8,6 +8,7 @@ import { config, queueUrl } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { SqsCallSummaryQueue } from '../adapters/aws/call-summary-queue.js';
 import { sqsClient } from '../adapters/aws/sqs.js';
+import { DynamoActivityCounters } from '../adapters/dynamo/activity.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
 import { logger } from '../adapters/logger.js';
 import { createCallLoop, type CallContacts } from '../domain/voice/call-loop.js';
@@ -48,6 +49,7 @@ export const callLoop = once(() =>
     usage: usageService(),
     contacts: callContacts(),
     queue: new SqsCallSummaryQueue(sqsClient(), queueUrl('call-summary')),
+    activity: new DynamoActivityCounters(documentClient(), config().TABLE_NAME),
     urls: (userId) => ({ gather: `${voiceWebhookBase(userId)}/gather`, recording: `${voiceWebhookBase(userId)}/recording` }),
     newId: (now) => newId(now),
     onError: (message, error, data) => logger.error(message, { error: error as Error, ...data }),

@@ -35,6 +35,7 @@ import {
   type IdsByPrefix,
   type StoredContact,
 } from '../../domain/contacts/ports.js';
+import { DynamoActivityCounters } from './activity.js';
 import { userPk } from './keys.js';
 
 export const CONTACT_SK_PREFIX = 'CONTACT#';
@@ -125,10 +126,15 @@ function counterDeltas(contact: StoredContact, sign: 1 | -1) {
 }
 
 export class DynamoContactRepository implements ContactRepository {
+  /** The dashboard's hourly "contacts added" counter (ACT#{day}), beside the transaction. */
+  private readonly activity: DynamoActivityCounters;
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
-  ) {}
+  ) {
+    this.activity = new DynamoActivityCounters(db, tableName);
+  }
 
   // ------------------------------------------------------------------ writes
 
@@ -235,6 +241,7 @@ export class DynamoContactRepository implements ContactRepository {
     for (const token of contact.tokens) items.push(this.tokenPut(userId, contact, token));
     try {
       await this.transact(items);
+      await this.activity.add(userId, contact.createdAt, { ct: 1 });
     } catch (error) {
       const reasons = cancellation(error);
       const guard = guardIndex >= 0 ? reasons?.[guardIndex] : undefined;
@@ -328,6 +335,7 @@ export class DynamoContactRepository implements ContactRepository {
     for (const token of contact.tokens) items.push(this.tokenDelete(userId, contact, token));
     try {
       await this.transact(items);
+      await this.activity.add(userId, contact.createdAt, { ct: -1 });
     } catch (error) {
       if (cancellation(error)?.some((r) => r.code === 'ConditionalCheckFailed')) throw new ContactChangedError();
       throw error;

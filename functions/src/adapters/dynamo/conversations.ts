@@ -29,6 +29,7 @@ import type {
   StoredConversation,
 } from '../../domain/conversations/ports.js';
 import { newId } from '../../lib/ids.js';
+import { DynamoActivityCounters } from './activity.js';
 import { userPk } from './keys.js';
 import type { DynamoMessageRepository } from './messages.js';
 import { contactGsi, convSk, customerSk, DynamoWhatsAppCustomers } from './whatsapp-customers.js';
@@ -67,7 +68,12 @@ export class DynamoConversationRepository implements ConversationRepository {
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly messages: DynamoMessageRepository,
-  ) {}
+  ) {
+    this.activity = new DynamoActivityCounters(db, tableName);
+  }
+
+  /** The dashboard's hourly counters (conversations opened, escalations), beside the writes. */
+  private readonly activity: DynamoActivityCounters;
 
   /** TransactWriteItems, retried with jitter while it only collides with other transactions. */
   private async transact(items: TransactItem[]): Promise<void> {
@@ -194,6 +200,7 @@ export class DynamoConversationRepository implements ConversationRepository {
           },
           this.statsAdd(userId, { active: 1 }),
         ]);
+        await this.activity.add(userId, now, { conv: 1 });
         return { conversation, opened: true };
       } catch (error) {
         // Another message of the customer opened one first: use it.
@@ -314,8 +321,10 @@ export class DynamoConversationRepository implements ConversationRepository {
     return null;
   }
 
-  escalate(userId: string, id: string, reason: string, now: string): Promise<StoredConversation | null> {
-    return this.update(userId, id, { status: 'requires_human', escalationReason: reason, escalatedAt: now }, now);
+  async escalate(userId: string, id: string, reason: string, now: string): Promise<StoredConversation | null> {
+    const escalated = await this.update(userId, id, { status: 'requires_human', escalationReason: reason, escalatedAt: now }, now);
+    if (escalated) await this.activity.add(userId, now, { esc: 1 });
+    return escalated;
   }
 
   private async queryStatus(userId: string, status: ConversationStatus, cap: number, since?: string): Promise<Item[]> {

@@ -36,6 +36,8 @@ import {
   type StatusUpdateResult,
   type StoredMessage,
 } from '../../domain/conversations/ports.js';
+import { logger } from '../logger.js';
+import { DynamoActivityCounters, hourAttributes, utcHourOf } from './activity.js';
 import { userPk } from './keys.js';
 
 type Item = Record<string, unknown>;
@@ -91,6 +93,11 @@ export function statsDays(filter: TimeFilter, now: string): string[] {
 }
 
 /** Counter deltas of a message existing (sign +1) or going away (−1). */
+/** The dashboard's hourly metrics of a counter delta: messages in/out and failed ones. */
+function activityDeltas(deltas: Record<string, number>) {
+  return { in: deltas.in ?? 0, out: deltas.out ?? 0, fail: deltas.s_failed ?? 0 };
+}
+
 function countDeltas(m: Pick<StoredMessage, 'fromMe' | 'status' | 'type' | 'hasMedia'>, sign: number): Record<string, number> {
   const d: Record<string, number> = { total: sign, [m.fromMe ? 'out' : 'in']: sign, [`s_${m.status}`]: sign, [`t_${m.type}`]: sign };
   if (m.hasMedia || MEDIA_TYPES.has(m.type)) d.media = sign;
@@ -115,6 +122,10 @@ function conditionFailedAt(error: unknown, index: number): boolean {
 export class DynamoMessageRepository implements MessageRepository {
   /** Deferred counter deltas by counter sk (deferred mode only). */
   private readonly pending = new Map<string, { userId: string; deltas: Record<string, number> }>();
+  /** Deferred dashboard deltas by `{userId} {UTC day}`: `{metric}{HH}` attributes. */
+  private readonly pendingActivity = new Map<string, { userId: string; day: string; attrs: Record<string, number> }>();
+  /** The dashboard's hourly counters (ACT#{day}), written beside MSGSTATS. */
+  private readonly activity: DynamoActivityCounters;
 
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -122,7 +133,9 @@ export class DynamoMessageRepository implements MessageRepository {
     private readonly clock: () => number = Date.now,
     /** Batch counter ADDs until flushCounters() (the inbound worker, which calls it per delivery). */
     private readonly deferCounters = false,
-  ) {}
+  ) {
+    this.activity = new DynamoActivityCounters(db, tableName);
+  }
 
   private messageItem(userId: string, m: StoredMessage): Item {
     const parts = splitMessageId(m.id);
@@ -152,9 +165,13 @@ export class DynamoMessageRepository implements MessageRepository {
         for (const [k, v] of Object.entries(deltas)) entry.deltas[k] = (entry.deltas[k] ?? 0) + v;
         this.pending.set(key, entry);
       }
+      const { day, hour } = utcHourOf(createdAt);
+      const act = this.pendingActivity.get(`${userId} ${day}`) ?? { userId, day, attrs: {} };
+      for (const [k, v] of Object.entries(hourAttributes(hour, activityDeltas(deltas)))) act.attrs[k] = (act.attrs[k] ?? 0) + v;
+      this.pendingActivity.set(`${userId} ${day}`, act);
       return;
     }
-    await Promise.all(days.map((day) => this.addCounters(userId, day, deltas)));
+    await Promise.all([...days.map((day) => this.addCounters(userId, day, deltas)), this.activity.add(userId, createdAt, activityDeltas(deltas))]);
   }
 
   private async addCounters(userId: string, day: string, deltas: Record<string, number>): Promise<void> {
@@ -173,8 +190,15 @@ export class DynamoMessageRepository implements MessageRepository {
 
   async flushCounters(): Promise<void> {
     const batch = [...this.pending];
+    const activity = [...this.pendingActivity.values()];
     this.pending.clear();
-    await Promise.all(batch.map(([key, { userId, deltas }]) => this.addCounters(userId, key.slice(userId.length + 1), deltas)));
+    this.pendingActivity.clear();
+    await Promise.all([
+      ...batch.map(([key, { userId, deltas }]) => this.addCounters(userId, key.slice(userId.length + 1), deltas)),
+      ...activity.map(({ userId, day, attrs }) =>
+        this.activity.addRaw(userId, day, attrs).catch((error: unknown) => logger.error('Dashboard: the message counters failed; the count is lost', { error: error as Error, userId })),
+      ),
+    ]);
   }
 
   async insertInbound(userId: string, message: StoredMessage, claim?: ReplyClaim): Promise<InboundInsertResult> {

@@ -29,6 +29,7 @@ import { pickAnsweringAgent } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { AiConnection, AiConnector } from '../integrations/ports.js';
+import type { ActivityCounters } from '../dashboard/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
 
@@ -94,6 +95,8 @@ export interface CallLoopDeps {
   usage: CallUsage;
   contacts: CallContacts;
   queue: CallSummaryQueue;
+  /** The dashboard's counters (calls per hour, durations, callers); absent = not counted. Never throws. */
+  activity?: Pick<ActivityCounters, 'callStarted' | 'callFinished'>;
   /** Absolute webhook URLs of a user (APP_URL + /api/webhooks/twilio/{userId}/voice/…). */
   urls(userId: string): { gather: string; recording: string };
   /** 26-character time-sortable id. */
@@ -265,6 +268,7 @@ export function createCallLoop(deps: CallLoopDeps) {
         if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
         return replay(userId, created.call, null);
       }
+      await deps.activity?.callStarted(userId, { startedAt: call.createdAt, phoneNumber: call.phoneNumber });
       if (endReason === 'usage_limit') {
         onInfo('Voice: call refused, the plan’s minutes are used up (or no active subscription)', { userId, callSid });
         return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
@@ -373,6 +377,13 @@ export function createCallLoop(deps: CallLoopDeps) {
       };
       const finished = await deps.calls.finish(userId, call.id, end);
       if (!finished) return 'already_finished';
+      const counted = deps.activity?.callFinished(userId, {
+        startedAt: finished.createdAt,
+        phoneNumber: finished.phoneNumber,
+        completed: finished.status === 'completed',
+        seconds,
+        turns: finished.messages.length,
+      });
 
       // One minute was reserved when the call came in (not for calls refused over the limit).
       const reserved = refused ? 0 : 1;
@@ -387,7 +398,7 @@ export function createCallLoop(deps: CallLoopDeps) {
           onError('Voice: counting the call’s minutes failed', error, { userId, callId: call.id });
         }
       }
-      await deps.queue.enqueue({ userId, callId: call.id });
+      await Promise.all([deps.queue.enqueue({ userId, callId: call.id }), counted]);
       return 'finished';
     },
 

@@ -1,0 +1,8 @@
+/** Wires the dashboard group: the dashboard read over the single table (DynamoDB only). */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoDashboardReader } from '../adapters/dynamo/dashboard.js';
+import { createDashboardService } from '../domain/dashboard/service.js';
+import { once } from '../lib/once.js';
+
+export const dashboardService = once(() => createDashboardService({ reader: new DynamoDashboardReader(documentClient(), config().TABLE_NAME) }));

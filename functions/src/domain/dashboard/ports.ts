@@ -1,0 +1,69 @@
+/**
+ * Dashboard ports (issue 8): the per-hour activity counters written beside every call, message,
+ * conversation and contact write, and the bounded read the dashboard is computed from.
+ * Adapter: adapters/dynamo/activity.ts (ACCESS-PATTERNS.md "Dashboard").
+ */
+
+/**
+ * Counted per UTC hour. calls = calls started; done = calls finished with status completed;
+ * sec = seconds of every finished call; dsec = seconds of completed calls; in/out = WhatsApp
+ * messages stored; fail = messages currently failed (moves back on a retry); conv = WhatsApp
+ * conversations opened; esc = escalations to a human; ct = contacts added (−1 on delete).
+ * Call figures are counted in the hour the call STARTED (a call's duration belongs to its day).
+ */
+export const ACTIVITY_METRICS = ['calls', 'done', 'sec', 'dsec', 'in', 'out', 'fail', 'conv', 'esc', 'ct'] as const;
+export type ActivityMetric = (typeof ACTIVITY_METRICS)[number];
+export type ActivityDeltas = Partial<Record<ActivityMetric, number>>;
+
+export interface ActivityCounters {
+  /** ADDs the deltas to the UTC hour of `at` (ISO). Never throws (a lost count is logged). */
+  add(userId: string, at: string, deltas: ActivityDeltas): Promise<void>;
+  /** A call came in: calls +1 and the caller's all-time item (callCount, lastCall). Never throws. */
+  callStarted(userId: string, call: { startedAt: string; phoneNumber: string }): Promise<void>;
+  /** A call finished (once): durations, longest call, the caller's completed calls and turns. Never throws. */
+  callFinished(userId: string, call: { startedAt: string; phoneNumber: string; completed: boolean; seconds: number; turns: number }): Promise<void>;
+}
+
+/** One UTC day of counters: attribute `{metric}{HH}` (and `max{HH}`, the longest call started that hour, s). */
+export interface ActivityDay {
+  day: string;
+  counters: Record<string, number>;
+}
+
+export interface TopCaller {
+  phoneNumber: string;
+  callCount: number;
+  completedCalls: number;
+  /** Transcript turns of the caller's finished calls. */
+  turns: number;
+  lastCall: string;
+}
+
+export interface RecentCall {
+  id: string;
+  status: string;
+  contactName: string;
+  phoneNumber: string;
+  messageCount: number;
+  createdAt: string;
+}
+
+export interface DashboardSnapshot {
+  /** The profile's time zone as stored ('' = not set). */
+  timeZone: string;
+  /** The requested UTC days that have counters (absent = no activity). */
+  days: ActivityDay[];
+  contactsTotal: number;
+  conversations: { active: number; closed: number; requires_human: number; archived: number };
+  /** Most calls first, at most `topCallers`. */
+  topCallers: TopCaller[];
+  /** Newest first, at most `recentCalls`. */
+  recentCalls: RecentCall[];
+}
+
+export interface DashboardReader {
+  /** Everything of one dashboard in a bounded number of requests (whatever the history size). */
+  snapshot(userId: string, utcDays: readonly string[], limits: { topCallers: number; recentCalls: number }): Promise<DashboardSnapshot>;
+  /** Only the profile time zone and the day counters (voice trends). */
+  days(userId: string, utcDays: readonly string[]): Promise<Pick<DashboardSnapshot, 'timeZone' | 'days'>>;
+}

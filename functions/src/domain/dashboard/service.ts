@@ -1,0 +1,168 @@
+/**
+ * The dashboard (SPEC §2, §3 Dashboard data, §7; issue 8): every figure is a sum of per-hour
+ * counters (ports.ts), grouped into the user's local days (profile `timeZone`, default UTC).
+ *
+ * A UTC hour belongs to the local day in which it STARTS. For whole-hour zones (and across DST
+ * changes, which move by whole hours) local days are exact sums of hours. For :30/:45 zones
+ * (e.g. Asia/Kolkata +05:30) the day boundary is rounded to the hour that contains it: activity
+ * in the first 30/45 local minutes after midnight is counted in the previous day.
+ */
+import {
+  DASHBOARD_CHART_DAYS,
+  DASHBOARD_RECENT_ACTIVITY,
+  DASHBOARD_TOP_NUMBERS,
+  type DashboardData,
+  type DashboardTimeFilter,
+  type VoiceTrends,
+} from '../../contract/dashboard.js';
+import type { ActivityDay, ActivityMetric, DashboardReader } from './ports.js';
+
+const DAY_MS = 24 * 3600 * 1000;
+const HOUR_MS = 3600 * 1000;
+const PERIOD_DAYS: Record<DashboardTimeFilter, number> = { '7days': 7, '30days': 30 };
+type Sums = Record<ActivityMetric | 'max', number>;
+const emptySums = (): Sums => ({ calls: 0, done: 0, sec: 0, dsec: 0, in: 0, out: 0, fail: 0, conv: 0, esc: 0, ct: 0, max: 0 });
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+/** A valid IANA zone, else 'UTC' (a stored zone a newer ICU dropped must not break the page). */
+export function safeTimeZone(tz: string): string {
+  if (!tz) return 'UTC';
+  try {
+    localDay(0, tz);
+    return tz;
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** yyyy-mm-dd of an instant in a time zone. */
+export function localDay(ms: number, timeZone: string): string {
+  let f = formatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' });
+    formatters.set(timeZone, f);
+  }
+  const parts = f.formatToParts(new Date(ms));
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
+/** The n dates ending with `last` (yyyy-mm-dd), oldest first. */
+export function daysEndingAt(last: string, n: number): string[] {
+  const end = Date.parse(`${last}T00:00:00.000Z`);
+  return Array.from({ length: n }, (_, i) => new Date(end - (n - 1 - i) * DAY_MS).toISOString().slice(0, 10));
+}
+
+/** The UTC days whose hours can fall in the last 30 local days of any zone (UTC−12…+14): 33 items. */
+export function utcDaysFor(nowMs: number): string[] {
+  const today = new Date(nowMs).toISOString().slice(0, 10);
+  return daysEndingAt(new Date(Date.parse(`${today}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10), DASHBOARD_CHART_DAYS + 3);
+}
+
+/** Hourly counters summed per local day (only the days asked for). */
+export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wanted: readonly string[]): Map<string, Sums> {
+  const out = new Map(wanted.map((d) => [d, emptySums()]));
+  const localOfHour = new Map<number, string>();
+  for (const { day, counters } of days) {
+    const dayStart = Date.parse(`${day}T00:00:00.000Z`);
+    for (const [attr, value] of Object.entries(counters)) {
+      const m = /^([a-z]+)(\d\d)$/.exec(attr);
+      if (!m) continue;
+      const hourStart = dayStart + Number(m[2]) * HOUR_MS;
+      let local = localOfHour.get(hourStart);
+      if (local === undefined) {
+        local = localDay(hourStart, timeZone);
+        localOfHour.set(hourStart, local);
+      }
+      const sums = out.get(local);
+      if (!sums) continue;
+      const metric = m[1] as keyof Sums;
+      if (metric === 'max') sums.max = Math.max(sums.max, value);
+      else if (metric in sums) sums[metric] += value;
+    }
+  }
+  return out;
+}
+
+const total = (sums: Sums[], metric: keyof Sums) => sums.reduce((n, s) => n + s[metric], 0);
+const nonNegative = (n: number) => Math.max(0, n);
+
+export interface DashboardDeps {
+  reader: DashboardReader;
+  now?: () => number;
+}
+
+export function createDashboardService(deps: DashboardDeps) {
+  const now = deps.now ?? Date.now;
+
+  return {
+    async dashboard(userId: string, timeFilter: DashboardTimeFilter): Promise<DashboardData> {
+      const at = now();
+      const snap = await deps.reader.snapshot(userId, utcDaysFor(at), { topCallers: DASHBOARD_TOP_NUMBERS, recentCalls: DASHBOARD_RECENT_ACTIVITY });
+      const timeZone = safeTimeZone(snap.timeZone);
+      const chartDays = daysEndingAt(localDay(at, timeZone), DASHBOARD_CHART_DAYS);
+      const byDay = sumByLocalDay(snap.days, timeZone, chartDays);
+      const periodDays = chartDays.slice(-PERIOD_DAYS[timeFilter]);
+      const period = periodDays.map((d) => byDay.get(d)!);
+      const done = total(period, 'done');
+      return {
+        timeFilter,
+        timeZone,
+        voiceAnalytics: {
+          overview: { totalCalls: total(period, 'calls'), completedCalls: done },
+          callsPerDay: chartDays.map((date) => ({ date, total: byDay.get(date)!.calls })),
+          topPhoneNumbers: snap.topCallers.map((c) => ({
+            phoneNumber: c.phoneNumber,
+            callCount: c.callCount,
+            completedCalls: c.completedCalls,
+            avgMessages: c.callCount > 0 ? Math.round((c.turns / c.callCount) * 10) / 10 : 0,
+            lastCall: c.lastCall,
+          })),
+          durationStats: {
+            avgDuration: done > 0 ? Math.round(total(period, 'dsec') / done) : 0,
+            maxDuration: period.reduce((n, s) => Math.max(n, s.max), 0),
+            totalDuration: total(period, 'sec'),
+          },
+        },
+        whatsappAnalytics: {
+          newConversations: total(period, 'conv'),
+          byStatus: snap.conversations,
+          escalations: total(period, 'esc'),
+        },
+        messageAnalytics: {
+          totalMessages: nonNegative(total(period, 'in') + total(period, 'out')),
+          received: nonNegative(total(period, 'in')),
+          sent: nonNegative(total(period, 'out')),
+          failed: nonNegative(total(period, 'fail')),
+          perDay: periodDays.map((date) => ({ date, received: nonNegative(byDay.get(date)!.in), sent: nonNegative(byDay.get(date)!.out) })),
+        },
+        contactAnalytics: { overview: { totalContacts: snap.contactsTotal, addedInPeriod: nonNegative(total(period, 'ct')) } },
+        recentActivity: snap.recentCalls.map((c) => ({
+          status: c.status,
+          contactName: c.contactName,
+          phoneNumber: c.phoneNumber,
+          messageCount: c.messageCount,
+          createdAt: c.createdAt,
+          callId: c.id,
+        })),
+      };
+    },
+
+    async voiceTrends(userId: string): Promise<VoiceTrends> {
+      const at = now();
+      const { timeZone: stored, days } = await deps.reader.days(userId, utcDaysFor(at));
+      const timeZone = safeTimeZone(stored);
+      const chartDays = daysEndingAt(localDay(at, timeZone), DASHBOARD_CHART_DAYS);
+      const byDay = sumByLocalDay(days, timeZone, chartDays);
+      return {
+        timeZone,
+        days: chartDays.map((date) => {
+          const s = byDay.get(date)!;
+          return { date, total: s.calls, completed: s.done, totalDuration: s.sec, avgDuration: s.done > 0 ? Math.round(s.dsec / s.done) : 0 };
+        }),
+      };
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;
