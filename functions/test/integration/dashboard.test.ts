@@ -2,7 +2,8 @@
  * GET /api/dashboard and /api/dashboard/voice-trends on the local stack (issue 8).
  *
  * - Figures: calls, messages, conversations, escalations and contacts recorded through the real
- *   counter adapter (DynamoActivityCounters) at instants around day boundaries, then read through
+ *   counter adapter (DynamoActivityCounters; a call's start as the create transaction ADDs it)
+ *   at instants around day boundaries, then read through
  *   the gateway in UTC and in non-UTC zones (profile timeZone), for both ranges; the expected
  *   figures are computed here from the seeded events.
  * - Wiring: a real call played through the fake Twilio and a contact created through the API
@@ -76,7 +77,7 @@ async function seedActivity(userId: string, calls: SeededCall[], events: SeededE
   const c = counters();
   for (const call of calls) {
     const startedAt = new Date(call.at).toISOString();
-    await c.callStarted(userId, { startedAt, phoneNumber: call.phone });
+    await c.add(userId, startedAt, { calls: 1 });
     await c.callFinished(userId, { startedAt, phoneNumber: call.phone, completed: call.completed, seconds: call.seconds, turns: call.turns });
   }
   for (const e of events) await c.add(userId, new Date(e.at).toISOString(), { [e.metric]: e.n });

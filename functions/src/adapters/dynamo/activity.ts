@@ -38,6 +38,23 @@ export function hourAttributes(hour: string, deltas: ActivityDeltas): Record<str
   return out;
 }
 
+/**
+ * The "call started" count as a TransactWriteItems Update: written inside the call's create
+ * transaction (exactly once per CallSid, no extra round trip on the incoming webhook).
+ */
+export function callStartedUpdate(tableName: string, userId: string, startedAt: string) {
+  const { day, hour } = utcHourOf(startedAt);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: userPk(userId), sk: activitySk(day) },
+      UpdateExpression: 'ADD #c :one',
+      ExpressionAttributeNames: { '#c': `calls${hour}` },
+      ExpressionAttributeValues: { ':one': 1 },
+    },
+  };
+}
+
 type OnError = (message: string, error: unknown, data?: Record<string, unknown>) => void;
 const logError: OnError = (message, error, data) => logger.error(message, { error: error as Error, ...data });
 
@@ -77,38 +94,38 @@ export class DynamoActivityCounters implements ActivityCounters {
     return this.safely('an activity counter', userId, () => this.addRaw(userId, day, hourAttributes(hour, deltas)));
   }
 
-  async callStarted(userId: string, call: { startedAt: string; phoneNumber: string }): Promise<void> {
-    const { day, hour } = utcHourOf(call.startedAt);
+  /** The caller's all-time item: counts, then its index key and lastCall (both conditional, side by side). */
+  private async countCaller(userId: string, call: { startedAt: string; phoneNumber: string; completed: boolean; turns: number }): Promise<void> {
+    const key = { pk: userPk(userId), sk: callerSk(call.phoneNumber) };
+    const { Attributes } = await this.db.send(
+      new UpdateCommand({
+        TableName: this.tableName,
+        Key: key,
+        UpdateExpression: 'SET phoneNumber = :p, gsi1pk = :g, lastCall = if_not_exists(lastCall, :at) ADD callCount :one, completedCalls :c, turns :t',
+        ExpressionAttributeValues: {
+          ':p': call.phoneNumber,
+          ':at': call.startedAt,
+          ':g': callersGsi(userId),
+          ':one': 1,
+          ':c': call.completed ? 1 : 0,
+          ':t': Math.max(0, call.turns),
+        },
+        ReturnValues: 'UPDATED_NEW',
+      }),
+    );
+    const n = Number(Attributes?.callCount) || 0;
+    const ifStill = (error: unknown) => {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
+    };
     await Promise.all([
-      this.safely('the call counter', userId, () => this.addRaw(userId, day, hourAttributes(hour, { calls: 1 }))),
-      call.phoneNumber
-        ? this.safely('the caller counter', userId, async () => {
-            const key = { pk: userPk(userId), sk: callerSk(call.phoneNumber) };
-            const { Attributes } = await this.db.send(
-              new UpdateCommand({
-                TableName: this.tableName,
-                Key: key,
-                UpdateExpression: 'SET phoneNumber = :p, gsi1pk = :g, lastCall = if_not_exists(lastCall, :at) ADD callCount :one',
-                ExpressionAttributeValues: { ':p': call.phoneNumber, ':at': call.startedAt, ':g': callersGsi(userId), ':one': 1 },
-                ReturnValues: 'UPDATED_NEW',
-              }),
-            );
-            const n = Number(Attributes?.callCount) || 0;
-            const ifStill = (error: unknown) => {
-              if (!(error instanceof ConditionalCheckFailedException)) throw error;
-            };
-            await Promise.all([
-              // The index key follows the count; a concurrent call that counted after us writes its own (higher) key.
-              this.db
-                .send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET gsi1sk = :k', ConditionExpression: 'callCount = :n', ExpressionAttributeValues: { ':k': callCountKey(n), ':n': n } }))
-                .catch(ifStill),
-              // lastCall only moves forward (a late webhook of an older call leaves it).
-              this.db
-                .send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET lastCall = :at', ConditionExpression: 'lastCall < :at', ExpressionAttributeValues: { ':at': call.startedAt } }))
-                .catch(ifStill),
-            ]);
-          })
-        : Promise.resolve(),
+      // The index key follows the count; a concurrent call that counted after us writes its own (higher) key.
+      this.db
+        .send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET gsi1sk = :k', ConditionExpression: 'callCount = :n', ExpressionAttributeValues: { ':k': callCountKey(n), ':n': n } }))
+        .catch(ifStill),
+      // lastCall only moves forward (a late callback of an older call leaves it).
+      this.db
+        .send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET lastCall = :at', ConditionExpression: 'lastCall < :at', ExpressionAttributeValues: { ':at': call.startedAt } }))
+        .catch(ifStill),
     ]);
   }
 
@@ -137,18 +154,7 @@ export class DynamoActivityCounters implements ActivityCounters {
               }),
           )
         : Promise.resolve(),
-      call.phoneNumber
-        ? this.safely('the caller counter', userId, () =>
-            this.db.send(
-              new UpdateCommand({
-                TableName: this.tableName,
-                Key: { pk: userPk(userId), sk: callerSk(call.phoneNumber) },
-                UpdateExpression: 'ADD completedCalls :c, turns :t',
-                ExpressionAttributeValues: { ':c': call.completed ? 1 : 0, ':t': Math.max(0, call.turns) },
-              }),
-            ),
-          )
-        : Promise.resolve(),
+      call.phoneNumber ? this.safely('the caller counter', userId, () => this.countCaller(userId, call)) : Promise.resolve(),
     ]);
   }
 }

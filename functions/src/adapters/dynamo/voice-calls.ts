@@ -8,12 +8,15 @@
  * - pk=USER#{u}, sk=TWCALL#{callSid}: the callSid guard ({callId}); written in the create
  *   transaction (a retried incoming webhook finds it) and read consistently by getBySid.
  * - pk=USER#{u}, sk=VCALLS#STATS: `total` calls (ADD 1 in the create transaction).
+ * - pk=USER#{u}, sk=ACT#{UTC day}: the dashboard's `calls{HH}` (ADD 1 in the create transaction:
+ *   counted once per CallSid without a round trip on the incoming webhook).
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
+import { callStartedUpdate } from './activity.js';
 import { userPk } from './keys.js';
 
 type Item = Record<string, unknown>;
@@ -107,6 +110,7 @@ export class DynamoCallRepository implements CallRepository {
                 ExpressionAttributeValues: { ':one': 1 },
               },
             },
+            callStartedUpdate(this.tableName, call.userId, call.createdAt),
           ],
         }),
       );

@@ -18,9 +18,11 @@ export type ActivityDeltas = Partial<Record<ActivityMetric, number>>;
 export interface ActivityCounters {
   /** ADDs the deltas to the UTC hour of `at` (ISO). Never throws (a lost count is logged). */
   add(userId: string, at: string, deltas: ActivityDeltas): Promise<void>;
-  /** A call came in: calls +1 and the caller's all-time item (callCount, lastCall). Never throws. */
-  callStarted(userId: string, call: { startedAt: string; phoneNumber: string }): Promise<void>;
-  /** A call finished (once): durations, longest call, the caller's completed calls and turns. Never throws. */
+  /**
+   * A call finished (once, from the status callback): durations, the longest call, and the
+   * caller's all-time item (callCount, completedCalls, turns, lastCall). Never throws.
+   * (`calls` — a call started — is counted inside the call's create transaction, CallRepository.create.)
+   */
   callFinished(userId: string, call: { startedAt: string; phoneNumber: string; completed: boolean; seconds: number; turns: number }): Promise<void>;
 }
 

@@ -95,8 +95,8 @@ export interface CallLoopDeps {
   usage: CallUsage;
   contacts: CallContacts;
   queue: CallSummaryQueue;
-  /** The dashboard's counters (calls per hour, durations, callers); absent = not counted. Never throws. */
-  activity?: Pick<ActivityCounters, 'callStarted' | 'callFinished'>;
+  /** The dashboard's counters of a finished call (durations, callers); absent = not counted. Never throws. */
+  activity?: Pick<ActivityCounters, 'callFinished'>;
   /** Absolute webhook URLs of a user (APP_URL + /api/webhooks/twilio/{userId}/voice/…). */
   urls(userId: string): { gather: string; recording: string };
   /** 26-character time-sortable id. */
@@ -268,7 +268,6 @@ export function createCallLoop(deps: CallLoopDeps) {
         if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
         return replay(userId, created.call, null);
       }
-      await deps.activity?.callStarted(userId, { startedAt: call.createdAt, phoneNumber: call.phoneNumber });
       if (endReason === 'usage_limit') {
         onInfo('Voice: call refused, the plan’s minutes are used up (or no active subscription)', { userId, callSid });
         return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
