@@ -46,6 +46,18 @@ function call(userId: string, over: Partial<StoredCall> = {}): StoredCall {
 const turn = (role: CallTurn['role'], content: string): CallTurn => ({ role, content, at: new Date().toISOString(), confidence: role === 'user' ? 0.9 : null });
 
 describe('DynamoCallRepository', () => {
+  it('stores every call when several ring at once for one user', async () => {
+    const userId = randomUUID();
+    const calls = Array.from({ length: 8 }, () => call(userId));
+
+    const results = await Promise.all(calls.map((c) => repo().create(c)));
+
+    expect(results.every((r) => r.created)).toBe(true);
+    const page = await repo().page(userId, { page: 1, limit: 20, search: '' });
+    expect(page.total).toBe(8);
+    expect(page.items.map((c) => c.id).sort()).toEqual(calls.map((c) => c.id).sort());
+  });
+
   it('creates one call per CallSid: a retried create answers the stored call', async () => {
     const userId = randomUUID();
     const first = call(userId);

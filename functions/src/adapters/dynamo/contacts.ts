@@ -17,12 +17,10 @@
  * Every create, update and delete is ONE TransactWriteItems over the contact, its guard, its
  * tokens and its counter shard, so the counters and the index never disagree with the contacts.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
   type QueryCommandInput,
@@ -37,6 +35,7 @@ import {
 } from '../../domain/contacts/ports.js';
 import { DynamoActivityCounters } from './activity.js';
 import { userPk } from './keys.js';
+import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
 
 export const CONTACT_SK_PREFIX = 'CONTACT#';
 export const contactSk = (id: string) => `${CONTACT_SK_PREFIX}${id}`;
@@ -69,7 +68,6 @@ const LIST_PROJECTION = {
 const STATS_ATTRS = ['total', 'withPhone', 'waContacts', 'myContacts'] as const;
 
 type Item = Record<string, unknown>;
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 export interface StoredContactWithVersion extends StoredContact {
   version?: number;
@@ -98,11 +96,7 @@ function toStored(item: Item): StoredContactWithVersion {
   };
 }
 
-/** Reason codes of a cancelled transaction, by item index. */
-function cancellation(error: unknown): { code: string; item?: Item }[] | null {
-  if (!(error instanceof TransactionCanceledException)) return null;
-  return (error.CancellationReasons ?? []).map((r) => ({ code: r.Code ?? 'None', item: r.Item as Item | undefined }));
-}
+const cancellation = cancellationReasons;
 
 /** A string attribute of an item that may still be in AttributeValue form (exceptions are not unmarshalled). */
 function rawString(item: Item | undefined, name: string): string | undefined {
@@ -194,26 +188,8 @@ export class DynamoContactRepository implements ContactRepository {
     return { Delete: { TableName: this.tableName, Key: { pk: tokenPk(userId), sk: `${token}#${contact.id}` } } };
   }
 
-  /** TransactWriteItems, retried (with jitter) while it only collides with another transaction. */
-  private async transact(items: TransactItem[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-        return;
-      } catch (error) {
-        const reasons = cancellation(error);
-        const onlyConflicts =
-          reasons !== null &&
-          reasons.some((r) => r.code === 'TransactionConflict') &&
-          reasons.every((r) => r.code === 'TransactionConflict' || r.code === 'None');
-        const conflictException = (error as { name?: string }).name === 'TransactionConflictException';
-        if ((onlyConflicts || conflictException) && attempt < 10) {
-          await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
-          continue;
-        }
-        throw error;
-      }
-    }
+  private transact(items: TransactItem[]): Promise<void> {
+    return transactWrite(this.db, items);
   }
 
   private async guardOwner(userId: string, e164: string, fromReason?: Item): Promise<string> {

@@ -10,12 +10,11 @@
  * - pk=USER#{u}, sk=CONVS#STATS: conversations per status (moved inside the status-change
  *   transaction, so the board's counts never disagree with the statuses).
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   GetCommand,
   QueryCommand,
-  TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -31,11 +30,11 @@ import type {
 import { newId } from '../../lib/ids.js';
 import { DynamoActivityCounters } from './activity.js';
 import { userPk } from './keys.js';
+import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
 import type { DynamoMessageRepository } from './messages.js';
 import { contactGsi, convSk, customerSk, DynamoWhatsAppCustomers } from './whatsapp-customers.js';
 
 type Item = Record<string, unknown>;
-type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 
 export { convSk, customerSk };
 const statusGsi = (userId: string, status: ConversationStatus) => `USER#${userId}#CONVS#${status}`;
@@ -56,12 +55,7 @@ function toConversation(item: Item): StoredConversation {
   return rest as unknown as StoredConversation;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function cancelCodes(error: unknown): string[] | null {
-  if (!(error instanceof TransactionCanceledException)) return null;
-  return (error.CancellationReasons ?? []).map((r) => r.Code ?? 'None');
-}
+const cancelCodes = (error: unknown): string[] | null => cancellationReasons(error)?.map((r) => r.code) ?? null;
 
 export class DynamoConversationRepository implements ConversationRepository {
   constructor(
@@ -75,22 +69,8 @@ export class DynamoConversationRepository implements ConversationRepository {
   /** The dashboard's hourly counters (conversations opened, escalations), beside the writes. */
   private readonly activity: DynamoActivityCounters;
 
-  /** TransactWriteItems, retried with jitter while it only collides with other transactions. */
-  private async transact(items: TransactItem[]): Promise<void> {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
-        return;
-      } catch (error) {
-        const codes = cancelCodes(error);
-        const onlyConflicts = codes !== null && codes.includes('TransactionConflict') && codes.every((c) => c === 'TransactionConflict' || c === 'None');
-        if ((onlyConflicts || (error as { name?: string }).name === 'TransactionConflictException') && attempt < 10) {
-          await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
-          continue;
-        }
-        throw error;
-      }
-    }
+  private transact(items: TransactItem[]): Promise<void> {
+    return transactWrite(this.db, items);
   }
 
   private statsAdd(userId: string, deltas: Partial<Record<ConversationStatus, number>>): TransactItem {

@@ -11,13 +11,14 @@
  * - pk=USER#{u}, sk=ACT#{UTC day}: the dashboard's `calls{HH}` (ADD 1 in the create transaction:
  *   counted once per CallSid without a round trip on the incoming webhook).
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
+import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
 import { userPk } from './keys.js';
+import { cancellationReasons, transactWrite } from './transact.js';
 
 type Item = Record<string, unknown>;
 
@@ -90,9 +91,9 @@ export class DynamoCallRepository implements CallRepository {
       deliveries: call.deliveries ?? [],
     };
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
+      // Retried while it only collides with another call's transaction on the per-user counters
+      // (two calls ringing at once); a retried webhook fails on the callSid guard instead.
+      await transactWrite(this.db, [
             { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
             {
               Put: {
@@ -111,12 +112,10 @@ export class DynamoCallRepository implements CallRepository {
               },
             },
             callStartedUpdate(this.tableName, call.userId, call.createdAt),
-          ],
-        }),
-      );
+      ]);
       return { created: true, call: { ...call, messages: turns } };
     } catch (error) {
-      const codes = error instanceof TransactionCanceledException ? (error.CancellationReasons ?? []).map((r) => r.Code) : [];
+      const codes = cancellationReasons(error)?.map((r) => r.code) ?? [];
       if (codes[1] !== 'ConditionalCheckFailed' && codes[1] !== 'TransactionConflict') throw error;
       // Twilio retried the incoming webhook (or raced it): answer with the call stored first.
       for (let attempt = 0; attempt < 5; attempt++) {

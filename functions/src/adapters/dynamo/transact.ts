@@ -1,0 +1,42 @@
+/**
+ * TransactWriteItems, retried with jitter while it only collides with another transaction.
+ *
+ * DynamoDB cancels a transaction that touches an item another transaction is writing
+ * (TransactionConflict), even when both would succeed one after the other: per-user counter
+ * items (contacts directory, conversation stats, call totals, dashboard activity) make that
+ * common under concurrency (two calls ringing at once, a contact import). A real condition
+ * failure is thrown at once, with its reasons (see `cancellationReasons`).
+ */
+import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+
+export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
+type Item = Record<string, unknown>;
+
+/** Reason codes of a cancelled transaction, by item index ('None' = that item was fine); null for other errors. */
+export function cancellationReasons(error: unknown): { code: string; item?: Item }[] | null {
+  if (!(error instanceof TransactionCanceledException)) return null;
+  return (error.CancellationReasons ?? []).map((r) => ({ code: r.Code ?? 'None', item: r.Item as Item | undefined }));
+}
+
+const MAX_ATTEMPTS = 10;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function transactWrite(db: DynamoDBDocumentClient, items: TransactItem[]): Promise<void> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await db.send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      const onlyConflicts =
+        reasons !== null && reasons.some((r) => r.code === 'TransactionConflict') && reasons.every((r) => r.code === 'TransactionConflict' || r.code === 'None');
+      const conflictException = (error as { name?: string }).name === 'TransactionConflictException';
+      if ((onlyConflicts || conflictException) && attempt < MAX_ATTEMPTS) {
+        await sleep(Math.random() * 20 * 2 ** Math.min(attempt, 5));
+        continue;
+      }
+      throw error;
+    }
+  }
+}
