@@ -13,7 +13,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { cognitoTriggers, routeGroups, workers } from '../../functions/src/routes.js';
+import { apiAuthorizer, cognitoTriggers, routeGroups, workers } from '../../functions/src/routes.js';
 import { esbuildOptions, functionsDir, repoRoot } from '../lib/bundling.js';
 
 const BUNDLE_BUDGET_KB = 400;
@@ -107,6 +107,8 @@ async function benchFunctions(outDir: string): Promise<FnRow[]> {
     ...Object.entries(routeGroups).map(([name, g]) => ({ kind: 'api', name, entry: g.entry })),
     ...Object.entries(workers).map(([name, w]) => ({ kind: 'worker', name, entry: w.entry })),
     { kind: 'trigger', name: 'cognito custom-auth (x3)', entry: cognitoTriggers.entry },
+    // In front of every public API request: held to the API budget.
+    { kind: 'api', name: 'api-authorizer', entry: apiAuthorizer.entry },
   ];
   for (const row of targets) {
     const entry = path.join(functionsDir, row.entry);
