@@ -12,9 +12,11 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRepository, CreateOutcome, StoredApiKey } from '../../domain/api-keys/ports.js';
 import { keySk, lookupKey } from './api-key-access.js';
+import type { TransactItem } from './transact.js';
 import { userPk } from './keys.js';
 
 const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'APIKEYS#COUNT' });
+const keyItemKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: keySk(id) });
 
 type Item = Record<string, unknown>;
 
@@ -61,47 +63,32 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
 
   async get(userId: string, id: string): Promise<StoredApiKey | null> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: keySk(id) }, ConsistentRead: true }),
+      new GetCommand({ TableName: this.tableName, Key: keyItemKey(userId, id), ConsistentRead: true }),
     );
     return Item ? fromItem(Item) : null;
   }
 
   async create(key: StoredApiKey, max: number): Promise<CreateOutcome> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: countKey(key.userId),
-                UpdateExpression: 'ADD n :one SET entity = :entity',
-                ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-                ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'apiKeyCount' },
-              },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { pk: userPk(key.userId), sk: keySk(key.id), entity: 'apiKey', ...key, lastUsedAt: undefined },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...lookupKey(key.keyHash), entity: 'apiKeyLookup', userId: key.userId, keyId: key.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
-      return 'created';
-    } catch (error) {
-      if (cancelledAt(error, 0)) return 'tooMany';
-      throw error;
-    }
+    const created = await this.transactUnlessFirstFails([
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: countKey(key.userId),
+          UpdateExpression: 'ADD n :one SET entity = :entity',
+          ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+          ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'apiKeyCount' },
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { pk: userPk(key.userId), sk: keySk(key.id), entity: 'apiKey', ...key, lastUsedAt: undefined },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      this.putLookup(key.keyHash, key.userId, key.id),
+    ]);
+    return created ? 'created' : 'tooMany';
   }
 
   async replaceSecret(
@@ -110,64 +97,64 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
     expected: { keyHash: string },
     next: { keyHash: string; prefix: string },
   ): Promise<boolean> {
-    try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: { pk: userPk(userId), sk: keySk(id) },
-                // A new secret starts a fresh request window.
-                UpdateExpression: 'SET keyHash = :next, prefix = :prefix REMOVE win, cnt',
-                ConditionExpression: 'keyHash = :old',
-                ExpressionAttributeValues: { ':next': next.keyHash, ':prefix': next.prefix, ':old': expected.keyHash },
-              },
-            },
-            { Delete: { TableName: this.tableName, Key: lookupKey(expected.keyHash) } },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { ...lookupKey(next.keyHash), entity: 'apiKeyLookup', userId, keyId: id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-          ],
-        }),
-      );
-      return true;
-    } catch (error) {
-      if (cancelledAt(error, 0)) return false;
-      throw error;
-    }
+    return this.transactUnlessFirstFails([
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: keyItemKey(userId, id),
+          // A new secret starts a fresh request window.
+          UpdateExpression: 'SET keyHash = :next, prefix = :prefix REMOVE win, cnt',
+          ConditionExpression: 'keyHash = :old',
+          ExpressionAttributeValues: { ':next': next.keyHash, ':prefix': next.prefix, ':old': expected.keyHash },
+        },
+      },
+      { Delete: { TableName: this.tableName, Key: lookupKey(expected.keyHash) } },
+      this.putLookup(next.keyHash, userId, id),
+    ]);
   }
 
   async remove(userId: string, id: string, keyHash: string): Promise<boolean> {
+    return this.transactUnlessFirstFails([
+      {
+        Delete: {
+          TableName: this.tableName,
+          Key: keyItemKey(userId, id),
+          ConditionExpression: 'keyHash = :h',
+          ExpressionAttributeValues: { ':h': keyHash },
+        },
+      },
+      { Delete: { TableName: this.tableName, Key: lookupKey(keyHash) } },
+      {
+        Update: {
+          TableName: this.tableName,
+          Key: countKey(userId),
+          UpdateExpression: 'ADD n :minus',
+          ConditionExpression: 'n > :zero',
+          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+        },
+      },
+    ]);
+  }
+
+  /** The lookup item of a key's hash; never overwrites another key's lookup. */
+  private putLookup(keyHash: string, userId: string, keyId: string): TransactItem {
+    return {
+      Put: {
+        TableName: this.tableName,
+        Item: { ...lookupKey(keyHash), entity: 'apiKeyLookup', userId, keyId },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    };
+  }
+
+  /**
+   * One transaction (create, regenerate and delete each change the key item and its lookup
+   * together); false when the first item's condition failed (the limit, or the key changed or is
+   * gone), other errors thrown.
+   */
+  private async transactUnlessFirstFails(items: TransactItem[]): Promise<boolean> {
     try {
-      await this.db.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            {
-              Delete: {
-                TableName: this.tableName,
-                Key: { pk: userPk(userId), sk: keySk(id) },
-                ConditionExpression: 'keyHash = :h',
-                ExpressionAttributeValues: { ':h': keyHash },
-              },
-            },
-            { Delete: { TableName: this.tableName, Key: lookupKey(keyHash) } },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: countKey(userId),
-                UpdateExpression: 'ADD n :minus',
-                ConditionExpression: 'n > :zero',
-                ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-              },
-            },
-          ],
-        }),
-      );
+      await this.db.send(new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (error) {
       if (cancelledAt(error, 0)) return false;
