@@ -37,6 +37,7 @@ import {
 } from '@agentdesk/functions/contract';
 import { adminApi, adminKeys } from '../../api/admin';
 import { useCurrentUser } from '../../app/auth';
+import { RetryAlert } from '../../components/RetryAlert';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useToast } from '../../components/useToast';
 import './i18n';
@@ -242,16 +243,9 @@ export default function AdminPage() {
     body = <Skeleton variant="rounded" height={240} aria-busy="true" aria-label={t('admin.loading')} />;
   } else if (list.isError) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-            {t('admin.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('admin.retry')} onRetry={() => void list.refetch()}>
         {adminErrorText(list.error, t('admin.loadFailed'))}
-      </Alert>
+      </RetryAlert>
     );
   } else if (list.data.length === 0) {
     body = (

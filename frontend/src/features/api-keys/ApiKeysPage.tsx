@@ -4,7 +4,6 @@
  * confirmation. A new or regenerated key is shown once, in the copy-once dialog.
  */
 import { useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
@@ -27,6 +26,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { API_KEY_LIMITS, apiKeyMessages, type ApiEnvelope, type ApiKeyView, type CreatedApiKey } from '@agentdesk/functions/contract';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { RetryAlert } from '../../components/RetryAlert';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useToast } from '../../components/useToast';
 import './i18n';
@@ -126,16 +126,9 @@ export default function ApiKeysPage() {
     body = <Skeleton variant="rounded" height={200} aria-busy="true" aria-label={t('apiKeys.loading')} />;
   } else if (list.isError) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-            {t('apiKeys.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('apiKeys.retry')} onRetry={() => void list.refetch()}>
         {apiKeyErrorText(list.error, t('apiKeys.loadFailed'))}
-      </Alert>
+      </RetryAlert>
     );
   } else if (list.data.length === 0) {
     body = (

@@ -5,7 +5,6 @@
  * A card whose setup is not offered shows the 'Contact support' badge and a disabled 'Not Available'.
  */
 import { useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -25,6 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import type { IntegrationType, IntegrationView } from '@agentdesk/functions/contract';
 import { useIntegrations } from '../../api/integrations';
+import { RetryAlert } from '../../components/RetryAlert';
 import { usePageTitle } from '../../components/usePageTitle';
 import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
@@ -147,16 +147,9 @@ export default function IntegrationsPage() {
     );
   } else if (list.isError) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-            {t('integrations.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('integrations.retry')} onRetry={() => void list.refetch()}>
         {apiErrorText(list.error, t('integrations.loadFailed'))}
-      </Alert>
+      </RetryAlert>
     );
   } else {
     body = (
