@@ -11,26 +11,12 @@
  * newest first, each linking to its call. Also: the empty dashboard, the 30-day range, the
  * failure state with Try Again, the agents banner and the profile's time zone.
  */
-import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { DashboardData } from '../../functions/src/contract/dashboard.js';
-import { callApi, eventually, newPage, pathOf, subscribedUser, useBrowser } from './flows.js';
+import { callApi, eventually, newPage, pathOf, randomDigits, slowly, subscribedUser, twilioControl, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
-const twilioUrl = inject('twilioApiUrl');
-
-/** The call loop and the counters go through webhooks and DynamoDB: give them time on a busy machine. */
-const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
-
-async function twilioControl<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${twilioUrl}/_test/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as T & { message?: string };
-  if (!res.ok) throw new Error(`fake Twilio /_test/${path}: ${res.status} ${json.message}`);
-  return json;
-}
-
-const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
 
 /** The value shown on a stat card (test id `stat-<id>`). */
 const stat = (page: Page, id: string) => page.getByTestId(`stat-${id}`).getByTestId('stat-value').textContent();
@@ -66,16 +52,16 @@ describe('dashboard', () => {
     expect(await page.getByText('Ready to create intelligent AI agents?').count()).toBe(1);
 
     // Twilio Voice through the API: setup points the fake Twilio's number at the app.
-    const businessNumber = `+1415${digits(7)}`;
+    const businessNumber = `+1415${randomDigits(7)}`;
     const account = await twilioControl<{ accountSid: string; authToken: string }>('accounts', { numbers: [businessNumber] });
     await callApi(page, 'POST', '/api/integrations/twilio-voice/setup', { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: businessNumber });
 
     // Two contacts; the first is the frequent caller.
-    const frequent = `+346${digits(8)}`;
-    const other = `+447${digits(9)}`;
-    const failing = `+336${digits(8)}`;
+    const frequent = `+346${randomDigits(8)}`;
+    const other = `+447${randomDigits(9)}`;
+    const failing = `+336${randomDigits(8)}`;
     await callApi(page, 'POST', '/api/contacts', { name: 'Ana Caller', phoneNumber: frequent });
-    await callApi(page, 'POST', '/api/contacts', { name: 'Bruno Quiet', phoneNumber: `+49151${digits(8)}` });
+    await callApi(page, 'POST', '/api/contacts', { name: 'Bruno Quiet', phoneNumber: `+49151${randomDigits(8)}` });
 
     // Four calls, one after the other (newest last): 45 s, 120 s, 75 s, then a failed one.
     const play = (from: string, extra: Record<string, unknown>) =>

@@ -122,6 +122,20 @@ export async function callApi<T>(page: Page, method: string, path: string, body?
   return json.data as T;
 }
 
+/** What goes through webhooks, the queue, the model or the counters in DynamoDB: give it time on a busy machine. */
+export const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
+
+/** n random decimal digits (unique phone numbers per test). */
+export const randomDigits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
+
+/** POSTs to the fake Twilio's test control (`/_test/<path>`: accounts, calls); its JSON answer. */
+export async function twilioControl<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(`${inject('twilioApiUrl')}/_test/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const json = (await res.json()) as T & { message?: string };
+  if (!res.ok) throw new Error(`fake Twilio /_test/${path}: ${res.status} ${json.message}`);
+  return json;
+}
+
 /** Registers `<label>+…@example.com`, waits for the onboarding page and gives the user an active trial; their e-mail. */
 export async function subscribedUser(page: Page, label: string): Promise<string> {
   const email = `${label}+${randomUUID().slice(0, 8)}@example.com`;

@@ -9,26 +9,13 @@
  * the recording through the authenticated proxy. Search narrows the log; an unknown id shows
  * 'Voice Conversation Not Found'.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Locator } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { VOICE_DEFAULTS, type VoiceSettings } from '../../functions/src/contract/voice.js';
-import { callApi, chatGptAndAgent, eventually, newPage, pressConnect, subscribedUser, useBrowser } from './flows.js';
+import { callApi, chatGptAndAgent, eventually, newPage, pressConnect, randomDigits, slowly, subscribedUser, twilioControl, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
-const twilioUrl = inject('twilioApiUrl');
-
-/** The agent turn and the summary worker go through the queue and the model: give them time on a busy machine. */
-const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
-
-async function twilioControl<T>(path: string, body: unknown): Promise<T> {
-  const res = await fetch(`${twilioUrl}/_test/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await res.json()) as T & { message?: string };
-  if (!res.ok) throw new Error(`fake Twilio /_test/${path}: ${res.status} ${json.message}`);
-  return json;
-}
-
-const digits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
 
 /** CSS align-items of a transcript turn: the caller's turns sit on the right, the agent's on the left. */
 const sideOf = (turn: Locator) => turn.evaluate((el) => getComputedStyle(el).alignItems);
@@ -51,7 +38,7 @@ describe('voice', () => {
     await callApi(page, 'PUT', '/api/voice-settings', { ...settings, enableRecording: true });
 
     // A Twilio account with one number, known to the fake Twilio only.
-    const businessNumber = `+1415${digits(7)}`;
+    const businessNumber = `+1415${randomDigits(7)}`;
     const account = await twilioControl<{ accountSid: string; authToken: string }>('accounts', { numbers: [businessNumber] });
 
     // Integrations → Twilio Voice: setup configures the number's voice URL and status callback.
@@ -72,7 +59,7 @@ describe('voice', () => {
     await eventually(() => page.getByText('No voice conversations found').count()).toBe(1);
 
     // A caller dials the number: the fake Twilio plays the call against the app, signed as Twilio signs.
-    const caller = `+346${digits(8)}`;
+    const caller = `+346${randomDigits(8)}`;
     const question = 'Quiero reservar una mesa para cuatro personas mañana a las nueve';
     const call = await twilioControl<{ callSid: string; ended: string; httpStatuses: number[] }>('calls', {
       to: businessNumber,
