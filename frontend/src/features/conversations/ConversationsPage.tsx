@@ -79,7 +79,7 @@ export default function ConversationsPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [modalOpen, setModalOpen] = useState(false);
   const overview = useConversationOverview(dateFilter);
-  const now = useNow();
+  const now = useNow(30_000);
   const relative = useRelativeTime(now);
 
   const board = filterBoard(overview.data, search);

@@ -1,16 +1,8 @@
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { relativeTime } from './format';
 
-/** The current time, ticking every `intervalMs` so relative times ('Just now', '5m ago') stay true. */
-export function useNow(intervalMs = 30_000): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), intervalMs);
-    return () => clearInterval(timer);
-  }, [intervalMs]);
-  return now;
-}
+/** The ticking clock is shared (components/useNow); the board ticks every 30 s. */
+export { useNow } from '../../components/useNow';
 
 /** SPEC §9 relative time as text: 'Just now', '5m ago', '3h ago', '2d ago' (empty when unknown). */
 export function useRelativeTime(now: number): (iso: string | null | undefined) => string {

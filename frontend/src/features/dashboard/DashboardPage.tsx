@@ -7,8 +7,7 @@
  * 'Loading dashboard...'; failure: 'Error Loading Dashboard' with Try Again (refetch). Figures come
  * from GET /api/dashboard; days follow the profile's time zone.
  */
-import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -39,6 +38,9 @@ import {
   type DashboardRecentActivity,
   type DashboardTimeFilter,
 } from '@agentdesk/functions/contract';
+import { PageHeader } from '../../components/PageHeader';
+import { RetryAlert } from '../../components/RetryAlert';
+import { useNow } from '../../components/useNow';
 import { usePageTitle } from '../../components/usePageTitle';
 import { formatPhone } from '../contacts/phone';
 import './i18n';
@@ -56,16 +58,6 @@ const STATUS_COLOR: Record<string, 'success' | 'info' | 'warning' | 'error' | 'd
   failed: 'error',
   archived: 'default',
 };
-
-/** The current time, moved on every minute so the relative times stay right. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
 
 function StatCard({ id, label, value, hint, icon, color }: { id: string; label: string; value: string; hint?: string; icon: ReactNode; color: CardColor }) {
   return (
@@ -268,9 +260,16 @@ function AgentsBanner() {
   );
 }
 
+/** The duration cards below the chart, each as 'Nm Ns' (label and hint: dashboard.cards.<id>, <id>Hint). */
+const DURATION_CARDS: { id: keyof DashboardData['voiceAnalytics']['durationStats']; icon: ReactNode; color: CardColor }[] = [
+  { id: 'avgDuration', icon: <AccessTimeOutlined />, color: 'info' },
+  { id: 'maxDuration', icon: <TimerOutlined />, color: 'warning' },
+  { id: 'totalDuration', icon: <PhoneInTalkOutlined />, color: 'primary' },
+];
+
 function DashboardBody({ data }: { data: DashboardData }) {
   const { t, i18n } = useTranslation();
-  const now = useNow();
+  const now = useNow(60_000);
   const count = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   const { overview, durationStats } = data.voiceAnalytics;
   return (
@@ -285,30 +284,17 @@ function DashboardBody({ data }: { data: DashboardData }) {
         <TopNumbers data={data} now={now} />
       </Box>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: 'repeat(3, minmax(0, 1fr))' } }}>
-        <StatCard
-          id="avgDuration"
-          label={t('dashboard.cards.avgDuration')}
-          value={formatCallDuration(durationStats.avgDuration)}
-          hint={t('dashboard.cards.avgDurationHint')}
-          icon={<AccessTimeOutlined />}
-          color="info"
-        />
-        <StatCard
-          id="maxDuration"
-          label={t('dashboard.cards.maxDuration')}
-          value={formatCallDuration(durationStats.maxDuration)}
-          hint={t('dashboard.cards.maxDurationHint')}
-          icon={<TimerOutlined />}
-          color="warning"
-        />
-        <StatCard
-          id="totalDuration"
-          label={t('dashboard.cards.totalDuration')}
-          value={formatCallDuration(durationStats.totalDuration)}
-          hint={t('dashboard.cards.totalDurationHint')}
-          icon={<PhoneInTalkOutlined />}
-          color="primary"
-        />
+        {DURATION_CARDS.map(({ id, icon, color }) => (
+          <StatCard
+            key={id}
+            id={id}
+            label={t(`dashboard.cards.${id}`)}
+            value={formatCallDuration(durationStats[id])}
+            hint={t(`dashboard.cards.${id}Hint`)}
+            icon={icon}
+            color={color}
+          />
+        ))}
       </Box>
       <RecentActivity data={data} now={now} />
       <AgentsBanner />
@@ -332,18 +318,10 @@ export default function DashboardPage() {
     );
   } else if (dashboard.isError && !dashboard.data) {
     body = (
-      <Alert
-        severity="error"
-        data-testid="dashboard-error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void dashboard.refetch()} disabled={dashboard.isFetching}>
-            {t('dashboard.error.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('dashboard.error.retry')} onRetry={() => void dashboard.refetch()} retrying={dashboard.isFetching} data-testid="dashboard-error">
         <AlertTitle>{t('dashboard.error.title')}</AlertTitle>
         {t('dashboard.error.body')}
-      </Alert>
+      </RetryAlert>
     );
   } else if (dashboard.data) {
     body = <DashboardBody data={dashboard.data} />;
@@ -351,13 +329,7 @@ export default function DashboardPage() {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 3 }}>
-        <Box>
-          <Typography variant="h4" component="h1">
-            {t('dashboard.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('dashboard.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')}>
         <ToggleButtonGroup
           exclusive
           size="small"
@@ -372,7 +344,7 @@ export default function DashboardPage() {
             </ToggleButton>
           ))}
         </ToggleButtonGroup>
-      </Stack>
+      </PageHeader>
       {dashboard.isFetching && !dashboard.isPending && <LinearProgress sx={{ mb: 2 }} aria-hidden />}
       {body}
     </Box>

@@ -27,6 +27,8 @@ import type { Message, TimeFilter } from '@agentdesk/functions/contract';
 import { messageKeys } from '../../api/messages';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { FullPageSpinner } from '../../components/FullPageSpinner';
+import { PageHeader } from '../../components/PageHeader';
+import { useNow } from '../../components/useNow';
 import { usePageTitle } from '../../components/usePageTitle';
 import { useToast } from '../../components/useToast';
 import { hubErrorText } from './i18n';
@@ -47,16 +49,6 @@ import {
 import { useDeleteMessage, useMessageList, useRetryMessage } from './queries';
 import { StatsSection } from './StatsSection';
 
-/** The current time, moved on every minute so the relative times stay right. */
-function useNow(): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
-  return now;
-}
-
 function EmptyState({ filtered }: { filtered: boolean }) {
   const { t } = useTranslation();
   const Icon = filtered ? SearchOffOutlined : ChatOutlined;
@@ -76,7 +68,7 @@ export default function MessagesPage() {
   usePageTitle(t('messageHub.title'));
   const toast = useToast();
   const queryClient = useQueryClient();
-  const now = useNow();
+  const now = useNow(60_000);
   const [statsTime, setStatsTime] = useState<TimeFilter>(DEFAULT_TIME_FILTER);
   const [filters, setFilters] = useState<MessageFilters>(DEFAULT_MESSAGE_FILTERS);
   const [input, setInput] = useState('');
@@ -196,13 +188,7 @@ export default function MessagesPage() {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 3 }}>
-        <Box>
-          <Typography variant="h4" component="h1">
-            {t('messageHub.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('messageHub.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('messageHub.title')} subtitle={t('messageHub.subtitle')}>
         <Button
           variant="outlined"
           startIcon={<Refresh />}
@@ -212,7 +198,7 @@ export default function MessagesPage() {
         >
           {t('messageHub.refresh')}
         </Button>
-      </Stack>
+      </PageHeader>
 
       <StatsSection timeFilter={statsTime} onTimeFilter={setStatsTime} />
 
