@@ -25,8 +25,8 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_FILE_ACCEPT, type Agent, type AgentFile } from '@agentdesk/functions/contract';
 import { agentKnowledgeApi } from '../../../api/agentKnowledge';
 import { useToast } from '../../../components/useToast';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatBytes, formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
@@ -242,16 +242,11 @@ export default function FilesTab({ agent }: { agent: Agent }) {
         )
       )}
 
-      <ConfirmDialog
-        open={toDelete.item !== null}
+      <ConfirmDeleteDialog
+        flow={toDelete}
         title={t('agentTabs.files.deleteTitle')}
         body={t('agentTabs.files.deleteConfirm')}
         subject={toDelete.item?.originalName}
-        confirmLabel={t('agentTabs.common.delete')}
-        pendingLabel={t('agentTabs.common.deleting')}
-        pending={remove.isPending}
-        onCancel={toDelete.cancel}
-        onConfirm={toDelete.confirm}
       />
     </Stack>
   );

@@ -22,8 +22,8 @@ import LightbulbOutlined from '@mui/icons-material/LightbulbOutlined';
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentTool, ToolMethod } from '@agentdesk/functions/contract';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { tabErrorMessage } from './messages';
 import { useAgentTools, useDeleteTool } from './queries';
@@ -188,16 +188,11 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
         prefill={dialog?.prefill ?? null}
         onClose={() => setDialog(null)}
       />
-      <ConfirmDialog
-        open={toDelete.item !== null}
+      <ConfirmDeleteDialog
+        flow={toDelete}
         title={t('agentTabs.tools.deleteTitle')}
         body={t('agentTabs.tools.deleteConfirm')}
         subject={toDelete.item?.name}
-        confirmLabel={t('agentTabs.common.delete')}
-        pendingLabel={t('agentTabs.common.deleting')}
-        pending={remove.isPending}
-        onCancel={toDelete.cancel}
-        onConfirm={toDelete.confirm}
       />
     </Stack>
   );

@@ -26,8 +26,8 @@ import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
 import { useToast } from '../../../components/useToast';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
@@ -167,16 +167,11 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
         </Paper>
       )}
 
-      <ConfirmDialog
-        open={toDelete.item !== null}
+      <ConfirmDeleteDialog
+        flow={toDelete}
         title={t('agentTabs.urls.deleteTitle')}
         body={t('agentTabs.urls.deleteConfirm')}
         subject={toDelete.item?.link}
-        confirmLabel={t('agentTabs.common.delete')}
-        pendingLabel={t('agentTabs.common.deleting')}
-        pending={remove.isPending}
-        onCancel={toDelete.cancel}
-        onConfirm={toDelete.confirm}
       />
     </Stack>
   );

@@ -30,5 +30,7 @@ export function useConfirmedDelete<T>(
     });
   };
 
-  return { item, ask: setItem, cancel: () => setItem(null), confirm };
+  return { item, ask: setItem, cancel: () => setItem(null), confirm, pending: remove.isPending };
 }
+
+export type ConfirmedDelete<T> = ReturnType<typeof useConfirmedDelete<T>>;
