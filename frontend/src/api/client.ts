@@ -42,6 +42,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's own message of a failed call, if it sent one. */
+export function serverMessageOf(err: unknown): string | undefined {
+  return err instanceof ApiError ? err.serverMessage : undefined;
+}
+
 /** The server's message when there is one, else the caller's fallback text. */
 export function errorText(err: unknown, fallback: string): string {
   if (err instanceof ApiError && err.serverMessage) return err.serverMessage;

@@ -8,7 +8,7 @@ import { initReactI18next } from 'react-i18next';
 import { messages as contractMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
-import { ApiError } from '../api/client';
+import { serverMessageOf } from '../api/client';
 
 export type AppLanguage = 'en' | 'es';
 export const LANGUAGES: readonly AppLanguage[] = ['en', 'es'];
@@ -72,6 +72,6 @@ export default i18n;
 
 /** The server's message for a failed call (translated when known), else the caller's fallback text. */
 export function errorMessage(err: unknown, fallback: string): string {
-  const server = err instanceof ApiError ? err.serverMessage : undefined;
+  const server = serverMessageOf(err);
   return server ? translateMessage(server) : fallback;
 }

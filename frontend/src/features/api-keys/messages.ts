@@ -1,24 +1,12 @@
 /** The API keys page's server texts (apiKeyMessages) in the UI language. */
 import { apiKeyMessages } from '@agentdesk/functions/contract';
-import i18n, { translateMessage } from '../../i18n';
-import { ApiError } from '../../api/client';
+import { contractTexts } from '../../i18n/contractTexts';
 import { apiKeyStrings } from './i18n';
 
-const keyByText = new Map<string, string>();
-for (const key of Object.keys(apiKeyStrings.en.messages)) {
-  const text = (apiKeyMessages as Record<string, unknown>)[key];
-  if (typeof text === 'string') keyByText.set(text, `apiKeys.messages.${key}`);
-}
+const texts = contractTexts([{ prefix: 'apiKeys.messages', contract: apiKeyMessages, keys: apiKeyStrings.en.messages }]);
 
 /** A server text in the UI language. */
-export function translateApiKeyText(text: string | undefined): string {
-  if (!text) return '';
-  const key = keyByText.get(text);
-  return key ? i18n.t(key) : translateMessage(text);
-}
+export const translateApiKeyText = texts.translate;
 
 /** The server's message (translated) when there is one, else the fallback. */
-export function apiKeyErrorText(err: unknown, fallback: string): string {
-  const server = err instanceof ApiError ? err.serverMessage : undefined;
-  return server ? translateApiKeyText(server) : fallback;
-}
+export const apiKeyErrorText = texts.errorText;

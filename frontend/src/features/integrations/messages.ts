@@ -5,44 +5,28 @@
  */
 import type { FieldError } from 'react-hook-form';
 import { agentMessages, integrationMessages, voiceMessages, whatsappMessages } from '@agentdesk/functions/contract';
-import i18n, { translateMessage } from '../../i18n';
-import { ApiError } from '../../api/client';
+import { contractTexts } from '../../i18n/contractTexts';
 import { agentStrings } from '../agents/i18n';
 import { integrationStrings } from './i18n';
 
-const keyByText = new Map<string, string>();
-function register(prefix: string, contract: Record<string, unknown>, translated: Record<string, string>) {
-  for (const key of Object.keys(translated)) {
-    const text = contract[key];
-    if (typeof text === 'string' && !keyByText.has(text)) keyByText.set(text, `${prefix}.${key}`);
-  }
-}
-register('integrations.messages', integrationMessages, integrationStrings.en.messages);
-register('agents.messages', agentMessages, agentStrings.en.messages);
-register('integrations.whatsapp.messages', whatsappMessages, integrationStrings.en.whatsapp.messages);
-register('integrations.twilio.messages', voiceMessages, integrationStrings.en.twilio.messages);
+const texts = contractTexts([
+  { prefix: 'integrations.messages', contract: integrationMessages, keys: integrationStrings.en.messages },
+  { prefix: 'agents.messages', contract: agentMessages, keys: agentStrings.en.messages },
+  { prefix: 'integrations.whatsapp.messages', contract: whatsappMessages, keys: integrationStrings.en.whatsapp.messages },
+  { prefix: 'integrations.twilio.messages', contract: voiceMessages, keys: integrationStrings.en.twilio.messages },
+]);
 
 /** A contract text (English) in the UI language. */
-export function translateContractText(text: string | undefined): string {
-  if (!text) return '';
-  const key = keyByText.get(text);
-  return key ? i18n.t(key) : translateMessage(text);
-}
+export const translateContractText = texts.translate;
 
 /** The server's message for a failed call (translated when known), else the caller's fallback. */
-export function apiErrorText(err: unknown, fallback: string): string {
-  const server = err instanceof ApiError ? err.serverMessage : undefined;
-  return server ? translateContractText(server) : fallback;
-}
+export const apiErrorText = texts.errorText;
 
 /**
  * The server's message when it is one of the contract's known texts (validation, model errors),
  * translated; otherwise the caller's fallback (SPEC §8 texts for everything unexpected).
  */
-export function knownErrorText(err: unknown, fallback: string): string {
-  const server = err instanceof ApiError ? err.serverMessage : undefined;
-  return server && keyByText.has(server) ? translateContractText(server) : fallback;
-}
+export const knownErrorText = texts.knownErrorText;
 
 /** TextField props for a form error (translated), else an optional hint. */
 export function fieldProps(error: FieldError | undefined, hint?: string): { error: boolean; helperText: string | undefined } {

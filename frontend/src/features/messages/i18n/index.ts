@@ -4,8 +4,8 @@
  * the WhatsApp contract's texts the hub can receive, keyed like `whatsappMessages`.
  */
 import { whatsappMessages } from '@agentdesk/functions/contract';
-import i18n, { translateMessage } from '../../../i18n';
-import { ApiError } from '../../../api/client';
+import i18n from '../../../i18n';
+import { contractTexts } from '../../../i18n/contractTexts';
 import en from './en.json';
 import es from './es.json';
 
@@ -14,21 +14,10 @@ i18n.addResourceBundle('es', 'translation', { messageHub: es }, true, false);
 
 export const messageHubStrings = { en, es };
 
-const keyByText = new Map<string, string>();
-for (const key of Object.keys(en.server)) {
-  const text = (whatsappMessages as Record<string, unknown>)[key];
-  if (typeof text === 'string') keyByText.set(text, `messageHub.server.${key}`);
-}
+const texts = contractTexts([{ prefix: 'messageHub.server', contract: whatsappMessages, keys: en.server }]);
 
 /** A WhatsApp contract text (a server message, a message's failure reason) in the UI language. */
-export function translateHubText(text: string | undefined): string {
-  if (!text) return '';
-  const key = keyByText.get(text);
-  return key ? i18n.t(key) : translateMessage(text);
-}
+export const translateHubText = texts.translate;
 
 /** The server's message for a failed call (translated when known), else the spec's fallback. */
-export function hubErrorText(err: unknown, fallback: string): string {
-  const server = err instanceof ApiError ? err.serverMessage : undefined;
-  return server ? translateHubText(server) : fallback;
-}
+export const hubErrorText = texts.errorText;
