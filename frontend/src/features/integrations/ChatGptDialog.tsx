@@ -27,7 +27,8 @@ import {
   type ChatGptSetupInput,
   type IntegrationView,
 } from '@agentdesk/functions/contract';
-import { chatGptForm, clampTemperature, formFromIntegration, hasStoredKey, setupBody, type ChatGptFormInput } from './chatgptForm';
+import { chatGptForm, clampTemperature, formFromIntegration, setupBody, type ChatGptFormInput } from './chatgptForm';
+import { hasStoredSecret } from './secretForm';
 import {
   ConnectionDetailRows,
   DetailsView,
@@ -49,7 +50,7 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
   const since = integration.updatedAt || integration.createdAt;
   const rows: [string, ReactNode][] = [
     [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
-    [t('integrations.chatgpt.apiKey'), hasStoredKey(integration) ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
+    [t('integrations.chatgpt.apiKey'), hasStoredSecret(integration, 'apiKey') ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
     [t('integrations.chatgpt.model'), s.model],
     [t('integrations.chatgpt.maxTokens'), String(s.maxTokens)],
     [t('integrations.chatgpt.temperature'), String(s.temperature)],
@@ -70,7 +71,7 @@ interface SetupFormProps {
 
 function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
   const { t } = useTranslation();
-  const storedKey = hasStoredKey(integration);
+  const storedKey = hasStoredSecret(integration, 'apiKey');
   const defaults = formFromIntegration(integration);
   const [advanced, setAdvanced] = useState(defaults.baseUrl !== '');
   const {

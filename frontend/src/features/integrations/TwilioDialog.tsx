@@ -34,7 +34,8 @@ import {
 } from './IntegrationDialogParts';
 import { fieldProps, translateContractText } from './messages';
 import { useSetupTwilio, useTestTwilio } from './queries';
-import { formFromIntegration, hasStoredToken, setupBody, statusCallbackOf, twilioForm, type TwilioFormValues } from './twilioForm';
+import { formFromIntegration, setupBody, statusCallbackOf, twilioForm, type TwilioFormValues } from './twilioForm';
+import { hasStoredSecret } from './secretForm';
 
 function VoiceSettingsLink({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
@@ -75,7 +76,7 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
   const rows: [string, ReactNode][] = [
     [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
     [t('integrations.twilio.accountSid'), values.accountSid || t('integrations.twilio.notSet')],
-    [t('integrations.twilio.authToken'), hasStoredToken(integration) ? t('integrations.twilio.secretStored') : t('integrations.twilio.notSet')],
+    [t('integrations.twilio.authToken'), hasStoredSecret(integration, 'authToken') ? t('integrations.twilio.secretStored') : t('integrations.twilio.notSet')],
     [t('integrations.twilio.phoneNumber'), values.phoneNumber || t('integrations.twilio.notSet')],
   ];
   if (since) rows.push([t('integrations.twilio.updatedAt'), formatUpdatedAt(i18n.language, since)]);
@@ -91,7 +92,7 @@ interface SetupFormProps {
 
 function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProps) {
   const { t } = useTranslation();
-  const storedToken = hasStoredToken(integration);
+  const storedToken = hasStoredSecret(integration, 'authToken');
   const {
     register,
     control,

@@ -34,12 +34,12 @@ import { fieldProps } from './messages';
 import { useSetupWhatsApp, useTestWhatsApp } from './queries';
 import {
   formFromIntegration,
-  hasStoredSecret,
   setupBody,
   visibleVerifyToken,
   whatsAppForm,
   type WhatsAppFormValues,
 } from './whatsappForm';
+import { hasStoredSecret } from './secretForm';
 
 /** What Meta needs to call us: shown after a setup and on the connected card. */
 function WebhookDetails({ webhookUrl, verifyToken }: { webhookUrl: string; verifyToken: string }) {

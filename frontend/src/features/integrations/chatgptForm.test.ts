@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IntegrationView } from '@agentdesk/functions/contract';
-import { chatGptForm, clampTemperature, formFromIntegration, hasStoredKey, setupBody } from './chatgptForm';
+import { chatGptForm, clampTemperature, formFromIntegration, setupBody } from './chatgptForm';
+import { hasStoredSecret } from './secretForm';
 
 const stored: IntegrationView = {
   _id: 'i1',
@@ -23,7 +24,7 @@ describe('ChatGPT setup form', () => {
   });
 
   it('starts from the stored settings, the key masked', () => {
-    expect(hasStoredKey(stored)).toBe(true);
+    expect(hasStoredSecret(stored, 'apiKey')).toBe(true);
     expect(formFromIntegration(stored)).toEqual({ apiKey: '***', model: 'gpt-4o', maxTokens: 500, temperature: 1.2, systemPrompt: 'Be brief', baseUrl: '' });
   });
 

@@ -14,6 +14,7 @@ import {
   type ChatGptSetupInput,
   type IntegrationView,
 } from '@agentdesk/functions/contract';
+import { hasStoredSecret, keepStoredSecrets } from './secretForm';
 
 /** The form's values (the contract's input: numbers may be typed text). */
 export type ChatGptFormInput = z.input<typeof chatgptSetupRequest>;
@@ -36,16 +37,11 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isModel = (v: unknown): v is ChatGptModel => typeof v === 'string' && (CHATGPT_MODELS as readonly string[]).includes(v);
 
-/** Whether the integration holds a key (it reads '***'). */
-export function hasStoredKey(integration: IntegrationView | null | undefined): boolean {
-  return Boolean(integration?.credentials?.apiKey);
-}
-
 /** The form's starting values: the stored settings, else the spec's defaults (gpt-3.5-turbo, 1000, 0.7). */
 export function formFromIntegration(integration: IntegrationView | null | undefined): ChatGptFormValues {
   const s = integration?.settings ?? {};
   return {
-    apiKey: hasStoredKey(integration) ? MASKED_SECRET : '',
+    apiKey: hasStoredSecret(integration, 'apiKey') ? MASKED_SECRET : '',
     model: pick(s.model, isModel, CHATGPT_DEFAULTS.model),
     maxTokens: pick(s.maxTokens, isNumber, CHATGPT_DEFAULTS.maxTokens),
     temperature: pick(s.temperature, isNumber, CHATGPT_DEFAULTS.temperature),
@@ -62,5 +58,5 @@ export function clampTemperature(value: number): number {
 
 /** The setup/test body; an untouched stored key is sent as '***' so the server keeps it. */
 export function setupBody(values: ChatGptSetupInput): ChatGptSetupInput {
-  return { ...values, apiKey: values.apiKey === '' ? MASKED_SECRET : values.apiKey };
+  return keepStoredSecrets(values, ['apiKey']);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { IntegrationView } from '@agentdesk/functions/contract';
-import { formFromIntegration, hasStoredSecret, setupBody, visibleVerifyToken, whatsAppForm } from './whatsappForm';
+import { formFromIntegration, setupBody, visibleVerifyToken, whatsAppForm } from './whatsappForm';
+import { hasStoredSecret } from './secretForm';
 
 const stored: IntegrationView = {
   _id: 'w1',
