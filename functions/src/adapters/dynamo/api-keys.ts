@@ -9,11 +9,12 @@
  * transaction code in the bundles of the public API's functions.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRepository, CreateOutcome, StoredApiKey } from '../../domain/api-keys/ports.js';
 import { keySk, lookupKey } from './api-key-access.js';
 import type { TransactItem } from './transact.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
 
 const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'APIKEYS#COUNT' });
 const keyItemKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: keySk(id) });
@@ -42,22 +43,13 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
   ) {}
 
   async list(userId: string): Promise<StoredApiKey[]> {
-    const items: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':sk': 'APIKEY#' },
-          ScanIndexForward: false,
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      items.push(...((page.Items ?? []) as Item[]));
-      start = page.LastEvaluatedKey as Item | undefined;
-    } while (start);
+    const items = await queryItems(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':sk': 'APIKEY#' },
+      ScanIndexForward: false,
+      ConsistentRead: true,
+    });
     return items.map(fromItem);
   }
 

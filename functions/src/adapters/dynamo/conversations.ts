@@ -14,7 +14,6 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import {
   BatchGetCommand,
   GetCommand,
-  QueryCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
 } from '@aws-sdk/lib-dynamodb';
@@ -30,6 +29,7 @@ import type {
 import { newId } from '../../lib/ids.js';
 import { DynamoActivityCounters } from './activity.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
 import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
 import type { DynamoMessageRepository } from './messages.js';
 import { contactGsi, convSk, customerSk, DynamoWhatsAppCustomers } from './whatsapp-customers.js';
@@ -308,25 +308,17 @@ export class DynamoConversationRepository implements ConversationRepository {
   }
 
   private async queryStatus(userId: string, status: ConversationStatus, cap: number, since?: string): Promise<Item[]> {
-    const out: Item[] = [];
-    let start: Item | undefined;
-    while (out.length < cap) {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: since ? 'gsi1pk = :pk AND gsi1sk >= :since' : 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': statusGsi(userId, status), ...(since ? { ':since': since } : {}) },
-          ScanIndexForward: false,
-          Limit: Math.min(1000, cap - out.length),
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-      if (!start) break;
-    }
-    return out;
+    return queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: since ? 'gsi1pk = :pk AND gsi1sk >= :since' : 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': statusGsi(userId, status), ...(since ? { ':since': since } : {}) },
+        ScanIndexForward: false,
+      },
+      cap,
+    );
   }
 
   async page(userId: string, input: ConversationListInput): Promise<{ items: StoredConversation[]; total: number }> {

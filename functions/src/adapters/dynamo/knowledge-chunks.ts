@@ -16,9 +16,10 @@
  * resends UnprocessedItems with exponential backoff and jitter; still unprocessed after the last
  * try is an error (the queue retries the job; writes are idempotent).
  */
-import { BatchWriteCommand, QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ChunkStore, KnowledgeChunk, KnowledgeSourceKind } from '../../domain/knowledge/ports.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
 
 export const chunkPk = (userId: string, agentId: string) => `${userPk(userId)}#KB#${agentId}`;
 export const chunkSourcePrefix = (kind: KnowledgeSourceKind, sourceId: string) => `${kind}#${sourceId}#`;
@@ -137,15 +138,8 @@ export class DynamoChunkStore implements ChunkStore {
     return items.map((i) => String(i.sk));
   }
 
-  private async queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
-    const out: Item[] = [];
-    let ExclusiveStartKey: Item | undefined;
-    do {
-      const page = await this.db.send(new QueryCommand({ ...input, TableName: this.tableName, ExclusiveStartKey }));
-      out.push(...((page.Items ?? []) as Item[]));
-      ExclusiveStartKey = page.LastEvaluatedKey as Item | undefined;
-    } while (ExclusiveStartKey);
-    return out;
+  private queryAll(input: Omit<QueryCommandInput, 'TableName'>): Promise<Item[]> {
+    return queryItems(this.db, { ...input, TableName: this.tableName });
   }
 
   /** BatchWriteItem in batches of 25, a few in flight, UnprocessedItems resent with backoff. */

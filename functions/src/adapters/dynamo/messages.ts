@@ -39,6 +39,7 @@ import {
 import { logger } from '../logger.js';
 import { DynamoActivityCounters, hourAttributes, utcHourOf } from './activity.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
 
 type Item = Record<string, unknown>;
 
@@ -389,45 +390,33 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   async listByConversation(userId: string, conversationId: string, cap: number): Promise<StoredMessage[]> {
-    const out: StoredMessage[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
-          ExpressionAttributeValues: { ':pk': convMsgPk(userId, conversationId), ':sk': 'MSG#' },
-          Limit: Math.min(1000, cap - out.length),
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(page.Items ?? []).map(toMessage));
-      start = page.LastEvaluatedKey;
-    } while (start && out.length < cap);
-    return out;
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+        ExpressionAttributeValues: { ':pk': convMsgPk(userId, conversationId), ':sk': 'MSG#' },
+        ConsistentRead: true,
+      },
+      cap,
+    );
+    return items.map(toMessage);
   }
 
   /** Newest first, within [since, now], reading at most `cap` items. */
   private async readRange(userId: string, since: number | null, cap: number): Promise<StoredMessage[]> {
-    const out: StoredMessage[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: since === null ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
-          ExpressionAttributeValues: { ':pk': userMsgsGsi(userId), ...(since === null ? {} : { ':since': idTimePrefix(since) }) },
-          ScanIndexForward: false,
-          Limit: Math.min(1000, cap - out.length),
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(page.Items ?? []).map(toMessage));
-      start = page.LastEvaluatedKey;
-    } while (start && out.length < cap);
-    return out;
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: since === null ? 'gsi1pk = :pk' : 'gsi1pk = :pk AND gsi1sk >= :since',
+        ExpressionAttributeValues: { ':pk': userMsgsGsi(userId), ...(since === null ? {} : { ':since': idTimePrefix(since) }) },
+        ScanIndexForward: false,
+      },
+      cap,
+    );
+    return items.map(toMessage);
   }
 
   async page(userId: string, input: MessageListInput): Promise<{ items: StoredMessage[]; total: number }> {

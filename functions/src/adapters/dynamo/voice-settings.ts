@@ -9,10 +9,11 @@
  *   request exists: the admin's list across users, newest first, one Query per status.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EMPTY_PHONE_REQUEST, VOICE_DEFAULTS, type PhoneNumberRequest } from '../../contract/voice.js';
 import type { StoredVoiceSettings, VoiceSettingsRepository } from '../../domain/voice/ports.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
 
 type Item = Record<string, unknown>;
 
@@ -117,26 +118,20 @@ export class DynamoVoiceSettingsRepository implements VoiceSettingsRepository {
 
   async listPhoneRequests(statuses: ReadonlyArray<NonNullable<PhoneNumberRequest['status']>>): Promise<Array<{ userId: string; request: PhoneNumberRequest }>> {
     const perStatus = await Promise.all(
-      [...new Set(statuses)].map(async (status) => {
-        const out: Item[] = [];
-        let start: Item | undefined;
-        do {
-          const page = await this.db.send(
-            new QueryCommand({
-              TableName: this.tableName,
-              IndexName: 'gsi1',
-              KeyConditionExpression: 'gsi1pk = :pk',
-              ExpressionAttributeValues: { ':pk': phoneRequestsGsi(status) },
-              ProjectionExpression: 'userId, phoneNumber, gsi1sk',
-              ScanIndexForward: false,
-              ExclusiveStartKey: start,
-            }),
-          );
-          out.push(...(page.Items ?? []));
-          start = page.LastEvaluatedKey;
-        } while (start && out.length < 5000);
-        return out;
-      }),
+      [...new Set(statuses)].map((status) =>
+        queryItems(
+          this.db,
+          {
+          TableName: this.tableName,
+          IndexName: 'gsi1',
+          KeyConditionExpression: 'gsi1pk = :pk',
+          ExpressionAttributeValues: { ':pk': phoneRequestsGsi(status) },
+          ProjectionExpression: 'userId, phoneNumber, gsi1sk',
+          ScanIndexForward: false,
+          },
+          5000,
+        ),
+      ),
     );
     return perStatus
       .flat()

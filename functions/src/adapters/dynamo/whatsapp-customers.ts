@@ -9,6 +9,7 @@ import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WhatsAppCustomer, WhatsAppCustomers } from '../../domain/contacts/ports.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
 
 type Item = Record<string, unknown>;
 
@@ -23,22 +24,12 @@ export class DynamoWhatsAppCustomers implements WhatsAppCustomers {
   ) {}
 
   private async pointersOfContact(userId: string, contactId: string): Promise<Item[]> {
-    const out: Item[] = [];
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          IndexName: 'gsi1',
-          KeyConditionExpression: 'gsi1pk = :pk',
-          ExpressionAttributeValues: { ':pk': contactGsi(userId, contactId) },
-          ExclusiveStartKey: start,
-        }),
-      );
-      out.push(...(page.Items ?? []));
-      start = page.LastEvaluatedKey;
-    } while (start);
-    return out;
+    return queryItems(this.db, {
+      TableName: this.tableName,
+      IndexName: 'gsi1',
+      KeyConditionExpression: 'gsi1pk = :pk',
+      ExpressionAttributeValues: { ':pk': contactGsi(userId, contactId) },
+    });
   }
 
   private async setContactOn(userId: string, ids: Iterable<string>, from: string | null, to: string | null): Promise<void> {
