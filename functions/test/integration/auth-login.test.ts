@@ -77,6 +77,38 @@ describe('POST /api/login', () => {
     expect(counters.map((c) => c.count)).toEqual([5]);
     expect(Number(counters[0]?.expiresAt)).toBeGreaterThan(Date.now() / 1000);
   });
+
+  it('counts each attempt before checking it: 30 parallel guesses reach Cognito at most 5 times and the right password at #20 is refused', async () => {
+    const { email, password } = await registerUser();
+    const attempt = (pw: string) => post('/api/login', { email, password: pw });
+    // #1–#19 race each other; #20 (the right password) and #21–#30 leave once 5 answers are in,
+    // so the limit has certainly been reached by then.
+    const first = Array.from({ length: 19 }, (_, i) => attempt(`Wrong#${1000 + i}`));
+    await new Promise<void>((resolve) => {
+      let answered = 0;
+      for (const p of first) void p.then(() => ++answered === 5 && resolve());
+    });
+    const right = attempt(password);
+    const rest = Array.from({ length: 10 }, (_, i) => attempt(`Wrong#${2000 + i}`));
+
+    const all = await Promise.all([...first, right, ...rest]);
+
+    expect((await right).status).toBe(429);
+    const statuses = all.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5); // only the 5 reserved attempts were checked
+    expect(statuses.filter((s) => s === 429)).toHaveLength(25);
+    const counters = (await itemsOf(emailPk(email))).filter((i) => String(i.sk).startsWith('RATE#login-failure#'));
+    expect(counters.map((c) => c.count)).toEqual([5]);
+  });
+
+  it('does not count a successful login as a failure', async () => {
+    const { email, password } = await registerUser();
+    for (let i = 0; i < 4; i++) expect((await post('/api/login', { email, password: 'Wrong#1234' })).status).toBe(401);
+    expect((await post('/api/login', { email, password })).status).toBe(200);
+    expect((await post('/api/login', { email, password })).status).toBe(200);
+    const counters = (await itemsOf(emailPk(email))).filter((i) => String(i.sk).startsWith('RATE#login-failure#'));
+    expect(counters.map((c) => c.count)).toEqual([4]);
+  });
 });
 
 describe('POST /api/refresh-token', () => {

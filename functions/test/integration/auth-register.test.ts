@@ -190,6 +190,22 @@ describe('POST /api/register', () => {
     expect(right.body.message).toBe('Invalid verification code');
   });
 
+  it('counts parallel wrong codes before comparing them: after a burst of 30 the right code is refused', async () => {
+    const email = uniqueEmail('burst');
+    await post('/api/send-verification', { email });
+    const verificationCode = await readCode(email);
+
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post('/api/register', { ...valid(), email, verificationCode: `WRONG${String(i).padStart(5, 'X')}` })),
+    );
+
+    expect(burst.every((r) => r.status === 400)).toBe(true);
+    const right = await post('/api/register', { ...valid(), email, verificationCode });
+    expect(right.status).toBe(400);
+    expect(await getItem(emailPk(email), 'VERIFY')).toBeUndefined();
+    expect((await post('/api/login', { email, password: STRONG_PASSWORD })).status).toBe(401);
+  });
+
   it('answers 409 for the same e-mail twice', async () => {
     const { email } = await registerUser();
     const res = await post('/api/register', { ...valid(), email });

@@ -82,6 +82,23 @@ describe('POST /api/reset-password', () => {
     expect(none.body.message).toBe('Invalid or expired reset code');
   });
 
+  it('counts parallel wrong codes before comparing them: after a burst of 30 the right code is refused', async () => {
+    const { email, password } = await registerUser();
+    await post('/api/send-password-reset', { email });
+    const resetCode = await readCode(email, 'reset');
+    const wrong = (i: number) => (parseInt(resetCode, 16) + i + 1).toString(16).padStart(10, '0').slice(-10);
+
+    const burst = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => post('/api/reset-password', { email, resetCode: wrong(i), newPassword: 'Brand#New99' })),
+    );
+
+    expect(burst.every((r) => r.status === 400 && r.body.message === 'Invalid or expired reset code')).toBe(true);
+    const right = await post('/api/reset-password', { email, resetCode, newPassword: 'Brand#New99' });
+    expect(right.status).toBe(400);
+    expect(await getItem(emailPk(email), 'RESET')).toBeUndefined();
+    expect((await post('/api/login', { email, password })).status).toBe(200);
+  });
+
   const ok = { email: 'a@b.co', resetCode: 'abcdef0123', newPassword: 'Brand#New99' };
   it.each([
     [{ ...ok, email: '' }, 'Email is required'],

@@ -40,23 +40,40 @@ export class DynamoCodeStore implements CodeStore {
     };
   }
 
-  async recordFailedAttempt(purpose: CodePurpose, email: string, hash: string): Promise<number> {
+  async reserveAttempt(purpose: CodePurpose, email: string, hash: string, max: number): Promise<number | null> {
     try {
       const { Attributes } = await this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(purpose, email),
           UpdateExpression: 'ADD attempts :one',
-          ConditionExpression: '#h = :hash',
+          ConditionExpression: '#h = :hash AND (attribute_not_exists(attempts) OR attempts < :max)',
           ExpressionAttributeNames: { '#h': 'hash' },
-          ExpressionAttributeValues: { ':one': 1, ':hash': hash },
+          ExpressionAttributeValues: { ':one': 1, ':hash': hash, ':max': max },
           ReturnValues: 'UPDATED_NEW',
         }),
       );
       return Number(Attributes?.attempts ?? 0);
     } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return 0;
+      if (error instanceof ConditionalCheckFailedException) return null;
       throw error;
+    }
+  }
+
+  async releaseAttempt(purpose: CodePurpose, email: string, hash: string): Promise<void> {
+    try {
+      await this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(purpose, email),
+          UpdateExpression: 'ADD attempts :minusOne',
+          ConditionExpression: '#h = :hash AND attempts > :zero',
+          ExpressionAttributeNames: { '#h': 'hash' },
+          ExpressionAttributeValues: { ':minusOne': -1, ':hash': hash, ':zero': 0 },
+        }),
+      );
+    } catch (error) {
+      if (!(error instanceof ConditionalCheckFailedException)) throw error;
     }
   }
 

@@ -3,10 +3,13 @@
  * window) at pk=EMAIL#{sha256(email)}, sk=RATE#{action}#{windowSeconds}#{windowIndex},
  * incremented with an atomic ADD and expiring (TTL) when the window is over.
  */
+import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Clock, RateDecision, RateLimiter, RateRule } from '../../domain/auth/ports.js';
+import type { Clock, RateDecision, RateLimiter, RateReservation, RateRule } from '../../domain/auth/ports.js';
 import { emailPk } from './keys.js';
+
+type WindowKey = { pk: string; sk: string };
 
 export class DynamoRateLimiter implements RateLimiter {
   constructor(
@@ -44,6 +47,54 @@ export class DynamoRateLimiter implements RateLimiter {
       }),
     );
     return decide(counts.filter((c) => c.count > c.rule.max));
+  }
+
+  /** One conditional ADD per window (count < max); a refusal gives back the windows already taken. */
+  async reserve(action: string, email: string, rules: readonly RateRule[]): Promise<RateReservation> {
+    const taken: WindowKey[] = [];
+    for (const rule of rules) {
+      const w = this.window(action, email, rule);
+      try {
+        await this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: w.key,
+            UpdateExpression: 'ADD #c :one SET expiresAt = :exp, entity = :entity',
+            ConditionExpression: 'attribute_not_exists(#c) OR #c < :max',
+            ExpressionAttributeNames: { '#c': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':max': rule.max, ':exp': w.endsAt + 60, ':entity': 'rate' },
+          }),
+        );
+        taken.push(w.key);
+      } catch (error) {
+        await this.giveBack(taken);
+        if (error instanceof ConditionalCheckFailedException) return { allowed: false, retryAfterSeconds: w.retryAfterSeconds };
+        throw error;
+      }
+    }
+    return { allowed: true, release: () => this.giveBack(taken) };
+  }
+
+  /** Un-counts one event in each window (never below zero). */
+  private async giveBack(keys: readonly WindowKey[]): Promise<void> {
+    await Promise.all(
+      keys.map((key) =>
+        this.db
+          .send(
+            new UpdateCommand({
+              TableName: this.tableName,
+              Key: key,
+              UpdateExpression: 'ADD #c :minusOne',
+              ConditionExpression: '#c > :zero',
+              ExpressionAttributeNames: { '#c': 'count' },
+              ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
+            }),
+          )
+          .catch((error: unknown) => {
+            if (!(error instanceof ConditionalCheckFailedException)) throw error;
+          }),
+      ),
+    );
   }
 
   async peek(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision> {

@@ -10,7 +10,7 @@ import {
   type RateLimiter,
   type UserProfile,
 } from '../auth/ports.js';
-import { RATE_ACTIONS, TOO_MANY_LOGINS, loginFailureRules, throwIfLimited } from '../auth/throttle.js';
+import { checkPasswordThrottled } from '../auth/throttle.js';
 import { toUser, type UserViewDeps } from '../auth/user-view.js';
 import { AVATAR_MAX_BYTES, avatarMessages, detectImageType } from './avatar.js';
 import type { AvatarStore } from './ports.js';
@@ -70,12 +70,10 @@ export function createAccountService(deps: AccountDeps) {
     async changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
       const user = await profile(userId);
       if (user.authProvider === 'google') throw new ValidationError(accountMessages.googleAccount);
-      throwIfLimited(await deps.rateLimiter.peek(RATE_ACTIONS.loginFailure, user.email, loginFailureRules), () => TOO_MANY_LOGINS);
-      const ok = await deps.identity.signInWithPassword(user.email, input.currentPassword);
-      if (!ok) {
-        await deps.rateLimiter.hit(RATE_ACTIONS.loginFailure, user.email, loginFailureRules);
-        throw new ValidationError(accountMessages.currentPasswordIncorrect, 'currentPassword');
-      }
+      const ok = await checkPasswordThrottled(deps.rateLimiter, user.email, () =>
+        deps.identity.signInWithPassword(user.email, input.currentPassword),
+      );
+      if (!ok) throw new ValidationError(accountMessages.currentPasswordIncorrect, 'currentPassword');
       if (input.newPassword === input.currentPassword) throw new ValidationError(accountMessages.samePassword, 'newPassword');
       try {
         await deps.identity.setPassword(user.email, input.newPassword);

@@ -94,7 +94,9 @@ export class OneTimeCodes {
 
   /**
    * Checks a code without using it up; throws ValidationError with the policy's message.
-   * Returns a token for `consume` once the action the code unlocks has succeeded.
+   * Returns a token for `consume` once the action the code unlocks has succeeded. The guess is
+   * counted (atomically, only while under the budget) before it is compared, so parallel guesses
+   * cannot get more than MAX_CODE_ATTEMPTS comparisons; the right code gives its count back.
    */
   async check(policy: CodePolicy, email: string, input: string): Promise<{ hash: string }> {
     const stored = await this.store.get(policy.purpose, email);
@@ -103,18 +105,20 @@ export class OneTimeCodes {
       await this.store.delete(policy.purpose, email);
       throw new ValidationError(policy.messages.expired);
     }
-    if (stored.attempts >= MAX_CODE_ATTEMPTS) {
-      await this.store.delete(policy.purpose, email);
+    const attempts = await this.store.reserveAttempt(policy.purpose, email, stored.hash, MAX_CODE_ATTEMPTS);
+    if (attempts === null) {
+      // Out of guesses (or used or replaced meanwhile): void it if it is still this code.
+      await this.store.consume(policy.purpose, email, stored.hash);
       throw new ValidationError(policy.messages.tooManyAttempts);
     }
     if (!sameHash(hashCode(policy.normalise(input), stored.salt), stored.hash)) {
-      const attempts = await this.store.recordFailedAttempt(policy.purpose, email, stored.hash);
       if (attempts >= MAX_CODE_ATTEMPTS) {
-        await this.store.delete(policy.purpose, email);
+        await this.store.consume(policy.purpose, email, stored.hash);
         throw new ValidationError(policy.messages.tooManyAttempts);
       }
       throw new ValidationError(policy.messages.invalid);
     }
+    await this.store.releaseAttempt(policy.purpose, email, stored.hash);
     return { hash: stored.hash };
   }
 

@@ -57,8 +57,14 @@ export interface CodeStore {
   /** Stores the code for this e-mail and purpose, replacing any previous one. */
   put(purpose: CodePurpose, email: string, code: StoredCode): Promise<void>;
   get(purpose: CodePurpose, email: string): Promise<StoredCode | null>;
-  /** Atomically counts one wrong guess against the code with this hash; returns the new count (0 if gone). */
-  recordFailedAttempt(purpose: CodePurpose, email: string, hash: string): Promise<number>;
+  /**
+   * Counts one guess against the code with this hash, atomically and only while it has had fewer
+   * than `max`: returns the new count, or null when refused (used up, replaced or gone). Guesses are
+   * counted before they are checked, so parallel guesses cannot exceed the budget.
+   */
+  reserveAttempt(purpose: CodePurpose, email: string, hash: string, max: number): Promise<number | null>;
+  /** Gives back a guess counted by reserveAttempt (the right code is not a wrong guess). */
+  releaseAttempt(purpose: CodePurpose, email: string, hash: string): Promise<void>;
   /** Deletes the code if it still has this hash; false when it was already used or replaced. */
   consume(purpose: CodePurpose, email: string, hash: string): Promise<boolean>;
   delete(purpose: CodePurpose, email: string): Promise<void>;
@@ -71,10 +77,19 @@ export interface RateRule {
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/** An event counted ahead of the work it limits; `release` un-counts it (e.g. a login that succeeded). */
+export type RateReservation = { allowed: true; release(): Promise<void> } | { allowed: false; retryAfterSeconds: number };
+
 /** Fixed-window counters per (action, e-mail). */
 export interface RateLimiter {
   /** Counts one event in every rule's current window; not allowed when any count is now above its max. */
   hit(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision>;
+  /**
+   * Counts one event in every rule's current window only if each holds fewer than `max` (one
+   * conditional update per window), so parallel callers can never exceed the budget. Refused
+   * reservations count nothing.
+   */
+  reserve(action: string, email: string, rules: readonly RateRule[]): Promise<RateReservation>;
   /** Not allowed when any rule's current window already holds `max` events (does not count). */
   peek(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision>;
   /** Forgets the current windows (e.g. failed logins after a successful reset). */

@@ -21,7 +21,7 @@ import {
 } from './ports.js';
 import {
   RATE_ACTIONS,
-  TOO_MANY_LOGINS,
+  checkPasswordThrottled,
   codeEmailRules,
   loginFailureRules,
   throwIfLimited,
@@ -127,12 +127,10 @@ export function createSignInService(deps: SignInDeps) {
     },
 
     async login(input: { email: string; password: string }): Promise<AuthSession> {
-      throwIfLimited(await deps.rateLimiter.peek(RATE_ACTIONS.loginFailure, input.email, loginFailureRules), () => TOO_MANY_LOGINS);
-      const tokens = await deps.identity.signInWithPassword(input.email, input.password);
-      if (!tokens) {
-        await deps.rateLimiter.hit(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
-        throw new UnauthorizedError(authMessages.invalidCredentials);
-      }
+      const tokens = await checkPasswordThrottled(deps.rateLimiter, input.email, () =>
+        deps.identity.signInWithPassword(input.email, input.password),
+      );
+      if (!tokens) throw new UnauthorizedError(authMessages.invalidCredentials);
       const identity = await deps.identity.findByEmail(input.email);
       if (!identity) throw new UnauthorizedError(authMessages.invalidCredentials);
       const profile = await profileOf(identity.userId, identity.email, 'password');

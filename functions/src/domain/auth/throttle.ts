@@ -1,6 +1,6 @@
 /** Rate limits of the auth flows (fixed windows per e-mail, see RateLimiter). */
 import { TooManyRequestsError } from '../errors.js';
-import type { RateDecision, RateRule } from './ports.js';
+import type { RateDecision, RateLimiter, RateRule, Tokens } from './ports.js';
 
 export const LOGIN_FAILURE_WINDOW_MINUTES = 15;
 /** Failed logins per e-mail: at most 5 per 15 minutes, then 429 until the window ends. */
@@ -25,9 +25,35 @@ export function describeWait(seconds: number): string {
   return `${minutes} minute${minutes === 1 ? '' : 's'}`;
 }
 
-export function throwIfLimited(decision: RateDecision, message: (retryAfterSeconds: number) => string): void {
+export function throwIfLimited<D extends RateDecision>(
+  decision: D,
+  message: (retryAfterSeconds: number) => string,
+): asserts decision is Extract<D, { allowed: true }> {
   if (!decision.allowed) throw new TooManyRequestsError(message(decision.retryAfterSeconds), decision.retryAfterSeconds);
 }
 
 export const tooManyCodeEmails = (retryAfterSeconds: number) =>
   `Too many code requests for this email. Please try again in ${describeWait(retryAfterSeconds)}.`;
+
+/**
+ * A password check under the failed-login throttle: the attempt is counted (atomically, only
+ * while under the limit) before the password is checked, so parallel guesses cannot get more
+ * than the budget through; a right password, or a check that could not run, is un-counted.
+ */
+export async function checkPasswordThrottled(
+  rateLimiter: RateLimiter,
+  email: string,
+  check: () => Promise<Tokens | null>,
+): Promise<Tokens | null> {
+  const attempt = await rateLimiter.reserve(RATE_ACTIONS.loginFailure, email, loginFailureRules);
+  throwIfLimited(attempt, () => TOO_MANY_LOGINS);
+  let tokens: Tokens | null;
+  try {
+    tokens = await check();
+  } catch (error) {
+    await attempt.release().catch(() => undefined);
+    throw error;
+  }
+  if (tokens) await attempt.release();
+  return tokens;
+}

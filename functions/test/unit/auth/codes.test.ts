@@ -91,6 +91,40 @@ describe('OneTimeCodes', () => {
     await expect(codes.check(verificationCodePolicy, email, code)).rejects.toThrow('Invalid verification code');
   });
 
+  it(`lets at most ${MAX_CODE_ATTEMPTS} of 30 parallel guesses be compared, so the right code at #20 is refused`, async () => {
+    const { codes, store } = setup();
+    const code = await codes.issue(verificationCodePolicy, email);
+    // Every request reads the code before any of them writes: the worst interleaving.
+    const get = store.get.bind(store);
+    let waiting: (() => void)[] = [];
+    store.get = async (p, e) => {
+      const value = await get(p, e);
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (waiting.length === 30) for (const go of waiting) go();
+      });
+      return value;
+    };
+    const guesses = Array.from({ length: 30 }, (_, i) => (i === 19 ? code : `WRONG${String(i).padStart(5, 'X')}`));
+
+    const results = await Promise.allSettled(guesses.map((g) => codes.check(verificationCodePolicy, email, g)));
+
+    waiting = [];
+    expect(results[19]?.status).toBe('rejected');
+    const messages = results.map((r) => (r.status === 'rejected' ? (r.reason as Error).message : 'accepted'));
+    expect(messages.filter((m) => m === 'Invalid verification code')).toHaveLength(MAX_CODE_ATTEMPTS - 1);
+    expect(messages.filter((m) => m === 'accepted')).toHaveLength(0);
+    expect(store.items.size).toBe(0);
+  });
+
+  it('does not count the right code as a wrong guess', async () => {
+    const { codes, store } = setup();
+    const code = await codes.issue(verificationCodePolicy, email);
+    await expect(codes.check(verificationCodePolicy, email, 'WRONGWRONG')).rejects.toThrow('Invalid verification code');
+    await codes.check(verificationCodePolicy, email, code);
+    expect([...store.items.values()][0]?.attempts).toBe(1);
+  });
+
   it('answers every reset-code failure with the same message', async () => {
     const { codes, clock } = setup();
     await expect(codes.check(resetCodePolicy, email, '0123456789')).rejects.toThrow('Invalid or expired reset code');

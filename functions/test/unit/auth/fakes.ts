@@ -14,6 +14,7 @@ import {
   type ProfilePatch,
   type RateDecision,
   type RateLimiter,
+  type RateReservation,
   type RateRule,
   type StoredCode,
   type Tokens,
@@ -72,11 +73,15 @@ export class MemoryCodes implements CodeStore {
     const c = this.items.get(this.k(p, e));
     return c ? { ...c } : null;
   }
-  async recordFailedAttempt(p: CodePurpose, e: string, hash: string) {
+  async reserveAttempt(p: CodePurpose, e: string, hash: string, max: number) {
     const c = this.items.get(this.k(p, e));
-    if (!c || c.hash !== hash) return 0;
+    if (!c || c.hash !== hash || c.attempts >= max) return null;
     c.attempts += 1;
     return c.attempts;
+  }
+  async releaseAttempt(p: CodePurpose, e: string, hash: string) {
+    const c = this.items.get(this.k(p, e));
+    if (c && c.hash === hash && c.attempts > 0) c.attempts -= 1;
   }
   async consume(p: CodePurpose, e: string, hash: string) {
     const c = this.items.get(this.k(p, e));
@@ -106,6 +111,18 @@ export class MemoryRateLimiter implements RateLimiter {
       if (n > rule.max) over.push(w.retry);
     }
     return over.length ? { allowed: false, retryAfterSeconds: Math.max(...over) } : { allowed: true };
+  }
+  async reserve(action: string, email: string, rules: readonly RateRule[]): Promise<RateReservation> {
+    const windows = rules.map((rule) => ({ rule, w: this.window(action, email, rule) }));
+    const full = windows.filter(({ rule, w }) => (this.counts.get(w.key) ?? 0) >= rule.max);
+    if (full.length) return { allowed: false, retryAfterSeconds: Math.max(...full.map(({ w }) => w.retry)) };
+    for (const { w } of windows) this.counts.set(w.key, (this.counts.get(w.key) ?? 0) + 1);
+    return {
+      allowed: true,
+      release: async () => {
+        for (const { w } of windows) this.counts.set(w.key, Math.max(0, (this.counts.get(w.key) ?? 0) - 1));
+      },
+    };
   }
   async peek(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision> {
     const over = rules
