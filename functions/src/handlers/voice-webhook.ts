@@ -4,7 +4,9 @@
  * X-Twilio-Signature is checked with its auth token over the public URL Twilio called (APP_URL
  * origin + raw path + raw query) and the form parameters. A missing or wrong signature, an
  * unknown user, a user without an active Twilio integration, or another account's AccountSid →
- * 403 text/plain, no TwiML (the same answer for all: no enumeration).
+ * 403 text/plain, no TwiML (the same answer for all: no enumeration). A {userId} that is not a
+ * Cognito sub (UUID) gets that same 403 before any read (a 5,000-character key would make
+ * DynamoDB refuse the request and the webhook answer 500).
  *
  * Verified: the call loop answers TwiML (text/xml). If the loop itself fails, the caller hears
  * the error message and the call ends (Twilio would otherwise say "an application error has
@@ -17,6 +19,7 @@ import { renderTwiml } from '../adapters/twilio/twiml.js';
 import { callLoop, voiceIntegrationReader } from '../composition/voice-webhook.js';
 import { VOICE_DEFAULTS } from '../contract/voice.js';
 import type { CallScript, TwilioCallParams } from '../domain/voice/call-loop.js';
+import { isUuid } from '../lib/ids.js';
 import { httpGroup, type HttpResult, type Request, type RouteResult, type RouteTable } from '../http/handler.js';
 
 const text = (status: number, body: string): HttpResult => ({
@@ -42,7 +45,7 @@ const FAILED_CALL: CallScript = {
 async function verified(req: Request): Promise<TwilioCallParams | null> {
   const userId = req.params.userId ?? '';
   const signature = req.headers['x-twilio-signature'];
-  if (!userId || !signature) return null;
+  if (!isUuid(userId) || !signature) return null;
   const integration = await voiceIntegrationReader().get(userId);
   if (!integration?.isActive) return null;
   const params = formParams(req.rawBody);

@@ -20,6 +20,12 @@ export const ID_PATTERN = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 /** True for a well-formed id (used to refuse path parameters that cannot be ids before any read). */
 export const isId = (value: string): boolean => ID_PATTERN.test(value);
 
+/** A Cognito sub (and an integration id): a lowercase or uppercase hex UUID. */
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** True for a well-formed UUID: webhook path parameters are refused on shape before any read. */
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
+
 function encodeTime(ms: number): string {
   if (!Number.isInteger(ms) || ms < 0 || ms > MAX_TIME) throw new RangeError(`Cannot encode time ${ms}`);
   let out = '';

@@ -7,13 +7,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
 import { describe, expect, it } from 'vitest';
 import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../../src/adapters/dynamo/subscriptions.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../../src/contract/voice.js';
 import { createUsageService } from '../../src/domain/billing/usage.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { newCallSid, simulateCall, type ScriptTurn, type SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
-import { api, db, provided, tableName } from '../support/api.js';
+import { api, db, itemsOf, provided, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
 import { randomDigits } from '../support/whatsapp.js';
@@ -100,6 +101,32 @@ describe('voice call loop', () => {
     expect(call.requests.every((r) => !r.body.includes('<Response'))).toBe(true);
     expect(call.ended).toBe('error');
     expect(await callRepo().getBySid(u.userId, call.callSid)).toBeNull();
+  });
+
+  it('answers a malformed {userId} (5,000 characters, unicode, encoded slashes) exactly like an unknown user, before any read', async () => {
+    const u = await voiceUser();
+    const callSid = newCallSid();
+    const params = { AccountSid: u.accountSid, CallSid: callSid, From: callerNumber(), To: u.number, CallStatus: 'ringing' };
+    // Signed with the real user's token over the URL used: only the path parameter is wrong.
+    const postAs = async (userId: string, suffix = '') => {
+      const url = u.webhookUrl.replace(`/twilio/${u.userId}/`, `/twilio/${encodeURIComponent(userId)}/`) + suffix;
+      const res = await fetch(url.replace(new URL(url).origin, provided('apiUrl')), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': getExpectedTwilioSignature(u.authToken, url, params) },
+        body: new URLSearchParams(params).toString(),
+      });
+      return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };
+    };
+    const junk = ['x'.repeat(5000), 'ñandú-🌸-用户', `${u.userId}/../${u.userId}`, `../${u.userId}`, ` ${u.userId}`, `${u.userId.toUpperCase()}x`];
+
+    const unknown = await postAs(randomUUID());
+    const answers = [];
+    for (const id of junk) for (const suffix of ['', '/gather', '/status', '/recording']) answers.push(await postAs(id, suffix));
+
+    expect(unknown).toEqual({ status: 403, contentType: 'text/plain; charset=utf-8', body: 'Forbidden' });
+    for (const answer of answers) expect(answer).toEqual(unknown);
+    expect(await callRepo().getBySid(u.userId, callSid)).toBeNull();
+    for (const id of junk.slice(1)) expect(await itemsOf(`USER#${id}`)).toEqual([]);
   });
 
   it('refuses a call to user B’s URL signed with user A’s token', async () => {

@@ -6,7 +6,8 @@
  * tests do not depend on the worker), unknown integrations and inactive integrations.
  */
 import { describe, expect, it } from 'vitest';
-import { api, registerUser } from '../support/api.js';
+import { api } from '../support/api.js';
+import { paidUser } from '../support/billing.js';
 import {
   connectWhatsApp,
   enqueuedInboundJobs,
@@ -25,8 +26,8 @@ import {
 } from '../support/whatsapp.js';
 
 async function connected(): Promise<{ token: string; userId: string; wa: ConnectedWhatsApp }> {
-  const { session } = await registerUser();
-  return { token: session.token, userId: session.user._id, wa: await connectWhatsApp(session.token) };
+  const { token, userId } = await paidUser();
+  return { token, userId, wa: await connectWhatsApp(token) };
 }
 
 /** Jobs are sent before the 200 is written, but give the dispatcher's record a moment anyway. */
@@ -134,6 +135,25 @@ describe('WhatsApp webhook deliveries', () => {
 
     expect(res.status).toBe(404);
     expect(await enqueuedInboundJobs(unknownId)).toHaveLength(0);
+  });
+
+  it('answers malformed integration ids (5,000 characters, unicode, encoded slashes) exactly like an unknown one, and queues nothing', async () => {
+    const { wa } = await connected();
+    const raw = metaDelivery(wa, { messages: [textMessage(waCustomer(), 'hello')] });
+    const signature = signMetaBody(raw, wa.appSecret);
+    const handshake = { mode: 'subscribe', verifyToken: wa.webhookVerifyToken, challenge: '31337' };
+    const junk = ['x'.repeat(5000), 'ñandú-🌸-用户', `${wa.integrationId}/../x`, `../${wa.integrationId}`, ` ${wa.integrationId}`, `${wa.integrationId}x`];
+
+    const unknownPost = await postWebhook('00000000-0000-4000-8000-000000000002', raw, signature);
+    const unknownGet = await verifyWebhook('00000000-0000-4000-8000-000000000002', handshake);
+    const posts = await Promise.all(junk.map((id) => postWebhook(id, raw, signature)));
+    const gets = await Promise.all(junk.map((id) => verifyWebhook(id, handshake)));
+
+    expect(unknownPost.status).toBe(404);
+    expect(unknownGet).toMatchObject({ status: 403, text: 'Forbidden' });
+    for (const res of posts) expect(res).toEqual(unknownPost);
+    for (const res of gets) expect(res).toEqual(unknownGet);
+    expect(await enqueuedInboundJobs(wa.integrationId)).toHaveLength(0);
   });
 
   it('acknowledges but drops a delivery for an inactive integration, and queues again once reactivated', async () => {

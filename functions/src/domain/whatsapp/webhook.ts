@@ -15,6 +15,7 @@
  * would dominate the acknowledgement time in AWS); a re-setup stores new sealed values.
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { isUuid } from '../../lib/ids.js';
 import type { IntegrationRecord } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { WHATSAPP_INTEGRATION } from './integration.js';
@@ -39,7 +40,6 @@ export interface WhatsAppWebhookDeps {
 /** accepted: queued; dropped: verified but the integration is inactive; refused: bad or missing signature. */
 export type DeliveryOutcome = 'accepted' | 'dropped' | 'refused' | 'not_found';
 
-const MAX_ID_LENGTH = 100;
 const MAX_CACHED_SECRETS = 500;
 const SIGNATURE_RE = /^sha256=([0-9a-f]{64})$/i;
 
@@ -77,7 +77,8 @@ export function createWhatsAppWebhook(deps: WhatsAppWebhookDeps) {
   }
 
   async function integration(id: string): Promise<IntegrationRecord | null> {
-    if (!id || id.length > MAX_ID_LENGTH) return null;
+    // Integration ids are UUIDs: anything else is unknown without a read (no junk keys reach DynamoDB).
+    if (!isUuid(id)) return null;
     const record = await deps.integrations.getById(id);
     return record?.type === WHATSAPP_INTEGRATION ? record : null;
   }

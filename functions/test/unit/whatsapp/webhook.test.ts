@@ -18,12 +18,14 @@ const dir = mkdtempSync(join(tmpdir(), 'wa-webhook-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const secrets = new LocalSecretBox(join(dir, 'secrets.key'));
 
+// Integration ids are UUIDs (randomUUID at setup); anything else is refused before a read.
+const INT_1 = '6f1c2b9e-3d4a-4c5b-8e7f-0a1b2c3d4e5f';
 const APP_SECRET = 'f3c1d2e4a5b6';
 const VERIFY_TOKEN = 'verify-token-0123456789abcdefghijklmnop';
 
 async function world(overrides: Partial<IntegrationRecord> = {}) {
   const record: IntegrationRecord = {
-    id: 'int-1',
+    id: INT_1,
     userId: 'user-1',
     type: 'whatsapp-business',
     isActive: true,
@@ -91,10 +93,10 @@ describe('WhatsApp webhook service', () => {
     const { webhook, jobs } = await world();
     const raw = metaDelivery(business, { messages: [textMessage(waCustomer('Ana'), 'hola')] });
 
-    const outcome = await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, APP_SECRET));
+    const outcome = await webhook.receive(INT_1, Buffer.from(raw), signMetaBody(raw, APP_SECRET));
 
     expect(outcome).toBe('accepted');
-    expect(jobs).toEqual([{ userId: 'user-1', integrationId: 'int-1', receivedAt: '2026-05-01T10:00:00.000Z', body: raw }]);
+    expect(jobs).toEqual([{ userId: 'user-1', integrationId: INT_1, receivedAt: '2026-05-01T10:00:00.000Z', body: raw }]);
   });
 
   it('refuses a bad signature and queues nothing', async () => {
@@ -102,8 +104,8 @@ describe('WhatsApp webhook service', () => {
     const raw = metaDelivery(business, { messages: [textMessage(waCustomer(), 'x')] });
 
     const outcomes = [
-      await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, 'wrong')),
-      await webhook.receive('int-1', Buffer.from(raw), undefined),
+      await webhook.receive(INT_1, Buffer.from(raw), signMetaBody(raw, 'wrong')),
+      await webhook.receive(INT_1, Buffer.from(raw), undefined),
     ];
 
     expect(outcomes).toEqual(['refused', 'refused']);
@@ -114,8 +116,8 @@ describe('WhatsApp webhook service', () => {
     const { webhook, jobs } = await world({ isActive: false });
     const raw = metaDelivery(business, { messages: [textMessage(waCustomer(), 'x')] });
 
-    const verified = await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, APP_SECRET));
-    const forged = await webhook.receive('int-1', Buffer.from(raw), signMetaBody(raw, 'wrong'));
+    const verified = await webhook.receive(INT_1, Buffer.from(raw), signMetaBody(raw, APP_SECRET));
+    const forged = await webhook.receive(INT_1, Buffer.from(raw), signMetaBody(raw, 'wrong'));
 
     expect(verified).toBe('dropped');
     expect(forged).toBe('refused');
@@ -127,16 +129,33 @@ describe('WhatsApp webhook service', () => {
     const chatgpt = await world({ type: 'chatgpt' });
     const { webhook } = await world();
 
-    expect(await webhook.receive('int-2', raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+    expect(await webhook.receive('6f1c2b9e-3d4a-4c5b-8e7f-000000000002', raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
     expect(await webhook.receive('x'.repeat(101), raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
-    expect(await chatgpt.webhook.receive('int-1', raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+    expect(await chatgpt.webhook.receive(INT_1, raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+  });
+
+  it('refuses ids that are not UUIDs (long, unicode, slashes, empty) without reading the integration', async () => {
+    const reads: string[] = [];
+    const webhook = createWhatsAppWebhook({
+      integrations: { getById: async (id) => (reads.push(id), null) },
+      secrets,
+      jobs: { enqueue: async () => undefined },
+    });
+    const raw = Buffer.from('{}');
+    const junk = ['x'.repeat(5000), 'ñandú-🌸', '../../USER#x', `${INT_1}/x`, '', ` ${INT_1}`];
+
+    for (const id of junk) {
+      expect(await webhook.receive(id, raw, signMetaBody(raw, APP_SECRET))).toBe('not_found');
+      expect(await webhook.verifySubscription(id, { mode: 'subscribe', verifyToken: VERIFY_TOKEN, challenge: '1' })).toBeNull();
+    }
+    expect(reads).toEqual([]);
   });
 
   it('opens the app secret once per sealed value (warm containers skip the KMS call)', async () => {
     const { webhook, opened } = await world();
     const raw = Buffer.from('{}');
 
-    for (let i = 0; i < 5; i++) await webhook.receive('int-1', raw, signMetaBody(raw, APP_SECRET));
+    for (let i = 0; i < 5; i++) await webhook.receive(INT_1, raw, signMetaBody(raw, APP_SECRET));
 
     expect(opened()).toBe(1);
   });
@@ -145,11 +164,11 @@ describe('WhatsApp webhook service', () => {
     const { webhook } = await world();
     const ok = { mode: 'subscribe', verifyToken: VERIFY_TOKEN, challenge: '987654' };
 
-    expect(await webhook.verifySubscription('int-1', ok)).toBe('987654');
-    expect(await webhook.verifySubscription('int-1', { ...ok, verifyToken: `${VERIFY_TOKEN}!` })).toBeNull();
-    expect(await webhook.verifySubscription('int-1', { ...ok, verifyToken: VERIFY_TOKEN.slice(0, -1) })).toBeNull();
-    expect(await webhook.verifySubscription('int-1', { ...ok, mode: 'unsubscribe' })).toBeNull();
-    expect(await webhook.verifySubscription('int-1', { ...ok, challenge: undefined })).toBeNull();
-    expect(await webhook.verifySubscription('int-9', ok)).toBeNull();
+    expect(await webhook.verifySubscription(INT_1, ok)).toBe('987654');
+    expect(await webhook.verifySubscription(INT_1, { ...ok, verifyToken: `${VERIFY_TOKEN}!` })).toBeNull();
+    expect(await webhook.verifySubscription(INT_1, { ...ok, verifyToken: VERIFY_TOKEN.slice(0, -1) })).toBeNull();
+    expect(await webhook.verifySubscription(INT_1, { ...ok, mode: 'unsubscribe' })).toBeNull();
+    expect(await webhook.verifySubscription(INT_1, { ...ok, challenge: undefined })).toBeNull();
+    expect(await webhook.verifySubscription('6f1c2b9e-3d4a-4c5b-8e7f-000000000009', ok)).toBeNull();
   });
 });
