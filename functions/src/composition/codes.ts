@@ -14,6 +14,7 @@ export const codeMailService = once(() => {
     ...tableDeps(),
     codes: new DynamoCodeStore(documentClient(), c.TABLE_NAME),
     mailer: new SesMailer(sesClient(), c.MAIL_FROM),
+    appUrl: c.APP_URL,
     resetResponseFloorMs: 700,
   });
 });

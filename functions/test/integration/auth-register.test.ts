@@ -11,6 +11,7 @@ import {
   getItem,
   mailsTo,
   post,
+  provided,
   readCode,
   registerUser,
   tableName,
@@ -79,12 +80,45 @@ describe('POST /api/send-verification', () => {
     expect(withNew.status).toBe(201);
   });
 
-  it('answers 409 for an e-mail that already has an account', async () => {
-    const { email } = await registerUser();
+  it('answers byte for byte the same for a registered e-mail, which is mailed how to sign in instead of a code', async () => {
+    const { email, session } = await registerUser({ name: 'Rita Registered' });
     await clearRateLimits(email, 'send-verification');
-    const res = await post('/api/send-verification', { email });
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe('An account with this email already exists');
+    const fresh = uniqueEmail('fresh');
+    const raw = async (to: string) => {
+      const res = await fetch(`${provided('apiUrl')}/api/send-verification`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: to }),
+      });
+      return { status: res.status, type: res.headers.get('content-type'), body: await res.text() };
+    };
+
+    const known = await raw(email);
+    const unknown = await raw(fresh);
+
+    expect(known).toEqual(unknown);
+    expect(known.status).toBe(200);
+    const notices = (await mailsTo(email)).filter((m) => m.subject === 'You already have an AgentDesk account');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.body.text).toContain('Hello Rita Registered,');
+    expect(notices[0]?.body.text).toMatch(/Sign in at https?:\/\/\S+\/login\. If you don't remember your password, reset it at https?:\/\/\S+\/forgot-password/);
+    expect(notices[0]?.body.text).not.toMatch(/\b[A-HJ-NP-Z2-9]{10}\b/);
+    expect(await getItem(emailPk(email), 'VERIFY')).toBeUndefined();
+    expect(await readCode(fresh)).toMatch(/^[A-HJ-NP-Z2-9]{10}$/);
+    expect((await get('/api/me', session.token)).status).toBe(200); // nothing changed for the account
+  });
+
+  it('mails the "already registered" notice in the account\'s language', async () => {
+    const { email, session } = await registerUser({ name: 'Eva Existe' });
+    expect((await post('/api/settings', { name: 'Eva Existe', phoneNumber: '', language: 'es' }, session.token)).status).toBe(200);
+    await clearRateLimits(email, 'send-verification');
+
+    expect((await post('/api/send-verification', { email })).status).toBe(200);
+
+    const [notice] = (await mailsTo(email)).filter((m) => m.subject === 'Ya tienes una cuenta de AgentDesk');
+    expect(notice?.body.text).toContain('Hola, Eva Existe:');
+    expect(notice?.body.text).toContain('/forgot-password');
+    expect(notice?.body.html).toMatch(/<a href="https?:\/\/[^"]+\/login">/);
   });
 });
 

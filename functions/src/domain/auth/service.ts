@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { AuthSession, Language, RefreshedSession } from '../../contract/auth.js';
 import { ConflictError, UnauthorizedError, ValidationError } from '../errors.js';
 import { OneTimeCodes, resetCodePolicy, verificationCodePolicy } from './codes.js';
-import { passwordResetEmail, verificationEmail } from './emails.js';
+import { accountExistsEmail, passwordResetEmail, verificationEmail } from './emails.js';
 import {
   IdentityExistsError,
   IdentityPasswordPolicyError,
@@ -60,6 +60,8 @@ export interface CodeMailDeps extends UserViewDeps {
   rateLimiter: RateLimiter;
   mailer: Mailer;
   clock: Clock;
+  /** Public origin of the app, for the links in the "you already have an account" e-mail. */
+  appUrl: string;
   /** send-password-reset answers no sooner than this, whether or not the account exists. */
   resetResponseFloorMs: number;
   sleep?: (ms: number) => Promise<void>;
@@ -214,10 +216,22 @@ export function createCodeMailService(deps: CodeMailDeps) {
   return {
     async sendVerification(input: { email: string; language?: Language }) {
       await throttleCodeEmail(RATE_ACTIONS.sendVerification, input.email);
-      if (await deps.users.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
-      const code = await otp.issue(verificationCodePolicy, input.email);
-      const mail = verificationEmail(code, verificationCodePolicy.ttlMinutes, input.language ?? 'en');
-      await deps.mailer.send({ to: input.email, ...mail });
+      // The same answer whether or not the address is registered (no account enumeration): a
+      // registered address gets an e-mail saying how to sign in instead of a code.
+      const existing = await deps.users.findByEmail(input.email);
+      if (existing) {
+        const mail = accountExistsEmail({
+          appUrl: deps.appUrl,
+          authProvider: existing.authProvider,
+          language: existing.language,
+          name: existing.name,
+        });
+        await deps.mailer.send({ to: input.email, ...mail });
+      } else {
+        const code = await otp.issue(verificationCodePolicy, input.email);
+        const mail = verificationEmail(code, verificationCodePolicy.ttlMinutes, input.language ?? 'en');
+        await deps.mailer.send({ to: input.email, ...mail });
+      }
       return { expiresInMinutes: verificationCodePolicy.ttlMinutes };
     },
 

@@ -18,6 +18,7 @@ function setup() {
     mailer: new MemoryMailer(),
     google: new FakeGoogle(),
     whatsappUserIds: [] as string[],
+    appUrl: 'https://app.example.com',
     resetResponseFloorMs: 0,
   };
   const auth = createAuthService(deps);
@@ -70,11 +71,26 @@ describe('sign-up', () => {
     );
   });
 
-  it('refuses a second account for the same e-mail with a 409', async () => {
-    const { auth, register, clock } = setup();
+  it('answers a registered e-mail like any other and mails it how to sign in instead of a code', async () => {
+    const { auth, register, clock, mailer, codes } = setup();
     await register();
     clock.advance(31);
-    await expect(auth.sendVerification({ email: 'ana@example.com' })).rejects.toThrow(ConflictError);
+    const fresh = await auth.sendVerification({ email: 'new@example.com' });
+
+    const known = await auth.sendVerification({ email: 'ana@example.com' });
+
+    expect(known).toEqual(fresh);
+    const notice = mailer.sent.at(-1);
+    expect(notice).toMatchObject({ to: 'ana@example.com', subject: 'You already have an AgentDesk account' });
+    expect(notice?.text).toContain('https://app.example.com/login');
+    expect(notice?.text).toContain('https://app.example.com/forgot-password');
+    expect(notice?.text).not.toMatch(VERIFY_CODE);
+    expect(await codes.get('verify', 'ana@example.com')).toBeNull();
+  });
+
+  it('refuses a second account for the same e-mail with a 409', async () => {
+    const { auth, register } = setup();
+    await register();
     await expect(
       auth.register({ name: 'Ana', email: 'ana@example.com', password: PASSWORD, verificationCode: 'ABCDEFGHJK' }),
     ).rejects.toThrow('An account with this email already exists');
