@@ -166,8 +166,8 @@ describe('POST /api/agents/{id}/chat: custom tools', () => {
   });
 
   it.each([
-    ['http://10.0.0.5/orders', 'The tool could not be called: the address 10.0.0.5 is private'],
-    ['http://169.254.169.254/latest/meta-data/', 'The tool could not be called: the address 169.254.169.254 is link-local'],
+    ['http://10.0.0.5/orders', 'The tool could not be called: the address points to a private or local network and cannot be reached'],
+    ['http://169.254.169.254/latest/meta-data/', 'The tool could not be called: the address points to a private or local network and cannot be reached'],
   ])('an endpoint on a private address (%s) is refused and the reply still comes', async (endpoint, text) => {
     const { user, agent } = await ready();
     await createTool(user, agent._id, { name: 'check_order', endpoint, properties: { order_id: { type: 'string', description: 'Order' } }, required: ['order_id'] });
@@ -190,7 +190,7 @@ describe('POST /api/agents/{id}/chat: custom tools', () => {
 
     expect(res.status).toBe(200);
     expect(await site.requests('/moved')).toHaveLength(1);
-    expect(res.body.data!.toolCalls[0]).toMatchObject({ ok: false, result: 'The tool could not be called: the address 10.0.0.5 is private' });
+    expect(res.body.data!.toolCalls[0]).toMatchObject({ ok: false, result: 'The tool could not be called: the address points to a private or local network and cannot be reached' });
   });
 
   it('a tool that does not answer in time: the model is told, the reply still comes', async () => {

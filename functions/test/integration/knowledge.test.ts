@@ -260,7 +260,7 @@ describe('web URLs', () => {
   it.each([
     ['a 404', { path: '/missing-page-never-registered' }, 'The page returned HTTP 404'],
     ['an image', { path: '/logo.png', headers: { 'content-type': 'image/png' }, body: new Uint8Array([0x89, 0x50, 0x4e, 0x47]) }, 'Unsupported content type: image/png'],
-    ['a redirect to a private address', { path: '/hop', redirectTo: 'http://10.0.0.5/admin' }, /^Blocked: .*10\.0\.0\.5/],
+    ['a redirect to a private address', { path: '/hop', redirectTo: 'http://10.0.0.5/admin' }, 'Blocked: the address points to a private or local network and cannot be reached'],
   ] as const)('%s ends failed with its reason', async (_label, route, reason) => {
     const agent = await createAgent(withAi, 'Bad URL');
     const link = route.path.startsWith('/missing') ? site.url(route.path) : await site.route(route);
@@ -269,10 +269,23 @@ describe('web URLs', () => {
     const url = await settledUrl(withAi, agent._id, added!._id);
 
     expect(url.status).toBe('failed');
-    if (typeof reason === 'string') expect(url.error).toBe(reason);
-    else expect(url.error).toMatch(reason);
+    expect(url.error).toBe(reason);
     expect(await chunkKeys(withAi.userId, agent._id)).toEqual([]);
   });
+
+  it.each(['http://localhost:1/intranet', 'http://127.0.0.1:1/admin', 'http://[::1]:1/'])(
+    'a URL on a loopback address (%s) ends failed without naming the address it resolved to',
+    async (link) => {
+      const agent = await createAgent(withAi, 'Loopback URL');
+
+      const [added] = await addUrls(withAi, agent._id, link);
+      const url = await settledUrl(withAi, agent._id, added!._id);
+
+      expect(url.status).toBe('failed');
+      expect(url.error).toBe('Blocked: the address points to a private or local network and cannot be reached');
+      expect(url.error).not.toMatch(/\d|::/);
+    },
+  );
 
   it('refresh keeps the chunks (version not bumped) when the page did not change, and replaces them when it did', async () => {
     const agent = await createAgent(withAi, 'Refresh');

@@ -38,12 +38,9 @@ export function secondsText(ms: number): string {
 const isTextual = (contentType: string | undefined) =>
   !contentType || /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))|^application\/(problem\+json|ld\+json)/i.test(contentType.trim());
 
-/** The guard's "Blocked: 10.0.0.5 is a private address" as "the address 10.0.0.5 is private". */
+/** The guard's "Blocked: only http and https URLs are allowed" as "only http and https URLs are allowed". */
 export function blockedReason(message: string): string {
-  const reason = message.replace(/^blocked:\s*/i, '').trim();
-  const literal = /^(\S+) is an? ([\w-]+) address$/.exec(reason);
-  if (literal) return `the address ${literal[1]} is ${literal[2]}`;
-  return reason || 'the address is not allowed';
+  return message.replace(/^blocked:\s*/i, '').trim() || 'the address is not allowed';
 }
 
 export class HttpToolExecutor implements ToolExecutor {

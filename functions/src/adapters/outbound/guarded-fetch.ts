@@ -25,6 +25,8 @@ import { config } from '../../config.js';
 import { once } from '../../lib/once.js';
 import { blockedReason, ipLiteral } from './address-policy.js';
 import {
+  BLOCKED_ADDRESS_MESSAGE,
+  blockedAddressError,
   OutboundBlockedError,
   OutboundError,
   OutboundNetworkError,
@@ -32,7 +34,7 @@ import {
   OutboundTooLargeError,
 } from './errors.js';
 
-export { OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError };
+export { BLOCKED_ADDRESS_MESSAGE, OutboundBlockedError, OutboundError, OutboundNetworkError, OutboundTimeoutError, OutboundTooLargeError };
 
 export interface GuardedRequest {
   method?: string;
@@ -157,7 +159,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
           for (const { address } of addresses) {
             const why = blockedReason(address, allowLoopback);
             if (why) {
-              callback(new OutboundBlockedError(`Blocked: ${hostname} resolves to ${address}, ${why}`));
+              callback(blockedAddressError(`${hostname} resolves to ${address}, ${why}`));
               return;
             }
           }
@@ -173,7 +175,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     const literal = ipLiteral(url.hostname);
     if (!literal) return;
     const why = blockedReason(literal, allowed.has(hostPort(url)));
-    if (why) throw new OutboundBlockedError(`Blocked: ${literal} is ${why}`);
+    if (why) throw blockedAddressError(`${literal} is ${why}`);
   }
 
   function send(url: URL, method: string, headers: Record<string, string>, body: Buffer | undefined, signal: AbortSignal) {
@@ -314,7 +316,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     const allowLoopback = allowed.has(hostPort(url));
     for (const { address } of addresses) {
       const why = blockedReason(address, allowLoopback);
-      if (why) throw new OutboundBlockedError(`Blocked: ${url.hostname} resolves to ${address}, ${why}`);
+      if (why) throw blockedAddressError(`${url.hostname} resolves to ${address}, ${why}`);
     }
   }
 

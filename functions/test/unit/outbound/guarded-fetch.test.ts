@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BLOCKED_ADDRESS_MESSAGE,
   createGuard,
   guardedFetch,
   OutboundBlockedError,
@@ -135,8 +136,8 @@ describe('guardedFetch: refused addresses', () => {
     const error = await guard.fetch(url).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OutboundBlockedError);
-    expect((error as Error).message).toMatch(/^Blocked: /);
-    expect((error as Error).message).toContain(reason);
+    expect((error as Error).message).toBe(BLOCKED_ADDRESS_MESSAGE);
+    expect((error as OutboundBlockedError).detail).toContain(reason);
   });
 
   it('refuses a name that resolves to a private, loopback, link-local or v4-mapped address', async () => {
@@ -159,16 +160,36 @@ describe('guardedFetch: refused addresses', () => {
     ] as const) {
       const error = await dns.fetch(`http://${host}/`).catch((e: unknown) => e);
       expect(error, host).toBeInstanceOf(OutboundBlockedError);
-      expect((error as Error).message).toContain(`Blocked: ${host} resolves to`);
-      expect((error as Error).message).toContain(reason);
+      expect((error as Error).message, host).toBe(BLOCKED_ADDRESS_MESSAGE);
+      expect((error as OutboundBlockedError).detail).toContain(`${host} resolves to`);
+      expect((error as OutboundBlockedError).detail).toContain(reason);
     }
+  });
+
+  it('never names the address a name resolved to in the message (only in the detail kept for logs)', async () => {
+    const dns = createGuard({ resolve: fakeDns({ 'intranet.test': ['10.20.30.40'], 'six.test': ['fd12:3456::7'] }) });
+
+    const byFetch = await dns.fetch('http://intranet.test/').catch((e: unknown) => e);
+    const byCheck = await dns.check('https://six.test/hook').catch((e: unknown) => e);
+    const byRedirect = await allowSite({ 'hop.test': ['192.168.77.1'] })
+      .fetch(`${site.origin}/redirect?to=${encodeURIComponent('http://hop.test/')}`)
+      .catch((e: unknown) => e);
+
+    for (const error of [byFetch, byCheck, byRedirect]) {
+      expect(error).toBeInstanceOf(OutboundBlockedError);
+      expect((error as Error).message).toBe('Blocked: the address points to a private or local network and cannot be reached');
+      expect((error as Error).message).not.toMatch(/\d+\.\d+|::/);
+    }
+    expect((byFetch as OutboundBlockedError).detail).toBe('intranet.test resolves to 10.20.30.40, a private address');
+    expect((byCheck as OutboundBlockedError).detail).toContain('fd12:3456::7');
+    expect((byRedirect as OutboundBlockedError).detail).toContain('192.168.77.1');
   });
 
   it('refuses localhost through the real resolver', async () => {
     const error = await createGuard().fetch(`http://localhost:${site.port}/hello`).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OutboundBlockedError);
-    expect((error as Error).message).toContain('a loopback address');
+    expect((error as OutboundBlockedError).detail).toContain('a loopback address');
     expect(site.seen.some((s) => s.url === '/hello' && s.headers.host === `localhost:${site.port}`)).toBe(false);
   });
 
@@ -185,7 +206,7 @@ describe('guardedFetch: refused addresses', () => {
 
     expect(calls).toBe(2);
     expect(error).toBeInstanceOf(OutboundBlockedError);
-    expect((error as Error).message).toContain('127.0.0.1, a loopback address');
+    expect((error as OutboundBlockedError).detail).toContain('127.0.0.1, a loopback address');
   });
 
   it.each(['file:///etc/passwd', 'ftp://example.com/x', 'gopher://example.com/', 'data:text/plain,hi', 'javascript:alert(1)'])(
@@ -232,7 +253,8 @@ describe('guardedFetch: the allow-list', () => {
 
     expect(viaDefault).toBeInstanceOf(OutboundBlockedError);
     expect(viaSiteGuard).toBeInstanceOf(OutboundBlockedError);
-    expect((viaSiteGuard as Error).message).toBe('Blocked: 127.0.0.1 is a loopback address');
+    expect((viaSiteGuard as Error).message).toBe(BLOCKED_ADDRESS_MESSAGE);
+    expect((viaSiteGuard as OutboundBlockedError).detail).toBe('127.0.0.1 is a loopback address');
     expect(other.seen.length).toBe(before);
   });
 
@@ -242,7 +264,7 @@ describe('guardedFetch: the allow-list', () => {
     const error = await guard.fetch('http://lan.test/').catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(OutboundBlockedError);
-    expect((error as Error).message).toContain('a private address');
+    expect((error as OutboundBlockedError).detail).toContain('a private address');
   });
 });
 
@@ -274,7 +296,7 @@ describe('guardedFetch: redirects', () => {
     const toOther = await guard.fetch(`${site.origin}/redirect?to=${encodeURIComponent(`${other.origin}/`)}`).catch((e: unknown) => e);
 
     expect(toName).toBeInstanceOf(OutboundBlockedError);
-    expect((toName as Error).message).toContain('evil.test resolves to 10.9.9.9');
+    expect((toName as OutboundBlockedError).detail).toContain('evil.test resolves to 10.9.9.9');
     expect(toOther).toBeInstanceOf(OutboundBlockedError);
   });
 

@@ -113,6 +113,9 @@ afterAll(async () => {
 
 const last = () => seen.at(-1)!;
 
+/** A refused address, whichever it is: the text never names it (nor what a name resolved to). */
+const BLOCKED = 'The tool could not be called: the address points to a private or local network and cannot be reached';
+
 describe('HttpToolExecutor', () => {
   it('GET: arguments in the query string, the header value opened and attached; "HTTP <status>\\n<body>" for the model', async () => {
     const t = tool({ endpoint: `${origin}/orders`, headerKey: 'X-Api-Key', sealedHeaderValue: 'sealed:k-123' });
@@ -148,9 +151,9 @@ describe('HttpToolExecutor', () => {
   });
 
   it.each([
-    ['http://10.0.0.5/orders', 'The tool could not be called: the address 10.0.0.5 is private'],
-    ['http://169.254.169.254/latest/meta-data/', 'The tool could not be called: the address 169.254.169.254 is link-local'],
-    ['http://127.0.0.1:1/orders', 'The tool could not be called: the address 127.0.0.1 is loopback'],
+    ['http://10.0.0.5/orders', BLOCKED],
+    ['http://169.254.169.254/latest/meta-data/', BLOCKED],
+    ['http://127.0.0.1:1/orders', BLOCKED],
   ])('%s is refused with a clear text, not thrown', async (endpoint, text) => {
     const outcome = await executor.execute(tool({ endpoint }), { order_id: 'A' });
     expect(outcome).toEqual({ ok: false, result: text });
@@ -158,7 +161,7 @@ describe('HttpToolExecutor', () => {
 
   it('a redirect to a private address is refused', async () => {
     const outcome = await executor.execute(tool({ endpoint: `${origin}/to-private` }), { order_id: 'A' });
-    expect(outcome).toEqual({ ok: false, result: 'The tool could not be called: the address 10.0.0.5 is private' });
+    expect(outcome).toEqual({ ok: false, result: BLOCKED });
   });
 
   it('the secret header follows a redirect on the same origin, never one to another origin', async () => {
@@ -229,9 +232,7 @@ describe('texts', () => {
   ])('secondsText(%i) = %s', (ms, text) => expect(secondsText(ms)).toBe(text));
 
   it.each([
-    ['Blocked: 10.0.0.5 is a private address', 'the address 10.0.0.5 is private'],
-    ['Blocked: ::1 is a loopback address', 'the address ::1 is loopback'],
-    ['Blocked: tools.example resolves to 10.0.0.5, a private address', 'tools.example resolves to 10.0.0.5, a private address'],
+    ['Blocked: the address points to a private or local network and cannot be reached', 'the address points to a private or local network and cannot be reached'],
     ['Blocked: only http and https URLs are allowed (got ftp)', 'only http and https URLs are allowed (got ftp)'],
   ])('blockedReason(%j)', (message, reason) => expect(blockedReason(message)).toBe(reason));
 });
