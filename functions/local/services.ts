@@ -8,6 +8,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { Server } from 'node:http';
+import { fileURLToPath } from 'node:url';
 import {
   CreateTableCommand,
   DescribeTableCommand,
@@ -178,7 +179,8 @@ export async function startCognito(dataDir: string, port: number): Promise<Runni
       2,
     ),
   );
-  const bin = require.resolve('cognito-local/lib/bin/start.js');
+  // The launcher adds AdminUserGlobalSignOut, which cognito-local lacks, then starts it.
+  const bin = fileURLToPath(new URL('./cognito-local.mjs', import.meta.url));
   const child = spawnChild('cognito-local', process.execPath, [bin], {
     cwd,
     env: { ...process.env, PORT: String(port), HOST: host, DEBUG: '' },

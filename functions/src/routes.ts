@@ -62,7 +62,7 @@ export const routeGroups = {
   },
   account: {
     entry: 'src/handlers/account.ts',
-    description: 'The signed-in user: profile, settings, password change',
+    description: 'The signed-in user: profile, settings, password change, logout (sign out everywhere)',
     needs: ['table:read', 'table:write', 'userPool', 'uploads:read'],
   },
   avatar: {
@@ -187,6 +187,7 @@ export const routes = [
   // The signed-in user
   { method: 'GET', path: '/api/me', group: 'account', auth: 'user' },
   { method: 'POST', path: '/api/update-password', group: 'account', auth: 'user' },
+  { method: 'POST', path: '/api/logout', group: 'account', auth: 'user' },
   { method: 'POST', path: '/api/settings', group: 'account', auth: 'user' },
   { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },

@@ -4,6 +4,7 @@
  *
  * - sign-up: AdminCreateUser (MessageAction SUPPRESS, email_verified) + AdminSetUserPassword Permanent
  * - login: InitiateAuth USER_PASSWORD_AUTH with the app client (no secret); refresh: REFRESH_TOKEN_AUTH
+ * - sign out everywhere (logout, password change and reset): AdminUserGlobalSignOut
  * - Google: AdminInitiateAuth CUSTOM_AUTH + AdminRespondToAuthChallenge with the Google credential as
  *   ANSWER; the custom-auth triggers (src/triggers/custom-auth.ts) verify it again inside Cognito.
  *   Locally see cognito-local-google.ts.
@@ -15,6 +16,7 @@ import {
   AdminInitiateAuthCommand,
   AdminRespondToAuthChallengeCommand,
   AdminSetUserPasswordCommand,
+  AdminUserGlobalSignOutCommand,
   InitiateAuthCommand,
   type AuthenticationResultType,
   type CognitoIdentityProviderClient,
@@ -189,6 +191,15 @@ export class CognitoIdentityProvider implements IdentityProvider {
     } catch (error) {
       if (errorName(error) === 'InvalidPasswordException') throw new IdentityPasswordPolicyError();
       throw error;
+    }
+  }
+
+  /** AdminUserGlobalSignOut revokes the user's refresh tokens (locally: see local/cognito-local.mjs). */
+  async signOutEverywhere(email: string): Promise<void> {
+    try {
+      await this.client.send(new AdminUserGlobalSignOutCommand({ UserPoolId: this.settings.userPoolId, Username: email }));
+    } catch (error) {
+      if (errorName(error) !== 'UserNotFoundException') throw error;
     }
   }
 

@@ -230,6 +230,12 @@ export interface RefreshedSession {
   refreshToken?: string;
 }
 
+/**
+ * data of POST /api/update-password: a changed password signs the user out everywhere, and this
+ * device continues with these new tokens.
+ */
+export type PasswordChangedSession = Pick<AuthSession, 'token' | 'refreshToken' | 'expiresIn'>;
+
 /** data of POST /api/send-verification. */
 export interface VerificationSent {
   expiresInMinutes: number;

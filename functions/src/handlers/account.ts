@@ -1,4 +1,4 @@
-/** The signed-in user's routes: profile, settings, password change (all 'user' auth). */
+/** The signed-in user's routes: profile, settings, password change, logout (all 'user' auth). */
 import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '../contract/auth.js';
 import { accountService } from '../composition/account.js';
 import { accountMessages } from '../domain/account/service.js';
@@ -23,8 +23,11 @@ export const routes: RouteTable = {
   'POST /api/update-password': async (req) => {
     const userId = req.userId();
     const input = parseWith(updatePasswordRequest, req.json());
-    await accountService().changePassword(userId, input);
-    return { message: accountMessages.passwordUpdated };
+    return { message: accountMessages.passwordUpdated, data: await accountService().changePassword(userId, input) };
+  },
+  'POST /api/logout': async (req) => {
+    await accountService().logout(req.userId());
+    return { message: accountMessages.loggedOut };
   },
 };
 

@@ -112,7 +112,11 @@ describe('POST /api/update-password', () => {
     const { session, email, password } = await registerUser();
     const res = await post('/api/update-password', { currentPassword: password, newPassword: 'Fresh#Pass9' }, session.token);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ success: true, message: 'Password updated successfully' });
+    expect(res.body).toEqual({
+      success: true,
+      message: 'Password updated successfully',
+      data: { token: expect.any(String), refreshToken: expect.any(String), expiresIn: expect.any(Number) },
+    });
     expect((await post('/api/login', { email, password })).status).toBe(401);
     expect((await post('/api/login', { email, password: 'Fresh#Pass9' })).status).toBe(200);
   });

@@ -1,6 +1,6 @@
 /** The signed-in user's account: profile, settings, password change, avatar. */
 import { randomUUID } from 'node:crypto';
-import type { Language, User } from '../../contract/auth.js';
+import type { Language, PasswordChangedSession, User } from '../../contract/auth.js';
 import { messages as contractMessages } from '../../contract/auth.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import {
@@ -19,6 +19,7 @@ export const accountMessages = {
   userUpdated: 'User updated successfully',
   profileUpdated: 'Profile updated successfully',
   passwordUpdated: 'Password updated successfully',
+  loggedOut: 'Logged out successfully',
   currentPasswordIncorrect: 'Current password is incorrect',
   samePassword: 'New password must be different from the current password',
   googleAccount: 'This account signs in with Google and has no password to change',
@@ -30,7 +31,10 @@ export interface AccountDeps extends UserViewDeps {
   identity: IdentityProvider;
   rateLimiter: RateLimiter;
   clock: Clock;
+  sleep?: (ms: number) => Promise<void>;
 }
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The avatar upload is its own route group: only it bundles the S3 client. */
 export interface AvatarDeps extends UserViewDeps {
@@ -63,11 +67,18 @@ export function createAccountService(deps: AccountDeps) {
       return toUser(updated, deps);
     },
 
+    /** Signs the user out everywhere: every refresh token stops working (access tokens expire on their own). */
+    async logout(userId: string): Promise<void> {
+      await deps.identity.signOutEverywhere((await profile(userId)).email);
+    },
+
     /**
      * Checks the current password (a wrong one is a 400, never a 401: the client logs out on
-     * any 401), counting failures against the same per-e-mail throttle as logins.
+     * any 401), counting failures against the same per-e-mail throttle as logins. The new
+     * password signs the user out everywhere (a stolen session ends with the old password); this
+     * device gets new tokens.
      */
-    async changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<void> {
+    async changePassword(userId: string, input: { currentPassword: string; newPassword: string }): Promise<PasswordChangedSession> {
       const user = await profile(userId);
       if (user.authProvider === 'google') throw new ValidationError(accountMessages.googleAccount);
       const ok = await checkPasswordThrottled(deps.rateLimiter, user.email, () =>
@@ -81,6 +92,12 @@ export function createAccountService(deps: AccountDeps) {
         if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'newPassword');
         throw error;
       }
+      await deps.identity.signOutEverywhere(user.email);
+      // Cognito may also revoke tokens issued within the second of a global sign-out: sign in after it.
+      await (deps.sleep ?? defaultSleep)(1100 - (deps.clock.now() % 1000));
+      const tokens = await deps.identity.signInWithPassword(user.email, input.newPassword);
+      if (!tokens) throw new Error('The password just set could not sign in');
+      return { token: tokens.accessToken, refreshToken: tokens.refreshToken, expiresIn: tokens.expiresIn };
     },
   };
 }

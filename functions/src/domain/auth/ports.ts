@@ -138,6 +138,12 @@ export interface IdentityProvider {
   refresh(refreshToken: string): Promise<Omit<Tokens, 'refreshToken'> & { refreshToken?: string } | null>;
   /** Sets a permanent password. Throws IdentityPasswordPolicyError. */
   setPassword(email: string, password: string): Promise<void>;
+  /**
+   * Signs the user out everywhere (logout, password change, password reset): every refresh token
+   * issued so far stops working. Access tokens stay valid until they expire (at most an hour): the
+   * API's JWT authorizer checks only their signature and expiry. An unknown user is not an error.
+   */
+  signOutEverywhere(email: string): Promise<void>;
   /** Compensation when a sign-up fails half way. */
   deleteUser(email: string): Promise<void>;
 }

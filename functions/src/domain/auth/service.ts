@@ -196,6 +196,8 @@ export function createSignInService(deps: SignInDeps) {
         if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'newPassword');
         throw error;
       }
+      // Whoever knew the old password is signed out everywhere (their refresh tokens stop working).
+      await deps.identity.signOutEverywhere(input.email);
       // Proving control of the mailbox lifts a failed-login lockout.
       await deps.rateLimiter.clear(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
     },

@@ -24,6 +24,7 @@ async function setup(authProvider: 'password' | 'google' = 'password') {
     avatars,
     rateLimiter: new MemoryRateLimiter(clock),
     whatsappUserIds: [userId],
+    sleep: async () => undefined,
   });
   const avatarService = createAvatarService({ clock, users, avatars, whatsappUserIds: [userId] });
   return { clock, users, identity, avatars, account, avatarService, userId };
@@ -61,6 +62,25 @@ describe('change password', () => {
     await account.changePassword(userId, { currentPassword: 'Secret#123', newPassword: 'Newer#1234' });
     expect(await identity.signInWithPassword('ana@example.com', 'Newer#1234')).not.toBeNull();
     expect(await identity.signInWithPassword('ana@example.com', 'Secret#123')).toBeNull();
+  });
+
+  it('signs out every other session and gives this device new tokens', async () => {
+    const { account, userId, identity } = await setup();
+    const other = await identity.signInWithPassword('ana@example.com', 'Secret#123');
+
+    const session = await account.changePassword(userId, { currentPassword: 'Secret#123', newPassword: 'Newer#1234' });
+
+    expect(await identity.refresh(other?.refreshToken ?? '')).toBeNull();
+    expect(await identity.refresh(session.refreshToken)).not.toBeNull();
+    expect(session.token).toMatch(/^access-ana@example\.com-/);
+  });
+
+  it('logout signs the user out everywhere', async () => {
+    const { account, userId, identity } = await setup();
+    const tokens = await identity.signInWithPassword('ana@example.com', 'Secret#123');
+    await account.logout(userId);
+    expect(identity.signOuts).toEqual(['ana@example.com']);
+    expect(await identity.refresh(tokens?.refreshToken ?? '')).toBeNull();
   });
 
   it('refuses the same password and Google accounts', async () => {

@@ -149,8 +149,18 @@ export class FakeIdentity implements IdentityProvider {
     this.users.set(input.email, { userId, password: input.password });
     return { userId, email: input.email };
   }
+  /** Refresh tokens handed out per e-mail; signOutEverywhere revokes them. */
+  issued = new Map<string, string[]>();
+  revoked = new Set<string>();
+  signOuts: string[] = [];
   private tokens(email: string): Tokens {
-    return { accessToken: `access-${email}-${randomUUID()}`, refreshToken: `refresh-${email}`, expiresIn: 3600 };
+    const refreshToken = `refresh-${email}-${randomUUID()}`;
+    this.issued.set(email, [...(this.issued.get(email) ?? []), refreshToken]);
+    return { accessToken: `access-${email}-${randomUUID()}`, refreshToken, expiresIn: 3600 };
+  }
+  async signOutEverywhere(email: string) {
+    this.signOuts.push(email);
+    for (const t of this.issued.get(email) ?? []) this.revoked.add(t);
   }
   async signInWithPassword(email: string, password: string) {
     const u = this.users.get(email);
@@ -161,7 +171,7 @@ export class FakeIdentity implements IdentityProvider {
     return this.tokens(email);
   }
   async refresh(refreshToken: string) {
-    return refreshToken.startsWith('refresh-') ? { accessToken: 'fresh', expiresIn: 3600 } : null;
+    return refreshToken.startsWith('refresh-') && !this.revoked.has(refreshToken) ? { accessToken: 'fresh', expiresIn: 3600 } : null;
   }
   async setPassword(email: string, password: string) {
     const u = this.users.get(email);
