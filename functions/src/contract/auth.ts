@@ -38,6 +38,7 @@ export const messages = {
   resetCodeInvalid: 'Reset code must be 10 characters',
   currentPasswordRequired: 'Current password is required',
   newPasswordRequired: 'New password is required',
+  passwordMax256: 'Password must be 256 characters or less',
   phoneInvalid: 'Please enter a valid phone number',
   languageRequired: 'Language is required',
 } as const;
@@ -61,7 +62,7 @@ export const newPassword = (requiredMessage: string = messages.passwordRequired)
     .check(
       z.minLength(1, requiredMessage),
       z.minLength(8, messages.passwordMin8),
-      z.maxLength(256, 'Password must be 256 characters or less'),
+      z.maxLength(256, messages.passwordMax256),
       z.regex(STRONG_PASSWORD_RE, messages.passwordStrength),
     );
 
@@ -117,7 +118,8 @@ export const registerRequest = z.object({
 });
 export const loginRequest = z.object({ email, password: loginPassword });
 export const refreshTokenRequest = z.object({
-  refreshToken: z.string({ error: 'Refresh token is required' }).check(z.minLength(1, 'Refresh token is required')),
+  // Cognito refresh tokens are under 2 KB; a bound keeps oversized values away from the user pool.
+  refreshToken: z.string({ error: 'Refresh token is required' }).check(z.minLength(1, 'Refresh token is required'), z.maxLength(8192, 'Refresh token is invalid')),
 });
 export const googleAuthRequest = z.object({
   credential: z.string({ error: 'Google credential is required' }).check(z.minLength(1, 'Google credential is required')),
@@ -131,7 +133,7 @@ export const resetPasswordRequest = z.object({
 export const updatePasswordRequest = z.object({
   currentPassword: z
     .string({ error: messages.currentPasswordRequired })
-    .check(z.minLength(1, messages.currentPasswordRequired)),
+    .check(z.minLength(1, messages.currentPasswordRequired), z.maxLength(256, messages.passwordMax256)),
   newPassword: newPassword(messages.newPasswordRequired),
 });
 export const settingsRequest = z.object({

@@ -8,6 +8,7 @@ import type { Language } from '../../contract/auth.js';
 import { PHONE_REQUEST_STATUSES, voiceMessages, type PhoneNumberRequest, type PhoneRequestAdminView, type PhoneRequestStatus } from '../../contract/voice.js';
 import type { EmailContent } from '../auth/emails.js';
 import type { Mailer, UserRepository } from '../auth/ports.js';
+import { isUuid } from '../../lib/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { VoiceSettingsRepository } from './ports.js';
 
@@ -54,7 +55,8 @@ export function createAdminService(deps: AdminDeps) {
   const now = () => (deps.now ? deps.now() : new Date()).toISOString();
 
   async function current(userId: string): Promise<PhoneNumberRequest> {
-    const request = (await deps.settings.get(userId))?.phoneNumber;
+    // {userId} comes from the path: anything but a Cognito sub cannot have a request (and could not be a key).
+    const request = isUuid(userId) ? (await deps.settings.get(userId))?.phoneNumber : undefined;
     if (!request?.status) throw new NotFoundError(voiceMessages.phoneRequestNotFound);
     return request;
   }
