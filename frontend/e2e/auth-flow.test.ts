@@ -21,10 +21,24 @@ describe('sign-up, onboarding and the route table', () => {
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_HEADING }).count()).toBe(1);
 
     // Log out from onboarding: close-and-logout asks for confirmation first.
+    const refreshToken = await page.evaluate(
+      () => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { refreshToken?: string }).refreshToken ?? '',
+    );
     await page.getByRole('button', { name: 'Close and logout' }).click();
     await eventually(() => page.getByText('Are you sure you want to logout?').count()).toBe(1);
     await page.getByRole('button', { name: 'Logout', exact: true }).click();
     await eventually(() => new URL(page.url()).pathname).toBe('/login');
+    // Logout ended the session on the server too: the old refresh token no longer works.
+    const refreshStatus = async () =>
+      (
+        await fetch(`${appUrl}/api/refresh-token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ refreshToken }),
+        })
+      ).status;
+    expect(refreshToken).not.toBe('');
+    await eventually(refreshStatus).toBe(401);
 
     // A deep link while logged out goes to login with the target kept.
     await page.goto(`${appUrl}/agents`);

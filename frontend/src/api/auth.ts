@@ -1,5 +1,5 @@
 /** Auth and account calls (SPEC §7 Auth). */
-import type { AuthSession, Language, User } from '@agentdesk/functions/contract';
+import type { AuthSession, Language, PasswordChangedSession, User } from '@agentdesk/functions/contract';
 import { request, requestData } from './client';
 import { setSession } from './session';
 
@@ -19,8 +19,9 @@ export const authApi = {
   resetPassword: (body: { email: string; resetCode: string; newPassword: string }) =>
     request('/api/reset-password', { method: 'POST', body }),
   me: (signal?: AbortSignal) => requestData<User>('/api/me', { signal }),
+  /** Signs out every other device; the answer carries this device's new tokens. */
   updatePassword: (body: { currentPassword: string; newPassword: string }) =>
-    request('/api/update-password', { method: 'POST', body }),
+    requestData<PasswordChangedSession>('/api/update-password', { method: 'POST', body }),
   updateSettings: (body: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined }) =>
     request<User>('/api/settings', { method: 'POST', body }),
   uploadAvatar: (file: File) => {

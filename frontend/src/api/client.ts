@@ -118,6 +118,18 @@ async function readEnvelope<T>(res: Response): Promise<ApiEnvelope<T>> {
   return { success: env.success ?? true, message, data: env.data };
 }
 
+/**
+ * Ends the session on the server too (POST /api/logout signs the user out on every device), best
+ * effort: it never throws and never touches the stored session, which the caller clears at once.
+ */
+export async function endServerSession(token: string): Promise<void> {
+  try {
+    await send('/api/logout', { method: 'POST', timeoutMs: 10_000 }, token);
+  } catch {
+    // Offline or timed out: leaving still happens locally.
+  }
+}
+
 export type RefreshOutcome = 'ok' | 'rejected' | 'error';
 let refreshing: Promise<RefreshOutcome> | null = null;
 

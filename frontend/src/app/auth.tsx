@@ -7,7 +7,7 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, u
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthSession, User } from '@agentdesk/functions/contract';
 import { authApi, storeSession } from '../api/auth';
-import { ApiError, refreshSession, setUnauthorizedHandler } from '../api/client';
+import { ApiError, endServerSession, refreshSession, setUnauthorizedHandler } from '../api/client';
 import { clearSession, getSession, subscribeSession } from '../api/session';
 import { setLanguage } from '../i18n';
 import type { Access } from './guards';
@@ -24,7 +24,7 @@ interface AuthContextValue {
   user: User | null;
   /** Stores a session from login, register or Google sign-in. */
   signIn: (session: AuthSession) => void;
-  /** Clears the session; the access guard then goes to /login. */
+  /** Signs out on the server (every device, best effort) and clears the session; the access guard then goes to /login. */
   signOut: () => void;
   /** Reloads the current user (after settings, avatar, subscription changes). */
   refetchUser: () => Promise<unknown>;
@@ -103,6 +103,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
 
   const signOut = useCallback(() => {
+    // The server revokes the refresh tokens; leaving here never waits for it or depends on it.
+    const token = getSession()?.token;
+    if (token) void endServerSession(token);
     setSignedOut(true);
     clearSession();
     queryClient.clear();

@@ -10,7 +10,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { changePasswordForm, type User } from '@agentdesk/functions/contract';
-import { authApi } from '../../api/auth';
+import { authApi, storeSession } from '../../api/auth';
 import { fieldState } from '../../components/formHelpers';
 import { useToast } from '../../components/useToast';
 import { errorMessage } from '../../i18n';
@@ -31,7 +31,8 @@ export function SecurityTab({ user }: { user: User }) {
 
   const onSubmit = handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
-      await authApi.updatePassword({ currentPassword, newPassword });
+      // The old tokens were revoked with the old password: keep this device signed in with the new ones.
+      storeSession(await authApi.updatePassword({ currentPassword, newPassword }));
       toast.success(t('profile.security.success'));
       reset();
     } catch (err) {
