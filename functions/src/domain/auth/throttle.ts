@@ -54,6 +54,7 @@ export async function checkPasswordThrottled(
     await attempt.release().catch(() => undefined);
     throw error;
   }
-  if (tokens) await attempt.release();
+  // A lost give-back only leaves one extra failure counted: never worth failing a good sign-in.
+  if (tokens) await attempt.release().catch(() => undefined);
   return tokens;
 }
