@@ -11,6 +11,7 @@ import { presentedApiKey } from '../src/domain/api-keys/secret.js';
 import { apiAuthorizer, routeGroups, routes, type AuthKind } from '../src/routes.js';
 import { buildAuthorizerEvent, buildEvent, writeJson, writeResult, type EventAuth, type MatchedRoute } from './api-event.js';
 import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
+import type { ScheduleRunner } from './schedules.js';
 import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
 import { serveStatic } from './static-site.js';
 import { loadEntry, type AnyHandler } from './handlers.js';
@@ -26,6 +27,8 @@ export interface GatewayOptions {
   loadApiAuthorizer?: () => Promise<AnyHandler>;
   loadGroup: (group: string) => Promise<AnyHandler>;
   dispatcher?: SqsDispatcher;
+  /** The manifest's schedules: POST /_local/schedules/{name}/run runs one now and answers its result. */
+  schedules?: Pick<ScheduleRunner, 'run' | 'names'>;
   frontendDir?: string;
   /** Served as GET /config.json. */
   publicConfig: Record<string, unknown>;
@@ -201,6 +204,10 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   async function handleLocalTools(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    const schedule = /^\/_local\/schedules\/([^/]+)\/run$/.exec(url.pathname);
+    if (req.method === 'POST' && schedule && options.schedules?.names().includes(schedule[1]!)) {
+      return writeJson(res, 200, (await options.schedules.run(schedule[1]!)) ?? null);
+    }
     const dispatcher = options.dispatcher;
     if (!dispatcher) return writeJson(res, 404, { message: 'Not Found' });
     if (req.method === 'GET' && url.pathname === '/_local/dead-letters') {

@@ -31,6 +31,7 @@ import {
   startSes,
   type RunningService,
 } from './services.js';
+import { scheduleRunner } from './schedules.js';
 import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-dispatcher.js';
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
@@ -56,6 +57,11 @@ export interface LocalStackOptions {
   sqs?: { retryBaseMs?: number; retryMaxMs?: number; batchWindowMs?: number };
   /** Gateway integration timeout (ms), default 30 s like API Gateway. */
   gatewayTimeoutMs?: number;
+  /**
+   * Run the manifest's schedules (routes.ts `schedules`) on their rate, like EventBridge rules
+   * (npm start). Off by default: tests trigger a run with POST /_local/schedules/{name}/run.
+   */
+  schedules?: boolean;
   /**
    * Local billing mode (the default): a fake Stripe API on loopback that the handlers reach
    * through the official SDK (STRIPE_API_URL), delivering signed webhooks to the gateway.
@@ -295,12 +301,16 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       }
     }
 
+    // After applyHandlerEnv: a schedule's handler is imported on its first run and reads the local env.
+    const scheduled = scheduleRunner({ interval: options.schedules === true, log });
+    started.push({ stop: async () => scheduled.stop() });
     const authorizer = cognitoAuthorizer(cognito.endpoint, pool.userPoolId, pool.userPoolClientId);
     const gateway = await startGateway({
       port: ports.gateway,
       authorizer,
       loadGroup: loadRouteGroup,
       dispatcher,
+      schedules: scheduled,
       frontendDir: options.frontendDir,
       publicConfig: { googleClientId: env.GOOGLE_CLIENT_ID ?? process.env.GOOGLE_CLIENT_ID ?? '' },
       timeoutMs: options.gatewayTimeoutMs,

@@ -87,6 +87,7 @@ async function main(): Promise<void> {
     portEnvVars,
     appUrl,
     frontendDir: join(frontendRoot, 'dist'),
+    schedules: true,
     ...(realStripeKey ? { stripe: false as const } : {}),
     ...(realOpenAiUrl ? { openai: false as const } : {}),
     ...(realGraphUrl ? { whatsapp: false as const } : {}),

@@ -180,7 +180,7 @@ const callFields = {
   escalated: z.boolean(),
   escalationReason: z.optional(z.string()),
   hasRecording: z.boolean(),
-  endReason: z.optional(z.enum(['goodbye', 'caller', 'max_duration', 'silence', 'usage_limit', 'error', 'forwarded'])),
+  endReason: z.optional(z.enum(['goodbye', 'caller', 'max_duration', 'silence', 'usage_limit', 'error', 'forwarded', 'stale'])),
 };
 
 export const voiceConversationSchema = component(

@@ -353,6 +353,30 @@ export const workers = {
   },
 } as const satisfies Record<QueueName, WorkerDef>;
 
+export interface ScheduleDef {
+  entry: string;
+  description: string;
+  needs: readonly Need[];
+  /** Minutes between runs (an EventBridge rate() rule in AWS; an interval in `npm start`). */
+  rateMinutes: number;
+  /** Seconds. */
+  timeout: number;
+  memoryMb?: number;
+}
+
+/** One function per entry, run on a schedule (no API route, no queue). */
+export const schedules = {
+  'stale-calls': {
+    entry: 'src/schedules/stale-calls.ts',
+    description: 'Closes calls whose final Twilio status never came: bills what is known, queues the summary',
+    needs: ['table:read', 'table:write', 'queue:call-summary'],
+    rateMinutes: 5,
+    timeout: 60,
+  },
+} as const satisfies Record<string, ScheduleDef>;
+
+export type ScheduleName = keyof typeof schedules;
+
 /**
  * The authorizer of 'userOrApiKey' routes: a Cognito access token (verified like the JWT
  * authorizer) or a product API key (hash lookup). In AWS a Lambda REQUEST authorizer (simple

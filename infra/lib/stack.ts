@@ -11,6 +11,7 @@ import { Auth } from './auth.js';
 import { Data } from './data.js';
 import type { SharedResources } from './needs.js';
 import { Site, type CustomDomain } from './site.js';
+import { Schedules } from './schedules.js';
 import { Queues, Workers } from './workers.js';
 
 export interface AgentDeskParameters {
@@ -53,6 +54,7 @@ export class AgentDeskStack extends Stack {
   readonly queues: Queues;
   readonly api: Api;
   readonly workers: Workers;
+  readonly schedules: Schedules;
   readonly site: Site;
 
   constructor(scope: Construct, id: string, props: AgentDeskStackProps) {
@@ -98,6 +100,7 @@ export class AgentDeskStack extends Stack {
       baseEnvironment,
       logRetention,
     });
+    this.schedules = new Schedules(this, 'Schedules', { resources, baseEnvironment, logRetention });
     this.data.allowBrowserUploadsFrom(this.site.url);
     if (p.siteDir) this.site.deploy(p.siteDir, { googleClientId: p.googleClientId });
 

@@ -13,6 +13,7 @@ import { groupDef, groupNames } from '../lib/api.js';
 import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
 import { mailActions, queueUrlEnv, secretsEncryptActions, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
+import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { workerDef, workerNames } from '../lib/workers.js';
 import { acknowledgements, logicalId, synthesise, type Synthesised } from './support.js';
 
@@ -136,9 +137,9 @@ describe('cdk-nag AwsSolutions', () => {
 });
 
 describe('Lambda functions from the manifest', () => {
-  it('creates one function per route group, per worker and per Cognito trigger, plus the API authorizer, Node.js 22 on arm64', () => {
+  it('creates one function per route group, per worker, per schedule and per Cognito trigger, plus the API authorizer, Node.js 22 on arm64', () => {
     const ours = Object.values(resources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime !== undefined && String(f.Properties.Runtime).startsWith('nodejs'));
-    expect(ours).toHaveLength(groupNames.length + workerNames.length + 3 + 1);
+    expect(ours).toHaveLength(groupNames.length + workerNames.length + scheduleNames.length + 3 + 1);
     for (const fn of ours) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -255,6 +256,39 @@ describe('queues', () => {
 
   it('every queue in the stack is either a worker queue with a DLQ or one of their DLQs', () => {
     expect(Object.keys(resources('AWS::SQS::Queue'))).toHaveLength(workerNames.length * 2);
+  });
+});
+
+describe('schedules', () => {
+  it.each(scheduleNames)('%s runs from an EventBridge rule at its manifest rate, targeting its function only (2 retries)', (name) => {
+    const fn = s.stack.schedules.functions[name];
+    const rule = resources('AWS::Events::Rule')[logicalId(s.stack.schedules.rules[name])];
+    expect(rule?.Properties.ScheduleExpression).toBe(`rate(${scheduleDef(name).rateMinutes} minutes)`);
+    expect(rule?.Properties.State).toBe('ENABLED');
+    expect(rule?.Properties.Targets).toEqual([
+      expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalId(fn.fn), 'Arn'] }, RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) }),
+    ]);
+    s.template.hasResourceProperties('AWS::Lambda::Permission', {
+      Action: 'lambda:InvokeFunction',
+      FunctionName: { 'Fn::GetAtt': [logicalId(fn.fn), 'Arn'] },
+      Principal: 'events.amazonaws.com',
+      SourceArn: { 'Fn::GetAtt': [logicalId(s.stack.schedules.rules[name]), 'Arn'] },
+    });
+  });
+
+  it.each(scheduleNames)('%s has exactly the grants its needs imply and the manifest timeout', (name) => {
+    const fn = s.stack.schedules.functions[name];
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(scheduleDef(name).needs)].sort());
+    s.template.hasResourceProperties('AWS::Lambda::Function', {
+      Timeout: scheduleDef(name).timeout,
+      Description: Match.stringLikeRegexp(`^Schedule ${name} `),
+    });
+  });
+
+  it('stale-calls may read and write the table and send to call-summary only (no uploads, secrets, mail or other queue)', () => {
+    const caps = [...actualCapabilities(s.stack.schedules.functions['stale-calls'])];
+    expect(caps.some((c) => c.startsWith('queue:call-summary sqs:SendMessage'))).toBe(true);
+    expect(caps.filter((c) => /^(uploads|secrets-key|ses-|user-pool|stripe-secret)/.test(c) || (c.startsWith('queue:') && !c.startsWith('queue:call-summary ')))).toEqual([]);
   });
 });
 

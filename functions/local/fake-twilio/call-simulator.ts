@@ -43,6 +43,8 @@ export interface SimulateCallInput {
   beforeTurn?: (index: number) => Promise<void> | void;
   /** CallDuration reported on the status callback; default 5 s + 10 s per scripted turn. */
   callDurationSec?: number;
+  /** The final status callback is not sent with the call: SimulatedCall.sendStatus sends it later (a lost or late callback). */
+  holdStatus?: boolean;
   /** Final CallStatus; not 'completed' = the call never got past the voice URL (busy, no-answer, failed, canceled). */
   finalStatus?: 'completed' | 'busy' | 'no-answer' | 'failed' | 'canceled';
   /** Origin of RecordingUrl (the fake Twilio's URL locally); default https://api.twilio.com. */
@@ -79,6 +81,8 @@ export interface SimulatedCall {
   httpStatuses: number[];
   requests: CallRequest[];
   recordingSid: string | null;
+  /** Sends the final status callback (with holdStatus; otherwise it was sent already). */
+  sendStatus: () => Promise<CallRequest>;
 }
 
 type XmlNode = Record<string, unknown> & { ':@'?: Record<string, string> };
@@ -288,15 +292,17 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
   const outcome = ended ?? 'hangup';
 
   const duration = finalStatus === 'completed' ? (input.callDurationSec ?? 5 + 10 * Math.min(turnIndex, input.turns.length)) : 0;
-  await post('status', input.statusCallbackUrl, {
-    ...base,
-    CallStatus: finalStatus,
-    CallDuration: String(duration),
-    Duration: String(Math.ceil(duration / 60)),
-    CallbackSource: 'call-progress-events',
-    SequenceNumber: '0',
-    Timestamp: new Date().toUTCString(),
-  });
+  const sendStatus = () =>
+    post('status', input.statusCallbackUrl, {
+      ...base,
+      CallStatus: finalStatus,
+      CallDuration: String(duration),
+      Duration: String(Math.ceil(duration / 60)),
+      CallbackSource: 'call-progress-events',
+      SequenceNumber: '0',
+      Timestamp: new Date().toUTCString(),
+    });
+  if (!input.holdStatus) await sendStatus();
 
   let recordingSid: string | null = null;
   const rec = recording as { callback: string; method: string } | null;
@@ -319,5 +325,5 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
     }
   }
 
-  return { callSid, events, ended: outcome, httpStatuses: requests.map((r) => r.status), requests, recordingSid };
+  return { callSid, events, ended: outcome, httpStatuses: requests.map((r) => r.status), requests, recordingSid, sendStatus };
 }

@@ -308,8 +308,8 @@ export interface VoiceConversation {
   escalationReason?: string;
   /** true when a recording exists: GET /api/voice-conversations/{id}/recording streams it. */
   hasRecording: boolean;
-  /** Who ended the call or why it ended (beyond the spec). */
-  endReason?: 'goodbye' | 'caller' | 'max_duration' | 'silence' | 'usage_limit' | 'error' | 'forwarded';
+  /** Who ended the call or why it ended (beyond the spec); 'stale': closed by the sweeper, Twilio's final status never came. */
+  endReason?: 'goodbye' | 'caller' | 'max_duration' | 'silence' | 'usage_limit' | 'error' | 'forwarded' | 'stale';
 }
 
 /** One row of GET /api/voice-conversations (no transcript). */

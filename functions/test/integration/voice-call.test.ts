@@ -289,3 +289,66 @@ describe('voice call loop', () => {
     });
   });
 });
+
+describe('stale calls (the final status callback never came)', () => {
+  /** The stale-calls schedule, run now through the local runtime (as its EventBridge rule would). */
+  async function runSweeper(): Promise<{ checked: number; closed: number; failed: number }> {
+    const res = await fetch(`${provided('apiUrl')}/_local/schedules/stale-calls/run`, { method: 'POST' });
+    if (res.status !== 200) throw new Error(`sweeper answered ${res.status}: ${await res.text()}`);
+    return (await res.json()) as { checked: number; closed: number; failed: number };
+  }
+
+  /** Moves the call's start `seconds` into the past (the item and its active-calls index entry). */
+  async function age(u: VoiceUser, call: StoredCall, seconds: number): Promise<void> {
+    const at = new Date(Date.now() - seconds * 1000).toISOString();
+    await db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `USER#${u.userId}`, sk: `VCALL#${call.id}` },
+        UpdateExpression: 'SET createdAt = :at, gsi1sk = :sk',
+        ExpressionAttributeValues: { ':at': at, ':sk': `${at}#${call.id}` },
+      }),
+    );
+  }
+
+  const minutesUsed = async (u: VoiceUser) =>
+    (await api<{ usage: { minutes: number } }>('GET', '/api/subscription/analytics', { token: u.token })).body.data?.usage.minutes;
+
+  it('closes a call past maxCallDuration + 15 min as completed/stale, bills what is known once, queues one summary; a late callback changes nothing', async () => {
+    const u = await voiceUser({ settings: { maxCallDuration: 120 } });
+    const call = await play(u, [{ speech: 'Hola', confidence: 0.9 }], { holdStatus: true });
+    const active = await stored(u, call.callSid);
+    await runSweeper();
+    const fresh = await stored(u, call.callSid);
+    await age(u, active, 120 + 15 * 60 + 60);
+
+    await runSweeper();
+    await runSweeper();
+    const late = await call.sendStatus();
+
+    expect(active.status).toBe('active');
+    expect(fresh.status).toBe('active');
+    const saved = await stored(u, call.callSid);
+    // Turns are "now" and the start an hour ago: what is known is capped at the call's limit (120 s).
+    expect(saved).toMatchObject({ status: 'completed', endReason: 'stale', duration: 120_000, billedMinutes: 2 });
+    expect(saved.endedAt).not.toBeNull();
+    expect(late.status).toBe(200);
+    expect(await minutesUsed(u)).toBe(2);
+    expect((await summaryJobs()).filter((j) => j.callId === saved.id)).toEqual([{ userId: u.userId, callId: saved.id }]);
+    expect(await stored(u, call.callSid)).toEqual(saved);
+  });
+
+  it('leaves alone a call whose status callback came (it is out of the active-calls index)', async () => {
+    const u = await voiceUser({ settings: { maxCallDuration: 30 } });
+    const call = await play(u, [{ speech: 'Hola', confidence: 0.9 }]);
+    const finished = await stored(u, call.callSid);
+    const items = await itemsOf(`USER#${u.userId}`);
+
+    await runSweeper();
+
+    expect(finished).toMatchObject({ status: 'hung_up', billedMinutes: 1 });
+    expect(items.find((i) => i.sk === `VCALL#${finished.id}`)).not.toHaveProperty('gsi1pk');
+    expect(await stored(u, call.callSid)).toEqual(finished);
+    expect(await minutesUsed(u)).toBe(1);
+  });
+});

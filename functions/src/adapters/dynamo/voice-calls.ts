@@ -10,6 +10,9 @@
  * - pk=USER#{u}, sk=VCALLS#STATS: `total` calls (ADD 1 in the create transaction).
  * - pk=USER#{u}, sk=ACT#{UTC day}: the dashboard's `calls{HH}` (ADD 1 in the create transaction:
  *   counted once per CallSid without a round trip on the incoming webhook).
+ * - Active-calls index (sparse, on the call item): gsi1pk=VCALLS#ACTIVE, gsi1sk={createdAt}#{id},
+ *   set by create and REMOVEd by finish, so only active calls are in it. The stale-call sweeper
+ *   Queries it for calls started before a time (gsi1sk < :before), never a Scan.
  */
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
@@ -17,6 +20,7 @@ import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
+import { queryItems } from './query-items.js';
 import { userPk } from './keys.js';
 import { cancellationReasons, transactWrite } from './transact.js';
 
@@ -30,6 +34,9 @@ export const CALL_SEARCH_READ_CAP = 5000;
 export const callSk = (id: string) => `VCALL#${id}`;
 export const callSidSk = (callSid: string) => `TWCALL#${callSid}`;
 const STATS_SK = 'VCALLS#STATS';
+/** The active-calls index partition (gsi1): one across users, read only by the sweeper. */
+export const ACTIVE_CALLS_PK = 'VCALLS#ACTIVE';
+const activeCallsSk = (call: Pick<StoredCall, 'createdAt' | 'id'>) => `${call.createdAt}#${call.id}`;
 
 /** Every StoredCall attribute except the transcript (list pages). */
 const LIST_ATTRIBUTES = [
@@ -61,7 +68,7 @@ const LIST_ATTRIBUTES = [
 ] as const;
 
 function toCall(item: Item): StoredCall {
-  const { pk: _pk, sk: _sk, entity: _e, messageCount: _mc, ...rest } = item;
+  const { pk: _pk, sk: _sk, entity: _e, messageCount: _mc, gsi1pk: _g1, gsi1sk: _g2, ...rest } = item;
   const call = rest as unknown as StoredCall;
   if (!Array.isArray(call.messages)) call.messages = [];
   if (!Array.isArray(call.deliveries)) call.deliveries = [];
@@ -89,6 +96,7 @@ export class DynamoCallRepository implements CallRepository {
       messages: turns,
       messageCount: call.messages.length,
       deliveries: call.deliveries ?? [],
+      ...(call.status === 'active' ? { gsi1pk: ACTIVE_CALLS_PK, gsi1sk: activeCallsSk(call) } : {}),
     };
     try {
       // Retried while it only collides with another call's transaction on the per-user counters
@@ -207,12 +215,27 @@ export class DynamoCallRepository implements CallRepository {
     end: { status: 'completed' | 'hung_up' | 'failed'; endedAt: string; duration: number; endReason: NonNullable<StoredCall['endReason']>; billedMinutes: number },
   ): Promise<StoredCall | null> {
     const updated = await this.update(userId, id, {
-      set: 'SET #st = :st, endedAt = :at, #dur = :d, endReason = :r, billedMinutes = :m',
+      // Leaves the active-calls index in the same write.
+      set: 'SET #st = :st, endedAt = :at, #dur = :d, endReason = :r, billedMinutes = :m REMOVE gsi1pk, gsi1sk',
       condition: '#st = :active',
       names: { '#st': 'status', '#dur': 'duration' },
       values: { ':st': end.status, ':at': end.endedAt, ':d': end.duration, ':r': end.endReason, ':m': end.billedMinutes, ':active': 'active' },
     });
     return updated ? toCall(updated) : null;
+  }
+
+  async activeStartedBefore(startedBefore: string, limit: number): Promise<StoredCall[]> {
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+        ExpressionAttributeValues: { ':pk': ACTIVE_CALLS_PK, ':before': startedBefore },
+      },
+      limit,
+    );
+    return items.map(toCall);
   }
 
   async setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void> {

@@ -19,7 +19,8 @@
  * - status: the first final callback finishes the call (completed when our TwiML ended it, hung_up
  *   when the caller did, failed for busy/no-answer/failed/canceled), bills ceil(duration / 60)
  *   minutes (the one reserved at the start included; over the plan: logged, never fails the
- *   callback) and enqueues the call-summary job. Later callbacks change nothing.
+ *   callback) and enqueues the call-summary job (call-end.ts, shared with the stale-call sweeper).
+ *   Later callbacks change nothing.
  * - recording: the recording's sid, URL and duration are stored on the call.
  */
 import type { CallTurn, VoiceSettings } from '../../contract/voice.js';
@@ -31,6 +32,7 @@ import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { AiConnection, AiConnector } from '../integrations/ports.js';
 import type { ActivityCounters } from '../dashboard/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import { endCall, type CallEnd, type CallUsage } from './call-end.js';
 import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -75,10 +77,7 @@ export interface TwilioCallParams {
 // ---------------------------------------------------------------------------------------------
 // Ports
 
-export interface CallUsage {
-  reserve(userId: string, action: 'minutes', amount?: number): Promise<number>;
-  release(userId: string, action: 'minutes', amount?: number): Promise<void>;
-}
+export type { CallUsage };
 
 export interface CallContacts {
   /** The user's contact holding this E.164 number, or null. */
@@ -367,37 +366,15 @@ export function createCallLoop(deps: CallLoopDeps) {
       // Calls refused over the plan's minutes are not counted (nothing was reserved for them).
       const refused = call.endReason === 'usage_limit';
       const billed = failed || refused ? 0 : Math.ceil(seconds / 60);
-      const end = {
-        status: failed ? ('failed' as const) : call.endedByUs ? ('completed' as const) : ('hung_up' as const),
+      const end: CallEnd = {
+        status: failed ? 'failed' : call.endedByUs ? 'completed' : 'hung_up',
         endedAt: iso(),
-        duration: seconds * 1000,
-        endReason: failed ? (status === 'canceled' ? ('caller' as const) : ('error' as const)) : call.endedByUs ? (call.endReason ?? 'goodbye') : ('caller' as const),
+        seconds,
+        endReason: failed ? (status === 'canceled' ? 'caller' : 'error') : call.endedByUs ? (call.endReason ?? 'goodbye') : 'caller',
         billedMinutes: billed,
       };
-      const finished = await deps.calls.finish(userId, call.id, end);
+      const finished = await endCall(deps, userId, call, end);
       if (!finished) return 'already_finished';
-      const counted = deps.activity?.callFinished(userId, {
-        startedAt: finished.createdAt,
-        phoneNumber: finished.phoneNumber,
-        completed: finished.status === 'completed',
-        seconds,
-        turns: finished.messages.length,
-      });
-
-      // One minute was reserved when the call came in (not for calls refused over the limit).
-      const reserved = refused ? 0 : 1;
-      const extra = billed - reserved;
-      try {
-        if (extra > 0) await deps.usage.reserve(userId, 'minutes', extra);
-        else if (extra < 0) await deps.usage.release(userId, 'minutes', -extra);
-      } catch (error) {
-        if (error instanceof LimitExceededError || error instanceof PaymentRequiredError) {
-          onInfo('Voice: the call went over the plan’s minutes; recorded, not counted', { userId, callId: call.id, billed, extra });
-        } else {
-          onError('Voice: counting the call’s minutes failed', error, { userId, callId: call.id });
-        }
-      }
-      await Promise.all([deps.queue.enqueue({ userId, callId: call.id }), counted]);
       return 'finished';
     },
 

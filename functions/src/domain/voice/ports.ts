@@ -63,6 +63,12 @@ export interface CallRepository {
     id: string,
     end: { status: Exclude<CallStatus, 'active' | 'archived'>; endedAt: string; duration: number; endReason: NonNullable<StoredCall['endReason']>; billedMinutes: number },
   ): Promise<StoredCall | null>;
+  /**
+   * Active calls of every user started before `startedBefore` (ISO), oldest first, at most
+   * `limit`: a Query of the active-calls index (an entry written with the call, removed by
+   * finish), for the stale-call sweeper. Eventually consistent: finish() re-checks 'active'.
+   */
+  activeStartedBefore(startedBefore: string, limit: number): Promise<StoredCall[]>;
   setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void>;
   setSummary(userId: string, id: string, result: { summaryStatus: SummaryState; summary: CallSummary | null; summaryError?: string }): Promise<void>;
   addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void>;

@@ -63,6 +63,9 @@ class MemoryCalls implements CallRepository {
   async setRecording(_u: string, id: string, recording: NonNullable<StoredCall['recording']>) {
     this.byId.get(id)!.recording = recording;
   }
+  async activeStartedBefore(before: string, limit: number) {
+    return [...this.byId.values()].filter((c) => c.status === 'active' && c.createdAt < before).slice(0, limit).map((c) => structuredClone(c));
+  }
   async setSummary() {}
   async addDelivery() {}
   async setContact() {}

@@ -87,6 +87,9 @@ export class MemoryCallRepository implements CallRepository {
   create(): never {
     throw new Error('not used');
   }
+  activeStartedBefore(): never {
+    throw new Error('not used');
+  }
   getBySid(): never {
     throw new Error('not used');
   }
