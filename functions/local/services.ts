@@ -28,6 +28,7 @@ import {
 import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
 import { spawnChild, waitUntilReady } from './child.js';
+import { startPostPolicyGate } from './s3-post-policy.js';
 
 const require = createRequire(import.meta.url);
 
@@ -264,13 +265,8 @@ export async function ensureUserPool(endpoint: string, previous?: Partial<UserPo
 
 // ---------------------------------------------------------------- s3rver
 
-/**
- * The uploads bucket's CORS, as in AWS (infra/lib/data.ts allowBrowserUploadsFrom): the browser
- * PUTs agent documents to presigned URLs with the ticket's Content-Type, and GETs/HEADs with
- * presigned links, from the app origins only. Each loopback origin is also allowed under its
- * other name (localhost ⇄ 127.0.0.1), since either may be typed into the address bar.
- */
-export function s3CorsXml(origins: readonly string[]): string {
+/** Each loopback origin is also allowed under its other name (localhost ⇄ 127.0.0.1), since either may be typed into the address bar. */
+function corsOriginSet(origins: readonly string[]): Set<string> {
   const all = new Set<string>();
   for (const origin of origins) {
     all.add(origin);
@@ -278,11 +274,24 @@ export function s3CorsXml(origins: readonly string[]): string {
     if (url.hostname === 'localhost') all.add(`${url.protocol}//127.0.0.1${url.port ? `:${url.port}` : ''}`);
     if (url.hostname === '127.0.0.1') all.add(`${url.protocol}//localhost${url.port ? `:${url.port}` : ''}`);
   }
-  const allowed = [...all].map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('');
-  const methods = ['GET', 'PUT', 'HEAD'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('');
+  return all;
+}
+
+/**
+ * The uploads bucket's CORS, as in AWS (infra/lib/data.ts allowBrowserUploadsFrom): the browser
+ * POSTs agent documents with presigned form policies, and GETs/HEADs with presigned links, from
+ * the app origins only.
+ */
+export function s3CorsXml(origins: readonly string[]): string {
+  const allowed = [...corsOriginSet(origins)].map((o) => `<AllowedOrigin>${o}</AllowedOrigin>`).join('');
+  const methods = ['GET', 'POST', 'HEAD'].map((m) => `<AllowedMethod>${m}</AllowedMethod>`).join('');
   return `<CORSConfiguration><CORSRule>${allowed}${methods}<AllowedHeader>content-type</AllowedHeader><ExposeHeader>ETag</ExposeHeader><MaxAgeSeconds>3000</MaxAgeSeconds></CORSRule></CORSConfiguration>`;
 }
 
+/**
+ * s3rver on a private port behind the POST policy gate (s3-post-policy.ts) on `port`: s3rver
+ * stores form uploads without checking their policy, S3 does not.
+ */
 export async function startS3(
   dataDir: string,
   port: number,
@@ -294,19 +303,33 @@ export async function startS3(
   const cors = s3CorsXml(corsOrigins);
   const server = new S3rver({
     address: host,
-    port,
+    port: 0,
     silent: true,
     directory,
     vhostBuckets: false,
     configureBuckets: [{ name: bucket, configs: [cors] }],
   });
-  await server.run();
+  const { port: s3rverPort } = (await server.run()) as { port: number };
+  let gate: { stop(): Promise<void> };
+  try {
+    gate = await startPostPolicyGate({
+      host,
+      port,
+      upstream: { host, port: s3rverPort },
+      credentials: LOCAL_CREDENTIALS,
+      allowedOrigins: corsOriginSet(corsOrigins),
+    });
+  } catch (error) {
+    await server.close();
+    throw error;
+  }
   let stopped = false;
   return {
     endpoint: `http://${host}:${port}`,
     async stop() {
       if (stopped) return;
       stopped = true;
+      await gate.stop();
       await server.close();
     },
   };

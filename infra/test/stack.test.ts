@@ -10,6 +10,7 @@ import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
 import { apiAuthorizer } from '../../functions/src/routes.js';
 import { apiKeyMessages } from '../../functions/src/contract/api-keys.js';
 import { groupDef, groupNames } from '../lib/api.js';
+import { expireAfterOneDay } from '../lib/data.js';
 import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
 import { mailActions, queueUrlEnv, secretsEncryptActions, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
@@ -328,14 +329,14 @@ describe('data', () => {
     }
   });
 
-  it('lets the site origin PUT uploads with presigned URLs and cleans aborted multipart uploads', () => {
+  it('lets the site origin POST uploads with presigned forms and cleans aborted multipart uploads', () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
     const cors = uploads?.Properties.CorsConfiguration as {
       CorsRules: { AllowedMethods: string[]; AllowedOrigins: unknown[]; AllowedHeaders?: string[] }[];
     };
     expect(cors.CorsRules).toHaveLength(1);
-    // Browser PUT of agent documents with the ticket's Content-Type, GET and HEAD with presigned links.
-    expect([...(cors.CorsRules[0]?.AllowedMethods ?? [])].sort()).toEqual(['GET', 'HEAD', 'PUT']);
+    // Browser form POST of agent documents (no unbounded PUT), GET and HEAD with presigned links.
+    expect([...(cors.CorsRules[0]?.AllowedMethods ?? [])].sort()).toEqual(['GET', 'HEAD', 'POST']);
     expect(cors.CorsRules[0]?.AllowedHeaders).toEqual(['content-type']);
     // Only the CloudFront app origin, never '*'.
     expect(cors.CorsRules[0]?.AllowedOrigins).toHaveLength(1);
@@ -343,6 +344,24 @@ describe('data', () => {
     expect(JSON.stringify(cors.CorsRules[0]?.AllowedOrigins)).toContain(logicalId(s.stack.site.distribution));
     expect(JSON.stringify(uploads?.Properties.LifecycleConfiguration)).toContain('AbortIncompleteMultipartUpload');
     expect(uploads?.Properties.LoggingConfiguration).toBeDefined();
+  });
+
+  it('deletes abandoned uploads (the staging prefix) a day after they were written, and nothing else', () => {
+    const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
+    const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    const expiring = rules.filter((r) => r.ExpirationInDays !== undefined);
+    expect(expiring).toEqual([{ Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' }]);
+    // Confirmed documents live under agents/, which no expiring rule covers.
+    expect(expiring.every((r) => typeof r.Prefix === 'string' && !'agents/'.startsWith(r.Prefix) && r.Prefix !== '')).toBe(true);
+  });
+
+  it('builds one one-day expiry rule per listed prefix, and refuses a prefix that could cover kept data', () => {
+    expect(expireAfterOneDay(['incoming/', 'whatsapp-bodies/']).map((r) => [r.prefix, r.expiration?.toDays()])).toEqual([
+      ['incoming/', 1],
+      ['whatsapp-bodies/', 1],
+    ]);
+    expect(() => expireAfterOneDay([''])).toThrow(/top-level folder/);
+    expect(() => expireAfterOneDay(['agents'])).toThrow(/top-level folder/);
   });
 
   it('rotates the integration-secrets key', () => {

@@ -1,9 +1,9 @@
 /**
  * Agent documents in the uploads bucket, through presigned URLs only (see s3-presigner.ts:
- * no S3 client in the API bundles). The browser PUTs big files itself; the function HEADs,
- * PUTs small files and DELETEs with the same kind of link.
+ * no S3 client in the API bundles). The browser POSTs documents itself with a signed form
+ * policy; the function HEADs, copies, PUTs small files and DELETEs with presigned links.
  */
-import type { AgentFileObjects, PresignedRequest } from '../domain/agents/repository.js';
+import type { AgentFileObjects, PresignedPost, PresignedRequest } from '../domain/agents/repository.js';
 import type { S3Presigner } from './s3-presigner.js';
 
 /** Upload links stay valid long enough for 50 MB on a slow connection. */
@@ -28,10 +28,18 @@ export class S3AgentFiles implements AgentFileObjects {
     return new Date(this.now() + seconds * 1000).toISOString();
   }
 
-  async uploadRequest(key: string, contentType: string): Promise<PresignedRequest> {
+  async uploadRequest(key: string, contentType: string, maxBytes: number): Promise<PresignedPost> {
     const expiresAt = this.expiresAt(UPLOAD_URL_SECONDS);
-    const url = await this.presigner.putUrl(key, { expiresInSeconds: UPLOAD_URL_SECONDS });
-    return { url, headers: { 'content-type': contentType }, expiresAt };
+    const post = await this.presigner.postPolicy(key, { contentType, minBytes: 1, maxBytes, expiresInSeconds: UPLOAD_URL_SECONDS });
+    return { ...post, expiresAt };
+  }
+
+  async copy(sourceKey: string, key: string): Promise<void> {
+    const { url, headers } = await this.presigner.copyRequest(sourceKey, key);
+    const response = await fetch(url, { method: 'PUT', headers });
+    const body = await response.text();
+    // A copy can fail after S3 answered 200: the error is then in the body.
+    if (!response.ok || body.includes('<Error>')) throw new Error(`Copy of a document in S3 failed with HTTP ${response.status}`);
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {

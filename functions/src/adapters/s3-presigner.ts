@@ -6,6 +6,7 @@
  * and a function that must write an object itself PUTs to one. Keeping @aws-sdk/client-s3
  * out of their bundles saves ~125 KB minified per function (bundle budget: 400 KB).
  */
+import { createHmac } from 'node:crypto';
 import { formatUrl } from '@aws-sdk/core/util';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import { S3RequestPresigner } from '@aws-sdk/s3-request-presigner';
@@ -19,6 +20,31 @@ export interface S3PresignerOptions {
   /** Emulator endpoint (path-style, e.g. s3rver); unset means the bucket's AWS virtual-host URL. */
   endpoint?: string;
   expiresInSeconds: number;
+  /** Tests pass fixed credentials and a clock; production uses the default chain and Date.now. */
+  credentials?: CredentialProvider;
+  now?: () => number;
+}
+
+interface Credentials {
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken?: string;
+}
+type CredentialProvider = () => Promise<Credentials>;
+
+/** A browser form upload (S3 POST Object): send `fields` first, then the file as `file`, multipart/form-data. */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+}
+
+export interface PostPolicyOptions {
+  /** The Content-Type the form must carry (exact match). */
+  contentType: string;
+  /** content-length-range: S3 refuses a file outside it (400 EntityTooLarge / EntityTooSmall). */
+  minBytes: number;
+  maxBytes: number;
+  expiresInSeconds?: number;
 }
 
 export interface PresignOptions {
@@ -26,12 +52,17 @@ export interface PresignOptions {
   expiresInSeconds?: number;
 }
 
+const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
+const amzDate = (date: Date) => date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
+
 export class S3Presigner implements AvatarUrlSigner {
   private readonly presigner: S3RequestPresigner;
+  private readonly credentials: CredentialProvider;
 
   constructor(private readonly options: S3PresignerOptions) {
+    this.credentials = options.credentials ?? defaultProvider();
     this.presigner = new S3RequestPresigner({
-      credentials: defaultProvider(),
+      credentials: this.credentials,
       region: options.region,
       sha256: Hash.bind(null, 'sha256'),
     });
@@ -45,6 +76,60 @@ export class S3Presigner implements AvatarUrlSigner {
   /** A link that stores a body at `key`; the caller sends Content-Type with the PUT. */
   putUrl(key: string, options: PresignOptions = {}): Promise<string> {
     return this.presign('PUT', key, options);
+  }
+
+  /**
+   * A signed POST policy (SigV4) for a browser form upload to exactly `key`: the Content-Type is
+   * fixed and the size must lie in [minBytes, maxBytes], both enforced by S3 itself (unlike a
+   * presigned PUT, which accepts any size). Signed here rather than with @aws-sdk/s3-presigned-post,
+   * which needs an S3 client in the bundle; the unit test checks both produce the same form.
+   */
+  async postPolicy(key: string, policy: PostPolicyOptions): Promise<PresignedPost> {
+    const { bucket, region, endpoint } = this.options;
+    const credentials = await this.credentials();
+    const now = new Date(this.options.now ? this.options.now() : Date.now());
+    const signingDate = amzDate(now);
+    const shortDate = signingDate.slice(0, 8);
+    const scope = `${shortDate}/${region}/s3/aws4_request`;
+    const signed: Record<string, string> = {
+      'Content-Type': policy.contentType,
+      bucket,
+      'X-Amz-Algorithm': 'AWS4-HMAC-SHA256',
+      'X-Amz-Credential': `${credentials.accessKeyId}/${scope}`,
+      'X-Amz-Date': signingDate,
+      ...(credentials.sessionToken ? { 'X-Amz-Security-Token': credentials.sessionToken } : {}),
+    };
+    const expiration = new Date(now.getTime() + (policy.expiresInSeconds ?? this.options.expiresInSeconds) * 1000);
+    const encodedPolicy = Buffer.from(
+      JSON.stringify({
+        expiration: expiration.toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        conditions: [
+          ['content-length-range', policy.minBytes, policy.maxBytes],
+          ...Object.entries(signed).map(([name, value]) => ({ [name]: value })),
+          { key },
+        ],
+      }),
+      'utf8',
+    ).toString('base64');
+    const signingKey = ['s3', 'aws4_request'].reduce(
+      (k, part) => hmac(k, part),
+      hmac(hmac(`AWS4${credentials.secretAccessKey}`, shortDate), region),
+    );
+    const url = endpoint ? `${endpoint.replace(/\/$/, '')}/${bucket}` : `https://${bucket}.s3.${region}.amazonaws.com/`;
+    return {
+      url,
+      fields: { ...signed, key, Policy: encodedPolicy, 'X-Amz-Signature': hmac(signingKey, encodedPolicy).toString('hex') },
+    };
+  }
+
+  /**
+   * A link that copies `sourceKey` to `key` inside the bucket (PUT with x-amz-copy-source). The
+   * header is signed, not hoisted into the query (S3 reads it only as a header): send `headers`.
+   */
+  async copyRequest(sourceKey: string, key: string): Promise<{ url: string; headers: Record<string, string> }> {
+    const headers = { 'x-amz-copy-source': `/${this.options.bucket}/${encodeKey(sourceKey)}` };
+    const url = await this.presign('PUT', key, { headers, unhoistable: Object.keys(headers) });
+    return { url, headers };
   }
 
   /** A link that answers the object's headers (Content-Length), or 404 when there is none. */
@@ -76,10 +161,10 @@ export class S3Presigner implements AvatarUrlSigner {
   private async presign(
     method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
     key: string,
-    options: PresignOptions & { query?: Record<string, string> } = {},
+    options: PresignOptions & { query?: Record<string, string>; headers?: Record<string, string>; unhoistable?: string[] } = {},
   ): Promise<string> {
     const { bucket, region, endpoint } = this.options;
-    const encodedKey = key.split('/').map(encodeURIComponent).join('/');
+    const encodedKey = encodeKey(key);
     const base = new URL(
       endpoint
         ? `${endpoint.replace(/\/$/, '')}/${bucket}/${encodedKey}`
@@ -92,8 +177,16 @@ export class S3Presigner implements AvatarUrlSigner {
       port: base.port ? Number(base.port) : undefined,
       path: base.pathname,
       query: options.query,
-      headers: { host: base.host },
+      headers: { host: base.host, ...options.headers },
     });
-    return formatUrl(await this.presigner.presign(request, { expiresIn: this.expiresIn(options) }));
+    return formatUrl(
+      await this.presigner.presign(request, {
+        expiresIn: this.expiresIn(options),
+        ...(options.unhoistable ? { unhoistableHeaders: new Set(options.unhoistable) } : {}),
+        ...(this.options.now ? { signingDate: new Date(this.options.now()) } : {}),
+      }),
+    );
   }
 }
+
+const encodeKey = (key: string) => key.split('/').map(encodeURIComponent).join('/');

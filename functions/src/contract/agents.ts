@@ -88,6 +88,12 @@ export const agentMessages = {
   fileTooLargeForDirectUpload: 'Files over 4 MB must be uploaded with the upload link (POST /api/agents/{id}/files/uploads)',
   fileNotFound: 'File not found',
   fileNotUploaded: 'The file has not been uploaded yet',
+  fileSizeMismatch: 'The uploaded file does not have the size declared for it. Upload it again.',
+  // Why ingestion refused a file whose content is not what its name and type say (sniffed).
+  fileIsProgram: 'This file is a program, not a document. Only PDF, TXT, DOC and DOCX documents are accepted.',
+  fileNotReallyPdf: 'This file is not really a PDF: its content does not match its type.',
+  fileNotReallyWord: 'This file is not really a Word document: its content does not match its type.',
+  fileNotReallyText: 'This file is not really a text file: its content does not match its type.',
   fileDeleted: 'File deleted successfully',
   filesUploaded: (n: number) => (n === 1 ? '1 file uploaded successfully' : `${n} files uploaded successfully`),
   // URLs
@@ -310,7 +316,7 @@ export const toolRequest = z
   );
 export type ToolInput = z.infer<typeof toolRequest>;
 
-/** POST /api/agents/{id}/files/uploads: ask for presigned upload URLs (the browser PUTs straight to S3 with progress). */
+/** POST /api/agents/{id}/files/uploads: ask for presigned form uploads (the browser POSTs straight to S3 with progress). */
 export const fileUploadRequest = z.object({
   files: z
     .array(
@@ -325,11 +331,15 @@ export const fileUploadRequest = z.object({
 });
 export type FileUploadInput = z.infer<typeof fileUploadRequest>;
 
-/** data of POST /api/agents/{id}/files/uploads: PUT the file's bytes to `url` with `headers`, then POST .../files/{id}/complete. */
+/**
+ * data of POST /api/agents/{id}/files/uploads: POST a multipart/form-data form to `url` with every
+ * one of `fields` first and the file last as `file` (S3 POST Object; storage refuses another size
+ * range, key or Content-Type), then POST .../files/{id}/complete.
+ */
 export interface FileUploadTicket {
   file: AgentFile;
   url: string;
-  headers: Record<string, string>;
+  fields: Record<string, string>;
   expiresAt: string;
 }
 

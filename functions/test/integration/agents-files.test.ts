@@ -1,7 +1,8 @@
 /**
  * Agent documents through the local gateway, DynamoDB Local, s3rver and the local SQS:
- * presigned browser uploads (ticket → PUT to S3 → complete), the spec's multipart upload,
- * SPEC §5 refusals, download links, deletes (item, object, chunks) and ownership.
+ * presigned browser uploads (ticket → form POST to S3 under its policy → complete), the spec's
+ * multipart upload, SPEC §5 refusals, content sniffing, download links, deletes (item, object,
+ * chunks) and ownership.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
@@ -18,8 +19,10 @@ import {
   eventually,
   objectBytes,
   objectExists,
+  postToTicket,
   seedChunks,
   sentTo,
+  uploadDirect,
   uploadMultipart,
   type AgentsUser,
 } from '../support/agents-api.js';
@@ -35,7 +38,7 @@ beforeAll(async () => {
 const fileItem = async (userId: string, agentId: string, fileId: string) => getItem(`USER#${userId}`, `AGENT#${agentId}#FILE#${fileId}`);
 
 describe('presigned uploads (browser → S3)', () => {
-  it('asks for a ticket, PUTs the bytes to S3, completes: pending, queued, stored, downloadable', async () => {
+  it('asks for a ticket, POSTs the form to S3, completes: copied out of staging, pending, queued, ingested, downloadable', async () => {
     const agent = await createAgent(owner);
     const text = 'Opening hours: Monday to Friday, 9 to 17.\n';
     const sentBefore = await sentTo('file-ingest');
@@ -48,34 +51,30 @@ describe('presigned uploads (browser → S3)', () => {
     const ticket = tickets.body.data![0]!;
     expect(ticket.file).toMatchObject({ originalName: 'Horario de atención.txt', mimeType: 'text/plain', size: Buffer.byteLength(text), status: 'uploading' });
     expect(ticket.file.id).toBe(ticket.file._id);
-    expect(ticket.headers).toEqual({ 'content-type': 'text/plain' });
-    expect(Date.parse(ticket.expiresAt)).toBeGreaterThan(Date.now());
     const stored = await fileItem(owner.userId, agent._id, ticket.file._id);
-    expect(stored).toMatchObject({
-      status: 'uploading',
-      s3Key: `agents/${owner.userId}/${agent._id}/${ticket.file._id}/Horario_de_atencion.txt`,
-      gsi1pk: `USER#${owner.userId}#FILE#${ticket.file._id}`,
-    });
+    const key = `agents/${owner.userId}/${agent._id}/${ticket.file._id}/Horario_de_atencion.txt`;
+    expect(stored).toMatchObject({ status: 'uploading', s3Key: key, gsi1pk: `USER#${owner.userId}#FILE#${ticket.file._id}` });
+    // The form goes to the staging prefix (expires after a day unless confirmed), with a fixed type and a 1..50 MB range.
+    expect(ticket.fields).toMatchObject({ key: `incoming/${key}`, 'Content-Type': 'text/plain' });
+    const policy = JSON.parse(Buffer.from(ticket.fields.Policy!, 'base64').toString('utf8')) as { conditions: unknown[] };
+    expect(policy.conditions).toContainEqual(['content-length-range', 1, 50 * MB]);
+    expect(Date.parse(ticket.expiresAt)).toBeGreaterThan(Date.now());
     // An unconfirmed upload expires (table TTL) a day later.
     expect(Number(stored!.expiresAt) * 1000).toBeGreaterThan(Date.now() + 23 * 3600 * 1000);
 
-    // The browser's preflight from the app origin is allowed by the bucket's CORS.
-    const preflight = await fetch(ticket.url, {
-      method: 'OPTIONS',
-      headers: { origin: inject('apiUrl'), 'access-control-request-method': 'PUT', 'access-control-request-headers': 'content-type' },
-    });
-    expect(preflight.status).toBe(200);
-    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
-    const put = await fetch(ticket.url, { method: 'PUT', headers: { ...ticket.headers, origin: inject('apiUrl') }, body: text });
-    expect(put.status).toBe(200);
-    expect(put.headers.get('access-control-allow-origin')).toBe(inject('apiUrl'));
+    // The browser's form POST from the app origin is allowed by the bucket's CORS.
+    const post = await postToTicket(ticket, text, { origin: inject('apiUrl') });
+    expect(post.status).toBe(204);
+    expect(post.headers.get('access-control-allow-origin')).toBe(inject('apiUrl'));
+    expect(await objectExists(`incoming/${key}`)).toBe(true);
 
     const done = await call<AgentFile>(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
 
     expect(done.status).toBe(200);
     expect(done.body.message).toBe('1 file uploaded successfully');
     expect(done.body.data).toMatchObject({ _id: ticket.file._id, status: 'pending', size: Buffer.byteLength(text) });
-    expect((await objectBytes(String(stored!.s3Key)))?.toString('utf8')).toBe(text);
+    expect((await objectBytes(key))?.toString('utf8')).toBe(text);
+    expect(await objectExists(`incoming/${key}`)).toBe(false);
     expect((await fileItem(owner.userId, agent._id, ticket.file._id))?.expiresAt).toBeUndefined();
     expect(await sentTo('file-ingest')).toBeGreaterThan(sentBefore);
     const listed = await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`);
@@ -87,7 +86,7 @@ describe('presigned uploads (browser → S3)', () => {
       const file = (await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`)).body.data![0];
       return file && file.status !== 'pending' ? file : null;
     }, 20_000);
-    expect(['completed', 'failed']).toContain(processed.status);
+    expect(processed).toMatchObject({ status: 'completed', chunkCount: 1 });
 
     // A repeated complete is harmless.
     const again = await call<AgentFile>(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
@@ -142,22 +141,99 @@ describe('presigned uploads (browser → S3)', () => {
     expect([complete.status, complete.body.message]).toEqual([404, 'File not found']);
   });
 
-  it('refuses an object that turned out bigger than 50 MB, and removes it', async () => {
+  it('storage refuses a form upload over 50 MB (400 EntityTooLarge), whatever size was declared', async () => {
     const agent = await createAgent(owner);
     const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
       files: [{ name: 'liar.txt', size: 10, type: 'text/plain' }],
     });
     const ticket = tickets.body.data![0]!;
-    const key = String((await fileItem(owner.userId, agent._id, ticket.file._id))?.s3Key);
-    const put = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: new Uint8Array(50 * MB + 1) });
-    expect(put.status).toBe(200);
+
+    const post = await postToTicket(ticket, new Uint8Array(50 * MB + 1), { origin: inject('apiUrl') });
+
+    expect(post.status).toBe(400);
+    expect(await post.text()).toContain('<Code>EntityTooLarge</Code>');
+    // The browser can read the refusal (CORS on errors, as S3 does).
+    expect(post.headers.get('access-control-allow-origin')).toBe(inject('apiUrl'));
+    expect(await objectExists(String(ticket.fields.key))).toBe(false);
+    const complete = await call(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
+    expect([complete.status, complete.body.message]).toEqual([400, 'The file has not been uploaded yet']);
+  });
+
+  it('storage takes exactly 50 MB, and refuses an empty file', async () => {
+    const agent = await createAgent(owner);
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [
+        { name: 'limit.txt', size: 50 * MB, type: 'text/plain' },
+        { name: 'empty.txt', size: 0, type: 'text/plain' },
+      ],
+    });
+    const [limit, empty] = tickets.body.data!;
+
+    const full = await postToTicket(limit!, new Uint8Array(50 * MB).fill(0x61));
+    const none = await postToTicket(empty!, new Uint8Array(0));
+
+    expect(full.status).toBe(204);
+    expect(none.status).toBe(400);
+    expect(await none.text()).toContain('<Code>EntityTooSmall</Code>');
+  });
+
+  it('storage refuses a form whose key, Content-Type or signature was changed (403, as S3)', async () => {
+    const agent = await createAgent(owner);
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [{ name: 'notes.txt', size: 5, type: 'text/plain' }],
+    });
+    const ticket = tickets.body.data![0]!;
+    const otherKey = `agents/${stranger.userId}/x/y/notes.txt`;
+
+    const moved = await postToTicket({ ...ticket, fields: { ...ticket.fields, key: otherKey } }, 'hello');
+    const retyped = await postToTicket({ ...ticket, fields: { ...ticket.fields, 'Content-Type': 'application/x-msdownload' } }, 'hello');
+    const forged = await postToTicket({ ...ticket, fields: { ...ticket.fields, 'X-Amz-Signature': '0'.repeat(64) } }, 'hello');
+
+    expect([moved.status, retyped.status, forged.status]).toEqual([403, 403, 403]);
+    expect(await moved.text()).toContain('Invalid according to Policy: Policy Condition failed');
+    expect(await forged.text()).toContain('<Code>SignatureDoesNotMatch</Code>');
+    expect(await objectExists(otherKey)).toBe(false);
+    expect(await objectExists(String(ticket.fields.key))).toBe(false);
+  });
+
+  it('refuses to complete when the stored object is not the declared size, and removes both', async () => {
+    const agent = await createAgent(owner);
+    const tickets = await call<FileUploadTicket[]>(owner, 'POST', `/api/agents/${agent._id}/files/uploads`, {
+      files: [{ name: 'short.txt', size: 10, type: 'text/plain' }],
+    });
+    const ticket = tickets.body.data![0]!;
+    expect((await postToTicket(ticket, 'twelve bytes')).status).toBe(204);
+    const sentBefore = await sentTo('file-ingest');
 
     const res = await call(owner, 'POST', `/api/agents/${agent._id}/files/${ticket.file._id}/complete`);
 
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('Invalid files: liar.txt (too large, max 50MB)');
+    expect(res.body.message).toBe('The uploaded file does not have the size declared for it. Upload it again.');
     expect(await fileItem(owner.userId, agent._id, ticket.file._id)).toBeUndefined();
-    expect(await objectExists(key)).toBe(false);
+    expect(await objectExists(String(ticket.fields.key))).toBe(false);
+    expect(await sentTo('file-ingest')).toBe(sentBefore);
+  });
+
+  it('a program renamed .pdf uploads, then ingestion refuses it: failed, with the reason', async () => {
+    const agent = await createAgent(owner);
+    // A Windows program: DOS header whose e_lfanew points at "PE\0\0".
+    const exe = new Uint8Array(1024);
+    exe.set([0x4d, 0x5a, 0x90, 0x00, 0x03]);
+    new DataView(exe.buffer).setUint32(0x3c, 0x80, true);
+    exe.set([0x50, 0x45, 0x00, 0x00], 0x80);
+
+    const { ticket, done } = await uploadDirect(owner, agent._id, { name: 'invoice.pdf', type: 'application/pdf', bytes: exe });
+
+    expect(done.status).toBe(200);
+    const processed = await eventually(async () => {
+      const file = (await call<AgentFile[]>(owner, 'GET', `/api/agents/${agent._id}/files`)).body.data!.find((f) => f._id === ticket.file._id);
+      return file && file.status !== 'pending' ? file : null;
+    }, 20_000);
+    expect(processed).toMatchObject({
+      status: 'failed',
+      error: 'This file is a program, not a document. Only PDF, TXT, DOC and DOCX documents are accepted.',
+    });
+    expect(await chunkKeys(owner.userId, agent._id)).toEqual([]);
   });
 
   it.each([

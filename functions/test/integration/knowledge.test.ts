@@ -179,7 +179,8 @@ describe('files', () => {
 
     const file = await ingestFile(withAi, agent, 'price-list.pdf', 'application/pdf', new TextEncoder().encode('This is a text file renamed to .pdf'));
 
-    expect(file).toMatchObject({ status: 'failed', error: 'The file could not be read as a PDF' });
+    // Sniffed before the PDF reader sees it.
+    expect(file).toMatchObject({ status: 'failed', error: 'This file is not really a PDF: its content does not match its type.' });
     expect(await chunkKeys(withAi.userId, agent._id)).toEqual([]);
     expect(await knowledgeVersion(withAi, agent._id)).toBe(versionBefore);
   });

@@ -60,7 +60,15 @@ export function uploadMultipart(user: AgentsUser, agentId: string, files: { name
   return api<AgentFile[]>('POST', `/api/agents/${agentId}/files`, { token: user.token, rawBody: form });
 }
 
-/** The presigned flow: ask for a ticket, PUT the bytes to S3 (as the browser does), confirm. */
+/** The browser's form upload to S3 with a ticket: its fields first, the file last (S3 ignores fields after it). */
+export function postToTicket(ticket: Pick<FileUploadTicket, 'url' | 'fields'>, bytes: Uint8Array | string, headers: Record<string, string> = {}) {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+  form.append('file', new Blob([bytes]), 'upload');
+  return fetch(ticket.url, { method: 'POST', body: form, headers });
+}
+
+/** The presigned flow: ask for a ticket, POST the bytes to S3 (as the browser does), confirm. */
 export async function uploadDirect(user: AgentsUser, agentId: string, file: { name: string; type: string; bytes: Uint8Array | string }) {
   const bytes = typeof file.bytes === 'string' ? new TextEncoder().encode(file.bytes) : file.bytes;
   const tickets = await call<FileUploadTicket[]>(user, 'POST', `/api/agents/${agentId}/files/uploads`, {
@@ -68,8 +76,8 @@ export async function uploadDirect(user: AgentsUser, agentId: string, file: { na
   });
   if (tickets.status !== 201 || !tickets.body.data?.[0]) throw new Error(`upload ticket failed: ${tickets.status} ${tickets.body.message}`);
   const ticket = tickets.body.data[0];
-  const put = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: bytes });
-  if (!put.ok) throw new Error(`PUT to the presigned URL failed: ${put.status} ${await put.text()}`);
+  const post = await postToTicket(ticket, bytes);
+  if (!post.ok) throw new Error(`POST to the presigned form failed: ${post.status} ${await post.text()}`);
   const done = await call<AgentFile>(user, 'POST', `/api/agents/${agentId}/files/${ticket.file._id}/complete`);
   return { ticket, done };
 }

@@ -22,6 +22,13 @@ export function sanitiseFileName(name: string): string {
 export const fileObjectKey = (userId: string, agentId: string, fileId: string, name: string) =>
   `agents/${userId}/${agentId}/${fileId}/${sanitiseFileName(name)}`;
 
+/**
+ * Browser uploads land under this prefix and are copied to their own key when confirmed; the
+ * bucket's lifecycle deletes what stays here a day (abandoned uploads, see EXPIRING_UPLOAD_PREFIXES).
+ */
+export const UPLOAD_STAGING_PREFIX = 'incoming/';
+export const stagingKey = (key: string) => `${UPLOAD_STAGING_PREFIX}${key}`;
+
 /** The stored MIME type of an accepted file: the canonical one of its kind (browsers send '' or octet-stream for .doc). */
 export function canonicalMimeType(name: string, declared: string): string {
   const kind = agentFileKind(name, declared);

@@ -63,11 +63,20 @@ export interface PresignedRequest {
   expiresAt: string;
 }
 
+/** A form upload the browser makes itself: POST `fields`, then the file as `file` (multipart/form-data), to `url`. */
+export interface PresignedPost {
+  url: string;
+  fields: Record<string, string>;
+  expiresAt: string;
+}
+
 /** The uploaded documents (uploads bucket). */
 export interface AgentFileObjects {
-  /** Where the browser PUTs the bytes of a new document. */
-  uploadRequest(key: string, contentType: string): Promise<PresignedRequest>;
+  /** Where the browser POSTs a new document: exactly `key`, this Content-Type, 1..maxBytes bytes (storage refuses anything else). */
+  uploadRequest(key: string, contentType: string, maxBytes: number): Promise<PresignedPost>;
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** Copies an object inside the bucket (metadata included). */
+  copy(sourceKey: string, key: string): Promise<void>;
   /** The stored object's size, or null when there is none. */
   head(key: string): Promise<{ size: number } | null>;
   delete(key: string): Promise<void>;

@@ -25,7 +25,7 @@ import { newId as defaultNewId, isId } from '../../lib/ids.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ChunkStore } from '../knowledge/ports.js';
 import type { SecretBox } from '../secrets/ports.js';
-import { canonicalMimeType, fileObjectKey, rejectedFiles } from './files.js';
+import { canonicalMimeType, fileObjectKey, rejectedFiles, stagingKey } from './files.js';
 import { newAgentRecord, type AgentRecord, type AgentWithChildren, type FileRecord, type ToolRecord, type UrlRecord } from './ports.js';
 import type { AgentFileObjects, AgentRepository, KnowledgeJobs } from './repository.js';
 import { MASKED, agentView, fileView, toolView, urlView, type FileDownload } from './view.js';
@@ -223,7 +223,10 @@ export function createAgentService(deps: AgentServiceDeps) {
       return (await loadAgent(userId, agentId)).files.map(fileView);
     },
 
-    /** Step 1 of a browser upload: file items in 'uploading' and one presigned PUT each. Nothing is written when a file is refused. */
+    /**
+     * Step 1 of a browser upload: file items in 'uploading' and one presigned form POST each, to the
+     * file's staging key, at most 50 MB (storage itself refuses more). Nothing is written when a file is refused.
+     */
     async requestUploads(userId: string, agentId: string, input: FileUploadInput): Promise<FileUploadTicket[]> {
       await requireAgent(userId, agentId);
       const rejected = rejectedFiles(input.files);
@@ -245,31 +248,49 @@ export function createAgentService(deps: AgentServiceDeps) {
       });
       if (!(await agents.addFiles(userId, agentId, files))) throw agentNotFound();
       return Promise.all(
-        files.map(async (file) => ({ file: fileView(file), ...(await objects.uploadRequest(file.s3Key, file.mimeType)) })),
+        files.map(async (file) => ({
+          file: fileView(file),
+          ...(await objects.uploadRequest(stagingKey(file.s3Key), file.mimeType, AGENT_FILE_MAX_BYTES)),
+        })),
       );
     },
 
-    /** Step 2: the object is there (and within the limit) → pending, and the file-ingest job is queued. */
+    /**
+     * Step 2: the staged object is there with the declared size (HEAD) → copied to the file's own key
+     * (out of the expiring staging prefix), pending, and the file-ingest job is queued.
+     */
     async completeUpload(userId: string, agentId: string, fileId: string): Promise<AgentFile> {
       const file = isId(agentId) && isId(fileId) ? await agents.getFile(userId, agentId, fileId) : null;
       if (!file) return childNotFound(userId, agentId, agentMessages.fileNotFound);
       // Confirmed already (a repeated call): nothing more to do.
       if (file.status !== 'uploading') return fileView(file);
-      const stored = await objects.head(file.s3Key);
+      const staged = stagingKey(file.s3Key);
+      const stored = await objects.head(staged);
       if (!stored) throw new ValidationError(agentMessages.fileNotUploaded);
-      if (stored.size > AGENT_FILE_MAX_BYTES) {
-        // Larger than the declared size allowed: refuse it and remove what was stored.
+      if (stored.size > AGENT_FILE_MAX_BYTES || stored.size !== file.size) {
+        // Not what was declared (storage already caps it at 50 MB): refuse it and remove what was stored.
         await agents.deleteFile(userId, agentId, fileId);
-        await deleteObject(file.s3Key);
-        throw new ValidationError(invalidFilesMessage([{ name: file.originalName, reason: 'too large, max 50MB' }]));
+        await deleteObject(staged);
+        throw new ValidationError(
+          stored.size > AGENT_FILE_MAX_BYTES
+            ? invalidFilesMessage([{ name: file.originalName, reason: 'too large, max 50MB' }])
+            : agentMessages.fileSizeMismatch,
+        );
       }
+      // Copied before the item says pending: a confirmed file always has its object outside staging.
+      await objects.copy(staged, file.s3Key);
       const pending = await agents.setFileStatus(userId, agentId, fileId, 'uploading', { status: 'pending', size: stored.size });
       if (!pending) {
         // Confirmed by a concurrent call, or deleted meanwhile.
         const current = await agents.getFile(userId, agentId, fileId);
-        if (!current) throw new NotFoundError(agentMessages.fileNotFound);
+        if (!current) {
+          await deleteObject(file.s3Key);
+          throw new NotFoundError(agentMessages.fileNotFound);
+        }
         return fileView(current);
       }
+      // Best effort: the lifecycle rule removes it after a day anyway.
+      await deleteObject(staged);
       await queueFiles(userId, agentId, [pending]);
       return fileView(pending);
     },

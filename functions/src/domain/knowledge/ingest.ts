@@ -6,7 +6,7 @@
  *
  * Outcomes:
  * - The source (or its agent) no longer exists: the job is dropped (nothing written).
- * - A permanent problem with the source (KnowledgeSourceError: not a PDF, no text, HTTP 404,
+ * - A permanent problem with the source (KnowledgeSourceError: content not of its type (sniffed), not a PDF, no text, HTTP 404,
  *   blocked address, unsupported type, too long): the source is marked failed with the reason
  *   written for the user, and the job succeeds (no retry). Chunks of an earlier successful
  *   ingestion are kept (a refresh that fails does not wipe the knowledge).
@@ -28,6 +28,7 @@ import { chunkText, type ChunkingOptions } from './chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
 import type { FileIngestJob, UrlScrapeJob } from './jobs.js';
 import type { ChunkStore, KnowledgeChunk, KnowledgeSourceKind, KnowledgeSourceRecord, KnowledgeSources } from './ports.js';
+import { contentMismatch } from './sniff.js';
 import { normaliseWhitespace } from './text.js';
 
 export interface IngestLog {
@@ -172,6 +173,9 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
           if ((record.size ?? 0) > AGENT_FILE_MAX_BYTES) throw new KnowledgeSourceError(knowledgeMessages.fileTooLarge);
           if (!record.s3Key) throw new KnowledgeSourceError(knowledgeMessages.fileMissing);
           const bytes = await files.read(record.s3Key);
+          // The bytes must be what the name says before any parser sees them (a renamed program is refused).
+          const mismatch = contentMismatch(kind, bytes);
+          if (mismatch) throw new KnowledgeSourceError(mismatch);
           return { text: await files.extract(kind, bytes) };
         },
         { refresh: false },

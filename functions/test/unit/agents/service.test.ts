@@ -35,8 +35,9 @@ function fakes() {
     secrets: { seal: async (v) => `sealed:${v}`, open: async (v) => v.slice(7) },
     chunks: { deleteSource: async () => undefined, deleteAgent: async () => undefined },
     objects: {
-      uploadRequest: async () => ({ url: 'http://s3/put', headers: {}, expiresAt: '' }),
+      uploadRequest: async () => ({ url: 'http://s3/bucket', fields: {}, expiresAt: '' }),
       put: async (key) => void stored.push(key),
+      copy: async () => undefined,
       head: async () => null,
       delete: async () => undefined,
       downloadRequest: async () => ({ url: '', headers: {}, expiresAt: '' }),

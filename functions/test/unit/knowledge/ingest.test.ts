@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeSourceError, knowledgeMessages } from '../../../src/domain/knowledge/errors.js';
 import { contentHashOf, createKnowledgeIngestion, UNEXPECTED_FAILURE, type KnowledgeIngestDeps } from '../../../src/domain/knowledge/ingest.js';
-import type { AgentFileKind } from '../../../src/contract/agents.js';
+import { agentMessages, type AgentFileKind } from '../../../src/contract/agents.js';
 import { connector, MemoryChunkStore, MemorySources, modelError, ScriptedEmbedder } from './fakes.js';
 
 const U = 'user-1';
@@ -41,8 +41,9 @@ function harness(options: { connected?: boolean } = {}): Harness {
         return bytes;
       },
       extract: async (kind, bytes) => {
-        h.extracted.push({ kind, size: bytes.byteLength });
-        const text = new TextDecoder().decode(bytes);
+        const body = kind === 'pdf' ? bytes.subarray(PDF_HEADER.length) : bytes;
+        h.extracted.push({ kind, size: body.byteLength });
+        const text = new TextDecoder().decode(body);
         if (text.startsWith('BROKEN')) throw new KnowledgeSourceError(knowledgeMessages.notPdf);
         return text;
       },
@@ -61,8 +62,10 @@ function harness(options: { connected?: boolean } = {}): Harness {
   return h;
 }
 
-const addFile = (h: Harness, fileId: string, name: string, content: string, extra: Partial<{ size: number; mimeType: string }> = {}) => {
-  const bytes = new TextEncoder().encode(content);
+/** Files named .pdf start with a PDF header (content is sniffed before extraction); the fake extractor reads what follows. */
+const PDF_HEADER = '%PDF-1.7\n';
+const addFile = (h: Harness, fileId: string, name: string, content: string | Uint8Array, extra: Partial<{ size: number; mimeType: string }> = {}) => {
+  const bytes = typeof content === 'string' ? new TextEncoder().encode(/\.pdf$/i.test(name) ? PDF_HEADER + content : content) : content;
   h.files.set(`uploads/${fileId}`, bytes);
   h.sources.add(U, A, { kind: 'file', sourceId: fileId, name, s3Key: `uploads/${fileId}`, mimeType: extra.mimeType ?? '', size: extra.size ?? bytes.byteLength, status: 'pending' });
 };
@@ -135,6 +138,21 @@ describe('file ingestion', () => {
     expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once)).toBe('failed');
     expect(record(h, 'file', 'f1')).toMatchObject({ status: 'failed', error: knowledgeMessages.notPdf });
     expect(h.sources.versions.get(`${U}/${A}`)).toBe(0);
+  });
+
+  it('fails a renamed program (or any content not of its type) with the reason, before extraction', async () => {
+    const exe = new Uint8Array(256);
+    exe.set([0x4d, 0x5a, 0x90, 0x00]);
+    addFile(h, 'exe', 'invoice.pdf', exe);
+    addFile(h, 'zip', 'notes.txt', new Uint8Array([0x50, 0x4b, 0x03, 0x04, 0x14, 0, 0, 0]));
+
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'exe' }, once)).toBe('failed');
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'zip' }, once)).toBe('failed');
+
+    expect(record(h, 'file', 'exe')).toMatchObject({ status: 'failed', error: agentMessages.fileIsProgram });
+    expect(record(h, 'file', 'zip')).toMatchObject({ status: 'failed', error: agentMessages.fileNotReallyText });
+    expect(h.extracted).toEqual([]);
+    expect(h.store.of(U, A, 'file', 'exe')).toBeUndefined();
   });
 
   it('fails a file with no text, an unsupported type, a missing object or a size over 50 MB', async () => {

@@ -1,0 +1,12 @@
+/**
+ * Prefixes of the uploads bucket that hold only temporary objects: the bucket's lifecycle
+ * (infra/lib/data.ts) deletes what is under them a day after it was written. Add a prefix here
+ * for any other temporary object; never list one that holds kept data (agent documents live
+ * under agents/, outside every prefix here).
+ */
+import { UPLOAD_STAGING_PREFIX } from '../domain/agents/files.js';
+
+export const EXPIRING_UPLOAD_PREFIXES: readonly string[] = [
+  // Browser uploads not (yet) confirmed: a confirmed one is copied to its own key first.
+  UPLOAD_STAGING_PREFIX,
+];
