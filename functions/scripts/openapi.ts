@@ -18,6 +18,7 @@ import { chatRequest } from '../src/contract/agents.js';
 import { API_KEY_LIMITS, API_KEY_PREFIX, apiKeyMessages, createApiKeyRequest } from '../src/contract/api-keys.js';
 import { CONTACT_PAGE_SIZES, CONTACT_SOURCES, DEFAULT_CONTACT_PAGE_SIZE, createContactRequest, listContactsQuery } from '../src/contract/contacts.js';
 import { VOICE_LIMITS, listCallsQuery } from '../src/contract/voice.js';
+import { billingServerMessages } from '../src/domain/billing/messages.js';
 import { routes, type RouteDef } from '../src/routes.js';
 import {
   apiKeyViewSchema,
@@ -151,6 +152,10 @@ const sharedResponses: Record<string, Json> = {
     content: jsonContent(ref('Error')),
   },
   ServerError: { description: 'Unexpected server error (`message`: "Internal server error").', content: jsonContent(ref('Error')) },
+  SubscriptionRequired: {
+    description: `No active or trialing subscription (\`message\`: "${billingServerMessages.subscriptionRequired}"); nothing was done.`,
+    content: jsonContent(ref('Error')),
+  },
 };
 
 /** The error responses every public API operation can answer. */
@@ -363,6 +368,10 @@ export function buildOpenApi(): Json {
     if (!operation) throw new Error(`No OpenAPI description for ${key}: add it to functions/scripts/openapi.ts`);
     (paths[route.path] ??= {})[route.method.toLowerCase()] = {
       ...operation,
+      // The manifest's paid-feature flag: the HTTP layer answers 402 before the route runs.
+      ...((route as RouteDef).requires === 'subscription'
+        ? { responses: { ...(operation.responses as Json), '402': use('SubscriptionRequired') } }
+        : {}),
       security: route.auth === 'userOrApiKey' ? apiKeySecurity : signedInSecurity,
     };
   }

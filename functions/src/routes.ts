@@ -174,6 +174,19 @@ export interface RouteDef {
   group: RouteGroupName;
   auth: AuthKind;
 }
+  /**
+   * 'subscription': a paid feature. Without an active or trialing subscription the HTTP layer
+   * answers 402 before the route runs (http/handler.ts). Set on the writes that create or change
+   * agents (with their files, URLs, tools and chat), integrations, API keys and phone-number
+   * requests; reads and clean-up (delete, disable, disconnect, cancel a request) stay open so a
+   * lapsed customer can still see and remove their data.
+   */
+  requires?: 'subscription';
+}
+
+/** "METHOD /path" of the routes flagged `requires: 'subscription'`. */
+export function subscriptionRouteKeys(list: readonly RouteDef[] = routes): Set<string> {
+  return new Set(list.filter((r) => r.requires === 'subscription').map((r) => `${r.method} ${r.path}`));
 
 export const routes = [
   // Auth (SPEC §7 Auth)
@@ -216,39 +229,39 @@ export const routes = [
   { method: 'DELETE', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   // Integrations (SPEC §7 Integrations; {type} is chatgpt, twilio-voice or whatsapp-business)
   { method: 'GET', path: '/api/integrations', group: 'integrations', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/chatgpt/setup', group: 'integrations', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/chatgpt/test', group: 'integrations', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/chatgpt/ask', group: 'integrations', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/whatsapp-business/setup', group: 'integrations', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/whatsapp-business/test', group: 'integrations', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/twilio-voice/setup', group: 'twilio-integration', auth: 'user' },
-  { method: 'POST', path: '/api/integrations/twilio-voice/test', group: 'twilio-integration', auth: 'user' },
+  { method: 'POST', path: '/api/integrations/chatgpt/setup', group: 'integrations', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/integrations/chatgpt/test', group: 'integrations', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/integrations/chatgpt/ask', group: 'integrations', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/integrations/whatsapp-business/setup', group: 'integrations', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/integrations/whatsapp-business/test', group: 'integrations', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/integrations/twilio-voice/setup', group: 'twilio-integration', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/integrations/twilio-voice/test', group: 'twilio-integration', auth: 'user', requires: 'subscription' },
   { method: 'GET', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
-  { method: 'PUT', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
+  { method: 'PUT', path: '/api/integrations/{type}', group: 'integrations', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
   // Agents (SPEC §7 Agents)
   { method: 'GET', path: '/api/agents', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/chat', group: 'agent-chat', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/agents', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/agents/chat', group: 'agent-chat', auth: 'userOrApiKey', requires: 'subscription' },
   { method: 'GET', path: '/api/agents/{id}', group: 'agents', auth: 'user' },
-  { method: 'PUT', path: '/api/agents/{id}', group: 'agents', auth: 'user' },
+  { method: 'PUT', path: '/api/agents/{id}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/enable', group: 'agents', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/enable', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'POST', path: '/api/agents/{id}/disable', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/chat', group: 'agent-chat', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/agents/{id}/chat', group: 'agent-chat', auth: 'userOrApiKey', requires: 'subscription' },
   { method: 'GET', path: '/api/agents/{id}/files', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/files', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/files/uploads', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/files/{fileId}/complete', group: 'agents', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/files', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/agents/{id}/files/uploads', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/agents/{id}/files/{fileId}/complete', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/files/{fileId}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/files/{id}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/agents/{id}/urls', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/urls', group: 'agents', auth: 'user' },
-  { method: 'PUT', path: '/api/agents/{id}/urls/{urlId}', group: 'agents', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/urls', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'PUT', path: '/api/agents/{id}/urls/{urlId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/urls/{urlId}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/agents/{id}/tools', group: 'agents', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/tools', group: 'agents', auth: 'user' },
-  { method: 'PUT', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/tools', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'PUT', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
   // WhatsApp (SPEC §7 Messages, Conversations; webhook URL {api}/api/webhooks/whatsapp-business/{integrationId})
   { method: 'GET', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook' },
@@ -275,7 +288,7 @@ export const routes = [
   { method: 'GET', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
   { method: 'PUT', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
   { method: 'POST', path: '/api/voice-settings/reset', group: 'voice-settings', auth: 'user' },
-  { method: 'POST', path: '/api/voice-settings/request-phone', group: 'voice-settings', auth: 'user' },
+  { method: 'POST', path: '/api/voice-settings/request-phone', group: 'voice-settings', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/voice-settings/request-phone', group: 'voice-settings', auth: 'user' },
   { method: 'GET', path: '/api/voice-settings/webhook-secret', group: 'voice-settings', auth: 'user' },
   { method: 'POST', path: '/api/voice-settings/webhook-secret/rotate', group: 'voice-settings', auth: 'user' },
@@ -294,8 +307,8 @@ export const routes = [
   { method: 'GET', path: '/api/dashboard/voice-trends', group: 'dashboard', auth: 'user' },
   // API keys (SPEC §7 API keys)
   { method: 'GET', path: '/api/api-keys', group: 'api-keys', auth: 'user' },
-  { method: 'POST', path: '/api/api-keys', group: 'api-keys', auth: 'user' },
-  { method: 'PUT', path: '/api/api-keys/{id}/regenerate', group: 'api-keys', auth: 'user' },
+  { method: 'POST', path: '/api/api-keys', group: 'api-keys', auth: 'user', requires: 'subscription' },
+  { method: 'PUT', path: '/api/api-keys/{id}/regenerate', group: 'api-keys', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/api-keys/{id}', group: 'api-keys', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 

@@ -34,6 +34,7 @@ export const cdkBundling: nodejs.BundlingOptions = {
   mainFields: bundleSettings.mainFields,
   banner: bundleSettings.banner,
   externalModules: bundleSettings.externalModules,
+  define: bundleSettings.define,
   esbuildArgs: Object.fromEntries(
     Object.entries(bundleSettings.alias).map(([from, to]) => [`--alias:${from}`, to]),
   ),

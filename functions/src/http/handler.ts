@@ -14,12 +14,21 @@ import type {
   Context,
 } from 'aws-lambda';
 import type * as z from 'zod/mini';
-import { DomainError, NotFoundError, TooManyRequestsError, UnauthorizedError, ValidationError } from '../domain/errors.js';
+import {
+  DomainError,
+  NotFoundError,
+  PaymentRequiredError,
+  TooManyRequestsError,
+  UnauthorizedError,
+  ValidationError,
+} from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
 import type { ApiAuthContext } from '../auth/context.js';
 import { apiKeyAccess } from '../composition/api-key-access.js';
+import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { API_KEY_LIMITS, apiKeyMessages } from '../contract/api-keys.js';
-import type { RouteKey } from '../routes.js';
+import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
+import { subscriptionRouteKeys, type RouteKey } from '../routes.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -172,6 +181,21 @@ async function checkApiAuth(event: HttpEvent): Promise<HttpResult | undefined> {
   return undefined;
 }
 
+declare global {
+  /** Set at build time by infra/lib/bundling.ts (esbuild define): "METHOD /path,…". */
+  var AGENTDESK_SUBSCRIPTION_ROUTES: string | undefined;
+}
+
+/**
+ * Paid-feature routes (`requires: 'subscription'` in the manifest): one rule, checked here for
+ * all. A deployed bundle gets the list as a build-time constant so it does not carry the whole
+ * manifest; unbundled (local runtime, tests) it is read from the manifest itself.
+ */
+const SUBSCRIPTION_ROUTES: ReadonlySet<string> =
+  globalThis.AGENTDESK_SUBSCRIPTION_ROUTES !== undefined
+    ? new Set(globalThis.AGENTDESK_SUBSCRIPTION_ROUTES.split(','))
+    : subscriptionRouteKeys();
+
 /** Build the Lambda handler of one route group from its route table. */
 export function httpGroup(routes: RouteTable) {
   const base = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
@@ -180,7 +204,12 @@ export function httpGroup(routes: RouteTable) {
     try {
       const refused = await checkApiAuth(event);
       if (refused) return refused;
-      const result = await route(buildRequest(event));
+      const req = buildRequest(event);
+      // 402 before the route reads its input or writes anything (a user token or an API key alike).
+      if (SUBSCRIPTION_ROUTES.has(event.routeKey) && !(await userHasActiveSubscription(req.userId()))) {
+        throw new PaymentRequiredError(subscriptionRequiredMessage);
+      }
+      const result = await route(req);
       if ('raw' in result) return result.raw;
       return json(result.status ?? 200, {
         success: true,

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthSession, User } from '../../src/contract/auth.js';
 import { voiceMessages, type PhoneRequestAdminView, type VoiceSettings } from '../../src/contract/voice.js';
 import { get, mailsTo, post, provided, registerUser, type RegisteredUser } from '../support/api.js';
+import { grantSubscription } from '../support/billing.js';
 import { testCognitoClient } from '../support/stack-clients.js';
 
 /** Registers a user, adds them to the 'admin' group in cognito-local and signs in again (the new token carries cognito:groups). */
@@ -22,6 +23,13 @@ async function registerAdmin(): Promise<RegisteredUser> {
   const login = await post<AuthSession>('/api/login', { email: user.email, password: user.password });
   if (login.status !== 200 || !login.body.data) throw new Error(`login failed: ${login.status} ${login.body.message}`);
   return { ...user, session: login.body.data };
+}
+
+/** A user who may request a phone number: a paid feature (an active subscription). */
+async function subscriber(input: { name?: string } = {}): Promise<RegisteredUser> {
+  const user = await registerUser(input);
+  await grantSubscription(user.session.user._id);
+  return user;
 }
 
 const settingsOf = async (u: RegisteredUser) => (await get<VoiceSettings>('/api/voice-settings', u.session.token)).body.data as VoiceSettings;
@@ -42,7 +50,7 @@ describe('who is an admin', () => {
   });
 
   it('a non-admin gets 403 on every admin route and changes nothing', async () => {
-    const user = await registerUser();
+    const user = await subscriber();
     await requestPhone(user);
     const token = user.session.token;
     const id = user.session.user._id;
@@ -66,8 +74,8 @@ describe('who is an admin', () => {
 
 describe('phone-number requests', () => {
   it('lists every user’s request with name and e-mail, newest first, filtered by status', async () => {
-    const first = await registerUser({ name: 'First Caller' });
-    const second = await registerUser({ name: 'Second Caller' });
+    const first = await subscriber({ name: 'First Caller' });
+    const second = await subscriber({ name: 'Second Caller' });
     await requestPhone(first, 'Madrid');
     await requestPhone(second, 'Barcelona');
 
@@ -84,8 +92,8 @@ describe('phone-number requests', () => {
   });
 
   it('approve → assign: the user sees the number on the voice settings page and gets an e-mail with it; others are untouched', async () => {
-    const user = await registerUser({ name: 'Nora Number' });
-    const bystander = await registerUser();
+    const user = await subscriber({ name: 'Nora Number' });
+    const bystander = await subscriber();
     await requestPhone(user, 'Please');
     await requestPhone(bystander, 'Me too');
     const bystanderBefore = await settingsOf(bystander);
@@ -121,7 +129,7 @@ describe('phone-number requests', () => {
   });
 
   it('assign straight from pending works too; a number not in E.164 is refused', async () => {
-    const user = await registerUser();
+    const user = await subscriber();
     await requestPhone(user);
     const id = user.session.user._id;
     const bad = await post(`/api/admin/phone-requests/${id}/assign`, { number: '555 0100' }, admin.session.token);
@@ -135,7 +143,7 @@ describe('phone-number requests', () => {
   });
 
   it('reject with a reason: the user sees it and may request again', async () => {
-    const user = await registerUser();
+    const user = await subscriber();
     await requestPhone(user);
     const id = user.session.user._id;
 

@@ -12,16 +12,18 @@ import {
   type ChatGptAskResponse,
   type IntegrationView,
 } from '../../src/contract/integrations.js';
-import { api, getItem, provided, registerUser } from '../support/api.js';
+import { api, getItem, provided } from '../support/api.js';
+import { paidUser } from '../support/billing.js';
 
 interface User {
   token: string;
   userId: string;
 }
 
+/** Integrations are a paid feature: a user with an active subscription. */
 async function newUser(): Promise<User> {
-  const { session } = await registerUser();
-  return { token: session.token, userId: session.user._id };
+  const { token, userId } = await paidUser();
+  return { token, userId };
 }
 
 /** A fresh API key per test: the fake OpenAI records and scripts by key. */

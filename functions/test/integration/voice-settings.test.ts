@@ -2,7 +2,15 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { EMPTY_PHONE_REQUEST, VOICE_DEFAULTS, voiceMessages, type VoiceSettings, type WebhookSecretView } from '../../src/contract/voice.js';
-import { api, db, get, getItem, post, registerUser, tableName } from '../support/api.js';
+import { api, db, get, getItem, post, registerUser, tableName, type RegisteredUser } from '../support/api.js';
+import { grantSubscription } from '../support/billing.js';
+
+/** A user who may request a phone number: a paid feature (an active subscription). */
+async function subscriber(): Promise<RegisteredUser> {
+  const user = await registerUser();
+  await grantSubscription(user.session.user._id);
+  return user;
+}
 
 const put = <T = VoiceSettings>(body: unknown, token: string) => api<T>('PUT', '/api/voice-settings', { body, token });
 const del = <T = VoiceSettings>(path: string, token: string) => api<T>('DELETE', path, { token });
@@ -97,7 +105,7 @@ describe('PUT /api/voice-settings', () => {
 
 describe('POST /api/voice-settings/reset', () => {
   it('restores the defaults but keeps the phone request and the signing secret', async () => {
-    const { session } = await registerUser();
+    const { session } = await subscriber();
     await put(EDITED, session.token);
     await post('/api/voice-settings/request-phone', { notes: 'Madrid please' }, session.token);
     const secret = (await get<WebhookSecretView>('/api/voice-settings/webhook-secret', session.token)).body.data?.secret ?? '';
@@ -116,7 +124,7 @@ describe('POST /api/voice-settings/reset', () => {
 
 describe('phone number request', () => {
   it('request → pending with notes and a date; a second request is refused; cancel → no request; request again works', async () => {
-    const { session } = await registerUser();
+    const { session } = await subscriber();
     const before = Date.now();
 
     const requested = await post<VoiceSettings>('/api/voice-settings/request-phone', { notes: '  Spanish number  ' }, session.token);
@@ -149,7 +157,7 @@ describe('phone number request', () => {
   });
 
   it('cancel when the request is no longer pending (approved by an admin) answers 400 and changes nothing', async () => {
-    const { session } = await registerUser();
+    const { session } = await subscriber();
     await post('/api/voice-settings/request-phone', {}, session.token);
     // An admin approved it (admin.test.ts covers the admin API itself).
     const key = `USER#${session.user._id}`;
@@ -171,7 +179,7 @@ describe('phone number request', () => {
   });
 
   it('refuses notes over 500 characters', async () => {
-    const { session } = await registerUser();
+    const { session } = await subscriber();
     const res = await post('/api/voice-settings/request-phone', { notes: 'n'.repeat(501) }, session.token);
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(voiceMessages.notesTooLong);

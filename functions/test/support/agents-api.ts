@@ -6,7 +6,8 @@ import { GetObjectCommand, HeadObjectCommand, NotFound } from '@aws-sdk/client-s
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import type { Agent, AgentFile, AgentTool, AgentUrl, FileUploadTicket } from '../../src/contract/agents.js';
-import { api, db, registerUser, tableName, type ApiResponse } from './api.js';
+import { api, db, tableName, type ApiResponse } from './api.js';
+import { paidUser } from './billing.js';
 import { queueStats, testS3Client } from './stack-clients.js';
 
 export interface AgentsUser {
@@ -14,9 +15,10 @@ export interface AgentsUser {
   userId: string;
 }
 
+/** A registered user with an active subscription: agents are a paid feature (402 without one). */
 export async function agentsUser(): Promise<AgentsUser> {
-  const { session } = await registerUser();
-  return { token: session.token, userId: session.user._id };
+  const { token, userId } = await paidUser();
+  return { token, userId };
 }
 
 export const call = <T = unknown>(user: AgentsUser, method: string, path: string, body?: unknown): Promise<ApiResponse<T>> =>

@@ -3,8 +3,9 @@
  * the fake Stripe (its webhooks delivered before payCheckout resolves), and self-signed
  * subscription events built from the real subscription object.
  */
-import type { CheckoutResponse, PlanId, Subscription } from '../../src/contract/billing.js';
-import { api, get, getItem, post, registerUser, type RegisteredUser } from './api.js';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import type { CheckoutResponse, PlanId, Subscription, SubscriptionStatus } from '../../src/contract/billing.js';
+import { api, db, get, getItem, post, registerUser, tableName, type RegisteredUser } from './api.js';
 import { fakeStripe, signedStripeWebhook, stripeClient, stripePrices } from './fake-stripe-client.js';
 
 export interface Subscriber {
@@ -37,6 +38,45 @@ export async function subscribedUser(plan: PlanId = 'starter'): Promise<Subscrib
     subscriptionId: paid.subscription.id,
     customerId: String(paid.session.customer),
   };
+}
+
+/**
+ * Writes a user's subscription item straight into the table (no Stripe round trip): what the
+ * plan limits and the HTTP layer's paid-feature check read. For tests about something else than
+ * billing; billing tests go through Checkout (subscribedUser).
+ */
+export async function grantSubscription(
+  userId: string,
+  options: { plan?: PlanId; status?: SubscriptionStatus } = {},
+): Promise<void> {
+  const start = new Date();
+  const end = new Date(start.getTime() + 30 * 24 * 3600 * 1000);
+  await db().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        pk: `USER#${userId}`,
+        sk: 'SUBSCRIPTION',
+        entity: 'subscription',
+        userId,
+        plan: options.plan ?? 'enterprise',
+        status: options.status ?? 'active',
+        currentPeriodStart: start.toISOString(),
+        currentPeriodEnd: end.toISOString(),
+        cancelAtPeriodEnd: false,
+        trialEnd: null,
+        version: 1,
+      },
+    }),
+  );
+}
+
+/** A registered user with an active subscription item (grantSubscription): may use every paid feature. */
+export async function paidUser(options: { name?: string; plan?: PlanId } = {}): Promise<{ user: RegisteredUser; token: string; userId: string }> {
+  const user = await registerUser(options.name ? { name: options.name } : {});
+  const userId = user.session.user._id;
+  await grantSubscription(userId, { plan: options.plan });
+  return { user, token: user.session.token, userId };
 }
 
 export const subscriptionItem = (userId: string) => getItem(`USER#${userId}`, 'SUBSCRIPTION');

@@ -7,6 +7,7 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { PlanId } from '../../src/contract/billing.js';
 import type { Contact, ContactListResponse, CreateContactInput } from '../../src/contract/contacts.js';
 import { api, db, get, post, registerUser, tableName, type ApiResponse } from './api.js';
+import { grantSubscription } from './billing.js';
 
 export interface ContactsUser {
   token: string;
@@ -17,26 +18,7 @@ export interface ContactsUser {
 export async function activeUser(plan: PlanId = 'enterprise'): Promise<ContactsUser> {
   const { session } = await registerUser();
   const userId = session.user._id;
-  const start = new Date();
-  const end = new Date(start.getTime() + 30 * 24 * 3600 * 1000);
-  await db().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        pk: `USER#${userId}`,
-        sk: 'SUBSCRIPTION',
-        entity: 'subscription',
-        userId,
-        plan,
-        status: 'active',
-        currentPeriodStart: start.toISOString(),
-        currentPeriodEnd: end.toISOString(),
-        cancelAtPeriodEnd: false,
-        trialEnd: null,
-        version: 1,
-      },
-    }),
-  );
+  await grantSubscription(userId, { plan });
   return { token: session.token, userId };
 }
 

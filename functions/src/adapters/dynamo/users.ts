@@ -93,15 +93,26 @@ export class DynamoUserRepository implements UserRepository {
     }
   }
 
-  async hasActiveSubscription(userId: string): Promise<boolean> {
-    const { Item } = await this.db.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: { pk: userPk(userId), sk: 'SUBSCRIPTION' },
-        ProjectionExpression: '#s',
-        ExpressionAttributeNames: { '#s': 'status' },
-      }),
-    );
-    return typeof Item?.status === 'string' && ACTIVE_STATUSES.has(Item.status);
+  hasActiveSubscription(userId: string): Promise<boolean> {
+    return hasActiveSubscription(this.db, this.tableName, userId);
   }
+}
+
+/**
+ * Whether the user's subscription is active or trialing: one GetItem of the SUBSCRIPTION item
+ * projecting `status`. A function of its own so the HTTP layer's paid-feature check (every route
+ * group) bundles only this, not the repository.
+ */
+export async function hasActiveSubscription(db: DynamoDBDocumentClient, tableName: string, userId: string): Promise<boolean> {
+  const { Item } = await db.send(
+    new GetCommand({
+      TableName: tableName,
+      Key: { pk: userPk(userId), sk: 'SUBSCRIPTION' },
+      // Strongly consistent: a subscription the webhook just recorded opens the paid routes at once.
+      ConsistentRead: true,
+      ProjectionExpression: '#s',
+      ExpressionAttributeNames: { '#s': 'status' },
+    }),
+  );
+  return typeof Item?.status === 'string' && ACTIVE_STATUSES.has(Item.status);
 }

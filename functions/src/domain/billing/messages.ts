@@ -1,7 +1,10 @@
+/** The 402 of every paid feature; also imported alone by http/handler.ts (so bundles skip the rest). */
+export const subscriptionRequiredMessage = 'An active subscription is required';
+
 /** User-facing texts of the billing calls (SPEC §8 Subscription): written for the person reading the toast. */
 export const billingServerMessages = {
   noSubscription: 'No subscription found',
-  subscriptionRequired: 'An active subscription is required',
+  subscriptionRequired: subscriptionRequiredMessage,
   alreadyActive: 'You already have an active subscription. Change your plan instead.',
   paymentProblem:
     'Your subscription has an unpaid invoice. Update your payment method in the billing portal to keep your plan.',
