@@ -97,37 +97,34 @@ const numberish = (message: string) =>
     z.number({ error: message }),
   );
 
+/** The ChatGPT settings' rules: one definition for setup (with defaults) and PUT (a partial patch). */
+const chatgptSettingFields = {
+  model: z.enum(CHATGPT_MODELS, { error: integrationMessages.modelInvalid }),
+  maxTokens: numberish(integrationMessages.maxTokensRange).check(
+    z.refine(Number.isInteger, integrationMessages.maxTokensInteger),
+    z.gte(CHATGPT_LIMITS.maxTokensMin, integrationMessages.maxTokensRange),
+    z.lte(CHATGPT_LIMITS.maxTokensMax, integrationMessages.maxTokensRange),
+  ),
+  temperature: numberish(integrationMessages.temperatureRange).check(
+    z.gte(CHATGPT_LIMITS.temperatureMin, integrationMessages.temperatureRange),
+    z.lte(CHATGPT_LIMITS.temperatureMax, integrationMessages.temperatureRange),
+    z.refine((v) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9, integrationMessages.temperatureStep),
+  ),
+  systemPrompt: z.string().check(z.trim(), z.maxLength(CHATGPT_LIMITS.systemPrompt, integrationMessages.systemPromptTooLong)),
+  baseUrl: z.string().check(z.trim(), z.refine((v) => v === '' || isHttpUrl(v), integrationMessages.baseUrlInvalid)),
+};
+
 /**
  * POST /api/integrations/chatgpt/setup. `apiKey` may be '***' (or empty) when an integration exists:
  * the stored key is kept (edit mode changes settings without re-typing the key).
  */
 export const chatgptSetupRequest = z.object({
   apiKey: z._default(z.string().check(z.trim(), z.maxLength(CHATGPT_LIMITS.apiKey, integrationMessages.apiKeyTooLong)), ''),
-  model: z._default(z.enum(CHATGPT_MODELS, { error: integrationMessages.modelInvalid }), CHATGPT_DEFAULTS.model),
-  maxTokens: z._default(
-    numberish(integrationMessages.maxTokensRange).check(
-      z.refine(Number.isInteger, integrationMessages.maxTokensInteger),
-      z.gte(CHATGPT_LIMITS.maxTokensMin, integrationMessages.maxTokensRange),
-      z.lte(CHATGPT_LIMITS.maxTokensMax, integrationMessages.maxTokensRange),
-    ),
-    CHATGPT_DEFAULTS.maxTokens,
-  ),
-  temperature: z._default(
-    numberish(integrationMessages.temperatureRange).check(
-      z.gte(CHATGPT_LIMITS.temperatureMin, integrationMessages.temperatureRange),
-      z.lte(CHATGPT_LIMITS.temperatureMax, integrationMessages.temperatureRange),
-      z.refine((v) => Math.abs(v * 10 - Math.round(v * 10)) < 1e-9, integrationMessages.temperatureStep),
-    ),
-    CHATGPT_DEFAULTS.temperature,
-  ),
-  systemPrompt: z._default(
-    z.string().check(z.trim(), z.maxLength(CHATGPT_LIMITS.systemPrompt, integrationMessages.systemPromptTooLong)),
-    '',
-  ),
-  baseUrl: z._default(
-    z.string().check(z.trim(), z.refine((v) => v === '' || isHttpUrl(v), integrationMessages.baseUrlInvalid)),
-    '',
-  ),
+  model: z._default(chatgptSettingFields.model, CHATGPT_DEFAULTS.model),
+  maxTokens: z._default(chatgptSettingFields.maxTokens, CHATGPT_DEFAULTS.maxTokens),
+  temperature: z._default(chatgptSettingFields.temperature, CHATGPT_DEFAULTS.temperature),
+  systemPrompt: z._default(chatgptSettingFields.systemPrompt, ''),
+  baseUrl: z._default(chatgptSettingFields.baseUrl, ''),
 });
 export type ChatGptSetupInput = z.infer<typeof chatgptSetupRequest>;
 
@@ -157,12 +154,84 @@ export interface ChatGptAskResponse {
 
 export const integrationTypeParam = z.enum(INTEGRATION_TYPES, { error: integrationMessages.typeInvalid });
 
+/** Texts of PUT /api/integrations/{type} refusals (API only: the app does not call it). */
+export const integrationUpdateMessages = {
+  isActiveInvalid: 'isActive must be true or false',
+  settingsInvalid: 'settings must be an object',
+  unknownField: (name: string) => `Unknown field: ${shortName(name)}`,
+  unknownSetting: (name: string) => `Unknown setting: ${shortName(name)}`,
+  setupOnly: (name: string, type: IntegrationType) =>
+    `${shortName(name)} can only be changed through setup (POST /api/integrations/${type}/setup)`,
+} as const;
+
+/** A client's key in a message, bounded (a refused key can be a megabyte long). */
+function shortName(name: string): string {
+  return name.length > 40 ? `${name.slice(0, 40)}…` : name;
+}
+
+/** An object's own refusals: the first unknown key named (50,000 of them still give one line), or not an object. */
+const objectErrors =
+  (unknown: (name: string) => string, notObject?: string) =>
+  (issue: { code?: string; keys?: string[] }): string | undefined => {
+    if (issue.code === 'unrecognized_keys') return unknown(issue.keys?.[0] ?? '');
+    if (issue.code === 'invalid_type') return notObject;
+    return undefined;
+  };
+
+/** A field setup validated (a credential, the phone number): present in a PUT → 400 naming setup. */
+const setupOnly = (name: string, type: IntegrationType) => z.optional(z.never({ error: integrationUpdateMessages.setupOnly(name, type) }));
+
+/** What PUT may change in `settings`, per type: strict (unknown keys refused), bounded by the field rules. */
+const settingsPatch = {
+  /** The model settings, with the setup's rules (merged into the stored ones, then re-validated whole). */
+  chatgpt: z.strictObject(
+    {
+      model: z.optional(chatgptSettingFields.model),
+      maxTokens: z.optional(chatgptSettingFields.maxTokens),
+      temperature: z.optional(chatgptSettingFields.temperature),
+      systemPrompt: z.optional(chatgptSettingFields.systemPrompt),
+      baseUrl: z.optional(chatgptSettingFields.baseUrl),
+      apiKey: setupOnly('apiKey', 'chatgpt'),
+    },
+    { error: objectErrors(integrationUpdateMessages.unknownSetting, integrationUpdateMessages.settingsInvalid) },
+  ),
+  /** Every Twilio setting comes from setup (the number, and the URLs it points the number at). */
+  'twilio-voice': z.strictObject(
+    Object.fromEntries(
+      ['phoneNumber', 'accountSid', 'authToken', 'statusCallbackUrl', 'numberConfigured'].map((k) => [k, setupOnly(k, 'twilio-voice')]),
+    ),
+    { error: objectErrors(integrationUpdateMessages.unknownSetting, integrationUpdateMessages.settingsInvalid) },
+  ),
+  /** Every WhatsApp setting comes from setup (the number checked against the Graph API). */
+  'whatsapp-business': z.strictObject(
+    Object.fromEntries(
+      ['phoneNumber', 'phoneId', 'businessId', 'bearerToken', 'appSecret', 'webhookVerifyToken'].map((k) => [k, setupOnly(k, 'whatsapp-business')]),
+    ),
+    { error: objectErrors(integrationUpdateMessages.unknownSetting, integrationUpdateMessages.settingsInvalid) },
+  ),
+};
+
+const updateRequestFor = <S extends z.ZodMiniType>(settings: S) =>
+  z.strictObject(
+    {
+      isActive: z.optional(z.boolean({ error: integrationUpdateMessages.isActiveInvalid })),
+      settings: z.optional(settings),
+    },
+    { error: objectErrors(integrationUpdateMessages.unknownField) },
+  );
+
 /**
- * PUT /api/integrations/{type}: a partial update. `settings` are merged into the stored ones
- * (ChatGPT's are validated with the setup rules); credentials change only through setup.
+ * PUT /api/integrations/{type}: a partial update, by type. `isActive` and the settings a user may
+ * tune (ChatGPT's model settings, merged into the stored ones and re-validated); what setup
+ * validated (credentials, phone numbers, ids) changes only through setup, and anything else is
+ * refused, so the stored item stays small and flat.
  */
-export const updateIntegrationRequest = z.object({
-  isActive: z.optional(z.boolean({ error: 'isActive must be true or false' })),
-  settings: z.optional(z.record(z.string(), z.unknown(), { error: 'settings must be an object' })),
-});
+export const updateIntegrationRequests = {
+  chatgpt: updateRequestFor(settingsPatch.chatgpt),
+  'twilio-voice': updateRequestFor(settingsPatch['twilio-voice']),
+  'whatsapp-business': updateRequestFor(settingsPatch['whatsapp-business']),
+} as const satisfies Record<IntegrationType, z.ZodMiniType>;
+
+/** The widest of them (ChatGPT's), for callers that do not know the type. */
+export const updateIntegrationRequest = updateIntegrationRequests.chatgpt;
 export type UpdateIntegrationInput = z.infer<typeof updateIntegrationRequest>;

@@ -6,7 +6,7 @@ import {
   chatgptTestRequest,
   integrationMessages,
   integrationTypeParam,
-  updateIntegrationRequest,
+  updateIntegrationRequests,
   type ChatGptSetupInput,
 } from '../contract/integrations.js';
 import { whatsappMessages, whatsappSetupRequest, type WhatsAppSetupInput } from '../contract/whatsapp.js';
@@ -57,7 +57,7 @@ export const routes: RouteTable = {
   'PUT /api/integrations/{type}': async (req) => {
     const userId = req.userId();
     const type = parseWith(integrationTypeParam, req.params.type);
-    const input = parseWith(updateIntegrationRequest, req.json());
+    const input = parseWith(updateIntegrationRequests[type], req.json());
     return { data: await integrationService().update(userId, type, input) };
   },
   'DELETE /api/integrations/{type}': async (req) => {

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { IntegrationView } from '../../src/contract/integrations.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type TwilioTestResult } from '../../src/contract/voice.js';
 import type { SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
-import { api, getItem, provided, registerUser } from '../support/api.js';
-import { subscribedUser } from '../support/billing.js';
+import { api, getItem, provided } from '../support/api.js';
+import { paidUser, subscribedUser } from '../support/billing.js';
 
 interface FakeAccount {
   accountSid: string;
@@ -52,9 +52,10 @@ const twilioAccount = (numbers: string[]) => control<FakeAccount>('POST', '/_tes
 const numberAtTwilio = async (phoneNumber: string) =>
   (await control<{ numbers: FakeNumber[] }>('GET', `/_test/numbers?phoneNumber=${encodeURIComponent(phoneNumber)}`)).numbers[0];
 
+/** Integrations are a paid feature: a user with an active subscription. */
 async function newUser() {
-  const { session } = await registerUser();
-  return { token: session.token, userId: session.user._id };
+  const { token, userId } = await paidUser();
+  return { token, userId };
 }
 
 const setup = (token: string, body: unknown) => api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', { token, body });
@@ -264,5 +265,81 @@ describe('the fake Twilio plays calls', () => {
     expect(said.length).toBeGreaterThan(1);
     expect(said).not.toContain(VOICE_DEFAULTS.messageError);
     expect(notPointed.status).toBe(409);
+  });
+});
+
+describe('PUT /api/integrations/twilio-voice: only isActive; what setup validated stays (issue 14, finding 1)', () => {
+  const update = (token: string, body: unknown) => api<IntegrationView>('PUT', '/api/integrations/twilio-voice', { token, body });
+
+  async function connected() {
+    const user = await newUser();
+    const number = newNumber();
+    const account = await twilioAccount([number]);
+    const res = await setup(user.token, { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number });
+    if (res.status !== 200) throw new Error(`setup failed: ${res.status} ${res.body.message}`);
+    return { ...user, number, item: await storedItem(user.userId) };
+  }
+
+  /** 40 levels of {a: …}: past DynamoDB's 32-level limit (which answered 500 before). */
+  const deep = () => {
+    let value: unknown = 'x';
+    for (let i = 0; i < 40; i++) value = { a: value };
+    return value as Record<string, unknown>;
+  };
+
+  it.each([
+    ['a 1 MB value', () => ({ notes: 'x'.repeat(1024 * 1024) }), 'Unknown setting: notes'],
+    ['40-deep nesting', deep, 'Unknown setting: a'],
+    ['50,000 keys', () => Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])), 'Unknown setting: k0'],
+  ])('refuses %s in settings with a 400 and stores nothing', async (_label, settings, message) => {
+    // Arrange
+    const { token, userId, item } = await connected();
+
+    // Act
+    const res = await update(token, { settings: settings() });
+
+    // Assert
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message, field: 'settings' });
+    expect(await storedItem(userId)).toEqual(item);
+  });
+
+  it('refuses to overwrite the phone number (or any setup field) and keeps the stored one', async () => {
+    // Arrange
+    const { token, userId, number, item } = await connected();
+
+    // Act
+    const phone = await update(token, { settings: { phoneNumber: '+14155550199' } });
+    const callback = await update(token, { isActive: true, settings: { statusCallbackUrl: 'https://attacker.example/cb' } });
+    const credentials = await update(token, { credentials: { accountSid: `AC${'0'.repeat(32)}` } });
+
+    // Assert
+    expect(phone.status).toBe(400);
+    expect(phone.body).toMatchObject({
+      message: 'phoneNumber can only be changed through setup (POST /api/integrations/twilio-voice/setup)',
+      field: 'settings.phoneNumber',
+    });
+    expect(callback.status).toBe(400);
+    expect(callback.body.message).toBe('statusCallbackUrl can only be changed through setup (POST /api/integrations/twilio-voice/setup)');
+    expect(credentials.status).toBe(400);
+    expect(credentials.body.message).toBe('Unknown field: credentials');
+    expect(await storedItem(userId)).toEqual(item);
+    expect((await read(token)).body.data?.settings).toMatchObject({ phoneNumber: number });
+  });
+
+  it('still switches the integration off and on (isActive, with an empty settings object)', async () => {
+    // Arrange
+    const { token, userId, number } = await connected();
+
+    // Act
+    const off = await update(token, { isActive: false });
+    const on = await update(token, { isActive: true, settings: {} });
+
+    // Assert
+    expect(off.status).toBe(200);
+    expect(off.body.data).toMatchObject({ isActive: false, settings: { phoneNumber: number } });
+    expect(on.status).toBe(200);
+    expect(on.body.data?.isActive).toBe(true);
+    expect(await storedItem(userId)).toMatchObject({ isActive: true, settings: { phoneNumber: number, numberConfigured: true } });
   });
 });

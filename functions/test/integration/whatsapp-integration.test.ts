@@ -6,12 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import type { IntegrationView } from '../../src/contract/integrations.js';
 import type { WhatsAppSetupResult } from '../../src/contract/whatsapp.js';
-import { api, getItem, provided, registerUser } from '../support/api.js';
+import { api, getItem, provided } from '../support/api.js';
+import { paidUser } from '../support/billing.js';
 import { connectWhatsApp, failGraphSends, randomDigits } from '../support/whatsapp.js';
 
+/** Integrations are a paid feature: a user with an active subscription. */
 async function newUser() {
-  const { session } = await registerUser();
-  return { token: session.token, userId: session.user._id };
+  const { token, userId } = await paidUser();
+  return { token, userId };
 }
 
 const validInput = () => ({
@@ -177,5 +179,66 @@ describe('WhatsApp connection test', () => {
     expect(down.body.message).toBe('WhatsApp could not be reached. Please try again later.');
     expect(dropped.status).toBe(502);
     expect(back.status).toBe(200);
+  });
+});
+
+describe('PUT /api/integrations/whatsapp-business: only isActive; what setup validated stays (issue 14, finding 1)', () => {
+  const update = (token: string, body: unknown) => api<IntegrationView>('PUT', '/api/integrations/whatsapp-business', { token, body });
+  const storedItem = (userId: string) => getItem(`USER#${userId}`, 'INTEGRATION#whatsapp-business');
+
+  async function connected() {
+    const user = await newUser();
+    const wa = await connectWhatsApp(user.token);
+    return { ...user, wa, item: await storedItem(user.userId) };
+  }
+
+  it('refuses a 1 MB value, 40-deep nesting and 50,000 keys with a 400 (not a 500) and stores nothing', async () => {
+    // Arrange
+    const { token, userId, item } = await connected();
+    let deep: unknown = 'x';
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+
+    // Act
+    const big = await update(token, { settings: { greeting: 'x'.repeat(1024 * 1024) } });
+    const nested = await update(token, { settings: deep });
+    const wide = await update(token, { settings: Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, i])) });
+
+    // Assert
+    expect([big.status, nested.status, wide.status]).toEqual([400, 400, 400]);
+    expect(big.body.message).toBe('Unknown setting: greeting');
+    expect(nested.body.message).toBe('Unknown setting: a');
+    expect(wide.body.message).toBe('Unknown setting: k0');
+    expect(await storedItem(userId)).toEqual(item);
+  });
+
+  it('refuses to overwrite the phone number or the phone number id, and keeps them', async () => {
+    // Arrange
+    const { token, userId, wa, item } = await connected();
+
+    // Act
+    const phone = await update(token, { settings: { phoneNumber: '+34600999888' } });
+    const phoneId = await update(token, { isActive: false, settings: { phoneId: '123' } });
+
+    // Assert
+    expect(phone.status).toBe(400);
+    expect(phone.body).toMatchObject({
+      message: 'phoneNumber can only be changed through setup (POST /api/integrations/whatsapp-business/setup)',
+      field: 'settings.phoneNumber',
+    });
+    expect(phoneId.status).toBe(400);
+    expect(phoneId.body.field).toBe('settings.phoneId');
+    expect(await storedItem(userId)).toEqual(item);
+    expect(item).toMatchObject({ isActive: true, credentials: expect.objectContaining({ phoneId: wa.phoneId }) as object });
+  });
+
+  it('still switches the integration off and on', async () => {
+    const { token, userId, item } = await connected();
+
+    const off = await update(token, { isActive: false });
+    const on = await update(token, { isActive: true, settings: {} });
+
+    expect([off.status, on.status]).toEqual([200, 200]);
+    expect(off.body.data?.isActive).toBe(false);
+    expect(await storedItem(userId)).toMatchObject({ isActive: true, settings: item?.settings as object });
   });
 });

@@ -64,7 +64,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       return toView(await mustGet(userId, type));
     },
 
-    /** PUT {isActive?, settings?}: settings are merged into the stored ones (ChatGPT's re-validated). */
+    /** PUT {isActive?, settings?}: ChatGPT's settings are merged into the stored ones and re-validated. */
     async update(
       userId: string,
       type: IntegrationType,
@@ -83,9 +83,9 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
           const { apiKey: _apiKey, ...valid } = parsed.data;
           await requirePublicBaseUrl(valid.baseUrl);
           settings = valid satisfies ChatGptSettings;
-        } else {
-          settings = { ...current.settings, ...patch.settings };
         }
+        // Twilio's and WhatsApp's settings all come from setup (the number it checked, the URLs it
+        // pointed the number at): the contract refuses them in a PUT, and nothing else is stored.
       }
       const updated = await deps.integrations.update(userId, type, {
         ...(patch.isActive !== undefined ? { isActive: patch.isActive } : {}),
