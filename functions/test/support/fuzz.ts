@@ -102,6 +102,7 @@ export class FuzzStats {
   readonly known: string[] = [];
   readonly leaks: string[] = [];
   readonly routes = new Set<string>();
+  readonly msByRoute = new Map<string, number>();
 
   record(route: string, status: number): void {
     this.sent++;
@@ -117,6 +118,7 @@ export class FuzzStats {
       `  per status: ${statuses}`,
       `  5xx (or no answer): ${five}${this.known.length ? ` (${this.known.length} on known cases)` : ''}`,
       `  bodies showing internals: ${this.leaks.length}`,
+      `  slowest routes: ${[...this.msByRoute.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([r, ms]) => `${r} ${(ms / 1000).toFixed(1)} s`).join(', ')}`,
       ...this.known.map((k) => `  known: ${k}`),
     ].join('\n');
   }
@@ -357,8 +359,33 @@ export function fieldsOf(schema: z.ZodMiniType | undefined): string[] {
   return [];
 }
 
-/** The example with one or two fields replaced by boundary values, some removed, some unknown ones added. */
+/** Paths to the nested fields of an example (objects and arrays, a few levels down). */
+function nestedPaths(value: unknown, prefix: (string | number)[] = [], depth = 0): (string | number)[][] {
+  if (depth > 3 || value === null || typeof value !== 'object') return [];
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+  return entries.flatMap(([k, v]) => [[...prefix, k], ...nestedPaths(v, [...prefix, k], depth + 1)]);
+}
+
+/** A deep copy of the example with the value at `path` replaced. */
+function replaceAt(example: Record<string, unknown>, path: (string | number)[], value: unknown): Record<string, unknown> {
+  const copy = structuredClone(example);
+  let node: Record<string | number, unknown> = copy;
+  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
+  node[path[path.length - 1] as string | number] = value;
+  return copy;
+}
+
+/** The example with one or two fields (top-level or nested) replaced by boundary values, some removed, some unknown ones added. */
 export function shapedBody(fields: readonly string[], example: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
+  const nested = nestedPaths(example).filter((p) => p.length > 1);
+  if (nested.length) {
+    const deepOne = fc.tuple(fc.constantFrom(...nested), boundaryValue).map(([path, value]) => replaceAt(example, path, value));
+    return fc.oneof({ weight: 3, arbitrary: topLevel(fields, example) }, { weight: 1, arbitrary: deepOne });
+  }
+  return topLevel(fields, example);
+}
+
+function topLevel(fields: readonly string[], example: Record<string, unknown>): fc.Arbitrary<Record<string, unknown>> {
   const names = fields.length ? fields : Object.keys(example);
   if (!names.length) return fc.dictionary(boundaryString.filter((k) => k.length < 100), boundaryValue, { maxKeys: 3 });
   return fc
