@@ -14,6 +14,7 @@ import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
 import type { ScheduleRunner } from './schedules.js';
 import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
 import { serveStatic } from './static-site.js';
+import { apiSecurityHeaders, siteSecurityHeaders, type SiteCspSources } from '../src/http/security-headers.js';
 import { loadEntry, type AnyHandler } from './handlers.js';
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   frontendDir?: string;
   /** Served as GET /config.json. */
   publicConfig: Record<string, unknown>;
+  /** What the site's CSP allows beyond the origin (the local S3 endpoint); default: nothing. */
+  siteCspSources?: SiteCspSources;
   /** Integration timeout override for tests, in ms. */
   timeoutMs?: number;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
@@ -228,9 +231,14 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     writeJson(res, 404, { message: 'Not Found' });
   }
 
+  // The security headers CloudFront adds in AWS (infra/lib/site.ts), from the same definitions.
+  const siteHeaders = siteSecurityHeaders(options.siteCspSources ?? { uploads: [] });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
-    if (url.pathname.startsWith('/api/') || url.pathname === '/api') return handleApi(req, res, url.pathname);
+    const isApi = url.pathname.startsWith('/api/') || url.pathname === '/api';
+    for (const [name, value] of Object.entries(isApi ? apiSecurityHeaders : siteHeaders)) res.setHeader(name, value);
+    if (isApi) return handleApi(req, res, url.pathname);
     if (url.pathname.startsWith('/_local/')) return handleLocalTools(req, res, url);
     if (url.pathname === '/config.json' && (req.method === 'GET' || req.method === 'HEAD')) {
       return writeJson(res, 200, options.publicConfig, { 'cache-control': 'no-cache' });

@@ -313,6 +313,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       schedules: scheduled,
       frontendDir: options.frontendDir,
       publicConfig: { googleClientId: env.GOOGLE_CLIENT_ID ?? process.env.GOOGLE_CLIENT_ID ?? '' },
+      // The browser PUTs uploads to and shows avatars from presigned s3rver URLs.
+      siteCspSources: { uploads: [new URL(s3.endpoint).origin] },
       timeoutMs: options.gatewayTimeoutMs,
       log,
     });
