@@ -10,6 +10,8 @@ import type { SQSMessageAttributes } from 'aws-lambda';
 import type { SqsDispatcher } from './sqs-dispatcher.js';
 
 export const LOCAL_ACCOUNT_ID = '000000000000';
+/** SQS's limit for one message body and for the bodies of one SendMessageBatch (256 KiB). */
+export const MAX_MESSAGE_BYTES = 256 * 1024;
 
 export function queueUrlFor(endpoint: string, queue: string): string {
   return `${endpoint}/${LOCAL_ACCOUNT_ID}/${queue}`;
@@ -72,7 +74,7 @@ export function startSqsEndpoint(dispatcher: SqsDispatcher, port: number, host =
     if (typeof m.MessageBody !== 'string' || m.MessageBody === '') {
       throw new SqsError('com.amazonaws.sqs#MissingParameter', 'The request must contain the parameter MessageBody.');
     }
-    if (Buffer.byteLength(m.MessageBody) > 256 * 1024) {
+    if (Buffer.byteLength(m.MessageBody) > MAX_MESSAGE_BYTES) {
       throw new SqsError('com.amazonaws.sqs#InvalidParameterValue', 'Message must be shorter than 262144 bytes.');
     }
     const { messageId, md5OfBody } = dispatcher.send(queue, {
@@ -90,6 +92,12 @@ export function startSqsEndpoint(dispatcher: SqsDispatcher, port: number, host =
     SendMessageBatch: (input) => {
       const queue = queueOf(input);
       const entries = (input.Entries ?? []) as (WireMessage & { Id: string })[];
+      // SQS's request-level limits: 1–10 entries, distinct ids, 256 KB of bodies in all.
+      if (entries.length === 0) throw new SqsError('com.amazonaws.sqs#EmptyBatchRequest', 'There should be at least one SendMessageBatchRequestEntry in the request.');
+      if (entries.length > 10) throw new SqsError('com.amazonaws.sqs#TooManyEntriesInBatchRequest', `Maximum number of entries per request are 10. You have sent ${entries.length}.`);
+      if (new Set(entries.map((e) => e.Id)).size !== entries.length) throw new SqsError('com.amazonaws.sqs#BatchEntryIdsNotDistinct', 'Two or more batch entries in the request have the same Id.');
+      const total = entries.reduce((n, e) => n + Buffer.byteLength(e.MessageBody ?? ''), 0);
+      if (total > MAX_MESSAGE_BYTES) throw new SqsError('com.amazonaws.sqs#BatchRequestTooLong', `Batch requests cannot be longer than ${MAX_MESSAGE_BYTES} bytes. You have sent ${total} bytes.`);
       const Successful: unknown[] = [];
       const Failed: unknown[] = [];
       for (const entry of entries) {

@@ -107,7 +107,8 @@ export const routeGroups = {
   'whatsapp-webhook': {
     entry: 'src/handlers/whatsapp-webhook.ts',
     description: 'WhatsApp webhook: verification handshake, X-Hub-Signature-256 check, enqueue the delivery',
-    needs: ['table:read', 'secrets:decrypt', 'queue:whatsapp-inbound'],
+    // uploads:write: a piece of an oversized delivery too big for SQS is parked in the bucket.
+    needs: ['table:read', 'secrets:decrypt', 'queue:whatsapp-inbound', 'uploads:write'],
   },
   conversations: {
     entry: 'src/handlers/conversations.ts',
@@ -351,7 +352,7 @@ export const workers = {
   'whatsapp-inbound': {
     entry: 'src/workers/whatsapp-inbound.ts',
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:write'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: 5,

@@ -8,6 +8,7 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
 import { logger } from '../adapters/logger.js';
+import { S3InboundBodyStore } from '../adapters/whatsapp/inbound-bodies.js';
 import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
@@ -16,6 +17,7 @@ import { aiConnector } from './ai.js';
 import { contactService } from './contacts.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { usageService } from './usage.js';
+import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
@@ -40,3 +42,6 @@ export const inboundPipeline = once(() => {
     onError: (message, error) => logger.error(message, { error: error as Error }),
   });
 });
+
+/** Parked bodies of oversized deliveries (the uploads bucket; the webhook wrote them). */
+export const inboundBodies = once(() => new S3InboundBodyStore(uploadsPresigner()));

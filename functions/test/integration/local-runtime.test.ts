@@ -184,6 +184,19 @@ describe('local SQS endpoint and dispatcher', () => {
     expect(dead).toMatchObject({ queue: 'url-scrape', receiveCount: 3, body: JSON.stringify({ nope: true }) });
   });
 
+  it('enforces SQS size limits like SQS: 256 KiB per message, and per SendMessageBatch 10 entries and 256 KiB in all', async () => {
+    const sqs = testSqsClient();
+    const body = (bytes: number) => JSON.stringify({ userId: 'u', agentId: 'a', urlId: 'x'.repeat(bytes - 40) }).padEnd(bytes, ' ');
+    const entries = (n: number, bytes: number) => Array.from({ length: n }, (_, i) => ({ Id: `e${i}`, MessageBody: body(bytes) }));
+
+    await expect(sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: body(256 * 1024 + 1) }))).rejects.toMatchObject({ name: 'InvalidParameterValue' });
+    await expect(sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: entries(11, 100) }))).rejects.toMatchObject({ name: 'TooManyEntriesInBatchRequest' });
+    await expect(sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: entries(2, 140 * 1024) }))).rejects.toMatchObject({ name: 'BatchRequestTooLong' });
+    const fits = await sqs.send(new SendMessageBatchCommand({ QueueUrl: queueUrl(), Entries: entries(2, 128 * 1024) }));
+
+    expect(fits.Successful).toHaveLength(2);
+  });
+
   it('answers an unknown queue with QueueDoesNotExist', async () => {
     const sqs = testSqsClient();
     const url = `${inject('sqsEndpoint')}/000000000000/no-such-queue`;

@@ -16,10 +16,11 @@ import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../../src/a
 import type { ChatModel } from '../../src/domain/ai/ports.js';
 import { createUsageService } from '../../src/domain/billing/usage.js';
 import type { StoredConversation, StoredMessage } from '../../src/domain/conversations/ports.js';
-import { createInboundPipeline } from '../../src/domain/whatsapp/inbound.js';
+import { createInboundPipeline, MAX_INBOUND_BODY } from '../../src/domain/whatsapp/inbound.js';
 import type { GraphClient, WhatsAppInboundJob } from '../../src/domain/whatsapp/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { api, db, getItem, provided, tableName } from '../support/api.js';
+import { deadLetters } from '../support/stack-clients.js';
 import { subscribedUser, subscriptionItem } from '../support/billing.js';
 import {
   connectWhatsApp,
@@ -213,6 +214,27 @@ describe('whatsapp-inbound: a customer writes', () => {
     const stats = await messages().stats(s.userId, 'all', new Date().toISOString());
     expect(stats).toMatchObject({ totalMessages: 200, receivedMessages: 100, sentMessages: 100 });
   }, 180_000);
+});
+
+describe('whatsapp-inbound: a delivery too big for one queue message', () => {
+  it('a signed 600 KB delivery (30 customers, one 300 KB text, a status), posted twice: 200 both times, every message stored once (the huge text cut to 16,384 characters)', async () => {
+    const s = await ready({ agent: false });
+    const customers = Array.from({ length: 30 }, (_, i) => waCustomer(`Big ${i}`));
+    const msgs = customers.map((c, i) => textMessage(c, `${i} ${'a'.repeat(10_000)}`));
+    const huge = textMessage(customers[0]!, 'b'.repeat(300_000));
+    const body = metaDelivery(s.wa, { messages: [...msgs, huge], statuses: [statusUpdate(newWamid(), 'read', customers[1]!)] });
+
+    const posts = await Promise.all([1, 2].map(() => postWebhook(s.wa.integrationId, body, signMetaBody(body, s.wa.appSecret))));
+    for (const m of [...msgs, huge]) await handled(s, String(m.message.id));
+
+    expect(Buffer.byteLength(body)).toBeGreaterThan(600_000);
+    expect(posts.map((p) => p.status)).toEqual([200, 200]);
+    for (const [i, c] of customers.entries()) {
+      const stored = (await messagesOf(s, c)).filter((m) => !m.fromMe).map((m) => m.body);
+      expect(stored).toEqual(i === 0 ? [`0 ${'a'.repeat(10_000)}`, 'b'.repeat(MAX_INBOUND_BODY)] : [`${i} ${'a'.repeat(10_000)}`]);
+    }
+    expect((await deadLetters('whatsapp-inbound')).filter((d) => d.body.includes(s.wa.integrationId))).toEqual([]);
+  }, 120_000);
 });
 
 describe('whatsapp-inbound: when the agent does not answer', () => {

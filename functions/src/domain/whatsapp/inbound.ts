@@ -63,6 +63,14 @@ const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.is
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
+/**
+ * Characters of an inbound body kept (Meta caps texts at 4096): a forged or future oversized text
+ * must still fit the message item and the conversation's lastMessage (DynamoDB: 400 KB an item).
+ */
+export const MAX_INBOUND_BODY = 16_384;
+/** The first `max` UTF-16 units, without splitting a surrogate pair. */
+const cut = (text: string, max: number) => text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max);
+
 const MEDIA_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as const;
 const STATUS_MAP: Record<string, MessageStatus> = { sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
 
@@ -149,7 +157,8 @@ export function parseDelivery(body: string, receivedAt: string): ParsedChange[] 
           .map(obj)
           .filter((m): m is Obj => m !== null)
           .map((m) => parseMessage(m, contacts, receivedAt))
-          .filter((m): m is ParsedInboundMessage => m !== null),
+          .filter((m): m is ParsedInboundMessage => m !== null)
+          .map((m) => (m.body.length > MAX_INBOUND_BODY ? { ...m, body: cut(m.body, MAX_INBOUND_BODY) } : m)),
         statuses: arr(value.statuses)
           .map(obj)
           .filter((s): s is Obj => s !== null)

@@ -49,3 +49,20 @@ export interface WhatsAppInboundJob {
   receivedAt: string;
   body: string;
 }
+
+/**
+ * A whatsapp-inbound queue message: the job itself, or — when one message of a delivery is too
+ * big for SQS on its own — a pointer to its body stored in the uploads bucket under
+ * INBOUND_BODY_PREFIX (1-day lifecycle), which the worker reads and then deletes.
+ */
+export type QueuedInboundJob = Omit<WhatsAppInboundJob, 'body'> & ({ body: string; bodyKey?: undefined } | { body?: undefined; bodyKey: string });
+
+/** Uploads-bucket prefix of inbound bodies too large for a queue message. */
+export const INBOUND_BODY_PREFIX = 'tmp/whatsapp-inbound/';
+
+/** Inbound bodies parked in the uploads bucket (adapters/whatsapp/inbound-bodies.ts). */
+export interface InboundBodyStore {
+  put(key: string, body: string): Promise<void>;
+  get(key: string): Promise<string>;
+  delete(key: string): Promise<void>;
+}

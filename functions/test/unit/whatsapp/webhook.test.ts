@@ -10,9 +10,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalSecretBox } from '../../../src/adapters/secrets/local-box.js';
 import type { IntegrationRecord } from '../../../src/domain/integrations/records.js';
-import type { WhatsAppInboundJob } from '../../../src/domain/whatsapp/ports.js';
-import { createWhatsAppWebhook, isValidMetaSignature, metaSignature, sameSecret } from '../../../src/domain/whatsapp/webhook.js';
-import { metaDelivery, metaJson, signMetaBody, textMessage, waCustomer } from '../../support/whatsapp.js';
+import { INBOUND_BODY_PREFIX, type QueuedInboundJob } from '../../../src/domain/whatsapp/ports.js';
+import { createWhatsAppWebhook, isValidMetaSignature, MAX_QUEUE_MESSAGE_BYTES, metaSignature, sameSecret } from '../../../src/domain/whatsapp/webhook.js';
+import { MAX_INBOUND_BODY, parseDelivery } from '../../../src/domain/whatsapp/inbound.js';
+import { packBatches } from '../../../src/adapters/whatsapp/inbound-queue.js';
+import { metaDelivery, metaJson, signMetaBody, statusUpdate, textMessage, waCustomer } from '../../support/whatsapp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wa-webhook-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,16 +43,18 @@ async function world(overrides: Partial<IntegrationRecord> = {}) {
     updatedAt: 'u',
     ...overrides,
   };
-  const jobs: WhatsAppInboundJob[] = [];
+  const jobs: QueuedInboundJob[] = [];
+  const parked = new Map<string, string>();
   let opened = 0;
   const countingSecrets = { seal: (v: string) => secrets.seal(v), open: (v: string) => (opened++, secrets.open(v)) };
   const webhook = createWhatsAppWebhook({
     integrations: { getById: async (id) => (id === record.id ? record : null) },
     secrets: countingSecrets,
-    jobs: { enqueue: async (job) => void jobs.push(job) },
+    jobs: { enqueue: async (job) => void jobs.push(job), enqueueAll: async (all) => void jobs.push(...all) },
+    bodies: { put: async (key, body) => void parked.set(key, body) },
     now: () => new Date('2026-05-01T10:00:00.000Z'),
   });
-  return { webhook, jobs, opened: () => opened };
+  return { webhook, jobs, parked, opened: () => opened };
 }
 
 const business = { phoneId: '2', displayPhoneNumber: '+1 415 555 0123', businessId: '1' };
@@ -139,7 +143,8 @@ describe('WhatsApp webhook service', () => {
     const webhook = createWhatsAppWebhook({
       integrations: { getById: async (id) => (reads.push(id), null) },
       secrets,
-      jobs: { enqueue: async () => undefined },
+      jobs: { enqueue: async () => undefined, enqueueAll: async () => undefined },
+      bodies: { put: async () => undefined },
     });
     const raw = Buffer.from('{}');
     const junk = ['x'.repeat(5000), 'ñandú-🌸', '../../USER#x', `${INT_1}/x`, '', ` ${INT_1}`];
@@ -149,6 +154,39 @@ describe('WhatsApp webhook service', () => {
       expect(await webhook.verifySubscription(id, { mode: 'subscribe', verifyToken: VERIFY_TOKEN, challenge: '1' })).toBeNull();
     }
     expect(reads).toEqual([]);
+  });
+
+  it('splits a delivery too big for one queue message per message and status; a piece still too big is parked and queued as a pointer', async () => {
+    const { webhook, jobs, parked } = await world();
+    const people = Array.from({ length: 30 }, (_, i) => waCustomer(`Customer ${i}`));
+    const texts = people.map((p, i) => textMessage(p, `${i}:${'a'.repeat(10_000)}`));
+    const huge = textMessage(people[0]!, 'b'.repeat(300_000));
+    const raw = metaDelivery(business, { messages: [...texts, huge], statuses: [statusUpdate('wamid.out-1', 'read', people[1]!)] });
+
+    const outcome = await webhook.receive(INT_1, Buffer.from(raw), signMetaBody(raw, APP_SECRET));
+
+    expect(raw.length).toBeGreaterThan(MAX_QUEUE_MESSAGE_BYTES);
+    expect(outcome).toBe('accepted');
+    expect(jobs).toHaveLength(32);
+    for (const job of jobs) expect(Buffer.byteLength(JSON.stringify(job))).toBeLessThanOrEqual(MAX_QUEUE_MESSAGE_BYTES);
+    const pointer = jobs.filter((j) => j.bodyKey !== undefined);
+    expect(pointer).toHaveLength(1);
+    expect(pointer[0]!.bodyKey!.startsWith(`${INBOUND_BODY_PREFIX}user-1/`)).toBe(true);
+    const bodies = jobs.map((j) => j.body ?? parked.get(j.bodyKey!)!);
+    const parsed = bodies.map((b) => parseDelivery(b, '2026-05-01T10:00:00.000Z')!);
+    const messages = parsed.flatMap((changes) => changes.flatMap((c) => c.messages));
+    expect(messages.map((m) => m.body)).toEqual([...texts.map((_, i) => `${i}:${'a'.repeat(10_000)}`), 'b'.repeat(MAX_INBOUND_BODY)]);
+    expect(messages.map((m) => m.customer.name)).toEqual([...people.map((p) => p.name), people[0]!.name]);
+    expect(parsed.flatMap((changes) => changes.flatMap((c) => c.statuses))).toEqual([{ wamid: 'wamid.out-1', status: 'read' }]);
+    expect(parsed.every((changes) => changes.every((c) => c.phoneNumberId === business.phoneId))).toBe(true);
+  });
+
+  it('packs batch entries within 10 entries and 256 KB a request', () => {
+    const sizes = [100, 200_000, 70_000, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 262_144];
+
+    const batches = packBatches(sizes, (n) => n);
+
+    expect(batches).toEqual([[100, 200_000], [70_000, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1], [262_144]]);
   });
 
   it('opens the app secret once per sealed value (warm containers skip the KMS call)', async () => {
