@@ -9,8 +9,22 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
+import { EXPIRING_UPLOAD_PREFIXES } from '../../functions/src/adapters/uploads-lifecycle.js';
 
 const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+
+/**
+ * One lifecycle rule per prefix: objects under it are deleted a day after they were written
+ * (S3 counts from creation and runs expiry once a day). Prefix rules rather than tags: an object
+ * leaves the rule only by being copied out, so a confirmation that fails half-way never leaves
+ * kept data marked for deletion.
+ */
+export function expireAfterOneDay(prefixes: readonly string[]): s3.LifecycleRule[] {
+  return prefixes.map((prefix) => {
+    if (!/^[A-Za-z0-9._-]+\/$/.test(prefix)) throw new Error(`Expiring prefix must be a top-level folder like 'incoming/': ${prefix}`);
+    return { id: `expire-${prefix.slice(0, -1)}-after-1-day`, prefix, expiration: Duration.days(1) };
+  });
+}
 
 export class Data extends Construct {
   readonly table: dynamodb.Table;
@@ -59,7 +73,7 @@ export class Data extends Construct {
       versioned: false,
       serverAccessLogsBucket: this.logs,
       serverAccessLogsPrefix: 'uploads/',
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }, ...expireAfterOneDay(EXPIRING_UPLOAD_PREFIXES)],
       removalPolicy: RemovalPolicy.RETAIN,
     });
 
@@ -72,12 +86,12 @@ export class Data extends Construct {
 
   /**
    * Browsers upload agent documents (up to 50 MB, past API Gateway's 10 MB cap) with presigned
-   * PUT URLs straight to the bucket, and download/HEAD with presigned links, from the site's
-   * origin only. The PUT carries the Content-Type the upload ticket names, nothing else.
+   * form POSTs straight to the bucket (the signed policy fixes key, Content-Type and size range),
+   * and download/HEAD with presigned links, from the site's origin only.
    */
   allowBrowserUploadsFrom(origin: string): void {
     this.uploads.addCorsRule({
-      allowedMethods: [s3.HttpMethods.PUT, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
+      allowedMethods: [s3.HttpMethods.POST, s3.HttpMethods.GET, s3.HttpMethods.HEAD],
       allowedOrigins: [origin],
       allowedHeaders: ['content-type'],
       exposedHeaders: ['ETag'],

@@ -53,25 +53,27 @@ export const agentKnowledgeApi = {
 };
 
 /**
- * PUTs a file's bytes straight to storage with the ticket's URL and headers (XMLHttpRequest, for
- * upload progress). Resolves when storage accepted it; rejects with ApiError(status) otherwise.
+ * Sends a file straight to storage with the ticket's signed form (S3 POST Object): every field
+ * first, the file last (storage ignores fields after it), as multipart/form-data through
+ * XMLHttpRequest for upload progress. Storage itself refuses another size range, key or type.
+ * Resolves when storage accepted it; rejects with ApiError(status) otherwise.
  */
-export function putFileToTicket(
-  ticket: Pick<FileUploadTicket, 'url' | 'headers'>,
+export function postFileToTicket(
+  ticket: Pick<FileUploadTicket, 'url' | 'fields'>,
   file: Blob,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
 ): Promise<void> {
   return new Promise((resolve, reject) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(ticket.fields)) form.append(name, value);
+    form.append('file', file);
     const xhr = new XMLHttpRequest();
-    xhr.open('PUT', ticket.url);
-    for (const [name, value] of Object.entries(ticket.headers)) {
-      // The browser sets these itself and refuses scripts that try.
-      if (/^(content-length|host)$/i.test(name)) continue;
-      xhr.setRequestHeader(name, value);
-    }
+    xhr.open('POST', ticket.url);
     xhr.upload.onprogress = (event) => {
-      onProgress(event.loaded, event.lengthComputable ? event.total : file.size);
+      // The form is a little larger than the file: report the file's share of it.
+      const loaded = event.lengthComputable && event.total > 0 ? Math.round((file.size * event.loaded) / event.total) : event.loaded;
+      onProgress(Math.min(loaded, file.size), file.size);
     };
     xhr.onload = () => {
       if (xhr.status >= 200 && xhr.status < 300) {
@@ -85,6 +87,6 @@ export function putFileToTicket(
     xhr.ontimeout = () => reject(new ApiError(0, undefined));
     xhr.onabort = () => reject(new DOMException('Upload cancelled', 'AbortError'));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
-    xhr.send(file);
+    xhr.send(form);
   });
 }

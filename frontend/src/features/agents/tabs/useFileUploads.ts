@@ -1,13 +1,13 @@
 /**
  * Uploading files to an agent: client-side checks (SPEC §5 texts), presigned tickets
- * (POST .../files/uploads), the bytes PUT straight to storage with progress per file, then
+ * (POST .../files/uploads), the file POSTed straight to storage (a signed form) with progress per file, then
  * POST .../files/{fileId}/complete, which queues ingestion. A failed transfer removes its record.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, invalidFilesMessage } from '@agentdesk/functions/contract';
 import { ApiError } from '../../../api/client';
-import { agentKnowledgeApi, putFileToTicket } from '../../../api/agentKnowledge';
+import { agentKnowledgeApi, postFileToTicket } from '../../../api/agentKnowledge';
 import { useToast } from '../../../components/useToast';
 import { checkFiles, runPool } from './files';
 import { tabErrorMessage, tabMessage } from './messages';
@@ -89,7 +89,7 @@ export function useFileUploads(agentId: string) {
           }
           patch(key, { fileId: ticket.file.id, phase: 'uploading' });
           try {
-            await putFileToTicket(ticket, file, (loaded) => patch(key, { loaded }));
+            await postFileToTicket(ticket, file, (loaded) => patch(key, { loaded }));
             patch(key, { phase: 'finishing', loaded: file.size });
             const res = await agentKnowledgeApi.completeUpload(agentId, ticket.file.id);
             done += 1;
