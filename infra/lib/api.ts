@@ -39,11 +39,33 @@ export const unauthorizedRouteReasons: Record<Exclude<AuthKind, 'user' | 'userOr
     "Webhook called by a provider (Stripe, Twilio, WhatsApp) that cannot send a Cognito token; the handler verifies the provider's signature over the raw body before doing anything.",
 };
 
+export interface Throttle {
+  /** Steady requests per second (token bucket refill). */
+  rateLimit: number;
+  /** Requests allowed at once (bucket size). */
+  burstLimit: number;
+}
+
+/**
+ * Which throttle bucket a route draws from, derived from its auth kind so a new route lands in
+ * the right one without a second list: 'public' routes (sign-up, login, token refresh, code
+ * sends, password reset) are what credential stuffing and mail bombing hit, so they get a
+ * tight per-route bucket; 'webhook' routes get their own generous one, so a burst of app
+ * traffic never makes API Gateway refuse a provider's delivery (nor a webhook storm starve
+ * the app); every other route shares the stage default.
+ */
+export type ThrottleClass = 'public' | 'webhook' | 'app';
+
+export function throttleClassOf(route: Pick<RouteDef, 'auth'>): ThrottleClass {
+  return route.auth === 'public' ? 'public' : route.auth === 'webhook' ? 'webhook' : 'app';
+}
+
 export interface ApiProps {
   userPool: SharedResources['userPool'];
   userPoolClient: SharedResources['userPoolClient'];
   logRetention: logs.RetentionDays;
-  throttle: { rateLimit: number; burstLimit: number };
+  /** API Gateway limits are per route across all callers (per-IP limits are the WAF's). */
+  throttle: Record<ThrottleClass, Throttle>;
 }
 
 export interface ApiFunctionsProps {
@@ -61,10 +83,12 @@ export class Api extends Construct {
   apiAuthorizerFunction!: AppFunction;
 
   private readonly logRetention: logs.RetentionDays;
+  private readonly throttle: Record<ThrottleClass, Throttle>;
 
   constructor(scope: Construct, id: string, props: ApiProps) {
     super(scope, id);
     this.logRetention = props.logRetention;
+    this.throttle = props.throttle;
 
     // No CORS: the browser reaches the API through the CloudFront origin (/api/*).
     this.httpApi = new apigw.HttpApi(this, 'HttpApi', {
@@ -76,7 +100,7 @@ export class Api extends Construct {
     this.stage = this.httpApi.addStage('DefaultStage', {
       stageName: '$default',
       autoDeploy: true,
-      throttle: props.throttle,
+      throttle: props.throttle.app,
       accessLogSettings: { destination: new apigw.LogGroupLogDestination(accessLogs) },
     });
 
@@ -141,6 +165,8 @@ export class Api extends Construct {
       resultsCacheTtl: Duration.seconds(0),
     });
 
+    const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
+    const cfnStage = this.stage.node.defaultChild as apigw.CfnStage;
     for (const route of routes as readonly RouteDef[]) {
       const [created] = this.httpApi.addRoutes({
         path: route.path,
@@ -154,6 +180,15 @@ export class Api extends Construct {
         // (COG4 is the REST API variant of this rule; it does not apply to HTTP API routes.)
         Validations.of(created).acknowledge({ id: 'AwsSolutions-APIG4', reason });
       }
+      const throttleClass = throttleClassOf(route);
+      if (throttleClass !== 'app') {
+        const { rateLimit, burstLimit } = this.throttle[throttleClass];
+        routeSettings[`${route.method} ${route.path}`] = { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit };
+        // CloudFormation rejects route settings for a route key the API does not have yet.
+        cfnStage.addDependency(created.node.defaultChild as apigw.CfnRoute);
+      }
     }
+    // RouteSettings is an untyped map in CloudFormation (keyed by route key), hence the raw names.
+    cfnStage.routeSettings = routeSettings;
   }
 }

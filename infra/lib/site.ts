@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack, Validations } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
 import * as acm from 'aws-cdk-lib/aws-certificatemanager';
@@ -16,6 +16,12 @@ import * as s3deploy from 'aws-cdk-lib/aws-s3-deployment';
 import { Construct, type IConstruct } from 'constructs';
 import { flattenCfnReference } from 'cdk-nag/lib/utils/flatten-cfn-reference.js';
 import { routes, type RouteDef } from '../../functions/src/routes.js';
+import {
+  API_CONTENT_SECURITY_POLICY,
+  HSTS_MAX_AGE_SECONDS,
+  siteContentSecurityPolicy,
+  type SiteCspSources,
+} from '../../functions/src/http/security-headers.js';
 import { apiKeyGuardCode } from './api-key-guard.js';
 
 /**
@@ -41,11 +47,17 @@ export interface SiteProps {
   api: apigw.IHttpApi;
   logBucket: s3.IBucket;
   customDomain?: CustomDomain;
+  /** What the site's CSP lets the app reach beyond its own origin (the uploads bucket). */
+  cspSources: SiteCspSources;
+  /** ARN of the CLOUDFRONT-scope WAF web ACL (edge.ts). */
+  webAclArn: string;
 }
 
 export class Site extends Construct {
   readonly bucket: s3.Bucket;
   readonly distribution: cloudfront.Distribution;
+  readonly siteHeaders: cloudfront.ResponseHeadersPolicy;
+  readonly apiHeaders: cloudfront.ResponseHeadersPolicy;
   /** https://{distribution domain or custom domain}, no trailing slash. */
   readonly url: string;
 
@@ -81,6 +93,34 @@ export class Site extends Construct {
       originSslProtocols: [cloudfront.OriginSslPolicy.TLS_V1_2],
     });
 
+    // Security headers from functions/src/http/security-headers.ts (the local gateway sends the
+    // same). override: true, so an origin can never weaken them.
+    const hsts = {
+      accessControlMaxAge: Duration.seconds(HSTS_MAX_AGE_SECONDS),
+      includeSubdomains: true,
+      override: true,
+    };
+    this.siteHeaders = new cloudfront.ResponseHeadersPolicy(this, 'SiteHeaders', {
+      comment: 'AgentDesk site: CSP for the built app, HSTS, nosniff, no framing',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: siteContentSecurityPolicy(props.cspSources), override: true },
+        strictTransportSecurity: hsts,
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.STRICT_ORIGIN_WHEN_CROSS_ORIGIN, override: true },
+      },
+    });
+    this.apiHeaders = new cloudfront.ResponseHeadersPolicy(this, 'ApiHeaders', {
+      comment: 'AgentDesk API: nothing loads from or frames an API answer; HSTS, nosniff',
+      securityHeadersBehavior: {
+        contentSecurityPolicy: { contentSecurityPolicy: API_CONTENT_SECURITY_POLICY, override: true },
+        strictTransportSecurity: hsts,
+        contentTypeOptions: { override: true },
+        frameOptions: { frameOption: cloudfront.HeadersFrameOption.DENY, override: true },
+        referrerPolicy: { referrerPolicy: cloudfront.HeadersReferrerPolicy.NO_REFERRER, override: true },
+      },
+    });
+
     const domain = props.customDomain;
     this.distribution = new cloudfront.Distribution(this, 'Distribution', {
       comment: 'AgentDesk: web app + /api',
@@ -90,6 +130,7 @@ export class Site extends Construct {
       enableLogging: true,
       logBucket: props.logBucket,
       logFilePrefix: 'cloudfront/',
+      webAclId: props.webAclArn,
       ...(domain
         ? {
             domainNames: [domain.domainName],
@@ -101,7 +142,7 @@ export class Site extends Construct {
         origin: origins.S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: cloudfront.ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: cloudfront.CachePolicy.CACHING_OPTIMIZED,
-        responseHeadersPolicy: cloudfront.ResponseHeadersPolicy.SECURITY_HEADERS,
+        responseHeadersPolicy: this.siteHeaders,
         compress: true,
         functionAssociations: [{ function: spaRewrite, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
       },
@@ -114,6 +155,7 @@ export class Site extends Construct {
           // Authorization, query string, body and provider signature headers reach the API;
           // Host must be the API's own for API Gateway to route the request.
           originRequestPolicy: cloudfront.OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+          responseHeadersPolicy: this.apiHeaders,
           compress: true,
           functionAssociations: [{ function: apiKeyGuard, eventType: cloudfront.FunctionEventType.VIEWER_REQUEST }],
         },
@@ -124,11 +166,6 @@ export class Site extends Construct {
       {
         id: 'AwsSolutions-CFR1',
         reason: 'The product serves small businesses and their customers worldwide; no country is restricted.',
-      },
-      {
-        id: 'AwsSolutions-CFR2',
-        reason:
-          'No WAF yet (fixed monthly cost): API Gateway throttles per stage, the API rate-limits sign-in and code sends per e-mail, webhooks are signature-checked. Add a web ACL when traffic justifies it.',
       },
     ];
     if (!domain) {

@@ -6,9 +6,10 @@
 import { CfnOutput, Stack, type StackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
-import { Api } from './api.js';
+import { Api, type Throttle, type ThrottleClass } from './api.js';
 import { Auth } from './auth.js';
 import { Data } from './data.js';
+import { edgeWebAcl, type EdgeStack, type EdgeWebAcl } from './edge.js';
 import type { SharedResources } from './needs.js';
 import { Site, type CustomDomain } from './site.js';
 import { Schedules } from './schedules.js';
@@ -25,14 +26,19 @@ export interface AgentDeskParameters {
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';
   /** Built frontend (frontend/dist); when absent the site content is not (re)deployed. */
   siteDir?: string;
-  /** Default stage throttling of the HTTP API. */
-  apiThrottle: { rateLimit: number; burstLimit: number };
+  /**
+   * HTTP API throttling per route class (api.ts throttleClassOf): 'app' is the stage default,
+   * 'public' applies to each sign-in / code-send route, 'webhook' to each provider webhook.
+   */
+  apiThrottle: Record<ThrottleClass, Throttle>;
   /**
    * Name of the Secrets Manager secret holding the Stripe configuration (JSON: secretKey,
    * webhookSecret, priceStarter, priceProfessional, priceEnterprise). It must exist before
    * deploying: the stack refuses to deploy without it (README: Connecting Stripe).
    */
   stripeSecretName: string;
+  /** Requests per IP per 5 minutes the WAF allows before blocking that IP (webhooks excluded). */
+  wafRatePerIpPer5Min: number;
 }
 
 export const defaultParameters: AgentDeskParameters = {
@@ -40,8 +46,13 @@ export const defaultParameters: AgentDeskParameters = {
   googleClientId: '',
   whatsappUserIds: '',
   logLevel: 'INFO',
-  apiThrottle: { rateLimit: 50, burstLimit: 100 },
+  apiThrottle: {
+    app: { rateLimit: 50, burstLimit: 100 },
+    public: { rateLimit: 5, burstLimit: 10 },
+    webhook: { rateLimit: 100, burstLimit: 200 },
+  },
   stripeSecretName: 'agentdesk/stripe',
+  wafRatePerIpPer5Min: 2000,
 };
 
 export interface AgentDeskStackProps extends StackProps {
@@ -56,6 +67,9 @@ export class AgentDeskStack extends Stack {
   readonly workers: Workers;
   readonly schedules: Schedules;
   readonly site: Site;
+  readonly waf: EdgeWebAcl;
+  /** The us-east-1 stack holding the web ACL when this stack is in another region. */
+  readonly edgeStack?: EdgeStack;
 
   constructor(scope: Construct, id: string, props: AgentDeskStackProps) {
     super(scope, id, props);
@@ -87,10 +101,15 @@ export class AgentDeskStack extends Stack {
       logRetention,
       throttle: p.apiThrottle,
     });
+    ({ waf: this.waf, edgeStack: this.edgeStack } = edgeWebAcl(this, { ratePerIpPer5Min: p.wafRatePerIpPer5Min, logRetention }));
     this.site = new Site(this, 'Site', {
       api: this.api.httpApi,
       logBucket: this.data.logs,
       customDomain: p.customDomain,
+      // Presigned upload and avatar URLs are virtual-host style (s3-presigner.ts). A wildcard for
+      // the bucket: naming it would close a cycle (the bucket's CORS names the distribution).
+      cspSources: { uploads: [`https://*.s3.${this.region}.${this.urlSuffix}`] },
+      webAclArn: this.waf.webAcl.attrArn,
     });
     const baseEnvironment = { APP_URL: this.site.url, LOG_LEVEL: p.logLevel };
     this.api.addManifestRoutes({ resources, baseEnvironment });

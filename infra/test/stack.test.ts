@@ -16,7 +16,14 @@ import type { AppFunction } from '../lib/app-function.js';
 import { mailActions, queueUrlEnv, secretsEncryptActions, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { workerDef, workerNames } from '../lib/workers.js';
+import { defaultParameters } from '../lib/stack.js';
 import { acknowledgements, logicalId, synthesise, type Synthesised } from './support.js';
+import { App, Stack } from 'aws-cdk-lib';
+import { Template } from 'aws-cdk-lib/assertions';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import { throttleClassOf } from '../lib/api.js';
+import { COUNTED_COMMON_RULES, edgeWebAcl, WEBHOOK_PATH_PREFIX } from '../lib/edge.js';
+import { API_CONTENT_SECURITY_POLICY, HSTS_MAX_AGE_SECONDS, siteContentSecurityPolicy } from '../../functions/src/http/security-headers.js';
 
 let s: Synthesised;
 beforeAll(() => {
@@ -564,5 +571,178 @@ describe('Stripe configuration', () => {
       expect(vars.STRIPE_API_URL, id).toBeUndefined();
       expect(vars.RUNTIME ?? 'aws', id).toBe('aws');
     }
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Edge hardening (issue 14, finding 10): per-route throttles, WAF, security headers.
+
+describe('edge: per-route throttles', () => {
+  type Settings = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
+  const stage = () => Object.values(resources('AWS::ApiGatewayV2::Stage'))[0]!;
+
+  it('derives the class of every route from its auth kind: public sign-in routes, webhooks, the rest', () => {
+    const byClass = (c: string) => routes.filter((r) => throttleClassOf(r) === c).map((r) => r.path);
+    expect(byClass('public')).toEqual(expect.arrayContaining(['/api/login', '/api/register', '/api/refresh-token', '/api/send-verification', '/api/send-password-reset', '/api/reset-password']));
+    expect(byClass('webhook').length).toBeGreaterThan(0);
+    expect(byClass('webhook').every((p) => p.startsWith(WEBHOOK_PATH_PREFIX))).toBe(true);
+    expect(byClass('app')).toEqual(expect.arrayContaining(['/api/me', '/api/agents', '/api/contacts']));
+  });
+
+  it('gives each public and webhook route its own bucket on the stage, the app routes the stage default', () => {
+    const { app, public: tight, webhook } = defaultParameters.apiThrottle;
+    const props = stage().Properties as { DefaultRouteSettings: Settings; RouteSettings: Record<string, Settings> };
+
+    expect(props.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: app.rateLimit, ThrottlingBurstLimit: app.burstLimit });
+    const expected: Record<string, Settings> = {};
+    for (const r of routes) {
+      const c = throttleClassOf(r);
+      if (c === 'app') continue;
+      const t = c === 'public' ? tight : webhook;
+      expected[`${r.method} ${r.path}`] = { ThrottlingRateLimit: t.rateLimit, ThrottlingBurstLimit: t.burstLimit };
+    }
+    expect(props.RouteSettings).toEqual(expected);
+    expect(props.RouteSettings['POST /api/login']).toEqual({ ThrottlingRateLimit: tight.rateLimit, ThrottlingBurstLimit: tight.burstLimit });
+    // Tighter than the app default for sign-in, more generous for providers.
+    expect(tight.rateLimit).toBeLessThan(app.rateLimit);
+    expect(tight.burstLimit).toBeLessThan(app.burstLimit);
+    expect(webhook.rateLimit).toBeGreaterThan(app.rateLimit);
+  });
+
+  it('creates the stage after the routes it names (CloudFormation rejects settings for an unknown route key)', () => {
+    const routeIds = Object.entries(resources('AWS::ApiGatewayV2::Route'))
+      .filter(([, r]) => (r.Properties.RouteKey as string) === 'POST /api/login' || String(r.Properties.RouteKey).startsWith(`POST ${WEBHOOK_PATH_PREFIX}stripe`))
+      .map(([id]) => id);
+    expect(routeIds).toHaveLength(2);
+    expect(stage().DependsOn).toEqual(expect.arrayContaining(routeIds));
+  });
+});
+
+describe('edge: WAF web ACL', () => {
+  const edge = () => Template.fromStack(s.stack.edgeStack!);
+  type Rule = {
+    Name: string;
+    Priority: number;
+    Statement: { ManagedRuleGroupStatement?: { RuleActionOverrides?: unknown } & Record<string, unknown>; RateBasedStatement?: Record<string, unknown> };
+    Action?: unknown;
+    OverrideAction?: unknown;
+  };
+  const rules = () => (Object.values(edge().findResources('AWS::WAFv2::WebACL'))[0]!.Properties as { Rules: Rule[] }).Rules;
+
+  it('lives in a us-east-1 companion stack (CLOUDFRONT scope) when the app stack is elsewhere', () => {
+    expect(s.stack.region).toBe('eu-west-1');
+    expect(s.stack.edgeStack?.region).toBe('us-east-1');
+    expect(s.stack.edgeStack?.account).toBe('123456789012');
+    edge().resourceCountIs('AWS::WAFv2::WebACL', 1);
+    edge().hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'CLOUDFRONT', DefaultAction: { Allow: {} } });
+    s.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
+  });
+
+  it('runs the AWS common and known-bad-inputs rule groups, counting only the 8 KB body-size rule', () => {
+    const common = rules().find((r) => r.Name === 'AWSManagedRulesCommonRuleSet');
+    const badInputs = rules().find((r) => r.Name === 'AWSManagedRulesKnownBadInputsRuleSet');
+
+    expect(common?.OverrideAction).toEqual({ None: {} });
+    expect(common?.Statement.ManagedRuleGroupStatement).toMatchObject({ VendorName: 'AWS', Name: 'AWSManagedRulesCommonRuleSet' });
+    expect(common?.Statement.ManagedRuleGroupStatement?.RuleActionOverrides).toEqual([{ Name: 'SizeRestrictions_BODY', ActionToUse: { Count: {} } }]);
+    expect(COUNTED_COMMON_RULES).toEqual(['SizeRestrictions_BODY']);
+    expect(badInputs?.OverrideAction).toEqual({ None: {} });
+    expect(badInputs?.Statement.ManagedRuleGroupStatement).toEqual({ VendorName: 'AWS', Name: 'AWSManagedRulesKnownBadInputsRuleSet' });
+  });
+
+  it('blocks an IP over the rate limit per 5 minutes, webhooks left out', () => {
+    const rate = rules().find((r) => r.Statement.RateBasedStatement);
+
+    expect(rate?.Action).toEqual({ Block: {} });
+    expect(rate?.Statement.RateBasedStatement).toMatchObject({
+      AggregateKeyType: 'IP',
+      Limit: defaultParameters.wafRatePerIpPer5Min,
+      EvaluationWindowSec: 300,
+      ScopeDownStatement: {
+        NotStatement: { Statement: { ByteMatchStatement: { FieldToMatch: { UriPath: {} }, PositionalConstraint: 'STARTS_WITH', SearchString: '/api/webhooks/' } } },
+      },
+    });
+    expect(new Set(rules().map((r) => r.Priority)).size).toBe(rules().length);
+  });
+
+  it('logs to an aws-waf-logs-* group with the credentials headers redacted', () => {
+    edge().hasResourceProperties('AWS::Logs::LogGroup', { LogGroupName: Match.stringLikeRegexp('^aws-waf-logs-') });
+    edge().hasResourceProperties('AWS::WAFv2::LoggingConfiguration', {
+      RedactedFields: [{ SingleHeader: { Name: 'authorization' } }, { SingleHeader: { Name: 'x-api-key' } }],
+    });
+  });
+
+  it('is attached to the distribution through a cross-region stack output', () => {
+    const [dist] = Object.values(resources('AWS::CloudFront::Distribution'));
+    const webAclId = JSON.stringify((dist!.Properties.DistributionConfig as { WebACLId?: unknown }).WebACLId);
+
+    expect(webAclId).toContain('Fn::GetStackOutput');
+    expect(webAclId).toContain('us-east-1');
+  });
+
+  it('is created in the app stack itself when that stack is in us-east-1', () => {
+    const app = new App();
+    const stack = new Stack(app, 'UsEast1', { env: { account: '123456789012', region: 'us-east-1' } });
+
+    const placed = edgeWebAcl(stack, { ratePerIpPer5Min: 2000, logRetention: logs.RetentionDays.ONE_MONTH });
+
+    expect(placed.edgeStack).toBeUndefined();
+    expect(Stack.of(placed.waf)).toBe(stack);
+    Template.fromStack(stack).hasResourceProperties('AWS::WAFv2::WebACL', { Scope: 'CLOUDFRONT' });
+  });
+});
+
+describe('edge: security headers', () => {
+  type Behaviour = { PathPattern?: string; ResponseHeadersPolicyId?: unknown };
+  const distribution = () => Object.values(resources('AWS::CloudFront::Distribution'))[0]!.Properties.DistributionConfig as {
+    DefaultCacheBehavior: Behaviour;
+    CacheBehaviors: Behaviour[];
+  };
+  const policy = (construct: Parameters<typeof logicalId>[0]) =>
+    (resources('AWS::CloudFront::ResponseHeadersPolicy')[logicalId(construct)]!.Properties.ResponseHeadersPolicyConfig as {
+      SecurityHeadersConfig: Record<string, Record<string, unknown>>;
+    }).SecurityHeadersConfig;
+
+  it('puts the site policy on the SPA behaviour and the API policy on /api/*', () => {
+    const api = distribution().CacheBehaviors.find((b) => b.PathPattern === '/api/*');
+
+    expect(distribution().DefaultCacheBehavior.ResponseHeadersPolicyId).toEqual({ Ref: logicalId(s.stack.site.siteHeaders) });
+    expect(api?.ResponseHeadersPolicyId).toEqual({ Ref: logicalId(s.stack.site.apiHeaders) });
+  });
+
+  it("sends the app's CSP (uploads bucket allowed, no framing), HSTS, nosniff, DENY and a referrer policy on the site", () => {
+    const headers = policy(s.stack.site.siteHeaders);
+    const csp = JSON.stringify(s.stack.resolve(headers.ContentSecurityPolicy!.ContentSecurityPolicy));
+
+    expect(headers.ContentSecurityPolicy!.Override).toBe(true);
+    for (const directive of ["default-src 'self'", "script-src 'self' https://accounts.google.com/gsi/client", "frame-ancestors 'none'", "object-src 'none'", "media-src 'self' blob:"]) {
+      expect(csp).toContain(directive);
+    }
+    expect(csp).toContain('https://*.s3.eu-west-1.');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(headers.StrictTransportSecurity).toEqual({ AccessControlMaxAgeSec: HSTS_MAX_AGE_SECONDS, IncludeSubdomains: true, Override: true });
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: 'strict-origin-when-cross-origin', Override: true });
+  });
+
+  it("gives API answers default-src 'none', HSTS, nosniff and no referrer", () => {
+    const headers = policy(s.stack.site.apiHeaders);
+
+    expect(headers.ContentSecurityPolicy).toEqual({ ContentSecurityPolicy: API_CONTENT_SECURITY_POLICY, Override: true });
+    expect(API_CONTENT_SECURITY_POLICY).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(headers.StrictTransportSecurity).toEqual({ AccessControlMaxAgeSec: HSTS_MAX_AGE_SECONDS, IncludeSubdomains: true, Override: true });
+    expect(headers.ContentTypeOptions).toEqual({ Override: true });
+    expect(headers.FrameOptions).toEqual({ FrameOption: 'DENY', Override: true });
+    expect(headers.ReferrerPolicy).toEqual({ ReferrerPolicy: 'no-referrer', Override: true });
+  });
+
+  it('builds the site CSP from the one shared definition the local gateway also sends', () => {
+    const csp = siteContentSecurityPolicy({ uploads: ['https://*.s3.eu-west-1.amazonaws.com'] });
+    const headers = policy(s.stack.site.siteHeaders);
+    const resolved = s.stack.resolve(headers.ContentSecurityPolicy!.ContentSecurityPolicy) as unknown;
+    const flat = typeof resolved === 'string' ? resolved : ((resolved as { 'Fn::Join': [string, unknown[]] })['Fn::Join'][1] as unknown[]).map((p) => (typeof p === 'string' ? p : 'amazonaws.com')).join('');
+
+    expect(flat).toBe(csp);
   });
 });
