@@ -57,6 +57,12 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl,
   SES_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
+  /**
+   * Secrets Manager secret (name or ARN) holding the Stripe configuration as JSON (secretKey,
+   * webhookSecret, priceStarter, priceProfessional, priceEnterprise), read at runtime once per
+   * container. Set in AWS; unset (local runtime, tests) = the STRIPE_* variables below.
+   */
+  STRIPE_SECRET_ID: z._default(z.string().check(z.trim()), ''),
   // Stripe (billing). Unset key: the billing calls answer 502 and webhooks 500 (never a silent success).
   STRIPE_SECRET_KEY: z._default(z.string(), ''),
   /** whsec_...: Stripe-Signature of webhook deliveries is verified with it. */

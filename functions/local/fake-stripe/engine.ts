@@ -97,6 +97,8 @@ export interface FakeStripeData {
   subscriptions: Record<string, SubscriptionObject>;
   invoices: Record<string, InvoiceObject>;
   events: StripeEventObject[];
+  /** Subscriptions GET /v1/subscriptions/:id serves in the pre-2025 shape (POST /_test/subscriptions/:id/legacy-shape). */
+  legacyShape: Record<string, true>;
 }
 
 export const emptyData = (): FakeStripeData => ({
@@ -110,6 +112,7 @@ export const emptyData = (): FakeStripeData => ({
   subscriptions: {},
   invoices: {},
   events: [],
+  legacyShape: {},
 });
 
 /** Events kept in memory and in stripe.json; older ones are dropped. */
@@ -464,6 +467,31 @@ export class FakeStripeEngine {
     const subscription = this.data.subscriptions[id];
     if (!subscription) throw notFound('subscription', id);
     return subscription;
+  }
+
+  /**
+   * A subscription as GET /v1/subscriptions/:id serves it: the current shape, or for a
+   * subscription switched to the legacy shape the one of API versions before 2025-03-31.basil
+   * (current_period_start/end on the subscription, none on its items). Stored state is unchanged.
+   */
+  servedSubscription(id: string): SubscriptionObject {
+    const subscription = this.getSubscription(id);
+    if (!this.data.legacyShape[id]) return subscription;
+    const legacy = clone(subscription);
+    const item = legacy.items.data[0];
+    legacy.current_period_start = item?.current_period_start ?? null;
+    legacy.current_period_end = item?.current_period_end ?? null;
+    for (const entry of legacy.items.data as Record<string, unknown>[]) {
+      delete entry.current_period_start;
+      delete entry.current_period_end;
+    }
+    return legacy;
+  }
+
+  setLegacyShape(id: string, legacy: boolean): void {
+    this.getSubscription(id);
+    if (legacy) this.data.legacyShape[id] = true;
+    else delete this.data.legacyShape[id];
   }
 
   listSubscriptions(params: Params) {

@@ -215,7 +215,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     if (a === 'billing_portal' && b === 'sessions' && is('POST', 3)) return engine.createPortalSession(params);
     if (a === 'subscriptions') {
       if (is('GET', 2)) return engine.expand(engine.listSubscriptions(params), params);
-      if (is('GET', 3)) return engine.expand(engine.getSubscription(b ?? ''), params);
+      if (is('GET', 3)) return engine.expand(engine.servedSubscription(b ?? ''), params);
       if (is('POST', 3)) return engine.expand(engine.updateSubscription(b ?? '', params, context), params);
       if (is('DELETE', 3)) return engine.expand(engine.cancelSubscription(b ?? '', context), params);
     }
@@ -503,6 +503,12 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       scheduleSave();
       await deliverer.flush();
       return sendJson(res, 200, { subscription });
+    }
+    if (method === 'POST' && a === 'subscriptions' && action === 'legacy-shape') {
+      const body = await readJson();
+      engine.setLegacyShape(id, body.legacy !== false);
+      scheduleSave();
+      return sendJson(res, 200, { subscription: engine.servedSubscription(id) });
     }
     if (method === 'POST' && a === 'checkout' && action === 'pay') {
       await readBody(req);

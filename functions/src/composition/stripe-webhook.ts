@@ -1,10 +1,10 @@
 /** Wires the Stripe webhook group: signature secret, event translation, idempotent processing. */
-import { config } from '../config.js';
 import { logger } from '../adapters/logger.js';
+import type { StripeSecrets } from '../adapters/stripe/secrets.js';
 import { createWebhookService } from '../domain/billing/webhook-service.js';
 import { once } from '../lib/once.js';
 import { eventClaims, subscriptionRepository } from './billing-table.js';
-import { paymentGateway, priceIds } from './stripe.js';
+import { paymentGateway, stripeSecrets } from './stripe.js';
 
 export const webhookService = once(() =>
   createWebhookService({
@@ -16,5 +16,14 @@ export const webhookService = once(() =>
   }),
 );
 
-export const webhookSecret = () => config().STRIPE_WEBHOOK_SECRET;
-export { priceIds };
+/** The webhook secret and price ids; null (logged, never shown) when the secret cannot be read or has no webhook secret. */
+export async function webhookSecrets(): Promise<StripeSecrets | null> {
+  try {
+    const secrets = await stripeSecrets();
+    if (secrets.webhookSecret) return secrets;
+    logger.error('The Stripe webhook secret is not configured: webhook refused');
+  } catch (error) {
+    logger.error('The Stripe secret could not be read: webhook refused', { error: String(error) });
+  }
+  return null;
+}

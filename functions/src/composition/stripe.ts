@@ -1,16 +1,43 @@
-/** The Stripe gateway and the plans' price ids from configuration: only the billing and webhook groups import this. */
+/**
+ * The Stripe configuration and gateway: only the billing and webhook groups import this.
+ * With STRIPE_SECRET_ID (AWS) the key, webhook secret and price ids are read from Secrets
+ * Manager once per container; without it (local runtime, tests) from the STRIPE_* variables.
+ */
 import { config } from '../config.js';
-import { stripeClient } from '../adapters/stripe/client.js';
+import { SecretsManagerReader, secretsManagerClient } from '../adapters/aws/secrets-manager.js';
+import { logger } from '../adapters/logger.js';
+import { createStripeClient } from '../adapters/stripe/client.js';
 import { StripePaymentGateway } from '../adapters/stripe/gateway.js';
-import type { PriceIds } from '../domain/billing/plans.js';
-import { once } from '../lib/once.js';
+import { cachedStripeSecrets, type StripeSecrets } from '../adapters/stripe/secrets.js';
+import { BadGatewayError } from '../domain/errors.js';
+import { once, onceAsync } from '../lib/once.js';
 
-export const priceIds = once(
-  (): PriceIds => ({
-    starter: config().STRIPE_PRICE_STARTER,
-    professional: config().STRIPE_PRICE_PROFESSIONAL,
-    enterprise: config().STRIPE_PRICE_ENTERPRISE,
-  }),
-);
+const secretsSource = once((): (() => Promise<StripeSecrets>) => {
+  const c = config();
+  if (c.STRIPE_SECRET_ID) return cachedStripeSecrets(new SecretsManagerReader(secretsManagerClient()), c.STRIPE_SECRET_ID);
+  const fromEnv: StripeSecrets = {
+    secretKey: c.STRIPE_SECRET_KEY,
+    webhookSecret: c.STRIPE_WEBHOOK_SECRET,
+    prices: { starter: c.STRIPE_PRICE_STARTER, professional: c.STRIPE_PRICE_PROFESSIONAL, enterprise: c.STRIPE_PRICE_ENTERPRISE },
+  };
+  return () => Promise.resolve(fromEnv);
+});
 
-export const paymentGateway = once(() => new StripePaymentGateway(stripeClient, priceIds()));
+export const stripeSecrets = (): Promise<StripeSecrets> => secretsSource()();
+
+const NOT_CONFIGURED = 'Payments are not configured. Please contact support.';
+
+/** The SDK client and the price ids; an unreadable secret or an unset key is a 502 with a plain text. */
+const stripeConnection = onceAsync(async () => {
+  let secrets: StripeSecrets;
+  try {
+    secrets = await stripeSecrets();
+  } catch (error) {
+    logger.error('The Stripe secret could not be read', { error: String(error) });
+    throw new BadGatewayError(NOT_CONFIGURED);
+  }
+  if (!secrets.secretKey) throw new BadGatewayError(NOT_CONFIGURED);
+  return { stripe: createStripeClient(secrets.secretKey, config().STRIPE_API_URL), prices: secrets.prices };
+});
+
+export const paymentGateway = once(() => new StripePaymentGateway(stripeConnection));

@@ -1,6 +1,19 @@
 /** POST /api/webhooks/stripe: signature, idempotency, ordering (events signed with the SDK's test-header helper). */
 import { describe, expect, it } from 'vitest';
-import { currentSubscription, eventClaim, postWebhook, subscribedUser, subscriptionEvent, subscriptionItem } from '../support/billing.js';
+import {
+  checkoutCompletedEvent,
+  currentSubscription,
+  eventClaim,
+  invoiceEvent,
+  postWebhook,
+  subscribedUser,
+  subscriptionEvent,
+  subscriptionItem,
+  type ApiShape,
+} from '../support/billing.js';
+import { fakeStripe, stripeClient } from '../support/fake-stripe-client.js';
+
+const iso = (epochSeconds: number) => new Date(epochSeconds * 1000).toISOString();
 
 describe('Stripe signature', () => {
   it('refuses a forged, stale or missing signature with 400 and changes nothing', async () => {
@@ -76,5 +89,95 @@ describe('idempotency and ordering', () => {
     expect((await currentSubscription(token))?.status).toBe('canceled');
     await postWebhook(late);
     expect((await currentSubscription(token))?.status).toBe('canceled');
+  });
+});
+
+describe('events of every Stripe API version (a webhook endpoint may be pinned to an old one)', () => {
+  it.each<ApiShape>(['legacy', 'current'])('invoice.payment_failed in the %s shape moves an active subscription to past_due', async (shape) => {
+    const subscriber = await subscribedUser('starter');
+    expect((await subscriptionItem(subscriber.userId))?.status).toBe('trialing');
+    const event = await invoiceEvent('invoice.payment_failed', subscriber, { createdOffset: 10, shape });
+
+    const res = await postWebhook(event);
+
+    expect([res.status, res.body.message]).toEqual([200, 'Event processed']);
+    expect(await subscriptionItem(subscriber.userId)).toMatchObject({ status: 'past_due', lastEventCreated: event.created });
+    expect((await currentSubscription(subscriber.token))?.status).toBe('past_due');
+  });
+
+  it('invoice.paid in the legacy shape applies the subscription as Stripe has it, its period read from the subscription when the items carry none', async () => {
+    const subscriber = await subscribedUser('starter');
+    // Our copy drifted: past_due with an older period (as if a renewal's events were lost).
+    const drifted = await subscriptionEvent(subscriber.subscriptionId, 'customer.subscription.updated', {
+      createdOffset: 10,
+      status: 'past_due',
+      period: { start: 1_700_000_000, end: 1_702_592_000 },
+    });
+    expect((await postWebhook(drifted)).status).toBe(200);
+    expect(await subscriptionItem(subscriber.userId)).toMatchObject({ status: 'past_due', currentPeriodStart: iso(1_700_000_000) });
+    // Stripe answers in the legacy shape: the period on the subscription only.
+    await fakeStripe().legacyShape(subscriber.subscriptionId);
+    const served = (await stripeClient().subscriptions.retrieve(subscriber.subscriptionId)) as unknown as {
+      status: string;
+      current_period_start: number;
+      current_period_end: number;
+      items: { data: { current_period_start?: number }[] };
+    };
+    expect(served.items.data[0]!.current_period_start).toBeUndefined();
+    const paid = await invoiceEvent('invoice.paid', subscriber, { createdOffset: 20, shape: 'legacy' });
+
+    const res = await postWebhook(paid);
+
+    expect([res.status, res.body.message]).toEqual([200, 'Event processed']);
+    expect(await subscriptionItem(subscriber.userId)).toMatchObject({
+      status: served.status,
+      currentPeriodStart: iso(served.current_period_start),
+      currentPeriodEnd: iso(served.current_period_end),
+    });
+    expect(served.status).toBe('trialing');
+  });
+
+  it('customer.subscription.updated in the legacy shape takes the period from the subscription', async () => {
+    const subscriber = await subscribedUser('starter');
+    const event = await subscriptionEvent(subscriber.subscriptionId, 'customer.subscription.updated', {
+      createdOffset: 10,
+      status: 'active',
+      period: { start: 1_800_000_000, end: 1_802_592_000 },
+      shape: 'legacy',
+    });
+    expect(JSON.stringify(event.data.object.items)).not.toContain('current_period');
+
+    expect((await postWebhook(event)).status).toBe(200);
+
+    expect(await currentSubscription(subscriber.token)).toMatchObject({
+      status: 'active',
+      currentPeriodStart: iso(1_800_000_000),
+      currentPeriodEnd: iso(1_802_592_000),
+    });
+  });
+
+  it('answers 200 "ignored" to events about a subscription Stripe does not know (404), and changes nothing', async () => {
+    const subscriber = await subscribedUser('starter');
+    const { version: _linkCustomerCountsAVersion, ...before } = (await subscriptionItem(subscriber.userId))!;
+    const unknown = `sub_unknown_${Date.now().toString(36)}`;
+    const checkout = checkoutCompletedEvent({ ...subscriber, subscriptionId: unknown });
+
+    const res = await postWebhook(checkout);
+
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ success: true, message: 'Event ignored: the subscription does not exist at Stripe' });
+    expect(await subscriptionItem(subscriber.userId)).toMatchObject(before);
+    expect(await eventClaim(checkout.id)).toMatchObject({ state: 'done' });
+    expect(await fakeStripe().requests({ path: `/v1/subscriptions/${unknown}` })).toMatchObject([{ method: 'GET', status: 404 }]);
+
+    // The same for a paid invoice of a stored subscription Stripe no longer knows.
+    const foreign = await subscriptionEvent(subscriber.subscriptionId, 'customer.subscription.updated', { createdOffset: 10, status: 'active' });
+    foreign.data.object.id = unknown;
+    expect((await postWebhook(foreign)).status).toBe(200);
+    const stored = await subscriptionItem(subscriber.userId);
+    expect(stored).toMatchObject({ stripeSubscriptionId: unknown, status: 'active' });
+    const invoice = await postWebhook(await invoiceEvent('invoice.paid', { ...subscriber, subscriptionId: unknown }, { createdOffset: 20, shape: 'current' }));
+    expect([invoice.status, invoice.body.message]).toEqual([200, 'Event ignored: the subscription does not exist at Stripe']);
+    expect(await subscriptionItem(subscriber.userId)).toEqual(stored);
   });
 });

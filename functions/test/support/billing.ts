@@ -99,7 +99,16 @@ let counter = 0;
 export async function subscriptionEvent(
   subscriptionId: string,
   type: 'customer.subscription.created' | 'customer.subscription.updated' | 'customer.subscription.deleted',
-  options: { createdOffset: number; plan?: PlanId; status?: string; cancelAtPeriodEnd?: boolean },
+  options: {
+    createdOffset: number;
+    plan?: PlanId;
+    status?: string;
+    cancelAtPeriodEnd?: boolean;
+    /** Replaces the billing period (epoch seconds). */
+    period?: { start: number; end: number };
+    /** 'legacy': as API versions before 2025-03-31.basil sent it (the period on the subscription, none on the items). */
+    shape?: ApiShape;
+  },
 ) {
   const subscription = await stripeClient().subscriptions.retrieve(subscriptionId);
   const { now } = await fakeStripe().clock();
@@ -112,17 +121,94 @@ export async function subscriptionEvent(
   if (options.plan) object.items.data[0]!.price.id = stripePrices()[options.plan];
   if (options.status) object.status = options.status;
   if (options.cancelAtPeriodEnd !== undefined) object.cancel_at_period_end = options.cancelAtPeriodEnd;
+  const items = object.items.data as Record<string, unknown>[];
+  if (options.period) {
+    items[0]!.current_period_start = options.period.start;
+    items[0]!.current_period_end = options.period.end;
+  }
+  if (options.shape === 'legacy') {
+    object.current_period_start = items[0]!.current_period_start;
+    object.current_period_end = items[0]!.current_period_end;
+    for (const item of items) {
+      delete item.current_period_start;
+      delete item.current_period_end;
+    }
+  }
+  return stripeEvent(type, object, base + options.createdOffset, options.shape);
+}
+
+/** current: API 2025-03-31.basil and later; legacy: the versions before it. */
+export type ApiShape = 'current' | 'legacy';
+
+const API_VERSION: Record<ApiShape, string> = { current: '2026-10-28.endive', legacy: '2024-06-20' };
+
+function stripeEvent<T extends object>(type: string, object: T, created: number, shape: ApiShape = 'current') {
   return {
     id: `evt_test_${Date.now().toString(36)}_${++counter}_${Math.random().toString(36).slice(2, 8)}`,
     object: 'event',
-    api_version: '2026-10-28.endive',
-    created: base + options.createdOffset,
+    api_version: API_VERSION[shape],
+    created,
     livemode: false,
     pending_webhooks: 1,
     request: { id: null, idempotency_key: null },
     type,
     data: { object },
   };
+}
+
+/**
+ * An invoice.* event about a subscriber's subscription, in the current shape (the subscription
+ * at parent.subscription_details) or the legacy one (invoice.subscription). `createdOffset` as in
+ * subscriptionEvent.
+ */
+export async function invoiceEvent(
+  type: 'invoice.paid' | 'invoice.payment_succeeded' | 'invoice.payment_failed',
+  target: { userId: string; customerId: string; subscriptionId: string },
+  options: { createdOffset: number; shape: ApiShape },
+) {
+  const { now } = await fakeStripe().clock();
+  const item = await subscriptionItem(target.userId);
+  const created = Math.max(now, Number(item?.lastEventCreated ?? 0)) + options.createdOffset;
+  const paid = type !== 'invoice.payment_failed';
+  const object: Record<string, unknown> = {
+    id: `in_test_${++counter}_${Math.random().toString(36).slice(2, 10)}`,
+    object: 'invoice',
+    amount_due: 2900,
+    amount_paid: paid ? 2900 : 0,
+    billing_reason: 'subscription_cycle',
+    created,
+    currency: 'usd',
+    customer: target.customerId,
+    status: paid ? 'paid' : 'open',
+  };
+  if (options.shape === 'legacy') object.subscription = target.subscriptionId;
+  else {
+    object.parent = {
+      quote_details: null,
+      subscription_details: { metadata: { userId: target.userId }, subscription: target.subscriptionId },
+      type: 'subscription_details',
+    };
+  }
+  return stripeEvent(type, object, created, options.shape);
+}
+
+/** checkout.session.completed for a subscription-mode session (ids as given). */
+export function checkoutCompletedEvent(input: { userId: string; customerId: string; subscriptionId: string }) {
+  return stripeEvent(
+    'checkout.session.completed',
+    {
+      id: `cs_test_${++counter}_${Math.random().toString(36).slice(2, 10)}`,
+      object: 'checkout.session',
+      mode: 'subscription',
+      status: 'complete',
+      payment_status: 'paid',
+      client_reference_id: input.userId,
+      metadata: { userId: input.userId },
+      customer: input.customerId,
+      subscription: input.subscriptionId,
+    },
+    Math.floor(Date.now() / 1000),
+  );
 }
 
 export async function postWebhook(event: object, options: { secret?: string; timestamp?: number; signature?: string | null } = {}) {

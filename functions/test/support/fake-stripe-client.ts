@@ -107,6 +107,12 @@ export function fakeStripe(apiUrl: string = inject('stripeApiUrl')) {
     renew: (subscriptionId: string) =>
       call<{ subscription: SubscriptionObject }>('POST', `/_test/subscriptions/${encodeURIComponent(subscriptionId)}/renew`),
     /**
+     * Serve the subscription (GET /v1/subscriptions/:id) as API versions before 2025-03-31.basil
+     * did: the period on the subscription, none on its items (`legacy: false` switches back).
+     */
+    legacyShape: (subscriptionId: string, legacy = true) =>
+      call<{ subscription: SubscriptionObject }>('POST', `/_test/subscriptions/${encodeURIComponent(subscriptionId)}/legacy-shape`, { legacy }),
+    /**
      * Move the fake clock (shared by every test file!) and run due trial ends, renewals and
      * cancellations at period end.
      */

@@ -1,13 +1,26 @@
 /**
  * Stripe webhook deliveries: signature verification over the raw body (the SDK's own check,
- * 300 s tolerance) and translation of the handled event types into domain BillingEvents.
+ * 300 s tolerance) and translation of the handled event types into domain BillingEvents,
+ * accepting the objects of every API version (shapes.ts).
  */
 import Stripe from 'stripe';
+import type * as z from 'zod/mini';
 import type { PriceIds } from '../../domain/billing/plans.js';
 import type { BillingEvent } from '../../domain/billing/ports.js';
-import { toSubscriptionState } from './gateway.js';
+import { ValidationError } from '../../domain/errors.js';
+import { logger } from '../logger.js';
+import {
+  idOf,
+  invoiceSubscriptionId,
+  stripeCheckoutSession,
+  stripeInvoice,
+  stripeSubscription,
+  toSubscriptionState,
+} from './shapes.js';
 
 export const SIGNATURE_TOLERANCE_SECONDS = 300;
+
+export const INVALID_EVENT_MESSAGE = 'Invalid Stripe event payload';
 
 /** The verified event, or null when the signature is missing, wrong or too old. */
 export function verifyStripeEvent(rawBody: Buffer, signature: string | undefined, secret: string): Stripe.Event | null {
@@ -22,46 +35,64 @@ export function verifyStripeEvent(rawBody: Buffer, signature: string | undefined
   }
 }
 
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id;
+/** What the event carries in data.object (verified events only). */
+export interface VerifiedEvent {
+  id: string;
+  type: string;
+  created: number;
+  data: { object: unknown };
+}
+
+const SUBSCRIPTION_EVENTS = new Set([
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
+]);
+const PAID_INVOICE_EVENTS = new Set(['invoice.paid', 'invoice.payment_succeeded']);
+
+/** data.object of a handled type that matches no known shape: a 400 (nothing written), logged with the failing paths only. */
+function parseObject<T>(schema: z.ZodMiniType<T>, event: VerifiedEvent): T {
+  const parsed = schema.safeParse(event.data?.object);
+  if (parsed.success) return parsed.data;
+  logger.warn('Stripe event object not understood', {
+    paths: parsed.error.issues.map((issue) => issue.path.join('.')),
+  });
+  throw new ValidationError(INVALID_EVENT_MESSAGE);
+}
 
 /** The domain's view of an event; null for types the product does not handle. */
-export function toBillingEvent(event: Stripe.Event, prices: PriceIds): BillingEvent | null {
+export function toBillingEvent(event: VerifiedEvent, prices: PriceIds): BillingEvent | null {
   const base = { id: event.id, type: event.type, created: event.created };
-  switch (event.type) {
-    case 'customer.subscription.created':
-    case 'customer.subscription.updated':
-    case 'customer.subscription.deleted':
-      return {
-        ...base,
-        kind: 'subscription',
-        state: toSubscriptionState(event.data.object, prices),
-        deleted: event.type === 'customer.subscription.deleted',
-      };
-    case 'checkout.session.completed': {
-      const session = event.data.object;
-      if (session.mode !== 'subscription') return null;
-      return {
-        ...base,
-        kind: 'checkout',
-        userId: session.client_reference_id || session.metadata?.userId || null,
-        customerId: idOf(session.customer),
-        subscriptionId: idOf(session.subscription),
-      };
-    }
-    case 'invoice.paid':
-    case 'invoice.payment_failed': {
-      const invoice = event.data.object;
-      return {
-        ...base,
-        kind: 'invoice',
-        paid: event.type === 'invoice.paid',
-        customerId: idOf(invoice.customer),
-        // Current API version: the subscription is under parent.subscription_details.
-        subscriptionId: idOf(invoice.parent?.subscription_details?.subscription),
-      };
-    }
-    default:
-      return null;
+  if (SUBSCRIPTION_EVENTS.has(event.type)) {
+    return {
+      ...base,
+      kind: 'subscription',
+      state: toSubscriptionState(parseObject(stripeSubscription, event), prices),
+      deleted: event.type === 'customer.subscription.deleted',
+    };
   }
+  if (PAID_INVOICE_EVENTS.has(event.type) || event.type === 'invoice.payment_failed') {
+    const invoice = parseObject(stripeInvoice, event);
+    return {
+      ...base,
+      kind: 'invoice',
+      paid: PAID_INVOICE_EVENTS.has(event.type),
+      customerId: idOf(invoice.customer),
+      subscriptionId: invoiceSubscriptionId(invoice),
+    };
+  }
+  if (event.type === 'checkout.session.completed') {
+    const session = parseObject(stripeCheckoutSession, event);
+    if (session.mode !== 'subscription') return null;
+    return {
+      ...base,
+      kind: 'checkout',
+      userId: session.client_reference_id || session.metadata?.userId || null,
+      customerId: idOf(session.customer),
+      subscriptionId: idOf(session.subscription),
+    };
+  }
+  return null;
 }

@@ -1,46 +1,26 @@
 /**
  * PaymentGateway over the official Stripe SDK. Translates Stripe objects to domain states
- * (current API version: periods live on the subscription items, see ARCHITECTURE §9) and
+ * (in any API version's shape, see shapes.ts and ARCHITECTURE §9) and
  * Stripe errors to domain errors with user-facing texts (no Stripe internals in responses).
  */
 import Stripe from 'stripe';
 import type { PlanId } from '../../contract/billing.js';
 import { billingServerMessages as msg } from '../../domain/billing/messages.js';
-import { planOfPrice, type PriceIds } from '../../domain/billing/plans.js';
+import type { PriceIds } from '../../domain/billing/plans.js';
 import type { CheckoutSessionInfo, CheckoutSessionRequest, PaymentGateway, SubscriptionState } from '../../domain/billing/ports.js';
-import { mapStripeStatus } from '../../domain/billing/rules.js';
 import { BadGatewayError, NotFoundError, PaymentRequiredError } from '../../domain/errors.js';
 import { logger } from '../logger.js';
+import { idOf, toSubscriptionState } from './shapes.js';
 
-const iso = (epochSeconds: number | null | undefined): string | null =>
-  typeof epochSeconds === 'number' ? new Date(epochSeconds * 1000).toISOString() : null;
-
-const idOf = (value: string | { id: string } | null | undefined): string | null =>
-  value == null ? null : typeof value === 'string' ? value : value.id;
-
-/** A Stripe subscription in our terms. */
-export function toSubscriptionState(sub: Stripe.Subscription, prices: PriceIds): SubscriptionState {
-  const item = sub.items?.data?.[0];
-  return {
-    subscriptionId: sub.id,
-    customerId: idOf(sub.customer) ?? '',
-    plan: planOfPrice(prices, item?.price?.id),
-    status: mapStripeStatus(sub.status),
-    providerStatus: sub.status,
-    currentPeriodStart: iso(item?.current_period_start),
-    currentPeriodEnd: iso(item?.current_period_end),
-    cancelAtPeriodEnd: sub.cancel_at_period_end === true,
-    trialEnd: iso(sub.trial_end),
-    userId: sub.metadata?.userId || null,
-  };
-}
+const isMissing = (error: unknown): boolean =>
+  error instanceof Stripe.errors.StripeError && (error.statusCode === 404 || error.code === 'resource_missing');
 
 /** Stripe error → domain error: card problems are the customer's (402), the rest is a 502 with a plain text. */
 export function toDomainError(error: unknown, notFound?: string): Error {
   if (!(error instanceof Stripe.errors.StripeError)) return error as Error;
   logger.warn('Stripe request failed', { type: error.type, code: error.code, statusCode: error.statusCode, requestId: error.requestId });
   if (error instanceof Stripe.errors.StripeCardError) return new PaymentRequiredError(error.message || msg.providerRejected);
-  if (notFound && (error.statusCode === 404 || error.code === 'resource_missing')) return new NotFoundError(notFound);
+  if (notFound && isMissing(error)) return new NotFoundError(notFound);
   if (
     error instanceof Stripe.errors.StripeConnectionError ||
     error instanceof Stripe.errors.StripeAPIError ||
@@ -52,21 +32,20 @@ export function toDomainError(error: unknown, notFound?: string): Error {
 }
 
 export class StripePaymentGateway implements PaymentGateway {
-  constructor(
-    private readonly stripe: () => Stripe,
-    private readonly prices: PriceIds,
-  ) {}
+  /** `connect`: the SDK client and the plans' price ids (read from the Stripe secret at first use). */
+  constructor(private readonly connect: () => Promise<{ stripe: Stripe; prices: PriceIds }>) {}
 
-  private async call<T>(work: (stripe: Stripe) => Promise<T>, notFound?: string): Promise<T> {
+  private async call<T>(work: (stripe: Stripe, prices: PriceIds) => Promise<T>, notFound?: string): Promise<T> {
     try {
-      return await work(this.stripe());
+      const { stripe, prices } = await this.connect();
+      return await work(stripe, prices);
     } catch (error) {
       throw toDomainError(error, notFound);
     }
   }
 
-  private price(plan: PlanId): string {
-    const price = this.prices[plan];
+  private price(prices: PriceIds, plan: PlanId): string {
+    const price = prices[plan];
     if (!price) {
       logger.error('No Stripe price id configured for a plan', { plan });
       throw new BadGatewayError(msg.providerRejected);
@@ -86,8 +65,8 @@ export class StripePaymentGateway implements PaymentGateway {
   }
 
   createCheckoutSession(input: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
-    const price = this.price(input.plan);
-    return this.call(async (s) => {
+    return this.call(async (s, prices) => {
+      const price = this.price(prices, input.plan);
       const session = await s.checkout.sessions.create({
         mode: 'subscription',
         customer: input.customerId,
@@ -119,13 +98,20 @@ export class StripePaymentGateway implements PaymentGateway {
     }, msg.sessionNotFound);
   }
 
-  retrieveSubscription(subscriptionId: string): Promise<SubscriptionState> {
-    return this.call(async (s) => toSubscriptionState(await s.subscriptions.retrieve(subscriptionId), this.prices));
+  retrieveSubscription(subscriptionId: string): Promise<SubscriptionState | null> {
+    return this.call(async (s, prices) => {
+      try {
+        return toSubscriptionState(await s.subscriptions.retrieve(subscriptionId), prices);
+      } catch (error) {
+        if (isMissing(error)) return null;
+        throw error;
+      }
+    });
   }
 
   changePlan(subscriptionId: string, plan: PlanId): Promise<SubscriptionState> {
-    const price = this.price(plan);
-    return this.call(async (s) => {
+    return this.call(async (s, prices) => {
+      const price = this.price(prices, plan);
       const current = await s.subscriptions.retrieve(subscriptionId);
       const item = current.items.data[0];
       if (!item) throw new BadGatewayError(msg.providerRejected);
@@ -133,17 +119,17 @@ export class StripePaymentGateway implements PaymentGateway {
         items: [{ id: item.id, price }],
         proration_behavior: 'create_prorations',
       });
-      return toSubscriptionState(updated, this.prices);
+      return toSubscriptionState(updated, prices);
     });
   }
 
   cancelNow(subscriptionId: string): Promise<SubscriptionState> {
-    return this.call(async (s) => toSubscriptionState(await s.subscriptions.cancel(subscriptionId), this.prices));
+    return this.call(async (s, prices) => toSubscriptionState(await s.subscriptions.cancel(subscriptionId), prices));
   }
 
   cancelAtPeriodEnd(subscriptionId: string): Promise<SubscriptionState> {
-    return this.call(async (s) =>
-      toSubscriptionState(await s.subscriptions.update(subscriptionId, { cancel_at_period_end: true }), this.prices),
+    return this.call(async (s, prices) =>
+      toSubscriptionState(await s.subscriptions.update(subscriptionId, { cancel_at_period_end: true }), prices),
     );
   }
 

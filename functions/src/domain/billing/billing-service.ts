@@ -103,7 +103,8 @@ export function createBillingService(deps: BillingDeps) {
       if (session.userId !== userId) throw new NotFoundError(msg.sessionNotFound);
       let stored = await deps.subscriptions.get(userId);
       if (session.subscriptionId && (stored?.stripeSubscriptionId !== session.subscriptionId || !stored.status)) {
-        stored = await store(userId, await deps.gateway.retrieveSubscription(session.subscriptionId));
+        const state = await deps.gateway.retrieveSubscription(session.subscriptionId);
+        if (state) stored = await store(userId, state);
       }
       const subscription = toSubscription(stored);
       const current = subscription && stored?.stripeSubscriptionId === session.subscriptionId ? subscription : null;

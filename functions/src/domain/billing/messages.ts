@@ -26,5 +26,6 @@ export const billingServerMessages = {
   invalidSignature: 'Invalid Stripe signature',
   eventDuplicate: 'Event already processed',
   eventIgnored: 'Event type ignored',
+  eventSubscriptionUnknown: 'Event ignored: the subscription does not exist at Stripe',
   eventProcessed: 'Event processed',
 } as const;

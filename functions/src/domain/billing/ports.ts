@@ -125,7 +125,8 @@ export interface PaymentGateway {
   createCustomer(input: { userId: string; email: string; name: string }): Promise<string>;
   createCheckoutSession(input: CheckoutSessionRequest): Promise<{ id: string; url: string }>;
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionInfo>;
-  retrieveSubscription(subscriptionId: string): Promise<SubscriptionState>;
+  /** null when the provider does not know the subscription (404): nothing to apply. */
+  retrieveSubscription(subscriptionId: string): Promise<SubscriptionState | null>;
   /** Moves the subscription to the plan's price with prorations; returns the new state. */
   changePlan(subscriptionId: string, plan: PlanId): Promise<SubscriptionState>;
   cancelNow(subscriptionId: string): Promise<SubscriptionState>;

@@ -23,7 +23,9 @@ export interface WebhookDeps {
   log: BillingLogger;
 }
 
-export type WebhookOutcome = 'processed' | 'duplicate';
+/** 'ignored': the event names a subscription the provider does not know (a 404): redelivering cannot help. */
+export type WebhookOutcome = 'processed' | 'duplicate' | 'ignored';
+type Applied = 'processed' | 'ignored';
 
 export function createWebhookService(deps: WebhookDeps) {
   const now = () => new Date(deps.clock.now());
@@ -36,27 +38,26 @@ export function createWebhookService(deps: WebhookDeps) {
     return metadataUserId;
   }
 
-  async function onSubscription(event: Extract<BillingEvent, { kind: 'subscription' }>) {
+  async function onSubscription(event: Extract<BillingEvent, { kind: 'subscription' }>): Promise<Applied> {
     const userId = await userOf(event.state.customerId, event.state.userId);
     if (!userId) {
       deps.log.warn('Subscription event for an unknown customer ignored', { eventId: event.id });
-      return;
+      return 'processed';
     }
     await applyState(deps, userId, { state: event.state, created: event.created, deleted: event.deleted, now: now() });
+    return 'processed';
   }
 
-  async function onCheckout(event: Extract<BillingEvent, { kind: 'checkout' }>) {
-    const userId = event.userId ?? (event.customerId ? await deps.subscriptions.userIdByCustomer(event.customerId) : null);
-    if (!userId) {
-      deps.log.warn('Checkout event without a known user ignored', { eventId: event.id });
-      return;
+  /** Applies the subscription as the provider has it now; 'ignored' when the provider does not know it. */
+  async function applyProviderState(event: BillingEvent, userId: string, subscriptionId: string): Promise<Applied> {
+    const state = await deps.gateway.retrieveSubscription(subscriptionId);
+    if (!state) {
+      deps.log.warn('Webhook event names a subscription the provider does not know; ignored', {
+        eventId: event.id,
+        subscriptionId,
+      });
+      return 'ignored';
     }
-    if (event.customerId) await deps.subscriptions.linkCustomer(userId, event.customerId);
-    if (!event.subscriptionId) return;
-    const stored = await deps.subscriptions.get(userId);
-    if (stored?.stripeSubscriptionId === event.subscriptionId && stored.status) return;
-    // The subscription events may come later (or never be retried): read the state now.
-    const state = await deps.gateway.retrieveSubscription(event.subscriptionId);
     await applyState(deps, userId, {
       state,
       created: Math.max(event.created, Math.floor(deps.clock.now() / 1000)),
@@ -64,32 +65,45 @@ export function createWebhookService(deps: WebhookDeps) {
       now: now(),
       fresh: true,
     });
+    return 'processed';
   }
 
-  /** invoice.payment_failed: an active subscription becomes past_due; invoice.paid: a past_due/unpaid one active again. */
-  async function onInvoice(event: Extract<BillingEvent, { kind: 'invoice' }>) {
-    if (!event.subscriptionId || !event.customerId) return;
+  async function onCheckout(event: Extract<BillingEvent, { kind: 'checkout' }>): Promise<Applied> {
+    const userId = event.userId ?? (event.customerId ? await deps.subscriptions.userIdByCustomer(event.customerId) : null);
+    if (!userId) {
+      deps.log.warn('Checkout event without a known user ignored', { eventId: event.id });
+      return 'processed';
+    }
+    if (event.customerId) await deps.subscriptions.linkCustomer(userId, event.customerId);
+    if (!event.subscriptionId) return 'processed';
+    const stored = await deps.subscriptions.get(userId);
+    if (stored?.stripeSubscriptionId === event.subscriptionId && stored.status) return 'processed';
+    // The subscription events may come later (or never be retried): read the state now.
+    return applyProviderState(event, userId, event.subscriptionId);
+  }
+
+  /**
+   * invoice.payment_failed: an active subscription becomes past_due. invoice.paid /
+   * invoice.payment_succeeded: the subscription is read from the provider (a paid renewal moves
+   * the period, and usage counts per period; a payment after a failure makes it active again).
+   */
+  async function onInvoice(event: Extract<BillingEvent, { kind: 'invoice' }>): Promise<Applied> {
+    if (!event.subscriptionId || !event.customerId) return 'processed';
     const userId = await deps.subscriptions.userIdByCustomer(event.customerId);
-    if (!userId) return;
+    if (!userId) return 'processed';
     for (let attempt = 0; attempt < 5; attempt++) {
       const stored = await deps.subscriptions.get(userId);
-      if (!stored?.status || stored.stripeSubscriptionId !== event.subscriptionId || stored.ended) return;
-      if (stored.lastEventCreated !== undefined && event.created < stored.lastEventCreated) return;
-      const next = event.paid
-        ? stored.status === 'past_due' || stored.status === 'unpaid'
-          ? 'active'
-          : null
-        : isActiveStatus(stored.status)
-          ? 'past_due'
-          : null;
-      if (!next) return;
+      if (!stored?.status || stored.stripeSubscriptionId !== event.subscriptionId || stored.ended) return 'processed';
+      if (event.paid) return applyProviderState(event, userId, event.subscriptionId);
+      if (stored.lastEventCreated !== undefined && event.created < stored.lastEventCreated) return 'processed';
+      if (!isActiveStatus(stored.status)) return 'processed';
       try {
         await deps.subscriptions.saveStatus(
           userId,
-          { status: next, providerStatus: next, created: event.created, updatedAt: now().toISOString() },
+          { status: 'past_due', providerStatus: 'past_due', created: event.created, updatedAt: now().toISOString() },
           stored.version,
         );
-        return;
+        return 'processed';
       } catch (error) {
         if (!(error instanceof StaleWriteError)) throw error;
       }
@@ -101,11 +115,14 @@ export function createWebhookService(deps: WebhookDeps) {
     async handle(event: BillingEvent): Promise<WebhookOutcome> {
       if (!(await deps.claims.claim(event.id, event.type))) return 'duplicate';
       try {
-        if (event.kind === 'subscription') await onSubscription(event);
-        else if (event.kind === 'checkout') await onCheckout(event);
-        else await onInvoice(event);
+        const outcome =
+          event.kind === 'subscription'
+            ? await onSubscription(event)
+            : event.kind === 'checkout'
+              ? await onCheckout(event)
+              : await onInvoice(event);
         await deps.claims.markDone(event.id);
-        return 'processed';
+        return outcome;
       } catch (error) {
         await deps.claims.release(event.id).catch((releaseError: unknown) =>
           deps.log.error('Could not release a webhook event claim', { eventId: event.id, error: String(releaseError) }),

@@ -170,7 +170,8 @@ export class FakeGateway implements PaymentGateway {
   }
   async retrieveSubscription(id: string) {
     this.record('retrieveSubscription', id);
-    return this.subscriptions.get(id)!;
+    // Like Stripe's 404 for a subscription it does not know.
+    return this.subscriptions.get(id) ?? null;
   }
   async changePlan(id: string, plan: PlanId) {
     this.record('changePlan', id, plan);

@@ -79,24 +79,46 @@ describe('webhook processing', () => {
     expect((await subscriptions.get('user-9'))?.status).toBe('trialing');
   });
 
-  it('moves an active subscription to past_due on invoice.payment_failed and back on invoice.paid', async () => {
-    const { webhook, subscriptions } = setup();
+  const invoice = (id: string, created: number, paid: boolean, subscriptionId = 'sub_1'): BillingEvent => ({
+    kind: 'invoice',
+    id,
+    type: paid ? 'invoice.paid' : 'invoice.payment_failed',
+    created,
+    paid,
+    customerId: 'cus_1',
+    subscriptionId,
+  });
+
+  it('moves an active subscription to past_due on invoice.payment_failed and applies Stripe\'s state on invoice.paid', async () => {
+    const { webhook, subscriptions, gateway } = setup();
     await webhook.handle(subEvent('evt_1', 100, subState({ status: 'active' })));
-    const invoice = (id: string, created: number, paid: boolean): BillingEvent => ({
-      kind: 'invoice',
-      id,
-      type: paid ? 'invoice.paid' : 'invoice.payment_failed',
-      created,
-      paid,
-      customerId: 'cus_1',
-      subscriptionId: 'sub_1',
-    });
     await webhook.handle(invoice('in_fail', 200, false));
     expect((await subscriptions.get('user-1'))?.status).toBe('past_due');
-    await webhook.handle(invoice('in_old_paid', 150, true));
-    expect((await subscriptions.get('user-1'))?.status).toBe('past_due');
-    await webhook.handle(invoice('in_paid', 300, true));
-    expect((await subscriptions.get('user-1'))?.status).toBe('active');
+    await webhook.handle(invoice('in_old_fail', 150, false));
+    expect((await subscriptions.get('user-1'))?.lastEventCreated).toBe(200);
+
+    // A paid renewal: the subscription as Stripe has it now (active, the new period).
+    gateway.subscriptions.set('sub_1', subState({ status: 'active', currentPeriodStart: '2026-04-01T00:00:00.000Z', currentPeriodEnd: '2026-05-01T00:00:00.000Z' }));
+    expect(await webhook.handle(invoice('in_paid', 300, true))).toBe('processed');
+    expect(await subscriptions.get('user-1')).toMatchObject({
+      status: 'active',
+      currentPeriodStart: '2026-04-01T00:00:00.000Z',
+      currentPeriodEnd: '2026-05-01T00:00:00.000Z',
+    });
+    expect(gateway.callsOf('retrieveSubscription')).toEqual([{ method: 'retrieveSubscription', args: ['sub_1'] }]);
+  });
+
+  it('ignores (without failing) an event about a subscription Stripe does not know, and marks it done', async () => {
+    const { webhook, subscriptions, claims } = setup();
+    await webhook.handle(subEvent('evt_1', 100, subState({ status: 'active' })));
+    const { version: _linkCustomerMayBumpIt, ...before } = (await subscriptions.get('user-1'))!;
+    expect(await webhook.handle(invoice('in_paid', 200, true))).toBe('ignored');
+    expect(
+      await webhook.handle({ kind: 'checkout', id: 'evt_c', type: 'checkout.session.completed', created: 200, userId: 'user-1', customerId: 'cus_1', subscriptionId: 'sub_gone' }),
+    ).toBe('ignored');
+    expect(await subscriptions.get('user-1')).toMatchObject(before);
+    expect(claims.claims.get('in_paid')).toBe('done');
+    expect(await webhook.handle(invoice('in_paid', 200, true))).toBe('duplicate');
   });
 
   it('reads the subscription from Stripe on checkout.session.completed when no subscription event came yet', async () => {

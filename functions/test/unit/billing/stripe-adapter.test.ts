@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
 import { toBillingEvent, verifyStripeEvent } from '../../../src/adapters/stripe/events.js';
 import { toDomainError } from '../../../src/adapters/stripe/gateway.js';
-import { BadGatewayError, NotFoundError, PaymentRequiredError } from '../../../src/domain/errors.js';
+import { BadGatewayError, NotFoundError, PaymentRequiredError, ValidationError } from '../../../src/domain/errors.js';
 
 const prices = { starter: 'price_s', professional: 'price_p', enterprise: 'price_e' };
 const secret = 'whsec_unit_test';
@@ -89,6 +89,35 @@ describe('Stripe event translation', () => {
       subscriptionId: 'sub_1',
     });
     expect(toBillingEvent({ id: 'evt_3', type: 'charge.succeeded', created: 1, data: { object: {} } } as unknown as Stripe.Event, prices)).toBeNull();
+  });
+});
+
+describe('Stripe event translation across API versions', () => {
+  const invoiceEvent = (type: string, object: Record<string, unknown>) =>
+    ({ id: 'evt_i', type, created: 7, data: { object: { id: 'in_1', object: 'invoice', customer: 'cus_1', ...object } } }) as unknown as Stripe.Event;
+
+  it('finds the subscription of an invoice in the pre-2025 shape (an id or an expanded object), for every invoice type', () => {
+    expect(toBillingEvent(invoiceEvent('invoice.payment_failed', { subscription: 'sub_old' }), prices)).toMatchObject({ kind: 'invoice', paid: false, subscriptionId: 'sub_old' });
+    expect(toBillingEvent(invoiceEvent('invoice.paid', { subscription: { id: 'sub_obj', object: 'subscription' } }), prices)).toMatchObject({ paid: true, subscriptionId: 'sub_obj' });
+    expect(toBillingEvent(invoiceEvent('invoice.payment_succeeded', { subscription: 'sub_old', parent: null }), prices)).toMatchObject({ paid: true, subscriptionId: 'sub_old' });
+    expect(toBillingEvent(invoiceEvent('invoice.paid', { parent: null }), prices)).toMatchObject({ subscriptionId: null });
+  });
+
+  it('reads the period from the subscription when its items carry none (pre-2025 shape)', () => {
+    const old = subscriptionEvent('customer.subscription.updated', 'active');
+    const object = old.data.object as Record<string, unknown> & { items: { data: Record<string, unknown>[] } };
+    object.items.data = [{ id: 'si_1', price: { id: 'price_s' } }];
+    object.current_period_start = 1_760_000_000;
+    object.current_period_end = 1_762_592_000;
+    expect(toBillingEvent(old as unknown as Stripe.Event, prices)).toMatchObject({
+      kind: 'subscription',
+      state: { plan: 'starter', status: 'active', currentPeriodStart: new Date(1_760_000_000_000).toISOString(), currentPeriodEnd: new Date(1_762_592_000_000).toISOString() },
+    });
+  });
+
+  it('refuses a handled event whose object fits no shape with a 400 error', () => {
+    const broken = { id: 'evt_b', type: 'customer.subscription.updated', created: 1, data: { object: { id: 'sub_1', status: 42 } } };
+    expect(() => toBillingEvent(broken as unknown as Stripe.Event, prices)).toThrow(ValidationError);
   });
 });
 
