@@ -3,7 +3,7 @@
  * and the environment variables (names from functions/src/config.ts) that go with them.
  * This is the only place that maps a Need to AWS permissions.
  */
-import { SecretValue, Stack } from 'aws-cdk-lib';
+import { ArnFormat, Stack } from 'aws-cdk-lib';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -32,6 +32,8 @@ export const userPoolActions = [
 export const mailActions = ['ses:SendEmail', 'ses:SendRawEmail'] as const;
 export const uploadsReadActions = ['s3:GetObject'] as const;
 export const secretsEncryptActions = ['kms:GenerateDataKey'] as const;
+/** The Stripe functions read their one secret at runtime (functions/src/adapters/stripe/secrets.ts). */
+export const stripeSecretActions = ['secretsmanager:GetSecretValue'] as const;
 /** DeleteObject: removing an agent document (or the agent) deletes its object through a presigned DELETE. */
 export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] as const;
 
@@ -65,18 +67,25 @@ export interface SharedResources {
   mailFrom: string;
   googleClientId: string;
   whatsappUserIds: string;
-  /** Secrets Manager secret with the Stripe configuration (JSON keys: see stripeSecretFields). */
+  /**
+   * Secrets Manager secret with the Stripe configuration, as JSON: secretKey, webhookSecret,
+   * priceStarter, priceProfessional, priceEnterprise (read and checked by the functions).
+   */
   stripeSecretName: string;
 }
 
-/** Environment variable (functions/src/config.ts) → JSON key of the Stripe secret. */
-export const stripeSecretFields = {
-  STRIPE_SECRET_KEY: 'secretKey',
-  STRIPE_WEBHOOK_SECRET: 'webhookSecret',
-  STRIPE_PRICE_STARTER: 'priceStarter',
-  STRIPE_PRICE_PROFESSIONAL: 'priceProfessional',
-  STRIPE_PRICE_ENTERPRISE: 'priceEnterprise',
-} as const;
+/**
+ * The secret's ARN pattern: Secrets Manager appends "-" and 6 random characters to the name,
+ * so "-??????" matches this one secret and not another whose name merely starts the same.
+ */
+export function stripeSecretArn(stack: Stack, secretName: string): string {
+  return stack.formatArn({
+    service: 'secretsmanager',
+    resource: 'secret',
+    resourceName: `${secretName}-??????`,
+    arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+  });
+}
 
 /** "AgentDesk <no-reply@example.com>" → "no-reply@example.com". */
 export function mailAddress(mailFrom: string): string {
@@ -151,12 +160,13 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
         env.SECRETS_KEY_ID = r.secretsKey.keyArn;
         break;
       case 'stripe':
-        // CloudFormation dynamic references, resolved at deploy time: a deploy without the
-        // secret (or one of its keys) fails, so the functions can never start in AWS without
-        // real Stripe configuration (the local billing mode needs STRIPE_API_URL, never set here).
-        for (const [variable, field] of Object.entries(stripeSecretFields)) {
-          env[variable] = SecretValue.secretsManager(r.stripeSecretName, { jsonField: field }).unsafeUnwrap();
-        }
+        // Only the secret's name: the functions read the keys at runtime (once per container), so
+        // they never appear in the Lambda configuration, its API or a template. The local billing
+        // mode (STRIPE_API_URL, STRIPE_SECRET_KEY, ...) is never set here.
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...stripeSecretActions], resources: [stripeSecretArn(stack, r.stripeSecretName)] }),
+        );
+        env.STRIPE_SECRET_ID = r.stripeSecretName;
         break;
       default: {
         if (need.startsWith('queue:')) {

@@ -33,8 +33,9 @@ export interface AgentDeskParameters {
   apiThrottle: Record<ThrottleClass, Throttle>;
   /**
    * Name of the Secrets Manager secret holding the Stripe configuration (JSON: secretKey,
-   * webhookSecret, priceStarter, priceProfessional, priceEnterprise). It must exist before
-   * deploying: the stack refuses to deploy without it (README: Connecting Stripe).
+   * webhookSecret, priceStarter, priceProfessional, priceEnterprise). The Stripe functions get
+   * only its name and read it at runtime: until it exists (README: Connecting Stripe), billing
+   * answers 502 and the Stripe webhook 500.
    */
   stripeSecretName: string;
   /** Requests per IP per 5 minutes the WAF allows before blocking that IP (webhooks excluded). */

@@ -13,7 +13,15 @@ import { groupDef, groupNames } from '../lib/api.js';
 import { expireAfterOneDay } from '../lib/data.js';
 import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
-import { mailActions, queueUrlEnv, secretsEncryptActions, uploadsReadActions, uploadsWriteActions, userPoolActions } from '../lib/needs.js';
+import {
+  mailActions,
+  queueUrlEnv,
+  secretsEncryptActions,
+  stripeSecretActions,
+  uploadsReadActions,
+  uploadsWriteActions,
+  userPoolActions,
+} from '../lib/needs.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { workerDef, workerNames } from '../lib/workers.js';
 import { defaultParameters } from '../lib/stack.js';
@@ -67,6 +75,7 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'uploads:write') add('uploads-objects', uploadsWriteActions);
     else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
+    else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
     else if (need.startsWith('queue:')) add(need, SQS_SEND);
   }
   if (consumes) add(`queue:${consumes}`, SQS_CONSUME);
@@ -88,6 +97,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     const text = JSON.stringify(resource);
     if (/:ses:.*:identity\/\*/.test(text)) return 'ses-identities';
     if (/:ses:.*:configuration-set\/\*/.test(text)) return 'ses-configuration-sets';
+    if (text.includes(`:secretsmanager:`) && text.includes(`:secret:${defaultParameters.stripeSecretName}-??????"`)) return 'stripe-secret';
     const ref = /"Fn::GetAtt":\["([^"]+)"|"Ref":"([^"]+)"/.exec(text);
     const base = kinds.get(ref?.[1] ?? ref?.[2] ?? '') ?? `UNKNOWN(${text})`;
     if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;
@@ -553,15 +563,37 @@ describe('Stripe configuration', () => {
     (resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties.Environment as { Variables: Record<string, unknown> })
       .Variables;
 
-  it('gives the functions that need Stripe its keys from the Secrets Manager secret, resolved at deploy time', () => {
-    const stripeGroups = groupNames.filter((name) => groupDef(name).needs.includes('stripe' as Need));
-    expect(stripeGroups.length).toBeGreaterThan(0);
-    for (const name of stripeGroups) {
-      const vars = variables(s.stack.api.functions[name]);
-      // A dynamic reference: CloudFormation refuses the deploy when the secret or a key is missing.
-      expect(vars.STRIPE_SECRET_KEY).toBe('{{resolve:secretsmanager:agentdesk/stripe:SecretString:secretKey::}}');
-      expect(vars.STRIPE_WEBHOOK_SECRET).toBe('{{resolve:secretsmanager:agentdesk/stripe:SecretString:webhookSecret::}}');
-      expect(vars.STRIPE_PRICE_PROFESSIONAL).toBe('{{resolve:secretsmanager:agentdesk/stripe:SecretString:priceProfessional::}}');
+  const stripeGroups = () => groupNames.filter((name) => groupDef(name).needs.includes('stripe' as Need));
+
+  it('puts no Stripe key in any function environment, not even as a dynamic reference', () => {
+    for (const [id, fn] of Object.entries(resources('AWS::Lambda::Function'))) {
+      const vars = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+      for (const name of ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET', 'STRIPE_PRICE_STARTER', 'STRIPE_PRICE_PROFESSIONAL', 'STRIPE_PRICE_ENTERPRISE']) {
+        expect(vars[name], `${id} ${name}`).toBeUndefined();
+      }
+      expect(JSON.stringify(vars), id).not.toContain('resolve:secretsmanager');
+    }
+  });
+
+  it('gives the functions that need Stripe the secret name and GetSecretValue on that one secret only', () => {
+    expect(stripeGroups().length).toBeGreaterThan(0);
+    for (const name of stripeGroups()) {
+      const fn = s.stack.api.functions[name];
+      expect(variables(fn).STRIPE_SECRET_ID, name).toBe('agentdesk/stripe');
+      const statements = Object.values(resources('AWS::IAM::Policy'))
+        .filter((p) => JSON.stringify(p.Properties.Roles).includes(`"${logicalId(fn.role)}"`))
+        .flatMap((p) => (p.Properties.PolicyDocument as { Statement: { Action: string | string[]; Resource: unknown }[] }).Statement)
+        .filter((st) => JSON.stringify(st.Action).includes('secretsmanager:'));
+      expect(statements, name).toHaveLength(1);
+      expect(statements[0]!.Action).toBe('secretsmanager:GetSecretValue');
+      // "-??????": Secrets Manager's random suffix of this one name, not "agentdesk/stripe*".
+      expect(statements[0]!.Resource).toBe('arn:aws:secretsmanager:eu-west-1:123456789012:secret:agentdesk/stripe-??????');
+    }
+    // Functions without the need have neither.
+    for (const [name, fn] of Object.entries(s.stack.api.functions)) {
+      if (stripeGroups().includes(name as RouteGroupName)) continue;
+      expect(variables(fn).STRIPE_SECRET_ID, name).toBeUndefined();
+      expect([...actualCapabilities(fn)].some((c) => c.includes('secretsmanager:')), name).toBe(false);
     }
   });
 
