@@ -103,8 +103,10 @@ export function createSignInService(deps: SignInDeps) {
 
   return {
     async register(input: { name: string; email: string; password: string; verificationCode: string }): Promise<AuthSession> {
-      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
+      // The code first: a registered address is never sent one (send-verification mails it how
+      // to sign in instead), so without proof of the mailbox register cannot tell who has an account.
       const checked = await otp.check(verificationCodePolicy, input.email, input.verificationCode);
+      if (await deps.identity.findByEmail(input.email)) throw new ConflictError(authMessages.accountExists);
       let identity;
       try {
         identity = await deps.identity.createUser({ email: input.email, password: input.password, name: input.name });

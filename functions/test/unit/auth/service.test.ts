@@ -88,12 +88,23 @@ describe('sign-up', () => {
     expect(await codes.get('verify', 'ana@example.com')).toBeNull();
   });
 
-  it('refuses a second account for the same e-mail with a 409', async () => {
+  it('answers a registered e-mail without its code as any wrong code, so register cannot enumerate accounts', async () => {
     const { auth, register } = setup();
     await register();
     await expect(
       auth.register({ name: 'Ana', email: 'ana@example.com', password: PASSWORD, verificationCode: 'ABCDEFGHJK' }),
-    ).rejects.toThrow('An account with this email already exists');
+    ).rejects.toThrow(new ValidationError('Invalid verification code'));
+  });
+
+  it('refuses a second account with a 409 only to the holder of a valid code (an account created meanwhile)', async () => {
+    const { auth, mailer, identity } = setup();
+    await auth.sendVerification({ email: 'ana@example.com' });
+    const verificationCode = mailer.lastCodeFor('ana@example.com', VERIFY_CODE);
+    await identity.createUser({ email: 'ana@example.com', password: PASSWORD, name: 'Ana' });
+
+    await expect(auth.register({ name: 'Ana', email: 'ana@example.com', password: PASSWORD, verificationCode })).rejects.toThrow(
+      new ConflictError('An account with this email already exists'),
+    );
   });
 
   it('limits code e-mails to one per 30 seconds and five per hour', async () => {
