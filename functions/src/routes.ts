@@ -174,7 +174,6 @@ export interface RouteDef {
   path: string;
   group: RouteGroupName;
   auth: AuthKind;
-}
   /**
    * 'subscription': a paid feature. Without an active or trialing subscription the HTTP layer
    * answers 402 before the route runs (http/handler.ts). Set on the writes that create or change
@@ -188,6 +187,7 @@ export interface RouteDef {
 /** "METHOD /path" of the routes flagged `requires: 'subscription'`. */
 export function subscriptionRouteKeys(list: readonly RouteDef[] = routes): Set<string> {
   return new Set(list.filter((r) => r.requires === 'subscription').map((r) => `${r.method} ${r.path}`));
+}
 
 export const routes = [
   // Auth (SPEC §7 Auth)
