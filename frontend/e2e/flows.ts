@@ -4,7 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, inject, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
 import { launchBrowser, waitForMailCode } from './browser.js';
 
 export const ONBOARDING_HEADING = 'An agent that never misses a call';
@@ -32,6 +32,15 @@ export function useBrowser(): () => Browser {
 export async function newPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
+  // The app must run under the CSP the local gateway sends (the same as CloudFront's): any
+  // violation Chromium reports fails the test.
+  const cspViolations: string[] = [];
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+  });
+  onTestFinished(() => {
+    expect(cspViolations, 'CSP violations reported by the browser').toEqual([]);
+  });
   onTestFailed(async ({ task }) => {
     await mkdir('test-results', { recursive: true });
     const file = `test-results/e2e-${task.name.replace(/\W+/g, '-').slice(0, 60)}.png`;
