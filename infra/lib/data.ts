@@ -21,8 +21,9 @@ const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
  */
 export function expireAfterOneDay(prefixes: readonly string[]): s3.LifecycleRule[] {
   return prefixes.map((prefix) => {
-    if (!/^[A-Za-z0-9._-]+\/$/.test(prefix)) throw new Error(`Expiring prefix must be a top-level folder like 'incoming/': ${prefix}`);
-    return { id: `expire-${prefix.slice(0, -1)}-after-1-day`, prefix, expiration: Duration.days(1) };
+    // A folder (never '' or a bare name, which would also match kept keys that merely start with it).
+    if (!/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new Error(`Expiring prefix must be a folder like 'incoming/': ${prefix}`);
+    return { id: `expire-${prefix.slice(0, -1).replace(/\//g, '-')}-after-1-day`, prefix, expiration: Duration.days(1) };
   });
 }
 

@@ -363,22 +363,25 @@ describe('data', () => {
     expect(uploads?.Properties.LoggingConfiguration).toBeDefined();
   });
 
-  it('deletes abandoned uploads (the staging prefix) a day after they were written, and nothing else', () => {
+  it('deletes abandoned uploads (the staging prefix) and parked WhatsApp bodies a day after they were written, and nothing else', () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
     const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
     const expiring = rules.filter((r) => r.ExpirationInDays !== undefined);
-    expect(expiring).toEqual([{ Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' }]);
+    expect(expiring).toEqual([
+      { Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' },
+      { Id: 'expire-tmp-whatsapp-inbound-after-1-day', Prefix: 'tmp/whatsapp-inbound/', ExpirationInDays: 1, Status: 'Enabled' },
+    ]);
     // Confirmed documents live under agents/, which no expiring rule covers.
     expect(expiring.every((r) => typeof r.Prefix === 'string' && !'agents/'.startsWith(r.Prefix) && r.Prefix !== '')).toBe(true);
   });
 
   it('builds one one-day expiry rule per listed prefix, and refuses a prefix that could cover kept data', () => {
-    expect(expireAfterOneDay(['incoming/', 'whatsapp-bodies/']).map((r) => [r.prefix, r.expiration?.toDays()])).toEqual([
-      ['incoming/', 1],
-      ['whatsapp-bodies/', 1],
+    expect(expireAfterOneDay(['incoming/', 'tmp/bodies/']).map((r) => [r.id, r.prefix, r.expiration?.toDays()])).toEqual([
+      ['expire-incoming-after-1-day', 'incoming/', 1],
+      ['expire-tmp-bodies-after-1-day', 'tmp/bodies/', 1],
     ]);
-    expect(() => expireAfterOneDay([''])).toThrow(/top-level folder/);
-    expect(() => expireAfterOneDay(['agents'])).toThrow(/top-level folder/);
+    expect(() => expireAfterOneDay([''])).toThrow(/must be a folder/);
+    expect(() => expireAfterOneDay(['agents'])).toThrow(/must be a folder/);
   });
 
   it('rotates the integration-secrets key', () => {

@@ -5,8 +5,11 @@
  * under agents/, outside every prefix here).
  */
 import { UPLOAD_STAGING_PREFIX } from '../domain/agents/files.js';
+import { INBOUND_BODY_PREFIX } from '../domain/whatsapp/ports.js';
 
 export const EXPIRING_UPLOAD_PREFIXES: readonly string[] = [
   // Browser uploads not (yet) confirmed: a confirmed one is copied to its own key first.
   UPLOAD_STAGING_PREFIX,
+  // WhatsApp inbound bodies too big for a queue message; the worker deletes each once read.
+  INBOUND_BODY_PREFIX,
 ];
