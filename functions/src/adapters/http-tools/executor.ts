@@ -38,11 +38,6 @@ export function secondsText(ms: number): string {
 const isTextual = (contentType: string | undefined) =>
   !contentType || /^(text\/|application\/([\w.+-]*\+)?(json|xml|javascript|x-www-form-urlencoded))|^application\/(problem\+json|ld\+json)/i.test(contentType.trim());
 
-/** The guard's "Blocked: only http and https URLs are allowed" as "only http and https URLs are allowed". */
-export function blockedReason(message: string): string {
-  return message.replace(/^blocked:\s*/i, '').trim() || 'the address is not allowed';
-}
-
 export class HttpToolExecutor implements ToolExecutor {
   constructor(private readonly deps: HttpToolExecutorDeps) {}
 
@@ -88,7 +83,7 @@ export class HttpToolExecutor implements ToolExecutor {
       if (res.truncated) body += `\n[The response was cut at ${Math.round(maxBytes / 1024)} KB]`;
       return { ok: res.status >= 200 && res.status < 400, status: res.status, result: `HTTP ${res.status}\n${body}` };
     } catch (error) {
-      if (error instanceof OutboundBlockedError) return { ok: false, result: `The tool could not be called: ${blockedReason(error.message)}` };
+      if (error instanceof OutboundBlockedError) return { ok: false, result: `The tool could not be called: ${error.reason}` };
       if (error instanceof OutboundTimeoutError) return { ok: false, result: `The tool did not answer within ${secondsText(timeoutMs)}` };
       if (error instanceof OutboundTooLargeError) return { ok: false, result: `The tool's response is larger than ${Math.round(maxBytes / 1024)} KB` };
       if (error instanceof OutboundNetworkError) return { ok: false, result: `The tool could not be reached: ${error.message}` };

@@ -21,7 +21,12 @@ export class OutboundError extends Error {
 export const BLOCKED_ADDRESS_MESSAGE = 'Blocked: the address points to a private or local network and cannot be reached';
 
 /** The scheme or the address is refused (not http/https, not a public unicast address). */
-export class OutboundBlockedError extends OutboundError {}
+export class OutboundBlockedError extends OutboundError {
+  /** The message without its 'Blocked:' prefix, for texts that say 'not allowed' themselves. */
+  get reason(): string {
+    return this.message.replace(/^blocked:\s*/i, '').trim() || 'the address is not allowed';
+  }
+}
 
 /** A refused address: the user sees BLOCKED_ADDRESS_MESSAGE, the address and its range stay in `detail`. */
 export const blockedAddressError = (detail: string) => new OutboundBlockedError(BLOCKED_ADDRESS_MESSAGE, { detail });

@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blockedReason, HttpToolExecutor, secondsText } from '../../../src/adapters/http-tools/executor.js';
+import { HttpToolExecutor, secondsText } from '../../../src/adapters/http-tools/executor.js';
+import { OutboundBlockedError } from '../../../src/adapters/outbound/errors.js';
 import { createGuard } from '../../../src/adapters/outbound/guarded-fetch.js';
 import type { SecretBox } from '../../../src/domain/secrets/ports.js';
 import { tool } from './fakes.js';
@@ -234,5 +235,5 @@ describe('texts', () => {
   it.each([
     ['Blocked: the address points to a private or local network and cannot be reached', 'the address points to a private or local network and cannot be reached'],
     ['Blocked: only http and https URLs are allowed (got ftp)', 'only http and https URLs are allowed (got ftp)'],
-  ])('blockedReason(%j)', (message, reason) => expect(blockedReason(message)).toBe(reason));
+  ])('OutboundBlockedError(%j).reason', (message, reason) => expect(new OutboundBlockedError(message).reason).toBe(reason));
 });
