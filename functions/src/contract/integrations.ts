@@ -27,6 +27,7 @@ export const MASKED_SECRET = '***';
 export const integrationMessages = {
   apiKeyRequired: 'API key is required',
   apiKeyTooLong: `API key must be ${CHATGPT_LIMITS.apiKey} characters or less`,
+  apiKeyInvalid: 'API key may only contain letters, digits and symbols, without spaces',
   modelInvalid: `Model must be one of ${CHATGPT_MODELS.join(', ')}`,
   maxTokensRange: 'Max tokens must be between 1 and 4000',
   maxTokensInteger: 'Max tokens must be a whole number',
@@ -119,7 +120,15 @@ const chatgptSettingFields = {
  * the stored key is kept (edit mode changes settings without re-typing the key).
  */
 export const chatgptSetupRequest = z.object({
-  apiKey: z._default(z.string().check(z.trim(), z.maxLength(CHATGPT_LIMITS.apiKey, integrationMessages.apiKeyTooLong)), ''),
+  // The key travels in an Authorization header: only visible ASCII can (a zero-width space made the call throw: 502).
+  apiKey: z._default(
+    z.string().check(
+      z.trim(),
+      z.maxLength(CHATGPT_LIMITS.apiKey, integrationMessages.apiKeyTooLong),
+      z.regex(/^[\x21-\x7e]*$/, integrationMessages.apiKeyInvalid),
+    ),
+    '',
+  ),
   model: z._default(chatgptSettingFields.model, CHATGPT_DEFAULTS.model),
   maxTokens: z._default(chatgptSettingFields.maxTokens, CHATGPT_DEFAULTS.maxTokens),
   temperature: z._default(chatgptSettingFields.temperature, CHATGPT_DEFAULTS.temperature),

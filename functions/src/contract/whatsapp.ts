@@ -10,6 +10,7 @@ import './zod-locale.js';
 
 export const whatsappMessages = {
   bearerTokenRequired: 'Bearer token is required',
+  bearerTokenInvalid: 'Bearer token may only contain letters, digits and symbols, without spaces',
   businessIdRequired: 'Business ID is required',
   phoneIdRequired: 'Phone ID is required',
   phoneNumberRequired: 'Phone number is required',
@@ -59,7 +60,8 @@ const required = (message: string, max = 500) =>
  * X-Hub-Signature-256 of webhook deliveries. On an edit, '***' (or '') keeps a stored secret.
  */
 export const whatsappSetupRequest = z.object({
-  bearerToken: z._default(z.string().check(z.trim(), z.maxLength(1000)), ''),
+  // The token travels in an Authorization header: only visible ASCII can (other characters made the call throw: 502).
+  bearerToken: z._default(z.string().check(z.trim(), z.maxLength(1000), z.regex(/^[\x21-\x7e]*$/, whatsappMessages.bearerTokenInvalid)), ''),
   businessId: required(whatsappMessages.businessIdRequired, 64),
   phoneId: required(whatsappMessages.phoneIdRequired, 64),
   phoneNumber: z

@@ -256,6 +256,25 @@ const FIXED_CASES: { finding: string; method: string; path: (o: Owner) => string
     status: 404,
     message: 'No phone number request found',
   })),
+  // The chat read an agent by any {id}: 1,000 emoji made a key DynamoDB refuses.
+  { finding: 'agent chat with a 1,000-emoji agent id', method: 'POST', path: () => `/api/agents/${encodeURIComponent('😀'.repeat(1_000))}/chat`, body: { message: 'Hello' }, status: 404, message: 'Agent not found' },
+  // A zero-width space survives trim() and made the Authorization header throw: 502 'could not be reached'.
+  ...(['setup', 'test'] as const).map((action) => ({
+    finding: `ChatGPT ${action} with an API key of zero-width characters`,
+    method: 'POST',
+    path: () => `/api/integrations/chatgpt/${action}`,
+    body: { ...chatgpt, apiKey: 'sk-\u200B\u200C\u200D' },
+    status: 400,
+    message: 'API key may only contain letters, digits and symbols, without spaces',
+  })),
+  ...(['setup', 'test'] as const).map((action) => ({
+    finding: `WhatsApp ${action} with a bearer token holding a zero-width space and an emoji`,
+    method: 'POST',
+    path: () => `/api/integrations/whatsapp-business/${action}`,
+    body: { ...whatsapp, bearerToken: 'EAA\u200B😀' },
+    status: 400,
+    message: 'Bearer token may only contain letters, digits and symbols, without spaces',
+  })),
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ import type {
   KnowledgeSources,
   KnowledgeSourceUpdate,
 } from '../../domain/knowledge/ports.js';
+import { isId } from '../../lib/ids.js';
 import { userPk } from './keys.js';
 
 type Item = Record<string, unknown>;
@@ -225,6 +226,8 @@ export class DynamoAgentRepository implements AgentRepository {
   }
 
   async get(userId: string, agentId: string): Promise<AgentWithChildren | null> {
+    // Callers pass path and query parameters: what cannot be an id is not read (nor sent as a key DynamoDB refuses).
+    if (!isId(agentId)) return null;
     const items = await this.queryRange(userId, agentSk(agentId), `${agentSk(agentId)}~`);
     return groupAgents(items).find((a) => a._id === agentId) ?? null;
   }
