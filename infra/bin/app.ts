@@ -10,7 +10,8 @@
  *   certificateArn   AGENTDESK_CERTIFICATE_ARN    required with domainName (ACM, us-east-1)
  *   logLevel         AGENTDESK_LOG_LEVEL          "INFO"
  *   stackName        AGENTDESK_STACK_NAME         "AgentDesk"
- *   stripeSecretName AGENTDESK_STRIPE_SECRET_NAME "agentdesk/stripe" (Secrets Manager; must exist to deploy)
+ *   stripeSecretName AGENTDESK_STRIPE_SECRET_NAME "agentdesk/stripe" (Secrets Manager; read at runtime)
+ *   wafRatePerIpPer5Min AGENTDESK_WAF_RATE_PER_IP 2000 (WAF: requests per IP per 5 minutes, webhooks excluded)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -49,6 +50,16 @@ if (!siteDir) {
   );
 }
 
+/** AWS WAF rate-based rules take 10 to 2,000,000,000 requests per evaluation window. */
+function wafRate(value: string | undefined): number {
+  if (value === undefined) return defaultParameters.wafRatePerIpPer5Min;
+  const rate = Number(value);
+  if (!Number.isInteger(rate) || rate < 10 || rate > 2_000_000_000) {
+    throw new Error(`wafRatePerIpPer5Min must be a whole number from 10 to 2,000,000,000 (got "${value}")`);
+  }
+  return rate;
+}
+
 const parameters: AgentDeskParameters = {
   ...defaultParameters,
   mailFrom: param('mailFrom', 'AGENTDESK_MAIL_FROM') ?? defaultParameters.mailFrom,
@@ -56,6 +67,7 @@ const parameters: AgentDeskParameters = {
   whatsappUserIds: param('whatsappUserIds', 'AGENTDESK_WHATSAPP_USER_IDS') ?? defaultParameters.whatsappUserIds,
   logLevel: logLevel as AgentDeskParameters['logLevel'],
   stripeSecretName: param('stripeSecretName', 'AGENTDESK_STRIPE_SECRET_NAME') ?? defaultParameters.stripeSecretName,
+  wafRatePerIpPer5Min: wafRate(param('wafRatePerIpPer5Min', 'AGENTDESK_WAF_RATE_PER_IP')),
   customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
   siteDir,
 };
