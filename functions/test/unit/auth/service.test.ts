@@ -100,7 +100,7 @@ describe('sign-up', () => {
     const { auth, mailer, identity } = setup();
     await auth.sendVerification({ email: 'ana@example.com' });
     const verificationCode = mailer.lastCodeFor('ana@example.com', VERIFY_CODE);
-    await identity.createUser({ email: 'ana@example.com', password: PASSWORD, name: 'Ana' });
+    await identity.createUser({ email: 'ana@example.com', password: PASSWORD });
 
     await expect(auth.register({ name: 'Ana', email: 'ana@example.com', password: PASSWORD, verificationCode })).rejects.toThrow(
       new ConflictError('An account with this email already exists'),
