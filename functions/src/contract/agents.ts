@@ -118,6 +118,7 @@ export const agentMessages = {
   methodInvalid: 'Method must be one of GET, POST, PUT, DELETE, PATCH',
   headerKeyInvalid: 'Header key may contain only letters, numbers and dashes',
   headerValueWithoutKey: 'Header value needs a header key',
+  headerValueInvalid: 'Header value may contain only printable ASCII characters',
   tooManyParameters: `A tool can have at most ${AGENT_LIMITS.toolParameters} parameters`,
   parameterNameInvalid: 'Parameter names must start with a letter and use only letters, numbers and underscores',
   parameterTypeRequired: 'Parameter type is required',
@@ -298,7 +299,11 @@ export const toolRequest = z
     ),
     method: z._default(z.enum(TOOL_METHODS, { error: agentMessages.methodInvalid }), 'GET'),
     headerKey: z._default(z.string().check(z.trim(), z.maxLength(AGENT_LIMITS.headerKey), z.regex(/^[A-Za-z0-9-]*$/, agentMessages.headerKeyInvalid)), ''),
-    headerValue: z._default(z.string().check(z.maxLength(AGENT_LIMITS.headerValue)), ''),
+    // HTTP header values are bytes: anything outside printable ASCII would make the call itself fail.
+    headerValue: z._default(
+      z.string().check(z.maxLength(AGENT_LIMITS.headerValue), z.regex(/^[\t\x20-\x7e]*$/, agentMessages.headerValueInvalid)),
+      '',
+    ),
     properties: z._default(
       // Names are checked with a refine, not a key schema: a record's key failure surfaces as zod's
       // generic 'Invalid key in record' instead of the message.

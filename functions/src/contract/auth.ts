@@ -49,7 +49,7 @@ export const email = z
 
 const loginPassword = z
   .string({ error: messages.passwordRequired })
-  .check(z.minLength(1, messages.passwordRequired), z.minLength(8, messages.passwordMin8));
+  .check(z.minLength(1, messages.passwordRequired), z.minLength(8, messages.passwordMin8), z.maxLength(256, messages.passwordMax256));
 
 /**
  * A password the account can be created or changed with. The spec's register form asks for
@@ -122,7 +122,10 @@ export const refreshTokenRequest = z.object({
   refreshToken: z.string({ error: 'Refresh token is required' }).check(z.minLength(1, 'Refresh token is required'), z.maxLength(8192, 'Refresh token is invalid')),
 });
 export const googleAuthRequest = z.object({
-  credential: z.string({ error: 'Google credential is required' }).check(z.minLength(1, 'Google credential is required')),
+  // A Google ID token is a JWT of 1–2 KB; the bound keeps megabyte values away from the verifier.
+  credential: z
+    .string({ error: 'Google credential is required' })
+    .check(z.minLength(1, 'Google credential is required'), z.maxLength(8192, 'Google credential is invalid')),
 });
 export const sendPasswordResetRequest = z.object({ email });
 export const resetPasswordRequest = z.object({

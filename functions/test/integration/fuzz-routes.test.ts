@@ -275,6 +275,18 @@ const FIXED_CASES: { finding: string; method: string; path: (o: Owner) => string
     status: 400,
     message: 'Bearer token may only contain letters, digits and symbols, without spaces',
   })),
+  // Unbounded values that reached Cognito or the JWT verifier (no 5xx seen, bounded all the same).
+  { finding: 'login password of 500 KB', method: 'POST', path: () => '/api/login', body: { email: 'ana@example.com', password: 'x'.repeat(500_000) }, status: 400, message: 'Password must be 256 characters or less' },
+  { finding: 'Google credential of 500 KB', method: 'POST', path: () => '/api/google-auth', body: { credential: 'x'.repeat(500_000) }, status: 400, message: 'Google credential is invalid' },
+  // A non-ASCII header value was stored, then made every call of the tool throw in fetch.
+  {
+    finding: 'tool header value with non-ASCII characters',
+    method: 'POST',
+    path: (o) => `/api/agents/${o.ids.agent?.[0] ?? ''}/tools`,
+    body: { ...validTool, name: 'header_check', headerKey: 'Authorization', headerValue: 'Bearer contraseña😀' },
+    status: 400,
+    message: 'Header value may contain only printable ASCII characters',
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -75,6 +75,7 @@ const FIELD_OF_MESSAGE: Record<string, keyof ToolFormValues> = {
   [agentMessages.endpointRequired]: 'endpoint',
   [agentMessages.headerKeyInvalid]: 'headerKey',
   [agentMessages.headerValueWithoutKey]: 'headerValue',
+  [agentMessages.headerValueInvalid]: 'headerValue',
 };
 
 export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialogProps) {
