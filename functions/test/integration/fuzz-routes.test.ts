@@ -54,6 +54,7 @@ import {
   whatsappSetupRequest,
 } from '../../src/contract/whatsapp.js';
 import { routes } from '../../src/routes.js';
+import { validTool as toolExample } from '../support/agents-api.js';
 import { api, post, provided } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import {
@@ -95,17 +96,8 @@ interface FuzzSpec {
 const STRONG = 'Secret#123';
 const json = (body: z.ZodMiniType, example: Record<string, unknown>): FuzzSpec => ({ body, example });
 const none: FuzzSpec = {};
-const validTool = {
-  name: 'check_order',
-  description: 'Looks up the status of an order',
-  type: 'http_request',
-  endpoint: 'https://api.example.com/orders',
-  method: 'GET',
-  headerKey: '',
-  headerValue: '',
-  properties: { orderId: { type: 'string', description: 'The order number' } },
-  required: ['orderId'],
-};
+// The tool the agents tests create (a plain object: the fuzzer mutates copies of it).
+const validTool = toolExample();
 const settings = { name: 'Fuzz Owner', phoneNumber: '', language: 'en', timeZone: 'UTC' };
 const chatgpt = { apiKey: 'sk-fuzz-0000', model: 'gpt-4o', maxTokens: 500, temperature: 0.7, systemPrompt: '', baseUrl: '' };
 const whatsapp = { bearerToken: 'EAAFuzz', businessId: '1234567890', phoneId: '9876543210', phoneNumber: '+14155550123', appSecret: 'fuzz-secret' };
