@@ -11,7 +11,7 @@ import { OpenAiModel } from '../adapters/openai/model.js';
 import { OutboundBlockedError, checkOutboundUrl, guardedFetch } from '../adapters/outbound/guarded-fetch.js';
 import { createAiConnector } from '../domain/integrations/connector.js';
 import type { AiModel, AiModelFactory, PublicUrlCheck } from '../domain/integrations/records.js';
-import type { AiConnector } from '../domain/integrations/ports.js';
+import type { AiConnector } from '../domain/ai/ports.js';
 import { once } from '../lib/once.js';
 import { secretBox } from './secrets.js';
 

@@ -3,6 +3,7 @@
  * (adapters/openai/) speaks the OpenAI API through the official SDK; tests use the fake
  * OpenAI-compatible server in local/fake-openai/. Nothing here knows about HTTP.
  */
+import type { ChatGptSettings } from '../../contract/integrations.js';
 
 export type ModelMessage =
   | { role: 'system'; content: string }
@@ -71,4 +72,20 @@ export class ModelError extends Error {
     super(message);
     this.name = 'ModelError';
   }
+}
+
+/**
+ * What features that answer with the model (agent chat, WhatsApp, voice, summaries, ingestion)
+ * need: the user's ready model, or null when their ChatGPT integration is missing or inactive.
+ * The integrations domain implements it (domain/integrations/connector.ts).
+ */
+export interface AiConnection {
+  settings: ChatGptSettings;
+  chat: ChatModel;
+  embedder: Embedder;
+}
+
+export interface AiConnector {
+  /** The user's active ChatGPT integration with its key opened, or null when missing or inactive. */
+  forUser(userId: string): Promise<AiConnection | null>;
 }

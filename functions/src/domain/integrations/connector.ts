@@ -3,7 +3,7 @@
  * opened and a model for it, or null when there is none or it is inactive.
  */
 import type { SecretBox } from '../secrets/ports.js';
-import type { AiConnection, AiConnector } from './ports.js';
+import type { AiConnection, AiConnector } from '../ai/ports.js';
 import type { AiModelFactory, IntegrationRepository } from './records.js';
 import { chatgptSettings } from './view.js';
 

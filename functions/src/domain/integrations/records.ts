@@ -1,6 +1,6 @@
 /**
  * The integrations feature's own ports: the stored integration, its repository, and the factory
- * of AI models the ChatGPT integration hands out (AiConnector in ports.ts is what other features
+ * of AI models the ChatGPT integration hands out (AiConnector in domain/ai/ports.ts is what other features
  * use). Secret credentials are stored sealed (SecretBox) and only ever shown as '***'.
  */
 import type { IntegrationType, IntegrationView } from '../../contract/integrations.js';

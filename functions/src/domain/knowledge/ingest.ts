@@ -22,8 +22,7 @@
  */
 import { createHash } from 'node:crypto';
 import { agentFileKind, AGENT_FILE_MAX_BYTES, type AgentFileKind } from '../../contract/agents.js';
-import { EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
-import type { AiConnector } from '../integrations/ports.js';
+import { type AiConnector, EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
 import type { FileIngestJob, UrlScrapeJob } from './jobs.js';

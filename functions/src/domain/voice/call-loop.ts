@@ -29,7 +29,7 @@ import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
-import type { AiConnection, AiConnector } from '../integrations/ports.js';
+import type { AiConnection, AiConnector } from '../ai/ports.js';
 import type { ActivityCounters } from '../dashboard/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import { endCall, type CallEnd, type CallUsage } from './call-end.js';

@@ -7,8 +7,7 @@
  * down) is thrown as RetryableSummaryError, so the queue can try again while it has attempts left.
  */
 import { SENTIMENTS, URGENCIES, callSummarySchema, type CallSummary, type CallTurn, type SummaryState } from '../../contract/voice.js';
-import { ModelError, type ModelMessage } from '../ai/ports.js';
-import type { AiConnector } from '../integrations/ports.js';
+import { type AiConnector, ModelError, type ModelMessage } from '../ai/ports.js';
 import type { SummaryDelivery } from './delivery.js';
 import type { CallRepository, CallSummaryJob, StoredCall, StoredVoiceSettings } from './ports.js';
 

@@ -17,10 +17,9 @@ import type { MessageMedia, MessageStatus } from '../../contract/whatsapp.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
-import { ModelError } from '../ai/ports.js';
+import { type AiConnector, ModelError } from '../ai/ports.js';
 import type { ConversationAgentRef, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from '../conversations/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
-import type { AiConnector } from '../integrations/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials, type WhatsAppInboundJob } from './ports.js';
 

@@ -1,6 +1,5 @@
 /** In-memory implementations of the knowledge ports for the domain unit tests. */
-import { EMBEDDING_DIMENSIONS, ModelError, type Embedder } from '../../../src/domain/ai/ports.js';
-import type { AiConnector } from '../../../src/domain/integrations/ports.js';
+import { type AiConnector, type Embedder, EMBEDDING_DIMENSIONS, ModelError } from '../../../src/domain/ai/ports.js';
 import type {
   ChunkStore,
   KnowledgeChunk,

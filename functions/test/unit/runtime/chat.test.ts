@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentChat, type AgentChatDeps } from '../../../src/domain/agents/runtime/chat.js';
 import type { AgentReader, AgentWithChildren } from '../../../src/domain/agents/ports.js';
-import { ModelError, type ModelErrorKind } from '../../../src/domain/ai/ports.js';
-import type { AiConnector } from '../../../src/domain/integrations/ports.js';
+import { type AiConnector, ModelError, type ModelErrorKind } from '../../../src/domain/ai/ports.js';
 import { agent, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply } from './fakes.js';
 
 class MemoryAgents implements AgentReader {

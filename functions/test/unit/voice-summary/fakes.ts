@@ -1,7 +1,6 @@
 /** In-memory stand-ins for the voice ports (call repository, AI connector) used by the summary and call-log unit tests. */
 import { VOICE_DEFAULTS, type CallSummary, type CallTurn } from '../../../src/contract/voice.js';
-import type { ChatModel, Completion, CompletionRequest } from '../../../src/domain/ai/ports.js';
-import type { AiConnector } from '../../../src/domain/integrations/ports.js';
+import type { AiConnector, ChatModel, Completion, CompletionRequest } from '../../../src/domain/ai/ports.js';
 import type { CallRepository, StoredCall } from '../../../src/domain/voice/ports.js';
 import { newId } from '../../../src/lib/ids.js';
 

@@ -3,7 +3,7 @@
  * channel's knowledge search and tools put into runAgent's input the same way everywhere. Each
  * channel keeps its own deadline, history and error handling.
  */
-import type { AiConnection } from '../../integrations/ports.js';
+import type { AiConnection } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { ToolExecutor } from './ports.js';
 import type { Channel } from './prompt.js';

@@ -8,7 +8,7 @@ import { agentMessages } from '../../../contract/agents.js';
 import { integrationMessages } from '../../../contract/integrations.js';
 import { withModelErrors } from '../../ai/model-errors.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
-import type { AiConnector } from '../../integrations/ports.js';
+import type { AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
