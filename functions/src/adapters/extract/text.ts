@@ -6,6 +6,7 @@
  * refused as not text.
  */
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
+import { utf16WithoutBom } from '../../domain/knowledge/sniff.js';
 
 export function decodeText(bytes: Uint8Array, declaredCharset?: string): string {
   const text = decode(bytes, declaredCharset);
@@ -27,17 +28,8 @@ function decode(bytes: Uint8Array, declaredCharset?: string): string {
   } catch {
     // not UTF-8
   }
-  const sample = bytes.subarray(0, Math.min(bytes.length, 4096));
-  let evenNul = 0;
-  let oddNul = 0;
-  for (let i = 0; i < sample.length; i++) {
-    if (sample[i] !== 0) continue;
-    if (i % 2 === 0) evenNul++;
-    else oddNul++;
-  }
-  const half = sample.length / 2;
-  if (oddNul > half * 0.3 && evenNul < half * 0.05) return new TextDecoder('utf-16le').decode(bytes);
-  if (evenNul > half * 0.3 && oddNul < half * 0.05) return new TextDecoder('utf-16be').decode(bytes);
+  const utf16 = utf16WithoutBom(bytes.subarray(0, 4096));
+  if (utf16) return new TextDecoder(utf16).decode(bytes);
   return decodeWindows1252(bytes);
 }
 

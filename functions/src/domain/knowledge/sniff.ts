@@ -74,6 +74,15 @@ export function zipEntryNames(bytes: Uint8Array): string[] {
 function looksLikeText(bytes: Uint8Array): boolean {
   if (startsWith(bytes, [0xff, 0xfe]) || startsWith(bytes, [0xfe, 0xff])) return true;
   const sample = bytes.subarray(0, SAMPLE);
+  return !sample.includes(0) || utf16WithoutBom(sample) !== undefined;
+}
+
+/**
+ * UTF-16 text without a byte order mark, told by where its NULs fall in `sample` (the high byte
+ * of Latin characters): mostly odd positions = little-endian, mostly even = big-endian.
+ * Shared with the text extractor (adapters/extract/text.ts), so what passes here decodes there.
+ */
+export function utf16WithoutBom(sample: Uint8Array): 'utf-16le' | 'utf-16be' | undefined {
   let even = 0;
   let odd = 0;
   for (let i = 0; i < sample.length; i++) {
@@ -81,9 +90,10 @@ function looksLikeText(bytes: Uint8Array): boolean {
     if (i % 2 === 0) even++;
     else odd++;
   }
-  if (even + odd === 0) return true;
   const half = sample.length / 2;
-  return (odd > half * 0.3 && even < half * 0.05) || (even > half * 0.3 && odd < half * 0.05);
+  if (odd > half * 0.3 && even < half * 0.05) return 'utf-16le';
+  if (even > half * 0.3 && odd < half * 0.05) return 'utf-16be';
+  return undefined;
 }
 
 const hasPdfHeader = (bytes: Uint8Array) =>
