@@ -21,6 +21,7 @@ import { type AiConnector, ModelError } from '../ai/ports.js';
 import type { ConversationAgentRef, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from '../conversations/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import { arr, obj, str, type Obj } from './json-walk.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials, type WhatsAppInboundJob } from './ports.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -56,11 +57,6 @@ export interface ParsedChange {
   messages: ParsedInboundMessage[];
   statuses: ParsedStatus[];
 }
-
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
 
 /**
  * Characters of an inbound body kept (Meta caps texts at 4096): a forged or future oversized text

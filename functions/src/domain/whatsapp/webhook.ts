@@ -24,6 +24,7 @@ import { isUuid } from '../../lib/ids.js';
 import type { IntegrationRecord } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { WHATSAPP_INTEGRATION } from './integration.js';
+import { arr, obj, type Obj } from './json-walk.js';
 import { INBOUND_BODY_PREFIX, type InboundBodyStore, type QueuedInboundJob } from './ports.js';
 
 export interface WebhookIntegrations {
@@ -51,9 +52,6 @@ export interface WhatsAppWebhookDeps {
 /** SQS's message size limit (bytes of the body), which the whatsapp-inbound queue is designed for. */
 export const MAX_QUEUE_MESSAGE_BYTES = 256 * 1024;
 
-type Obj = Record<string, unknown>;
-const obj = (v: unknown): Obj | null => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : null);
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 /**
  * A Meta delivery as one delivery per message and per status (null when it is not JSON): each
