@@ -3,6 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { boundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/cdk.out/**', '.data/**', '**/.test-data/**', 'coverage/**'] },
@@ -32,5 +33,10 @@ export default tseslint.config(
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through config() in src/config.ts' }],
     },
+  },
+  {
+    files: ['functions/src/**/*.ts', 'frontend/src/**/*.{ts,tsx}'],
+    plugins: { agentdesk: boundaries },
+    rules: { 'agentdesk/import-boundaries': 'error' },
   },
 );
