@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { logger } from '../adapters/logger.js';
 import { createIntegrationService } from '../domain/integrations/service.js';
-import { createWhatsAppIntegrationService } from '../domain/integrations/whatsapp.js';
+import { createWhatsAppIntegrationService } from '../domain/whatsapp/setup.js';
 import { once } from '../lib/once.js';
 import { aiModels, integrationRepository, isPublicUrl } from './ai.js';
 import { secretBox } from './secrets.js';

@@ -1,7 +1,7 @@
 /** WhatsApp integration rules: the business number in E.164, the webhook URL, Graph errors as the user reads them. */
 import { describe, expect, it } from 'vitest';
 import { whatsappMessages } from '../../../src/contract/whatsapp.js';
-import { whatsappE164, whatsappWebhookUrl } from '../../../src/domain/integrations/whatsapp.js';
+import { whatsappE164, whatsappWebhookUrl } from '../../../src/domain/whatsapp/setup.js';
 import { graphErrorToDomain } from '../../../src/domain/whatsapp/integration.js';
 import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 

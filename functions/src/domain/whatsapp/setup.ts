@@ -11,9 +11,9 @@ import { MASKED_SECRET } from '../../contract/integrations.js';
 import { whatsappMessages, type WhatsAppSetupInput, type WhatsAppSetupResult } from '../../contract/whatsapp.js';
 import { ValidationError } from '../errors.js';
 import type { SecretBox } from '../secrets/ports.js';
-import { WHATSAPP_INTEGRATION, withGraphErrors } from '../whatsapp/integration.js';
-import type { GraphClient, GraphError, GraphPhoneNumber } from '../whatsapp/ports.js';
-import type { IntegrationRecord, IntegrationRepository } from './records.js';
+import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
+import { WHATSAPP_INTEGRATION, withGraphErrors } from './integration.js';
+import type { GraphClient, GraphError, GraphPhoneNumber } from './ports.js';
 
 export interface WhatsAppIntegrationDeps {
   integrations: IntegrationRepository;
