@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { logger } from '../adapters/logger.js';
 import { SdkTwilioAccountApi } from '../adapters/twilio/account-api.js';
-import { createTwilioIntegrationService } from '../domain/integrations/twilio.js';
+import { createTwilioIntegrationService } from '../domain/voice/twilio-setup.js';
 import type { TwilioAccountApi } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
 import { secretBox } from './secrets.js';

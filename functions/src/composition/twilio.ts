@@ -8,7 +8,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
-import { createVoiceIntegrationReader } from '../domain/integrations/twilio.js';
+import { createVoiceIntegrationReader } from '../domain/voice/twilio-integration.js';
 import type { VoiceIntegrationReader } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
 import { secretBox } from './secrets.js';

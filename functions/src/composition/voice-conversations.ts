@@ -8,7 +8,7 @@ import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
 import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
-import { createVoiceIntegrationReader } from '../domain/integrations/twilio.js';
+import { createVoiceIntegrationReader } from '../domain/voice/twilio-integration.js';
 import { RecordingTooLargeError, createCallsService, type RecordingFetcher } from '../domain/voice/calls.js';
 import { once } from '../lib/once.js';
 import { secretBox } from './secrets.js';

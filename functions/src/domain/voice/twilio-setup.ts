@@ -1,14 +1,6 @@
 /**
- * The Twilio Voice integration (SPEC §5, §7 Integrations, issue 7): setup, test, and the user's
- * connection as the call loop and the recording proxy read it.
- *
- * Record layout (IntegrationRecord, type 'twilio-voice'):
- *   credentials.accountSid                 plain ('AC' + 32 hex)
- *   credentials.authToken                  sealed (SecretBox), shown '***'
- *   settings.phoneNumber                   the business number, E.164
- *   settings.statusCallbackUrl             {APP_URL}/api/webhooks/twilio/{userId}/voice/status
- *   settings.numberConfigured              whether setup pointed the number at our URLs
- *   webhookUrl                             {APP_URL}/api/webhooks/twilio/{userId}/voice
+ * The Twilio Voice integration's setup and test (SPEC §5, §7 Integrations, issue 7); the record
+ * layout and the reader the call loop uses are in twilio-integration.ts.
  *
  * Setup stores first, then points the number's voice URL and status callback at ours through
  * Twilio's REST API, best effort: a rejected token, an unknown number or an outage still saves the
@@ -18,11 +10,10 @@
 import { MASKED_SECRET } from '../../contract/integrations.js';
 import { voiceMessages, type TwilioSetupInput, type TwilioSetupResult, type TwilioTestResult } from '../../contract/voice.js';
 import { BadGatewayError, ValidationError, type DomainError } from '../errors.js';
+import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
-import { TwilioError, type TwilioAccountApi, type TwilioCredentials, type VoiceIntegration, type VoiceIntegrationReader } from '../voice/ports.js';
-import type { IntegrationRecord, IntegrationRepository } from './records.js';
-
-export const TWILIO_INTEGRATION = 'twilio-voice' as const;
+import { TwilioError, type TwilioAccountApi, type TwilioCredentials } from './ports.js';
+import { TWILIO_INTEGRATION } from './twilio-integration.js';
 
 export interface TwilioIntegrationDeps {
   integrations: IntegrationRepository;
@@ -139,24 +130,3 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
 }
 
 export type TwilioIntegrationService = ReturnType<typeof createTwilioIntegrationService>;
-
-/** The user's Twilio Voice integration with the auth token opened (the call loop, the recording proxy). */
-export function createVoiceIntegrationReader(deps: {
-  integrations: Pick<IntegrationRepository, 'get'>;
-  secrets: SecretBox;
-}): VoiceIntegrationReader {
-  return {
-    async get(userId: string): Promise<VoiceIntegration | null> {
-      const record = await deps.integrations.get(userId, TWILIO_INTEGRATION);
-      const { accountSid, authToken } = record?.credentials ?? {};
-      if (!record || !accountSid || !authToken) return null;
-      const phoneNumber = record.settings.phoneNumber;
-      return {
-        accountSid,
-        authToken: await deps.secrets.open(authToken),
-        phoneNumber: typeof phoneNumber === 'string' ? phoneNumber : '',
-        isActive: record.isActive,
-      };
-    },
-  };
-}
