@@ -1,11 +1,12 @@
 /**
  * Wires the conversations and messages groups: the conversation and message repositories
- * (DynamoDB), the user's WhatsApp connection (the integration record + the secret box), the
- * Graph API client (fetch) and the plan's message usage. Nothing else: no agent runtime, no
+ * (DynamoDB), replies sent on WhatsApp (the integration record + the secret box for the user's
+ * connection, the Graph API client over fetch) and the plan's message usage. Nothing else: no agent runtime, no
  * OpenAI, no queues (the inbound worker wires those).
  */
 import { logger } from '../adapters/logger.js';
 import { createConversationService } from '../domain/conversations/service.js';
+import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { conversationRepository, messageRepository } from './conversations.js';
@@ -16,8 +17,7 @@ export const conversationService = once(() =>
   createConversationService({
     conversations: conversationRepository(),
     messages: messageRepository(),
-    graph: graphClient(),
-    connection: whatsappCredentials,
+    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient() }),
     usage: usageService(),
     newId: () => newId(),
     onError: (message, error) => logger.error(message, { error: error as Error }),

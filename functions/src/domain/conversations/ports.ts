@@ -269,3 +269,29 @@ export interface MessageRepository {
    */
   flushCounters?(): Promise<void>;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Outbound: the channel a person's reply goes out on
+
+/**
+ * A user's connected business number on a messaging channel, ready to send from. Conversations
+ * knows no channel: WhatsApp implements this (domain/whatsapp/reply-channel.ts), composition/
+ * wires it.
+ */
+export interface ReplyChannel {
+  /** The business number (E.164) the reply is sent from; stored as the message's `from`. */
+  phoneNumber: string;
+  /** The channel's id of that number; stored as the message's `phoneNumberId.id`. */
+  phoneNumberId: string;
+  /**
+   * Sends a text and resolves to the channel's message id. A send the channel refused is thrown
+   * as the DomainError the user should read (its message is stored on the failed message);
+   * anything else thrown is unexpected (logged, answered 502).
+   */
+  sendText(to: string, text: string): Promise<{ messageId: string }>;
+}
+
+export interface ReplyChannels {
+  /** The user's active channel, or null when it is not connected. */
+  forUser(userId: string): Promise<ReplyChannel | null>;
+}

@@ -4,7 +4,8 @@
  * messages, status/notes changes (status counters move in the repository's transaction),
  * escalation, delete (with its messages), a person's reply inside the 24-hour window, and the
  * Message Hub (list, stats from counters, latest, get, retry of a failed send, delete).
- * Plain functions over ports; the inbound worker (domain/whatsapp/inbound.ts) writes the rest.
+ * Plain functions over ports, channel-agnostic: replies go out through the ReplyChannels port
+ * (WhatsApp implements it); the inbound worker (domain/whatsapp/inbound.ts) writes the rest.
  */
 import {
   FREE_MESSAGE_WINDOW_MS,
@@ -24,10 +25,16 @@ import {
   type MessageStatus,
   type TimeFilter,
 } from '../../contract/whatsapp.js';
-import { BadGatewayError, NotFoundError, TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
-import { graphErrorToDomain, type WhatsAppConnection } from '../whatsapp/integration.js';
-import { GraphError, type GraphClient } from '../whatsapp/ports.js';
-import type { ConversationPatch, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from './ports.js';
+import { BadGatewayError, DomainError, NotFoundError, ValidationError } from '../errors.js';
+import type {
+  ConversationPatch,
+  ConversationRepository,
+  MessageRepository,
+  ReplyChannel,
+  ReplyChannels,
+  StoredConversation,
+  StoredMessage,
+} from './ports.js';
 
 /** The plan-limit primitive (domain/billing/usage.ts) for sends. */
 export interface MessageUsage {
@@ -38,9 +45,8 @@ export interface MessageUsage {
 export interface ConversationServiceDeps {
   conversations: ConversationRepository;
   messages: MessageRepository;
-  graph: GraphClient;
-  /** The user's active WhatsApp integration, or null when not connected. */
-  connection(userId: string): Promise<WhatsAppConnection | null>;
+  /** Where a person's replies go out (the user's WhatsApp number; composition/ wires it). */
+  channels: ReplyChannels;
   usage: MessageUsage;
   now?: () => Date;
   /** 26-character time-sortable id (lib/ids.ts newId). */
@@ -57,8 +63,6 @@ export const LATEST_MESSAGES_MAX = 50;
 
 const CONVERSATION_ID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const MESSAGE_ID_RE = /^([0-9A-HJKMNP-TV-Z]{26})-[0-9A-HJKMNP-TV-Z]{26}$/;
-/** Meta's "re-engagement message" error: more than 24 hours since the customer's last message. */
-const META_WINDOW_CLOSED = 131047;
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -147,18 +151,6 @@ export function statusFilter(raw: string): MessageStatus | '' {
   return (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : 'pending';
 }
 
-/**
- * A send's Graph API failure as the user should read it (the HTTP error, and the text stored on
- * the message): the integration's mapping (token → 400, phone id → 400, else 502), except that a
- * rate limit is a 429 and a refused message is a 400 with Meta's reason (the closed 24-hour window
- * in our words).
- */
-export function graphFailure(error: GraphError): DomainError {
-  if (error.kind === 'rate_limit') return new TooManyRequestsError(error.message);
-  if (error.kind === 'bad_request') return new ValidationError(error.code === META_WINDOW_CLOSED ? whatsappMessages.windowClosed : error.message);
-  return graphErrorToDomain(error);
-}
-
 const pagination = (page: number, limit: number, total: number): MessagePagination => ({
   currentPage: page,
   totalPages: Math.max(1, Math.ceil(total / limit)),
@@ -185,26 +177,26 @@ export function createConversationService(deps: ConversationServiceDeps) {
     return found;
   }
 
-  async function connectionOrThrow(userId: string): Promise<WhatsAppConnection> {
-    const connection = await deps.connection(userId);
-    if (!connection) throw new ValidationError(whatsappMessages.notConnected);
-    return connection;
+  async function channelOrThrow(userId: string): Promise<ReplyChannel> {
+    const channel = await deps.channels.forUser(userId);
+    if (!channel) throw new ValidationError(whatsappMessages.notConnected);
+    return channel;
   }
 
   /**
-   * Sends a stored outgoing message (status pending) through the Graph API: the plan's usage is
-   * reserved first and given back when the send fails; the message ends sent (with Meta's wamid)
-   * or failed (with the reason), and a failure is thrown as a clear 4xx/502.
+   * Sends a stored outgoing message (status pending) on the user's channel: the plan's usage is
+   * reserved first and given back when the send fails; the message ends sent (with the channel's
+   * message id) or failed (with the reason), and a failure is thrown as a clear 4xx/502.
    */
-  async function deliver(userId: string, connection: WhatsAppConnection, message: StoredMessage, to: string): Promise<StoredMessage> {
+  async function deliver(userId: string, channel: ReplyChannel, message: StoredMessage, to: string): Promise<StoredMessage> {
     try {
-      const { messageId } = await deps.graph.sendText(connection.credentials, to, message.body);
+      const { messageId } = await channel.sendText(to, message.body);
       const sent = await deps.messages.markSent(userId, message.id, messageId);
       return sent ?? { ...message, status: 'sent', waMessageId: messageId };
     } catch (error) {
       await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
-      const failure = error instanceof GraphError ? graphFailure(error) : new BadGatewayError(whatsappMessages.graphUnavailable);
-      if (!(error instanceof GraphError)) onError('WhatsApp send failed', error);
+      const failure = error instanceof DomainError ? error : new BadGatewayError(whatsappMessages.graphUnavailable);
+      if (!(error instanceof DomainError)) onError('WhatsApp send failed', error);
       await deps.messages.markFailed(userId, message.id, failure.message).catch((e: unknown) => onError('markFailed failed', e));
       throw failure;
     }
@@ -299,7 +291,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       const conversation = await loadConversation(userId, id);
       const at = now();
       if (!insideWindow(conversation.lastInboundAt, at)) throw new ValidationError(whatsappMessages.windowClosed);
-      const connection = await connectionOrThrow(userId);
+      const channel = await channelOrThrow(userId);
       await deps.usage.reserve(userId, 'messages');
       const timestamp = at.toISOString();
       const message: StoredMessage = {
@@ -310,9 +302,9 @@ export function createConversationService(deps: ConversationServiceDeps) {
         type: 'chat',
         hasMedia: false,
         fromMe: true,
-        from: connection.phoneNumber,
+        from: channel.phoneNumber,
         to: conversation.customerPhone || conversation.customerWaId,
-        phoneNumberId: { id: connection.credentials.phoneId, name: connection.phoneNumber },
+        phoneNumberId: { id: channel.phoneNumberId, name: channel.phoneNumber },
         status: 'pending',
         timestamp,
         body: text,
@@ -332,7 +324,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
           messageCountDelta: 1,
         })
         .catch((e: unknown) => onError('conversation touch failed', e));
-      const sent = await deliver(userId, connection, message, conversation.customerWaId || conversation.customerPhone);
+      const sent = await deliver(userId, channel, message, conversation.customerWaId || conversation.customerPhone);
       return toConversationMessage(sent);
     },
 
@@ -371,7 +363,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       const conversation = await deps.conversations.get(userId, message.conversationId);
       if (!conversation) throw new NotFoundError(whatsappMessages.conversationNotFound);
       if (!insideWindow(conversation.lastInboundAt, now())) throw new ValidationError(whatsappMessages.windowClosed);
-      const connection = await connectionOrThrow(userId);
+      const channel = await channelOrThrow(userId);
       await deps.usage.reserve(userId, 'messages');
       const pending = await deps.messages.beginRetry(userId, id).catch(async (error: unknown) => {
         await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
@@ -382,7 +374,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
         await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
         throw new ValidationError(whatsappMessages.retryNotFailed);
       }
-      return toMessage(await deliver(userId, connection, pending, conversation.customerWaId || conversation.customerPhone));
+      return toMessage(await deliver(userId, channel, pending, conversation.customerWaId || conversation.customerPhone));
     },
 
     async removeMessage(userId: string, id: string): Promise<void> {

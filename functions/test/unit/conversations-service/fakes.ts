@@ -1,7 +1,7 @@
 /**
  * In-memory ports for the conversations service's unit tests: the two repositories (same
- * contracts as adapters/dynamo/conversations.ts, kept minimal), a Graph client that records sends
- * and fails on demand, a WhatsApp connection and the plan's message usage.
+ * contracts as adapters/dynamo/conversations.ts, kept minimal), WhatsApp as the reply channel over
+ * a Graph client that records sends and fails on demand, and the plan's message usage.
  */
 import type { ConversationStats, MessageStats, MessageStatus } from '../../../src/contract/whatsapp.js';
 import type {
@@ -16,6 +16,7 @@ import { createConversationService } from '../../../src/domain/conversations/ser
 import type { WhatsAppConnection } from '../../../src/domain/whatsapp/integration.js';
 import { LimitExceededError } from '../../../src/domain/errors.js';
 import type { GraphClient, GraphError, WhatsAppCredentials } from '../../../src/domain/whatsapp/ports.js';
+import { createWhatsAppReplyChannels } from '../../../src/domain/whatsapp/reply-channel.js';
 import { newId } from '../../../src/lib/ids.js';
 
 export const NOW = new Date('2026-03-18T12:00:00.000Z');
@@ -219,8 +220,7 @@ export function setup(options: { connected?: boolean; limit?: number } = {}) {
   const service = createConversationService({
     conversations: conversations as unknown as ConversationRepository,
     messages: messages as unknown as MessageRepository,
-    graph,
-    connection: async () => (options.connected === false ? null : CONNECTION),
+    channels: createWhatsAppReplyChannels({ graph, connection: async () => (options.connected === false ? null : CONNECTION) }),
     usage: {
       reserve: async (_u, _a, amount = 1) => {
         if (usage.used + amount > usage.limit) throw new LimitExceededError('Monthly message limit reached');

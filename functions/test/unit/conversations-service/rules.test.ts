@@ -1,8 +1,6 @@
-/** The conversations service's pure rules: board date filters, the 24-hour window, status filter, Graph failures. */
+/** The conversations service's pure rules: board date filters, the 24-hour window, status filter. */
 import { describe, expect, it } from 'vitest';
-import { whatsappMessages } from '../../../src/contract/whatsapp.js';
-import { dateFilterStart, graphFailure, insideWindow, statusFilter } from '../../../src/domain/conversations/service.js';
-import { GraphError } from '../../../src/domain/whatsapp/ports.js';
+import { dateFilterStart, insideWindow, statusFilter } from '../../../src/domain/conversations/service.js';
 
 describe('dateFilterStart', () => {
   // Wednesday 18 March 2026, 12:00 UTC.
@@ -43,20 +41,5 @@ describe('statusFilter', () => {
     ['bogus', 'pending'],
   ])('%j → %j', (raw, expected) => {
     expect(statusFilter(raw)).toBe(expected);
-  });
-});
-
-describe('graphFailure', () => {
-  it.each([
-    [new GraphError('auth', 'Invalid OAuth access token', 190), 400, whatsappMessages.graphAuthFailed],
-    [new GraphError('not_found', 'Object does not exist', 100), 400, whatsappMessages.graphPhoneNotFound],
-    [new GraphError('bad_request', 'Re-engagement message', 131047), 400, whatsappMessages.windowClosed],
-    [new GraphError('bad_request', 'Recipient phone number not in allowed list', 131030), 400, 'Recipient phone number not in allowed list'],
-    [new GraphError('rate_limit', 'Too many messages', 130429), 429, 'Too many messages'],
-    [new GraphError('unavailable', 'Something went wrong', 131000), 502, whatsappMessages.graphUnavailable],
-  ])('%s → %i', (error, status, message) => {
-    const failure = graphFailure(error);
-    expect(failure.status).toBe(status);
-    expect(failure.message).toBe(message);
   });
 });

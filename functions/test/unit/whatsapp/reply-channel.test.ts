@@ -1,0 +1,77 @@
+/** WhatsApp as the conversations' reply channel: who sends, what is sent, and Graph failures as the user reads them. */
+import { describe, expect, it } from 'vitest';
+import { whatsappMessages } from '../../../src/contract/whatsapp.js';
+import { DomainError } from '../../../src/domain/errors.js';
+import type { WhatsAppConnection } from '../../../src/domain/whatsapp/integration.js';
+import { GraphError, type GraphClient, type WhatsAppCredentials } from '../../../src/domain/whatsapp/ports.js';
+import { createWhatsAppReplyChannels, graphFailure } from '../../../src/domain/whatsapp/reply-channel.js';
+
+describe('graphFailure', () => {
+  it.each([
+    [new GraphError('auth', 'Invalid OAuth access token', 190), 400, whatsappMessages.graphAuthFailed],
+    [new GraphError('not_found', 'Object does not exist', 100), 400, whatsappMessages.graphPhoneNotFound],
+    [new GraphError('bad_request', 'Re-engagement message', 131047), 400, whatsappMessages.windowClosed],
+    [new GraphError('bad_request', 'Recipient phone number not in allowed list', 131030), 400, 'Recipient phone number not in allowed list'],
+    [new GraphError('rate_limit', 'Too many messages', 130429), 429, 'Too many messages'],
+    [new GraphError('unavailable', 'Something went wrong', 131000), 502, whatsappMessages.graphUnavailable],
+  ])('%s → %i', (error, status, message) => {
+    const failure = graphFailure(error);
+    expect(failure.status).toBe(status);
+    expect(failure.message).toBe(message);
+  });
+});
+
+describe('createWhatsAppReplyChannels', () => {
+  const CONNECTION: WhatsAppConnection = {
+    credentials: { bearerToken: 'token-1', businessId: 'biz-1', phoneId: '1055' },
+    phoneNumber: '+15550100',
+    integrationId: 'int-1',
+  };
+  function graphThat(send: (credentials: WhatsAppCredentials, to: string, text: string) => Promise<{ messageId: string }>): GraphClient {
+    return { sendText: send, getPhoneNumber: async () => ({ id: '1055', displayPhoneNumber: '+1 555-0100', verifiedName: 'Test' }) };
+  }
+
+  it('is null when the user has no active WhatsApp connection', async () => {
+    const channels = createWhatsAppReplyChannels({ connection: async () => null, graph: graphThat(async () => ({ messageId: 'x' })) });
+
+    expect(await channels.forUser('u1')).toBeNull();
+  });
+
+  it('sends from the business number with the opened credentials and answers Meta’s message id', async () => {
+    const sent: unknown[] = [];
+    const graph = graphThat(async (credentials, to, text) => {
+      sent.push({ credentials, to, text });
+      return { messageId: 'wamid.1' };
+    });
+    const channel = await createWhatsAppReplyChannels({ connection: async () => CONNECTION, graph }).forUser('u1');
+
+    const result = await channel!.sendText('34612345678', 'Hola');
+
+    expect(channel).toMatchObject({ phoneNumber: '+15550100', phoneNumberId: '1055' });
+    expect(result).toEqual({ messageId: 'wamid.1' });
+    expect(sent).toEqual([{ credentials: CONNECTION.credentials, to: '34612345678', text: 'Hola' }]);
+  });
+
+  it('throws a Graph failure as the DomainError the user reads, and anything else unchanged', async () => {
+    const refusing = await createWhatsAppReplyChannels({
+      connection: async () => CONNECTION,
+      graph: graphThat(async () => {
+        throw new GraphError('bad_request', 'Re-engagement message', 131047);
+      }),
+    }).forUser('u1');
+    const crash = new TypeError('fetch failed');
+    const crashing = await createWhatsAppReplyChannels({
+      connection: async () => CONNECTION,
+      graph: graphThat(async () => {
+        throw crash;
+      }),
+    }).forUser('u1');
+
+    const refused = await refusing!.sendText('34612345678', 'Hola').catch((e: unknown) => e);
+    const crashed = await crashing!.sendText('34612345678', 'Hola').catch((e: unknown) => e);
+
+    expect(refused).toBeInstanceOf(DomainError);
+    expect(refused).toMatchObject({ status: 400, message: whatsappMessages.windowClosed });
+    expect(crashed).toBe(crash);
+  });
+});
