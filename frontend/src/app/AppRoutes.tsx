@@ -4,7 +4,7 @@
  */
 import { lazy, Suspense } from 'react';
 import { Route, Routes } from 'react-router-dom';
-import { FullPageSpinner } from '../components/FullPageSpinner';
+import { FullPageSpinner } from '../shared/FullPageSpinner';
 import { RequireAccess, VisitorOnly } from './RouteGuards';
 
 const LoginPage = lazy(() => import('../features/auth/LoginPage'));
@@ -28,8 +28,8 @@ const VoiceConversationDetailPage = lazy(() => import('../features/voice/VoiceCo
 const VoiceSettingsPage = lazy(() => import('../features/voice/settings/VoiceSettingsPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage'));
-const PlaceholderPage = lazy(() => import('../components/PlaceholderPage'));
-const NotFoundPage = lazy(() => import('../components/NotFoundPage'));
+const PlaceholderPage = lazy(() => import('../shared/PlaceholderPage'));
+const NotFoundPage = lazy(() => import('../shared/NotFoundPage'));
 
 /** Routes whose real pages come with later issues: path → title key. */
 const placeholderRoutes: ReadonlyArray<readonly [path: string, titleKey: string]> = [];

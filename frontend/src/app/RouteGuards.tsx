@@ -1,10 +1,10 @@
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
-import { FullPageSpinner } from '../components/FullPageSpinner';
-import { useAuth } from './auth';
+import { FullPageSpinner } from '../shared/FullPageSpinner';
+import { useAuth } from '../shared/session';
 import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation } from './guards';
 
-const AppShell = lazy(() => import('../components/shell/AppShell'));
+const AppShell = lazy(() => import('./shell/AppShell'));
 const OnboardingPage = lazy(() => import('../features/onboarding/OnboardingPage'));
 
 /** /login, /register, /forgot-password, /reset-password: visitors only. */

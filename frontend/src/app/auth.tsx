@@ -3,34 +3,19 @@
  * on load the current user is fetched and on failure the token is dropped. The access token
  * is refreshed shortly before it expires; losing the session sends the browser to /login.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { AuthSession, User } from '@agentdesk/functions/contract';
+import type { AuthSession } from '@agentdesk/functions/contract';
 import { authApi, storeSession } from '../api/auth';
 import { ApiError, endServerSession, refreshSession, setUnauthorizedHandler } from '../api/client';
 import { clearSession, getSession, subscribeSession } from '../api/session';
 import { setLanguage } from '../i18n';
-import type { Access } from './guards';
-
-export const ME_QUERY_KEY = ['me'] as const;
+import { AuthContext, ME_QUERY_KEY, type Access } from '../shared/session';
 
 /** Refresh this long before the access token expires. */
 const REFRESH_MARGIN_MS = 60_000;
 const REFRESH_RETRY_MS = 30_000;
 const MAX_TIMER_MS = 2_147_483_647;
-
-interface AuthContextValue {
-  access: Access;
-  user: User | null;
-  /** Stores a session from login, register or Google sign-in. */
-  signIn: (session: AuthSession) => void;
-  /** Signs out on the server (every device, best effort) and clears the session; the access guard then goes to /login. */
-  signOut: () => void;
-  /** Reloads the current user (after settings, avatar, subscription changes). */
-  refetchUser: () => Promise<unknown>;
-}
-
-const AuthContext = createContext<AuthContextValue | null>(null);
 
 export function AuthProvider({ children }: { children: ReactNode }) {
   const session = useSyncExternalStore(subscribeSession, getSession, () => null);
@@ -121,17 +106,4 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const value = useMemo(() => ({ access, user, signIn, signOut, refetchUser }), [access, user, signIn, signOut, refetchUser]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
-}
-
-export function useAuth(): AuthContextValue {
-  const ctx = useContext(AuthContext);
-  if (!ctx) throw new Error('useAuth outside AuthProvider');
-  return ctx;
-}
-
-/** The signed-in user; only for pages behind the access guard. */
-export function useCurrentUser(): User {
-  const { user } = useAuth();
-  if (!user) throw new Error('useCurrentUser without a signed-in user');
-  return user;
 }

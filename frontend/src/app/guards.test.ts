@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation, type Access } from './guards';
+import type { Access } from '../shared/session';
+import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation } from './guards';
 
 const loading: Access = { status: 'loading' };
 const visitor: Access = { status: 'visitor' };

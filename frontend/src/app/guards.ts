@@ -7,13 +7,8 @@
  * - signed in with an active subscription: the full route table; /onboarding → /
  * - while access loads: a spinner
  */
+import type { Access } from '../shared/session';
 import { loginUrlFor, sanitizeRedirect } from './redirect';
-
-export type Access =
-  | { status: 'loading' }
-  /** `signedOut`: the session just ended in this tab (Logout, a 401): plain /login, no redirectUrl. */
-  | { status: 'visitor'; signedOut?: boolean }
-  | { status: 'authenticated'; hasActiveSubscription: boolean };
 
 export type Decision =
   | { type: 'spinner' }

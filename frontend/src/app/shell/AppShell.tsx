@@ -12,8 +12,8 @@ import { useTheme } from '@mui/material/styles';
 import MenuIcon from '@mui/icons-material/Menu';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useAuth, useCurrentUser } from '../../app/auth';
-import { Brand } from '../Brand';
+import { useAuth, useCurrentUser } from '../../shared/session';
+import { Brand } from '../../shared/Brand';
 import { Sidebar } from './Sidebar';
 
 const DRAWER_WIDTH = 264;

@@ -36,10 +36,10 @@ import {
   type PhoneRequestStatus,
 } from '@agentdesk/functions/contract';
 import { adminApi, adminKeys } from '../../api/admin';
-import { useCurrentUser } from '../../app/auth';
-import { RetryAlert } from '../../components/RetryAlert';
-import { usePageTitle } from '../../components/usePageTitle';
-import { useToast } from '../../components/useToast';
+import { useCurrentUser } from '../../shared/session';
+import { RetryAlert } from '../../shared/RetryAlert';
+import { usePageTitle } from '../../shared/usePageTitle';
+import { useToast } from '../../shared/useToast';
 import './i18n';
 import { allowedActions, type AdminAction } from './actions';
 import { adminErrorText, translateAdminText } from './messages';

@@ -27,9 +27,9 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, type Agent } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
 import { integrationsApi } from '../../api/integrations';
-import { DetailRow, DetailSection } from '../../components/DetailSection';
-import { useToast } from '../../components/useToast';
-import { apiErrorText, fieldProps, knownErrorText, translateContractText } from '../integrations/messages';
+import { DetailRow, DetailSection } from '../../shared/DetailSection';
+import { useToast } from '../../shared/useToast';
+import { apiErrorText, contractFieldProps, knownErrorText, translateContractText } from '../../shared/apiTexts';
 import {
   agentDetailsForm,
   askInput,
@@ -210,7 +210,7 @@ function AgentEditForm({ agent, integrationActive, onDone }: { agent: Agent; int
   const textField = (field: ImprovableField, minRows: number) => {
     const registration = register(field);
     const state = improve[field];
-    const help = fieldProps(errors[field], counter(field));
+    const help = contractFieldProps(errors[field], counter(field));
     return (
       <Box key={field}>
         <TextField
@@ -256,7 +256,7 @@ function AgentEditForm({ agent, integrationActive, onDone }: { agent: Agent; int
               autoComplete="off"
               required
               {...register('name')}
-              {...fieldProps(errors.name, counter('name'))}
+              {...contractFieldProps(errors.name, counter('name'))}
             />
             <TextField
               label={t('agents.fields.priority')}
@@ -264,7 +264,7 @@ function AgentEditForm({ agent, integrationActive, onDone }: { agent: Agent; int
               sx={{ maxWidth: { sm: 220 } }}
               slotProps={{ htmlInput: { min: AGENT_LIMITS.priorityMin, max: AGENT_LIMITS.priorityMax, step: 1 } }}
               {...register('priority')}
-              {...fieldProps(errors.priority, t('agents.details.priorityHint'))}
+              {...contractFieldProps(errors.priority, t('agents.details.priorityHint'))}
             />
           </Stack>
           {(Object.keys(IMPROVABLE_FIELDS) as ImprovableField[]).map((field) => textField(field, field === 'knowledgeBase' ? 6 : 3))}

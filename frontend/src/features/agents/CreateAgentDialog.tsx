@@ -12,8 +12,8 @@ import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
 import { AGENT_LIMITS, createAgentRequest, type Agent } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
-import { useToast } from '../../components/useToast';
-import { apiErrorText, fieldProps } from '../integrations/messages';
+import { useToast } from '../../shared/useToast';
+import { apiErrorText, contractFieldProps } from '../../shared/apiTexts';
 import { useCreateAgent } from './queries';
 
 type CreateInput = z.input<typeof createAgentRequest>;
@@ -72,7 +72,7 @@ export function CreateAgentDialog({ open, onClose, onCreated }: CreateAgentDialo
             autoFocus
             required
             {...register('name')}
-            {...fieldProps(errors.name, t('agents.counter', { count: name.length, max: AGENT_LIMITS.name }))}
+            {...contractFieldProps(errors.name, t('agents.counter', { count: name.length, max: AGENT_LIMITS.name }))}
           />
         </DialogContent>
         <DialogActions sx={{ px: 3, pb: 2 }}>

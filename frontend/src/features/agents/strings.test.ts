@@ -1,12 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { agentMessages, integrationMessages } from '@agentdesk/functions/contract';
 import agentsEn from './i18n/en.json';
 import agentsEs from './i18n/es.json';
-import integrationsEn from '../integrations/i18n/en.json';
-import integrationsEs from '../integrations/i18n/es.json';
 
-const en = { agents: agentsEn, integrations: integrationsEn };
-const es = { agents: agentsEs, integrations: integrationsEs };
+const en = { agents: agentsEn };
+const es = { agents: agentsEs };
 
 function keys(value: unknown, prefix = ''): string[] {
   if (value && typeof value === 'object') {
@@ -15,10 +12,9 @@ function keys(value: unknown, prefix = ''): string[] {
   return [prefix];
 }
 
-describe('agents and integrations strings', () => {
+describe('agents strings', () => {
   it('has every English key in Spanish too', () => {
     expect(keys(es.agents).sort()).toEqual(keys(en.agents).sort());
-    expect(keys(es.integrations).sort()).toEqual(keys(en.integrations).sort());
   });
 
   it('keeps the spec texts exact (SPEC §2, §5, §8)', () => {
@@ -50,18 +46,5 @@ describe('agents and integrations strings', () => {
       saveFailed: 'Failed to save agent',
       statusFailed: 'Failed to update agent status. Please try again.',
     });
-    expect(en.integrations.contactSupport).toBe('Contact support');
-    expect(en.integrations.notAvailable).toBe('Not Available');
-    expect(en.integrations.comingSoon.title).toBe('More integrations coming soon');
-    expect(en.integrations.chatgpt.setupFailed).toBe('Failed to configure ChatGPT integration');
-    expect(en.integrations.chatgpt.disconnectFailed).toBe('Failed to disconnect ChatGPT integration');
-  });
-
-  it('mirrors the contract messages it translates, and covers every integration message', () => {
-    for (const [key, text] of Object.entries(en.agents.messages)) expect(agentMessages, key).toHaveProperty(key, text);
-    expect(en.integrations.messages).toEqual(integrationMessages);
-    for (const key of ['nameRequired', 'nameTooLong', 'descriptionRequired', 'descriptionTooLong', 'objectiveRequired', 'objectiveTooLong', 'instructionsTooLong', 'knowledgeBaseTooLong', 'priorityRange']) {
-      expect(en.agents.messages, key).toHaveProperty(key);
-    }
   });
 });

@@ -15,7 +15,7 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import Check from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
 import { apiKeyMessages } from '@agentdesk/functions/contract';
-import { useToast } from '../../components/useToast';
+import { useToast } from '../../shared/useToast';
 import { translateApiKeyText } from './messages';
 
 export interface RevealedKey {

@@ -5,9 +5,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { Brand } from '../../components/Brand';
-import { LanguageSwitcher } from '../../components/LanguageSwitcher';
-import { usePageTitle } from '../../components/usePageTitle';
+import { Brand } from '../../shared/Brand';
+import { LanguageSwitcher } from '../../shared/LanguageSwitcher';
+import { usePageTitle } from '../../shared/usePageTitle';
 
 interface AuthLayoutProps {
   title: string;

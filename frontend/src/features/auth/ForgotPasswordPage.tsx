@@ -13,8 +13,8 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { forgotPasswordForm } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { fieldProps } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
 import { AuthLayout } from './AuthLayout';
 
@@ -48,7 +48,7 @@ export default function ForgotPasswordPage() {
       )}
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
-          <TextField label={t('auth.forgot.email')} type="email" autoComplete="email" autoFocus {...register('email')} {...fieldState(errors.email)} />
+          <TextField label={t('auth.forgot.email')} type="email" autoComplete="email" autoFocus {...register('email')} {...fieldProps(errors.email)} />
           <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
             {isSubmitting ? t('auth.forgot.submitting') : t('auth.forgot.submit')}
           </Button>

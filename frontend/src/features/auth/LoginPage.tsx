@@ -12,9 +12,9 @@ import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { loginForm } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
-import { useAuth } from '../../app/auth';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { useAuth } from '../../shared/session';
+import { fieldProps } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 import { AuthLayout } from './AuthLayout';
 import { GoogleSignInButton } from './GoogleSignInButton';
@@ -67,14 +67,14 @@ export default function LoginPage() {
             autoComplete="email"
             autoFocus
             {...register('email')}
-            {...fieldState(errors.email)}
+            {...fieldProps(errors.email)}
           />
           <TextField
             label={t('auth.login.password')}
             type="password"
             autoComplete="current-password"
             {...register('password')}
-            {...fieldState(errors.password)}
+            {...fieldProps(errors.password)}
           />
           <Box sx={{ textAlign: 'right' }}>
             <Link component={RouterLink} to="/forgot-password" variant="body2">

@@ -20,9 +20,9 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { email as emailSchema, messages, registerForm, VERIFICATION_CODE_LENGTH } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
-import { useAuth } from '../../app/auth';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { useAuth } from '../../shared/session';
+import { fieldProps } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
 import { AuthLayout } from './AuthLayout';
 import { GoogleSignInButton } from './GoogleSignInButton';
@@ -86,14 +86,14 @@ export default function RegisterPage() {
     <AuthLayout title={t('auth.register.title')} subtitle={t('auth.register.subtitle')}>
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
-          <TextField label={t('auth.register.name')} autoComplete="name" autoFocus {...register('name')} {...fieldState(errors.name)} />
+          <TextField label={t('auth.register.name')} autoComplete="name" autoFocus {...register('name')} {...fieldProps(errors.name)} />
           <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
             <TextField
               label={t('auth.register.email')}
               type="email"
               autoComplete="email"
               {...register('email')}
-              {...fieldState(errors.email)}
+              {...fieldProps(errors.email)}
             />
             <Button
               variant="outlined"
@@ -115,21 +115,21 @@ export default function RegisterPage() {
             autoComplete="one-time-code"
             slotProps={{ htmlInput: { maxLength: VERIFICATION_CODE_LENGTH, spellCheck: false, style: { letterSpacing: 2 } } }}
             {...register('verificationCode')}
-            {...fieldState(errors.verificationCode)}
+            {...fieldProps(errors.verificationCode)}
           />
           <TextField
             label={t('auth.register.password')}
             type="password"
             autoComplete="new-password"
             {...register('password')}
-            {...fieldState(errors.password, t('auth.register.passwordHelp'))}
+            {...fieldProps(errors.password, t('auth.register.passwordHelp'))}
           />
           <TextField
             label={t('auth.register.confirmPassword')}
             type="password"
             autoComplete="new-password"
             {...register('confirmPassword')}
-            {...fieldState(errors.confirmPassword)}
+            {...fieldProps(errors.confirmPassword)}
           />
           <FormControl error={Boolean(errors.acceptTerms)}>
             <Controller

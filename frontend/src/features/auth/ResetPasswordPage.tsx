@@ -14,8 +14,8 @@ import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-d
 import { useTranslation } from 'react-i18next';
 import { RESET_CODE_LENGTH, resetPasswordForm } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { fieldProps } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 import { AuthLayout } from './AuthLayout';
 import type { LoginLocationState } from './LoginPage';
@@ -48,28 +48,28 @@ export default function ResetPasswordPage() {
     <AuthLayout title={t('auth.reset.title')} subtitle={t('auth.reset.subtitle')}>
       <Box component="form" noValidate onSubmit={onSubmit}>
         <Stack spacing={2}>
-          <TextField label={t('auth.reset.email')} type="email" autoComplete="email" {...register('email')} {...fieldState(errors.email)} />
+          <TextField label={t('auth.reset.email')} type="email" autoComplete="email" {...register('email')} {...fieldProps(errors.email)} />
           <TextField
             label={t('auth.reset.code')}
             placeholder={t('auth.reset.codePlaceholder')}
             autoComplete="one-time-code"
             slotProps={{ htmlInput: { maxLength: RESET_CODE_LENGTH, spellCheck: false, style: { letterSpacing: 2 } } }}
             {...register('resetCode')}
-            {...fieldState(errors.resetCode, t('auth.reset.codeHelp'))}
+            {...fieldProps(errors.resetCode, t('auth.reset.codeHelp'))}
           />
           <TextField
             label={t('auth.reset.newPassword')}
             type="password"
             autoComplete="new-password"
             {...register('newPassword')}
-            {...fieldState(errors.newPassword, t('auth.reset.passwordHelp'))}
+            {...fieldProps(errors.newPassword, t('auth.reset.passwordHelp'))}
           />
           <TextField
             label={t('auth.reset.confirmPassword')}
             type="password"
             autoComplete="new-password"
             {...register('confirmPassword')}
-            {...fieldState(errors.confirmPassword)}
+            {...fieldProps(errors.confirmPassword)}
           />
           <Button type="submit" variant="contained" size="large" disabled={isSubmitting}>
             {isSubmitting ? t('auth.reset.submitting') : t('auth.reset.submit')}

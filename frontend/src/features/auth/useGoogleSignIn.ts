@@ -2,8 +2,8 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { authApi } from '../../api/auth';
 import { ApiError } from '../../api/client';
-import { useAuth } from '../../app/auth';
-import { useToast } from '../../components/useToast';
+import { useAuth } from '../../shared/session';
+import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 
 /** Sends Google's credential to /api/google-auth and stores the session; the guard navigates on. */

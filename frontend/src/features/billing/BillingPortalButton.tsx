@@ -1,7 +1,7 @@
 import Button, { type ButtonProps } from '@mui/material/Button';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
 import { useTranslation } from 'react-i18next';
-import { useToast } from '../../components/useToast';
+import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 import { usePortal } from './queries';
 

@@ -17,7 +17,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { Plan, Subscription } from '@agentdesk/functions/contract';
-import { useToast } from '../../components/useToast';
+import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
 import { BillingPortalButton } from './BillingPortalButton';
 import { formatDate, isFutureDate } from './format';

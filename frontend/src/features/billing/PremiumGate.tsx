@@ -9,7 +9,7 @@ import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../app/auth';
+import { useAuth } from '../../shared/session';
 import './i18n';
 
 export const SUBSCRIPTION_PATH = '/subscription';

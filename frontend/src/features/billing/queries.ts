@@ -2,7 +2,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PlanId } from '@agentdesk/functions/contract';
 import { billingApi, redirectTo } from '../../api/billing';
-import { ME_QUERY_KEY } from '../../app/auth';
+import { ME_QUERY_KEY } from '../../shared/session';
 
 export const billingKeys = {
   all: ['subscription'] as const,

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Plan, PlanId } from '@agentdesk/functions/contract';
-import { useToast } from '../../components/useToast';
+import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
 import type { PlanAction } from './plans';
 import { useChangePlan, useCheckout } from './queries';

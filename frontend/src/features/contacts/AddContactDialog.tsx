@@ -20,8 +20,8 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { contactMessages } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { fieldProps } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { contactForm, createInput, EMPTY_CONTACT_FORM, type ContactFormInput, type ContactFormValues } from './form';
 import { contactErrorMessage, translateContactMessage } from './i18n';
@@ -98,7 +98,7 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
               autoComplete="off"
               autoFocus
               {...register('name')}
-              {...fieldState(errors.name)}
+              {...fieldProps(errors.name)}
             />
             <TextField
               label={t('contacts.form.phone')}
@@ -121,7 +121,7 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
               type="email"
               autoComplete="off"
               {...register('email')}
-              {...fieldState(errors.email)}
+              {...fieldProps(errors.email)}
             />
             <CustomFieldsEditor control={control} register={register} />
           </Stack>

@@ -26,11 +26,11 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { ApiError } from '../../api/client';
-import { DetailRow, DetailSection } from '../../components/DetailSection';
-import { FullPageSpinner } from '../../components/FullPageSpinner';
-import { fieldState } from '../../components/formHelpers';
-import { usePageTitle } from '../../components/usePageTitle';
-import { useToast } from '../../components/useToast';
+import { DetailRow, DetailSection } from '../../shared/DetailSection';
+import { FullPageSpinner } from '../../shared/FullPageSpinner';
+import { fieldProps } from '../../shared/forms';
+import { usePageTitle } from '../../shared/usePageTitle';
+import { useToast } from '../../shared/useToast';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { DeleteContactDialog } from './DeleteContactDialog';
 import { addTag, displayName, removeTag, sourceLabel } from './fields';
@@ -201,9 +201,9 @@ function ContactView({ contact }: { contact: Contact }) {
           <DetailSection title={t('contacts.detail.info')}>
             {editing ? (
               <Stack spacing={2.5} sx={{ pt: 1, maxWidth: 560 }}>
-                <TextField label={t('contacts.form.name')} autoComplete="off" {...register('name')} {...fieldState(errors.name)} />
+                <TextField label={t('contacts.form.name')} autoComplete="off" {...register('name')} {...fieldProps(errors.name)} />
                 <TextField label={t('contacts.form.phone')} placeholder={t('contacts.form.phonePlaceholder')} type="tel" autoComplete="off" {...register('phoneNumber')} {...phoneError} />
-                <TextField label={t('contacts.form.email')} type="email" autoComplete="off" {...register('email')} {...fieldState(errors.email)} />
+                <TextField label={t('contacts.form.email')} type="email" autoComplete="off" {...register('email')} {...fieldProps(errors.email)} />
               </Stack>
             ) : (
               <>
@@ -263,7 +263,7 @@ function ContactView({ contact }: { contact: Contact }) {
 
           <DetailSection title={t('contacts.detail.notes')}>
             {editing ? (
-              <TextField label={t('contacts.detail.notes')} multiline minRows={4} {...register('notes')} {...fieldState(errors.notes)} />
+              <TextField label={t('contacts.detail.notes')} multiline minRows={4} {...register('notes')} {...fieldProps(errors.notes)} />
             ) : contact.metadata?.notes ? (
               <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{contact.metadata.notes}</Typography>
             ) : (

@@ -27,7 +27,7 @@ import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import { CONTACT_IMPORT_MAX_BYTES } from '@agentdesk/functions/contract';
-import { useToast } from '../../components/useToast';
+import { useToast } from '../../shared/useToast';
 import { contactErrorMessage, translateContactMessage } from './i18n';
 import { formatPhone } from './phone';
 import { useImportContacts, useImportPreview } from './queries';

@@ -23,7 +23,7 @@ import Refresh from '@mui/icons-material/Refresh';
 import Search from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
-import { usePageTitle } from '../../components/usePageTitle';
+import { usePageTitle } from '../../shared/usePageTitle';
 import './i18n';
 import { ConversationCard } from './ConversationCard';
 import { ConversationModal } from './ConversationModal';

@@ -15,7 +15,7 @@ import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import PanTool from '@mui/icons-material/PanToolOutlined';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_STATUSES, type Conversation, type ConversationStatus } from '@agentdesk/functions/contract';
-import { DetailRow } from '../../components/DetailSection';
+import { DetailRow } from '../../shared/DetailSection';
 import { formatPhone } from '../contacts/phone';
 import { ESCALATION_REASON_MAX, lastActivity } from './format';
 import { ConversationStatusChip } from './StatusChip';

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { relativeTime } from './format';
 
-/** The ticking clock is shared (components/useNow); the board ticks every 30 s. */
-export { useNow } from '../../components/useNow';
+/** The ticking clock is shared (shared/useNow); the board ticks every 30 s. */
+export { useNow } from '../../shared/useNow';
 
 /** SPEC §9 relative time as text: 'Just now', '5m ago', '3h ago', '2d ago' (empty when unknown). */
 export function useRelativeTime(now: number): (iso: string | null | undefined) => string {

@@ -38,10 +38,10 @@ import {
   type DashboardRecentActivity,
   type DashboardTimeFilter,
 } from '@agentdesk/functions/contract';
-import { PageHeader } from '../../components/PageHeader';
-import { RetryAlert } from '../../components/RetryAlert';
-import { useNow } from '../../components/useNow';
-import { usePageTitle } from '../../components/usePageTitle';
+import { PageHeader } from '../../shared/PageHeader';
+import { RetryAlert } from '../../shared/RetryAlert';
+import { useNow } from '../../shared/useNow';
+import { usePageTitle } from '../../shared/usePageTitle';
 import { formatPhone } from '../contacts/phone';
 import './i18n';
 import { activityDate, activityTime, formatAverage, formatCallDuration } from './format';

@@ -40,7 +40,7 @@ import {
   useDisconnect,
   useSetupSubmit,
 } from './IntegrationDialogParts';
-import { fieldProps, translateContractText } from './messages';
+import { contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
 import { useSetupChatGpt, useTestChatGpt } from './queries';
 
 /** What is configured (after a successful setup, and when opening a connected card). */

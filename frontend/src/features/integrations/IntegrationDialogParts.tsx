@@ -34,9 +34,9 @@ import type { FieldError, UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { MASKED_SECRET, type IntegrationType, type IntegrationView } from '@agentdesk/functions/contract';
 import type { IntegrationTestResult } from '../../api/integrations';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { useToast } from '../../components/useToast';
-import { apiErrorText, fieldProps, translateContractText } from './messages';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
+import { useToast } from '../../shared/useToast';
+import { apiErrorText, contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
 import { useDisconnectIntegration } from './queries';
 
 

@@ -24,13 +24,13 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import type { IntegrationType, IntegrationView } from '@agentdesk/functions/contract';
 import { useIntegrations } from '../../api/integrations';
-import { RetryAlert } from '../../components/RetryAlert';
-import { usePageTitle } from '../../components/usePageTitle';
+import { RetryAlert } from '../../shared/RetryAlert';
+import { usePageTitle } from '../../shared/usePageTitle';
 import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
 import { TwilioDialog } from './TwilioDialog';
 import { WhatsAppDialog } from './WhatsAppDialog';
-import { apiErrorText } from './messages';
+import { apiErrorText } from '../../shared/apiTexts';
 
 function StatusChip({ connected }: { connected: boolean }) {
   const { t } = useTranslation();

@@ -32,7 +32,7 @@ import {
   useSetupSubmit,
   useSetupView,
 } from './IntegrationDialogParts';
-import { fieldProps, translateContractText } from './messages';
+import { contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
 import { useSetupTwilio, useTestTwilio } from './queries';
 import { formFromIntegration, setupBody, statusCallbackOf, twilioForm, type TwilioFormValues } from './twilioForm';
 import { hasStoredSecret } from './secretForm';

@@ -30,7 +30,7 @@ import {
   useSetupView,
   type SecretFieldProps,
 } from './IntegrationDialogParts';
-import { fieldProps } from './messages';
+import { contractFieldProps as fieldProps } from '../../shared/apiTexts';
 import { useSetupWhatsApp, useTestWhatsApp } from './queries';
 import {
   formFromIntegration,

@@ -6,8 +6,8 @@ import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { Brand } from '../../components/Brand';
-import { usePageTitle } from '../../components/usePageTitle';
+import { Brand } from '../../shared/Brand';
+import { usePageTitle } from '../../shared/usePageTitle';
 
 export default function LegalPage({ kind }: { kind: 'terms' | 'privacy' }) {
   const { t } = useTranslation();

@@ -25,12 +25,12 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { Message, TimeFilter } from '@agentdesk/functions/contract';
 import { messageKeys } from '../../api/messages';
-import { ConfirmDialog } from '../../components/ConfirmDialog';
-import { FullPageSpinner } from '../../components/FullPageSpinner';
-import { PageHeader } from '../../components/PageHeader';
-import { useNow } from '../../components/useNow';
-import { usePageTitle } from '../../components/usePageTitle';
-import { useToast } from '../../components/useToast';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
+import { FullPageSpinner } from '../../shared/FullPageSpinner';
+import { PageHeader } from '../../shared/PageHeader';
+import { useNow } from '../../shared/useNow';
+import { usePageTitle } from '../../shared/usePageTitle';
+import { useToast } from '../../shared/useToast';
 import { hubErrorText } from './i18n';
 import { MessageCard } from './MessageCard';
 import {

@@ -19,9 +19,9 @@ import CloseIcon from '@mui/icons-material/Close';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import ArrowForward from '@mui/icons-material/ArrowForward';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../app/auth';
-import { Brand } from '../../components/Brand';
-import { usePageTitle } from '../../components/usePageTitle';
+import { useAuth } from '../../shared/session';
+import { Brand } from '../../shared/Brand';
+import { usePageTitle } from '../../shared/usePageTitle';
 import { onboardingSteps } from './steps';
 
 export default function OnboardingPage() {

@@ -13,8 +13,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
-import { ME_QUERY_KEY } from '../../app/auth';
-import { useToast } from '../../components/useToast';
+import { ME_QUERY_KEY } from '../../shared/session';
+import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];

@@ -11,8 +11,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { changePasswordForm, type User } from '@agentdesk/functions/contract';
 import { authApi, storeSession } from '../../api/auth';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { fieldProps as fieldState } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 
 /** Change password; success 'Password updated successfully!'. Google accounts have no password. */

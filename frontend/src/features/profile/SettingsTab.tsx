@@ -15,9 +15,9 @@ import { useTranslation } from 'react-i18next';
 import { settingsForm, type User } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
 import { dashboardKeys } from '../../api/dashboard';
-import { useAuth } from '../../app/auth';
-import { fieldState } from '../../components/formHelpers';
-import { useToast } from '../../components/useToast';
+import { useAuth } from '../../shared/session';
+import { fieldProps as fieldState } from '../../shared/forms';
+import { useToast } from '../../shared/useToast';
 import { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 
 /** Every IANA zone the browser knows, UTC first (some engines leave it out of the list). */

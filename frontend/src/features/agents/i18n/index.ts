@@ -1,10 +1,9 @@
 /**
  * The agents list, agent detail and detail-tab strings (keys `agents`, `agentTabs`; en and es), registered with
- * i18next when an agents chunk loads, so the login route does not carry them. The agent screens
- * also show integration texts (AI improve, the ChatGPT requirement), so those come along.
+ * i18next when an agents chunk loads, so the login route does not carry them. The API texts the
+ * agent screens show (agents and integrations contract messages) live in shared/apiTexts.
  */
 import i18n from '../../../i18n';
-import '../../integrations/i18n';
 import en from './en.json';
 import es from './es.json';
 // The detail tabs keep their strings beside them (top-level key `agentTabs`).

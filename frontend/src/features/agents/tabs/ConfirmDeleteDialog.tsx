@@ -1,6 +1,6 @@
 /** The delete confirmation of the Files, URLs and Tools tabs, driven by useConfirmedDelete. */
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
+import { ConfirmDialog } from '../../../shared/ConfirmDialog';
 import type { ConfirmedDelete } from './useConfirmedDelete';
 
 interface ConfirmDeleteDialogProps<T> {

@@ -24,7 +24,7 @@ import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
 import { useTranslation } from 'react-i18next';
 import { AGENT_FILE_ACCEPT, type Agent, type AgentFile } from '@agentdesk/functions/contract';
 import { agentKnowledgeApi } from '../../../api/agentKnowledge';
-import { useToast } from '../../../components/useToast';
+import { useToast } from '../../../shared/useToast';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';

@@ -27,7 +27,7 @@ import Send from '@mui/icons-material/Send';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
 import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, type Agent, type ChatMessage, type ChatSource, type ChatToolCall } from '@agentdesk/functions/contract';
-import { useToast } from '../../../components/useToast';
+import { useToast } from '../../../shared/useToast';
 import { formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
 import { clearTestChat, openTestChat, sendTestMessage, useTestChat } from './testChat';

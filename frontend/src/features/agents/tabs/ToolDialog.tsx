@@ -41,7 +41,7 @@ import {
   type ToolInput,
 } from '@agentdesk/functions/contract';
 import { ApiError } from '../../../api/client';
-import { useToast } from '../../../components/useToast';
+import { useToast } from '../../../shared/useToast';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useSaveTool } from './queries';
 import {

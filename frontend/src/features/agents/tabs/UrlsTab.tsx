@@ -25,7 +25,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
-import { useToast } from '../../../components/useToast';
+import { useToast } from '../../../shared/useToast';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';

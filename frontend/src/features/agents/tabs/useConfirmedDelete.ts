@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useToast } from '../../../components/useToast';
+import { useToast } from '../../../shared/useToast';
 import { tabErrorMessage, tabMessage } from './messages';
 
 export function useConfirmedDelete<T>(

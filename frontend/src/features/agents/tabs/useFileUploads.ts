@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, invalidFilesMessage } from '@agentdesk/functions/contract';
 import { ApiError } from '../../../api/client';
 import { agentKnowledgeApi, postFileToTicket } from '../../../api/agentKnowledge';
-import { useToast } from '../../../components/useToast';
+import { useToast } from '../../../shared/useToast';
 import { checkFiles, runPool } from './files';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useRefreshAgent } from './queries';

@@ -28,9 +28,9 @@ import { Controller, useForm, useWatch, type FieldError, type Resolver } from 'r
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { VOICE_LANGUAGES, VOICE_LIMITS, type VoiceCatalogueEntry, type VoiceSettings, type VoiceSettingsInput } from '@agentdesk/functions/contract';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { usePageTitle } from '../../../components/usePageTitle';
-import { useToast } from '../../../components/useToast';
+import { ConfirmDialog } from '../../../shared/ConfirmDialog';
+import { usePageTitle } from '../../../shared/usePageTitle';
+import { useToast } from '../../../shared/useToast';
 import './i18n';
 import { knownOr, translateVoiceText } from './messages';
 import { PhoneNumberPanel } from './PhoneNumberPanel';

@@ -17,8 +17,8 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import Visibility from '@mui/icons-material/Visibility';
 import VisibilityOff from '@mui/icons-material/VisibilityOff';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../../components/ConfirmDialog';
-import { useToast } from '../../../components/useToast';
+import { ConfirmDialog } from '../../../shared/ConfirmDialog';
+import { useToast } from '../../../shared/useToast';
 import { serverOr } from './messages';
 import { useRevealSecret, useRotateSecret } from './queries';
 
