@@ -23,7 +23,6 @@ import {
   type SummaryWebhookPayload,
 } from '../../contract/voice.js';
 import type { Mailer } from '../auth/ports.js';
-import type { WhatsAppCredentials } from '../whatsapp/ports.js';
 import type { CallRepository, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
 
@@ -54,14 +53,21 @@ export interface DeliveryUser {
 /** The answer of one webhook POST; never throws. `permanent`: retrying cannot help (the guard refused the URL). */
 export type WebhookPostResult = { ok: true; status: number } | { ok: false; status?: number; error: string; permanent?: boolean };
 
-export interface DeliveryDeps {
+/**
+ * The user's own WhatsApp Business number, as voice sends from it: the connection is opaque here
+ * (voice does not depend on the whatsapp domain; composition/call-summary.ts wires its connection
+ * and Graph client). A failed send throws; Meta's error `code` tells the closed 24-hour window.
+ */
+export interface SummaryWhatsApp<Credentials> {
+  connection(userId: string): Promise<{ credentials: Credentials } | null>;
+  sendText(credentials: Credentials, to: string, text: string): Promise<unknown>;
+}
+
+export interface DeliveryDeps<Credentials = unknown> {
   calls: Pick<CallRepository, 'addDelivery'>;
   users: { get(userId: string): Promise<DeliveryUser | null> };
   mailer: Mailer;
-  whatsapp: {
-    connection(userId: string): Promise<{ credentials: WhatsAppCredentials } | null>;
-    sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<unknown>;
-  };
+  whatsapp: SummaryWhatsApp<Credentials>;
   webhook: { post(url: string, body: string, headers: Record<string, string>): Promise<WebhookPostResult> };
   /** The user's summary webhook signing secret (created on first use). */
   signingSecret(userId: string): Promise<string>;
@@ -187,7 +193,7 @@ export function webhookPayload(call: StoredCall): SummaryWebhookPayload {
 // ---------------------------------------------------------------------------------------------
 // Delivery
 
-export function createSummaryDelivery(deps: DeliveryDeps) {
+export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credentials>) {
   const now = deps.now ?? (() => new Date());
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
 
