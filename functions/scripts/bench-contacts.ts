@@ -18,7 +18,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalStack } from '../local/stack.js';
 import { documentClient } from '../src/adapters/aws/dynamo.js';
 import { DynamoContactRepository } from '../src/adapters/dynamo/contacts.js';
-import { padSeq, shortNameOf } from '../src/domain/contacts/service.js';
+import { padSeq, shortNameOf } from '../src/domain/contacts/records.js';
 import type { StoredContact } from '../src/domain/contacts/ports.js';
 import { contactTokens } from '../src/domain/contacts/text.js';
 import { arg, percentile, registeredToken, table } from './bench-common.js';

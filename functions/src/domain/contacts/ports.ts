@@ -1,25 +1,14 @@
 /** Ports of the contacts domain: what it needs from storage and from the other domains. */
-import type { ContactSource, ContactStats } from '../../contract/contacts.js';
+import type { Contact, ContactMetadata, ContactSource, ContactStats } from '../../contract/contacts.js';
 
-/** A contact as stored (the API's Contact is built from it by view.ts). */
-export interface StoredContact {
+/**
+ * A contact as stored: the API's Contact (records.ts builds it back) with its metadata at the top
+ * level, plus the list sequence and the search tokens.
+ */
+export interface StoredContact extends Omit<Contact, '_id' | 'metadata'>, ContactMetadata {
   /** Time-ordered: 10-digit zero-padded per-user sequence + 6 random base-36 characters. */
   id: string;
   seq: number;
-  name: string;
-  shortName: string;
-  /** E.164 or ''. */
-  phoneNumber: string;
-  email: string;
-  customFields: Record<string, string>;
-  source: ContactSource;
-  isWAContact: boolean;
-  notes: string;
-  tags: string[];
-  importedAt?: string;
-  clientId?: string;
-  createdAt: string;
-  updatedAt: string;
   /** The search tokens the contact is indexed under (kept so that delete/update remove exactly these). */
   tokens: string[];
 }

@@ -1,0 +1,137 @@
+/**
+ * The contact directory: list (page jumps in O(1) requests, or a search), get, create (through
+ * the one create path), update (optimistic, retried on a concurrent edit), delete (unlinking
+ * conversations and calls) and the stats counters.
+ */
+import {
+  contactMessages,
+  type Contact,
+  type ContactListResponse,
+  type ContactSource,
+  type ContactStats,
+  type CreateContactRequest,
+  type ListContactsQuery,
+  type UpdateContactRequest,
+} from '../../contract/contacts.js';
+import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import type { ContactContext } from './context.js';
+import { createContacts, duplicateError } from './create-path.js';
+import { ContactChangedError, DuplicatePhoneError, type StoredContact } from './ports.js';
+import { isContactId, shortNameOf, toContact, type ContactDraft } from './records.js';
+import { contactsInOrder, searchContactIds } from './search.js';
+import { contactTokens, toE164 } from './text.js';
+
+/** E.164 of a typed phone number, or the 400 'Please enter a valid phone number'. */
+export function e164OrThrow(input: string, defaultCountry: string): string {
+  const e164 = toE164(input, defaultCountry);
+  if (!e164) throw new ValidationError(contactMessages.phoneInvalid, 'phoneNumber');
+  return e164;
+}
+
+export function contactDirectory(ctx: ContactContext) {
+  async function load(userId: string, id: string): Promise<StoredContact> {
+    const found = isContactId(id) ? await ctx.contacts.get(userId, id) : null;
+    if (!found) throw new NotFoundError(contactMessages.notFound);
+    return found;
+  }
+
+  return {
+    async list(userId: string, query: ListContactsQuery): Promise<Omit<ContactListResponse, 'success'>> {
+      const { page, limit, source } = query;
+      const offset = (page - 1) * limit;
+      let items: StoredContact[];
+      let total: number;
+      let searchTruncated = false;
+      if (query.search) {
+        const found = await searchContactIds(ctx.contacts, ctx.defaultCountry, userId, query.search, source);
+        total = found.ids.length;
+        searchTruncated = found.truncated;
+        items = await contactsInOrder(ctx.contacts, userId, found.ids.slice(offset, offset + limit));
+      } else {
+        ({ items, total } = await ctx.contacts.page(userId, { source, offset, limit }));
+      }
+      const totalPages = Math.max(1, Math.ceil(total / limit));
+      return {
+        data: items.map(toContact),
+        pagination: {
+          currentPage: page,
+          totalPages,
+          limit,
+          totalContacts: total,
+          hasPrevPage: page > 1,
+          hasNextPage: page < totalPages,
+        },
+        ...(searchTruncated ? { searchTruncated } : {}),
+      };
+    },
+
+    async get(userId: string, id: string): Promise<Contact> {
+      return toContact(await load(userId, id));
+    },
+
+    /** source 'api' when the caller used an API key (the public API), else 'manual'. */
+    async create(userId: string, input: CreateContactRequest, source: ContactSource = 'manual'): Promise<Contact> {
+      const draft: ContactDraft = {
+        name: input.name,
+        phoneNumber: e164OrThrow(input.phoneNumber, ctx.defaultCountry),
+        email: input.email,
+        customFields: input.customFields,
+        tags: [],
+        notes: '',
+        source,
+        isWAContact: false,
+      };
+      const [outcome] = await createContacts(ctx, userId, [draft], true);
+      if (outcome?.kind !== 'created') throw new Error('create did not create');
+      return toContact(outcome.contact);
+    },
+
+    async update(userId: string, id: string, input: UpdateContactRequest): Promise<Contact> {
+      const phoneNumber = e164OrThrow(input.phoneNumber, ctx.defaultCountry);
+      for (let attempt = 0; ; attempt++) {
+        const before = await load(userId, id);
+        const name = input.name ?? before.name;
+        const email = input.email ?? before.email;
+        const after: StoredContact = {
+          ...before,
+          name,
+          shortName: input.name !== undefined ? shortNameOf(name) : before.shortName,
+          phoneNumber,
+          email,
+          customFields: input.customFields ?? before.customFields,
+          notes: input.metadata?.notes ?? before.notes,
+          tags: input.metadata?.tags ?? before.tags,
+          updatedAt: ctx.now().toISOString(),
+          tokens: contactTokens({ name, email, phoneNumber }),
+        };
+        try {
+          await ctx.contacts.replace(userId, before, after);
+          return toContact(after);
+        } catch (error) {
+          if (error instanceof DuplicatePhoneError) throw await duplicateError(ctx, userId, error.existingContactId, phoneNumber);
+          if (error instanceof ContactChangedError && attempt < 2) continue;
+          if (error instanceof ContactChangedError) throw new ConflictError('The contact was changed at the same time. Please try again.');
+          throw error;
+        }
+      }
+    },
+
+    async remove(userId: string, id: string): Promise<void> {
+      const contact = await load(userId, id);
+      try {
+        await ctx.contacts.remove(userId, contact);
+      } catch (error) {
+        // Deleted meanwhile by another request: that request released the usage.
+        if (error instanceof ContactChangedError) throw new NotFoundError(contactMessages.notFound);
+        throw error;
+      }
+      await ctx.usage.release(userId, 'contacts');
+      // Conversations and calls stay; they only lose their link to the contact.
+      await ctx.links.unlinkContact(userId, id);
+    },
+
+    stats(userId: string): Promise<ContactStats> {
+      return ctx.contacts.stats(userId);
+    },
+  };
+}
