@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startLocalStack } from '../local/stack.js';
-import { metaSignature } from '../src/domain/whatsapp/webhook.js';
+import { metaSignature } from '../src/adapters/whatsapp/signature.js';
 import { arg, percentile, registeredToken, table } from './bench-common.js';
 
 const RUNS = arg('runs', 300);

@@ -6,13 +6,17 @@
  * in two lists. `needs` drives least-privilege grants in infra/.
  */
 
+import type * as z from 'zod/mini';
+import { callSummaryJob, fileIngestJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
+
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
 /**
  * How a route is authenticated:
  * - user:    Cognito JWT (the API Gateway JWT authorizer, or the local gateway's equivalent)
  * - public:  no token (sign-up, login, password reset)
- * - webhook: a provider signature, verified by the handler on the raw body before anything else
+ * - webhook: a provider signature over the raw body, declared per route (`verify` below) and
+ *           checked by the HTTP wrapper before anything else (http/webhook-verification.ts)
  * - userOrApiKey: the public API (issue 8): a Cognito JWT or a product API key
  *           (`Authorization: Bearer ak_…` or `x-api-key`), checked by the API authorizer
  *           (`apiAuthorizer` below; a Lambda authorizer in AWS, the same code in the local
@@ -168,6 +172,23 @@ export const routeGroups = {
 
 export type RouteGroupName = keyof typeof routeGroups;
 
+/** Webhook providers whose signatures the HTTP wrapper verifies (one verifier adapter each). */
+export type WebhookProvider = 'stripe' | 'twilio' | 'whatsapp';
+
+/**
+ * How a 'webhook' route is verified: the provider's signature scheme and where its secret is.
+ * - stripe / 'stripe-config': Stripe-Signature (300 s tolerance) with the webhook signing secret
+ *   of the Stripe configuration (Secrets Manager in AWS, STRIPE_WEBHOOK_SECRET locally);
+ * - twilio / 'path-user-integration': X-Twilio-Signature over the public URL with the auth token
+ *   of the {userId}'s active Twilio Voice integration (its AccountSid must match);
+ * - whatsapp / 'path-integration': X-Hub-Signature-256 with the app secret of the
+ *   {integrationId} WhatsApp integration (GET: Meta's handshake with its verify token).
+ */
+export type WebhookVerification =
+  | { provider: 'stripe'; secret: 'stripe-config' }
+  | { provider: 'twilio'; secret: 'path-user-integration' }
+  | { provider: 'whatsapp'; secret: 'path-integration' };
+
 export interface RouteDef {
   method: HttpMethod;
   /** API Gateway path template: /api/contacts/{id} */
@@ -182,12 +203,28 @@ export interface RouteDef {
    * lapsed customer can still see and remove their data.
    */
   requires?: 'subscription';
+  /** 'webhook' routes only (and all of them): the signature check run before the route. */
+  verify?: WebhookVerification;
 }
 
 /** "METHOD /path" of the routes flagged `requires: 'subscription'`. */
 export function subscriptionRouteKeys(list: readonly RouteDef[] = routes): Set<string> {
   return new Set(list.filter((r) => r.requires === 'subscription').map((r) => `${r.method} ${r.path}`));
 }
+
+/** "METHOD /path" of the 'userOrApiKey' routes (the API-key checks run only for these). */
+export function apiKeyRouteKeys(list: readonly RouteDef[] = routes): Set<string> {
+  return new Set(list.filter((r) => r.auth === 'userOrApiKey').map((r) => `${r.method} ${r.path}`));
+}
+
+/** "METHOD /path" → how the route's webhook signature is verified, for the 'webhook' routes. */
+export function webhookVerifications(list: readonly RouteDef[] = routes): Record<string, WebhookVerification> {
+  return Object.fromEntries(list.flatMap((r) => (r.verify ? [[`${r.method} ${r.path}`, r.verify]] : [])));
+}
+
+const STRIPE = { provider: 'stripe', secret: 'stripe-config' } as const;
+const TWILIO = { provider: 'twilio', secret: 'path-user-integration' } as const;
+const WHATSAPP = { provider: 'whatsapp', secret: 'path-integration' } as const;
 
 export const routes = [
   // Auth (SPEC §7 Auth)
@@ -216,7 +253,7 @@ export const routes = [
   { method: 'PUT', path: '/api/subscription/plan', group: 'billing', auth: 'user' },
   { method: 'POST', path: '/api/subscription/cancel', group: 'billing', auth: 'user' },
   { method: 'POST', path: '/api/subscription/portal', group: 'billing', auth: 'user' },
-  { method: 'POST', path: '/api/webhooks/stripe', group: 'stripe-webhook', auth: 'webhook' },
+  { method: 'POST', path: '/api/webhooks/stripe', group: 'stripe-webhook', auth: 'webhook', verify: STRIPE },
   // Contacts (SPEC §7 Contacts; import/export: the issue's bulk operations)
   { method: 'GET', path: '/api/contacts', group: 'contacts', auth: 'userOrApiKey' },
   { method: 'POST', path: '/api/contacts', group: 'contacts', auth: 'userOrApiKey' },
@@ -265,8 +302,8 @@ export const routes = [
   { method: 'PUT', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
   // WhatsApp (SPEC §7 Messages, Conversations; webhook URL {api}/api/webhooks/whatsapp-business/{integrationId})
-  { method: 'GET', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook' },
-  { method: 'POST', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook' },
+  { method: 'GET', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook', verify: WHATSAPP },
+  { method: 'POST', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook', verify: WHATSAPP },
   { method: 'GET', path: '/api/conversations/overview', group: 'conversations', auth: 'user' },
   { method: 'GET', path: '/api/conversations/stats', group: 'conversations', auth: 'user' },
   { method: 'GET', path: '/api/conversations', group: 'conversations', auth: 'user' },
@@ -282,10 +319,10 @@ export const routes = [
   { method: 'POST', path: '/api/messages/{id}/retry', group: 'messages', auth: 'user' },
   { method: 'DELETE', path: '/api/messages/{id}', group: 'messages', auth: 'user' },
   // Voice (SPEC §7 Voice; Twilio calls {api}/api/webhooks/twilio/{userId}/voice)
-  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice', group: 'voice-webhook', auth: 'webhook' },
-  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/gather', group: 'voice-webhook', auth: 'webhook' },
-  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/status', group: 'voice-webhook', auth: 'webhook' },
-  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/recording', group: 'voice-webhook', auth: 'webhook' },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/gather', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/status', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/recording', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
   { method: 'GET', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
   { method: 'PUT', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
   { method: 'POST', path: '/api/voice-settings/reset', group: 'voice-settings', auth: 'user' },
@@ -320,6 +357,8 @@ export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'cal
 export interface WorkerDef {
   entry: string;
   description: string;
+  /** The message body's schema (contract/jobs.ts): the worker validates with it, senders are typed by it. */
+  job: z.ZodMiniType;
   needs: readonly Need[];
   /** Messages per invocation. */
   batchSize: number;
@@ -335,6 +374,7 @@ export const workers = {
   'url-scrape': {
     entry: 'src/workers/url-scrape.ts',
     description: 'Fetches a web page, extracts readable text, chunks and embeds it',
+    job: urlScrapeJob,
     needs: ['table:read', 'table:write', 'secrets:decrypt'],
     batchSize: 5,
     timeout: 120,
@@ -343,6 +383,7 @@ export const workers = {
   'file-ingest': {
     entry: 'src/workers/file-ingest.ts',
     description: 'Extracts text from an uploaded document, chunks and embeds it',
+    job: fileIngestJob,
     needs: ['table:read', 'table:write', 'uploads:read', 'secrets:decrypt'],
     batchSize: 1,
     timeout: 300,
@@ -352,6 +393,7 @@ export const workers = {
   'whatsapp-inbound': {
     entry: 'src/workers/whatsapp-inbound.ts',
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
+    job: whatsappInboundJob,
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write'],
     batchSize: 10,
     timeout: 60,
@@ -360,12 +402,16 @@ export const workers = {
   'call-summary': {
     entry: 'src/workers/call-summary.ts',
     description: 'Summarises a finished call and sends the summary where the user asked',
+    job: callSummaryJob,
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
     batchSize: 5,
     timeout: 120,
     maxReceiveCount: 3,
   },
 } as const satisfies Record<QueueName, WorkerDef>;
+
+/** The body of a message on queue Q, as its manifest schema declares it. */
+export type QueueJob<Q extends QueueName> = z.infer<(typeof workers)[Q]['job']>;
 
 export interface ScheduleDef {
   entry: string;

@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { subscriptionRouteKeys } from '../../functions/src/routes.js';
+import { apiKeyRouteKeys, subscriptionRouteKeys, webhookVerifications } from '../../functions/src/routes.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const functionsDir = path.join(repoRoot, 'functions');
@@ -40,11 +40,14 @@ export const bundleSettings = {
     '@aws-sdk/credential-provider-node': path.join(functionsDir, 'src/adapters/aws/lambda-credentials.ts'),
   } as Record<string, string>,
   /**
-   * Build-time constants. The manifest's paid-feature routes as one string: http/handler.ts reads
-   * it instead of importing the whole route manifest (~9 KB in every function otherwise).
+   * Build-time constants. The manifest's per-route rules (paid-feature routes, 'userOrApiKey'
+   * routes, webhook verifications) as strings: http/route-rules.ts reads them instead of
+   * importing the whole route manifest (~9 KB in every function otherwise).
    */
   define: {
     'globalThis.AGENTDESK_SUBSCRIPTION_ROUTES': JSON.stringify([...subscriptionRouteKeys()].join(',')),
+    'globalThis.AGENTDESK_API_KEY_ROUTES': JSON.stringify([...apiKeyRouteKeys()].join(',')),
+    'globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS': JSON.stringify(JSON.stringify(webhookVerifications())),
   } as Record<string, string>,
 };
 

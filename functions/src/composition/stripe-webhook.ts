@@ -1,10 +1,14 @@
-/** Wires the Stripe webhook group: signature secret, event translation, idempotent processing. */
+/** Wires the Stripe webhook group: signature verifier, event translation, idempotent processing. */
 import { logger } from '../adapters/logger.js';
 import type { StripeSecrets } from '../adapters/stripe/secrets.js';
+import { createStripeWebhookVerifier } from '../adapters/stripe/webhook-verifier.js';
 import { createWebhookService } from '../domain/billing/webhook-service.js';
 import { once } from '../lib/once.js';
 import { eventClaims, subscriptionRepository } from './billing-table.js';
 import { paymentGateway, stripeSecrets } from './stripe.js';
+
+/** The domain's view of a verified event (null for types the product does not handle). */
+export { toBillingEvent } from '../adapters/stripe/events.js';
 
 export const webhookService = once(() =>
   createWebhookService({
@@ -27,3 +31,6 @@ export async function webhookSecrets(): Promise<StripeSecrets | null> {
   }
   return null;
 }
+
+/** Stripe-Signature with the configuration's signing secret, run by the HTTP wrapper before the route. */
+export const stripeWebhookVerifier = once(() => createStripeWebhookVerifier({ secrets: webhookSecrets }));

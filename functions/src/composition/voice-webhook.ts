@@ -1,27 +1,36 @@
 /**
  * Wires the voice-webhook group: the call loop over the voice storage, the agents and their
  * runtime (knowledge retrieval, HTTP tools, the user's ChatGPT connection), plan minutes, the
- * caller's contact by phone, the call-summary queue; and the user's Twilio integration (its auth
- * token verifies X-Twilio-Signature).
+ * caller's contact by phone, the call-summary queue; and the X-Twilio-Signature verifier (the
+ * user's Twilio integration's auth token), run by the HTTP wrapper before the routes.
  */
-import { config, queueUrl } from '../config.js';
+import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { SqsCallSummaryQueue } from '../adapters/aws/call-summary-queue.js';
-import { sqsClient } from '../adapters/aws/sqs.js';
 import { DynamoActivityCounters } from '../adapters/dynamo/activity.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
 import { logger } from '../adapters/logger.js';
+import { createTwilioWebhookVerifier } from '../adapters/twilio/webhook-verifier.js';
 import { createCallLoop, type CallContacts } from '../domain/voice/call-loop.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnector } from './ai.js';
 import { knowledgeRetriever } from './knowledge.js';
+import { callSummaryQueue } from './queues.js';
 import { voiceIntegrationReader } from './twilio.js';
 import { usageService } from './usage.js';
 import { callRepository, voiceSettingsRepository } from './voice.js';
 
-export { voiceIntegrationReader };
+/** TwiML for a call script (the call loop's answers). */
+export { renderTwiml } from '../adapters/twilio/twiml.js';
+
+export const twilioWebhookVerifier = once(() =>
+  createTwilioWebhookVerifier({
+    integrations: voiceIntegrationReader(),
+    appUrl: () => config().APP_URL,
+    onRefused: (path) => logger.warn('Twilio webhook refused: signature, user or integration', { path }),
+  }),
+);
 
 /** The contact holding the caller's number (lookup only: a call never creates a contact). */
 const callContacts = once((): CallContacts => {
@@ -48,7 +57,7 @@ export const callLoop = once(() =>
     tools: toolExecutor(),
     usage: usageService(),
     contacts: callContacts(),
-    queue: new SqsCallSummaryQueue(sqsClient(), queueUrl('call-summary')),
+    queue: callSummaryQueue(),
     activity: new DynamoActivityCounters(documentClient(), config().TABLE_NAME),
     urls: (userId) => ({ gather: `${voiceWebhookBase(userId)}/gather`, recording: `${voiceWebhookBase(userId)}/recording` }),
     newId: (now) => newId(now),

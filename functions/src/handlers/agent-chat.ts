@@ -2,6 +2,7 @@
 import { chatRequest } from '../contract/agents.js';
 import { agentChat } from '../composition/agent-chat.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { apiKeyGuard } from '../http/api-key-auth.js';
 
 export const routes: RouteTable = {
   'POST /api/agents/{id}/chat': async (req) => {
@@ -16,4 +17,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });

@@ -16,6 +16,7 @@ import { whatsappMessages } from '../contract/whatsapp.js';
 import { applyCallContact } from '../composition/call-contacts.js';
 import { contactService } from '../composition/contacts.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { apiKeyGuard } from '../http/api-key-auth.js';
 
 export const routes: RouteTable = {
   'GET /api/contacts': async (req) => {
@@ -77,4 +78,4 @@ export const routes: RouteTable = {
   }),
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });

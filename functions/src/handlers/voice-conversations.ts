@@ -5,6 +5,7 @@
 import { listCallsQuery } from '../contract/voice.js';
 import { callsService } from '../composition/voice-conversations.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { apiKeyGuard } from '../http/api-key-auth.js';
 
 export const routes: RouteTable = {
   'GET /api/voice-conversations': async (req) => {
@@ -28,4 +29,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });

@@ -1,32 +1,18 @@
 /**
  * POST /api/webhooks/twilio/{userId}/voice[/gather|/status|/recording] ('webhook' auth: Twilio
- * signs, we verify). Before anything else: the user's Twilio integration is read and
- * X-Twilio-Signature is checked with its auth token over the public URL Twilio called (APP_URL
- * origin + raw path + raw query) and the form parameters. A missing or wrong signature, an
- * unknown user, a user without an active Twilio integration, or another account's AccountSid →
- * 403 text/plain, no TwiML (the same answer for all: no enumeration). A {userId} that is not a
- * Cognito sub (UUID) gets that same 403 before any read (a 5,000-character key would make
- * DynamoDB refuse the request and the webhook answer 500).
+ * signs, we verify). The route's declared verification runs first
+ * (adapters/twilio/webhook-verifier.ts): X-Twilio-Signature with the user's active integration's
+ * auth token over the public URL Twilio called; refused → 403 text/plain, no TwiML.
  *
  * Verified: the call loop answers TwiML (text/xml). If the loop itself fails, the caller hears
  * the error message and the call ends (Twilio would otherwise say "an application error has
  * occurred"); the status and recording callbacks answer an empty <Response/>.
  */
-import { config } from '../config.js';
 import { logger } from '../adapters/logger.js';
-import { formParams, publicRequestUrl, verifyTwilioSignature } from '../adapters/twilio/signature.js';
-import { renderTwiml } from '../adapters/twilio/twiml.js';
-import { callLoop, voiceIntegrationReader } from '../composition/voice-webhook.js';
+import { callLoop, renderTwiml, twilioWebhookVerifier } from '../composition/voice-webhook.js';
 import { VOICE_DEFAULTS } from '../contract/voice.js';
 import type { CallScript, TwilioCallParams } from '../domain/voice/call-loop.js';
-import { isUuid } from '../lib/ids.js';
 import { httpGroup, type HttpResult, type Request, type RouteResult, type RouteTable } from '../http/handler.js';
-
-const text = (status: number, body: string): HttpResult => ({
-  statusCode: status,
-  headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
-  body,
-});
 
 const xml = (body: string): HttpResult => ({
   statusCode: 200,
@@ -41,28 +27,9 @@ const FAILED_CALL: CallScript = {
   steps: [{ kind: 'say', text: VOICE_DEFAULTS.messageError }, { kind: 'hangup' }],
 };
 
-/** The verified form parameters, or null (→ 403). */
-async function verified(req: Request): Promise<TwilioCallParams | null> {
-  const userId = req.params.userId ?? '';
-  const signature = req.headers['x-twilio-signature'];
-  if (!isUuid(userId) || !signature) return null;
-  const integration = await voiceIntegrationReader().get(userId);
-  if (!integration?.isActive) return null;
-  const params = formParams(req.rawBody);
-  const url = publicRequestUrl(config().APP_URL, req.event.rawPath, req.event.rawQueryString);
-  if (!verifyTwilioSignature(integration.authToken, signature, url, params)) return null;
-  if (params.AccountSid !== undefined && params.AccountSid !== integration.accountSid) return null;
-  return params;
-}
-
 function webhook(run: (userId: string, params: TwilioCallParams, req: Request) => Promise<string>, onFailure: string) {
   return async (req: Request): Promise<RouteResult> => {
-    const params = await verified(req);
-    if (!params) {
-      logger.warn('Twilio webhook refused: signature, user or integration', { path: req.event.rawPath });
-      return { raw: text(403, 'Forbidden') };
-    }
-    const userId = req.params.userId ?? '';
+    const { userId, params } = req.webhook('twilio');
     try {
       return { raw: xml(await run(userId, params, req)) };
     } catch (error) {
@@ -79,19 +46,17 @@ export const routes: RouteTable = {
     renderTwiml(FAILED_CALL),
   ),
   'POST /api/webhooks/twilio/{userId}/voice/status': async (req) => {
-    const params = await verified(req);
-    if (!params) return { raw: text(403, 'Forbidden') };
-    const outcome = await callLoop().status(req.params.userId ?? '', params);
+    const { userId, params } = req.webhook('twilio');
+    const outcome = await callLoop().status(userId, params);
     if (outcome !== 'finished') logger.info('Twilio status callback', { outcome, callStatus: params.CallStatus, callSid: params.CallSid });
     return { raw: xml(EMPTY) };
   },
   'POST /api/webhooks/twilio/{userId}/voice/recording': async (req) => {
-    const params = await verified(req);
-    if (!params) return { raw: text(403, 'Forbidden') };
-    const outcome = await callLoop().recording(req.params.userId ?? '', params);
+    const { userId, params } = req.webhook('twilio');
+    const outcome = await callLoop().recording(userId, params);
     if (outcome !== 'stored') logger.info('Twilio recording callback', { outcome, recordingStatus: params.RecordingStatus, callSid: params.CallSid });
     return { raw: xml(EMPTY) };
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { verifiers: { twilio: twilioWebhookVerifier } });

@@ -24,11 +24,11 @@ import {
 } from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
 import type { ApiAuthContext } from '../auth/context.js';
-import { apiKeyAccess } from '../composition/api-key-access.js';
 import { userHasActiveSubscription } from '../composition/subscription-gate.js';
-import { API_KEY_LIMITS, apiKeyMessages } from '../contract/api-keys.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
-import { subscriptionRouteKeys, type RouteKey } from '../routes.js';
+import type { RouteKey } from '../routes.js';
+import { API_KEY_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
+import { assertVerifiers, verifyWebhook, type VerifiedPayloads, type VerifiedWebhook, type WebhookVerifiers } from './webhook-verification.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -55,6 +55,11 @@ export interface Request {
   /** The caller's bearer access token (for calls that act as the user, e.g. ChangePassword). */
   accessToken(): string;
   sourceIp: string;
+  /**
+   * The payload the route's declared webhook verification produced (the wrapper ran it before
+   * the route). Throws on a route without that verification: a programming error, a 500.
+   */
+  webhook<P extends keyof VerifiedPayloads>(provider: P): VerifiedPayloads[P];
 }
 
 /** What a route function may return: data wrapped as {success, data, message}, or a full result. */
@@ -98,10 +103,8 @@ export function toErrorResponse(error: unknown): HttpResult {
   return json(500, { success: false, message: 'Internal server error' });
 }
 
-function buildRequest(event: HttpEvent): Request {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-  const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+function buildRequest(event: HttpEvent, rawBody: Buffer, verified: VerifiedWebhook | undefined): Request {
+  const headers = headersOf(event);
   let parsed: unknown;
   let parsedOnce = false;
   return {
@@ -145,7 +148,17 @@ function buildRequest(event: HttpEvent): Request {
       if (!match?.[1]) throw new UnauthorizedError('Authentication required');
       return match[1];
     },
+    webhook<P extends keyof VerifiedPayloads>(provider: P): VerifiedPayloads[P] {
+      if (verified?.provider !== provider) throw new Error(`${event.routeKey} has no verified ${provider} payload`);
+      return verified.payload as VerifiedPayloads[P];
+    },
   };
+}
+
+function headersOf(event: HttpEvent): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  return headers;
 }
 
 /** The API authorizer's context on 'userOrApiKey' routes (absent on every other route). */
@@ -155,56 +168,54 @@ function lambdaAuth(event: HttpEvent): ApiAuthContext | undefined {
 }
 
 /**
- * 'userOrApiKey' routes, before the route runs: no valid credentials → 401 (the authorizer lets
- * them through, see auth/context.ts); an API key → its per-key fixed-window rate limit (429 with
- * Retry-After) and lastUsedAt, and a key deleted or regenerated since the authorizer's cached
- * lookup → 401. Returns the response to send instead of running the route, or undefined.
+ * The checks of 'userOrApiKey' requests (http/api-key-auth.ts): the response to send instead of
+ * running the route, or undefined. Injected only by the groups that serve such routes, so the
+ * other functions do not bundle the API-key wiring.
  */
-async function checkApiAuth(event: HttpEvent): Promise<HttpResult | undefined> {
-  const auth = lambdaAuth(event);
-  if (!auth || auth.authType === 'user') return undefined;
-  if (auth.authType === 'none') {
-    if (auth.reason === 'invalidKey') return json(401, { success: false, message: apiKeyMessages.invalid }, { 'www-authenticate': 'Bearer' });
-    // As API Gateway's JWT authorizer answers a missing or invalid token on the 'user' routes.
-    return json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
-  }
-  const decision = await apiKeyAccess().recordUse({
-    userId: auth.sub,
-    keyId: auth.keyId,
-    keyHash: auth.keyHash,
-    nowMs: Date.now(),
-    max: API_KEY_LIMITS.requestsPerWindow,
-    windowSeconds: API_KEY_LIMITS.windowSeconds,
-  });
-  if (decision.kind === 'invalid') return json(401, { success: false, message: apiKeyMessages.invalid }, { 'www-authenticate': 'Bearer' });
-  if (decision.kind === 'limited') return toErrorResponse(new TooManyRequestsError(apiKeyMessages.rateLimited, decision.retryAfterSeconds));
-  return undefined;
-}
+export type ApiKeyGuard = (auth: Exclude<ApiAuthContext, { authType: 'user' }>) => Promise<HttpResult | undefined>;
 
-declare global {
-  /** Set at build time by infra/lib/bundling.ts (esbuild define): "METHOD /path,…". */
-  var AGENTDESK_SUBSCRIPTION_ROUTES: string | undefined;
+export interface GroupOptions {
+  /** Required when the group serves a 'userOrApiKey' route (checked when the function starts). */
+  apiKeys?: ApiKeyGuard;
+  /** One per provider the group's 'webhook' routes declare (checked when the function starts). */
+  verifiers?: WebhookVerifiers;
 }
-
-/**
- * Paid-feature routes (`requires: 'subscription'` in the manifest): one rule, checked here for
- * all. A deployed bundle gets the list as a build-time constant so it does not carry the whole
- * manifest; unbundled (local runtime, tests) it is read from the manifest itself.
- */
-const SUBSCRIPTION_ROUTES: ReadonlySet<string> =
-  globalThis.AGENTDESK_SUBSCRIPTION_ROUTES !== undefined
-    ? new Set(globalThis.AGENTDESK_SUBSCRIPTION_ROUTES.split(','))
-    : subscriptionRouteKeys();
 
 /** Build the Lambda handler of one route group from its route table. */
-export function httpGroup(routes: RouteTable) {
+export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
+  const verifiers = options.verifiers ?? {};
+  const keys = Object.keys(routes);
+  assertVerifiers(keys, WEBHOOK_VERIFICATIONS, verifiers);
+  const needsApiKeys = keys.find((key) => API_KEY_ROUTES.has(key));
+  if (needsApiKeys && !options.apiKeys) throw new Error(`${needsApiKeys} accepts API keys, but its handler has no API-key guard`);
   const base = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
     const route = routes[event.routeKey as RouteKey];
     if (!route) return toErrorResponse(new NotFoundError('Not found'));
     try {
-      const refused = await checkApiAuth(event);
-      if (refused) return refused;
-      const req = buildRequest(event);
+      const auth = lambdaAuth(event);
+      if (auth && auth.authType !== 'user') {
+        // Only the API authorizer sets this context; without the guard, fail closed.
+        const refused = options.apiKeys ? await options.apiKeys(auth) : json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+        if (refused) return refused;
+      }
+      const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
+      // A webhook's signature is checked on the raw request before anything reads it.
+      const rule = WEBHOOK_VERIFICATIONS[event.routeKey];
+      let verified: VerifiedWebhook | undefined;
+      if (rule) {
+        const outcome = await verifyWebhook(rule, verifiers, {
+          params: (event.pathParameters ?? {}) as Record<string, string>,
+          query: (event.queryStringParameters ?? {}) as Record<string, string>,
+          headers: headersOf(event),
+          rawBody,
+          rawPath: event.rawPath,
+          rawQueryString: event.rawQueryString ?? '',
+          method: event.routeKey.split(' ')[0] ?? '',
+        });
+        if ('refused' in outcome) return outcome.refused;
+        verified = outcome.verified;
+      }
+      const req = buildRequest(event, rawBody, verified);
       // 402 before the route reads its input or writes anything (a user token or an API key alike).
       if (SUBSCRIPTION_ROUTES.has(event.routeKey) && !(await userHasActiveSubscription(req.userId()))) {
         throw new PaymentRequiredError(subscriptionRequiredMessage);

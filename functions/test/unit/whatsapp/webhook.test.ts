@@ -1,8 +1,9 @@
 /**
  * The webhook's rules without HTTP: the signature is checked over the raw bytes with the app
- * secret before anything is queued, the handshake token in constant time, inactive integrations
- * are acknowledged and dropped, and only WhatsApp integrations answer. Real LocalSecretBox (temp
- * key file); the integrations and the queue are in-memory port implementations.
+ * secret before anything is queued (the route's verifier, then the domain's receive), the
+ * handshake token in constant time, inactive integrations are acknowledged and dropped, and only
+ * WhatsApp integrations answer. Real LocalSecretBox (temp key file); the integrations and the
+ * queue are in-memory port implementations.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +12,11 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalSecretBox } from '../../../src/adapters/secrets/local-box.js';
 import type { IntegrationRecord } from '../../../src/domain/integrations/records.js';
 import { INBOUND_BODY_PREFIX, type QueuedInboundJob } from '../../../src/domain/whatsapp/ports.js';
-import { createWhatsAppWebhook, isValidMetaSignature, MAX_QUEUE_MESSAGE_BYTES, metaSignature, sameSecret } from '../../../src/domain/whatsapp/webhook.js';
+import { createWhatsAppWebhook, MAX_QUEUE_MESSAGE_BYTES, type WhatsAppWebhookDeps } from '../../../src/domain/whatsapp/webhook.js';
+import { isValidMetaSignature, metaSignature, sameSecret } from '../../../src/adapters/whatsapp/signature.js';
+import { createWhatsAppWebhookVerifier, type WhatsAppWebhookVerifierDeps } from '../../../src/adapters/whatsapp/webhook-verifier.js';
 import { MAX_INBOUND_BODY, parseDelivery } from '../../../src/domain/whatsapp/inbound.js';
-import { packBatches } from '../../../src/adapters/whatsapp/inbound-queue.js';
+import { packBatches } from '../../../src/adapters/aws/sqs-jobs.js';
 import { metaDelivery, metaJson, signMetaBody, statusUpdate, textMessage, waCustomer } from '../../support/whatsapp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wa-webhook-'));
@@ -24,6 +27,19 @@ const secrets = new LocalSecretBox(join(dir, 'secrets.key'));
 const INT_1 = '6f1c2b9e-3d4a-4c5b-8e7f-0a1b2c3d4e5f';
 const APP_SECRET = 'f3c1d2e4a5b6';
 const VERIFY_TOKEN = 'verify-token-0123456789abcdefghijklmnop';
+
+/** What the webhook route does: the declared verification, then the domain with the verified integration. */
+function createWebhook(deps: WhatsAppWebhookVerifierDeps & WhatsAppWebhookDeps) {
+  const verifier = createWhatsAppWebhookVerifier(deps);
+  const domain = createWhatsAppWebhook(deps);
+  return {
+    async receive(integrationId: string, raw: Buffer, signature: string | undefined) {
+      const checked = await verifier.delivery(integrationId, raw, signature);
+      return checked.outcome === 'verified' ? domain.receive(checked.integration, raw) : checked.outcome;
+    },
+    verifySubscription: verifier.handshake,
+  };
+}
 
 async function world(overrides: Partial<IntegrationRecord> = {}) {
   const record: IntegrationRecord = {
@@ -47,7 +63,7 @@ async function world(overrides: Partial<IntegrationRecord> = {}) {
   const parked = new Map<string, string>();
   let opened = 0;
   const countingSecrets = { seal: (v: string) => secrets.seal(v), open: (v: string) => (opened++, secrets.open(v)) };
-  const webhook = createWhatsAppWebhook({
+  const webhook = createWebhook({
     integrations: { getById: async (id) => (id === record.id ? record : null) },
     secrets: countingSecrets,
     jobs: { enqueue: async (job) => void jobs.push(job), enqueueAll: async (all) => void jobs.push(...all) },
@@ -140,7 +156,7 @@ describe('WhatsApp webhook service', () => {
 
   it('refuses ids that are not UUIDs (long, unicode, slashes, empty) without reading the integration', async () => {
     const reads: string[] = [];
-    const webhook = createWhatsAppWebhook({
+    const webhook = createWebhook({
       integrations: { getById: async (id) => (reads.push(id), null) },
       secrets,
       jobs: { enqueue: async () => undefined, enqueueAll: async () => undefined },

@@ -1,0 +1,32 @@
+/**
+ * The manifest's per-route rules the HTTP wrapper applies: paid-feature routes, 'userOrApiKey'
+ * routes and webhook verifications. A deployed bundle gets them as build-time constants
+ * (infra/lib/bundling.ts, esbuild define) so it does not carry the whole manifest (~9 KB in every
+ * function otherwise); unbundled (local runtime, tests) they are read from the manifest itself.
+ */
+import { apiKeyRouteKeys, subscriptionRouteKeys, webhookVerifications, type WebhookVerification } from '../routes.js';
+
+declare global {
+  /** "METHOD /path,…" of the routes flagged `requires: 'subscription'`. */
+  var AGENTDESK_SUBSCRIPTION_ROUTES: string | undefined;
+  /** "METHOD /path,…" of the 'userOrApiKey' routes. */
+  var AGENTDESK_API_KEY_ROUTES: string | undefined;
+  /** JSON {"METHOD /path": {provider, secret}} of the 'webhook' routes. */
+  var AGENTDESK_WEBHOOK_VERIFICATIONS: string | undefined;
+}
+
+const keySet = (list: string) => new Set(list.split(',').filter(Boolean));
+
+/** Paid-feature routes (`requires: 'subscription'`): 402 without an active subscription. */
+export const SUBSCRIPTION_ROUTES: ReadonlySet<string> =
+  globalThis.AGENTDESK_SUBSCRIPTION_ROUTES !== undefined ? keySet(globalThis.AGENTDESK_SUBSCRIPTION_ROUTES) : subscriptionRouteKeys();
+
+/** Routes that accept a product API key: their group must install the API-key guard. */
+export const API_KEY_ROUTES: ReadonlySet<string> =
+  globalThis.AGENTDESK_API_KEY_ROUTES !== undefined ? keySet(globalThis.AGENTDESK_API_KEY_ROUTES) : apiKeyRouteKeys();
+
+/** How each webhook route's signature is verified before the route runs. */
+export const WEBHOOK_VERIFICATIONS: Readonly<Record<string, WebhookVerification>> =
+  globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS !== undefined
+    ? (JSON.parse(globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS) as Record<string, WebhookVerification>)
+    : webhookVerifications();
