@@ -34,4 +34,8 @@ describe('pageRange', () => {
     expect(pageRange(5, 10, 45)).toEqual({ from: 41, to: 45 });
     expect(pageRange(1, 10, 0)).toEqual({ from: 0, to: 0 });
   });
+  it('gives the call log\'s "Showing x to y of z" range', () => {
+    expect(pageRange(2, 20, 45)).toEqual({ from: 21, to: 40 });
+    expect(pageRange(3, 20, 45)).toEqual({ from: 41, to: 45 });
+  });
 });

@@ -36,7 +36,7 @@ import { DeleteContactDialog } from './DeleteContactDialog';
 import { addTag, displayName, removeTag, sourceLabel } from './fields';
 import { contactForm, formFromContact, updateInput, type ContactFormInput, type ContactFormValues } from './form';
 import { contactErrorMessage, translateContactMessage } from './i18n';
-import { formatPhone, whatsappLink } from './phone';
+import { formatPhone, whatsappLink } from '../../shared/phone';
 import { useContact, useDeleteContact, useUpdateContact } from './queries';
 import type { Contact } from './types';
 

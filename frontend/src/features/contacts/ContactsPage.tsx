@@ -59,7 +59,7 @@ import {
 } from './filters';
 import { contactErrorMessage, translateContactMessage } from './i18n';
 import { ImportDialog } from './ImportDialog';
-import { formatPhone, whatsappLink } from './phone';
+import { formatPhone, whatsappLink } from '../../shared/phone';
 import { useContactList, useContactStats, useDeleteContact, useImportWhatsApp } from './queries';
 import { StatsRow } from './StatsRow';
 import { CONTACT_SOURCES, type Contact } from './types';

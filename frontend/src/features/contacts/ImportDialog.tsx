@@ -29,7 +29,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { CONTACT_IMPORT_MAX_BYTES } from '@agentdesk/functions/contract';
 import { useToast } from '../../shared/useToast';
 import { contactErrorMessage, translateContactMessage } from './i18n';
-import { formatPhone } from './phone';
+import { formatPhone } from '../../shared/phone';
 import { useImportContacts, useImportPreview } from './queries';
 import type { ImportPreview, ImportRow } from './types';
 

@@ -15,7 +15,7 @@ import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '@agentdesk/functions/contract';
-import { formatPhone } from '../contacts/phone';
+import { formatPhone } from '../../shared/phone';
 import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, truncate } from './format';
 import { ConversationStatusChip } from './StatusChip';
 import { useDateTime } from './useNow';

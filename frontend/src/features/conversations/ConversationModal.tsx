@@ -29,7 +29,7 @@ import { ApiError } from '../../api/client';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { useToast } from '../../shared/useToast';
 import { translateMessage } from '../../i18n';
-import { formatPhone, whatsappLink } from '../contacts/phone';
+import { formatPhone, whatsappLink } from '../../shared/phone';
 import { contactLabel } from './ConversationCard';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';

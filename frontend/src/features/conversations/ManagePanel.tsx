@@ -16,7 +16,7 @@ import PanTool from '@mui/icons-material/PanToolOutlined';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_STATUSES, type Conversation, type ConversationStatus } from '@agentdesk/functions/contract';
 import { DetailRow } from '../../shared/DetailSection';
-import { formatPhone } from '../contacts/phone';
+import { formatPhone } from '../../shared/phone';
 import { ESCALATION_REASON_MAX, lastActivity } from './format';
 import { ConversationStatusChip } from './StatusChip';
 import { useDateTime } from './useNow';

@@ -42,7 +42,7 @@ import { PageHeader } from '../../shared/PageHeader';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { useNow } from '../../shared/useNow';
 import { usePageTitle } from '../../shared/usePageTitle';
-import { formatPhone } from '../contacts/phone';
+import { formatPhone } from '../../shared/phone';
 import './i18n';
 import { activityDate, activityTime, formatAverage, formatCallDuration } from './format';
 import { useDashboard } from './queries';

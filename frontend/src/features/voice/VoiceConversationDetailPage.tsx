@@ -39,7 +39,7 @@ import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
-import { formatPhone, whatsappLink } from '../contacts/phone';
+import { formatPhone, whatsappLink } from '../../shared/phone';
 import { confidencePercent, contactLink, formatDuration, hasExtractedContact } from './callFormat';
 import { isNotFound, useApplyContact, useCall } from './callQueries';
 import { RecordingPlayer } from './RecordingPlayer';

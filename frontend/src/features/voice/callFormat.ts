@@ -1,12 +1,8 @@
 /**
  * The call logs' pure rules (SPEC §2 Voice call logs and Voice conversation detail): duration as
- * minutes:seconds, confidence as a percentage, the list's query in the URL, the 'Showing x to y of
- * z results' range and where 'View Contact Details' goes.
+ * minutes:seconds, confidence as a percentage, the list's query in the URL and where 'View Contact Details' goes.
  */
 import type { CallStatus, VoiceConversation } from '@agentdesk/functions/contract';
-import { pageRange, pageWindow } from '../contacts/pagination';
-
-export { pageRange, pageWindow };
 
 /** Milliseconds → 'm:ss' (65 000 → '1:05'; 0, negative or missing → '0:00'). */
 export function formatDuration(ms: number | null | undefined): string {

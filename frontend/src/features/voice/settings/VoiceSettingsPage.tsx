@@ -29,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { VOICE_LANGUAGES, VOICE_LIMITS, type VoiceCatalogueEntry, type VoiceSettings, type VoiceSettingsInput } from '@agentdesk/functions/contract';
 import { ConfirmDialog } from '../../../shared/ConfirmDialog';
+import { fieldProps as sharedFieldProps } from '../../../shared/forms';
 import { usePageTitle } from '../../../shared/usePageTitle';
 import { useToast } from '../../../shared/useToast';
 import './i18n';
@@ -53,9 +54,9 @@ const resolver: Resolver<VoiceSettingsFormValues, unknown, VoiceSettingsInput> =
   return { values: {}, errors };
 };
 
-function fieldProps(error: FieldError | undefined, hint?: ReactNode): { error: boolean; helperText: ReactNode } {
-  if (error?.message) return { error: true, helperText: translateVoiceText(error.message) };
-  return { error: false, helperText: hint };
+/** Voice texts carry their field's translated label (translateVoiceText). */
+function fieldProps(error: FieldError | undefined, hint?: ReactNode) {
+  return sharedFieldProps(error, hint, translateVoiceText);
 }
 
 function Section({ id, title, hint, children }: { id: string; title: string; hint?: string; children: ReactNode }) {

@@ -1,0 +1,89 @@
+/**
+ * Dates, times, numbers and percentages in the UI language, through Intl — the one place the UI
+ * formats them. Pure (the language is an argument) so it is testable; components use useIntl(),
+ * which binds the i18next language.
+ */
+
+/** UI language → the locale its formats follow. */
+const LOCALES: Record<string, string> = { en: 'en-US', es: 'es-ES' };
+
+export function localeFor(language: string): string {
+  return LOCALES[language.slice(0, 2)] ?? language;
+}
+
+export type DateInput = string | number | Date | null | undefined;
+
+/** The styles the screens use. */
+export const DATE_STYLES = {
+  /** May 5, 2026 / 5 may 2026 */
+  date: { dateStyle: 'medium' },
+  /** May 5, 2026 / 5 de mayo de 2026 */
+  longDate: { dateStyle: 'long' },
+  /** Tuesday, May 5, 2026 / martes, 5 de mayo de 2026 */
+  fullDate: { dateStyle: 'full' },
+  /** May 5, 2026, 3:04 PM / 5 may 2026, 15:04 */
+  dateTime: { dateStyle: 'medium', timeStyle: 'short' },
+  /** 3:04 PM / 15:04 */
+  time: { timeStyle: 'short' },
+  /** 3:04:05 PM / 15:04:05 */
+  timeWithSeconds: { timeStyle: 'medium' },
+  /** May 5 / 5 may */
+  dayMonth: { month: 'short', day: 'numeric' },
+} satisfies Record<string, Intl.DateTimeFormatOptions>;
+
+export type DateStyle = keyof typeof DATE_STYLES;
+
+const cache = new Map<string, Intl.DateTimeFormat | Intl.NumberFormat>();
+
+function cached<T extends Intl.DateTimeFormat | Intl.NumberFormat>(kind: string, language: string, options: object, make: (locale: string) => T): T {
+  const key = `${kind}|${language}|${JSON.stringify(options)}`;
+  let format = cache.get(key) as T | undefined;
+  if (!format) {
+    format = make(localeFor(language));
+    cache.set(key, format);
+  }
+  return format;
+}
+
+function toDate(value: DateInput): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
+/**
+ * A date and/or time in the language; null when there is none or it is not a date (the caller
+ * says what shows then). `timeZone` defaults to the browser's; an unknown zone falls back to it.
+ */
+export function formatDate(language: string, value: DateInput, style: DateStyle = 'dateTime', timeZone?: string): string | null {
+  const date = toDate(value);
+  if (!date) return null;
+  const options: Intl.DateTimeFormatOptions = { ...DATE_STYLES[style], timeZone };
+  try {
+    return cached('date', language, options, (locale) => new Intl.DateTimeFormat(locale, options)).format(date);
+  } catch {
+    const fallback = DATE_STYLES[style];
+    return cached('date', language, fallback, (locale) => new Intl.DateTimeFormat(locale, fallback)).format(date);
+  }
+}
+
+/** A number in the language: 1,234.5 / 1234,5 (non-finite counts as 0). */
+export function formatNumber(language: string, value: number, options: Intl.NumberFormatOptions = {}): string {
+  return cached('number', language, options, (locale) => new Intl.NumberFormat(locale, options)).format(Number.isFinite(value) ? value : 0);
+}
+
+/** A 0..1 fraction as a whole percentage in the language: 87% / 87 % (clamped to 0..1). */
+export function formatPercent(language: string, fraction: number): string {
+  const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;
+  return formatNumber(language, clamped, { style: 'percent', maximumFractionDigits: 0 });
+}
+
+/** An amount of money: whole amounts without decimals ($79), others with two ($79.50). */
+export function formatMoney(language: string, amount: number, currency: string): string {
+  const digits = Number.isInteger(amount) ? 0 : 2;
+  try {
+    return formatNumber(language, amount, { style: 'currency', currency: currency.toUpperCase(), minimumFractionDigits: digits, maximumFractionDigits: digits });
+  } catch {
+    return `${amount} ${currency.toUpperCase()}`;
+  }
+}
