@@ -5,11 +5,10 @@
  * an optional API base URL (Azure OpenAI, a self-hosted server). Test connection shows the
  * server's answer; Save configures it and shows the details; Disconnect asks first.
  */
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Collapse from '@mui/material/Collapse';
-import DialogContent from '@mui/material/DialogContent';
 import MenuItem from '@mui/material/MenuItem';
 import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
@@ -29,212 +28,175 @@ import {
 } from '@agentdesk/functions/contract';
 import { chatGptForm, clampTemperature, formFromIntegration, setupBody, type ChatGptFormInput } from './chatgptForm';
 import { hasStoredSecret } from './secretForm';
-import {
-  ConnectionDetailRows,
-  DetailsView,
-  IntegrationDialogFrame,
-  SecretField,
-  StatusChip,
-  formatUpdatedAt,
-  useConnectionTest,
-  useDisconnect,
-  useSetupSubmit,
-} from './IntegrationDialogParts';
+import { ConnectionDetailRows } from './dialog/ConnectionDetailRows';
+import { SecretField } from './dialog/SecretField';
+import { SetupDialog, type IntegrationDialogProps } from './dialog/SetupDialog';
+import { SetupFormContent, type SetupFormProps } from './dialog/SetupForm';
 import { contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
 import { useSetupChatGpt, useTestChatGpt } from './queries';
 
 /** What is configured (after a successful setup, and when opening a connected card). */
 function ConnectionDetails({ integration }: { integration: IntegrationView }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const s = formFromIntegration(integration);
-  const since = integration.updatedAt || integration.createdAt;
-  const rows: [string, ReactNode][] = [
-    [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
-    [t('integrations.chatgpt.apiKey'), hasStoredSecret(integration, 'apiKey') ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
-    [t('integrations.chatgpt.model'), s.model],
-    [t('integrations.chatgpt.maxTokens'), String(s.maxTokens)],
-    [t('integrations.chatgpt.temperature'), String(s.temperature)],
-    [t('integrations.chatgpt.systemPrompt'), s.systemPrompt || t('integrations.chatgpt.notSet')],
-    [t('integrations.chatgpt.baseUrl'), s.baseUrl || t('integrations.chatgpt.baseUrlDefault')],
-  ];
-  if (since) {
-    rows.push([t('integrations.chatgpt.updatedAt'), formatUpdatedAt(i18n.language, since)]);
-  }
-  return <ConnectionDetailRows name="chatgpt" rows={rows} preWrap />;
+  return (
+    <ConnectionDetailRows
+      name="chatgpt"
+      integration={integration}
+      preWrap
+      rows={[
+        [t('integrations.chatgpt.apiKey'), hasStoredSecret(integration, 'apiKey') ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
+        [t('integrations.chatgpt.model'), s.model],
+        [t('integrations.chatgpt.maxTokens'), String(s.maxTokens)],
+        [t('integrations.chatgpt.temperature'), String(s.temperature)],
+        [t('integrations.chatgpt.systemPrompt'), s.systemPrompt || t('integrations.chatgpt.notSet')],
+        [t('integrations.chatgpt.baseUrl'), s.baseUrl || t('integrations.chatgpt.baseUrlDefault')],
+      ]}
+    />
+  );
 }
 
-interface SetupFormProps {
-  integration: IntegrationView | null;
-  onSaved: (integration: IntegrationView | null) => void;
-  onCancel: () => void;
-}
-
-function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
+function SetupForm({ integration, ...done }: SetupFormProps<IntegrationView>) {
   const { t } = useTranslation();
   const storedKey = hasStoredSecret(integration, 'apiKey');
   const defaults = formFromIntegration(integration);
   const [advanced, setAdvanced] = useState(defaults.baseUrl !== '');
+  const form = useForm<ChatGptFormInput, unknown, ChatGptSetupInput>({ resolver: zodResolver(chatGptForm(storedKey)), defaultValues: defaults });
   const {
     register,
     control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<ChatGptFormInput, unknown, ChatGptSetupInput>({ resolver: zodResolver(chatGptForm(storedKey)), defaultValues: defaults });
+    formState: { errors },
+  } = form;
   const apiKey = useWatch({ control, name: 'apiKey' });
   const systemPrompt = useWatch({ control, name: 'systemPrompt' }) ?? '';
-  const { formId, onSave, actions } = useSetupSubmit({
-    name: 'chatgpt',
-    setup: useSetupChatGpt(),
-    test: useTestChatGpt(),
-    handleSubmit,
-    isSubmitting,
-    toBody: setupBody,
-    onSaved,
-    onCancel,
-  });
 
   return (
-    <>
-      <DialogContent>
-        <Stack component="form" id={formId} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 1 }}>
-          <SecretField
-            label={t('integrations.chatgpt.apiKey')}
-            placeholder="sk-..."
-            registration={register('apiKey')}
-            value={apiKey}
-            stored={storedKey}
-            error={errors.apiKey}
-            helperText={storedKey ? t('integrations.chatgpt.keyStoredHint') : t('integrations.chatgpt.apiKeyHint')}
-            showLabel={t('integrations.chatgpt.showKey')}
-            hideLabel={t('integrations.chatgpt.hideKey')}
-          />
-          <Controller
-            control={control}
-            name="model"
-            render={({ field }) => (
-              <TextField
-                select
-                label={t('integrations.chatgpt.model')}
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
-                {...fieldProps(errors.model)}
-              >
-                {CHATGPT_MODELS.map((model) => (
-                  <MenuItem key={model} value={model}>
-                    {model}
-                  </MenuItem>
-                ))}
-              </TextField>
-            )}
-          />
+    <SetupFormContent name="chatgpt" form={form} setup={useSetupChatGpt()} test={useTestChatGpt()} toBody={setupBody} {...done} formSx={{ pt: 1 }}>
+      <SecretField
+        label={t('integrations.chatgpt.apiKey')}
+        placeholder="sk-..."
+        registration={register('apiKey')}
+        value={apiKey}
+        stored={storedKey}
+        error={errors.apiKey}
+        helperText={storedKey ? t('integrations.chatgpt.keyStoredHint') : t('integrations.chatgpt.apiKeyHint')}
+        showLabel={t('integrations.chatgpt.showKey')}
+        hideLabel={t('integrations.chatgpt.hideKey')}
+      />
+      <Controller
+        control={control}
+        name="model"
+        render={({ field }) => (
           <TextField
-            label={t('integrations.chatgpt.maxTokens')}
-            type="number"
-            slotProps={{ htmlInput: { min: CHATGPT_LIMITS.maxTokensMin, max: CHATGPT_LIMITS.maxTokensMax, step: 1 } }}
-            {...register('maxTokens')}
-            {...fieldProps(errors.maxTokens, t('integrations.chatgpt.maxTokensHint'))}
-          />
-          <Controller
-            control={control}
-            name="temperature"
-            render={({ field, fieldState }) => {
-              const numeric = typeof field.value === 'number' ? field.value : Number(field.value);
-              return (
-                <Box>
-                  <Typography id="chatgpt-temperature-label" gutterBottom>
-                    {t('integrations.chatgpt.temperature')}
-                  </Typography>
-                  <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-                    <Slider
-                      aria-labelledby="chatgpt-temperature-label"
-                      min={CHATGPT_LIMITS.temperatureMin}
-                      max={CHATGPT_LIMITS.temperatureMax}
-                      step={0.1}
-                      marks={[{ value: 0 }, { value: 1 }, { value: 2 }]}
-                      valueLabelDisplay="auto"
-                      value={Number.isFinite(numeric) ? clampTemperature(numeric) : 0}
-                      onChange={(_e, v) => field.onChange(clampTemperature(v))}
-                      sx={{ flex: 1 }}
-                    />
-                    <TextField
-                      type="number"
-                      value={field.value}
-                      onChange={(e) => field.onChange(e.target.value)}
-                      onBlur={() => {
-                        // Rounded to the 0.1 step; an emptied field goes back to the default (0.7).
-                        if (field.value === '') field.onChange(CHATGPT_DEFAULTS.temperature);
-                        else if (Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
-                        field.onBlur();
-                      }}
-                      error={Boolean(fieldState.error)}
-                      fullWidth={false}
-                      size="small"
-                      sx={{ width: 96 }}
-                      slotProps={{ htmlInput: { min: 0, max: 2, step: 0.1, 'aria-label': t('integrations.chatgpt.temperature') } }}
-                    />
-                  </Stack>
-                  <Typography variant="caption" color={fieldState.error ? 'error' : 'text.secondary'}>
-                    {fieldState.error?.message ? translateContractText(fieldState.error.message) : t('integrations.chatgpt.temperatureHint')}
-                  </Typography>
-                </Box>
-              );
-            }}
-          />
+            select
+            label={t('integrations.chatgpt.model')}
+            name={field.name}
+            value={field.value}
+            onChange={field.onChange}
+            onBlur={field.onBlur}
+            inputRef={field.ref}
+            {...fieldProps(errors.model)}
+          >
+            {CHATGPT_MODELS.map((model) => (
+              <MenuItem key={model} value={model}>
+                {model}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+      <TextField
+        label={t('integrations.chatgpt.maxTokens')}
+        type="number"
+        slotProps={{ htmlInput: { min: CHATGPT_LIMITS.maxTokensMin, max: CHATGPT_LIMITS.maxTokensMax, step: 1 } }}
+        {...register('maxTokens')}
+        {...fieldProps(errors.maxTokens, t('integrations.chatgpt.maxTokensHint'))}
+      />
+      <Controller
+        control={control}
+        name="temperature"
+        render={({ field, fieldState }) => {
+          const numeric = typeof field.value === 'number' ? field.value : Number(field.value);
+          return (
+            <Box>
+              <Typography id="chatgpt-temperature-label" gutterBottom>
+                {t('integrations.chatgpt.temperature')}
+              </Typography>
+              <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                <Slider
+                  aria-labelledby="chatgpt-temperature-label"
+                  min={CHATGPT_LIMITS.temperatureMin}
+                  max={CHATGPT_LIMITS.temperatureMax}
+                  step={0.1}
+                  marks={[{ value: 0 }, { value: 1 }, { value: 2 }]}
+                  valueLabelDisplay="auto"
+                  value={Number.isFinite(numeric) ? clampTemperature(numeric) : 0}
+                  onChange={(_e, v) => field.onChange(clampTemperature(v))}
+                  sx={{ flex: 1 }}
+                />
+                <TextField
+                  type="number"
+                  value={field.value}
+                  onChange={(e) => field.onChange(e.target.value)}
+                  onBlur={() => {
+                    // Rounded to the 0.1 step; an emptied field goes back to the default (0.7).
+                    if (field.value === '') field.onChange(CHATGPT_DEFAULTS.temperature);
+                    else if (Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
+                    field.onBlur();
+                  }}
+                  error={Boolean(fieldState.error)}
+                  fullWidth={false}
+                  size="small"
+                  sx={{ width: 96 }}
+                  slotProps={{ htmlInput: { min: 0, max: 2, step: 0.1, 'aria-label': t('integrations.chatgpt.temperature') } }}
+                />
+              </Stack>
+              <Typography variant="caption" color={fieldState.error ? 'error' : 'text.secondary'}>
+                {fieldState.error?.message ? translateContractText(fieldState.error.message) : t('integrations.chatgpt.temperatureHint')}
+              </Typography>
+            </Box>
+          );
+        }}
+      />
+      <TextField
+        label={t('integrations.chatgpt.systemPrompt')}
+        multiline
+        minRows={3}
+        maxRows={10}
+        placeholder={t('integrations.chatgpt.systemPromptPlaceholder')}
+        {...register('systemPrompt')}
+        {...fieldProps(
+          errors.systemPrompt,
+          t('integrations.chatgpt.systemPromptHint', { count: systemPrompt.length, max: CHATGPT_LIMITS.systemPrompt }),
+        )}
+      />
+      <Box>
+        <Button
+          size="small"
+          onClick={() => setAdvanced((v) => !v)}
+          endIcon={advanced ? <ExpandLess /> : <ExpandMore />}
+          aria-expanded={advanced}
+          aria-controls="chatgpt-advanced"
+          sx={{ ml: -1 }}
+        >
+          {t('integrations.chatgpt.advanced')}
+        </Button>
+        <Collapse in={advanced} id="chatgpt-advanced">
           <TextField
-            label={t('integrations.chatgpt.systemPrompt')}
-            multiline
-            minRows={3}
-            maxRows={10}
-            placeholder={t('integrations.chatgpt.systemPromptPlaceholder')}
-            {...register('systemPrompt')}
-            {...fieldProps(
-              errors.systemPrompt,
-              t('integrations.chatgpt.systemPromptHint', { count: systemPrompt.length, max: CHATGPT_LIMITS.systemPrompt }),
-            )}
+            sx={{ mt: 1.5 }}
+            label={t('integrations.chatgpt.baseUrl')}
+            placeholder="https://my-resource.openai.azure.com/openai/v1"
+            autoComplete="off"
+            {...register('baseUrl')}
+            {...fieldProps(errors.baseUrl, t('integrations.chatgpt.baseUrlHint'))}
           />
-          <Box>
-            <Button
-              size="small"
-              onClick={() => setAdvanced((v) => !v)}
-              endIcon={advanced ? <ExpandLess /> : <ExpandMore />}
-              aria-expanded={advanced}
-              aria-controls="chatgpt-advanced"
-              sx={{ ml: -1 }}
-            >
-              {t('integrations.chatgpt.advanced')}
-            </Button>
-            <Collapse in={advanced} id="chatgpt-advanced">
-              <TextField
-                sx={{ mt: 1.5 }}
-                label={t('integrations.chatgpt.baseUrl')}
-                placeholder="https://my-resource.openai.azure.com/openai/v1"
-                autoComplete="off"
-                {...register('baseUrl')}
-                {...fieldProps(errors.baseUrl, t('integrations.chatgpt.baseUrlHint'))}
-              />
-            </Collapse>
-          </Box>
-        </Stack>
-      </DialogContent>
-      {actions}
-    </>
+        </Collapse>
+      </Box>
+    </SetupFormContent>
   );
 }
 
-interface ChatGptDialogProps {
-  open: boolean;
-  onClose: () => void;
-  /** The stored integration (from GET /api/integrations), or null when there is none. */
-  integration: IntegrationView | null;
-}
-
-export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps) {
-  const { t } = useTranslation();
-  const disconnect = useDisconnect('chatgpt', 'chatgpt', onClose);
-  const storedTest = useConnectionTest('chatgpt', useTestChatGpt());
+export function ChatGptDialog({ open, onClose, integration }: IntegrationDialogProps) {
   const connected = Boolean(integration?.isActive);
   // The integration just saved in this dialog (shown as connection details until it closes).
   const [saved, setSaved] = useState<IntegrationView | null>(null);
@@ -242,13 +204,14 @@ export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps
   const shown = saved ?? integration;
 
   return (
-    <IntegrationDialogFrame
+    <SetupDialog
       name="chatgpt"
+      type="chatgpt"
       open={open}
-      onClose={disconnect.close}
-      title={editing ? t('integrations.chatgpt.setupTitle') : t('integrations.chatgpt.detailsTitle')}
-    >
-      {editing || !shown ? (
+      onClose={onClose}
+      test={useTestChatGpt()}
+      showForm={editing || !shown}
+      form={
         <SetupForm
           integration={shown}
           onSaved={(next) => {
@@ -257,20 +220,13 @@ export function ChatGptDialog({ open, onClose, integration }: ChatGptDialogProps
           }}
           onCancel={() => (shown?.isActive ? setEditing(false) : onClose())}
         />
-      ) : (
-        <DetailsView
-          name="chatgpt"
-          justSaved={Boolean(saved)}
-          spacing={2}
-          storedTest={storedTest}
-          onDisconnect={disconnect.ask}
-          onEdit={() => setEditing(true)}
-          onClose={disconnect.close}
-        >
-          <ConnectionDetails integration={shown} />
-        </DetailsView>
-      )}
-      {disconnect.confirmDialog}
-    </IntegrationDialogFrame>
+      }
+      justSaved={Boolean(saved)}
+      canDisconnect
+      onEdit={() => setEditing(true)}
+      detailsSpacing={2}
+    >
+      {shown && <ConnectionDetails integration={shown} />}
+    </SetupDialog>
   );
 }

@@ -6,11 +6,8 @@
  * callback URLs (with copy buttons) and whether the number was pointed at them; Disconnect asks
  * first. The modal links to /voice-settings (greetings, voice, the phone number request).
  */
-import type { ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
-import DialogContent from '@mui/material/DialogContent';
 import Link from '@mui/material/Link';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -18,20 +15,12 @@ import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import type { IntegrationView, TwilioSetupInput, TwilioSetupResult } from '@agentdesk/functions/contract';
-import {
-  ConnectionDetailRows,
-  CopyField,
-  DetailsView,
-  IntegrationDialogFrame,
-  SecretField,
-  StatusChip,
-  WebhookSection,
-  formatUpdatedAt,
-  useConnectionTest,
-  useDisconnect,
-  useSetupSubmit,
-  useSetupView,
-} from './IntegrationDialogParts';
+import { ConnectionDetailRows } from './dialog/ConnectionDetailRows';
+import { SecretField } from './dialog/SecretField';
+import { SetupDialog, type IntegrationDialogProps } from './dialog/SetupDialog';
+import { SetupFormContent, type SetupFormProps } from './dialog/SetupForm';
+import { useSetupView } from './dialog/useSetupView';
+import { CopyField, WebhookSection } from './dialog/WebhookSection';
 import { contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
 import { useSetupTwilio, useTestTwilio } from './queries';
 import { formFromIntegration, setupBody, statusCallbackOf, twilioForm, type TwilioFormValues } from './twilioForm';
@@ -70,102 +59,83 @@ function WebhookDetails({ webhookUrl, statusCallbackUrl, result }: { webhookUrl:
 }
 
 function ConnectionDetails({ integration }: { integration: IntegrationView }) {
-  const { t, i18n } = useTranslation();
-  const values = formFromIntegration(integration);
-  const since = integration.updatedAt || integration.createdAt;
-  const rows: [string, ReactNode][] = [
-    [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
-    [t('integrations.twilio.accountSid'), values.accountSid || t('integrations.twilio.notSet')],
-    [t('integrations.twilio.authToken'), hasStoredSecret(integration, 'authToken') ? t('integrations.twilio.secretStored') : t('integrations.twilio.notSet')],
-    [t('integrations.twilio.phoneNumber'), values.phoneNumber || t('integrations.twilio.notSet')],
-  ];
-  if (since) rows.push([t('integrations.twilio.updatedAt'), formatUpdatedAt(i18n.language, since)]);
-  return <ConnectionDetailRows name="twilio" rows={rows} />;
-}
-
-interface SetupFormProps {
-  integration: IntegrationView | null;
-  onSaved: (result: TwilioSetupResult | null) => void;
-  onCancel: () => void;
-  onNavigate: () => void;
-}
-
-function SetupForm({ integration, onSaved, onCancel, onNavigate }: SetupFormProps) {
   const { t } = useTranslation();
-  const storedToken = hasStoredSecret(integration, 'authToken');
-  const {
-    register,
-    control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<TwilioFormValues, unknown, TwilioSetupInput>({ resolver: zodResolver(twilioForm(storedToken)), defaultValues: formFromIntegration(integration) });
-  const authToken = useWatch({ control, name: 'authToken' });
-  const { formId, onSave, actions } = useSetupSubmit({
-    name: 'twilio',
-    setup: useSetupTwilio(),
-    test: useTestTwilio(),
-    handleSubmit,
-    isSubmitting,
-    toBody: setupBody,
-    onSaved,
-    onCancel,
-  });
-
+  const values = formFromIntegration(integration);
+  const notSet = t('integrations.twilio.notSet');
   return (
-    <>
-      <DialogContent>
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
-          {t('integrations.twilio.intro')}
-        </Typography>
-        <VoiceSettingsLink onNavigate={onNavigate} />
-        <Stack component="form" id={formId} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 2.5 }}>
-          <TextField
-            label={t('integrations.twilio.accountSid')}
-            required
-            autoComplete="off"
-            placeholder="AC…"
-            {...register('accountSid')}
-            {...fieldProps(errors.accountSid, t('integrations.twilio.accountSidHint'))}
-          />
-          <SecretField
-            label={t('integrations.twilio.authToken')}
-            registration={register('authToken')}
-            value={authToken}
-            stored={storedToken}
-            error={errors.authToken}
-            helperText={
-              storedToken ? `${t('integrations.twilio.authTokenHint')} ${t('integrations.twilio.secretStoredHint')}` : t('integrations.twilio.authTokenHint')
-            }
-            showLabel={t('integrations.twilio.showSecret')}
-            hideLabel={t('integrations.twilio.hideSecret')}
-          />
-          <TextField
-            label={t('integrations.twilio.phoneNumber')}
-            required
-            type="tel"
-            autoComplete="off"
-            placeholder={t('integrations.twilio.phoneNumberPlaceholder')}
-            {...register('phoneNumber')}
-            {...fieldProps(errors.phoneNumber, t('integrations.twilio.phoneNumberHint'))}
-          />
-        </Stack>
-      </DialogContent>
-      {actions}
-    </>
+    <ConnectionDetailRows
+      name="twilio"
+      integration={integration}
+      rows={[
+        [t('integrations.twilio.accountSid'), values.accountSid || notSet],
+        [t('integrations.twilio.authToken'), hasStoredSecret(integration, 'authToken') ? t('integrations.twilio.secretStored') : notSet],
+        [t('integrations.twilio.phoneNumber'), values.phoneNumber || notSet],
+      ]}
+    />
   );
 }
 
-interface TwilioDialogProps {
-  open: boolean;
-  onClose: () => void;
-  /** The stored integration (from GET /api/integrations), or null when there is none. */
-  integration: IntegrationView | null;
+function SetupForm({ integration, onNavigate, ...done }: SetupFormProps<TwilioSetupResult> & { onNavigate: () => void }) {
+  const { t } = useTranslation();
+  const storedToken = hasStoredSecret(integration, 'authToken');
+  const form = useForm<TwilioFormValues, unknown, TwilioSetupInput>({ resolver: zodResolver(twilioForm(storedToken)), defaultValues: formFromIntegration(integration) });
+  const {
+    register,
+    control,
+    formState: { errors },
+  } = form;
+  const authToken = useWatch({ control, name: 'authToken' });
+
+  return (
+    <SetupFormContent
+      name="twilio"
+      form={form}
+      setup={useSetupTwilio()}
+      test={useTestTwilio()}
+      toBody={setupBody}
+      {...done}
+      formSx={{ pt: 2.5 }}
+      intro={
+        <>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
+            {t('integrations.twilio.intro')}
+          </Typography>
+          <VoiceSettingsLink onNavigate={onNavigate} />
+        </>
+      }
+    >
+      <TextField
+        label={t('integrations.twilio.accountSid')}
+        required
+        autoComplete="off"
+        placeholder="AC…"
+        {...register('accountSid')}
+        {...fieldProps(errors.accountSid, t('integrations.twilio.accountSidHint'))}
+      />
+      <SecretField
+        label={t('integrations.twilio.authToken')}
+        registration={register('authToken')}
+        value={authToken}
+        stored={storedToken}
+        error={errors.authToken}
+        helperText={storedToken ? `${t('integrations.twilio.authTokenHint')} ${t('integrations.twilio.secretStoredHint')}` : t('integrations.twilio.authTokenHint')}
+        showLabel={t('integrations.twilio.showSecret')}
+        hideLabel={t('integrations.twilio.hideSecret')}
+      />
+      <TextField
+        label={t('integrations.twilio.phoneNumber')}
+        required
+        type="tel"
+        autoComplete="off"
+        placeholder={t('integrations.twilio.phoneNumberPlaceholder')}
+        {...register('phoneNumber')}
+        {...fieldProps(errors.phoneNumber, t('integrations.twilio.phoneNumberHint'))}
+      />
+    </SetupFormContent>
+  );
 }
 
-export function TwilioDialog({ open, onClose, integration }: TwilioDialogProps) {
-  const { t } = useTranslation();
-  const disconnect = useDisconnect('twilio', 'twilio-voice', onClose);
-  const storedTest = useConnectionTest('twilio', useTestTwilio());
+export function TwilioDialog({ open, onClose, integration }: IntegrationDialogProps) {
   const view = useSetupView<TwilioSetupResult>(integration, onClose);
   const { saved } = view;
   const webhookUrl = saved?.webhookUrl || integration?.webhookUrl || '';
@@ -176,30 +146,22 @@ export function TwilioDialog({ open, onClose, integration }: TwilioDialogProps) 
   const numberState: TwilioSetupResult | null = saved ?? (typeof storedConfigured === 'boolean' ? { webhookUrl, statusCallbackUrl, numberConfigured: storedConfigured } : null);
 
   return (
-    <IntegrationDialogFrame
+    <SetupDialog
       name="twilio"
+      type="twilio-voice"
       open={open}
-      onClose={disconnect.close}
-      title={view.showForm ? t('integrations.twilio.setupTitle') : t('integrations.twilio.detailsTitle')}
+      onClose={onClose}
+      test={useTestTwilio()}
+      showForm={view.showForm}
+      form={<SetupForm integration={integration} onSaved={view.onSaved} onCancel={view.onCancel} onNavigate={onClose} />}
+      justSaved={view.justSaved}
+      canDisconnect={Boolean(integration)}
+      onEdit={view.edit}
+      detailsSpacing={2.5}
     >
-      {view.showForm ? (
-        <SetupForm integration={integration} onSaved={view.onSaved} onCancel={view.onCancel} onNavigate={onClose} />
-      ) : (
-        <DetailsView
-          name="twilio"
-          justSaved={view.justSaved}
-          spacing={2.5}
-          storedTest={storedTest}
-          onDisconnect={integration ? disconnect.ask : undefined}
-          onEdit={view.edit}
-          onClose={disconnect.close}
-        >
-          {integration && <ConnectionDetails integration={integration} />}
-          <WebhookDetails webhookUrl={webhookUrl} statusCallbackUrl={statusCallbackUrl} result={numberState} />
-          <VoiceSettingsLink onNavigate={onClose} />
-        </DetailsView>
-      )}
-      {disconnect.confirmDialog}
-    </IntegrationDialogFrame>
+      {integration && <ConnectionDetails integration={integration} />}
+      <WebhookDetails webhookUrl={webhookUrl} statusCallbackUrl={statusCallbackUrl} result={numberState} />
+      <VoiceSettingsLink onNavigate={onClose} />
+    </SetupDialog>
   );
 }

@@ -6,31 +6,20 @@
  * the Graph API through the server; Save configures it and shows the webhook URL and verify token
  * (with copy buttons) to paste in Meta's App Dashboard; Disconnect asks first.
  */
-import type { ReactNode } from 'react';
-import DialogContent from '@mui/material/DialogContent';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationView, WhatsAppSetupInput, WhatsAppSetupResult } from '@agentdesk/functions/contract';
-import {
-  ConnectionDetailRows,
-  CopyField,
-  DetailsView,
-  IntegrationDialogFrame,
-  SecretField,
-  StatusChip,
-  WebhookSection,
-  formatUpdatedAt,
-  useConnectionTest,
-  useDisconnect,
-  useSetupSubmit,
-  useSetupView,
-  type SecretFieldProps,
-} from './IntegrationDialogParts';
 import { contractFieldProps as fieldProps } from '../../shared/apiTexts';
+import { ConnectionDetailRows } from './dialog/ConnectionDetailRows';
+import { SecretField, type SecretFieldProps } from './dialog/SecretField';
+import { SetupDialog, type IntegrationDialogProps } from './dialog/SetupDialog';
+import { SetupFormContent, type SetupFormProps } from './dialog/SetupForm';
+import { useSetupView } from './dialog/useSetupView';
+import { CopyField, WebhookSection } from './dialog/WebhookSection';
 import { useSetupWhatsApp, useTestWhatsApp } from './queries';
 import {
   formFromIntegration,
@@ -60,22 +49,23 @@ function WebhookDetails({ webhookUrl, verifyToken }: { webhookUrl: string; verif
 }
 
 function ConnectionDetails({ integration }: { integration: IntegrationView }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const values = formFromIntegration(integration);
-  const stored = (present: boolean) => (present ? t('integrations.whatsapp.secretStored') : t('integrations.whatsapp.notSet'));
-  const since = integration.updatedAt || integration.createdAt;
-  const rows: [string, ReactNode][] = [
-    [t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />],
-    [t('integrations.whatsapp.phoneNumber'), values.phoneNumber || t('integrations.whatsapp.notSet')],
-    [t('integrations.whatsapp.businessId'), values.businessId || t('integrations.whatsapp.notSet')],
-    [t('integrations.whatsapp.phoneId'), values.phoneId || t('integrations.whatsapp.notSet')],
-    [t('integrations.whatsapp.bearerToken'), stored(hasStoredSecret(integration, 'bearerToken'))],
-    [t('integrations.whatsapp.appSecret'), stored(hasStoredSecret(integration, 'appSecret'))],
-  ];
-  if (since) {
-    rows.push([t('integrations.whatsapp.updatedAt'), formatUpdatedAt(i18n.language, since)]);
-  }
-  return <ConnectionDetailRows name="whatsapp" rows={rows} />;
+  const notSet = t('integrations.whatsapp.notSet');
+  const stored = (key: string) => (hasStoredSecret(integration, key) ? t('integrations.whatsapp.secretStored') : notSet);
+  return (
+    <ConnectionDetailRows
+      name="whatsapp"
+      integration={integration}
+      rows={[
+        [t('integrations.whatsapp.phoneNumber'), values.phoneNumber || notSet],
+        [t('integrations.whatsapp.businessId'), values.businessId || notSet],
+        [t('integrations.whatsapp.phoneId'), values.phoneId || notSet],
+        [t('integrations.whatsapp.bearerToken'), stored('bearerToken')],
+        [t('integrations.whatsapp.appSecret'), stored('appSecret')],
+      ]}
+    />
+  );
 }
 
 /** The WhatsApp texts around the shared secret input: the hint says a stored secret is kept. */
@@ -91,129 +81,100 @@ function WhatsAppSecretField({ hint, ...props }: Omit<SecretFieldProps, 'helperT
   );
 }
 
-interface SetupFormProps {
-  integration: IntegrationView | null;
-  onSaved: (result: WhatsAppSetupResult | null) => void;
-  onCancel: () => void;
-}
-
-function SetupForm({ integration, onSaved, onCancel }: SetupFormProps) {
+function SetupForm({ integration, ...done }: SetupFormProps<WhatsAppSetupResult>) {
   const { t } = useTranslation();
   const stored = { bearerToken: hasStoredSecret(integration, 'bearerToken'), appSecret: hasStoredSecret(integration, 'appSecret') };
+  const form = useForm<WhatsAppFormValues, unknown, WhatsAppSetupInput>({ resolver: zodResolver(whatsAppForm(stored)), defaultValues: formFromIntegration(integration) });
   const {
     register,
     control,
-    handleSubmit,
-    formState: { errors, isSubmitting },
-  } = useForm<WhatsAppFormValues, unknown, WhatsAppSetupInput>({ resolver: zodResolver(whatsAppForm(stored)), defaultValues: formFromIntegration(integration) });
+    formState: { errors },
+  } = form;
   const bearerToken = useWatch({ control, name: 'bearerToken' });
   const appSecret = useWatch({ control, name: 'appSecret' });
-  const { formId, onSave, actions } = useSetupSubmit({
-    name: 'whatsapp',
-    setup: useSetupWhatsApp(),
-    test: useTestWhatsApp(),
-    handleSubmit,
-    isSubmitting,
-    toBody: setupBody,
-    onSaved,
-    onCancel,
-  });
 
   return (
-    <>
-      <DialogContent>
+    <SetupFormContent
+      name="whatsapp"
+      form={form}
+      setup={useSetupWhatsApp()}
+      test={useTestWhatsApp()}
+      toBody={setupBody}
+      {...done}
+      formSx={{ pt: 1 }}
+      intro={
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           {t('integrations.whatsapp.intro')}
         </Typography>
-        <Stack component="form" id={formId} noValidate onSubmit={onSave} spacing={2.5} sx={{ pt: 1 }}>
-          <WhatsAppSecretField
-            label={t('integrations.whatsapp.bearerToken')}
-            registration={register('bearerToken')}
-            value={bearerToken}
-            stored={stored.bearerToken}
-            error={errors.bearerToken}
-            hint={t('integrations.whatsapp.bearerTokenHint')}
-          />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-            <TextField
-              label={t('integrations.whatsapp.businessId')}
-              required
-              autoComplete="off"
-              {...register('businessId')}
-              {...fieldProps(errors.businessId, t('integrations.whatsapp.businessIdHint'))}
-            />
-            <TextField
-              label={t('integrations.whatsapp.phoneId')}
-              required
-              autoComplete="off"
-              {...register('phoneId')}
-              {...fieldProps(errors.phoneId, t('integrations.whatsapp.phoneIdHint'))}
-            />
-          </Stack>
-          <TextField
-            label={t('integrations.whatsapp.phoneNumber')}
-            required
-            type="tel"
-            autoComplete="off"
-            placeholder={t('integrations.whatsapp.phoneNumberPlaceholder')}
-            {...register('phoneNumber')}
-            {...fieldProps(errors.phoneNumber, t('integrations.whatsapp.phoneNumberHint'))}
-          />
-          <WhatsAppSecretField
-            label={t('integrations.whatsapp.appSecret')}
-            registration={register('appSecret')}
-            value={appSecret}
-            stored={stored.appSecret}
-            error={errors.appSecret}
-            hint={t('integrations.whatsapp.appSecretHint')}
-          />
-        </Stack>
-      </DialogContent>
-      {actions}
-    </>
+      }
+    >
+      <WhatsAppSecretField
+        label={t('integrations.whatsapp.bearerToken')}
+        registration={register('bearerToken')}
+        value={bearerToken}
+        stored={stored.bearerToken}
+        error={errors.bearerToken}
+        hint={t('integrations.whatsapp.bearerTokenHint')}
+      />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          label={t('integrations.whatsapp.businessId')}
+          required
+          autoComplete="off"
+          {...register('businessId')}
+          {...fieldProps(errors.businessId, t('integrations.whatsapp.businessIdHint'))}
+        />
+        <TextField
+          label={t('integrations.whatsapp.phoneId')}
+          required
+          autoComplete="off"
+          {...register('phoneId')}
+          {...fieldProps(errors.phoneId, t('integrations.whatsapp.phoneIdHint'))}
+        />
+      </Stack>
+      <TextField
+        label={t('integrations.whatsapp.phoneNumber')}
+        required
+        type="tel"
+        autoComplete="off"
+        placeholder={t('integrations.whatsapp.phoneNumberPlaceholder')}
+        {...register('phoneNumber')}
+        {...fieldProps(errors.phoneNumber, t('integrations.whatsapp.phoneNumberHint'))}
+      />
+      <WhatsAppSecretField
+        label={t('integrations.whatsapp.appSecret')}
+        registration={register('appSecret')}
+        value={appSecret}
+        stored={stored.appSecret}
+        error={errors.appSecret}
+        hint={t('integrations.whatsapp.appSecretHint')}
+      />
+    </SetupFormContent>
   );
 }
 
-interface WhatsAppDialogProps {
-  open: boolean;
-  onClose: () => void;
-  /** The stored integration (from GET /api/integrations), or null when there is none. */
-  integration: IntegrationView | null;
-}
-
-export function WhatsAppDialog({ open, onClose, integration }: WhatsAppDialogProps) {
-  const { t } = useTranslation();
-  const disconnect = useDisconnect('whatsapp', 'whatsapp-business', onClose);
-  const storedTest = useConnectionTest('whatsapp', useTestWhatsApp());
+export function WhatsAppDialog({ open, onClose, integration }: IntegrationDialogProps) {
   // The webhook details of a setup just saved in this dialog (shown until it closes).
   const view = useSetupView<WhatsAppSetupResult>(integration, onClose);
   const webhookUrl = view.saved?.webhookUrl || integration?.webhookUrl || '';
   const verifyToken = view.saved?.webhookVerifyToken || visibleVerifyToken(integration);
 
   return (
-    <IntegrationDialogFrame
+    <SetupDialog
       name="whatsapp"
+      type="whatsapp-business"
       open={open}
-      onClose={disconnect.close}
-      title={view.showForm ? t('integrations.whatsapp.setupTitle') : t('integrations.whatsapp.detailsTitle')}
+      onClose={onClose}
+      test={useTestWhatsApp()}
+      showForm={view.showForm}
+      form={<SetupForm integration={integration} onSaved={view.onSaved} onCancel={view.onCancel} />}
+      justSaved={view.justSaved}
+      canDisconnect={Boolean(integration)}
+      onEdit={view.edit}
+      detailsSpacing={2.5}
     >
-      {view.showForm ? (
-        <SetupForm integration={integration} onSaved={view.onSaved} onCancel={view.onCancel} />
-      ) : (
-        <DetailsView
-          name="whatsapp"
-          justSaved={view.justSaved}
-          spacing={2.5}
-          storedTest={storedTest}
-          onDisconnect={integration ? disconnect.ask : undefined}
-          onEdit={view.edit}
-          onClose={disconnect.close}
-        >
-          {integration && <ConnectionDetails integration={integration} />}
-          <WebhookDetails webhookUrl={webhookUrl} verifyToken={verifyToken} />
-        </DetailsView>
-      )}
-      {disconnect.confirmDialog}
-    </IntegrationDialogFrame>
+      {integration && <ConnectionDetails integration={integration} />}
+      <WebhookDetails webhookUrl={webhookUrl} verifyToken={verifyToken} />
+    </SetupDialog>
   );
 }
