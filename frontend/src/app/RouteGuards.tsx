@@ -5,7 +5,7 @@ import { useAuth } from '../shared/session';
 import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation } from './guards';
 
 const AppShell = lazy(() => import('./shell/AppShell'));
-const OnboardingPage = lazy(() => import('../features/onboarding/OnboardingPage'));
+const OnboardingPage = lazy(() => import('./OnboardingRoute'));
 
 /** /login, /register, /forgot-password, /reset-password: visitors only. */
 export function VisitorOnly() {

@@ -43,7 +43,8 @@ import { useToast } from '../../shared/useToast';
 import './i18n';
 import { allowedActions, type AdminAction } from './actions';
 import { adminErrorText, translateAdminText } from './messages';
-import { PHONE_STATUS_COLOR, formatRequestDate } from '../voice/settings/phoneStatus';
+import { formatDate } from '../../shared/intl';
+import { PHONE_STATUS_COLOR } from '../../shared/phoneRequestStatus';
 
 interface Pending {
   action: 'reject' | 'assign';
@@ -185,7 +186,7 @@ function RequestsTable({ rows, onAsk }: { rows: PhoneRequestAdminView[]; onAsk: 
                   </Typography>
                 </TableCell>
                 <TableCell>{status && <Chip size="small" color={PHONE_STATUS_COLOR[status]} label={t(`admin.statuses.${status}`)} />}</TableCell>
-                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatRequestDate(i18n.language, row.request.requestedAt, '—')}</TableCell>
+                <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, row.request.requestedAt) ?? '—'}</TableCell>
                 <TableCell sx={{ maxWidth: 260, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
                   {row.request.notes || '—'}
                   {status === 'rejected' && row.request.rejectionReason && (

@@ -24,7 +24,7 @@ import { ME_QUERY_KEY } from '../../shared/session';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { errorMessage } from '../../i18n';
 import { formatDate } from './format';
-import { billingKeys } from './queries';
+import { billingKeys } from '../../shared/queryKeys';
 import { usePlanText } from './usePlanText';
 import './i18n';
 

@@ -2,15 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PlanId } from '@agentdesk/functions/contract';
 import { billingApi, redirectTo } from '../../api/billing';
+import { billingKeys } from '../../shared/queryKeys';
 import { ME_QUERY_KEY } from '../../shared/session';
-
-export const billingKeys = {
-  all: ['subscription'] as const,
-  plans: ['subscription', 'plans'] as const,
-  current: ['subscription', 'current'] as const,
-  analytics: ['subscription', 'analytics'] as const,
-  session: (id: string) => ['subscription', 'session', id] as const,
-};
 
 export function usePlans() {
   return useQuery({ queryKey: billingKeys.plans, queryFn: ({ signal }) => billingApi.plans(signal), staleTime: 5 * 60_000 });

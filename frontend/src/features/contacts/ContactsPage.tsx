@@ -40,7 +40,7 @@ import { contactsApi, saveBlob } from '../../api/contacts';
 import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
-import { PremiumGate } from '../billing/PremiumGate';
+import { PremiumGate } from '../../shared/PremiumGate';
 import { AddContactDialog } from './AddContactDialog';
 import { ContactsPagination } from './ContactsPagination';
 import { DeleteContactDialog } from './DeleteContactDialog';

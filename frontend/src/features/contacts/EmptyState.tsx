@@ -17,7 +17,7 @@ import PhoneOutlined from '@mui/icons-material/PhoneOutlined';
 import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
-import { PremiumGate } from '../billing/PremiumGate';
+import { PremiumGate } from '../../shared/PremiumGate';
 
 export function NoMatchesState() {
   const { t } = useTranslation();

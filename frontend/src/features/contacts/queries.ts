@@ -2,7 +2,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Contact, CreateContactInput, UpdateContactInput } from '@agentdesk/functions/contract';
 import { contactsApi } from '../../api/contacts';
-import { billingKeys } from '../billing/queries';
+import { billingKeys } from '../../shared/queryKeys';
 import { listQuery, type ContactFilters } from './filters';
 
 export const contactKeys = {

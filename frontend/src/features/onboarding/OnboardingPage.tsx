@@ -2,7 +2,7 @@
  * What a signed-in user without an active subscription sees on every path (SPEC §2, §6):
  * the onboarding steps with Previous/Next and a close button that logs out after a confirm.
  */
-import { useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -22,15 +22,16 @@ import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../shared/session';
 import { Brand } from '../../shared/Brand';
 import { usePageTitle } from '../../shared/usePageTitle';
-import { onboardingSteps } from './steps';
+import { onboardingSteps, type StepNavigation } from './steps';
 
-export default function OnboardingPage() {
+export default function OnboardingPage({ renderPlanStep }: { renderPlanStep: (nav: StepNavigation) => ReactNode }) {
   const { t } = useTranslation();
+  const steps = useMemo(() => onboardingSteps(renderPlanStep), [renderPlanStep]);
   const { signOut } = useAuth();
   const [index, setIndex] = useState(0);
   const [confirmOpen, setConfirmOpen] = useState(false);
-  const total = onboardingSteps.length;
-  const step = onboardingSteps[Math.min(index, total - 1)]!;
+  const total = steps.length;
+  const step = steps[Math.min(index, total - 1)]!;
   usePageTitle(t('onboarding.label'));
   const previous = () => setIndex((i) => Math.max(i - 1, 0));
 

@@ -11,7 +11,6 @@ import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Typography from '@mui/material/Typography';
 import type { TFunction } from 'i18next';
-import { ChoosePlanStep } from '../billing/ChoosePlanStep';
 
 export interface StepNavigation {
   previous: () => void;
@@ -48,38 +47,41 @@ function Bullets({ t, base, items }: { t: TFunction; base: string; items: string
   );
 }
 
-export const onboardingSteps: OnboardingStep[] = [
-  {
-    id: 'welcome',
-    titleKey: 'onboarding.steps.welcome.title',
-    render: (t) => (
-      <Typography color="text.secondary" sx={{ fontSize: 18 }}>
-        {t('onboarding.steps.welcome.body')}
-      </Typography>
-    ),
-  },
-  {
-    id: 'not-just-answering',
-    titleKey: 'onboarding.steps.notJustAnswering.title',
-    render: (t) => (
-      <Bullets t={t} base="onboarding.steps.notJustAnswering" items={['filters', 'actionPoints', 'summaries', 'transcripts', 'more']} />
-    ),
-  },
-  {
-    id: 'live',
-    titleKey: 'onboarding.steps.live.title',
-    render: (t) => <Bullets t={t} base="onboarding.steps.live" items={['number', 'trained', 'ready']} />,
-  },
-  {
-    id: 'risk-free',
-    titleKey: 'onboarding.steps.riskFree.title',
-    render: (t) => <Bullets t={t} base="onboarding.steps.riskFree" items={['trial', 'cancel', 'dayOne']} />,
-  },
-  {
-    id: 'plan',
-    titleKey: 'billing.onboarding.title',
-    render: (_t, nav) => <ChoosePlanStep onPrevious={nav.previous} />,
-    ownFooter: true,
-    wide: true,
-  },
-];
+/** The four story steps, then the plan choice, which app/ supplies (billing's ChoosePlanStep). */
+export function onboardingSteps(renderPlanStep: (nav: StepNavigation) => ReactNode): OnboardingStep[] {
+  return [
+    {
+      id: 'welcome',
+      titleKey: 'onboarding.steps.welcome.title',
+      render: (t) => (
+        <Typography color="text.secondary" sx={{ fontSize: 18 }}>
+          {t('onboarding.steps.welcome.body')}
+        </Typography>
+      ),
+    },
+    {
+      id: 'not-just-answering',
+      titleKey: 'onboarding.steps.notJustAnswering.title',
+      render: (t) => (
+        <Bullets t={t} base="onboarding.steps.notJustAnswering" items={['filters', 'actionPoints', 'summaries', 'transcripts', 'more']} />
+      ),
+    },
+    {
+      id: 'live',
+      titleKey: 'onboarding.steps.live.title',
+      render: (t) => <Bullets t={t} base="onboarding.steps.live" items={['number', 'trained', 'ready']} />,
+    },
+    {
+      id: 'risk-free',
+      titleKey: 'onboarding.steps.riskFree.title',
+      render: (t) => <Bullets t={t} base="onboarding.steps.riskFree" items={['trial', 'cancel', 'dayOne']} />,
+    },
+    {
+      id: 'plan',
+      titleKey: 'billing.onboarding.title',
+      render: (_t, nav) => renderPlanStep(nav),
+      ownFooter: true,
+      wide: true,
+    },
+  ];
+}

@@ -18,7 +18,6 @@ describe('billing strings', () => {
     expect(en.usage.warning).toBe('Approaching limit. Consider upgrading soon.');
     expect(en.usage.exceeded).toBe('Limit exceeded! Upgrade your plan to continue.');
     expect(en.usage.none).toBe('No usage data available');
-    expect(en.premium.required).toBe('This feature requires a premium subscription');
     expect(en.portalFailedAlert).toBe('Failed to open billing portal. Please try again.');
     expect(en.noSubscription).toEqual({ title: 'No Subscription Found', body: "You don't have an active subscription yet", viewPlans: 'View Plans' });
     expect(en.loadError.title).toBe('Error Loading Subscription');

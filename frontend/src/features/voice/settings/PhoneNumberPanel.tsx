@@ -20,7 +20,8 @@ import { ConfirmDialog } from '../../../shared/ConfirmDialog';
 import { useToast } from '../../../shared/useToast';
 import { serverOr, translateVoiceText } from './messages';
 import { useCancelPhoneRequest, useRequestPhone } from './queries';
-import { PHONE_STATUS_COLOR, formatRequestDate } from './phoneStatus';
+import { formatDate } from '../../../shared/intl';
+import { PHONE_STATUS_COLOR } from '../../../shared/phoneRequestStatus';
 
 /** Whether a new request may be made: none yet, or the last one was rejected. */
 export function canRequest(phone: PhoneNumberRequest): boolean {
@@ -93,7 +94,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
             </Typography>
             {phone.assignedAt && (
               <Typography variant="body2" color="text.secondary">
-                {t('voiceSettings.phone.assignedAt')}: {formatRequestDate(i18n.language, phone.assignedAt, '')}
+                {t('voiceSettings.phone.assignedAt')}: {formatDate(i18n.language, phone.assignedAt)}
               </Typography>
             )}
             <Typography variant="body2">{t('voiceSettings.phone.assignedNote')}</Typography>
@@ -105,7 +106,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
             <Typography variant="body2">{status === 'pending' ? t('voiceSettings.phone.pendingNote') : t('voiceSettings.phone.approvedNote')}</Typography>
             {phone.requestedAt && (
               <Typography variant="body2" color="text.secondary">
-                {t('voiceSettings.phone.requestedAt')}: {formatRequestDate(i18n.language, phone.requestedAt, '')}
+                {t('voiceSettings.phone.requestedAt')}: {formatDate(i18n.language, phone.requestedAt)}
               </Typography>
             )}
             {phone.notes && (

@@ -9,8 +9,7 @@ import Box from '@mui/material/Box';
 import Tooltip from '@mui/material/Tooltip';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { useAuth } from '../../shared/session';
-import './i18n';
+import { useAuth } from './session';
 
 export const SUBSCRIPTION_PATH = '/subscription';
 
@@ -38,7 +37,7 @@ export function PremiumGate({ children, tooltip, active, fullWidth = false }: Pr
   };
 
   return (
-    <Tooltip title={tooltip ?? t('billing.premium.required')} arrow>
+    <Tooltip title={tooltip ?? t('common.premiumRequired')} arrow>
       <Box
         component="span"
         data-premium-gate=""

@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import en from './en.json';
+import es from './es.json';
+
+function keys(value: unknown, prefix = ''): string[] {
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
+  return [prefix];
+}
+
+describe('app-wide strings', () => {
+  it('has every English key in Spanish too (the server texts are Spanish only)', () => {
+    const { serverMessages: _server, ...esApp } = es;
+    expect(keys(esApp).sort()).toEqual(keys(en).sort());
+  });
+
+  it("keeps the shared kit's spec texts exact (SPEC §6)", () => {
+    expect(en.common.premiumRequired).toBe('This feature requires a premium subscription');
+    expect(es.common.premiumRequired).toBe('Esta función requiere una suscripción premium');
+  });
+});
