@@ -29,7 +29,7 @@ export default tseslint.config(
   {
     // Only the config module reads the environment (ARCHITECTURE §2).
     files: ['functions/src/**/*.ts'],
-    ignores: ['functions/src/config.ts', 'functions/src/adapters/logger.ts'],
+    ignores: ['functions/src/config.ts'],
     rules: {
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through config() in src/config.ts' }],
     },

@@ -1,10 +1,60 @@
 /**
  * Structured JSON logs (Powertools). Never log request bodies, passwords, codes or tokens:
  * log ids and outcomes instead.
+ *
+ * The level is config().LOG_LEVEL, read when a line is logged rather than when this module is
+ * imported: modules load before the local runtime puts its environment in place (it then calls
+ * resetConfig()), and reading config() at import would cache the environment too early.
  */
 import { Logger } from '@aws-lambda-powertools/logger';
+import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
+import { config, type Config } from '../config.js';
 
-export const logger = new Logger({
-  serviceName: 'agentdesk',
-  logLevel: (process.env.LOG_LEVEL as 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | undefined) ?? 'INFO',
-});
+class ConfiguredLogger extends Logger {
+  private appliedFrom: Config | undefined;
+
+  /** Follows config() (cached, so this is a comparison per line; a reset config is picked up). */
+  private applyConfiguredLevel(): void {
+    let current: Config;
+    try {
+      current = config();
+    } catch {
+      return; // An invalid environment must not make logging throw; the default level stays.
+    }
+    if (current === this.appliedFrom) return;
+    this.appliedFrom = current;
+    this.setLogLevel(current.LOG_LEVEL);
+  }
+
+  override trace(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+    this.applyConfiguredLevel();
+    super.trace(input, ...extra);
+  }
+
+  override debug(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+    this.applyConfiguredLevel();
+    super.debug(input, ...extra);
+  }
+
+  override info(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+    this.applyConfiguredLevel();
+    super.info(input, ...extra);
+  }
+
+  override warn(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+    this.applyConfiguredLevel();
+    super.warn(input, ...extra);
+  }
+
+  override error(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+    this.applyConfiguredLevel();
+    super.error(input, ...extra);
+  }
+
+  override critical(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+    this.applyConfiguredLevel();
+    super.critical(input, ...extra);
+  }
+}
+
+export const logger: Logger = new ConfiguredLogger({ serviceName: 'agentdesk' });
