@@ -16,7 +16,8 @@ import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../../src/a
 import type { ChatModel } from '../../src/domain/ai/ports.js';
 import { createUsageService } from '../../src/domain/billing/usage.js';
 import type { StoredConversation, StoredMessage } from '../../src/domain/conversations/ports.js';
-import { createInboundPipeline, MAX_INBOUND_BODY } from '../../src/domain/whatsapp/inbound.js';
+import { createInboundPipeline } from '../../src/domain/whatsapp/inbound.js';
+import { MAX_INBOUND_BODY } from '../../src/domain/whatsapp/parse-delivery.js';
 import type { GraphClient, WhatsAppInboundJob } from '../../src/domain/whatsapp/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { api, db, getItem, provided, tableName } from '../support/api.js';

@@ -97,6 +97,11 @@ export function statusCanMove(from: MessageStatus, to: MessageStatus): boolean {
   return STATUS_RANK[to] > STATUS_RANK[from];
 }
 
+/** A stored message as its conversation's lastMessage (the board card's preview). */
+export function lastMessageOf(m: StoredMessage): ConversationLastMessage {
+  return { type: m.type, fromMe: m.fromMe, content: m.body, body: m.body, timestamp: m.timestamp, createdAt: m.createdAt };
+}
+
 // ---------------------------------------------------------------------------------------------
 // Conversations
 

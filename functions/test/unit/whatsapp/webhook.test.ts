@@ -15,7 +15,7 @@ import { INBOUND_BODY_PREFIX, type QueuedInboundJob } from '../../../src/domain/
 import { createWhatsAppWebhook, MAX_QUEUE_MESSAGE_BYTES, type WhatsAppWebhookDeps } from '../../../src/domain/whatsapp/webhook.js';
 import { isValidMetaSignature, metaSignature, sameSecret } from '../../../src/adapters/whatsapp/signature.js';
 import { createWhatsAppWebhookVerifier, type WhatsAppWebhookVerifierDeps } from '../../../src/adapters/whatsapp/webhook-verifier.js';
-import { MAX_INBOUND_BODY, parseDelivery } from '../../../src/domain/whatsapp/inbound.js';
+import { MAX_INBOUND_BODY, parseDelivery } from '../../../src/domain/whatsapp/parse-delivery.js';
 import { packBatches } from '../../../src/adapters/aws/sqs-jobs.js';
 import { metaDelivery, metaJson, signMetaBody, statusUpdate, textMessage, waCustomer } from '../../support/whatsapp.js';
 

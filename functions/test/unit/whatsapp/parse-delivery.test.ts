@@ -1,10 +1,10 @@
 /**
- * Reading Meta's webhook deliveries (domain/whatsapp/inbound.ts parseDelivery): message types,
+ * Reading Meta's webhook deliveries (domain/whatsapp/parse-delivery.ts parseDelivery): message types,
  * customers with and without a phone number, statuses with Meta's error text, unknown fields and
  * malformed parts skipped. Payloads built with the test support's Meta-shaped builders.
  */
 import { describe, expect, it } from 'vitest';
-import { agentTextOf, parseDelivery, phoneFromWaId } from '../../../src/domain/whatsapp/inbound.js';
+import { parseDelivery, phoneFromWaId } from '../../../src/domain/whatsapp/parse-delivery.js';
 import { mediaMessage, metaDelivery, metaJson, statusUpdate, textMessage, type WaBusiness, type WaCustomer } from '../../support/whatsapp.js';
 
 const business: WaBusiness = { phoneId: '106540352242922', displayPhoneNumber: '+1 415 555 0100', businessId: '102290129340398' };
@@ -136,12 +136,5 @@ describe('helpers', () => {
     expect(phoneFromWaId('14155550123')).toBe('+14155550123');
     expect(phoneFromWaId('US.13491208655302741918')).toBe('');
     expect(phoneFromWaId('0123')).toBe('');
-  });
-
-  it('agentTextOf: what the agent reads for text, captioned and bare media', () => {
-    expect(agentTextOf({ type: 'chat', body: 'hello' })).toBe('hello');
-    expect(agentTextOf({ type: 'image', body: 'the part' })).toBe('[image] the part');
-    expect(agentTextOf({ type: 'ptt', body: '' })).toBe('[The customer sent a voice message]');
-    expect(agentTextOf({ type: 'document', body: '', media: { filename: 'a.pdf' } })).toBe('[The customer sent a document: a.pdf]');
   });
 });

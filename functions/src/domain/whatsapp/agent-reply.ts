@@ -1,0 +1,215 @@
+/**
+ * The agent's answer to one stored inbound message whose reply claim is held (the
+ * whatsapp-inbound pipeline, inbound.ts): only when the conversation is active, an agent is
+ * enabled and ChatGPT and WhatsApp are connected; 1 message of the plan is reserved (a reached
+ * limit is stored as a failed reply), the agent runs on the conversation's recent history, its
+ * reply is sent through the Graph API and stored (pending → sent with its wamid, or failed with
+ * the reason), and the conversation is escalated when the agent handed over.
+ */
+import { whatsappMessages } from '../../contract/whatsapp.js';
+import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
+import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import { type AiConnector, ModelError } from '../ai/ports.js';
+import {
+  lastMessageOf,
+  type ConversationAgentRef,
+  type ConversationRepository,
+  type MessageRepository,
+  type StoredConversation,
+  type StoredMessage,
+} from '../conversations/ports.js';
+import { LimitExceededError, PaymentRequiredError } from '../errors.js';
+import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import type { InboundCustomer } from './parse-delivery.js';
+import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
+
+export interface InboundUsage {
+  reserve(userId: string, action: 'messages', amount?: number): Promise<number>;
+  release(userId: string, action: 'messages', amount?: number): Promise<void>;
+}
+
+export interface InboundConnection {
+  credentials: WhatsAppCredentials;
+  phoneNumber: string;
+}
+
+export interface AgentReplyDeps {
+  conversations: ConversationRepository;
+  messages: MessageRepository;
+  agents: AgentReader;
+  ai: AiConnector;
+  retriever: KnowledgeRetriever;
+  tools: ToolExecutor;
+  usage: InboundUsage;
+  graph: GraphClient;
+  /** The user's WhatsApp connection (token opened), or null when not connected. */
+  connection(userId: string): Promise<InboundConnection | null>;
+  /** 26-character time-sortable id. */
+  newId(now: number): string;
+  now?: () => number;
+  /** Messages of history given to the agent. */
+  historyLimit?: number;
+  /** Time budget of one agent reply. */
+  replyBudgetMs?: number;
+  onError?: (message: string, error: unknown) => void;
+}
+
+export type ReplyOutcome = 'not_active' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'model_failed';
+
+/** A failure worth a retry of the queue message (the SQS redelivery resumes where it stopped). */
+export class RetryableInboundError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'RetryableInboundError';
+  }
+}
+
+const RETRYABLE_MODEL_ERRORS = new Set(['rate_limit', 'timeout', 'unavailable']);
+const HISTORY_LIMIT = 20;
+
+function agentRef(agent: AgentWithChildren): ConversationAgentRef {
+  return { _id: agent._id, name: agent.name, description: agent.description, objective: agent.objective, priority: agent.priority };
+}
+
+/** What the agent reads for a message: its text, or a note of what was sent. */
+export function agentTextOf(m: Pick<StoredMessage, 'type' | 'body' | 'media'>): string {
+  if (m.body.trim()) return m.type === 'chat' ? m.body : `[${m.type}] ${m.body}`;
+  if (m.media?.filename) return `[The customer sent a ${m.type}: ${m.media.filename}]`;
+  return `[The customer sent a ${m.type === 'ptt' ? 'voice message' : m.type}]`;
+}
+
+/**
+ * The conversation's recent messages as the agent's history for `message`: without the message
+ * itself and without our failed sends, the newest `limit` turns.
+ */
+export function historyTurns(history: StoredMessage[], message: Pick<StoredMessage, 'id'>, limit: number): HistoryMessage[] {
+  const turns: HistoryMessage[] = history
+    .filter((h) => h.id !== message.id && (h.status !== 'failed' || !h.fromMe))
+    .map((h) => ({ role: h.fromMe ? 'assistant' : 'user', content: h.fromMe ? h.body : agentTextOf(h) }));
+  return turns.slice(-limit);
+}
+
+type Reservation = { ok: true } | { ok: false; error: unknown };
+
+export function createAgentReply(deps: AgentReplyDeps) {
+  const now = deps.now ?? Date.now;
+  const iso = () => new Date(now()).toISOString();
+  const onError = deps.onError ?? (() => undefined);
+  const historyLimit = deps.historyLimit ?? HISTORY_LIMIT;
+
+  return {
+    /** Decides and sends the agent's answer to `message` (the reply claim is held). */
+    async answer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer): Promise<ReplyOutcome> {
+      if (conversation.status !== 'active') return 'not_active';
+      // Everything the reply needs, read at once; the plan's message is reserved alongside (given
+      // back below when no reply is due).
+      const [agents, connection, whatsapp, history, reservation] = await Promise.all([
+        deps.agents.list(userId),
+        deps.ai.forUser(userId),
+        deps.connection(userId),
+        deps.messages.recent(userId, conversation.id, historyLimit + 1),
+        deps.usage.reserve(userId, 'messages', 1).then(
+          (): Reservation => ({ ok: true }),
+          (error: unknown): Reservation => ({ ok: false, error }),
+        ),
+      ]);
+      const agent = pickAnsweringAgent(agents);
+      const skip: ReplyOutcome | null = !agent || !connection ? 'no_agent' : !whatsapp ? 'not_connected' : null;
+      if (skip || !agent || !connection || !whatsapp) {
+        if (reservation.ok) await deps.usage.release(userId, 'messages', 1);
+        return skip ?? 'no_agent';
+      }
+
+      const outgoing = (body: string, status: 'pending' | 'failed', error?: string): StoredMessage => {
+        const at = now();
+        return {
+          id: `${conversation.id}-${deps.newId(at)}`,
+          conversationId: conversation.id,
+          waMessageId: '',
+          contactId: message.contactId,
+          type: 'chat',
+          hasMedia: false,
+          fromMe: true,
+          from: whatsapp.phoneNumber,
+          to: customer.phone || customer.waId,
+          phoneNumberId: message.phoneNumberId,
+          status,
+          timestamp: new Date(at).toISOString(),
+          body,
+          ...(error ? { error } : {}),
+          agent: { _id: agent._id, name: agent.name },
+          sentBy: 'agent',
+          createdAt: new Date(at).toISOString(),
+        };
+      };
+
+      if (!reservation.ok) {
+        const error = reservation.error;
+        if (!(error instanceof LimitExceededError) && !(error instanceof PaymentRequiredError)) throw error;
+        const failed = outgoing('', 'failed', error instanceof LimitExceededError ? whatsappMessages.usageLimitReached : error.message);
+        await deps.messages.insertOutbound(userId, failed);
+        await deps.conversations.touch(userId, conversation.id, { lastMessage: lastMessageOf(failed), lastMessageAt: failed.createdAt, messageCountDelta: 1 });
+        return 'limit';
+      }
+
+      let answer: AgentReply;
+      try {
+        answer = await answerAs('whatsapp', deps, {
+          userId,
+          agent,
+          connection,
+          history: historyTurns(history, message, historyLimit),
+          message: agentTextOf(message),
+          deadline: now() + (deps.replyBudgetMs ?? 60_000),
+          now,
+          onError,
+        });
+      } catch (error) {
+        await deps.usage.release(userId, 'messages', 1);
+        if (error instanceof ModelError && RETRYABLE_MODEL_ERRORS.has(error.kind)) {
+          throw new RetryableInboundError(`Model ${error.kind}: the reply is retried`, { cause: error });
+        }
+        onError('The agent could not answer a WhatsApp message', error);
+        return 'model_failed';
+      }
+
+      // Escalated: the conversation leaves the agent first, so the customer's next messages wait for a person.
+      if (answer.escalation) {
+        await deps.conversations.escalate(userId, conversation.id, answer.escalation.reason.slice(0, 500), iso());
+      }
+
+      // The reply is stored as pending while it is sent (side by side), then moved to sent or failed.
+      const pending = outgoing(answer.reply, 'pending');
+      const [insert, send] = await Promise.allSettled([
+        deps.messages.insertOutbound(userId, pending),
+        deps.graph.sendText(whatsapp.credentials, customer.waId, answer.reply),
+      ]);
+      if (insert.status === 'rejected') {
+        if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
+        throw insert.reason;
+      }
+      let sent: StoredMessage;
+      let outcome: ReplyOutcome = 'replied';
+      if (send.status === 'fulfilled') {
+        sent = (await deps.messages.markSent(userId, pending.id, send.value.messageId)) ?? { ...pending, status: 'sent', waMessageId: send.value.messageId };
+      } else {
+        const error: unknown = send.reason;
+        const text = error instanceof GraphError ? error.message : whatsappMessages.graphUnavailable;
+        sent = (await deps.messages.markFailed(userId, pending.id, text)) ?? { ...pending, status: 'failed', error: text };
+        await deps.usage.release(userId, 'messages', 1);
+        if (!(error instanceof GraphError)) throw error;
+        onError(`WhatsApp send failed (${error.kind})`, error);
+        outcome = 'send_failed';
+      }
+      await deps.conversations.touch(userId, conversation.id, {
+        lastMessage: lastMessageOf(sent),
+        lastAgent: agentRef(agent),
+        lastMessageAt: sent.createdAt,
+        messageCountDelta: 1,
+      });
+      return outcome;
+    },
+  };
+}
+
+export type AgentReplier = ReturnType<typeof createAgentReply>;

@@ -1,0 +1,146 @@
+/**
+ * Reading one Meta webhook delivery (the whatsapp-inbound pipeline's first step, ARCHITECTURE §9):
+ * `entry[].changes[].value` → the business number, its messages (text, media, buttons, location,
+ * reactions; customers with or without a phone number, contacts matched whatever their order)
+ * and delivery statuses. Unknown fields are ignored; anything malformed is skipped, not thrown.
+ */
+import type { MessageMedia, MessageStatus } from '../../contract/whatsapp.js';
+import { arr, obj, str, type Obj } from './json-walk.js';
+
+export interface InboundCustomer {
+  /** wa_id, or the username-era user_id when Meta sends no wa_id. */
+  waId: string;
+  /** E.164 ('+' + wa_id digits) or '' when the customer has no phone number. */
+  phone: string;
+  name: string;
+}
+
+export interface ParsedInboundMessage {
+  wamid: string;
+  customer: InboundCustomer;
+  /** ISO. */
+  timestamp: string;
+  type: string;
+  body: string;
+  media?: MessageMedia;
+}
+
+export interface ParsedStatus {
+  wamid: string;
+  status: MessageStatus;
+  error?: string;
+}
+
+export interface ParsedChange {
+  phoneNumberId: string;
+  displayPhoneNumber: string;
+  messages: ParsedInboundMessage[];
+  statuses: ParsedStatus[];
+}
+
+/**
+ * Characters of an inbound body kept (Meta caps texts at 4096): a forged or future oversized text
+ * must still fit the message item and the conversation's lastMessage (DynamoDB: 400 KB an item).
+ */
+export const MAX_INBOUND_BODY = 16_384;
+/** The first `max` UTF-16 units, without splitting a surrogate pair. */
+const cut = (text: string, max: number) => text.slice(0, /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max);
+
+const MEDIA_KINDS = ['image', 'video', 'audio', 'document', 'sticker'] as const;
+const STATUS_MAP: Record<string, MessageStatus> = { sent: 'sent', delivered: 'delivered', read: 'read', failed: 'failed' };
+
+function isoFromSeconds(value: unknown, fallback: string): string {
+  const n = Number(str(value));
+  return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : fallback;
+}
+
+/** '+' + digits when the WhatsApp id is a phone number's digits; '' otherwise. */
+export function phoneFromWaId(waId: string): string {
+  return /^[1-9]\d{6,14}$/.test(waId) ? `+${waId}` : '';
+}
+
+function parseMessage(m: Obj, contacts: Obj[], receivedAt: string): ParsedInboundMessage | null {
+  const wamid = str(m.id);
+  const from = str(m.from) || str(m.from_user_id);
+  const contact =
+    contacts.find((c) => (str(c.wa_id) && str(c.wa_id) === str(m.from)) || (str(c.user_id) && str(c.user_id) === str(m.from_user_id))) ??
+    (contacts.length === 1 ? contacts[0] : undefined);
+  const waId = from || str(contact?.wa_id) || str(contact?.user_id);
+  if (!wamid || !waId) return null;
+  const phoneDigits = str(m.from) || str(contact?.wa_id);
+  const customer: InboundCustomer = { waId, phone: phoneFromWaId(phoneDigits), name: str(obj(contact?.profile)?.name).trim() };
+  const type = str(m.type) || 'unknown';
+  const base = { wamid, customer, timestamp: isoFromSeconds(m.timestamp, receivedAt) };
+  if (type === 'text') return { ...base, type: 'chat', body: str(obj(m.text)?.body) };
+  if ((MEDIA_KINDS as readonly string[]).includes(type)) {
+    const media = obj(m[type]) ?? {};
+    const info: MessageMedia = {
+      ...(str(media.id) ? { id: str(media.id) } : {}),
+      ...(str(media.mime_type) ? { mimeType: str(media.mime_type) } : {}),
+      ...(str(media.sha256) ? { sha256: str(media.sha256) } : {}),
+      ...(str(media.caption) ? { caption: str(media.caption) } : {}),
+      ...(str(media.filename) ? { filename: str(media.filename) } : {}),
+    };
+    const stored = type === 'audio' && media.voice === true ? 'ptt' : type;
+    return { ...base, type: stored, body: info.caption ?? '', media: info };
+  }
+  if (type === 'button') return { ...base, type: 'chat', body: str(obj(m.button)?.text) };
+  if (type === 'interactive') {
+    const i = obj(m.interactive) ?? {};
+    const reply = obj(i.button_reply) ?? obj(i.list_reply) ?? {};
+    return { ...base, type: 'chat', body: str(reply.title) };
+  }
+  if (type === 'location') {
+    const l = obj(m.location) ?? {};
+    return { ...base, type: 'location', body: [str(l.name), str(l.address), `${str(l.latitude)},${str(l.longitude)}`].filter(Boolean).join(' · ') };
+  }
+  if (type === 'reaction') return { ...base, type: 'reaction', body: str(obj(m.reaction)?.emoji) };
+  return { ...base, type, body: '' };
+}
+
+function parseStatus(s: Obj): ParsedStatus | null {
+  const wamid = str(s.id);
+  const status = STATUS_MAP[str(s.status)];
+  if (!wamid || !status) return null;
+  if (status !== 'failed') return { wamid, status };
+  const e = obj(arr(s.errors)[0]) ?? {};
+  const title = str(e.title) || str(e.message);
+  const details = str(obj(e.error_data)?.details) || (str(e.message) !== title ? str(e.message) : '');
+  const text = [title, details].filter(Boolean).join(': ') || 'WhatsApp could not deliver the message.';
+  return { wamid, status, error: text.slice(0, 500) };
+}
+
+/** The message changes of a webhook body (`entry[].changes[].value`); null when it is not JSON. */
+export function parseDelivery(body: string, receivedAt: string): ParsedChange[] | null {
+  let root: unknown;
+  try {
+    root = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const changes: ParsedChange[] = [];
+  for (const entry of arr(obj(root)?.entry)) {
+    for (const change of arr(obj(entry)?.changes)) {
+      const value = obj(obj(change)?.value);
+      if (!value) continue;
+      const metadata = obj(value.metadata) ?? {};
+      const contacts = arr(value.contacts).map(obj).filter((c): c is Obj => c !== null);
+      changes.push({
+        phoneNumberId: str(metadata.phone_number_id),
+        displayPhoneNumber: str(metadata.display_phone_number),
+        messages: arr(value.messages)
+          .map(obj)
+          .filter((m): m is Obj => m !== null)
+          .map((m) => parseMessage(m, contacts, receivedAt))
+          .filter((m): m is ParsedInboundMessage => m !== null)
+          .map((m) => (m.body.length > MAX_INBOUND_BODY ? { ...m, body: cut(m.body, MAX_INBOUND_BODY) } : m)),
+        statuses: arr(value.statuses)
+          .map(obj)
+          .filter((s): s is Obj => s !== null)
+          .map(parseStatus)
+          .filter((s): s is ParsedStatus => s !== null),
+      });
+    }
+  }
+  return changes;
+}

@@ -1,0 +1,156 @@
+/**
+ * The agent's answer to an inbound WhatsApp message (domain/whatsapp/agent-reply.ts) over memory
+ * ports: when a reply is due, what is sent and stored, the plan's message, and failures.
+ */
+import { describe, expect, it } from 'vitest';
+import { whatsappMessages } from '../../../src/contract/whatsapp.js';
+import type { AgentWithChildren } from '../../../src/domain/agents/ports.js';
+import { ModelError } from '../../../src/domain/ai/ports.js';
+import type { ConversationActivity, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from '../../../src/domain/conversations/ports.js';
+import { LimitExceededError } from '../../../src/domain/errors.js';
+import { RetryableInboundError, agentTextOf, createAgentReply, historyTurns, type AgentReplyDeps } from '../../../src/domain/whatsapp/agent-reply.js';
+import { GraphError, type GraphClient } from '../../../src/domain/whatsapp/ports.js';
+import { agent, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply } from '../runtime/fakes.js';
+import { conversation, message } from '../conversations-service/fakes.js';
+
+const CUSTOMER = { waId: '34612345678', phone: '+34612345678', name: 'Lucía' };
+
+function setup(over: { agents?: AgentWithChildren[]; model?: ScriptedModel | null; connected?: boolean; send?: GraphClient['sendText']; limit?: number } = {}) {
+  const stored: StoredMessage[] = [];
+  const touches: ConversationActivity[] = [];
+  const escalations: string[] = [];
+  const sends: { to: string; text: string }[] = [];
+  const usage = { used: 0, released: 0 };
+  let ids = 0;
+  const messages: Partial<MessageRepository> = {
+    recent: async () => [],
+    insertOutbound: async (_u, m) => void stored.push(structuredClone(m)),
+    markSent: async (_u, id, waMessageId) => Object.assign(stored.find((m) => m.id === id)!, { status: 'sent', waMessageId }),
+    markFailed: async (_u, id, error) => Object.assign(stored.find((m) => m.id === id)!, { status: 'failed', error }),
+  };
+  const conversations: Partial<ConversationRepository> = {
+    touch: async (_u, _id, activity) => (touches.push(activity), null),
+    escalate: async (_u, _id, reason) => (escalations.push(reason), null),
+  };
+  const model = over.model === undefined ? new ScriptedModel([textReply('We open at 9')]) : over.model;
+  const deps: AgentReplyDeps = {
+    conversations: conversations as ConversationRepository,
+    messages: messages as MessageRepository,
+    agents: { get: async () => null, list: async () => over.agents ?? [agent({ _id: 'a1', name: 'Sonia' })] },
+    ai: { forUser: async () => (model ? { settings: settings(), chat: model, embedder: new FakeEmbedder() } : null) },
+    retriever: new MemoryRetriever(),
+    tools: new RecordingExecutor(),
+    usage: {
+      reserve: async () => {
+        if (usage.used >= (over.limit ?? Infinity)) throw new LimitExceededError('Monthly message limit reached');
+        return ++usage.used;
+      },
+      release: async () => void usage.released++,
+    },
+    graph: {
+      sendText: over.send ?? (async (_c, to, text) => (sends.push({ to, text }), { messageId: 'wamid.reply' })),
+      getPhoneNumber: async () => ({ id: '1055', displayPhoneNumber: '+1 555-0100', verifiedName: 'Test' }),
+    },
+    connection: async () => (over.connected === false ? null : { credentials: { bearerToken: 't', businessId: 'b', phoneId: '1055' }, phoneNumber: '+15550100' }),
+    newId: () => `ID${String(++ids).padStart(24, '0')}`,
+    now: () => Date.parse('2026-03-18T12:00:00.000Z'),
+  };
+  return { replies: createAgentReply(deps), stored, touches, escalations, sends, usage };
+}
+
+const active = (): StoredConversation => conversation();
+
+describe('agentTextOf', () => {
+  it('agentTextOf: what the agent reads for text, captioned and bare media', () => {
+    expect(agentTextOf({ type: 'chat', body: 'hello' })).toBe('hello');
+    expect(agentTextOf({ type: 'image', body: 'the part' })).toBe('[image] the part');
+    expect(agentTextOf({ type: 'ptt', body: '' })).toBe('[The customer sent a voice message]');
+    expect(agentTextOf({ type: 'document', body: '', media: { filename: 'a.pdf' } })).toBe('[The customer sent a document: a.pdf]');
+  });
+});
+
+describe('historyTurns', () => {
+  it('leaves out the message being answered and our failed sends, keeps the newest turns', () => {
+    const conv = active();
+    const asked = message(conv, { body: 'Do you open on Saturday?' });
+    const history = [
+      message(conv, { body: 'Hi' }),
+      message(conv, { fromMe: true, body: 'Hello!' }),
+      message(conv, { fromMe: true, body: 'lost', status: 'failed' }),
+      message(conv, { type: 'image', body: '' }),
+      asked,
+    ];
+
+    expect(historyTurns(history, asked, 2)).toEqual([
+      { role: 'assistant', content: 'Hello!' },
+      { role: 'user', content: '[The customer sent a image]' },
+    ]);
+  });
+});
+
+describe('agent reply', () => {
+  it('answers through the Graph API and stores the reply as sent, with the agent on the conversation', async () => {
+    const { replies, stored, touches, sends, usage } = setup();
+    const conv = active();
+
+    const outcome = await replies.answer('u1', conv, message(conv, { body: 'When do you open?' }), CUSTOMER);
+
+    expect(outcome).toBe('replied');
+    expect(sends).toEqual([{ to: '34612345678', text: 'We open at 9' }]);
+    expect(stored).toMatchObject([{ status: 'sent', waMessageId: 'wamid.reply', from: '+15550100', to: '+34612345678', sentBy: 'agent', agent: { _id: 'a1', name: 'Sonia' } }]);
+    expect(touches.at(-1)).toMatchObject({ lastAgent: { _id: 'a1' }, messageCountDelta: 1, lastMessage: { body: 'We open at 9', fromMe: true } });
+    expect(usage).toEqual({ used: 1, released: 0 });
+  });
+
+  it('stays silent outside an active conversation, without an agent or a connection (the reserved message given back)', async () => {
+    const conv = active();
+    const inbound = message(conv);
+    const closed = setup();
+    const noAgent = setup({ agents: [agent({ enabled: false })] });
+    const noModel = setup({ model: null });
+    const noWhatsApp = setup({ connected: false });
+
+    expect(await closed.replies.answer('u1', { ...conv, status: 'requires_human' }, inbound, CUSTOMER)).toBe('not_active');
+    expect(await noAgent.replies.answer('u1', conv, inbound, CUSTOMER)).toBe('no_agent');
+    expect(await noModel.replies.answer('u1', conv, inbound, CUSTOMER)).toBe('no_agent');
+    expect(await noWhatsApp.replies.answer('u1', conv, inbound, CUSTOMER)).toBe('not_connected');
+    expect(closed.usage.used).toBe(0);
+    for (const s of [noAgent, noModel, noWhatsApp]) {
+      expect(s.usage).toEqual({ used: 1, released: 1 });
+      expect(s.sends).toEqual([]);
+    }
+  });
+
+  it('a reached plan limit is stored as a failed reply, nothing is sent', async () => {
+    const { replies, stored, sends } = setup({ limit: 0 });
+    const conv = active();
+
+    expect(await replies.answer('u1', conv, message(conv), CUSTOMER)).toBe('limit');
+    expect(stored).toMatchObject([{ status: 'failed', error: whatsappMessages.usageLimitReached, body: '' }]);
+    expect(sends).toEqual([]);
+  });
+
+  it('a refused send leaves the reply failed with Meta’s text and gives the message back', async () => {
+    const { replies, stored, usage } = setup({
+      send: async () => {
+        throw new GraphError('bad_request', 'Recipient phone number not in allowed list', 131030);
+      },
+    });
+    const conv = active();
+
+    expect(await replies.answer('u1', conv, message(conv), CUSTOMER)).toBe('send_failed');
+    expect(stored).toMatchObject([{ status: 'failed', error: 'Recipient phone number not in allowed list' }]);
+    expect(usage).toEqual({ used: 1, released: 1 });
+  });
+
+  it('a busy or unreachable model is retried through the queue; other model failures are given up', async () => {
+    const conv = active();
+    const busy = setup({ model: new ScriptedModel([new ModelError('rate_limit', 'slow down')]) });
+    const broken = setup({ model: new ScriptedModel([new ModelError('auth', 'bad key')]) });
+
+    await expect(busy.replies.answer('u1', conv, message(conv), CUSTOMER)).rejects.toBeInstanceOf(RetryableInboundError);
+    expect(await broken.replies.answer('u1', conv, message(conv), CUSTOMER)).toBe('model_failed');
+    expect(busy.usage).toEqual({ used: 1, released: 1 });
+    expect(broken.usage).toEqual({ used: 1, released: 1 });
+  });
+});
