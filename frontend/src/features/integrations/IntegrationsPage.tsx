@@ -24,12 +24,15 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import type { IntegrationType, IntegrationView } from '@agentdesk/functions/contract';
 import { useIntegrations } from '../../api/integrations';
+import { PageHeader } from '../../shared/PageHeader';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { usePageTitle } from '../../shared/usePageTitle';
 import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
 import { TwilioDialog } from './TwilioDialog';
 import { WhatsAppDialog } from './WhatsAppDialog';
+import type { IntegrationDialogName } from './dialog/names';
+import { textOf } from './secretForm';
 import { apiErrorText } from '../../shared/apiTexts';
 
 function StatusChip({ connected }: { connected: boolean }) {
@@ -47,19 +50,22 @@ function StatusChip({ connected }: { connected: boolean }) {
 
 interface IntegrationCardProps {
   type: IntegrationType;
+  /** Its texts: `integrations.<name>.name` / `description`. */
+  name: IntegrationDialogName;
   icon: ReactNode;
   iconColor: string;
-  name: string;
-  description: ReactNode;
-  connected: boolean;
-  /** Cards whose setup is not offered yet: 'Contact support' badge and a disabled 'Not Available'. */
-  available: boolean;
+  /** The stored integration, or null when there is none. */
+  integration: IntegrationView | null;
+  /** A line under the description while connected (the number, the model in use). */
+  note?: string;
+  /** Opens the modal (Connect / Manage); without it the setup is not offered: 'Contact support' badge and a disabled 'Not Available'. */
+  onOpen?: () => void;
   children?: ReactNode;
-  action?: ReactNode;
 }
 
-function IntegrationCard({ type, icon, iconColor, name, description, connected, available, children, action }: IntegrationCardProps) {
+function IntegrationCard({ type, name, icon, iconColor, integration, note, onOpen, children }: IntegrationCardProps) {
   const { t } = useTranslation();
+  const connected = Boolean(integration?.isActive);
   return (
     <Card component="section" aria-labelledby={`integration-${type}`} data-testid={`integration-${type}`} sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <CardContent sx={{ flex: 1 }}>
@@ -69,22 +75,29 @@ function IntegrationCard({ type, icon, iconColor, name, description, connected, 
           </Box>
           <Box sx={{ minWidth: 0, flex: 1 }}>
             <Typography id={`integration-${type}`} variant="h6" component="h2" sx={{ lineHeight: 1.25 }}>
-              {name}
+              {t(`integrations.${name}.name`)}
             </Typography>
           </Box>
         </Stack>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 1.5 }}>
           <StatusChip connected={connected} />
-          {!available && <Chip size="small" color="warning" variant="outlined" icon={<SupportAgentOutlined />} label={t('integrations.contactSupport')} />}
+          {!onOpen && <Chip size="small" color="warning" variant="outlined" icon={<SupportAgentOutlined />} label={t('integrations.contactSupport')} />}
         </Stack>
         <Typography variant="body2" color="text.secondary" component="div">
-          {description}
+          {t(`integrations.${name}.description`)}
         </Typography>
+        {connected && note && (
+          <Typography variant="body2" sx={{ mt: 1.5 }}>
+            {note}
+          </Typography>
+        )}
         {children}
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
-        {available ? (
-          action
+        {onOpen ? (
+          <Button variant={connected ? 'outlined' : 'contained'} fullWidth onClick={onOpen}>
+            {connected ? t('integrations.manage') : t('integrations.connect')}
+          </Button>
         ) : (
           <Button variant="outlined" fullWidth disabled>
             {t('integrations.notAvailable')}
@@ -93,6 +106,16 @@ function IntegrationCard({ type, icon, iconColor, name, description, connected, 
       </CardActions>
     </Card>
   );
+}
+
+/** A modal that opens afresh each time: a new key remounts it from the stored integration. */
+function useModal() {
+  const [state, setState] = useState({ open: false, key: 0 });
+  return {
+    ...state,
+    show: () => setState((d) => ({ open: true, key: d.key + 1 })),
+    onClose: () => setState((d) => ({ ...d, open: false })),
+  };
 }
 
 function ComingSoonCard() {
@@ -122,19 +145,50 @@ export default function IntegrationsPage() {
   const { t } = useTranslation();
   usePageTitle(t('integrations.title'));
   const list = useIntegrations();
-  const [dialog, setDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
-  const [whatsappDialog, setWhatsappDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
-  const [twilioDialog, setTwilioDialog] = useState<{ open: boolean; key: number }>({ open: false, key: 0 });
+  const chatgptModal = useModal();
+  const whatsappModal = useModal();
+  const twilioModal = useModal();
 
   const byType = (type: IntegrationType): IntegrationView | null => list.data?.find((i) => i.type === type) ?? null;
   const chatgpt = byType('chatgpt');
-  const chatgptConnected = Boolean(chatgpt?.isActive);
   const whatsapp = byType('whatsapp-business');
-  const whatsappConnected = Boolean(whatsapp?.isActive);
-  const whatsappPhone = typeof whatsapp?.settings.phoneNumber === 'string' ? whatsapp.settings.phoneNumber : '';
+  const whatsappPhone = textOf(whatsapp?.settings.phoneNumber);
   const twilio = byType('twilio-voice');
-  const twilioConnected = Boolean(twilio?.isActive);
   const twilioPhone = [twilio?.settings.phoneNumber, twilio?.credentials.phoneNumber].find((v): v is string => typeof v === 'string' && v !== '') ?? '';
+  const cards: IntegrationCardProps[] = [
+    {
+      type: 'whatsapp-business',
+      name: 'whatsapp',
+      icon: <WhatsApp />,
+      iconColor: '#25d366',
+      integration: whatsapp,
+      note: whatsappPhone && t('integrations.whatsapp.phoneNumberShown', { phone: whatsappPhone }),
+      onOpen: whatsappModal.show,
+    },
+    {
+      type: 'chatgpt',
+      name: 'chatgpt',
+      icon: <SmartToyOutlined />,
+      iconColor: '#10a37f',
+      integration: chatgpt,
+      note: t('integrations.chatgpt.usingModel', { model: textOf(chatgpt?.settings.model) }),
+      onOpen: chatgptModal.show,
+    },
+    {
+      type: 'twilio-voice',
+      name: 'twilio',
+      icon: <PhoneInTalkOutlined />,
+      iconColor: '#f22f46',
+      integration: twilio,
+      note: twilioPhone && t('integrations.whatsapp.phoneNumberShown', { phone: twilioPhone }),
+      onOpen: twilioModal.show,
+      children: (
+        <Link component={RouterLink} to="/voice-settings" variant="body2" sx={{ display: 'inline-block', mt: 1.5 }}>
+          {t('integrations.twilio.voiceSettings')}
+        </Link>
+      ),
+    },
+  ];
 
   let body: ReactNode;
   if (list.isPending) {
@@ -154,69 +208,9 @@ export default function IntegrationsPage() {
   } else {
     body = (
       <Box sx={GRID_SX}>
-        <IntegrationCard
-          type="whatsapp-business"
-          icon={<WhatsApp />}
-          iconColor="#25d366"
-          name={t('integrations.whatsapp.name')}
-          description={t('integrations.whatsapp.description')}
-          connected={whatsappConnected}
-          available
-          action={
-            <Button variant={whatsappConnected ? 'outlined' : 'contained'} fullWidth onClick={() => setWhatsappDialog((d) => ({ open: true, key: d.key + 1 }))}>
-              {whatsappConnected ? t('integrations.manage') : t('integrations.connect')}
-            </Button>
-          }
-        >
-          {whatsappConnected && whatsappPhone && (
-            <Typography variant="body2" sx={{ mt: 1.5 }}>
-              {t('integrations.whatsapp.phoneNumberShown', { phone: whatsappPhone })}
-            </Typography>
-          )}
-        </IntegrationCard>
-        <IntegrationCard
-          type="chatgpt"
-          icon={<SmartToyOutlined />}
-          iconColor="#10a37f"
-          name={t('integrations.chatgpt.name')}
-          description={t('integrations.chatgpt.description')}
-          connected={chatgptConnected}
-          available
-          action={
-            <Button variant={chatgptConnected ? 'outlined' : 'contained'} fullWidth onClick={() => setDialog((d) => ({ open: true, key: d.key + 1 }))}>
-              {chatgptConnected ? t('integrations.manage') : t('integrations.connect')}
-            </Button>
-          }
-        >
-          {chatgptConnected && chatgpt && (
-            <Typography variant="body2" sx={{ mt: 1.5 }}>
-              {t('integrations.chatgpt.usingModel', { model: typeof chatgpt.settings.model === 'string' ? chatgpt.settings.model : '' })}
-            </Typography>
-          )}
-        </IntegrationCard>
-        <IntegrationCard
-          type="twilio-voice"
-          icon={<PhoneInTalkOutlined />}
-          iconColor="#f22f46"
-          name={t('integrations.twilio.name')}
-          description={t('integrations.twilio.description')}
-          connected={twilioConnected}
-          available
-          action={
-            <Button variant={twilioConnected ? 'outlined' : 'contained'} fullWidth onClick={() => setTwilioDialog((d) => ({ open: true, key: d.key + 1 }))}>
-              {twilioConnected ? t('integrations.manage') : t('integrations.connect')}
-            </Button>
-          }
-        >
-          {twilioConnected && twilioPhone && (
-            <Typography variant="body2" sx={{ mt: 1.5 }}>
-              {t('integrations.whatsapp.phoneNumberShown', { phone: twilioPhone })}
-            </Typography>
-          )}
-          <Link component={RouterLink} to="/voice-settings" variant="body2" sx={{ display: 'inline-block', mt: 1.5 }}>
-            {t('integrations.twilio.voiceSettings')}
-          </Link>
-        </IntegrationCard>
+        {cards.map((card) => (
+          <IntegrationCard key={card.type} {...card} />
+        ))}
         <ComingSoonCard />
       </Box>
     );
@@ -224,26 +218,11 @@ export default function IntegrationsPage() {
 
   return (
     <Box>
-      <Box sx={{ mb: 3 }}>
-        <Typography variant="h4" component="h1">
-          {t('integrations.title')}
-        </Typography>
-        <Typography color="text.secondary">{t('integrations.subtitle')}</Typography>
-      </Box>
+      <PageHeader title={t('integrations.title')} subtitle={t('integrations.subtitle')} />
       {body}
-      <WhatsAppDialog
-        key={`whatsapp-${whatsappDialog.key}`}
-        open={whatsappDialog.open}
-        onClose={() => setWhatsappDialog((d) => ({ ...d, open: false }))}
-        integration={whatsapp}
-      />
-      <TwilioDialog
-        key={`twilio-${twilioDialog.key}`}
-        open={twilioDialog.open}
-        onClose={() => setTwilioDialog((d) => ({ ...d, open: false }))}
-        integration={twilio}
-      />
-      <ChatGptDialog key={dialog.key} open={dialog.open} onClose={() => setDialog((d) => ({ ...d, open: false }))} integration={chatgpt} />
+      <WhatsAppDialog key={`whatsapp-${whatsappModal.key}`} open={whatsappModal.open} onClose={whatsappModal.onClose} integration={whatsapp} />
+      <TwilioDialog key={`twilio-${twilioModal.key}`} open={twilioModal.open} onClose={twilioModal.onClose} integration={twilio} />
+      <ChatGptDialog key={chatgptModal.key} open={chatgptModal.open} onClose={chatgptModal.onClose} integration={chatgpt} />
     </Box>
   );
 }

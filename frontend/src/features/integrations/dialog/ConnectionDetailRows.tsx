@@ -10,6 +10,7 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import type { IntegrationView } from '@agentdesk/functions/contract';
+import { useIntl } from '../../../shared/useIntl';
 import type { IntegrationDialogName } from './names';
 
 /** A label and its value. */
@@ -19,11 +20,6 @@ export type DetailRowEntry = [label: string, value: ReactNode];
 function StatusChip({ isActive }: { isActive: boolean }) {
   const { t } = useTranslation();
   return <Chip size="small" color={isActive ? 'success' : 'default'} label={isActive ? t('integrations.status.connected') : t('integrations.status.notConnected')} />;
-}
-
-/** When the integration was last saved, in the reader's language. */
-function formatUpdatedAt(language: string, since: string): string {
-  return new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(since));
 }
 
 function DetailRow({ label, preWrap, children }: { label: string; preWrap: boolean; children: ReactNode }) {
@@ -49,10 +45,12 @@ export function ConnectionDetailRows({
   rows: DetailRowEntry[];
   preWrap?: boolean;
 }) {
-  const { t, i18n } = useTranslation();
-  const since = integration.updatedAt || integration.createdAt;
+  const { t } = useTranslation();
+  const intl = useIntl();
+  // When it was last saved, in the reader's language.
+  const updated = intl.date(integration.updatedAt || integration.createdAt);
   const all: DetailRowEntry[] = [[t('integrations.status.label'), <StatusChip key="s" isActive={integration.isActive} />], ...rows];
-  if (since) all.push([t(`integrations.${name}.updatedAt`), formatUpdatedAt(i18n.language, since)]);
+  if (updated) all.push([t(`integrations.${name}.updatedAt`), updated]);
   return (
     <Box data-testid={`${name}-connection-details`}>
       {all.map(([label, value], i) => (
