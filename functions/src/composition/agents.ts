@@ -4,16 +4,15 @@
  * agentRepository() and knowledgeSources() are also the read side of the runtime and the
  * ingestion workers.
  */
-import { config, queueUrl } from '../config.js';
+import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { sqsClient } from '../adapters/aws/sqs.js';
-import { SqsKnowledgeJobs } from '../adapters/aws/sqs-jobs.js';
 import { DynamoAgentRepository, DynamoKnowledgeSources } from '../adapters/dynamo/agents.js';
 import { DynamoChunkStore } from '../adapters/dynamo/knowledge-chunks.js';
 import { logger } from '../adapters/logger.js';
 import { S3AgentFiles } from '../adapters/s3-agent-files.js';
 import { createAgentService } from '../domain/agents/service.js';
 import { once } from '../lib/once.js';
+import { knowledgeJobs } from './queues.js';
 import { secretBox } from './secrets.js';
 import { uploadsPresigner } from './user-view.js';
 
@@ -30,7 +29,7 @@ export const agentService = once(() =>
     // retriever (and its cache library), which this bundle (400 KB budget) never uses.
     chunks: new DynamoChunkStore(documentClient(), config().TABLE_NAME),
     objects: new S3AgentFiles(uploadsPresigner()),
-    jobs: new SqsKnowledgeJobs(sqsClient(), queueUrl),
+    jobs: knowledgeJobs(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),
 );

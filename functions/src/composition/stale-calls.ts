@@ -3,14 +3,13 @@
  * call-summary queue and the dashboard counters — what ending a call needs, nothing of the call
  * loop's agent runtime.
  */
-import { config, queueUrl } from '../config.js';
+import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { SqsCallSummaryQueue } from '../adapters/aws/call-summary-queue.js';
-import { sqsClient } from '../adapters/aws/sqs.js';
 import { DynamoActivityCounters } from '../adapters/dynamo/activity.js';
 import { logger } from '../adapters/logger.js';
 import { createStaleCallSweeper } from '../domain/voice/stale-calls.js';
 import { once } from '../lib/once.js';
+import { callSummaryQueue } from './queues.js';
 import { usageService } from './usage.js';
 import { callRepository } from './voice.js';
 
@@ -18,7 +17,7 @@ export const staleCallSweeper = once(() =>
   createStaleCallSweeper({
     calls: callRepository(),
     usage: usageService(),
-    queue: new SqsCallSummaryQueue(sqsClient(), queueUrl('call-summary')),
+    queue: callSummaryQueue(),
     activity: new DynamoActivityCounters(documentClient(), config().TABLE_NAME),
     onError: (message, error, data) => logger.error(message, { error: error as Error, ...data }),
     onInfo: (message, data) => logger.info(message, { ...data }),

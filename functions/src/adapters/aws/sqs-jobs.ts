@@ -1,43 +1,58 @@
 /**
- * The ingestion queues (file-ingest, url-scrape): JSON job bodies sent with SendMessageBatch
- * (10 per call, SQS's limit). A message SQS did not accept fails the whole call, so the caller
- * can mark its items failed instead of leaving them pending forever.
+ * The one SQS sender of queue jobs. A job's type comes from its queue's schema in the manifest
+ * (routes.ts `workers` → contract/jobs.ts); bodies are JSON, sent with SendMessageBatch packed in
+ * order within SQS's request limits (10 entries, 256 KB of bodies). Entries SQS refuses are sent
+ * again once; still refused, the send fails naming them, so the caller can act: mark its items
+ * failed instead of leaving them pending (knowledge), or answer 500 so Meta redelivers (WhatsApp).
+ * Splitting a delivery too big for one message is the WhatsApp webhook's job (domain/whatsapp/
+ * webhook.ts), before it gets here.
  */
-import { SendMessageBatchCommand, type SQSClient } from '@aws-sdk/client-sqs';
-import type { KnowledgeJobs } from '../../domain/agents/repository.js';
-import type { FileIngestJob, UrlScrapeJob } from '../../domain/knowledge/jobs.js';
-import type { QueueName } from '../../routes.js';
+import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
+import type { QueueJob, QueueName } from '../../routes.js';
 
-const SQS_BATCH = 10;
+const MAX_BATCH_ENTRIES = 10;
+const MAX_BATCH_BYTES = 256 * 1024;
 
-export class SqsKnowledgeJobs implements KnowledgeJobs {
+/** Items packed in order into batches within SQS's entry and byte limits (an item over the byte limit goes alone). */
+export function packBatches<T>(items: readonly T[], bytesOf: (item: T) => number): T[][] {
+  const batches: T[][] = [];
+  let current: T[] = [];
+  let size = 0;
+  for (const item of items) {
+    const bytes = bytesOf(item);
+    if (current.length > 0 && (current.length === MAX_BATCH_ENTRIES || size + bytes > MAX_BATCH_BYTES)) {
+      batches.push(current);
+      current = [];
+      size = 0;
+    }
+    current.push(item);
+    size += bytes;
+  }
+  if (current.length > 0) batches.push(current);
+  return batches;
+}
+
+export class SqsJobQueue {
   constructor(
     private readonly sqs: SQSClient,
     private readonly queueUrl: (queue: QueueName) => string,
   ) {}
 
-  ingestFiles(jobs: readonly FileIngestJob[]): Promise<void> {
-    return this.send('file-ingest', jobs);
-  }
-
-  scrapeUrls(jobs: readonly UrlScrapeJob[]): Promise<void> {
-    return this.send('url-scrape', jobs);
-  }
-
-  private async send(queue: QueueName, bodies: readonly object[]): Promise<void> {
+  /** Sends every job to `queue`, in order; resolves once SQS accepted them all. */
+  async send<Q extends QueueName>(queue: Q, jobs: readonly QueueJob<Q>[]): Promise<void> {
     const QueueUrl = this.queueUrl(queue);
     if (!QueueUrl) throw new Error(`No queue URL configured for ${queue}`);
-    for (let i = 0; i < bodies.length; i += SQS_BATCH) {
-      const batch = bodies.slice(i, i + SQS_BATCH);
-      const { Failed } = await this.sqs.send(
-        new SendMessageBatchCommand({
-          QueueUrl,
-          Entries: batch.map((body, n) => ({ Id: String(n), MessageBody: JSON.stringify(body) })),
-        }),
-      );
-      if (Failed && Failed.length > 0) {
-        throw new Error(`SQS refused ${Failed.length} ${queue} message(s): ${Failed.map((f) => f.Code).join(', ')}`);
+    const entries: SendMessageBatchRequestEntry[] = jobs.map((job, i) => ({ Id: `m${i}`, MessageBody: JSON.stringify(job) }));
+    for (const batch of packBatches(entries, (e) => Buffer.byteLength(e.MessageBody!, 'utf8'))) {
+      let pending = batch;
+      let codes: string[] = [];
+      for (let attempt = 0; attempt < 2 && pending.length > 0; attempt++) {
+        const { Failed = [] } = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: pending }));
+        const failed = new Set(Failed.map((f) => f.Id));
+        codes = Failed.map((f) => f.Code ?? 'unknown');
+        pending = pending.filter((e) => failed.has(e.Id));
       }
+      if (pending.length > 0) throw new Error(`SQS refused ${pending.length} of ${batch.length} ${queue} message(s): ${codes.join(', ')}`);
     }
   }
 }

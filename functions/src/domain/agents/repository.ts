@@ -3,7 +3,7 @@
  * the uploaded documents in object storage, and the ingestion queues. The read side shared
  * with the runtime and channels is AgentReader (ports.ts).
  */
-import type { FileIngestJob, UrlScrapeJob } from '../knowledge/jobs.js';
+import type { FileIngestJob, UrlScrapeJob } from '../../contract/jobs.js';
 import type { AgentReader, AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from './ports.js';
 
 /** Fields of an agent the API may change. */

@@ -22,10 +22,10 @@
  */
 import { createHash } from 'node:crypto';
 import { agentFileKind, AGENT_FILE_MAX_BYTES, type AgentFileKind } from '../../contract/agents.js';
+import type { FileIngestJob, UrlScrapeJob } from '../../contract/jobs.js';
 import { type AiConnector, EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
-import type { FileIngestJob, UrlScrapeJob } from './jobs.js';
 import type { ChunkStore, KnowledgeChunk, KnowledgeSourceKind, KnowledgeSourceRecord, KnowledgeSources } from './ports.js';
 import { contentMismatch } from './sniff.js';
 import { normaliseWhitespace } from './text.js';

@@ -13,6 +13,7 @@ import type {
   VoiceConversation,
   VoiceSettings,
 } from '../../contract/voice.js';
+import type { CallSummaryJob } from '../../contract/jobs.js';
 
 // ---------------------------------------------------------------------------------------------
 // Calls
@@ -149,11 +150,8 @@ export interface VoiceIntegrationReader {
 // ---------------------------------------------------------------------------------------------
 // Post-call work
 
-/** One message on the call-summary queue: analyse this call and deliver its summary. */
-export interface CallSummaryJob {
-  userId: string;
-  callId: string;
-}
+/** One message on the call-summary queue (schema: contract/jobs.ts): analyse this call and deliver its summary. */
+export type { CallSummaryJob };
 
 export interface CallSummaryQueue {
   enqueue(job: CallSummaryJob): Promise<void>;

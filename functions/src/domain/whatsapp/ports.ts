@@ -38,27 +38,9 @@ export class GraphError extends Error {
   }
 }
 
-/**
- * Body of a whatsapp-inbound queue message: one verified webhook delivery, as received.
- * `body` is the raw JSON text (the signature was checked over these bytes); the worker parses it.
- */
-export interface WhatsAppInboundJob {
-  userId: string;
-  integrationId: string;
-  /** ISO time the webhook acknowledged the delivery. */
-  receivedAt: string;
-  body: string;
-}
-
-/**
- * A whatsapp-inbound queue message: the job itself, or — when one message of a delivery is too
- * big for SQS on its own — a pointer to its body stored in the uploads bucket under
- * INBOUND_BODY_PREFIX (1-day lifecycle), which the worker reads and then deletes.
- */
-export type QueuedInboundJob = Omit<WhatsAppInboundJob, 'body'> & ({ body: string; bodyKey?: undefined } | { body?: undefined; bodyKey: string });
-
-/** Uploads-bucket prefix of inbound bodies too large for a queue message. */
-export const INBOUND_BODY_PREFIX = 'tmp/whatsapp-inbound/';
+// The whatsapp-inbound queue message (schema: contract/jobs.ts): a delivery as received, or a
+// pointer to a piece too big for SQS parked in the uploads bucket under INBOUND_BODY_PREFIX.
+export { INBOUND_BODY_PREFIX, type QueuedInboundJob, type WhatsAppInboundJob } from '../../contract/jobs.js';
 
 /** Inbound bodies parked in the uploads bucket (adapters/whatsapp/inbound-bodies.ts). */
 export interface InboundBodyStore {

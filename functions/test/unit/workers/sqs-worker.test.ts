@@ -1,17 +1,17 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
-import * as z from 'zod/mini';
-import { sqsWorker } from '../../../src/workers/sqs-worker.js';
+import { workers, type QueueName } from '../../../src/routes.js';
+import { sqsWorker, type Delivery } from '../../../src/workers/sqs-worker.js';
 
 const context = { functionName: 'test-worker', awsRequestId: 'req-1', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 
-function record(messageId: string, body: string): SQSRecord {
+function record(messageId: string, body: string, receiveCount = '1'): SQSRecord {
   return {
     messageId,
     receiptHandle: `rh-${messageId}`,
     body,
     attributes: {
-      ApproximateReceiveCount: '1',
+      ApproximateReceiveCount: receiveCount,
       SentTimestamp: '0',
       SenderId: 'local',
       ApproximateFirstReceiveTimestamp: '0',
@@ -27,17 +27,17 @@ function record(messageId: string, body: string): SQSRecord {
 describe('sqsWorker', () => {
   it('reports exactly the malformed and failing records as batch item failures', async () => {
     const processed: string[] = [];
-    const handler = sqsWorker('test', z.object({ userId: z.string() }), async (message, rec) => {
-      if (message.userId === 'boom') throw new Error('downstream failed');
+    const handler = sqsWorker('call-summary', async (job, rec) => {
+      if (job.userId === 'boom') throw new Error('downstream failed');
       processed.push(rec.messageId);
     });
     const event: SQSEvent = {
       Records: [
-        record('ok-1', JSON.stringify({ userId: 'u1' })),
+        record('ok-1', JSON.stringify({ userId: 'u1', callId: 'c1' })),
         record('not-json', '{oops'),
-        record('wrong-shape', JSON.stringify({ user: 'u2' })),
-        record('throws', JSON.stringify({ userId: 'boom' })),
-        record('ok-2', JSON.stringify({ userId: 'u3' })),
+        record('wrong-shape', JSON.stringify({ user: 'u2', callId: 'c2' })),
+        record('throws', JSON.stringify({ userId: 'boom', callId: 'c3' })),
+        record('ok-2', JSON.stringify({ userId: 'u3', callId: 'c4' })),
       ],
     };
 
@@ -48,8 +48,57 @@ describe('sqsWorker', () => {
   });
 
   it('answers an empty failure list when every record succeeds', async () => {
-    const handler = sqsWorker('test', z.object({ userId: z.string() }), async () => undefined);
-    const result = await handler({ Records: [record('a', JSON.stringify({ userId: 'u' }))] }, context);
+    const handler = sqsWorker('call-summary', async () => undefined);
+    const result = await handler({ Records: [record('a', JSON.stringify({ userId: 'u', callId: 'c' }))] }, context);
     expect(result.batchItemFailures).toEqual([]);
   });
+
+  it('passes the receive count and whether this is the queue’s last delivery (its manifest maxReceiveCount)', async () => {
+    const seen: Delivery[] = [];
+    const handler = sqsWorker('file-ingest', async (_job, _rec, delivery) => void seen.push(delivery));
+    const job = JSON.stringify({ userId: 'u', agentId: 'a', fileId: 'f' });
+    const max = workers['file-ingest'].maxReceiveCount;
+
+    await handler({ Records: [record('first', job, '1'), record('last', job, String(max))] }, context);
+
+    expect(seen).toEqual([
+      { receiveCount: 1, finalAttempt: false },
+      { receiveCount: max, finalAttempt: true },
+    ]);
+  });
+});
+
+describe('sqsWorker validates with the job schema the manifest names for its queue', () => {
+  const ok = { userId: 'u1', agentId: 'a1' };
+  const cases: { queue: QueueName; valid: object; malformed: Record<string, unknown> }[] = [
+    { queue: 'file-ingest', valid: { ...ok, fileId: 'f1' }, malformed: { 'no fileId': ok, 'empty userId': { ...ok, userId: '', fileId: 'f1' } } },
+    { queue: 'url-scrape', valid: { ...ok, urlId: 'u1', refresh: true }, malformed: { 'refresh not a boolean': { ...ok, urlId: 'u1', refresh: 'yes' }, 'a JSON array': [ok] } },
+    { queue: 'call-summary', valid: { userId: 'u1', callId: 'c1' }, malformed: { 'callId over 200 chars': { userId: 'u1', callId: 'c'.repeat(201) }, 'callId a number': { userId: 'u1', callId: 7 } } },
+    {
+      queue: 'whatsapp-inbound',
+      valid: { userId: 'u1', integrationId: 'i1', receivedAt: '2026-05-01T10:00:00.000Z', bodyKey: 'tmp/whatsapp-inbound/u1/k' },
+      malformed: {
+        'neither body nor bodyKey': { userId: 'u1', integrationId: 'i1', receivedAt: '2026-05-01T10:00:00.000Z' },
+        'both body and bodyKey': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', body: '{}', bodyKey: 'tmp/whatsapp-inbound/u1/k' },
+        'bodyKey outside the parking prefix': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', bodyKey: 'uploads/u1/secret.pdf' },
+      },
+    },
+  ];
+
+  it('covers every queue of the manifest', () => {
+    expect(cases.map((c) => c.queue).sort()).toEqual(Object.keys(workers).sort());
+  });
+
+  for (const { queue, valid, malformed } of cases) {
+    it(`${queue}: a well-formed job reaches the worker, each malformed one is a batch item failure`, async () => {
+      const processed: unknown[] = [];
+      const handler = sqsWorker(queue, async (job) => void processed.push(job));
+      const bad = Object.entries(malformed);
+
+      const result = await handler({ Records: [record('valid', JSON.stringify(valid)), ...bad.map(([name, body]) => record(name, JSON.stringify(body)))] }, context);
+
+      expect(processed).toEqual([valid]);
+      expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(bad.map(([name]) => name).sort());
+    });
+  }
 });

@@ -1,0 +1,30 @@
+/**
+ * The queue producers' ports, all on the one SQS job sender (adapters/aws/sqs-jobs.ts): each
+ * port only names its queue, the job's type comes from that queue's manifest schema.
+ */
+import { queueUrl } from '../config.js';
+import { sqsClient } from '../adapters/aws/sqs.js';
+import { SqsJobQueue } from '../adapters/aws/sqs-jobs.js';
+import type { KnowledgeJobs } from '../domain/agents/repository.js';
+import type { CallSummaryQueue } from '../domain/voice/ports.js';
+import type { InboundJobQueue } from '../domain/whatsapp/webhook.js';
+import { once } from '../lib/once.js';
+
+export const jobQueue = once(() => new SqsJobQueue(sqsClient(), queueUrl));
+
+/** file-ingest and url-scrape (agents: uploads, URLs, refresh). */
+export const knowledgeJobs = (): KnowledgeJobs => ({
+  ingestFiles: (jobs) => jobQueue().send('file-ingest', jobs),
+  scrapeUrls: (jobs) => jobQueue().send('url-scrape', jobs),
+});
+
+/** call-summary (the call loop and the stale-calls sweeper). */
+export const callSummaryQueue = (): CallSummaryQueue => ({
+  enqueue: (job) => jobQueue().send('call-summary', [job]),
+});
+
+/** whatsapp-inbound (the WhatsApp webhook: a delivery, or the pieces of an oversized one). */
+export const whatsappInboundQueue = (): InboundJobQueue => ({
+  enqueue: (job) => jobQueue().send('whatsapp-inbound', [job]),
+  enqueueAll: (jobs) => jobQueue().send('whatsapp-inbound', jobs),
+});

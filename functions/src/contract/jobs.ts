@@ -1,0 +1,51 @@
+/**
+ * Queue job bodies (SQS JSON messages), declared once: the route manifest names each queue's
+ * schema (routes.ts `workers`), the worker wrapper validates every message with it, the SQS
+ * sender is typed by it, and the domain's job types are inferred from it.
+ *
+ * The manifest is imported by infra/, the local runtime and (through the route table) API
+ * bundles that never parse a job, so every schema is marked pure: unused, esbuild drops it.
+ * No zod-locale import either (a side effect): job issues are only logged, the worker wrapper
+ * loads the locale where messages are parsed.
+ */
+import * as z from 'zod/mini';
+
+// Every call is marked pure, nested ones too: esbuild keeps an unused pure call whose arguments
+// it cannot prove side-effect free (it does not read zod's own annotations here).
+const id = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1));
+
+/** file-ingest: one uploaded document to extract, chunk and embed. */
+export const fileIngestJob = /* @__PURE__ */ z.object({ userId: id, agentId: id, fileId: id });
+export type FileIngestJob = z.infer<typeof fileIngestJob>;
+
+/** url-scrape: one web page to fetch, chunk and embed; `refresh` (the Refresh action) replaces the chunks only when the text changed. */
+export const urlScrapeJob = /* @__PURE__ */ z.object({ userId: id, agentId: id, urlId: id, refresh: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.boolean()) });
+export type UrlScrapeJob = z.infer<typeof urlScrapeJob>;
+
+const callId = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(200));
+
+/** call-summary: analyse this finished call and deliver its summary. */
+export const callSummaryJob = /* @__PURE__ */ z.object({ userId: callId, callId });
+export type CallSummaryJob = z.infer<typeof callSummaryJob>;
+
+/** Uploads-bucket prefix of inbound WhatsApp bodies too large for a queue message. */
+export const INBOUND_BODY_PREFIX = 'tmp/whatsapp-inbound/';
+
+const text = /* @__PURE__ */ z.string();
+const absent = /* @__PURE__ */ z.optional(/* @__PURE__ */ z.undefined());
+const parkedKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.startsWith(INBOUND_BODY_PREFIX));
+
+/**
+ * whatsapp-inbound: one verified webhook delivery (or one piece of an oversized one), as
+ * received: `body` is the raw JSON text (the signature was checked over these bytes), or — when
+ * one piece is too big for SQS on its own — `bodyKey` points to it in the uploads bucket under
+ * INBOUND_BODY_PREFIX (1-day lifecycle); the worker reads and then deletes it. Exactly one of
+ * the two. `receivedAt`: ISO time the webhook acknowledged the delivery.
+ */
+export const whatsappInboundJob = /* @__PURE__ */ z.union([
+  /* @__PURE__ */ z.object({ userId: id, integrationId: id, receivedAt: text, body: text, bodyKey: absent }),
+  /* @__PURE__ */ z.object({ userId: id, integrationId: id, receivedAt: text, body: absent, bodyKey: parkedKey }),
+]);
+export type QueuedInboundJob = z.infer<typeof whatsappInboundJob>;
+/** A delivery with its body at hand (a parked piece once read back): what the inbound pipeline processes. */
+export type WhatsAppInboundJob = Extract<QueuedInboundJob, { body: string }>;

@@ -1,0 +1,127 @@
+/**
+ * The generic SQS job sender against the local runtime's SQS (the same endpoint and in-process
+ * dispatcher `npm start` and the integration tests use), driven by the real @aws-sdk/client-sqs.
+ */
+import { SQSClient } from '@aws-sdk/client-sqs';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SqsDispatcher, type MessageInput } from '../../../local/sqs-dispatcher.js';
+import { queueUrlFor, startSqsEndpoint } from '../../../local/sqs-endpoint.js';
+import { freePort } from '../../../local/ports.js';
+import { SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
+import { workers, type QueueName } from '../../../src/routes.js';
+
+/** The local dispatcher, refusing (as SQS does under throttling) the sends `refuse` picks. */
+class RefusingDispatcher extends SqsDispatcher {
+  refuse: (body: string) => boolean = () => false;
+
+  override send(queue: string, input: MessageInput) {
+    if (this.refuse(input.body)) throw Object.assign(new Error('Request throttled'), { type: 'com.amazonaws.sqs#KmsThrottled' });
+    return super.send(queue, input);
+  }
+}
+
+let dispatcher: RefusingDispatcher;
+let stopEndpoint: () => Promise<void>;
+let endpoint: string;
+/** Entries per SendMessageBatch call, in order. */
+let calls: number[] = [];
+let sqs: SQSClient;
+
+beforeAll(async () => {
+  dispatcher = new RefusingDispatcher({
+    queues: workers,
+    // Consumers accept everything: these tests read what was sent (dispatcher.sent).
+    loadHandler: async () => async () => ({ batchItemFailures: [] }),
+    batchWindowMs: 1,
+    log: () => undefined,
+  });
+  const started = await startSqsEndpoint(dispatcher, await freePort());
+  endpoint = started.endpoint;
+  stopEndpoint = started.stop;
+  sqs = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
+  sqs.middlewareStack.add(
+    (next) => async (args) => {
+      calls.push(((args.input as { Entries?: unknown[] }).Entries ?? []).length);
+      return next(args);
+    },
+    { step: 'initialize', name: 'countBatches' },
+  );
+});
+
+afterEach(async () => {
+  calls = [];
+  dispatcher.refuse = () => false;
+  await dispatcher.drain();
+});
+
+afterAll(async () => {
+  sqs.destroy();
+  await stopEndpoint();
+  dispatcher.stop();
+});
+
+const queue = () => new SqsJobQueue(sqs, (name: QueueName) => queueUrlFor(endpoint, name));
+const sentBodies = (name: QueueName, since: number) => dispatcher.sent(name).slice(since).map((m) => JSON.parse(m.body) as unknown);
+
+describe('SqsJobQueue', () => {
+  it('sends the jobs in order as JSON, 10 per SendMessageBatch call, to the named queue only', async () => {
+    const jobs = Array.from({ length: 23 }, (_, i) => ({ userId: 'u1', agentId: 'a1', fileId: `f${i}` }));
+    const before = { file: dispatcher.sent('file-ingest').length, url: dispatcher.sent('url-scrape').length };
+
+    await queue().send('file-ingest', jobs);
+
+    expect(calls).toEqual([10, 10, 3]);
+    expect(sentBodies('file-ingest', before.file)).toEqual(jobs);
+    expect(dispatcher.sent('url-scrape')).toHaveLength(before.url);
+  });
+
+  it('keeps each request within SQS’s 256 KB of bodies (the local endpoint refuses more, as SQS does)', async () => {
+    const body = 'x'.repeat(100 * 1024);
+    const jobs = Array.from({ length: 5 }, (_, i) => ({ userId: 'u1', integrationId: 'i1', receivedAt: `2026-05-01T10:00:0${i}.000Z`, body }));
+    const before = dispatcher.sent('whatsapp-inbound').length;
+
+    await queue().send('whatsapp-inbound', jobs);
+
+    expect(calls).toEqual([2, 2, 1]);
+    expect(sentBodies('whatsapp-inbound', before)).toEqual(jobs);
+  });
+
+  it('sends one job (call-summary) as a one-entry batch', async () => {
+    const before = dispatcher.sent('call-summary').length;
+
+    await queue().send('call-summary', [{ userId: 'u1', callId: 'CA1' }]);
+
+    expect(calls).toEqual([1]);
+    expect(sentBodies('call-summary', before)).toEqual([{ userId: 'u1', callId: 'CA1' }]);
+  });
+
+  it('sends the entries SQS refused once more, and only those', async () => {
+    let refusals = 0;
+    dispatcher.refuse = (body) => body.includes('"fileId":"flaky"') && refusals++ === 0;
+    const jobs = ['f0', 'flaky', 'f2'].map((fileId) => ({ userId: 'u1', agentId: 'a1', fileId }));
+    const before = dispatcher.sent('file-ingest').length;
+
+    await queue().send('file-ingest', jobs);
+
+    expect(calls).toEqual([3, 1]);
+    expect(sentBodies('file-ingest', before)).toEqual([jobs[0], jobs[2], jobs[1]]);
+  });
+
+  it('fails naming the queue, the refused count and SQS’s code when an entry is refused twice; the others are sent', async () => {
+    dispatcher.refuse = (body) => body.includes('"urlId":"bad"');
+    const jobs = ['ok', 'bad'].map((urlId) => ({ userId: 'u1', agentId: 'a1', urlId }));
+    const before = dispatcher.sent('url-scrape').length;
+
+    await expect(queue().send('url-scrape', jobs)).rejects.toThrow('SQS refused 1 of 2 url-scrape message(s): KmsThrottled');
+
+    expect(calls).toEqual([2, 1]);
+    expect(sentBodies('url-scrape', before)).toEqual([jobs[0]]);
+  });
+
+  it('refuses to send without a queue URL (a missing QUEUE_URL_* setting), before calling SQS', async () => {
+    const unconfigured = new SqsJobQueue(sqs, () => '');
+
+    await expect(unconfigured.send('url-scrape', [{ userId: 'u1', agentId: 'a1', urlId: 'x' }])).rejects.toThrow('No queue URL configured for url-scrape');
+    expect(calls).toEqual([]);
+  });
+});
