@@ -276,7 +276,13 @@ export interface MessageRepository {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Outbound: the channel a person's reply goes out on
+// Outbound: the plan's messages and the channel a reply goes out on
+
+/** The plan-limit primitive (domain/billing/usage.ts) for sends: a person's reply or an agent's. */
+export interface MessageUsage {
+  reserve(userId: string, action: 'messages', amount?: number): Promise<number>;
+  release(userId: string, action: 'messages', amount?: number): Promise<void>;
+}
 
 /**
  * A user's connected business number on a messaging channel, ready to send from. Conversations

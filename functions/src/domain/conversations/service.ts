@@ -30,17 +30,12 @@ import type {
   ConversationPatch,
   ConversationRepository,
   MessageRepository,
+  MessageUsage,
   ReplyChannel,
   ReplyChannels,
   StoredConversation,
   StoredMessage,
 } from './ports.js';
-
-/** The plan-limit primitive (domain/billing/usage.ts) for sends. */
-export interface MessageUsage {
-  reserve(userId: string, action: 'messages', amount?: number): Promise<number>;
-  release(userId: string, action: 'messages', amount?: number): Promise<void>;
-}
 
 export interface ConversationServiceDeps {
   conversations: ConversationRepository;

@@ -15,6 +15,7 @@ import {
   type ConversationAgentRef,
   type ConversationRepository,
   type MessageRepository,
+  type MessageUsage,
   type StoredConversation,
   type StoredMessage,
 } from '../conversations/ports.js';
@@ -22,11 +23,6 @@ import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
-
-export interface InboundUsage {
-  reserve(userId: string, action: 'messages', amount?: number): Promise<number>;
-  release(userId: string, action: 'messages', amount?: number): Promise<void>;
-}
 
 export interface InboundConnection {
   credentials: WhatsAppCredentials;
@@ -40,7 +36,7 @@ export interface AgentReplyDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
-  usage: InboundUsage;
+  usage: MessageUsage;
   graph: GraphClient;
   /** The user's WhatsApp connection (token opened), or null when not connected. */
   connection(userId: string): Promise<InboundConnection | null>;
