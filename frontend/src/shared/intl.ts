@@ -1,7 +1,7 @@
 /**
- * Dates, times, numbers and percentages in the UI language, through Intl — the one place the UI
- * formats them. Pure (the language is an argument) so it is testable; components use useIntl(),
- * which binds the i18next language.
+ * Dates, times, numbers, percentages and money in the UI language, through Intl — the one place
+ * the UI formats them. Pure (the language is an argument) so it is testable; components pass
+ * i18next's language or use useIntl(), which binds it.
  */
 
 /** UI language → the locale its formats follow. */

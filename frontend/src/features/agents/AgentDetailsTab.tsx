@@ -45,6 +45,7 @@ import {
 } from './detailsForm';
 import { EnabledChip } from './EnabledChip';
 import { useUpdateAgent } from './queries';
+import { formatDate } from '../../shared/intl';
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -67,8 +68,7 @@ const TEXT_SECTIONS: readonly ImprovableField[] = ['description', 'objective', '
 
 function AgentView({ agent, onEdit }: { agent: Agent; onEdit: () => void }) {
   const { t, i18n } = useTranslation();
-  const formatDateTime = (iso: string | undefined) =>
-    iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '';
+  const formatDateTime = (iso: string | undefined) => formatDate(i18n.language, iso) ?? '';
   return (
     <Stack spacing={3} data-testid="agent-details-view">
       <DetailSection

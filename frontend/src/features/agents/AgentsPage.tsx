@@ -38,6 +38,7 @@ import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { CreateAgentDialog } from './CreateAgentDialog';
 import { EnabledChip } from './EnabledChip';
 import { useDeleteAgent, useToggleAgent } from './queries';
+import { formatDate } from '../../shared/intl';
 
 function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
@@ -57,7 +58,7 @@ interface AgentCardProps {
 
 function AgentCard({ agent, toggling, onToggle, onDelete }: AgentCardProps) {
   const { t, i18n } = useTranslation();
-  const created = agent.createdAt ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(agent.createdAt)) : '';
+  const created = formatDate(i18n.language, agent.createdAt, 'date') ?? '';
   return (
     <Card component="article" aria-label={agent.name} data-testid="agent-card" sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <CardActionArea component={RouterLink} to={`/agents/${agent._id}`} sx={{ flex: 1, display: 'flex', alignItems: 'stretch', position: 'relative' }}>

@@ -33,7 +33,8 @@ import './i18n';
 import { apiKeyQueryKeys, apiKeysApi } from './api';
 import { ApiKeyRevealDialog, type RevealedKey } from './ApiKeyRevealDialog';
 import { CreateApiKeyDialog } from './CreateApiKeyDialog';
-import { formatDateTime, maskedKey } from './format';
+import { formatDate } from '../../shared/intl';
+import { maskedKey } from './format';
 import { apiKeyErrorText, translateApiKeyText } from './messages';
 
 interface Pending {
@@ -60,8 +61,8 @@ function KeysTable({ rows, onAsk }: { rows: ApiKeyView[]; onAsk: (p: Pending) =>
             <TableRow key={row._id} data-testid={`api-key-${row._id}`}>
               <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{row.name}</TableCell>
               <TableCell sx={{ fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{maskedKey(row.prefix)}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(i18n.language, row.createdAt) ?? '—'}</TableCell>
-              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDateTime(i18n.language, row.lastUsedAt) ?? t('apiKeys.never')}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, row.createdAt) ?? '—'}</TableCell>
+              <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, row.lastUsedAt) ?? t('apiKeys.never')}</TableCell>
               <TableCell align="right" sx={{ whiteSpace: 'nowrap' }}>
                 <Tooltip title={t('apiKeys.regenerate')}>
                   <IconButton aria-label={t('apiKeys.regenerateLabel', { name: row.name })} onClick={() => onAsk({ action: 'regenerate', key: row })}>

@@ -3,7 +3,8 @@ import { apiKeyMessages } from '@agentdesk/functions/contract';
 import en from './i18n/en.json';
 import es from './i18n/es.json';
 import { apiKeyList } from './api';
-import { maskedKey, formatDateTime } from './format';
+import { formatDate as formatDateTime } from '../../shared/intl';
+import { maskedKey } from './format';
 
 function keys(value: unknown, prefix = ''): string[] {
   if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));

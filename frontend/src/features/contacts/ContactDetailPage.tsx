@@ -39,6 +39,7 @@ import { contactErrorMessage, translateContactMessage } from './i18n';
 import { formatPhone, whatsappLink } from '../../shared/phone';
 import { useContact, useDeleteContact, useUpdateContact } from './queries';
 import type { Contact } from './types';
+import { formatDate } from '../../shared/intl';
 
 const FORM_ID = 'contact-edit-form';
 
@@ -52,8 +53,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 function useDateTime() {
   const { i18n } = useTranslation();
-  return (iso: string | undefined) =>
-    iso ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso)) : '';
+  return (iso: string | undefined) => formatDate(i18n.language, iso) ?? '';
 }
 
 function TagsEditor({ tags, onChange }: { tags: string[]; onChange: (tags: string[]) => void }) {

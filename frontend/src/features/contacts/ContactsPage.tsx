@@ -63,6 +63,7 @@ import { formatPhone, whatsappLink } from '../../shared/phone';
 import { useContactList, useContactStats, useDeleteContact, useImportWhatsApp } from './queries';
 import { StatsRow } from './StatsRow';
 import { CONTACT_SOURCES, type Contact } from './types';
+import { formatDate } from '../../shared/intl';
 
 const MAX_TAGS_SHOWN = 2;
 
@@ -72,7 +73,7 @@ function ContactRow({ contact, onDelete }: { contact: Contact; onDelete: (contac
   const phone = formatPhone(contact.phoneNumber);
   const wa = whatsappLink(contact.phoneNumber);
   const tags = contact.metadata?.tags ?? [];
-  const added = contact.createdAt ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium' }).format(new Date(contact.createdAt)) : '';
+  const added = formatDate(i18n.language, contact.createdAt, 'date') ?? '';
   const hideSm = { display: { xs: 'none', md: 'table-cell' } };
   return (
     <TableRow hover>

@@ -11,6 +11,7 @@ import PhoneOutlined from '@mui/icons-material/PhoneOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import type { ContactStats } from './types';
+import { formatNumber } from '../../shared/intl';
 
 type StatColor = 'primary' | 'info' | 'success' | 'secondary';
 
@@ -26,7 +27,7 @@ function StatCard({ label, value, icon, color }: { label: string; value: number 
       </Box>
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="h5" component="p" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
-          {value === undefined ? <Skeleton width={40} /> : new Intl.NumberFormat(i18n.language).format(value)}
+          {value === undefined ? <Skeleton width={40} /> : formatNumber(i18n.language, value)}
         </Typography>
         <Typography variant="body2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
           {label}

@@ -17,6 +17,7 @@ import Send from '@mui/icons-material/Send';
 import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationMessage } from '@agentdesk/functions/contract';
 import { groupByDate, messageText, REPLY_MAX, windowOpen } from './format';
+import { formatDate } from '../../shared/intl';
 
 const LIST_HEIGHT = 420;
 
@@ -79,8 +80,6 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
   const groups = groupByDate(messages, now);
   const open = windowOpen(conversation.lastInboundAt, now);
   const total = Math.max(conversation.messageCount ?? 0, messages.length);
-  const timeFormat = new Intl.DateTimeFormat(i18n.language, { timeStyle: 'short' });
-  const dayFormat = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'full' });
   const lastId = messages.at(-1)?._id;
 
   // Newest message in view when the list first shows and whenever one arrives.
@@ -128,16 +127,13 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
                     ? t('conversations.modal.today')
                     : group.label === 'yesterday'
                       ? t('conversations.modal.yesterday')
-                      : Number.isNaN(group.label.getTime())
-                        ? ''
-                        : dayFormat.format(group.label)}
+                      : (formatDate(i18n.language, group.label, 'fullDate') ?? '')}
                 </Typography>
               </Divider>
               <Stack spacing={1}>
-                {group.messages.map((message) => {
-                  const at = new Date(message.timestamp);
-                  return <MessageBubble key={message._id} message={message} time={Number.isNaN(at.getTime()) ? '' : timeFormat.format(at)} />;
-                })}
+                {group.messages.map((message) => (
+                  <MessageBubble key={message._id} message={message} time={formatDate(i18n.language, message.timestamp, 'time') ?? ''} />
+                ))}
               </Stack>
             </Box>
           ))

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { relativeTime } from './format';
+import { formatDate } from '../../shared/intl';
 
 /** The ticking clock is shared (shared/useNow); the board ticks every 30 s. */
 export { useNow } from '../../shared/useNow';
@@ -17,10 +18,5 @@ export function useRelativeTime(now: number): (iso: string | null | undefined) =
 /** A full local date and time, for tooltips. */
 export function useDateTime(): (iso: string | null | undefined) => string {
   const { i18n } = useTranslation();
-  const format = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
-  return (iso) => {
-    if (!iso) return '';
-    const at = new Date(iso);
-    return Number.isNaN(at.getTime()) ? '' : format.format(at);
-  };
+  return (iso) => formatDate(i18n.language, iso) ?? '';
 }

@@ -46,6 +46,7 @@ import { formatPhone } from '../../shared/phone';
 import './i18n';
 import { activityDate, activityTime, formatAverage, formatCallDuration } from './format';
 import { useDashboard } from './queries';
+import { formatNumber } from '../../shared/intl';
 
 const CallsChart = lazy(() => import('./CallsChart'));
 
@@ -270,7 +271,7 @@ const DURATION_CARDS: { id: keyof DashboardData['voiceAnalytics']['durationStats
 function DashboardBody({ data }: { data: DashboardData }) {
   const { t, i18n } = useTranslation();
   const now = useNow(60_000);
-  const count = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const count = (n: number) => formatNumber(i18n.language, n);
   const { overview, durationStats } = data.voiceAnalytics;
   return (
     <Stack spacing={3}>

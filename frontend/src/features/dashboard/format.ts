@@ -3,6 +3,7 @@
  * recent activity times ('Just now' under 1 hour, 'Nh ago' under 24 hours, else a date), and the
  * 30-day chart's axes (at most 15 X ticks, the newest day always labelled; Y in whole steps).
  */
+import { formatDate, formatNumber } from '../../shared/intl';
 
 /** Seconds → '1m 5s' from a minute on, else '45s' (rounded; missing, negative or invalid → '0s'). */
 export function formatCallDuration(seconds: number | null | undefined): string {
@@ -45,21 +46,15 @@ export function yAxisMax(values: readonly number[]): number {
 
 /** A chart day (yyyy-mm-dd, already in the user's time zone) as a short label, e.g. 'Jan 5' / '5 ene'. */
 export function dayLabel(date: string, locale: string): string {
-  const at = new Date(`${date}T00:00:00Z`);
-  if (Number.isNaN(at.getTime())) return date;
-  return new Intl.DateTimeFormat(locale, { month: 'short', day: 'numeric', timeZone: 'UTC' }).format(at);
+  return formatDate(locale, `${date}T00:00:00Z`, 'dayMonth', 'UTC') ?? date;
 }
 
 /** A date for a recent activity older than a day, in the dashboard's time zone (falls back to the browser's). */
 export function activityDate(date: Date, locale: string, timeZone: string | undefined): string {
-  try {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeZone }).format(date);
-  } catch {
-    return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(date);
-  }
+  return formatDate(locale, date, 'date', timeZone) ?? '';
 }
 
 /** Average transcript turns per call, to one decimal ('3', '2.5'). */
 export function formatAverage(value: number, locale: string): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(Number.isFinite(value) ? value : 0);
+  return formatNumber(locale, value, { maximumFractionDigits: 1 });
 }

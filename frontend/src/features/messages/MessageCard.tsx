@@ -21,6 +21,7 @@ import type { Message, MessageStatus } from '@agentdesk/functions/contract';
 import { translateHubText } from './i18n';
 import { canRetry, relativeTime, shownStatus, typeIconKind } from './model';
 import { TypeIcon } from './TypeIcon';
+import { formatDate } from '../../shared/intl';
 
 const STATUS_COLORS: Record<MessageStatus, 'default' | 'info' | 'primary' | 'success' | 'error' | 'warning'> = {
   pending: 'warning',
@@ -36,7 +37,7 @@ function useRelativeTime(iso: string, now: number): string {
   if (!rel) return '';
   if (rel.kind === 'minutes') return t('messageHub.list.minutesAgo', { count: rel.value });
   if (rel.kind === 'hours') return t('messageHub.list.hoursAgo', { count: rel.value });
-  return new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(rel.value);
+  return formatDate(i18n.language, rel.value) ?? '';
 }
 
 interface MessageCardProps {

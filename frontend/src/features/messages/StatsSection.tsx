@@ -27,6 +27,7 @@ import { hubErrorText } from './i18n';
 import { percent, STATUS_CARDS, statusCounts, TIME_FILTERS, TYPE_CARDS } from './model';
 import { useMessageStats } from './queries';
 import { TypeIcon } from './TypeIcon';
+import { formatNumber } from '../../shared/intl';
 
 type CardColor = 'primary' | 'success' | 'info' | 'secondary';
 
@@ -48,7 +49,7 @@ function StatCard({ label, value, icon, color, disabled = false }: { label: stri
       </Box>
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="h5" component="p" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
-          {new Intl.NumberFormat(i18n.language).format(value)}
+          {formatNumber(i18n.language, value)}
         </Typography>
         <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center' }}>
           <Typography variant="body2" color="text.secondary" sx={{ lineHeight: 1.3 }}>
@@ -72,7 +73,7 @@ function BreakdownItem({ label, count, total, icon, color, hint }: { label: stri
         </Typography>
       </Stack>
       <Typography variant="h6" component="p" sx={{ fontWeight: 700, lineHeight: 1.2 }}>
-        {new Intl.NumberFormat(i18n.language).format(count)}
+        {formatNumber(i18n.language, count)}
       </Typography>
       <Typography variant="caption" color="text.secondary">
         {t('messageHub.stats.percentOfTotal', { percent: percent(count, total) })}

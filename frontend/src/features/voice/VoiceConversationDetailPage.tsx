@@ -45,16 +45,14 @@ import { isNotFound, useApplyContact, useCall } from './callQueries';
 import { RecordingPlayer } from './RecordingPlayer';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
+import { formatDate } from '../../shared/intl';
 
 const TRANSCRIPT_MAX_HEIGHT = 600;
 const LABEL_WIDTH = 130;
 
 function useDateTime() {
   const { i18n } = useTranslation();
-  return (iso: string | null | undefined, style: 'full' | 'time' = 'full') =>
-    iso
-      ? new Intl.DateTimeFormat(i18n.language, style === 'time' ? { timeStyle: 'medium' } : { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(iso))
-      : '';
+  return (iso: string | null | undefined, style: 'full' | 'time' = 'full') => formatDate(i18n.language, iso, style === 'time' ? 'timeWithSeconds' : 'dateTime') ?? '';
 }
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -306,10 +304,10 @@ function DeliveriesCard({ deliveries }: { deliveries: SummaryDeliveryAttempt[] }
 }
 
 function TurnBubble({ turn }: { turn: CallTurn }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const fmt = useDateTime();
   const caller = turn.role === 'user';
-  const confidence = caller ? confidencePercent(turn.confidence) : null;
+  const confidence = caller ? confidencePercent(turn.confidence, i18n.language) : null;
   return (
     <Stack sx={{ alignItems: caller ? 'flex-end' : 'flex-start' }} data-testid="call-turn" data-role={turn.role}>
       <Box

@@ -36,13 +36,14 @@ import { callFiltersToParams, formatDuration, parseCallFilters, type CallLogFilt
 import { useCallList } from './callQueries';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
+import { formatDate } from '../../shared/intl';
 
 function CallRow({ call }: { call: VoiceConversationListItem }) {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const href = `/voice-conversations/${encodeURIComponent(call._id)}`;
   const name = call.contact?.name?.trim() || t('voiceCalls.list.unknown');
-  const date = new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(call.createdAt));
+  const date = formatDate(i18n.language, call.createdAt) ?? '';
   const open = () => navigate(href);
   return (
     <TableRow

@@ -27,6 +27,7 @@ describe('confidencePercent', () => {
     expect(confidencePercent(0.874)).toBe('87%');
     expect(confidencePercent(1)).toBe('100%');
     expect(confidencePercent(0)).toBe('0%');
+    expect(confidencePercent(0.874, 'es')).toBe('87\u00a0%');
   });
   it('is null for agent turns', () => {
     expect(confidencePercent(null)).toBeNull();

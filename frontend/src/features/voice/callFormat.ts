@@ -3,6 +3,7 @@
  * minutes:seconds, confidence as a percentage, the list's query in the URL and where 'View Contact Details' goes.
  */
 import type { CallStatus, VoiceConversation } from '@agentdesk/functions/contract';
+import { formatPercent } from '../../shared/intl';
 
 /** Milliseconds → 'm:ss' (65 000 → '1:05'; 0, negative or missing → '0:00'). */
 export function formatDuration(ms: number | null | undefined): string {
@@ -12,11 +13,10 @@ export function formatDuration(ms: number | null | undefined): string {
   return `${minutes}:${String(seconds).padStart(2, '0')}`;
 }
 
-/** Twilio's 0..1 speech confidence → '87%'; null for agent turns or a missing value. */
-export function confidencePercent(confidence: number | null | undefined): string | null {
+/** Twilio's 0..1 speech confidence → '87%' ('87 %' in Spanish); null for agent turns or a missing value. */
+export function confidencePercent(confidence: number | null | undefined, language = 'en'): string | null {
   if (confidence === null || confidence === undefined || !Number.isFinite(confidence)) return null;
-  const clamped = Math.min(1, Math.max(0, confidence));
-  return `${Math.round(clamped * 100)}%`;
+  return formatPercent(language, confidence);
 }
 
 export const STATUS_COLOR: Record<CallStatus, 'success' | 'info' | 'warning' | 'error' | 'default'> = {

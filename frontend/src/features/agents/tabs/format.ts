@@ -1,7 +1,5 @@
-/** Sizes and dates for the tabs, in the UI language. */
-
-const LOCALES: Record<string, string> = { en: 'en-US', es: 'es-ES' };
-const localeFor = (language: string) => LOCALES[language.slice(0, 2)] ?? language;
+/** Sizes and dates for the tabs, in the UI language (through the shared Intl helper). */
+import { formatDate, formatNumber } from '../../../shared/intl';
 
 /** 0 B, 512 B, 1.5 KB, 12 MB (binary units, one decimal under 10). */
 export function formatBytes(bytes: number, language = 'en'): string {
@@ -14,13 +12,10 @@ export function formatBytes(bytes: number, language = 'en'): string {
     unit += 1;
   }
   const digits = unit === 0 || value >= 10 ? 0 : 1;
-  return `${new Intl.NumberFormat(localeFor(language), { maximumFractionDigits: digits }).format(value)} ${units[unit]}`;
+  return `${formatNumber(language, value, { maximumFractionDigits: digits })} ${units[unit]}`;
 }
 
 /** 'May 5, 2026, 3:04 PM' style; '—' for a missing or invalid date. */
 export function formatDateTime(iso: string | null | undefined, language = 'en'): string {
-  if (!iso) return '—';
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return '—';
-  return new Intl.DateTimeFormat(localeFor(language), { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return formatDate(language, iso) ?? '—';
 }
