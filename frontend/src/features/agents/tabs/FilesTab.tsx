@@ -5,19 +5,13 @@
  * While a document is being read the list refreshes every 2 s.
  */
 import { useRef, useState, type DragEvent } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import LinearProgress from '@mui/material/LinearProgress';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import PictureAsPdfOutlined from '@mui/icons-material/PictureAsPdfOutlined';
@@ -25,13 +19,13 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_FILE_ACCEPT, type Agent, type AgentFile } from '@agentdesk/functions/contract';
 import { agentKnowledgeApi } from '../../../api/agentKnowledge';
 import { useToast } from '../../../shared/useToast';
-import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { TabHeader } from './TabLayout';
+import { KnowledgeList, KnowledgeRow } from './KnowledgeList';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatBytes, formatDateTime } from './format';
-import { tabErrorMessage, tabMessage } from './messages';
+import { tabErrorMessage } from './messages';
 import { useAgentFiles, useDeleteFile } from './queries';
-import { StatusChip } from './StatusChip';
 import { useFileUploads, type UploadRow } from './useFileUploads';
 
 function FileIcon({ file }: { file: AgentFile }) {
@@ -185,62 +179,38 @@ export default function FilesTab({ agent }: { agent: Agent }) {
         </Paper>
       )}
 
-      {listed.length === 0 && rows.length === 0 ? (
-        isPlaceholderData && isFetching ? (
-          <ListSkeleton label={t('agentTabs.files.loading')} height={56} spacing={1} />
-        ) : (
-          <EmptyList icon={DescriptionOutlined} title={t('agentTabs.files.emptyTitle')} body={t('agentTabs.files.emptyBody')} />
-        )
-      ) : (
-        listed.length > 0 && (
-          <Paper variant="outlined">
-            <List disablePadding aria-label={t('agentTabs.files.listLabel')}>
-              {listed.map((file, index) => (
-                <ListItem key={file.id} divider={index < listed.length - 1} sx={{ py: 1.5, alignItems: 'flex-start', gap: 2, flexWrap: { xs: 'wrap', sm: 'nowrap' } }} data-testid="agent-file">
-                  <Box sx={{ pt: 0.5 }}>
-                    <FileIcon file={file} />
-                  </Box>
-                  <Box sx={{ flex: 1, minWidth: { xs: 'calc(100% - 48px)', sm: 0 } }}>
-                    <Typography sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{file.originalName}</Typography>
-                    <Typography variant="body2" color="text.secondary">
-                      {formatBytes(file.size, i18n.language)} · {t('agentTabs.files.uploadedAt', { date: formatDateTime(file.uploadedAt, i18n.language) })}
-                    </Typography>
-                    {file.status === 'failed' && (
-                      <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
-                        {file.error ? tabMessage(file.error) : t('agentTabs.files.failedUnknown')}
-                      </Alert>
-                    )}
-                    {file.status === 'uploading' && (
-                      <Typography variant="caption" color="text.secondary">
-                        {t('agentTabs.files.incomplete')}
-                      </Typography>
-                    )}
-                  </Box>
-                  <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexShrink: 0, ml: 'auto' }}>
-                    <StatusChip status={file.status} />
-                    <Tooltip title={t('agentTabs.files.download')}>
-                      <span>
-                        <IconButton
-                          aria-label={t('agentTabs.files.downloadAria', { name: file.originalName })}
-                          onClick={() => void download(file)}
-                          disabled={file.status === 'uploading'}
-                        >
-                          <FileDownloadOutlined />
-                        </IconButton>
-                      </span>
-                    </Tooltip>
-                    <Tooltip title={t('agentTabs.common.delete')}>
-                      <IconButton aria-label={t('agentTabs.files.deleteAria', { name: file.originalName })} onClick={() => toDelete.ask(file)}>
-                        <DeleteOutline />
-                      </IconButton>
-                    </Tooltip>
-                  </Stack>
-                </ListItem>
-              ))}
-            </List>
-          </Paper>
-        )
-      )}
+      <KnowledgeList section="files" items={listed} loading={isPlaceholderData && isFetching} busy={rows.length > 0} emptyIcon={DescriptionOutlined}>
+        {(file, divider) => (
+          <KnowledgeRow
+            key={file.id}
+            section="files"
+            testId="agent-file"
+            divider={divider}
+            icon={<FileIcon file={file} />}
+            status={file.status}
+            error={file.error}
+            action={{
+              title: t('agentTabs.files.download'),
+              label: t('agentTabs.files.downloadAria', { name: file.originalName }),
+              icon: <FileDownloadOutlined />,
+              onClick: () => void download(file),
+              disabled: file.status === 'uploading',
+            }}
+            deleteLabel={t('agentTabs.files.deleteAria', { name: file.originalName })}
+            onDelete={() => toDelete.ask(file)}
+          >
+            <Typography sx={{ fontWeight: 500, wordBreak: 'break-word' }}>{file.originalName}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {formatBytes(file.size, i18n.language)} · {t('agentTabs.files.uploadedAt', { date: formatDateTime(file.uploadedAt, i18n.language) })}
+            </Typography>
+            {file.status === 'uploading' && (
+              <Typography variant="caption" color="text.secondary">
+                {t('agentTabs.files.incomplete')}
+              </Typography>
+            )}
+          </KnowledgeRow>
+        )}
+      </KnowledgeList>
 
       <ConfirmDeleteDialog
         flow={toDelete}

@@ -1,4 +1,4 @@
-/** The pieces the Files, URLs and Tools tabs share: their heading, the loading placeholder and the empty state. */
+/** The pieces the agent tabs share: their heading, the loading placeholder and the empty state. */
 import type { ReactNode } from 'react';
 import type { SvgIconComponent } from '@mui/icons-material';
 import Box from '@mui/material/Box';

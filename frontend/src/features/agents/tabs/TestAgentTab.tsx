@@ -29,6 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, type Agent, type ChatMessage, type ChatSource, type ChatToolCall } from '@agentdesk/functions/contract';
 import { useToast } from '../../../shared/useToast';
 import { formatDateTime } from './format';
+import { TabHeader } from './TabLayout';
 import { tabErrorMessage, tabMessage } from './messages';
 import { clearTestChat, openTestChat, sendTestMessage, useTestChat } from './testChat';
 
@@ -286,25 +287,21 @@ export default function TestAgentTab({ agent }: { agent: Agent }) {
 
   return (
     <Stack spacing={2}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
-        <Box>
-          <Typography variant="h6" component="h2">
-            {t('agentTabs.chat.title')}
-          </Typography>
-          <Typography variant="body2" color="text.secondary">
-            {t('agentTabs.chat.intro')}
-          </Typography>
-        </Box>
-        <Button
-          variant="outlined"
-          startIcon={<DeleteSweepOutlined />}
-          onClick={() => clearTestChat(agentId)}
-          disabled={chat.messages.length === 0 && !chat.pending}
-          sx={{ flexShrink: 0 }}
-        >
-          {t('agentTabs.chat.clear')}
-        </Button>
-      </Stack>
+      <TabHeader
+        title={t('agentTabs.chat.title')}
+        intro={t('agentTabs.chat.intro')}
+        actions={
+          <Button
+            variant="outlined"
+            startIcon={<DeleteSweepOutlined />}
+            onClick={() => clearTestChat(agentId)}
+            disabled={chat.messages.length === 0 && !chat.pending}
+            sx={{ flexShrink: 0 }}
+          >
+            {t('agentTabs.chat.clear')}
+          </Button>
+        }
+      />
 
       <Paper variant="outlined" sx={{ display: 'flex', flexDirection: 'column', height: { xs: '65vh', md: '60vh' }, minHeight: 360, overflow: 'hidden' }}>
         <Box

@@ -4,20 +4,13 @@
  * Failed with the reason) and last update, Refresh (re-read the page; beyond the spec) and delete
  * with confirmation. While a page is being read the list refreshes every 2 s.
  */
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
 import Link from '@mui/material/Link';
-import List from '@mui/material/List';
-import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import AddLink from '@mui/icons-material/AddLink';
-import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import LanguageOutlined from '@mui/icons-material/LanguageOutlined';
 import Refresh from '@mui/icons-material/Refresh';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -26,13 +19,13 @@ import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
 import { useToast } from '../../../shared/useToast';
-import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { TabHeader } from './TabLayout';
+import { KnowledgeList, KnowledgeRow } from './KnowledgeList';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useAddUrls, useAgentUrls, useDeleteUrl, useRefreshUrl } from './queries';
-import { StatusChip } from './StatusChip';
 
 type UrlFormInput = z.input<typeof addUrlsRequest>;
 type UrlFormValues = z.output<typeof addUrlsRequest>;
@@ -109,63 +102,36 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
         </Stack>
       </Paper>
 
-      {listed.length === 0 ? (
-        isPlaceholderData && isFetching ? (
-          <ListSkeleton label={t('agentTabs.urls.loading')} height={56} spacing={1} />
-        ) : (
-          <EmptyList icon={LanguageOutlined} title={t('agentTabs.urls.emptyTitle')} body={t('agentTabs.urls.emptyBody')} />
-        )
-      ) : (
-        <Paper variant="outlined">
-          <List disablePadding aria-label={t('agentTabs.urls.listLabel')}>
-            {listed.map((url, index) => (
-              <ListItem
-                key={url._id}
-                divider={index < listed.length - 1}
-                data-testid="agent-url"
-                sx={{ py: 1.5, alignItems: 'flex-start', gap: 2, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}
-              >
-                <Box sx={{ pt: 0.5 }}>
-                  <LanguageOutlined color="primary" aria-hidden />
-                </Box>
-                <Box sx={{ flex: 1, minWidth: { xs: 'calc(100% - 48px)', sm: 0 } }}>
-                  {url.title && <Typography sx={{ fontWeight: 500 }}>{url.title}</Typography>}
-                  <Link href={url.link} target="_blank" rel="noopener noreferrer" sx={{ wordBreak: 'break-all' }} variant={url.title ? 'body2' : 'body1'}>
-                    {url.link}
-                  </Link>
-                  <Typography variant="body2" color="text.secondary">
-                    {t('agentTabs.urls.lastUpdate', { date: formatDateTime(url.lastUpdateAt, i18n.language) })}
-                  </Typography>
-                  {url.status === 'failed' && (
-                    <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
-                      {url.error ? tabMessage(url.error) : t('agentTabs.urls.failedUnknown')}
-                    </Alert>
-                  )}
-                </Box>
-                <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', flexShrink: 0, ml: 'auto' }}>
-                  <StatusChip status={url.status} />
-                  <Tooltip title={t('agentTabs.urls.refresh')}>
-                    <span>
-                      <IconButton
-                        aria-label={t('agentTabs.urls.refreshAria', { url: url.link })}
-                        onClick={() => onRefresh(url)}
-                        disabled={url.status === 'pending' || (refresh.isPending && refresh.variables === url._id)}
-                      >
-                        <Refresh />
-                      </IconButton>
-                    </span>
-                  </Tooltip>
-                  <Tooltip title={t('agentTabs.common.delete')}>
-                    <IconButton aria-label={t('agentTabs.urls.deleteAria', { url: url.link })} onClick={() => toDelete.ask(url)}>
-                      <DeleteOutline />
-                    </IconButton>
-                  </Tooltip>
-                </Stack>
-              </ListItem>
-            ))}
-          </List>
-        </Paper>
-      )}
+      <KnowledgeList section="urls" items={listed} loading={isPlaceholderData && isFetching} emptyIcon={LanguageOutlined}>
+        {(url, divider) => (
+          <KnowledgeRow
+            key={url._id}
+            section="urls"
+            testId="agent-url"
+            divider={divider}
+            icon={<LanguageOutlined color="primary" aria-hidden />}
+            status={url.status}
+            error={url.error}
+            action={{
+              title: t('agentTabs.urls.refresh'),
+              label: t('agentTabs.urls.refreshAria', { url: url.link }),
+              icon: <Refresh />,
+              onClick: () => onRefresh(url),
+              disabled: url.status === 'pending' || (refresh.isPending && refresh.variables === url._id),
+            }}
+            deleteLabel={t('agentTabs.urls.deleteAria', { url: url.link })}
+            onDelete={() => toDelete.ask(url)}
+          >
+            {url.title && <Typography sx={{ fontWeight: 500 }}>{url.title}</Typography>}
+            <Link href={url.link} target="_blank" rel="noopener noreferrer" sx={{ wordBreak: 'break-all' }} variant={url.title ? 'body2' : 'body1'}>
+              {url.link}
+            </Link>
+            <Typography variant="body2" color="text.secondary">
+              {t('agentTabs.urls.lastUpdate', { date: formatDateTime(url.lastUpdateAt, i18n.language) })}
+            </Typography>
+          </KnowledgeRow>
+        )}
+      </KnowledgeList>
 
       <ConfirmDeleteDialog
         flow={toDelete}
