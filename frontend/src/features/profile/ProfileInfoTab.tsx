@@ -16,6 +16,7 @@ import { authApi } from '../../api/auth';
 import { ME_QUERY_KEY } from '../../shared/session';
 import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
+import { ProfileCard } from './ProfileCard';
 
 const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'];
 const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
@@ -111,43 +112,33 @@ export function ProfileInfoTab({ user }: { user: User }) {
         </CardContent>
       </Card>
 
-      <Card>
-        <CardContent sx={{ p: 3 }}>
-          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('profile.info.personal')}
-          </Typography>
-          <Row label={t('profile.info.name')}>{user.name}</Row>
-          <Divider />
-          <Row label={t('profile.info.email')}>{user.email}</Row>
-          <Divider />
-          <Row label={t('profile.info.phone')}>{user.phoneNumber || t('profile.info.notSet')}</Row>
-          <Divider />
-          <Row label={t('profile.info.language')}>{t(`common.languages.${user.language === 'es' ? 'es' : 'en'}`)}</Row>
-          <Divider />
-          <Row label={t('profile.info.memberSince')}>{memberSince}</Row>
-        </CardContent>
-      </Card>
+      <ProfileCard title={t('profile.info.personal')} titleGap={1}>
+        <Row label={t('profile.info.name')}>{user.name}</Row>
+        <Divider />
+        <Row label={t('profile.info.email')}>{user.email}</Row>
+        <Divider />
+        <Row label={t('profile.info.phone')}>{user.phoneNumber || t('profile.info.notSet')}</Row>
+        <Divider />
+        <Row label={t('profile.info.language')}>{t(`common.languages.${user.language === 'es' ? 'es' : 'en'}`)}</Row>
+        <Divider />
+        <Row label={t('profile.info.memberSince')}>{memberSince}</Row>
+      </ProfileCard>
 
-      <Card>
-        <CardContent sx={{ p: 3 }}>
-          <Typography variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('profile.info.accountStatus')}
-          </Typography>
-          <Row label={t('profile.info.subscription')}>
-            <Chip
-              size="small"
-              color={user.hasActiveSubscription ? 'success' : 'default'}
-              label={user.hasActiveSubscription ? t('profile.info.active') : t('profile.info.inactive')}
-            />
-          </Row>
-          <Divider />
-          <Row label={t('profile.info.signInMethod')}>
-            {user.authProvider === 'google' ? t('profile.info.methodGoogle') : t('profile.info.methodPassword')}
-          </Row>
-          <Divider />
-          <Row label={t('profile.info.role')}>{t(`roles.${user.role || 'user'}`, { defaultValue: user.role || 'user' })}</Row>
-        </CardContent>
-      </Card>
+      <ProfileCard title={t('profile.info.accountStatus')} titleGap={1}>
+        <Row label={t('profile.info.subscription')}>
+          <Chip
+            size="small"
+            color={user.hasActiveSubscription ? 'success' : 'default'}
+            label={user.hasActiveSubscription ? t('profile.info.active') : t('profile.info.inactive')}
+          />
+        </Row>
+        <Divider />
+        <Row label={t('profile.info.signInMethod')}>
+          {user.authProvider === 'google' ? t('profile.info.methodGoogle') : t('profile.info.methodPassword')}
+        </Row>
+        <Divider />
+        <Row label={t('profile.info.role')}>{t(`roles.${user.role || 'user'}`, { defaultValue: user.role || 'user' })}</Row>
+      </ProfileCard>
     </Stack>
   );
 }

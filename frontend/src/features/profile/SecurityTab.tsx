@@ -1,11 +1,5 @@
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Card from '@mui/material/Card';
-import CardContent from '@mui/material/CardContent';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
-import Typography from '@mui/material/Typography';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +8,7 @@ import { authApi, storeSession } from '../../api/auth';
 import { fieldProps as fieldState } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
+import { ProfileCard, ProfileForm } from './ProfileCard';
 
 /** Change password; success 'Password updated successfully!'. Google accounts have no password. */
 export function SecurityTab({ user }: { user: User }) {
@@ -41,48 +36,41 @@ export function SecurityTab({ user }: { user: User }) {
   });
 
   return (
-    <Card>
-      <CardContent sx={{ p: 3 }}>
-        <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
-          {t('profile.security.title')}
-        </Typography>
-        {user.authProvider === 'google' ? (
-          <Alert severity="info">{t('profile.security.google')}</Alert>
-        ) : (
-          <Box component="form" noValidate onSubmit={onSubmit}>
-            {/* A hidden username helps password managers pair the change with the account. */}
-            <input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />
-            <Stack spacing={2.5} sx={{ maxWidth: 520 }}>
-              <TextField
-                label={t('profile.security.current')}
-                type="password"
-                autoComplete="current-password"
-                {...register('currentPassword')}
-                {...fieldState(errors.currentPassword)}
-              />
-              <TextField
-                label={t('profile.security.new')}
-                type="password"
-                autoComplete="new-password"
-                {...register('newPassword')}
-                {...fieldState(errors.newPassword, t('profile.security.help'))}
-              />
-              <TextField
-                label={t('profile.security.confirm')}
-                type="password"
-                autoComplete="new-password"
-                {...register('confirmPassword')}
-                {...fieldState(errors.confirmPassword)}
-              />
-              <Box>
-                <Button type="submit" variant="contained" disabled={isSubmitting}>
-                  {isSubmitting ? t('profile.security.submitting') : t('profile.security.submit')}
-                </Button>
-              </Box>
-            </Stack>
-          </Box>
-        )}
-      </CardContent>
-    </Card>
+    <ProfileCard title={t('profile.security.title')}>
+      {user.authProvider === 'google' ? (
+        <Alert severity="info">{t('profile.security.google')}</Alert>
+      ) : (
+        <ProfileForm
+          onSubmit={onSubmit}
+          submitting={isSubmitting}
+          submitLabel={t('profile.security.submit')}
+          submittingLabel={t('profile.security.submitting')}
+          // A hidden username helps password managers pair the change with the account.
+          before={<input type="text" name="username" autoComplete="username" value={user.email} readOnly hidden />}
+        >
+          <TextField
+            label={t('profile.security.current')}
+            type="password"
+            autoComplete="current-password"
+            {...register('currentPassword')}
+            {...fieldState(errors.currentPassword)}
+          />
+          <TextField
+            label={t('profile.security.new')}
+            type="password"
+            autoComplete="new-password"
+            {...register('newPassword')}
+            {...fieldState(errors.newPassword, t('profile.security.help'))}
+          />
+          <TextField
+            label={t('profile.security.confirm')}
+            type="password"
+            autoComplete="new-password"
+            {...register('confirmPassword')}
+            {...fieldState(errors.confirmPassword)}
+          />
+        </ProfileForm>
+      )}
+    </ProfileCard>
   );
 }
