@@ -15,14 +15,13 @@ const root = path.dirname(new URL(import.meta.url).pathname);
 const functionsSrc = path.join(root, 'functions/src');
 const frontendSrc = path.join(root, 'frontend/src');
 
-/** Lower tiers first. Same-tier areas are independent of each other. */
+/** Lower tiers first. Same-tier areas are independent of each other (the two channels too). */
 const DOMAIN_TIERS = [
   ['secrets', 'ai', 'auth', 'billing', 'contacts', 'dashboard', 'api-keys'],
   ['account', 'knowledge', 'integrations'],
   ['agents'],
   ['conversations'],
-  ['whatsapp'],
-  ['voice'],
+  ['whatsapp', 'voice'],
 ];
 const tierOf = new Map(DOMAIN_TIERS.flatMap((areas, tier) => areas.map((area) => [area, tier])));
 

@@ -33,6 +33,7 @@ tester.run('import-boundaries', rule, {
   invalid: [
     { filename: at('functions/src/domain/conversations/service.ts'), code: "import { g } from '../whatsapp/integration.js';", errors: [{ message: /domain\/conversations may not import domain\/whatsapp/ }] },
     { filename: at('functions/src/domain/integrations/service.ts'), code: "export { t } from '../voice/ports.js';", errors: [{ message: /domain areas depend one way/ }] },
+    { filename: at('functions/src/domain/voice/delivery.ts'), code: "import type { W } from '../whatsapp/ports.js';", errors: [{ message: /domain\/voice may not import domain\/whatsapp/ }] },
     { filename: at('functions/src/domain/knowledge/ingest.ts'), code: "import { S3Client } from '@aws-sdk/client-s3';", errors: [{ message: /imports no package/ }] },
     { filename: at('functions/src/domain/agents/service.ts'), code: "import { table } from '../../adapters/dynamo/table.js';", errors: [{ message: /never imports adapters/ }] },
     { filename: at('functions/src/handlers/stripe-webhook.ts'), code: "import { verify } from '../adapters/stripe/events.js';", errors: [{ message: /only through composition/ }] },
