@@ -3,7 +3,7 @@
  * and the fake Twilio's POST /_test/calls). Only what the call loop uses is modelled:
  *
  * - every request is a form POST signed like Twilio signs it: X-Twilio-Signature = the SDK's
- *   getExpectedTwilioSignature(authToken, exact URL called incl. query, POST params);
+ *   twilio.getExpectedTwilioSignature(authToken, exact URL called incl. query, POST params);
  * - the voice URL is requested first (CallStatus ringing, Direction inbound), then the TwiML is
  *   executed verb by verb: <Say> (text incl. SSML children), <Play>, <Pause>, <Start><Recording>,
  *   <Gather>, <Redirect>, <Dial>, <Hangup>; a document that runs out ends the call;
@@ -23,7 +23,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
-import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+import twilio from 'twilio';
 
 export type ScriptTurn = { speech: string; confidence: number } | { silence: true };
 
@@ -151,7 +151,7 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
   let ended: SimulatedCall['ended'] | null = null;
 
   async function post(kind: CallRequest['kind'], url: string, params: Record<string, string>): Promise<CallRequest> {
-    const signature = getExpectedTwilioSignature(input.authToken, url, params);
+    const signature = twilio.getExpectedTwilioSignature(input.authToken, url, params);
     const started = Date.now();
     const record: CallRequest = { kind, url, params, status: 0, durationMs: 0, body: '' };
     try {

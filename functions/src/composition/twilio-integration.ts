@@ -1,19 +1,19 @@
 /**
  * Wires the twilio-integration group: the integrations table, the secret box (KMS in AWS) and
- * Twilio's REST API (the twilio SDK's REST pieces, TWILIO_API_URL for the local fake). The REST
+ * Twilio's REST API (plain fetch, TWILIO_API_URL for the local fake). The REST
  * API lives here rather than in twilio.ts so the call loop's bundle does not carry it.
  */
 import { randomUUID } from 'node:crypto';
 import { config } from '../config.js';
 import { logger } from '../adapters/logger.js';
-import { SdkTwilioAccountApi } from '../adapters/twilio/account-api.js';
+import { FetchTwilioAccountApi } from '../adapters/twilio/account-api.js';
 import { createTwilioIntegrationService } from '../domain/voice/twilio-setup.js';
 import type { TwilioAccountApi } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
 import { secretBox } from './secrets.js';
 import { twilioIntegrations } from './twilio.js';
 
-export const twilioAccountApi = once((): TwilioAccountApi => new SdkTwilioAccountApi({ baseUrl: config().TWILIO_API_URL }));
+export const twilioAccountApi = once((): TwilioAccountApi => new FetchTwilioAccountApi({ baseUrl: config().TWILIO_API_URL }));
 
 export const twilioIntegrationService = once(() =>
   createTwilioIntegrationService({

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
 import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../../src/adapters/dynamo/subscriptions.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../../src/contract/voice.js';
@@ -112,7 +112,7 @@ describe('voice call loop', () => {
       const url = u.webhookUrl.replace(`/twilio/${u.userId}/`, `/twilio/${encodeURIComponent(userId)}/`) + suffix;
       const res = await fetch(url.replace(new URL(url).origin, provided('apiUrl')), {
         method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': getExpectedTwilioSignature(u.authToken, url, params) },
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(u.authToken, url, params) },
         body: new URLSearchParams(params).toString(),
       });
       return { status: res.status, contentType: res.headers.get('content-type'), body: await res.text() };

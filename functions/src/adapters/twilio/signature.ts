@@ -1,20 +1,55 @@
 /**
- * X-Twilio-Signature (ARCHITECTURE §8, §9): Twilio signs HMAC-SHA1(auth token, the exact URL it
- * called — scheme, host, port, path and query — followed by the POST parameters sorted by name).
- * The SDK's own validateRequest checks it (constant-time; with and without the default port);
- * only the webhooks module is imported, not the SDK's client (bundle size).
+ * X-Twilio-Signature (ARCHITECTURE §8, §9), Twilio's documented algorithm: base64 of
+ * HMAC-SHA1(auth token, the exact URL it called — scheme, host, port, path and query — followed
+ * by each POST parameter's name and value, sorted by name), compared in constant time. As the
+ * SDK's validateRequest, the URL is also tried with and without the scheme's default port
+ * (Twilio may sign either) and in its WHATWG-normalised form.
  */
-import { validateRequest } from 'twilio/lib/webhooks/webhooks.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** The signature Twilio sends for this URL and these POST parameters. */
+export function twilioSignature(authToken: string, url: string, params: Record<string, string>): string {
+  const data = Object.keys(params)
+    .sort()
+    .reduce((acc, key) => acc + key + params[key], url);
+  return createHmac('sha1', authToken).update(Buffer.from(data, 'utf8')).digest('base64');
+}
+
+/** The URL without its port, and with the scheme's default port when it has none. */
+function portVariants(url: string): string[] {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)/i.exec(url);
+  if (!match) return [url];
+  const scheme = match[1]!;
+  const authority = match[2]!;
+  const rest = url.slice(match[0].length);
+  const userInfo = authority.slice(0, authority.lastIndexOf('@') + 1);
+  const hostAndPort = authority.slice(userInfo.length);
+  // A colon starts the port only after the closing bracket of an IPv6 literal.
+  const portStart = hostAndPort.indexOf(':', hostAndPort.lastIndexOf(']') + 1);
+  const host = portStart === -1 ? hostAndPort : hostAndPort.slice(0, portStart);
+  const defaultPort = scheme.toLowerCase() === 'https://' ? ':443' : ':80';
+  return [scheme + userInfo + host + rest, portStart === -1 ? scheme + userInfo + host + defaultPort + rest : url];
+}
+
+function candidateUrls(url: string): Set<string> {
+  const candidates = new Set([url, ...portVariants(url)]);
+  try {
+    for (const variant of portVariants(new URL(url).toString())) candidates.add(variant);
+  } catch {
+    // Not a URL Twilio could have called: only the string as given is tried.
+  }
+  return candidates;
+}
 
 /** True when `signatureHeader` is Twilio's signature of this request. */
 export function verifyTwilioSignature(authToken: string, signatureHeader: string | undefined, url: string, params: Record<string, string>): boolean {
   if (!authToken || !signatureHeader) return false;
-  try {
-    return validateRequest(authToken, signatureHeader, url, params);
-  } catch {
-    // A URL validateRequest cannot parse is not one Twilio called.
-    return false;
+  const given = Buffer.from(signatureHeader);
+  for (const candidate of candidateUrls(url)) {
+    const expected = Buffer.from(twilioSignature(authToken, candidate, params));
+    if (expected.length === given.length && timingSafeEqual(expected, given)) return true;
   }
+  return false;
 }
 
 /**

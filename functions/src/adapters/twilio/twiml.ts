@@ -1,6 +1,7 @@
 /**
- * TwiML for the call loop, built with the SDK's VoiceResponse (escaping and attribute names are
- * the SDK's). Only the TwiML module is imported, not the SDK's client (bundle size).
+ * TwiML for the call loop: a small builder for the five verbs the loop uses, producing what the
+ * SDK's VoiceResponse produces for them (the tests compare the two). The SDK's TwiML module
+ * would pull its XML builder into the voice-webhook bundle for a handful of elements.
  *
  * <Say voice language> speaks; SSML <prosody> wraps the text only when the speech rate, pitch or
  * volume differ from 1. <Gather input="speech" speechTimeout="auto" actionOnEmptyResult="true">
@@ -8,7 +9,6 @@
  * verb). <Start><Recording> records the call in the background and reports to the recording
  * callback. <Dial> forwards, <Hangup> ends.
  */
-import VoiceResponse from 'twilio/lib/twiml/VoiceResponse.js';
 import type { CallScript, SpeechVoice } from '../../domain/voice/call-loop.js';
 
 const round = (n: number) => Math.round(n * 10) / 10;
@@ -31,54 +31,58 @@ export function prosodyOf(voice: Pick<SpeechVoice, 'speechRate' | 'pitch' | 'vol
   return Object.keys(attrs).length > 0 ? attrs : null;
 }
 
-type SayParent = { say(attributes: VoiceResponse.SayAttributes, message: string): VoiceResponse.Say };
+// Characters XML 1.0 cannot carry at all (control characters, lone surrogates, U+FFFE/U+FFFF): dropped.
+// eslint-disable-next-line no-control-regex
+const ILLEGAL_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
-function say(parent: SayParent, voice: SpeechVoice, text: string): void {
-  const attributes = { voice: voice.voice, language: voice.language } as VoiceResponse.SayAttributes;
+const escapeText = (s: string) => s.replace(ILLEGAL_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\r/g, '&#xD;');
+const escapeAttr = (s: string) =>
+  s.replace(ILLEGAL_XML, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\t/g, '&#x9;').replace(/\n/g, '&#xA;').replace(/\r/g, '&#xD;');
+
+type AttrValue = string | number | boolean | readonly string[];
+
+/** <name a="…">children</name>, or <name a="…"/> without children. Attributes in the given order. */
+function element(name: string, attrs: Record<string, AttrValue>, children = ''): string {
+  const attributes = Object.entries(attrs)
+    .map(([key, value]) => ` ${key}="${escapeAttr(Array.isArray(value) ? value.join(' ') : String(value))}"`)
+    .join('');
+  return children ? `<${name}${attributes}>${children}</${name}>` : `<${name}${attributes}/>`;
+}
+
+function say(voice: SpeechVoice, text: string): string {
   const prosody = prosodyOf(voice);
-  if (!prosody) {
-    parent.say(attributes, text);
-    return;
-  }
-  parent.say(attributes, '').prosody(prosody as VoiceResponse.SsmlProsodyAttributes, text);
+  const body = prosody ? element('prosody', prosody, escapeText(text)) : escapeText(text);
+  return element('Say', { voice: voice.voice, language: voice.language }, body);
 }
 
 export function renderTwiml(script: CallScript): string {
-  const response = new VoiceResponse();
   const { voice } = script;
-  for (const step of script.steps) {
+  const verbs = script.steps.map((step) => {
     switch (step.kind) {
       case 'record':
-        response.start().recording({
-          recordingStatusCallback: step.callbackUrl,
-          recordingStatusCallbackMethod: 'POST',
-          recordingStatusCallbackEvent: ['completed'],
-          trim: 'do-not-trim',
-        } as VoiceResponse.RecordingAttributes);
-        break;
+        return element(
+          'Start',
+          {},
+          element('Recording', {
+            recordingStatusCallback: step.callbackUrl,
+            recordingStatusCallbackMethod: 'POST',
+            recordingStatusCallbackEvent: ['completed'],
+            trim: 'do-not-trim',
+          }),
+        );
       case 'say':
-        say(response, voice, step.text);
-        break;
-      case 'gather': {
-        const gather = response.gather({
-          input: ['speech'],
-          language: voice.language as VoiceResponse.GatherAttributes['language'],
-          speechTimeout: 'auto',
-          timeout: step.timeoutSec,
-          actionOnEmptyResult: true,
-          action: step.actionUrl,
-          method: 'POST',
-        });
-        if (step.text) say(gather, voice, step.text);
-        break;
-      }
+        return say(voice, step.text);
+      case 'gather':
+        return element(
+          'Gather',
+          { input: ['speech'], language: voice.language, speechTimeout: 'auto', timeout: step.timeoutSec, actionOnEmptyResult: true, action: step.actionUrl, method: 'POST' },
+          step.text ? say(voice, step.text) : '',
+        );
       case 'dial':
-        response.dial({ answerOnBridge: true }, step.number);
-        break;
+        return element('Dial', { answerOnBridge: true }, escapeText(step.number));
       case 'hangup':
-        response.hangup();
-        break;
+        return element('Hangup', {});
     }
-  }
-  return response.toString();
+  });
+  return `<?xml version="1.0" encoding="UTF-8"?>${element('Response', {}, verbs.join(''))}`;
 }

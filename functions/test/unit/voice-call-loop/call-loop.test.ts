@@ -3,7 +3,7 @@
  * (retried webhooks, billing arithmetic, the turn bound with a hanging model) and the TwiML and
  * signature adapters.
  */
-import { getExpectedTwilioSignature } from 'twilio/lib/webhooks/webhooks.js';
+import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
 import { renderTwiml, prosodyOf } from '../../../src/adapters/twilio/twiml.js';
 import { publicRequestUrl, verifyTwilioSignature } from '../../../src/adapters/twilio/signature.js';
@@ -233,7 +233,7 @@ describe('X-Twilio-Signature', () => {
   it('is checked over the exact public URL, query included', () => {
     const url = publicRequestUrl('https://app.example/any/path', '/api/webhooks/twilio/u/voice/gather', 'turn=3');
     const params = { CallSid: 'CA1', SpeechResult: 'Hola' };
-    const signature = getExpectedTwilioSignature('token', url, params);
+    const signature = twilio.getExpectedTwilioSignature('token', url, params);
 
     expect(url).toBe('https://app.example/api/webhooks/twilio/u/voice/gather?turn=3');
     expect(verifyTwilioSignature('token', signature, url, params)).toBe(true);
