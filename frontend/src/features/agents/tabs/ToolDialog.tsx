@@ -41,6 +41,7 @@ import {
   type ToolInput,
 } from '@agentdesk/functions/contract';
 import { ApiError } from '../../../api/client';
+import { fieldProps } from '../../../shared/forms';
 import { useToast } from '../../../shared/useToast';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useSaveTool } from './queries';
@@ -115,10 +116,9 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
   const rawName = watch('name');
   const savedName = normaliseToolName(rawName ?? '');
 
-  const message = (error: FieldError | undefined) => {
-    if (!error?.message) return undefined;
-    return error.message === DUPLICATE_PARAMETER ? t('agentTabs.tools.form.duplicateParameter') : tabMessage(error.message);
-  };
+  const translate = (text: string) => (text === DUPLICATE_PARAMETER ? t('agentTabs.tools.form.duplicateParameter') : tabMessage(text));
+  /** error / helperText for a field: its message in the UI language, else the hint. */
+  const errorOrHint = (error: FieldError | undefined, hint?: string) => fieldProps(error, hint, translate);
 
   const close = () => {
     if (!isSubmitting) onClose();
@@ -136,7 +136,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
     }
   });
 
-  const parametersError = message(errors.parameters?.root as FieldError | undefined);
+  const parametersError = errorOrHint(errors.parameters?.root as FieldError | undefined).helperText;
 
   return (
     <Dialog open={open} onClose={close} fullWidth maxWidth="md" fullScreen={fullScreen} aria-labelledby="tool-dialog-title">
@@ -163,11 +163,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                     autoComplete="off"
                     autoFocus={!tool}
                     slotProps={{ htmlInput: { maxLength: AGENT_LIMITS.toolName + 10, spellCheck: false } }}
-                    error={Boolean(errors.name)}
-                    helperText={
-                      message(errors.name) ??
-                      (savedName ? t('agentTabs.tools.form.namePreview', { name: savedName }) : t('agentTabs.tools.form.nameHint'))
-                    }
+                    {...errorOrHint(errors.name, savedName ? t('agentTabs.tools.form.namePreview', { name: savedName }) : t('agentTabs.tools.form.nameHint'))}
                   />
                 )}
               />
@@ -191,8 +187,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
               minRows={2}
               fullWidth
               {...register('description')}
-              error={Boolean(errors.description)}
-              helperText={message(errors.description) ?? t('agentTabs.tools.form.descriptionHint')}
+              {...errorOrHint(errors.description, t('agentTabs.tools.form.descriptionHint'))}
             />
 
             <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
@@ -200,7 +195,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                 control={control}
                 name="method"
                 render={({ field }) => (
-                  <TextField {...field} select label={t('agentTabs.tools.form.method')} sx={{ minWidth: 140 }} error={Boolean(errors.method)} helperText={message(errors.method)}>
+                  <TextField {...field} select label={t('agentTabs.tools.form.method')} sx={{ minWidth: 140 }} {...errorOrHint(errors.method)}>
                     {TOOL_METHODS.map((method) => (
                       <MenuItem key={method} value={method}>
                         {method}
@@ -217,8 +212,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                 fullWidth
                 autoComplete="off"
                 {...register('endpoint')}
-                error={Boolean(errors.endpoint)}
-                helperText={message(errors.endpoint) ?? t('agentTabs.tools.form.endpointHint')}
+                {...errorOrHint(errors.endpoint, t('agentTabs.tools.form.endpointHint'))}
               />
             </Stack>
 
@@ -229,8 +223,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                 fullWidth
                 autoComplete="off"
                 {...register('headerKey')}
-                error={Boolean(errors.headerKey)}
-                helperText={message(errors.headerKey) ?? t('agentTabs.tools.form.optional')}
+                {...errorOrHint(errors.headerKey, t('agentTabs.tools.form.optional'))}
               />
               <TextField
                 label={t('agentTabs.tools.form.headerValue')}
@@ -241,8 +234,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                 // The '***' placeholder shows that a value is stored.
                 slotProps={storedHeader ? { inputLabel: { shrink: true } } : undefined}
                 {...register('headerValue')}
-                error={Boolean(errors.headerValue)}
-                helperText={message(errors.headerValue) ?? (storedHeader ? t('agentTabs.tools.form.headerValueKept') : t('agentTabs.tools.form.headerValueHint'))}
+                {...errorOrHint(errors.headerValue, storedHeader ? t('agentTabs.tools.form.headerValueKept') : t('agentTabs.tools.form.headerValueHint'))}
               />
             </Stack>
 
@@ -290,8 +282,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                             sx={{ flex: { md: '0 0 170px' } }}
                             {...register(`parameters.${index}.name`)}
                             slotProps={{ htmlInput: { readOnly: row.locked, spellCheck: false } }}
-                            error={Boolean(rowErrors?.name)}
-                            helperText={message(rowErrors?.name) ?? (row.locked ? t('agentTabs.tools.form.parameterNameLocked') : undefined)}
+                            {...errorOrHint(rowErrors?.name, row.locked ? t('agentTabs.tools.form.parameterNameLocked') : undefined)}
                           />
                           <Controller
                             control={control}
@@ -303,8 +294,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                                 size="small"
                                 label={t('agentTabs.tools.form.parameterType')}
                                 sx={{ flex: { md: '0 0 130px' } }}
-                                error={Boolean(rowErrors?.type)}
-                                helperText={message(rowErrors?.type)}
+                                {...errorOrHint(rowErrors?.type)}
                               >
                                 {TOOL_PARAMETER_TYPES.map((type) => (
                                   <MenuItem key={type} value={type}>
@@ -321,8 +311,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                             sx={{ flex: { md: 1 } }}
                             autoComplete="off"
                             {...register(`parameters.${index}.description`)}
-                            error={Boolean(rowErrors?.description)}
-                            helperText={message(rowErrors?.description)}
+                            {...errorOrHint(rowErrors?.description)}
                           />
                           <Stack direction="row" sx={{ alignItems: 'center', flexShrink: 0 }}>
                             <Controller

@@ -18,6 +18,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, splitUrlLines, type Agent, type AgentUrl } from '@agentdesk/functions/contract';
+import { fieldProps } from '../../../shared/forms';
 import { useToast } from '../../../shared/useToast';
 import { TabHeader } from './TabLayout';
 import { KnowledgeList, KnowledgeRow } from './KnowledgeList';
@@ -70,8 +71,6 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
     });
   };
 
-  const urlsError = errors.urls?.message;
-
   return (
     <Stack spacing={3}>
       <TabHeader title={t('agentTabs.urls.title')} intro={t('agentTabs.urls.intro')} />
@@ -87,8 +86,7 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
           autoComplete="off"
           slotProps={{ htmlInput: { spellCheck: false } }}
           {...register('urls')}
-          error={Boolean(urlsError)}
-          helperText={urlsError ? tabMessage(urlsError) : t('agentTabs.urls.hint')}
+          {...fieldProps(errors.urls, t('agentTabs.urls.hint'), tabMessage)}
         />
         <Stack direction="row" spacing={2} sx={{ mt: 1.5, justifyContent: 'flex-end', alignItems: 'center' }}>
           {lineCount > 0 && (
