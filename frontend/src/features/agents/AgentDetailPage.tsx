@@ -7,7 +7,6 @@
  * integration goes inactive while one is selected the view returns to Agent Details.
  */
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -38,6 +37,7 @@ import { AgentDetailsTab } from './AgentDetailsTab';
 import { AGENT_TABS, parseTab, revertsToDetails, tabNeedsIntegration, tabParams, type AgentTab } from './detailTabs';
 import { EnabledChip } from './EnabledChip';
 import { useSetAgentEnabled } from './queries';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 // Each tab loads when first shown.
 const FilesTab = lazy(() => import('./tabs/FilesTab'));
@@ -236,17 +236,9 @@ export default function AgentDetailPage() {
             </Button>
           </Card>
         ) : (
-          <Alert
-            severity="error"
-            variant="filled"
-            action={
-              <Button color="inherit" size="small" onClick={() => void agent.refetch()}>
-                {t('agents.retry')}
-              </Button>
-            }
-          >
+          <RetryAlert retryLabel={t('agents.retry')} onRetry={() => void agent.refetch()} variant="filled">
             {apiErrorText(agent.error, t('agents.detail.loadFailed'))}
-          </Alert>
+          </RetryAlert>
         )}
       </Box>
     );

@@ -5,7 +5,6 @@
  * opens /agents/{id}. Create asks only for the name.
  */
 import { useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -39,6 +38,7 @@ import { CreateAgentDialog } from './CreateAgentDialog';
 import { EnabledChip } from './EnabledChip';
 import { useDeleteAgent, useToggleAgent } from './queries';
 import { formatDate } from '../../shared/intl';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
@@ -187,16 +187,9 @@ export default function AgentsPage() {
     );
   } else if (agents.isError) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void agents.refetch()}>
-            {t('agents.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('agents.retry')} onRetry={() => void agents.refetch()}>
         {apiErrorText(agents.error, t('agents.toasts.loadFailed'))}
-      </Alert>
+      </RetryAlert>
     );
   } else if (agents.data.length === 0) {
     body = <EmptyState onCreate={() => setCreating(true)} />;

@@ -27,6 +27,7 @@ import { useCheckout, useCurrentSubscription, usePlans } from './queries';
 import { PlanFeatureList } from './PlanFeatureList';
 import { usePlanText } from './usePlanText';
 import './i18n';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 /** Onboarding shows the first four features of each plan. */
 export const ONBOARDING_FEATURES = 4;
@@ -76,16 +77,9 @@ export function ChoosePlanStep({ onPrevious }: { onPrevious: () => void }) {
           <CircularProgress aria-label={t('app.loading')} />
         </Box>
       ) : plans.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void plans.refetch()}>
-              {t('billing.onboarding.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('billing.onboarding.retry')} onRetry={() => void plans.refetch()}>
           {errorMessage(plans.error, t('billing.errors.fetchPlans'))}
-        </Alert>
+        </RetryAlert>
       ) : (
         <Box
           role="radiogroup"

@@ -1,6 +1,4 @@
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import CircularProgress from '@mui/material/CircularProgress';
@@ -13,6 +11,7 @@ import { useSubscriptionAnalytics } from './queries';
 import { UsageBar } from './UsageBar';
 import { PlanFeatureList } from './PlanFeatureList';
 import { usePlanText } from './usePlanText';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 /** Usage bars for contacts, messages and voice minutes, and the plan's feature list. */
 export function OverviewTab({ plan }: { plan: Plan | undefined }) {
@@ -42,16 +41,9 @@ export function OverviewTab({ plan }: { plan: Plan | undefined }) {
                 <CircularProgress aria-label={t('app.loading')} />
               </Box>
             ) : analytics.isError ? (
-              <Alert
-                severity="error"
-                action={
-                  <Button color="inherit" size="small" onClick={() => void analytics.refetch()}>
-                    {t('billing.loadError.retry')}
-                  </Button>
-                }
-              >
+              <RetryAlert retryLabel={t('billing.loadError.retry')} onRetry={() => void analytics.refetch()}>
                 {errorMessage(analytics.error, t('billing.errors.fetchAnalytics'))}
-              </Alert>
+              </RetryAlert>
             ) : !data ? (
               <Typography color="text.secondary" sx={{ py: 3, textAlign: 'center' }}>
                 {t('billing.usage.none')}

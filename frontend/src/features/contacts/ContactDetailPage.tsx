@@ -5,7 +5,6 @@
  * conversations and calls get their place here once those screens exist.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -40,6 +39,7 @@ import { formatPhone, whatsappLink } from '../../shared/phone';
 import { useContact, useDeleteContact, useUpdateContact } from './queries';
 import type { Contact } from './types';
 import { formatDate } from '../../shared/intl';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 const FORM_ID = 'contact-edit-form';
 
@@ -346,16 +346,9 @@ export default function ContactDetailPage() {
         <Button component={RouterLink} to="/contacts" startIcon={<ArrowBack />} sx={{ mb: 2, ml: -1 }}>
           {t('contacts.detail.back')}
         </Button>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void contact.refetch()}>
-              {t('contacts.detail.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('contacts.detail.retry')} onRetry={() => void contact.refetch()}>
           {contactErrorMessage(contact.error, t('contacts.toasts.loadOneFailed'))}
-        </Alert>
+        </RetryAlert>
       </Box>
     );
   }

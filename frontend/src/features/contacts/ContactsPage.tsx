@@ -64,6 +64,7 @@ import { useContactList, useContactStats, useDeleteContact, useImportWhatsApp } 
 import { StatsRow } from './StatsRow';
 import { CONTACT_SOURCES, type Contact } from './types';
 import { formatDate } from '../../shared/intl';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 const MAX_TAGS_SHOWN = 2;
 
@@ -241,16 +242,9 @@ export default function ContactsPage() {
   } else if (list.isError && !list.data) {
     body = (
       <Box sx={{ p: 3 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              {t('contacts.detail.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('contacts.detail.retry')} onRetry={() => void list.refetch()}>
           {contactErrorMessage(list.error, t('contacts.toasts.loadFailed'))}
-        </Alert>
+        </RetryAlert>
       </Box>
     );
   } else if (contacts.length === 0) {

@@ -34,6 +34,7 @@ import { contactLabel } from './ConversationCard';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';
 import { useConversation, useDeleteConversation, useEscalateConversation, useReplyToConversation, useUpdateConversation } from './queries';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 interface ConversationModalProps {
   id: string;
@@ -156,16 +157,9 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
     );
   } else if (!conversation) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void detail.refetch()}>
-            {t('conversations.modal.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('conversations.modal.retry')} onRetry={() => void detail.refetch()}>
         {t('conversations.errors.detailFailed')}
-      </Alert>
+      </RetryAlert>
     );
   } else {
     body = (

@@ -5,9 +5,7 @@
  * Closed, Archived) and a result count while a filter is active. A card opens the detail modal.
  */
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import InputAdornment from '@mui/material/InputAdornment';
@@ -30,6 +28,7 @@ import { ConversationModal } from './ConversationModal';
 import { BOARD_COLUMNS, filterBoard, type BoardColumn } from './format';
 import { useConversationOverview } from './queries';
 import { useNow, useRelativeTime } from './useNow';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 const COLUMN_ACCENT: Record<BoardColumn, string> = {
   active: 'success.main',
@@ -143,17 +142,9 @@ export default function ConversationsPage() {
       <StatsSummary stats={overview.data?.stats} />
 
       {failed && (
-        <Alert
-          severity="error"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void overview.refetch()}>
-              {t('conversations.refresh')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('conversations.refresh')} onRetry={() => void overview.refetch()} sx={{ mb: 2 }}>
           {t('conversations.errors.loadFailed')}
-        </Alert>
+        </RetryAlert>
       )}
 
       {filtered && overview.data && (

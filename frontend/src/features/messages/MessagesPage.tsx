@@ -48,6 +48,7 @@ import {
 } from './model';
 import { useDeleteMessage, useMessageList, useRetryMessage } from './queries';
 import { StatsSection } from './StatsSection';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 function EmptyState({ filtered }: { filtered: boolean }) {
   const { t } = useTranslation();
@@ -122,16 +123,9 @@ export default function MessagesPage() {
   } else if (list.isError && !list.data) {
     body = (
       <Box sx={{ p: 2 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void list.refetch()}>
-              {t('messageHub.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('messageHub.retry')} onRetry={() => void list.refetch()}>
           {hubErrorText(list.error, t('messageHub.toasts.loadFailed'))}
-        </Alert>
+        </RetryAlert>
       </Box>
     );
   } else if (messages.length === 0) {

@@ -6,9 +6,7 @@
  * while the numbers load.
  */
 import type { ReactNode } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
@@ -28,6 +26,7 @@ import { percent, STATUS_CARDS, statusCounts, TIME_FILTERS, TYPE_CARDS } from '.
 import { useMessageStats } from './queries';
 import { TypeIcon } from './TypeIcon';
 import { formatNumber } from '../../shared/intl';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 type CardColor = 'primary' | 'success' | 'info' | 'secondary';
 
@@ -122,17 +121,9 @@ export function StatsSection({ timeFilter, onTimeFilter }: { timeFilter: TimeFil
         </TextField>
       </Stack>
       {query.isError && !query.data && (
-        <Alert
-          severity="error"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-              {t('messageHub.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('messageHub.retry')} onRetry={() => void query.refetch()} sx={{ mb: 2 }}>
           {hubErrorText(query.error, t('messageHub.stats.loadFailed'))}
-        </Alert>
+        </RetryAlert>
       )}
       <Box
         aria-busy={loading || undefined}

@@ -46,6 +46,7 @@ import { RecordingPlayer } from './RecordingPlayer';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
 import { formatDate } from '../../shared/intl';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 const TRANSCRIPT_MAX_HEIGHT = 600;
 const LABEL_WIDTH = 130;
@@ -431,16 +432,9 @@ export default function VoiceConversationDetailPage() {
     return (
       <Box>
         <BackButton />
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void call.refetch()}>
-              {t('voiceCalls.detail.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('voiceCalls.detail.retry')} onRetry={() => void call.refetch()}>
           {t('voiceCalls.detail.loadFailed')}
-        </Alert>
+        </RetryAlert>
       </Box>
     );
   }

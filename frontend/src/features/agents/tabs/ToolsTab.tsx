@@ -5,7 +5,6 @@
  * with none, 'No tools configured'.
  */
 import { useState } from 'react';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -30,6 +29,7 @@ import { useAgentTools, useDeleteTool } from './queries';
 import { ToolDialog } from './ToolDialog';
 import { ToolExamplesDialog } from './ToolExamplesDialog';
 import type { ToolFormValues } from './toolForm';
+import { RetryAlert } from '../../../shared/RetryAlert';
 
 const METHOD_COLOR: Record<ToolMethod, 'success' | 'primary' | 'warning' | 'error' | 'secondary'> = {
   GET: 'success',
@@ -147,16 +147,9 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
       />
 
       {isError && !isFetching && (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void refetch()}>
-              {t('agentTabs.common.retry')}
-            </Button>
-          }
-        >
+        <RetryAlert retryLabel={t('agentTabs.common.retry')} onRetry={() => void refetch()}>
           {tabErrorMessage(error, t('agentTabs.tools.loadFailed'))}
-        </Alert>
+        </RetryAlert>
       )}
 
       {sorted.length === 0 ? (

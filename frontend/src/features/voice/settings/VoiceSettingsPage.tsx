@@ -46,6 +46,7 @@ import {
   type VoiceSettingsFormValues,
 } from './settingsForm';
 import { WebhookSecret } from './WebhookSecret';
+import { RetryAlert } from '../../../shared/RetryAlert';
 
 const resolver: Resolver<VoiceSettingsFormValues, unknown, VoiceSettingsInput> = (values) => {
   const parsed = parseForm(values);
@@ -392,16 +393,9 @@ export default function VoiceSettingsPage() {
     );
   } else if (settings.isError || !settings.data) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void settings.refetch()}>
-            {t('voiceSettings.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('voiceSettings.retry')} onRetry={() => void settings.refetch()}>
         {t('voiceSettings.loadFailed')}
-      </Alert>
+      </RetryAlert>
     );
   } else {
     body = <SettingsForm settings={settings.data} />;
