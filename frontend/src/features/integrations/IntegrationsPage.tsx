@@ -26,6 +26,7 @@ import type { IntegrationType, IntegrationView } from '@agentdesk/functions/cont
 import { useIntegrations } from '../../api/integrations';
 import { PageHeader } from '../../shared/PageHeader';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { SectionHeading } from '../../shared/SectionHeading';
 import { usePageTitle } from '../../shared/usePageTitle';
 import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
@@ -124,12 +125,7 @@ function ComingSoonCard() {
     <Card sx={{ height: '100%', borderStyle: 'dashed', bgcolor: 'transparent', display: 'grid', placeItems: 'center' }} data-testid="integration-coming-soon">
       <CardContent sx={{ textAlign: 'center', py: 5 }}>
         <AddCircleOutline color="disabled" sx={{ fontSize: 40, mb: 1 }} aria-hidden />
-        <Typography variant="h6" component="h2">
-          {t('integrations.comingSoon.title')}
-        </Typography>
-        <Typography variant="body2" color="text.secondary">
-          {t('integrations.comingSoon.body')}
-        </Typography>
+        <SectionHeading title={t('integrations.comingSoon.title')} text={t('integrations.comingSoon.body')} />
       </CardContent>
     </Card>
   );

@@ -4,20 +4,11 @@ import type { SvgIconComponent } from '@mui/icons-material';
 import Box from '@mui/material/Box';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import Typography from '@mui/material/Typography';
+import { SectionHeading } from '../../../shared/SectionHeading';
 
 /** The tab's title and intro, with its buttons (if any) on the right from sm up. */
 export function TabHeader({ title, intro, actions }: { title: string; intro: string; actions?: ReactNode }) {
-  const heading = (
-    <Box>
-      <Typography variant="h6" component="h2">
-        {title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        {intro}
-      </Typography>
-    </Box>
-  );
+  const heading = <SectionHeading title={title} text={intro} />;
   if (!actions) return heading;
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>
@@ -42,12 +33,7 @@ export function EmptyList({ icon: Icon, title, body }: { icon: SvgIconComponent;
   return (
     <Box sx={{ textAlign: 'center', py: 4 }}>
       <Icon sx={{ fontSize: 48, color: 'text.disabled' }} aria-hidden />
-      <Typography variant="subtitle1" component="p">
-        {title}
-      </Typography>
-      <Typography variant="body2" color="text.secondary">
-        {body}
-      </Typography>
+      <SectionHeading variant="subtitle1" component="p" title={title} text={body} />
     </Box>
   );
 }

@@ -42,6 +42,7 @@ import {
 } from '@agentdesk/functions/contract';
 import { ApiError } from '../../../api/client';
 import { fieldProps } from '../../../shared/forms';
+import { SectionHeading } from '../../../shared/SectionHeading';
 import { useToast } from '../../../shared/useToast';
 import { tabErrorMessage, tabMessage } from './messages';
 import { useSaveTool } from './queries';
@@ -242,14 +243,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
 
             <Box>
               <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
-                <Box>
-                  <Typography variant="subtitle1" component="h3">
-                    {t('agentTabs.tools.form.parameters')}
-                  </Typography>
-                  <Typography variant="body2" color="text.secondary">
-                    {t('agentTabs.tools.form.parametersHint')}
-                  </Typography>
-                </Box>
+                <SectionHeading variant="subtitle1" component="h3" title={t('agentTabs.tools.form.parameters')} text={t('agentTabs.tools.form.parametersHint')} />
                 <Button
                   startIcon={<Add />}
                   onClick={() => append(emptyParameter())}
