@@ -26,34 +26,10 @@ class ConfiguredLogger extends Logger {
     this.setLogLevel(current.LOG_LEVEL);
   }
 
-  override trace(input: LogItemMessage, ...extra: LogItemExtraInput): void {
+  /** Every level (trace … critical) goes through here: the one place to apply the configured level first. */
+  protected override processLogItem(logLevel: number, input: LogItemMessage, extraInput: LogItemExtraInput): void {
     this.applyConfiguredLevel();
-    super.trace(input, ...extra);
-  }
-
-  override debug(input: LogItemMessage, ...extra: LogItemExtraInput): void {
-    this.applyConfiguredLevel();
-    super.debug(input, ...extra);
-  }
-
-  override info(input: LogItemMessage, ...extra: LogItemExtraInput): void {
-    this.applyConfiguredLevel();
-    super.info(input, ...extra);
-  }
-
-  override warn(input: LogItemMessage, ...extra: LogItemExtraInput): void {
-    this.applyConfiguredLevel();
-    super.warn(input, ...extra);
-  }
-
-  override error(input: LogItemMessage, ...extra: LogItemExtraInput): void {
-    this.applyConfiguredLevel();
-    super.error(input, ...extra);
-  }
-
-  override critical(input: LogItemMessage, ...extra: LogItemExtraInput): void {
-    this.applyConfiguredLevel();
-    super.critical(input, ...extra);
+    super.processLogItem(logLevel, input, extraInput);
   }
 }
 
