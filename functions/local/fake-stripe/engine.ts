@@ -199,18 +199,6 @@ export class FakeStripeEngine {
     return event;
   }
 
-  listEvents(params: Params = {}) {
-    const type = str(params, 'type');
-    const data = this.data.events.filter((e) => !type || e.type === type).slice().reverse();
-    return apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/events');
-  }
-
-  getEvent(id: string): StripeEventObject {
-    const event = this.data.events.find((e) => e.id === id);
-    if (!event) throw notFound('event', id);
-    return event;
-  }
-
   // -------------------------------------------------------------- customers
 
   createCustomer(params: Params): CustomerObject {
@@ -233,42 +221,12 @@ export class FakeStripeEngine {
     return customer;
   }
 
-  updateCustomer(id: string, params: Params): CustomerObject {
-    const customer = this.getCustomer(id);
-    for (const key of ['email', 'name', 'description', 'phone'] as const) {
-      const value = str(params, key);
-      if (value !== undefined) customer[key] = value === '' ? null : value;
-    }
-    const metadata = metadataParam(params);
-    if (metadata) customer.metadata = mergeMetadata(customer.metadata, metadata, params.metadata === '');
-    return customer;
-  }
-
   listCustomers(params: Params) {
     const email = str(params, 'email');
     const data = Object.values(this.data.customers)
       .filter((c) => email === undefined || c.email === email)
       .sort((a, b) => b.created - a.created);
     return apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/customers');
-  }
-
-  /** Search Query Language, the subset apps use: `email:'x' AND metadata['userId']:'y'`. */
-  searchCustomers(params: Params) {
-    const query = str(params, 'query');
-    if (!query) throw missingParam('query');
-    const clauses = query.split(/\s+AND\s+/i).map((clause) => {
-      const m = /^\s*(\w+)(?:\[['"]([^'"]+)['"]\])?\s*:\s*['"]([^'"]*)['"]\s*$/.exec(clause);
-      if (!m) throw invalidParam('query', `The search query is not supported by the local fake: ${clause}`);
-      return { field: m[1] ?? '', key: m[2], value: m[3] ?? '' };
-    });
-    const data = Object.values(this.data.customers).filter((c) =>
-      clauses.every(({ field, key, value }) => {
-        if (field === 'metadata' && key) return c.metadata[key] === value;
-        const v = (c as Record<string, unknown>)[field];
-        return typeof v === 'string' && v.toLowerCase() === value.toLowerCase();
-      }),
-    );
-    return { object: 'search_result', data, has_more: false, next_page: null, url: '/v1/customers/search' };
   }
 
   // -------------------------------------------------------------- checkout
@@ -340,17 +298,6 @@ export class FakeStripeEngine {
       [checkoutLineItemObject(price, quantity, session.created as number, amount)],
       `/v1/checkout/sessions/${id}/line_items`,
     );
-  }
-
-  expireCheckoutSession(id: string): CheckoutSessionObject {
-    const stored = this.checkout(id);
-    if (stored.session.status !== 'open') {
-      throw invalidParam('session', `Only Checkout Sessions with a status in ["open"] can be expired.`);
-    }
-    stored.session.status = 'expired';
-    stored.session.url = null;
-    this.emit('checkout.session.expired', stored.session, AUTOMATIC);
-    return stored.session;
   }
 
   /**
@@ -655,13 +602,6 @@ export class FakeStripeEngine {
       .filter((i) => !status || i.status === status)
       .sort((a, b) => b.created - a.created);
     return apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/invoices');
-  }
-
-  priceObjects() {
-    return apiList(
-      this.prices.map((p) => priceObject(p, 0)),
-      '/v1/prices',
-    );
   }
 
   // -------------------------------------------------------------- expand[]

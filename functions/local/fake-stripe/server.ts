@@ -3,7 +3,11 @@
  * mode. The app talks to it through the official `stripe` SDK (STRIPE_API_URL → host, port,
  * protocol), so local mode and production share every line of app code.
  *
- *   /v1/...          the REST API subset AgentDesk uses, form-encoded in, Stripe JSON out
+ *   /v1/...          the REST API subset AgentDesk uses, form-encoded in, Stripe JSON out:
+ *                    what adapters/stripe/gateway.ts calls (POST customers, POST/GET
+ *                    checkout/sessions, POST billing_portal/sessions, GET/POST/DELETE
+ *                    subscriptions/:id) and the lists the tests read (GET customers,
+ *                    subscriptions, invoices); anything else is Stripe's 404
  *   /checkout/:id    the hosted checkout stand-in (Pay → signed webhooks → success_url)
  *   /portal/:id      the customer portal stand-in (switch plan, cancel, resume, simulations)
  *   /_test/...       control API for tests (recorded requests, deliveries, clock, payments)
@@ -189,16 +193,13 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
 
   function routeApi(method: string, path: string, params: Params, context: RequestContext): unknown {
     const parts = path.split('/').filter(Boolean).map(decodeURIComponent); // ['v1', ...]
-    const [, a, b, c, d] = parts;
+    const [, a, b, c] = parts;
     const n = parts.length;
     const is = (m: string, len: number) => method === m && n === len;
 
     if (a === 'customers') {
       if (is('POST', 2)) return engine.createCustomer(params);
       if (is('GET', 2)) return engine.expand(engine.listCustomers(params), params);
-      if (is('GET', 3) && b === 'search') return engine.searchCustomers(params);
-      if (is('GET', 3)) return engine.expand(engine.getCustomer(b ?? ''), params);
-      if (is('POST', 3)) return engine.updateCustomer(b ?? '', params);
     }
     if (a === 'checkout' && b === 'sessions') {
       if (is('POST', 3)) return engine.createCheckoutSession(params);
@@ -209,8 +210,6 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         });
         return paths.includes('line_items') ? { ...session, line_items: engine.checkoutLineItems(c ?? '') } : session;
       }
-      if (is('GET', 5) && d === 'line_items') return engine.checkoutLineItems(c ?? '');
-      if (is('POST', 5) && d === 'expire') return engine.expireCheckoutSession(c ?? '');
     }
     if (a === 'billing_portal' && b === 'sessions' && is('POST', 3)) return engine.createPortalSession(params);
     if (a === 'subscriptions') {
@@ -219,22 +218,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       if (is('POST', 3)) return engine.expand(engine.updateSubscription(b ?? '', params, context), params);
       if (is('DELETE', 3)) return engine.expand(engine.cancelSubscription(b ?? '', context), params);
     }
-    if (a === 'invoices') {
-      if (is('GET', 2)) return engine.expand(engine.listInvoices(params), params);
-      if (is('GET', 3)) return engine.expand(engine.getInvoice(b ?? ''), params);
-    }
-    if (a === 'prices') {
-      if (is('GET', 2)) return engine.priceObjects();
-      if (is('GET', 3)) {
-        const found = engine.priceObjects().data.find((p) => p.id === b);
-        if (found) return found;
-        engine.price(b ?? '', 'id');
-      }
-    }
-    if (a === 'events') {
-      if (is('GET', 2)) return engine.listEvents(params);
-      if (is('GET', 3)) return engine.getEvent(b ?? '');
-    }
+    if (a === 'invoices' && is('GET', 2)) return engine.expand(engine.listInvoices(params), params);
     throw new StripeApiError(404, {
       type: 'invalid_request_error',
       message: `Unrecognized request URL (${method}: ${path}). Please see https://stripe.com/docs or we can help at https://support.stripe.com/.`,
