@@ -1,22 +1,29 @@
 /**
- * A Query followed through every page (LastEvaluatedKey), optionally stopping at `cap` items:
- * then each page asks for at most what is still missing (≤ 1000), so no more than `cap` items are
- * read. For listings whose size the caller bounds; pages that are consumed as they arrive use their
- * own loop (e.g. the call log's generator).
+ * The one Query loop of the adapters: a Query followed through its pages (LastEvaluatedKey),
+ * optionally stopping at `cap` items: then each page asks for at most what is still missing
+ * (and at most `pageMax`, 1000 unless said), so no more than `cap` items are read. queryPages() hands the pages over as they come
+ * (listings consumed page by page); queryItems() collects them.
  */
 import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 
 type Item = Record<string, unknown>;
 
-export async function queryItems(db: DynamoDBDocumentClient, input: QueryCommandInput, cap?: number): Promise<Item[]> {
-  const out: Item[] = [];
-  if (cap !== undefined && cap <= 0) return out;
+export async function* queryPages(db: DynamoDBDocumentClient, input: QueryCommandInput, cap?: number, pageMax = 1000): AsyncGenerator<Item[]> {
+  if (cap !== undefined && cap <= 0) return;
+  let read = 0;
   let start: Item | undefined;
   do {
-    const limit = cap === undefined ? {} : { Limit: Math.min(1000, cap - out.length) };
+    const limit = cap === undefined ? {} : { Limit: Math.min(pageMax, cap - read) };
     const page = await db.send(new QueryCommand({ ...input, ...limit, ExclusiveStartKey: start }));
-    out.push(...((page.Items ?? []) as Item[]));
+    const items = (page.Items ?? []) as Item[];
+    read += items.length;
+    yield items;
     start = page.LastEvaluatedKey as Item | undefined;
-  } while (start && (cap === undefined || out.length < cap));
+  } while (start && (cap === undefined || read < cap));
+}
+
+export async function queryItems(db: DynamoDBDocumentClient, input: QueryCommandInput, cap?: number, pageMax?: number): Promise<Item[]> {
+  const out: Item[] = [];
+  for await (const page of queryPages(db, input, cap, pageMax)) out.push(...page);
   return out;
 }

@@ -7,17 +7,24 @@
  * common under concurrency (two calls ringing at once, a contact import). A real condition
  * failure is thrown at once, with its reasons (see `cancellationReasons`).
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 type Item = Record<string, unknown>;
 
-/** Reason codes of a cancelled transaction, by item index ('None' = that item was fine); null for other errors. */
+/**
+ * Reason codes of a cancelled transaction, by item index ('None' = that item was fine); null for
+ * other errors. By error name, as in conditions.ts (no exception class import).
+ */
 export function cancellationReasons(error: unknown): { code: string; item?: Item }[] | null {
-  if (!(error instanceof TransactionCanceledException)) return null;
-  return (error.CancellationReasons ?? []).map((r) => ({ code: r.Code ?? 'None', item: r.Item as Item | undefined }));
+  const cancelled = error as { name?: string; CancellationReasons?: { Code?: string; Item?: unknown }[] } | null;
+  if (cancelled?.name !== 'TransactionCanceledException') return null;
+  return (cancelled.CancellationReasons ?? []).map((r) => ({ code: r.Code ?? 'None', item: r.Item as Item | undefined }));
 }
+
+/** A cancelled transaction whose item at `index` failed its condition. */
+export const conditionFailedAt = (error: unknown, index: number): boolean =>
+  cancellationReasons(error)?.[index]?.code === 'ConditionalCheckFailed';
 
 const MAX_ATTEMPTS = 10;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
