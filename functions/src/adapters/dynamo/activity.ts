@@ -12,10 +12,10 @@
  * Writes are plain UpdateItems beside the main write (like MSGSTATS): ADDs on one item never
  * conflict, and a failed counter write is logged, never failing the call, message or contact.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ActivityCounters, ActivityDeltas } from '../../domain/dashboard/ports.js';
 import { logger } from '../logger.js';
+import { ignoreConditionFailure } from './conditions.js';
 import { userPk } from './keys.js';
 
 export const activitySk = (day: string) => `ACT#${day}`;
@@ -114,18 +114,15 @@ export class DynamoActivityCounters implements ActivityCounters {
       }),
     );
     const n = Number(Attributes?.callCount) || 0;
-    const ifStill = (error: unknown) => {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    };
     await Promise.all([
       // The index key follows the count; a concurrent call that counted after us writes its own (higher) key.
       this.db
         .send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET gsi1sk = :k', ConditionExpression: 'callCount = :n', ExpressionAttributeValues: { ':k': callCountKey(n), ':n': n } }))
-        .catch(ifStill),
+        .catch(ignoreConditionFailure),
       // lastCall only moves forward (a late callback of an older call leaves it).
       this.db
         .send(new UpdateCommand({ TableName: this.tableName, Key: key, UpdateExpression: 'SET lastCall = :at', ConditionExpression: 'lastCall < :at', ExpressionAttributeValues: { ':at': call.startedAt } }))
-        .catch(ifStill),
+        .catch(ignoreConditionFailure),
     ]);
   }
 
@@ -149,9 +146,7 @@ export class DynamoActivityCounters implements ActivityCounters {
                   ExpressionAttributeValues: { ':s': seconds },
                 }),
               )
-              .catch((error: unknown) => {
-                if (!(error instanceof ConditionalCheckFailedException)) throw error;
-              }),
+              .catch(ignoreConditionFailure),
           )
         : Promise.resolve(),
       call.phoneNumber ? this.safely('the caller counter', userId, () => this.countCaller(userId, call)) : Promise.resolve(),

@@ -12,9 +12,7 @@
  * partition for begins_with.) Children are created in a transaction with a ConditionCheck on the
  * agent, so none is ever written under a deleted agent.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -32,7 +30,12 @@ import type {
   KnowledgeSourceUpdate,
 } from '../../domain/knowledge/ports.js';
 import { isId } from '../../lib/ids.js';
+import { batchDeleteKeys } from './batch.js';
+import { unlessConditionFails } from './conditions.js';
+import { bool, itemCodec, list, num, optNum, optStr, str, strOr, valueOr } from './item-codec.js';
 import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
+import { conditionFailedAt } from './transact.js';
 
 type Item = Record<string, unknown>;
 type ChildKind = 'FILE' | 'URL' | 'TOOL';
@@ -45,8 +48,6 @@ export const FILE_GSI_SK = 'FILE';
 
 const ENTITY = { agent: 'agent', FILE: 'agentFile', URL: 'agentUrl', TOOL: 'agentTool' } as const;
 const KIND_OF_SOURCE: Record<KnowledgeSourceKind, ChildKind> = { file: 'FILE', url: 'URL' };
-/** BatchWriteItem takes at most 25 requests. */
-const BATCH = 25;
 /**
  * A file item waiting for its browser upload expires (table TTL) if the upload is never
  * confirmed; confirming removes `expiresAt`. Upload links live 1 hour, so a day is generous.
@@ -56,84 +57,63 @@ export const UPLOADING_TTL_SECONDS = 24 * 3600;
 /** DynamoDB deletes expired items late (DynamoDB Local never): readers treat them as gone. */
 const expired = (item: Item) => typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= Date.now();
 
-const str = (v: unknown) => (typeof v === 'string' ? v : '');
-const num = (v: unknown) => (typeof v === 'number' ? v : Number(v ?? 0) || 0);
-const optNum = (v: unknown) => (v === undefined || v === null ? undefined : num(v));
-const optStr = (v: unknown) => (typeof v === 'string' && v !== '' ? v : undefined);
-
-function toAgent(item: Item): AgentRecord {
-  return {
-    _id: str(item._id),
-    name: str(item.name),
-    description: str(item.description),
-    objective: str(item.objective),
-    instructions: str(item.instructions),
-    knowledgeBase: str(item.knowledgeBase),
-    priority: num(item.priority),
-    enabled: item.enabled === true,
-    knowledgeVersion: num(item.knowledgeVersion),
-    createdAt: str(item.createdAt),
-    updatedAt: str(item.updatedAt),
-  };
-}
+const toAgent = itemCodec<AgentRecord>({
+  _id: str,
+  name: str,
+  description: str,
+  objective: str,
+  instructions: str,
+  knowledgeBase: str,
+  priority: num,
+  enabled: bool,
+  knowledgeVersion: num,
+  createdAt: str,
+  updatedAt: str,
+});
 
 /** The ingestion outcome a file and a URL share; each field only when set. */
-function ingestionFields(item: Item): Pick<FileRecord, 'error' | 'chunkCount' | 'contentHash'> {
-  const error = optStr(item.error);
-  const chunkCount = optNum(item.chunkCount);
-  const contentHash = optStr(item.contentHash);
-  return {
-    ...(error ? { error } : {}),
-    ...(chunkCount !== undefined ? { chunkCount } : {}),
-    ...(contentHash ? { contentHash } : {}),
-  };
-}
+const ingestion = { error: optStr, chunkCount: optNum, contentHash: optStr } as const;
 
-function toFile(item: Item): FileRecord {
-  return {
-    id: str(item._id),
-    _id: str(item._id),
-    agentId: str(item.agentId),
-    originalName: str(item.originalName),
-    mimeType: str(item.mimeType),
-    size: num(item.size),
-    uploadedAt: str(item.uploadedAt),
-    status: (str(item.status) || 'pending') as FileRecord['status'],
-    s3Key: str(item.s3Key),
-    ...ingestionFields(item),
-  };
-}
+const fileCodec = itemCodec<FileRecord>({
+  id: str,
+  _id: str,
+  agentId: str,
+  originalName: str,
+  mimeType: str,
+  size: num,
+  uploadedAt: str,
+  status: strOr<FileRecord['status']>('pending'),
+  s3Key: str,
+  ...ingestion,
+});
+/** A file's `id` repeats its `_id`. */
+const toFile = (item: Item): FileRecord => fileCodec({ ...item, id: item._id });
 
-function toUrl(item: Item): UrlRecord {
-  const title = optStr(item.title);
-  return {
-    _id: str(item._id),
-    agentId: str(item.agentId),
-    link: str(item.link),
-    status: (str(item.status) || 'pending') as UrlRecord['status'],
-    lastUpdateAt: str(item.lastUpdateAt),
-    ...ingestionFields(item),
-    ...(title ? { title } : {}),
-  };
-}
+const toUrl = itemCodec<UrlRecord>({
+  _id: str,
+  agentId: str,
+  link: str,
+  status: strOr<UrlRecord['status']>('pending'),
+  lastUpdateAt: str,
+  ...ingestion,
+  title: optStr,
+});
 
-function toTool(item: Item): ToolRecord {
-  return {
-    _id: str(item._id),
-    agentId: str(item.agentId),
-    name: str(item.name),
-    description: str(item.description),
-    type: 'http_request',
-    properties: (item.properties as ToolRecord['properties'] | undefined) ?? {},
-    required: Array.isArray(item.required) ? (item.required as string[]) : [],
-    endpoint: str(item.endpoint),
-    method: (str(item.method) || 'GET') as ToolRecord['method'],
-    headerKey: str(item.headerKey),
-    sealedHeaderValue: str(item.sealedHeaderValue),
-    createdAt: str(item.createdAt),
-    updatedAt: str(item.updatedAt),
-  };
-}
+const toTool = itemCodec<ToolRecord>({
+  _id: str,
+  agentId: str,
+  name: str,
+  description: str,
+  type: () => 'http_request',
+  properties: valueOr<ToolRecord['properties']>(() => ({})),
+  required: list<string>,
+  endpoint: str,
+  method: strOr<ToolRecord['method']>('GET'),
+  headerKey: str,
+  sealedHeaderValue: str,
+  createdAt: str,
+  updatedAt: str,
+});
 
 /** Groups a key-ordered run of agent and child items into agents with their children. */
 function groupAgents(items: readonly Item[]): AgentWithChildren[] {
@@ -155,16 +135,6 @@ function groupAgents(items: readonly Item[]): AgentWithChildren[] {
     else if (item.entity === ENTITY.TOOL) parent.tools.push(toTool(item));
   }
   return out;
-}
-
-/** The command's output, or null when its condition failed (the item is gone, or not in the expected state). */
-async function unlessConditionFails<T>(send: Promise<T>): Promise<T | null> {
-  try {
-    return await send;
-  } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return null;
-    throw error;
-  }
 }
 
 /** SET clauses, names and values for the defined fields (the UpdateExpression's dynamic part). */
@@ -192,11 +162,6 @@ async function bumpKnowledgeVersion(db: DynamoDBDocumentClient, tableName: strin
   );
 }
 
-/** A cancelled transaction whose first item (the agent's ConditionCheck) failed its condition. */
-function agentCheckFailed(error: unknown): boolean {
-  return error instanceof TransactionCanceledException && error.CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed';
-}
-
 export class DynamoAgentRepository implements AgentRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -206,23 +171,13 @@ export class DynamoAgentRepository implements AgentRepository {
   // ------------------------------------------------------------------ reads
 
   /** Every item with sk in [from, to], in key order (pages followed). */
-  private async queryRange(userId: string, from: string, to: string): Promise<Item[]> {
-    const items: Item[] = [];
-    let startKey: Record<string, unknown> | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':from': from, ':to': to },
-          ConsistentRead: true,
-          ExclusiveStartKey: startKey,
-        }),
-      );
-      items.push(...((page.Items ?? []) as Item[]));
-      startKey = page.LastEvaluatedKey;
-    } while (startKey);
-    return items;
+  private queryRange(userId: string, from: string, to: string): Promise<Item[]> {
+    return queryItems(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':from': from, ':to': to },
+      ConsistentRead: true,
+    });
   }
 
   async get(userId: string, agentId: string): Promise<AgentWithChildren | null> {
@@ -288,22 +243,8 @@ export class DynamoAgentRepository implements AgentRepository {
     if (!agentItem) return null;
     // The agent item goes first: from then on no child can be added (their ConditionCheck fails).
     const children = await this.queryRange(userId, `${agentSk(agentId)}#`, `${agentSk(agentId)}#~`);
-    await this.batchDelete(children.map((c) => ({ pk: c.pk, sk: c.sk })));
+    await batchDeleteKeys(this.db, this.tableName, children.map((c) => ({ pk: c.pk, sk: c.sk })));
     return groupAgents([agentItem, ...children])[0] ?? null;
-  }
-
-  private async batchDelete(keys: readonly Item[]): Promise<void> {
-    for (let i = 0; i < keys.length; i += BATCH) {
-      let requests = keys.slice(i, i + BATCH).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 0; requests.length > 0; attempt++) {
-        if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
-        if (attempt > 8) throw new Error('DynamoDB kept throttling the agent delete');
-        const { UnprocessedItems } = await this.db.send(
-          new BatchWriteCommand({ RequestItems: { [this.tableName]: requests } }),
-        );
-        requests = (UnprocessedItems?.[this.tableName] ?? []) as typeof requests;
-      }
-    }
   }
 
   bumpKnowledgeVersion(userId: string, agentId: string): Promise<void> {
@@ -333,7 +274,8 @@ export class DynamoAgentRepository implements AgentRepository {
       );
       return true;
     } catch (error) {
-      if (agentCheckFailed(error)) return false;
+      // The first item, the agent's ConditionCheck, failed: the agent is gone.
+      if (conditionFailedAt(error, 0)) return false;
       throw error;
     }
   }

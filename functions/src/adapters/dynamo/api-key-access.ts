@@ -5,13 +5,9 @@
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyIdentity, ApiKeyLookup, ApiKeyUsage, UseDecision } from '../../domain/api-keys/ports.js';
+import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { userPk } from './keys.js';
 
-/**
- * By name, not instanceof: importing the exception class from the client package's index would
- * pull the aggregated DynamoDB client (~50 KB) into every function of the public API.
- */
-const conditionFailed = (error: unknown): boolean => (error as { name?: string } | null)?.name === 'ConditionalCheckFailedException';
 
 export const keySk = (id: string) => `APIKEY#${id}`;
 export const lookupKey = (keyHash: string) => ({ pk: `APIKEYHASH#${keyHash}`, sk: 'APIKEY' });
@@ -42,8 +38,9 @@ export class DynamoApiKeyAccess implements ApiKeyLookup, ApiKeyUsage {
     const win = nowS - (nowS % input.windowSeconds);
     const retryAfterSeconds = Math.max(1, win + input.windowSeconds - nowS);
     for (let attempt = 0; attempt < 3; attempt++) {
-      try {
-        const { Attributes } = await this.db.send(
+      // This window's counter, when the key is still this key and the window is current.
+      const counted = await unlessConditionFails(
+        this.db.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: key,
@@ -52,14 +49,15 @@ export class DynamoApiKeyAccess implements ApiKeyLookup, ApiKeyUsage {
             ExpressionAttributeValues: { ':one': 1, ':h': input.keyHash, ':w': win },
             ReturnValues: 'UPDATED_NEW',
           }),
-        );
-        const count = Number(Attributes?.cnt ?? 0);
+        ),
+      );
+      if (counted) {
+        const count = Number(counted.Attributes?.cnt ?? 0);
         return count > input.max ? { kind: 'limited', retryAfterSeconds } : { kind: 'allowed' };
-      } catch (error) {
-        if (!conditionFailed(error)) throw error;
       }
-      try {
-        await this.db.send(
+      // Else a new window starts (unless another request started it first).
+      const started = await conditionHolds(
+        this.db.send(
           new UpdateCommand({
             TableName: this.tableName,
             Key: key,
@@ -67,11 +65,9 @@ export class DynamoApiKeyAccess implements ApiKeyLookup, ApiKeyUsage {
             ConditionExpression: 'keyHash = :h AND (attribute_not_exists(win) OR win < :w)',
             ExpressionAttributeValues: { ':one': 1, ':h': input.keyHash, ':w': win, ':at': new Date(input.nowMs).toISOString() },
           }),
-        );
-        return { kind: 'allowed' };
-      } catch (error) {
-        if (!conditionFailed(error)) throw error;
-      }
+        ),
+      );
+      if (started) return { kind: 'allowed' };
       const { Item } = await this.db.send(
         new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true, ProjectionExpression: 'keyHash' }),
       );

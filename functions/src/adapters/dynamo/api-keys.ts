@@ -8,33 +8,27 @@
  * The per-request paths (authorizer lookup, rate limit) are in api-key-access.ts: no
  * transaction code in the bundles of the public API's functions.
  */
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ApiKeyRepository, CreateOutcome, StoredApiKey } from '../../domain/api-keys/ports.js';
 import { keySk, lookupKey } from './api-key-access.js';
-import type { TransactItem } from './transact.js';
+import { itemCodec, strOrNull } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
+import { conditionFailedAt, type TransactItem } from './transact.js';
 
 const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'APIKEYS#COUNT' });
 const keyItemKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: keySk(id) });
 
-type Item = Record<string, unknown>;
+const fromItem = itemCodec<StoredApiKey>({
+  id: String,
+  userId: String,
+  name: String,
+  prefix: String,
+  keyHash: String,
+  createdAt: String,
+  lastUsedAt: strOrNull,
+});
 
-function fromItem(item: Item): StoredApiKey {
-  return {
-    id: String(item.id),
-    userId: String(item.userId),
-    name: String(item.name),
-    prefix: String(item.prefix),
-    keyHash: String(item.keyHash),
-    createdAt: String(item.createdAt),
-    lastUsedAt: typeof item.lastUsedAt === 'string' ? item.lastUsedAt : null,
-  };
-}
-
-const cancelledAt = (error: unknown, index: number): boolean =>
-  error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
 
 export class DynamoApiKeyRepository implements ApiKeyRepository {
   constructor(
@@ -149,7 +143,7 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
       await this.db.send(new TransactWriteCommand({ TransactItems: items }));
       return true;
     } catch (error) {
-      if (cancelledAt(error, 0)) return false;
+      if (conditionFailedAt(error, 0)) return false;
       throw error;
     }
   }

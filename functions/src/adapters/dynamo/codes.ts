@@ -2,10 +2,10 @@
  * CodeStore over the single table: pk=EMAIL#{sha256(email)}, sk=VERIFY | RESET.
  * Only the salted hash is stored; expiresAt is the TTL attribute (readers check it too).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CodePurpose, CodeStore, StoredCode } from '../../domain/auth/ports.js';
+import { conditionHolds, ignoreConditionFailure, unlessConditionFails } from './conditions.js';
 import { emailPk } from './keys.js';
 
 const SK: Record<CodePurpose, string> = { verify: 'VERIFY', reset: 'RESET' };
@@ -41,8 +41,8 @@ export class DynamoCodeStore implements CodeStore {
   }
 
   async reserveAttempt(purpose: CodePurpose, email: string, hash: string, max: number): Promise<number | null> {
-    try {
-      const { Attributes } = await this.db.send(
+    const counted = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(purpose, email),
@@ -52,17 +52,14 @@ export class DynamoCodeStore implements CodeStore {
           ExpressionAttributeValues: { ':one': 1, ':hash': hash, ':max': max },
           ReturnValues: 'UPDATED_NEW',
         }),
-      );
-      return Number(Attributes?.attempts ?? 0);
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return counted ? Number(counted.Attributes?.attempts ?? 0) : null;
   }
 
   async releaseAttempt(purpose: CodePurpose, email: string, hash: string): Promise<void> {
-    try {
-      await this.db.send(
+    await this.db
+      .send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(purpose, email),
@@ -71,15 +68,13 @@ export class DynamoCodeStore implements CodeStore {
           ExpressionAttributeNames: { '#h': 'hash' },
           ExpressionAttributeValues: { ':minusOne': -1, ':hash': hash, ':zero': 0 },
         }),
-      );
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+      )
+      .catch(ignoreConditionFailure);
   }
 
   async consume(purpose: CodePurpose, email: string, hash: string): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHolds(
+      this.db.send(
         new DeleteCommand({
           TableName: this.tableName,
           Key: this.key(purpose, email),
@@ -87,12 +82,8 @@ export class DynamoCodeStore implements CodeStore {
           ExpressionAttributeNames: { '#h': 'hash' },
           ExpressionAttributeValues: { ':hash': hash },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async delete(purpose: CodePurpose, email: string): Promise<void> {

@@ -17,14 +17,7 @@
  * Every create, update and delete is ONE TransactWriteItems over the contact, its guard, its
  * tokens and its counter shard, so the counters and the index never disagree with the contacts.
  */
-import {
-  BatchGetCommand,
-  GetCommand,
-  QueryCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-  type QueryCommandInput,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { ContactSource, ContactStats } from '../../contract/contacts.js';
 import {
   ContactChangedError,
@@ -33,8 +26,12 @@ import {
   type IdsByPrefix,
   type StoredContact,
 } from '../../domain/contacts/ports.js';
+import { padSeq, SEQ_DIGITS } from '../../domain/contacts/records.js';
 import { DynamoActivityCounters } from './activity.js';
+import { batchGetItems, type BatchGetOptions } from './batch.js';
+import { anyStr, bool, itemCodec, list, str, strOr, valueOr } from './item-codec.js';
 import { userPk } from './keys.js';
+import { queryItems, queryPages } from './query-items.js';
 import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
 
 export const CONTACT_SK_PREFIX = 'CONTACT#';
@@ -48,8 +45,6 @@ export const shardSk = (shard: number) => `CONTACTS#DIR#${shard}`;
 /** Sequence numbers per directory bucket. */
 export const BUCKET_SIZE = 100;
 
-const SEQ_DIGITS = 10;
-const pad = (seq: number) => String(seq).padStart(SEQ_DIGITS, '0');
 const SOURCE_LETTER: Record<ContactSource, string> = { manual: 'm', whatsapp_import: 'w', api: 'p' };
 const LETTERS = Object.values(SOURCE_LETTER);
 const bucketAttr = (source: ContactSource, seq: number) => `${SOURCE_LETTER[source]}${Math.floor(seq / BUCKET_SIZE)}`;
@@ -73,30 +68,25 @@ export interface StoredContactWithVersion extends StoredContact {
   version?: number;
 }
 
-function toStored(item: Item): StoredContactWithVersion {
-  const str = (v: unknown) => (typeof v === 'string' ? v : '');
-  return {
-    id: str(item.id),
-    seq: Number(item.seq),
-    name: str(item.name),
-    shortName: str(item.shortName),
-    phoneNumber: str(item.phoneNumber),
-    email: str(item.email),
-    customFields: (item.customFields as Record<string, string> | undefined) ?? {},
-    source: (str(item.source) || 'manual') as ContactSource,
-    isWAContact: item.isWAContact === true,
-    notes: str(item.notes),
-    tags: Array.isArray(item.tags) ? (item.tags as string[]) : [],
-    ...(typeof item.importedAt === 'string' ? { importedAt: item.importedAt } : {}),
-    ...(typeof item.clientId === 'string' ? { clientId: item.clientId } : {}),
-    createdAt: str(item.createdAt),
-    updatedAt: str(item.updatedAt),
-    tokens: Array.isArray(item.tokens) ? (item.tokens as string[]) : [],
-    version: typeof item.version === 'number' ? item.version : 0,
-  };
-}
-
-const cancellation = cancellationReasons;
+const toStored = itemCodec<StoredContactWithVersion>({
+  id: str,
+  seq: Number,
+  name: str,
+  shortName: str,
+  phoneNumber: str,
+  email: str,
+  customFields: valueOr<Record<string, string>>(() => ({})),
+  source: strOr<ContactSource>('manual'),
+  isWAContact: bool,
+  notes: str,
+  tags: list<string>,
+  importedAt: anyStr,
+  clientId: anyStr,
+  createdAt: str,
+  updatedAt: str,
+  tokens: list<string>,
+  version: (v) => (typeof v === 'number' ? v : 0),
+});
 
 /** A string attribute of an item that may still be in AttributeValue form (exceptions are not unmarshalled). */
 function rawString(item: Item | undefined, name: string): string | undefined {
@@ -105,8 +95,6 @@ function rawString(item: Item | undefined, name: string): string | undefined {
   if (value && typeof value === 'object' && 'S' in value && typeof (value as { S: unknown }).S === 'string') return (value as { S: string }).S;
   return undefined;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Counter deltas of one contact on its shard (sign +1 on create, -1 on delete). */
 function counterDeltas(contact: StoredContact, sign: 1 | -1) {
@@ -153,7 +141,7 @@ export class DynamoContactRepository implements ContactRepository {
       sk: contactSk(contact.id),
       entity: 'contact',
       gsi1pk: sourceGsiPk(userId, contact.source),
-      gsi1sk: pad(contact.seq),
+      gsi1sk: padSeq(contact.seq),
       version,
     };
   }
@@ -219,7 +207,7 @@ export class DynamoContactRepository implements ContactRepository {
       await this.transact(items);
       await this.activity.add(userId, contact.createdAt, { ct: 1 });
     } catch (error) {
-      const reasons = cancellation(error);
+      const reasons = cancellationReasons(error);
       const guard = guardIndex >= 0 ? reasons?.[guardIndex] : undefined;
       if (guard?.code === 'ConditionalCheckFailed') {
         throw new DuplicatePhoneError(await this.guardOwner(userId, contact.phoneNumber, guard.item));
@@ -285,7 +273,7 @@ export class DynamoContactRepository implements ContactRepository {
     try {
       await this.transact(items);
     } catch (error) {
-      const reasons = cancellation(error);
+      const reasons = cancellationReasons(error);
       if (!reasons) throw error;
       const guard = guardIndex >= 0 ? reasons[guardIndex] : undefined;
       if (guard?.code === 'ConditionalCheckFailed') {
@@ -313,7 +301,7 @@ export class DynamoContactRepository implements ContactRepository {
       await this.transact(items);
       await this.activity.add(userId, contact.createdAt, { ct: -1 });
     } catch (error) {
-      if (cancellation(error)?.some((r) => r.code === 'ConditionalCheckFailed')) throw new ContactChangedError();
+      if (cancellationReasons(error)?.some((r) => r.code === 'ConditionalCheckFailed')) throw new ContactChangedError();
       throw error;
     }
   }
@@ -327,26 +315,8 @@ export class DynamoContactRepository implements ContactRepository {
     return Item ? toStored(Item) : null;
   }
 
-  /** BatchGetItem in chunks of 100 (in parallel), following UnprocessedKeys. */
-  private async batchGet(keys: Item[], projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }): Promise<Item[]> {
-    const chunks: Item[][] = [];
-    for (let i = 0; i < keys.length; i += 100) chunks.push(keys.slice(i, i + 100));
-    const results = await Promise.all(
-      chunks.map(async (chunk) => {
-        const out: Item[] = [];
-        let pending: Item[] = chunk;
-        for (let attempt = 0; pending.length > 0; attempt++) {
-          if (attempt > 0) await sleep(Math.min(200, 10 * 2 ** attempt));
-          const { Responses, UnprocessedKeys } = await this.db.send(
-            new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ConsistentRead: true, ...projection } } }),
-          );
-          out.push(...(Responses?.[this.tableName] ?? []));
-          pending = (UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-        }
-        return out;
-      }),
-    );
-    return results.flat();
+  private batchGet(keys: Item[], projection?: BatchGetOptions['projection']): Promise<Item[]> {
+    return batchGetItems(this.db, this.tableName, keys, { consistentRead: true, projection });
   }
 
   async getMany(userId: string, ids: readonly string[]): Promise<StoredContact[]> {
@@ -385,7 +355,7 @@ export class DynamoContactRepository implements ContactRepository {
   }
 
   private listQuery(userId: string, source: ContactSource | undefined, maxSeq: number | null): QueryCommandInput {
-    const upper = maxSeq === null ? null : pad(maxSeq);
+    const upper = maxSeq === null ? null : padSeq(maxSeq);
     if (source) {
       return {
         TableName: this.tableName,
@@ -433,56 +403,41 @@ export class DynamoContactRepository implements ContactRepository {
     const query = this.listQuery(userId, input.source, start[0] * BUCKET_SIZE + BUCKET_SIZE - 1);
     // One Query in the usual case: the contacts from the bucket's top are contiguous in key order;
     // a second page only when the items are large enough to hit the 1 MB page limit.
-    const items: Item[] = [];
-    let exclusiveStartKey: Item | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({ ...query, Limit: want - items.length, ExclusiveStartKey: exclusiveStartKey }),
-      );
-      items.push(...(res.Items ?? []));
-      exclusiveStartKey = res.LastEvaluatedKey;
-    } while (exclusiveStartKey && items.length < want);
+    const items = await queryItems(this.db, query, want);
     return { items: items.slice(skip, want).map(toStored), total };
   }
 
   async *pages(userId: string, source: ContactSource | undefined, pageSize: number): AsyncIterable<StoredContact[]> {
-    const query = this.listQuery(userId, source, null);
-    let exclusiveStartKey: Item | undefined;
-    do {
-      const res = await this.db.send(new QueryCommand({ ...query, Limit: pageSize, ExclusiveStartKey: exclusiveStartKey }));
-      if (res.Items?.length) yield res.Items.map(toStored);
-      exclusiveStartKey = res.LastEvaluatedKey;
-    } while (exclusiveStartKey);
+    for await (const items of queryPages(this.db, { ...this.listQuery(userId, source, null), Limit: pageSize })) {
+      if (items.length) yield items.map(toStored);
+    }
   }
 
   async idsByTokenPrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {
+    // One token past the cap tells a complete read from a cut one. Token items are tiny: the
+    // whole cap in one page where the 1 MB page limit allows.
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        // = begins_with(sk, prefix): U+10FFFF (UTF-8 F4 8F BF BF) sorts after anything that can follow
+        // the prefix. A range, because DynamoDB Local evaluates begins_with by walking the whole
+        // partition (37 ms vs 5 ms for one match among 60,000 tokens); DynamoDB answers both alike.
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :upper',
+        ExpressionAttributeValues: { ':pk': tokenPk(userId), ':prefix': prefix, ':upper': `${prefix}\u{10FFFF}` },
+        ProjectionExpression: 'sk, src',
+        ScanIndexForward: false,
+      },
+      cap + 1,
+      cap + 1,
+    );
     const ids = new Set<string>();
-    let read = 0;
-    let exclusiveStartKey: Item | undefined;
-    do {
-      const res = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          // = begins_with(sk, prefix): U+10FFFF (UTF-8 F4 8F BF BF) sorts after anything that can follow
-          // the prefix. A range, because DynamoDB Local evaluates begins_with by walking the whole
-          // partition (37 ms vs 5 ms for one match among 60,000 tokens); DynamoDB answers both alike.
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :upper',
-          ExpressionAttributeValues: { ':pk': tokenPk(userId), ':prefix': prefix, ':upper': `${prefix}\u{10FFFF}` },
-          ProjectionExpression: 'sk, src',
-          ScanIndexForward: false,
-          Limit: cap + 1 - read,
-          ExclusiveStartKey: exclusiveStartKey,
-        }),
-      );
-      for (const item of res.Items ?? []) {
-        read++;
-        if (source && item.src !== source) continue;
-        const sk = String(item.sk);
-        ids.add(sk.slice(sk.lastIndexOf('#') + 1));
-      }
-      exclusiveStartKey = res.LastEvaluatedKey;
-    } while (exclusiveStartKey && read <= cap);
-    return { ids: [...ids], complete: read <= cap };
+    for (const item of items) {
+      if (source && item.src !== source) continue;
+      const sk = String(item.sk);
+      ids.add(sk.slice(sk.lastIndexOf('#') + 1));
+    }
+    return { ids: [...ids], complete: items.length <= cap };
   }
 
   async phoneOwners(userId: string, phones: readonly string[]): Promise<Map<string, string>> {

@@ -10,13 +10,7 @@
  * - pk=USER#{u}, sk=CONVS#STATS: conversations per status (moved inside the status-change
  *   transaction, so the board's counts never disagree with the statuses).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import {
-  BatchGetCommand,
-  GetCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CONVERSATION_STATUSES, type ConversationStats, type ConversationStatus } from '../../contract/whatsapp.js';
 import type {
   ConversationActivity,
@@ -28,9 +22,12 @@ import type {
 } from '../../domain/conversations/ports.js';
 import { newId } from '../../lib/ids.js';
 import { DynamoActivityCounters } from './activity.js';
+import { batchGetItems } from './batch.js';
+import { ignoreConditionFailure, unlessConditionFails } from './conditions.js';
+import { withoutKeys } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
+import { conditionFailedAt, transactWrite, type TransactItem } from './transact.js';
 import type { DynamoMessageRepository } from './messages.js';
 import { contactGsi, convSk, customerSk, DynamoWhatsAppCustomers } from './whatsapp-customers.js';
 
@@ -50,12 +47,7 @@ const fold = (s: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-function toConversation(item: Item): StoredConversation {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, ...rest } = item;
-  return rest as unknown as StoredConversation;
-}
-
-const cancelCodes = (error: unknown): string[] | null => cancellationReasons(error)?.map((r) => r.code) ?? null;
+const toConversation = (item: Item) => withoutKeys<StoredConversation>(item);
 
 export class DynamoConversationRepository implements ConversationRepository {
   constructor(
@@ -105,18 +97,8 @@ export class DynamoConversationRepository implements ConversationRepository {
 
   async getMany(userId: string, ids: readonly string[]): Promise<StoredConversation[]> {
     const valid = [...new Set(ids.filter((id) => ID_RE.test(id)))];
-    const out: StoredConversation[] = [];
-    for (let i = 0; i < valid.length; i += 100) {
-      let keys: Array<Record<string, unknown>> = valid.slice(i, i + 100).map((id) => ({ pk: userPk(userId), sk: convSk(id) }));
-      for (let attempt = 0; keys.length > 0 && attempt < 8; attempt++) {
-        const { Responses, UnprocessedKeys } = await this.db.send(
-          new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-        );
-        out.push(...(Responses?.[this.tableName] ?? []).map(toConversation));
-        keys = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-      }
-    }
-    return out;
+    const keys = valid.map((id) => ({ pk: userPk(userId), sk: convSk(id) }));
+    return (await batchGetItems(this.db, this.tableName, keys, { consistentRead: true })).map(toConversation);
   }
 
   async findOrOpen(userId: string, customer: CustomerRef, now: string): Promise<{ conversation: StoredConversation; opened: boolean }> {
@@ -184,7 +166,7 @@ export class DynamoConversationRepository implements ConversationRepository {
         return { conversation, opened: true };
       } catch (error) {
         // Another message of the customer opened one first: use it.
-        if (cancelCodes(error)?.[1] === 'ConditionalCheckFailed') continue;
+        if (conditionFailedAt(error, 1)) continue;
         throw error;
       }
     }
@@ -215,8 +197,8 @@ export class DynamoConversationRepository implements ConversationRepository {
       ...(a.lastAgent ? ['lastAgent = :la'] : []),
     ];
     const latestValues: Item = { ':lm': a.lastMessage, ':g1sk': `${a.lastMessageAt}#${id}`, ...(a.lastAgent ? { ':la': a.lastAgent } : {}) };
-    try {
-      const { Attributes } = await this.db.send(
+    const newest = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: convSk(id) },
@@ -227,14 +209,12 @@ export class DynamoConversationRepository implements ConversationRepository {
           ExpressionAttributeValues: { ...values, ...latestValues },
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toConversation(Attributes) : null;
-    } catch (error) {
-      if (!(error instanceof ConditionalCheckFailedException)) throw error;
-    }
+      ),
+    );
+    if (newest) return newest.Attributes ? toConversation(newest.Attributes) : null;
     // An older message: count it (and the inbound time if it is later) without moving lastMessage.
-    try {
-      const { Attributes } = await this.db.send(
+    const older = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: convSk(id) },
@@ -243,12 +223,9 @@ export class DynamoConversationRepository implements ConversationRepository {
           ExpressionAttributeValues: Object.fromEntries(Object.entries(values).filter(([k]) => k !== ':in' && k !== ':at')),
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toConversation(Attributes) : null;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return older?.Attributes ? toConversation(older.Attributes) : null;
   }
 
   async update(userId: string, id: string, patch: ConversationPatch, now: string, expectedStatus?: ConversationStatus): Promise<StoredConversation | null> {
@@ -294,7 +271,7 @@ export class DynamoConversationRepository implements ConversationRepository {
         // Read back: a message may have touched it meanwhile (lastMessage, count).
         return (await this.get(userId, id)) ?? after;
       } catch (error) {
-        if (cancelCodes(error)?.[0] === 'ConditionalCheckFailed') continue;
+        if (conditionFailedAt(error, 0)) continue;
         throw error;
       }
     }
@@ -375,7 +352,7 @@ export class DynamoConversationRepository implements ConversationRepository {
         this.statsAdd(userId, { [conv.status]: -1 }),
       ]);
     } catch (error) {
-      if (cancelCodes(error)?.[0] === 'ConditionalCheckFailed') return this.remove(userId, id);
+      if (conditionFailedAt(error, 0)) return this.remove(userId, id);
       throw error;
     }
     await this.db
@@ -389,7 +366,7 @@ export class DynamoConversationRepository implements ConversationRepository {
         }),
       )
       .catch(async (error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
+        ignoreConditionFailure(error);
         // Not the customer's open one: just forget it in the customer's list.
         await this.db.send(
           new UpdateCommand({
@@ -399,9 +376,7 @@ export class DynamoConversationRepository implements ConversationRepository {
             ConditionExpression: 'attribute_exists(pk)',
             ExpressionAttributeValues: { ':ids': new Set([id]) },
           }),
-        ).catch((e: unknown) => {
-          if (!(e instanceof ConditionalCheckFailedException)) throw e;
-        });
+        ).catch(ignoreConditionFailure);
       });
     await this.messages.removeAllOf(userId, id);
     return true;

@@ -9,9 +9,10 @@
  *
  * Eventually consistent reads (a dashboard may lag a write by a moment; half the read cost).
  */
-import { BatchGetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ActivityDay, DashboardReader, DashboardSnapshot, RecentCall, TopCaller } from '../../domain/dashboard/ports.js';
 import { activitySk, callersGsi } from './activity.js';
+import { batchGetItems, type BatchGetOptions } from './batch.js';
 import { DIRECTORY_SHARDS, shardSk } from './contacts.js';
 import { userPk } from './keys.js';
 
@@ -34,17 +35,8 @@ export class DynamoDashboardReader implements DashboardReader {
     private readonly tableName: string,
   ) {}
 
-  /** BatchGetItem with the unprocessed keys retried (≤ 100 keys). */
-  private async batchGet(keys: Item[], projection?: { ProjectionExpression: string; ExpressionAttributeNames: Record<string, string> }): Promise<Item[]> {
-    const out: Item[] = [];
-    let pending = keys;
-    for (let attempt = 0; pending.length > 0; attempt++) {
-      if (attempt > 0) await new Promise((r) => setTimeout(r, Math.min(200, 20 * 2 ** attempt)));
-      const res = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending, ...projection } } }));
-      out.push(...(res.Responses?.[this.tableName] ?? []));
-      pending = (res.UnprocessedKeys?.[this.tableName]?.Keys as Item[] | undefined) ?? [];
-    }
-    return out;
+  private batchGet(keys: Item[], projection?: BatchGetOptions['projection']): Promise<Item[]> {
+    return batchGetItems(this.db, this.tableName, keys, { projection });
   }
 
   private async profileAndDays(userId: string, utcDays: readonly string[], withConversations: boolean) {

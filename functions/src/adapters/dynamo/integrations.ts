@@ -3,19 +3,17 @@
  * knowledge"): pk=USER#{sub}, sk=INTEGRATION#{type}; by id on gsi1 (gsi1pk=INTEGRATION#{id},
  * gsi1sk=INTEGRATION) for the webhook URLs of later channels. Credentials hold sealed secrets.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { IntegrationType } from '../../contract/integrations.js';
 import type { IntegrationRecord, IntegrationRepository } from '../../domain/integrations/records.js';
+import { unlessConditionFails } from './conditions.js';
+import { withoutKeys } from './item-codec.js';
 import { userPk } from './keys.js';
 
 const sk = (type: IntegrationType) => `INTEGRATION#${type}`;
 const INDEX_SK = 'INTEGRATION';
 
-function toRecord(item: Record<string, unknown>): IntegrationRecord {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _entity, ...rest } = item;
-  return rest as unknown as IntegrationRecord;
-}
+const toRecord = (item: Record<string, unknown>) => withoutKeys<IntegrationRecord>(item);
 
 export class DynamoIntegrationRepository implements IntegrationRepository {
   constructor(
@@ -87,8 +85,8 @@ export class DynamoIntegrationRepository implements IntegrationRepository {
       sets.push('settings = :settings');
       values[':settings'] = patch.settings;
     }
-    try {
-      const { Attributes } = await this.db.send(
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: sk(type) },
@@ -97,12 +95,9 @@ export class DynamoIntegrationRepository implements IntegrationRepository {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toRecord(Attributes) : null;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ? toRecord(updated.Attributes) : null;
   }
 
   async delete(userId: string, type: IntegrationType): Promise<boolean> {

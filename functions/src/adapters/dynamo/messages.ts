@@ -13,10 +13,7 @@
  * item never conflict, where transactions touching one hot counter item would cancel each other
  * under a burst of messages. The cost: a crash between the write and its ADD loses that count.
  */
-import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
-  BatchGetCommand,
-  BatchWriteCommand,
   DeleteCommand,
   GetCommand,
   PutCommand,
@@ -38,8 +35,12 @@ import {
 } from '../../domain/conversations/ports.js';
 import { logger } from '../logger.js';
 import { DynamoActivityCounters, hourAttributes, utcHourOf } from './activity.js';
+import { batchDeleteKeys, batchGetItems } from './batch.js';
+import { conditionHolds, unlessConditionFails } from './conditions.js';
+import { withoutKeys } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
+import { conditionFailedAt } from './transact.js';
 
 type Item = Record<string, unknown>;
 
@@ -111,14 +112,7 @@ const fold = (s: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-function toMessage(item: Item): StoredMessage {
-  const { pk: _pk, sk: _sk, gsi1pk: _g1, gsi1sk: _g2, entity: _e, mid: _mid, ...rest } = item;
-  return rest as unknown as StoredMessage;
-}
-
-function conditionFailedAt(error: unknown, index: number): boolean {
-  return error instanceof TransactionCanceledException && error.CancellationReasons?.[index]?.Code === 'ConditionalCheckFailed';
-}
+const toMessage = (item: Item) => withoutKeys<StoredMessage>(item, ['mid']);
 
 export class DynamoMessageRepository implements MessageRepository {
   /** Deferred counter deltas by counter sk (deferred mode only). */
@@ -249,8 +243,8 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   async claimReply(userId: string, waMessageId: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHolds(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: wamidSk(waMessageId) },
@@ -259,12 +253,8 @@ export class DynamoMessageRepository implements MessageRepository {
           ExpressionAttributeNames: { '#st': 'state', '#owner': 'owner' },
           ExpressionAttributeValues: { ':replying': 'replying', ':received': 'received', ':owner': owner, ':until': now + leaseMs, ':now': now },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async finishInbound(userId: string, waMessageId: string): Promise<void> {
@@ -317,9 +307,8 @@ export class DynamoMessageRepository implements MessageRepository {
       }
       expr += ` ADD ${Object.keys(extra.add).map((k) => `#${k} :${k}`).join(', ')}`;
     }
-    let result;
-    try {
-      result = await this.db.send(
+    const result = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
@@ -329,11 +318,9 @@ export class DynamoMessageRepository implements MessageRepository {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_OLD',
         }),
-      );
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    if (!result) return null;
     const before = toMessage(result.Attributes ?? {});
     await this.count(userId, before.createdAt, { [`s_${before.status}`]: -1, [`s_${to}`]: 1 });
     const after: StoredMessage = { ...before, ...(extra.set as Partial<StoredMessage>), status: to };
@@ -442,13 +429,7 @@ export class DynamoMessageRepository implements MessageRepository {
 
   async stats(userId: string, timeFilter: TimeFilter, now: string): Promise<MessageStats> {
     const keys = statsDays(timeFilter, now).map((day) => ({ pk: userPk(userId), sk: statsSk(day) }));
-    const items: Item[] = [];
-    let pending: Array<Record<string, unknown>> = keys;
-    for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
-      const { Responses, UnprocessedKeys } = await this.db.send(new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: pending } } }));
-      items.push(...(Responses?.[this.tableName] ?? []));
-      pending = UnprocessedKeys?.[this.tableName]?.Keys ?? [];
-    }
+    const items = await batchGetItems(this.db, this.tableName, keys);
     const sum = (name: string) => items.reduce((acc, it) => acc + (Number(it[name]) || 0), 0);
     return {
       totalMessages: sum('total'),
@@ -493,14 +474,8 @@ export class DynamoMessageRepository implements MessageRepository {
     await this.batchDelete(keys);
   }
 
-  private async batchDelete(keys: Array<Record<string, unknown>>): Promise<void> {
-    for (let i = 0; i < keys.length; i += 25) {
-      let pending = keys.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } }));
-      for (let attempt = 0; pending.length > 0 && attempt < 8; attempt++) {
-        const { UnprocessedItems } = await this.db.send(new BatchWriteCommand({ RequestItems: { [this.tableName]: pending } }));
-        pending = (UnprocessedItems?.[this.tableName] ?? []) as typeof pending;
-      }
-    }
+  private batchDelete(keys: Array<Record<string, unknown>>): Promise<void> {
+    return batchDeleteKeys(this.db, this.tableName, keys);
   }
 
   /** Deletes every message of a conversation (and their wamid items), counters decremented per day. */

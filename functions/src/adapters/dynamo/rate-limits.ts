@@ -3,10 +3,11 @@
  * window) at pk=EMAIL#{sha256(email)}, sk=RATE#{action}#{windowSeconds}#{windowIndex},
  * incremented with an atomic ADD and expiring (TTL) when the window is over.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Clock, RateDecision, RateLimiter, RateReservation, RateRule } from '../../domain/auth/ports.js';
+import { batchGetItems } from './batch.js';
+import { ignoreConditionFailure, isConditionFailure } from './conditions.js';
 import { emailPk } from './keys.js';
 
 type WindowKey = { pk: string; sk: string };
@@ -68,7 +69,7 @@ export class DynamoRateLimiter implements RateLimiter {
         taken.push(w.key);
       } catch (error) {
         await this.giveBack(taken);
-        if (error instanceof ConditionalCheckFailedException) return { allowed: false, retryAfterSeconds: w.retryAfterSeconds };
+        if (isConditionFailure(error)) return { allowed: false, retryAfterSeconds: w.retryAfterSeconds };
         throw error;
       }
     }
@@ -90,21 +91,19 @@ export class DynamoRateLimiter implements RateLimiter {
               ExpressionAttributeValues: { ':minusOne': -1, ':zero': 0 },
             }),
           )
-          .catch((error: unknown) => {
-            if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          }),
+          .catch(ignoreConditionFailure),
       ),
     );
   }
 
   async peek(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision> {
     const windows = rules.map((rule) => ({ rule, window: this.window(action, email, rule) }));
-    const { Responses } = await this.db.send(
-      new BatchGetCommand({
-        RequestItems: { [this.tableName]: { Keys: windows.map((w) => w.window.key), ConsistentRead: true } },
-      }),
+    const items = await batchGetItems(
+      this.db,
+      this.tableName,
+      windows.map((w) => w.window.key),
+      { consistentRead: true },
     );
-    const items = Responses?.[this.tableName] ?? [];
     const counts = windows.map((w) => ({
       ...w,
       count: Number(items.find((i) => i.sk === w.window.key.sk)?.count ?? 0),

@@ -7,8 +7,7 @@
  *   atomic ADD with the limit in the condition.
  * - pk=STRIPE_EVENT#{evt_id}, sk=EVENT: webhook idempotency claims (TTL 30 days).
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { BatchGetCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PlanId, SubscriptionStatus, UsageAction } from '../../contract/billing.js';
 import {
@@ -20,6 +19,9 @@ import {
   type UsageCounters,
   type UsageRepository,
 } from '../../domain/billing/ports.js';
+import { batchGetItems } from './batch.js';
+import { conditionHolds, ignoreConditionFailure, unlessConditionFails } from './conditions.js';
+import { anyStr, bool, itemCodec, strOrNull } from './item-codec.js';
 import { userPk } from './keys.js';
 
 export const SUBSCRIPTION_SK = 'SUBSCRIPTION';
@@ -29,29 +31,26 @@ export const CONTACTS_USAGE_SK = 'USAGE#CONTACTS';
 export const eventPk = (eventId: string) => `STRIPE_EVENT#${eventId}`;
 export const EVENT_SK = 'EVENT';
 
-const isConditionFailure = (error: unknown) => error instanceof ConditionalCheckFailedException;
-
-function toStored(item: Record<string, unknown>): StoredSubscription {
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const strOrNull = (v: unknown) => (typeof v === 'string' ? v : null);
-  return {
-    userId: String(item.userId ?? String(item.pk).slice('USER#'.length)),
-    plan: str(item.plan) as PlanId | undefined,
-    status: str(item.status) as SubscriptionStatus | undefined,
-    currentPeriodStart: strOrNull(item.currentPeriodStart),
-    currentPeriodEnd: strOrNull(item.currentPeriodEnd),
-    cancelAtPeriodEnd: item.cancelAtPeriodEnd === true,
-    trialEnd: strOrNull(item.trialEnd),
-    stripeCustomerId: str(item.stripeCustomerId),
-    stripeSubscriptionId: str(item.stripeSubscriptionId),
-    stripeStatus: str(item.stripeStatus),
-    lastEventCreated: typeof item.lastEventCreated === 'number' ? item.lastEventCreated : undefined,
-    ended: item.ended === true,
-    trialUsed: item.trialUsed === true,
-    version: typeof item.version === 'number' ? item.version : 0,
-    updatedAt: str(item.updatedAt),
-  };
-}
+const subscriptionCodec = itemCodec<StoredSubscription>({
+  userId: String,
+  plan: anyStr as (v: unknown) => PlanId | undefined,
+  status: anyStr as (v: unknown) => SubscriptionStatus | undefined,
+  currentPeriodStart: strOrNull,
+  currentPeriodEnd: strOrNull,
+  cancelAtPeriodEnd: bool,
+  trialEnd: strOrNull,
+  stripeCustomerId: anyStr,
+  stripeSubscriptionId: anyStr,
+  stripeStatus: anyStr,
+  lastEventCreated: (v) => (typeof v === 'number' ? v : undefined),
+  ended: bool,
+  trialUsed: bool,
+  version: (v) => (typeof v === 'number' ? v : 0),
+  updatedAt: anyStr,
+});
+/** Items written before `userId` was stored carry it only in their key. */
+const toStored = (item: Record<string, unknown>) =>
+  subscriptionCodec({ ...item, userId: item.userId ?? String(item.pk).slice('USER#'.length) });
 
 export class DynamoSubscriptionRepository implements SubscriptionRepository {
   constructor(
@@ -85,8 +84,8 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
   }
 
   async linkCustomer(userId: string, customerId: string): Promise<void> {
-    try {
-      await this.db.send(
+    await this.db
+      .send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId),
@@ -102,11 +101,9 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
             ':one': 1,
           },
         }),
-      );
-    } catch (error) {
+      )
       // Another customer is already linked: keep it (the caller re-reads the item).
-      if (!isConditionFailure(error)) throw error;
-    }
+      .catch(ignoreConditionFailure);
   }
 
   private versionCondition(expectedVersion: number | null) {
@@ -117,6 +114,11 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
         : { ConditionExpression: 'version = :v', values: { ':v': expectedVersion } };
   }
 
+  /** A versioned write: a failed condition means another writer came first. */
+  private async versioned(send: Promise<unknown>): Promise<void> {
+    if (!(await conditionHolds(send))) throw new StaleWriteError();
+  }
+
   async saveState(
     userId: string,
     input: { state: SubscriptionState & { plan: PlanId }; created: number; ended: boolean; updatedAt: string },
@@ -124,8 +126,8 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
   ): Promise<void> {
     const { state } = input;
     const condition = this.versionCondition(expectedVersion);
-    try {
-      await this.db.send(
+    await this.versioned(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId),
@@ -160,11 +162,8 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
             ':one': 1,
           },
         }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new StaleWriteError();
-      throw error;
-    }
+      ),
+    );
   }
 
   async saveStatus(
@@ -173,8 +172,8 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
     expectedVersion: number,
   ): Promise<void> {
     const condition = this.versionCondition(expectedVersion);
-    try {
-      await this.db.send(
+    await this.versioned(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId),
@@ -191,11 +190,8 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
             ':one': 1,
           },
         }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) throw new StaleWriteError();
-      throw error;
-    }
+      ),
+    );
   }
 }
 
@@ -216,10 +212,7 @@ export class DynamoUsageRepository implements UsageRepository {
       { pk: userPk(userId), sk: CONTACTS_USAGE_SK },
       { pk: userPk(userId), sk: usageSk(periodStart) },
     ];
-    const { Responses } = await this.db.send(
-      new BatchGetCommand({ RequestItems: { [this.tableName]: { Keys: keys, ConsistentRead: true } } }),
-    );
-    const items = Responses?.[this.tableName] ?? [];
+    const items = await batchGetItems(this.db, this.tableName, keys, { consistentRead: true });
     const contacts = items.find((i) => i.sk === CONTACTS_USAGE_SK);
     const period = items.find((i) => i.sk === usageSk(periodStart));
     const n = (v: unknown) => (typeof v === 'number' && v > 0 ? v : 0);
@@ -228,8 +221,8 @@ export class DynamoUsageRepository implements UsageRepository {
 
   async add(userId: string, action: UsageAction, periodStart: string | null, amount: number, limit: number): Promise<number | null> {
     const bounded = limit >= 0;
-    try {
-      const { Attributes } = await this.db.send(
+    const added = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId, action, periodStart),
@@ -249,19 +242,16 @@ export class DynamoUsageRepository implements UsageRepository {
           },
           ReturnValues: 'UPDATED_NEW',
         }),
-      );
-      return Number(Attributes?.[COUNTER[action]] ?? amount);
-    } catch (error) {
-      if (isConditionFailure(error)) return null;
-      throw error;
-    }
+      ),
+    );
+    return added ? Number(added.Attributes?.[COUNTER[action]] ?? amount) : null;
   }
 
   async subtract(userId: string, action: UsageAction, periodStart: string | null, amount: number): Promise<void> {
     const key = this.key(userId, action, periodStart);
     const names = { '#c': COUNTER[action] };
-    try {
-      await this.db.send(
+    const subtracted = await conditionHolds(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
@@ -270,25 +260,22 @@ export class DynamoUsageRepository implements UsageRepository {
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: { ':neg': -amount, ':amount': amount },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      // Less than `amount` left (or no counter): clamp at zero.
-      await this.db
-        .send(
-          new UpdateCommand({
-            TableName: this.tableName,
-            Key: key,
-            UpdateExpression: 'SET #c = :zero',
-            ConditionExpression: 'attribute_exists(#c) AND #c < :amount',
-            ExpressionAttributeNames: names,
-            ExpressionAttributeValues: { ':zero': 0, ':amount': amount },
-          }),
-        )
-        .catch((clampError: unknown) => {
-          if (!isConditionFailure(clampError)) throw clampError;
-        });
-    }
+      ),
+    );
+    if (subtracted) return;
+    // Less than `amount` left (or no counter): clamp at zero.
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET #c = :zero',
+          ConditionExpression: 'attribute_exists(#c) AND #c < :amount',
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: { ':zero': 0, ':amount': amount },
+        }),
+      )
+      .catch(ignoreConditionFailure);
   }
 }
 
@@ -310,8 +297,8 @@ export class DynamoEventClaims implements EventClaims {
 
   async claim(eventId: string, type: string): Promise<boolean> {
     const nowSeconds = Math.floor(this.now() / 1000);
-    try {
-      await this.db.send(
+    return conditionHolds(
+      this.db.send(
         new PutCommand({
           TableName: this.tableName,
           Item: {
@@ -326,12 +313,8 @@ export class DynamoEventClaims implements EventClaims {
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':processing': 'processing', ':stale': nowSeconds - STALE_CLAIM_SECONDS, ':now': nowSeconds },
         }),
-      );
-      return true;
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async markDone(eventId: string): Promise<void> {

@@ -3,18 +3,16 @@
  * gsi1pk=EMAIL#{sha256(email)}, gsi1sk=PROFILE); subscription at sk=SUBSCRIPTION.
  */
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ProfilePatch, UserProfile, UserRepository } from '../../domain/auth/ports.js';
+import { conditionHolds, unlessConditionFails } from './conditions.js';
+import { withoutKeys } from './item-codec.js';
 import { emailPk, userPk } from './keys.js';
 
 const PROFILE = 'PROFILE';
 const ACTIVE_STATUSES = new Set(['active', 'trialing']);
 
-function toProfile(item: Record<string, unknown>): UserProfile {
-  const { pk: _pk, sk: _sk, gsi1pk: _gsi1pk, gsi1sk: _gsi1sk, entity: _entity, ...rest } = item;
-  return rest as unknown as UserProfile;
-}
+const toProfile = (item: Record<string, unknown>) => withoutKeys<UserProfile>(item);
 
 export class DynamoUserRepository implements UserRepository {
   constructor(
@@ -43,8 +41,8 @@ export class DynamoUserRepository implements UserRepository {
   }
 
   async create(profile: UserProfile): Promise<boolean> {
-    try {
-      await this.db.send(
+    return conditionHolds(
+      this.db.send(
         new PutCommand({
           TableName: this.tableName,
           Item: {
@@ -57,12 +55,8 @@ export class DynamoUserRepository implements UserRepository {
           },
           ConditionExpression: 'attribute_not_exists(pk)',
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async update(userId: string, patch: ProfilePatch, updatedAt: string): Promise<UserProfile | null> {
@@ -74,8 +68,8 @@ export class DynamoUserRepository implements UserRepository {
       values[`:v${i}`] = v;
       return `#f${i} = :v${i}`;
     });
-    try {
-      const { Attributes } = await this.db.send(
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: PROFILE },
@@ -85,12 +79,9 @@ export class DynamoUserRepository implements UserRepository {
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ? toProfile(Attributes) : null;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ? toProfile(updated.Attributes) : null;
   }
 
   hasActiveSubscription(userId: string): Promise<boolean> {

@@ -14,13 +14,13 @@
  *   set by create and REMOVEd by finish, so only active calls are in it. The stale-call sweeper
  *   Queries it for calls started before a time (gsi1sk < :before), never a Scan.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
-import { queryItems } from './query-items.js';
+import { unlessConditionFails } from './conditions.js';
+import { queryItems, queryPages } from './query-items.js';
 import { userPk } from './keys.js';
 import { cancellationReasons, transactWrite } from './transact.js';
 
@@ -152,8 +152,8 @@ export class DynamoCallRepository implements CallRepository {
   /** An UpdateItem on an existing call; false when the call is missing or `condition` fails. */
   private async update(userId: string, id: string, input: { set: string; condition?: string; names?: Record<string, string>; values?: Item }): Promise<Item | null> {
     if (!isId(id)) return null;
-    try {
-      const { Attributes } = await this.db.send(
+    const updated = await unlessConditionFails(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId, id),
@@ -163,12 +163,9 @@ export class DynamoCallRepository implements CallRepository {
           ExpressionAttributeValues: input.values && Object.keys(input.values).length ? input.values : undefined,
           ReturnValues: 'ALL_NEW',
         }),
-      );
-      return Attributes ?? null;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return null;
-      throw error;
-    }
+      ),
+    );
+    return updated?.Attributes ?? null;
   }
 
   async appendTurns(userId: string, id: string, expectedCount: number, turns: CallTurn[], silences: number): Promise<boolean> {
@@ -260,26 +257,18 @@ export class DynamoCallRepository implements CallRepository {
     await this.update(userId, id, { set: 'SET contact = :c', values: { ':c': contact } });
   }
 
-  /** Reads list items (no transcript), newest first, until `cap` items or the end. */
-  private async *listItems(userId: string, pageSize: number): AsyncGenerator<Item[]> {
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':lo': 'VCALL#', ':hi': 'VCALL#~' },
-          ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
-          ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((a, i) => [`#a${i}`, a])),
-          ScanIndexForward: false,
-          Limit: pageSize,
-          ConsistentRead: true,
-          ExclusiveStartKey: start,
-        }),
-      );
-      yield page.Items ?? [];
-      start = page.LastEvaluatedKey;
-    } while (start);
+  /** The list items (no transcript), newest first, page by page. */
+  private listItems(userId: string, pageSize: number): AsyncGenerator<Item[]> {
+    return queryPages(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':lo': 'VCALL#', ':hi': 'VCALL#~' },
+      ProjectionExpression: LIST_ATTRIBUTES.map((_, i) => `#a${i}`).join(', '),
+      ExpressionAttributeNames: Object.fromEntries(LIST_ATTRIBUTES.map((a, i) => [`#a${i}`, a])),
+      ScanIndexForward: false,
+      Limit: pageSize,
+      ConsistentRead: true,
+    });
   }
 
   async page(userId: string, input: { page: number; limit: number; search: string }): Promise<CallPage & { messageCounts: number[] }> {

@@ -8,10 +8,10 @@
  * - gsi1pk=PHONE_REQUESTS#{status}, gsi1sk={requestedAt}#{userId} on the same item while a
  *   request exists: the admin's list across users, newest first, one Query per status.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { EMPTY_PHONE_REQUEST, VOICE_DEFAULTS, type PhoneNumberRequest } from '../../contract/voice.js';
 import type { StoredVoiceSettings, VoiceSettingsRepository } from '../../domain/voice/ports.js';
+import { conditionHolds } from './conditions.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
 
@@ -99,8 +99,8 @@ export class DynamoVoiceSettingsRepository implements VoiceSettingsRepository {
     } else {
       update += ' REMOVE gsi1pk, gsi1sk';
     }
-    try {
-      await this.db.send(
+    return conditionHolds(
+      this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId),
@@ -108,12 +108,8 @@ export class DynamoVoiceSettingsRepository implements VoiceSettingsRepository {
           ConditionExpression: conditions.join(' OR '),
           ExpressionAttributeValues: values,
         }),
-      );
-      return true;
-    } catch (error) {
-      if (error instanceof ConditionalCheckFailedException) return false;
-      throw error;
-    }
+      ),
+    );
   }
 
   async listPhoneRequests(statuses: ReadonlyArray<NonNullable<PhoneNumberRequest['status']>>): Promise<Array<{ userId: string; request: PhoneNumberRequest }>> {

@@ -5,17 +5,20 @@
  * conversations. Split from conversations.ts so the contacts group (unlink on contact delete,
  * Import from WhatsApp) bundles only this.
  */
-import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WhatsAppCustomer, WhatsAppCustomers } from '../../domain/contacts/ports.js';
+import { ignoreConditionFailure, unlessConditionFails } from './conditions.js';
+import { itemCodec, text } from './item-codec.js';
 import { userPk } from './keys.js';
-import { queryItems } from './query-items.js';
+import { queryItems, queryPages } from './query-items.js';
 
 type Item = Record<string, unknown>;
 
 export const convSk = (id: string) => `CONV#${id}`;
 export const customerSk = (waId: string) => `WACUST#${waId}`;
 export const contactGsi = (userId: string, contactId: string) => `USER#${userId}#CONTACT#${contactId}`;
+
+const toCustomer = itemCodec<WhatsAppCustomer>({ waId: text, phone: text, name: text, contactId: text });
 
 export class DynamoWhatsAppCustomers implements WhatsAppCustomers {
   constructor(
@@ -45,9 +48,7 @@ export class DynamoWhatsAppCustomers implements WhatsAppCustomers {
               ExpressionAttributeValues: { ':empty': '', ...(to ? { ':to': to } : {}), ...(from ? { ':from': from } : {}) },
             }),
           )
-          .catch((error: unknown) => {
-            if (!(error instanceof ConditionalCheckFailedException)) throw error;
-          }),
+          .catch(ignoreConditionFailure),
       ),
     );
   }
@@ -62,51 +63,37 @@ export class DynamoWhatsAppCustomers implements WhatsAppCustomers {
           ConditionExpression: 'contactId = :cid',
           ExpressionAttributeValues: { ':cid': contactId },
         }),
-      ).catch((error: unknown) => {
-        if (!(error instanceof ConditionalCheckFailedException)) throw error;
-      });
+      ).catch(ignoreConditionFailure);
       await this.setContactOn(userId, (pointer.conversationIds as Set<string> | undefined) ?? [], contactId, null);
     }
   }
 
   async linkContact(userId: string, waId: string, contactId: string): Promise<void> {
-    const { Attributes } = await this.db.send(
-      new UpdateCommand({
-        TableName: this.tableName,
-        Key: { pk: userPk(userId), sk: customerSk(waId) },
-        UpdateExpression: 'SET contactId = :cid, gsi1pk = :g1, gsi1sk = :g2',
-        ConditionExpression: 'attribute_exists(pk)',
-        ExpressionAttributeValues: { ':cid': contactId, ':g1': contactGsi(userId, contactId), ':g2': customerSk(waId) },
-        ReturnValues: 'ALL_NEW',
-      }),
-    ).catch((error: unknown) => {
-      if (error instanceof ConditionalCheckFailedException) return { Attributes: undefined };
-      throw error;
-    });
-    await this.setContactOn(userId, (Attributes?.conversationIds as Set<string> | undefined) ?? [], null, contactId);
+    const linked = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: customerSk(waId) },
+          UpdateExpression: 'SET contactId = :cid, gsi1pk = :g1, gsi1sk = :g2',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':cid': contactId, ':g1': contactGsi(userId, contactId), ':g2': customerSk(waId) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    await this.setContactOn(userId, (linked?.Attributes?.conversationIds as Set<string> | undefined) ?? [], null, contactId);
   }
 
   async *customers(userId: string): AsyncIterable<WhatsAppCustomer[]> {
-    let start: Item | undefined;
-    do {
-      const page = await this.db.send(
-        new QueryCommand({
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':a': 'WACUST#', ':b': 'WACUST#~' },
-          ProjectionExpression: 'waId, phone, #name, contactId',
-          ExpressionAttributeNames: { '#name': 'name' },
-          ExclusiveStartKey: start,
-        }),
-      );
-      const rows = (page.Items ?? []).map((it) => ({
-        waId: String(it.waId ?? ''),
-        phone: String(it.phone ?? ''),
-        name: String(it.name ?? ''),
-        contactId: String(it.contactId ?? ''),
-      }));
-      if (rows.length) yield rows;
-      start = page.LastEvaluatedKey;
-    } while (start);
+    const pages = queryPages(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':a': 'WACUST#', ':b': 'WACUST#~' },
+      ProjectionExpression: 'waId, phone, #name, contactId',
+      ExpressionAttributeNames: { '#name': 'name' },
+    });
+    for await (const items of pages) {
+      if (items.length) yield items.map(toCustomer);
+    }
   }
 }
