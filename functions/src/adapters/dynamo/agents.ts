@@ -12,15 +12,7 @@
  * partition for begins_with.) Children are created in a transaction with a ConditionCheck on the
  * agent, so none is ever written under a deleted agent.
  */
-import {
-  DeleteCommand,
-  GetCommand,
-  PutCommand,
-  QueryCommand,
-  TransactWriteCommand,
-  UpdateCommand,
-  type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
 import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';
 import type {
@@ -467,28 +459,12 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
       }),
     );
     if (!Item) return null;
-    if (kind === 'file') {
-      const file = toFile(Item);
-      return {
-        kind,
-        sourceId,
-        name: file.originalName,
-        s3Key: file.s3Key,
-        mimeType: file.mimeType,
-        size: file.size,
-        status: file.status,
-        ...(file.contentHash ? { contentHash: file.contentHash } : {}),
-      };
+    const source = kind === 'file' ? toFile(Item) : toUrl(Item);
+    const common = { kind, sourceId, status: source.status, ...(source.contentHash ? { contentHash: source.contentHash } : {}) };
+    if ('s3Key' in source) {
+      return { ...common, name: source.originalName, s3Key: source.s3Key, mimeType: source.mimeType, size: source.size };
     }
-    const url = toUrl(Item);
-    return {
-      kind,
-      sourceId,
-      name: url.link,
-      link: url.link,
-      status: url.status,
-      ...(url.contentHash ? { contentHash: url.contentHash } : {}),
-    };
+    return { ...common, name: source.link, link: source.link };
   }
 
   async update(

@@ -7,7 +7,7 @@
  *   atomic ADD with the limit in the condition.
  * - pk=STRIPE_EVENT#{evt_id}, sk=EVENT: webhook idempotency claims (TTL 30 days).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
 import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PlanId, SubscriptionStatus, UsageAction } from '../../contract/billing.js';
 import {
@@ -114,9 +114,10 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
         : { ConditionExpression: 'version = :v', values: { ':v': expectedVersion } };
   }
 
-  /** A versioned write: a failed condition means another writer came first. */
-  private async versioned(send: Promise<unknown>): Promise<void> {
-    if (!(await conditionHolds(send))) throw new StaleWriteError();
+  /** A versioned update of the subscription item: a failed condition means another writer came first. */
+  private async versionedUpdate(userId: string, update: Omit<UpdateCommandInput, 'TableName' | 'Key'>): Promise<void> {
+    const written = await conditionHolds(this.db.send(new UpdateCommand({ TableName: this.tableName, Key: this.key(userId), ...update })));
+    if (!written) throw new StaleWriteError();
   }
 
   async saveState(
@@ -126,44 +127,38 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
   ): Promise<void> {
     const { state } = input;
     const condition = this.versionCondition(expectedVersion);
-    await this.versioned(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: this.key(userId),
-          UpdateExpression: [
-            'SET #plan = :plan, #status = :status, currentPeriodStart = :cps, currentPeriodEnd = :cpe,',
-            'cancelAtPeriodEnd = :cape, trialEnd = :te, stripeCustomerId = :cus, stripeSubscriptionId = :sid,',
-            'stripeStatus = :ss, lastEventCreated = :created, ended = :ended, trialUsed = :true, updatedAt = :now,',
-            'gsi1pk = :gpk, gsi1sk = :gsk, userId = :uid, entity = :entity',
-            'ADD version :one',
-          ].join(' '),
-          ConditionExpression: condition.ConditionExpression,
-          ExpressionAttributeNames: { '#plan': 'plan', '#status': 'status' },
-          ExpressionAttributeValues: {
-            ...condition.values,
-            ':plan': state.plan,
-            ':status': state.status,
-            ':cps': state.currentPeriodStart,
-            ':cpe': state.currentPeriodEnd,
-            ':cape': state.cancelAtPeriodEnd,
-            ':te': state.trialEnd,
-            ':cus': state.customerId,
-            ':sid': state.subscriptionId,
-            ':ss': state.providerStatus,
-            ':created': input.created,
-            ':ended': input.ended,
-            ':true': true,
-            ':now': input.updatedAt,
-            ':gpk': customerGsiPk(state.customerId),
-            ':gsk': SUBSCRIPTION_SK,
-            ':uid': userId,
-            ':entity': 'subscription',
-            ':one': 1,
-          },
-        }),
-      ),
-    );
+    await this.versionedUpdate(userId, {
+      UpdateExpression: [
+        'SET #plan = :plan, #status = :status, currentPeriodStart = :cps, currentPeriodEnd = :cpe,',
+        'cancelAtPeriodEnd = :cape, trialEnd = :te, stripeCustomerId = :cus, stripeSubscriptionId = :sid,',
+        'stripeStatus = :ss, lastEventCreated = :created, ended = :ended, trialUsed = :true, updatedAt = :now,',
+        'gsi1pk = :gpk, gsi1sk = :gsk, userId = :uid, entity = :entity',
+        'ADD version :one',
+      ].join(' '),
+      ConditionExpression: condition.ConditionExpression,
+      ExpressionAttributeNames: { '#plan': 'plan', '#status': 'status' },
+      ExpressionAttributeValues: {
+        ...condition.values,
+        ':plan': state.plan,
+        ':status': state.status,
+        ':cps': state.currentPeriodStart,
+        ':cpe': state.currentPeriodEnd,
+        ':cape': state.cancelAtPeriodEnd,
+        ':te': state.trialEnd,
+        ':cus': state.customerId,
+        ':sid': state.subscriptionId,
+        ':ss': state.providerStatus,
+        ':created': input.created,
+        ':ended': input.ended,
+        ':true': true,
+        ':now': input.updatedAt,
+        ':gpk': customerGsiPk(state.customerId),
+        ':gsk': SUBSCRIPTION_SK,
+        ':uid': userId,
+        ':entity': 'subscription',
+        ':one': 1,
+      },
+    });
   }
 
   async saveStatus(
@@ -172,26 +167,20 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
     expectedVersion: number,
   ): Promise<void> {
     const condition = this.versionCondition(expectedVersion);
-    await this.versioned(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: this.key(userId),
-          UpdateExpression:
-            'SET #status = :status, stripeStatus = :ss, lastEventCreated = :created, updatedAt = :now ADD version :one',
-          ConditionExpression: `attribute_exists(pk) AND (${condition.ConditionExpression})`,
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: {
-            ...condition.values,
-            ':status': input.status,
-            ':ss': input.providerStatus,
-            ':created': input.created,
-            ':now': input.updatedAt,
-            ':one': 1,
-          },
-        }),
-      ),
-    );
+    await this.versionedUpdate(userId, {
+      UpdateExpression:
+        'SET #status = :status, stripeStatus = :ss, lastEventCreated = :created, updatedAt = :now ADD version :one',
+      ConditionExpression: `attribute_exists(pk) AND (${condition.ConditionExpression})`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: {
+        ...condition.values,
+        ':status': input.status,
+        ':ss': input.providerStatus,
+        ':created': input.created,
+        ':now': input.updatedAt,
+        ':one': 1,
+      },
+    });
   }
 }
 
