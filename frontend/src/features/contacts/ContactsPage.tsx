@@ -11,9 +11,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
-import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -22,15 +19,12 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
-import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
 import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
-import Search from '@mui/icons-material/Search';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
@@ -65,6 +59,7 @@ import { StatsRow } from './StatsRow';
 import { CONTACT_SOURCES, type Contact } from './types';
 import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { ClearFiltersButton, FetchingBar, SearchField, SelectFilter } from '../../shared/filters';
 
 const MAX_TAGS_SHOWN = 2;
 
@@ -315,71 +310,42 @@ export default function ContactsPage() {
 
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={1.5} sx={{ p: 2, alignItems: { md: 'center' }, borderBottom: 1, borderColor: 'divider' }}>
-          <TextField
-            size="small"
-            type="search"
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
+          <SearchField
+            label={t('contacts.filters.search')}
             placeholder={t('contacts.filters.searchPlaceholder')}
+            value={input}
+            onChange={setInput}
             sx={{ flex: 1, minWidth: { md: 260 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': t('contacts.filters.search') },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
           />
           <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center' }}>
-            <TextField
-              select
-              size="small"
+            <SelectFilter
               label={t('contacts.filters.source')}
               value={filters.source}
-              onChange={(e) => setFilters(withFilter(filters, { source: e.target.value as ContactFilters['source'] }))}
-              fullWidth={false}
+              options={CONTACT_SOURCES}
+              optionLabel={(source) => t(`contacts.sources.${source}`)}
+              allLabel={t('contacts.filters.allSources')}
+              onChange={(source) => setFilters(withFilter(filters, { source }))}
               sx={{ width: { md: 200 }, flex: { xs: 1, md: 'none' } }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">{t('contacts.filters.allSources')}</MenuItem>
-              {CONTACT_SOURCES.map((source) => (
-                <MenuItem key={source} value={source}>
-                  {t(`contacts.sources.${source}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
+            />
+            <SelectFilter
               label={t('contacts.filters.pageSize')}
               value={filters.limit}
-              onChange={(e) => setFilters(withFilter(filters, { limit: Number(e.target.value) }))}
-              fullWidth={false}
+              options={PAGE_SIZES}
+              optionLabel={(size) => size}
+              onChange={(limit) => setFilters(withFilter(filters, { limit }))}
               sx={{ width: 110, flex: 'none' }}
-            >
-              {PAGE_SIZES.map((size) => (
-                <MenuItem key={size} value={size}>
-                  {size}
-                </MenuItem>
-              ))}
-            </TextField>
+            />
           </Stack>
-          <Button
-            startIcon={<FilterAltOffOutlined />}
+          <ClearFiltersButton
+            label={t('contacts.filters.clear')}
             disabled={!canClear}
-            onClick={() => {
+            onClear={() => {
               setInput('');
               setFilters(DEFAULT_FILTERS);
             }}
-            sx={{ flex: 'none', alignSelf: { xs: 'flex-start', md: 'center' } }}
-          >
-            {t('contacts.filters.clear')}
-          </Button>
+          />
         </Stack>
-        {list.isFetching && !list.isPending ? <LinearProgress sx={{ height: 2 }} /> : <Box sx={{ height: 2 }} />}
+        <FetchingBar fetching={list.isFetching && !list.isPending} />
         {list.data?.searchTruncated && (
           <Alert severity="info" sx={{ m: 2, mb: 0 }}>
             {t('contacts.searchTruncated', { count: CONTACT_SEARCH_MAX_MATCHES })}

@@ -8,17 +8,13 @@ import { useState } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
-import InputAdornment from '@mui/material/InputAdornment';
 import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Refresh from '@mui/icons-material/Refresh';
-import Search from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
 import { usePageTitle } from '../../shared/usePageTitle';
@@ -29,6 +25,7 @@ import { BOARD_COLUMNS, filterBoard, type BoardColumn } from './format';
 import { useConversationOverview } from './queries';
 import { useNow, useRelativeTime } from './useNow';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { SearchField, SelectFilter } from '../../shared/filters';
 
 const COLUMN_ACCENT: Record<BoardColumn, string> = {
   active: 'success.main',
@@ -97,38 +94,22 @@ export default function ConversationsPage() {
           <Typography color="text.secondary">{t('conversations.subtitle')}</Typography>
         </Box>
         <Stack direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 1.5 }}>
-          <TextField
-            size="small"
-            type="search"
-            value={search}
-            onChange={(e) => setSearch(e.target.value)}
+          <SearchField
+            label={t('conversations.search')}
             placeholder={t('conversations.searchPlaceholder')}
+            value={search}
+            onChange={setSearch}
             sx={{ flex: { xs: '1 1 100%', sm: 1 }, minWidth: { md: 280 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': t('conversations.search') },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
           />
-          <TextField
-            select
-            size="small"
+          <SelectFilter
             label={t('conversations.dateFilter')}
             value={dateFilter}
-            onChange={(e) => setDateFilter(e.target.value as ConversationDateFilter)}
+            options={CONVERSATION_DATE_FILTERS}
+            optionLabel={(value) => t(`conversations.dateFilters.${value}`)}
+            onChange={setDateFilter}
+            fullWidth
             sx={{ width: { xs: 'auto', sm: 150 }, flex: { xs: 1, sm: 'none' } }}
-          >
-            {CONVERSATION_DATE_FILTERS.map((value) => (
-              <MenuItem key={value} value={value}>
-                {t(`conversations.dateFilters.${value}`)}
-              </MenuItem>
-            ))}
-          </TextField>
+          />
           <Tooltip title={t('conversations.refresh')}>
             <span>
               <IconButton aria-label={t('conversations.refresh')} onClick={() => void overview.refetch()} disabled={overview.isFetching}>

@@ -8,18 +8,12 @@ import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
-import LinearProgress from '@mui/material/LinearProgress';
-import MenuItem from '@mui/material/MenuItem';
 import Pagination from '@mui/material/Pagination';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import ChatOutlined from '@mui/icons-material/ChatOutlined';
-import FilterAltOffOutlined from '@mui/icons-material/FilterAltOffOutlined';
 import Refresh from '@mui/icons-material/Refresh';
-import Search from '@mui/icons-material/Search';
 import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -43,12 +37,13 @@ import {
   STATUS_FILTER_OPTIONS,
   TIME_FILTERS,
   withFilter,
-  type Direction,
+  DIRECTION_OPTIONS,
   type MessageFilters,
 } from './model';
 import { useDeleteMessage, useMessageList, useRetryMessage } from './queries';
 import { StatsSection } from './StatsSection';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { ClearFiltersButton, FetchingBar, SearchField, SelectFilter } from '../../shared/filters';
 
 function EmptyState({ filtered }: { filtered: boolean }) {
   const { t } = useTranslation();
@@ -204,85 +199,53 @@ export default function MessagesPage() {
           spacing={1.5}
           sx={{ p: 2, alignItems: { md: 'center' }, borderBottom: 1, borderColor: 'divider' }}
         >
-          <TextField
-            size="small"
-            type="search"
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
+          <SearchField
+            label={t('messageHub.filters.search')}
             placeholder={t('messageHub.filters.searchPlaceholder')}
+            value={input}
+            onChange={setInput}
+            maxLength={100}
             sx={{ flex: 1, minWidth: { md: 220 } }}
-            slotProps={{
-              htmlInput: { 'aria-label': t('messageHub.filters.search'), maxLength: 100 },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-            <TextField
-              select
-              size="small"
+            <SelectFilter
               label={t('messageHub.filters.status')}
               value={filters.status}
-              onChange={(e) => setFilters((f) => withFilter(f, { status: e.target.value as MessageFilters['status'] }))}
-              fullWidth={false}
+              options={STATUS_FILTER_OPTIONS}
+              optionLabel={(status) => t(`messageHub.statuses.${status}`)}
+              allLabel={t('messageHub.filters.allStatuses')}
+              disabledOptions={DISABLED_STATUS_OPTIONS}
+              onChange={(status) => setFilters((f) => withFilter(f, { status }))}
               sx={{ minWidth: 160 }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">{t('messageHub.filters.allStatuses')}</MenuItem>
-              {STATUS_FILTER_OPTIONS.map((status) => (
-                <MenuItem key={status} value={status} disabled={DISABLED_STATUS_OPTIONS.has(status)}>
-                  {t(`messageHub.statuses.${status}`)}
-                </MenuItem>
-              ))}
-            </TextField>
-            <TextField
-              select
-              size="small"
+            />
+            <SelectFilter
               label={t('messageHub.filters.direction')}
               value={filters.direction}
-              onChange={(e) => setFilters((f) => withFilter(f, { direction: e.target.value as Direction }))}
-              fullWidth={false}
+              options={DIRECTION_OPTIONS}
+              optionLabel={(direction) => t(`messageHub.filters.${direction}`)}
+              allLabel={t('messageHub.filters.allDirections')}
+              onChange={(direction) => setFilters((f) => withFilter(f, { direction }))}
               sx={{ minWidth: 160 }}
-              slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-            >
-              <MenuItem value="">{t('messageHub.filters.allDirections')}</MenuItem>
-              <MenuItem value="outgoing">{t('messageHub.filters.outgoing')}</MenuItem>
-              <MenuItem value="incoming">{t('messageHub.filters.incoming')}</MenuItem>
-            </TextField>
-            <TextField
-              select
-              size="small"
+            />
+            <SelectFilter
               label={t('messageHub.filters.time')}
               value={filters.timeFilter}
-              onChange={(e) => setFilters((f) => withFilter(f, { timeFilter: e.target.value as TimeFilter }))}
-              fullWidth={false}
+              options={TIME_FILTERS}
+              optionLabel={(value) => t(`messageHub.timeFilters.${value}`)}
+              onChange={(timeFilter) => setFilters((f) => withFilter(f, { timeFilter }))}
               sx={{ minWidth: 160 }}
-            >
-              {TIME_FILTERS.map((value) => (
-                <MenuItem key={value} value={value}>
-                  {t(`messageHub.timeFilters.${value}`)}
-                </MenuItem>
-              ))}
-            </TextField>
+            />
           </Stack>
-          <Button
-            startIcon={<FilterAltOffOutlined />}
+          <ClearFiltersButton
+            label={t('messageHub.filters.clear')}
             disabled={!canClear}
-            onClick={() => {
+            onClear={() => {
               setInput('');
               setFilters(DEFAULT_MESSAGE_FILTERS);
             }}
-            sx={{ flex: 'none', alignSelf: { xs: 'flex-start', md: 'center' } }}
-          >
-            {t('messageHub.filters.clear')}
-          </Button>
+          />
         </Stack>
-        {list.isFetching && !list.isPending ? <LinearProgress sx={{ height: 2 }} /> : <Box sx={{ height: 2 }} />}
+        <FetchingBar fetching={list.isFetching && !list.isPending} />
         {pagination && messages.length > 0 && (
           <Typography variant="body2" color="text.secondary" sx={{ px: 2, pt: 1.5 }}>
             {t('messageHub.list.count', { count: pagination.totalMessages })}

@@ -8,10 +8,8 @@
 import type { ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { alpha } from '@mui/material/styles';
@@ -27,6 +25,7 @@ import { useMessageStats } from './queries';
 import { TypeIcon } from './TypeIcon';
 import { formatNumber } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { SelectFilter } from '../../shared/filters';
 
 type CardColor = 'primary' | 'success' | 'info' | 'secondary';
 
@@ -104,21 +103,14 @@ export function StatsSection({ timeFilter, onTimeFilter }: { timeFilter: TimeFil
   return (
     <Box component="section" aria-label={t('messageHub.stats.label')} sx={{ mb: 3 }}>
       <Stack direction="row" sx={{ justifyContent: 'flex-end', mb: 2 }}>
-        <TextField
-          select
-          size="small"
+        <SelectFilter
           label={t('messageHub.stats.timeFilter')}
           value={timeFilter}
-          onChange={(e) => onTimeFilter(e.target.value as TimeFilter)}
-          fullWidth={false}
+          options={TIME_FILTERS}
+          optionLabel={(value) => t(`messageHub.timeFilters.${value}`)}
+          onChange={onTimeFilter}
           sx={{ width: 200 }}
-        >
-          {TIME_FILTERS.map((value) => (
-            <MenuItem key={value} value={value}>
-              {t(`messageHub.timeFilters.${value}`)}
-            </MenuItem>
-          ))}
-        </TextField>
+        />
       </Stack>
       {query.isError && !query.data && (
         <RetryAlert retryLabel={t('messageHub.retry')} onRetry={() => void query.refetch()} sx={{ mb: 2 }}>

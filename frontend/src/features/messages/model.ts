@@ -20,7 +20,8 @@ export const DEFAULT_TIME_FILTER: TimeFilter = 'lastWeek';
 export const STATUS_FILTER_OPTIONS = ['sent', 'read', 'failed', 'pending'] as const;
 export const DISABLED_STATUS_OPTIONS: ReadonlySet<string> = new Set(['read']);
 
-export type Direction = '' | 'outgoing' | 'incoming';
+export const DIRECTION_OPTIONS = ['outgoing', 'incoming'] as const;
+export type Direction = '' | (typeof DIRECTION_OPTIONS)[number];
 
 export interface MessageFilters {
   search: string;

@@ -10,8 +10,6 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import InputAdornment from '@mui/material/InputAdornment';
-import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -20,10 +18,8 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import PhoneCallbackOutlined from '@mui/icons-material/PhoneCallbackOutlined';
-import Search from '@mui/icons-material/Search';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import type { CallLogPagination, VoiceConversationListItem } from '@agentdesk/functions/contract';
@@ -37,6 +33,7 @@ import { useCallList } from './callQueries';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
 import { formatDate } from '../../shared/intl';
+import { FetchingBar, SearchField } from '../../shared/filters';
 
 function CallRow({ call }: { call: VoiceConversationListItem }) {
   const { t, i18n } = useTranslation();
@@ -199,23 +196,13 @@ export default function VoiceConversationsPage() {
       )}
       <Paper variant="outlined" sx={{ overflow: 'hidden' }}>
         <Stack component="form" role="search" onSubmit={onSearch} direction="row" spacing={1} sx={{ p: 2, borderBottom: 1, borderColor: 'divider' }}>
-          <TextField
-            size="small"
-            type="search"
-            value={input}
-            onChange={(e) => setInput(e.target.value)}
+          <SearchField
+            label={t('voiceCalls.list.searchLabel')}
             placeholder={t('voiceCalls.list.searchPlaceholder')}
+            value={input}
+            onChange={setInput}
+            inputMode="tel"
             sx={{ flex: 1, maxWidth: 420 }}
-            slotProps={{
-              htmlInput: { 'aria-label': t('voiceCalls.list.searchLabel'), inputMode: 'tel' },
-              input: {
-                startAdornment: (
-                  <InputAdornment position="start">
-                    <Search fontSize="small" />
-                  </InputAdornment>
-                ),
-              },
-            }}
           />
           <Button type="submit" variant="contained">
             {t('voiceCalls.list.search')}
@@ -231,7 +218,7 @@ export default function VoiceConversationsPage() {
             </Button>
           )}
         </Stack>
-        {list.isFetching && !list.isPending ? <LinearProgress sx={{ height: 2 }} /> : <Box sx={{ height: 2 }} />}
+        <FetchingBar fetching={list.isFetching && !list.isPending} />
         {body}
       </Paper>
     </Box>
