@@ -10,7 +10,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -45,6 +44,7 @@ import { allowedActions, type AdminAction } from './actions';
 import { adminErrorText, translateAdminText } from './messages';
 import { formatDate } from '../../shared/intl';
 import { PHONE_STATUS_COLOR } from '../../shared/phoneRequestStatus';
+import { FormDialogActions } from '../../shared/FormDialogActions';
 
 interface Pending {
   action: 'reject' | 'assign';
@@ -132,14 +132,15 @@ function ActionDialog({ pending, onClose }: { pending: Pending | null; onClose: 
           )}
         </Box>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={close} disabled={run.isPending}>
-          {t('admin.cancel')}
-        </Button>
-        <Button type="submit" form="admin-action-form" variant="contained" color={action === 'reject' ? 'error' : 'primary'} disabled={run.isPending}>
-          {run.isPending ? t('admin.saving') : action === 'assign' ? t('admin.assign') : t('admin.reject')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        cancelLabel={t('admin.cancel')}
+        submitLabel={action === 'assign' ? t('admin.assign') : t('admin.reject')}
+        pendingLabel={t('admin.saving')}
+        pending={run.isPending}
+        onCancel={close}
+        form="admin-action-form"
+        color={action === 'reject' ? 'error' : 'primary'}
+      />
     </Dialog>
   );
 }

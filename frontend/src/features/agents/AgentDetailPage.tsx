@@ -38,6 +38,7 @@ import { AGENT_TABS, parseTab, revertsToDetails, tabNeedsIntegration, tabParams,
 import { EnabledChip } from './EnabledChip';
 import { useSetAgentEnabled } from './queries';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { EmptyPanel } from '../../shared/EmptyPanel';
 
 // Each tab loads when first shown.
 const FilesTab = lazy(() => import('./tabs/FilesTab'));
@@ -57,18 +58,18 @@ function BackLink() {
 function IntegrationRequired() {
   const { t } = useTranslation();
   return (
-    <Card sx={{ textAlign: 'center', py: { xs: 5, md: 7 }, px: 2 }} data-testid="chatgpt-required">
-      <ExtensionOutlined sx={{ fontSize: 48, color: 'warning.main', mb: 1 }} aria-hidden />
-      <Typography variant="h6" component="h2">
-        {t('agents.detail.integrationRequired.title')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ maxWidth: 520, mx: 'auto', mb: 3 }}>
-        {t('agents.detail.integrationRequired.body')}
-      </Typography>
+    <EmptyPanel
+      card
+      icon={<ExtensionOutlined sx={{ fontSize: 48, color: 'warning.main', mb: 1 }} aria-hidden />}
+      title={t('agents.detail.integrationRequired.title')}
+      body={t('agents.detail.integrationRequired.body')}
+      sx={{ py: { xs: 5, md: 7 }, px: 2 }}
+      data-testid="chatgpt-required"
+    >
       <Button variant="contained" component={RouterLink} to="/integrations">
         {t('agents.detail.integrationRequired.action')}
       </Button>
-    </Card>
+    </EmptyPanel>
   );
 }
 

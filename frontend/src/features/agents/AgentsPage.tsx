@@ -39,6 +39,7 @@ import { EnabledChip } from './EnabledChip';
 import { useDeleteAgent, useToggleAgent } from './queries';
 import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { EmptyPanel } from '../../shared/EmptyPanel';
 
 function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
@@ -126,18 +127,18 @@ function AgentCard({ agent, toggling, onToggle, onDelete }: AgentCardProps) {
 function EmptyState({ onCreate }: { onCreate: () => void }) {
   const { t } = useTranslation();
   return (
-    <Card sx={{ textAlign: 'center', py: { xs: 6, md: 8 }, px: 2 }} data-testid="agents-empty">
-      <SmartToyOutlined sx={{ fontSize: 56, color: 'primary.main', mb: 1 }} aria-hidden />
-      <Typography variant="h6" component="h2">
-        {t('agents.empty.title')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ maxWidth: 520, mx: 'auto', mb: 3 }}>
-        {t('agents.empty.body')}
-      </Typography>
+    <EmptyPanel
+      card
+      icon={<SmartToyOutlined sx={{ fontSize: 56, color: 'primary.main', mb: 1 }} aria-hidden />}
+      title={t('agents.empty.title')}
+      body={t('agents.empty.body')}
+      sx={{ py: { xs: 6, md: 8 }, px: 2 }}
+      data-testid="agents-empty"
+    >
       <Button variant="contained" startIcon={<Add />} onClick={onCreate}>
         {t('agents.empty.create')}
       </Button>
-    </Card>
+    </EmptyPanel>
   );
 }
 

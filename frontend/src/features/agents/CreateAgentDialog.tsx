@@ -1,7 +1,5 @@
 /** The create modal (SPEC §2 Agents): only the name ('Name is required', 'Name must be 20 characters or less'). */
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -15,6 +13,7 @@ import { ApiError } from '../../api/client';
 import { useToast } from '../../shared/useToast';
 import { apiErrorText, contractFieldProps } from '../../shared/apiTexts';
 import { useCreateAgent } from './queries';
+import { FormDialogActions } from '../../shared/FormDialogActions';
 
 type CreateInput = z.input<typeof createAgentRequest>;
 type CreateValues = z.output<typeof createAgentRequest>;
@@ -75,14 +74,13 @@ export function CreateAgentDialog({ open, onClose, onCreated }: CreateAgentDialo
             {...contractFieldProps(errors.name, t('agents.counter', { count: name.length, max: AGENT_LIMITS.name }))}
           />
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={isSubmitting}>
-            {t('common.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            {isSubmitting ? t('agents.create.creating') : t('agents.create.submit')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions
+          cancelLabel={t('common.cancel')}
+          submitLabel={t('agents.create.submit')}
+          pendingLabel={t('agents.create.creating')}
+          pending={isSubmitting}
+          onCancel={close}
+        />
       </form>
     </Dialog>
   );

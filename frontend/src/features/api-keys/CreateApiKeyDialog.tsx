@@ -1,9 +1,7 @@
 /** Create an API key: a name (createApiKeyRequest's rules), then the key goes to the copy-once dialog. */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
@@ -13,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { API_KEY_LIMITS, createApiKeyRequest, type CreatedApiKey } from '@agentdesk/functions/contract';
 import { apiKeyQueryKeys, apiKeysApi } from './api';
 import { apiKeyErrorText, translateApiKeyText } from './messages';
+import { FormDialogActions } from '../../shared/FormDialogActions';
 
 interface CreateApiKeyDialogProps {
   open: boolean;
@@ -87,14 +86,14 @@ export function CreateApiKeyDialog({ open, onClose, onCreated }: CreateApiKeyDia
           />
         </Box>
       </DialogContent>
-      <DialogActions sx={{ px: 3, pb: 2 }}>
-        <Button onClick={close} disabled={create.isPending}>
-          {t('common.cancel')}
-        </Button>
-        <Button type="submit" form="create-api-key-form" variant="contained" disabled={create.isPending}>
-          {create.isPending ? t('apiKeys.createDialog.pending') : t('apiKeys.createDialog.submit')}
-        </Button>
-      </DialogActions>
+      <FormDialogActions
+        cancelLabel={t('common.cancel')}
+        submitLabel={t('apiKeys.createDialog.submit')}
+        pendingLabel={t('apiKeys.createDialog.pending')}
+        pending={create.isPending}
+        onCancel={close}
+        form="create-api-key-form"
+      />
     </Dialog>
   );
 }

@@ -7,7 +7,6 @@ import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
@@ -26,6 +25,7 @@ import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { contactForm, createInput, EMPTY_CONTACT_FORM, type ContactFormInput, type ContactFormValues } from './form';
 import { contactErrorMessage, translateContactMessage } from './i18n';
 import { useCreateContact } from './queries';
+import { FormDialogActions } from '../../shared/FormDialogActions';
 
 interface AddContactDialogProps {
   open: boolean;
@@ -126,14 +126,13 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
             <CustomFieldsEditor control={control} register={register} />
           </Stack>
         </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={close} disabled={isSubmitting}>
-            {t('contacts.form.cancel')}
-          </Button>
-          <Button type="submit" variant="contained" disabled={isSubmitting}>
-            {isSubmitting ? t('contacts.form.submitting') : t('contacts.form.submit')}
-          </Button>
-        </DialogActions>
+        <FormDialogActions
+          cancelLabel={t('contacts.form.cancel')}
+          submitLabel={t('contacts.form.submit')}
+          pendingLabel={t('contacts.form.submitting')}
+          pending={isSubmitting}
+          onCancel={close}
+        />
       </form>
     </Dialog>
   );

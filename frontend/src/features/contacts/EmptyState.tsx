@@ -18,6 +18,7 @@ import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import { PremiumGate } from '../../shared/PremiumGate';
+import { EmptyPanel } from '../../shared/EmptyPanel';
 
 export function NoMatchesState() {
   const { t } = useTranslation();
@@ -58,14 +59,12 @@ interface EmptyDirectoryStateProps {
 export function EmptyDirectoryState({ onAdd, onImportWhatsApp, importing }: EmptyDirectoryStateProps) {
   const { t } = useTranslation();
   return (
-    <Box sx={{ textAlign: 'center', py: { xs: 5, md: 7 }, px: { xs: 2, md: 4 } }}>
-      <ContactsOutlined sx={{ fontSize: 56, color: 'primary.main', mb: 1 }} aria-hidden />
-      <Typography variant="h6" component="h2">
-        {t('contacts.empty.title')}
-      </Typography>
-      <Typography color="text.secondary" sx={{ maxWidth: 520, mx: 'auto', mb: 3 }}>
-        {t('contacts.empty.body')}
-      </Typography>
+    <EmptyPanel
+      icon={<ContactsOutlined sx={{ fontSize: 56, color: 'primary.main', mb: 1 }} aria-hidden />}
+      title={t('contacts.empty.title')}
+      body={t('contacts.empty.body')}
+      sx={{ py: { xs: 5, md: 7 }, px: { xs: 2, md: 4 } }}
+    >
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ maxWidth: 860, mx: 'auto', mb: 4 }}>
         <Hint icon={<CloudUploadOutlined fontSize="small" />} title={t('contacts.empty.hints.importTitle')} body={t('contacts.empty.hints.importBody')} />
         <Hint icon={<PhoneOutlined fontSize="small" />} title={t('contacts.empty.hints.phoneTitle')} body={t('contacts.empty.hints.phoneBody')} />
@@ -87,6 +86,6 @@ export function EmptyDirectoryState({ onAdd, onImportWhatsApp, importing }: Empt
           </PremiumGate>
         </Box>
       </Stack>
-    </Box>
+    </EmptyPanel>
   );
 }
