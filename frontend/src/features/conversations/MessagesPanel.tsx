@@ -18,6 +18,7 @@ import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationMessage } from '@agentdesk/functions/contract';
 import { groupByDate, messageText, REPLY_MAX, windowOpen } from './format';
 import { formatDate } from '../../shared/intl';
+import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 
 const LIST_HEIGHT = 420;
 
@@ -27,40 +28,27 @@ function MessageBubble({ message, time }: { message: ConversationMessage; time: 
   const mine = message.fromMe;
   const sender = mine ? (message.sentBy === 'human' ? t('conversations.modal.fromHuman') : t('conversations.modal.fromAgent')) : t('conversations.modal.customer');
   return (
-    <Stack sx={{ alignItems: mine ? 'flex-end' : 'flex-start' }} data-testid="conversation-message" data-from-me={mine ? 'true' : 'false'}>
-      <Box
-        sx={{
-          maxWidth: '85%',
-          px: 1.5,
-          py: 1,
-          borderRadius: 2,
-          bgcolor: mine ? 'primary.main' : 'background.paper',
-          color: mine ? 'primary.contrastText' : 'text.primary',
-          border: mine ? 0 : 1,
-          borderColor: 'divider',
-        }}
-      >
-        {message.hasMedia && (
-          <Typography variant="body2" sx={{ fontStyle: 'italic', opacity: 0.85 }}>
-            {t('conversations.modal.mediaMessage', { type: message.type })}
-            {message.media?.filename ? ` ${message.media.filename}` : ''}
+    <ChatBubble
+      own={mine}
+      attributes={{ 'data-testid': 'conversation-message', 'data-from-me': mine ? 'true' : 'false' }}
+      meta={[sender, time, mine ? t(`conversations.modal.messageStatus.${message.status}`, { defaultValue: message.status }) : ''].filter(Boolean).join(' · ')}
+      after={
+        message.status === 'failed' &&
+        message.error && (
+          <Typography variant="caption" color="error.main" sx={{ maxWidth: '85%', textAlign: 'right' }}>
+            {message.error}
           </Typography>
-        )}
-        {text && (
-          <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-            {text}
-          </Typography>
-        )}
-      </Box>
-      <Typography variant="caption" color="text.secondary" sx={{ mt: 0.25 }}>
-        {[sender, time, mine ? t(`conversations.modal.messageStatus.${message.status}`, { defaultValue: message.status }) : ''].filter(Boolean).join(' · ')}
-      </Typography>
-      {message.status === 'failed' && message.error && (
-        <Typography variant="caption" color="error.main" sx={{ maxWidth: '85%', textAlign: 'right' }}>
-          {message.error}
+        )
+      }
+    >
+      {message.hasMedia && (
+        <Typography variant="body2" sx={{ fontStyle: 'italic', opacity: 0.85 }}>
+          {t('conversations.modal.mediaMessage', { type: message.type })}
+          {message.media?.filename ? ` ${message.media.filename}` : ''}
         </Typography>
       )}
-    </Stack>
+      {text && <BubbleText>{text}</BubbleText>}
+    </ChatBubble>
   );
 }
 

@@ -47,6 +47,7 @@ import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
 import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
+import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 
 const TRANSCRIPT_MAX_HEIGHT = 600;
 const LABEL_WIDTH = 130;
@@ -310,29 +311,15 @@ function TurnBubble({ turn }: { turn: CallTurn }) {
   const caller = turn.role === 'user';
   const confidence = caller ? confidencePercent(turn.confidence, i18n.language) : null;
   return (
-    <Stack sx={{ alignItems: caller ? 'flex-end' : 'flex-start' }} data-testid="call-turn" data-role={turn.role}>
-      <Box
-        sx={{
-          maxWidth: '85%',
-          px: 1.5,
-          py: 1,
-          borderRadius: 2,
-          bgcolor: caller ? 'primary.main' : 'background.paper',
-          color: caller ? 'primary.contrastText' : 'text.primary',
-          border: caller ? 0 : 1,
-          borderColor: 'divider',
-        }}
-      >
-        <Typography variant="body2" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-          {turn.content}
-        </Typography>
-      </Box>
-      <Typography variant="caption" color="text.secondary" sx={{ mt: 0.25 }}>
-        {[caller ? t('voiceCalls.detail.caller') : t('voiceCalls.detail.agentSpeaker'), fmt(turn.at, 'time'), confidence ? t('voiceCalls.detail.confidence', { value: confidence }) : '']
-          .filter(Boolean)
-          .join(' · ')}
-      </Typography>
-    </Stack>
+    <ChatBubble
+      own={caller}
+      attributes={{ 'data-testid': 'call-turn', 'data-role': turn.role }}
+      meta={[caller ? t('voiceCalls.detail.caller') : t('voiceCalls.detail.agentSpeaker'), fmt(turn.at, 'time'), confidence ? t('voiceCalls.detail.confidence', { value: confidence }) : '']
+        .filter(Boolean)
+        .join(' · ')}
+    >
+      <BubbleText>{turn.content}</BubbleText>
+    </ChatBubble>
   );
 }
 
