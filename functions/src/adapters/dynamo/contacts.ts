@@ -26,7 +26,7 @@ import {
   type IdsByPrefix,
   type StoredContact,
 } from '../../domain/contacts/ports.js';
-import { padSeq, SEQ_DIGITS } from '../../domain/contacts/records.js';
+import { padSeq, SEQ_DIGITS } from '../../domain/contacts/contact-id.js';
 import { DynamoActivityCounters } from './activity.js';
 import { batchGetItems, type BatchGetOptions } from './batch.js';
 import { anyStr, bool, itemCodec, list, str, strOr, valueOr } from './item-codec.js';

@@ -1,6 +1,6 @@
 /** What the contacts modules share: the ports and settings of createContactService, defaults filled in. */
 import type { ContactLinks, ContactRepository, ContactUsage, WhatsAppCustomers } from './ports.js';
-import { randomIdSuffix } from './records.js';
+import { randomIdSuffix } from './contact-id.js';
 
 export interface ContactDeps {
   contacts: ContactRepository;

@@ -17,7 +17,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContactContext } from './context.js';
 import { createContacts, duplicateError } from './create-path.js';
 import { ContactChangedError, DuplicatePhoneError, type StoredContact } from './ports.js';
-import { isContactId, shortNameOf, toContact, type ContactDraft } from './records.js';
+import { isContactId } from './contact-id.js';
+import { shortNameOf, toContact, type ContactDraft } from './records.js';
 import { contactsInOrder, searchContactIds } from './search.js';
 import { contactTokens, toE164 } from './text.js';
 

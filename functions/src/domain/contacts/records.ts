@@ -1,20 +1,12 @@
 /**
- * A stored contact's identity and shape: the time-ordered id (zero-padded per-user sequence +
- * random suffix), the draft a create starts from, the stored record built from it, and the
- * API view of a stored contact. Pure (unit-tested).
+ * A stored contact's shape: the draft a create starts from, the stored record built from it
+ * (id from contact-id.ts, search tokens from text.ts), and the API view of a stored contact.
+ * Pure (unit-tested).
  */
 import type { Contact, ContactSource } from '../../contract/contacts.js';
+import { padSeq } from './contact-id.js';
 import type { StoredContact } from './ports.js';
 import { contactTokens } from './text.js';
-
-export const SEQ_DIGITS = 10;
-export const padSeq = (seq: number) => String(seq).padStart(SEQ_DIGITS, '0');
-/** What a contact id looks like; anything else is not read (it answers 404). */
-export const isContactId = (id: string) => /^\d{10}[a-z0-9]{6}$/.test(id);
-
-/** 6 random base-36 characters (the id suffix). */
-export const randomIdSuffix = () =>
-  Array.from({ length: 6 }, () => '0123456789abcdefghijklmnopqrstuvwxyz'[Math.floor(Math.random() * 36)]).join('');
 
 export const shortNameOf = (name: string) => name.trim().split(/\s+/)[0] ?? '';
 

@@ -11,7 +11,8 @@ import { createContacts } from '../../../src/domain/contacts/create-path.js';
 import { checkImportRow, importColumns, markDuplicatesInFile } from '../../../src/domain/contacts/csv-import.js';
 import { contactsCsv } from '../../../src/domain/contacts/csv-export.js';
 import { DuplicatePhoneError, type ContactRepository, type StoredContact } from '../../../src/domain/contacts/ports.js';
-import { buildStoredContact, isContactId, toContact, whatsappDraft, type ContactDraft } from '../../../src/domain/contacts/records.js';
+import { isContactId } from '../../../src/domain/contacts/contact-id.js';
+import { buildStoredContact, toContact, whatsappDraft, type ContactDraft } from '../../../src/domain/contacts/records.js';
 import { intersectMatches } from '../../../src/domain/contacts/search.js';
 
 const draft = (over: Partial<ContactDraft> = {}): ContactDraft => ({
