@@ -2,11 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { agentMessages, integrationMessages, voiceMessages, whatsappMessages } from '@agentdesk/functions/contract';
 import en from './i18n/apiTexts.en.json';
 import es from './i18n/apiTexts.es.json';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  return [prefix];
-}
+import { keyPaths as keys } from '../i18n/keyPaths';
 
 describe('API texts (integrations, agents, WhatsApp, Twilio contract messages)', () => {
   it('has every English key in Spanish too', () => {

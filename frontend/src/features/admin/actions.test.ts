@@ -3,11 +3,7 @@ import { voiceMessages } from '@agentdesk/functions/contract';
 import en from './i18n/en.json';
 import es from './i18n/es.json';
 import { allowedActions } from './actions';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  return [prefix];
-}
+import { keyPaths as keys } from '../../i18n/keyPaths';
 
 describe('admin phone requests', () => {
   it('offers approve only while pending, reject and assign while pending or approved', () => {

@@ -1,16 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import agentsEn from './i18n/en.json';
 import agentsEs from './i18n/es.json';
+import { keyPaths as keys } from '../../i18n/keyPaths';
 
 const en = { agents: agentsEn };
 const es = { agents: agentsEs };
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  }
-  return [prefix];
-}
 
 describe('agents strings', () => {
   it('has every English key in Spanish too', () => {

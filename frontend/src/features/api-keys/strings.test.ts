@@ -5,11 +5,7 @@ import es from './i18n/es.json';
 import { apiKeyList } from './api';
 import { formatDate as formatDateTime } from '../../shared/intl';
 import { maskedKey } from './format';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  return [prefix];
-}
+import { keyPaths as keys } from '../../i18n/keyPaths';
 
 describe('API keys page strings', () => {
   it('translates every contract text, keyed like apiKeyMessages, with the exact English', () => {

@@ -3,13 +3,7 @@ import { voiceMessages } from '@agentdesk/functions/contract';
 import en from './i18n/calls.en.json';
 import es from './i18n/calls.es.json';
 import esServer from './i18n/calls.es-server.json';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  }
-  return [prefix];
-}
+import { keyPaths as keys } from '../../i18n/keyPaths';
 
 describe('call log strings', () => {
   it('has every English key in Spanish too', () => {

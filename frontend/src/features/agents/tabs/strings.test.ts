@@ -3,14 +3,10 @@ import { agentMessages } from '@agentdesk/functions/contract';
 import enFile from './i18n.en.json';
 import esFile from './i18n.es.json';
 import { formatBytes } from './format';
+import { keyPaths as keys } from '../../../i18n/keyPaths';
 
 const en = enFile.agentTabs;
 const es = esFile.agentTabs;
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  return [prefix];
-}
 
 describe('agent tab strings', () => {
   it('has every English key in Spanish too', () => {

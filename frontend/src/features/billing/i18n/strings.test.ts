@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import en from './en.json';
 import es from './es.json';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  }
-  return [prefix];
-}
+import { keyPaths as keys } from '../../../i18n/keyPaths';
 
 describe('billing strings', () => {
   it('has every English key in Spanish too', () => {

@@ -3,13 +3,7 @@ import { whatsappMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
 import esServer from './es-server.json';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  }
-  return [prefix];
-}
+import { keyPaths as keys } from '../../../i18n/keyPaths';
 
 describe('conversations strings', () => {
   it('has every English key in Spanish too', () => {

@@ -2,13 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { whatsappMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
-
-function keys(value: unknown, prefix = ''): string[] {
-  if (value && typeof value === 'object') {
-    return Object.entries(value).flatMap(([k, v]) => keys(v, prefix ? `${prefix}.${k}` : k));
-  }
-  return [prefix];
-}
+import { keyPaths as keys } from '../../../i18n/keyPaths';
 
 describe('Message Hub strings', () => {
   it('has every English key in Spanish too', () => {
