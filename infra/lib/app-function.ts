@@ -11,7 +11,7 @@ import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as nodejs from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { bundleSettings, functionsDir, lockFile, repoRoot } from './bundling.js';
+import { bundleSettings, defineFor, functionsDir, lockFile, repoRoot } from './bundling.js';
 
 export interface AppFunctionProps {
   /** Handler module relative to functions/ (as in the manifest). */
@@ -82,7 +82,7 @@ export class AppFunction extends Construct {
       tracing: lambda.Tracing.ACTIVE,
       projectRoot: repoRoot,
       depsLockFilePath: lockFile,
-      bundling: cdkBundling,
+      bundling: { ...cdkBundling, define: defineFor(props.entry) },
       environment: {
         NODE_OPTIONS: '--enable-source-maps',
         ...props.environment,

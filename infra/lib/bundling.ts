@@ -8,7 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { apiKeyRouteKeys, subscriptionRouteKeys, webhookVerifications } from '../../functions/src/routes.js';
+import { apiKeyRouteKeys, routeGroups, routes, subscriptionRouteKeys, webhookVerifications } from '../../functions/src/routes.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const functionsDir = path.join(repoRoot, 'functions');
@@ -39,17 +39,27 @@ export const bundleSettings = {
   alias: {
     '@aws-sdk/credential-provider-node': path.join(functionsDir, 'src/adapters/aws/lambda-credentials.ts'),
   } as Record<string, string>,
-  /**
-   * Build-time constants. The manifest's per-route rules (paid-feature routes, 'userOrApiKey'
-   * routes, webhook verifications) as strings: http/route-rules.ts reads them instead of
-   * importing the whole route manifest (~9 KB in every function otherwise).
-   */
-  define: {
-    'globalThis.AGENTDESK_SUBSCRIPTION_ROUTES': JSON.stringify([...subscriptionRouteKeys()].join(',')),
-    'globalThis.AGENTDESK_API_KEY_ROUTES': JSON.stringify([...apiKeyRouteKeys()].join(',')),
-    'globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS': JSON.stringify(JSON.stringify(webhookVerifications())),
-  } as Record<string, string>,
+  /** Build-time constants shared by every function (per-function ones: defineFor()). */
+  define: {} as Record<string, string>,
 };
+
+/**
+ * Build-time constants of the function built from `entry` (relative to functions/ or absolute):
+ * the manifest's rules for ITS routes only (paid-feature routes, 'userOrApiKey' routes, webhook
+ * verifications), as strings http/route-rules.ts reads instead of importing the whole route
+ * manifest (~9 KB in every function otherwise). A function that serves no route gets empty rules.
+ */
+export function defineFor(entry: string): Record<string, string> {
+  const relative = path.isAbsolute(entry) ? path.relative(functionsDir, entry) : entry;
+  const groups = new Set(Object.entries(routeGroups).filter(([, g]) => g.entry === relative.split(path.sep).join('/')).map(([name]) => name));
+  const served = routes.filter((r) => groups.has(r.group));
+  return {
+    ...bundleSettings.define,
+    'globalThis.AGENTDESK_SUBSCRIPTION_ROUTES': JSON.stringify([...subscriptionRouteKeys(served)].join(',')),
+    'globalThis.AGENTDESK_API_KEY_ROUTES': JSON.stringify([...apiKeyRouteKeys(served)].join(',')),
+    'globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS': JSON.stringify(JSON.stringify(webhookVerifications(served))),
+  };
+}
 
 /** Options for esbuild's JS API (used by the bench). */
 export function esbuildOptions(entry: string, outfile: string) {
@@ -67,7 +77,7 @@ export function esbuildOptions(entry: string, outfile: string) {
     banner: { js: bundleSettings.banner },
     external: bundleSettings.externalModules,
     alias: bundleSettings.alias,
-    define: bundleSettings.define,
+    define: defineFor(entry),
     logLevel: 'error' as const,
   };
 }

@@ -10,6 +10,7 @@ import { stripeWebhookVerifier, toBillingEvent, webhookService } from '../compos
 import { logger } from '../adapters/logger.js';
 import { billingServerMessages as msg } from '../domain/billing/messages.js';
 import { httpGroup, type RouteTable } from '../http/handler.js';
+import { webhookVerification } from '../http/webhook-verification.js';
 
 const OUTCOME_MESSAGES = {
   processed: msg.eventProcessed,
@@ -27,4 +28,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes, { verifiers: { stripe: stripeWebhookVerifier } });
+export const handler = httpGroup(routes, { webhooks: webhookVerification({ stripe: stripeWebhookVerifier }) });

@@ -13,6 +13,7 @@ import { callLoop, renderTwiml, twilioWebhookVerifier } from '../composition/voi
 import { VOICE_DEFAULTS } from '../contract/voice.js';
 import type { CallScript, TwilioCallParams } from '../domain/voice/call-loop.js';
 import { httpGroup, type HttpResult, type Request, type RouteResult, type RouteTable } from '../http/handler.js';
+import { webhookVerification } from '../http/webhook-verification.js';
 
 const xml = (body: string): HttpResult => ({
   statusCode: 200,
@@ -59,4 +60,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes, { verifiers: { twilio: twilioWebhookVerifier } });
+export const handler = httpGroup(routes, { webhooks: webhookVerification({ twilio: twilioWebhookVerifier }) });

@@ -11,7 +11,7 @@
 import { whatsappWebhook, whatsappWebhookVerifier } from '../composition/whatsapp-webhook.js';
 import { logger } from '../adapters/logger.js';
 import { httpGroup, type RouteResult, type RouteTable } from '../http/handler.js';
-import { textResponse } from '../http/webhook-verification.js';
+import { textResponse, webhookVerification } from '../http/webhook-verification.js';
 
 export const routes: RouteTable = {
   'GET /api/webhooks/whatsapp-business/{integrationId}': async (req) => {
@@ -28,4 +28,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes, { verifiers: { whatsapp: whatsappWebhookVerifier } });
+export const handler = httpGroup(routes, { webhooks: webhookVerification({ whatsapp: whatsappWebhookVerifier }) });

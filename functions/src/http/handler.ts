@@ -28,7 +28,7 @@ import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
 import type { RouteKey } from '../routes.js';
 import { API_KEY_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
-import { assertVerifiers, verifyWebhook, type VerifiedPayloads, type VerifiedWebhook, type WebhookVerifiers } from './webhook-verification.js';
+import type { VerifiedPayloads, VerifiedWebhook, WebhookStep } from './webhook-verification.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
 export type HttpResult = APIGatewayProxyStructuredResultV2;
@@ -104,7 +104,8 @@ export function toErrorResponse(error: unknown): HttpResult {
 }
 
 function buildRequest(event: HttpEvent, rawBody: Buffer, verified: VerifiedWebhook | undefined): Request {
-  const headers = headersOf(event);
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
   let parsed: unknown;
   let parsedOnce = false;
   return {
@@ -155,12 +156,6 @@ function buildRequest(event: HttpEvent, rawBody: Buffer, verified: VerifiedWebho
   };
 }
 
-function headersOf(event: HttpEvent): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
-  return headers;
-}
-
 /** The API authorizer's context on 'userOrApiKey' routes (absent on every other route). */
 function lambdaAuth(event: HttpEvent): ApiAuthContext | undefined {
   const authorizer = event.requestContext?.authorizer as { lambda?: ApiAuthContext } | undefined;
@@ -177,15 +172,17 @@ export type ApiKeyGuard = (auth: Exclude<ApiAuthContext, { authType: 'user' }>) 
 export interface GroupOptions {
   /** Required when the group serves a 'userOrApiKey' route (checked when the function starts). */
   apiKeys?: ApiKeyGuard;
-  /** One per provider the group's 'webhook' routes declare (checked when the function starts). */
-  verifiers?: WebhookVerifiers;
+  /** webhookVerification({provider: verifier}) for the providers the group's 'webhook' routes declare (checked when the function starts). */
+  webhooks?: WebhookStep;
 }
 
 /** Build the Lambda handler of one route group from its route table. */
 export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
-  const verifiers = options.verifiers ?? {};
   const keys = Object.keys(routes);
-  assertVerifiers(keys, WEBHOOK_VERIFICATIONS, verifiers);
+  for (const key of keys) {
+    const rule = WEBHOOK_VERIFICATIONS[key];
+    if (rule && !options.webhooks?.providers.has(rule.provider)) throw new Error(`${key} declares a ${rule.provider} signature, but its handler has no ${rule.provider} verifier`);
+  }
   const needsApiKeys = keys.find((key) => API_KEY_ROUTES.has(key));
   if (needsApiKeys && !options.apiKeys) throw new Error(`${needsApiKeys} accepts API keys, but its handler has no API-key guard`);
   const base = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
@@ -203,15 +200,7 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
       const rule = WEBHOOK_VERIFICATIONS[event.routeKey];
       let verified: VerifiedWebhook | undefined;
       if (rule) {
-        const outcome = await verifyWebhook(rule, verifiers, {
-          params: (event.pathParameters ?? {}) as Record<string, string>,
-          query: (event.queryStringParameters ?? {}) as Record<string, string>,
-          headers: headersOf(event),
-          rawBody,
-          rawPath: event.rawPath,
-          rawQueryString: event.rawQueryString ?? '',
-          method: event.routeKey.split(' ')[0] ?? '',
-        });
+        const outcome = await options.webhooks!.run(rule, event, rawBody);
         if ('refused' in outcome) return outcome.refused;
         verified = outcome.verified;
       }

@@ -5,10 +5,11 @@
  * sees the verified payload. A refusal is the verifier's own response (the status codes and
  * bodies each provider's callers expect); nothing else has touched the body by then.
  *
- * The verifiers are injected by the handler module of the group that serves the routes (through
- * composition/), so a function bundles only its own provider's SDK. This module imports none.
+ * The step and its verifiers are injected by the handler module of the group that serves the
+ * routes (verifiers through composition/), so a function bundles only its own provider's SDK and
+ * the other functions none of this. This module imports no SDK.
  */
-import type { HttpResult } from './handler.js';
+import type { HttpEvent, HttpResult } from './handler.js';
 import type { PriceIds } from '../domain/billing/plans.js';
 import type { IntegrationRecord } from '../domain/integrations/records.js';
 import type { WebhookProvider, WebhookVerification } from '../routes.js';
@@ -61,24 +62,33 @@ export const jsonResponse = (status: number, body: unknown): HttpResult => ({
   body: JSON.stringify(body),
 });
 
-export class MissingVerifierError extends Error {}
-
-/**
- * Fails the function's start when a route it serves declares a verification whose verifier the
- * handler did not inject: a webhook must never run unverified.
- */
-export function assertVerifiers(routeKeys: readonly string[], declared: Readonly<Record<string, WebhookVerification>>, verifiers: WebhookVerifiers): void {
-  for (const key of routeKeys) {
-    const rule = declared[key];
-    if (rule && !verifiers[rule.provider]) throw new MissingVerifierError(`${key} declares a ${rule.provider} signature, but its handler has no ${rule.provider} verifier`);
-  }
+/** The step the HTTP wrapper runs before a webhook route (only the webhook groups carry it). */
+export interface WebhookStep {
+  /** The providers it has a verifier for (httpGroup refuses to start when a route needs another). */
+  providers: ReadonlySet<WebhookProvider>;
+  run(rule: WebhookVerification, event: HttpEvent, rawBody: Buffer): Promise<{ verified: VerifiedWebhook } | { refused: HttpResult }>;
 }
 
-/** Runs the route's declared verifier: the tagged payload, or the refusal to answer with. */
-export async function verifyWebhook(rule: WebhookVerification, verifiers: WebhookVerifiers, req: WebhookRequest): Promise<{ verified: VerifiedWebhook } | { refused: HttpResult }> {
-  const make = verifiers[rule.provider] as (() => WebhookVerifier<typeof rule.provider>) | undefined;
-  if (!make) throw new MissingVerifierError(`No ${rule.provider} verifier`);
-  const result = await make().verify(req);
-  if ('refused' in result) return result;
-  return { verified: { provider: rule.provider, payload: result.verified } as VerifiedWebhook };
+/** The verification step of a webhook group, with the verifiers of the providers its routes declare. */
+export function webhookVerification(verifiers: WebhookVerifiers): WebhookStep {
+  return {
+    providers: new Set(Object.keys(verifiers) as WebhookProvider[]),
+    async run(rule, event, rawBody) {
+      const make = verifiers[rule.provider] as (() => WebhookVerifier<typeof rule.provider>) | undefined;
+      if (!make) throw new Error(`No ${rule.provider} verifier`);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+      const result = await make().verify({
+        params: (event.pathParameters ?? {}) as Record<string, string>,
+        query: (event.queryStringParameters ?? {}) as Record<string, string>,
+        headers,
+        rawBody,
+        rawPath: event.rawPath,
+        rawQueryString: event.rawQueryString ?? '',
+        method: event.routeKey.split(' ')[0] ?? '',
+      });
+      if ('refused' in result) return result;
+      return { verified: { provider: rule.provider, payload: result.verified } as VerifiedWebhook };
+    },
+  };
 }

@@ -14,7 +14,7 @@ import { createTwilioWebhookVerifier } from '../../../src/adapters/twilio/webhoo
 import { createWhatsAppWebhookVerifier } from '../../../src/adapters/whatsapp/webhook-verifier.js';
 import type { IntegrationRecord } from '../../../src/domain/integrations/records.js';
 import { httpGroup, type HttpEvent, type HttpResult, type RouteTable } from '../../../src/http/handler.js';
-import type { WebhookRequest, WebhookVerifier } from '../../../src/http/webhook-verification.js';
+import { webhookVerification, type WebhookRequest, type WebhookVerifier } from '../../../src/http/webhook-verification.js';
 import { routes, webhookVerifications } from '../../../src/routes.js';
 
 const USER = '6f1c2b9e-3d4a-4c5b-8e7f-0a1b2c3d4e5f';
@@ -175,7 +175,7 @@ describe('the HTTP wrapper', () => {
           : { refused: { statusCode: 400, body: 'no' } },
     };
     const table: RouteTable = { 'POST /api/webhooks/stripe': async (req) => (seen.push(req.webhook('stripe').event.data.object), { message: 'ok' }) };
-    const handler = httpGroup(table, { verifiers: { stripe: () => stripe } });
+    const handler = httpGroup(table, { webhooks: webhookVerification({ stripe: () => stripe }) });
 
     const refused = await handler(event('POST /api/webhooks/stripe', 'raw-bytes'), context);
     verdict = 'pass';
@@ -190,7 +190,7 @@ describe('the HTTP wrapper', () => {
     const route = async () => ({});
 
     expect(() => httpGroup({ 'POST /api/webhooks/stripe': route })).toThrow(/stripe verifier/);
-    expect(() => httpGroup({ 'POST /api/webhooks/twilio/{userId}/voice': route }, { verifiers: { stripe: () => ({ verify: async () => ({ refused: { statusCode: 500 } }) }) } })).toThrow(/twilio verifier/);
+    expect(() => httpGroup({ 'POST /api/webhooks/twilio/{userId}/voice': route }, { webhooks: webhookVerification({ stripe: () => ({ verify: async () => ({ refused: { statusCode: 500 } }) }) }) })).toThrow(/twilio verifier/);
     expect(() => httpGroup({ 'GET /api/contacts': route })).toThrow(/API-key guard/);
   });
 
