@@ -19,6 +19,13 @@ const optionalUrl = z.optional(
   ),
 );
 
+/** A string that may be unset ('' then). */
+const optionalText = z._default(z.string(), '');
+
+/** A whole number of at least `min`, given as a string; `fallback` when unset. */
+const wholeNumber = (min: number, fallback: number, message: string) =>
+  z._default(z.pipe(z.string(), z.transform(Number)).check(z.refine((n: number) => Number.isInteger(n) && n >= min, message)), fallback);
+
 const csv = z.pipe(
   z.optional(z.string()),
   z.transform((v: string | undefined) =>
@@ -35,16 +42,16 @@ const envSchema = z.object({
   APP_URL: z._default(z.url(), 'http://localhost:3000'),
   TABLE_NAME: z._default(z.string().check(z.minLength(1)), 'agentdesk'),
   UPLOADS_BUCKET: z._default(z.string().check(z.minLength(1)), 'agentdesk-uploads'),
-  USER_POOL_ID: z._default(z.string(), ''),
-  USER_POOL_CLIENT_ID: z._default(z.string(), ''),
+  USER_POOL_ID: optionalText,
+  USER_POOL_CLIENT_ID: optionalText,
   MAIL_FROM: z._default(z.string(), 'AgentDesk <no-reply@agentdesk.local>'),
   /** Queue URLs by queue name (url-scrape, file-ingest, whatsapp-inbound, call-summary). */
-  QUEUE_URL_URL_SCRAPE: z._default(z.string(), ''),
-  QUEUE_URL_FILE_INGEST: z._default(z.string(), ''),
-  QUEUE_URL_WHATSAPP_INBOUND: z._default(z.string(), ''),
-  QUEUE_URL_CALL_SUMMARY: z._default(z.string(), ''),
-  SECRETS_KEY_ID: z._default(z.string(), ''),
-  GOOGLE_CLIENT_ID: z._default(z.string(), ''),
+  QUEUE_URL_URL_SCRAPE: optionalText,
+  QUEUE_URL_FILE_INGEST: optionalText,
+  QUEUE_URL_WHATSAPP_INBOUND: optionalText,
+  QUEUE_URL_CALL_SUMMARY: optionalText,
+  SECRETS_KEY_ID: optionalText,
+  GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),
   /** ISO 3166-1 alpha-2 country of contact phone numbers typed without a +country prefix. */
   CONTACTS_DEFAULT_COUNTRY: z._default(z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/), z.toUpperCase()), 'US'),
@@ -64,15 +71,15 @@ const envSchema = z.object({
    */
   STRIPE_SECRET_ID: z._default(z.string().check(z.trim()), ''),
   // Stripe (billing). Unset key: the billing calls answer 502 and webhooks 500 (never a silent success).
-  STRIPE_SECRET_KEY: z._default(z.string(), ''),
+  STRIPE_SECRET_KEY: optionalText,
   /** whsec_...: Stripe-Signature of webhook deliveries is verified with it. */
-  STRIPE_WEBHOOK_SECRET: z._default(z.string(), ''),
+  STRIPE_WEBHOOK_SECRET: optionalText,
   /** Only for the local runtime and tests (a fake Stripe API on loopback); unset = api.stripe.com. */
   STRIPE_API_URL: optionalUrl,
   /** Stripe price id of each plan (see domain/billing/plans.ts). */
-  STRIPE_PRICE_STARTER: z._default(z.string(), ''),
-  STRIPE_PRICE_PROFESSIONAL: z._default(z.string(), ''),
-  STRIPE_PRICE_ENTERPRISE: z._default(z.string(), ''),
+  STRIPE_PRICE_STARTER: optionalText,
+  STRIPE_PRICE_PROFESSIONAL: optionalText,
+  STRIPE_PRICE_ENTERPRISE: optionalText,
   /**
    * OpenAI-compatible API the ChatGPT integration uses when the user left "API base URL" empty
    * (e.g. http://127.0.0.1:4010/v1: the local fake OpenAI). Unset = api.openai.com.
@@ -99,13 +106,13 @@ const envSchema = z.object({
    * Summary webhooks: delay (ms) before the second attempt; each later one waits twice as long
    * (SUMMARY_WEBHOOK_ATTEMPTS in all). The integration tests set it small.
    */
-  SUMMARY_RETRY_BASE_MS: z._default(z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n >= 0, 'SUMMARY_RETRY_BASE_MS must be a whole number of ms')), 2_000),
+  SUMMARY_RETRY_BASE_MS: wholeNumber(0, 2_000, 'SUMMARY_RETRY_BASE_MS must be a whole number of ms'),
   /** 'local' enables the local-only adapters (e.g. Google sign-in without Cognito CUSTOM_AUTH). */
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
   LOCAL_DATA_DIR: z._default(z.string(), '.data'),
   /** Custom agent tools: how long one HTTP call may take (ms) before the model is told it did not answer. */
-  TOOL_TIMEOUT_MS: z._default(z.pipe(z.string(), z.transform(Number)).check(z.refine((n) => Number.isInteger(n) && n > 0, 'TOOL_TIMEOUT_MS must be a positive integer')), 10_000),
+  TOOL_TIMEOUT_MS: wholeNumber(1, 10_000, 'TOOL_TIMEOUT_MS must be a positive integer'),
 });
 
 export type Config = z.infer<typeof envSchema>;

@@ -10,25 +10,14 @@ import { Logger } from '@aws-lambda-powertools/logger';
 import type { LogItemExtraInput, LogItemMessage } from '@aws-lambda-powertools/logger/types';
 import { config, type Config } from '../config.js';
 
+/** The config() the level was last taken from (cached, so this is one comparison a line; a reset config is picked up). */
+let levelFrom: Config | undefined;
+
 class ConfiguredLogger extends Logger {
-  private appliedFrom: Config | undefined;
-
-  /** Follows config() (cached, so this is a comparison per line; a reset config is picked up). */
-  private applyConfiguredLevel(): void {
-    let current: Config;
-    try {
-      current = config();
-    } catch {
-      return; // An invalid environment must not make logging throw; the default level stays.
-    }
-    if (current === this.appliedFrom) return;
-    this.appliedFrom = current;
-    this.setLogLevel(current.LOG_LEVEL);
-  }
-
   /** Every level (trace … critical) goes through here: the one place to apply the configured level first. */
   protected override processLogItem(logLevel: number, input: LogItemMessage, extraInput: LogItemExtraInput): void {
-    this.applyConfiguredLevel();
+    const current = config();
+    if (current !== levelFrom) this.setLogLevel((levelFrom = current).LOG_LEVEL);
     super.processLogItem(logLevel, input, extraInput);
   }
 }
