@@ -66,60 +66,50 @@ export function BillingTab({ subscription, plan }: { subscription: Subscription;
           {t('billing.cancel.scheduledBody', { date: date(subscription.currentPeriodEnd) })}
         </Alert>
       )}
-      <Card component="section" aria-labelledby="details-title">
-        <CardContent sx={{ p: 3 }}>
-          <Typography id="details-title" variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('billing.details.title')}
-          </Typography>
-          <Row label={t('billing.details.plan')}>{text.name(plan ?? subscription.plan)}</Row>
-          <Divider />
-          {plan && (
-            <>
-              <Row label={t('billing.details.price')}>
-                {text.price(plan)} {plan.currency.toUpperCase()} {text.per(plan)}
-              </Row>
-              <Divider />
-            </>
-          )}
-          <Row label={t('billing.statusLabel')}>
-            <StatusChip status={subscription.status} />
-          </Row>
-          <Divider />
-          {isFutureDate(subscription.trialEnd) && (
-            <>
-              <Row label={t('billing.details.trialEnd')}>{date(subscription.trialEnd)}</Row>
-              <Divider />
-            </>
-          )}
-          <Row label={t('billing.details.periodStart')}>{date(subscription.currentPeriodStart)}</Row>
-          <Divider />
-          <Row label={scheduled ? t('billing.details.periodEnd') : t('billing.details.nextBilling')}>{date(subscription.currentPeriodEnd)}</Row>
-          <Divider />
-          <Row label={t('billing.details.autoRenew')}>{scheduled ? t('billing.details.off') : t('billing.details.on')}</Row>
-        </CardContent>
-      </Card>
-      <Card component="section" aria-labelledby="actions-title">
-        <CardContent sx={{ p: 3 }}>
-          <Typography id="actions-title" variant="h6" component="h2" sx={{ mb: 1 }}>
-            {t('billing.billingActions.title')}
-          </Typography>
-          <Typography color="text.secondary" sx={{ mb: 2 }}>
-            {t('billing.billingActions.portalHint')}
-          </Typography>
-          <BillingPortalButton label={t('billing.billingActions.managePayment')} />
-          {!scheduled && (
-            <>
-              <Divider sx={{ my: 3 }} />
-              <Typography color="text.secondary" sx={{ mb: 2 }}>
-                {t('billing.billingActions.cancelHint')}
-              </Typography>
-              <Button variant="outlined" color="error" onClick={() => setOpen(true)}>
-                {t('billing.cancel.button')}
-              </Button>
-            </>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard id="details-title" title={t('billing.details.title')}>
+        <Row label={t('billing.details.plan')}>{text.name(plan ?? subscription.plan)}</Row>
+        <Divider />
+        {plan && (
+          <>
+            <Row label={t('billing.details.price')}>
+              {text.price(plan)} {plan.currency.toUpperCase()} {text.per(plan)}
+            </Row>
+            <Divider />
+          </>
+        )}
+        <Row label={t('billing.statusLabel')}>
+          <StatusChip status={subscription.status} />
+        </Row>
+        <Divider />
+        {isFutureDate(subscription.trialEnd) && (
+          <>
+            <Row label={t('billing.details.trialEnd')}>{date(subscription.trialEnd)}</Row>
+            <Divider />
+          </>
+        )}
+        <Row label={t('billing.details.periodStart')}>{date(subscription.currentPeriodStart)}</Row>
+        <Divider />
+        <Row label={scheduled ? t('billing.details.periodEnd') : t('billing.details.nextBilling')}>{date(subscription.currentPeriodEnd)}</Row>
+        <Divider />
+        <Row label={t('billing.details.autoRenew')}>{scheduled ? t('billing.details.off') : t('billing.details.on')}</Row>
+      </SectionCard>
+      <SectionCard id="actions-title" title={t('billing.billingActions.title')}>
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {t('billing.billingActions.portalHint')}
+        </Typography>
+        <BillingPortalButton label={t('billing.billingActions.managePayment')} />
+        {!scheduled && (
+          <>
+            <Divider sx={{ my: 3 }} />
+            <Typography color="text.secondary" sx={{ mb: 2 }}>
+              {t('billing.billingActions.cancelHint')}
+            </Typography>
+            <Button variant="outlined" color="error" onClick={() => setOpen(true)}>
+              {t('billing.cancel.button')}
+            </Button>
+          </>
+        )}
+      </SectionCard>
       <Dialog open={open} onClose={() => !cancel.isPending && setOpen(false)} aria-labelledby="cancel-title" maxWidth="sm" fullWidth>
         <DialogTitle id="cancel-title">{t('billing.cancel.title')}</DialogTitle>
         <DialogContent>
@@ -146,5 +136,19 @@ export function BillingTab({ subscription, plan }: { subscription: Subscription;
         </DialogActions>
       </Dialog>
     </Stack>
+  );
+}
+
+/** A titled card section, named by its heading. */
+function SectionCard({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card component="section" aria-labelledby={id}>
+      <CardContent sx={{ p: 3 }}>
+        <Typography id={id} variant="h6" component="h2" sx={{ mb: 1 }}>
+          {title}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
   );
 }

@@ -96,14 +96,7 @@ export default function PaymentSuccessPage() {
         <Typography color="text.secondary" sx={{ mt: 1 }}>
           {t('billing.success.failedBody')}
         </Typography>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', mt: 4 }}>
-          <Button variant="contained" component={RouterLink} to="/subscription">
-            {t('billing.success.backToPlans')}
-          </Button>
-          <Button variant="outlined" component={RouterLink} to="/">
-            {t('billing.success.goHome')}
-          </Button>
-        </Stack>
+        <NextSteps primary={{ to: '/subscription', label: t('billing.success.backToPlans') }} secondary={{ to: '/', label: t('billing.success.goHome') }} />
       </Paper>
     );
   }
@@ -136,14 +129,26 @@ export default function PaymentSuccessPage() {
           </>
         )}
       </Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', mt: 4 }}>
-        <Button variant="contained" component={RouterLink} to="/">
-          {t('billing.success.dashboard')}
-        </Button>
-        <Button variant="outlined" component={RouterLink} to="/subscription">
-          {t('billing.success.viewSubscription')}
-        </Button>
-      </Stack>
+      <NextSteps primary={{ to: '/', label: t('billing.success.dashboard') }} secondary={{ to: '/subscription', label: t('billing.success.viewSubscription') }} />
     </Paper>
+  );
+}
+
+interface NextStep {
+  to: string;
+  label: string;
+}
+
+/** The two links that end the page: the main next step and the other way on. */
+function NextSteps({ primary, secondary }: { primary: NextStep; secondary: NextStep }) {
+  return (
+    <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'center', mt: 4 }}>
+      <Button variant="contained" component={RouterLink} to={primary.to}>
+        {primary.label}
+      </Button>
+      <Button variant="outlined" component={RouterLink} to={secondary.to}>
+        {secondary.label}
+      </Button>
+    </Stack>
   );
 }
