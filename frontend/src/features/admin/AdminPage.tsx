@@ -45,6 +45,7 @@ import { adminErrorText, translateAdminText } from './messages';
 import { formatDate } from '../../shared/intl';
 import { PHONE_STATUS_COLOR } from '../../shared/phoneRequestStatus';
 import { FormDialogActions } from '../../shared/FormDialogActions';
+import { PageHeader } from '../../shared/PageHeader';
 
 interface Pending {
   action: 'reject' | 'assign';
@@ -261,13 +262,7 @@ export default function AdminPage() {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, alignItems: { sm: 'flex-end' } }}>
-        <Box sx={{ flex: 1 }}>
-          <Typography variant="h4" component="h1">
-            {t('admin.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('admin.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('admin.title')} subtitle={t('admin.subtitle')} align="flex-end">
         {isAdmin && (
           <TextField
             select
@@ -285,7 +280,7 @@ export default function AdminPage() {
             ))}
           </TextField>
         )}
-      </Stack>
+      </PageHeader>
       {isAdmin && list.data && list.data.length > 0 && (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>
           {t('admin.count', { count: list.data.length })}

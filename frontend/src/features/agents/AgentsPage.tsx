@@ -40,6 +40,7 @@ import { useDeleteAgent, useToggleAgent } from './queries';
 import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { EmptyPanel } from '../../shared/EmptyPanel';
+import { PageHeader } from '../../shared/PageHeader';
 
 function Meta({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (
@@ -212,17 +213,11 @@ export default function AgentsPage() {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 3 }}>
-        <Box>
-          <Typography variant="h4" component="h1">
-            {t('agents.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('agents.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('agents.title')} subtitle={t('agents.subtitle')}>
         <Button variant="contained" startIcon={<Add />} onClick={() => setCreating(true)} sx={{ flexShrink: 0, alignSelf: { xs: 'flex-start', sm: 'center' } }}>
           {t('agents.create.open')}
         </Button>
-      </Stack>
+      </PageHeader>
       {body}
       <CreateAgentDialog open={creating} onClose={() => setCreating(false)} />
       <ConfirmDialog

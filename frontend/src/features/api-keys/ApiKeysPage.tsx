@@ -9,7 +9,6 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Skeleton from '@mui/material/Skeleton';
-import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -36,6 +35,7 @@ import { CreateApiKeyDialog } from './CreateApiKeyDialog';
 import { formatDate } from '../../shared/intl';
 import { maskedKey } from './format';
 import { apiKeyErrorText, translateApiKeyText } from './messages';
+import { PageHeader } from '../../shared/PageHeader';
 
 interface Pending {
   action: 'regenerate' | 'delete';
@@ -146,15 +146,9 @@ export default function ApiKeysPage() {
   const dialog = pending?.action === 'regenerate' ? 'regenerateDialog' : 'deleteDialog';
   return (
     <Box>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ mb: 3, alignItems: { sm: 'flex-end' } }}>
-        <Box sx={{ flex: 1 }}>
-          <Typography variant="h4" component="h1">
-            {t('apiKeys.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('apiKeys.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('apiKeys.title')} subtitle={t('apiKeys.subtitle')} align="flex-end">
         <Box>{createButton}</Box>
-      </Stack>
+      </PageHeader>
       {list.isSuccess && list.data.length > 0 && (
         <Typography variant="body2" color={atLimit ? 'warning.main' : 'text.secondary'} sx={{ mb: 1 }}>
           {atLimit ? translateApiKeyText(apiKeyMessages.tooMany) : t('apiKeys.count', { count: list.data.length })}

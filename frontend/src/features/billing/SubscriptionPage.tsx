@@ -36,6 +36,7 @@ import { StatusChip } from './StatusChip';
 import { usePlanChooser } from './usePlanChooser';
 import { usePlanText } from './usePlanText';
 import './i18n';
+import { PageHeader } from '../../shared/PageHeader';
 
 const TABS = ['overview', 'billing', 'settings'] as const;
 type TabId = (typeof TABS)[number];
@@ -133,12 +134,9 @@ function SubscriptionDashboard({ subscription, plans }: { subscription: Subscrip
 
   return (
     <Box sx={{ maxWidth: 1100 }}>
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 3 }}>
-        <Typography variant="h4" component="h1">
-          {t('billing.title')}
-        </Typography>
+      <PageHeader title={t('billing.title')}>
         <BillingPortalButton variant="contained" />
-      </Stack>
+      </PageHeader>
       <Card component="section" aria-label={t('billing.details.plan')} sx={{ mb: 3 }}>
         <CardContent sx={{ p: 3 }}>
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' } }}>

@@ -60,6 +60,7 @@ import { CONTACT_SOURCES, type Contact } from './types';
 import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { ClearFiltersButton, FetchingBar, SearchField, SelectFilter } from '../../shared/filters';
+import { PageHeader } from '../../shared/PageHeader';
 
 const MAX_TAGS_SHOWN = 2;
 
@@ -277,13 +278,7 @@ export default function ContactsPage() {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { md: 'center' }, mb: 3 }}>
-        <Box>
-          <Typography variant="h4" component="h1">
-            {t('contacts.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('contacts.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('contacts.title')} subtitle={t('contacts.subtitle')} breakpoint="md">
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void onExport()} disabled={exporting}>
             {exporting ? t('contacts.exporting') : t('contacts.exportCsv')}
@@ -304,7 +299,7 @@ export default function ContactsPage() {
             </Button>
           </PremiumGate>
         </Stack>
-      </Stack>
+      </PageHeader>
 
       <StatsRow stats={stats.data} />
 

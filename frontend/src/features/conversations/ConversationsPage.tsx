@@ -26,6 +26,7 @@ import { useConversationOverview } from './queries';
 import { useNow, useRelativeTime } from './useNow';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { SearchField, SelectFilter } from '../../shared/filters';
+import { PageHeader } from '../../shared/PageHeader';
 
 const COLUMN_ACCENT: Record<BoardColumn, string> = {
   active: 'success.main',
@@ -86,13 +87,7 @@ export default function ConversationsPage() {
 
   return (
     <Box>
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ justifyContent: 'space-between', alignItems: { md: 'center' }, mb: 3 }}>
-        <Box>
-          <Typography variant="h4" component="h1">
-            {t('conversations.title')}
-          </Typography>
-          <Typography color="text.secondary">{t('conversations.subtitle')}</Typography>
-        </Box>
+      <PageHeader title={t('conversations.title')} subtitle={t('conversations.subtitle')} breakpoint="md">
         <Stack direction="row" useFlexGap sx={{ alignItems: 'center', flexWrap: { xs: 'wrap', sm: 'nowrap' }, gap: 1.5 }}>
           <SearchField
             label={t('conversations.search')}
@@ -118,7 +113,7 @@ export default function ConversationsPage() {
             </span>
           </Tooltip>
         </Stack>
-      </Stack>
+      </PageHeader>
 
       <StatsSummary stats={overview.data?.stats} />
 

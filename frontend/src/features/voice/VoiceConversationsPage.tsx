@@ -34,6 +34,7 @@ import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
 import { formatDate } from '../../shared/intl';
 import { FetchingBar, SearchField } from '../../shared/filters';
+import { PageHeader } from '../../shared/PageHeader';
 
 function CallRow({ call }: { call: VoiceConversationListItem }) {
   const { t, i18n } = useTranslation();
@@ -183,12 +184,7 @@ export default function VoiceConversationsPage() {
 
   return (
     <Box>
-      <Box sx={{ mb: 3 }}>
-        <Typography variant="h4" component="h1">
-          {t('voiceCalls.list.title')}
-        </Typography>
-        <Typography color="text.secondary">{t('voiceCalls.list.subtitle')}</Typography>
-      </Box>
+      <PageHeader title={t('voiceCalls.list.title')} subtitle={t('voiceCalls.list.subtitle')} />
       {showBanner && (
         <Alert severity="error" onClose={() => setDismissedAt(Date.now())} sx={{ mb: 2 }} data-testid="calls-load-error">
           {t('voiceCalls.list.loadFailed')}

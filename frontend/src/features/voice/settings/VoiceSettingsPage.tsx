@@ -47,6 +47,7 @@ import {
 } from './settingsForm';
 import { WebhookSecret } from './WebhookSecret';
 import { RetryAlert } from '../../../shared/RetryAlert';
+import { PageHeader } from '../../../shared/PageHeader';
 
 const resolver: Resolver<VoiceSettingsFormValues, unknown, VoiceSettingsInput> = (values) => {
   const parsed = parseForm(values);
@@ -403,12 +404,7 @@ export default function VoiceSettingsPage() {
 
   return (
     <Box sx={{ maxWidth: 900 }}>
-      <Box sx={{ mb: 3 }}>
-        <Typography variant="h4" component="h1">
-          {t('voiceSettings.title')}
-        </Typography>
-        <Typography color="text.secondary">{t('voiceSettings.subtitle')}</Typography>
-      </Box>
+      <PageHeader title={t('voiceSettings.title')} subtitle={t('voiceSettings.subtitle')} />
       {body}
     </Box>
   );
