@@ -13,40 +13,46 @@ export interface UploadedFile {
   mimeType: string;
 }
 
+const NOT_MULTIPART = 'Request must be multipart/form-data';
+
+/** A busboy parser for the body's Content-Type; anything but multipart/form-data is a 400 (thrown inside the caller's Promise executor: a rejection). */
+function parserFor(headers: Record<string, string>, config: Omit<busboy.BusboyConfig, 'headers'>): busboy.Busboy {
+  const contentType = headers['content-type'] ?? '';
+  if (!/^multipart\/form-data/i.test(contentType)) throw new ValidationError(NOT_MULTIPART);
+  try {
+    return busboy({ headers: { 'content-type': contentType }, ...config });
+  } catch {
+    throw new ValidationError(NOT_MULTIPART);
+  }
+}
+
+/** One file's bytes (up to the parser's fileSize limit, then `truncated`). */
+function collect(stream: NodeJS.ReadableStream, info: busboy.FileInfo): Promise<UploadedFile> {
+  return new Promise((done, fail) => {
+    const chunks: Buffer[] = [];
+    let truncated = false;
+    stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+    stream.on('limit', () => (truncated = true));
+    stream.on('error', fail);
+    stream.on('close', () => done({ bytes: Buffer.concat(chunks), truncated, filename: info.filename ?? '', mimeType: info.mimeType ?? '' }));
+  });
+}
+
 export function readMultipartFile(
   headers: Record<string, string>,
   body: Buffer,
   field: string,
   maxBytes: number,
 ): Promise<UploadedFile | null> {
-  const contentType = headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(contentType)) {
-    return Promise.reject(new ValidationError('Request must be multipart/form-data'));
-  }
   return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({ headers: { 'content-type': contentType }, limits: { files: 1, fileSize: maxBytes, fields: 20 } });
-    } catch {
-      reject(new ValidationError('Request must be multipart/form-data'));
-      return;
-    }
+    const parser = parserFor(headers, { limits: { files: 1, fileSize: maxBytes, fields: 20 } });
     let found: Promise<UploadedFile> | null = null;
     parser.on('file', (name, stream, info) => {
       if (name !== field || found) {
         stream.resume();
         return;
       }
-      found = new Promise((done, fail) => {
-        const chunks: Buffer[] = [];
-        let truncated = false;
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('limit', () => (truncated = true));
-        stream.on('error', fail);
-        stream.on('close', () =>
-          done({ bytes: Buffer.concat(chunks), truncated, filename: info.filename ?? '', mimeType: info.mimeType ?? '' }),
-        );
-      });
+      found = collect(stream, info);
     });
     parser.on('error', () => reject(new ValidationError('Malformed multipart body')));
     parser.on('close', () => {
@@ -67,22 +73,8 @@ export function readMultipartFiles(
   field: string,
   limits: { maxBytes: number; maxFiles: number },
 ): Promise<{ files: UploadedFile[]; tooMany: boolean }> {
-  const contentType = headers['content-type'] ?? '';
-  if (!/^multipart\/form-data/i.test(contentType)) {
-    return Promise.reject(new ValidationError('Request must be multipart/form-data'));
-  }
   return new Promise((resolve, reject) => {
-    let parser: busboy.Busboy;
-    try {
-      parser = busboy({
-        headers: { 'content-type': contentType },
-        defParamCharset: 'utf8',
-        limits: { files: limits.maxFiles, fileSize: limits.maxBytes, fields: 20 },
-      });
-    } catch {
-      reject(new ValidationError('Request must be multipart/form-data'));
-      return;
-    }
+    const parser = parserFor(headers, { defParamCharset: 'utf8', limits: { files: limits.maxFiles, fileSize: limits.maxBytes, fields: 20 } });
     const found: Promise<UploadedFile>[] = [];
     let tooMany = false;
     parser.on('filesLimit', () => (tooMany = true));
@@ -91,18 +83,7 @@ export function readMultipartFiles(
         stream.resume();
         return;
       }
-      found.push(
-        new Promise((done, fail) => {
-          const chunks: Buffer[] = [];
-          let truncated = false;
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.on('limit', () => (truncated = true));
-          stream.on('error', fail);
-          stream.on('close', () =>
-            done({ bytes: Buffer.concat(chunks), truncated, filename: info.filename ?? '', mimeType: info.mimeType ?? '' }),
-          );
-        }),
-      );
+      found.push(collect(stream, info));
     });
     parser.on('error', () => reject(new ValidationError('Malformed multipart body')));
     parser.on('close', () => {
