@@ -16,11 +16,13 @@ import { knowledgeJobs } from './queues.js';
 import { secretBox } from './secrets.js';
 import { uploadsPresigner } from './user-view.js';
 
-export const agentRepository = once(() => new DynamoAgentRepository(documentClient(), config().TABLE_NAME));
+// Marked pure so a bundle drops what it never calls: the ingestion workers read agents and
+// sources through this module and never bundle the agent service, the SQS sender or its client.
+export const agentRepository = /* @__PURE__ */ once(() => new DynamoAgentRepository(documentClient(), config().TABLE_NAME));
 
-export const knowledgeSources = once(() => new DynamoKnowledgeSources(documentClient(), config().TABLE_NAME));
+export const knowledgeSources = /* @__PURE__ */ once(() => new DynamoKnowledgeSources(documentClient(), config().TABLE_NAME));
 
-export const agentService = once(() =>
+export const agentService = /* @__PURE__ */ once(() =>
   createAgentService({
     agents: agentRepository(),
     // Lazy: most routes never seal a header, so the KMS client is built on first use.

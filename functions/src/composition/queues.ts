@@ -10,7 +10,7 @@ import type { CallSummaryQueue } from '../domain/voice/ports.js';
 import type { InboundJobQueue } from '../domain/whatsapp/webhook.js';
 import { once } from '../lib/once.js';
 
-export const jobQueue = once(() => new SqsJobQueue(sqsClient(), queueUrl));
+export const jobQueue = /* @__PURE__ */ once(() => new SqsJobQueue(sqsClient(), queueUrl));
 
 /** file-ingest and url-scrape (agents: uploads, URLs, refresh). */
 export const knowledgeJobs = (): KnowledgeJobs => ({

@@ -32,20 +32,25 @@ export type CallSummaryJob = z.infer<typeof callSummaryJob>;
 export const INBOUND_BODY_PREFIX = 'tmp/whatsapp-inbound/';
 
 const text = /* @__PURE__ */ z.string();
-const absent = /* @__PURE__ */ z.optional(/* @__PURE__ */ z.undefined());
-const parkedKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.startsWith(INBOUND_BODY_PREFIX));
+// A regex rather than z.startsWith: the worker bundles already carry zod's regex check.
+const parkedKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/* @__PURE__ */ new RegExp(`^${INBOUND_BODY_PREFIX}`)));
 
 /**
  * whatsapp-inbound: one verified webhook delivery (or one piece of an oversized one), as
  * received: `body` is the raw JSON text (the signature was checked over these bytes), or — when
  * one piece is too big for SQS on its own — `bodyKey` points to it in the uploads bucket under
- * INBOUND_BODY_PREFIX (1-day lifecycle); the worker reads and then deletes it. Exactly one of
- * the two. `receivedAt`: ISO time the webhook acknowledged the delivery.
+ * INBOUND_BODY_PREFIX (1-day lifecycle); the worker reads and then deletes it (and refuses a
+ * message with neither). `receivedAt`: ISO time the webhook acknowledged the delivery.
  */
-export const whatsappInboundJob = /* @__PURE__ */ z.union([
-  /* @__PURE__ */ z.object({ userId: id, integrationId: id, receivedAt: text, body: text, bodyKey: absent }),
-  /* @__PURE__ */ z.object({ userId: id, integrationId: id, receivedAt: text, body: absent, bodyKey: parkedKey }),
-]);
-export type QueuedInboundJob = z.infer<typeof whatsappInboundJob>;
+export const whatsappInboundJob = /* @__PURE__ */ z.object({
+  userId: id,
+  integrationId: id,
+  receivedAt: text,
+  body: /* @__PURE__ */ z.optional(text),
+  bodyKey: /* @__PURE__ */ z.optional(parkedKey),
+});
+type InboundFields = Omit<z.infer<typeof whatsappInboundJob>, 'body' | 'bodyKey'>;
+/** What the webhook queues: exactly one of body / bodyKey (the worker refuses a message with neither). */
+export type QueuedInboundJob = InboundFields & ({ body: string; bodyKey?: undefined } | { body?: undefined; bodyKey: string });
 /** A delivery with its body at hand (a parked piece once read back): what the inbound pipeline processes. */
-export type WhatsAppInboundJob = Extract<QueuedInboundJob, { body: string }>;
+export type WhatsAppInboundJob = InboundFields & { body: string };

@@ -11,8 +11,8 @@ import { inboundBodies, inboundPipeline } from '../composition/whatsapp-inbound.
 import { sqsWorker } from './sqs-worker.js';
 
 export const handler = sqsWorker('whatsapp-inbound', async (job, record) => {
-  // The manifest schema admits exactly one of body / bodyKey.
-  const body = job.body ?? (await inboundBodies().get(job.bodyKey));
+  if (job.body === undefined && job.bodyKey === undefined) throw new Error('whatsapp-inbound message without body or bodyKey');
+  const body = job.body ?? (await inboundBodies().get(job.bodyKey!));
   const outcome = await inboundPipeline().process({ userId: job.userId, integrationId: job.integrationId, receivedAt: job.receivedAt, body }, record.messageId);
   // Processed (wamids claimed): the parked body is no longer needed; the bucket's lifecycle is the fallback.
   if (job.bodyKey) await inboundBodies().delete(job.bodyKey).catch((error: unknown) => logger.warn('Parked inbound body not deleted', { error: error as Error, key: job.bodyKey }));

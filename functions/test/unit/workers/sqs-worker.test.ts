@@ -78,9 +78,9 @@ describe('sqsWorker validates with the job schema the manifest names for its que
       queue: 'whatsapp-inbound',
       valid: { userId: 'u1', integrationId: 'i1', receivedAt: '2026-05-01T10:00:00.000Z', bodyKey: 'tmp/whatsapp-inbound/u1/k' },
       malformed: {
-        'neither body nor bodyKey': { userId: 'u1', integrationId: 'i1', receivedAt: '2026-05-01T10:00:00.000Z' },
-        'both body and bodyKey': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', body: '{}', bodyKey: 'tmp/whatsapp-inbound/u1/k' },
+        'body not a string': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', body: { entry: [] } },
         'bodyKey outside the parking prefix': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', bodyKey: 'uploads/u1/secret.pdf' },
+        'the prefix not at the start': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', bodyKey: 'uploads/tmp/whatsapp-inbound/k' },
       },
     },
   ];
