@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import type { User } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
 import { ME_QUERY_KEY } from '../../shared/session';
+import { useIntl } from '../../shared/useIntl';
 import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 import { ProfileCard } from './ProfileCard';
@@ -34,15 +35,14 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 
 /** Read-only personal info, account status and role badge. */
 export function ProfileInfoTab({ user }: { user: User }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const intl = useIntl();
   const toast = useToast();
   const queryClient = useQueryClient();
   const fileInput = useRef<HTMLInputElement>(null);
   const [uploading, setUploading] = useState(false);
 
-  const memberSince = user.createdAt
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'long' }).format(new Date(user.createdAt))
-    : t('profile.info.notSet');
+  const memberSince = intl.date(user.createdAt, 'longDate') ?? t('profile.info.notSet');
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
