@@ -162,10 +162,6 @@ export class FakeStripeEngine {
     return Math.floor(Date.now() / 1000) + this.data.clockOffset;
   }
 
-  reset(): void {
-    this.data = emptyData();
-  }
-
   price(id: string, param = 'price'): LocalPrice {
     const price = this.prices.find((p) => p.id === id);
     if (!price) throw notFound('price', id, param);

@@ -447,39 +447,6 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       if (q.get('settled') === '1' || q.get('settled') === 'true') await deliverer.drain();
       return sendJson(res, 200, deliverer.deliveries.filter(filter));
     }
-    if (method === 'GET' && a === 'events') {
-      const type = q.get('type');
-      const customer = q.get('customer');
-      return sendJson(
-        res,
-        200,
-        engine.data.events.filter(
-          (e) =>
-            (!type || e.type === type) &&
-            (!customer || (e.data.object as { customer?: unknown }).customer === customer),
-        ),
-      );
-    }
-    if (method === 'POST' && a === 'reset') {
-      await readBody(req);
-      engine.reset();
-      deliverer.clear();
-      requests.length = 0;
-      idempotency.clear();
-      scheduleSave();
-      return sendJson(res, 200, { ok: true });
-    }
-    if (method === 'POST' && a === 'advance') {
-      const body = await readJson();
-      const seconds = Number(body.seconds);
-      if (!Number.isFinite(seconds) || seconds < 0) {
-        return sendJson(res, 400, { error: { type: 'invalid_request_error', message: 'seconds must be a number >= 0' } });
-      }
-      const now = engine.advance(Math.round(seconds));
-      scheduleSave();
-      await deliverer.flush();
-      return sendJson(res, 200, { now, offset: engine.data.clockOffset });
-    }
     if (method === 'GET' && a === 'clock') return sendJson(res, 200, { now: engine.now(), offset: engine.data.clockOffset });
     if (method === 'POST' && a === 'subscriptions' && (action === 'pay-failed' || action === 'renew')) {
       await readBody(req);
@@ -500,11 +467,6 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       scheduleSave();
       await deliverer.flush();
       return sendJson(res, 200, result);
-    }
-    if (method === 'POST' && a === 'deliveries' && id === 'drain') {
-      await readBody(req);
-      await deliverer.drain();
-      return sendJson(res, 200, deliverer.deliveries);
     }
     sendJson(res, 404, { error: { type: 'invalid_request_error', message: `Unknown control route ${method} ${url.pathname}` } });
   }

@@ -89,10 +89,6 @@ export class WebhookDeliverer {
     }
   }
 
-  clear(): void {
-    this.deliveries.length = 0;
-  }
-
   stop(): void {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);

@@ -94,9 +94,6 @@ export function fakeStripe(apiUrl: string = inject('stripeApiUrl')) {
         'GET',
         `/_test/deliveries${query({ ...filter, settled: filter.settled ? '1' : undefined })}`,
       ),
-    /** Every event emitted (oldest first); filter by type or data.object.customer. */
-    events: (filter: { type?: string; customer?: string } = {}) =>
-      call<StripeEventObject[]>('GET', `/_test/events${query(filter)}`),
     /** The checkout page's Pay button; events are delivered before this resolves. */
     payCheckout: (sessionId: string) =>
       call<PayResult>('POST', `/_test/checkout/${encodeURIComponent(sessionId)}/pay`),
@@ -112,13 +109,6 @@ export function fakeStripe(apiUrl: string = inject('stripeApiUrl')) {
      */
     legacyShape: (subscriptionId: string, legacy = true) =>
       call<{ subscription: SubscriptionObject }>('POST', `/_test/subscriptions/${encodeURIComponent(subscriptionId)}/legacy-shape`, { legacy }),
-    /**
-     * Move the fake clock (shared by every test file!) and run due trial ends, renewals and
-     * cancellations at period end.
-     */
-    advance: (seconds: number) => call<{ now: number; offset: number }>('POST', '/_test/advance', { seconds }),
     clock: () => call<{ now: number; offset: number }>('GET', '/_test/clock'),
-    /** Forget everything (shared by every test file: do not use in parallel integration tests). */
-    reset: () => call<{ ok: true }>('POST', '/_test/reset'),
   };
 }
