@@ -87,7 +87,7 @@ interface StoredCheckout {
 
 export interface FakeStripeData {
   version: 1;
-  /** Seconds added to the real clock (POST /_test/advance). */
+  /** Seconds added to the real clock (advance()). */
   clockOffset: number;
   lastEventCreated: number;
   invoiceSequence: number;
