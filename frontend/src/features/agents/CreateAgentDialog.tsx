@@ -1,8 +1,5 @@
 /** The create modal (SPEC §2 Agents): only the name ('Name is required', 'Name must be 20 characters or less'). */
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import TextField from '@mui/material/TextField';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
@@ -13,7 +10,7 @@ import { ApiError } from '../../api/client';
 import { useToast } from '../../shared/useToast';
 import { apiErrorText, contractFieldProps } from '../../shared/apiTexts';
 import { useCreateAgent } from './queries';
-import { FormDialogActions } from '../../shared/FormDialogActions';
+import { FormDialog } from '../../shared/FormDialog';
 
 type CreateInput = z.input<typeof createAgentRequest>;
 type CreateValues = z.output<typeof createAgentRequest>;
@@ -59,29 +56,28 @@ export function CreateAgentDialog({ open, onClose, onCreated }: CreateAgentDialo
   });
 
   return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="xs" aria-labelledby="create-agent-title">
-      <form noValidate onSubmit={onSubmit}>
-        <DialogTitle id="create-agent-title">{t('agents.create.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{t('agents.create.body')}</DialogContentText>
-          <TextField
-            label={t('agents.fields.name')}
-            placeholder={t('agents.create.namePlaceholder')}
-            autoComplete="off"
-            autoFocus
-            required
-            {...register('name')}
-            {...contractFieldProps(errors.name, t('agents.counter', { count: name.length, max: AGENT_LIMITS.name }))}
-          />
-        </DialogContent>
-        <FormDialogActions
-          cancelLabel={t('common.cancel')}
-          submitLabel={t('agents.create.submit')}
-          pendingLabel={t('agents.create.creating')}
-          pending={isSubmitting}
-          onCancel={close}
-        />
-      </form>
-    </Dialog>
+    <FormDialog
+      open={open}
+      onClose={close}
+      title={t('agents.create.title')}
+      titleId="create-agent-title"
+      maxWidth="xs"
+      onSubmit={onSubmit}
+      cancelLabel={t('common.cancel')}
+      submitLabel={t('agents.create.submit')}
+      pendingLabel={t('agents.create.creating')}
+      pending={isSubmitting}
+    >
+      <DialogContentText sx={{ mb: 2 }}>{t('agents.create.body')}</DialogContentText>
+      <TextField
+        label={t('agents.fields.name')}
+        placeholder={t('agents.create.namePlaceholder')}
+        autoComplete="off"
+        autoFocus
+        required
+        {...register('name')}
+        {...contractFieldProps(errors.name, t('agents.counter', { count: name.length, max: AGENT_LIMITS.name }))}
+      />
+    </FormDialog>
   );
 }

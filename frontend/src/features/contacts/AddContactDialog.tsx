@@ -6,9 +6,6 @@
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
-import Dialog from '@mui/material/Dialog';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import useMediaQuery from '@mui/material/useMediaQuery';
@@ -25,7 +22,7 @@ import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { contactForm, createInput, EMPTY_CONTACT_FORM, type ContactFormInput, type ContactFormValues } from './form';
 import { contactErrorMessage, translateContactMessage } from './i18n';
 import { useCreateContact } from './queries';
-import { FormDialogActions } from '../../shared/FormDialogActions';
+import { FormDialog } from '../../shared/FormDialog';
 
 interface AddContactDialogProps {
   open: boolean;
@@ -87,53 +84,51 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
     : { error: false, helperText: t('contacts.form.phoneHint') };
 
   return (
-    <Dialog open={open} onClose={close} fullWidth maxWidth="sm" fullScreen={fullScreen}>
-      <form noValidate onSubmit={onSubmit}>
-        <DialogTitle>{t('contacts.form.addTitle')}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2.5} sx={{ pt: 1 }}>
-            <TextField
-              label={t('contacts.form.name')}
-              placeholder={t('contacts.form.namePlaceholder')}
-              autoComplete="off"
-              autoFocus
-              {...register('name')}
-              {...fieldProps(errors.name)}
-            />
-            <TextField
-              label={t('contacts.form.phone')}
-              placeholder={t('contacts.form.phonePlaceholder')}
-              type="tel"
-              autoComplete="off"
-              {...register('phoneNumber')}
-              {...phoneError}
-            />
-            {existingId && (
-              <Alert severity="info" sx={{ py: 0 }}>
-                <Button component={RouterLink} to={`/contacts/${existingId}`} size="small" onClick={clearAndClose}>
-                  {t('contacts.form.viewExisting')}
-                </Button>
-              </Alert>
-            )}
-            <TextField
-              label={t('contacts.form.email')}
-              placeholder={t('contacts.form.emailPlaceholder')}
-              type="email"
-              autoComplete="off"
-              {...register('email')}
-              {...fieldProps(errors.email)}
-            />
-            <CustomFieldsEditor control={control} register={register} />
-          </Stack>
-        </DialogContent>
-        <FormDialogActions
-          cancelLabel={t('contacts.form.cancel')}
-          submitLabel={t('contacts.form.submit')}
-          pendingLabel={t('contacts.form.submitting')}
-          pending={isSubmitting}
-          onCancel={close}
+    <FormDialog
+      open={open}
+      onClose={close}
+      title={t('contacts.form.addTitle')}
+      fullScreen={fullScreen}
+      onSubmit={onSubmit}
+      cancelLabel={t('contacts.form.cancel')}
+      submitLabel={t('contacts.form.submit')}
+      pendingLabel={t('contacts.form.submitting')}
+      pending={isSubmitting}
+    >
+      <Stack spacing={2.5} sx={{ pt: 1 }}>
+        <TextField
+          label={t('contacts.form.name')}
+          placeholder={t('contacts.form.namePlaceholder')}
+          autoComplete="off"
+          autoFocus
+          {...register('name')}
+          {...fieldProps(errors.name)}
         />
-      </form>
-    </Dialog>
+        <TextField
+          label={t('contacts.form.phone')}
+          placeholder={t('contacts.form.phonePlaceholder')}
+          type="tel"
+          autoComplete="off"
+          {...register('phoneNumber')}
+          {...phoneError}
+        />
+        {existingId && (
+          <Alert severity="info" sx={{ py: 0 }}>
+            <Button component={RouterLink} to={`/contacts/${existingId}`} size="small" onClick={clearAndClose}>
+              {t('contacts.form.viewExisting')}
+            </Button>
+          </Alert>
+        )}
+        <TextField
+          label={t('contacts.form.email')}
+          placeholder={t('contacts.form.emailPlaceholder')}
+          type="email"
+          autoComplete="off"
+          {...register('email')}
+          {...fieldProps(errors.email)}
+        />
+        <CustomFieldsEditor control={control} register={register} />
+      </Stack>
+    </FormDialog>
   );
 }
