@@ -16,9 +16,18 @@ let levelFrom: Config | undefined;
 class ConfiguredLogger extends Logger {
   /** Every level (trace … critical) goes through here: the one place to apply the configured level first. */
   protected override processLogItem(logLevel: number, input: LogItemMessage, extraInput: LogItemExtraInput): void {
-    const current = config();
-    if (current !== levelFrom) this.setLogLevel((levelFrom = current).LOG_LEVEL);
+    const current = configuredOrUndefined();
+    if (current && current !== levelFrom) this.setLogLevel((levelFrom = current).LOG_LEVEL);
     super.processLogItem(logLevel, input, extraInput);
+  }
+}
+
+/** A broken configuration must not silence the line that reports it: log at the current level then. */
+function configuredOrUndefined(): Config | undefined {
+  try {
+    return config();
+  } catch {
+    return undefined;
   }
 }
 

@@ -61,4 +61,19 @@ describe('logger level', () => {
 
     expect(lines).toEqual(['shown']);
   });
+
+  it('still logs when the configuration itself is invalid (the line reporting it must not throw)', () => {
+    process.env.LOG_LEVEL = 'ERROR';
+    resetConfig();
+    captured(() => logger.error('level taken from a valid config'));
+    process.env.LOG_LEVEL = 'LOUD'; // not a level: config() throws
+    resetConfig();
+
+    const lines = captured(() => {
+      logger.info('hidden at the last good level');
+      logger.error('config is broken');
+    });
+
+    expect(lines).toEqual(['config is broken']);
+  });
 });
