@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
+import { isHttpUrl } from './urls.js';
 
 export const AGENT_LIMITS = {
   name: 20,
@@ -262,15 +263,6 @@ export const updateAgentRequest = z.object({
   enabled: z.optional(z.boolean({ error: agentMessages.enabledInvalid })),
 });
 export type UpdateAgentInput = z.infer<typeof updateAgentRequest>;
-
-const isHttpUrl = (v: string) => {
-  try {
-    const u = new URL(v);
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-};
 
 const toolParameter = z.object({
   type: z.enum(TOOL_PARAMETER_TYPES, { error: agentMessages.parameterTypeInvalid }),

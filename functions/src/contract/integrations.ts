@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
+import { isHttpUrl } from './urls.js';
 
 export const INTEGRATION_TYPES = ['chatgpt', 'twilio-voice', 'whatsapp-business'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
@@ -82,15 +83,6 @@ export interface ChatGptSettings {
   /** Beyond the spec: an OpenAI-compatible endpoint (Azure OpenAI, a self-hosted server); '' = api.openai.com. */
   baseUrl: string;
 }
-
-const isHttpUrl = (v: string) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 const numberish = (message: string) =>
   z.pipe(

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import { E164_RE, voiceMessages } from './voice-messages.js';
 import './zod-locale.js';
+import { isHttpUrl } from './urls.js';
 
 // ---------------------------------------------------------------------------------------------
 // Messages (SPEC §8 Voice, §5, and the server's own texts): in voice-messages.ts, so a bundle that
@@ -132,15 +133,6 @@ export const VOICE_LIMITS = {
   /** Bound of one agent turn on a call (model + tools), well inside Twilio's 15 s. */
   turnMs: 8_000,
 } as const;
-
-const isHttpUrl = (v: string) => {
-  try {
-    const u = new URL(v);
-    return u.protocol === 'http:' || u.protocol === 'https:';
-  } catch {
-    return false;
-  }
-};
 
 const messageField = (label: string) =>
   z

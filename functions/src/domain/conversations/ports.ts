@@ -13,10 +13,9 @@ import type {
   ConversationLastMessage,
   ConversationStats,
   ConversationStatus,
-  MessageMedia,
+  Message,
   MessageStats,
   MessageStatus,
-  MessageType,
   TimeFilter,
 } from '../../contract/whatsapp.js';
 
@@ -58,28 +57,11 @@ export interface StoredConversation {
   messageCount: number;
 }
 
-export interface StoredMessage {
+/** A message as stored: the API's Message with our own id, the contact always known, and bookkeeping. */
+export interface StoredMessage extends Omit<Message, '_id' | 'contactId'> {
   /** `{conversationId}-{26-char id}` (time-ordered within the conversation). */
   id: string;
-  conversationId: string;
-  /** Meta's wamid; '' for an outgoing message not sent (yet). */
-  waMessageId: string;
   contactId: string;
-  type: MessageType;
-  hasMedia: boolean;
-  media?: MessageMedia;
-  fromMe: boolean;
-  from: string;
-  to: string;
-  /** Our business phone number: Meta's phone_number_id and its display name/number. */
-  phoneNumberId: { id: string; name: string };
-  status: MessageStatus;
-  /** ISO time of the message (Meta's timestamp for inbound, our send time for outbound). */
-  timestamp: string;
-  body: string;
-  error?: string;
-  agent?: { _id: string; name: string };
-  sentBy?: 'agent' | 'human';
   /** ISO time stored. */
   createdAt: string;
   /** Retries of a failed outgoing message (POST /api/messages/{id}/retry). */

@@ -29,7 +29,7 @@ import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
 import { Bm25Index } from './bm25.js';
 import type { AgentKnowledgeRef, ChunkStore, KnowledgeChunk, KnowledgeRetriever, RetrievedChunk } from './ports.js';
 import { tokenize } from './text.js';
-import { createVectorMatrix, type VectorMatrix } from './vector-scan.js';
+import { createVectorMatrix, dot, type VectorMatrix } from './vector-scan.js';
 
 export const VECTOR_WEIGHT = 0.6;
 export const KEYWORD_WEIGHT = 0.4;
@@ -75,23 +75,6 @@ export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDD
   }
   const bm25 = new Bm25Index(indexed.map((c) => tokenize(c.text)));
   return { chunks: indexed, dims, matrix, vectors, hasVector, vectorCount, bm25 };
-}
-
-/** Σ a[aOffset + j] · b[j] for j < dims, unrolled by 4. */
-function dot(a: Float32Array, aOffset: number, b: Float32Array, dims: number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let j = 0;
-  for (; j + 3 < dims; j += 4) {
-    s0 += a[aOffset + j]! * b[j]!;
-    s1 += a[aOffset + j + 1]! * b[j + 1]!;
-    s2 += a[aOffset + j + 2]! * b[j + 2]!;
-    s3 += a[aOffset + j + 3]! * b[j + 3]!;
-  }
-  for (; j < dims; j++) s0 += a[aOffset + j]! * b[j]!;
-  return s0 + s1 + s2 + s3;
 }
 
 /** The `k` highest entries of `score` among `ids` (best first). */

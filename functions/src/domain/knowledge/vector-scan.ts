@@ -136,6 +136,23 @@ function simdModule(): object | null {
 
 const PAGE = 65_536;
 
+/** Σ a[aOffset + j] · b[j] for j < dims, unrolled by 4 (the scan without SIMD, and vector norms). */
+export function dot(a: Float32Array, aOffset: number, b: Float32Array, dims: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let j = 0;
+  for (; j + 3 < dims; j += 4) {
+    s0 += a[aOffset + j]! * b[j]!;
+    s1 += a[aOffset + j + 1]! * b[j + 1]!;
+    s2 += a[aOffset + j + 2]! * b[j + 2]!;
+    s3 += a[aOffset + j + 3]! * b[j + 3]!;
+  }
+  for (; j < dims; j++) s0 += a[aOffset + j]! * b[j]!;
+  return s0 + s1 + s2 + s3;
+}
+
 export function createVectorMatrix(rows: number, dims: number, options: { allowWasm?: boolean } = {}): VectorMatrix {
   const module = options.allowWasm === false || dims % 8 !== 0 || rows === 0 ? null : simdModule();
   if (module && wasm) {
@@ -172,20 +189,7 @@ export function createVectorMatrix(rows: number, dims: number, options: { allowW
     scores(q) {
       const out = new Float32Array(rows);
       for (let i = 0; i < rows; i++) {
-        const o = i * dims;
-        let s0 = 0;
-        let s1 = 0;
-        let s2 = 0;
-        let s3 = 0;
-        let j = 0;
-        for (; j + 3 < dims; j += 4) {
-          s0 += data[o + j]! * q[j]!;
-          s1 += data[o + j + 1]! * q[j + 1]!;
-          s2 += data[o + j + 2]! * q[j + 2]!;
-          s3 += data[o + j + 3]! * q[j + 3]!;
-        }
-        for (; j < dims; j++) s0 += data[o + j]! * q[j]!;
-        out[i] = s0 + s1 + s2 + s3;
+        out[i] = dot(data, i * dims, q, dims);
       }
       return out;
     },
