@@ -1,7 +1,8 @@
 /**
  * The stored WhatsApp Business integration as the WhatsApp features read it: where each value
- * lives in the integration record, the user's connection with the token opened (sends), and the
- * one GraphError → HTTP error mapping (integration /test, human replies, retries).
+ * lives in the integration record and the user's connection with the token opened (sends). Kept
+ * free of the API texts so the call-summary worker, which only sends, does not bundle them
+ * (graph-errors.ts maps Graph failures for the API).
  *
  * Record layout (IntegrationRecord, type 'whatsapp-business'):
  *   credentials.bearerToken, .appSecret, .webhookVerifyToken   sealed (SecretBox), shown '***'
@@ -10,11 +11,9 @@
  *   webhookUrl                                                  {APP_URL}/api/webhooks/whatsapp-business/{id}
  */
 import type { IntegrationType } from '../../contract/integrations.js';
-import { whatsappMessages } from '../../contract/whatsapp.js';
-import { BadGatewayError, ValidationError, type DomainError } from '../errors.js';
 import type { IntegrationRecord } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
-import { GraphError, type WhatsAppCredentials } from './ports.js';
+import type { WhatsAppCredentials } from './ports.js';
 
 export const WHATSAPP_INTEGRATION: IntegrationType = 'whatsapp-business';
 
@@ -47,31 +46,3 @@ export function createWhatsAppConnector(deps: { integrations: WhatsAppIntegratio
 }
 
 export type WhatsAppConnector = ReturnType<typeof createWhatsAppConnector>;
-
-/**
- * A Graph API failure as the user reads it: a rejected token or an unknown phone number id is
- * the user's to fix (400); anything else (rate limit, bad request, outage) is 502 graphUnavailable.
- */
-export function graphErrorToDomain(error: GraphError): DomainError {
-  switch (error.kind) {
-    case 'auth':
-      return new ValidationError(whatsappMessages.graphAuthFailed);
-    case 'not_found':
-      return new ValidationError(whatsappMessages.graphPhoneNotFound);
-    default:
-      return new BadGatewayError(whatsappMessages.graphUnavailable);
-  }
-}
-
-/** Runs a Graph call; a GraphError becomes its DomainError (after onError), anything else propagates. */
-export async function withGraphErrors<T>(run: () => Promise<T>, onError?: (error: GraphError) => void): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof GraphError) {
-      onError?.(error);
-      throw graphErrorToDomain(error);
-    }
-    throw error;
-  }
-}

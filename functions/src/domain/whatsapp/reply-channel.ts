@@ -6,7 +6,8 @@
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import type { ReplyChannel, ReplyChannels } from '../conversations/ports.js';
 import { TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
-import { graphErrorToDomain, type WhatsAppConnection } from './integration.js';
+import { graphErrorToDomain } from './graph-errors.js';
+import type { WhatsAppConnection } from './integration.js';
 import { GraphError, type GraphClient } from './ports.js';
 
 /** Meta's "re-engagement message" error: more than 24 hours since the customer's last message. */

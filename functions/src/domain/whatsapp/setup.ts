@@ -12,7 +12,8 @@ import { whatsappMessages, type WhatsAppSetupInput, type WhatsAppSetupResult } f
 import { ValidationError } from '../errors.js';
 import type { SecretBox } from '../secrets/ports.js';
 import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
-import { WHATSAPP_INTEGRATION, withGraphErrors } from './integration.js';
+import { withGraphErrors } from './graph-errors.js';
+import { WHATSAPP_INTEGRATION } from './integration.js';
 import type { GraphClient, GraphError, GraphPhoneNumber } from './ports.js';
 
 export interface WhatsAppIntegrationDeps {

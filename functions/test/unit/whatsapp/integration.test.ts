@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { whatsappMessages } from '../../../src/contract/whatsapp.js';
 import { whatsappE164, whatsappWebhookUrl } from '../../../src/domain/whatsapp/setup.js';
-import { graphErrorToDomain } from '../../../src/domain/whatsapp/integration.js';
+import { graphErrorToDomain } from '../../../src/domain/whatsapp/graph-errors.js';
 import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 
 describe('WhatsApp business number', () => {
