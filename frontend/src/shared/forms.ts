@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import type { FieldError } from 'react-hook-form';
+import type { ControllerRenderProps, FieldError, FieldPath, FieldValues } from 'react-hook-form';
 import { translateMessage } from '../i18n';
 
 /**
@@ -13,4 +13,9 @@ export function fieldProps<Hint extends ReactNode = string>(
 ): { error: boolean; helperText: Hint | string | undefined } {
   if (error?.message) return { error: true, helperText: translate(error.message) };
   return { error: false, helperText: hint };
+}
+
+/** TextField props that make it a select bound to a react-hook-form Controller field. */
+export function selectProps<Values extends FieldValues, Name extends FieldPath<Values>>(field: ControllerRenderProps<Values, Name>) {
+  return { select: true, name: field.name, value: field.value, onChange: field.onChange, onBlur: field.onBlur, inputRef: field.ref };
 }

@@ -33,6 +33,7 @@ import { SecretField } from './dialog/SecretField';
 import { SetupDialog, type IntegrationDialogProps } from './dialog/SetupDialog';
 import { SetupFormContent, type SetupFormProps } from './dialog/SetupForm';
 import { contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
+import { selectProps } from '../../shared/forms';
 import { useSetupChatGpt, useTestChatGpt } from './queries';
 
 /** What is configured (after a successful setup, and when opening a connected card). */
@@ -88,13 +89,8 @@ function SetupForm({ integration, ...done }: SetupFormProps<IntegrationView>) {
         name="model"
         render={({ field }) => (
           <TextField
-            select
             label={t('integrations.chatgpt.model')}
-            name={field.name}
-            value={field.value}
-            onChange={field.onChange}
-            onBlur={field.onBlur}
-            inputRef={field.ref}
+            {...selectProps(field)}
             {...fieldProps(errors.model)}
           >
             {CHATGPT_MODELS.map((model) => (

@@ -10,7 +10,7 @@ import { settingsForm, type User } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
 import { dashboardKeys } from '../../api/dashboard';
 import { useAuth } from '../../shared/session';
-import { fieldProps as fieldState } from '../../shared/forms';
+import { fieldProps as fieldState, selectProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 import { ProfileCard, ProfileForm } from './ProfileCard';
@@ -84,12 +84,8 @@ export function SettingsTab({ user }: { user: User }) {
           control={control}
           render={({ field }) => (
             <TextField
-              select
               label={t('profile.settings.language')}
-              value={field.value}
-              onChange={field.onChange}
-              onBlur={field.onBlur}
-              inputRef={field.ref}
+              {...selectProps(field)}
               {...fieldState(errors.language)}
             >
               {LANGUAGES.map((lng) => (

@@ -29,7 +29,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
 import { VOICE_LANGUAGES, VOICE_LIMITS, type VoiceCatalogueEntry, type VoiceSettings, type VoiceSettingsInput } from '@agentdesk/functions/contract';
 import { ConfirmDialog } from '../../../shared/ConfirmDialog';
-import { fieldProps as sharedFieldProps } from '../../../shared/forms';
+import { fieldProps as sharedFieldProps, selectProps } from '../../../shared/forms';
 import { usePageTitle } from '../../../shared/usePageTitle';
 import { useToast } from '../../../shared/useToast';
 import './i18n';
@@ -179,13 +179,8 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
             name="language"
             render={({ field }) => (
               <TextField
-                select
                 label={t('voiceSettings.fields.language')}
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
+                {...selectProps(field)}
                 {...fieldProps(errors.language, t('voiceSettings.fields.languageHint'))}
               >
                 {VOICE_LANGUAGES.map((lang) => (
@@ -201,13 +196,8 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
             name="voice"
             render={({ field }) => (
               <TextField
-                select
                 label={t('voiceSettings.fields.voice')}
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
+                {...selectProps(field)}
                 slotProps={{
                   select: {
                     renderValue: (value) => voiceById(String(value))?.name ?? String(value),
@@ -283,13 +273,8 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
             name="summaryNotificationMethod"
             render={({ field }) => (
               <TextField
-                select
                 label={t('voiceSettings.fields.summaryNotificationMethod')}
-                name={field.name}
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                inputRef={field.ref}
+                {...selectProps(field)}
                 {...fieldProps(errors.summaryNotificationMethod)}
               >
                 {SUMMARY_METHOD_CHOICES.map((m) => (
