@@ -17,11 +17,9 @@ import { applyStatus, type ApplyStatusDeps } from './apply-status.js';
 import { parseDelivery, type ParsedChange, type ParsedInboundMessage } from './parse-delivery.js';
 import { createInboundStore, type InboundStoreDeps } from './store-inbound.js';
 
-export interface InboundDeps extends InboundStoreDeps, AgentReplyDeps, Omit<ApplyStatusDeps, 'messages'> {
-  onInfo?: (message: string, data?: Record<string, unknown>) => void;
-}
+export type InboundDeps = InboundStoreDeps & AgentReplyDeps & Omit<ApplyStatusDeps, 'messages'>;
 
-export type MessageOutcome = 'duplicate' | 'busy' | 'stored' | ReplyOutcome;
+export type MessageOutcome = 'duplicate' | 'busy' | ReplyOutcome;
 
 export interface DeliveryOutcome {
   messages: Array<{ wamid: string; outcome: MessageOutcome; conversationId?: string }>;
