@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, inject, it } from 'vitest';
-import { ONBOARDING_HEADING, activateTrial, eventually, newPage, register, userIdOf, useBrowser } from './flows.js';
+import { ONBOARDING_HEADING, activateTrial, callApi, eventually, newPage, register, subscribedUser, userIdOf, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
@@ -140,6 +140,43 @@ describe('agents', () => {
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ method: 'GET', path: '/price', query: { service: 'invisalign' } });
     expect(calls[0]?.headers['x-api-key']).toBe('e2e-secret');
+    await page.context().close();
+  });
+
+  it('manages the ChatGPT connection: the details, a stored-settings test, a settings change that keeps the key, disconnect', async () => {
+    const page = await newPage(browser());
+    await subscribedUser(page, 'chatgpt');
+    await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
+
+    await page.goto(`${appUrl}/integrations`);
+    const card = page.getByTestId('integration-chatgpt');
+    await eventually(() => card.getByRole('button', { name: 'Manage' }).count()).toBe(1);
+    await card.getByRole('button', { name: 'Manage' }).click();
+    const dialog = page.getByRole('dialog');
+    await eventually(() => dialog.getByText('ChatGPT connection').count()).toBe(1);
+    await eventually(() => dialog.getByText('Stored (encrypted)').count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Test connection' }).click();
+    await eventually(() => dialog.getByText('Connection successful').count()).toBeGreaterThan(0);
+
+    // Edit settings: the stored key stays (the field shows it is stored), the temperature changes.
+    await dialog.getByRole('button', { name: 'Edit settings' }).click();
+    await eventually(() => dialog.getByText(/A key is stored/).count()).toBe(1);
+    await dialog.getByRole('spinbutton', { name: 'Temperature' }).fill('0.3');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => page.getByText('ChatGPT integration configured successfully').count()).toBeGreaterThan(0);
+    const stored = await callApi<{ settings: { temperature: number }; credentials: { apiKey: string } }>(page, 'GET', '/api/integrations/chatgpt');
+    expect(stored.settings.temperature).toBe(0.3);
+    expect(stored.credentials.apiKey).toBe('***');
+
+    // Disconnect behind its confirmation: the card offers Connect again and the API has nothing stored.
+    await eventually(() => dialog.getByRole('button', { name: 'Disconnect' }).count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Disconnect' }).click();
+    const confirm = page.getByRole('dialog').filter({ hasText: 'Disconnect ChatGPT?' });
+    await eventually(() => confirm.count()).toBe(1);
+    await confirm.getByRole('button', { name: 'Disconnect' }).click();
+    await eventually(() => page.getByText('Integration disconnected successfully').count()).toBeGreaterThan(0);
+    await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
+    await expect(callApi(page, 'GET', '/api/integrations/chatgpt')).rejects.toThrow(/: 404 /);
     await page.context().close();
   });
 });
