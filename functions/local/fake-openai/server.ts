@@ -3,10 +3,12 @@
  * `npm start` works offline with any key starting "sk-". The app reaches it through the official
  * `openai` SDK (base URL <url>/v1), so local mode and production share every line of app code.
  *
- *   POST /v1/chat/completions   non-streaming; tools → tool_calls; response_format json_schema
+ *   POST /v1/chat/completions   tools → tool_calls; response_format json_schema; `stream: true` →
+ *                               server-sent chunks with configurable delays (stream.ts)
  *   POST /v1/embeddings         deterministic hashed bag-of-words vectors (float or base64)
  *   GET  /v1/models[/{id}]
- *   /_test/...                  control API: scripted replies per API key, recorded requests, reset
+ *   /_test/...                  control API: scripted replies per API key, recorded requests, reset,
+ *                               stream delays
  *
  * Keys: "sk-invalid…" → 401 invalid_api_key, "sk-ratelimit…" → 429, "sk-slow…" → answers after
  * 20 s, anything else starting "sk-" works. The /v1 prefix is optional. See README.md.
@@ -18,6 +20,7 @@ import { CHATGPT_MODELS } from '../../src/contract/integrations.js';
 import { think, type BrainReply, type WireMessage, type WireTool } from './brain.js';
 import { fakeEmbedding, toBase64 } from './embeddings.js';
 import { fillSchema } from './schema-fill.js';
+import { streamCompletion, type StreamDelays } from './stream.js';
 
 export const FAKE_OPENAI_CHAT_MODELS = [...CHATGPT_MODELS, 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'o4-mini'];
 export const FAKE_OPENAI_EMBEDDING_MODELS = ['text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002'];
@@ -43,6 +46,8 @@ export interface RecordedOpenAiRequest {
   key: string;
   status: number;
   body: unknown;
+  /** Streamed answers: the content/tool pieces sent before the stream ended or the client left. */
+  streamedPieces?: number;
 }
 
 export interface FakeOpenAiOptions {
@@ -51,6 +56,8 @@ export interface FakeOpenAiOptions {
   host?: string;
   /** Delay of "sk-slow" keys (default 20 s). */
   slowDelayMs?: number;
+  /** Pace of streamed answers (default: no delay); changeable with POST /_test/stream-delays. */
+  streamDelays?: StreamDelays;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -64,6 +71,8 @@ export interface FakeOpenAi {
   /** Queue exact replies for one API key ('' = any key without its own queue). */
   script(key: string, replies: ScriptedReply[]): void;
   reset(key?: string): void;
+  /** Sets the pace of streamed answers from now on. */
+  setStreamDelays(delays: StreamDelays): void;
   close(): Promise<void>;
   /** Same as close (the local stack's service shape). */
   stop(): Promise<void>;
@@ -139,7 +148,6 @@ function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply |
   const model = body.model;
   if (typeof model !== 'string' || model === '') throw invalidRequest('you must provide a model parameter', 'model');
   if (!FAKE_OPENAI_CHAT_MODELS.includes(model)) throw modelNotFound(model);
-  if (body.stream === true) throw invalidRequest('The fake OpenAI server does not stream; call without stream.', 'stream');
   const messages = body.messages;
   if (!Array.isArray(messages) || messages.length === 0) {
     throw invalidRequest("Invalid 'messages': empty array. Expected an array with minimum length 1.", 'messages', 'empty_array');
@@ -190,7 +198,7 @@ function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply |
         index: 0,
         message: { role: 'assistant', content: message.content, refusal: null, ...(message.tool_calls?.length ? { tool_calls: message.tool_calls } : {}) },
         logprobs: null,
-        finish_reason: message.tool_calls?.length ? 'tool_calls' : 'stop',
+        finish_reason: message.tool_calls?.length ? ('tool_calls' as const) : ('stop' as const),
       },
     ],
     usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
@@ -240,6 +248,8 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const requests: RecordedOpenAiRequest[] = [];
   const scripts = new Map<string, ScriptedReply[]>();
   const waits = createWaits();
+  let streamDelays: StreamDelays = options.streamDelays ?? { firstTokenMs: 0, tokenMs: 0 };
+  const validDelay = (ms: unknown): ms is number => typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && ms <= 60_000;
 
   const record = (entry: RecordedOpenAiRequest) => {
     requests.push(entry);
@@ -266,6 +276,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     const key = bearer(req);
     let body: Record<string, unknown> = {};
     let status = 200;
+    let streamedPieces: number | undefined;
     try {
       if (method !== 'GET') body = await readJson(req);
       checkKey(key);
@@ -278,6 +289,24 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       }
       let result: unknown;
       const model = /^\/models\/(.+)$/.exec(path);
+      if (method === 'POST' && path === '/chat/completions' && body.stream === true) {
+        const completion = chatCompletion(body, nextScripted(key));
+        const choice = completion.choices[0]!;
+        const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
+        streamedPieces = await streamCompletion(
+          res,
+          {
+            ...completion,
+            content: choice.message.content,
+            toolCalls: choice.message.tool_calls,
+            finishReason: choice.finish_reason,
+            usage: includeUsage ? completion.usage : undefined,
+          },
+          streamDelays,
+          { 'x-request-id': `req_${randomBytes(12).toString('hex')}` },
+        );
+        return;
+      }
       if (method === 'POST' && path === '/chat/completions') result = chatCompletion(body, nextScripted(key));
       else if (method === 'POST' && path === '/embeddings') result = embeddings(body);
       else if (method === 'GET' && path === '/models') {
@@ -295,7 +324,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       status = error.status;
       send(res, error.status, { error: { param: null, code: null, ...error.body } }, error.headers);
     } finally {
-      record({ at: new Date().toISOString(), method, path: `/v1${path}`, key, status, body });
+      record({ at: new Date().toISOString(), method, path: `/v1${path}`, key, status, body, ...(streamedPieces === undefined ? {} : { streamedPieces }) });
     }
   }
 
@@ -307,6 +336,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       const key = typeof body.key === 'string' ? body.key : '';
       scripts.set(key, [...(scripts.get(key) ?? []), ...(body.responses as ScriptedReply[])]);
       return send(res, 200, { ok: true, queued: scripts.get(key)!.length });
+    }
+    if (method === 'POST' && action === 'stream-delays') {
+      const body = await readJson(req);
+      if (!validDelay(body.firstTokenMs) || !validDelay(body.tokenMs)) {
+        return send(res, 400, { error: { message: 'firstTokenMs and tokenMs must be whole milliseconds from 0 to 60000' } });
+      }
+      streamDelays = { firstTokenMs: body.firstTokenMs, tokenMs: body.tokenMs };
+      return send(res, 200, { ok: true, ...streamDelays });
     }
     if (method === 'GET' && action === 'requests') {
       const key = url.searchParams.get('key');
@@ -351,6 +388,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     requests,
     script: (key, replies) => scripts.set(key, [...(scripts.get(key) ?? []), ...replies]),
     reset,
+    setStreamDelays: (delays) => (streamDelays = { ...delays }),
     close,
     stop: close,
   };
