@@ -103,9 +103,14 @@ export function toErrorResponse(error: unknown): HttpResult {
   return json(500, { success: false, message: 'Internal server error' });
 }
 
-function buildRequest(event: HttpEvent, rawBody: Buffer, verified: VerifiedWebhook | undefined): Request {
+/** The request's headers by lower-cased name (API Gateway v2 already lower-cases them; the local gateway and tests may not). */
+function lowerCaseHeaders(event: HttpEvent): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
+  return headers;
+}
+
+function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody: Buffer, verified: VerifiedWebhook | undefined): Request {
   let parsed: unknown;
   let parsedOnce = false;
   return {
@@ -195,16 +200,17 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
         const refused = options.apiKeys ? await options.apiKeys(auth) : json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
         if (refused) return refused;
       }
+      const headers = lowerCaseHeaders(event);
       const rawBody = event.body ? Buffer.from(event.body, event.isBase64Encoded ? 'base64' : 'utf8') : Buffer.alloc(0);
       // A webhook's signature is checked on the raw request before anything reads it.
       const rule = WEBHOOK_VERIFICATIONS[event.routeKey];
       let verified: VerifiedWebhook | undefined;
       if (rule) {
-        const outcome = await options.webhooks!.run(rule, event, rawBody);
+        const outcome = await options.webhooks!.run(rule, event, headers, rawBody);
         if ('refused' in outcome) return outcome.refused;
         verified = outcome.verified;
       }
-      const req = buildRequest(event, rawBody, verified);
+      const req = buildRequest(event, headers, rawBody, verified);
       // 402 before the route reads its input or writes anything (a user token or an API key alike).
       if (SUBSCRIPTION_ROUTES.has(event.routeKey) && !(await userHasActiveSubscription(req.userId()))) {
         throw new PaymentRequiredError(subscriptionRequiredMessage);

@@ -66,18 +66,16 @@ export const jsonResponse = (status: number, body: unknown): HttpResult => ({
 export interface WebhookStep {
   /** The providers it has a verifier for (httpGroup refuses to start when a route needs another). */
   providers: ReadonlySet<WebhookProvider>;
-  run(rule: WebhookVerification, event: HttpEvent, rawBody: Buffer): Promise<{ verified: VerifiedWebhook } | { refused: HttpResult }>;
+  run(rule: WebhookVerification, event: HttpEvent, headers: Record<string, string>, rawBody: Buffer): Promise<{ verified: VerifiedWebhook } | { refused: HttpResult }>;
 }
 
 /** The verification step of a webhook group, with the verifiers of the providers its routes declare. */
 export function webhookVerification(verifiers: WebhookVerifiers): WebhookStep {
   return {
     providers: new Set(Object.keys(verifiers) as WebhookProvider[]),
-    async run(rule, event, rawBody) {
+    async run(rule, event, headers, rawBody) {
       const make = verifiers[rule.provider] as (() => WebhookVerifier<typeof rule.provider>) | undefined;
       if (!make) throw new Error(`No ${rule.provider} verifier`);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(event.headers ?? {})) if (v !== undefined) headers[k.toLowerCase()] = v;
       const result = await make().verify({
         params: (event.pathParameters ?? {}) as Record<string, string>,
         query: (event.queryStringParameters ?? {}) as Record<string, string>,
