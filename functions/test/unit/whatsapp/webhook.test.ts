@@ -16,7 +16,6 @@ import { createWhatsAppWebhook, MAX_QUEUE_MESSAGE_BYTES, type WhatsAppWebhookDep
 import { isValidMetaSignature, metaSignature, sameSecret } from '../../../src/adapters/whatsapp/signature.js';
 import { createWhatsAppWebhookVerifier, type WhatsAppWebhookVerifierDeps } from '../../../src/adapters/whatsapp/webhook-verifier.js';
 import { MAX_INBOUND_BODY, parseDelivery } from '../../../src/domain/whatsapp/parse-delivery.js';
-import { packBatches } from '../../../src/adapters/aws/sqs-jobs.js';
 import { metaDelivery, metaJson, signMetaBody, statusUpdate, textMessage, waCustomer } from '../../support/whatsapp.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wa-webhook-'));
@@ -195,14 +194,6 @@ describe('WhatsApp webhook service', () => {
     expect(messages.map((m) => m.customer.name)).toEqual([...people.map((p) => p.name), people[0]!.name]);
     expect(parsed.flatMap((changes) => changes.flatMap((c) => c.statuses))).toEqual([{ wamid: 'wamid.out-1', status: 'read' }]);
     expect(parsed.every((changes) => changes.every((c) => c.phoneNumberId === business.phoneId))).toBe(true);
-  });
-
-  it('packs batch entries within 10 entries and 256 KB a request', () => {
-    const sizes = [100, 200_000, 70_000, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 262_144];
-
-    const batches = packBatches(sizes, (n) => n);
-
-    expect(batches).toEqual([[100, 200_000], [70_000, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1], [262_144]]);
   });
 
   it('opens the app secret once per sealed value (warm containers skip the KMS call)', async () => {

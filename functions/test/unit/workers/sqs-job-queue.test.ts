@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqsDispatcher, type MessageInput } from '../../../local/sqs-dispatcher.js';
 import { queueUrlFor, startSqsEndpoint } from '../../../local/sqs-endpoint.js';
 import { freePort } from '../../../local/ports.js';
-import { SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
+import { packBatches, SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
 import { workers, type QueueName } from '../../../src/routes.js';
 
 /** The local dispatcher, refusing (as SQS does under throttling) the sends `refuse` picks. */
@@ -123,5 +123,15 @@ describe('SqsJobQueue', () => {
 
     await expect(unconfigured.send('url-scrape', [{ userId: 'u1', agentId: 'a1', urlId: 'x' }])).rejects.toThrow('No queue URL configured for url-scrape');
     expect(calls).toEqual([]);
+  });
+});
+
+describe('packBatches', () => {
+  it('packs batch entries within 10 entries and 256 KB a request', () => {
+    const sizes = [100, 200_000, 70_000, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 262_144];
+
+    const batches = packBatches(sizes, (n) => n);
+
+    expect(batches).toEqual([[100, 200_000], [70_000, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1, 1], [262_144]]);
   });
 });
