@@ -1,8 +1,11 @@
 /**
  * What the in-process benches (bench-contacts, bench-runtime, bench-knowledge, bench-whatsapp-webhook)
  * share: their `--name=N` options, percentiles, the Markdown result table, seeded random numbers
- * and unit vectors so runs are comparable, and a registered user on a local stack. Not a bench itself.
+ * and unit vectors so runs are comparable, and a registered, subscribed user on a local stack. Not a
+ * bench itself.
  */
+import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { dynamoClient } from '../local/services.js';
 import { EMBEDDING_DIMENSIONS } from '../src/domain/ai/ports.js';
 
 const args = process.argv.slice(2);
@@ -65,4 +68,15 @@ export async function registeredToken(apiUrl: string, mailboxUrl: string): Promi
   const res = await call('/api/register', { name: 'Bench User', email, password: 'Secret#123', verificationCode: code });
   if (res.status !== 201 || !res.body.data) throw new Error(`register failed: ${res.status} ${res.body.message}`);
   return { token: res.body.data.token, userId: res.body.data.user._id };
+}
+
+/** An active Enterprise subscription for the user (paid routes such as integration setup answer 402 without one). */
+export async function subscribe(stack: { endpoints: { dynamodb: string }; tableName: string }, userId: string): Promise<void> {
+  const db = DynamoDBDocumentClient.from(dynamoClient(stack.endpoints.dynamodb));
+  await db.send(
+    new PutCommand({
+      TableName: stack.tableName,
+      Item: { pk: `USER#${userId}`, sk: 'SUBSCRIPTION', entity: 'subscription', userId, plan: 'enterprise', status: 'active', currentPeriodStart: new Date().toISOString(), version: 1 },
+    }),
+  );
 }

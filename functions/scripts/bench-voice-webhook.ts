@@ -20,11 +20,9 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { simulateCall, type SimulatedCall } from '../local/fake-twilio/call-simulator.js';
-import { dynamoClient } from '../local/services.js';
 import { startLocalStack } from '../local/stack.js';
-import { arg, percentile, registeredToken, table } from './bench-common.js';
+import { arg, percentile, registeredToken, subscribe, table } from './bench-common.js';
 
 const RUNS = arg('runs', 200);
 const WARMUP = 15;
@@ -39,13 +37,7 @@ try {
   console.log(`\nVoice webhook TwiML through the local gateway (${RUNS} simulated calls; model answers instantly)\n`);
   if (!stack.twilioApiUrl) throw new Error('the bench needs the fake Twilio');
   const { token, userId } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
-  const db = DynamoDBDocumentClient.from(dynamoClient(stack.endpoints.dynamodb));
-  await db.send(
-    new PutCommand({
-      TableName: stack.tableName,
-      Item: { pk: `USER#${userId}`, sk: 'SUBSCRIPTION', entity: 'subscription', userId, plan: 'enterprise', status: 'active', currentPeriodStart: new Date().toISOString(), version: 1 },
-    }),
-  );
+  await subscribe(stack, userId);
   const call = async (method: string, p: string, body: unknown) => {
     const res = await fetch(`${stack.apiUrl}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
     const json = (await res.json()) as { data?: Record<string, unknown>; message?: string };

@@ -18,7 +18,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { startLocalStack } from '../local/stack.js';
 import { metaSignature } from '../src/adapters/whatsapp/signature.js';
-import { arg, percentile, registeredToken, table } from './bench-common.js';
+import { arg, percentile, registeredToken, subscribe, table } from './bench-common.js';
 
 const RUNS = arg('runs', 300);
 const WARMUP = 20;
@@ -65,7 +65,8 @@ const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agentdesk-bench-whatsapp-'))
 const stack = await startLocalStack({ dataDir, quiet: true, env: { LOG_LEVEL: 'ERROR' } });
 try {
   console.log(`\nWhatsApp webhook acknowledgement through the local gateway (${RUNS} signed deliveries per scenario)\n`);
-  const { token } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
+  const { token, userId } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
+  await subscribe(stack, userId);
   const phoneId = digits(15);
   const appSecret = randomBytes(16).toString('hex');
   const setup = await fetch(`${stack.apiUrl}/api/integrations/whatsapp-business/setup`, {
