@@ -16,6 +16,7 @@ import {
   callSummarySchema,
   type CallLogPagination,
   type CallTurn,
+  CONVERSATION_MODES,
   type SummaryDeliveryAttempt,
   type VoiceConversation,
   type VoiceConversationList,
@@ -145,6 +146,13 @@ export const callTurnSchema = component(
     content: z.string(),
     at: isoTime('ISO 8601.'),
     confidence: described("Speech recognition confidence 0..1 for the caller's turns; null for the agent's.", z.nullable(z.number())),
+    latency: z.optional(
+      described(
+        'Streamed calls: ms from the caller\'s words reaching the app to the first and the last text token sent.',
+        z.object({ firstTokenMs: z.number(), lastTokenMs: z.number() }),
+      ),
+    ),
+    interrupted: z.optional(described('The caller spoke over this agent turn; content is what they heard.', z.boolean())),
   }),
 );
 
@@ -181,6 +189,10 @@ const callFields = {
   escalationReason: z.optional(z.string()),
   hasRecording: z.boolean(),
   endReason: z.optional(z.enum(['goodbye', 'caller', 'max_duration', 'silence', 'usage_limit', 'error', 'forwarded', 'stale'])),
+  conversationMode: described('streaming (ConversationRelay) or gather (the <Gather> loop).', z.enum(CONVERSATION_MODES)),
+  latency: z.nullable(
+    described('First-token latency of the streamed agent turns (ms), null without any.', z.object({ turns: z.number(), p50Ms: z.number(), p95Ms: z.number() })),
+  ),
 };
 
 export const voiceConversationSchema = component(

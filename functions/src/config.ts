@@ -50,6 +50,15 @@ const envSchema = z.object({
   QUEUE_URL_FILE_INGEST: optionalText,
   QUEUE_URL_WHATSAPP_INBOUND: optionalText,
   QUEUE_URL_CALL_SUMMARY: optionalText,
+  /**
+   * Issue 16, the voice-relay WebSocket API: the public wss:// URL Twilio's ConversationRelay
+   * connects to (and signs), the connection-posting endpoint (https://{api}.execute-api…/{stage},
+   * or the local gateway's), and the function the incoming-call webhook warms up. '' = not
+   * deployed: calls use the <Gather> loop.
+   */
+  VOICE_RELAY_URL: optionalText,
+  VOICE_RELAY_CONNECTIONS_URL: optionalText,
+  VOICE_RELAY_FUNCTION: optionalText,
   SECRETS_KEY_ID: optionalText,
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),

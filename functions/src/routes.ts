@@ -1,5 +1,5 @@
 /**
- * The route manifest: the single list of API routes and queue workers.
+ * The route manifest: the single list of API routes, WebSocket APIs, queue workers and schedules.
  *
  * The CDK stack creates one Lambda function per route group and one API Gateway
  * route per entry; the local gateway serves the same list. A route never exists
@@ -39,7 +39,11 @@ export type Need =
   | 'queue:url-scrape'
   | 'queue:file-ingest'
   | 'queue:whatsapp-inbound'
-  | 'queue:call-summary';
+  | 'queue:call-summary'
+  /** Post to and close connections of the voice-relay WebSocket API (execute-api:ManageConnections). */
+  | 'sockets:voice-relay'
+  /** Invoke the voice-relay function asynchronously (the incoming-call webhook warms it up). */
+  | 'invoke:voice-relay';
 
 export interface RouteGroup {
   /** Handler module, relative to functions/ (exports `handler`). */
@@ -133,7 +137,7 @@ export const routeGroups = {
   'voice-webhook': {
     entry: 'src/handlers/voice-webhook.ts',
     description: 'Twilio call loop: X-Twilio-Signature check, incoming call, speech turns with the agent, status and recording callbacks',
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'invoke:voice-relay'],
     // Twilio waits 15 s for TwiML; a turn is bounded by VOICE_LIMITS.turnMs.
     timeout: 14,
     memoryMb: 1024,
@@ -323,6 +327,8 @@ export const routes = [
   { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/gather', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
   { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/status', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
   { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/recording', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
+  // <Connect action>: the ConversationRelay session ended (handoff to a human → <Dial>, or the end)
+  { method: 'POST', path: '/api/webhooks/twilio/{userId}/voice/relay-action', group: 'voice-webhook', auth: 'webhook', verify: TWILIO },
   { method: 'GET', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
   { method: 'PUT', path: '/api/voice-settings', group: 'voice-settings', auth: 'user' },
   { method: 'POST', path: '/api/voice-settings/reset', group: 'voice-settings', auth: 'user' },
@@ -412,6 +418,38 @@ export const workers = {
 
 /** The body of a message on queue Q, as its manifest schema declares it. */
 export type QueueJob<Q extends QueueName> = z.infer<(typeof workers)[Q]['job']>;
+
+/**
+ * A WebSocket API (API Gateway WebSocket API in AWS, the local gateway's WebSocket server
+ * locally): one function receives its $connect, $disconnect and $default route events (messages
+ * are not routed by a selection expression: every frame goes to $default) and answers through
+ * the connection-posting API (@connections). `$connect` refusing (a non-2xx result) refuses the
+ * connection.
+ */
+export interface SocketApiDef {
+  entry: string;
+  description: string;
+  needs: readonly Need[];
+  /** Seconds. API Gateway stops waiting after 29 s; the function may stream longer (it posts, it does not answer). */
+  timeout: number;
+  memoryMb?: number;
+}
+
+export const SOCKET_ROUTE_KEYS = ['$connect', '$disconnect', '$default'] as const;
+export type SocketRouteKey = (typeof SOCKET_ROUTE_KEYS)[number];
+
+export const socketApis = {
+  'voice-relay': {
+    entry: 'src/handlers/voice-relay.ts',
+    description: 'Twilio ConversationRelay: X-Twilio-Signature on $connect, caller prompts streamed to the agent, answer tokens posted back, interrupts, DTMF',
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'sockets:voice-relay'],
+    // A streamed turn is bounded by VOICE_LIMITS.turnMs; the rest is room for the tools and the last posts.
+    timeout: 30,
+    memoryMb: 1024,
+  },
+} as const satisfies Record<string, SocketApiDef>;
+
+export type SocketApiName = keyof typeof socketApis;
 
 export interface ScheduleDef {
   entry: string;

@@ -48,6 +48,11 @@ export interface DashboardVoiceAnalytics {
   topPhoneNumbers: Array<{ phoneNumber: string; callCount: number; completedCalls: number; avgMessages: number; lastCall: string }>;
   /** Seconds, over the period: avg per completed call, the longest call, the sum of all finished calls. */
   durationStats: { avgDuration: number; maxDuration: number; totalDuration: number };
+  /**
+   * Issue 16: the median first-token latency (ms) of the streamed call turns in the period
+   * (prompt received → first text token sent), and how many turns it is over; null without any.
+   */
+  turnLatency: { medianMs: number; turns: number } | null;
 }
 
 /** WhatsApp conversations in the period (beyond the spec's unnamed shape). */

@@ -40,6 +40,7 @@ export const voiceMessages = {
   webhookUrlRequired: 'Webhook URL is required for webhook notifications',
   webhookUrlInvalid: 'Webhook URL must be a valid http(s) URL',
   forwardNumberInvalid: 'Forwarding number must be in E.164 format, e.g. +14155550123',
+  conversationModeInvalid: 'Conversation mode must be streaming or gather',
   notesTooLong: 'Notes must be 500 characters or less',
   // Call logs (SPEC §2, §8)
   callNotFound: 'Voice Conversation Not Found',

@@ -45,6 +45,15 @@ export const VOICE_CATALOGUE: readonly VoiceCatalogueEntry[] = [
   { id: 'Google.es-ES-Chirp3-HD-Orus', name: 'Orus (HD)', gender: 'male', language: 'es-ES', provider: 'google', description: 'Spanish (Spain), natural HD voice', included: false },
 ];
 
+/**
+ * How a call is carried (issue 16): 'streaming' = Twilio ConversationRelay over our WebSocket API
+ * (the answer is spoken while the model writes it, the caller can interrupt); 'gather' = the
+ * <Gather>/<Say> loop (each turn waits for the whole answer). Streaming is used only for voices
+ * ConversationRelay can speak (RELAY_VOICES); other voices fall back to 'gather'.
+ */
+export const CONVERSATION_MODES = ['streaming', 'gather'] as const;
+export type ConversationMode = (typeof CONVERSATION_MODES)[number];
+
 export const SUMMARY_METHODS = ['email', 'whatsapp', 'webhook'] as const;
 export type SummaryMethod = (typeof SUMMARY_METHODS)[number];
 
@@ -83,6 +92,8 @@ export interface VoiceSettings {
   summaryWebhookUrl: string;
   /** Beyond the spec: E.164 a call is <Dial>ed to when the agent hands over; '' = none. */
   escalationForwardNumber: string;
+  /** Beyond the spec (issue 16): streaming (ConversationRelay) or the <Gather> fallback. */
+  conversationMode: ConversationMode;
   phoneNumber: PhoneNumberRequest;
   /** Beyond the spec: hint of the webhook signing secret ('whsec_…a1b2'), null before one exists. */
   summaryWebhookSecretHint: string | null;
@@ -115,6 +126,7 @@ export const VOICE_DEFAULTS: Omit<VoiceSettings, 'phoneNumber' | 'summaryWebhook
   summaryNotificationMethod: null,
   summaryWebhookUrl: '',
   escalationForwardNumber: '',
+  conversationMode: 'streaming',
 };
 
 export const VOICE_LIMITS = {
@@ -179,6 +191,7 @@ export const voiceSettingsRequest = z
       z.string().check(z.trim(), z.refine((v) => v === '' || E164_RE.test(v), voiceMessages.forwardNumberInvalid)),
       '',
     ),
+    conversationMode: z._default(z.enum(CONVERSATION_MODES, { error: voiceMessages.conversationModeInvalid }), VOICE_DEFAULTS.conversationMode),
   })
   .check(
     z.refine((s) => s.summaryWebhookUrl === '' || isHttpUrl(s.summaryWebhookUrl), { message: voiceMessages.webhookUrlInvalid, path: ['summaryWebhookUrl'] }),
@@ -240,11 +253,31 @@ export const URGENCIES = ['critical', 'high', 'medium', 'low'] as const;
 
 export interface CallTurn {
   role: 'user' | 'agent';
+  /** For an interrupted agent turn: what the caller heard before speaking over it. */
   content: string;
   /** ISO. */
   at: string;
   /** Twilio's speech confidence 0..1 for user turns; null for agent turns. */
   confidence: number | null;
+  /**
+   * Agent turns of streamed calls (issue 16): ms from the caller's prompt reaching us to the first
+   * and to the last text token we sent. Absent on <Gather> calls and on the welcome.
+   */
+  latency?: TurnLatency;
+  /** Agent turns the caller spoke over (ConversationRelay interrupt); content = what was heard. */
+  interrupted?: boolean;
+}
+
+export interface TurnLatency {
+  firstTokenMs: number;
+  lastTokenMs: number;
+}
+
+/** Per-call figures of the streamed turns' first-token latency (null when the call has none). */
+export interface CallLatencyStats {
+  turns: number;
+  p50Ms: number;
+  p95Ms: number;
 }
 
 /** The structured analysis the call-summary worker asks the model for (SPEC §3 summary). */
@@ -300,6 +333,10 @@ export interface VoiceConversation {
   escalationReason?: string;
   /** true when a recording exists: GET /api/voice-conversations/{id}/recording streams it. */
   hasRecording: boolean;
+  /** How the call was carried (issue 16); calls stored before it are 'gather'. */
+  conversationMode: ConversationMode;
+  /** First-token latency of the call's streamed agent turns (p50/p95), null without any. */
+  latency: CallLatencyStats | null;
   /** Who ended the call or why it ended (beyond the spec); 'stale': closed by the sweeper, Twilio's final status never came. */
   endReason?: 'goodbye' | 'caller' | 'max_duration' | 'silence' | 'usage_limit' | 'error' | 'forwarded' | 'stale';
 }

@@ -39,6 +39,8 @@ function call(userId: string, over: Partial<StoredCall> = {}): StoredCall {
     endedByUs: false,
     recording: null,
     billedMinutes: 0,
+    conversationMode: 'gather',
+    latency: null,
     ...over,
   };
 }

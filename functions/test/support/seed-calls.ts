@@ -54,6 +54,8 @@ export async function seedCall(userId: string, overrides: Partial<StoredCall> = 
     endedByUs: true,
     recording: null,
     billedMinutes: 2,
+    conversationMode: 'gather',
+    latency: null,
     endReason: 'goodbye',
     ...overrides,
   };

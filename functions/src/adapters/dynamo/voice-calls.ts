@@ -72,6 +72,10 @@ function toCall(item: Item): StoredCall {
   const call = rest as unknown as StoredCall;
   if (!Array.isArray(call.messages)) call.messages = [];
   if (!Array.isArray(call.deliveries)) call.deliveries = [];
+  // Calls stored before issue 16 were all <Gather> calls, without latency figures.
+  call.conversationMode ??= 'gather';
+  call.latency ??= null;
+  call.settings.conversationMode ??= 'gather';
   return call;
 }
 

@@ -123,6 +123,7 @@ export function createDashboardService(deps: DashboardDeps) {
             maxDuration: period.reduce((n, s) => Math.max(n, s.max), 0),
             totalDuration: total(period, 'sec'),
           },
+          turnLatency: null,
         },
         whatsappAnalytics: {
           newConversations: total(period, 'conv'),

@@ -128,6 +128,8 @@ function snapshotOf(stored: StoredVoiceSettings | null): CallSettingsSnapshot {
     summaryNotificationMethod: s.summaryNotificationMethod,
     summaryWebhookUrl: s.summaryWebhookUrl,
     escalationForwardNumber: s.escalationForwardNumber ?? '',
+    // Settings stored before issue 16 have no mode: the product default.
+    conversationMode: s.conversationMode ?? VOICE_DEFAULTS.conversationMode,
   };
 }
 
@@ -260,6 +262,8 @@ export function createCallLoop(deps: CallLoopDeps) {
         endedByUs: endReason !== undefined,
         recording: null,
         billedMinutes: 0,
+        conversationMode: 'gather',
+        latency: null,
         ...(endReason ? { endReason } : {}),
       };
       const created = await deps.calls.create(call);

@@ -34,7 +34,7 @@ export const secretHint = (last4: string | null) => (last4 ? `${WEBHOOK_SECRET_P
 export function toVoiceSettingsView(stored: StoredVoiceSettings | null): VoiceSettings {
   if (!stored) return { ...VOICE_DEFAULTS, phoneNumber: { ...EMPTY_PHONE_REQUEST }, summaryWebhookSecretHint: null };
   const { webhookSecret: _s, webhookSecretLast4, updatedAt: _u, ...rest } = stored;
-  return { ...rest, phoneNumber: { ...EMPTY_PHONE_REQUEST, ...rest.phoneNumber }, summaryWebhookSecretHint: secretHint(webhookSecretLast4) };
+  return { ...rest, conversationMode: rest.conversationMode ?? VOICE_DEFAULTS.conversationMode, phoneNumber: { ...EMPTY_PHONE_REQUEST, ...rest.phoneNumber }, summaryWebhookSecretHint: secretHint(webhookSecretLast4) };
 }
 
 export function createVoiceSettingsService(deps: VoiceSettingsDeps) {
@@ -62,6 +62,7 @@ export function createVoiceSettingsService(deps: VoiceSettingsDeps) {
       summaryNotificationMethod: input.summaryNotificationMethod,
       summaryWebhookUrl: input.summaryWebhookUrl,
       escalationForwardNumber: input.escalationForwardNumber,
+      conversationMode: input.conversationMode,
     };
     return toVoiceSettingsView(await deps.settings.putSettings(userId, { ...settings, updatedAt: now() }));
   }

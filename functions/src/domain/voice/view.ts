@@ -37,6 +37,8 @@ function common(call: StoredCall, live: LiveContacts): Omit<VoiceConversation, '
     ...(call.escalationReason ? { escalationReason: call.escalationReason } : {}),
     hasRecording: call.recording !== null && call.recording !== undefined,
     ...(call.endReason ? { endReason: call.endReason } : {}),
+    conversationMode: call.conversationMode,
+    latency: call.latency,
   };
 }
 

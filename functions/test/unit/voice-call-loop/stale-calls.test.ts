@@ -36,6 +36,8 @@ function call(id: string, startedSecondsAgo: number, overrides: Partial<StoredCa
     endedByUs: false,
     recording: null,
     billedMinutes: 0,
+    conversationMode: 'gather',
+    latency: null,
     ...overrides,
   };
 }

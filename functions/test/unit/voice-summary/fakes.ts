@@ -32,6 +32,8 @@ export function storedCall(overrides: Partial<StoredCall> = {}): StoredCall {
     endedByUs: true,
     recording: null,
     billedMinutes: 2,
+    conversationMode: 'gather',
+    latency: null,
     endReason: 'goodbye',
     ...overrides,
   };
