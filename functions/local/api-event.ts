@@ -31,7 +31,7 @@ export function isTextContentType(contentType: string | undefined): boolean {
   return type !== '' && TEXT_TYPES.some((re) => re.test(type));
 }
 
-function apiGatewayTime(date: Date): string {
+export function apiGatewayTime(date: Date): string {
   const months = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(date.getUTCDate())}/${months[date.getUTCMonth()]}/${date.getUTCFullYear()}:${pad(date.getUTCHours())}:${pad(date.getUTCMinutes())}:${pad(date.getUTCSeconds())} +0000`;

@@ -1,21 +1,23 @@
 /**
  * The local API Gateway: one origin serving the API from the route manifest, the built
- * frontend, GET /config.json (deployed next to the SPA in AWS) and local-only tools under
- * /_local/. Limits follow HTTP API: 10 MB request payload (413) and a 30 s integration
- * timeout (503).
+ * frontend, GET /config.json (deployed next to the SPA in AWS), local-only tools under
+ * /_local/ and the manifest's WebSocket APIs under /_ws/<name> (sockets.ts). Limits follow HTTP
+ * API: 10 MB request payload (413) and a 30 s integration timeout (503).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { apiKeyMessages } from '../src/contract/api-keys.js';
 import { presentedApiKey } from '../src/domain/api-keys/secret.js';
-import { apiAuthorizer, routeGroups, routes, type AuthKind } from '../src/routes.js';
+import { apiAuthorizer, routeGroups, routes, socketApis, type AuthKind } from '../src/routes.js';
 import { buildAuthorizerEvent, buildEvent, writeJson, writeResult, type EventAuth, type MatchedRoute } from './api-event.js';
 import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
 import type { ScheduleRunner } from './schedules.js';
 import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
 import { serveStatic } from './static-site.js';
 import { apiSecurityHeaders, siteSecurityHeaders, type SiteCspSources } from '../src/http/security-headers.js';
-import { loadEntry, type AnyHandler } from './handlers.js';
+import { loadEntry, loadSocketApi, type AnyHandler } from './handlers.js';
+import { SOCKET_PATH_PREFIX, socketGateway, type SocketLimits } from './sockets.js';
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 const API_GATEWAY_TIMEOUT_S = 30;
@@ -37,6 +39,12 @@ export interface GatewayOptions {
   siteCspSources?: SiteCspSources;
   /** Integration timeout override for tests, in ms. */
   timeoutMs?: number;
+  /** The WebSocket APIs served at /_ws/<name> (name → function timeout in s); default: the manifest's socketApis. */
+  socketApis?: Record<string, { timeout: number }>;
+  /** Default: the manifest entry's handler. */
+  loadSocketApi?: (name: string) => Promise<AnyHandler>;
+  /** WebSocket limit overrides for tests (idle, connection lifetime, $connect timeout). */
+  socketLimits?: SocketLimits;
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
@@ -234,8 +242,20 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
   // The security headers CloudFront adds in AWS (infra/lib/site.ts), from the same definitions.
   const siteHeaders = siteSecurityHeaders(options.siteCspSources ?? { uploads: [] });
 
+  const sockets = socketGateway({
+    apis: options.socketApis ?? socketApis,
+    load: options.loadSocketApi ?? loadSocketApi,
+    limits: options.socketLimits,
+    log,
+  });
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
+    if (url.pathname.startsWith(SOCKET_PATH_PREFIX)) {
+      for (const [name, value] of Object.entries(apiSecurityHeaders)) res.setHeader(name, value);
+      if (await sockets.handleHttp(req, res, url)) return;
+      return writeJson(res, 404, { message: 'Not Found' });
+    }
     const isApi = url.pathname.startsWith('/api/') || url.pathname === '/api';
     for (const [name, value] of Object.entries(isApi ? apiSecurityHeaders : siteHeaders)) res.setHeader(name, value);
     if (isApi) return handleApi(req, res, url.pathname);
@@ -255,6 +275,11 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     });
   });
 
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (sockets.handleUpgrade(req, socket, head)) return;
+    socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+  });
+
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {
@@ -265,6 +290,7 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
         server,
         stop: () =>
           new Promise<void>((done) => {
+            sockets.close();
             server.closeAllConnections();
             server.close(() => done());
           }),

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { routeGroups, workers } from '../src/routes.js';
+import { routeGroups, socketApis, workers } from '../src/routes.js';
 
 /** The functions/ folder: manifest entries are relative to it. */
 export const functionsDir = dirname(dirname(fileURLToPath(import.meta.url)));
@@ -34,5 +34,11 @@ export function loadRouteGroup(group: string): Promise<AnyHandler> {
 export function loadWorker(queue: string): Promise<AnyHandler> {
   const def = (workers as Record<string, { entry: string } | undefined>)[queue];
   if (!def) return Promise.reject(new HandlerNotFoundError(`Worker ${queue} is not in the manifest`));
+  return loadEntry(def.entry);
+}
+
+export function loadSocketApi(name: string): Promise<AnyHandler> {
+  const def = (socketApis as Record<string, { entry: string } | undefined>)[name];
+  if (!def) return Promise.reject(new HandlerNotFoundError(`WebSocket API ${name} is not in the manifest`));
   return loadEntry(def.entry);
 }
