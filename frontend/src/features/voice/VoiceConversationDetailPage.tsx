@@ -6,6 +6,8 @@
  * minutes:seconds); the recording (beyond the spec); the 'AI Analysis' section; where the summary
  * was delivered (beyond the spec); and the transcript (max 600 px high) with the caller's turns on
  * the right and the agent's on the left, each with its time and the caller's confidence.
+ * Beyond the spec (issue 16): the conversation mode, and for streamed calls the response-time
+ * timeline (p50 / p95, first and last token per answer) with interrupted answers marked.
  * 'Voice Conversation Not Found' for an unknown or foreign id; 'Failed to load voice conversation
  * details' for any other failure. While the call or its analysis runs, the page polls.
  */
@@ -43,6 +45,7 @@ import { formatPhone, whatsappLink } from '../../shared/phone';
 import { confidencePercent, contactLink, formatDuration, hasExtractedContact } from './callFormat';
 import { isNotFound, useApplyContact, useCall } from './callQueries';
 import { RecordingPlayer } from './RecordingPlayer';
+import { LatencyTimeline } from './LatencyTimeline';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
 import { formatDate } from '../../shared/intl';
@@ -145,6 +148,9 @@ function StatisticsCard({ call }: { call: VoiceConversation }) {
         <span data-testid="call-duration">{formatDuration(call.duration)}</span>
       </Row>
       <Row label={t('voiceCalls.detail.messageCount')}>{call.messages.length}</Row>
+      <Row label={t('voiceCalls.detail.mode')}>
+        <span data-testid="call-mode">{t(`voiceCalls.modeNames.${call.conversationMode ?? 'gather'}`, { defaultValue: call.conversationMode })}</span>
+      </Row>
       <Row label={t('voiceCalls.detail.callerNumber')}>{formatPhone(call.phoneNumber)}</Row>
       {call.internalNumber && <Row label={t('voiceCalls.detail.businessNumber')}>{formatPhone(call.internalNumber)}</Row>}
       {call.agent && (
@@ -310,11 +316,17 @@ function TurnBubble({ turn }: { turn: CallTurn }) {
   const fmt = useDateTime();
   const caller = turn.role === 'user';
   const confidence = caller ? confidencePercent(turn.confidence, i18n.language) : null;
+  const interrupted = !caller && turn.interrupted === true;
   return (
     <ChatBubble
       own={caller}
-      attributes={{ 'data-testid': 'call-turn', 'data-role': turn.role }}
-      meta={[caller ? t('voiceCalls.detail.caller') : t('voiceCalls.detail.agentSpeaker'), fmt(turn.at, 'time'), confidence ? t('voiceCalls.detail.confidence', { value: confidence }) : '']
+      attributes={{ 'data-testid': 'call-turn', 'data-role': turn.role, 'data-interrupted': interrupted ? 'true' : 'false' }}
+      meta={[
+        caller ? t('voiceCalls.detail.caller') : t('voiceCalls.detail.agentSpeaker'),
+        fmt(turn.at, 'time'),
+        confidence ? t('voiceCalls.detail.confidence', { value: confidence }) : '',
+        interrupted ? t('voiceCalls.detail.interrupted') : '',
+      ]
         .filter(Boolean)
         .join(' · ')}
     >
@@ -368,6 +380,7 @@ function CallView({ call, refreshing, onRefresh }: { call: VoiceConversation; re
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 2fr) minmax(0, 1fr)' }, alignItems: 'start' }}>
         <Stack spacing={3} sx={{ minWidth: 0 }}>
           <AnalysisSection call={call} />
+          <LatencyTimeline call={call} />
           <TranscriptSection messages={call.messages} />
         </Stack>
         <Stack spacing={3} sx={{ minWidth: 0 }}>

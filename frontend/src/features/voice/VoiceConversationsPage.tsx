@@ -1,7 +1,8 @@
 /**
  * /voice-conversations (SPEC §2 Voice call logs, labelled Inbound): a search-by-phone-number form,
  * the table (Contact or 'Unknown', Phone Number with the internal number, Status, Duration as
- * minutes:seconds, Date and time), rows that open /voice-conversations/{id}, numbered pagination
+ * minutes:seconds, Date and time; beyond the spec (issue 16) the p50 / p95 response time of a
+ * streamed call's answers and its conversation mode), rows that open /voice-conversations/{id}, numbered pagination
  * with Previous/Next and 'Showing x to y of z results', the empty text 'No voice conversations
  * found' and the dismissible banner 'Failed to load voice conversations'. Page and search live in
  * the URL, so the back button returns to the same page.
@@ -10,6 +11,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Table from '@mui/material/Table';
@@ -18,7 +20,9 @@ import TableCell from '@mui/material/TableCell';
 import TableContainer from '@mui/material/TableContainer';
 import TableHead from '@mui/material/TableHead';
 import TableRow from '@mui/material/TableRow';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import BoltOutlined from '@mui/icons-material/BoltOutlined';
 import PhoneCallbackOutlined from '@mui/icons-material/PhoneCallbackOutlined';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
@@ -30,6 +34,7 @@ import { formatPhone } from '../../shared/phone';
 import { pageRange } from '../../shared/pagination';
 import { callFiltersToParams, formatDuration, parseCallFilters, type CallLogFilters } from './callFormat';
 import { useCallList } from './callQueries';
+import { latencyPair } from './latencyFormat';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
 import { formatDate } from '../../shared/intl';
@@ -42,6 +47,7 @@ function CallRow({ call }: { call: VoiceConversationListItem }) {
   const href = `/voice-conversations/${encodeURIComponent(call._id)}`;
   const name = call.contact?.name?.trim() || t('voiceCalls.list.unknown');
   const date = formatDate(i18n.language, call.createdAt) ?? '';
+  const mode = call.conversationMode ?? 'gather';
   const open = () => navigate(href);
   return (
     <TableRow
@@ -72,6 +78,22 @@ function CallRow({ call }: { call: VoiceConversationListItem }) {
         <CallStatusChip status={call.status} />
       </TableCell>
       <TableCell sx={{ fontVariantNumeric: 'tabular-nums' }}>{formatDuration(call.duration)}</TableCell>
+      <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center', whiteSpace: 'nowrap' }}>
+          <Typography variant="body2" sx={{ fontVariantNumeric: 'tabular-nums' }} data-testid="call-latency">
+            {latencyPair(call, i18n.language)}
+          </Typography>
+          <Chip
+            size="small"
+            variant="outlined"
+            color={mode === 'streaming' ? 'primary' : 'default'}
+            icon={mode === 'streaming' ? <BoltOutlined /> : undefined}
+            label={t(`voiceCalls.modes.${mode}`, { defaultValue: mode })}
+            data-testid="call-mode"
+            data-mode={mode}
+          />
+        </Stack>
+      </TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap', color: 'text.secondary', display: { xs: 'none', sm: 'table-cell' } }}>{date}</TableCell>
     </TableRow>
   );
@@ -167,6 +189,11 @@ export default function VoiceConversationsPage() {
                 <TableCell>{t('voiceCalls.list.phoneNumber')}</TableCell>
                 <TableCell>{t('voiceCalls.list.status')}</TableCell>
                 <TableCell>{t('voiceCalls.list.duration')}</TableCell>
+                <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>
+                  <Tooltip describeChild title={t('voiceCalls.list.latencyHint')}>
+                    <span>{t('voiceCalls.list.latency')}</span>
+                  </Tooltip>
+                </TableCell>
                 <TableCell sx={{ display: { xs: 'none', sm: 'table-cell' } }}>{t('voiceCalls.list.date')}</TableCell>
               </TableRow>
             </TableHead>

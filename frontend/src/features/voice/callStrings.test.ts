@@ -23,6 +23,14 @@ describe('call log strings', () => {
     expect(en.detail.applied).toBe(voiceMessages.contactApplied);
   });
 
+  it('names the response times and the interrupted answers in both languages (issue 16)', () => {
+    expect(es.latency.interrupted).toBe('Interrumpido');
+    expect(es.detail.interrupted).toBe('Interrumpido');
+    expect(en.latency.interrupted).toBe('Interrupted');
+    expect(Object.keys(en.modes)).toEqual(['streaming', 'gather']);
+    expect(Object.keys(en.modeNames)).toEqual(['streaming', 'gather']);
+  });
+
   it('translates the call logs server messages', () => {
     for (const text of [voiceMessages.callNotFound, voiceMessages.noSummary, voiceMessages.noExtractedContact, voiceMessages.contactApplied, voiceMessages.noRecording]) {
       expect(esServer).toHaveProperty([text]);
