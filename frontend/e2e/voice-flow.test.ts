@@ -27,7 +27,7 @@ describe('voice', () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'voice');
 
-    // ChatGPT, one enabled agent, recording on.
+    // ChatGPT, one enabled agent, recording on, the classic <Gather> loop (the streamed path has its own test below).
     await chatGptAndAgent(page, {
       name: 'Reception',
       description: 'Answers phone calls for a restaurant: opening hours, table bookings and the menu',
@@ -35,7 +35,7 @@ describe('voice', () => {
     });
     const settings = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');
     expect(settings.messageWelcome).toBe(VOICE_DEFAULTS.messageWelcome);
-    await callApi(page, 'PUT', '/api/voice-settings', { ...settings, enableRecording: true });
+    await callApi(page, 'PUT', '/api/voice-settings', { ...settings, enableRecording: true, conversationMode: 'gather' });
 
     // A Twilio account with one number, known to the fake Twilio only.
     const businessNumber = `+1415${randomDigits(7)}`;
