@@ -1,6 +1,7 @@
 /**
- * The AI model as the domain sees it: chat completions with tools, and embeddings. The adapter
- * (adapters/openai/) speaks the OpenAI API through the official SDK; tests use the fake
+ * The AI model as the domain sees it: chat completions with tools (optionally streamed), and
+ * embeddings. The adapters (adapters/openai/) speak the OpenAI API through the official SDK, or
+ * over fetch with server-sent events for the small voice-relay bundle; tests use the fake
  * OpenAI-compatible server in local/fake-openai/. Nothing here knows about HTTP.
  */
 import type { ChatGptSettings } from '../../contract/integrations.js';
@@ -45,8 +46,22 @@ export interface Completion {
   usage?: { promptTokens: number; completionTokens: number };
 }
 
+/** How a streamed completion hands over its text, and how the caller stops it (a caller's barge-in). */
+export interface ChatStreamOptions {
+  /** Each piece of text as it arrives, in order; awaited before the next piece is read. */
+  onText(piece: string): void | Promise<void>;
+  /** Aborting stops reading, closes the connection and rejects with the signal's reason (not a ModelError). */
+  signal?: AbortSignal;
+}
+
 export interface ChatModel {
   complete(request: CompletionRequest): Promise<Completion>;
+  /**
+   * The same completion as complete() (content = all the text), its text handed to onText while
+   * the model writes it, tool calls included. Errors and timeouts as complete(). Optional: only
+   * the streaming adapter (adapters/openai/fetch-model.ts) has it.
+   */
+  stream?(request: CompletionRequest, options: ChatStreamOptions): Promise<Completion>;
 }
 
 export const EMBEDDING_MODEL = 'text-embedding-3-small';

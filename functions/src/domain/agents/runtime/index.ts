@@ -1,5 +1,14 @@
 /** The agent runtime, for the channels that answer with an agent (test chat, WhatsApp, voice). */
-export { runAgent, RUNTIME_LIMITS, DEFAULT_REPLIES, type AgentReply, type HistoryMessage, type RunAgentInput } from './run-agent.js';
+export {
+  runAgent,
+  RUNTIME_LIMITS,
+  DEFAULT_REPLIES,
+  TurnCancelledError,
+  type AgentReply,
+  type AgentStream,
+  type HistoryMessage,
+  type RunAgentInput,
+} from './run-agent.js';
 export { answerAs, type AnswerDeps, type AnswerTurn } from './answer.js';
 export type { Channel } from './prompt.js';
 export type { ToolExecutor, ToolOutcome, ToolCallOptions } from './ports.js';

@@ -8,10 +8,14 @@
  * embeddings fail) → system prompt → model with the custom tools and the built-ins → run the
  * tools it asks for and give it the results → … at most MAX_TOOL_ROUNDS times → one last call
  * without tools if it still wants more. Model errors (ModelError) propagate to the caller.
+ *
+ * Streamed turns (voice over ConversationRelay, `input.stream`): every model call hands its text
+ * to onText while the model writes it, onToolStart lets the caller speak a filler before tools
+ * run, and an aborted signal (the caller barged in) ends the turn with TurnCancelledError.
  */
 import { AGENT_LIMITS, type ChatSource, type ChatToolCall } from '../../../contract/agents.js';
 import type { ChatGptSettings } from '../../../contract/integrations.js';
-import { ModelError, type ChatModel, type Completion, type Embedder, type ModelMessage, type ModelToolCall, type ModelToolSpec } from '../../ai/ports.js';
+import { ModelError, type ChatModel, type Completion, type CompletionRequest, type Embedder, type ModelMessage, type ModelToolCall, type ModelToolSpec } from '../../ai/ports.js';
 import type { AgentKnowledgeRef, KnowledgeRetriever, RetrievedChunk } from '../../knowledge/ports.js';
 import type { AgentWithChildren, ToolRecord } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
@@ -40,6 +44,30 @@ export const DEFAULT_REPLIES = {
   empty: 'Sorry, I could not put an answer together. Could you rephrase your question?',
 } as const;
 
+/** A streamed turn's callbacks (RunAgentInput.stream). */
+export interface AgentStream {
+  /**
+   * Text as the model writes it, in order, awaited piece by piece: every round's text (also the
+   * words written before a round's tool calls) and, when the reply falls back to a default text
+   * (DEFAULT_REPLIES), that text. With a model without stream(), each completion's text in one piece.
+   */
+  onText(piece: string): void | Promise<void>;
+  /** A round's tool calls are known (names in the model's order); called before they run, awaited before the next round. */
+  onToolStart?(names: string[]): void | Promise<void>;
+  /** Aborted (a barge-in): the model stops, and runAgent rejects with TurnCancelledError. */
+  signal?: AbortSignal;
+  /** After escalate_to_human: no hand-off completion and no default text; the reply is ''. */
+  skipHandoffReply?: boolean;
+}
+
+/** The turn's stream signal was aborted: nothing more was sent, and there is no reply. */
+export class TurnCancelledError extends Error {
+  constructor() {
+    super('The turn was cancelled');
+    this.name = 'TurnCancelledError';
+  }
+}
+
 export interface HistoryMessage {
   role: 'user' | 'assistant';
   content: string;
@@ -64,6 +92,8 @@ export interface RunAgentInput {
   now?: () => number;
   /** Failures the turn survives (embedding, retrieval): reported here so the caller can log them. */
   onError?: (message: string, error: unknown) => void;
+  /** Stream the turn (see AgentStream); without it the turn is computed whole, as for chat and WhatsApp. */
+  stream?: AgentStream;
 }
 
 export interface AgentReply {
@@ -83,6 +113,8 @@ interface TurnState {
   escalation: { reason: string } | null;
   /** Excerpts numbered so far (search results continue the numbering of the prompt's). */
   excerptCount: number;
+  /** Text handed to onText by the current model call (a failed hand-off keeps what was already said). */
+  streamed: string;
 }
 
 const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -98,9 +130,11 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
     toolCalls: [],
     escalation: null,
     excerptCount: 0,
+    streamed: '',
   };
 
-  const excerpts = hasKnowledge(input.agent) ? await retrieve(state, input.message, RUNTIME_LIMITS.promptExcerpts) : [];
+  throwIfCancelled(state);
+  const excerpts = hasKnowledge(input.agent) ? await untilCancelled(state, retrieve(state, input.message, RUNTIME_LIMITS.promptExcerpts)) : [];
   state.excerptCount = excerpts.length;
 
   const messages: ModelMessage[] = [
@@ -113,24 +147,32 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
     const completion = await complete(state, messages, true);
     if (completion.toolCalls.length === 0) return finish(state, completion.content);
     messages.push({ role: 'assistant', content: completion.content, toolCalls: completion.toolCalls });
+    // Started before the tools (its synchronous part runs first), awaited once they are done.
+    const toolStart = input.stream?.onToolStart ? (async () => input.stream!.onToolStart!(completion.toolCalls.map((c) => c.name)))() : undefined;
+    toolStart?.catch(() => undefined);
     // In parallel; recorded and answered in the model's order.
-    const results = await Promise.all(completion.toolCalls.map((call, i) => runToolCall(state, call, i)));
+    const results = await untilCancelled(state, Promise.all(completion.toolCalls.map((call, i) => runToolCall(state, call, i))));
+    await toolStart;
+    throwIfCancelled(state);
     completion.toolCalls.forEach((call, i) => {
       const { shown, text } = results[i]!;
       state.toolCalls.push(shown);
       messages.push({ role: 'tool', toolCallId: call.id, content: text });
     });
     if (state.escalation) {
+      if (input.stream?.skipHandoffReply) return { ...(await finish(state, null)), reply: '' };
       messages.push({
         role: 'system',
         content: 'The conversation has been handed to a human team member. Write one or two short sentences telling the customer that a person will follow up.',
       });
       // The hand-off is what matters: if this last call fails, the default text goes out with it.
       const handoff = await complete(state, messages, false).catch((error: unknown) => {
+        if (error instanceof TurnCancelledError) throw error;
         input.onError?.('The hand-off reply failed; the default text is used', error);
         return null;
       });
-      return finish(state, handoff?.content ?? null);
+      // Streamed: what was already said of a failed hand-off reply stands (no default after it).
+      return finish(state, handoff?.content ?? (state.streamed || null));
     }
   }
   messages.push({ role: 'system', content: 'You cannot call tools any more for this message. Answer the customer now with what you have.' });
@@ -139,25 +181,72 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
 
 async function complete(state: TurnState, messages: ModelMessage[], withTools: boolean): Promise<Completion> {
   const { input } = state;
+  throwIfCancelled(state);
   const remaining = input.deadline === undefined ? undefined : input.deadline - state.now();
   if (remaining !== undefined && remaining <= 0) throw new ModelError('timeout', 'The reply deadline passed before the model was called');
-  return input.model.complete({
+  const request: CompletionRequest = {
     model: input.settings.model,
     messages,
     ...(withTools ? { tools: state.specs } : {}),
     maxTokens: input.settings.maxTokens,
     temperature: input.settings.temperature,
     ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
+  };
+  const stream = input.stream;
+  if (!stream) return input.model.complete(request);
+
+  state.streamed = '';
+  const onText = (piece: string) => {
+    throwIfCancelled(state);
+    state.streamed += piece;
+    return stream.onText(piece);
+  };
+  try {
+    if (input.model.stream) return await input.model.stream(request, { onText, ...(stream.signal ? { signal: stream.signal } : {}) });
+    const completion = await untilCancelled(state, input.model.complete(request));
+    if (completion.content) await onText(completion.content);
+    return completion;
+  } catch (error) {
+    // Whatever the model or onText threw once the caller barged in, the turn was cancelled.
+    if (stream.signal?.aborted) throw new TurnCancelledError();
+    throw error;
+  }
+}
+
+function throwIfCancelled(state: TurnState): void {
+  if (state.input.stream?.signal?.aborted) throw new TurnCancelledError();
+}
+
+/** `work`, or TurnCancelledError as soon as the stream's signal aborts (the work is left to finish unheard). */
+function untilCancelled<T>(state: TurnState, work: Promise<T>): Promise<T> {
+  const signal = state.input.stream?.signal;
+  if (!signal) return work;
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    return Promise.reject(new TurnCancelledError());
+  }
+  let onAbort: (() => void) | undefined;
+  const cancelled = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new TurnCancelledError());
+    signal.addEventListener('abort', onAbort, { once: true });
   });
+  work.catch(() => undefined);
+  return Promise.race([work, cancelled]).finally(() => signal.removeEventListener('abort', onAbort!));
 }
 
 /** Only agents with files or web pages have chunks to search. */
 const hasKnowledge = (agent: AgentWithChildren) => agent.files.length > 0 || agent.urls.length > 0;
 
-function finish(state: TurnState, content: string | null): AgentReply {
+async function finish(state: TurnState, content: string | null): Promise<AgentReply> {
   const text = content?.trim() ?? '';
+  const fallback = state.escalation ? DEFAULT_REPLIES.handoff : DEFAULT_REPLIES.empty;
+  // A streamed caller hears the default text too (unless the hand-off reply is the caller's own).
+  if (text === '' && state.input.stream && !(state.escalation && state.input.stream.skipHandoffReply)) {
+    throwIfCancelled(state);
+    await state.input.stream.onText(fallback);
+  }
   return {
-    reply: text !== '' ? text : state.escalation ? DEFAULT_REPLIES.handoff : DEFAULT_REPLIES.empty,
+    reply: text !== '' ? text : fallback,
     toolCalls: state.toolCalls,
     sources: [...state.sources.values()],
     escalation: state.escalation,
