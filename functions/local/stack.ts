@@ -8,6 +8,7 @@
  *   fake OpenAI (in-process: the default model API of the ChatGPT integration, offline)
  *   fake WhatsApp Graph API (in-process: WHATSAPP_GRAPH_URL of the handlers, offline)
  *   fake Twilio REST API (in-process: TWILIO_API_URL of the handlers; plays simulated calls)
+ *   WebSocket APIs on the gateway (/_ws/voice-relay: VOICE_RELAY_URL, VOICE_RELAY_CONNECTIONS_URL)
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -18,6 +19,7 @@ import { startGateway } from './gateway.js';
 import { loadRouteGroup, loadWorker } from './handlers.js';
 import { LOCAL_STRIPE_SECRET_KEY, WEBHOOK_PATH, localWebhookSecret, startFakeStripe } from './fake-stripe/server.js';
 import { startFakeOpenAi } from './fake-openai/server.js';
+import type { StreamDelays } from './fake-openai/stream.js';
 import { startFakeWhatsApp } from './fake-whatsapp/server.js';
 import { startFakeTwilio } from './fake-twilio/server.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
@@ -73,7 +75,7 @@ export interface LocalStackOptions {
    * host:port joins OUTBOUND_ALLOW_HOSTS, so the ChatGPT integration works offline with any
    * "sk-" key. false = no fake; OPENAI_BASE_URL from the environment (unset = api.openai.com).
    */
-  openai?: false | { slowDelayMs?: number };
+  openai?: false | { slowDelayMs?: number; streamDelays?: StreamDelays };
   /**
    * The fake WhatsApp Graph API (the default): WHATSAPP_GRAPH_URL of the handlers points at it.
    * false = no fake; WHATSAPP_GRAPH_URL from the environment (unset = graph.facebook.com).
@@ -98,7 +100,7 @@ export interface LocalStripe {
 }
 
 export interface LocalStack {
-  /** Gateway origin: API under /api, the SPA, /config.json, /_local tools. */
+  /** Gateway origin: API under /api, the SPA, /config.json, /_local tools, WebSocket APIs under /_ws. */
   apiUrl: string;
   /** The SES mailbox web page; its JSON store is at `${mailboxUrl}/store`. */
   mailboxUrl: string;
@@ -201,7 +203,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const openaiOptions = options.openai === false ? undefined : (options.openai ?? {});
     const fakeOpenAi =
       openaiOptions && ports.openai !== undefined
-        ? startFakeOpenAi({ port: ports.openai, slowDelayMs: openaiOptions.slowDelayMs, log })
+        ? startFakeOpenAi({ port: ports.openai, slowDelayMs: openaiOptions.slowDelayMs, streamDelays: openaiOptions.streamDelays, log })
         : Promise.resolve(undefined);
     const fakeWhatsApp =
       options.whatsapp !== false && ports.whatsapp !== undefined
@@ -236,6 +238,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const whatsappEnv: Record<string, string> = runningWhatsApp ? { WHATSAPP_GRAPH_URL: runningWhatsApp.graphUrl } : {};
     const runningTwilio = twilioResult.status === 'fulfilled' ? twilioResult.value : undefined;
     const twilioEnv: Record<string, string> = runningTwilio ? { TWILIO_API_URL: runningTwilio.url } : {};
+    // The voice-relay WebSocket API on the gateway: the URL Twilio's ConversationRelay connects to
+    // (wss://{api}.execute-api…/{stage} in AWS) and the connection-posting endpoint the function
+    // answers through. No warm-up locally (VOICE_RELAY_FUNCTION ''): the handler module stays
+    // loaded in this process after its first call, so there is no cold start to hide.
+    const relayEnv: Record<string, string> = {
+      VOICE_RELAY_URL: `ws://127.0.0.1:${ports.gateway}/_ws/voice-relay`,
+      VOICE_RELAY_CONNECTIONS_URL: `${apiUrl}/_ws/voice-relay`,
+      VOICE_RELAY_FUNCTION: '',
+    };
     const allowHosts = [
       ...(runningOpenAi ? [`127.0.0.1:${runningOpenAi.port}`, `localhost:${runningOpenAi.port}`] : []),
       ...(options.env?.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
@@ -289,7 +300,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints,
       queueUrls,
       stripe: stripe ?? undefined,
-      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
+      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...relayEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
     // Only now: a restored message may import its worker, which must see the local env.

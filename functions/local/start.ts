@@ -24,6 +24,9 @@
  * Graph API; with it set (e.g. https://graph.facebook.com/v21.0) no fake is started.
  * Twilio: without TWILIO_API_URL (the default) the Twilio Voice integration talks to the fake
  * Twilio REST API; with it set (e.g. https://api.twilio.com) no fake is started.
+ * Streamed calls: the gateway also serves the voice-relay WebSocket API at ws://127.0.0.1:PORT/_ws/voice-relay
+ * (and its connection-posting API under /_ws/voice-relay/@connections); the fake Twilio's call
+ * simulator plays ConversationRelay against it.
  *
  * Data lives in <repo>/.data (git-ignored) and survives restarts. Ctrl-C stops everything.
  */
@@ -130,6 +133,7 @@ async function main(): Promise<void> {
       ? `fake Twilio REST API at ${stack.twilioApiUrl.replace('127.0.0.1', 'localhost')} — register accounts and play calls at /_test, offline`
       : `${realTwilioUrl} (TWILIO_API_URL from the environment)`,
   );
+  line('Voice relay', `${stack.env.VOICE_RELAY_URL ?? ''} — the ConversationRelay WebSocket API of streamed calls`);
   line('Data', dataDir);
   console.log('Press Ctrl-C to stop.\n');
 }
