@@ -2,8 +2,9 @@
  * `npm run invoke -- <function> <event.json>`: run one handler from the route manifest against
  * the RUNNING local stack and print its response (what `sam local invoke` does for SAM).
  *
- *   <function>  a route group (auth, account, ...), a worker/queue name (url-scrape, ...) or a
- *               schedule (stale-calls, with events/scheduled.json),
+ *   <function>  a route group (auth, account, ...), a worker/queue name (url-scrape, ...), a
+ *               schedule (stale-calls, with events/scheduled.json) or a WebSocket API
+ *               (voice-relay, with events/voice-relay-*.json: $connect, a $default frame, $disconnect),
  *               or `api` to pick the route group from the event's routeKey
  *   <event>     a JSON event file, e.g. events/api-me.json (see events/README.md)
  *
@@ -14,7 +15,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { routeGroups, schedules, workers } from '../src/routes.js';
+import { routeGroups, schedules, socketApis, workers } from '../src/routes.js';
 import { applyHandlerEnv } from './env.js';
 import { matchRoute } from './gateway.js';
 import { loadEntry } from './handlers.js';
@@ -47,7 +48,7 @@ async function main(): Promise<void> {
     fail(
       'Usage: npm run invoke -- <function> <event.json>\n' +
         `  functions: api (route group from the event's routeKey), ${Object.keys(routeGroups).join(', ')}, ` +
-        `${[...Object.keys(workers), ...Object.keys(schedules)].join(', ')}`,
+        `${[...Object.keys(workers), ...Object.keys(schedules), ...Object.keys(socketApis)].join(', ')}`,
     );
   }
 
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
   const group = (routeGroups as Record<string, { entry: string; timeout?: number } | undefined>)[functionName];
   const worker = (workers as Record<string, { entry: string; timeout: number } | undefined>)[functionName];
   const schedule = (schedules as Record<string, { entry: string; timeout: number } | undefined>)[functionName];
+  const socketApi = (socketApis as Record<string, { entry: string; timeout: number } | undefined>)[functionName];
   if (group) {
     entry = group.entry;
     timeout = Math.min(group.timeout ?? 30, 30);
@@ -80,10 +82,13 @@ async function main(): Promise<void> {
   } else if (schedule) {
     entry = schedule.entry;
     timeout = schedule.timeout;
+  } else if (socketApi) {
+    entry = socketApi.entry;
+    timeout = socketApi.timeout;
   } else {
     fail(
       `"${functionName}" is not in the route manifest (functions/src/routes.ts) yet.\n` +
-        `  route groups: ${Object.keys(routeGroups).join(', ')}\n  workers: ${Object.keys(workers).join(', ')}\n  schedules: ${Object.keys(schedules).join(', ')}`,
+        `  route groups: ${Object.keys(routeGroups).join(', ')}\n  workers: ${Object.keys(workers).join(', ')}\n  schedules: ${Object.keys(schedules).join(', ')}\n  WebSocket APIs: ${Object.keys(socketApis).join(', ')}`,
     );
   }
 
