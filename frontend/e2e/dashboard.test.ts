@@ -9,7 +9,8 @@
  * average 1m 20s per completed call, max 2m 0s, total 4m 0s), the chart draws today's bar, the top
  * numbers rank the contact's number first, and Recent Activity lists the four calls 'Just now',
  * newest first, each linking to its call. Also: the empty dashboard, the 30-day range, the
- * failure state with Try Again, the agents banner and the profile's time zone.
+ * failure state with Try Again, the agents banner and the profile's time zone; no median response
+ * time ('—') while no call was answered in real time.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
@@ -43,6 +44,9 @@ describe('dashboard', () => {
     expect(await stat(page, 'completedCalls')).toBe('0');
     expect(await stat(page, 'totalContacts')).toBe('0');
     expect(await stat(page, 'avgDuration')).toBe('0s');
+    // No real-time call answered yet: no median response time.
+    expect(await stat(page, 'turnLatency')).toBe('—');
+    expect(await page.getByTestId('stat-turnLatency').getByText('No real-time calls in the period').count()).toBe(1);
     expect(await page.getByText('Voice Calls - Last 30 Days').count()).toBe(1);
     expect(await page.getByText('Daily call volume and activity').count()).toBe(1);
     expect(await page.getByTestId('chart-empty').textContent()).toBe('No call data available');
@@ -87,6 +91,8 @@ describe('dashboard', () => {
     expect(await stat(page, 'avgDuration')).toBe('1m 20s');
     expect(await stat(page, 'maxDuration')).toBe('2m 0s');
     expect(await stat(page, 'totalDuration')).toBe('4m 0s');
+    // Calls without an agent are not answered in real time: still no median response time.
+    expect(await stat(page, 'turnLatency')).toBe('—');
 
     // The chart (its own lazy chunk) draws one bar, today's; at most 15 day labels.
     await eventually(() => page.getByTestId('calls-chart').locator('.MuiBarElement-root').count()).toBeGreaterThan(0);
