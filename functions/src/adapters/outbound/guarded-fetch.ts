@@ -12,6 +12,9 @@
  *   or OutboundTooLargeError with failOnTooLarge), counted after decompression.
  * - config().OUTBOUND_ALLOW_HOSTS lists exact host:port pairs that may additionally reach a
  *   LOOPBACK address (the local fakes, test servers); nothing else is ever let through.
+ * - guardedStream: the same request with the body handed over as it arrives (a model's streamed
+ *   answer): its own timeout for the response head, an overall one, a byte cap, abort by signal,
+ *   and the connection closed as soon as the reader stops (a caller's barge-in).
  *
  * Built on node:http/https rather than global fetch, which cannot take a custom lookup.
  */
@@ -54,6 +57,40 @@ export interface GuardedRequest {
   originBoundHeaders?: readonly string[];
 }
 
+/** A streamed request: the same policy as GuardedRequest, the body read by the caller as it arrives. */
+export interface GuardedStreamRequest {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array;
+  /** Until the response head arrives (every redirect hop included). Default 10 000 ms. */
+  headTimeoutMs?: number;
+  /** The whole exchange, reading the body included; then reading fails with OutboundTimeoutError. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Body cap in bytes (after decompression); reading past it fails with OutboundTooLargeError. Default 1 MB. */
+  maxBytes?: number;
+  /** Default 3; one more redirect fails with OutboundNetworkError. */
+  maxRedirects?: number;
+  /** The caller's cancellation, also while the body is read; rejects with the signal's reason (an AbortError). */
+  signal?: AbortSignal;
+  originBoundHeaders?: readonly string[];
+}
+
+export interface GuardedStreamResponse {
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  /** The final URL, after redirects. */
+  url: string;
+  /**
+   * The (decompressed) body as it arrives; read once. Leaving the loop early (break, return, a
+   * throw) closes the connection. Errors: OutboundTimeoutError, OutboundTooLargeError,
+   * OutboundNetworkError (cut before the end), or the signal's reason.
+   */
+  body: AsyncIterable<Uint8Array>;
+  /** Closes the connection without reading (the rest of) the body. Safe to call more than once. */
+  close(): void;
+}
+
 export interface GuardedResponse {
   status: number;
   /** Lower-case names; repeated headers joined with ", ". */
@@ -75,6 +112,8 @@ export interface GuardOptions {
 
 export interface Guard {
   fetch(url: string, req?: GuardedRequest): Promise<GuardedResponse>;
+  /** The request with the body streamed to the caller (see GuardedStreamRequest). */
+  stream(url: string, req?: GuardedStreamRequest): Promise<GuardedStreamResponse>;
   /** Scheme and address check without a request (e.g. to validate a URL when it is saved). */
   check(url: string): Promise<void>;
 }
@@ -82,6 +121,8 @@ export interface Guard {
 export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_BYTES = 100 * 1024;
 export const DEFAULT_MAX_REDIRECTS = 3;
+export const DEFAULT_STREAM_TIMEOUT_MS = 60_000;
+export const DEFAULT_STREAM_MAX_BYTES = 1024 * 1024;
 const USER_AGENT = 'AgentDesk/1.0';
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 /** Dropped when a redirect leaves the origin (as fetch does): they were meant for the first host. */
@@ -122,6 +163,18 @@ function flattenHeaders(raw: IncomingMessage['headers']): Record<string, string>
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : value;
   }
   return out;
+}
+
+/** The decompressor for the response's content-encoding, if any. */
+function decoderFor(res: IncomingMessage) {
+  const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
+  return encoding === 'gzip' || encoding === 'x-gzip'
+    ? createGunzip()
+    : encoding === 'deflate'
+      ? createInflate()
+      : encoding === 'br'
+        ? createBrotliDecompress()
+        : undefined;
 }
 
 function networkError(error: unknown, url: URL): OutboundError {
@@ -194,21 +247,14 @@ export function createGuard(options: GuardOptions = {}): Guard {
         signal,
       });
       request.once('response', resolvePromise);
-      request.once('error', reject);
+      // `on`: a streamed response outlives the promise, and its socket may still fail (or be aborted) later.
+      request.on('error', reject);
       request.end(body);
     });
   }
 
   async function readBody(res: IncomingMessage, host: string, maxBytes: number, failOnTooLarge: boolean) {
-    const encoding = (res.headers['content-encoding'] ?? '').trim().toLowerCase();
-    const decoder =
-      encoding === 'gzip' || encoding === 'x-gzip'
-        ? createGunzip()
-        : encoding === 'deflate'
-          ? createInflate()
-          : encoding === 'br'
-            ? createBrotliDecompress()
-            : undefined;
+    const decoder = decoderFor(res);
     const tooLarge = () => new OutboundTooLargeError(`The response from ${host} is larger than ${maxBytes} bytes`);
     const declared = Number(res.headers['content-length']);
     if (!decoder && failOnTooLarge && Number.isFinite(declared) && declared > maxBytes) {
@@ -238,18 +284,44 @@ export function createGuard(options: GuardOptions = {}): Guard {
     return { body: Buffer.concat(chunks, size), truncated, decoded: !!decoder };
   }
 
-  async function guardedFetchImpl(target: string, req: GuardedRequest = {}): Promise<GuardedResponse> {
-    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+  /**
+   * Sends the request and follows redirects (each hop checked again); `hop.url` is the current
+   * URL, for the caller's error texts. Resolves with the final response, its body unread.
+   */
+  async function openFollowingRedirects(hop: { url: URL }, req: GuardedRequest | GuardedStreamRequest, signal: AbortSignal): Promise<IncomingMessage> {
     const maxRedirects = req.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
-    let url = parseTarget(target);
-
     let method = (req.method ?? 'GET').toUpperCase();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers ?? {})) headers[k.toLowerCase()] = v;
     headers['user-agent'] ??= USER_AGENT;
     headers['accept-encoding'] ??= 'gzip, deflate, br';
     let body = req.body === undefined ? undefined : typeof req.body === 'string' ? Buffer.from(req.body) : Buffer.from(req.body);
+
+    for (let redirects = 0; ; redirects++) {
+      const res = await send(hop.url, method, headers, body, signal);
+      const location = res.headers.location;
+      if (!(REDIRECTS.has(res.statusCode ?? 0) && location)) return res;
+      res.destroy();
+      if (redirects >= maxRedirects) throw new OutboundNetworkError(`Too many redirects (more than ${maxRedirects})`);
+      const next = parseTarget(new URL(location, hop.url));
+      const status = res.statusCode ?? 0;
+      if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
+        if (method !== 'HEAD') method = 'GET';
+        body = undefined;
+        delete headers['content-type'];
+        delete headers['content-length'];
+      }
+      if (next.origin !== hop.url.origin) {
+        for (const h of [...ORIGIN_BOUND_HEADERS, ...(req.originBoundHeaders ?? [])]) delete headers[h.toLowerCase()];
+      }
+      hop.url = next;
+    }
+  }
+
+  async function guardedFetchImpl(target: string, req: GuardedRequest = {}): Promise<GuardedResponse> {
+    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const maxBytes = req.maxBytes ?? DEFAULT_MAX_BYTES;
+    const hop = { url: parseTarget(target) };
 
     const controller = new AbortController();
     let timedOut = false;
@@ -263,45 +335,118 @@ export function createGuard(options: GuardOptions = {}): Guard {
     else external?.addEventListener('abort', onExternalAbort, { once: true });
     const abortError = (): Error =>
       timedOut
-        ? new OutboundTimeoutError(`The request to ${url.hostname} timed out after ${timeoutMs} ms`)
+        ? new OutboundTimeoutError(`The request to ${hop.url.hostname} timed out after ${timeoutMs} ms`)
         : ((external?.reason as Error | undefined) ?? new DOMException('This operation was aborted', 'AbortError'));
 
     try {
-      for (let redirects = 0; ; redirects++) {
-        const res = await send(url, method, headers, body, controller.signal);
-        const location = res.headers.location;
-        if (REDIRECTS.has(res.statusCode ?? 0) && location) {
-          res.destroy();
-          if (redirects >= maxRedirects) throw new OutboundNetworkError(`Too many redirects (more than ${maxRedirects})`);
-          const next = parseTarget(new URL(location, url));
-          const status = res.statusCode ?? 0;
-          if (status === 303 || ((status === 301 || status === 302) && method === 'POST')) {
-            if (method !== 'HEAD') method = 'GET';
-            body = undefined;
-            delete headers['content-type'];
-            delete headers['content-length'];
-          }
-          if (next.origin !== url.origin) {
-            for (const h of [...ORIGIN_BOUND_HEADERS, ...(req.originBoundHeaders ?? [])]) delete headers[h.toLowerCase()];
-          }
-          url = next;
-          continue;
-        }
-        const read = await readBody(res, url.hostname, maxBytes, req.failOnTooLarge ?? false);
-        const outHeaders = flattenHeaders(res.headers);
-        if (read.decoded) {
-          delete outHeaders['content-encoding'];
-          delete outHeaders['content-length'];
-        }
-        return { status: res.statusCode ?? 0, headers: outHeaders, body: read.body, url: url.href, truncated: read.truncated };
+      const res = await openFollowingRedirects(hop, req, controller.signal);
+      const read = await readBody(res, hop.url.hostname, maxBytes, req.failOnTooLarge ?? false);
+      const outHeaders = flattenHeaders(res.headers);
+      if (read.decoded) {
+        delete outHeaders['content-encoding'];
+        delete outHeaders['content-length'];
       }
+      return { status: res.statusCode ?? 0, headers: outHeaders, body: read.body, url: hop.url.href, truncated: read.truncated };
     } catch (error) {
       if (controller.signal.aborted) throw abortError();
-      throw networkError(error, url);
+      throw networkError(error, hop.url);
     } finally {
       clearTimeout(timer);
       external?.removeEventListener('abort', onExternalAbort);
     }
+  }
+
+  async function guardedStreamImpl(target: string, req: GuardedStreamRequest = {}): Promise<GuardedStreamResponse> {
+    const headTimeoutMs = req.headTimeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeoutMs = req.timeoutMs ?? DEFAULT_STREAM_TIMEOUT_MS;
+    const maxBytes = req.maxBytes ?? DEFAULT_STREAM_MAX_BYTES;
+    const hop = { url: parseTarget(target) };
+
+    const controller = new AbortController();
+    let timedOut: 'head' | 'overall' | undefined;
+    const timeout = (which: 'head' | 'overall', ms: number) =>
+      setTimeout(() => {
+        timedOut ??= which;
+        controller.abort();
+      }, ms);
+    const overallTimer = timeout('overall', timeoutMs);
+    const headTimer = timeout('head', headTimeoutMs);
+    const external = req.signal;
+    const onExternalAbort = () => controller.abort();
+    if (external?.aborted) controller.abort();
+    else external?.addEventListener('abort', onExternalAbort, { once: true });
+    const abortError = (): Error =>
+      timedOut === 'head'
+        ? new OutboundTimeoutError(`${hop.url.hostname} did not answer within ${headTimeoutMs} ms`)
+        : timedOut === 'overall'
+          ? new OutboundTimeoutError(`The request to ${hop.url.hostname} timed out after ${timeoutMs} ms`)
+          : ((external?.reason as Error | undefined) ?? new DOMException('This operation was aborted', 'AbortError'));
+    const stopTimers = () => {
+      clearTimeout(overallTimer);
+      clearTimeout(headTimer);
+      external?.removeEventListener('abort', onExternalAbort);
+    };
+
+    let res: IncomingMessage;
+    try {
+      res = await openFollowingRedirects(hop, req, controller.signal);
+    } catch (error) {
+      stopTimers();
+      if (controller.signal.aborted) throw abortError();
+      throw networkError(error, hop.url);
+    } finally {
+      clearTimeout(headTimer);
+    }
+
+    const host = hop.url.hostname;
+    const decoder = decoderFor(res);
+    const tooLarge = () => new OutboundTooLargeError(`The response from ${host} is larger than ${maxBytes} bytes`);
+    const declared = Number(res.headers['content-length']);
+    if (!decoder && Number.isFinite(declared) && declared > maxBytes) {
+      res.destroy();
+      stopTimers();
+      throw tooLarge();
+    }
+    const stream: Readable = decoder ? pipeline(res, decoder, () => undefined) : res;
+    // Destroying the response ends a pending read at once; a half-read socket is never reused.
+    const close = () => {
+      stopTimers();
+      controller.signal.removeEventListener('abort', close);
+      if (!res.complete || !res.readableEnded) res.destroy();
+      if (decoder && !decoder.destroyed) decoder.destroy();
+    };
+    if (controller.signal.aborted) close();
+    else controller.signal.addEventListener('abort', close, { once: true });
+
+    let taken = false;
+    async function* read(): AsyncGenerator<Uint8Array> {
+      if (taken) throw new OutboundError('The response body was already read');
+      taken = true;
+      let size = 0;
+      try {
+        for await (const chunk of stream) {
+          const bytes = chunk as Buffer;
+          size += bytes.length;
+          if (size > maxBytes) throw tooLarge();
+          yield bytes;
+        }
+        if (controller.signal.aborted) throw abortError();
+        if (!res.complete) throw new OutboundNetworkError(`The connection to ${host} closed before the response ended`);
+      } catch (error) {
+        if (controller.signal.aborted) throw abortError();
+        if (error instanceof OutboundError) throw error;
+        throw networkError(error, hop.url);
+      } finally {
+        close();
+      }
+    }
+
+    const outHeaders = flattenHeaders(res.headers);
+    if (decoder) {
+      delete outHeaders['content-encoding'];
+      delete outHeaders['content-length'];
+    }
+    return { status: res.statusCode ?? 0, headers: outHeaders, url: hop.url.href, body: { [Symbol.asyncIterator]: read }, close };
   }
 
   async function check(target: string): Promise<void> {
@@ -320,7 +465,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
     }
   }
 
-  return { fetch: guardedFetchImpl, check };
+  return { fetch: guardedFetchImpl, stream: guardedStreamImpl, check };
 }
 
 /** The process-wide guard with the configured allow-list. */
@@ -328,6 +473,11 @@ const defaultGuard = once(() => createGuard({ allowHosts: config().OUTBOUND_ALLO
 
 export function guardedFetch(url: string, req?: GuardedRequest): Promise<GuardedResponse> {
   return defaultGuard().fetch(url, req);
+}
+
+/** The process-wide guard's streamed request (see GuardedStreamRequest). */
+export function guardedStream(url: string, req?: GuardedStreamRequest): Promise<GuardedStreamResponse> {
+  return defaultGuard().stream(url, req);
 }
 
 /** Refuses a URL the guard would refuse (scheme, literal or resolved address) without calling it. */
