@@ -12,6 +12,8 @@
  *   stackName        AGENTDESK_STACK_NAME         "AgentDesk"
  *   stripeSecretName AGENTDESK_STRIPE_SECRET_NAME "agentdesk/stripe" (Secrets Manager; read at runtime)
  *   wafRatePerIpPer5Min AGENTDESK_WAF_RATE_PER_IP 2000 (WAF: requests per IP per 5 minutes, webhooks excluded)
+ *   voiceRelayProvisionedConcurrency AGENTDESK_VOICE_RELAY_PROVISIONED_CONCURRENCY 0 (voice-relay
+ *                    instances kept warm, billed while deployed; 0 = none)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -60,6 +62,16 @@ function wafRate(value: string | undefined): number {
   return rate;
 }
 
+/** Provisioned concurrency: a whole number; 0 turns it off. */
+function provisionedConcurrency(value: string | undefined): number {
+  if (value === undefined) return defaultParameters.voiceRelayProvisionedConcurrency;
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0 || count > 1000) {
+    throw new Error(`voiceRelayProvisionedConcurrency must be a whole number from 0 to 1000 (got "${value}")`);
+  }
+  return count;
+}
+
 const parameters: AgentDeskParameters = {
   ...defaultParameters,
   mailFrom: param('mailFrom', 'AGENTDESK_MAIL_FROM') ?? defaultParameters.mailFrom,
@@ -68,6 +80,12 @@ const parameters: AgentDeskParameters = {
   logLevel: logLevel as AgentDeskParameters['logLevel'],
   stripeSecretName: param('stripeSecretName', 'AGENTDESK_STRIPE_SECRET_NAME') ?? defaultParameters.stripeSecretName,
   wafRatePerIpPer5Min: wafRate(param('wafRatePerIpPer5Min', 'AGENTDESK_WAF_RATE_PER_IP')),
+  voiceRelayProvisionedConcurrency: provisionedConcurrency(
+    // -c gives a string; a number in cdk.json's context is taken as it is.
+    typeof app.node.tryGetContext('voiceRelayProvisionedConcurrency') === 'number'
+      ? String(app.node.tryGetContext('voiceRelayProvisionedConcurrency'))
+      : param('voiceRelayProvisionedConcurrency', 'AGENTDESK_VOICE_RELAY_PROVISIONED_CONCURRENCY'),
+  ),
   customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
   siteDir,
 };

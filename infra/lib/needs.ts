@@ -11,7 +11,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
-import type { Need, QueueName } from '../../functions/src/routes.js';
+import type { Need, QueueName, SocketApiName } from '../../functions/src/routes.js';
 import { acknowledgeWildcardResource } from './nag.js';
 
 /**
@@ -34,6 +34,10 @@ export const uploadsReadActions = ['s3:GetObject'] as const;
 export const secretsEncryptActions = ['kms:GenerateDataKey'] as const;
 /** The Stripe functions read their one secret at runtime (functions/src/adapters/stripe/secrets.ts). */
 export const stripeSecretActions = ['secretsmanager:GetSecretValue'] as const;
+/** Posting to, reading and closing a WebSocket connection are all this one action. */
+export const socketConnectionActions = ['execute-api:ManageConnections'] as const;
+/** The incoming-call webhook warms the socket function up (an asynchronous Invoke). */
+export const socketInvokeActions = ['lambda:InvokeFunction'] as const;
 /** DeleteObject: removing an agent document (or the agent) deletes its object through a presigned DELETE. */
 export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] as const;
 
@@ -43,6 +47,9 @@ const uploadsReason =
   'Object keys are chosen at runtime under the owning user\'s prefix (the handler derives it from the caller, never from input); the grant is limited to the listed object actions on this one bucket.';
 const sesReason =
   'SES authorises SendEmail against the sender identity, the configuration set and, in the sandbox, each recipient identity, so identities cannot be listed in advance; the statement is limited to this account/region and to the configured From address (ses:FromAddress condition).';
+
+const connectionsReason =
+  "Connection ids are API Gateway's, known only at run time ($connect): the grant is ManageConnections on this one WebSocket API's stage, @connections paths only.";
 
 function sesResources(stack: Stack): string[] {
   return [
@@ -54,6 +61,27 @@ function sesResources(stack: Stack): string[] {
 /** The env var config.ts reads for each queue's URL. */
 export function queueUrlEnv(name: QueueName): string {
   return `QUEUE_URL_${name.toUpperCase().replace(/-/g, '_')}`;
+}
+
+/**
+ * The env vars config.ts reads for a socket API (voice-relay → VOICE_RELAY_URL, ...): the public
+ * wss:// URL callers connect to (and sign), the connection-posting endpoint, the function to warm.
+ */
+export function socketEnv(name: SocketApiName): { url: string; connectionsUrl: string; function: string } {
+  const prefix = name.toUpperCase().replace(/-/g, '_');
+  return { url: `${prefix}_URL`, connectionsUrl: `${prefix}_CONNECTIONS_URL`, function: `${prefix}_FUNCTION` };
+}
+
+/** What other functions may use of a WebSocket API (built by sockets.ts). */
+export interface SocketResources {
+  /** wss://{api}.execute-api.{region}.amazonaws.com/{stage}: what callers connect to. */
+  url: string;
+  /** https://{api}.execute-api.{region}.amazonaws.com/{stage}: the connection-posting (@connections) endpoint. */
+  connectionsUrl: string;
+  /** execute-api ARN of this stage's @connections paths (any method, any connection id), nothing else. */
+  connectionsArn: string;
+  /** What the API invokes: the function, or its alias when provisioned concurrency is on. */
+  target: lambda.IFunction;
 }
 
 export interface SharedResources {
@@ -72,6 +100,8 @@ export interface SharedResources {
    * priceStarter, priceProfessional, priceEnterprise (read and checked by the functions).
    */
   stripeSecretName: string;
+  /** The WebSocket APIs of the manifest's socketApis, by name. */
+  sockets: Record<SocketApiName, SocketResources>;
 }
 
 /**
@@ -169,6 +199,27 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
         env.STRIPE_SECRET_ID = r.stripeSecretName;
         break;
       default: {
+        if (need.startsWith('sockets:')) {
+          // The socket API's own function: it verifies callers' signatures over the public URL
+          // and posts its answers to their connections.
+          const name = need.slice('sockets:'.length) as SocketApiName;
+          const socket = socketOf(r, name, need);
+          fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...socketConnectionActions], resources: [socket.connectionsArn] }));
+          acknowledgeWildcardResource(fn, socket.connectionsArn, connectionsReason);
+          env[socketEnv(name).url] = socket.url;
+          env[socketEnv(name).connectionsUrl] = socket.connectionsUrl;
+          break;
+        }
+        if (need.startsWith('invoke:')) {
+          // A function that sends callers to the socket API (the URL) and warms its function up.
+          // Not fn.grantInvoke(): it adds "<arn>:*" (every version and alias).
+          const name = need.slice('invoke:'.length) as SocketApiName;
+          const socket = socketOf(r, name, need);
+          fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...socketInvokeActions], resources: [socket.target.functionArn] }));
+          env[socketEnv(name).url] = socket.url;
+          env[socketEnv(name).function] = socket.target.functionName;
+          break;
+        }
         if (need.startsWith('queue:')) {
           const name = need.slice('queue:'.length) as QueueName;
           const queue = r.queues[name];
@@ -183,4 +234,10 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
     }
   }
   return env;
+}
+
+function socketOf(r: SharedResources, name: SocketApiName, need: string): SocketResources {
+  const socket = r.sockets[name];
+  if (!socket) throw new Error(`Need "${need}": no WebSocket API named "${name}" in the manifest's socketApis`);
+  return socket;
 }

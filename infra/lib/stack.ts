@@ -13,6 +13,7 @@ import { edgeWebAcl, type EdgeStack, type EdgeWebAcl } from './edge.js';
 import type { SharedResources } from './needs.js';
 import { Site, type CustomDomain } from './site.js';
 import { Schedules } from './schedules.js';
+import { Sockets, socketNames } from './sockets.js';
 import { Queues, Workers } from './workers.js';
 
 export interface AgentDeskParameters {
@@ -40,6 +41,11 @@ export interface AgentDeskParameters {
   stripeSecretName: string;
   /** Requests per IP per 5 minutes the WAF allows before blocking that IP (webhooks excluded). */
   wafRatePerIpPer5Min: number;
+  /**
+   * Instances of the voice-relay WebSocket function kept initialised (provisioned concurrency,
+   * billed while deployed); 0 = none: the incoming-call webhook's warm-up is all there is.
+   */
+  voiceRelayProvisionedConcurrency: number;
 }
 
 export const defaultParameters: AgentDeskParameters = {
@@ -54,6 +60,7 @@ export const defaultParameters: AgentDeskParameters = {
   },
   stripeSecretName: 'agentdesk/stripe',
   wafRatePerIpPer5Min: 2000,
+  voiceRelayProvisionedConcurrency: 0,
 };
 
 export interface AgentDeskStackProps extends StackProps {
@@ -66,6 +73,7 @@ export class AgentDeskStack extends Stack {
   readonly queues: Queues;
   readonly api: Api;
   readonly workers: Workers;
+  readonly sockets: Sockets;
   readonly schedules: Schedules;
   readonly site: Site;
   readonly waf: EdgeWebAcl;
@@ -80,6 +88,12 @@ export class AgentDeskStack extends Stack {
     this.data = new Data(this, 'Data');
     this.auth = new Auth(this, 'Auth', { googleClientId: p.googleClientId, logLevel: p.logLevel, logRetention });
     this.queues = new Queues(this, 'Queues');
+    // The WebSocket APIs exist before any function, so any function can be granted their needs.
+    this.sockets = new Sockets(this, 'Sockets', {
+      logRetention,
+      throttle: p.apiThrottle.webhook,
+      provisionedConcurrency: { 'voice-relay': p.voiceRelayProvisionedConcurrency },
+    });
 
     const resources: SharedResources = {
       table: this.data.table,
@@ -92,6 +106,7 @@ export class AgentDeskStack extends Stack {
       googleClientId: p.googleClientId,
       whatsappUserIds: p.whatsappUserIds,
       stripeSecretName: p.stripeSecretName,
+      sockets: this.sockets.resources,
     };
 
     // The HTTP API resource exists before the site (CloudFront forwards /api/* to it); the
@@ -114,6 +129,7 @@ export class AgentDeskStack extends Stack {
     });
     const baseEnvironment = { APP_URL: this.site.url, LOG_LEVEL: p.logLevel };
     this.api.addManifestRoutes({ resources, baseEnvironment });
+    this.sockets.addNeeds({ resources, baseEnvironment });
     this.workers = new Workers(this, 'Workers', {
       queues: this.queues,
       resources,
@@ -127,6 +143,10 @@ export class AgentDeskStack extends Stack {
     new CfnOutput(this, 'AppUrl', { value: this.site.url, description: 'The app (and {AppUrl}/api/webhooks/... for providers)' });
     new CfnOutput(this, 'DistributionDomainName', { value: this.site.distribution.distributionDomainName, description: 'Point a custom domain (CNAME/alias) here' });
     new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
+    for (const name of socketNames) {
+      const id = `${name.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase())}Url`;
+      new CfnOutput(this, id, { value: this.sockets.stages[name].url, description: `${name} WebSocket API (wss://…/${this.sockets.stages[name].stageName})` });
+    }
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });

@@ -5,7 +5,7 @@
  */
 import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes, workers, type Need, type QueueName, type RouteGroupName } from '../../functions/src/routes.js';
+import { routes, schedules, socketApis, SOCKET_ROUTE_KEYS, workers, type Need, type QueueName, type RouteGroupName, type SocketApiName } from '../../functions/src/routes.js';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
 import { apiAuthorizer } from '../../functions/src/routes.js';
 import { apiKeyMessages } from '../../functions/src/contract/api-keys.js';
@@ -19,10 +19,14 @@ import {
   secretsEncryptActions,
   stripeSecretActions,
   uploadsReadActions,
+  socketConnectionActions,
+  socketEnv,
+  socketInvokeActions,
   uploadsWriteActions,
   userPoolActions,
 } from '../lib/needs.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
+import { SOCKET_STAGE_NAME, socketDef, socketNames, socketRouteReasons } from '../lib/sockets.js';
 import { workerDef, workerNames } from '../lib/workers.js';
 import { defaultParameters } from '../lib/stack.js';
 import { acknowledgements, logicalId, synthesise, type Synthesised } from './support.js';
@@ -77,6 +81,8 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
     else if (need.startsWith('queue:')) add(need, SQS_SEND);
+    else if (need.startsWith('sockets:')) add(`socket-api:${need.slice('sockets:'.length)}-connections`, socketConnectionActions);
+    else if (need.startsWith('invoke:')) add(`socket-function:${need.slice('invoke:'.length)}`, socketInvokeActions);
   }
   if (consumes) add(`queue:${consumes}`, SQS_CONSUME);
   return caps;
@@ -91,6 +97,8 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     [logicalId(stack.data.secretsKey), 'secrets-key'],
     [logicalId(stack.auth.userPool), 'user-pool'],
     ...workerNames.map((q) => [logicalId(stack.queues.queues[q]), `queue:${q}`] as [string, string]),
+    ...socketNames.map((n) => [logicalId(stack.sockets.apis[n]), `socket-api:${n}`] as [string, string]),
+    ...socketNames.map((n) => [logicalId(stack.sockets.functions[n].fn), `socket-function:${n}`] as [string, string]),
   ]);
   const kindOf = (resource: unknown): string => {
     if (resource === '*') return '*';
@@ -102,6 +110,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     const base = kinds.get(ref?.[1] ?? ref?.[2] ?? '') ?? `UNKNOWN(${text})`;
     if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;
     if (text.endsWith('"/*"]]}')) return `${base}-objects`;
+    if (text.endsWith(`"/${SOCKET_STAGE_NAME}/*/@connections/*"]]}`)) return `${base}-connections`;
     return base;
   };
   const policies = Object.values(resources('AWS::IAM::Policy')).filter((p) =>
@@ -155,9 +164,9 @@ describe('cdk-nag AwsSolutions', () => {
 });
 
 describe('Lambda functions from the manifest', () => {
-  it('creates one function per route group, per worker, per schedule and per Cognito trigger, plus the API authorizer, Node.js 22 on arm64', () => {
+  it('creates one function per route group, per worker, per schedule, per WebSocket API and per Cognito trigger, plus the API authorizer, Node.js 22 on arm64', () => {
     const ours = Object.values(resources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime !== undefined && String(f.Properties.Runtime).startsWith('nodejs'));
-    expect(ours).toHaveLength(groupNames.length + workerNames.length + scheduleNames.length + 3 + 1);
+    expect(ours).toHaveLength(groupNames.length + workerNames.length + scheduleNames.length + socketNames.length + 3 + 1);
     for (const fn of ours) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -182,6 +191,14 @@ describe('Lambda functions from the manifest', () => {
         MemorySize: workerDef(name).memoryMb ?? 512,
       });
     }
+    // A socket function may outlive API Gateway's 29 s wait: it answers by posting to the connection.
+    for (const name of socketNames) {
+      s.template.hasResourceProperties('AWS::Lambda::Function', {
+        Description: Match.stringLikeRegexp(`^WebSocket ${name}:`),
+        Timeout: socketDef(name).timeout,
+        MemorySize: socketDef(name).memoryMb ?? 512,
+      });
+    }
   });
 
   it.each(groupNames)('route group %s has exactly the grants its needs imply', (name: RouteGroupName) => {
@@ -192,6 +209,11 @@ describe('Lambda functions from the manifest', () => {
   it.each(workerNames)('worker %s has exactly the grants its needs imply, plus consuming its own queue', (name: QueueName) => {
     const fn = s.stack.workers.functions[name];
     expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(workerDef(name).needs, name)].sort());
+  });
+
+  it.each(socketNames)('WebSocket function %s has exactly the grants its needs imply', (name: SocketApiName) => {
+    const fn = s.stack.sockets.functions[name];
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities(socketDef(name).needs)].sort());
   });
 
   it('gives the API authorizer exactly the grants of its needs (table:read) and only the pool ids, no user-pool permission', () => {
@@ -393,7 +415,8 @@ describe('HTTP API and Cognito', () => {
   it('creates every manifest route: the JWT authorizer exactly on user routes, the API authorizer exactly on userOrApiKey routes', () => {
     const authorizerId = logicalId(s.stack.api.httpApi.node.findChild('CognitoJwt'));
     const apiAuthorizerId = logicalId(s.stack.api.httpApi.node.findChild('ApiAuthorizer'));
-    const created = Object.values(resources('AWS::ApiGatewayV2::Route'));
+    const httpApiId = logicalId(s.stack.api.httpApi);
+    const created = Object.values(resources('AWS::ApiGatewayV2::Route')).filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: httpApiId }));
     expect(created).toHaveLength(routes.length);
     expect(routes.filter((r) => r.auth === 'userOrApiKey').length).toBeGreaterThan(0);
     for (const route of routes) {
@@ -477,6 +500,146 @@ describe('HTTP API and Cognito', () => {
     s.template.hasResourceProperties('AWS::Cognito::UserPoolGroup', {
       GroupName: 'admin',
       UserPoolId: { Ref: Object.keys(pools)[0] },
+    });
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// Streaming voice (issue 16): the WebSocket APIs of the manifest's socketApis.
+
+describe('WebSocket APIs', () => {
+  type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+  const variables = (fn: AppFunction) =>
+    (resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+  const apiRef = (name: SocketApiName) => ({ Ref: logicalId(s.stack.sockets.apis[name]) });
+  const fnArn = (name: SocketApiName) => ({ 'Fn::GetAtt': [logicalId(s.stack.sockets.functions[name].fn), 'Arn'] });
+  /** Every function the stack builds from a manifest, with its needs. */
+  const manifestFunctions = (): { name: string; fn: AppFunction; needs: readonly Need[] }[] => [
+    ...groupNames.map((n) => ({ name: `api ${n}`, fn: s.stack.api.functions[n], needs: groupDef(n).needs })),
+    ...workerNames.map((n) => ({ name: `worker ${n}`, fn: s.stack.workers.functions[n], needs: workers[n].needs })),
+    ...scheduleNames.map((n) => ({ name: `schedule ${n}`, fn: s.stack.schedules.functions[n], needs: schedules[n].needs })),
+    ...socketNames.map((n) => ({ name: `socket ${n}`, fn: s.stack.sockets.functions[n], needs: socketApis[n].needs })),
+    { name: 'api-authorizer', fn: s.stack.api.apiAuthorizerFunction, needs: apiAuthorizer.needs },
+  ];
+  /** The statements (in any policy of any role) that carry `action`, by role logical id. */
+  const statementsWith = (action: string) =>
+    Object.values(resources('AWS::IAM::Policy')).flatMap((p) =>
+      (p.Properties.PolicyDocument as { Statement: Statement[] }).Statement.filter((st) => [st.Action].flat().includes(action)).map((st) => ({
+        roles: JSON.stringify(p.Properties.Roles),
+        statement: st,
+      })),
+    );
+
+  it('follows the manifest: voice-relay is the one socket API, with the three API Gateway route keys', () => {
+    expect(socketNames).toEqual(['voice-relay']);
+    expect(SOCKET_ROUTE_KEYS).toEqual(['$connect', '$disconnect', '$default']);
+    s.template.resourceCountIs('AWS::ApiGatewayV2::Api', 1 + socketNames.length);
+  });
+
+  it.each(socketNames)('%s: a WEBSOCKET API whose $connect, $disconnect and $default go to its function (Lambda proxy), nothing else', (name) => {
+    const api = resources('AWS::ApiGatewayV2::Api')[logicalId(s.stack.sockets.apis[name])];
+    const routesOfApi = Object.values(resources('AWS::ApiGatewayV2::Route')).filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify(apiRef(name)));
+    const integrations = resources('AWS::ApiGatewayV2::Integration');
+
+    expect(api?.Properties.ProtocolType).toBe('WEBSOCKET');
+    expect(routesOfApi.map((r) => r.Properties.RouteKey).sort()).toEqual([...SOCKET_ROUTE_KEYS].sort());
+    for (const route of routesOfApi) {
+      const target = JSON.stringify(route.Properties.Target);
+      const [, integration] = Object.entries(integrations).find(([id]) => target.includes(`"${id}"`)) ?? [];
+      expect(integration?.Properties, String(route.Properties.RouteKey)).toMatchObject({ ApiId: apiRef(name), IntegrationType: 'AWS_PROXY', TimeoutInMillis: 29_000 });
+      expect(JSON.stringify(integration?.Properties.IntegrationUri)).toContain(JSON.stringify(fnArn(name)));
+      // API Gateway may invoke the function for this API's route only.
+      s.template.hasResourceProperties('AWS::Lambda::Permission', {
+        Action: 'lambda:InvokeFunction',
+        FunctionName: fnArn(name),
+        Principal: 'apigateway.amazonaws.com',
+        SourceArn: { 'Fn::Join': ['', [Match.stringLikeRegexp(':execute-api:eu-west-1:123456789012:$'), apiRef(name), `/*${String(route.Properties.RouteKey)}`]] },
+      });
+    }
+  });
+
+  it.each(socketNames)('%s: no API Gateway authorizer (Twilio cannot send one), each route acknowledged for APIG4 with its reason', (name) => {
+    const routesOfApi = Object.values(resources('AWS::ApiGatewayV2::Route')).filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify(apiRef(name)));
+    const acks = acknowledgements(s.stack.sockets.apis[name]).filter((a) => a.id === 'AwsSolutions-APIG4');
+
+    for (const route of routesOfApi) expect(route.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    expect(acks.map((a) => a.path.split('/').pop()).sort()).toEqual(SOCKET_ROUTE_KEYS.map((k) => `${k}-Route`).sort());
+    expect(acks.find((a) => a.path.endsWith('/$connect-Route'))?.reason).toBe(`${name} $connect: ${socketRouteReasons.$connect}`);
+    expect(socketRouteReasons.$connect).toContain('X-Twilio-Signature');
+    // Nothing else on the socket APIs is acknowledged: access logging (APIG1) is met, not waived.
+    expect(new Set(acknowledgements(s.stack.sockets.apis[name]).map((a) => a.id))).toEqual(new Set(['AwsSolutions-APIG4']));
+  });
+
+  it.each(socketNames)("%s: stage 'live', auto-deployed, JSON access logs to a retained log group, throttled like the webhook routes", (name) => {
+    const stage = resources('AWS::ApiGatewayV2::Stage')[logicalId(s.stack.sockets.stages[name])];
+    const { webhook } = defaultParameters.apiThrottle;
+    const logs = stage?.Properties.AccessLogSettings as { DestinationArn: { 'Fn::GetAtt': [string, string] }; Format: string };
+
+    expect(stage?.Properties).toMatchObject({
+      ApiId: apiRef(name),
+      StageName: 'live',
+      AutoDeploy: true,
+      DefaultRouteSettings: { ThrottlingRateLimit: webhook.rateLimit, ThrottlingBurstLimit: webhook.burstLimit },
+    });
+    expect(JSON.parse(logs.Format)).toMatchObject({ requestId: '$context.requestId', routeKey: '$context.routeKey', connectionId: '$context.connectionId', status: '$context.status' });
+    expect(resources('AWS::Logs::LogGroup')[logs.DestinationArn['Fn::GetAtt'][0]]?.Properties.RetentionInDays).toBe(30);
+  });
+
+  it.each(socketNames)("%s: ManageConnections only for the functions whose needs say sockets:%s, on this API's live stage @connections only", (name) => {
+    const granted = statementsWith('execute-api:ManageConnections');
+    const needing = manifestFunctions().filter((f) => f.needs.includes(`sockets:${name}` as Need));
+
+    expect(needing.map((f) => f.name)).toEqual([`socket ${name}`]);
+    expect(granted).toHaveLength(needing.length);
+    for (const { fn } of needing) {
+      const [grant] = granted.filter((g) => g.roles.includes(`"${logicalId(fn.role)}"`));
+      expect(grant?.statement.Action).toBe('execute-api:ManageConnections');
+      expect(grant?.statement.Resource).toEqual({ 'Fn::Join': ['', ['arn:aws:execute-api:eu-west-1:123456789012:', apiRef(name), '/live/*/@connections/*']] });
+    }
+  });
+
+  it.each(socketNames)('%s: lambda:InvokeFunction on that function (unqualified, no ":*") only for the functions whose needs say invoke:%s', (name) => {
+    const granted = statementsWith('lambda:InvokeFunction');
+    const needing = manifestFunctions().filter((f) => f.needs.includes(`invoke:${name}` as Need));
+
+    expect(needing.map((f) => f.name)).toEqual(['api voice-webhook']);
+    expect(granted).toHaveLength(needing.length);
+    for (const { fn } of needing) {
+      const [grant] = granted.filter((g) => g.roles.includes(`"${logicalId(fn.role)}"`));
+      expect(grant?.statement.Action).toBe('lambda:InvokeFunction');
+      expect(grant?.statement.Resource).toEqual(fnArn(name));
+    }
+  });
+
+  it.each(socketNames)('%s: its URLs and function name reach exactly the functions whose needs use them', (name) => {
+    const env = socketEnv(name);
+    const wss = { 'Fn::Join': ['', ['wss://', apiRef(name), '.execute-api.eu-west-1.', { Ref: 'AWS::URLSuffix' }, '/live']] };
+    const https = { 'Fn::Join': ['', ['https://', apiRef(name), '.execute-api.eu-west-1.', { Ref: 'AWS::URLSuffix' }, '/live']] };
+    expect(env).toEqual({ url: 'VOICE_RELAY_URL', connectionsUrl: 'VOICE_RELAY_CONNECTIONS_URL', function: 'VOICE_RELAY_FUNCTION' });
+
+    for (const { name: fnName, fn, needs } of manifestFunctions()) {
+      const vars = variables(fn);
+      const posts = needs.includes(`sockets:${name}` as Need);
+      const invokes = needs.includes(`invoke:${name}` as Need);
+      // The socket function verifies X-Twilio-Signature over the wss URL and posts to @connections;
+      // the webhook writes the URL into TwiML and warms the function up.
+      expect(vars[env.url], fnName).toEqual(posts || invokes ? wss : undefined);
+      expect(vars[env.connectionsUrl], fnName).toEqual(posts ? https : undefined);
+      // Never on the socket function itself: its own name in its environment would be a circular reference.
+      expect(vars[env.function], fnName).toEqual(invokes ? { Ref: logicalId(s.stack.sockets.functions[name].fn) } : undefined);
+    }
+    expect(variables(s.stack.sockets.functions[name])).toMatchObject({ APP_URL: expect.anything(), LOG_LEVEL: 'INFO', TABLE_NAME: expect.anything() });
+  });
+
+  it('keeps no provisioned concurrency by default (the opt-in context value is 0): no alias, API Gateway invokes the function', () => {
+    expect(defaultParameters.voiceRelayProvisionedConcurrency).toBe(0);
+    s.template.resourceCountIs('AWS::Lambda::Alias', 0);
+    expect(s.stack.sockets.aliases).toEqual({});
+  });
+
+  it('outputs the wss URL of each socket API', () => {
+    expect(s.template.toJSON().Outputs.VoiceRelayUrl).toMatchObject({
+      Value: { 'Fn::Join': ['', ['wss://', apiRef('voice-relay'), '.execute-api.eu-west-1.', { Ref: 'AWS::URLSuffix' }, '/live']] },
     });
   });
 });
@@ -614,7 +777,7 @@ describe('Stripe configuration', () => {
 
 describe('edge: per-route throttles', () => {
   type Settings = { ThrottlingRateLimit: number; ThrottlingBurstLimit: number };
-  const stage = () => Object.values(resources('AWS::ApiGatewayV2::Stage'))[0]!;
+  const stage = () => resources('AWS::ApiGatewayV2::Stage')[logicalId(s.stack.api.stage)]!;
 
   it('derives the class of every route from its auth kind: public sign-in routes, webhooks, the rest', () => {
     const byClass = (c: string) => routes.filter((r) => throttleClassOf(r) === c).map((r) => r.path);
