@@ -7,24 +7,26 @@
  *   the gateway in UTC and in non-UTC zones (profile timeZone), for both ranges; the expected
  *   figures are computed here from the seeded events.
  * - Wiring: a real call played through the fake Twilio and a contact created through the API
- *   move the figures.
+ *   move the figures; streamed calls finished by the real (signed) status callback move the
+ *   median turn latency (issue 16), once per call, and a <Gather> call does not.
  * - Bounded reads: the number of DynamoDB requests of one dashboard read is the same with 100
  *   and 10,000 seeded calls (counted with a client middleware around the real reader).
  */
 import { randomUUID } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import twilio from 'twilio';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoActivityCounters } from '../../src/adapters/dynamo/activity.js';
 import { DynamoDashboardReader } from '../../src/adapters/dynamo/dashboard.js';
 import type { User } from '../../src/contract/auth.js';
 import type { DashboardData, VoiceTrends } from '../../src/contract/dashboard.js';
-import type { TwilioSetupResult } from '../../src/contract/voice.js';
+import type { CallTurn, TwilioSetupResult } from '../../src/contract/voice.js';
 import { createDashboardService } from '../../src/domain/dashboard/service.js';
 import { newCallSid, simulateCall } from '../../local/fake-twilio/call-simulator.js';
 import { api, get, provided, registerUser, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
-import { callRepo, callerNumber } from '../support/seed-calls.js';
+import { agentTurn, callRepo, callerNumber, seedCall, userTurn } from '../support/seed-calls.js';
 import { localCredentials, testDocumentClient } from '../support/stack-clients.js';
 import { seedCallHistory } from '../support/seed-activity.js';
 import { randomDigits } from '../support/whatsapp.js';
@@ -183,25 +185,31 @@ describe('GET /api/dashboard: figures from the counters', () => {
   });
 });
 
+/** A subscribed user with ChatGPT, an agent and Twilio Voice set up against the fake Twilio (as voice-call.test.ts). */
+async function voiceUser() {
+  const { token, userId } = await subscribedUser('starter');
+  await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: `sk-test-${randomUUID()}`, model: 'gpt-4o' } });
+  await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
+  const number = `+3491${randomDigits(7)}`;
+  const twilioApiUrl = provided('twilioApiUrl');
+  const account = (await (
+    await fetch(`${twilioApiUrl}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: [number] }) })
+  ).json()) as { accountSid: string; authToken: string };
+  const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', { token, body: { ...account, phoneNumber: number } });
+  expect(setup.status).toBe(200);
+  return { token, userId, number, account, twilioApiUrl, setup: setup.body.data! };
+}
+
 describe('GET /api/dashboard: written by the real call, contact and message paths', () => {
   it('counts a call played through the fake Twilio and a contact created through the API', async () => {
-    // Arrange: a subscribed user with ChatGPT, an agent and Twilio Voice (as voice-call.test.ts).
-    const { token, userId } = await subscribedUser('starter');
-    await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: `sk-test-${randomUUID()}`, model: 'gpt-4o' } });
-    await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-    const number = `+3491${randomDigits(7)}`;
-    const twilioApiUrl = provided('twilioApiUrl');
-    const account = (await (
-      await fetch(`${twilioApiUrl}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: [number] }) })
-    ).json()) as { accountSid: string; authToken: string };
-    const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', { token, body: { ...account, phoneNumber: number } });
-    expect(setup.status).toBe(200);
+    // Arrange
+    const { token, userId, number, account, twilioApiUrl, setup } = await voiceUser();
     const from = callerNumber();
 
     // Act
     const call = await simulateCall({
-      voiceUrl: setup.body.data!.webhookUrl,
-      statusCallbackUrl: setup.body.data!.statusCallbackUrl,
+      voiceUrl: setup.webhookUrl,
+      statusCallbackUrl: setup.statusCallbackUrl,
       accountSid: account.accountSid,
       authToken: account.authToken,
       from,
@@ -228,6 +236,68 @@ describe('GET /api/dashboard: written by the real call, contact and message path
     ]);
     expect(d.contactAnalytics.overview).toEqual({ totalContacts: 1, addedInPeriod: 1 });
     expect(d.voiceAnalytics.callsPerDay.at(-1)!.total).toBe(1);
+  });
+});
+
+describe('GET /api/dashboard: median turn latency (issue 16)', () => {
+  /** An agent turn as the relay stores it: ms from the caller's prompt to the first/last token sent. */
+  const streamed = (content: string, firstTokenMs: number): CallTurn => ({ ...agentTurn(content), latency: { firstTokenMs, lastTokenMs: firstTokenMs + 1400 } });
+
+  it('counts the streamed turns of calls finished by the real status callback, once per call; a <Gather> call adds nothing', async () => {
+    // Arrange: two streamed calls still active (as the relay leaves them), one today, one 10 days ago.
+    const u = await voiceUser();
+    const now = Date.now();
+    const live = (at: number, messages: CallTurn[]) =>
+      seedCall(u.userId, { status: 'active', createdAt: new Date(at).toISOString(), endedAt: null, duration: 0, billedMinutes: 0, conversationMode: 'streaming', internalNumber: u.number, messages });
+    const today = await live(now - 5 * 60_000, [
+      agentTurn('Hola, ¿en qué puedo ayudarle?'),
+      userTurn('¿Abren el sábado?'),
+      streamed('Sí, de diez a dos.', 420),
+      userTurn('¿Y el domingo?'),
+      { ...streamed('No, el domingo', 780), interrupted: true },
+      userTurn('Vale, ¿tienen aparcamiento?'),
+      streamed('Sí, en la misma calle.', 1310),
+    ]);
+    const older = await live(now - 10 * DAY, [agentTurn('Hola'), userTurn('Precio'), streamed('Veinte euros.', 350), userTurn('¿Y con IVA?'), streamed('Veinticuatro.', 505), userTurn('¿Seguro?'), streamed('Sí.', 12_000)]);
+    const finalStatus = async (callSid: string, from: string) => {
+      const params = { AccountSid: u.account.accountSid, CallSid: callSid, From: from, To: u.number, Direction: 'inbound', CallStatus: 'completed', CallDuration: '95' };
+      const res = await fetch(u.setup.statusCallbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': twilio.getExpectedTwilioSignature(u.account.authToken, u.setup.statusCallbackUrl, params) },
+        body: new URLSearchParams(params).toString(),
+      });
+      return res.status;
+    };
+    const latency = async (timeFilter: string) => (await get<DashboardData>(`/api/dashboard?timeFilter=${timeFilter}`, u.token)).body.data!.voiceAnalytics.turnLatency;
+    const before = await latency('30days');
+
+    // Act: both calls end (one callback retried, as Twilio does), then a <Gather> call is played.
+    const statuses = await Promise.all([finalStatus(today.callSid, today.phoneNumber), finalStatus(older.callSid, older.phoneNumber)]);
+    statuses.push(await finalStatus(today.callSid, today.phoneNumber));
+    const gather = await simulateCall({
+      voiceUrl: u.setup.webhookUrl,
+      statusCallbackUrl: u.setup.statusCallbackUrl,
+      accountSid: u.account.accountSid,
+      authToken: u.account.authToken,
+      from: callerNumber(),
+      to: u.number,
+      callSid: newCallSid(),
+      turns: [{ speech: 'What time do you open?', confidence: 0.9 }],
+      twilioApiUrl: u.twilioApiUrl,
+    });
+
+    // Assert
+    expect(before).toBeNull();
+    expect(statuses).toEqual([200, 200, 200]);
+    expect(gather.httpStatuses.every((s) => s === 200)).toBe(true);
+    expect((await callRepo().getBySid(u.userId, gather.callSid))!.status).not.toBe('active');
+    expect((await callRepo().get(u.userId, today.id))!.status).toBe('completed');
+    // 7 days: today's call only, 420 / 780 / 1310 → rank 2 = 780 → its bucket (775, 800].
+    expect(await latency('7days')).toEqual({ medianMs: 800, turns: 3 });
+    // 30 days: 350 / 420 / 505 / 780 / 1310 / 12000 → rank 3 = 505 → (500, 525].
+    expect(await latency('30days')).toEqual({ medianMs: 525, turns: 6 });
+    const d = (await get<DashboardData>('/api/dashboard?timeFilter=30days', u.token)).body.data!;
+    expect(d.voiceAnalytics.overview.totalCalls).toBe(3);
   });
 });
 
@@ -271,6 +341,8 @@ describe('GET /api/dashboard: a bounded read', () => {
     expect(b.data.voiceAnalytics.topPhoneNumbers[0]!.callCount).toBe(20);
     expect(b.data.recentActivity).toHaveLength(10);
     expect(b.data.voiceAnalytics.callsPerDay.reduce((n, d) => n + d.total, 0)).toBeGreaterThanOrEqual(last29Days);
+    // Two streamed answers per seeded call, counted in the hour the call started.
+    expect(b.data.voiceAnalytics.turnLatency!.turns).toBe(2 * b.data.voiceAnalytics.overview.totalCalls);
     expect(a.data.voiceAnalytics.overview.totalCalls).toBeLessThan(100);
   });
 });

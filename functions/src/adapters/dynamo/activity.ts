@@ -3,8 +3,10 @@
  *
  * - pk=USER#{u}, sk=ACT#{yyyy-mm-dd} (UTC day): one number per metric and UTC hour,
  *   `{metric}{HH}` (calls07, done07, sec07, dsec07, in07, out07, fail07, conv07, esc07, ct07) and
- *   `max{HH}` (the longest call started that hour, s). Any whole-hour time zone's day is an exact
- *   sum of 24 of these hours.
+ *   `max{HH}` (the longest call started that hour, s), and `lt{HH}_{bucket}` (issue 16: first-token
+ *   latencies of the streamed turns of the calls started that hour, per fixed bucket of
+ *   domain/dashboard/turn-latency.ts). Any whole-hour time zone's day is an exact sum of 24 of
+ *   these hours.
  * - pk=USER#{u}, sk=CALLER#{e164}: one caller, all time (callCount, completedCalls, turns,
  *   lastCall); gsi1pk=USER#{u}#CALLERS, gsi1sk=zero-padded callCount, so the top callers are ONE
  *   Query (ScanIndexForward=false, Limit 5).
@@ -13,7 +15,8 @@
  * conflict, and a failed counter write is logged, never failing the call, message or contact.
  */
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ActivityCounters, ActivityDeltas } from '../../domain/dashboard/ports.js';
+import type { ActivityCounters, ActivityDeltas, FinishedCall } from '../../domain/dashboard/ports.js';
+import { latencyAttribute, latencyHistogram } from '../../domain/dashboard/turn-latency.js';
 import { logger } from '../logger.js';
 import { ignoreConditionFailure } from './conditions.js';
 import { userPk } from './keys.js';
@@ -35,6 +38,13 @@ export function utcHourOf(at: string): { day: string; hour: string } {
 export function hourAttributes(hour: string, deltas: ActivityDeltas): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [metric, v] of Object.entries(deltas)) if (v) out[`${metric}${hour}`] = v;
+  return out;
+}
+
+/** `lt{HH}_{bucket}` attributes of some turn latencies (ms): the hour's latency histogram counts. */
+export function latencyAttributes(hour: string, latenciesMs: readonly number[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [bucket, n] of Object.entries(latencyHistogram(latenciesMs))) out[latencyAttribute(hour, bucket)] = n;
   return out;
 }
 
@@ -126,13 +136,15 @@ export class DynamoActivityCounters implements ActivityCounters {
     ]);
   }
 
-  async callFinished(userId: string, call: { startedAt: string; phoneNumber: string; completed: boolean; seconds: number; turns: number }): Promise<void> {
+  async callFinished(userId: string, call: FinishedCall): Promise<void> {
     const { day, hour } = utcHourOf(call.startedAt);
     const seconds = Math.max(0, Math.round(call.seconds));
     const deltas: ActivityDeltas = call.completed ? { done: 1, sec: seconds, dsec: seconds } : { sec: seconds };
     const maxAttr = `max${hour}`;
+    // The streamed turns' latency buckets ride on the durations' ADD (≤ 161 + 3 attributes).
+    const counts = { ...hourAttributes(hour, deltas), ...latencyAttributes(hour, call.turnLatencies ?? []) };
     await Promise.all([
-      this.safely('the call duration counters', userId, () => this.addRaw(userId, day, hourAttributes(hour, deltas))),
+      this.safely('the call duration counters', userId, () => this.addRaw(userId, day, counts)),
       seconds > 0
         ? this.safely('the longest call', userId, () =>
             this.db

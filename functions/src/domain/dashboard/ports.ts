@@ -23,10 +23,26 @@ export interface ActivityCounters {
    * caller's all-time item (callCount, completedCalls, turns, lastCall). Never throws.
    * (`calls` — a call started — is counted inside the call's create transaction, CallRepository.create.)
    */
-  callFinished(userId: string, call: { startedAt: string; phoneNumber: string; completed: boolean; seconds: number; turns: number }): Promise<void>;
+  callFinished(userId: string, call: FinishedCall): Promise<void>;
 }
 
-/** One UTC day of counters: attribute `{metric}{HH}` (and `max{HH}`, the longest call started that hour, s). */
+export interface FinishedCall {
+  startedAt: string;
+  phoneNumber: string;
+  completed: boolean;
+  seconds: number;
+  turns: number;
+  /**
+   * Issue 16: first-token latencies (ms) of the call's streamed agent turns, added to the hour's
+   * latency histogram (turn-latency.ts) in the same write as the durations; empty on <Gather> calls.
+   */
+  turnLatencies?: readonly number[];
+}
+
+/**
+ * One UTC day of counters: attribute `{metric}{HH}`, `max{HH}` (the longest call started that
+ * hour, s) and `lt{HH}_{bucket}` (turns of the calls started that hour per latency bucket).
+ */
 export interface ActivityDay {
   day: string;
   counters: Record<string, number>;

@@ -16,9 +16,9 @@ import {
   type VoiceTrends,
 } from '../../contract/dashboard.js';
 import type { ActivityDay, ActivityMetric, DashboardReader } from './ports.js';
+import { histogramMedian, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
 
 const DAY_MS = 24 * 3600 * 1000;
-const HOUR_MS = 3600 * 1000;
 const PERIOD_DAYS: Record<DashboardTimeFilter, number> = { '7days': 7, '30days': 30 };
 type Sums = Record<ActivityMetric | 'max', number>;
 const emptySums = (): Sums => ({ calls: 0, done: 0, sec: 0, dsec: 0, in: 0, out: 0, fail: 0, conv: 0, esc: 0, ct: 0, max: 0 });
@@ -59,26 +59,46 @@ export function utcDaysFor(nowMs: number): string[] {
   return daysEndingAt(new Date(Date.parse(`${today}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10), DASHBOARD_CHART_DAYS + 3);
 }
 
+/** The local day of a UTC day's hour `HH`, memoized (one read asks for the same hours many times). */
+export function localDayOfHour(timeZone: string): (utcDay: string, hour: string) => string {
+  const cache = new Map<string, string>();
+  return (utcDay, hour) => {
+    const key = `${utcDay}T${hour}`;
+    let local = cache.get(key);
+    if (local === undefined) {
+      local = localDay(Date.parse(`${key}:00:00.000Z`), timeZone);
+      cache.set(key, local);
+    }
+    return local;
+  };
+}
+
 /** Hourly counters summed per local day (only the days asked for). */
-export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wanted: readonly string[]): Map<string, Sums> {
+export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wanted: readonly string[], localOf = localDayOfHour(timeZone)): Map<string, Sums> {
   const out = new Map(wanted.map((d) => [d, emptySums()]));
-  const localOfHour = new Map<number, string>();
   for (const { day, counters } of days) {
-    const dayStart = Date.parse(`${day}T00:00:00.000Z`);
     for (const [attr, value] of Object.entries(counters)) {
       const m = /^([a-z]+)(\d\d)$/.exec(attr);
       if (!m) continue;
-      const hourStart = dayStart + Number(m[2]) * HOUR_MS;
-      let local = localOfHour.get(hourStart);
-      if (local === undefined) {
-        local = localDay(hourStart, timeZone);
-        localOfHour.set(hourStart, local);
-      }
-      const sums = out.get(local);
+      const sums = out.get(localOf(day, m[2]!));
       if (!sums) continue;
       const metric = m[1] as keyof Sums;
       if (metric === 'max') sums.max = Math.max(sums.max, value);
       else if (metric in sums) sums[metric] += value;
+    }
+  }
+  return out;
+}
+
+/** The merged latency histogram of the hours that fall in the given local days. */
+export function latencyOfPeriod(days: readonly ActivityDay[], timeZone: string, period: readonly string[], localOf = localDayOfHour(timeZone)): LatencyHistogram {
+  const wanted = new Set(period);
+  const out: LatencyHistogram = {};
+  for (const { day, counters } of days) {
+    for (const [attr, value] of Object.entries(counters)) {
+      const parsed = parseLatencyAttribute(attr);
+      if (!parsed || !wanted.has(localOf(day, parsed[0]))) continue;
+      out[parsed[1]] = (out[parsed[1]] ?? 0) + value;
     }
   }
   return out;
@@ -101,7 +121,8 @@ export function createDashboardService(deps: DashboardDeps) {
       const snap = await deps.reader.snapshot(userId, utcDaysFor(at), { topCallers: DASHBOARD_TOP_NUMBERS, recentCalls: DASHBOARD_RECENT_ACTIVITY });
       const timeZone = safeTimeZone(snap.timeZone);
       const chartDays = daysEndingAt(localDay(at, timeZone), DASHBOARD_CHART_DAYS);
-      const byDay = sumByLocalDay(snap.days, timeZone, chartDays);
+      const localOf = localDayOfHour(timeZone);
+      const byDay = sumByLocalDay(snap.days, timeZone, chartDays, localOf);
       const periodDays = chartDays.slice(-PERIOD_DAYS[timeFilter]);
       const period = periodDays.map((d) => byDay.get(d)!);
       const done = total(period, 'done');
@@ -123,7 +144,7 @@ export function createDashboardService(deps: DashboardDeps) {
             maxDuration: period.reduce((n, s) => Math.max(n, s.max), 0),
             totalDuration: total(period, 'sec'),
           },
-          turnLatency: null,
+          turnLatency: histogramMedian(latencyOfPeriod(snap.days, timeZone, periodDays, localOf)),
         },
         whatsappAnalytics: {
           newConversations: total(period, 'conv'),

@@ -11,6 +11,7 @@
 import type { CallStatus } from '../../contract/voice.js';
 import type { ActivityCounters } from '../dashboard/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
+import { firstTokenLatencies } from './latency.js';
 import type { CallRepository, CallSummaryQueue, StoredCall } from './ports.js';
 
 export interface CallUsage {
@@ -54,6 +55,8 @@ export async function endCall(deps: CallEndDeps, userId: string, call: StoredCal
     completed: finished.status === 'completed',
     seconds: end.seconds,
     turns: finished.messages.length,
+    // The dashboard's median turn latency: counted once, by the winner, like the durations.
+    turnLatencies: firstTokenLatencies(finished.messages),
   });
 
   // One minute was reserved when the call came in (not for calls refused over the limit).

@@ -1,0 +1,75 @@
+/**
+ * The dashboard's median turn latency (issue 16). A finished streamed call ADDs its agent turns'
+ * first-token latencies to a histogram of fixed buckets on the hourly counters (ports.ts), so the
+ * turns of any set of hours merge by summing counts: the median of a period reads no call.
+ *
+ * Buckets (ms) include their upper bound and are named by it: (0,25], (25,50] … (1975,2000]
+ * every 25 ms; (2000,2100] … (9900,10000] every 100 ms; 'x' = over 10 s ('0' = ≤ 0). 161 in all,
+ * and a call only writes the buckets its turns fall in.
+ *
+ * Median: the nearest-rank rule of voice/latency.ts (the rank ⌈N/2⌉ turn, as the call list's p50)
+ * over the bucket counts, reported as the UPPER BOUND of the bucket holding that turn. Not an
+ * interpolation: spreading a bucket's turns evenly invents precision the counts do not have,
+ * while the upper bound is exact for values on the grid, never reads faster than the calls were,
+ * and is at most one bucket (25 ms below 2 s) slow. A median in the overflow reads 10,000.
+ */
+
+export const FINE_STEP_MS = 25;
+export const FINE_LIMIT_MS = 2000;
+export const COARSE_STEP_MS = 100;
+export const OVERFLOW_FROM_MS = 10_000;
+export const OVERFLOW_BUCKET = 'x';
+
+/** Turns per bucket (bucket name → count). */
+export type LatencyHistogram = Record<string, number>;
+
+/** The bucket of one latency (ms). */
+export function latencyBucket(ms: number): string {
+  if (ms > OVERFLOW_FROM_MS) return OVERFLOW_BUCKET;
+  if (ms <= 0) return '0';
+  const step = ms <= FINE_LIMIT_MS ? FINE_STEP_MS : COARSE_STEP_MS;
+  return String(Math.ceil(ms / step) * step);
+}
+
+/** The histogram of some latencies (non-finite values are left out). */
+export function latencyHistogram(values: readonly number[]): LatencyHistogram {
+  const out: LatencyHistogram = {};
+  for (const v of values) {
+    if (!Number.isFinite(v)) continue;
+    const b = latencyBucket(v);
+    out[b] = (out[b] ?? 0) + 1;
+  }
+  return out;
+}
+
+/** A bucket's upper bound in ms (the overflow: its lower bound); NaN for a name that is no bucket. */
+export function bucketUpperMs(bucket: string): number {
+  if (bucket === OVERFLOW_BUCKET) return OVERFLOW_FROM_MS;
+  return /^\d+$/.test(bucket) ? Number(bucket) : Number.NaN;
+}
+
+/** The median first-token latency and the number of turns; null without any turn. */
+export function histogramMedian(histogram: LatencyHistogram): { medianMs: number; turns: number } | null {
+  const buckets = Object.entries(histogram)
+    .filter(([b, n]) => n > 0 && !Number.isNaN(bucketUpperMs(b)))
+    // The overflow sorts last although it reads 10,000 like the (9900,10000] bucket.
+    .map(([b, n]) => ({ order: b === OVERFLOW_BUCKET ? Infinity : bucketUpperMs(b), ms: bucketUpperMs(b), n }))
+    .sort((a, b) => a.order - b.order);
+  const turns = buckets.reduce((sum, b) => sum + b.n, 0);
+  if (turns === 0) return null;
+  const rank = Math.max(1, Math.ceil(turns / 2));
+  let seen = 0;
+  for (const b of buckets) {
+    seen += b.n;
+    if (seen >= rank) return { medianMs: b.ms, turns };
+  }
+  return { medianMs: buckets.at(-1)!.ms, turns };
+}
+
+/** Counter attribute of one hour's bucket on the ACT# day item: `lt{HH}_{bucket}`. */
+export const latencyAttribute = (hour: string, bucket: string) => `lt${hour}_${bucket}`;
+/** Parses a counter attribute written by latencyAttribute ([hour, bucket]), else null. */
+export function parseLatencyAttribute(attr: string): [hour: string, bucket: string] | null {
+  const m = /^lt(\d\d)_(\d+|x)$/.exec(attr);
+  return m ? [m[1]!, m[2]!] : null;
+}
