@@ -4,11 +4,12 @@
  *
  * The local stack on a throw-away data dir; one registered user whose history is 10,000 completed
  * calls over the last 60 days from 500 callers, seeded with BatchWriteItem exactly as the call
- * loop's writes leave it (call items, hourly ACT# counters, CALLER# items: test/support/seed-activity.ts),
+ * loop's writes leave it (call items, hourly ACT# counters with the latency buckets of two streamed
+ * answers per call, CALLER# items: test/support/seed-activity.ts),
  * plus a non-UTC profile time zone. Measured per request, from the GET to the last byte: the
  * gateway and JWT check, then the four reads side by side (profile + conversations + ≤ 33 day
  * items in one BatchGet, the 8 contacts shards, the top-callers Query, the newest-calls Query)
- * and the per-local-day sums. Both ranges and the voice trends are shown.
+ * and the per-local-day sums and median turn latency. Both ranges and the voice trends are shown.
  *
  *   --runs=N    measured requests per row (default 200, after 20 warm-up requests)
  *   --calls=N   seeded calls (default 10000)
@@ -50,8 +51,15 @@ try {
     return ms;
   };
   const dashboardOk = (d: Record<string, unknown>) => {
-    const v = d.voiceAnalytics as { callsPerDay: Array<{ total: number }>; topPhoneNumbers: unknown[] };
-    return v.callsPerDay.length === 30 && v.topPhoneNumbers.length === 5 && v.callsPerDay.reduce((n, x) => n + x.total, 0) >= last29Days;
+    const v = d.voiceAnalytics as {
+      callsPerDay: Array<{ total: number }>;
+      topPhoneNumbers: unknown[];
+      overview: { totalCalls: number };
+      turnLatency: { turns: number } | null;
+    };
+    // Every seeded call has two streamed answers, counted in the hour it started.
+    const latencyOk = v.turnLatency?.turns === 2 * v.overview.totalCalls;
+    return v.callsPerDay.length === 30 && v.topPhoneNumbers.length === 5 && v.callsPerDay.reduce((n, x) => n + x.total, 0) >= last29Days && latencyOk;
   };
   const rows: Array<[string, string, (d: Record<string, unknown>) => boolean]> = [
     ['GET /api/dashboard (7days)', '/api/dashboard', dashboardOk],
