@@ -73,6 +73,8 @@ const envSchema = z.object({
   S3_ENDPOINT: optionalUrl,
   SES_ENDPOINT: optionalUrl,
   SQS_ENDPOINT: optionalUrl,
+  /** Lambda API (the voice-relay warm-up's Invoke); unset = the real one. */
+  LAMBDA_ENDPOINT: optionalUrl,
   /**
    * Secrets Manager secret (name or ARN) holding the Stripe configuration as JSON (secretKey,
    * webhookSecret, priceStarter, priceProfessional, priceEnterprise), read at runtime once per

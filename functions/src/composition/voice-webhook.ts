@@ -2,11 +2,16 @@
  * Wires the voice-webhook group: the call loop over the voice storage, the agents and their
  * runtime (knowledge retrieval, HTTP tools, the user's ChatGPT connection), plan minutes, the
  * caller's contact by phone, the call-summary queue; and the X-Twilio-Signature verifier (the
- * user's Twilio integration's auth token), run by the HTTP wrapper before the routes.
+ * user's Twilio integration's auth token), run by the HTTP wrapper before the routes. Streamed
+ * calls (issue 16): the relay's URL, the warm-up of its function (asynchronous Lambda Invoke) and
+ * the hand-over claim on the call item.
  */
+import { LambdaClient } from '@aws-sdk/client-lambda';
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
+import { createRelayWarmer } from '../adapters/aws/relay-warmer.js';
 import { DynamoActivityCounters } from '../adapters/dynamo/activity.js';
+import { DynamoCallHandoffs } from '../adapters/dynamo/call-handoffs.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
 import { logger } from '../adapters/logger.js';
 import { createTwilioWebhookVerifier } from '../adapters/twilio/webhook-verifier.js';
@@ -60,6 +65,17 @@ export const callLoop = once(() =>
     queue: callSummaryQueue(),
     activity: new DynamoActivityCounters(documentClient(), config().TABLE_NAME),
     urls: (userId) => ({ gather: `${voiceWebhookBase(userId)}/gather`, recording: `${voiceWebhookBase(userId)}/recording` }),
+    relay: {
+      url: () => config().VOICE_RELAY_URL,
+      actionUrl: (userId) => `${voiceWebhookBase(userId)}/relay-action`,
+      warmer: createRelayWarmer({
+        functionName: config().VOICE_RELAY_FUNCTION,
+        // One attempt: a retry could not land inside the warm-up's bound anyway.
+        client: once(() => new LambdaClient({ region: config().AWS_REGION, endpoint: config().LAMBDA_ENDPOINT, maxAttempts: 1 })),
+        onError: (message, error) => logger.warn(message, { error: error as Error }),
+      }),
+      handoffs: new DynamoCallHandoffs(documentClient(), config().TABLE_NAME),
+    },
     newId: (now) => newId(now),
     onError: (message, error, data) => logger.error(message, { error: error as Error, ...data }),
     onInfo: (message, data) => logger.info(message, { ...data }),

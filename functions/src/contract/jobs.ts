@@ -24,8 +24,12 @@ export type UrlScrapeJob = z.infer<typeof urlScrapeJob>;
 
 const callId = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(200));
 
-/** call-summary: analyse this finished call and deliver its summary. */
-export const callSummaryJob = /* @__PURE__ */ z.object({ userId: callId, callId });
+/**
+ * call-summary: analyse this finished call and deliver its summary. stage 'handoff' (issue 16,
+ * warm transfer): the call is being forwarded to a human right now; summarise it so far and tell
+ * the owner at once (the final summary still follows when the call ends).
+ */
+export const callSummaryJob = /* @__PURE__ */ z.object({ userId: callId, callId, stage: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.literal('handoff')) });
 export type CallSummaryJob = z.infer<typeof callSummaryJob>;
 
 /** Uploads-bucket prefix of inbound WhatsApp bodies too large for a queue message. */

@@ -54,6 +54,31 @@ export const VOICE_CATALOGUE: readonly VoiceCatalogueEntry[] = [
 export const CONVERSATION_MODES = ['streaming', 'gather'] as const;
 export type ConversationMode = (typeof CONVERSATION_MODES)[number];
 
+export interface RelayVoice {
+  ttsProvider: 'Google' | 'Amazon';
+  /** The voice as ConversationRelay names it. */
+  voice: string;
+}
+
+/**
+ * The catalogue voices ConversationRelay can speak (its ttsProvider + voice attributes). Google
+ * voices keep their Cloud TTS name; Amazon takes only Polly's neural/generative voices, named
+ * `<Name>-Neural`: Conchita and Enrique exist only as standard voices, so they stay on <Gather>.
+ */
+export const RELAY_VOICES: Readonly<Record<string, RelayVoice>> = {
+  'Google.es-ES-Standard-A': { ttsProvider: 'Google', voice: 'es-ES-Standard-A' },
+  'Google.es-ES-Standard-C': { ttsProvider: 'Google', voice: 'es-ES-Standard-C' },
+  'Polly.Lucia': { ttsProvider: 'Amazon', voice: 'Lucia-Neural' },
+  'Polly.Emma': { ttsProvider: 'Amazon', voice: 'Emma-Neural' },
+  'Polly.Brian': { ttsProvider: 'Amazon', voice: 'Brian-Neural' },
+  'Google.es-ES-Chirp3-HD-Leda': { ttsProvider: 'Google', voice: 'es-ES-Chirp3-HD-Leda' },
+  'Google.es-ES-Chirp3-HD-Charon': { ttsProvider: 'Google', voice: 'es-ES-Chirp3-HD-Charon' },
+  'Google.es-ES-Chirp3-HD-Orus': { ttsProvider: 'Google', voice: 'es-ES-Chirp3-HD-Orus' },
+};
+
+/** How ConversationRelay speaks a catalogue voice; null = it cannot (the call uses <Gather>). */
+export const relayVoiceOf = (voiceId: string): RelayVoice | null => (Object.hasOwn(RELAY_VOICES, voiceId) ? RELAY_VOICES[voiceId]! : null);
+
 export const SUMMARY_METHODS = ['email', 'whatsapp', 'webhook'] as const;
 export type SummaryMethod = (typeof SUMMARY_METHODS)[number];
 

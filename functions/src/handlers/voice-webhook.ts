@@ -1,5 +1,5 @@
 /**
- * POST /api/webhooks/twilio/{userId}/voice[/gather|/status|/recording] ('webhook' auth: Twilio
+ * POST /api/webhooks/twilio/{userId}/voice[/gather|/status|/recording|/relay-action] ('webhook' auth: Twilio
  * signs, we verify). The route's declared verification runs first
  * (adapters/twilio/webhook-verifier.ts): X-Twilio-Signature with the user's active integration's
  * auth token over the public URL Twilio called; refused → 403 text/plain, no TwiML.
@@ -44,6 +44,11 @@ export const routes: RouteTable = {
   'POST /api/webhooks/twilio/{userId}/voice': webhook(async (userId, p) => renderTwiml(await callLoop().incoming(userId, p)), renderTwiml(FAILED_CALL)),
   'POST /api/webhooks/twilio/{userId}/voice/gather': webhook(
     async (userId, p, req) => renderTwiml(await callLoop().gather(userId, p, { call: req.query.call, agent: req.query.agent, turn: req.query.turn, silences: req.query.silences })),
+    renderTwiml(FAILED_CALL),
+  ),
+  // <Connect action> of a streamed call: <Dial> for a warm transfer, else the end of the call.
+  'POST /api/webhooks/twilio/{userId}/voice/relay-action': webhook(
+    async (userId, p, req) => renderTwiml(await callLoop().relayAction(userId, p, { call: req.query.call })),
     renderTwiml(FAILED_CALL),
   ),
   'POST /api/webhooks/twilio/{userId}/voice/status': async (req) => {

@@ -8,10 +8,18 @@
  * posts to its action even when nothing was heard (Twilio would otherwise go on with the next
  * verb). <Start><Recording> records the call in the background and reports to the recording
  * callback. <Dial> forwards, <Hangup> ends.
+ *
+ * <Connect action><ConversationRelay> (issue 16) hands the call to our WebSocket relay: Twilio
+ * speaks the welcome, transcribes the caller with Google's telephony model, speaks our text tokens
+ * with the mapped voice, lets the caller interrupt it (speech or keypad) and reports DTMF; when
+ * the session ends it posts the <Connect action>. Rate/pitch/volume are <Say>-only (no attribute).
  */
 import type { CallScript, SpeechVoice } from '../../domain/voice/call-loop.js';
 
 const round = (n: number) => Math.round(n * 10) / 10;
+
+/** Speech recognition of streamed calls: Google's phone-audio model (es-ES, es-MX, en-GB, en-US). */
+export const RELAY_TRANSCRIPTION = { provider: 'Google', speechModel: 'telephony' } as const;
 
 /** SSML prosody attributes for rate/pitch/volume (1 = unchanged → omitted). */
 export function prosodyOf(voice: Pick<SpeechVoice, 'speechRate' | 'pitch' | 'volume'>): Record<string, string> | null {
@@ -82,6 +90,22 @@ export function renderTwiml(script: CallScript): string {
         return element('Dial', { answerOnBridge: true }, escapeText(step.number));
       case 'hangup':
         return element('Hangup', {});
+      case 'relay':
+        return element(
+          'Connect',
+          { action: step.actionUrl, method: 'POST' },
+          element('ConversationRelay', {
+            url: step.url,
+            welcomeGreeting: step.welcomeGreeting,
+            language: voice.language,
+            ttsProvider: step.relay.ttsProvider,
+            voice: step.relay.voice,
+            transcriptionProvider: RELAY_TRANSCRIPTION.provider,
+            speechModel: RELAY_TRANSCRIPTION.speechModel,
+            interruptible: 'any',
+            dtmfDetection: true,
+          }),
+        );
     }
   });
   return `<?xml version="1.0" encoding="UTF-8"?>${element('Response', {}, verbs.join(''))}`;

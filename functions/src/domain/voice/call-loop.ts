@@ -22,9 +22,17 @@
  *   callback) and enqueues the call-summary job (call-end.ts, shared with the stale-call sweeper).
  *   Later callbacks change nothing.
  * - recording: the recording's sid, URL and duration are stored on the call.
+ *
+ * Streaming (issue 16): when the settings ask for it, the relay is deployed (VOICE_RELAY_URL) and
+ * ConversationRelay can speak the voice (RELAY_VOICES), incoming answers
+ * <Connect action=…/relay-action?call=<id>><ConversationRelay url=relayUrl?user=…&call=…/> instead
+ * of the first <Gather> (same call record, stored as 'streaming') and warms the relay function up.
+ * The WebSocket function (domain/voice/relay) carries the turns; when its session ends Twilio posts
+ * the <Connect action>: relayAction answers <Dial> for a hand-over (and queues the owner's handoff
+ * notice once), the error message after a failed session, else <Hangup/>.
  */
-import type { CallTurn, VoiceSettings } from '../../contract/voice.js';
-import { VOICE_DEFAULTS, VOICE_LIMITS } from '../../contract/voice.js';
+import type { CallTurn, RelayVoice, VoiceSettings } from '../../contract/voice.js';
+import { VOICE_DEFAULTS, VOICE_LIMITS, relayVoiceOf } from '../../contract/voice.js';
 import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
@@ -51,7 +59,9 @@ export type CallStep =
   | { kind: 'say'; text: string }
   | { kind: 'gather'; actionUrl: string; text: string | null; timeoutSec: number }
   | { kind: 'dial'; number: string }
-  | { kind: 'hangup' };
+  | { kind: 'hangup' }
+  /** <Connect action><ConversationRelay url welcomeGreeting …/></Connect>: the call goes to the WebSocket relay. */
+  | { kind: 'relay'; url: string; actionUrl: string; welcomeGreeting: string; relay: RelayVoice };
 
 export interface CallScript {
   voice: SpeechVoice;
@@ -72,6 +82,11 @@ export interface TwilioCallParams {
   RecordingUrl?: string;
   RecordingStatus?: string;
   RecordingDuration?: string;
+  /** <Connect action> after a ConversationRelay session: completed | ended | failed …, and the end frame's handoffData (JSON). */
+  SessionStatus?: string;
+  HandoffData?: string;
+  ErrorCode?: string;
+  ErrorMessage?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -82,6 +97,20 @@ export type { CallUsage };
 export interface CallContacts {
   /** The user's contact holding this E.164 number, or null. */
   findByPhone(userId: string, phone: string): Promise<{ _id: string; name: string; phoneNumber: string } | null>;
+}
+
+/** Fire-and-forget warm-up of the relay function: resolves within a short bound and never rejects. */
+export interface RelayWarmer {
+  warmUp(): Promise<void>;
+}
+
+/**
+ * The hand-over of a streamed call, once: marks the still-active call forwarded by us (escalated,
+ * with the reason) and claims its handoff notice. False when it was already claimed (a retried
+ * <Connect action>) or the call is over.
+ */
+export interface CallHandoffs {
+  claim(userId: string, callId: string, reason: string, at: string): Promise<boolean>;
 }
 
 export interface CallLoopDeps {
@@ -98,6 +127,15 @@ export interface CallLoopDeps {
   activity?: Pick<ActivityCounters, 'callFinished'>;
   /** Absolute webhook URLs of a user (APP_URL + /api/webhooks/twilio/{userId}/voice/…). */
   urls(userId: string): { gather: string; recording: string };
+  /** Streamed calls (issue 16); absent = every call uses <Gather>. */
+  relay?: {
+    /** The relay's public wss:// URL (VOICE_RELAY_URL); '' = not deployed. */
+    url(): string;
+    /** {voice webhook base}/relay-action of a user: the <Connect action> (the call id is added). */
+    actionUrl(userId: string): string;
+    warmer: RelayWarmer;
+    handoffs: CallHandoffs;
+  };
   /** 26-character time-sortable id. */
   newId(now: number): string;
   now?: () => number;
@@ -159,6 +197,20 @@ function gatherUrl(base: string, call: Pick<StoredCall, 'id' | 'agent'>, turn: n
 
 const intParam = (raw: string | undefined): number | null => (raw !== undefined && /^\d{1,6}$/.test(raw) ? Number(raw) : null);
 
+/** The relay's end frame handoffData ({"reason": …, "callId": …}); null when it is not a hand-over. */
+function handoffOf(raw: string | undefined): { reason: string } | null {
+  if (!raw) return null;
+  try {
+    const data = JSON.parse(raw) as unknown;
+    const reason = data && typeof data === 'object' ? (data as { reason?: unknown }).reason : undefined;
+    return typeof reason === 'string' && reason.trim() !== '' ? { reason: reason.trim().slice(0, 500) } : null;
+  } catch {
+    return null;
+  }
+}
+
+const FAILED_SESSION = new Set(['failed', 'error']);
+
 export function createCallLoop(deps: CallLoopDeps) {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
@@ -167,6 +219,34 @@ export function createCallLoop(deps: CallLoopDeps) {
   const onInfo = deps.onInfo ?? (() => undefined);
 
   const agentTurn = (content: string): CallTurn => ({ role: 'agent', content, at: iso(), confidence: null });
+
+  /** How ConversationRelay speaks a call with these settings; null = the <Gather> loop. */
+  function relayFor(s: Pick<CallSettingsSnapshot, 'conversationMode' | 'voice'>): RelayVoice | null {
+    if (s.conversationMode !== 'streaming' || !deps.relay?.url()) return null;
+    return relayVoiceOf(s.voice);
+  }
+
+  /** The call handed to the relay; the URL format is what the relay's $connect verifies (signed by Twilio over it). */
+  function connect(userId: string, call: Pick<StoredCall, 'id'>, s: CallSettingsSnapshot, relay: RelayVoice): CallStep {
+    const r = deps.relay!;
+    return {
+      kind: 'relay',
+      url: `${r.url()}?user=${encodeURIComponent(userId)}&call=${encodeURIComponent(call.id)}`,
+      actionUrl: `${r.actionUrl(userId)}?call=${encodeURIComponent(call.id)}`,
+      welcomeGreeting: s.messageWelcome,
+      relay,
+    };
+  }
+
+  /** What a live call answers when it starts: [recording] + the relay, or the welcome inside the first <Gather>. */
+  function opening(userId: string, call: Pick<StoredCall, 'id' | 'agent' | 'conversationMode' | 'silences' | 'messages'>, s: CallSettingsSnapshot): CallStep[] {
+    const steps: CallStep[] = [];
+    if (s.enableRecording) steps.push({ kind: 'record', callbackUrl: deps.urls(userId).recording });
+    const relay = call.conversationMode === 'streaming' ? relayFor(s) : null;
+    if (relay) steps.push(connect(userId, call, s, relay));
+    else steps.push(listen(userId, call, call.messages.length, call.silences, s.messageWelcome));
+    return steps;
+  }
 
   function listen(userId: string, call: Pick<StoredCall, 'id' | 'agent'>, turn: number, silences: number, text: string | null): CallStep {
     return { kind: 'gather', actionUrl: gatherUrl(deps.urls(userId).gather, call, turn, silences), text, timeoutSec: VOICE_LIMITS.gatherTimeout };
@@ -189,6 +269,8 @@ export function createCallLoop(deps: CallLoopDeps) {
       }
       return goodbye(s);
     }
+    // A retried incoming webhook: the same opening (the first answer was never played).
+    if (afterTurn === null && (call.conversationMode === 'streaming' || call.messages.length <= 1)) return { voice: voiceOf(s), steps: opening(userId, call, s) };
     const answer = afterTurn !== null ? call.messages[afterTurn + 1] : call.messages[0];
     return { voice: voiceOf(s), steps: [listen(userId, call, call.messages.length, call.silences, answer?.role === 'agent' ? answer.content : null)] };
   }
@@ -212,77 +294,121 @@ export function createCallLoop(deps: CallLoopDeps) {
     }
   }
 
+  /** The incoming webhook's work: the call stored once per CallSid, then its opening (or why it ends at once). */
+  async function answerIncoming(userId: string, p: TwilioCallParams, settingsRead: Promise<StoredVoiceSettings | null>): Promise<CallScript> {
+    const callSid = p.CallSid ?? '';
+    type Reservation = { ok: true } | { ok: false; error: unknown };
+    // A retried webhook is found by create() (the CallSid guard), not by a read first: one round trip less.
+    const [stored, agents, connection, contact, reservation] = await Promise.all([
+      settingsRead,
+      deps.agents.list(userId),
+      deps.ai.forUser(userId),
+      p.From
+        ? deps.contacts.findByPhone(userId, p.From).catch((error: unknown) => {
+            onError('Voice: the caller’s contact lookup failed; the call goes on', error);
+            return null;
+          })
+        : Promise.resolve(null),
+      deps.usage.reserve(userId, 'minutes', 1).then(
+        (): Reservation => ({ ok: true }),
+        (error: unknown): Reservation => ({ ok: false, error }),
+      ),
+    ]);
+    if (!reservation.ok && !(reservation.error instanceof LimitExceededError) && !(reservation.error instanceof PaymentRequiredError)) {
+      throw reservation.error;
+    }
+    const s = snapshotOf(stored);
+    const agent = pickAnsweringAgent(agents);
+    const at = iso();
+    const endReason: StoredCall['endReason'] = !reservation.ok ? 'usage_limit' : !agent || !connection ? 'error' : undefined;
+    const call: StoredCall = {
+      id: deps.newId(now()),
+      userId,
+      callSid,
+      status: 'active',
+      phoneNumber: p.From ?? '',
+      internalNumber: p.To ?? '',
+      contact,
+      duration: 0,
+      createdAt: at,
+      endedAt: null,
+      voiceSettings: { name: agent?.name ?? '', description: agent?.description ?? '', language: s.language },
+      messages: endReason ? [] : [agentTurn(s.messageWelcome)],
+      summary: null,
+      summaryStatus: 'pending',
+      deliveries: [],
+      agent: agent ? { _id: agent._id, name: agent.name } : null,
+      escalated: false,
+      settings: s,
+      silences: 0,
+      endedByUs: endReason !== undefined,
+      recording: null,
+      billedMinutes: 0,
+      conversationMode: !endReason && relayFor(s) ? 'streaming' : 'gather',
+      latency: null,
+      ...(endReason ? { endReason } : {}),
+    };
+    const created = await deps.calls.create(call);
+    if (!created.created) {
+      if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
+      return replay(userId, created.call, null);
+    }
+    if (endReason === 'usage_limit') {
+      onInfo('Voice: call refused, the plan’s minutes are used up (or no active subscription)', { userId, callSid });
+      return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
+    }
+    if (endReason === 'error') {
+      onInfo(!agent ? 'Voice: no enabled agent answers calls; the call is ended' : 'Voice: no ChatGPT integration; the call is ended', { userId, callSid });
+      return goodbye(s, [{ kind: 'say', text: s.messageError }]);
+    }
+    return { voice: voiceOf(s), steps: opening(userId, call, s) };
+  }
+
   return {
     async incoming(userId: string, p: TwilioCallParams): Promise<CallScript> {
-      const callSid = p.CallSid ?? '';
-      type Reservation = { ok: true } | { ok: false; error: unknown };
-      // A retried webhook is found by create() (the CallSid guard), not by a read first: one round trip less.
-      const [stored, agents, connection, contact, reservation] = await Promise.all([
-        deps.settings.get(userId),
-        deps.agents.list(userId),
-        deps.ai.forUser(userId),
-        p.From
-          ? deps.contacts.findByPhone(userId, p.From).catch((error: unknown) => {
-              onError('Voice: the caller’s contact lookup failed; the call goes on', error);
-              return null;
-            })
-          : Promise.resolve(null),
-        deps.usage.reserve(userId, 'minutes', 1).then(
-          (): Reservation => ({ ok: true }),
-          (error: unknown): Reservation => ({ ok: false, error }),
-        ),
-      ]);
-      if (!reservation.ok && !(reservation.error instanceof LimitExceededError) && !(reservation.error instanceof PaymentRequiredError)) {
-        throw reservation.error;
+      // The relay function is warmed as soon as the settings say the call will stream (in parallel
+      // with the rest); the answer waits for the bounded invoke, or Lambda would freeze it unsent.
+      let warming: Promise<void> | undefined;
+      const settingsRead = deps.settings.get(userId).then((stored) => {
+        if (deps.relay && relayFor(snapshotOf(stored))) warming = deps.relay.warmer.warmUp();
+        return stored;
+      });
+      try {
+        return await answerIncoming(userId, p, settingsRead);
+      } finally {
+        await warming;
       }
-      const s = snapshotOf(stored);
-      const agent = pickAnsweringAgent(agents);
-      const at = iso();
-      const endReason: StoredCall['endReason'] = !reservation.ok ? 'usage_limit' : !agent || !connection ? 'error' : undefined;
-      const call: StoredCall = {
-        id: deps.newId(now()),
-        userId,
-        callSid,
-        status: 'active',
-        phoneNumber: p.From ?? '',
-        internalNumber: p.To ?? '',
-        contact,
-        duration: 0,
-        createdAt: at,
-        endedAt: null,
-        voiceSettings: { name: agent?.name ?? '', description: agent?.description ?? '', language: s.language },
-        messages: endReason ? [] : [agentTurn(s.messageWelcome)],
-        summary: null,
-        summaryStatus: 'pending',
-        deliveries: [],
-        agent: agent ? { _id: agent._id, name: agent.name } : null,
-        escalated: false,
-        settings: s,
-        silences: 0,
-        endedByUs: endReason !== undefined,
-        recording: null,
-        billedMinutes: 0,
-        conversationMode: 'gather',
-        latency: null,
-        ...(endReason ? { endReason } : {}),
-      };
-      const created = await deps.calls.create(call);
-      if (!created.created) {
-        if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
-        return replay(userId, created.call, null);
-      }
-      if (endReason === 'usage_limit') {
-        onInfo('Voice: call refused, the plan’s minutes are used up (or no active subscription)', { userId, callSid });
+    },
+
+    /** The <Connect action> of a streamed call: Twilio posts it when the ConversationRelay session ends. */
+    async relayAction(userId: string, p: TwilioCallParams, query: { call?: string }): Promise<CallScript> {
+      const byId = query.call ? await deps.calls.get(userId, query.call) : null;
+      const call = byId && byId.callSid === p.CallSid ? byId : await deps.calls.getBySid(userId, p.CallSid ?? '');
+      if (!call) {
+        onInfo('Voice: relay action for an unknown call', { userId, callSid: p.CallSid });
+        const s = snapshotOf(null);
         return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
       }
-      if (endReason === 'error') {
-        onInfo(!agent ? 'Voice: no enabled agent answers calls; the call is ended' : 'Voice: no ChatGPT integration; the call is ended', { userId, callSid });
-        return goodbye(s, [{ kind: 'say', text: s.messageError }]);
+      const s = call.settings;
+      const handoff = handoffOf(p.HandoffData);
+      if (handoff && s.escalationForwardNumber && deps.relay) {
+        // Warm transfer: the relay already spoke messageFallback. The owner is told once (a retried action finds the claim taken).
+        if (await deps.relay.handoffs.claim(userId, call.id, handoff.reason, iso())) {
+          await deps.queue.enqueue({ userId, callId: call.id, stage: 'handoff' }).catch((error: unknown) => {
+            onError('Voice: the owner’s handoff notice could not be queued; the call is forwarded anyway', error, { userId, callId: call.id });
+          });
+        }
+        return { voice: voiceOf(s), steps: [{ kind: 'dial', number: s.escalationForwardNumber }] };
       }
-      const steps: CallStep[] = [];
-      if (s.enableRecording) steps.push({ kind: 'record', callbackUrl: deps.urls(userId).recording });
-      steps.push(listen(userId, call, call.messages.length, 0, s.messageWelcome));
-      return { voice: voiceOf(s), steps };
+      const live = call.status === 'active' && !call.endedByUs;
+      if (FAILED_SESSION.has((p.SessionStatus ?? '').toLowerCase())) {
+        onInfo('Voice: the ConversationRelay session failed; error message and hang-up', { userId, callId: call.id, errorCode: p.ErrorCode, error: p.ErrorMessage });
+        if (live) await deps.calls.markEndedByUs(userId, call.id, 'error');
+        return { voice: voiceOf(s), steps: [{ kind: 'say', text: s.messageError }, { kind: 'hangup' }] };
+      }
+      // Goodbye or max duration (the relay marked the call), or the caller is gone. A live call we hang up on ends by us.
+      if (live && (p.CallStatus ?? 'in-progress') === 'in-progress') await deps.calls.markEndedByUs(userId, call.id, 'goodbye');
+      return { voice: voiceOf(s), steps: [{ kind: 'hangup' }] };
     },
 
     async gather(userId: string, p: TwilioCallParams, query: { call?: string; agent?: string; turn?: string; silences?: string }): Promise<CallScript> {

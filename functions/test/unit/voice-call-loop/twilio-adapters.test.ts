@@ -6,7 +6,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
-import { prosodyOf, renderTwiml } from '../../../src/adapters/twilio/twiml.js';
+import { RELAY_TRANSCRIPTION, prosodyOf, renderTwiml } from '../../../src/adapters/twilio/twiml.js';
 import { twilioSignature, verifyTwilioSignature } from '../../../src/adapters/twilio/signature.js';
 import type { CallScript, SpeechVoice } from '../../../src/domain/voice/call-loop.js';
 
@@ -29,7 +29,19 @@ function sdkTwiml(script: CallScript): string {
       const gather = response.gather({ input: ['speech'], language: script.voice.language as never, speechTimeout: 'auto', timeout: step.timeoutSec, actionOnEmptyResult: true, action: step.actionUrl, method: 'POST' });
       if (step.text) say(gather, script.voice, step.text);
     } else if (step.kind === 'dial') response.dial({ answerOnBridge: true }, step.number);
-    else response.hangup();
+    else if (step.kind === 'relay') {
+      response.connect({ action: step.actionUrl, method: 'POST' }).conversationRelay({
+        url: step.url,
+        welcomeGreeting: step.welcomeGreeting,
+        language: script.voice.language,
+        ttsProvider: step.relay.ttsProvider,
+        voice: step.relay.voice,
+        transcriptionProvider: RELAY_TRANSCRIPTION.provider,
+        speechModel: RELAY_TRANSCRIPTION.speechModel,
+        interruptible: 'any',
+        dtmfDetection: true,
+      });
+    } else response.hangup();
   }
   return response.toString();
 }
@@ -71,6 +83,7 @@ describe('TwiML builder', () => {
           { kind: 'gather', actionUrl: text(), text: text() || null, timeoutSec: randomInt(1, 10) },
           { kind: 'record', callbackUrl: text() },
           { kind: 'dial', number: text() },
+          { kind: 'relay', url: text(), actionUrl: text(), welcomeGreeting: text(), relay: { ttsProvider: 'Google', voice: text() } },
         ],
       };
 
