@@ -16,6 +16,7 @@
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
+import { latencyStats } from '../../domain/voice/latency.js';
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
@@ -65,10 +66,13 @@ const LIST_ATTRIBUTES = [
   'recording',
   'billedMinutes',
   'messageCount',
+  // Issue 16: the list shows each call's mode and p50/p95 without reading transcripts.
+  'conversationMode',
+  'latency',
 ] as const;
 
 function toCall(item: Item): StoredCall {
-  const { pk: _pk, sk: _sk, entity: _e, messageCount: _mc, gsi1pk: _g1, gsi1sk: _g2, ...rest } = item;
+  const { pk: _pk, sk: _sk, entity: _e, messageCount: _mc, gsi1pk: _g1, gsi1sk: _g2, relayPromptKey: _rk, relayPromptAt: _ra, ...rest } = item;
   const call = rest as unknown as StoredCall;
   if (!Array.isArray(call.messages)) call.messages = [];
   if (!Array.isArray(call.deliveries)) call.deliveries = [];
@@ -254,6 +258,61 @@ export class DynamoCallRepository implements CallRepository {
     await this.update(userId, id, {
       set: 'SET deliveries = list_append(if_not_exists(deliveries, :empty), :a)',
       values: { ':empty': [], ':a': [attempt] },
+    });
+  }
+
+  async claimRelayTurn(
+    userId: string,
+    id: string,
+    input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number },
+  ): Promise<{ slot: number } | 'duplicate' | 'missing'> {
+    if (!isId(id)) return 'missing';
+    // One UpdateItem: DynamoDB serialises writes to an item, so the returned count places the slot
+    // whatever else was appended meanwhile; the prompt key + time make a repeated frame a no-op.
+    const notDuplicate = 'attribute_not_exists(relayPromptKey) OR relayPromptKey <> :key OR relayPromptAt <= :since';
+    const values = { ':key': input.dedupKey, ':since': input.now - input.windowMs, ':at': input.now, ':n': input.turns.length, ':zero': 0 };
+    const appended = await this.update(userId, id, {
+      set: 'SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = if_not_exists(messageCount, :zero) + :n, relayPromptKey = :key, relayPromptAt = :at',
+      condition: `(${notDuplicate}) AND (attribute_not_exists(messageCount) OR messageCount <= :room)`,
+      values: { ...values, ':turns': input.turns, ':empty': [], ':room': MAX_STORED_TURNS - input.turns.length },
+    });
+    if (appended) return { slot: Number(appended.messageCount) - 1 };
+    // Which condition failed: a duplicate, a missing call, or a full transcript (counted, not stored).
+    const counted = await this.update(userId, id, {
+      set: 'SET messageCount = if_not_exists(messageCount, :zero) + :n, relayPromptKey = :key, relayPromptAt = :at',
+      condition: notDuplicate,
+      values,
+    });
+    if (counted) return { slot: -1 };
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.key(userId, id), ProjectionExpression: 'pk', ConsistentRead: true }));
+    return Item ? 'duplicate' : 'missing';
+  }
+
+  async setRelayAnswer(userId: string, id: string, slot: number, turn: CallTurn): Promise<void> {
+    if (slot < 0 || slot >= MAX_STORED_TURNS) return;
+    // messages[n] cannot take a placeholder name: the index is a validated integer in the expression.
+    const path = `messages[${Math.floor(slot)}]`;
+    let updated = await this.update(userId, id, {
+      set: `SET ${path} = :turn`,
+      condition: `attribute_not_exists(${path}.interrupted)`,
+      values: { ':turn': turn },
+    });
+    if (!updated && turn.latency) {
+      // An interrupt already wrote what was heard: keep it, add the figures.
+      updated = await this.update(userId, id, { set: `SET ${path}.latency = :lat`, condition: `attribute_exists(${path})`, values: { ':lat': turn.latency } });
+    }
+    if (!updated) return;
+    const messages = Array.isArray(updated.messages) ? (updated.messages as CallTurn[]) : [];
+    await this.update(userId, id, { set: 'SET latency = :stats', values: { ':stats': latencyStats(messages) } });
+  }
+
+  async setRelayHeard(userId: string, id: string, slot: number, heard: string): Promise<void> {
+    if (slot < 0 || slot >= MAX_STORED_TURNS) return;
+    const path = `messages[${Math.floor(slot)}]`;
+    await this.update(userId, id, {
+      set: `SET ${path}.content = :heard, ${path}.interrupted = :t`,
+      condition: `attribute_exists(${path})`,
+      values: { ':heard': heard, ':t': true },
     });
   }
 

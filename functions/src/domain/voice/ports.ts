@@ -75,6 +75,25 @@ export interface CallRepository {
   addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void>;
   /** Updates the contact reference (apply-contact). */
   setContact(userId: string, id: string, contact: StoredCall['contact']): Promise<void>;
+  /**
+   * Streamed calls (issue 16): appends the caller's turn and the agent turn's placeholder at the
+   * end of the transcript in one atomic write (whatever else is appended meanwhile), unless the
+   * same prompt (`dedupKey`) was claimed less than `windowMs` before `now` (a duplicated or
+   * retried frame). Returns the placeholder's index (-1 when the transcript is full: nothing is
+   * stored), 'duplicate', or 'missing' when the call does not exist.
+   */
+  claimRelayTurn(
+    userId: string,
+    id: string,
+    input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number },
+  ): Promise<{ slot: number } | 'duplicate' | 'missing'>;
+  /**
+   * The answered agent turn into its slot, and the call's latency figures recomputed. A slot an
+   * interrupt already corrected (setRelayHeard) keeps the heard text: only the latency is added.
+   */
+  setRelayAnswer(userId: string, id: string, slot: number, turn: CallTurn): Promise<void>;
+  /** An interrupt after the answer was fully sent: the slot's content becomes what the caller heard. */
+  setRelayHeard(userId: string, id: string, slot: number, heard: string): Promise<void>;
   /** Newest first; `search` = digits matched inside phoneNumber or internalNumber ('' = all). Items may omit `messages` (empty) but carry messageCount. */
   page(userId: string, input: { page: number; limit: number; search: string }): Promise<CallPage & { messageCounts: number[] }>;
 }

@@ -1,0 +1,138 @@
+/**
+ * The voice relay's small items (issue 16; ACCESS-PATTERNS.md "Voice relay"):
+ *
+ * - pk=RELAYCONN#{connectionId}, sk=RELAYCONN: {userId, callId, connectedAt, expiresAt}. Written
+ *   by an accepted $connect, deleted by $disconnect, so each frame finds its call in one read.
+ *   Keyed by the connection, not the tenant: a frame carries only API Gateway's connection id
+ *   (unguessable, and the item holds pointers only; the call itself is read under USER#).
+ * - pk=USER#{u}, sk=VRELAY#{callId}: the call's turn state {answerSlot, answerSent, cancelSlot, heard}: which
+ *   agent turn is streaming, whether it was fully sent, and the cancel flag an interrupt sets.
+ *   The streaming invocation reads it between posts (a few hundred bytes, unlike the call item).
+ *
+ * Both expire (expiresAt) 3 hours after they are written: longer than API Gateway's 2-hour
+ * connection limit; readers ignore expired items.
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState } from '../../domain/voice/relay/ports.js';
+import { conditionHolds } from './conditions.js';
+import { userPk } from './keys.js';
+
+export const RELAY_ITEM_TTL_S = 3 * 60 * 60;
+const connectionKey = (connectionId: string) => ({ pk: `RELAYCONN#${connectionId}`, sk: 'RELAYCONN' });
+export const relayStateSk = (callId: string) => `VRELAY#${callId}`;
+
+const expiresAt = (now: number) => Math.floor(now / 1000) + RELAY_ITEM_TTL_S;
+const live = (item: Record<string, unknown> | undefined, now: number) => item && !(typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now);
+
+export class DynamoRelayConnectionStore implements RelayConnectionStore {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async put(record: RelayConnectionRecord): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...connectionKey(record.connectionId), entity: 'relayConnection', ...record, expiresAt: expiresAt(this.now()) },
+      }),
+    );
+  }
+
+  async get(connectionId: string): Promise<RelayConnectionRecord | null> {
+    if (!connectionId || connectionId.length > 128) return null;
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: connectionKey(connectionId), ConsistentRead: true }));
+    if (!live(Item, this.now()) || typeof Item?.userId !== 'string' || typeof Item.callId !== 'string') return null;
+    return { connectionId, userId: Item.userId, callId: Item.callId, connectedAt: String(Item.connectedAt ?? '') };
+  }
+
+  async delete(connectionId: string): Promise<void> {
+    if (!connectionId || connectionId.length > 128) return;
+    await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: connectionKey(connectionId) }));
+  }
+}
+
+export class DynamoRelayTurnState implements RelayTurnState {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private key(userId: string, callId: string) {
+    return { pk: userPk(userId), sk: relayStateSk(callId) };
+  }
+
+  private async read(userId: string, callId: string): Promise<{ answerSlot?: number; answerSent?: boolean; cancelSlot?: number; heard?: string } | null> {
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: this.key(userId, callId),
+        ConsistentRead: true,
+        ProjectionExpression: 'answerSlot, answerSent, cancelSlot, heard, expiresAt',
+      }),
+    );
+    return live(Item, this.now()) ? (Item as { answerSlot?: number; answerSent?: boolean; cancelSlot?: number; heard?: string }) : null;
+  }
+
+  async start(userId: string, callId: string, slot: number): Promise<void> {
+    // A late start of an older answer never replaces a newer one.
+    await conditionHolds(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, callId),
+          UpdateExpression: 'SET answerSlot = :slot, answerSent = :f, expiresAt = :exp, entity = :e REMOVE cancelSlot, heard',
+          ConditionExpression: 'attribute_not_exists(answerSlot) OR answerSlot < :slot',
+          ExpressionAttributeValues: { ':slot': slot, ':f': false, ':exp': expiresAt(this.now()), ':e': 'relayTurnState' },
+        }),
+      ),
+    );
+  }
+
+  async cancelled(userId: string, callId: string, slot: number): Promise<{ heard: string } | null> {
+    const state = await this.read(userId, callId);
+    return state?.cancelSlot === slot ? { heard: state.heard ?? '' } : null;
+  }
+
+  async interrupt(userId: string, callId: string, heard: string): Promise<InterruptOutcome> {
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const state = await this.read(userId, callId);
+      if (typeof state?.answerSlot !== 'number') return null;
+      const slot = state.answerSlot;
+      if (state.answerSent) return { slot, streaming: false };
+      const set = await conditionHolds(
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: this.key(userId, callId),
+            UpdateExpression: 'SET cancelSlot = :slot, heard = :heard',
+            ConditionExpression: 'answerSlot = :slot AND answerSent = :f',
+            ExpressionAttributeValues: { ':slot': slot, ':heard': heard, ':f': false },
+          }),
+        ),
+      );
+      if (set) return { slot, streaming: true };
+      // The answer finished (or a newer one started) between the read and the write: look again.
+    }
+    return null;
+  }
+
+  async finish(userId: string, callId: string, slot: number): Promise<{ heard: string } | null> {
+    const done = await conditionHolds(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, callId),
+          UpdateExpression: 'SET answerSent = :t',
+          ConditionExpression: 'answerSlot = :slot AND (attribute_not_exists(cancelSlot) OR cancelSlot <> :slot)',
+          ExpressionAttributeValues: { ':slot': slot, ':t': true },
+        }),
+      ),
+    );
+    if (done) return null;
+    const state = await this.read(userId, callId);
+    return state?.cancelSlot === slot ? { heard: state.heard ?? '' } : null;
+  }
+}

@@ -1,0 +1,290 @@
+import { describe, expect, it } from 'vitest';
+import { VOICE_DEFAULTS } from '../../../src/contract/voice.js';
+import type { ToolRecord } from '../../../src/domain/agents/ports.js';
+import { ModelError } from '../../../src/domain/ai/ports.js';
+import { RELAY_FILLERS } from '../../../src/domain/voice/relay/session.js';
+import { gate, relaySetup, scriptedModel, RELAY_URL, USER } from './fakes.js';
+
+const prompt = (voicePrompt: string) => ({ type: 'prompt', voicePrompt, lang: 'es-ES', last: true });
+const tool = (name: string): ToolRecord => ({
+  _id: 't1',
+  agentId: 'a1',
+  name,
+  description: 'Looks it up',
+  type: 'http_request',
+  properties: {},
+  required: [],
+  endpoint: 'https://api.example/x',
+  method: 'GET',
+  headerKey: '',
+  sealedHeaderValue: '',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('voice relay handshake', () => {
+  it('accepts a signed handshake for a live streamed call and records the connection', async () => {
+    const r = relaySetup();
+    const url = `${RELAY_URL}?user=${USER}&call=${r.callId}`;
+
+    const ok = await r.session.connect({ connectionId: 'c1', user: USER, call: r.callId, signature: `signed:${url}` });
+
+    expect(ok).toBe(true);
+    expect(r.connections.records.get('c1')).toMatchObject({ userId: USER, callId: r.callId });
+  });
+
+  it('refuses a forged signature, another user, an unknown or finished call, and stores nothing', async () => {
+    const r = relaySetup();
+    const signed = (user: string, call: string) => `signed:${RELAY_URL}?user=${user}&call=${call}`;
+    const other = '11111111-2222-4333-8444-555555555555';
+    r.calls.byId.set('01HZZZZZZZZZZZZZZZZZZZZZZZ', { ...r.call, id: '01HZZZZZZZZZZZZZZZZZZZZZZZ', status: 'completed' });
+
+    const answers = await Promise.all([
+      r.session.connect({ connectionId: 'a', user: USER, call: r.callId, signature: 'forged' }),
+      r.session.connect({ connectionId: 'b', user: other, call: r.callId, signature: signed(other, r.callId) }),
+      r.session.connect({ connectionId: 'c', user: USER, call: '01HXXXXXXXXXXXXXXXXXXXXXXX', signature: signed(USER, '01HXXXXXXXXXXXXXXXXXXXXXXX') }),
+      r.session.connect({ connectionId: 'd', user: USER, call: '01HZZZZZZZZZZZZZZZZZZZZZZZ', signature: signed(USER, '01HZZZZZZZZZZZZZZZZZZZZZZZ') }),
+      r.session.connect({ connectionId: 'e', user: 'x'.repeat(5000), call: r.callId, signature: 'x' }),
+      r.session.connect({ connectionId: 'f', user: USER, call: r.callId, signature: undefined }),
+    ]);
+
+    expect(answers).toEqual([false, false, false, false, false, false]);
+    expect(r.connections.records.size).toBe(0);
+  });
+
+  it('closes the connection when setup names another call', async () => {
+    const r = relaySetup();
+    await r.open();
+
+    await r.send({ type: 'setup', sessionId: 'VX1', callSid: 'CAother', accountSid: 'AC1' });
+
+    expect(r.posts.closed).toEqual([r.connectionId]);
+    expect(r.connections.records.size).toBe(0);
+  });
+
+  it('ignores frames that are not ConversationRelay messages, never throwing', async () => {
+    const r = relaySetup();
+    await r.open();
+
+    await r.session.frame(r.connectionId, 'not json', { arrivedAt: Date.now() });
+    await r.session.frame(r.connectionId, JSON.stringify({ type: 'prompt' }), { arrivedAt: Date.now() });
+    await r.session.frame(r.connectionId, JSON.stringify({ type: 'weird', x: 1 }), { arrivedAt: Date.now() });
+
+    expect(r.posts.frames).toEqual([]);
+    expect(r.stored().messages).toHaveLength(1);
+    expect(r.infos.filter((m) => m.includes('ignored'))).toHaveLength(3);
+  });
+});
+
+describe('voice relay turns', () => {
+  it('streams clause-sized tokens, the first as soon as it is complete, and stores the turn with its latency', async () => {
+    const { model } = scriptedModel([['Claro', ',', ' le', ' ayudo', '.', ' Tenemos', ' mesa', ' a', ' las', ' **nueve**', '.', ' ¿Le', ' va', ' bien', '?']]);
+    const r = relaySetup({ model });
+    await r.open();
+
+    await r.send(prompt('Quiero reservar una mesa'));
+
+    const texts = r.posts.texts;
+    expect(texts.map((t) => t.token)).toEqual(['Claro, le ayudo.', ' Tenemos mesa a las nueve.', ' ¿Le va bien?']);
+    expect(texts.map((t) => t.last)).toEqual([false, false, true]);
+    const [welcome, user, agent] = r.stored().messages;
+    expect(welcome!.content).toBe(VOICE_DEFAULTS.messageWelcome);
+    expect(user).toMatchObject({ role: 'user', content: 'Quiero reservar una mesa' });
+    expect(agent).toMatchObject({ role: 'agent', content: 'Claro, le ayudo. Tenemos mesa a las nueve. ¿Le va bien?' });
+    expect(agent!.latency!.firstTokenMs).toBeGreaterThanOrEqual(0);
+    expect(agent!.latency!.lastTokenMs).toBeGreaterThanOrEqual(agent!.latency!.firstTokenMs);
+    expect(r.stored().latency).toEqual({ turns: 1, p50Ms: agent!.latency!.firstTokenMs, p95Ms: agent!.latency!.firstTokenMs });
+  });
+
+  it('gives the agent the transcript so far as history', async () => {
+    const { model, requests } = scriptedModel([['Sí.']]);
+    const r = relaySetup({ model });
+    await r.open();
+
+    await r.send(prompt('Hola'));
+    await r.send(prompt('¿Abren mañana?'));
+
+    const last = requests.at(-1)!.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]);
+    expect(last).toEqual([
+      ['assistant', VOICE_DEFAULTS.messageWelcome],
+      ['user', 'Hola'],
+      ['assistant', 'Sí.'],
+      ['user', '¿Abren mañana?'],
+    ]);
+  });
+
+  it('stops between posts when the caller interrupts and stores what was heard', async () => {
+    const later = gate();
+    const { model } = scriptedModel([['Tenemos tres menús.', ' El primero lleva pescado.', { gate: later.promise }, ' El segundo', ' lleva carne.', ' El tercero es vegetariano.']]);
+    const r = relaySetup({ model });
+    await r.open();
+    r.posts.onPost = async (frame) => {
+      if (frame.type !== 'text') return;
+      if (frame.token.includes('menús')) later.open();
+      // The caller speaks over the second clause: Twilio sends interrupt (a separate invocation).
+      if (frame.token.includes('primero')) await r.send({ type: 'interrupt', utteranceUntilInterrupt: 'Tenemos tres menús. El primero', durationUntilInterruptMs: 1800 });
+    };
+
+    await r.send(prompt('¿Qué menús tienen?'));
+
+    expect(r.posts.texts.map((t) => t.token)).toEqual(['Tenemos tres menús.', ' El primero lleva pescado.']);
+    expect(r.posts.texts.every((t) => !t.last)).toBe(true);
+    const agent = r.stored().messages[2]!;
+    expect(agent).toMatchObject({ content: 'Tenemos tres menús. El primero', interrupted: true });
+    expect(agent.latency).toBeDefined();
+  });
+
+  it('corrects the stored turn when the interrupt comes after the answer was fully sent', async () => {
+    const r = relaySetup({ model: scriptedModel([['Abrimos a las nueve y cerramos a medianoche.']]).model });
+    await r.open();
+    await r.send(prompt('¿Horario?'));
+
+    await r.send({ type: 'interrupt', utteranceUntilInterrupt: 'Abrimos a las nueve', durationUntilInterruptMs: 900 });
+
+    expect(r.stored().messages[2]).toMatchObject({ content: 'Abrimos a las nueve', interrupted: true });
+    expect(r.stored().messages[2]!.latency).toBeDefined();
+  });
+
+  it('ignores a repeated prompt frame: one user turn, one answer', async () => {
+    const r = relaySetup({ model: scriptedModel([[{ wait: 20 }, 'Vale.']]).model });
+    await r.open();
+
+    await Promise.all([r.send(prompt('Reservar')), r.send(prompt('Reservar'))]);
+    await r.send(prompt('Reservar'));
+
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reservar', 'Vale.']);
+    expect(r.posts.texts.filter((t) => t.last)).toHaveLength(1);
+  });
+
+  it('speaks a filler as soon as a tool call starts, before the tool answers', async () => {
+    const slow = gate();
+    const { model } = scriptedModel([[{ tools: [{ id: 'c1', name: 'check_table', arguments: '{}' }] }], ['Hay mesa libre.']]);
+    const r = relaySetup({ model, agentTools: [tool('check_table')], tool: async () => (await slow.promise, { ok: true, result: 'free' }) });
+    await r.open();
+    r.posts.onPost = (frame) => {
+      if (frame.type === 'text' && frame.token === RELAY_FILLERS.es) setTimeout(slow.open, 30);
+    };
+
+    await r.send(prompt('¿Hay mesa?'));
+
+    expect(r.posts.texts.map((t) => [t.token, t.last])).toEqual([
+      [RELAY_FILLERS.es, false],
+      [' Hay mesa libre.', true],
+    ]);
+    expect(r.toolCalls).toEqual(['check_table']);
+    expect(r.stored().messages[2]!.content).toBe(`${RELAY_FILLERS.es} Hay mesa libre.`);
+  });
+
+  it('speaks the English filler on an English call, and none for escalate_to_human', async () => {
+    const en = relaySetup({
+      model: scriptedModel([[{ tools: [{ id: 'c1', name: 'check_table', arguments: '{}' }] }], ['Yes.']]).model,
+      agentTools: [tool('check_table')],
+      settings: { language: 'en-US' },
+    });
+    await en.open();
+    await en.send(prompt('Any table?'));
+    const esc = relaySetup({ model: scriptedModel([[{ tools: [{ id: 'e1', name: 'escalate_to_human', arguments: '{"reason":"wants a manager"}' }] }]]).model });
+    await esc.open();
+    await esc.send(prompt('Quiero hablar con el encargado'));
+
+    expect(en.posts.texts[0]!.token).toBe(RELAY_FILLERS.en);
+    expect(esc.posts.texts.map((t) => t.token)).toEqual([VOICE_DEFAULTS.messageFallback, '']);
+  });
+
+  it('hands over with the fallback message and an end frame with handoffData when a forwarding number is set', async () => {
+    const r = relaySetup({
+      model: scriptedModel([[{ tools: [{ id: 'e1', name: 'escalate_to_human', arguments: '{"reason":"wants a manager"}' }] }]]).model,
+      settings: { escalationForwardNumber: '+34911111111' },
+    });
+    await r.open();
+
+    await r.send(prompt('Quiero hablar con el encargado'));
+
+    expect(r.posts.spoken).toBe(VOICE_DEFAULTS.messageFallback);
+    const end = r.posts.frames.at(-1)!;
+    expect(end.type).toBe('end');
+    expect(JSON.parse((end as { handoffData: string }).handoffData)).toEqual({ reason: 'wants a manager', callId: r.callId });
+    expect(r.stored()).toMatchObject({ escalated: true, escalationReason: 'wants a manager', endedByUs: false });
+    expect(r.stored().messages[2]!.content).toBe(VOICE_DEFAULTS.messageFallback);
+  });
+
+  it('without a forwarding number marks the call escalated and keeps it going (no end frame)', async () => {
+    const r = relaySetup({ model: scriptedModel([[{ tools: [{ id: 'e1', name: 'escalate_to_human', arguments: '{"reason":"complaint"}' }] }]]).model });
+    await r.open();
+
+    await r.send(prompt('Tengo una queja'));
+
+    expect(r.posts.frames.some((f) => f.type === 'end')).toBe(false);
+    expect(r.posts.texts.at(-1)!.last).toBe(true);
+    expect(r.stored()).toMatchObject({ escalated: true, escalationReason: 'complaint', status: 'active' });
+  });
+
+  it('speaks the error message after a model error, stores the turns, and the call goes on', async () => {
+    const r = relaySetup({ model: scriptedModel([['Un', { fail: new ModelError('unavailable', 'down') }], ['Ahora sí.']]).model });
+    await r.open();
+
+    await r.send(prompt('Hola'));
+    await r.send(prompt('¿Me oye?'));
+
+    expect(r.posts.texts.slice(0, 3).map((t) => [t.token, t.last])).toEqual([
+      ['Un', false],
+      [` ${VOICE_DEFAULTS.messageError}`, false],
+      ['', true],
+    ]);
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Hola', `Un ${VOICE_DEFAULTS.messageError}`, '¿Me oye?', 'Ahora sí.']);
+    expect(r.errors).toHaveLength(1);
+  });
+
+  it('speaks the error message without an agent or a ChatGPT integration', async () => {
+    const noAgent = relaySetup({ agent: false });
+    const noAi = relaySetup({ ai: false });
+    await noAgent.open();
+    await noAi.open();
+
+    await noAgent.send(prompt('Hola'));
+    await noAi.send(prompt('Hola'));
+
+    for (const r of [noAgent, noAi]) {
+      expect(r.posts.spoken).toBe(VOICE_DEFAULTS.messageError);
+      expect(r.posts.texts.at(-1)!.last).toBe(true);
+      expect(r.stored().messages[2]!.content).toBe(VOICE_DEFAULTS.messageError);
+      expect(r.stored().status).toBe('active');
+    }
+  });
+
+  it('says goodbye and ends the session (no handoff) once maxCallDuration has passed', async () => {
+    const r = relaySetup({ createdAt: new Date(Date.now() - 301_000).toISOString(), settings: { maxCallDuration: 300, escalationForwardNumber: '+34911111111' } });
+    await r.open();
+
+    await r.send(prompt('Una cosa más'));
+
+    expect(r.posts.spoken).toBe(VOICE_DEFAULTS.messageGoodbye);
+    expect(r.posts.frames.at(-1)).toMatchObject({ type: 'end' });
+    expect(r.posts.frames.at(-1)).not.toHaveProperty('handoffData');
+    expect(r.stored()).toMatchObject({ endedByUs: true, endReason: 'max_duration' });
+  });
+
+  it('passes a keypad digit to the agent as the caller’s message, and stores it so', async () => {
+    const { model, requests } = scriptedModel([['Ha elegido reservas.']]);
+    const r = relaySetup({ model });
+    await r.open();
+
+    await r.send({ type: 'dtmf', digit: '1' });
+
+    expect(requests[0]!.messages.at(-1)).toEqual({ role: 'user', content: 'Tecla pulsada: 1' });
+    expect(r.stored().messages[1]).toMatchObject({ role: 'user', content: 'Tecla pulsada: 1' });
+  });
+
+  it('stops posting when the caller is gone', async () => {
+    const r = relaySetup({ model: scriptedModel([['Primera frase.', ' Segunda frase.', ' Tercera.']]).model });
+    await r.open();
+    r.posts.onPost = () => {
+      r.posts.gone = true;
+    };
+
+    await r.send(prompt('Hola'));
+
+    expect(r.posts.texts.map((t) => t.token)).toEqual(['Primera frase.']);
+    expect(r.stored().messages[2]!.content).toBe('Primera frase.');
+  });
+});
