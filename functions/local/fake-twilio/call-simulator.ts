@@ -9,7 +9,13 @@
  *   <Gather>, <Redirect>, <Dial>, <Hangup>; a document that runs out ends the call;
  * - <Gather input="speech">: the next scripted turn answers it. Speech → POST to the action with
  *   SpeechResult + Confidence; silence → POST to the action WITHOUT SpeechResult only when
- *   actionOnEmptyResult="true", otherwise Twilio goes on with the verb after the <Gather>;
+ *   actionOnEmptyResult="true", otherwise Twilio goes on with the verb after the <Gather>; a
+ *   keypress ({dtmf}) → Digits when the <Gather> listens for dtmf, else like silence;
+ * - <Connect><ConversationRelay url=…>: the next scripted turns are played over the WebSocket
+ *   (relay-simulator.ts: setup, prompts, interrupts, DTMF, per-turn latency); when the session
+ *   ends, the <Connect action> is POSTed (SessionId, SessionStatus, SessionDuration, HandoffData)
+ *   and its TwiML executed (<Dial> for a warm transfer, <Hangup>, …); without an action Twilio goes
+ *   on with the verb after <Connect>;
  * - a non-2xx answer, a timeout (Twilio waits 15 s) or a body that is not TwiML ends the call
  *   the way Twilio does ("an application error has occurred"): ended 'error';
  * - at the end: the status callback (CallStatus completed + CallDuration seconds), then, when the
@@ -24,8 +30,13 @@
 import { randomBytes } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import twilio from 'twilio';
+import { playRelaySession, type RelayScriptTurn, type RelaySessionReport } from './relay-simulator.js';
 
-export type ScriptTurn = { speech: string; confidence: number } | { silence: true };
+/**
+ * One thing the caller does when listened to: speak, stay silent, or press a key. In a
+ * ConversationRelay session a spoken turn may barge in after `interruptAfterTokens` answer tokens.
+ */
+export type ScriptTurn = RelayScriptTurn;
 
 export interface SimulateCallInput {
   voiceUrl: string;
@@ -53,6 +64,8 @@ export interface SimulateCallInput {
   timeoutMs?: number;
   /** Upper bound of webhook requests in the call loop (a guard against endless loops); default 60. */
   maxRequests?: number;
+  /** ConversationRelay sessions: how long the caller waits for an answer, and the barge-in settle time (relay-simulator.ts). */
+  relay?: { turnTimeoutMs?: number; interruptSettleMs?: number };
   fetch?: typeof fetch;
 }
 
@@ -64,7 +77,7 @@ export interface CallEvent {
 }
 
 export interface CallRequest {
-  kind: 'voice' | 'gather' | 'redirect' | 'dial-action' | 'status' | 'recording';
+  kind: 'voice' | 'gather' | 'redirect' | 'dial-action' | 'connect-action' | 'status' | 'recording';
   url: string;
   params: Record<string, string>;
   /** 0 = no answer in time / connection failed. */
@@ -81,6 +94,8 @@ export interface SimulatedCall {
   httpStatuses: number[];
   requests: CallRequest[];
   recordingSid: string | null;
+  /** The ConversationRelay sessions of the call (streamed calls), with their per-turn figures. */
+  relaySessions: RelaySessionReport[];
   /** Sends the final status callback (with holdStatus; otherwise it was sent already). */
   sendStatus: () => Promise<CallRequest>;
 }
@@ -147,6 +162,7 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
     To: input.to,
   };
   let recording: { callback: string; method: string } | null = null;
+  const relaySessions: RelaySessionReport[] = [];
   let turnIndex = 0;
   let ended: SimulatedCall['ended'] | null = null;
 
@@ -269,6 +285,11 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
             if (next) await run(next, url);
             return;
           }
+          if ('dtmf' in turn && (attrs.input ?? 'dtmf').split(/\s+/).includes('dtmf')) {
+            const next = await fetchTwiml('gather', url, { ...inProgress(), Digits: turn.dtmf });
+            if (next) await run(next, url);
+            return;
+          }
           if (attrs.actionOnEmptyResult === 'true') {
             const next = await fetchTwiml('gather', url, inProgress());
             if (next) await run(next, url);
@@ -276,6 +297,59 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
           }
           // Nothing heard and no empty-result action: Twilio goes on with the next verb.
           break;
+        }
+        case 'Connect': {
+          const relay = childrenOf(node).find((child) => nameOf(child) === 'ConversationRelay');
+          if (!relay) {
+            // Other <Connect> nouns (<Stream>, <Room>…) are not modelled.
+            events.push({ verb, attrs });
+            break;
+          }
+          const relayAttrs = relay[':@'] ?? {};
+          const customParameters: Record<string, string> = {};
+          for (const p of childrenOf(relay)) {
+            const a = p[':@'] ?? {};
+            if (nameOf(p) === 'Parameter' && a.name) customParameters[a.name] = a.value ?? '';
+          }
+          events.push({ verb: 'Connect/ConversationRelay', text: relayAttrs.url ?? '', attrs: { ...attrs, ...relayAttrs } });
+          const session = await playRelaySession({
+            url: relayAttrs.url ?? '',
+            attrs: relayAttrs,
+            customParameters,
+            authToken: input.authToken,
+            accountSid: input.accountSid,
+            callSid,
+            from: input.from,
+            to: input.to,
+            turns: input.turns.slice(turnIndex),
+            firstTurnIndex: turnIndex,
+            hangup: hangupMode,
+            beforeTurn: input.beforeTurn,
+            ...input.relay,
+          });
+          relaySessions.push(session);
+          turnIndex += session.turnsUsed;
+          for (const e of session.events) {
+            if (e.kind === 'greeting' || e.kind === 'answer') events.push({ verb: 'ConversationRelay/Say', text: e.text ?? '', attrs: { source: e.kind } });
+            if (e.kind === 'end') events.push({ verb: 'ConversationRelay/end', text: e.text ?? '', attrs: {} });
+          }
+          const sessionParams = {
+            SessionId: session.sessionId,
+            SessionStatus: session.status,
+            SessionDuration: String(Math.round(session.durationMs / 1000)),
+            ...(session.handoffData !== null ? { HandoffData: session.handoffData } : {}),
+          };
+          if (session.status === 'completed') {
+            // The caller hung up: Twilio still reports the session's end; the call is over.
+            if (attrs.action) await post('connect-action', resolve(attrs.action), { ...base, CallStatus: 'completed', ...sessionParams });
+            ended = 'caller';
+            return;
+          }
+          if (!attrs.action) break;
+          const url = resolve(attrs.action);
+          const next = await fetchTwiml('connect-action', url, { ...inProgress(), ...sessionParams });
+          if (next) await run(next, url);
+          return;
         }
         default:
           events.push({ verb, attrs });
@@ -325,5 +399,5 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
     }
   }
 
-  return { callSid, events, ended: outcome, httpStatuses: requests.map((r) => r.status), requests, recordingSid, sendStatus };
+  return { callSid, events, ended: outcome, httpStatuses: requests.map((r) => r.status), requests, recordingSid, relaySessions, sendStatus };
 }

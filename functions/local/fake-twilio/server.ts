@@ -22,11 +22,14 @@
  *                         voiceMethod, statusCallback, statusCallbackMethod}]} (what setup configured)
  *   POST /_test/fail      {accountSid, status?, code?, message?, count?, delayMs?} → the account's next REST
  *                         calls fail (status 0 = connection dropped)
- *   POST /_test/calls     {to, from, turns: [{speech, confidence} | {silence: true}], callSid?, hangup?,
- *                         callDurationSec?, finalStatus?} → plays a call to the number `to` against its
- *                         configured voice URL and status callback with the call simulator
- *                         (call-simulator.ts) and answers its result {callSid, events, ended, httpStatuses,
- *                         requests, recordingSid}; 409 when the number has no voice URL yet
+ *   POST /_test/calls     {to, from, turns: [{speech, confidence, interruptAfterTokens?} | {silence: true} |
+ *                         {dtmf: '1'}], callSid?, hangup?, callDurationSec?, finalStatus?, relayTurnTimeoutMs?}
+ *                         → plays a call to the number `to` against its configured voice URL and status
+ *                         callback with the call simulator (call-simulator.ts; a <Connect><ConversationRelay>
+ *                         answer is played over the WebSocket, relay-simulator.ts) and answers its result
+ *                         {callSid, events, ended, httpStatuses, requests, recordingSid, relaySessions: [{status,
+ *                         handoffData, turns: [{firstTokenMs, lastTokenMs, tokens, heard, interrupted,
+ *                         interruptToLastTokenMs, …}]}]}; 409 when the number has no voice URL yet
  *   POST /_test/reset     forget every account
  */
 import { randomBytes } from 'node:crypto';
@@ -374,8 +377,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     return value.map((turn: unknown) => {
       const t = (turn ?? {}) as Record<string, unknown>;
       if (t.silence === true) return { silence: true };
-      if (typeof t.speech === 'string') return { speech: t.speech, confidence: num(t.confidence) ?? 0.9 };
-      throw new TwilioApiError(400, 20001, 'each turn is {speech, confidence} or {silence: true}');
+      if (typeof t.dtmf === 'string' && /^[0-9*#]$/.test(t.dtmf)) return { dtmf: t.dtmf };
+      if (typeof t.speech === 'string') {
+        const interruptAfterTokens = num(t.interruptAfterTokens);
+        if (interruptAfterTokens !== undefined && (!Number.isInteger(interruptAfterTokens) || interruptAfterTokens < 1)) {
+          throw new TwilioApiError(400, 20001, 'interruptAfterTokens must be a whole number of at least 1');
+        }
+        return { speech: t.speech, confidence: num(t.confidence) ?? 0.9, ...(interruptAfterTokens !== undefined ? { interruptAfterTokens } : {}) };
+      }
+      throw new TwilioApiError(400, 20001, "each turn is {speech, confidence, interruptAfterTokens?}, {silence: true} or {dtmf: '0'-'9', '*' or '#'}");
     });
   }
 
@@ -403,6 +413,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       ...(hangup ? { hangup } : {}),
       ...(num(body.callDurationSec) !== undefined ? { callDurationSec: num(body.callDurationSec) } : {}),
       ...(finalStatus ? { finalStatus } : {}),
+      ...(num(body.relayTurnTimeoutMs) !== undefined ? { relay: { turnTimeoutMs: num(body.relayTurnTimeoutMs) } } : {}),
       twilioApiUrl: baseUrl,
     });
   }

@@ -1,0 +1,364 @@
+/**
+ * Twilio's side of a ConversationRelay session (<Connect><ConversationRelay url=…>), as the call
+ * simulator (call-simulator.ts) plays it:
+ *
+ * - opens the WebSocket to `url` with X-Twilio-Signature = the SDK's
+ *   twilio.getExpectedTwilioSignature(authToken, url, {}) (the exact URL, no params); a refused
+ *   handshake or a broken socket ends the session 'failed';
+ * - sends `setup` (sessionId, callSid, accountSid, from, to, callType PSTN, direction inbound,
+ *   customParameters from the <Parameter> children), "speaks" the welcomeGreeting;
+ * - per scripted turn: speech → `prompt` {voicePrompt, lang, last: true}, then collects `text`
+ *   tokens until one has last: true (or `end`, or the turn timeout); with `interruptAfterTokens: n`
+ *   the caller barges in after n tokens: `interrupt` {utteranceUntilInterrupt = the tokens heard,
+ *   joined as spoken, durationUntilInterruptMs}, then waits `interruptSettleMs` counting the tokens
+ *   still arriving for that answer, then goes on; `{dtmf}` → a `dtmf` frame (only when the noun has
+ *   dtmfDetection="true", as Twilio), answered like a prompt;
+ * - an `end` frame from the app closes the socket: SessionStatus 'ended' (+ HandoffData when the
+ *   frame carried it); the caller hanging up closes it too: 'completed';
+ * - a frame Twilio cannot read gets an `error` frame back (as Twilio answers invalid messages).
+ *
+ * Reported per turn: prompt sent → first token and → last token (ms), tokens, what was heard,
+ * interrupted, and interrupt → last token that still arrived (ms; 0 when none came).
+ */
+import { randomBytes } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import twilio from 'twilio';
+import WebSocket from 'ws';
+
+export type RelayScriptTurn =
+  | { speech: string; confidence: number; interruptAfterTokens?: number }
+  | { silence: true }
+  | { dtmf: string };
+
+export interface RelaySessionInput {
+  /** The <ConversationRelay url>. */
+  url: string;
+  /** The noun's attributes (welcomeGreeting, language, transcriptionLanguage, dtmfDetection, …). */
+  attrs: Record<string, string>;
+  customParameters: Record<string, string>;
+  authToken: string;
+  accountSid: string;
+  callSid: string;
+  from: string;
+  to: string;
+  /** The script's turns still to play. */
+  turns: RelayScriptTurn[];
+  /** Index of turns[0] in the whole script (for beforeTurn and the report). */
+  firstTurnIndex: number;
+  hangup: 'caller' | 'after-script' | 'stay';
+  beforeTurn?: (index: number) => Promise<void> | void;
+  /** How long the caller waits for an answer (or, with hangup 'stay', for the app to end the call); default 30 s. */
+  turnTimeoutMs?: number;
+  /** After an interrupt, how long tokens still arriving are counted for the interrupted answer; default 300 ms. */
+  interruptSettleMs?: number;
+}
+
+export interface RelayTurnReport {
+  /** Index in the whole script. */
+  turn: number;
+  kind: 'prompt' | 'dtmf';
+  /** The caller's words, or the digit. */
+  said: string;
+  sentAt: string;
+  /** Prompt sent → first text token received; null when none came. */
+  firstTokenMs: number | null;
+  /** Prompt sent → the token with last: true (or the last one heard when interrupted); null when none came. */
+  lastTokenMs: number | null;
+  tokens: number;
+  /** The tokens the caller heard, joined as ConversationRelay speaks them. */
+  heard: string;
+  interrupted: boolean;
+  /** Interrupt sent → the last token of this answer that still arrived (0 = none arrived). */
+  interruptToLastTokenMs: number | null;
+  /** Tokens of this answer that arrived after the interrupt (not heard). */
+  tokensAfterInterrupt: number;
+  /** No last token within the turn timeout. */
+  timedOut: boolean;
+}
+
+export interface RelayEvent {
+  /** greeting, prompt, dtmf, answer, interrupt, end, play, sendDigits, language, error-sent, error-received */
+  kind: string;
+  text?: string;
+  data?: Record<string, unknown>;
+}
+
+export interface RelaySessionReport {
+  url: string;
+  sessionId: string;
+  /** 'ended': the app sent `end`; 'completed': the caller hung up; 'failed': no session or the socket broke. */
+  status: 'ended' | 'completed' | 'failed';
+  /** The end frame's handoffData, as sent (a string). */
+  handoffData: string | null;
+  /** The handshake's HTTP status: 101 = accepted; 0 = no answer. */
+  handshakeStatus: number;
+  closeCode: number | null;
+  durationMs: number;
+  /** Scripted turns this session used up (played or skipped). */
+  turnsUsed: number;
+  turns: RelayTurnReport[];
+  events: RelayEvent[];
+}
+
+type Frame = Record<string, unknown> & { type?: unknown };
+
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+/** Frames in arrival order; next() waits for one until a deadline. */
+class Inbox {
+  private frames: { frame: Frame; at: number }[] = [];
+  private wake: (() => void) | null = null;
+  closed = false;
+
+  push(frame: Frame, at: number): void {
+    this.frames.push({ frame, at });
+    this.wake?.();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.wake?.();
+  }
+
+  /** The next frame, or null at the deadline (performance.now() ms) or once closed and empty. */
+  async next(deadline: number): Promise<{ frame: Frame; at: number } | null> {
+    while (this.frames.length === 0) {
+      const left = deadline - performance.now();
+      if (this.closed || left <= 0) return null;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+    return this.frames.shift()!;
+  }
+}
+
+export async function playRelaySession(input: RelaySessionInput): Promise<RelaySessionReport> {
+  const turnTimeoutMs = input.turnTimeoutMs ?? 30_000;
+  const settleMs = input.interruptSettleMs ?? 300;
+  const sessionId = `VX${randomBytes(16).toString('hex')}`;
+  const events: RelayEvent[] = [];
+  const turns: RelayTurnReport[] = [];
+  const started = performance.now();
+  const report = (status: RelaySessionReport['status'], extra: Partial<RelaySessionReport> = {}): RelaySessionReport => ({
+    url: input.url,
+    sessionId,
+    status,
+    handoffData: null,
+    handshakeStatus: 0,
+    closeCode: null,
+    durationMs: round(performance.now() - started),
+    turnsUsed: 0,
+    turns,
+    events,
+    ...extra,
+  });
+
+  const signature = twilio.getExpectedTwilioSignature(input.authToken, input.url, {});
+  const inbox = new Inbox();
+  let closeCode: number | null = null;
+  let handshakeStatus = 0;
+  const ws = new WebSocket(input.url, { headers: { 'X-Twilio-Signature': signature, 'User-Agent': 'Twilio.TmeWs/1.0' } });
+  const opened = await new Promise<boolean>((resolve) => {
+    ws.once('open', () => {
+      handshakeStatus = 101;
+      resolve(true);
+    });
+    ws.once('unexpected-response', (_req, res) => {
+      handshakeStatus = res.statusCode ?? 0;
+      res.resume();
+      resolve(false);
+    });
+    ws.once('error', () => resolve(false));
+  });
+  if (!opened) {
+    ws.terminate();
+    return report('failed', { handshakeStatus });
+  }
+  ws.on('error', () => undefined);
+  ws.on('close', (code) => {
+    closeCode = code;
+    inbox.close();
+  });
+  ws.on('message', (data, isBinary) => {
+    const at = performance.now();
+    const text = isBinary ? '' : data.toString();
+    let frame: Frame | null = null;
+    try {
+      const parsed: unknown = JSON.parse(text);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) frame = parsed as Frame;
+    } catch {
+      frame = null;
+    }
+    if (!frame || !['text', 'end', 'play', 'sendDigits', 'language'].includes(String(frame.type))) {
+      // Twilio answers a message it cannot read with an error frame and carries on.
+      events.push({ kind: 'error-received', text });
+      send({ type: 'error', description: `Invalid message received: ${text.slice(0, 200)}` });
+      return;
+    }
+    inbox.push(frame, at);
+  });
+
+  const send = (frame: Record<string, unknown>) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  const lang = input.attrs.transcriptionLanguage ?? input.attrs.language ?? 'en-US';
+
+  send({
+    type: 'setup',
+    sessionId,
+    accountSid: input.accountSid,
+    parentCallSid: '',
+    callSid: input.callSid,
+    from: input.from,
+    to: input.to,
+    forwardedFrom: input.to,
+    callType: 'PSTN',
+    callerName: '',
+    direction: 'inbound',
+    callStatus: 'IN-PROGRESS',
+    customParameters: input.customParameters,
+  });
+  if (input.attrs.welcomeGreeting) events.push({ kind: 'greeting', text: input.attrs.welcomeGreeting });
+
+  let ended: { handoffData: string | null } | null = null;
+  /** Handles a non-text frame; true when it ended the session. */
+  const other = (frame: Frame): boolean => {
+    if (frame.type === 'end') {
+      ended = { handoffData: typeof frame.handoffData === 'string' ? frame.handoffData : null };
+      events.push({ kind: 'end', ...(ended.handoffData ? { text: ended.handoffData } : {}) });
+      return true;
+    }
+    events.push({ kind: String(frame.type), data: frame });
+    return false;
+  };
+
+  /** Sends one caller turn and collects its answer. */
+  async function playTurn(index: number, kind: 'prompt' | 'dtmf', said: string, interruptAfter?: number): Promise<RelayTurnReport> {
+    const sentAt = new Date().toISOString();
+    const t0 = performance.now();
+    if (kind === 'prompt') send({ type: 'prompt', voicePrompt: said, lang, last: true });
+    else send({ type: 'dtmf', digit: said });
+    events.push({ kind, text: said });
+    const tokens: string[] = [];
+    let first: number | null = null;
+    let last: number | null = null;
+    let timedOut = true;
+    let interruptedAt: number | null = null;
+    let afterInterrupt = 0;
+    let lastAfterInterrupt: number | null = null;
+    const deadline = t0 + turnTimeoutMs;
+    for (;;) {
+      const wait = interruptedAt === null ? deadline : interruptedAt + settleMs;
+      const next = await inbox.next(wait);
+      if (!next) {
+        if (interruptedAt !== null) timedOut = false;
+        break;
+      }
+      const { frame, at } = next;
+      if (frame.type !== 'text') {
+        if (other(frame)) {
+          timedOut = false;
+          break;
+        }
+        continue;
+      }
+      if (interruptedAt !== null) {
+        afterInterrupt++;
+        lastAfterInterrupt = at;
+        continue;
+      }
+      const token = typeof frame.token === 'string' ? frame.token : '';
+      tokens.push(token);
+      first ??= at;
+      last = at;
+      if (frame.last === true) {
+        timedOut = false;
+        break;
+      }
+      if (interruptAfter !== undefined && tokens.length >= interruptAfter) {
+        interruptedAt = performance.now();
+        const utterance = tokens.join('');
+        send({ type: 'interrupt', utteranceUntilInterrupt: utterance, durationUntilInterruptMs: Math.round(interruptedAt - (first ?? interruptedAt)) });
+        events.push({ kind: 'interrupt', text: utterance });
+      }
+    }
+    const heard = tokens.join('');
+    if (tokens.length) events.push({ kind: 'answer', text: heard });
+    return {
+      turn: index,
+      kind,
+      said,
+      sentAt,
+      firstTokenMs: first === null ? null : round(first - t0),
+      lastTokenMs: last === null ? null : round(last - t0),
+      tokens: tokens.length,
+      heard,
+      interrupted: interruptedAt !== null,
+      interruptToLastTokenMs: interruptedAt === null ? null : lastAfterInterrupt === null ? 0 : round(lastAfterInterrupt - interruptedAt),
+      tokensAfterInterrupt: afterInterrupt,
+      timedOut,
+    };
+  }
+
+  let used = 0;
+  let callerLeft = false;
+  for (const turn of input.turns) {
+    if (ended || inbox.closed) break;
+    const index = input.firstTurnIndex + used;
+    used++;
+    await input.beforeTurn?.(index);
+    // Frames that came between turns (a late token, an end) are dealt with first.
+    for (let f = await inbox.next(0); f; f = await inbox.next(0)) if (f.frame.type !== 'text' && other(f.frame)) break;
+    if (ended) break;
+    const lastScripted = used === input.turns.length;
+    if ('silence' in turn) continue;
+    if ('dtmf' in turn) {
+      if (input.attrs.dtmfDetection !== 'true') {
+        events.push({ kind: 'dtmf-ignored', text: turn.dtmf });
+        continue;
+      }
+      turns.push(await playTurn(index, 'dtmf', turn.dtmf));
+      continue;
+    }
+    if (lastScripted && input.hangup === 'caller') {
+      send({ type: 'prompt', voicePrompt: turn.speech, lang, last: true });
+      events.push({ kind: 'prompt', text: turn.speech });
+      callerLeft = true;
+      break;
+    }
+    turns.push(await playTurn(index, 'prompt', turn.speech, turn.interruptAfterTokens));
+  }
+
+  if (!ended && !inbox.closed && input.hangup === 'stay' && !callerLeft) {
+    // The caller stays on the line until the app ends the call (or gives up).
+    const deadline = performance.now() + turnTimeoutMs;
+    for (let f = await inbox.next(deadline); f && !ended; f = await inbox.next(deadline)) if (f.frame.type !== 'text') other(f.frame);
+  }
+
+  const endFrame = ended as { handoffData: string | null } | null;
+  // Closed from the app's side (DeleteConnection, a crash) before the caller or an end frame closed it.
+  const appClosed = inbox.closed;
+  const appCloseCode = closeCode;
+  if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) {
+    // Twilio closes the socket when the session ends, whoever ended it.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        ws.terminate();
+        resolve();
+      }, 1000);
+      ws.once('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      ws.close(1000);
+    });
+  }
+  const status: RelaySessionReport['status'] = endFrame ? 'ended' : appClosed ? (appCloseCode === 1000 ? 'ended' : 'failed') : 'completed';
+  return report(status, { handoffData: endFrame?.handoffData ?? null, handshakeStatus, closeCode, turnsUsed: used });
+}
