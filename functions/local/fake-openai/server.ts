@@ -8,7 +8,8 @@
  *   POST /v1/embeddings         deterministic hashed bag-of-words vectors (float or base64)
  *   GET  /v1/models[/{id}]
  *   /_test/...                  control API: scripted replies per API key, recorded requests, reset,
- *                               stream delays
+ *                               stream delays (for every key, or per key so parallel tests do not
+ *                               slow each other down)
  *
  * Keys: "sk-invalid…" → 401 invalid_api_key, "sk-ratelimit…" → 429, "sk-slow…" → answers after
  * 20 s, anything else starting "sk-" works. The /v1 prefix is optional. See README.md.
@@ -249,6 +250,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const scripts = new Map<string, ScriptedReply[]>();
   const waits = createWaits();
   let streamDelays: StreamDelays = options.streamDelays ?? { firstTokenMs: 0, tokenMs: 0 };
+  const keyStreamDelays = new Map<string, StreamDelays>();
   const validDelay = (ms: unknown): ms is number => typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && ms <= 60_000;
 
   const record = (entry: RecordedOpenAiRequest) => {
@@ -265,10 +267,12 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const reset = (key?: string) => {
     if (key === undefined) {
       scripts.clear();
+      keyStreamDelays.clear();
       requests.length = 0;
       return;
     }
     scripts.delete(key);
+    keyStreamDelays.delete(key);
     for (let i = requests.length - 1; i >= 0; i--) if (requests[i]!.key === key) requests.splice(i, 1);
   };
 
@@ -302,7 +306,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
             finishReason: choice.finish_reason,
             usage: includeUsage ? completion.usage : undefined,
           },
-          streamDelays,
+          keyStreamDelays.get(key) ?? streamDelays,
           { 'x-request-id': `req_${randomBytes(12).toString('hex')}` },
         );
         return;
@@ -342,8 +346,10 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       if (!validDelay(body.firstTokenMs) || !validDelay(body.tokenMs)) {
         return send(res, 400, { error: { message: 'firstTokenMs and tokenMs must be whole milliseconds from 0 to 60000' } });
       }
-      streamDelays = { firstTokenMs: body.firstTokenMs, tokenMs: body.tokenMs };
-      return send(res, 200, { ok: true, ...streamDelays });
+      const delays = { firstTokenMs: body.firstTokenMs, tokenMs: body.tokenMs };
+      if (typeof body.key === 'string' && body.key) keyStreamDelays.set(body.key, delays);
+      else streamDelays = delays;
+      return send(res, 200, { ok: true, ...delays });
     }
     if (method === 'GET' && action === 'requests') {
       const key = url.searchParams.get('key');

@@ -101,6 +101,27 @@ describe('fake OpenAI streaming', () => {
     expect(tokenPieces(`Echo: ${long.content}`).length).toBe(16);
   });
 
+  it('paces one key on its own when the delays name it (parallel tests do not slow each other)', async () => {
+    const slowKey = 'sk-stream-paced-key';
+    await fetch(`${fake.url}/_test/stream-delays`, { method: 'POST', body: JSON.stringify({ key: slowKey, firstTokenMs: 200, tokenMs: 0 }) });
+    const firstPiece = async (apiKey: string) => {
+      const started = performance.now();
+      const stream = await new OpenAI({ apiKey, baseURL: fake.baseUrl, maxRetries: 0 }).chat.completions.create({ model, messages: [question], stream: true });
+      let at = -1;
+      for await (const chunk of stream) if (chunk.choices[0]?.delta.content && at < 0) at = performance.now() - started;
+      return at;
+    };
+
+    const paced = await firstPiece(slowKey);
+    const other = await firstPiece('sk-stream-other-key');
+    fake.reset(slowKey);
+    const afterReset = await firstPiece(slowKey);
+
+    expect(paced).toBeGreaterThanOrEqual(195);
+    expect(other).toBeLessThan(150);
+    expect(afterReset).toBeLessThan(150);
+  });
+
   it('refuses invalid stream delays on its control API', async () => {
     const res = await fetch(`${fake.url}/_test/stream-delays`, { method: 'POST', body: JSON.stringify({ firstTokenMs: -1, tokenMs: 'x' }) });
     expect(res.status).toBe(400);
