@@ -1,41 +1,23 @@
 /**
  * The user's AI model (the ChatGPT integration): AiConnector for every feature that needs a
  * model (agent chat, ingestion workers, AI-improve), and the model factory behind it. Models are
- * cached per (API key, base URL) for the warm Lambda; every call goes through the outbound guard.
+ * cached per (API key, base URL) for the warm Lambda (ai-models.ts); every call goes through the
+ * outbound guard. The voice relay uses ai-stream.ts instead (no SDK in its bundle).
  */
-import { createHash } from 'node:crypto';
-import { config } from '../config.js';
-import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
 import { OpenAiModel } from '../adapters/openai/model.js';
 import { OutboundBlockedError, checkOutboundUrl, guardedFetch } from '../adapters/outbound/guarded-fetch.js';
 import { createAiConnector } from '../domain/integrations/connector.js';
-import type { AiModel, AiModelFactory, PublicUrlCheck } from '../domain/integrations/records.js';
+import type { AiModelFactory, PublicUrlCheck } from '../domain/integrations/records.js';
 import type { AiConnector } from '../domain/ai/ports.js';
 import { once } from '../lib/once.js';
+import { cachedAiModels, integrationRepository } from './ai-models.js';
 import { secretBox } from './secrets.js';
 
-const MAX_CACHED_MODELS = 100;
+export { integrationRepository } from './ai-models.js';
 
-export const integrationRepository = once(() => new DynamoIntegrationRepository(documentClient(), config().TABLE_NAME));
-
-export const aiModels = once((): AiModelFactory => {
-  const cache = new Map<string, AiModel>();
-  return {
-    forKey(apiKey, baseUrl) {
-      const url = baseUrl || config().OPENAI_BASE_URL || '';
-      // The key is hashed so the cache's keys never hold it in the clear.
-      const id = createHash('sha256').update(`${url}\n${apiKey}`).digest('base64url');
-      let model = cache.get(id);
-      if (!model) {
-        if (cache.size >= MAX_CACHED_MODELS) cache.delete(cache.keys().next().value as string);
-        model = new OpenAiModel({ apiKey, baseUrl: url, guard: guardedFetch, checkUrl: checkOutboundUrl });
-        cache.set(id, model);
-      }
-      return model;
-    },
-  };
-});
+export const aiModels = once(
+  (): AiModelFactory => cachedAiModels((apiKey, baseUrl) => new OpenAiModel({ apiKey, baseUrl, guard: guardedFetch, checkUrl: checkOutboundUrl })),
+);
 
 /** False only when the guard refuses the URL (scheme or address); a DNS hiccup is left to the call. */
 export const isPublicUrl: PublicUrlCheck = async (url) => {
