@@ -2,7 +2,8 @@
  * Voice settings and the Twilio Voice modal in a real browser against the local runtime:
  * /voice-settings saves numeric fields as numbers, keeps premium voices unselectable, resets to
  * the defaults after the confirmation, and requests then cancels a phone number (with the SPEC §5
- * confirmation); the Integrations modal sets up Twilio Voice against the fake Twilio and shows the
+ * confirmation); the conversation mode (real time or classic) with the note for a voice that cannot
+ * answer in real time; the Integrations modal sets up Twilio Voice against the fake Twilio and shows the
  * webhook URLs, tests the connection and disconnects after confirming; an administrator (Cognito
  * group 'admin') sees the Admin entry and assigns a number to a pending request.
  */
@@ -97,6 +98,46 @@ describe('voice settings', () => {
     await eventually(() => panel.getByRole('button', { name: 'Request Phone Number' }).count()).toBe(1);
     expect(await panel.getByTestId('phone-request-status').count()).toBe(0);
     expect((await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).phoneNumber.status).toBeNull();
+  });
+
+  it('chooses between real-time answers and the classic mode, and says when a voice cannot answer in real time', async () => {
+    const page = await newPage(browser());
+    await subscribedUserOn(page, '/voice-settings', 'voice-mode');
+    const streaming = page.getByRole('radio', { name: /^Real-time answers \(recommended\)/ });
+    const classic = page.getByRole('radio', { name: /^Classic mode \(wait for the full sentence\)/ });
+    await eventually(() => streaming.count()).toBe(1);
+    expect(await streaming.isChecked()).toBe(true);
+    expect(await classic.isChecked()).toBe(false);
+    expect(await page.getByText('The agent starts answering in under a second and stops talking when the caller interrupts.').count()).toBe(1);
+    expect(await page.getByTestId('voice-cannot-stream').count()).toBe(0);
+
+    // Conchita has no real-time form: the picker says so, and so does a note beside the mode.
+    const voice = page.getByRole('combobox', { name: 'Voice' });
+    await voice.click();
+    const conchita = page.getByRole('option', { name: /^Conchita/ });
+    expect(await conchita.getByText('Classic mode only').count()).toBe(1);
+    expect(await page.getByRole('option', { name: /^Lucia/ }).getByText('Classic mode only').count()).toBe(0);
+    await conchita.click();
+    await eventually(() => page.getByTestId('voice-cannot-stream').textContent()).toBe(
+      'The voice Conchita cannot answer in real time, so calls with it use the classic mode. Choose another voice to answer in real time.',
+    );
+
+    // The classic mode chosen: no note (nothing falls back), and it is what the server stores.
+    await classic.check();
+    await eventually(() => page.getByTestId('voice-cannot-stream').count()).toBe(0);
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await eventually(() => page.getByText('Voice settings updated successfully').count()).toBeGreaterThan(0);
+    expect(await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).toMatchObject({ conversationMode: 'gather', voice: 'Polly.Conchita' });
+    await page.reload();
+    await eventually(() => classic.count()).toBe(1);
+    expect(await classic.isChecked()).toBe(true);
+
+    // Reset to Defaults brings real-time answers back.
+    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+    await page.getByRole('dialog', { name: 'Reset voice settings' }).getByRole('button', { name: 'Reset to Defaults' }).click();
+    await eventually(() => page.getByText('Voice settings reset to defaults').count()).toBeGreaterThan(0);
+    await eventually(() => streaming.isChecked()).toBe(true);
+    expect((await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).conversationMode).toBe('streaming');
   });
 
   it('sets up Twilio Voice in the Integrations modal, shows the webhook URLs, tests and disconnects', async () => {

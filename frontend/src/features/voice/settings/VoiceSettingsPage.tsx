@@ -3,7 +3,9 @@
  * the voice picker from the fixed catalogue (premium voices shown but not selectable), speech
  * rate / pitch / volume, recording, max call duration, summary notifications (method, webhook URL
  * and its signing secret, the WhatsApp 24-hour window note), the forwarding number, the phone
- * number request panel (#phone-number), Reset to Defaults (confirmed) and Save Settings.
+ * number request panel (#phone-number), Reset to Defaults (confirmed) and Save Settings. Beyond
+ * the spec (issue 16): the conversation mode (real-time answers or the classic <Gather> loop), with
+ * a note when the chosen voice cannot answer in real time (those calls use the classic mode).
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
@@ -12,11 +14,15 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
+import FormLabel from '@mui/material/FormLabel';
 import ListSubheader from '@mui/material/ListSubheader';
 import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
+import Radio from '@mui/material/Radio';
+import RadioGroup from '@mui/material/RadioGroup';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
@@ -27,7 +33,15 @@ import Save from '@mui/icons-material/Save';
 import { Controller, useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import { VOICE_LANGUAGES, VOICE_LIMITS, type VoiceCatalogueEntry, type VoiceSettings, type VoiceSettingsInput } from '@agentdesk/functions/contract';
+import {
+  CONVERSATION_MODES,
+  VOICE_LANGUAGES,
+  VOICE_LIMITS,
+  type ConversationMode,
+  type VoiceCatalogueEntry,
+  type VoiceSettings,
+  type VoiceSettingsInput,
+} from '@agentdesk/functions/contract';
 import { ConfirmDialog } from '../../../shared/ConfirmDialog';
 import { fieldProps as sharedFieldProps, selectProps } from '../../../shared/forms';
 import { usePageTitle } from '../../../shared/usePageTitle';
@@ -41,6 +55,7 @@ import {
   formFromSettings,
   parseForm,
   voiceById,
+  voiceCanStream,
   voiceLanguageMismatch,
   voiceOptions,
   type VoiceSettingsFormValues,
@@ -103,6 +118,7 @@ function VoiceOption({ voice }: { voice: VoiceCatalogueEntry }) {
           {voice.description}
         </Typography>
       </Box>
+      {voice.included && !voiceCanStream(voice.id) && <Chip size="small" variant="outlined" label={t('voiceSettings.fields.classicOnly')} />}
       {!voice.included && <Chip size="small" color="secondary" variant="outlined" label={t('voiceSettings.fields.premium')} />}
     </Box>
   );
@@ -124,6 +140,7 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
   const method = useWatch({ control, name: 'summaryNotificationMethod' });
   const language = useWatch({ control, name: 'language' });
   const voice = useWatch({ control, name: 'voice' });
+  const conversationMode = useWatch({ control, name: 'conversationMode' });
   const messages = useWatch({ control, name: MESSAGE_FIELDS });
   const { included, premium } = voiceOptions();
   const chosen = voiceById(voice);
@@ -245,6 +262,47 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
         </Section>
 
         <Section id="voice-call" title={t('voiceSettings.sections.call')}>
+          <Controller
+            control={control}
+            name="conversationMode"
+            render={({ field }) => (
+              <FormControl component="fieldset">
+                <FormLabel component="legend" id="conversation-mode-label">
+                  {t('voiceSettings.fields.conversationMode')}
+                </FormLabel>
+                <RadioGroup
+                  aria-labelledby="conversation-mode-label"
+                  name={field.name}
+                  value={field.value}
+                  onChange={(_, value) => field.onChange(value as ConversationMode)}
+                  onBlur={field.onBlur}
+                >
+                  {CONVERSATION_MODES.map((mode, i) => (
+                    <FormControlLabel
+                      key={mode}
+                      value={mode}
+                      control={<Radio inputRef={i === 0 ? field.ref : undefined} />}
+                      sx={{ alignItems: 'flex-start', mt: 1, '& .MuiRadio-root': { pt: 0.25 } }}
+                      data-testid={`conversation-mode-${mode}`}
+                      label={
+                        <Box>
+                          <Typography>{t(`voiceSettings.conversationModes.${mode}`)}</Typography>
+                          <Typography variant="body2" color="text.secondary">
+                            {t(`voiceSettings.conversationModes.${mode}Hint`)}
+                          </Typography>
+                        </Box>
+                      }
+                    />
+                  ))}
+                </RadioGroup>
+              </FormControl>
+            )}
+          />
+          {conversationMode === 'streaming' && chosen && !voiceCanStream(voice) && (
+            <Alert severity="info" data-testid="voice-cannot-stream">
+              {t('voiceSettings.fields.voiceCannotStream', { voice: chosen.name })}
+            </Alert>
+          )}
           <Controller
             control={control}
             name="enableRecording"

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { VOICE_CATALOGUE, VOICE_DEFAULTS, voiceMessages, type VoiceSettings } from '@agentdesk/functions/contract';
-import { formFromSettings, parseForm, voiceLanguageMismatch, voiceOptions } from './settingsForm';
+import { formFromSettings, parseForm, voiceCanStream, voiceLanguageMismatch, voiceOptions } from './settingsForm';
 
 const stored: VoiceSettings = {
   ...VOICE_DEFAULTS,
@@ -73,5 +73,20 @@ describe('voice settings form', () => {
     expect(voiceLanguageMismatch('Polly.Brian', 'es-ES')).toBe(true);
     expect(voiceLanguageMismatch('Polly.Brian', 'en-US')).toBe(false);
     expect(voiceLanguageMismatch('Polly.Lucia', 'es-MX')).toBe(false);
+  });
+
+  it('keeps the conversation mode: real time by default, classic when stored, and sends it', () => {
+    expect(formFromSettings(stored).conversationMode).toBe('streaming');
+    expect(formFromSettings({ ...stored, conversationMode: 'gather' }).conversationMode).toBe('gather');
+    const parsed = parseForm({ ...formFromSettings(stored), conversationMode: 'gather' });
+    expect(parsed.ok && parsed.body.conversationMode).toBe('gather');
+  });
+
+  it('knows which voices can answer in real time (the others keep the classic mode)', () => {
+    expect(voiceCanStream('Google.es-ES-Standard-A')).toBe(true);
+    expect(voiceCanStream('Polly.Lucia')).toBe(true);
+    expect(voiceCanStream('Polly.Conchita')).toBe(false);
+    expect(voiceCanStream('Polly.Enrique')).toBe(false);
+    expect(voiceCanStream('unknown')).toBe(false);
   });
 });

@@ -7,7 +7,9 @@ import type * as z from 'zod/mini';
 import {
   VOICE_CATALOGUE,
   VOICE_DEFAULTS,
+  relayVoiceOf,
   voiceSettingsRequest,
+  type ConversationMode,
   type SummaryMethod,
   type VoiceCatalogueEntry,
   type VoiceSettings,
@@ -35,6 +37,7 @@ export interface VoiceSettingsFormValues {
   summaryNotificationMethod: SummaryMethodChoice;
   summaryWebhookUrl: string;
   escalationForwardNumber: string;
+  conversationMode: ConversationMode;
 }
 
 /** The form's resolver schema: the contract's PUT schema (its input accepts the typed text). */
@@ -60,6 +63,7 @@ export function formFromSettings(settings: Partial<VoiceSettings> | null | undef
     summaryNotificationMethod: s.summaryNotificationMethod ?? 'disabled',
     summaryWebhookUrl: s.summaryWebhookUrl ?? '',
     escalationForwardNumber: s.escalationForwardNumber ?? '',
+    conversationMode: s.conversationMode ?? VOICE_DEFAULTS.conversationMode,
   };
 }
 
@@ -90,6 +94,11 @@ export function voiceOptions(): { included: VoiceCatalogueEntry[]; premium: Voic
 
 export function voiceById(id: string): VoiceCatalogueEntry | undefined {
   return VOICE_CATALOGUE.find((v) => v.id === id);
+}
+
+/** Whether real-time calls can use the voice (Twilio ConversationRelay speaks it); other voices keep the classic mode. */
+export function voiceCanStream(voiceId: string): boolean {
+  return relayVoiceOf(voiceId) !== null;
 }
 
 /** Whether the chosen voice speaks another language than the one callers are understood in (e.g. an es-ES voice with en-US). */

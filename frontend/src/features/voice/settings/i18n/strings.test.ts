@@ -30,6 +30,8 @@ describe('voice settings strings', () => {
       'Failed to cancel phone number request',
     ]);
     expect(Object.keys(en.methods)).toEqual(['disabled', 'email', 'whatsapp', 'webhook']);
+    expect(Object.keys(en.conversationModes)).toEqual(['streaming', 'streamingHint', 'gather', 'gatherHint']);
+    expect([es.conversationModes.streaming, es.conversationModes.gather]).toEqual(['Respuesta en tiempo real (recomendado)', 'Modo clásico (esperar la frase completa)']);
   });
 
   it('translates the contract texts keyed like voiceMessages, and the per-field labels the schema uses', () => {
