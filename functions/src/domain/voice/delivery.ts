@@ -11,6 +11,11 @@
  *   `X-AgentDesk-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, "<t>.<raw body>")>`, up to
  *   SUMMARY_WEBHOOK_ATTEMPTS attempts with exponential backoff (base, 2×base, …). A URL the
  *   guard refuses is not retried. Any 2xx is a success.
+ *
+ * The handoff notice (issue 16, warm transfer): while a streamed call is being forwarded, the
+ * owner gets the reason, the analysis so far (when there is one) and the conversation so far, by
+ * WhatsApp when that is their summary method, else by e-mail. It is a heads-up for whoever picks
+ * up, not the call's summary: it is not recorded among the summary's delivery attempts.
  */
 import { createHmac } from 'node:crypto';
 import type { Language } from '../../contract/auth.js';
@@ -79,6 +84,9 @@ export interface DeliveryDeps<Credentials = unknown> {
   now?: () => Date;
   onError?: (message: string, error: unknown) => void;
 }
+
+export type HandoffChannel = 'email' | 'whatsapp';
+export type HandoffNoticeResult = { ok: true } | { ok: false; error: string };
 
 export interface DeliveryTarget {
   method: SummaryMethod;
@@ -160,23 +168,95 @@ function summaryText(call: StoredCall, summary: CallSummary, language: Language,
 const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
-export function summaryEmail(call: StoredCall, summary: CallSummary, language: Language, appUrl: string) {
-  const t = summaryText(call, summary, language, appUrl);
-  const l = LABELS[language] ?? LABELS.en;
-  const text = [...t.lines, '', `${l.open}: ${t.link}`, '', 'AgentDesk'].join('\n');
+function emailOf(t: SummaryText, open: string) {
+  const text = [...t.lines, '', `${open}: ${t.link}`, '', 'AgentDesk'].join('\n');
   const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">
 ${t.lines.map((line) => (line === '' ? '' : `<p style="margin:4px 0">${escapeHtml(line)}</p>`)).join('\n')}
-<p><a href="${escapeHtml(t.link)}">${escapeHtml(l.open)}</a></p>
+<p><a href="${escapeHtml(t.link)}">${escapeHtml(open)}</a></p>
 <p>AgentDesk</p>
 </body></html>`;
   return { subject: t.subject, text, html };
 }
 
 /** WhatsApp text (4096 characters at most). */
-export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string): string {
-  const t = summaryText(call, summary, language, appUrl);
+function whatsAppOf(t: SummaryText): string {
   const text = [`*${t.subject}*`, ...t.lines, '', t.link].join('\n');
   return text.length > 4000 ? `${text.slice(0, 3990)}…\n${t.link}` : text;
+}
+
+export function summaryEmail(call: StoredCall, summary: CallSummary, language: Language, appUrl: string) {
+  return emailOf(summaryText(call, summary, language, appUrl), (LABELS[language] ?? LABELS.en).open);
+}
+
+/** WhatsApp text (4096 characters at most). */
+export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string): string {
+  return whatsAppOf(summaryText(call, summary, language, appUrl));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The handoff notice
+
+const HANDOFF_LABELS = {
+  en: {
+    subject: (from: string) => `Call being transferred to you: ${from}`,
+    intro: (from: string, to: string) => `The AI agent is transferring a call from ${from} to ${to} now.`,
+    reason: 'Reason',
+    summary: 'Summary so far',
+    actions: 'Action points',
+    urgency: 'Urgency',
+    transcript: 'Conversation so far',
+    caller: 'Caller',
+    agent: 'Agent',
+    open: 'Open the call',
+    unknown: 'an unknown number',
+  },
+  es: {
+    subject: (from: string) => `Llamada transferida a usted: ${from}`,
+    intro: (from: string, to: string) => `El agente de IA está transfiriendo ahora una llamada de ${from} a ${to}.`,
+    reason: 'Motivo',
+    summary: 'Resumen hasta ahora',
+    actions: 'Acciones',
+    urgency: 'Urgencia',
+    transcript: 'Conversación hasta ahora',
+    caller: 'Cliente',
+    agent: 'Agente',
+    open: 'Abrir la llamada',
+    unknown: 'un número desconocido',
+  },
+} as const;
+
+/** Characters of the conversation a notice carries (the newest turns when longer). */
+export const HANDOFF_TRANSCRIPT_MAX_CHARS = 2_500;
+
+function handoffText(call: StoredCall, summary: CallSummary | null, language: Language, appUrl: string): SummaryText {
+  const l = HANDOFF_LABELS[language] ?? HANDOFF_LABELS.en;
+  const from = call.contact?.name ? `${call.contact.name} (${call.phoneNumber})` : call.phoneNumber || l.unknown;
+  let transcript = call.messages.map((t) => `${t.role === 'user' ? l.caller : l.agent}: ${t.content.replace(/\s+/g, ' ').trim()}`).join('\n');
+  if (transcript.length > HANDOFF_TRANSCRIPT_MAX_CHARS) transcript = `[…] ${transcript.slice(transcript.length - HANDOFF_TRANSCRIPT_MAX_CHARS)}`;
+  const lines = [
+    l.intro(from, call.settings.escalationForwardNumber || '—'),
+    ...(call.escalationReason ? [`${l.reason}: ${call.escalationReason}`] : []),
+    ...(summary
+      ? [
+          '',
+          `${l.summary}: ${summary.quickSummary}`,
+          ...(summary.actionPoints.length ? [`${l.actions}:`, ...summary.actionPoints.map((a) => `- ${a}`)] : []),
+          `${l.urgency}: ${summary.urgency}`,
+        ]
+      : []),
+    '',
+    `${l.transcript}:`,
+    ...transcript.split('\n'),
+  ];
+  return { subject: l.subject(from), lines, link: `${appUrl.replace(/\/+$/, '')}/voice-conversations/${call.id}` };
+}
+
+export function handoffEmail(call: StoredCall, summary: CallSummary | null, language: Language, appUrl: string) {
+  return emailOf(handoffText(call, summary, language, appUrl), (HANDOFF_LABELS[language] ?? HANDOFF_LABELS.en).open);
+}
+
+export function handoffWhatsAppText(call: StoredCall, summary: CallSummary | null, language: Language, appUrl: string): string {
+  return whatsAppOf(handoffText(call, summary, language, appUrl));
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256(secret, "<t>.<body>")>` */
@@ -263,7 +343,31 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
     return attempts;
   }
 
+  /** The handoff notice by e-mail or WhatsApp; never throws (the outcome is for the logs). */
+  async function notifyHandoff(call: StoredCall, summary: CallSummary | null, channel: HandoffChannel): Promise<HandoffNoticeResult> {
+    const user = await deps.users.get(call.userId);
+    const language = user?.language ?? 'en';
+    try {
+      if (channel === 'email') {
+        if (!user?.email) return { ok: false, error: deliveryReasons.noEmail };
+        await deps.mailer.send({ to: user.email, ...handoffEmail(call, summary, language, deps.appUrl) });
+        return { ok: true };
+      }
+      const to = (user?.phoneNumber ?? '').replace(/\D/g, '');
+      if (!to) return { ok: false, error: deliveryReasons.noProfilePhone };
+      const connection = await deps.whatsapp.connection(call.userId);
+      if (!connection) return { ok: false, error: deliveryReasons.noWhatsApp };
+      await deps.whatsapp.sendText(connection.credentials, to, handoffWhatsAppText(call, summary, language, deps.appUrl));
+      return { ok: true };
+    } catch (error) {
+      deps.onError?.(`handoff notice by ${channel} failed`, error);
+      if ((error as { code?: unknown }).code === META_WINDOW_CLOSED) return { ok: false, error: deliveryReasons.whatsappWindow };
+      return { ok: false, error: channel === 'email' ? deliveryReasons.emailFailed : deliveryReasons.whatsappFailed('please try again later.') };
+    }
+  }
+
   return {
+    notifyHandoff,
     /** Sends the summary of a call with summaryStatus 'completed'; returns the recorded attempts. */
     async deliver(call: StoredCall, summary: CallSummary, target: DeliveryTarget): Promise<SummaryDeliveryAttempt[]> {
       const withSummary: StoredCall = { ...call, summary, summaryStatus: 'completed' };

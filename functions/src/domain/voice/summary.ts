@@ -8,7 +8,7 @@
  */
 import { SENTIMENTS, URGENCIES, callSummarySchema, type CallSummary, type CallTurn, type SummaryState } from '../../contract/voice.js';
 import { type AiConnector, ModelError, type ModelMessage } from '../ai/ports.js';
-import type { SummaryDelivery } from './delivery.js';
+import type { HandoffChannel, SummaryDelivery } from './delivery.js';
 import type { CallRepository, CallSummaryJob, StoredCall, StoredVoiceSettings } from './ports.js';
 
 /** Why an analysis failed or was skipped, written for the user (shown in the call detail). */
@@ -175,12 +175,33 @@ export interface CallSummaryJobDeps extends AnalysisDeps {
   calls: Pick<CallRepository, 'get' | 'setSummary'>;
   /** The user's current voice settings (summaryNotificationMethod, summaryWebhookUrl); null = none stored. */
   settings: { get(userId: string): Promise<Pick<StoredVoiceSettings, 'summaryNotificationMethod' | 'summaryWebhookUrl'> | null> };
-  delivery: Pick<SummaryDelivery, 'deliver'>;
+  delivery: Pick<SummaryDelivery, 'deliver' | 'notifyHandoff'>;
 }
 
 export type CallSummaryJobOutcome =
   | { outcome: 'missing' | 'active' }
-  | { outcome: 'done'; summaryStatus: SummaryState; delivered: boolean; resumed: boolean };
+  | { outcome: 'done'; summaryStatus: SummaryState; delivered: boolean; resumed: boolean }
+  | { outcome: 'handoff'; channel: HandoffChannel | null; notified: boolean; error?: string };
+
+/**
+ * The handoff stage (issue 16, warm transfer): the call is being forwarded right now. The
+ * transcript so far is analysed (nothing stored: the final summary runs when the call ends) and
+ * the owner is told at once — by WhatsApp when that is their summary method, by e-mail for e-mail
+ * and webhook (a person is about to pick up; a webhook is for systems, after the call). Summaries
+ * disabled = no notice. A model failure does not wait for a retry: the notice goes without the
+ * analysis (the conversation so far is in it anyway).
+ */
+export async function processHandoffNotice(deps: CallSummaryJobDeps, job: CallSummaryJob): Promise<CallSummaryJobOutcome> {
+  const call = await deps.calls.get(job.userId, job.callId);
+  if (!call) return { outcome: 'missing' };
+  const stored = await deps.settings.get(call.userId);
+  const method = stored ? stored.summaryNotificationMethod : call.settings.summaryNotificationMethod;
+  if (!method) return { outcome: 'handoff', channel: null, notified: false };
+  const channel: HandoffChannel = method === 'whatsapp' ? 'whatsapp' : 'email';
+  const analysis = await analyseCall(deps, call, { finalAttempt: true });
+  const result = await deps.delivery.notifyHandoff(call, analysis.summary, channel);
+  return result.ok ? { outcome: 'handoff', channel, notified: true } : { outcome: 'handoff', channel, notified: false, error: result.error };
+}
 
 /**
  * One call-summary queue message. Idempotent: a call whose analysis is already completed, failed
@@ -190,6 +211,7 @@ export type CallSummaryJobOutcome =
  * (falling back to the call's snapshot when none are stored).
  */
 export async function processCallSummaryJob(deps: CallSummaryJobDeps, job: CallSummaryJob, options: { finalAttempt: boolean }): Promise<CallSummaryJobOutcome> {
+  if (job.stage === 'handoff') return processHandoffNotice(deps, job);
   const call = await deps.calls.get(job.userId, job.callId);
   if (!call) return { outcome: 'missing' };
   if (call.status === 'active') return { outcome: 'active' };

@@ -10,7 +10,7 @@ import {
   type DeliveryDeps,
   type WebhookPostResult,
 } from '../../../src/domain/voice/delivery.js';
-import { MemoryCallRepository, storedCall, validSummary } from './fakes.js';
+import { MemoryCallRepository, storedCall, turn, validSummary } from './fakes.js';
 
 const user = { email: 'owner@example.com', name: 'Owner', phoneNumber: '+34600999888', language: 'en' as const };
 
@@ -138,5 +138,85 @@ describe('summary delivery', () => {
   it('records a failed e-mail instead of throwing', async () => {
     const s = setup({ mailer: { send: async () => Promise.reject(new Error('SES down')) } });
     expect(await s.delivery.deliver(s.call, validSummary, { method: 'email', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.emailFailed }]);
+  });
+});
+
+describe('handoff notice', () => {
+  const forwarded = () =>
+    storedCall({
+      status: 'active',
+      contact: { _id: 'c1', name: 'Ana', phoneNumber: '+34600111222' },
+      escalationReason: 'Wants to speak to the doctor',
+      settings: { ...storedCall().settings, escalationForwardNumber: '+34910000099' },
+      messages: [turn('agent', 'Hola, ¿en qué puedo ayudarle?'), turn('user', 'Quiero hablar con la doctora   García'), turn('agent', 'Le paso con una persona.')],
+    });
+
+  it('e-mails the owner in their language: who is being transferred to which number, why, the analysis and the conversation so far', async () => {
+    const call = forwarded();
+    const calls = new MemoryCallRepository(call);
+    const { mails, delivery } = setup({ calls, users: { get: async () => ({ ...user, language: 'es' }) } });
+
+    const result = await delivery.notifyHandoff(call, validSummary, 'email');
+
+    expect(result).toEqual({ ok: true });
+    expect(mails).toHaveLength(1);
+    const mail = mails[0]! as { to: string; subject: string; text: string; html: string };
+    expect(mail.to).toBe(user.email);
+    expect(mail.subject).toBe('Llamada transferida a usted: Ana (+34600111222)');
+    expect(mail.text).toContain('El agente de IA está transfiriendo ahora una llamada de Ana (+34600111222) a +34910000099.');
+    expect(mail.text).toContain('Motivo: Wants to speak to the doctor');
+    expect(mail.text).toContain(`Resumen hasta ahora: ${validSummary.quickSummary}`);
+    expect(mail.text).toContain('Conversación hasta ahora:\nAgente: Hola, ¿en qué puedo ayudarle?\nCliente: Quiero hablar con la doctora García\nAgente: Le paso con una persona.');
+    expect(mail.text).toContain(`https://app.example.com/voice-conversations/${call.id}`);
+    expect(mail.html).toContain('<p style="margin:4px 0">Cliente: Quiero hablar con la doctora García</p>');
+    // Not a summary delivery: nothing recorded among the call's attempts.
+    expect(await stored(calls, call.id)).toEqual([]);
+  });
+
+  it('in English without an analysis: the conversation only; long conversations keep their newest part', async () => {
+    const call = forwarded();
+    call.messages.unshift(...Array.from({ length: 80 }, (_, i) => turn('user', `older line ${i} ${'x'.repeat(40)}`)));
+    const { mails, delivery } = setup();
+
+    await delivery.notifyHandoff(call, null, 'email');
+
+    const text = mails[0]!.text;
+    expect(mails[0]!.subject).toBe('Call being transferred to you: Ana (+34600111222)');
+    expect(text).toContain('The AI agent is transferring a call from Ana (+34600111222) to +34910000099 now.');
+    expect(text).not.toContain('Summary so far');
+    expect(text).toContain('Caller: Quiero hablar con la doctora García');
+    expect(text).not.toContain('older line 0 ');
+    expect(text).toContain('[…]');
+  });
+
+  it('sends WhatsApp to the profile phone; reports (never throws) a missing phone, a missing integration, a closed window or a failed e-mail', async () => {
+    const call = forwarded();
+    const ok = setup();
+    const noPhone = setup({ users: { get: async () => ({ ...user, phoneNumber: '' }) } });
+    const noWhatsApp = setup({ whatsapp: { connection: async () => null, sendText: async () => undefined } });
+    const closed = setup({
+      whatsapp: {
+        connection: async () => ({ credentials: {} }),
+        sendText: async () => {
+          throw new GraphError('bad_request', 'Re-engagement message', 131047);
+        },
+      },
+    });
+    const mailDown = setup({
+      mailer: {
+        send: async () => {
+          throw new Error('SES down');
+        },
+      },
+    });
+
+    expect(await ok.delivery.notifyHandoff(call, validSummary, 'whatsapp')).toEqual({ ok: true });
+    expect(ok.texts).toHaveLength(1);
+    expect(ok.texts[0]!.to).toBe('34600999888');
+    expect(ok.texts[0]!.text).toMatch(/^\*Call being transferred to you: Ana \(\+34600111222\)\*\n/);
+    expect(await noPhone.delivery.notifyHandoff(call, null, 'whatsapp')).toEqual({ ok: false, error: deliveryReasons.noProfilePhone });
+    expect(await noWhatsApp.delivery.notifyHandoff(call, null, 'whatsapp')).toEqual({ ok: false, error: deliveryReasons.noWhatsApp });
+    expect(await closed.delivery.notifyHandoff(call, null, 'whatsapp')).toEqual({ ok: false, error: deliveryReasons.whatsappWindow });
+    expect(await mailDown.delivery.notifyHandoff(call, null, 'email')).toEqual({ ok: false, error: deliveryReasons.emailFailed });
   });
 });

@@ -112,6 +112,15 @@ export class MemoryCallRepository implements CallRepository {
   setRecording(): never {
     throw new Error('not used');
   }
+  claimRelayTurn(): never {
+    throw new Error('not used');
+  }
+  setRelayAnswer(): never {
+    throw new Error('not used');
+  }
+  setRelayHeard(): never {
+    throw new Error('not used');
+  }
 }
 
 /** A chat model answering from a queue of replies (a string = content; an Error = thrown), recording requests. */

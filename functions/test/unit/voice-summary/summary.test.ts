@@ -112,6 +112,11 @@ describe('analyseCall', () => {
   });
 });
 
+/** The handoff notice is not under test in the final-summary cases. */
+const noHandoff = async (): Promise<never> => {
+  throw new Error('no handoff notice expected');
+};
+
 describe('processCallSummaryJob', () => {
   const noSettings = { get: async () => null };
 
@@ -124,7 +129,7 @@ describe('processCallSummaryJob', () => {
         calls,
         ai: connector(new ScriptedModel([JSON.stringify(validSummary)])),
         settings: { get: async () => ({ summaryNotificationMethod: 'webhook', summaryWebhookUrl: 'https://example.com/hook' }) },
-        delivery: { deliver: async (_c, s, t) => (delivered.push({ s, t }), []) },
+        delivery: { deliver: async (_c, s, t) => (delivered.push({ s, t }), []), notifyHandoff: noHandoff },
       },
       { userId: call.userId, callId: call.id },
       { finalAttempt: false },
@@ -141,7 +146,7 @@ describe('processCallSummaryJob', () => {
     const sent = storedCall({ summaryStatus: 'completed', summary: validSummary, deliveries: [{ method: 'email', attempt: 1, at: 'x', ok: true }] });
     const calls = new MemoryCallRepository(failed, completed, sent);
     let deliveries = 0;
-    const deps = { calls, ai: connector(model), settings: noSettings, delivery: { deliver: async () => (deliveries++, []) } };
+    const deps = { calls, ai: connector(model), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff } };
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: failed.id }, { finalAttempt: false })).toMatchObject({ summaryStatus: 'failed', delivered: false });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: completed.id }, { finalAttempt: false })).toMatchObject({ delivered: true, resumed: true });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: sent.id }, { finalAttempt: false })).toMatchObject({ delivered: false });
@@ -154,11 +159,70 @@ describe('processCallSummaryJob', () => {
     const invalid = storedCall({ settings: { ...storedCall().settings, summaryNotificationMethod: 'email' } });
     const calls = new MemoryCallRepository(active, invalid);
     let deliveries = 0;
-    const deps = { calls, ai: connector(new ScriptedModel(['bad', 'worse'])), settings: noSettings, delivery: { deliver: async () => (deliveries++, []) } };
+    const deps = { calls, ai: connector(new ScriptedModel(['bad', 'worse'])), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff } };
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: active.id }, { finalAttempt: false })).toEqual({ outcome: 'active' });
     expect(await processCallSummaryJob(deps, { userId: 'user-2', callId: invalid.id }, { finalAttempt: false })).toEqual({ outcome: 'missing' });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: invalid.id }, { finalAttempt: false })).toMatchObject({ summaryStatus: 'failed', delivered: false });
     expect((await calls.get('user-1', invalid.id))?.summaryError).toContain(summaryReasons.invalidOutput);
     expect(deliveries).toBe(0);
+  });
+});
+
+describe('processCallSummaryJob: the handoff stage (warm transfer)', () => {
+  const active = (method: 'email' | 'whatsapp' | 'webhook' | null) =>
+    storedCall({
+      status: 'active',
+      endReason: 'forwarded',
+      escalated: true,
+      escalationReason: 'Wants the doctor',
+      settings: { ...storedCall().settings, summaryNotificationMethod: method, escalationForwardNumber: '+34910000099' },
+    });
+
+  function run(call: ReturnType<typeof active>, model: ScriptedModel, result: { ok: true } | { ok: false; error: string } = { ok: true }) {
+    const calls = new MemoryCallRepository(call);
+    const notices: Array<{ summary: unknown; channel: string }> = [];
+    let delivered = 0;
+    const deps = {
+      calls,
+      ai: connector(model),
+      settings: { get: async () => null },
+      delivery: {
+        deliver: async () => (delivered++, []),
+        notifyHandoff: async (_c: unknown, summary: unknown, channel: 'email' | 'whatsapp') => (notices.push({ summary, channel }), result),
+      },
+    };
+    return { calls, notices, delivered: () => delivered, out: processCallSummaryJob(deps, { userId: call.userId, callId: call.id, stage: 'handoff' }, { finalAttempt: false }) };
+  }
+
+  it('analyses the call so far while it is still active and tells the owner at once, storing nothing (the final summary comes after the call)', async () => {
+    const call = active('email');
+    const t = run(call, new ScriptedModel([JSON.stringify(validSummary)]));
+
+    expect(await t.out).toEqual({ outcome: 'handoff', channel: 'email', notified: true });
+    expect(t.notices).toEqual([{ summary: validSummary, channel: 'email' }]);
+    expect(await t.calls.get(call.userId, call.id)).toMatchObject({ summaryStatus: 'pending', summary: null });
+    expect(t.delivered()).toBe(0);
+  });
+
+  it('WhatsApp when that is the summary method; e-mail for the webhook method; nothing when summaries are disabled', async () => {
+    const whatsapp = run(active('whatsapp'), new ScriptedModel([JSON.stringify(validSummary)]));
+    const webhook = run(active('webhook'), new ScriptedModel([JSON.stringify(validSummary)]));
+    const disabledModel = new ScriptedModel([]);
+    const disabled = run(active(null), disabledModel);
+
+    expect(await whatsapp.out).toMatchObject({ channel: 'whatsapp', notified: true });
+    expect(await webhook.out).toMatchObject({ channel: 'email', notified: true });
+    expect(await disabled.out).toEqual({ outcome: 'handoff', channel: null, notified: false });
+    expect(disabled.notices).toEqual([]);
+    expect(disabledModel.requests).toHaveLength(0);
+  });
+
+  it('does not wait for a retry when the model fails: the notice goes without the analysis; a failed send is reported', async () => {
+    const failing = run(active('email'), new ScriptedModel([new ModelError('unavailable', 'down')]));
+    const unsent = run(active('email'), new ScriptedModel([JSON.stringify(validSummary)]), { ok: false, error: 'The e-mail could not be sent.' });
+
+    expect(await failing.out).toMatchObject({ notified: true });
+    expect(failing.notices).toEqual([{ summary: null, channel: 'email' }]);
+    expect(await unsent.out).toEqual({ outcome: 'handoff', channel: 'email', notified: false, error: 'The e-mail could not be sent.' });
   });
 });
