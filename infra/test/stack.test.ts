@@ -585,7 +585,7 @@ describe('WebSocket APIs', () => {
     expect(resources('AWS::Logs::LogGroup')[logs.DestinationArn['Fn::GetAtt'][0]]?.Properties.RetentionInDays).toBe(30);
   });
 
-  it.each(socketNames)("%s: ManageConnections only for the functions whose needs say sockets:%s, on this API's live stage @connections only", (name) => {
+  it.each(socketNames)("%s: ManageConnections only for the functions whose needs say sockets:<name>, on this API's live stage @connections only", (name) => {
     const granted = statementsWith('execute-api:ManageConnections');
     const needing = manifestFunctions().filter((f) => f.needs.includes(`sockets:${name}` as Need));
 
@@ -598,7 +598,7 @@ describe('WebSocket APIs', () => {
     }
   });
 
-  it.each(socketNames)('%s: lambda:InvokeFunction on that function (unqualified, no ":*") only for the functions whose needs say invoke:%s', (name) => {
+  it.each(socketNames)('%s: lambda:InvokeFunction on that function (unqualified, no ":*") only for the functions whose needs say invoke:<name>', (name) => {
     const granted = statementsWith('lambda:InvokeFunction');
     const needing = manifestFunctions().filter((f) => f.needs.includes(`invoke:${name}` as Need));
 
