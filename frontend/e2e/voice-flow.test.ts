@@ -12,10 +12,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Locator } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { VOICE_DEFAULTS, type VoiceSettings } from '../../functions/src/contract/voice.js';
+import type { DashboardData } from '../../functions/src/contract/dashboard.js';
+import { VOICE_DEFAULTS, type VoiceConversation, type VoiceConversationList, type VoiceSettings } from '../../functions/src/contract/voice.js';
 import { callApi, chatGptAndAgent, eventually, newPage, pressConnect, randomDigits, slowly, subscribedUser, twilioControl, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
+
+/** Text as read on screen: Intl's and our non-breaking spaces as plain ones. */
+const plain = (text: string | null) => (text ?? '').replace(/[\u00a0\u202f]/g, ' ').trim();
+
+/** ms → the seconds the screens show, halves rounded up ('0.48 s' for 475 ms; Spanish uses a decimal comma). */
+const seconds = (ms: number, language: 'en' | 'es' = 'en') => {
+  const text = `${(Math.round(ms / 10) / 100).toFixed(2)} s`;
+  return language === 'es' ? text.replace('.', ',') : text;
+};
 
 /** CSS align-items of a transcript turn: the caller's turns sit on the right, the agent's on the left. */
 const sideOf = (turn: Locator) => turn.evaluate((el) => getComputedStyle(el).alignItems);
@@ -133,5 +143,95 @@ describe('voice', () => {
     // An id that is not one of this user's calls.
     await page.goto(`${appUrl}/voice-conversations/${randomUUID()}`);
     await eventually(() => page.getByText('Voice Conversation Not Found').count()).toBe(1);
+  });
+
+  it('a streamed call appears with its latency timeline', async () => {
+    const page = await newPage(browser());
+    await subscribedUser(page, 'voice-stream');
+    await chatGptAndAgent(page, {
+      name: 'Clinic desk',
+      description: 'Answers phone calls for a dental clinic: opening hours and appointments',
+      objective: 'Book appointments and answer questions briefly',
+    });
+    // Real-time answers (the default) with a voice ConversationRelay speaks.
+    const settings = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');
+    await callApi(page, 'PUT', '/api/voice-settings', { ...settings, conversationMode: 'streaming', voice: 'Google.es-ES-Standard-A' });
+    const businessNumber = `+1415${randomDigits(7)}`;
+    const account = await twilioControl<{ accountSid: string; authToken: string }>('accounts', { numbers: [businessNumber] });
+    await callApi(page, 'POST', '/api/integrations/twilio-voice/setup', { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: businessNumber });
+
+    // The fake Twilio plays the call over ConversationRelay: three prompts, the caller speaking over the second answer.
+    const caller = `+346${randomDigits(8)}`;
+    const played = await twilioControl<{ callSid: string; httpStatuses: number[] }>('calls', {
+      to: businessNumber,
+      from: caller,
+      turns: [
+        { speech: '¿A qué hora abren mañana?', confidence: 0.93 },
+        { speech: 'Quiero una cita para una limpieza, el martes por la tarde, con la doctora García, si es posible', confidence: 0.9, interruptAfterTokens: 1 },
+        { speech: 'Gracias, eso es todo', confidence: 0.95 },
+      ],
+      hangup: 'after-script',
+    });
+    expect(played.httpStatuses.every((s) => s === 200), JSON.stringify(played.httpStatuses)).toBe(true);
+
+    // What the API stored: a streamed call, timed answers, one interrupted.
+    await slowly(async () => (await callApi<VoiceConversationList>(page, 'GET', '/api/voice-conversations')).conversations.length).toBe(1);
+    const [item] = (await callApi<VoiceConversationList>(page, 'GET', '/api/voice-conversations')).conversations;
+    const { conversation: stored } = await callApi<{ conversation: VoiceConversation }>(page, 'GET', `/api/voice-conversations/${item!._id}`);
+    expect(stored.conversationMode).toBe('streaming');
+    const timed = stored.messages.filter((m) => m.role === 'agent' && m.latency);
+    expect(timed.length).toBeGreaterThanOrEqual(3);
+    expect(stored.latency?.turns).toBe(timed.length);
+    expect(timed.filter((m) => m.interrupted)).toHaveLength(1);
+    const { p50Ms, p95Ms } = stored.latency!;
+
+    // The log: the call marked real time, with its p50 / p95.
+    await page.goto(`${appUrl}/voice-conversations`);
+    const row = page.getByTestId('call-row').first();
+    await eventually(() => row.getByTestId('call-mode').textContent()).toBe('Real time');
+    expect(plain(await row.getByTestId('call-latency').textContent())).toBe(`${seconds(p50Ms)} / ${seconds(p95Ms)}`);
+    expect(await page.getByRole('columnheader', { name: 'Response time (p50 / p95)' }).count()).toBe(1);
+
+    // The detail: the mode, p50 / p95, one timeline row per timed answer with its first and last token, the interrupted one marked.
+    await row.click();
+    const timeline = page.getByTestId('call-latency-timeline');
+    await eventually(() => timeline.count()).toBe(1);
+    expect(await page.getByRole('heading', { name: 'Response times' }).count()).toBe(1);
+    expect(await page.getByTestId('call-mode').textContent()).toBe('Real-time answers (streaming)');
+    expect(plain(await timeline.getByTestId('call-latency-p50').textContent())).toBe(seconds(p50Ms));
+    expect(plain(await timeline.getByTestId('call-latency-p95').textContent())).toBe(seconds(p95Ms));
+    const rows = timeline.getByRole('list', { name: 'Response time of each answer' }).getByRole('listitem');
+    expect(await rows.count()).toBe(timed.length);
+    for (const [i, turn] of timed.entries()) {
+      const r = rows.nth(i);
+      expect(await r.getByText(`Answer ${i + 1}`, { exact: true }).count()).toBe(1);
+      expect(plain(await r.getByTestId('latency-row-times').textContent())).toBe(
+        `Started speaking after ${seconds(turn.latency!.firstTokenMs)}, finished after ${seconds(Math.max(turn.latency!.firstTokenMs, turn.latency!.lastTokenMs))}`,
+      );
+      expect(await r.getByText('Interrupted', { exact: true }).count()).toBe(turn.interrupted ? 1 : 0);
+    }
+    // The transcript keeps what the caller heard of the interrupted answer, marked too.
+    const interruptedTurn = page.getByTestId('call-transcript').locator('[data-testid="call-turn"][data-interrupted="true"]');
+    expect(await interruptedTurn.count()).toBe(1);
+    expect(await interruptedTurn.getByText(/Interrupted/).count()).toBe(1);
+    expect(plain(await interruptedTurn.textContent())).toContain(timed.find((m) => m.interrupted)!.content.trim());
+
+    // In Spanish (the profile's language): decimal commas and 'Interrumpido'.
+    await callApi(page, 'PUT', '/api/user/profile', { name: 'Dana Dentist', language: 'es' });
+    await page.reload();
+    await eventually(() => page.getByRole('heading', { name: 'Tiempos de respuesta' }).count()).toBe(1);
+    expect(plain(await page.getByTestId('call-latency-p50').textContent())).toBe(seconds(p50Ms, 'es'));
+    expect(await page.getByTestId('latency-row-interrupted').textContent()).toBe('Interrumpido');
+    await page.goto(`${appUrl}/voice-conversations`);
+    await eventually(() => page.getByTestId('call-mode').first().textContent()).toBe('Tiempo real');
+    expect(plain(await page.getByTestId('call-latency').first().textContent())).toBe(`${seconds(p50Ms, 'es')} / ${seconds(p95Ms, 'es')}`);
+
+    // The dashboard: the period's median response time over the call's answers (counted when the call ends).
+    await slowly(async () => (await callApi<DashboardData>(page, 'GET', '/api/dashboard')).voiceAnalytics.turnLatency?.turns).toBe(timed.length);
+    const median = (await callApi<DashboardData>(page, 'GET', '/api/dashboard')).voiceAnalytics.turnLatency!;
+    await page.goto(`${appUrl}/`);
+    const card = page.getByTestId('stat-turnLatency');
+    await eventually(async () => plain(await card.getByTestId('stat-value').textContent())).toBe(seconds(median.medianMs, 'es'));
+    expect(await card.getByText(`Sobre ${timed.length} respuestas en tiempo real`).count()).toBe(1);
   });
 });
