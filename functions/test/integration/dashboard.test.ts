@@ -21,7 +21,7 @@ import { DynamoActivityCounters } from '../../src/adapters/dynamo/activity.js';
 import { DynamoDashboardReader } from '../../src/adapters/dynamo/dashboard.js';
 import type { User } from '../../src/contract/auth.js';
 import type { DashboardData, VoiceTrends } from '../../src/contract/dashboard.js';
-import type { CallTurn, TwilioSetupResult } from '../../src/contract/voice.js';
+import { VOICE_DEFAULTS, type CallTurn, type TwilioSetupResult } from '../../src/contract/voice.js';
 import { createDashboardService } from '../../src/domain/dashboard/service.js';
 import { newCallSid, simulateCall } from '../../local/fake-twilio/call-simulator.js';
 import { api, get, provided, registerUser, tableName } from '../support/api.js';
@@ -197,6 +197,8 @@ async function voiceUser() {
   ).json()) as { accountSid: string; authToken: string };
   const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', { token, body: { ...account, phoneNumber: number } });
   expect(setup.status).toBe(200);
+  // The calls played here are <Gather>-loop calls: the default mode streams through ConversationRelay (issue 16).
+  expect((await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode: 'gather' } })).status).toBe(200);
   return { token, userId, number, account, twilioApiUrl, setup: setup.body.data! };
 }
 

@@ -247,6 +247,8 @@ describe('the fake Twilio plays calls', () => {
     const unconfigured = newNumber();
     const account = await twilioAccount([number, unconfigured]);
     await setup(token, { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number });
+    // A <Gather>-loop call: the default mode streams through ConversationRelay (issue 16).
+    await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode: 'gather' } });
 
     const played = await controlCall('POST', '/_test/calls', {
       to: number,

@@ -54,10 +54,9 @@ async function voiceUser(options: { key?: string; settings?: Partial<VoiceSettin
     body: { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number },
   });
   if (setup.status !== 200 || !setup.body.data) throw new Error(`Twilio setup failed: ${setup.status} ${setup.body.message}`);
-  if (options.settings) {
-    const put = await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, ...options.settings } });
-    if (put.status !== 200) throw new Error(`voice settings failed: ${put.status} ${put.body.message}`);
-  }
+  // These are <Gather>-loop calls: the default mode streams through ConversationRelay (issue 16).
+  const put = await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode: 'gather', ...options.settings } });
+  if (put.status !== 200) throw new Error(`voice settings failed: ${put.status} ${put.body.message}`);
   return { token, userId, key, ...account, number, webhookUrl: setup.body.data.webhookUrl, statusCallbackUrl: setup.body.data.statusCallbackUrl };
 }
 
