@@ -38,19 +38,21 @@ export function LatencyTimeline({ call }: { call: Pick<VoiceConversation, 'conve
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           {t('voiceCalls.latency.hint')}
         </Typography>
-        {rows.length === 0 || !call.latency ? (
+        {rows.length === 0 ? (
           <Typography color="text.secondary" data-testid="call-latency-none">
             {t('voiceCalls.latency.none')}
           </Typography>
         ) : (
           <>
-            <Stack direction="row" spacing={4} useFlexGap sx={{ mb: 2, flexWrap: 'wrap', alignItems: 'flex-end' }}>
-              <Figure label={t('voiceCalls.latency.typical')} value={formatLatency(call.latency.p50Ms, lang)} testId="call-latency-p50" />
-              <Figure label={t('voiceCalls.latency.slowest')} value={formatLatency(call.latency.p95Ms, lang)} testId="call-latency-p95" />
-              <Typography variant="body2" color="text.secondary" sx={{ pb: 0.5 }}>
-                {t('voiceCalls.latency.answers', { count: call.latency.turns })}
-              </Typography>
-            </Stack>
+            {call.latency && (
+              <Stack direction="row" spacing={4} useFlexGap sx={{ mb: 2, flexWrap: 'wrap', alignItems: 'flex-end' }}>
+                <Figure label={t('voiceCalls.latency.typical')} value={formatLatency(call.latency.p50Ms, lang)} testId="call-latency-p50" />
+                <Figure label={t('voiceCalls.latency.slowest')} value={formatLatency(call.latency.p95Ms, lang)} testId="call-latency-p95" />
+                <Typography variant="body2" color="text.secondary" sx={{ pb: 0.5 }}>
+                  {t('voiceCalls.latency.answers', { count: call.latency.turns })}
+                </Typography>
+              </Stack>
+            )}
             <Stack component="ol" spacing={1.5} aria-label={t('voiceCalls.latency.listLabel')} sx={{ listStyle: 'none', m: 0, p: 0 }}>
               {rows.map((row) => (
                 <Box component="li" key={row.index} data-testid="latency-row" data-interrupted={row.interrupted ? 'true' : 'false'}>
