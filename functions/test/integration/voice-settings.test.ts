@@ -32,6 +32,7 @@ const EDITED = {
   summaryNotificationMethod: 'webhook',
   summaryWebhookUrl: 'https://hooks.example.com/calls',
   escalationForwardNumber: '+14155550123',
+  conversationMode: 'gather',
 } as const;
 
 describe('GET /api/voice-settings', () => {
@@ -92,6 +93,7 @@ describe('PUT /api/voice-settings', () => {
     ['a webhook URL that is not http(s)', { summaryWebhookUrl: 'ftp://example.com/x' }, voiceMessages.webhookUrlInvalid],
     ['a webhook URL that is not a URL', { summaryWebhookUrl: 'not a url' }, voiceMessages.webhookUrlInvalid],
     ['a forwarding number not in E.164', { escalationForwardNumber: '415 555 0123' }, voiceMessages.forwardNumberInvalid],
+    ['an unknown conversation mode', { conversationMode: 'realtime' }, voiceMessages.conversationModeInvalid],
   ];
 
   it.each(invalid)('refuses %s with its message and stores nothing', async (_label, patch, message) => {
@@ -100,6 +102,33 @@ describe('PUT /api/voice-settings', () => {
     expect(res.status).toBe(400);
     expect(res.body.message).toBe(message);
     expect((await get<VoiceSettings>('/api/voice-settings', session.token)).body.data?.voice).toBe(VOICE_DEFAULTS.voice);
+  });
+});
+
+describe('conversation mode (issue 16)', () => {
+  it('is stored and answered; a PUT without it gets the default (streaming)', async () => {
+    const { session } = await registerUser();
+
+    const gather = await put(EDITED, session.token);
+    const { conversationMode: _omitted, ...withoutMode } = EDITED;
+    const omitted = await put(withoutMode, session.token);
+
+    expect(gather.body.data?.conversationMode).toBe('gather');
+    expect(omitted.status).toBe(200);
+    expect(omitted.body.data?.conversationMode).toBe('streaming');
+    expect((await getItem(`USER#${session.user._id}`, 'VOICE#SETTINGS'))?.conversationMode).toBe('streaming');
+  });
+
+  it('settings stored before issue 16 (no conversationMode attribute) read as streaming, the rest unchanged', async () => {
+    const { session } = await registerUser();
+    await put(EDITED, session.token);
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${session.user._id}`, sk: 'VOICE#SETTINGS' }, UpdateExpression: 'REMOVE conversationMode' }),
+    );
+
+    const res = await get<VoiceSettings>('/api/voice-settings', session.token);
+
+    expect(res.body.data).toEqual({ ...EDITED, conversationMode: 'streaming', phoneNumber: EMPTY_PHONE_REQUEST, summaryWebhookSecretHint: null });
   });
 });
 
