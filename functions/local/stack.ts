@@ -16,6 +16,7 @@ import type { PlanId } from '../src/contract/billing.js';
 import { workers } from '../src/routes.js';
 import { applyHandlerEnv, handlerEnv } from './env.js';
 import { startGateway } from './gateway.js';
+import type { SocketLimits } from './sockets.js';
 import { loadRouteGroup, loadWorker } from './handlers.js';
 import { LOCAL_STRIPE_SECRET_KEY, WEBHOOK_PATH, localWebhookSecret, startFakeStripe } from './fake-stripe/server.js';
 import { startFakeOpenAi } from './fake-openai/server.js';
@@ -59,6 +60,8 @@ export interface LocalStackOptions {
   sqs?: { retryBaseMs?: number; retryMaxMs?: number; batchWindowMs?: number };
   /** Gateway integration timeout (ms), default 30 s like API Gateway. */
   gatewayTimeoutMs?: number;
+  /** WebSocket API limits (ms): 10 min idle, 2 h per connection, 29 s for $connect by default, like API Gateway. */
+  socketLimits?: SocketLimits;
   /**
    * Run the manifest's schedules (routes.ts `schedules`) on their rate, like EventBridge rules
    * (npm start). Off by default: tests trigger a run with POST /_local/schedules/{name}/run.
@@ -327,6 +330,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       // The browser PUTs uploads to and shows avatars from presigned s3rver URLs.
       siteCspSources: { uploads: [new URL(s3.endpoint).origin] },
       timeoutMs: options.gatewayTimeoutMs,
+      socketLimits: options.socketLimits,
       log,
     });
     started.push(gateway);

@@ -8,6 +8,7 @@ import { handler as echoHandler, postErrors, received } from '../../support/echo
 
 let gateway: Gateway;
 let idleGateway: Gateway;
+let shortLivedGateway: Gateway;
 let wsBase: string;
 
 const sdk = (base: string) =>
@@ -28,12 +29,14 @@ beforeAll(async () => {
   };
   gateway = await startGateway(common);
   idleGateway = await startGateway({ ...common, socketLimits: { idleTimeoutMs: 300 } });
+  shortLivedGateway = await startGateway({ ...common, socketLimits: { maxConnectionMs: 500 } });
   wsBase = gateway.url.replace(/^http/, 'ws');
 });
 
 afterAll(async () => {
   await gateway.stop();
   await idleGateway.stop();
+  await shortLivedGateway.stop();
 });
 
 beforeEach(() => {
@@ -211,5 +214,18 @@ describe('local gateway WebSocket APIs', () => {
     const { code } = await c.closed;
 
     expect(code).toBe(1001);
+  });
+
+  it('closes a connection (1001) at its maximum lifetime even while it is busy', async () => {
+    const c = await open(`${shortLivedGateway.url.replace(/^http/, 'ws')}/_ws/echo`);
+    const opened = Date.now();
+    const busy = setInterval(() => c.send({ action: 'echo', text: 'ping' }), 100);
+
+    const { code } = await c.closed;
+    clearInterval(busy);
+
+    expect(code).toBe(1001);
+    expect(Date.now() - opened).toBeGreaterThanOrEqual(450);
+    expect(c.frames.length).toBeGreaterThan(0);
   });
 });
