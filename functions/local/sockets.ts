@@ -95,6 +95,7 @@ function connectHeaders(req: IncomingMessage): { headers: Record<string, string>
       multiValueHeaders[name] = [value];
     }
   };
+  add('X-Amzn-Trace-Id', `Root=1-${Math.floor(Date.now() / 1000).toString(16)}-${randomBytes(12).toString('hex')}`);
   add('X-Forwarded-For', sourceIpOf(req));
   add('X-Forwarded-Port', String(req.socket.localPort ?? ''));
   add('X-Forwarded-Proto', 'http');
