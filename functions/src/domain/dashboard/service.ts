@@ -16,9 +16,10 @@ import {
   type VoiceTrends,
 } from '../../contract/dashboard.js';
 import type { ActivityDay, ActivityMetric, DashboardReader } from './ports.js';
-import { histogramMedian, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
+import { histogramMedian, LATENCY_PREFIX, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
 
 const DAY_MS = 24 * 3600 * 1000;
+const HOUR_MS = 3600 * 1000;
 const PERIOD_DAYS: Record<DashboardTimeFilter, number> = { '7days': 7, '30days': 30 };
 type Sums = Record<ActivityMetric | 'max', number>;
 const emptySums = (): Sums => ({ calls: 0, done: 0, sec: 0, dsec: 0, in: 0, out: 0, fail: 0, conv: 0, esc: 0, ct: 0, max: 0 });
@@ -59,46 +60,85 @@ export function utcDaysFor(nowMs: number): string[] {
   return daysEndingAt(new Date(Date.parse(`${today}T00:00:00.000Z`) + DAY_MS).toISOString().slice(0, 10), DASHBOARD_CHART_DAYS + 3);
 }
 
-/** The local day of a UTC day's hour `HH`, memoized (one read asks for the same hours many times). */
-export function localDayOfHour(timeZone: string): (utcDay: string, hour: string) => string {
-  const cache = new Map<string, string>();
-  return (utcDay, hour) => {
-    const key = `${utcDay}T${hour}`;
-    let local = cache.get(key);
-    if (local === undefined) {
-      local = localDay(Date.parse(`${key}:00:00.000Z`), timeZone);
-      cache.set(key, local);
+const offsetFormatters = new Map<string, Intl.DateTimeFormat>();
+/** The zone's UTC offset (ms) at an instant on a whole minute. */
+function offsetAt(ms: number, timeZone: string): number {
+  let f = offsetFormatters.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' });
+    offsetFormatters.set(timeZone, f);
+  }
+  const p: Record<string, number> = {};
+  for (const part of f.formatToParts(new Date(ms))) if (part.type !== 'literal') p[part.type] = Number(part.value);
+  return Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!) - ms;
+}
+
+/**
+ * The local days of a UTC day's 24 hours (index = hour), memoized per UTC day. Intl formatting
+ * is the read's main CPU cost, so a day whose offset is the same at its start and end (every day
+ * but the ≤ 2 DST changes a year) is computed from that offset; a changing day hour by hour.
+ */
+export function localDaysOfHours(timeZone: string): (utcDay: string) => readonly string[] {
+  const hoursOf = new Map<string, string[]>();
+  return (utcDay) => {
+    let hours = hoursOf.get(utcDay);
+    if (!hours) {
+      const start = Date.parse(`${utcDay}T00:00:00.000Z`);
+      const offset = offsetAt(start, timeZone);
+      const steady = offset === offsetAt(start + DAY_MS, timeZone);
+      hours = Array.from({ length: 24 }, (_, h) => {
+        const at = start + h * HOUR_MS;
+        return steady ? new Date(at + offset).toISOString().slice(0, 10) : localDay(at, timeZone);
+      });
+      hoursOf.set(utcDay, hours);
     }
-    return local;
+    return hours;
   };
 }
 
+/** The hour (0–23) of two digits at `at` in a counter attribute's name, else -1. */
+function hourAt(attr: string, at: number): number {
+  const tens = attr.charCodeAt(at) - 48;
+  const units = attr.charCodeAt(at + 1) - 48;
+  if (tens < 0 || tens > 2 || units < 0 || units > 9) return -1;
+  const hour = tens * 10 + units;
+  return hour < 24 ? hour : -1;
+}
+
+const METRICS = new Set<string>(Object.keys(emptySums()));
+
 /** Hourly counters summed per local day (only the days asked for). */
-export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wanted: readonly string[], localOf = localDayOfHour(timeZone)): Map<string, Sums> {
+export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wanted: readonly string[], hoursOf = localDaysOfHours(timeZone)): Map<string, Sums> {
   const out = new Map(wanted.map((d) => [d, emptySums()]));
   for (const { day, counters } of days) {
-    for (const [attr, value] of Object.entries(counters)) {
-      const m = /^([a-z]+)(\d\d)$/.exec(attr);
-      if (!m) continue;
-      const sums = out.get(localOf(day, m[2]!));
+    const local = hoursOf(day);
+    // `{metric}{HH}` only: the latency buckets (`lt{HH}_{bucket}`) are summed by latencyOfPeriod.
+    for (const attr in counters) {
+      const metric = attr.slice(0, -2) as keyof Sums;
+      if (!METRICS.has(metric)) continue;
+      const hour = hourAt(attr, attr.length - 2);
+      const sums = hour < 0 ? undefined : out.get(local[hour]!);
       if (!sums) continue;
-      const metric = m[1] as keyof Sums;
+      const value = counters[attr]!;
       if (metric === 'max') sums.max = Math.max(sums.max, value);
-      else if (metric in sums) sums[metric] += value;
+      else sums[metric] += value;
     }
   }
   return out;
 }
 
 /** The merged latency histogram of the hours that fall in the given local days. */
-export function latencyOfPeriod(days: readonly ActivityDay[], timeZone: string, period: readonly string[], localOf = localDayOfHour(timeZone)): LatencyHistogram {
+export function latencyOfPeriod(days: readonly ActivityDay[], timeZone: string, period: readonly string[], hoursOf = localDaysOfHours(timeZone)): LatencyHistogram {
   const wanted = new Set(period);
   const out: LatencyHistogram = {};
   for (const { day, counters } of days) {
-    for (const [attr, value] of Object.entries(counters)) {
+    const inPeriod = hoursOf(day).map((d) => wanted.has(d));
+    if (!inPeriod.includes(true)) continue;
+    for (const attr in counters) {
+      if (!attr.startsWith(LATENCY_PREFIX)) continue;
       const parsed = parseLatencyAttribute(attr);
-      if (!parsed || !wanted.has(localOf(day, parsed[0]))) continue;
-      out[parsed[1]] = (out[parsed[1]] ?? 0) + value;
+      if (!parsed || !inPeriod[parsed.hour]) continue;
+      out[parsed.bucket] = (out[parsed.bucket] ?? 0) + counters[attr]!;
     }
   }
   return out;
@@ -121,8 +161,8 @@ export function createDashboardService(deps: DashboardDeps) {
       const snap = await deps.reader.snapshot(userId, utcDaysFor(at), { topCallers: DASHBOARD_TOP_NUMBERS, recentCalls: DASHBOARD_RECENT_ACTIVITY });
       const timeZone = safeTimeZone(snap.timeZone);
       const chartDays = daysEndingAt(localDay(at, timeZone), DASHBOARD_CHART_DAYS);
-      const localOf = localDayOfHour(timeZone);
-      const byDay = sumByLocalDay(snap.days, timeZone, chartDays, localOf);
+      const hoursOf = localDaysOfHours(timeZone);
+      const byDay = sumByLocalDay(snap.days, timeZone, chartDays, hoursOf);
       const periodDays = chartDays.slice(-PERIOD_DAYS[timeFilter]);
       const period = periodDays.map((d) => byDay.get(d)!);
       const done = total(period, 'done');
@@ -144,7 +184,7 @@ export function createDashboardService(deps: DashboardDeps) {
             maxDuration: period.reduce((n, s) => Math.max(n, s.max), 0),
             totalDuration: total(period, 'sec'),
           },
-          turnLatency: histogramMedian(latencyOfPeriod(snap.days, timeZone, periodDays, localOf)),
+          turnLatency: histogramMedian(latencyOfPeriod(snap.days, timeZone, periodDays, hoursOf)),
         },
         whatsappAnalytics: {
           newConversations: total(period, 'conv'),

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { latencyAttributes } from '../../../src/adapters/dynamo/activity.js';
 import { VOICE_DEFAULTS, type CallTurn } from '../../../src/contract/voice.js';
 import type { ActivityDay, DashboardReader, FinishedCall } from '../../../src/domain/dashboard/ports.js';
-import { createDashboardService, latencyOfPeriod, sumByLocalDay } from '../../../src/domain/dashboard/service.js';
+import { createDashboardService, latencyOfPeriod, localDay, localDaysOfHours, sumByLocalDay } from '../../../src/domain/dashboard/service.js';
 import { histogramMedian, latencyBucket, latencyHistogram, parseLatencyAttribute } from '../../../src/domain/dashboard/turn-latency.js';
 import { endCall } from '../../../src/domain/voice/call-end.js';
 import { percentile } from '../../../src/domain/voice/latency.js';
@@ -131,13 +131,27 @@ describe('merging hourly histograms', () => {
   });
 });
 
+describe('local days of the hours', () => {
+  it('equals formatting every hour on its own, across a year of DST changes, :30/:45 zones and half-hour DST', () => {
+    const zones = ['UTC', 'Europe/Madrid', 'America/Los_Angeles', 'America/Santiago', 'America/St_Johns', 'Asia/Kolkata', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Pacific/Kiritimati', 'Etc/GMT+12'];
+    const utcDays = Array.from({ length: 366 }, (_, i) => new Date(Date.parse('2026-01-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10));
+    for (const tz of zones) {
+      const hoursOf = localDaysOfHours(tz);
+      for (const day of utcDays) {
+        const naive = Array.from({ length: 24 }, (_, h) => localDay(Date.parse(`${day}T00:00:00Z`) + h * 3_600_000, tz));
+        expect({ tz, day, hours: hoursOf(day) }).toEqual({ tz, day, hours: naive });
+      }
+    }
+  });
+});
+
 describe('counter attributes of a finished call', () => {
   it('one `lt{HH}_{bucket}` per bucket its turns fall in; none for a call without streamed turns', () => {
     expect(latencyAttributes('07', [480, 490, 1310, 15_000])).toEqual({ lt07_500: 2, lt07_1325: 1, lt07_x: 1 });
     expect(latencyAttributes('07', [])).toEqual({});
-    for (const attr of Object.keys(latencyAttributes('23', [0, 25, 2000, 2001, 10_000, 10_001]))) expect(parseLatencyAttribute(attr)?.[0]).toBe('23');
-    expect(parseLatencyAttribute('calls07')).toBeNull();
-    expect(parseLatencyAttribute('lt7_25')).toBeNull();
+    const attrs = latencyAttributes('23', [0, 25, 2000, 2001, 10_000, 10_001]);
+    expect(Object.keys(attrs).map(parseLatencyAttribute)).toEqual(['0', '25', '2000', '2100', '10000', 'x'].map((bucket) => ({ hour: 23, bucket })));
+    for (const other of ['calls07', 'max23', 'lt7_25', 'lt24_25', 'lt07_', 'lt07_1e3', 'lt07-25', 'lt07_y']) expect(parseLatencyAttribute(other)).toBeNull();
   });
 });
 
