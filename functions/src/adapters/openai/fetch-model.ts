@@ -55,6 +55,8 @@ export interface FetchModelOptions {
 const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** An error answer is read only to free the connection; its text is never shown. */
 const MAX_ERROR_BYTES = 64 * 1024;
+/** How long the end of a finished stream is waited for before its connection is closed instead of reused. */
+const DRAIN_MS = 1_000;
 
 /** An error thrown by the caller's onText: it propagates as it is, never as a ModelError. */
 class CallerError {
@@ -102,6 +104,23 @@ async function readText(res: GuardedStreamResponse, max = Infinity): Promise<str
   return text + decoder.decode();
 }
 
+/**
+ * After [DONE] the body's end is usually a few bytes away: read it in the background (briefly,
+ * never holding the answer up) so the kept-alive connection serves the next model call of the
+ * turn without a new TLS handshake; a server that keeps sending or stays open is cut off.
+ */
+function drainForReuse(bytes: AsyncIterator<Uint8Array>, res: GuardedStreamResponse): void {
+  const timer = setTimeout(() => res.close(), DRAIN_MS);
+  void (async () => {
+    let size = 0;
+    for (let read = await bytes.next(); !read.done; read = await bytes.next()) {
+      if ((size += read.value.length) > MAX_ERROR_BYTES) return res.close();
+    }
+  })()
+    .catch(() => undefined)
+    .finally(() => clearTimeout(timer));
+}
+
 /** Waits `ms`, or less when the signal aborts first (the caller then sees the abort). */
 const pause = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -147,26 +166,34 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
     return this.call(request.timeoutMs ?? DEFAULT_CHAT_TIMEOUT_MS, options.signal, async (signal, deadline) => {
       const body = { ...chatCompletionBody(request), stream: true, stream_options: { include_usage: true } };
       const res = await this.open('POST', '/chat/completions', body, signal, deadline, true);
+      // Without return(): the SSE reader stopping at [DONE] does not close the connection; this does.
+      const bytes = res.body[Symbol.asyncIterator]();
       let content = '';
       let toolCalls: ModelToolCall[] = [];
       let finishReason: string | null = null;
       let usage: Completion['usage'];
-      for await (const event of chatStreamEvents(sseData(res.body))) {
-        if (event.type === 'text') {
-          content += event.text;
-          try {
-            await options.onText(event.text);
-          } catch (error) {
-            throw new CallerError(error);
+      try {
+        for await (const event of chatStreamEvents(sseData({ [Symbol.asyncIterator]: () => ({ next: () => bytes.next() }) }))) {
+          if (event.type === 'text') {
+            content += event.text;
+            try {
+              await options.onText(event.text);
+            } catch (error) {
+              throw new CallerError(error);
+            }
+          } else if (event.type === 'tool_calls') {
+            toolCalls = event.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
+          } else {
+            finishReason = event.finishReason;
+            usage = event.usage;
           }
-        } else if (event.type === 'tool_calls') {
-          toolCalls = event.calls.map((c) => ({ id: c.id, name: c.name, arguments: c.arguments }));
-        } else {
-          finishReason = event.finishReason;
-          usage = event.usage;
         }
+        if (finishReason === null) throw new ModelError('unavailable', 'The model stream ended before its answer was complete');
+      } catch (error) {
+        res.close();
+        throw error;
       }
-      if (finishReason === null) throw new ModelError('unavailable', 'The model stream ended before its answer was complete');
+      drainForReuse(bytes, res);
       return { content: content === '' ? null : content, toolCalls, finishReason, ...(usage ? { usage } : {}) };
     });
   }

@@ -28,7 +28,9 @@ async function startOddServer(handle: Parameters<typeof createServer>[1]) {
 let fake: FakeOpenAi;
 let odd: Awaited<ReturnType<typeof startOddServer>>;
 let oddRequests = 0;
-let oddMode: 'in-stream-error' | 'drop-first' | 'cut-mid-stream' = 'in-stream-error';
+let oddMode: 'in-stream-error' | 'drop-first' | 'cut-mid-stream' | 'complete-stream' = 'in-stream-error';
+/** The client port of each request the odd server saw: the same port twice = a reused connection. */
+const oddPorts: number[] = [];
 let guard: ReturnType<typeof createGuard>;
 
 const sse = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
@@ -38,6 +40,7 @@ beforeAll(async () => {
   fake = await startFakeOpenAi({ slowDelayMs: 5_000 });
   odd = await startOddServer((req, res) => {
     oddRequests++;
+    oddPorts.push(req.socket.remotePort ?? 0);
     req.resume();
     if (oddMode === 'drop-first' && oddRequests === 1) return void req.socket.destroy();
     if (oddMode === 'drop-first') {
@@ -48,6 +51,12 @@ beforeAll(async () => {
     res.write(sse(chunk({ role: 'assistant', content: '' })));
     res.write(sse(chunk({ content: 'Your order' })));
     res.write(sse(chunk({ content: ' is' })));
+    if (oddMode === 'complete-stream') {
+      res.write(sse(chunk({}, 'stop')));
+      res.write('data: [DONE]\n\n');
+      // The body's end comes a little after [DONE], as over a real network.
+      return void setTimeout(() => res.end(), 15);
+    }
     if (oddMode === 'in-stream-error') {
       res.write(sse({ error: { message: 'The server had an error while processing your request.', type: 'server_error' } }));
       return void res.end();
@@ -63,6 +72,7 @@ afterAll(async () => {
 beforeEach(() => {
   fake.setStreamDelays({ firstTokenMs: 0, tokenMs: 0 });
   oddRequests = 0;
+  oddPorts.length = 0;
 });
 
 let keySeq = 0;
@@ -241,6 +251,26 @@ describe('FetchOpenAiModel.stream', () => {
     expect(error.kind).toBe('unavailable');
     expect(pieces.join('')).toBe('Your order is');
     expect(oddRequests).toBe(1);
+  });
+
+  it('a finished stream leaves its connection for the next call; a stream stopped by a barge-in does not', async () => {
+    oddMode = 'complete-stream';
+    const m = fetchModel(newKey(), odd.baseUrl);
+    const pieces: string[] = [];
+
+    const first = await m.stream(ask('Where is my order?'), { onText: (p) => void pieces.push(p) });
+    await sleep(50);
+    await m.stream(ask('And the other one?'), { onText: () => undefined });
+    await sleep(50);
+    const controller = new AbortController();
+    await m.stream(ask('Stop'), { signal: controller.signal, onText: () => controller.abort(new Error('barge-in')) }).catch(() => undefined);
+    await m.stream(ask('Again'), { onText: () => undefined });
+
+    expect(first).toMatchObject({ content: 'Your order is', finishReason: 'stop' });
+    expect(oddPorts).toHaveLength(4);
+    expect(oddPorts[1]).toBe(oddPorts[0]);
+    expect(oddPorts[2]).toBe(oddPorts[1]);
+    expect(oddPorts[3]).not.toBe(oddPorts[2]);
   });
 
   it('bounds the whole stream by timeoutMs: a model slow to start is a timeout', async () => {
