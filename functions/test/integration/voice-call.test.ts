@@ -14,7 +14,8 @@ import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../.
 import { createUsageService } from '../../src/domain/billing/usage.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { newCallSid, simulateCall, type ScriptTurn, type SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
-import { api, db, itemsOf, provided, tableName } from '../support/api.js';
+import { eventually } from '../support/agents-api.js';
+import { api, db, itemsOf, mailsTo, provided, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
 import { randomDigits } from '../support/whatsapp.js';
@@ -22,6 +23,7 @@ import { randomDigits } from '../support/whatsapp.js';
 interface VoiceUser {
   token: string;
   userId: string;
+  email: string;
   key: string;
   accountSid: string;
   authToken: string;
@@ -41,7 +43,7 @@ async function control(base: string, path: string, body: unknown): Promise<Recor
 
 /** A subscribed user with ChatGPT connected, an enabled agent, the Twilio integration and these voice settings. */
 async function voiceUser(options: { key?: string; settings?: Partial<VoiceSettings> } = {}): Promise<VoiceUser> {
-  const { token, userId } = await subscribedUser('starter');
+  const { token, userId, user } = await subscribedUser('starter');
   const key = options.key ?? `sk-test-${randomUUID()}`;
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status} ${chatgpt.body.message}`);
@@ -57,7 +59,7 @@ async function voiceUser(options: { key?: string; settings?: Partial<VoiceSettin
   // These are <Gather>-loop calls: the default mode streams through ConversationRelay (issue 16).
   const put = await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode: 'gather', ...options.settings } });
   if (put.status !== 200) throw new Error(`voice settings failed: ${put.status} ${put.body.message}`);
-  return { token, userId, key, ...account, number, webhookUrl: setup.body.data.webhookUrl, statusCallbackUrl: setup.body.data.statusCallbackUrl };
+  return { token, userId, email: user.email, key, ...account, number, webhookUrl: setup.body.data.webhookUrl, statusCallbackUrl: setup.body.data.statusCallbackUrl };
 }
 
 function play(u: VoiceUser, turns: ScriptTurn[], extra: Partial<Parameters<typeof simulateCall>[0]> = {}): Promise<SimulatedCall> {
@@ -84,10 +86,10 @@ const stored = async (u: VoiceUser, callSid: string): Promise<StoredCall> => {
 const heard = (call: SimulatedCall) =>
   call.events.flatMap((e) => (e.verb === 'Say' ? [`Say:${e.text}`] : e.verb === 'Dial' ? [`Dial:${e.text}`] : ['Gather', 'Hangup'].includes(e.verb) ? [e.verb] : []));
 
-async function summaryJobs(): Promise<Array<{ userId: string; callId: string }>> {
+async function summaryJobs(): Promise<Array<{ userId: string; callId: string; stage?: 'handoff' }>> {
   const res = await fetch(`${provided('apiUrl')}/_local/queues/sent?queue=call-summary`);
   const sent = (await res.json()) as Array<{ body: string }>;
-  return sent.map((m) => JSON.parse(m.body) as { userId: string; callId: string });
+  return sent.map((m) => JSON.parse(m.body) as { userId: string; callId: string; stage?: 'handoff' });
 }
 
 describe('voice call loop', () => {
@@ -240,17 +242,25 @@ describe('voice call loop', () => {
       ],
     });
 
-  it('escalation with a forwarding number: the fallback message, then <Dial> to that number', async () => {
+  it('escalation with a forwarding number: the fallback message, then <Dial> to that number, and the owner is e-mailed a handoff notice (warm transfer)', async () => {
     const forward = `+3493${randomDigits(7)}`;
-    const u = await voiceUser({ settings: { escalationForwardNumber: forward } });
+    const u = await voiceUser({ settings: { escalationForwardNumber: forward, summaryNotificationMethod: 'email' } });
     await escalateScript(u.key);
 
     const call = await play(u, [{ speech: 'I want a human', confidence: 0.95 }]);
 
     expect(heard(call)).toEqual([`Say:${VOICE_DEFAULTS.messageWelcome}`, 'Gather', `Say:${VOICE_DEFAULTS.messageFallback}`, `Dial:${forward}`]);
     expect(call.ended).toBe('dial');
-    expect(await stored(u, call.callSid)).toMatchObject({ escalated: true, escalationReason: 'Wants to talk to a person', endReason: 'forwarded', status: 'completed' });
-  });
+    const saved = await stored(u, call.callSid);
+    expect(saved).toMatchObject({ escalated: true, escalationReason: 'Wants to talk to a person', endReason: 'forwarded', status: 'completed' });
+    expect((await summaryJobs()).filter((j) => j.callId === saved.id)).toEqual([
+      { userId: u.userId, callId: saved.id, stage: 'handoff' },
+      { userId: u.userId, callId: saved.id },
+    ]);
+    const notice = await eventually(async () => (await mailsTo(u.email)).find((m) => m.subject.startsWith('Call being transferred')), 15_000);
+    expect(notice.body.text).toContain(`to ${forward} now.`);
+    expect(notice.body.text).toContain('Caller: I want a human');
+  }, 40_000);
 
   it('escalation without a forwarding number: the fallback message, the call is marked and goes on', async () => {
     const u = await voiceUser();

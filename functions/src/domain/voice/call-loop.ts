@@ -15,7 +15,8 @@
  *   → messageError and listen again (never a Twilio timeout). Silence → messageNoInput; the
  *   second silence in a row → goodbye + hang-up. maxCallDuration passed → goodbye + hang-up.
  *   escalate_to_human → messageFallback, the call marked escalated, and <Dial> to the forwarding
- *   number when one is set (else the call goes on).
+ *   number when one is set (a warm transfer: the owner's handoff notice is queued once; else the
+ *   call goes on).
  * - status: the first final callback finishes the call (completed when our TwiML ended it, hung_up
  *   when the caller did, failed for busy/no-answer/failed/canceled), bills ceil(duration / 60)
  *   minutes (the one reserved at the start included; over the plan: logged, never fails the
@@ -134,8 +135,9 @@ export interface CallLoopDeps {
     /** {voice webhook base}/relay-action of a user: the <Connect action> (the call id is added). */
     actionUrl(userId: string): string;
     warmer: RelayWarmer;
-    handoffs: CallHandoffs;
   };
+  /** Transfers claimed once, so the owner's handoff notice is queued once; absent = the call is only marked forwarded. */
+  handoffs?: CallHandoffs;
   /** 26-character time-sortable id. */
   newId(now: number): string;
   now?: () => number;
@@ -294,6 +296,21 @@ export function createCallLoop(deps: CallLoopDeps) {
     }
   }
 
+  /**
+   * A warm transfer (both paths): the call marked forwarded by us and the owner's handoff notice
+   * queued, once (a retried webhook finds the claim taken). A queue failure never stops the <Dial>.
+   */
+  async function forward(userId: string, call: Pick<StoredCall, 'id'>, reason: string): Promise<void> {
+    if (!deps.handoffs) {
+      await deps.calls.markEndedByUs(userId, call.id, 'forwarded', { reason });
+      return;
+    }
+    if (!(await deps.handoffs.claim(userId, call.id, reason, iso()))) return;
+    await deps.queue.enqueue({ userId, callId: call.id, stage: 'handoff' }).catch((error: unknown) => {
+      onError('Voice: the owner’s handoff notice could not be queued; the call is forwarded anyway', error, { userId, callId: call.id });
+    });
+  }
+
   /** The incoming webhook's work: the call stored once per CallSid, then its opening (or why it ends at once). */
   async function answerIncoming(userId: string, p: TwilioCallParams, settingsRead: Promise<StoredVoiceSettings | null>): Promise<CallScript> {
     const callSid = p.CallSid ?? '';
@@ -391,13 +408,9 @@ export function createCallLoop(deps: CallLoopDeps) {
       }
       const s = call.settings;
       const handoff = handoffOf(p.HandoffData);
-      if (handoff && s.escalationForwardNumber && deps.relay) {
-        // Warm transfer: the relay already spoke messageFallback. The owner is told once (a retried action finds the claim taken).
-        if (await deps.relay.handoffs.claim(userId, call.id, handoff.reason, iso())) {
-          await deps.queue.enqueue({ userId, callId: call.id, stage: 'handoff' }).catch((error: unknown) => {
-            onError('Voice: the owner’s handoff notice could not be queued; the call is forwarded anyway', error, { userId, callId: call.id });
-          });
-        }
+      if (handoff && s.escalationForwardNumber) {
+        // Warm transfer: the relay already spoke messageFallback.
+        await forward(userId, call, handoff.reason);
         return { voice: voiceOf(s), steps: [{ kind: 'dial', number: s.escalationForwardNumber }] };
       }
       const live = call.status === 'active' && !call.endedByUs;
@@ -473,7 +486,7 @@ export function createCallLoop(deps: CallLoopDeps) {
       if (escalation) {
         const reason = escalation.reason.slice(0, 500);
         if (s.escalationForwardNumber) {
-          await deps.calls.markEndedByUs(userId, call.id, 'forwarded', { reason });
+          await forward(userId, call, reason);
           return { voice: voiceOf(s), steps: [{ kind: 'say', text: said }, { kind: 'dial', number: s.escalationForwardNumber }] };
         }
         await deps.calls.markEscalated(userId, call.id, reason);

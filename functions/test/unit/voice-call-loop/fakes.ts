@@ -150,10 +150,10 @@ export function setup(options: SetupOptions = {}) {
                 return options.warmUp ? options.warmUp() : Promise.resolve();
               },
             },
-            handoffs: memoryHandoffs(calls),
           },
         }
       : {}),
+    handoffs: memoryHandoffs(calls),
   };
   return { loop: createCallLoop(deps), calls, jobs, minutes: () => minutesUsed, advance: (ms: number) => (clock += ms), warmUps: () => warmUps };
 }

@@ -7,8 +7,9 @@ import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
 import { RELAY_TRANSCRIPTION, renderTwiml } from '../../../src/adapters/twilio/twiml.js';
 import { RELAY_VOICES, VOICE_CATALOGUE, VOICE_DEFAULTS, relayVoiceOf } from '../../../src/contract/voice.js';
+import type { ChatModel } from '../../../src/domain/ai/ports.js';
 import type { CallScript, CallStep } from '../../../src/domain/voice/call-loop.js';
-import { RELAY_URL, USER, VOICE_BASE, incomingParams, setup, type SetupOptions } from './fakes.js';
+import { RELAY_URL, USER, VOICE_BASE, incomingParams, reply, setup, type SetupOptions } from './fakes.js';
 
 const FORWARD = '+34910000099';
 const onlyCall = (calls: ReturnType<typeof setup>['calls']) => [...calls.byId.values()][0]!;
@@ -234,5 +235,28 @@ describe('relay action (<Connect action>)', () => {
 
     expect(script.steps).toEqual([{ kind: 'dial', number: FORWARD }]);
     expect(t.calls.byId.get(t.call.id)?.endReason).toBe('forwarded');
+  });
+});
+
+describe('warm transfer on the <Gather> path', () => {
+  it('escalation with a forwarding number: <Dial>, the call forwarded, the owner’s handoff notice queued once (a retried gather replays without a second one)', async () => {
+    const model: ChatModel = {
+      complete: async (r) =>
+        r.messages.some((m) => m.role === 'tool')
+          ? reply('Ok')
+          : reply('', [{ id: 'call_1', name: 'escalate_to_human', arguments: JSON.stringify({ reason: 'Wants a person' }) }]),
+    };
+    const { loop, calls, jobs } = setup({ model, settings: { conversationMode: 'gather', escalationForwardNumber: FORWARD } });
+    await loop.incoming(USER, incomingParams);
+    const call = onlyCall(calls);
+    const p = { ...incomingParams, CallStatus: 'in-progress', SpeechResult: 'Quiero hablar con alguien', Confidence: '0.9' };
+
+    const first = await loop.gather(USER, p, { call: call.id, turn: '1' });
+    const retry = await loop.gather(USER, p, { call: call.id, turn: '1' });
+
+    expect(first.steps).toEqual([{ kind: 'say', text: VOICE_DEFAULTS.messageFallback }, { kind: 'dial', number: FORWARD }]);
+    expect(retry).toEqual(first);
+    expect(calls.byId.get(call.id)).toMatchObject({ endedByUs: true, endReason: 'forwarded', escalated: true, escalationReason: 'Wants a person' });
+    expect(jobs).toEqual([{ userId: USER, callId: call.id, stage: 'handoff' }]);
   });
 });
