@@ -10,7 +10,7 @@
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { ApiGatewayRelayConnections, relayConnectionsClient } from '../adapters/aws/relay-connections.js';
+import { ApiGatewayRelayConnections } from '../adapters/aws/relay-connections.js';
 import { DynamoAgentRepository } from '../adapters/dynamo/agents.js';
 import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
 import { DynamoRelayConnectionStore, DynamoRelayTurnState } from '../adapters/dynamo/voice-relay.js';
@@ -34,7 +34,7 @@ export const relaySession = once(() => {
     // Built here: composition/voice.ts also brings the voice-settings repository, unused by the relay.
     calls: new DynamoCallRepository(db, TABLE_NAME),
     connections: new DynamoRelayConnectionStore(db, TABLE_NAME),
-    posts: new ApiGatewayRelayConnections(relayConnectionsClient(VOICE_RELAY_CONNECTIONS_URL, AWS_REGION)),
+    posts: new ApiGatewayRelayConnections({ endpoint: VOICE_RELAY_CONNECTIONS_URL, region: AWS_REGION }),
     turns: new DynamoRelayTurnState(db, TABLE_NAME),
     handshake: {
       async verify(userId, url, signature) {

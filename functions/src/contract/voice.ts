@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { E164_RE, voiceMessages } from './voice-messages.js';
+import { VOICE_LIMITS } from './voice-limits.js';
 import './zod-locale.js';
 import { isHttpUrl } from './urls.js';
 
@@ -13,6 +14,8 @@ import { isHttpUrl } from './urls.js';
 // only needs the texts does not carry the schemas below.
 
 export { E164_RE, voiceMessages };
+// In their own module so the voice-relay bundle (400 KB budget) has them without the schemas below.
+export { VOICE_LIMITS };
 
 // ---------------------------------------------------------------------------------------------
 // Catalogue and defaults (SPEC §9)
@@ -154,22 +157,6 @@ export const VOICE_DEFAULTS: Omit<VoiceSettings, 'phoneNumber' | 'summaryWebhook
   conversationMode: 'streaming',
 };
 
-export const VOICE_LIMITS = {
-  message: 500,
-  notes: 500,
-  speechRate: [0.5, 2],
-  pitch: [0.5, 2],
-  volume: [0, 2],
-  maxCallDuration: [30, 3600],
-  /** SPEC §9: call logs page size. */
-  pageSize: 20,
-  /** Seconds a gather waits for speech to start (Twilio's <Gather timeout>). */
-  gatherTimeout: 5,
-  /** Silences in a row before the goodbye (issue 7). */
-  silencesBeforeHangup: 2,
-  /** Bound of one agent turn on a call (model + tools), well inside Twilio's 15 s. */
-  turnMs: 8_000,
-} as const;
 
 const messageField = (label: string) =>
   z

@@ -42,6 +42,7 @@ import type { AiConnection, AiConnector } from '../ai/ports.js';
 import type { ActivityCounters } from '../dashboard/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import { endCall, type CallEnd, type CallUsage } from './call-end.js';
+import { speakable } from './speakable.js';
 import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -175,16 +176,8 @@ function snapshotOf(stored: StoredVoiceSettings | null): CallSettingsSnapshot {
 
 const voiceOf = (s: CallSettingsSnapshot): SpeechVoice => ({ voice: s.voice, language: s.language, speechRate: s.speechRate, pitch: s.pitch, volume: s.volume });
 
-/** Spoken text: no markdown, links or emphasis characters a voice would read out. */
-export function speakable(text: string): string {
-  return text
-    .replace(/\[([^\]]+)\]\([^)]+\)/g, '$1')
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/[*_`#>|]+/g, '')
-    .replace(/^\s*[-•]\s+/gm, '')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+/** Spoken text (shared with the voice relay, which must not load this module). */
+export { speakable };
 
 function confidenceOf(raw: string | undefined): number | null {
   const n = Number(raw);

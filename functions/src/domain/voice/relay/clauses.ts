@@ -8,7 +8,7 @@
  * MAX_CLAUSE characters. Each token is cleaned for speech (speakable()); tokens after the first
  * start with a space, so their concatenation is the spoken answer.
  */
-import { speakable } from '../call-loop.js';
+import { speakable } from '../speakable.js';
 
 export const CLAUSE_LIMITS = {
   /** A comma ends a clause only after this many characters ("Sí, claro" stays one piece). */

@@ -26,7 +26,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CallTurn } from '../../../contract/voice.js';
-import { VOICE_LIMITS } from '../../../contract/voice.js';
+import { VOICE_LIMITS } from '../../../contract/voice-limits.js';
 import { parseRelayFrame } from '../../../contract/voice-relay.js';
 import { isId, isUuid } from '../../../lib/ids.js';
 import type { AgentReader } from '../../agents/ports.js';

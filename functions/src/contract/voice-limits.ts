@@ -1,0 +1,20 @@
+/**
+ * Voice limits (SPEC §5, §9 and the call loop's bounds), apart from contract/voice.ts so a bundle
+ * that only needs them (the voice-relay WebSocket function) does not carry the settings schemas.
+ */
+export const VOICE_LIMITS = {
+  message: 500,
+  notes: 500,
+  speechRate: [0.5, 2],
+  pitch: [0.5, 2],
+  volume: [0, 2],
+  maxCallDuration: [30, 3600],
+  /** SPEC §9: call logs page size. */
+  pageSize: 20,
+  /** Seconds a gather waits for speech to start (Twilio's <Gather timeout>). */
+  gatherTimeout: 5,
+  /** Silences in a row before the goodbye (issue 7). */
+  silencesBeforeHangup: 2,
+  /** Bound of one agent turn on a call (model + tools), well inside Twilio's 15 s. */
+  turnMs: 8_000,
+} as const;
