@@ -21,8 +21,9 @@ import { DynamoActivityCounters } from '../../src/adapters/dynamo/activity.js';
 import { DynamoDashboardReader } from '../../src/adapters/dynamo/dashboard.js';
 import type { User } from '../../src/contract/auth.js';
 import type { DashboardData, VoiceTrends } from '../../src/contract/dashboard.js';
-import { VOICE_DEFAULTS, type CallTurn, type TwilioSetupResult } from '../../src/contract/voice.js';
+import { VOICE_DEFAULTS, type CallTurn, type ConversationMode, type TwilioSetupResult } from '../../src/contract/voice.js';
 import { createDashboardService } from '../../src/domain/dashboard/service.js';
+import { latencyBucket } from '../../src/domain/dashboard/turn-latency.js';
 import { newCallSid, simulateCall } from '../../local/fake-twilio/call-simulator.js';
 import { api, get, provided, registerUser, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
@@ -186,7 +187,7 @@ describe('GET /api/dashboard: figures from the counters', () => {
 });
 
 /** A subscribed user with ChatGPT, an agent and Twilio Voice set up against the fake Twilio (as voice-call.test.ts). */
-async function voiceUser() {
+async function voiceUser(conversationMode: ConversationMode = 'gather') {
   const { token, userId } = await subscribedUser('starter');
   await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: `sk-test-${randomUUID()}`, model: 'gpt-4o' } });
   await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
@@ -197,8 +198,8 @@ async function voiceUser() {
   ).json()) as { accountSid: string; authToken: string };
   const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', { token, body: { ...account, phoneNumber: number } });
   expect(setup.status).toBe(200);
-  // The calls played here are <Gather>-loop calls: the default mode streams through ConversationRelay (issue 16).
-  expect((await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode: 'gather' } })).status).toBe(200);
+  // The calls played here are <Gather>-loop calls unless asked: the default mode streams through ConversationRelay (issue 16).
+  expect((await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode } })).status).toBe(200);
   return { token, userId, number, account, twilioApiUrl, setup: setup.body.data! };
 }
 
@@ -300,6 +301,38 @@ describe('GET /api/dashboard: median turn latency (issue 16)', () => {
     expect(await latency('30days')).toEqual({ medianMs: 525, turns: 6 });
     const d = (await get<DashboardData>('/api/dashboard?timeFilter=30days', u.token)).body.data!;
     expect(d.voiceAnalytics.overview.totalCalls).toBe(3);
+  });
+});
+
+describe('GET /api/dashboard: median turn latency of a streamed call played through the fake Twilio', () => {
+  it('is the call list’s p50 read on the bucket grid, over the call’s answered turns', async () => {
+    // Arrange: the default streaming mode; the simulator plays ConversationRelay over the local WebSocket API.
+    const u = await voiceUser('streaming');
+
+    // Act
+    const call = await simulateCall({
+      voiceUrl: u.setup.webhookUrl,
+      statusCallbackUrl: u.setup.statusCallbackUrl,
+      accountSid: u.account.accountSid,
+      authToken: u.account.authToken,
+      from: callerNumber(),
+      to: u.number,
+      callSid: newCallSid(),
+      turns: [
+        { speech: 'Hola, quiero reservar una mesa.', confidence: 0.93 },
+        { speech: 'Para cuatro personas.', confidence: 0.9 },
+        { speech: 'A las nueve, gracias.', confidence: 0.88 },
+      ],
+      twilioApiUrl: u.twilioApiUrl,
+    });
+
+    // Assert
+    const saved = (await callRepo().getBySid(u.userId, call.callSid))!;
+    expect(saved.conversationMode).toBe('streaming');
+    expect(saved.status).not.toBe('active');
+    expect(saved.latency).toMatchObject({ turns: 3 });
+    const d = (await get<DashboardData>('/api/dashboard', u.token)).body.data!;
+    expect(d.voiceAnalytics.turnLatency).toEqual({ medianMs: Number(latencyBucket(saved.latency!.p50Ms)), turns: 3 });
   });
 });
 
