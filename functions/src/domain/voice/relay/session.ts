@@ -278,6 +278,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
 
     void out.send(splitter.flush(), true);
     await out.done();
+    await started;
     let result = out.result();
     if (!result.heard && slot >= 0) {
       // Exactly one of "fully sent" and an interrupt wins (the turn state's conditional writes).
