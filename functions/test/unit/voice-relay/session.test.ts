@@ -235,6 +235,17 @@ describe('voice relay turns', () => {
     expect(r.errors).toHaveLength(1);
   });
 
+  it('speaks the error message when the turn’s bound passes with the model still silent', async () => {
+    const r = relaySetup({ model: scriptedModel([[{ wait: 600 }, 'Demasiado tarde.']]).model, turnMs: 50 });
+    await r.open();
+
+    await r.send(prompt('Hola'));
+
+    expect(r.posts.texts.map((t) => t.token).join('')).toBe(VOICE_DEFAULTS.messageError);
+    expect(r.posts.texts.at(-1)!.last).toBe(true);
+    expect(r.stored().messages[2]!.content).toBe(VOICE_DEFAULTS.messageError);
+  });
+
   it('speaks the error message without an agent or a ChatGPT integration', async () => {
     const noAgent = relaySetup({ agent: false });
     const noAi = relaySetup({ ai: false });
