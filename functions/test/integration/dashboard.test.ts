@@ -376,7 +376,7 @@ describe('GET /api/dashboard: a bounded read', () => {
     expect(b.data.voiceAnalytics.topPhoneNumbers[0]!.callCount).toBe(20);
     expect(b.data.recentActivity).toHaveLength(10);
     expect(b.data.voiceAnalytics.callsPerDay.reduce((n, d) => n + d.total, 0)).toBeGreaterThanOrEqual(last29Days);
-    // Two streamed answers per seeded call, counted in the hour the call started.
+    // Two streamed answers per seeded call, counted in the UTC day the call started (this user's zone is UTC).
     expect(b.data.voiceAnalytics.turnLatency!.turns).toBe(2 * b.data.voiceAnalytics.overview.totalCalls);
     expect(a.data.voiceAnalytics.overview.totalCalls).toBeLessThan(100);
   });

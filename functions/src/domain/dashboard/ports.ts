@@ -33,15 +33,15 @@ export interface FinishedCall {
   seconds: number;
   turns: number;
   /**
-   * Issue 16: first-token latencies (ms) of the call's streamed agent turns, added to the hour's
-   * latency histogram (turn-latency.ts) in the same write as the durations; empty on <Gather> calls.
+   * Issue 16: first-token latencies (ms) of the call's streamed agent turns, added to its UTC
+   * day's latency histogram (turn-latency.ts) in the same write as the durations; empty on <Gather> calls.
    */
   turnLatencies?: readonly number[];
 }
 
 /**
  * One UTC day of counters: attribute `{metric}{HH}`, `max{HH}` (the longest call started that
- * hour, s) and `lt{HH}_{bucket}` (turns of the calls started that hour per latency bucket).
+ * hour, s) and `lt_{bucket}` (streamed turns of the calls started that day per latency bucket).
  */
 export interface ActivityDay {
   day: string;

@@ -16,7 +16,7 @@ import {
   type VoiceTrends,
 } from '../../contract/dashboard.js';
 import type { ActivityDay, ActivityMetric, DashboardReader } from './ports.js';
-import { histogramMedian, LATENCY_PREFIX, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
+import { histogramMedian, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const HOUR_MS = 3600 * 1000;
@@ -112,7 +112,7 @@ export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wa
   const out = new Map(wanted.map((d) => [d, emptySums()]));
   for (const { day, counters } of days) {
     const local = hoursOf(day);
-    // `{metric}{HH}` only: the latency buckets (`lt{HH}_{bucket}`) are summed by latencyOfPeriod.
+    // `{metric}{HH}` only: the latency buckets (`lt_{bucket}`, per day) are summed by latencyOfPeriod.
     for (const attr in counters) {
       const metric = attr.slice(0, -2) as keyof Sums;
       if (!METRICS.has(metric)) continue;
@@ -127,18 +127,18 @@ export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wa
   return out;
 }
 
-/** The merged latency histogram of the hours that fall in the given local days. */
+/** The hour whose local day a UTC day's latency buckets count in (turn-latency.ts). */
+const LATENCY_DAY_HOUR = 12;
+
+/** The merged latency histogram of the UTC days whose 12:00 falls in the given local days. */
 export function latencyOfPeriod(days: readonly ActivityDay[], timeZone: string, period: readonly string[], hoursOf = localDaysOfHours(timeZone)): LatencyHistogram {
   const wanted = new Set(period);
   const out: LatencyHistogram = {};
   for (const { day, counters } of days) {
-    const inPeriod = hoursOf(day).map((d) => wanted.has(d));
-    if (!inPeriod.includes(true)) continue;
+    if (!wanted.has(hoursOf(day)[LATENCY_DAY_HOUR]!)) continue;
     for (const attr in counters) {
-      if (!attr.startsWith(LATENCY_PREFIX)) continue;
-      const parsed = parseLatencyAttribute(attr);
-      if (!parsed || !inPeriod[parsed.hour]) continue;
-      out[parsed.bucket] = (out[parsed.bucket] ?? 0) + counters[attr]!;
+      const bucket = parseLatencyAttribute(attr);
+      if (bucket !== null) out[bucket] = (out[bucket] ?? 0) + counters[attr]!;
     }
   }
   return out;

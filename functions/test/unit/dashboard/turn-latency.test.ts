@@ -1,8 +1,8 @@
 /**
  * The dashboard's median turn latency (issue 16) without AWS: the fixed buckets, the median of a
  * histogram (the nearest-rank rule of voice/latency.ts, read as the bucket's upper bound), the
- * merge of hourly histograms into the user's local days, the counter attributes a finished call
- * writes, and what endCall hands to the counters.
+ * merge of day histograms into the user's period, the local days of the hours, the counter
+ * attributes a finished call writes, and what endCall hands to the counters.
  */
 import { describe, expect, it } from 'vitest';
 import { latencyAttributes } from '../../../src/adapters/dynamo/activity.js';
@@ -96,29 +96,43 @@ describe('histogram median', () => {
   });
 });
 
-describe('merging hourly histograms', () => {
+describe('merging day histograms', () => {
   const days: ActivityDay[] = [
-    { day: '2026-06-01', counters: { calls10: 2, lt10_500: 2, lt10_x: 1, lt23_300: 1, max10: 90 } },
-    { day: '2026-06-02', counters: { calls02: 1, lt02_300: 3, lt02_2100: 1, lt14_25: 1 } },
+    { day: '2026-06-01', counters: { calls10: 2, lt_500: 2, lt_x: 1, lt_300: 1, max10: 90 } },
+    { day: '2026-06-02', counters: { calls02: 1, lt_300: 3, lt_2100: 1, lt_25: 1 } },
+    { day: '2026-06-03', counters: { calls23: 1, lt_975: 2 } },
   ];
 
-  it('sums the buckets of every hour in the period, whichever UTC day item they are on', () => {
+  it('sums the buckets of every day in the period', () => {
     expect(latencyOfPeriod(days, 'UTC', ['2026-06-01', '2026-06-02'])).toEqual({ '500': 2, x: 1, '300': 4, '2100': 1, '25': 1 });
     expect(latencyOfPeriod(days, 'UTC', ['2026-06-02'])).toEqual({ '300': 3, '2100': 1, '25': 1 });
     expect(latencyOfPeriod(days, 'UTC', ['2026-05-31'])).toEqual({});
   });
 
-  it('follows the local day of each hour, like the other counters (Asia/Tokyo, +9)', () => {
-    // 06-01 23:00Z and 06-02 02:00Z are 06-02 in Tokyo; 06-02 14:00Z is 06-02 23:00 there.
-    expect(latencyOfPeriod(days, 'Asia/Tokyo', ['2026-06-02'])).toEqual({ '300': 4, '2100': 1, '25': 1 });
-    expect(latencyOfPeriod(days, 'Asia/Tokyo', ['2026-06-01'])).toEqual({ '500': 2, x: 1 });
+  it('a UTC day counts in the local day of its 12:00, one UTC day per local day in any zone', () => {
+    // Tokyo (+9): 06-01 12:00Z is 06-01 21:00 there; Kiritimati (+14): 06-02 02:00; Los Angeles (−7): 06-01 05:00.
+    expect(latencyOfPeriod(days, 'Asia/Tokyo', ['2026-06-01'])).toEqual({ '500': 2, x: 1, '300': 1 });
+    expect(latencyOfPeriod(days, 'Pacific/Kiritimati', ['2026-06-02'])).toEqual({ '500': 2, x: 1, '300': 1 });
+    expect(latencyOfPeriod(days, 'Pacific/Kiritimati', ['2026-06-01'])).toEqual({});
+    expect(latencyOfPeriod(days, 'America/Los_Angeles', ['2026-06-03'])).toEqual({ '975': 2 });
+    for (const tz of ['Etc/GMT+12', 'America/Los_Angeles', 'UTC', 'Asia/Kolkata', 'Pacific/Kiritimati']) {
+      const hoursOf = localDaysOfHours(tz);
+      const locals = Array.from({ length: 400 }, (_, i) => hoursOf(new Date(Date.parse('2026-01-01T00:00:00Z') + i * 86_400_000).toISOString().slice(0, 10))[12]);
+      expect(new Set(locals).size).toBe(400);
+    }
   });
 
   it('the histogram of a merge is the histogram of all the turns (same median)', () => {
     const a = [120, 480, 505, 2050];
     const b = [90, 12_000, 610];
-    const attrs = { ...latencyAttributes('08', a), ...latencyAttributes('09', b) };
-    const merged = latencyOfPeriod([{ day: '2026-06-01', counters: attrs }], 'UTC', ['2026-06-01']);
+    const merged = latencyOfPeriod(
+      [
+        { day: '2026-06-01', counters: latencyAttributes(a) },
+        { day: '2026-06-02', counters: latencyAttributes(b) },
+      ],
+      'UTC',
+      ['2026-06-01', '2026-06-02'],
+    );
     expect(merged).toEqual(latencyHistogram([...a, ...b]));
     // Sorted: 90, 120, 480, 505, 610, 2050, 12000 → rank 4 = 505 → (500, 525].
     expect(histogramMedian(merged)).toEqual({ medianMs: 525, turns: 7 });
@@ -146,12 +160,12 @@ describe('local days of the hours', () => {
 });
 
 describe('counter attributes of a finished call', () => {
-  it('one `lt{HH}_{bucket}` per bucket its turns fall in; none for a call without streamed turns', () => {
-    expect(latencyAttributes('07', [480, 490, 1310, 15_000])).toEqual({ lt07_500: 2, lt07_1325: 1, lt07_x: 1 });
-    expect(latencyAttributes('07', [])).toEqual({});
-    const attrs = latencyAttributes('23', [0, 25, 2000, 2001, 10_000, 10_001]);
-    expect(Object.keys(attrs).map(parseLatencyAttribute)).toEqual(['0', '25', '2000', '2100', '10000', 'x'].map((bucket) => ({ hour: 23, bucket })));
-    for (const other of ['calls07', 'max23', 'lt7_25', 'lt24_25', 'lt07_', 'lt07_1e3', 'lt07-25', 'lt07_y']) expect(parseLatencyAttribute(other)).toBeNull();
+  it('one `lt_{bucket}` per bucket its turns fall in; none for a call without streamed turns', () => {
+    expect(latencyAttributes([480, 490, 1310, 15_000])).toEqual({ lt_500: 2, lt_1325: 1, lt_x: 1 });
+    expect(latencyAttributes([])).toEqual({});
+    const attrs = latencyAttributes([0, 25, 2000, 2001, 10_000, 10_001]);
+    expect(Object.keys(attrs).map(parseLatencyAttribute)).toEqual(['0', '25', '2000', '2100', '10000', 'x']);
+    for (const other of ['calls07', 'max23', 'lt_', 'lt_1e3', 'lt-25', 'lt_y', 'lt07_25']) expect(parseLatencyAttribute(other)).toBeNull();
   });
 });
 
@@ -164,8 +178,8 @@ describe('the dashboard service', () => {
 
   it('turnLatency of the period: 7 days and 30 days; null without streamed turns', async () => {
     const days: ActivityDay[] = [
-      { day: '2026-06-10', counters: { calls09: 1, lt09_400: 1, lt09_800: 2 } },
-      { day: '2026-05-25', counters: { calls11: 1, lt11_200: 4 } },
+      { day: '2026-06-10', counters: { calls09: 1, lt_400: 1, lt_800: 2 } },
+      { day: '2026-05-25', counters: { calls11: 1, lt_200: 4 } },
     ];
     const service = createDashboardService({ reader: reader(days), now: () => NOW });
     const empty = createDashboardService({ reader: reader([{ day: '2026-06-10', counters: { calls09: 3, done09: 3 } }]), now: () => NOW });
