@@ -51,6 +51,9 @@ export interface DashboardVoiceAnalytics {
   /**
    * Issue 16: the median first-token latency (ms) of the streamed call turns in the period
    * (prompt received → first text token sent), and how many turns it is over; null without any.
+   * Read on a bucket grid (domain/dashboard/turn-latency.ts): the upper bound of the median turn's
+   * 25 ms bucket (100 ms above 2 s; 10,000 = 10 s or more). The turns are those of the calls
+   * started on the UTC days whose 12:00 falls in the period.
    */
   turnLatency: { medianMs: number; turns: number } | null;
 }
