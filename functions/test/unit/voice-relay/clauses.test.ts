@@ -3,26 +3,43 @@ import { parseRelayFrame } from '../../../src/contract/voice-relay.js';
 import { clauseSplitter } from '../../../src/domain/voice/relay/clauses.js';
 
 describe('clause splitter', () => {
-  it('sends the first clause as soon as it is complete, not word by word', () => {
+  it('sends the first piece at once, then whole clauses, not word by word', () => {
     const s = clauseSplitter();
-    expect(s.push('Hola')).toEqual([]);
+    expect(s.push('Hola')).toEqual(['Hola']);
     expect(s.push(',')).toEqual([]);
     expect(s.push(' soy')).toEqual([]);
     expect(s.push(' Sonia.')).toEqual([]);
-    expect(s.push(' ¿En')).toEqual(['Hola, soy Sonia.']);
+    expect(s.push(' ¿En')).toEqual([', soy Sonia.']);
     expect(s.push(' qué puedo ayudarle?')).toEqual([]);
     expect(s.flush()).toBe(' ¿En qué puedo ayudarle?');
     expect(s.spoken).toBe('Hola, soy Sonia. ¿En qué puedo ayudarle?');
   });
 
+  it('joins a first piece that ends mid-word without a space, and keeps the model’s own spaces', () => {
+    const s = clauseSplitter();
+    expect(s.push('Ho')).toEqual(['Ho']);
+    expect(s.push('la, ¿qué tal?')).toEqual([]);
+    expect(s.flush()).toBe('la, ¿qué tal?');
+    expect(s.spoken).toBe('Hola, ¿qué tal?');
+    const spaced = clauseSplitter();
+    expect(spaced.push('Claro ')).toEqual(['Claro']);
+    expect(spaced.flush()).toBe('');
+    spaced.push('que sí.');
+    expect(spaced.flush()).toBe(' que sí.');
+    expect(spaced.spoken).toBe('Claro que sí.');
+  });
+
   it('cuts at a comma only once the clause is long enough, and a long run without punctuation at a space', () => {
     const s = clauseSplitter();
+    expect(s.push('Vale. ')).toEqual(['Vale.']);
     expect(s.push('Sí, claro, ')).toEqual([]);
-    expect(s.push('tenemos mesas libres para esta noche, ')).toEqual(['Sí, claro, tenemos mesas libres para esta noche,']);
+    expect(s.push('tenemos mesas libres para esta noche, ')).toEqual([' Sí, claro, tenemos mesas libres para esta noche,']);
     const long = clauseSplitter();
-    const tokens = long.push(`${'palabra '.repeat(30)}fin`);
+    long.push('Bueno');
+    const tokens = long.push(` ${'palabra '.repeat(30)}fin`);
     expect(tokens).toHaveLength(1);
     expect(tokens[0]!.length).toBeLessThanOrEqual(240);
+    expect(long.flush()).toBe(' fin');
   });
 
   it('cleans markdown for speech and keeps numbers with decimals whole', () => {
@@ -33,9 +50,11 @@ describe('clause splitter', () => {
 
   it('puts our own sentences after what is buffered', () => {
     const s = clauseSplitter();
-    s.push('Voy a mirarlo');
-    expect(s.interject('Un momento, por favor.')).toEqual(['Voy a mirarlo', ' Un momento, por favor.']);
+    expect(s.push('Voy')).toEqual(['Voy']);
+    s.push(' a mirarlo');
+    expect(s.interject('Un momento, por favor.')).toEqual([' a mirarlo', ' Un momento, por favor.']);
     expect(s.flush()).toBe('');
+    expect(s.spoken).toBe('Voy a mirarlo Un momento, por favor.');
   });
 });
 

@@ -77,7 +77,7 @@ describe('voice relay handshake', () => {
 });
 
 describe('voice relay turns', () => {
-  it('streams clause-sized tokens, the first as soon as it is complete, and stores the turn with its latency', async () => {
+  it('streams the model’s first piece at once, then clause-sized tokens, and stores the turn with its latency', async () => {
     const { model } = scriptedModel([['Claro', ',', ' le', ' ayudo', '.', ' Tenemos', ' mesa', ' a', ' las', ' **nueve**', '.', ' ¿Le', ' va', ' bien', '?']]);
     const r = relaySetup({ model });
     await r.open();
@@ -85,8 +85,8 @@ describe('voice relay turns', () => {
     await r.send(prompt('Quiero reservar una mesa'));
 
     const texts = r.posts.texts;
-    expect(texts.map((t) => t.token)).toEqual(['Claro, le ayudo.', ' Tenemos mesa a las nueve.', ' ¿Le va bien?']);
-    expect(texts.map((t) => t.last)).toEqual([false, false, true]);
+    expect(texts.map((t) => t.token)).toEqual(['Claro', ', le ayudo.', ' Tenemos mesa a las nueve.', ' ¿Le va bien?']);
+    expect(texts.map((t) => t.last)).toEqual([false, false, false, true]);
     const [welcome, user, agent] = r.stored().messages;
     expect(welcome!.content).toBe(VOICE_DEFAULTS.messageWelcome);
     expect(user).toMatchObject({ role: 'user', content: 'Quiero reservar una mesa' });

@@ -1,12 +1,14 @@
 /**
- * Splits a streamed answer into clause-sized text tokens for ConversationRelay (issue 16): the
- * first clause goes out as soon as it is complete (the caller hears the agent start), never one
- * token per word (each post is a round trip, and Twilio's voice reads whole clauses better).
+ * Splits a streamed answer into text tokens for ConversationRelay (issue 16): the model's first
+ * piece goes out at once (Twilio starts its voice on the first token: waiting for a whole clause
+ * cost a token's pace per word of it), then clause-sized tokens, never one per word (each post is
+ * a round trip, and Twilio's voice reads whole clauses better).
  *
  * A clause ends at . ! ? ; : or a line break followed by more text, or at a comma once it holds
  * MIN_COMMA_CLAUSE characters; a clause without any of those is cut at a space after
- * MAX_CLAUSE characters. Each token is cleaned for speech (speakable()); tokens after the first
- * start with a space, so their concatenation is the spoken answer.
+ * MAX_CLAUSE characters. Each token is cleaned for speech (speakable()) and starts with a space
+ * when a word boundary lies before it (the model's own whitespace, or always before a sentence of
+ * ours), so the tokens' concatenation is the spoken answer even when the first piece ends mid-word.
  */
 import { speakable } from '../speakable.js';
 
@@ -49,17 +51,28 @@ export interface ClauseSplitter {
 export function clauseSplitter(): ClauseSplitter {
   let buffer = '';
   let spoken = '';
-  const emit = (raw: string): string | null => {
+  /** The last emitted raw text ended in whitespace (speakable() trims it away). */
+  let endedAtSpace = false;
+  const emit = (raw: string, ownSentence = false): string | null => {
     const clean = speakable(raw);
     if (clean === '') return null;
-    const token = spoken === '' ? clean : ` ${clean}`;
+    const boundary = ownSentence || endedAtSpace || /^\s/.test(raw);
+    const token = spoken !== '' && boundary ? ` ${clean}` : clean;
     spoken += token;
+    endedAtSpace = ownSentence || /\s$/.test(raw);
     return token;
   };
   return {
     push(piece) {
       buffer += piece;
       const tokens: string[] = [];
+      if (spoken === '') {
+        // The first piece is sent as it comes: the caller hears the agent start.
+        const first = emit(buffer);
+        buffer = '';
+        if (first !== null) tokens.push(first);
+        return tokens;
+      }
       for (let end = lastClauseEnd(buffer); end > 0; end = lastClauseEnd(buffer)) {
         const token = emit(buffer.slice(0, end));
         buffer = buffer.slice(end);
@@ -75,7 +88,7 @@ export function clauseSplitter(): ClauseSplitter {
     interject(text) {
       const rest = emit(buffer);
       buffer = '';
-      const own = emit(text);
+      const own = emit(text, true);
       return [rest, own].filter((t): t is string => t !== null);
     },
     get spoken() {

@@ -119,8 +119,12 @@ export function createRelaySession(deps: RelaySessionDeps) {
     await deps.connections.delete(connectionId);
   }
 
-  /** One answer's posts: in order, the cancel flag read between two, timings of the first and last. */
-  function answerStream(conn: RelayConnectionRecord, slot: number) {
+  /**
+   * One answer's posts: in order, the cancel flag read between two, timings of the first and last.
+   * `started` (the turn state an interrupt flags) is awaited before the first post only, so its
+   * write overlaps the agent's reads and the model instead of delaying them.
+   */
+  function answerStream(conn: RelayConnectionRecord, slot: number, started: Promise<void>) {
     const abort = new AbortController();
     let chain: Promise<void> = Promise.resolve();
     let sent = '';
@@ -137,6 +141,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
       chain = chain.then(async () => {
         if (stopped) return;
         try {
+          if (posts === 0) await started;
           if (posts > 0 && slot >= 0) {
             heard = await deps.turns.cancelled(conn.userId, conn.callId, slot);
             if (heard) return stop();
@@ -214,7 +219,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
     const slot = claim.slot;
     const started = slot >= 0 ? deps.turns.start(userId, callId, slot) : Promise.resolve();
     started.catch(() => undefined);
-    const out = answerStream(conn, slot);
+    const out = answerStream(conn, slot, started);
     const splitter = clauseSplitter();
     const say = (tokens: string[]) => tokens.forEach((t) => void out.send(t, false));
 
@@ -225,7 +230,6 @@ export function createRelaySession(deps: RelaySessionDeps) {
       ended = 'max_duration';
     } else {
       const [agent, connection] = (await ready) ?? [null, null];
-      await started;
       if (!agent || !connection) {
         onInfo(!agent ? 'Voice relay: the call’s agent is gone; error message' : 'Voice relay: no ChatGPT integration; error message', { userId, callId });
         say(splitter.interject(s.messageError));
