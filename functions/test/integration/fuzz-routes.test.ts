@@ -195,6 +195,7 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/webhooks/twilio/{userId}/voice/gather': { encoding: 'twilio-form', query: ['call', 'agent', 'turn', 'silences'] },
   'POST /api/webhooks/twilio/{userId}/voice/status': { encoding: 'twilio-form' },
   'POST /api/webhooks/twilio/{userId}/voice/recording': { encoding: 'twilio-form' },
+  'POST /api/webhooks/twilio/{userId}/voice/relay-action': { encoding: 'twilio-form', query: ['call'] },
   'GET /api/voice-settings': none,
   'PUT /api/voice-settings': json(voiceSettingsRequest, voiceSettings),
   'POST /api/voice-settings/reset': none,
@@ -517,7 +518,7 @@ async function fuzzRoute(route: Route): Promise<void> {
   }
   // Webhooks: unsigned or garbage-signed deliveries of random content.
   if (route.auth === 'webhook') {
-    const content = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.dictionary(fc.constantFrom('CallSid', 'AccountSid', 'From', 'To', 'SpeechResult', 'CallStatus', 'RecordingUrl', 'object', 'entry', 'type', 'id', 'data'), boundaryValue, { maxKeys: 5 }));
+    const content = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.dictionary(fc.constantFrom('CallSid', 'AccountSid', 'From', 'To', 'SpeechResult', 'CallStatus', 'RecordingUrl', 'HandoffData', 'SessionStatus', 'object', 'entry', 'type', 'id', 'data'), boundaryValue, { maxKeys: 5 }));
     await property(route, 'webhook', fc.tuple(content, garbageSignature(encoding), pathArb(route)), ([value, headers, path]) => {
       const { body, type } = withBody ? encode(encoding === 'twilio-form' ? 'twilio-form' : 'json', value) : { body: undefined, type: undefined };
       return base({ path, headers, body, type });
