@@ -105,6 +105,29 @@ describe('DynamoCallRepository', () => {
     expect((await repo().page(userId, { page: 1, limit: 1, search: '' })).messageCounts).toEqual([MAX_STORED_TURNS + 2]);
   });
 
+  it('claims a streamed turn only on a live call: after our goodbye or the final status nothing is appended', async () => {
+    const userId = randomUUID();
+    const claim = (id: string, key: string) =>
+      repo().claimRelayTurn(userId, id, { turns: [turn('user', 'hola'), turn('agent', '')], dedupKey: key, now: Date.now(), windowMs: 2000 });
+    const live = call(userId, { conversationMode: 'streaming' });
+    await repo().create(live);
+    expect(await claim(live.id, 'p:a')).toEqual({ slot: 1 });
+    expect(await claim(live.id, 'p:a')).toBe('duplicate');
+
+    const ended = call(userId, { conversationMode: 'streaming' });
+    await repo().create(ended);
+    await repo().markEndedByUs(userId, ended.id, 'goodbye');
+    expect(await claim(ended.id, 'p:b')).not.toHaveProperty('slot');
+    const finished = call(userId, { conversationMode: 'streaming' });
+    await repo().create(finished);
+    await repo().finish(userId, finished.id, { status: 'hung_up', endedAt: new Date().toISOString(), duration: 1000, endReason: 'caller', billedMinutes: 1 });
+    expect(await claim(finished.id, 'p:c')).not.toHaveProperty('slot');
+
+    expect((await repo().get(userId, ended.id))?.messages).toEqual([]);
+    expect((await repo().get(userId, finished.id))?.messages).toEqual([]);
+    expect(await claim(newId(), 'p:d')).toBe('missing');
+  });
+
   it('finishes once: the second final status callback gets null', async () => {
     const userId = randomUUID();
     const c = call(userId);

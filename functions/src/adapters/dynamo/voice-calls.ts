@@ -269,11 +269,15 @@ export class DynamoCallRepository implements CallRepository {
     if (!isId(id)) return 'missing';
     // One UpdateItem: DynamoDB serialises writes to an item, so the returned count places the slot
     // whatever else was appended meanwhile; the prompt key + time make a repeated frame a no-op.
-    const notDuplicate = 'attribute_not_exists(relayPromptKey) OR relayPromptKey <> :key OR relayPromptAt <= :since';
-    const values = { ':key': input.dedupKey, ':since': input.now - input.windowMs, ':at': input.now, ':n': input.turns.length, ':zero': 0 };
+    // Only a live call takes a turn (the relay reads the call beside this write, not before it).
+    const notDuplicate =
+      '(attribute_not_exists(relayPromptKey) OR relayPromptKey <> :key OR relayPromptAt <= :since) AND #status = :active AND (attribute_not_exists(endedByUs) OR endedByUs = :false)';
+    const names = { '#status': 'status' };
+    const values = { ':key': input.dedupKey, ':since': input.now - input.windowMs, ':at': input.now, ':n': input.turns.length, ':zero': 0, ':active': 'active', ':false': false };
     const appended = await this.update(userId, id, {
       set: 'SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = if_not_exists(messageCount, :zero) + :n, relayPromptKey = :key, relayPromptAt = :at',
       condition: `(${notDuplicate}) AND (attribute_not_exists(messageCount) OR messageCount <= :room)`,
+      names,
       values: { ...values, ':turns': input.turns, ':empty': [], ':room': MAX_STORED_TURNS - input.turns.length },
     });
     if (appended) return { slot: Number(appended.messageCount) - 1 };
@@ -281,6 +285,7 @@ export class DynamoCallRepository implements CallRepository {
     const counted = await this.update(userId, id, {
       set: 'SET messageCount = if_not_exists(messageCount, :zero) + :n, relayPromptKey = :key, relayPromptAt = :at',
       condition: notDuplicate,
+      names,
       values,
     });
     if (counted) return { slot: -1 };

@@ -44,7 +44,8 @@ export class DynamoRelayConnectionStore implements RelayConnectionStore {
     if (!connectionId || connectionId.length > 128) return null;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: connectionKey(connectionId), ConsistentRead: true }));
     if (!live(Item, this.now()) || typeof Item?.userId !== 'string' || typeof Item.callId !== 'string') return null;
-    return { connectionId, userId: Item.userId, callId: Item.callId, connectedAt: String(Item.connectedAt ?? '') };
+    const agentId = typeof Item.agentId === 'string' ? Item.agentId : Item.agentId === null ? null : undefined;
+    return { connectionId, userId: Item.userId, callId: Item.callId, ...(agentId !== undefined ? { agentId } : {}), connectedAt: String(Item.connectedAt ?? '') };
   }
 
   async delete(connectionId: string): Promise<void> {

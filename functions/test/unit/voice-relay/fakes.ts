@@ -23,6 +23,8 @@ export class MemoryRelayCalls extends CallsBase implements CallRepository {
   async claimRelayTurn(_u: string, id: string, input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number }) {
     const c = this.byId.get(id);
     if (!c) return 'missing' as const;
+    // Like the adapter's condition: only a live call takes a turn.
+    if (c.status !== 'active' || c.endedByUs) return 'duplicate' as const;
     if (this.prompt && this.prompt.key === input.dedupKey && this.prompt.at > input.now - input.windowMs) return 'duplicate' as const;
     this.prompt = { key: input.dedupKey, at: input.now };
     c.messages.push(...structuredClone(input.turns));

@@ -19,6 +19,8 @@ export interface RelayConnectionRecord {
   connectionId: string;
   userId: string;
   callId: string;
+  /** The call's agent at $connect, so a prompt reads it beside the call instead of after it (null: none). */
+  agentId?: string | null;
   /** ISO. */
   connectedAt: string;
 }

@@ -111,7 +111,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
       onInfo('Voice relay: handshake for a call that is not a live streamed call', { userId, callId });
       return false;
     }
-    await deps.connections.put({ connectionId: h.connectionId, userId, callId, connectedAt: iso() });
+    await deps.connections.put({ connectionId: h.connectionId, userId, callId, agentId: call.agent?._id ?? null, connectedAt: iso() });
     return true;
   }
 
@@ -185,24 +185,18 @@ export function createRelaySession(deps: RelaySessionDeps) {
 
   async function callerTurn(conn: RelayConnectionRecord, message: string, dedupKey: string, meta: FrameMeta): Promise<void> {
     const { userId, callId } = conn;
-    const call = await deps.calls.get(userId, callId);
-    if (!live(call)) return;
-    const s = call.settings;
-    const overTime = meta.arrivedAt - Date.parse(call.createdAt) >= s.maxCallDuration * 1000;
-    // The agent and the ChatGPT connection are read while the turn is claimed.
-    const ready = overTime
-      ? Promise.resolve(null)
-      : Promise.all([
-          call.agent ? deps.agents.get(userId, call.agent._id) : Promise.resolve(null),
-          deps.ai.forUser(userId),
-        ]).catch((error: unknown) => {
-          onError('Voice relay: the agent or the ChatGPT connection could not be read; error message', error, { userId, callId });
-          return null;
-        });
-    ready.catch(() => undefined);
-
+    // Everything before the model runs side by side: the call, its agent (its id is on the
+    // connection record), the ChatGPT connection, and the turn's claim — which only appends to a
+    // live call, so a prompt after the end changes nothing.
+    const callRead = deps.calls.get(userId, callId);
+    const agentRead =
+      conn.agentId !== undefined
+        ? conn.agentId
+          ? deps.agents.get(userId, conn.agentId)
+          : Promise.resolve(null)
+        : callRead.then((c) => (c?.agent ? deps.agents.get(userId, c.agent._id) : null));
     const answerAt = iso();
-    const claim = await deps.calls.claimRelayTurn(userId, callId, {
+    const claimed = deps.calls.claimRelayTurn(userId, callId, {
       turns: [
         { role: 'user', content: message, at: iso(meta.arrivedAt), confidence: null },
         { role: 'agent', content: '', at: answerAt, confidence: null },
@@ -211,6 +205,19 @@ export function createRelaySession(deps: RelaySessionDeps) {
       now: meta.arrivedAt,
       windowMs: RELAY_LIMITS.duplicateWindowMs,
     });
+    const readyReads = Promise.all([agentRead, deps.ai.forUser(userId)]);
+    readyReads.catch(() => undefined);
+    const [call, claim] = await Promise.all([callRead, claimed]);
+    if (!live(call)) return;
+    const s = call.settings;
+    const overTime = meta.arrivedAt - Date.parse(call.createdAt) >= s.maxCallDuration * 1000;
+    const ready = overTime
+      ? Promise.resolve(null)
+      : readyReads.catch((error: unknown) => {
+          onError('Voice relay: the agent or the ChatGPT connection could not be read; error message', error, { userId, callId });
+          return null;
+        });
+
     if (claim === 'duplicate') {
       onInfo('Voice relay: a repeated prompt frame was ignored', { userId, callId, messageId: meta.messageId });
       return;
