@@ -1,7 +1,7 @@
 /**
  * The voice relay's small items (issue 16; ACCESS-PATTERNS.md "Voice relay"):
  *
- * - pk=RELAYCONN#{connectionId}, sk=RELAYCONN: {userId, callId, connectedAt, expiresAt}. Written
+ * - pk=RELAYCONN#{connectionId}, sk=RELAYCONN: {userId, callId, agentId, connectedAt, expiresAt}. Written
  *   by an accepted $connect, deleted by $disconnect, so each frame finds its call in one read.
  *   Keyed by the connection, not the tenant: a frame carries only API Gateway's connection id
  *   (unguessable, and the item holds pointers only; the call itself is read under USER#).
