@@ -1,10 +1,12 @@
 /**
  * What the in-process benches (bench-contacts, bench-runtime, bench-knowledge, bench-whatsapp-webhook)
- * share: their `--name=N` options, percentiles, the Markdown result table, seeded random numbers
+ * share (the voice benches too): their `--name=N` options, percentiles, the Markdown result table, seeded random numbers
  * and unit vectors so runs are comparable, and a registered, subscribed user on a local stack. Not a
  * bench itself.
  */
+import { randomBytes, randomInt } from 'node:crypto';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { VOICE_DEFAULTS, type ConversationMode } from '../src/contract/voice.js';
 import { dynamoClient } from '../local/services.js';
 import { EMBEDDING_DIMENSIONS } from '../src/domain/ai/ports.js';
 
@@ -79,4 +81,39 @@ export async function subscribe(stack: { endpoints: { dynamodb: string }; tableN
       Item: { pk: `USER#${userId}`, sk: 'SUBSCRIPTION', entity: 'subscription', userId, plan: 'enterprise', status: 'active', currentPeriodStart: new Date().toISOString(), version: 1 },
     }),
   );
+}
+
+/** n random decimal digits (phone numbers of simulated callers and business numbers). */
+export const digits = (n: number) => Array.from({ length: n }, () => randomInt(0, 10)).join('');
+
+/**
+ * What the voice benches share: a registered, subscribed user with ChatGPT connected, one agent,
+ * a fake Twilio account and number set up through the app, and voice settings in `mode`. `call`
+ * sends an authenticated API request and answers its data.
+ */
+export async function voiceBenchUser(
+  stack: { apiUrl: string; mailboxUrl: string; twilioApiUrl: string | null; endpoints: { dynamodb: string }; tableName: string },
+  mode: ConversationMode,
+) {
+  if (!stack.twilioApiUrl) throw new Error('the bench needs the fake Twilio');
+  const { token, userId } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
+  await subscribe(stack, userId);
+  const call = async (method: string, p: string, body: unknown) => {
+    const res = await fetch(`${stack.apiUrl}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+    const json = (await res.json()) as { data?: Record<string, unknown>; message?: string };
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${json.message}`);
+    return json.data ?? {};
+  };
+  await call('POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-bench-${randomBytes(8).toString('hex')}`, model: 'gpt-4o' });
+  await call('POST', '/api/agents', { name: 'Sonia', description: 'Receptionist', instructions: 'Be brief' });
+  const number = `+3491${digits(7)}`;
+  const accountRes = await fetch(`${stack.twilioApiUrl}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: [number] }) });
+  const account = (await accountRes.json()) as { accountSid: string; authToken: string };
+  const setup = (await call('POST', '/api/integrations/twilio-voice/setup', { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number })) as {
+    webhookUrl: string;
+    statusCallbackUrl: string;
+  };
+  const setMode = (conversationMode: ConversationMode) => call('PUT', '/api/voice-settings', { ...VOICE_DEFAULTS, conversationMode });
+  await setMode(mode);
+  return { call, number, account, setup, setMode };
 }

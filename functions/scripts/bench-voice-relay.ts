@@ -21,14 +21,12 @@
  *
  *   --calls=N   measured calls per mode (default 20, after 3 warm-up calls each)
  */
-import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { VOICE_DEFAULTS } from '../src/contract/voice.js';
 import { simulateCall, type ScriptTurn, type SimulatedCall } from '../local/fake-twilio/call-simulator.js';
 import { startLocalStack } from '../local/stack.js';
-import { arg, percentile, registeredToken, subscribe, table } from './bench-common.js';
+import { arg, digits, percentile, table, voiceBenchUser } from './bench-common.js';
 
 const CALLS = arg('calls', 20);
 const WARMUP = 3;
@@ -36,7 +34,6 @@ const MODEL_FIRST_TOKEN_MS = 300;
 const OVERHEAD_TARGET_MS = 50;
 const INTERRUPT_TARGET_MS = 100;
 
-const digits = (n: number) => Array.from({ length: n }, () => randomInt(0, 10)).join('');
 
 const TURNS: ScriptTurn[] = [
   { speech: '¿A qué hora abrís el sábado?', confidence: 0.92 },
@@ -58,25 +55,7 @@ const stack = await startLocalStack({
 });
 try {
   console.log(`\nStreamed voice turns (ConversationRelay) vs <Gather> (${CALLS} calls each; the model's first token after ${MODEL_FIRST_TOKEN_MS} ms)\n`);
-  if (!stack.twilioApiUrl) throw new Error('the bench needs the fake Twilio');
-  const { token, userId } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
-  await subscribe(stack, userId);
-  const call = async (method: string, p: string, body: unknown) => {
-    const res = await fetch(`${stack.apiUrl}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { data?: Record<string, unknown>; message?: string };
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${json.message}`);
-    return json.data ?? {};
-  };
-  await call('POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-bench-${randomBytes(8).toString('hex')}`, model: 'gpt-4o' });
-  await call('POST', '/api/agents', { name: 'Sonia', description: 'Receptionist', instructions: 'Be brief' });
-  const number = `+3491${digits(7)}`;
-  const accountRes = await fetch(`${stack.twilioApiUrl}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: [number] }) });
-  const account = (await accountRes.json()) as { accountSid: string; authToken: string };
-  const setup = (await call('POST', '/api/integrations/twilio-voice/setup', { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number })) as {
-    webhookUrl: string;
-    statusCallbackUrl: string;
-  };
-  const mode = (conversationMode: 'streaming' | 'gather') => call('PUT', '/api/voice-settings', { ...VOICE_DEFAULTS, conversationMode });
+  const { number, account, setup, setMode } = await voiceBenchUser(stack, 'streaming');
 
   stack.dispatcher.stop();
 
@@ -98,7 +77,6 @@ try {
   const lastToken: number[] = [];
   const interruptToLast: number[] = [];
   const tokensAfterInterrupt: number[] = [];
-  await mode('streaming');
   for (let i = 0; i < WARMUP + CALLS; i++) {
     const c = await play();
     const session = c.relaySessions[0];
@@ -116,7 +94,7 @@ try {
   }
 
   const gatherAnswer: number[] = [];
-  await mode('gather');
+  await setMode('gather');
   for (let i = 0; i < WARMUP + CALLS; i++) {
     const c = await play();
     const gathers = c.requests.filter((r) => r.kind === 'gather');

@@ -16,43 +16,25 @@
  *
  *   --runs=N   measured calls (default 200, after 15 warm-up calls)
  */
-import { randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { simulateCall, type SimulatedCall } from '../local/fake-twilio/call-simulator.js';
 import { startLocalStack } from '../local/stack.js';
-import { arg, percentile, registeredToken, subscribe, table } from './bench-common.js';
+import { arg, digits, percentile, table, voiceBenchUser } from './bench-common.js';
 
 const RUNS = arg('runs', 200);
 const WARMUP = 15;
 const TARGET_MS = 50;
 
-const digits = (n: number) => Array.from({ length: n }, () => randomInt(0, 10)).join('');
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agentdesk-bench-voice-'));
 // ERROR only: forged requests log a warning each.
 const stack = await startLocalStack({ dataDir, quiet: true, env: { LOG_LEVEL: 'ERROR' } });
 try {
   console.log(`\nVoice webhook TwiML through the local gateway (${RUNS} simulated calls; model answers instantly)\n`);
-  if (!stack.twilioApiUrl) throw new Error('the bench needs the fake Twilio');
-  const { token, userId } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
-  await subscribe(stack, userId);
-  const call = async (method: string, p: string, body: unknown) => {
-    const res = await fetch(`${stack.apiUrl}${p}`, { method, headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
-    const json = (await res.json()) as { data?: Record<string, unknown>; message?: string };
-    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${json.message}`);
-    return json.data ?? {};
-  };
-  await call('POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-bench-${randomBytes(8).toString('hex')}`, model: 'gpt-4o' });
-  await call('POST', '/api/agents', { name: 'Sonia', description: 'Receptionist', instructions: 'Be brief' });
-  const number = `+3491${digits(7)}`;
-  const accountRes = await fetch(`${stack.twilioApiUrl}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: [number] }) });
-  const account = (await accountRes.json()) as { accountSid: string; authToken: string };
-  const setup = (await call('POST', '/api/integrations/twilio-voice/setup', { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number })) as {
-    webhookUrl: string;
-    statusCallbackUrl: string;
-  };
+  // The <Gather> loop (streaming is the default since issue 16; bench-voice-relay measures that path).
+  const { number, account, setup } = await voiceBenchUser(stack, 'gather');
 
   stack.dispatcher.stop();
 
