@@ -11,6 +11,11 @@
  *
  * Both expire (expiresAt) 3 hours after they are written: longer than API Gateway's 2-hour
  * connection limit; readers ignore expired items.
+ *
+ * A connection record never changes while its connection lives, so a warm container keeps the
+ * ones it wrote or read (bounded): a caller's frames after the first skip that read, which sits
+ * before everything else a prompt does. A record deleted by another container is only stale here
+ * for a connection that sends no more frames ($disconnect, or closed after a wrong setup).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState } from '../../domain/voice/relay/ports.js';
@@ -24,32 +29,51 @@ export const relayStateSk = (callId: string) => `VRELAY#${callId}`;
 const expiresAt = (now: number) => Math.floor(now / 1000) + RELAY_ITEM_TTL_S;
 const live = (item: Record<string, unknown> | undefined, now: number) => item && !(typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= now);
 
+/** Connection records a warm container remembers (a relay container serves a few calls at a time). */
+export const RELAY_CONNECTIONS_REMEMBERED = 500;
+
 export class DynamoRelayConnectionStore implements RelayConnectionStore {
+  /** connectionId → the record and when its item expires (epoch s); oldest first. */
+  private readonly remembered = new Map<string, { record: RelayConnectionRecord; expiresAt: number }>();
+
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
     private readonly now: () => number = Date.now,
   ) {}
 
+  private remember(record: RelayConnectionRecord, expires: number): void {
+    this.remembered.delete(record.connectionId);
+    this.remembered.set(record.connectionId, { record, expiresAt: expires });
+    if (this.remembered.size > RELAY_CONNECTIONS_REMEMBERED) this.remembered.delete(this.remembered.keys().next().value!);
+  }
+
   async put(record: RelayConnectionRecord): Promise<void> {
+    const expires = expiresAt(this.now());
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...connectionKey(record.connectionId), entity: 'relayConnection', ...record, expiresAt: expiresAt(this.now()) },
+        Item: { ...connectionKey(record.connectionId), entity: 'relayConnection', ...record, expiresAt: expires },
       }),
     );
+    this.remember(record, expires);
   }
 
   async get(connectionId: string): Promise<RelayConnectionRecord | null> {
     if (!connectionId || connectionId.length > 128) return null;
+    const known = this.remembered.get(connectionId);
+    if (known && live(known, this.now())) return known.record;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: connectionKey(connectionId), ConsistentRead: true }));
     if (!live(Item, this.now()) || typeof Item?.userId !== 'string' || typeof Item.callId !== 'string') return null;
     const agentId = typeof Item.agentId === 'string' ? Item.agentId : Item.agentId === null ? null : undefined;
-    return { connectionId, userId: Item.userId, callId: Item.callId, ...(agentId !== undefined ? { agentId } : {}), connectedAt: String(Item.connectedAt ?? '') };
+    const record = { connectionId, userId: Item.userId, callId: Item.callId, ...(agentId !== undefined ? { agentId } : {}), connectedAt: String(Item.connectedAt ?? '') };
+    if (typeof Item.expiresAt === 'number') this.remember(record, Item.expiresAt);
+    return record;
   }
 
   async delete(connectionId: string): Promise<void> {
     if (!connectionId || connectionId.length > 128) return;
+    this.remembered.delete(connectionId);
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: connectionKey(connectionId) }));
   }
 }
