@@ -20,7 +20,10 @@ const CallsBase = MemoryCalls as unknown as new () => Omit<MemoryCalls, 'claimRe
 
 export class MemoryRelayCalls extends CallsBase implements CallRepository {
   private prompt: { key: string; at: number } | null = null;
+  /** When set, a claim waits for it (a slow conditional append). */
+  claimGate: Promise<void> | null = null;
   async claimRelayTurn(_u: string, id: string, input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number }) {
+    if (this.claimGate) await this.claimGate;
     const c = this.byId.get(id);
     if (!c) return 'missing' as const;
     // Like the adapter's condition: only a live call takes a turn.

@@ -156,6 +156,65 @@ describe('voice relay turns', () => {
     expect(r.posts.texts.filter((t) => t.last)).toHaveLength(1);
   });
 
+  it('starts the model before the caller’s turn is stored, and posts nothing until it is', async () => {
+    const { model, requests } = scriptedModel([['Claro.']]);
+    const r = relaySetup({ model });
+    await r.open();
+    const slowClaim = gate();
+    r.calls.claimGate = slowClaim.promise;
+
+    const answered = r.send(prompt('¿Tienen terraza?'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(requests).toHaveLength(1);
+    expect(r.posts.frames).toEqual([]);
+    slowClaim.open();
+    await answered;
+
+    expect(r.posts.texts.map((t) => [t.token, t.last])).toEqual([
+      ['Claro.', false],
+      ['', true],
+    ]);
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, '¿Tienen terraza?', 'Claro.']);
+  });
+
+  it('stops a repeated frame’s answer unheard when its claim is refused, before any of its tools runs', async () => {
+    const { model } = scriptedModel([['Vale.'], [{ tools: [{ id: 'c1', name: 'book_table', arguments: '{}' }] }], ['Reservado.']]);
+    const r = relaySetup({ model, agentTools: [tool('book_table')] });
+    await r.open();
+    await r.send(prompt('Reserva para dos'));
+    const heardBefore = r.posts.frames.length;
+    const slowClaim = gate();
+    r.calls.claimGate = slowClaim.promise;
+
+    // Twilio's retry of the same frame: the model asks for the tool before the claim is refused.
+    const repeated = r.send(prompt('Reserva para dos'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    slowClaim.open();
+    await repeated;
+
+    expect(r.toolCalls).toEqual([]);
+    expect(r.posts.frames).toHaveLength(heardBefore);
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reserva para dos', 'Vale.']);
+    expect(r.infos).toContain('Voice relay: a repeated prompt frame was ignored');
+  });
+
+  it('gives the caller’s words to the model once when the call read already holds them', async () => {
+    const { model, requests } = scriptedModel([['Sí.']]);
+    const r = relaySetup({ model });
+    await r.open();
+    // The call read lands after the turn's claim appended the caller's words.
+    const read = r.calls.get.bind(r.calls);
+    r.calls.get = async (userId, id) => (await new Promise((resolve) => setTimeout(resolve, 10)), read(userId, id));
+
+    await r.send(prompt('¿Abren el domingo?'));
+
+    const sent = requests[0]!.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]);
+    expect(sent).toEqual([
+      ['assistant', VOICE_DEFAULTS.messageWelcome],
+      ['user', '¿Abren el domingo?'],
+    ]);
+  });
+
   it('speaks a filler as soon as a tool call starts, before the tool answers', async () => {
     const slow = gate();
     const { model } = scriptedModel([[{ tools: [{ id: 'c1', name: 'check_table', arguments: '{}' }] }], ['Hay mesa libre.']]);

@@ -121,12 +121,14 @@ export function createRelaySession(deps: RelaySessionDeps) {
 
   /**
    * One answer's posts: in order, the cancel flag read between two, timings of the first and last.
-   * `started` (the turn state an interrupt flags) is awaited before the first post only, so its
-   * write overlaps the agent's reads and the model instead of delaying them.
+   * `turn` (the claimed slot once the turn state an interrupt flags is written; null when the turn
+   * was not claimed) is awaited before the first post only, so the claim and that write overlap
+   * the agent's reads and the model instead of delaying them. Unclaimed: nothing is posted.
    */
-  function answerStream(conn: RelayConnectionRecord, slot: number, started: Promise<void>) {
+  function answerStream(conn: RelayConnectionRecord, turn: Promise<number | null>) {
     const abort = new AbortController();
     let chain: Promise<void> = Promise.resolve();
+    let slot: number | null = null;
     let sent = '';
     let posts = 0;
     let firstAt: number | null = null;
@@ -141,8 +143,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
       chain = chain.then(async () => {
         if (stopped) return;
         try {
-          if (posts === 0) await started;
-          if (posts > 0 && slot >= 0) {
+          if (posts === 0 && (slot = await turn) === null) return stop();
+          if (posts > 0 && slot !== null && slot >= 0) {
             heard = await deps.turns.cancelled(conn.userId, conn.callId, slot);
             if (heard) return stop();
           }
@@ -164,6 +166,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
     return {
       signal: abort.signal,
       send,
+      stop,
       /** Stops the model only (the turn's bound passed): the posts go on. */
       abortModel: () => abort.abort(),
       done: () => chain,
@@ -187,7 +190,9 @@ export function createRelaySession(deps: RelaySessionDeps) {
     const { userId, callId } = conn;
     // Everything before the model runs side by side: the call, its agent (its id is on the
     // connection record), the ChatGPT connection, and the turn's claim — which only appends to a
-    // live call, so a prompt after the end changes nothing.
+    // live call, so a prompt after the end changes nothing. The model does not wait for the claim
+    // (a conditional append to the call item, the slowest of them): the first post and every tool
+    // call do, and a refused claim (a repeated frame, a call that just ended) stops it unheard.
     const callRead = deps.calls.get(userId, callId);
     const agentRead =
       conn.agentId !== undefined
@@ -195,19 +200,31 @@ export function createRelaySession(deps: RelaySessionDeps) {
           ? deps.agents.get(userId, conn.agentId)
           : Promise.resolve(null)
         : callRead.then((c) => (c?.agent ? deps.agents.get(userId, c.agent._id) : null));
+    const askedAt = iso(meta.arrivedAt);
     const answerAt = iso();
-    const claimed = deps.calls.claimRelayTurn(userId, callId, {
-      turns: [
-        { role: 'user', content: message, at: iso(meta.arrivedAt), confidence: null },
-        { role: 'agent', content: '', at: answerAt, confidence: null },
-      ],
-      dedupKey,
-      now: meta.arrivedAt,
-      windowMs: RELAY_LIMITS.duplicateWindowMs,
-    });
+    const claim: Promise<number | null> = deps.calls
+      .claimRelayTurn(userId, callId, {
+        turns: [
+          { role: 'user', content: message, at: askedAt, confidence: null },
+          { role: 'agent', content: '', at: answerAt, confidence: null },
+        ],
+        dedupKey,
+        now: meta.arrivedAt,
+        windowMs: RELAY_LIMITS.duplicateWindowMs,
+      })
+      .then(
+        (claimed) => {
+          if (claimed === 'duplicate') onInfo('Voice relay: a repeated prompt frame was ignored', { userId, callId, messageId: meta.messageId });
+          return typeof claimed === 'object' ? claimed.slot : null;
+        },
+        (error: unknown) => {
+          onError('Voice relay: the caller’s turn could not be stored; no answer', error, { userId, callId });
+          return null;
+        },
+      );
     const readyReads = Promise.all([agentRead, deps.ai.forUser(userId)]);
     readyReads.catch(() => undefined);
-    const [call, claim] = await Promise.all([callRead, claimed]);
+    const call = await callRead;
     if (!live(call)) return;
     const s = call.settings;
     const overTime = meta.arrivedAt - Date.parse(call.createdAt) >= s.maxCallDuration * 1000;
@@ -218,15 +235,18 @@ export function createRelaySession(deps: RelaySessionDeps) {
           return null;
         });
 
-    if (claim === 'duplicate') {
-      onInfo('Voice relay: a repeated prompt frame was ignored', { userId, callId, messageId: meta.messageId });
-      return;
-    }
-    if (claim === 'missing') return;
-    const slot = claim.slot;
-    const started = slot >= 0 ? deps.turns.start(userId, callId, slot) : Promise.resolve();
-    started.catch(() => undefined);
-    const out = answerStream(conn, slot, started);
+    // The turn state (the cancel flag an interrupt sets) exists before the first post.
+    const turn = claim.then(async (slot) => {
+      if (slot !== null && slot >= 0) await deps.turns.start(userId, callId, slot);
+      return slot;
+    });
+    turn.catch(() => undefined);
+    const out = answerStream(conn, turn);
+    void claim.then((slot) => slot === null && out.stop());
+    const tools: ToolExecutor = {
+      execute: async (tool, args, options) =>
+        (await claim) === null ? { ok: false, result: 'The turn was not taken.' } : deps.tools.execute(tool, args, options),
+    };
     const splitter = clauseSplitter();
     const say = (tokens: string[]) => tokens.forEach((t) => void out.send(t, false));
 
@@ -241,8 +261,9 @@ export function createRelaySession(deps: RelaySessionDeps) {
         onInfo(!agent ? 'Voice relay: the call’s agent is gone; error message' : 'Voice relay: no ChatGPT integration; error message', { userId, callId });
         say(splitter.interject(s.messageError));
       } else {
+        // The read may already hold this turn's claim: the caller's words go in as `message`.
         const history: HistoryMessage[] = call.messages
-          .filter((m) => m.content !== '')
+          .filter((m) => m.content !== '' && !(m.role === 'user' && m.at === askedAt && m.content === message))
           .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
         let filler = false;
         let timedOut = false;
@@ -252,7 +273,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
           out.abortModel();
         }, turnMs + 250);
         try {
-          const reply = await answerAs('voice', deps, {
+          const reply = await answerAs('voice', { retriever: deps.retriever, tools }, {
             userId,
             agent,
             connection,
@@ -289,7 +310,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
 
     void out.send(splitter.flush(), true);
     await out.done();
-    await started;
+    const slot = await turn;
+    if (slot === null) return;
     let result = out.result();
     if (!result.heard && slot >= 0) {
       // Exactly one of "fully sent" and an interrupt wins (the turn state's conditional writes).
