@@ -17,7 +17,7 @@ const frontendSrc = path.join(root, 'frontend/src');
 
 /** Lower tiers first. Same-tier areas are independent of each other (the two channels too). */
 const DOMAIN_TIERS = [
-  ['secrets', 'ai', 'auth', 'billing', 'contacts', 'dashboard', 'api-keys'],
+  ['secrets', 'ai', 'auth', 'billing', 'contacts', 'dashboard', 'api-keys', 'notifications'],
   ['account', 'knowledge', 'integrations'],
   ['agents'],
   ['conversations'],

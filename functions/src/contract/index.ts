@@ -8,3 +8,4 @@ export * from './whatsapp.js';
 export * from './voice.js';
 export * from './dashboard.js';
 export * from './api-keys.js';
+export * from './inbox.js';

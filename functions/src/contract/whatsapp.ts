@@ -208,14 +208,38 @@ export interface ConversationLastMessage {
   createdAt: string;
 }
 
+/** Who answers the customer now (issue 17): the agent, or a person who took over. */
+export type ConversationResponder = 'ai' | 'human';
+
 export interface Conversation {
   _id: string;
   status: ConversationStatus;
   notes: string;
   escalationReason: string;
+  /**
+   * name: the contact's current directory name (read at read time), else the WhatsApp profile
+   * name, else the number. phoneNumber: E.164, or '' for a customer known only by a WhatsApp
+   * username (BSUID) — shown as "WhatsApp user", with no "Open WhatsApp".
+   */
   contact: { _id: string; name: string; phoneNumber: string };
-  /** The customer's WhatsApp id (wa_id), which can differ from the phone number's digits. */
+  /** The customer's WhatsApp id (wa_id, or the BSUID when Meta sends no wa_id), which can differ from the phone number's digits. */
   customerWaId: string;
+  /** The customer's WhatsApp profile name (a secondary line next to the directory name; '' when none). */
+  profileName: string;
+  /**
+   * 'human' from a person's reply (board, API) or an escalation until the owner returns it to the
+   * AI or the inbox's idle time passes (InboxSettings.aiResumeAfterHours); the agent does not
+   * answer meanwhile.
+   */
+  answeredBy: ConversationResponder;
+  /** ISO: when a person last acted (replied or escalated) while answering; null when the AI answers. */
+  humanSince: string | null;
+  /** ISO: when the AI takes the conversation back on its own; null when the AI answers. */
+  aiResumesAt: string | null;
+  /** The team member (user id) the conversation is assigned to; null = unassigned. One user today. */
+  assignee: string | null;
+  /** Customer messages since the owner last opened the conversation (GET /api/conversations/{id} clears it). */
+  unreadCount: number;
   lastMessage: ConversationLastMessage | null;
   lastAgent: { _id: string; name: string; description: string; objective: string; priority: number } | null;
   createdAt: string;

@@ -70,6 +70,13 @@ export function toConversation(c: StoredConversation): Conversation {
     escalationReason: c.escalationReason,
     contact: { _id: c.contactId, name: c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone || c.customerWaId },
     customerWaId: c.customerWaId,
+    profileName: c.customerName,
+    // Issue 17 fills these from the stored conversation (takeover, assignment, unread).
+    answeredBy: 'ai',
+    humanSince: null,
+    aiResumesAt: null,
+    assignee: null,
+    unreadCount: 0,
     lastMessage: c.lastMessage,
     lastAgent: c.lastAgent,
     createdAt: c.createdAt,
