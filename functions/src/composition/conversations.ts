@@ -1,9 +1,10 @@
-/** WhatsApp conversations and messages over the single table (DynamoDB only). */
+/** WhatsApp conversations, their messages and the inbox settings over the single table (DynamoDB only). */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
+import { DynamoInboxSettingsRepository } from '../adapters/dynamo/inbox-settings.js';
 import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
-import type { ConversationRepository, MessageRepository } from '../domain/conversations/ports.js';
+import type { ConversationRepository, InboxSettingsRepository, MessageRepository } from '../domain/conversations/ports.js';
 import { once } from '../lib/once.js';
 
 const messages = once(() => new DynamoMessageRepository(documentClient(), config().TABLE_NAME));
@@ -11,3 +12,4 @@ const conversations = once(() => new DynamoConversationRepository(documentClient
 
 export const messageRepository = (): MessageRepository => messages();
 export const conversationRepository = (): ConversationRepository => conversations();
+export const inboxSettingsRepository = once((): InboxSettingsRepository => new DynamoInboxSettingsRepository(documentClient(), config().TABLE_NAME));

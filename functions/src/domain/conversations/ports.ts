@@ -9,6 +9,7 @@
  * `{conversationId}-{26-char id}`: opaque for callers, but it names the conversation so a
  * message is read/deleted by id with one GetItem.
  */
+import type { InboxSettings } from '../../contract/inbox.js';
 import type {
   ConversationLastMessage,
   ConversationStats,
@@ -127,6 +128,14 @@ export interface ConversationListInput {
   search: string;
   offset: number;
   limit: number;
+}
+
+/** The inbox settings (issue 17; adapter: adapters/dynamo/inbox-settings.ts). */
+export interface InboxSettingsRepository {
+  /** The user's settings, INBOX_DEFAULTS when never saved. */
+  get(userId: string): Promise<InboxSettings>;
+  /** Replaces the whole object (validated by the caller); returns what is stored. */
+  put(userId: string, settings: InboxSettings): Promise<InboxSettings>;
 }
 
 export interface ConversationRepository {
