@@ -167,6 +167,11 @@ export const routeGroups = {
     description: 'API keys: list, create (shown once), regenerate, delete',
     needs: ['table:read', 'table:write'],
   },
+  'saved-replies': {
+    entry: 'src/handlers/saved-replies.ts',
+    description: "Saved replies: the owner's short answers (title + text) for the reply box's / shortcut",
+    needs: ['table:read', 'table:write'],
+  },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
@@ -354,6 +359,12 @@ export const routes = [
   { method: 'POST', path: '/api/api-keys', group: 'api-keys', auth: 'user', requires: 'subscription' },
   { method: 'PUT', path: '/api/api-keys/{id}/regenerate', group: 'api-keys', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/api-keys/{id}', group: 'api-keys', auth: 'user' },
+  // Saved replies (issue 17)
+  { method: 'GET', path: '/api/saved-replies', group: 'saved-replies', auth: 'user' },
+  { method: 'POST', path: '/api/saved-replies', group: 'saved-replies', auth: 'user' },
+  { method: 'GET', path: '/api/saved-replies/{id}', group: 'saved-replies', auth: 'user' },
+  { method: 'PUT', path: '/api/saved-replies/{id}', group: 'saved-replies', auth: 'user' },
+  { method: 'DELETE', path: '/api/saved-replies/{id}', group: 'saved-replies', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;

@@ -9,3 +9,4 @@ export * from './voice.js';
 export * from './dashboard.js';
 export * from './api-keys.js';
 export * from './inbox.js';
+export * from './saved-replies.js';

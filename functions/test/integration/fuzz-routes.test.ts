@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, chatRequest, createAgentRequest, fileUploadRequest, toolRequest, updateAgentRequest, updateUrlRequest } from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
+import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import {
   googleAuthRequest,
   loginRequest,
@@ -217,6 +218,11 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/api-keys': json(createApiKeyRequest, { name: 'Fuzz key' }),
   'PUT /api/api-keys/{id}/regenerate': none,
   'DELETE /api/api-keys/{id}': none,
+  'GET /api/saved-replies': none,
+  'POST /api/saved-replies': json(savedReplyRequest, { title: 'Cita médica', text: 'Su cita está confirmada.' }),
+  'GET /api/saved-replies/{id}': none,
+  'PUT /api/saved-replies/{id}': json(savedReplyRequest, { title: 'Cita médica', text: 'Su cita está confirmada.' }),
+  'DELETE /api/saved-replies/{id}': none,
 };
 
 /**
@@ -317,6 +323,7 @@ async function makeOwner(): Promise<Owner> {
   const url = await must<{ _id: string }[]>('POST', `/api/agents/${agent._id}/urls`, { urls: ['https://example.com/help'] });
   const contact = await must<{ _id: string }>('POST', '/api/contacts', { name: 'Ann Example', phoneNumber: '+14155550123' });
   const key = await must<{ apiKey: { _id: string } }>('POST', '/api/api-keys', { name: 'Fuzz key' });
+  const savedReply = await must<{ _id: string }>('POST', '/api/saved-replies', { title: 'Fuzz reply', text: 'Hola' });
   const call = await seedCall(sub.userId);
   return {
     token,
@@ -329,6 +336,7 @@ async function makeOwner(): Promise<Owner> {
       url: url.map((u) => u._id),
       contact: [contact._id],
       apiKey: [key.apiKey._id],
+      savedReply: [savedReply._id],
       call: [call.id],
       user: [sub.userId],
       session: [sub.sessionId],
@@ -347,6 +355,7 @@ function realIds(path: string, param: string): string[] {
   if (path.startsWith('/api/agents/')) return ids.agent ?? [];
   if (path.startsWith('/api/contacts/')) return ids.contact ?? [];
   if (path.startsWith('/api/api-keys/')) return ids.apiKey ?? [];
+  if (path.startsWith('/api/saved-replies/')) return ids.savedReply ?? [];
   if (path.startsWith('/api/voice-conversations/')) return ids.call ?? [];
   if (path.startsWith('/api/subscription/verify-session/')) return ids.session ?? [];
   return [];
