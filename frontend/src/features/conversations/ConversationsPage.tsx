@@ -15,6 +15,8 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Refresh from '@mui/icons-material/Refresh';
+import QuickreplyOutlined from '@mui/icons-material/QuickreplyOutlined';
+import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
 import { usePageTitle } from '../../shared/usePageTitle';
@@ -27,6 +29,7 @@ import { useNow, useRelativeTime } from './useNow';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { SearchField, SelectFilter } from '../../shared/filters';
 import { PageHeader } from '../../shared/PageHeader';
+import { SavedRepliesDialog } from './saved-replies/SavedRepliesDialog';
 
 const COLUMN_ACCENT: Record<BoardColumn, string> = {
   active: 'success.main',
@@ -75,6 +78,7 @@ export default function ConversationsPage() {
   const [dateFilter, setDateFilter] = useState<ConversationDateFilter>('today');
   const [selected, setSelected] = useState<string | null>(null);
   const [modalOpen, setModalOpen] = useState(false);
+  const [savedRepliesOpen, setSavedRepliesOpen] = useState(false);
   const overview = useConversationOverview(dateFilter);
   const now = useNow(30_000);
   const relative = useRelativeTime(now);
@@ -112,6 +116,9 @@ export default function ConversationsPage() {
               </IconButton>
             </span>
           </Tooltip>
+          <Button variant="outlined" startIcon={<QuickreplyOutlined />} onClick={() => setSavedRepliesOpen(true)} sx={{ flex: 'none', whiteSpace: 'nowrap' }}>
+            {t('savedReplies.open')}
+          </Button>
         </Stack>
       </PageHeader>
 
@@ -198,6 +205,8 @@ export default function ConversationsPage() {
           onExited={() => setSelected(null)}
         />
       )}
+
+      <SavedRepliesDialog open={savedRepliesOpen} onClose={() => setSavedRepliesOpen(false)} />
     </Box>
   );
 }

@@ -2,21 +2,20 @@
  * The modal's right panel (SPEC §2 Conversations): the messages grouped by date in a fixed-height
  * list, the total count, the 24-hour window note ('Can send new messages for free during 24h
  * period' / 'Last message sent more than 24h ago', from the customer's last message), and the
- * human-reply composer (beyond the spec), disabled while the window is closed.
+ * human-reply composer (beyond the spec; ReplyComposer, with the `/` saved replies), disabled while
+ * the window is closed.
  */
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
-import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import Send from '@mui/icons-material/Send';
 import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationMessage } from '@agentdesk/functions/contract';
-import { groupByDate, messageText, REPLY_MAX, windowOpen } from './format';
+import { groupByDate, messageText, windowOpen } from './format';
+import { ReplyComposer } from './ReplyComposer';
 import { formatDate } from '../../shared/intl';
 import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 
@@ -63,7 +62,6 @@ interface MessagesPanelProps {
 
 export function MessagesPanel({ conversation, messages, now, sending, onSend }: MessagesPanelProps) {
   const { t, i18n } = useTranslation();
-  const [draft, setDraft] = useState('');
   const listRef = useRef<HTMLDivElement>(null);
   const groups = groupByDate(messages, now);
   const open = windowOpen(conversation.lastInboundAt, now);
@@ -75,18 +73,6 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
     const list = listRef.current;
     if (list) list.scrollTop = list.scrollHeight;
   }, [lastId, messages.length]);
-
-  const send = async () => {
-    const text = draft.trim();
-    if (!text || !open || sending) return;
-    if (await onSend(text)) setDraft('');
-  };
-  const onKeyDown = (e: KeyboardEvent) => {
-    if (e.key === 'Enter' && !e.shiftKey) {
-      e.preventDefault();
-      void send();
-    }
-  };
 
   return (
     <Stack spacing={1.5} sx={{ minWidth: 0 }}>
@@ -130,25 +116,7 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
       <Alert severity={open ? 'success' : 'warning'} variant="outlined" sx={{ py: 0 }} data-testid="conversation-window-note">
         {open ? t('conversations.modal.windowOpen') : t('conversations.modal.windowClosed')}
       </Alert>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'flex-start' }}>
-        <TextField
-          multiline
-          maxRows={4}
-          size="small"
-          fullWidth
-          label={t('conversations.modal.reply')}
-          placeholder={t('conversations.modal.replyPlaceholder')}
-          value={draft}
-          onChange={(e) => setDraft(e.target.value)}
-          onKeyDown={onKeyDown}
-          disabled={!open}
-          helperText={open ? undefined : t('conversations.modal.windowClosedHint')}
-          slotProps={{ htmlInput: { maxLength: REPLY_MAX, readOnly: sending } }}
-        />
-        <Button variant="contained" endIcon={<Send />} onClick={() => void send()} disabled={!open || sending || draft.trim() === ''} sx={{ flex: 'none', mt: '2px' }}>
-          {sending ? t('conversations.modal.sending') : t('conversations.modal.send')}
-        </Button>
-      </Stack>
+      <ReplyComposer open={open} sending={sending} onSend={onSend} />
     </Stack>
   );
 }
