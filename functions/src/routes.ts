@@ -345,7 +345,9 @@ export const routes = [
   { method: 'GET', path: '/api/voice-conversations/{id}', group: 'voice-conversations', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/voice-conversations/{id}/recording', group: 'voice-conversations', auth: 'user' },
   // Apply-contact writes a contact: served by the contacts group, which carries the contacts service.
+  { method: 'GET', path: '/api/voice-conversations/{id}/apply-contact/preview', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact', group: 'contacts', auth: 'user' },
+  { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact/undo', group: 'contacts', auth: 'user' },
   // Admin (SPEC §6; the handler checks the Cognito 'admin' group)
   { method: 'GET', path: '/api/admin/phone-requests', group: 'admin', auth: 'user' },
   { method: 'POST', path: '/api/admin/phone-requests/{userId}/approve', group: 'admin', auth: 'user' },

@@ -1,10 +1,14 @@
 /**
- * Wires apply-contact (POST /api/voice-conversations/{id}/apply-contact), served by the contacts
- * route group: the contacts service (phone rules, plan limit, search tokens) and the call items.
+ * Wires apply-contact (GET …/apply-contact/preview, POST /api/voice-conversations/{id}/apply-contact
+ * and …/undo), served by the contacts route group: the contacts service (phone rules, plan limit,
+ * search tokens), the call items and the undo records.
  */
+import { randomBytes } from 'node:crypto';
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoApplyUndoStore } from '../adapters/dynamo/apply-contact-undo.js';
 import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
+import { toE164 } from '../domain/contacts/text.js';
 import { createApplyContact } from '../domain/voice/apply-contact.js';
 import { once } from '../lib/once.js';
 import { contactRepository, contactService } from './contacts.js';
@@ -13,6 +17,8 @@ export const applyCallContact = once(() =>
   createApplyContact({
     // The call repository alone (composition/voice.ts would bring the voice settings and their schemas).
     calls: new DynamoCallRepository(documentClient(), config().TABLE_NAME),
+    undos: new DynamoApplyUndoStore(documentClient(), config().TABLE_NAME),
+    newToken: () => randomBytes(18).toString('base64url'),
     contacts: {
       async existing(userId, ids) {
         return new Set((await contactRepository().getMany(userId, ids)).map((x) => x.id));
@@ -24,8 +30,10 @@ export const applyCallContact = once(() =>
         const stored = await contactRepository().get(userId, id);
         return stored ? contactService().get(userId, id) : null;
       },
-      create: (userId, input) => contactService().create(userId, { ...input, customFields: {} }),
-      update: (userId, id, input) => contactService().update(userId, id, input),
+      create: (userId, input) => contactService().create(userId, input),
+      patch: (userId, id, change) => contactService().patch(userId, id, change),
+      removeIf: (userId, id, guard) => contactService().removeIf(userId, id, guard),
+      toE164: (input) => toE164(input, config().CONTACTS_DEFAULT_COUNTRY),
     },
   }),
 );

@@ -6,6 +6,7 @@ export * from './integrations.js';
 export * from './agents.js';
 export * from './whatsapp.js';
 export * from './voice.js';
+export * from './apply-contact.js';
 export * from './dashboard.js';
 export * from './api-keys.js';
 export * from './inbox.js';

@@ -1,6 +1,7 @@
 /**
  * /api/contacts: list, CRUD, stats, CSV import and export, import from WhatsApp; and a voice call's
- * extracted contact data applied to a contact (POST /api/voice-conversations/{id}/apply-contact)
+ * extracted contact data applied to a contact (GET …/apply-contact/preview, POST
+ * /api/voice-conversations/{id}/apply-contact with the chosen fields, POST …/apply-contact/undo)
  * ('user' auth, DynamoDB only).
  */
 import {
@@ -11,6 +12,7 @@ import {
   listContactsQuery,
   updateContactRequest,
 } from '../contract/contacts.js';
+import { applyContactMessages, applyContactRequest, undoApplyContactRequest } from '../contract/apply-contact.js';
 import { voiceMessages } from '../contract/voice-messages.js';
 import { whatsappMessages } from '../contract/whatsapp.js';
 import { applyCallContact } from '../composition/call-contacts.js';
@@ -72,10 +74,19 @@ export const routes: RouteTable = {
     await contactService().remove(req.userId(), req.params.id ?? '');
     return { message: contactMessages.deleted };
   },
-  'POST /api/voice-conversations/{id}/apply-contact': async (req) => ({
-    message: voiceMessages.contactApplied,
-    data: await applyCallContact().apply(req.userId(), req.params.id ?? ''),
+  'GET /api/voice-conversations/{id}/apply-contact/preview': async (req) => ({
+    data: await applyCallContact().preview(req.userId(), req.params.id ?? ''),
   }),
+  'POST /api/voice-conversations/{id}/apply-contact': async (req) => {
+    const userId = req.userId();
+    const { fields } = parseWith(applyContactRequest, req.json());
+    return { message: voiceMessages.contactApplied, data: await applyCallContact().apply(userId, req.params.id ?? '', fields) };
+  },
+  'POST /api/voice-conversations/{id}/apply-contact/undo': async (req) => {
+    const userId = req.userId();
+    const { token } = parseWith(undoApplyContactRequest, req.json());
+    return { message: applyContactMessages.undone, data: await applyCallContact().undo(userId, req.params.id ?? '', token) };
+  },
 };
 
 export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });

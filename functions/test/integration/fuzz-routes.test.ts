@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, chatRequest, createAgentRequest, fileUploadRequest, toolRequest, updateAgentRequest, updateUrlRequest } from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
+import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import {
   googleAuthRequest,
@@ -207,7 +208,9 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/voice-conversations': { query: listCallsQuery },
   'GET /api/voice-conversations/{id}': none,
   'GET /api/voice-conversations/{id}/recording': none,
-  'POST /api/voice-conversations/{id}/apply-contact': none,
+  'GET /api/voice-conversations/{id}/apply-contact/preview': none,
+  'POST /api/voice-conversations/{id}/apply-contact': json(applyContactRequest, { fields: ['email', 'web'] }),
+  'POST /api/voice-conversations/{id}/apply-contact/undo': json(undoApplyContactRequest, { token: 'AAAAAAAAAAAAAAAAAAAAAAAA' }),
   'GET /api/admin/phone-requests': { query: adminListQuery },
   'POST /api/admin/phone-requests/{userId}/approve': none,
   'POST /api/admin/phone-requests/{userId}/reject': json(adminRejectRequest, { reason: 'Not now' }),

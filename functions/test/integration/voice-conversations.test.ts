@@ -14,8 +14,9 @@ import { subscribedUser } from '../support/billing.js';
 import { getCall, seedCall } from '../support/seed-calls.js';
 
 const list = (user: AgentsUser, query = '') => api<VoiceConversationList>('GET', `/api/voice-conversations${query}`, { token: user.token });
-const applyContact = (user: AgentsUser, id: string) =>
-  api<{ conversation: VoiceConversation; contact: Contact; created: boolean }>('POST', `/api/voice-conversations/${id}/apply-contact`, { token: user.token });
+// Issue 17: the request names the fields to apply (apply-contact-preview.test.ts covers the choice and the undo).
+const applyContact = (user: AgentsUser, id: string, fields: string[] = ['name', 'email']) =>
+  api<{ conversation: VoiceConversation; contact: Contact; created: boolean }>('POST', `/api/voice-conversations/${id}/apply-contact`, { token: user.token, body: { fields } });
 
 const SUMMARY: CallSummary = {
   quickSummary: 'Ana wants a table for four.',

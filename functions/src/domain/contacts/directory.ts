@@ -29,6 +29,14 @@ export function e164OrThrow(input: string, defaultCountry: string): string {
   return e164;
 }
 
+/** Fields a patch writes (validated by the caller; a phone number is normalised here, '' = none); absent = kept. */
+export interface ContactPatch {
+  name?: string;
+  email?: string;
+  phoneNumber?: string;
+  customFields?: Record<string, string>;
+}
+
 export function contactDirectory(ctx: ContactContext) {
   async function load(userId: string, id: string): Promise<StoredContact> {
     const found = isContactId(id) ? await ctx.contacts.get(userId, id) : null;
@@ -115,6 +123,57 @@ export function contactDirectory(ctx: ContactContext) {
           throw error;
         }
       }
+    },
+
+    /**
+     * Read-check-write in one step (apply-contact and its undo): `change` sees the contact as stored
+     * and returns the fields to write (or throws to refuse); the write is conditional on that read,
+     * so a concurrent edit is re-read and re-checked, never overwritten. A phone number is normalised.
+     */
+    async patch(userId: string, id: string, change: (before: Contact) => ContactPatch): Promise<{ before: Contact; after: Contact }> {
+      for (let attempt = 0; ; attempt++) {
+        const stored = await load(userId, id);
+        const before = toContact(stored);
+        const input = change(before);
+        const name = input.name ?? stored.name;
+        const email = input.email ?? stored.email;
+        // '' restores a contact that had no number (an undo).
+        const phoneNumber =
+          input.phoneNumber === undefined ? stored.phoneNumber : input.phoneNumber === '' ? '' : e164OrThrow(input.phoneNumber, ctx.defaultCountry);
+        const after: StoredContact = {
+          ...stored,
+          name,
+          shortName: input.name !== undefined ? shortNameOf(name) : stored.shortName,
+          phoneNumber,
+          email,
+          customFields: input.customFields ?? stored.customFields,
+          updatedAt: ctx.now().toISOString(),
+          tokens: contactTokens({ name, email, phoneNumber }),
+        };
+        try {
+          await ctx.contacts.replace(userId, stored, after);
+          return { before, after: toContact(after) };
+        } catch (error) {
+          if (error instanceof DuplicatePhoneError) throw await duplicateError(ctx, userId, error.existingContactId, phoneNumber);
+          if (error instanceof ContactChangedError && attempt < 2) continue;
+          if (error instanceof ContactChangedError) throw new ConflictError('The contact was changed at the same time. Please try again.');
+          throw error;
+        }
+      }
+    },
+
+    /** Deletes the contact only if `guard` (given the contact as stored) does not throw; conditional on that read. */
+    async removeIf(userId: string, id: string, guard: (contact: Contact) => void): Promise<void> {
+      const contact = await load(userId, id);
+      guard(toContact(contact));
+      try {
+        await ctx.contacts.remove(userId, contact);
+      } catch (error) {
+        if (error instanceof ContactChangedError) throw new ConflictError('The contact was changed at the same time. Please try again.');
+        throw error;
+      }
+      await ctx.usage.release(userId, 'contacts');
+      await ctx.links.unlinkContact(userId, id);
     },
 
     async remove(userId: string, id: string): Promise<void> {
