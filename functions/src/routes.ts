@@ -121,7 +121,13 @@ export const routeGroups = {
   conversations: {
     entry: 'src/handlers/conversations.ts',
     description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, delete',
-    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    // mail: an owner's escalation alerts by e-mail (issue 17).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
+  },
+  notifications: {
+    entry: 'src/handlers/notifications.ts',
+    description: 'In-app notifications of escalations: list with the unread count, mark one or all read',
+    needs: ['table:read', 'table:write'],
   },
   messages: {
     entry: 'src/handlers/messages.ts',
@@ -321,6 +327,10 @@ export const routes = [
   { method: 'DELETE', path: '/api/conversations/{id}', group: 'conversations', auth: 'user' },
   { method: 'POST', path: '/api/conversations/{id}/escalate', group: 'conversations', auth: 'user' },
   { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'user' },
+  // Notifications (issue 17: escalation alerts)
+  { method: 'GET', path: '/api/notifications', group: 'notifications', auth: 'user' },
+  { method: 'POST', path: '/api/notifications/read-all', group: 'notifications', auth: 'user' },
+  { method: 'POST', path: '/api/notifications/{id}/read', group: 'notifications', auth: 'user' },
   { method: 'GET', path: '/api/messages', group: 'messages', auth: 'user' },
   { method: 'GET', path: '/api/messages/stats', group: 'messages', auth: 'user' },
   { method: 'GET', path: '/api/messages/latest', group: 'messages', auth: 'user' },
@@ -413,7 +423,8 @@ export const workers = {
     entry: 'src/workers/whatsapp-inbound.ts',
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
     job: whatsappInboundJob,
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write'],
+    // mail: the agent's escalation alerts by e-mail (issue 17).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'mail'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: 5,

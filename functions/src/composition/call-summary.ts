@@ -17,6 +17,7 @@ import { aiConnector } from './ai.js';
 import { callRepository, voiceSettingsRepository } from './voice.js';
 import { voiceSettingsService } from './voice-settings.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
+import { escalationAlerts } from './notifications.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
@@ -44,6 +45,7 @@ export const callSummaryDeps = once((): CallSummaryJobDeps => {
     calls,
     ai: aiConnector(),
     settings: voiceSettingsRepository(),
+    alerts: escalationAlerts(),
     onInvalid: (info) => logger.warn('call summary: invalid model output', info),
     delivery: createSummaryDelivery({
       calls,

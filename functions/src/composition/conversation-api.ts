@@ -10,6 +10,7 @@ import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { conversationRepository, messageRepository } from './conversations.js';
+import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 
@@ -19,6 +20,8 @@ export const conversationService = once(() =>
     messages: messageRepository(),
     channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient() }),
     usage: usageService(),
+    // The owner's escalation alert: in-app, e-mail, WhatsApp (issue 17).
+    alerts: escalationAlerts(),
     newId: () => newId(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),

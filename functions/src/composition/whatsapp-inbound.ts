@@ -16,6 +16,7 @@ import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnector } from './ai.js';
 import { contactService } from './contacts.js';
 import { knowledgeRetriever } from './knowledge.js';
+import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
 import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
@@ -36,6 +37,8 @@ export const inboundPipeline = once(() => {
     tools: toolExecutor(),
     usage: usageService(),
     graph: graphClient(),
+    // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).
+    alerts: escalationAlerts(),
     connection: whatsappCredentials,
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,

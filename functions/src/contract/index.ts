@@ -11,3 +11,4 @@ export * from './dashboard.js';
 export * from './api-keys.js';
 export * from './inbox.js';
 export * from './saved-replies.js';
+export * from './notifications.js';

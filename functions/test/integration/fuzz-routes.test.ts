@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, chatRequest, createAgentRequest, fileUploadRequest, toolRequest, updateAgentRequest, updateUrlRequest } from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
+import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import {
@@ -187,6 +188,9 @@ const FUZZ: Record<string, FuzzSpec> = {
   'DELETE /api/conversations/{id}': none,
   'POST /api/conversations/{id}/escalate': json(escalateRequest, { reason: 'Needs a person' }),
   'POST /api/conversations/{id}/messages': json(humanReplyRequest, { text: 'Hello from a person' }),
+  'GET /api/notifications': { query: listNotificationsQuery },
+  'POST /api/notifications/read-all': none,
+  'POST /api/notifications/{id}/read': none,
   'GET /api/messages': { query: listMessagesQuery },
   'GET /api/messages/stats': { query: messageStatsQuery },
   'GET /api/messages/latest': { query: ['limit'] },

@@ -36,6 +36,7 @@ import type {
   StoredConversation,
   StoredMessage,
 } from './ports.js';
+import type { EscalationAlerts } from '../notifications/ports.js';
 
 export interface ConversationServiceDeps {
   conversations: ConversationRepository;
@@ -47,6 +48,8 @@ export interface ConversationServiceDeps {
   /** 26-character time-sortable id (lib/ids.ts newId). */
   newId: () => string;
   onError?: (message: string, error: unknown) => void;
+  /** The owner's alert when a conversation is escalated (issue 17); never throws. Absent = no alert. */
+  alerts?: EscalationAlerts;
 }
 
 /** Cards per board column (the board shows the newest activity first). */
@@ -276,7 +279,16 @@ export function createConversationService(deps: ConversationServiceDeps) {
       await loadConversation(userId, id);
       const updated = await deps.conversations.escalate(userId, id, trimmed, now().toISOString());
       if (!updated) throw new NotFoundError(whatsappMessages.conversationNotFound);
-      return toConversation(updated);
+      const view = toConversation(updated);
+      // Once per escalation (keyed by escalatedAt).
+      await deps.alerts?.escalated(userId, {
+        kind: 'conversation_escalated',
+        subjectId: id,
+        contactName: view.contact.name || view.contact.phoneNumber || updated.customerName,
+        reason: trimmed,
+        occurrence: updated.escalatedAt ?? '',
+      });
+      return view;
     },
 
     async remove(userId: string, id: string): Promise<void> {

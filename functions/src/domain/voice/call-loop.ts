@@ -44,6 +44,8 @@ import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import { endCall, type CallEnd, type CallUsage } from './call-end.js';
 import { speakable } from './speakable.js';
 import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
+import type { EscalationAlerts } from '../notifications/ports.js';
+import { callAlert } from './call-alert.js';
 
 // ---------------------------------------------------------------------------------------------
 // What a webhook answers (rendered as TwiML by adapters/twilio/twiml.ts)
@@ -137,6 +139,8 @@ export interface CallLoopDeps {
     actionUrl(userId: string): string;
     warmer: RelayWarmer;
   };
+  /** The in-app notification of an escalated call (issue 17; its e-mail goes when the call ends); never throws. */
+  alerts?: EscalationAlerts;
   /** Transfers claimed once, so the owner's handoff notice is queued once; absent = the call is only marked forwarded. */
   handoffs?: CallHandoffs;
   /** 26-character time-sortable id. */
@@ -480,9 +484,11 @@ export function createCallLoop(deps: CallLoopDeps) {
         const reason = escalation.reason.slice(0, 500);
         if (s.escalationForwardNumber) {
           await forward(userId, call, reason);
+          await deps.alerts?.escalated(userId, callAlert(call, reason));
           return { voice: voiceOf(s), steps: [{ kind: 'say', text: said }, { kind: 'dial', number: s.escalationForwardNumber }] };
         }
         await deps.calls.markEscalated(userId, call.id, reason);
+        await deps.alerts?.escalated(userId, callAlert(call, reason));
       }
       return { voice: voiceOf(s), steps: [listen(userId, call, turn + 2, 0, said)] };
     },

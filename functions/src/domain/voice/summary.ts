@@ -10,6 +10,7 @@ import { SENTIMENTS, URGENCIES, callSummarySchema, type CallSummary, type CallTu
 import { type AiConnector, ModelError, type ModelMessage } from '../ai/ports.js';
 import type { HandoffChannel, SummaryDelivery } from './delivery.js';
 import type { CallRepository, CallSummaryJob, StoredCall, StoredVoiceSettings } from './ports.js';
+import { sendCallAlert, type CallAlertSender } from './call-alert.js';
 
 /** Why an analysis failed or was skipped, written for the user (shown in the call detail). */
 export const summaryReasons = {
@@ -176,6 +177,8 @@ export interface CallSummaryJobDeps extends AnalysisDeps {
   /** The user's current voice settings (summaryNotificationMethod, summaryWebhookUrl); null = none stored. */
   settings: { get(userId: string): Promise<Pick<StoredVoiceSettings, 'summaryNotificationMethod' | 'summaryWebhookUrl'> | null> };
   delivery: Pick<SummaryDelivery, 'deliver' | 'notifyHandoff'>;
+  /** Sends an escalated call's owner alert (issue 17) once the call is over; never throws. */
+  alerts?: CallAlertSender;
 }
 
 export type CallSummaryJobOutcome =
@@ -215,6 +218,7 @@ export async function processCallSummaryJob(deps: CallSummaryJobDeps, job: CallS
   const call = await deps.calls.get(job.userId, job.callId);
   if (!call) return { outcome: 'missing' };
   if (call.status === 'active') return { outcome: 'active' };
+  if (deps.alerts) await sendCallAlert(deps.alerts, call.userId, call.id);
   let summaryStatus = call.summaryStatus;
   let summary = call.summary;
   let resumed = true;

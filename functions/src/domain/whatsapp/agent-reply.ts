@@ -21,6 +21,7 @@ import {
 } from '../conversations/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import type { EscalationAlerts } from '../notifications/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
 
@@ -38,6 +39,8 @@ export interface AgentReplyDeps {
   tools: ToolExecutor;
   usage: MessageUsage;
   graph: GraphClient;
+  /** The owner's alert when the agent escalates (issue 17); never throws. Absent = no alert. */
+  alerts?: EscalationAlerts;
   /** The user's WhatsApp connection (token opened), or null when not connected. */
   connection(userId: string): Promise<InboundConnection | null>;
   /** 26-character time-sortable id. */
@@ -171,7 +174,18 @@ export function createAgentReply(deps: AgentReplyDeps) {
 
       // Escalated: the conversation leaves the agent first, so the customer's next messages wait for a person.
       if (answer.escalation) {
-        await deps.conversations.escalate(userId, conversation.id, answer.escalation.reason.slice(0, 500), iso());
+        const reason = answer.escalation.reason.slice(0, 500);
+        const escalated = await deps.conversations.escalate(userId, conversation.id, reason, iso());
+        // Once per escalation: a redelivery finds the conversation no longer active (or the same escalatedAt).
+        if (escalated) {
+          await deps.alerts?.escalated(userId, {
+            kind: 'conversation_escalated',
+            subjectId: conversation.id,
+            contactName: escalated.customerName || escalated.customerPhone || escalated.customerWaId,
+            reason,
+            occurrence: escalated.escalatedAt ?? '',
+          });
+        }
       }
 
       // The reply is stored as pending while it is sent (side by side), then moved to sent or failed.

@@ -1,0 +1,162 @@
+/**
+ * In-app notifications over the single table (issue 17; ACCESS-PATTERNS.md "Notifications"):
+ * pk=USER#{u}, sk=NOTIF#{id} (time-sortable id: newest first is a reversed Query), an
+ * idempotency item NOTIFKEY#{kind}#{subject}#{occurrence} per escalation, and the exact unread
+ * counter NOTIFCOUNT (moved only inside the transactions that create or first read one).
+ * A read notification expires 90 days after it was read (TTL); an unread one stays, so the
+ * counter never counts an item that is gone.
+ */
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../../contract/notifications.js';
+import type { NotificationPage, NotificationRepository, StoredNotification } from '../../domain/notifications/ports.js';
+import { conditionHolds } from './conditions.js';
+import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
+import { conditionFailedAt, transactWrite } from './transact.js';
+
+type Item = Record<string, unknown>;
+
+const NOTIF = 'NOTIF#';
+const KEY = 'NOTIFKEY#';
+export const NOTIF_COUNT_SK = 'NOTIFCOUNT';
+/** Read notifications (and the idempotency items) live this long. */
+export const NOTIFICATION_TTL_SECONDS = 90 * 24 * 3600;
+
+const epochSeconds = (iso: string) => Math.floor(Date.parse(iso) / 1000);
+const expired = (item: Item) => typeof item.expiresAt === 'number' && item.expiresAt * 1000 <= Date.now();
+const str = (v: unknown) => (typeof v === 'string' ? v : '');
+
+function toNotification(item: Item): StoredNotification {
+  const kind = (NOTIFICATION_KINDS as readonly string[]).includes(str(item.kind)) ? (item.kind as NotificationKind) : 'conversation_escalated';
+  return {
+    id: str(item.id),
+    userId: str(item.userId),
+    kind,
+    subjectId: str(item.subjectId),
+    contactName: str(item.contactName),
+    reason: str(item.reason),
+    createdAt: str(item.createdAt),
+    readAt: typeof item.readAt === 'string' ? item.readAt : null,
+  };
+}
+
+export class DynamoNotificationRepository implements NotificationRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  private counterUpdate(userId: string, delta: 1 | -1) {
+    return {
+      Update: {
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: NOTIF_COUNT_SK },
+        UpdateExpression: 'ADD unread :d SET entity = :e',
+        ExpressionAttributeValues: { ':d': delta, ':e': 'notificationCount' },
+      },
+    };
+  }
+
+  async create(n: StoredNotification, key: string): Promise<boolean> {
+    const pk = userPk(n.userId);
+    const { readAt: _unread, ...fields } = n;
+    try {
+      await transactWrite(this.db, [
+        {
+          Put: {
+            TableName: this.tableName,
+            Item: { pk, sk: `${KEY}${key}`, entity: 'notificationKey', notificationId: n.id, expiresAt: epochSeconds(n.createdAt) + NOTIFICATION_TTL_SECONDS },
+            ConditionExpression: 'attribute_not_exists(pk)',
+          },
+        },
+        { Put: { TableName: this.tableName, Item: { pk, sk: `${NOTIF}${n.id}`, entity: 'notification', ...fields } } },
+        this.counterUpdate(n.userId, 1),
+      ]);
+      return true;
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return false;
+      throw error;
+    }
+  }
+
+  async byKey(userId: string, key: string): Promise<StoredNotification | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: `${KEY}${key}` }, ConsistentRead: true }));
+    return Item && typeof Item.notificationId === 'string' ? this.get(userId, Item.notificationId) : null;
+  }
+
+  async claimAlert(userId: string, id: string, at: string): Promise<boolean> {
+    return conditionHolds(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: `${NOTIF}${id}` },
+          UpdateExpression: 'SET alertSentAt = :at',
+          ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(alertSentAt)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      ),
+    );
+  }
+
+  async page(userId: string, limit: number, before?: string): Promise<NotificationPage> {
+    const pk = userPk(userId);
+    // One more than asked tells whether an older page exists.
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        KeyConditionExpression: before ? 'pk = :pk AND sk BETWEEN :lo AND :hi' : 'pk = :pk AND begins_with(sk, :lo)',
+        ExpressionAttributeValues: before ? { ':pk': pk, ':lo': NOTIF, ':hi': `${NOTIF}${before}` } : { ':pk': pk, ':lo': NOTIF },
+        ScanIndexForward: false,
+        ConsistentRead: true,
+      },
+      limit + 2,
+    );
+    const list = items.filter((i) => !expired(i) && i.sk !== `${NOTIF}${before}`).map(toNotification);
+    const page = list.slice(0, limit);
+    return { items: page, next: list.length > limit ? (page.at(-1)?.id ?? null) : null };
+  }
+
+  async unreadCount(userId: string): Promise<number> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: NOTIF_COUNT_SK }, ConsistentRead: true }));
+    const n = Item?.unread;
+    return typeof n === 'number' && n > 0 ? n : 0;
+  }
+
+  async get(userId: string, id: string): Promise<StoredNotification | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: `${NOTIF}${id}` }, ConsistentRead: true }));
+    return Item && !expired(Item) ? toNotification(Item) : null;
+  }
+
+  async markRead(userId: string, id: string, at: string): Promise<boolean> {
+    try {
+      await transactWrite(this.db, [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: `${NOTIF}${id}` },
+            UpdateExpression: 'SET readAt = :at, expiresAt = :exp',
+            ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(readAt)',
+            ExpressionAttributeValues: { ':at': at, ':exp': epochSeconds(at) + NOTIFICATION_TTL_SECONDS },
+          },
+        },
+        this.counterUpdate(userId, -1),
+      ]);
+      return true;
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return false;
+      throw error;
+    }
+  }
+
+  async unread(userId: string): Promise<StoredNotification[]> {
+    const items = await queryItems(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+      FilterExpression: 'attribute_not_exists(readAt)',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':p': NOTIF },
+      ConsistentRead: true,
+    });
+    return items.map(toNotification);
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The notification store and escalation alerts without a sender: what the voice webhook and the
+ * voice relay load (DynamoDB only; their alert's e-mail/WhatsApp goes from the call-summary
+ * worker when the call ends).
+ */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoNotificationRepository } from '../adapters/dynamo/notifications.js';
+import { logger } from '../adapters/logger.js';
+import type { AlertSender } from '../domain/notifications/ports.js';
+import { createEscalationAlerts } from '../domain/notifications/raise.js';
+import { newId } from '../lib/ids.js';
+import { once } from '../lib/once.js';
+
+export const notificationRepository = once(() => new DynamoNotificationRepository(documentClient(), config().TABLE_NAME));
+
+export function escalationAlertsWith(sender?: AlertSender) {
+  return createEscalationAlerts({
+    notifications: notificationRepository(),
+    ...(sender ? { sender } : {}),
+    newId: (now) => newId(now),
+    onError: (message, error, data) => logger.error(message, { ...data, error: error as Error }),
+  });
+}
+
+/** The in-app notification only (the voice webhook and relay). */
+export const notificationsOnly = once(() => escalationAlertsWith());

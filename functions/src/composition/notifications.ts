@@ -1,0 +1,39 @@
+/**
+ * Wires the notifications group (list, read, read all) and the escalation alerts: the in-app
+ * notification (DynamoDB) plus, where the caller may send (the conversations API, the inbound
+ * worker, the call-summary worker), the e-mail (SES) and the WhatsApp text through the user's
+ * connection. The voice webhook and relay only write the notification (notificationsOnly): their
+ * alert is sent by the call-summary worker when the call ends (no SES client, nor the texts, in
+ * the latency- and size-bound voice bundles).
+ */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { sesClient } from '../adapters/aws/ses.js';
+import { DynamoUserRepository } from '../adapters/dynamo/users.js';
+import { logger } from '../adapters/logger.js';
+import { SesMailer } from '../adapters/mailer.js';
+import { createAlertSender } from '../domain/notifications/delivery.js';
+import { createNotificationService } from '../domain/notifications/service.js';
+import { once } from '../lib/once.js';
+import { inboxSettingsRepository } from './conversations.js';
+import { graphClient, whatsappCredentials } from './whatsapp.js';
+import { notificationRepository, escalationAlertsWith } from './notification-store.js';
+
+export { notificationRepository };
+
+export const notificationService = once(() => createNotificationService({ notifications: notificationRepository() }));
+
+const alertSender = once(() =>
+  createAlertSender({
+    settings: inboxSettingsRepository(),
+    users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
+    mailer: new SesMailer(sesClient(), config().MAIL_FROM),
+    whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
+    appUrl: config().APP_URL,
+    onError: (message, error, data) => logger.warn(message, { ...data, error: error as Error }),
+    onInfo: (message, data) => logger.info(message, { ...data }),
+  }),
+);
+
+/** Escalation alerts that also send the e-mail/WhatsApp alert at once. */
+export const escalationAlerts = once(() => escalationAlertsWith(alertSender()));

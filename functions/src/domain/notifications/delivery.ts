@@ -1,0 +1,105 @@
+/**
+ * The e-mail and WhatsApp side of an escalation alert (issue 17): an e-mail to the account's
+ * address when InboxSettings.alertByEmail, and a WhatsApp text to alertWhatsappNumber through the
+ * user's own WhatsApp connection when one is set; in the user's language (en/es). Never throws:
+ * each failure is logged (Meta refuses a free-form text outside the 24-hour window: logged,
+ * templates are another piece of work).
+ */
+import type { InboxSettings } from '../../contract/inbox.js';
+import type { NotificationKind } from '../../contract/notifications.js';
+import type { AlertSender, StoredNotification } from './ports.js';
+
+type Language = 'en' | 'es';
+
+export interface AlertUser {
+  email: string;
+  language?: string;
+}
+
+export interface AlertSenderDeps<Credentials = unknown> {
+  settings: { get(userId: string): Promise<Pick<InboxSettings, 'alertByEmail' | 'alertWhatsappNumber'>> };
+  users: { get(userId: string): Promise<AlertUser | null> };
+  mailer: { send(message: { to: string; subject: string; text: string; html: string }): Promise<void> };
+  /** The user's own WhatsApp Business connection and a text send (a failed send throws). */
+  whatsapp: {
+    connection(userId: string): Promise<{ credentials: Credentials } | null>;
+    sendText(credentials: Credentials, to: string, text: string): Promise<unknown>;
+  };
+  /** The app's public origin (links in the alert). */
+  appUrl: string;
+  onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
+  onInfo?: (message: string, data?: Record<string, unknown>) => void;
+}
+
+const LABELS: Record<Language, { subject: Record<NotificationKind, (name: string) => string>; reason: string; open: Record<NotificationKind, string>; unknown: string }> = {
+  en: {
+    subject: { conversation_escalated: (n) => `Conversation escalated: ${n}`, call_escalated: (n) => `Call escalated: ${n}` },
+    reason: 'Reason',
+    open: { conversation_escalated: 'Open the conversation', call_escalated: 'Open the call' },
+    unknown: 'Unknown contact',
+  },
+  es: {
+    subject: { conversation_escalated: (n) => `Conversación escalada: ${n}`, call_escalated: (n) => `Llamada escalada: ${n}` },
+    reason: 'Motivo',
+    open: { conversation_escalated: 'Abrir la conversación', call_escalated: 'Abrir la llamada' },
+    unknown: 'Contacto desconocido',
+  },
+};
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+/** Where the alert's link opens the subject in the app. */
+export function alertLink(appUrl: string, n: Pick<StoredNotification, 'kind' | 'subjectId'>): string {
+  const base = appUrl.replace(/\/+$/, '');
+  return n.kind === 'call_escalated' ? `${base}/voice-conversations/${encodeURIComponent(n.subjectId)}` : `${base}/conversations?open=${encodeURIComponent(n.subjectId)}`;
+}
+
+export function alertTexts(n: StoredNotification, language: string | undefined, appUrl: string) {
+  const l = LABELS[language === 'es' ? 'es' : 'en'];
+  const name = n.contactName.trim() || l.unknown;
+  const subject = l.subject[n.kind](name);
+  const link = alertLink(appUrl, n);
+  const reasonLine = `${l.reason}: ${n.reason}`;
+  const open = l.open[n.kind];
+  const text = [subject, '', reasonLine, '', `${open}: ${link}`, '', 'AgentDesk'].join('\n');
+  const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">
+<p style="margin:4px 0"><strong>${escapeHtml(subject)}</strong></p>
+<p style="margin:4px 0">${escapeHtml(reasonLine)}</p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(open)}</a></p>
+<p>AgentDesk</p>
+</body></html>`;
+  const whatsapp = [`*${subject}*`, reasonLine, '', link].join('\n').slice(0, 4000);
+  return { subject, text, html, whatsapp };
+}
+
+export function createAlertSender<Credentials>(deps: AlertSenderDeps<Credentials>): AlertSender {
+  const onError = deps.onError ?? (() => undefined);
+  const onInfo = deps.onInfo ?? (() => undefined);
+  return {
+    async send(n) {
+      const data = { userId: n.userId, notificationId: n.id, kind: n.kind };
+      try {
+        const [settings, user] = await Promise.all([deps.settings.get(n.userId), deps.users.get(n.userId)]);
+        const texts = alertTexts(n, user?.language, deps.appUrl);
+        const email = async () => {
+          if (!settings.alertByEmail) return;
+          if (!user?.email) return onInfo('Escalation alert: the account has no e-mail address', data);
+          await deps.mailer.send({ to: user.email, subject: texts.subject, text: texts.text, html: texts.html });
+        };
+        const whatsapp = async () => {
+          const to = settings.alertWhatsappNumber.replace(/\D/g, '');
+          if (!to) return;
+          const connection = await deps.whatsapp.connection(n.userId);
+          if (!connection) return onInfo('Escalation alert: no WhatsApp connection to send the alert from', data);
+          await deps.whatsapp.sendText(connection.credentials, to, texts.whatsapp);
+        };
+        const results = await Promise.allSettled([email(), whatsapp()]);
+        results.forEach((r, i) => {
+          if (r.status === 'rejected') onError(`Escalation alert by ${i === 0 ? 'e-mail' : 'WhatsApp'} failed`, r.reason, data);
+        });
+      } catch (error) {
+        onError('Escalation alert could not be sent', error, data);
+      }
+    },
+  };
+}
