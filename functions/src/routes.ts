@@ -120,7 +120,7 @@ export const routeGroups = {
   },
   conversations: {
     entry: 'src/handlers/conversations.ts',
-    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, delete',
+    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, delete',
     // mail: an owner's escalation alerts by e-mail (issue 17).
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
   },
@@ -331,6 +331,8 @@ export const routes = [
   { method: 'GET', path: '/api/notifications', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/notifications/read-all', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/notifications/{id}/read', group: 'notifications', auth: 'user' },
+  { method: 'POST', path: '/api/conversations/{id}/template', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/whatsapp/templates', group: 'conversations', auth: 'user' },
   { method: 'GET', path: '/api/messages', group: 'messages', auth: 'user' },
   { method: 'GET', path: '/api/messages/stats', group: 'messages', auth: 'user' },
   { method: 'GET', path: '/api/messages/latest', group: 'messages', auth: 'user' },

@@ -6,8 +6,13 @@
  *   GET  /{phoneId}              {id, display_phone_number, verified_name}; a phone id that is not
  *                                all digits → 400 code 100 subcode 33 (Meta's "does not exist")
  *   POST /{phoneId}/messages     Bearer required; → {messaging_product, contacts[{input, wa_id}],
- *                                messages[{id: 'wamid.…'}]}; the send is recorded
- *   /_test/...                   control API: fail the next sends, read recorded sends, reset
+ *                                messages[{id: 'wamid.…'}]}; the send is recorded. `to` (a phone
+ *                                number) or `recipient` (a business-scoped user id); type text or
+ *                                template (checked against the business's templates: Meta's
+ *                                132001 / 132000 / 132015 / 132016 errors)
+ *   GET  /{wabaId}/message_templates  the business's templates, paginated with Meta's cursors
+ *   /_test/...                   control API: fail the next sends, read recorded sends, seed
+ *                                templates, reset
  *
  * Tokens: missing, or starting with "bad" → 401 code 190 (OAuthException); anything else works.
  * A version prefix (/v21.0) is optional. See README.md.
@@ -29,6 +34,8 @@ export interface RecordedSend {
   type: string;
   /** The wamid answered ('' when the send failed). */
   id: string;
+  /** A template send: its name, language code and body parameters' texts. */
+  template?: { name: string; language: string; parameters: string[] };
   /** HTTP status answered. */
   status: number;
   at: string;
@@ -51,6 +58,54 @@ export interface FailRule {
   scope?: 'sends' | 'all';
 }
 
+/** A message template as Meta lists it. */
+export interface FakeTemplate {
+  id?: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  components: Record<string, unknown>[];
+}
+
+const body = (text: string, example: string[]) => ({ type: 'BODY', text, ...(example.length ? { example: { body_text: [example] } } : {}) });
+
+/**
+ * What a business account that was never seeded has: a few Spanish and English templates, two of
+ * them not approved (the app must not offer those).
+ */
+export const DEFAULT_TEMPLATES: FakeTemplate[] = [
+  {
+    name: 'recordatorio_cita',
+    language: 'es',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [
+      body('Hola {{1}}, te recordamos tu cita del {{2}}. Si no puedes venir, respóndenos a este mensaje.', ['Lucía', 'lunes 3 a las 10:00']),
+      { type: 'FOOTER', text: 'Clínica Sonrisa' },
+    ],
+  },
+  {
+    name: 'retomar_conversacion',
+    language: 'es',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [body('Hola {{1}}, ¿seguimos con tu consulta? Responde a este mensaje y te atendemos.', ['Lucía'])],
+  },
+  {
+    name: 'appointment_reminder',
+    language: 'en_US',
+    status: 'APPROVED',
+    category: 'UTILITY',
+    components: [body('Hi {{1}}, this is a reminder of your appointment on {{2}}. Reply to this message if you cannot make it.', ['Ana', 'Monday 3 at 10:00'])],
+  },
+  { name: 'oferta_verano', language: 'es', status: 'PENDING', category: 'MARKETING', components: [body('¡Oferta de verano, {{1}}!', ['Lucía'])] },
+  { name: 'old_promo', language: 'en_US', status: 'REJECTED', category: 'MARKETING', components: [body('Last chance, {{1}}!', ['Ana'])] },
+];
+
+/** Meta's template page size when `limit` is not given. */
+const TEMPLATE_PAGE_DEFAULT = 25;
+
 export interface FakeWhatsAppOptions {
   /** 0 or missing: any free port. */
   port?: number;
@@ -66,6 +121,8 @@ export interface FakeWhatsApp {
   port: number;
   sent: RecordedSend[];
   fail(phoneId: string, rule: Partial<FailRule>): void;
+  /** Replaces a business account's templates (phoneId: the number whose template sends check them). */
+  seedTemplates(wabaId: string, templates: FakeTemplate[], phoneId?: string): void;
   reset(phoneId?: string): void;
   close(): Promise<void>;
   /** Same as close (the local stack's service shape). */
@@ -79,10 +136,15 @@ class GraphApiError extends Error {
     message: string,
     readonly type = 'OAuthException',
     readonly subcode?: number,
+    /** error_data.details (Meta's explanation of a send error). */
+    readonly details?: string,
   ) {
     super(message);
   }
 }
+
+/** A business-scoped user id (US.13491208655302741918, or a parent one with an extra segment). */
+const BSUID_RE = /^[A-Z]{2}\.(?:[A-Z]{2,4}\.)?[A-Za-z0-9]+$/;
 
 const fbtraceId = () => randomBytes(8).toString('base64url');
 
@@ -97,6 +159,7 @@ function sendError(res: ServerResponse, error: GraphApiError): void {
       type: error.type,
       code: error.code,
       ...(error.subcode !== undefined ? { error_subcode: error.subcode } : {}),
+      ...(error.details !== undefined ? { error_data: { messaging_product: 'whatsapp', details: error.details } } : {}),
       fbtrace_id: fbtraceId(),
     },
   });
@@ -133,6 +196,16 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
   const sent: RecordedSend[] = [];
   const rules = new Map<string, FailRule>();
   const waits = createWaits();
+  const templatesByWaba = new Map<string, FakeTemplate[]>();
+  const wabaOfPhone = new Map<string, string>();
+  const templatesOf = (wabaId: string | undefined) => (wabaId !== undefined && templatesByWaba.get(wabaId)) || DEFAULT_TEMPLATES;
+  const seedTemplates = (wabaId: string, templates: FakeTemplate[], phoneId?: string) => {
+    templatesByWaba.set(
+      wabaId,
+      templates.map((t, i) => ({ ...t, id: t.id ?? `${wabaId.slice(-6)}${String(i).padStart(4, '0')}` })),
+    );
+    if (phoneId) wabaOfPhone.set(phoneId, wabaId);
+  };
 
   const record = (entry: RecordedSend) => {
     sent.push(entry);
@@ -152,6 +225,8 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
     if (phoneId === undefined) {
       rules.clear();
       sent.length = 0;
+      templatesByWaba.clear();
+      wabaOfPhone.clear();
       return;
     }
     rules.delete(phoneId);
@@ -181,36 +256,98 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
     let to = '';
     let text = '';
     let type = '';
+    let template: RecordedSend['template'];
     try {
       payload = await readJson(req);
       checkToken(req);
       if (!/^\d+$/.test(phoneId)) throw phoneNotFound(phoneId);
-      to = typeof payload.to === 'string' ? payload.to : '';
+      const recipient = typeof payload.recipient === 'string' ? payload.recipient : '';
+      to = typeof payload.to === 'string' ? payload.to : recipient;
       type = typeof payload.type === 'string' ? payload.type : 'text';
       const textBody = (payload.text as { body?: unknown } | undefined)?.body;
       text = type === 'text' && typeof textBody === 'string' ? textBody : '';
+      if (type === 'template') template = templateOf(payload);
       if (payload.messaging_product !== 'whatsapp') throw new GraphApiError(400, 100, '(#100) The parameter messaging_product is required.');
       if (!to) throw new GraphApiError(400, 100, '(#100) The parameter to is required.');
+      // A business-scoped user id is not a phone number: Meta takes it in `recipient` only.
+      if (typeof payload.to === 'string' && BSUID_RE.test(payload.to)) {
+        throw new GraphApiError(400, 100, '(#100) Invalid parameter', 'OAuthException', undefined, 'to must be a phone number; send a business-scoped user id in recipient');
+      }
       if (type === 'text' && !text) throw new GraphApiError(400, 100, '(#100) The parameter text[\'body\'] is required.');
+      if (template) checkTemplate(phoneId, template);
       const failed = await applyFailure(phoneId, 'sends', res);
       if (failed !== undefined) {
-        record({ phoneId, to, text, type, id: '', status: failed, at, payload });
+        record({ phoneId, to, text, type, id: '', status: failed, at, payload, ...(template ? { template } : {}) });
         return;
       }
       const id = `wamid.${randomBytes(24).toString('base64url')}`;
-      record({ phoneId, to, text, type, id, status: 200, at, payload });
-      send(res, 200, { messaging_product: 'whatsapp', contacts: [{ input: to, wa_id: to.replace(/\D/g, '') }], messages: [{ id }] });
+      record({ phoneId, to, text, type, id, status: 200, at, payload, ...(template ? { template } : {}) });
+      const contact = recipient && !payload.to ? { input: recipient, user_id: recipient } : { input: to, wa_id: to.replace(/\D/g, '') };
+      send(res, 200, { messaging_product: 'whatsapp', contacts: [contact], messages: [{ id }] });
     } catch (error) {
       if (!(error instanceof GraphApiError)) throw error;
-      record({ phoneId, to, text, type, id: '', status: error.status, at, payload });
+      record({ phoneId, to, text, type, id: '', status: error.status, at, payload, ...(template ? { template } : {}) });
       sendError(res, error);
     }
   }
 
-  async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string): Promise<void> {
+  /** The template part of a send (name, language code, body parameters' texts); 400 code 100 when absent. */
+  function templateOf(payload: Record<string, unknown>): NonNullable<RecordedSend['template']> {
+    const t = payload.template as { name?: unknown; language?: { code?: unknown }; components?: unknown } | undefined;
+    if (!t || typeof t.name !== 'string' || !t.name) throw new GraphApiError(400, 100, "(#100) The parameter template['name'] is required.");
+    const language = typeof t.language?.code === 'string' ? t.language.code : '';
+    if (!language) throw new GraphApiError(400, 100, "(#100) The parameter template['language'] is required.");
+    const components = Array.isArray(t.components) ? (t.components as { type?: unknown; parameters?: unknown }[]) : [];
+    const bodyParams = components.find((c) => typeof c?.type === 'string' && c.type.toLowerCase() === 'body')?.parameters;
+    const parameters = (Array.isArray(bodyParams) ? bodyParams : []).map((p) => String((p as { text?: unknown })?.text ?? ''));
+    return { name: t.name, language, parameters };
+  }
+
+  /** Meta's answers for a template it does not have, or cannot send, or with the wrong parameter count. */
+  function checkTemplate(phoneId: string, sent: NonNullable<RecordedSend['template']>): void {
+    const found = templatesOf(wabaOfPhone.get(phoneId)).find((t) => t.name === sent.name && t.language === sent.language);
+    if (!found || found.status === 'PENDING' || found.status === 'REJECTED') {
+      throw new GraphApiError(404, 132001, '(#132001) Template name does not exist in the translation', 'OAuthException', undefined,
+        `template name (${sent.name}) does not exist in ${sent.language}`);
+    }
+    if (found.status === 'PAUSED') throw new GraphApiError(400, 132015, '(#132015) Template is Paused', 'OAuthException', undefined, `Template ${sent.name} is paused due to low quality`);
+    if (found.status === 'DISABLED') throw new GraphApiError(400, 132016, '(#132016) Template is disabled', 'OAuthException', undefined, `Template ${sent.name} was disabled due to low quality`);
+    const bodyText = found.components.find((c) => String(c.type).toUpperCase() === 'BODY')?.text;
+    const expected = new Set(typeof bodyText === 'string' ? [...bodyText.matchAll(/\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g)].map((m) => m[1]) : []).size;
+    if (expected !== sent.parameters.length) {
+      throw new GraphApiError(400, 132000, '(#132000) Number of parameters does not match the expected number of params', 'OAuthException', undefined,
+        `body: number of localizable_params (${sent.parameters.length}) does not match the expected number of params (${expected})`);
+    }
+  }
+
+  /** GET /{wabaId}/message_templates?fields&limit&after: Meta's list with cursor paging. */
+  function listTemplates(req: IncomingMessage, res: ServerResponse, wabaId: string, query: URLSearchParams): void {
+    checkToken(req);
+    if (!/^\d+$/.test(wabaId)) throw phoneNotFound(wabaId);
+    const all = templatesOf(wabaId);
+    const limit = Math.min(Math.max(Number(query.get('limit')) || TEMPLATE_PAGE_DEFAULT, 1), 1000);
+    const after = query.get('after');
+    const start = after ? Number(Buffer.from(after, 'base64url').toString()) || 0 : 0;
+    const page = all.slice(start, start + limit);
+    const cursor = (i: number) => Buffer.from(String(i)).toString('base64url');
+    const fields = (query.get('fields') ?? 'name,language,status,category,id').split(',').map((f) => f.trim());
+    const data = page.map((t) => Object.fromEntries(Object.entries(t).filter(([k]) => fields.includes(k) || k === 'id')));
+    const nextQuery = new URLSearchParams(query);
+    nextQuery.set('after', cursor(start + page.length));
+    send(res, 200, {
+      data,
+      paging: {
+        cursors: { before: cursor(start), after: cursor(start + page.length) },
+        ...(start + page.length < all.length ? { next: `https://graph.facebook.com/${FAKE_GRAPH_VERSION}/${wabaId}/message_templates?${nextQuery.toString()}` } : {}),
+      },
+    });
+  }
+
+  async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: URLSearchParams): Promise<void> {
     try {
       const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
       if (method === 'POST' && parts.length === 2 && parts[1] === 'messages') return await sendMessage(req, res, parts[0]!);
+      if (method === 'GET' && parts.length === 2 && parts[1] === 'message_templates') return listTemplates(req, res, parts[0]!, query);
       if (method === 'GET' && parts.length === 1) {
         checkToken(req);
         const phoneId = parts[0]!;
@@ -241,6 +378,22 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       });
       return send(res, 200, { ok: true });
     }
+    if (method === 'POST' && action === 'templates') {
+      const body = await readJson(req);
+      if (typeof body.wabaId !== 'string' || !body.wabaId || !Array.isArray(body.templates)) {
+        return send(res, 400, { error: { message: 'wabaId and templates[] are required' } });
+      }
+      const templates = (body.templates as Partial<FakeTemplate>[]).map((t) => ({
+        name: String(t.name ?? ''),
+        language: String(t.language ?? 'es'),
+        status: String(t.status ?? 'APPROVED'),
+        category: String(t.category ?? 'UTILITY'),
+        components: Array.isArray(t.components) ? t.components : [],
+        ...(t.id ? { id: String(t.id) } : {}),
+      }));
+      seedTemplates(body.wabaId, templates, typeof body.phoneId === 'string' && body.phoneId ? body.phoneId : undefined);
+      return send(res, 200, { ok: true, count: templates.length });
+    }
     if (method === 'GET' && action === 'sent') {
       const phoneId = url.searchParams.get('phoneId');
       return send(res, 200, { sent: sent.filter((s) => phoneId === null || s.phoneId === phoneId) });
@@ -260,7 +413,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       ? handleControl(req, res, method, url)
       : url.pathname === '/' && method === 'GET'
         ? Promise.resolve(send(res, 200, { service: 'fake WhatsApp Cloud API (AgentDesk local runtime)', graphUrl: `/${FAKE_GRAPH_VERSION}` }))
-        : handleApi(req, res, method, url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, '').replace(/\/+$/, ''));
+        : handleApi(req, res, method, url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, '').replace(/\/+$/, ''), url.searchParams);
     handled.catch((error: unknown) => {
       options.log?.('error', `[whatsapp] ${(error as Error).message}`);
       send(res, 500, { error: { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, fbtrace_id: fbtraceId() } });
@@ -273,5 +426,5 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
 
   const close = closeOnce(server, waits);
 
-  return { url, graphUrl: `${url}/${FAKE_GRAPH_VERSION}`, port, sent, fail, reset, close, stop: close };
+  return { url, graphUrl: `${url}/${FAKE_GRAPH_VERSION}`, port, sent, fail, seedTemplates, reset, close, stop: close };
 }

@@ -5,6 +5,7 @@ export * from './contacts.js';
 export * from './integrations.js';
 export * from './agents.js';
 export * from './whatsapp.js';
+export * from './whatsapp-templates.js';
 export * from './voice.js';
 export * from './apply-contact.js';
 export * from './dashboard.js';

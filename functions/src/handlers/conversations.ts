@@ -7,6 +7,7 @@ import {
   updateConversationRequest,
   whatsappMessages,
 } from '../contract/whatsapp.js';
+import { sendTemplateRequest, templateMessages } from '../contract/whatsapp-templates.js';
 import { conversationService } from '../composition/conversation-api.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
@@ -39,6 +40,12 @@ export const routes: RouteTable = {
     const { text } = parseWith(humanReplyRequest, req.json());
     return { status: 201, message: whatsappMessages.replySent, data: await conversationService().reply(userId, req.params.id ?? '', text) };
   },
+  'POST /api/conversations/{id}/template': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(sendTemplateRequest, req.json());
+    return { status: 201, message: templateMessages.templateSent, data: await conversationService().sendTemplate(userId, req.params.id ?? '', input) };
+  },
+  'GET /api/whatsapp/templates': async (req) => ({ data: await conversationService().templates(req.userId()) }),
   'DELETE /api/conversations/{id}': async (req) => {
     await conversationService().remove(req.userId(), req.params.id ?? '');
     return { message: whatsappMessages.conversationDeleted };

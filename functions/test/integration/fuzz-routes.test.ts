@@ -17,6 +17,7 @@ import type * as z from 'zod/mini';
 import { addUrlsRequest, chatRequest, createAgentRequest, fileUploadRequest, toolRequest, updateAgentRequest, updateUrlRequest } from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
+import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import {
@@ -191,6 +192,8 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/notifications': { query: listNotificationsQuery },
   'POST /api/notifications/read-all': none,
   'POST /api/notifications/{id}/read': none,
+  'POST /api/conversations/{id}/template': json(sendTemplateRequest, { name: 'recordatorio_cita', language: 'es', parameters: ['Lucía', 'martes'] }),
+  'GET /api/whatsapp/templates': none,
   'GET /api/messages': { query: listMessagesQuery },
   'GET /api/messages/stats': { query: messageStatsQuery },
   'GET /api/messages/latest': { query: ['limit'] },

@@ -361,3 +361,22 @@ export async function resetGraph(phoneId?: string): Promise<void> {
     body: JSON.stringify(phoneId ? { phoneId } : {}),
   });
 }
+
+/** A message template in Meta's list shape (fake Graph /_test/templates). */
+export interface SeedTemplate {
+  name: string;
+  language: string;
+  status?: string;
+  category?: string;
+  components: Record<string, unknown>[];
+}
+
+/** Replaces a business account's templates on the fake Graph; sends from `phoneId` are checked against them. */
+export async function seedGraphTemplates(wabaId: string, templates: SeedTemplate[], phoneId?: string): Promise<void> {
+  const res = await fetch(`${provided('whatsappGraphUrl')}/_test/templates`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ wabaId, templates, ...(phoneId ? { phoneId } : {}) }),
+  });
+  if (!res.ok) throw new Error(`fake Graph /_test/templates: ${res.status}`);
+}

@@ -16,7 +16,6 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Refresh from '@mui/icons-material/Refresh';
 import QuickreplyOutlined from '@mui/icons-material/QuickreplyOutlined';
-import Button from '@mui/material/Button';
 import { useTranslation } from 'react-i18next';
 import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
 import { usePageTitle } from '../../shared/usePageTitle';
@@ -116,9 +115,11 @@ export default function ConversationsPage() {
               </IconButton>
             </span>
           </Tooltip>
-          <Button variant="outlined" startIcon={<QuickreplyOutlined />} onClick={() => setSavedRepliesOpen(true)} sx={{ flex: 'none', whiteSpace: 'nowrap' }}>
-            {t('savedReplies.open')}
-          </Button>
+          <Tooltip title={t('savedReplies.open')}>
+            <IconButton aria-label={t('savedReplies.open')} onClick={() => setSavedRepliesOpen(true)}>
+              <QuickreplyOutlined />
+            </IconButton>
+          </Tooltip>
         </Stack>
       </PageHeader>
 

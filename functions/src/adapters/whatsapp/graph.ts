@@ -14,13 +14,28 @@
  */
 import {
   GraphError,
+  isBsuid,
   type GraphClient,
   type GraphErrorKind,
   type GraphPhoneNumber,
+  type GraphTemplate,
+  type GraphTemplateClient,
+  type TemplateSend,
   type WhatsAppCredentials,
 } from '../../domain/whatsapp/ports.js';
 
 export const GRAPH_TIMEOUT_MS = 10_000;
+/** Templates asked per page and the pages followed: a business with more than 1,000 templates sees the first 1,000. */
+export const TEMPLATE_PAGE_SIZE = 100;
+export const TEMPLATE_MAX_PAGES = 10;
+
+/**
+ * Who a send goes to: Meta takes a phone number / wa_id in `to` (with or without '+'), and a
+ * business-scoped user id (a customer known by a WhatsApp username, no phone number) in `recipient`.
+ */
+export function recipientFields(to: string): { to: string } | { recipient: string } {
+  return isBsuid(to) ? { recipient: to } : { to: to.replace(/^\+/, '') };
+}
 
 const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
 
@@ -73,7 +88,7 @@ export interface HttpGraphClientOptions {
   fetch?: typeof fetch;
 }
 
-export class HttpGraphClient implements GraphClient {
+export class HttpGraphClient implements GraphClient, GraphTemplateClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly fetchFn: typeof fetch;
@@ -85,14 +100,67 @@ export class HttpGraphClient implements GraphClient {
   }
 
   async sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<{ messageId: string }> {
-    const body = await this.call<{ messages?: { id?: unknown }[] }>(credentials, 'POST', `/${encodeURIComponent(credentials.phoneId)}/messages`, {
+    return this.send(credentials, {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
-      // Meta takes the wa_id or the number, with or without '+'.
-      to: to.replace(/^\+/, ''),
+      ...recipientFields(to),
       type: 'text',
       text: { preview_url: false, body: text },
     });
+  }
+
+  async sendTemplate(credentials: WhatsAppCredentials, to: string, template: TemplateSend): Promise<{ messageId: string }> {
+    const parameters = template.parameters.map((text, i) => ({
+      type: 'text',
+      ...(template.names?.[i] ? { parameter_name: template.names[i] } : {}),
+      text,
+    }));
+    return this.send(credentials, {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      ...recipientFields(to),
+      type: 'template',
+      template: {
+        name: template.name,
+        language: { code: template.language },
+        ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}),
+      },
+    });
+  }
+
+  async listTemplates(credentials: WhatsAppCredentials): Promise<GraphTemplate[]> {
+    const templates: GraphTemplate[] = [];
+    let after = '';
+    for (let page = 0; page < TEMPLATE_MAX_PAGES; page++) {
+      const query = new URLSearchParams({ fields: 'name,language,status,category,components', limit: String(TEMPLATE_PAGE_SIZE) });
+      if (after) query.set('after', after);
+      const body = await this.call<{ data?: unknown; paging?: { next?: unknown; cursors?: { after?: unknown } } }>(
+        credentials,
+        'GET',
+        `/${encodeURIComponent(credentials.businessId)}/message_templates?${query.toString()}`,
+      );
+      for (const t of Array.isArray(body.data) ? (body.data as Record<string, unknown>[]) : []) {
+        if (!t || typeof t.name !== 'string' || typeof t.language !== 'string') continue;
+        templates.push({
+          name: t.name,
+          language: t.language,
+          status: typeof t.status === 'string' ? t.status : '',
+          category: typeof t.category === 'string' ? t.category : '',
+          components: Array.isArray(t.components) ? t.components : [],
+        });
+      }
+      // Meta's paging.next is a full URL; its `after` cursor is followed on our own base URL so the
+      // token never goes anywhere else.
+      const next = body.paging?.next;
+      const cursor = body.paging?.cursors?.after;
+      if (typeof next !== 'string' || !next || typeof cursor !== 'string' || !cursor || cursor === after) break;
+      after = cursor;
+    }
+    return templates;
+  }
+
+  private async send(credentials: WhatsAppCredentials, payload: Record<string, unknown>): Promise<{ messageId: string }> {
+    const body = await this.call<{ messages?: { id?: unknown }[] }>(credentials, 'POST', `/${encodeURIComponent(credentials.phoneId)}/messages`, payload);
     const messageId = body.messages?.[0]?.id;
     if (typeof messageId !== 'string' || !messageId) throw new GraphError('unavailable', 'WhatsApp accepted the message without an id');
     return { messageId };

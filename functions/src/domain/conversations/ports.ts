@@ -10,6 +10,7 @@
  * message is read/deleted by id with one GetItem.
  */
 import type { InboxSettings } from '../../contract/inbox.js';
+import type { WhatsAppTemplate } from '../../contract/whatsapp-templates.js';
 import type {
   ConversationLastMessage,
   ConversationStats,
@@ -291,6 +292,19 @@ export interface ReplyChannel {
    * anything else thrown is unexpected (logged, answered 502).
    */
   sendText(to: string, text: string): Promise<{ messageId: string }>;
+  /** The approved message templates a person may send when the 24-hour window is closed (issue 17); absent = none. */
+  listTemplates?(): Promise<WhatsAppTemplate[]>;
+  /** Sends a template with its body parameters (errors as sendText's). */
+  sendTemplate?(to: string, template: OutgoingTemplate): Promise<{ messageId: string }>;
+}
+
+export interface OutgoingTemplate {
+  name: string;
+  language: string;
+  /** In the template's placeholder order. */
+  parameters: string[];
+  /** The placeholders ('1', '2'… or names), same order. */
+  parameterNames: string[];
 }
 
 export interface ReplyChannels {

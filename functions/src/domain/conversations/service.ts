@@ -25,7 +25,14 @@ import {
   type MessageStatus,
   type TimeFilter,
 } from '../../contract/whatsapp.js';
-import { BadGatewayError, DomainError, NotFoundError, ValidationError } from '../errors.js';
+import {
+  fillTemplate,
+  TEMPLATE_MESSAGE_TYPE,
+  templateMessages,
+  type SendTemplateRequest,
+  type WhatsAppTemplate,
+} from '../../contract/whatsapp-templates.js';
+import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import type {
   ConversationPatch,
   ConversationRepository,
@@ -71,7 +78,7 @@ export function toConversation(c: StoredConversation): Conversation {
     status: c.status,
     notes: c.notes,
     escalationReason: c.escalationReason,
-    contact: { _id: c.contactId, name: c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone || c.customerWaId },
+    contact: { _id: c.contactId, name: c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone },
     customerWaId: c.customerWaId,
     profileName: c.customerName,
     // Issue 17 fills these from the stored conversation (takeover, assignment, unread).
@@ -193,9 +200,15 @@ export function createConversationService(deps: ConversationServiceDeps) {
    * reserved first and given back when the send fails; the message ends sent (with the channel's
    * message id) or failed (with the reason), and a failure is thrown as a clear 4xx/502.
    */
-  async function deliver(userId: string, channel: ReplyChannel, message: StoredMessage, to: string): Promise<StoredMessage> {
+  async function deliver(
+    userId: string,
+    channel: ReplyChannel,
+    message: StoredMessage,
+    to: string,
+    send: (to: string) => Promise<{ messageId: string }> = (recipient) => channel.sendText(recipient, message.body),
+  ): Promise<StoredMessage> {
     try {
-      const { messageId } = await channel.sendText(to, message.body);
+      const { messageId } = await send(to);
       const sent = await deps.messages.markSent(userId, message.id, messageId);
       return sent ?? { ...message, status: 'sent', waMessageId: messageId };
     } catch (error) {
@@ -205,6 +218,55 @@ export function createConversationService(deps: ConversationServiceDeps) {
       await deps.messages.markFailed(userId, message.id, failure.message).catch((e: unknown) => onError('markFailed failed', e));
       throw failure;
     }
+  }
+
+  /**
+   * Every send by a person (a free-text reply, a template): the plan's message reserved, the
+   * message stored (sentBy human, pending) before the send so a failed send stays visible and
+   * retryable, the conversation touched, then sent by `send` (default: its body as text).
+   * The caller checked the window and the input; what a person's send changes beyond this (the
+   * takeover) belongs here so both kinds of send do it.
+   */
+  async function sendAsHuman(
+    userId: string,
+    conversation: StoredConversation,
+    channel: ReplyChannel,
+    outgoing: { type: string; body: string; send?: (to: string) => Promise<{ messageId: string }> },
+  ): Promise<StoredMessage> {
+    await deps.usage.reserve(userId, 'messages');
+    const timestamp = now().toISOString();
+    const text = outgoing.body;
+    const message: StoredMessage = {
+      id: `${conversation.id}-${deps.newId()}`,
+      conversationId: conversation.id,
+      waMessageId: '',
+      contactId: conversation.contactId,
+      type: outgoing.type,
+      hasMedia: false,
+      fromMe: true,
+      from: channel.phoneNumber,
+      to: conversation.customerPhone || conversation.customerWaId,
+      phoneNumberId: { id: channel.phoneNumberId, name: channel.phoneNumber },
+      status: 'pending',
+      timestamp,
+      body: text,
+      sentBy: 'human',
+      createdAt: timestamp,
+    };
+    try {
+      await deps.messages.insertOutbound(userId, message);
+    } catch (error) {
+      await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+      throw error;
+    }
+    await deps.conversations
+      .touch(userId, conversation.id, {
+        lastMessage: { type: outgoing.type === 'chat' ? 'text' : outgoing.type, fromMe: true, content: text, body: text, timestamp, createdAt: timestamp },
+        lastMessageAt: timestamp,
+        messageCountDelta: 1,
+      })
+      .catch((e: unknown) => onError('conversation touch failed', e));
+    return deliver(userId, channel, message, conversation.customerWaId || conversation.customerPhone, outgoing.send);
   }
 
   /** Applies a status/notes change, conditional on the status read (re-read on a concurrent change). */
@@ -303,42 +365,41 @@ export function createConversationService(deps: ConversationServiceDeps) {
      */
     async reply(userId: string, id: string, text: string): Promise<ConversationMessage> {
       const conversation = await loadConversation(userId, id);
-      const at = now();
-      if (!insideWindow(conversation.lastInboundAt, at)) throw new ValidationError(whatsappMessages.windowClosed);
+      if (!insideWindow(conversation.lastInboundAt, now())) throw new ValidationError(whatsappMessages.windowClosed);
       const channel = await channelOrThrow(userId);
-      await deps.usage.reserve(userId, 'messages');
-      const timestamp = at.toISOString();
-      const message: StoredMessage = {
-        id: `${conversation.id}-${deps.newId()}`,
-        conversationId: conversation.id,
-        waMessageId: '',
-        contactId: conversation.contactId,
-        type: 'chat',
-        hasMedia: false,
-        fromMe: true,
-        from: channel.phoneNumber,
-        to: conversation.customerPhone || conversation.customerWaId,
-        phoneNumberId: { id: channel.phoneNumberId, name: channel.phoneNumber },
-        status: 'pending',
-        timestamp,
-        body: text,
-        sentBy: 'human',
-        createdAt: timestamp,
-      };
-      try {
-        await deps.messages.insertOutbound(userId, message);
-      } catch (error) {
-        await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
-        throw error;
+      return toConversationMessage(await sendAsHuman(userId, conversation, channel, { type: 'chat', body: text }));
+    },
+
+    /** The business's approved message templates (what a person may send once the 24-hour window closed). */
+    async templates(userId: string): Promise<WhatsAppTemplate[]> {
+      const channel = await channelOrThrow(userId);
+      return channel.listTemplates ? channel.listTemplates() : [];
+    },
+
+    /**
+     * A person's template message (issue 17): only when the 24-hour window is closed (inside it a
+     * free-form reply is possible), the template among the approved ones and its parameters all
+     * given. Stored like a reply (type 'template', the body its text filled) on the same path.
+     */
+    async sendTemplate(userId: string, id: string, input: SendTemplateRequest): Promise<ConversationMessage> {
+      const conversation = await loadConversation(userId, id);
+      if (insideWindow(conversation.lastInboundAt, now())) throw new ConflictError(templateMessages.windowOpen);
+      const channel = await channelOrThrow(userId);
+      const { sendTemplate } = channel;
+      const available = channel.listTemplates ? await channel.listTemplates() : [];
+      const template = available.find((t) => t.name === input.name && t.language === input.language);
+      if (!template || !sendTemplate) throw new ValidationError(templateMessages.templateNotFound, 'name');
+      const parameters = input.parameters ?? [];
+      if (parameters.length !== template.parameterCount) {
+        throw new ValidationError(templateMessages.parameterCount(template.parameterCount, parameters.length), 'parameters');
       }
-      await deps.conversations
-        .touch(userId, conversation.id, {
-          lastMessage: { type: 'text', fromMe: true, content: text, body: text, timestamp, createdAt: timestamp },
-          lastMessageAt: timestamp,
-          messageCountDelta: 1,
-        })
-        .catch((e: unknown) => onError('conversation touch failed', e));
-      const sent = await deliver(userId, channel, message, conversation.customerWaId || conversation.customerPhone);
+      const outgoing = { name: template.name, language: template.language, parameters, parameterNames: template.parameters };
+      const body = fillTemplate(template.body, parameters);
+      const sent = await sendAsHuman(userId, conversation, channel, {
+        type: TEMPLATE_MESSAGE_TYPE,
+        body,
+        send: (to) => sendTemplate.call(channel, to, outgoing),
+      });
       return toConversationMessage(sent);
     },
 

@@ -17,10 +17,46 @@ export interface GraphPhoneNumber {
 }
 
 export interface GraphClient {
-  /** POST /{phoneId}/messages (type text). Returns Meta's message id (wamid…). */
+  /** POST /{phoneId}/messages (type text; `to` a phone/wa_id, or a BSUID sent as `recipient`). Returns Meta's message id (wamid…). */
   sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<{ messageId: string }>;
   /** GET /{phoneId}: proves the token and the phone number id (the integration's /test). */
   getPhoneNumber(credentials: WhatsAppCredentials): Promise<GraphPhoneNumber>;
+}
+
+/** A message template as Meta lists it (GET /{waba-id}/message_templates). */
+export interface GraphTemplate {
+  name: string;
+  language: string;
+  /** APPROVED, PENDING, REJECTED, PAUSED, DISABLED… */
+  status: string;
+  category: string;
+  /** Meta's components as given (HEADER, BODY, FOOTER, BUTTONS). */
+  components: unknown[];
+}
+
+export interface TemplateSend {
+  name: string;
+  language: string;
+  /** Body parameters in placeholder order; `names` set for a template with named placeholders. */
+  parameters: string[];
+  names?: string[];
+}
+
+/** The WhatsApp Business Management side of the Graph API (issue 17), apart from GraphClient's sends. */
+export interface GraphTemplateClient {
+  /** Every template of the business account (credentials.businessId = the WABA id), all pages up to a bound. */
+  listTemplates(credentials: WhatsAppCredentials): Promise<GraphTemplate[]>;
+  /** POST /{phoneId}/messages type template with body parameters. Returns Meta's message id. */
+  sendTemplate(credentials: WhatsAppCredentials, to: string, template: TemplateSend): Promise<{ messageId: string }>;
+}
+
+/**
+ * A business-scoped user id (BSUID: country code, '.', alphanumerics, e.g. US.13491208655302741918;
+ * a parent BSUID has an extra segment): the id of a customer known by a WhatsApp username. Sends to
+ * one go in Meta's `recipient` field instead of `to`.
+ */
+export function isBsuid(id: string): boolean {
+  return /^[A-Z]{2}\.(?:[A-Z]{2,4}\.)?[A-Za-z0-9]+$/.test(id);
 }
 
 export type GraphErrorKind = 'auth' | 'not_found' | 'rate_limit' | 'bad_request' | 'unavailable';

@@ -6,12 +6,10 @@
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import type { ReplyChannel, ReplyChannels } from '../conversations/ports.js';
 import { TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
-import { graphErrorToDomain } from './graph-errors.js';
+import { graphErrorToDomain, metaErrorWords } from './graph-errors.js';
+import { sendableTemplates } from './templates.js';
 import type { WhatsAppConnection } from './integration.js';
-import { GraphError, type GraphClient } from './ports.js';
-
-/** Meta's "re-engagement message" error: more than 24 hours since the customer's last message. */
-const META_WINDOW_CLOSED = 131047;
+import { GraphError, type GraphClient, type GraphTemplateClient } from './ports.js';
 
 /**
  * A send's Graph API failure as the user should read it (the HTTP error, and the text stored on
@@ -21,14 +19,26 @@ const META_WINDOW_CLOSED = 131047;
  */
 export function graphFailure(error: GraphError): DomainError {
   if (error.kind === 'rate_limit') return new TooManyRequestsError(error.message);
-  if (error.kind === 'bad_request') return new ValidationError(error.code === META_WINDOW_CLOSED ? whatsappMessages.windowClosed : error.message);
+  // Meta answers some template errors with 404 (132001): the code says more than the status.
+  const words = metaErrorWords(error.code);
+  if (words) return new ValidationError(words);
+  if (error.kind === 'bad_request') return new ValidationError(error.message);
   return graphErrorToDomain(error);
 }
 
 export interface WhatsAppReplyChannelDeps {
   /** The user's active WhatsApp integration with its token opened, or null (composition/whatsapp.ts). */
   connection(userId: string): Promise<WhatsAppConnection | null>;
-  graph: GraphClient;
+  /** The templates' calls come with the real client (adapters/whatsapp/graph.ts); a client without them has no templates. */
+  graph: GraphClient & Partial<GraphTemplateClient>;
+}
+
+async function graphCall<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw error instanceof GraphError ? graphFailure(error) : error;
+  }
 }
 
 /** Sends from the user's WhatsApp number; a GraphError is thrown as graphFailure(), anything else as is. */
@@ -40,12 +50,24 @@ export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): Rep
       return {
         phoneNumber: connection.phoneNumber,
         phoneNumberId: connection.credentials.phoneId,
-        async sendText(to, text) {
-          try {
-            return await deps.graph.sendText(connection.credentials, to, text);
-          } catch (error) {
-            throw error instanceof GraphError ? graphFailure(error) : error;
-          }
+        sendText: (to, text) => graphCall(() => deps.graph.sendText(connection.credentials, to, text)),
+        async listTemplates() {
+          const { listTemplates } = deps.graph;
+          if (!listTemplates) return [];
+          return sendableTemplates(await graphCall(() => listTemplates.call(deps.graph, connection.credentials)));
+        },
+        async sendTemplate(to, template) {
+          const { sendTemplate } = deps.graph;
+          if (!sendTemplate) throw new ValidationError(whatsappMessages.graphUnavailable);
+          const named = template.parameterNames.some((n) => !/^\d+$/.test(n));
+          return graphCall(() =>
+            sendTemplate.call(deps.graph, connection.credentials, to, {
+              name: template.name,
+              language: template.language,
+              parameters: template.parameters,
+              ...(named ? { names: template.parameterNames } : {}),
+            }),
+          );
         },
       };
     },
