@@ -279,6 +279,7 @@ export const routes = [
   { method: 'POST', path: '/api/contacts/import-whatsapp', group: 'contacts', auth: 'user' },
   { method: 'GET', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   { method: 'PUT', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/{id}/timeline', group: 'contacts', auth: 'user' },
   { method: 'DELETE', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   // Integrations (SPEC §7 Integrations; {type} is chatgpt, twilio-voice or whatsapp-business)
   { method: 'GET', path: '/api/integrations', group: 'integrations', auth: 'user' },

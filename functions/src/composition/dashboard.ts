@@ -1,8 +1,14 @@
 /** Wires the dashboard group: the dashboard read over the single table (DynamoDB only). */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { DynamoDashboardReader } from '../adapters/dynamo/dashboard.js';
 import { createDashboardService } from '../domain/dashboard/service.js';
 import { once } from '../lib/once.js';
 
-export const dashboardService = once(() => createDashboardService({ reader: new DynamoDashboardReader(documentClient(), config().TABLE_NAME) }));
+export const dashboardService = once(() =>
+  createDashboardService({
+    reader: new DynamoDashboardReader(documentClient(), config().TABLE_NAME),
+    contactNames: new DynamoContactNames(documentClient(), config().TABLE_NAME),
+  }),
+);

@@ -1,12 +1,12 @@
 /**
- * Wires the voice-conversations group: the call items, which linked contacts still exist, and
+ * Wires the voice-conversations group: the call items, the linked contacts' current names, and
  * the user's Twilio credentials for the recording proxy (plain fetch with basic auth, only to
  * api.twilio.com or the configured TWILIO_API_URL's host). No Twilio or OpenAI SDK, and not the
  * contacts service (apply-contact runs in the contacts group: composition/call-contacts.ts).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
+import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
 import { createVoiceIntegrationReader } from '../domain/voice/twilio-integration.js';
 import { RecordingTooLargeError, createCallsService, type RecordingFetcher } from '../domain/voice/calls.js';
@@ -45,7 +45,6 @@ export const fetchRecording: RecordingFetcher['fetch'] = async (url, auth) => {
 
 export const callsService = once(() => {
   const c = config();
-  const contacts = new DynamoContactRepository(documentClient(), c.TABLE_NAME);
   const integrations = new DynamoIntegrationRepository(documentClient(), c.TABLE_NAME);
   const hosts = ['api.twilio.com', ...(c.TWILIO_API_URL ? [new URL(c.TWILIO_API_URL).host] : [])];
   return createCallsService({
@@ -53,10 +52,6 @@ export const callsService = once(() => {
     integrations: createVoiceIntegrationReader({ integrations, secrets: secretBox() }),
     recordings: { fetch: fetchRecording },
     recordingHosts: hosts,
-    contacts: {
-      async existing(userId, ids) {
-        return new Set((await contacts.getMany(userId, ids)).map((x) => x.id));
-      },
-    },
+    contacts: new DynamoContactNames(documentClient(), c.TABLE_NAME),
   });
 });

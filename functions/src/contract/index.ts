@@ -2,6 +2,7 @@
 export * from './auth.js';
 export * from './billing.js';
 export * from './contacts.js';
+export * from './contact-timeline.js';
 export * from './integrations.js';
 export * from './agents.js';
 export * from './whatsapp.js';

@@ -17,6 +17,8 @@ import { voiceMessages } from '../contract/voice-messages.js';
 import { whatsappMessages } from '../contract/whatsapp.js';
 import { applyCallContact } from '../composition/call-contacts.js';
 import { contactService } from '../composition/contacts.js';
+import { contactTimeline } from '../composition/contact-timeline.js';
+import { contactTimelineQuery } from '../contract/contact-timeline.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
 
@@ -65,6 +67,10 @@ export const routes: RouteTable = {
     return { message: whatsappMessages.importDone(data.imported), data };
   },
   'GET /api/contacts/{id}': async (req) => ({ data: await contactService().get(req.userId(), req.params.id ?? '') }),
+  'GET /api/contacts/{id}/timeline': async (req) => {
+    const { limit } = parseWith(contactTimelineQuery, req.query);
+    return { data: await contactTimeline().timeline(req.userId(), req.params.id ?? '', limit) };
+  },
   'PUT /api/contacts/{id}': async (req) => {
     const userId = req.userId();
     const input = parseWith(updateContactRequest, req.json());

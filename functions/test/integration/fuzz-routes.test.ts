@@ -19,6 +19,7 @@ import { createApiKeyRequest } from '../../src/contract/api-keys.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
+import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import {
   googleAuthRequest,
@@ -144,6 +145,7 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/contacts/import-whatsapp': none,
   'GET /api/contacts/{id}': none,
   'PUT /api/contacts/{id}': json(updateContactRequest, { name: 'Ann B', email: 'annb@example.com', metadata: { notes: 'vip', tags: ['vip'] } }),
+  'GET /api/contacts/{id}/timeline': { query: contactTimelineQuery },
   'DELETE /api/contacts/{id}': none,
   'GET /api/integrations': none,
   'POST /api/integrations/chatgpt/setup': json(chatgptSetupRequest, chatgpt),

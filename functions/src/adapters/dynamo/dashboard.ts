@@ -100,6 +100,7 @@ export class DynamoDashboardReader implements DashboardReader {
       id: str(it.id),
       status: str(it.status),
       contactName: str((it.contact as { name?: unknown } | null | undefined)?.name),
+      contactId: str((it.contact as { _id?: unknown } | null | undefined)?._id),
       phoneNumber: str(it.phoneNumber),
       messageCount: num(it.messageCount),
       createdAt: str(it.createdAt),

@@ -10,6 +10,8 @@
  * - pk=USER#{u}, sk=VCALLS#STATS: `total` calls (ADD 1 in the create transaction).
  * - pk=USER#{u}, sk=ACT#{UTC day}: the dashboard's `calls{HH}` (ADD 1 in the create transaction:
  *   counted once per CallSid without a round trip on the incoming webhook).
+ * - pk=USER#{u}, sk=VCALLNUM#{e164}#{id}: the calls of a caller's number ({callId}; issue 17, the
+ *   contact's timeline), Put in the create transaction when the caller's number is E.164.
  * - Active-calls index (sparse, on the call item): gsi1pk=VCALLS#ACTIVE, gsi1sk={createdAt}#{id},
  *   set by create and REMOVEd by finish, so only active calls are in it. The stale-call sweeper
  *   Queries it for calls started before a time (gsi1sk < :before), never a Scan.
@@ -19,10 +21,11 @@ import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from
 import { latencyStats } from '../../domain/voice/latency.js';
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
+import { E164_RE } from '../../contract/voice-messages.js';
 import { callStartedUpdate } from './activity.js';
 import { unlessConditionFails } from './conditions.js';
 import { queryItems, queryPages } from './query-items.js';
-import { userPk } from './keys.js';
+import { callByNumberSk, userPk } from './keys.js';
 import { cancellationReasons, transactWrite } from './transact.js';
 
 type Item = Record<string, unknown>;
@@ -128,6 +131,10 @@ export class DynamoCallRepository implements CallRepository {
               },
             },
             callStartedUpdate(this.tableName, call.userId, call.createdAt),
+            // Issue 17: the caller's calls, newest first, for the contact's timeline (no Query on caller numbers otherwise).
+            ...(E164_RE.test(call.phoneNumber)
+              ? [{ Put: { TableName: this.tableName, Item: { pk: userPk(call.userId), sk: callByNumberSk(call.phoneNumber, call.id), entity: 'voiceCallByNumber', callId: call.id } } }]
+              : []),
       ]);
       return { created: true, call: { ...call, messages: turns } };
     } catch (error) {

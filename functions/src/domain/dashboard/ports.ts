@@ -61,6 +61,8 @@ export interface RecentCall {
   id: string;
   status: string;
   contactName: string;
+  /** The linked contact's id ('' = none): its current name is shown (issue 17). */
+  contactId: string;
   phoneNumber: string;
   messageCount: number;
   createdAt: string;
@@ -77,6 +79,17 @@ export interface DashboardSnapshot {
   topCallers: TopCaller[];
   /** Newest first, at most `recentCalls`. */
   recentCalls: RecentCall[];
+}
+
+/**
+ * The contacts' current names (issue 17; the same shape as domain/contacts/names.ts, restated: the
+ * dashboard and contacts areas are independent): deleted contacts are absent.
+ */
+export interface DashboardContactNames {
+  lookup(
+    userId: string,
+    query: { ids: readonly string[]; phones?: readonly string[] },
+  ): Promise<{ byId: Map<string, { id: string; name: string }>; byPhone: Map<string, { id: string; name: string }> }>;
 }
 
 export interface DashboardReader {

@@ -15,7 +15,7 @@ import {
   type DashboardTimeFilter,
   type VoiceTrends,
 } from '../../contract/dashboard.js';
-import type { ActivityDay, ActivityMetric, DashboardReader } from './ports.js';
+import type { ActivityDay, ActivityMetric, DashboardContactNames, DashboardReader, RecentCall } from './ports.js';
 import { histogramMedian, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -149,16 +149,28 @@ const nonNegative = (n: number) => Math.max(0, n);
 
 export interface DashboardDeps {
   reader: DashboardReader;
+  /** Recent activity names each call's contact as the directory does now (absent = as stored). */
+  contactNames?: DashboardContactNames;
   now?: () => number;
 }
 
 export function createDashboardService(deps: DashboardDeps) {
   const now = deps.now ?? Date.now;
 
+  /** The recent calls' current contact names: one batch read (a caller saved since is found by phone). */
+  async function currentNames(userId: string, calls: readonly RecentCall[]): Promise<string[]> {
+    if (!deps.contactNames || calls.length === 0) return calls.map((c) => c.contactName);
+    const ids = [...new Set(calls.map((c) => c.contactId).filter(Boolean))];
+    const phones = [...new Set(calls.map((c) => c.phoneNumber).filter((p) => /^\+[1-9]\d{6,14}$/.test(p)))];
+    const { byId, byPhone } = await deps.contactNames.lookup(userId, { ids, phones });
+    return calls.map((c) => ((c.contactId ? byId.get(c.contactId) : undefined) ?? byPhone.get(c.phoneNumber))?.name ?? c.contactName);
+  }
+
   return {
     async dashboard(userId: string, timeFilter: DashboardTimeFilter): Promise<DashboardData> {
       const at = now();
       const snap = await deps.reader.snapshot(userId, utcDaysFor(at), { topCallers: DASHBOARD_TOP_NUMBERS, recentCalls: DASHBOARD_RECENT_ACTIVITY });
+      const names = await currentNames(userId, snap.recentCalls);
       const timeZone = safeTimeZone(snap.timeZone);
       const chartDays = daysEndingAt(localDay(at, timeZone), DASHBOARD_CHART_DAYS);
       const hoursOf = localDaysOfHours(timeZone);
@@ -199,9 +211,9 @@ export function createDashboardService(deps: DashboardDeps) {
           perDay: periodDays.map((date) => ({ date, received: nonNegative(byDay.get(date)!.in), sent: nonNegative(byDay.get(date)!.out) })),
         },
         contactAnalytics: { overview: { totalContacts: snap.contactsTotal, addedInPeriod: nonNegative(total(period, 'ct')) } },
-        recentActivity: snap.recentCalls.map((c) => ({
+        recentActivity: snap.recentCalls.map((c, i) => ({
           status: c.status,
-          contactName: c.contactName,
+          contactName: names[i] ?? c.contactName,
           phoneNumber: c.phoneNumber,
           messageCount: c.messageCount,
           createdAt: c.createdAt,

@@ -13,7 +13,8 @@ import {
 } from '../../contract/voice.js';
 import { NotFoundError, ValidationError, BadGatewayError } from '../errors.js';
 import type { CallRepository, StoredCall, VoiceIntegrationReader } from './ports.js';
-import { linkedContactIds, toVoiceConversation, toVoiceConversationListItem } from './view.js';
+import type { ContactNameLookup, ContactNames } from '../contacts/names.js';
+import { callerPhones, linkedContactIds, toVoiceConversation, toVoiceConversationListItem } from './view.js';
 
 /** The contacts as apply-contact needs them (adapter: the contacts service and repository). */
 export interface CallContacts {
@@ -46,8 +47,8 @@ export const callsMessages = {
 
 export interface CallsDeps {
   calls: CallRepository;
-  /** Which linked contacts still exist. */
-  contacts: Pick<CallContacts, 'existing'>;
+  /** The linked contacts' current names (and the contacts holding the callers' numbers). */
+  contacts: ContactNames;
   integrations: VoiceIntegrationReader;
   recordings: RecordingFetcher;
   /** Hosts a recording URL may point at (api.twilio.com and the configured Twilio API's host). */
@@ -61,9 +62,9 @@ export function createCallsService(deps: CallsDeps) {
     return call;
   }
 
-  async function live(userId: string, calls: readonly StoredCall[]): Promise<Set<string>> {
-    const ids = linkedContactIds(calls);
-    return ids.length ? deps.contacts.existing(userId, ids) : new Set();
+  /** One batch read per page: names resolved now, so a renamed contact shows its new name. */
+  function live(userId: string, calls: readonly StoredCall[]): Promise<ContactNameLookup> {
+    return deps.contacts.lookup(userId, { ids: linkedContactIds(calls), phones: callerPhones(calls) });
   }
 
   return {
