@@ -1,5 +1,12 @@
 /** Voice call logs (SPEC §7 Voice: GET /api/voice-conversations and /{id}; the recording and apply-contact calls). */
-import type { VoiceConversation, VoiceConversationList } from '@agentdesk/functions/contract';
+import type {
+  ApplyContactField,
+  ApplyContactPreview,
+  ApplyContactResult,
+  UndoApplyContactResult,
+  VoiceConversation,
+  VoiceConversationList,
+} from '@agentdesk/functions/contract';
 import { request, requestData, requestResponse } from './client';
 
 const BASE = '/api/voice-conversations';
@@ -26,6 +33,13 @@ export const voiceConversationsApi = {
     const res = await requestResponse(`${BASE}/${encodeURIComponent(id)}/recording`, { signal, timeoutMs: 60_000 });
     return res.blob();
   },
-  /** Copies the AI analysis's extracted name and e-mail to the call's contact (created when there is none). */
-  applyContact: (id: string) => request<unknown>(`${BASE}/${encodeURIComponent(id)}/apply-contact`, { method: 'POST' }),
+  /** What applying the AI analysis would change, field by field (issue 17). */
+  applyContactPreview: (id: string, signal?: AbortSignal) =>
+    requestData<ApplyContactPreview>(`${BASE}/${encodeURIComponent(id)}/apply-contact/preview`, { signal }),
+  /** Writes only the chosen fields to the call's contact (created when there is none); the answer carries the undo token. */
+  applyContact: (id: string, fields: ApplyContactField[]) =>
+    request<ApplyContactResult>(`${BASE}/${encodeURIComponent(id)}/apply-contact`, { method: 'POST', body: { fields } }),
+  /** Undoes one apply (once, within 10 minutes). */
+  undoApplyContact: (id: string, token: string) =>
+    request<UndoApplyContactResult>(`${BASE}/${encodeURIComponent(id)}/apply-contact/undo`, { method: 'POST', body: { token } }),
 };

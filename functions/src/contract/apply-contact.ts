@@ -26,7 +26,6 @@ export const applyContactMessages = {
   fieldInvalid: 'Fields must be some of name, email, phoneNumber, web',
   notProposed: 'The AI analysis has no new value for one of the chosen fields. Reload and try again.',
   noPhoneForNew: 'The call has no phone number to create a contact with',
-  changedMeanwhile: 'The contact changed while you were reviewing it. Reload and try again.',
   tokenInvalid: 'Undo token is invalid',
   undone: 'The change to the contact was undone',
   undoUnavailable: `This change can no longer be undone (it was already undone or more than ${APPLY_CONTACT_UNDO_MINUTES} minutes have passed)`,

@@ -1,8 +1,8 @@
 /**
  * /voice-conversations/{id} (SPEC §2 Voice conversation detail): header with the status badge, call
  * id, contact name and date, and Refresh; the contact card ('View Contact Details' → /contacts/{id},
- * else /contacts searched by name or phone; 'Open WhatsApp'; beyond the spec 'Apply to contact'
- * with the AI analysis's extracted data); the voice settings card; the call statistics (duration as
+ * else /contacts searched by name or phone; 'Open WhatsApp'; beyond the spec 'Apply to contact':
+ * a dialog with the AI analysis's extracted data field by field, then Undo in a snackbar); the voice settings card; the call statistics (duration as
  * minutes:seconds); the recording (beyond the spec); the 'AI Analysis' section; where the summary
  * was delivered (beyond the spec); and the transcript (max 600 px high) with the caller's turns on
  * the right and the agent's on the left, each with its time and the caller's confidence.
@@ -11,7 +11,7 @@
  * 'Voice Conversation Not Found' for an unknown or foreign id; 'Failed to load voice conversation
  * details' for any other failure. While the call or its analysis runs, the page polls.
  */
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
@@ -40,10 +40,12 @@ import { DetailRow, DetailSection } from '../../shared/DetailSection';
 import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
-import { errorMessage, translateMessage } from '../../i18n';
+import { translateMessage } from '../../i18n';
 import { formatPhone, whatsappLink } from '../../shared/phone';
 import { confidencePercent, contactLink, formatDuration, hasExtractedContact } from './callFormat';
-import { isNotFound, useApplyContact, useCall } from './callQueries';
+import { isNotFound, useCall } from './callQueries';
+import { ApplyContactDialog } from './ApplyContactDialog';
+import { useAppliedSnackbar } from './useAppliedSnackbar';
 import { RecordingPlayer } from './RecordingPlayer';
 import { LatencyTimeline } from './LatencyTimeline';
 import { CallStatusChip } from './CallStatusChip';
@@ -83,19 +85,11 @@ function BackButton() {
 
 function ContactCard({ call }: { call: VoiceConversation }) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const apply = useApplyContact(call._id);
+  const [applyOpen, setApplyOpen] = useState(false);
+  const showApplied = useAppliedSnackbar(call._id);
   const name = call.contact?.name?.trim() || t('voiceCalls.list.unknown');
   const phone = call.contact?.phoneNumber || call.phoneNumber;
   const wa = whatsappLink(phone);
-  const onApply = async () => {
-    try {
-      const env = await apply.mutateAsync();
-      toast.success(env.message ? translateMessage(env.message) : t('voiceCalls.detail.applied'));
-    } catch (err) {
-      toast.error(errorMessage(err, t('voiceCalls.detail.applyFailed')));
-    }
-  };
   return (
     <DetailSection title={t('voiceCalls.detail.contact')}>
       <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', mb: 2, minWidth: 0 }}>
@@ -123,13 +117,14 @@ function ContactCard({ call }: { call: VoiceConversation }) {
         {hasExtractedContact(call) && (
           <Tooltip title={t('voiceCalls.detail.applyHint')}>
             <span>
-              <Button fullWidth variant="contained" startIcon={<AutoFixHighOutlined />} onClick={() => void onApply()} disabled={apply.isPending}>
-                {apply.isPending ? t('voiceCalls.detail.applying') : t('voiceCalls.detail.applyContact')}
+              <Button fullWidth variant="contained" startIcon={<AutoFixHighOutlined />} onClick={() => setApplyOpen(true)}>
+                {t('voiceCalls.detail.applyContact')}
               </Button>
             </span>
           </Tooltip>
         )}
       </Stack>
+      {applyOpen && <ApplyContactDialog callId={call._id} open onClose={() => setApplyOpen(false)} onApplied={showApplied} />}
     </DetailSection>
   );
 }

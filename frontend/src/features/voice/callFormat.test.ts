@@ -61,7 +61,7 @@ describe('polling and apply-contact rules', () => {
     expect(callInProgress({ status: 'completed', summaryStatus: 'pending' })).toBe(true);
     expect(callInProgress({ status: 'completed', summaryStatus: 'completed' })).toBe(false);
   });
-  it('offers Apply to contact only with an extracted name or e-mail', () => {
+  it('offers Apply to contact only with an extracted name, e-mail or website', () => {
     const summary = {
       quickSummary: 'x',
       actionPoints: [],
@@ -73,6 +73,7 @@ describe('polling and apply-contact rules', () => {
     };
     expect(hasExtractedContact({ summary })).toBe(false);
     expect(hasExtractedContact({ summary: { ...summary, contactExtracted: { ...summary.contactExtracted, email: 'a@b.co' } } })).toBe(true);
+    expect(hasExtractedContact({ summary: { ...summary, contactExtracted: { ...summary.contactExtracted, web: 'clinica.example' } } })).toBe(true);
     expect(hasExtractedContact({ summary: null })).toBe(false);
   });
 });

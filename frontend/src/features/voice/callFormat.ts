@@ -57,8 +57,8 @@ export function callInProgress(call: Pick<VoiceConversation, 'status' | 'summary
   return !!call && (call.status === 'active' || call.summaryStatus === 'pending');
 }
 
-/** True when the analysis extracted a name or an e-mail that 'Apply to contact' can copy. */
+/** True when the analysis extracted a name, an e-mail or a website that 'Apply to contact' can offer. */
 export function hasExtractedContact(call: Pick<VoiceConversation, 'summary'>): boolean {
   const c = call.summary?.contactExtracted;
-  return !!c && (c.name.trim() !== '' || c.email.trim() !== '');
+  return !!c && (c.name.trim() !== '' || c.email.trim() !== '' || c.web.trim() !== '');
 }

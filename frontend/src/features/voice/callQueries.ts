@@ -1,5 +1,6 @@
 /** Server state for the call logs (TanStack Query). The detail polls while the call or its analysis is still running. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ApplyContactField } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
 import { voiceConversationsApi } from '../../api/voiceConversations';
 import { callInProgress, type CallLogFilters } from './callFormat';
@@ -9,6 +10,7 @@ export const callKeys = {
   lists: ['voice-conversations', 'list'] as const,
   list: (filters: CallLogFilters) => ['voice-conversations', 'list', filters] as const,
   detail: (id: string) => ['voice-conversations', 'detail', id] as const,
+  applyPreview: (id: string) => ['voice-conversations', 'apply-preview', id] as const,
 };
 
 export const POLL_MS = 3_000;
@@ -36,16 +38,43 @@ export function isNotFound(err: unknown): boolean {
   return notFound(err);
 }
 
-/** POST …/apply-contact; the call (its contact) and the contacts lists reload. */
-export function useApplyContact(id: string) {
+/** GET …/apply-contact/preview while the dialog is open (always fresh: the contact may have changed). */
+export function useApplyContactPreview(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: callKeys.applyPreview(id),
+    queryFn: ({ signal }) => voiceConversationsApi.applyContactPreview(id, signal),
+    enabled,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+/** After an apply or its undo: the call (its contact), the call lists and the contacts reload. */
+function useReloadAfterContactChange(id: string) {
   const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: callKeys.detail(id) }),
+      queryClient.invalidateQueries({ queryKey: callKeys.lists }),
+      queryClient.invalidateQueries({ queryKey: ['contacts'] }),
+    ]);
+}
+
+/** POST …/apply-contact with the chosen fields. */
+export function useApplyContact(id: string) {
+  const reload = useReloadAfterContactChange(id);
   return useMutation({
-    mutationFn: () => voiceConversationsApi.applyContact(id),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: callKeys.detail(id) }),
-        queryClient.invalidateQueries({ queryKey: callKeys.lists }),
-        queryClient.invalidateQueries({ queryKey: ['contacts'] }),
-      ]),
+    mutationFn: (fields: ApplyContactField[]) => voiceConversationsApi.applyContact(id, fields),
+    onSuccess: reload,
+  });
+}
+
+/** POST …/apply-contact/undo with the token of the apply. */
+export function useUndoApplyContact(id: string) {
+  const reload = useReloadAfterContactChange(id);
+  return useMutation({
+    mutationFn: (token: string) => voiceConversationsApi.undoApplyContact(id, token),
+    onSettled: reload,
   });
 }

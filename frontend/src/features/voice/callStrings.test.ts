@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { voiceMessages } from '@agentdesk/functions/contract';
+import { applyContactMessages, voiceMessages } from '@agentdesk/functions/contract';
 import en from './i18n/calls.en.json';
 import es from './i18n/calls.es.json';
 import esServer from './i18n/calls.es-server.json';
@@ -29,6 +29,25 @@ describe('call log strings', () => {
     expect(en.latency.interrupted).toBe('Interrupted');
     expect(Object.keys(en.modes)).toEqual(['streaming', 'gather']);
     expect(Object.keys(en.modeNames)).toEqual(['streaming', 'gather']);
+  });
+
+  it('names the apply-to-contact dialog in both languages (issue 17)', () => {
+    expect([es.applyContact.title, es.applyContact.current, es.applyContact.proposed, es.applyContact.undo, es.applyContact.updated]).toEqual([
+      'Aplicar al contacto',
+      'Actual',
+      'Propuesto',
+      'Deshacer',
+      'Contacto actualizado',
+    ]);
+    expect([en.applyContact.title, en.applyContact.current, en.applyContact.proposed, en.applyContact.undo, en.applyContact.updated]).toEqual([
+      'Apply to contact',
+      'Current',
+      'Proposed',
+      'Undo',
+      'Contact updated',
+    ]);
+    expect(Object.keys(en.applyContact.fields)).toEqual(['name', 'email', 'phoneNumber', 'web']);
+    for (const text of Object.values(applyContactMessages)) expect(esServer).toHaveProperty([text]);
   });
 
   it('translates the call logs server messages', () => {
