@@ -6,7 +6,6 @@
  * calls (issue 16): the relay's URL, the warm-up of its function (asynchronous Lambda Invoke) and
  * the hand-over claim on the call item.
  */
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { createRelayWarmer } from '../adapters/aws/relay-warmer.js';
@@ -71,8 +70,8 @@ export const callLoop = once(() =>
       actionUrl: (userId) => `${voiceWebhookBase(userId)}/relay-action`,
       warmer: createRelayWarmer({
         functionName: config().VOICE_RELAY_FUNCTION,
-        // One attempt: a retry could not land inside the warm-up's bound anyway.
-        client: once(() => new LambdaClient({ region: config().AWS_REGION, endpoint: config().LAMBDA_ENDPOINT, maxAttempts: 1 })),
+        region: config().AWS_REGION,
+        endpoint: config().LAMBDA_ENDPOINT,
         onError: (message, error) => logger.warn(message, { error: error as Error }),
       }),
     },

@@ -12,7 +12,6 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { LambdaClient } from '@aws-sdk/client-lambda';
 import { XMLParser } from 'fast-xml-parser';
 import twilio from 'twilio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,7 +245,7 @@ describe('warm-up of the relay function (Lambda Invoke, InvocationType Event)', 
   let server: Server;
   let endpoint: string;
   let mode: 'accept' | 'fail' | 'hang' = 'accept';
-  const received: Array<{ method: string; path: string; invocationType: string | undefined; body: string }> = [];
+  const received: Array<{ method: string; path: string; invocationType: string | undefined; body: string; auth: string | undefined }> = [];
   const hanging: IncomingMessage[] = [];
 
   beforeAll(async () => {
@@ -254,7 +253,13 @@ describe('warm-up of the relay function (Lambda Invoke, InvocationType Event)', 
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        received.push({ method: req.method ?? '', path: req.url ?? '', invocationType: req.headers['x-amz-invocation-type'] as string | undefined, body: Buffer.concat(chunks).toString() });
+        received.push({
+          method: req.method ?? '',
+          path: req.url ?? '',
+          invocationType: req.headers['x-amz-invocation-type'] as string | undefined,
+          body: Buffer.concat(chunks).toString(),
+          auth: req.headers.authorization,
+        });
         if (mode === 'hang') return void hanging.push(req);
         if (mode === 'fail') {
           res.writeHead(500, { 'content-type': 'application/json', 'x-amzn-errortype': 'ServiceException' });
@@ -276,7 +281,9 @@ describe('warm-up of the relay function (Lambda Invoke, InvocationType Event)', 
   const warmer = (functionName: string, errors: string[] = []) =>
     createRelayWarmer({
       functionName,
-      client: () => new LambdaClient({ region: 'us-east-1', endpoint, maxAttempts: 1, credentials: { accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local' } }),
+      region: 'us-east-1',
+      endpoint,
+      credentials: async () => ({ accessKeyId: 'AKIDLOCAL', secretAccessKey: 'local' }),
       onError: (message) => void errors.push(message),
     });
 
@@ -287,7 +294,16 @@ describe('warm-up of the relay function (Lambda Invoke, InvocationType Event)', 
     await warmer('agentdesk-voice-relay').warmUp();
     await warmer('').warmUp();
 
-    expect(received).toEqual([{ method: 'POST', path: '/2015-03-31/functions/agentdesk-voice-relay/invocations', invocationType: 'Event', body: WARM_UP_PAYLOAD }]);
+    expect(received).toEqual([
+      {
+        method: 'POST',
+        path: '/2015-03-31/functions/agentdesk-voice-relay/invocations',
+        invocationType: 'Event',
+        body: WARM_UP_PAYLOAD,
+        // Signed for Lambda with the invocation type among the signed headers.
+        auth: expect.stringMatching(/^AWS4-HMAC-SHA256 Credential=AKIDLOCAL\/\d{8}\/us-east-1\/lambda\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-invocation-type, Signature=[0-9a-f]{64}$/),
+      },
+    ]);
     expect(JSON.parse(WARM_UP_PAYLOAD)).toEqual({ warmUp: true });
   });
 

@@ -2,23 +2,18 @@
  * Posting to ConversationRelay connections through API Gateway's connection-posting API
  * (@connections): POST {endpoint}/@connections/{id} for each frame, DELETE to close — the requests
  * @aws-sdk/client-apigatewaymanagementapi makes (PostToConnection, DeleteConnection), sent with
- * fetch and signed here with Signature V4 (service execute-api). The SDK client would bring
- * its REST protocol stack (~28 KB minified) into a function held to 400 KB for its cold start;
- * the signature is checked against the SDK's own signer in the unit tests.
+ * fetch and signed with Signature V4 (sigv4.ts, service execute-api). The SDK client would bring
+ * its REST protocol stack (~28 KB minified) into a function held to 400 KB for its cold start.
  *
  * The endpoint is VOICE_RELAY_CONNECTIONS_URL (https://{api}.execute-api.{region}.amazonaws.com/{stage}
  * in AWS, the local gateway's /_ws/voice-relay locally). 410 Gone = the caller hung up: not an error.
  */
-import { createHash, createHmac } from 'node:crypto';
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
 import type { RelayOutboundFrame } from '../../contract/voice-relay.js';
 import type { RelayConnections } from '../../domain/voice/relay/ports.js';
+import { escapeRfc3986, signAwsRequest, type AwsCredentials } from './sigv4.js';
 
-export interface AwsCredentials {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
+export type { AwsCredentials } from './sigv4.js';
 
 export interface RelayConnectionsOptions {
   /** VOICE_RELAY_CONNECTIONS_URL. */
@@ -30,50 +25,6 @@ export interface RelayConnectionsOptions {
   now?: () => Date;
   /** Bound of one request (a stuck post must not hold the answer). */
   timeoutMs?: number;
-}
-
-/** RFC 3986 escaping, as AWS canonical requests use it. */
-const escape = (s: string) => encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
-const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
-
-/**
- * Signature V4 headers of a request to execute-api (host, x-amz-content-sha256, x-amz-date, the
- * session token, content-type when there is a body): the same canonical request as the SDK's signer.
- */
-export function signExecuteApi(input: {
-  method: string;
-  url: URL;
-  body: string;
-  contentType?: string;
-  region: string;
-  credentials: AwsCredentials;
-  date: Date;
-}): Record<string, string> {
-  const amzDate = input.date.toISOString().replace(/\.\d{3}Z$/, 'Z').replace(/[-:]/g, '');
-  const day = amzDate.slice(0, 8);
-  const payloadHash = sha256Hex(input.body);
-  const headers: Record<string, string> = { host: input.url.host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate };
-  if (input.contentType) headers['content-type'] = input.contentType;
-  if (input.credentials.sessionToken) headers['x-amz-security-token'] = input.credentials.sessionToken;
-  const names = Object.keys(headers).sort();
-  // The path as sent (segments already escaped), escaped once more: AWS's rule for every service but S3.
-  const canonicalPath = escape(input.url.pathname).replace(/%2F/g, '/');
-  const canonical = [
-    input.method,
-    canonicalPath,
-    '',
-    ...names.map((n) => `${n}:${headers[n]!.trim()}`),
-    '',
-    names.join(';'),
-    payloadHash,
-  ].join('\n');
-  const scope = `${day}/${input.region}/execute-api/aws4_request`;
-  const toSign = ['AWS4-HMAC-SHA256', amzDate, scope, sha256Hex(canonical)].join('\n');
-  const key = hmac(hmac(hmac(hmac(`AWS4${input.credentials.secretAccessKey}`, day), input.region), 'execute-api'), 'aws4_request');
-  const signature = createHmac('sha256', key).update(toSign, 'utf8').digest('hex');
-  const { host: _host, ...sent } = headers;
-  return { ...sent, authorization: `AWS4-HMAC-SHA256 Credential=${input.credentials.accessKeyId}/${scope}, SignedHeaders=${names.join(';')}, Signature=${signature}` };
 }
 
 export class RelayConnectionError extends Error {
@@ -97,12 +48,13 @@ export class ApiGatewayRelayConnections implements RelayConnections {
 
   private async send(method: 'POST' | 'DELETE', connectionId: string, body: string): Promise<number> {
     if (!this.options.endpoint) throw new RelayConnectionError(0, 'VOICE_RELAY_CONNECTIONS_URL is not configured');
-    const url = new URL(`${this.options.endpoint.replace(/\/+$/, '')}/@connections/${escape(connectionId)}`);
-    const headers = signExecuteApi({
+    const url = new URL(`${this.options.endpoint.replace(/\/+$/, '')}/@connections/${escapeRfc3986(connectionId)}`);
+    const headers = signAwsRequest({
+      service: 'execute-api',
       method,
       url,
       body,
-      ...(body ? { contentType: 'application/json' } : {}),
+      ...(body ? { headers: { 'content-type': 'application/json' } } : {}),
       region: this.options.region,
       credentials: await this.credentials(),
       date: (this.options.now ?? (() => new Date()))(),

@@ -2,10 +2,11 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpRequest } from '@smithy/core/protocols';
-// The SDK's own signer (what @aws-sdk/client-apigatewaymanagementapi signs with), as the reference.
+// The SDK's own signer (what the SDK's API Gateway management and Lambda clients sign with), as the reference.
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiGatewayRelayConnections, signExecuteApi } from '../../../src/adapters/aws/relay-connections.js';
+import { ApiGatewayRelayConnections } from '../../../src/adapters/aws/relay-connections.js';
+import { signAwsRequest } from '../../../src/adapters/aws/sigv4.js';
 
 type SourceData = string | ArrayBuffer | ArrayBufferView;
 const bytes = (data: SourceData) =>
@@ -27,29 +28,38 @@ class Sha256 {
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' };
 
-describe('connection-posting requests signed without the SDK client', () => {
+describe('AWS requests signed without an SDK client', () => {
+  const date = new Date('2026-11-25T20:00:00.000Z');
+  const sdkSignature = async (service: string, method: string, url: URL, headers: Record<string, string>, body: string) =>
+    (
+      await new SignatureV4({ credentials, region: 'eu-west-1', service, sha256: Sha256 }).sign(
+        new HttpRequest({ method, protocol: 'https:', hostname: url.hostname, path: url.pathname, headers: { host: url.host, ...headers }, ...(body ? { body } : {}) }),
+        { signingDate: date },
+      )
+    ).headers.authorization;
+
   it.each([
     ['POST', 'L0SM9cOFvHcCIhw=', '{"type":"text","token":"Hola, ¿qué tal?","last":false}'],
     ['DELETE', 'a+b/c=', ''],
-  ])('%s: the same Signature V4 as the SDK’s signer', async (method, connectionId, body) => {
+  ])('connection posting, %s: the same Signature V4 as the SDK’s signer', async (method, connectionId, body) => {
     const url = new URL(`https://abc123.execute-api.eu-west-1.amazonaws.com/prod/@connections/${encodeURIComponent(connectionId)}`);
-    const date = new Date('2026-11-25T20:00:00.000Z');
+    const headers: Record<string, string> = body ? { 'content-type': 'application/json' } : {};
 
-    const ours = signExecuteApi({ method, url, body, ...(body ? { contentType: 'application/json' } : {}), region: 'eu-west-1', credentials, date });
-    const sdk = await new SignatureV4({ credentials, region: 'eu-west-1', service: 'execute-api', sha256: Sha256 }).sign(
-      new HttpRequest({
-        method,
-        protocol: 'https:',
-        hostname: url.hostname,
-        path: url.pathname,
-        headers: { host: url.host, ...(body ? { 'content-type': 'application/json' } : {}) },
-        ...(body ? { body } : {}),
-      }),
-      { signingDate: date },
-    );
+    const ours = signAwsRequest({ service: 'execute-api', method, url, body, headers, region: 'eu-west-1', credentials, date });
 
-    expect(ours.authorization).toBe(sdk.headers.authorization);
+    expect(ours.authorization).toBe(await sdkSignature('execute-api', method, url, headers, body));
     expect(ours['x-amz-security-token']).toBe('session-token');
+  });
+
+  it('the relay warm-up’s asynchronous Lambda Invoke: the same Signature V4 as the SDK’s signer', async () => {
+    const url = new URL('https://lambda.eu-west-1.amazonaws.com/2015-03-31/functions/agentdesk-voice-relay/invocations');
+    const headers = { 'content-type': 'application/json', 'x-amz-invocation-type': 'Event' };
+    const body = '{"warmUp":true}';
+
+    const ours = signAwsRequest({ service: 'lambda', method: 'POST', url, body, headers, region: 'eu-west-1', credentials, date });
+
+    expect(ours.authorization).toBe(await sdkSignature('lambda', 'POST', url, headers, body));
+    expect(ours['x-amz-invocation-type']).toBe('Event');
   });
 });
 
