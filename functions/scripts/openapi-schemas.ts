@@ -22,6 +22,7 @@ import {
   type VoiceConversationList,
   type VoiceConversationListItem,
 } from '../src/contract/voice.js';
+import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
 
 /** Component schemas (output side); the id becomes #/components/schemas/{id}. */
 export const responseRegistry = z.registry<{ id?: string; description?: string }>();
@@ -230,6 +231,40 @@ export const voiceConversationListSchema = component(
 );
 
 // ---------------------------------------------------------------------------------------------
+// WhatsApp conversations
+
+export const messageMediaSchema = component(
+  'MessageMedia',
+  'The media of a WhatsApp message (ids as Meta gave them; url when it was copied to storage).',
+  z.object({
+    id: z.optional(z.string()),
+    mimeType: z.optional(z.string()),
+    sha256: z.optional(z.string()),
+    caption: z.optional(z.string()),
+    filename: z.optional(z.string()),
+    url: z.optional(z.string()),
+  }),
+);
+
+export const conversationMessageSchema = component(
+  'ConversationMessage',
+  'A message of a WhatsApp conversation.',
+  z.object({
+    _id: z.string(),
+    fromMe: described('True for the business’s messages (a person’s or the agent’s), false for the customer’s.', z.boolean()),
+    type: described('chat, image, video, audio, ptt, document, sticker, template…', z.string()),
+    body: z.string(),
+    content: described('Same as body.', z.string()),
+    timestamp: isoTime('ISO 8601.'),
+    status: z.enum(MESSAGE_STATUSES),
+    hasMedia: z.boolean(),
+    media: z.optional(messageMediaSchema),
+    error: z.optional(described('Why the send failed, written for a person.', z.string())),
+    sentBy: z.optional(described('human: a person (the app or an API key); agent: the AI.', z.enum(['agent', 'human']))),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
 // API keys
 
 export const apiKeyViewSchema = component(
@@ -294,6 +329,8 @@ type Check<T extends true> = T;
 
 export type SchemaChecks = [
   Check<Same<z.infer<typeof contactMetadataSchema>, ContactMetadata>>,
+  Check<Same<z.infer<typeof messageMediaSchema>, MessageMedia>>,
+  Check<Same<z.infer<typeof conversationMessageSchema>, ConversationMessage>>,
   Check<Same<z.infer<typeof contactSchema>, Contact>>,
   Check<Same<z.infer<typeof contactPaginationSchema>, ContactPagination>>,
   Check<Same<z.infer<typeof contactListResponseSchema>, ContactListResponse>>,

@@ -18,6 +18,7 @@ import { chatRequest } from '../src/contract/agents.js';
 import { API_KEY_LIMITS, API_KEY_PREFIX, apiKeyMessages, createApiKeyRequest } from '../src/contract/api-keys.js';
 import { CONTACT_PAGE_SIZES, CONTACT_SOURCES, DEFAULT_CONTACT_PAGE_SIZE, createContactRequest, listContactsQuery } from '../src/contract/contacts.js';
 import { VOICE_LIMITS, listCallsQuery } from '../src/contract/voice.js';
+import { humanReplyRequest, whatsappMessages } from '../src/contract/whatsapp.js';
 import { billingServerMessages } from '../src/domain/billing/messages.js';
 import { routes, type RouteDef } from '../src/routes.js';
 import {
@@ -25,6 +26,7 @@ import {
   chatReplySchema,
   contactListResponseSchema,
   contactSchema,
+  conversationMessageSchema,
   createdApiKeySchema,
   responseRegistry,
   voiceConversationListSchema,
@@ -49,6 +51,7 @@ requestRegistry.add(chatRequest, {
   description: 'One message to the agent, with the conversation so far (oldest first; only the last 50 are used).',
 });
 requestRegistry.add(createApiKeyRequest, { id: 'CreateApiKeyRequest', description: 'A name to recognise the key by.' });
+requestRegistry.add(humanReplyRequest, { id: 'ConversationReplyRequest', description: 'The text sent to the customer (trimmed, 1 to 4096 characters).' });
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -180,6 +183,7 @@ type PublicRouteKey =
   | 'POST /api/contacts'
   | 'GET /api/voice-conversations'
   | 'GET /api/voice-conversations/{id}'
+  | 'POST /api/conversations/{id}/messages'
   | 'GET /api/api-keys'
   | 'POST /api/api-keys'
   | 'PUT /api/api-keys/{id}/regenerate'
@@ -278,6 +282,30 @@ const operations: Record<PublicRouteKey, Json> = {
       '200': ok('A page of calls.', envelope(ref(idOf(responseRegistry, voiceConversationListSchema)))),
       '400': use('BadRequest'),
       ...publicErrors,
+    },
+  },
+  'POST /api/conversations/{id}/messages': {
+    operationId: 'replyToConversation',
+    tags: ['WhatsApp conversations'],
+    summary: 'Reply to a WhatsApp conversation as a person',
+    description:
+      "Sends a text to the customer from the account's WhatsApp number, as a person of the business (sentBy human). It pauses the AI on the conversation (the agent does not answer the customer's next messages) until the owner returns it to the AI in the app or the inbox's idle time (aiResumeAfterHours, default 12) passes. Only inside WhatsApp's 24-hour window counted from the customer's last message. Counts toward the plan's monthly messages.",
+    parameters: [idParameter('The conversation id.')],
+    requestBody: { required: true, content: jsonContent(ref(idOf(requestRegistry, humanReplyRequest))) },
+    responses: {
+      '201': ok('Sent.', envelope(ref(idOf(responseRegistry, conversationMessageSchema)), whatsappMessages.replySent)),
+      '400': {
+        description: `Invalid text, the 24-hour window closed ("${whatsappMessages.windowClosed}"), or WhatsApp not connected ("${whatsappMessages.notConnected}").`,
+        content: jsonContent(ref('Error')),
+      },
+      '402': { description: 'No active subscription.', content: jsonContent(ref('Error')) },
+      ...publicErrors,
+      '403': {
+        description: "The plan's monthly message limit is reached, or an API key was sent where keys are not accepted.",
+        content: jsonContent(ref('Error')),
+      },
+      '404': use('NotFound'),
+      '502': { description: 'WhatsApp could not be reached.', content: jsonContent(ref('Error')) },
     },
   },
   'GET /api/voice-conversations/{id}': {
@@ -404,6 +432,7 @@ export function buildOpenApi(): Json {
       { name: 'Agents', description: 'Talk to an agent.' },
       { name: 'Contacts', description: 'The contact directory.' },
       { name: 'Voice conversations', description: 'Call logs of the voice agent.' },
+      { name: 'WhatsApp conversations', description: 'Reply to customers as a person (it pauses the AI on the conversation).' },
       { name: 'API keys', description: 'Manage keys (signed-in users in the app; not reachable with an API key).' },
     ],
     paths,

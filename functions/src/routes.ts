@@ -327,7 +327,11 @@ export const routes = [
   { method: 'PUT', path: '/api/conversations/{id}', group: 'conversations', auth: 'user' },
   { method: 'DELETE', path: '/api/conversations/{id}', group: 'conversations', auth: 'user' },
   { method: 'POST', path: '/api/conversations/{id}/escalate', group: 'conversations', auth: 'user' },
-  { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'user' },
+  // A person's reply, also from an external system with an API key (issue 17: it pauses the AI too).
+  { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/conversations/{id}/resume-ai', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/inbox-settings', group: 'conversations', auth: 'user' },
+  { method: 'PUT', path: '/api/inbox-settings', group: 'conversations', auth: 'user' },
   // Notifications (issue 17: escalation alerts)
   { method: 'GET', path: '/api/notifications', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/notifications/read-all', group: 'notifications', auth: 'user' },

@@ -15,6 +15,7 @@ import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnector } from './ai.js';
 import { contactService } from './contacts.js';
+import { inboxSettingsRepository } from './conversations.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
@@ -39,6 +40,7 @@ export const inboundPipeline = once(() => {
     graph: graphClient(),
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).
     alerts: escalationAlerts(),
+    inboxSettings: inboxSettingsRepository(),
     connection: whatsappCredentials,
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,

@@ -38,6 +38,10 @@ export const whatsappMessages = {
   /** A human reply outside the 24-hour customer service window. */
   windowClosed: 'The last customer message is more than 24 hours old: WhatsApp only allows a template message now.',
   replySent: 'Message sent',
+  /** Issue 17: takeover and assignment. */
+  aiResumed: 'The AI answers this conversation again',
+  assigneeInvalid: 'A conversation can only be assigned to yourself, or unassigned (null)',
+  assigneeFilterInvalid: 'assignee must be me, none or all',
   // Messages (SPEC §8)
   retryStarted: 'Message retry initiated',
   retryNotFailed: 'Only failed outgoing messages can be retried',
@@ -285,7 +289,16 @@ export interface ConversationDetail {
   messages: ConversationMessage[];
 }
 
+/**
+ * The board's assignee filter (issue 17): me = assigned to the caller, none = unassigned, all
+ * (or omitted) = every conversation.
+ */
+export const ASSIGNEE_FILTERS = ['me', 'none', 'all'] as const;
+export type AssigneeFilterParam = (typeof ASSIGNEE_FILTERS)[number];
+const assigneeParam = z._default(z.enum(ASSIGNEE_FILTERS, { error: whatsappMessages.assigneeFilterInvalid }), 'all');
+
 export const overviewQuery = z.object({
+  assignee: assigneeParam,
   dateFilter: z._default(
     z.pipe(
       z.string(),
@@ -301,12 +314,15 @@ export const listConversationsQuery = z.object({
   search: z._default(z.string().check(z.trim(), z.maxLength(100)), ''),
   page: pageParam,
   limit: limitParam(50),
+  assignee: assigneeParam,
 });
 
 /** PUT /api/conversations/{id}. Notes trimmed on save (SPEC §5). */
 export const updateConversationRequest = z.object({
   status: z.optional(z.enum(CONVERSATION_STATUSES, { error: whatsappMessages.statusInvalid })),
   notes: z.optional(z.string().check(z.trim(), z.maxLength(2000, whatsappMessages.notesTooLong))),
+  /** The caller's own user id or null (the service checks it is the caller's). */
+  assignee: z.optional(z.nullable(z.string({ error: whatsappMessages.assigneeInvalid }).check(z.maxLength(128, whatsappMessages.assigneeInvalid)))),
 });
 
 /** POST /api/conversations/{id}/escalate. */

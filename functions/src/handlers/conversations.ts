@@ -1,4 +1,4 @@
-/** /api/conversations: the WhatsApp board, a conversation with its messages, changes, escalation, human reply ('user' auth). */
+/** /api/conversations (the WhatsApp board, a conversation with its messages, changes, escalation, human reply — also with an API key —, return to AI, templates) and /api/inbox-settings. */
 import {
   escalateRequest,
   humanReplyRequest,
@@ -8,14 +8,16 @@ import {
   whatsappMessages,
 } from '../contract/whatsapp.js';
 import { sendTemplateRequest, templateMessages } from '../contract/whatsapp-templates.js';
-import { conversationService } from '../composition/conversation-api.js';
+import { inboxMessages, inboxSettingsRequest } from '../contract/inbox.js';
+import { conversationService, inboxSettingsService } from '../composition/conversation-api.js';
+import { apiKeyGuard } from '../http/api-key-auth.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
 export const routes: RouteTable = {
   'GET /api/conversations/overview': async (req) => {
     const userId = req.userId();
-    const { dateFilter } = parseWith(overviewQuery, req.query);
-    return { data: await conversationService().overview(userId, dateFilter) };
+    const { dateFilter, assignee } = parseWith(overviewQuery, req.query);
+    return { data: await conversationService().overview(userId, dateFilter, assignee) };
   },
   'GET /api/conversations/stats': async (req) => ({ data: await conversationService().stats(req.userId()) }),
   'GET /api/conversations': async (req) => {
@@ -46,10 +48,21 @@ export const routes: RouteTable = {
     return { status: 201, message: templateMessages.templateSent, data: await conversationService().sendTemplate(userId, req.params.id ?? '', input) };
   },
   'GET /api/whatsapp/templates': async (req) => ({ data: await conversationService().templates(req.userId()) }),
+  'POST /api/conversations/{id}/resume-ai': async (req) => ({
+    message: whatsappMessages.aiResumed,
+    data: await conversationService().resumeAi(req.userId(), req.params.id ?? ''),
+  }),
+  'GET /api/inbox-settings': async (req) => ({ data: await inboxSettingsService().get(req.userId()) }),
+  'PUT /api/inbox-settings': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(inboxSettingsRequest, req.json());
+    return { message: inboxMessages.settingsSaved, data: await inboxSettingsService().put(userId, input) };
+  },
   'DELETE /api/conversations/{id}': async (req) => {
     await conversationService().remove(req.userId(), req.params.id ?? '');
     return { message: whatsappMessages.conversationDeleted };
   },
 };
 
-export const handler = httpGroup(routes);
+// POST /api/conversations/{id}/messages accepts API keys (an external system's reply).
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });

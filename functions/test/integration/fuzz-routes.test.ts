@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import { addUrlsRequest, chatRequest, createAgentRequest, fileUploadRequest, toolRequest, updateAgentRequest, updateUrlRequest } from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
+import { inboxSettingsRequest } from '../../src/contract/inbox.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
@@ -191,6 +192,9 @@ const FUZZ: Record<string, FuzzSpec> = {
   'DELETE /api/conversations/{id}': none,
   'POST /api/conversations/{id}/escalate': json(escalateRequest, { reason: 'Needs a person' }),
   'POST /api/conversations/{id}/messages': json(humanReplyRequest, { text: 'Hello from a person' }),
+  'POST /api/conversations/{id}/resume-ai': none,
+  'GET /api/inbox-settings': none,
+  'PUT /api/inbox-settings': json(inboxSettingsRequest, { aiResumeAfterHours: 12, alertByEmail: true, alertWhatsappNumber: '612 345 678' }),
   'GET /api/notifications': { query: listNotificationsQuery },
   'POST /api/notifications/read-all': none,
   'POST /api/notifications/{id}/read': none,

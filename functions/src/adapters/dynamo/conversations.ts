@@ -13,6 +13,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CONVERSATION_STATUSES, type ConversationStats, type ConversationStatus } from '../../contract/whatsapp.js';
 import type {
+  AssigneeFilter,
   ConversationActivity,
   ConversationListInput,
   ConversationPatch,
@@ -131,6 +132,10 @@ export class DynamoConversationRepository implements ConversationRepository {
         closedAt: null,
         escalatedAt: null,
         messageCount: 0,
+        humanAt: null,
+        aiPaused: false,
+        assignee: null,
+        unreadCount: 0,
       };
       const sets = ['conversationId = :id', 'waId = :waId', 'phone = :phone', '#name = :name', 'entity = :entity', 'firstSeenAt = if_not_exists(firstSeenAt, :now)'];
       const values: Item = {
@@ -190,6 +195,16 @@ export class DynamoConversationRepository implements ConversationRepository {
       sets.push('contactId = :cid');
       values[':cid'] = a.contactId;
     }
+    if (a.humanAt) {
+      // A person replied: the AI stays quiet (takeover.ts), in the same write as the activity.
+      sets.push('humanAt = :hat', 'aiPaused = :paused');
+      Object.assign(values, { ':hat': a.humanAt, ':paused': true });
+    }
+    const adds = ['messageCount :n'];
+    if (a.unreadDelta) {
+      adds.push('unreadCount :unread');
+      values[':unread'] = a.unreadDelta;
+    }
     const latest = [
       'lastMessage = :lm',
       'lastMessageAt = :at',
@@ -202,7 +217,7 @@ export class DynamoConversationRepository implements ConversationRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: convSk(id) },
-          UpdateExpression: `SET ${[...sets, ...latest].join(', ')} ADD messageCount :n`,
+          UpdateExpression: `SET ${[...sets, ...latest].join(', ')} ADD ${adds.join(', ')}`,
           // Only a newer message becomes the last one (workers may finish out of order).
           ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
           ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
@@ -218,7 +233,7 @@ export class DynamoConversationRepository implements ConversationRepository {
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: convSk(id) },
-          UpdateExpression: `SET ${sets.filter((s) => !s.startsWith('lastInboundAt')).join(', ')} ADD messageCount :n`,
+          UpdateExpression: `SET ${sets.filter((s) => !s.startsWith('lastInboundAt')).join(', ')} ADD ${adds.join(', ')}`,
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: Object.fromEntries(Object.entries(values).filter(([k]) => k !== ':in' && k !== ':at')),
           ReturnValues: 'ALL_NEW',
@@ -243,16 +258,24 @@ export class DynamoConversationRepository implements ConversationRepository {
       }
       if (patch.closedAt !== undefined) after.closedAt = patch.closedAt;
       if (patch.escalatedAt !== undefined) after.escalatedAt = patch.escalatedAt;
+      // Takeover and assignment: written only when given (older items may lack them).
+      const extra: Item = {};
+      if (patch.humanAt !== undefined) extra.humanAt = after.humanAt = patch.humanAt;
+      if (patch.aiPaused !== undefined) extra.aiPaused = after.aiPaused = patch.aiPaused;
+      if (patch.assignee !== undefined) extra.assignee = after.assignee = patch.assignee;
+      const extraNames = Object.keys(extra);
       const items: TransactItem[] = [
         {
           Update: {
             TableName: this.tableName,
             Key: { pk: userPk(userId), sk: convSk(id) },
             UpdateExpression:
-              'SET #st = :st, notes = :notes, escalationReason = :reason, closedAt = :closed, escalatedAt = :esc, updatedAt = :now, gsi1pk = :g1',
+              'SET #st = :st, notes = :notes, escalationReason = :reason, closedAt = :closed, escalatedAt = :esc, updatedAt = :now, gsi1pk = :g1' +
+              extraNames.map((n) => `, ${n} = :x_${n}`).join(''),
             ConditionExpression: 'attribute_exists(pk) AND #st = :before',
             ExpressionAttributeNames: { '#st': 'status' },
             ExpressionAttributeValues: {
+              ...Object.fromEntries(extraNames.map((n) => [`:x_${n}`, extra[n]])),
               ':st': after.status,
               ':notes': after.notes,
               ':reason': after.escalationReason,
@@ -279,19 +302,51 @@ export class DynamoConversationRepository implements ConversationRepository {
   }
 
   async escalate(userId: string, id: string, reason: string, now: string): Promise<StoredConversation | null> {
-    const escalated = await this.update(userId, id, { status: 'requires_human', escalationReason: reason, escalatedAt: now }, now);
+    const escalated = await this.update(
+      userId,
+      id,
+      { status: 'requires_human', escalationReason: reason, escalatedAt: now, humanAt: now, aiPaused: true },
+      now,
+    );
     if (escalated) await this.activity.add(userId, now, { esc: 1 });
     return escalated;
   }
 
-  private async queryStatus(userId: string, status: ConversationStatus, cap: number, since?: string): Promise<Item[]> {
+  async markRead(userId: string, id: string): Promise<void> {
+    if (!ID_RE.test(id)) return;
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: convSk(id) },
+          UpdateExpression: 'SET unreadCount = :zero',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':zero': 0 },
+        }),
+      )
+      .catch(ignoreConditionFailure);
+  }
+
+  /** The status index, newest first; `assignee` filters (user id, or null = unassigned) while the pages are read. */
+  private async queryStatus(userId: string, status: ConversationStatus, cap: number, since?: string, assignee?: AssigneeFilter): Promise<Item[]> {
+    const filter =
+      assignee === undefined
+        ? {}
+        : assignee === null
+          ? { FilterExpression: 'attribute_not_exists(assignee) OR attribute_type(assignee, :none)' }
+          : { FilterExpression: 'assignee = :assignee' };
     return queryItems(
       this.db,
       {
         TableName: this.tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: since ? 'gsi1pk = :pk AND gsi1sk >= :since' : 'gsi1pk = :pk',
-        ExpressionAttributeValues: { ':pk': statusGsi(userId, status), ...(since ? { ':since': since } : {}) },
+        ...filter,
+        ExpressionAttributeValues: {
+          ':pk': statusGsi(userId, status),
+          ...(since ? { ':since': since } : {}),
+          ...(assignee === null ? { ':none': 'NULL' } : assignee !== undefined ? { ':assignee': assignee } : {}),
+        },
         ScanIndexForward: false,
       },
       cap,
@@ -302,7 +357,9 @@ export class DynamoConversationRepository implements ConversationRepository {
     const statuses: readonly ConversationStatus[] = input.status ? [input.status] : CONVERSATION_STATUSES;
     const term = fold(input.search.trim());
     const want = input.offset + input.limit;
-    const read = await Promise.all(statuses.map((s) => this.queryStatus(userId, s, term ? SEARCH_READ_CAP : want)));
+    // A search or an assignee filter reads up to SEARCH_READ_CAP per status and counts what matched.
+    const filtered = Boolean(term) || input.assignee !== undefined;
+    const read = await Promise.all(statuses.map((s) => this.queryStatus(userId, s, filtered ? SEARCH_READ_CAP : want, undefined, input.assignee)));
     let items = read
       .flat()
       .sort((a, b) => String(b.gsi1sk).localeCompare(String(a.gsi1sk)))
@@ -312,6 +369,8 @@ export class DynamoConversationRepository implements ConversationRepository {
       items = items.filter((c) =>
         fold(`${c.customerName} ${c.customerPhone} ${c.customerWaId} ${c.notes} ${c.escalationReason} ${c.lastMessage?.body ?? ''}`).includes(term),
       );
+    }
+    if (filtered) {
       total = items.length;
     } else {
       const stats = await this.rawStats(userId);
@@ -320,8 +379,8 @@ export class DynamoConversationRepository implements ConversationRepository {
     return { items: items.slice(input.offset, want), total };
   }
 
-  async listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number): Promise<StoredConversation[]> {
-    return (await this.queryStatus(userId, status, limit, since)).map(toConversation);
+  async listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number, assignee?: AssigneeFilter): Promise<StoredConversation[]> {
+    return (await this.queryStatus(userId, status, limit, since, assignee)).map(toConversation);
   }
 
   private async rawStats(userId: string): Promise<Partial<Record<ConversationStatus, number>>> {

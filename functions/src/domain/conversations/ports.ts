@@ -57,6 +57,14 @@ export interface StoredConversation {
   closedAt: string | null;
   escalatedAt: string | null;
   messageCount: number;
+  /** ISO: when a person last replied or escalated (issue 17; absent on older items). */
+  humanAt?: string | null;
+  /** A person answers: the agent stays quiet (takeover.ts decides with the idle time; absent on older items). */
+  aiPaused?: boolean;
+  /** The team member (user id) it is assigned to; null/absent = unassigned. */
+  assignee?: string | null;
+  /** Customer messages since the owner last opened it (atomic ADD per inbound message); absent = 0. */
+  unreadCount?: number;
 }
 
 /** A message as stored: the API's Message with our own id, the contact always known, and bookkeeping. */
@@ -106,7 +114,15 @@ export interface ConversationPatch {
   /** ISO; null clears. Set by the repository when status moves to/from closed unless given. */
   closedAt?: string | null;
   escalatedAt?: string | null;
+  /** Takeover (takeover.ts): set by a person's action, aiPaused false returns it to the AI. */
+  humanAt?: string | null;
+  aiPaused?: boolean;
+  /** User id or null (unassigned). */
+  assignee?: string | null;
 }
+
+/** The board's assignee filter: a user id (theirs), null (unassigned); absent = all. */
+export type AssigneeFilter = string | null;
 
 /** What one stored message changes on its conversation. */
 export interface ConversationActivity {
@@ -121,6 +137,10 @@ export interface ConversationActivity {
   /** Refreshes the customer's profile name / contact link when known. */
   customerName?: string;
   contactId?: string;
+  /** Added to unreadCount (1 per new customer message). */
+  unreadDelta?: number;
+  /** A person's reply: the time they acted, and the AI is paused (takeover.ts). */
+  humanAt?: string;
 }
 
 export interface ConversationListInput {
@@ -129,6 +149,7 @@ export interface ConversationListInput {
   search: string;
   offset: number;
   limit: number;
+  assignee?: AssigneeFilter;
 }
 
 /** The inbox settings (issue 17; adapter: adapters/dynamo/inbox-settings.ts). */
@@ -157,12 +178,14 @@ export interface ConversationRepository {
    * conversation is gone).
    */
   update(userId: string, id: string, patch: ConversationPatch, now: string, expectedStatus?: ConversationStatus): Promise<StoredConversation | null>;
-  /** requires_human with reason and escalatedAt (from any status). Null if gone. */
+  /** requires_human with reason and escalatedAt (from any status); a person takes over (humanAt, aiPaused). Null if gone. */
   escalate(userId: string, id: string, reason: string, now: string): Promise<StoredConversation | null>;
   /** Newest activity first (lastMessageAt), with the filtered total. */
   page(userId: string, input: ConversationListInput): Promise<{ items: StoredConversation[]; total: number }>;
   /** Conversations of a status with lastMessageAt >= since, newest first, at most `limit`. */
-  listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number): Promise<StoredConversation[]>;
+  listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number, assignee?: AssigneeFilter): Promise<StoredConversation[]>;
+  /** unreadCount back to 0 (the owner opened it). */
+  markRead(userId: string, id: string): Promise<void>;
   /** From the status counters (one GetItem). */
   stats(userId: string): Promise<ConversationStats>;
   /** Deletes the conversation, its messages (and their counters/wamid items) and its customer pointer. False if gone. */

@@ -12,6 +12,7 @@ import {
   MESSAGE_STATUSES,
   whatsappMessages,
   type Conversation,
+  type AssigneeFilterParam,
   type ConversationDateFilter,
   type ConversationDetail,
   type ConversationMessage,
@@ -32,8 +33,13 @@ import {
   type SendTemplateRequest,
   type WhatsAppTemplate,
 } from '../../contract/whatsapp-templates.js';
+import { INBOX_DEFAULTS } from '../../contract/inbox.js';
 import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
+import { takeoverView } from './takeover.js';
+import type { EscalationAlerts } from '../notifications/ports.js';
 import type {
+  AssigneeFilter,
+  InboxSettingsRepository,
   ConversationPatch,
   ConversationRepository,
   MessageRepository,
@@ -43,7 +49,6 @@ import type {
   StoredConversation,
   StoredMessage,
 } from './ports.js';
-import type { EscalationAlerts } from '../notifications/ports.js';
 
 export interface ConversationServiceDeps {
   conversations: ConversationRepository;
@@ -51,6 +56,8 @@ export interface ConversationServiceDeps {
   /** Where a person's replies go out (the user's WhatsApp number; composition/ wires it). */
   channels: ReplyChannels;
   usage: MessageUsage;
+  /** The idle hours after which the AI takes a conversation back (issue 17); INBOX_DEFAULTS when absent. */
+  inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   now?: () => Date;
   /** 26-character time-sortable id (lib/ids.ts newId). */
   newId: () => string;
@@ -72,7 +79,16 @@ const MESSAGE_ID_RE = /^([0-9A-HJKMNP-TV-Z]{26})-[0-9A-HJKMNP-TV-Z]{26}$/;
 // ---------------------------------------------------------------------------------------------
 // Views
 
-export function toConversation(c: StoredConversation): Conversation {
+/** What the Conversation view needs beside the stored item: the inbox's idle hours and the time it is read at. */
+export interface ConversationViewContext {
+  aiResumeAfterHours: number;
+  now: Date;
+}
+
+export function toConversation(
+  c: StoredConversation,
+  ctx: ConversationViewContext = { aiResumeAfterHours: INBOX_DEFAULTS.aiResumeAfterHours, now: new Date() },
+): Conversation {
   return {
     _id: c.id,
     status: c.status,
@@ -81,12 +97,9 @@ export function toConversation(c: StoredConversation): Conversation {
     contact: { _id: c.contactId, name: c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone },
     customerWaId: c.customerWaId,
     profileName: c.customerName,
-    // Issue 17 fills these from the stored conversation (takeover, assignment, unread).
-    answeredBy: 'ai',
-    humanSince: null,
-    aiResumesAt: null,
-    assignee: null,
-    unreadCount: 0,
+    ...takeoverView(c, ctx.aiResumeAfterHours, ctx.now),
+    assignee: c.assignee ?? null,
+    unreadCount: Math.max(0, c.unreadCount ?? 0),
     lastMessage: c.lastMessage,
     lastAgent: c.lastAgent,
     createdAt: c.createdAt,
@@ -161,6 +174,11 @@ export function insideWindow(lastInboundAt: string | null, now: Date): boolean {
 export function statusFilter(raw: string): MessageStatus | '' {
   if (!raw) return '';
   return (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : 'pending';
+}
+
+/** The board's assignee filter as the repository's: me → the caller's id, none → null, all → undefined. */
+export function assigneeFilter(userId: string, param: AssigneeFilterParam): AssigneeFilter | undefined {
+  return param === 'me' ? userId : param === 'none' ? null : undefined;
 }
 
 const pagination = (page: number, limit: number, total: number): MessagePagination => ({
@@ -264,23 +282,40 @@ export function createConversationService(deps: ConversationServiceDeps) {
         lastMessage: { type: outgoing.type === 'chat' ? 'text' : outgoing.type, fromMe: true, content: text, body: text, timestamp, createdAt: timestamp },
         lastMessageAt: timestamp,
         messageCountDelta: 1,
+        // A person answered: the AI stays quiet on this conversation (takeover.ts).
+        humanAt: timestamp,
       })
       .catch((e: unknown) => onError('conversation touch failed', e));
     return deliver(userId, channel, message, conversation.customerWaId || conversation.customerPhone, outgoing.send);
   }
 
-  /** Applies a status/notes change, conditional on the status read (re-read on a concurrent change). */
-  async function applyUpdate(userId: string, id: string, input: { status?: ConversationStatus; notes?: string }) {
+  type View = (c: StoredConversation) => Conversation;
+  /** The Conversation view for the user's reads: takeover decided with their idle hours, now. */
+  async function viewer(userId: string): Promise<View> {
+    const settings = deps.inboxSettings ? await deps.inboxSettings.get(userId) : INBOX_DEFAULTS;
+    const ctx: ConversationViewContext = { aiResumeAfterHours: settings.aiResumeAfterHours, now: now() };
+    return (c) => toConversation(c, ctx);
+  }
+
+  const viewOne = async (userId: string, c: StoredConversation): Promise<Conversation> => (await viewer(userId))(c);
+
+  /** Applies a status/notes/assignee change, conditional on the status read (re-read on a concurrent change). */
+  async function applyUpdate(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }) {
+    // One user today: a conversation is assigned to its owner or to nobody.
+    if (input.assignee !== undefined && input.assignee !== null && input.assignee !== userId) {
+      throw new ValidationError(whatsappMessages.assigneeInvalid, 'assignee');
+    }
     for (let attempt = 0; ; attempt++) {
       const current = await loadConversation(userId, id);
       const patch: ConversationPatch = {};
       if (input.notes !== undefined) patch.notes = input.notes;
+      if (input.assignee !== undefined && input.assignee !== (current.assignee ?? null)) patch.assignee = input.assignee;
       if (input.status !== undefined && input.status !== current.status) {
         patch.status = input.status;
         if (input.status === 'closed') patch.closedAt = now().toISOString();
         else if (current.status === 'closed') patch.closedAt = null;
       }
-      if (patch.status === undefined && patch.notes === undefined) return current;
+      if (patch.status === undefined && patch.notes === undefined && patch.assignee === undefined) return current;
       const updated = await deps.conversations.update(userId, id, patch, now().toISOString(), current.status);
       if (updated) return updated;
       if (attempt >= 2) throw new NotFoundError(whatsappMessages.conversationNotFound);
@@ -290,10 +325,12 @@ export function createConversationService(deps: ConversationServiceDeps) {
   return {
     // ---- conversations ----
 
-    async overview(userId: string, dateFilter: ConversationDateFilter): Promise<ConversationOverview> {
+    async overview(userId: string, dateFilter: ConversationDateFilter, assignee: AssigneeFilterParam = 'all'): Promise<ConversationOverview> {
       const since = dateFilterStart(dateFilter, now()).toISOString();
+      const view = viewer(userId);
+      const filter = assigneeFilter(userId, assignee);
       const column = (status: ConversationStatus) =>
-        deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT).then((list) => list.map(toConversation));
+        deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT, filter).then(async (list) => list.map(await view));
       const [active, closed, requiresHuman, stats] = await Promise.all([
         column('active'),
         column('closed'),
@@ -303,15 +340,20 @@ export function createConversationService(deps: ConversationServiceDeps) {
       return { conversationsByStatus: { active, closed, requires_human: requiresHuman }, stats };
     },
 
-    async list(userId: string, query: { status?: ConversationStatus; search: string; page: number; limit: number }) {
-      const { items, total } = await deps.conversations.page(userId, {
-        ...(query.status ? { status: query.status } : {}),
-        search: query.search,
-        offset: (query.page - 1) * query.limit,
-        limit: query.limit,
-      });
+    async list(userId: string, query: { status?: ConversationStatus; search: string; page: number; limit: number; assignee?: AssigneeFilterParam }) {
+      const filter = assigneeFilter(userId, query.assignee ?? 'all');
+      const [{ items, total }, toView] = await Promise.all([
+        deps.conversations.page(userId, {
+          ...(query.status ? { status: query.status } : {}),
+          search: query.search,
+          offset: (query.page - 1) * query.limit,
+          limit: query.limit,
+          ...(filter !== undefined ? { assignee: filter } : {}),
+        }),
+        viewer(userId),
+      ]);
       return {
-        data: items.map(toConversation),
+        data: items.map(toView),
         pagination: {
           currentPage: query.page,
           totalPages: Math.max(1, Math.ceil(total / query.limit)),
@@ -325,14 +367,34 @@ export function createConversationService(deps: ConversationServiceDeps) {
       return deps.conversations.stats(userId);
     },
 
+    /** The conversation with its messages; opening it clears its unread count. */
     async get(userId: string, id: string): Promise<ConversationDetail> {
       const conversation = await loadConversation(userId, id);
-      const messages = await deps.messages.listByConversation(userId, id, DETAIL_MESSAGES_CAP);
-      return { conversation: toConversation(conversation), messages: messages.map(toConversationMessage) };
+      const [messages, toView] = await Promise.all([
+        deps.messages.listByConversation(userId, id, DETAIL_MESSAGES_CAP),
+        viewer(userId),
+        (conversation.unreadCount ?? 0) > 0 ? deps.conversations.markRead(userId, id) : undefined,
+      ]);
+      return { conversation: toView({ ...conversation, unreadCount: 0 }), messages: messages.map(toConversationMessage) };
     },
 
-    async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string }): Promise<Conversation> {
-      return toConversation(await applyUpdate(userId, id, input));
+    async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }): Promise<Conversation> {
+      return viewOne(userId, await applyUpdate(userId, id, input));
+    },
+
+    /**
+     * "Return to AI": the agent answers the conversation again (an escalated one becomes active);
+     * humanAt stays as when a person last acted.
+     */
+    async resumeAi(userId: string, id: string): Promise<Conversation> {
+      for (let attempt = 0; ; attempt++) {
+        const current = await loadConversation(userId, id);
+        const patch: ConversationPatch = { aiPaused: false };
+        if (current.status === 'requires_human') patch.status = 'active';
+        const updated = await deps.conversations.update(userId, id, patch, now().toISOString(), current.status);
+        if (updated) return viewOne(userId, updated);
+        if (attempt >= 2) throw new NotFoundError(whatsappMessages.conversationNotFound);
+      }
     },
 
     async escalate(userId: string, id: string, reason: string): Promise<Conversation> {
@@ -341,7 +403,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       await loadConversation(userId, id);
       const updated = await deps.conversations.escalate(userId, id, trimmed, now().toISOString());
       if (!updated) throw new NotFoundError(whatsappMessages.conversationNotFound);
-      const view = toConversation(updated);
+      const view = await viewOne(userId, updated);
       // Once per escalation (keyed by escalatedAt).
       await deps.alerts?.escalated(userId, {
         kind: 'conversation_escalated',

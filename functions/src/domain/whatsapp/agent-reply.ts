@@ -14,11 +14,14 @@ import {
   lastMessageOf,
   type ConversationAgentRef,
   type ConversationRepository,
+  type InboxSettingsRepository,
   type MessageRepository,
   type MessageUsage,
   type StoredConversation,
   type StoredMessage,
 } from '../conversations/ports.js';
+import { aiPausedAt, humanSinceOf } from '../conversations/takeover.js';
+import { INBOX_DEFAULTS } from '../../contract/inbox.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
@@ -39,6 +42,8 @@ export interface AgentReplyDeps {
   tools: ToolExecutor;
   usage: MessageUsage;
   graph: GraphClient;
+  /** The idle hours after which the AI takes a conversation back from a person (issue 17); INBOX_DEFAULTS when absent. */
+  inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   /** The owner's alert when the agent escalates (issue 17); never throws. Absent = no alert. */
   alerts?: EscalationAlerts;
   /** The user's WhatsApp connection (token opened), or null when not connected. */
@@ -53,7 +58,8 @@ export interface AgentReplyDeps {
   onError?: (message: string, error: unknown) => void;
 }
 
-export type ReplyOutcome = 'not_active' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'model_failed';
+/** human_answering: a person took the conversation over (takeover.ts): the message is stored, the AI stays quiet. */
+export type ReplyOutcome = 'not_active' | 'human_answering' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'model_failed';
 
 /** A failure worth a retry of the queue message (the SQS redelivery resumes where it stopped). */
 export class RetryableInboundError extends Error {
@@ -99,7 +105,22 @@ export function createAgentReply(deps: AgentReplyDeps) {
   return {
     /** Decides and sends the agent's answer to `message` (the reply claim is held). */
     async answer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer): Promise<ReplyOutcome> {
-      if (conversation.status !== 'active') return 'not_active';
+      if (conversation.status !== 'active' && conversation.status !== 'requires_human') return 'not_active';
+      if (conversation.status === 'requires_human' || conversation.aiPaused) {
+        // Escalated before the takeover was stored and with no time to count from: it waits for a person.
+        if (!humanSinceOf(conversation)) return 'not_active';
+        const { aiResumeAfterHours } = deps.inboxSettings ? await deps.inboxSettings.get(userId) : INBOX_DEFAULTS;
+        if (aiPausedAt(conversation, aiResumeAfterHours, now())) return 'human_answering';
+        // The idle time passed since the person last acted: the AI takes the conversation back
+        // (an escalated one becomes active again) and answers.
+        await deps.conversations.update(
+          userId,
+          conversation.id,
+          { aiPaused: false, ...(conversation.status === 'requires_human' ? { status: 'active' as const } : {}) },
+          iso(),
+          conversation.status,
+        );
+      }
       // Everything the reply needs, read at once; the plan's message is reserved alongside (given
       // back below when no reply is due).
       const [agents, connection, whatsapp, history, reservation] = await Promise.all([

@@ -111,6 +111,8 @@ export function createInboundStore(deps: InboundStoreDeps) {
           lastMessageAt: message.createdAt,
           lastInboundAt: message.createdAt,
           messageCountDelta: stored.isNew ? 1 : 0,
+          // Unread until the owner opens it (one atomic ADD with the activity; a redelivery adds nothing).
+          ...(stored.isNew ? { unreadDelta: 1 } : {}),
           ...(m.customer.name ? { customerName: m.customer.name } : {}),
           ...(contactId ? { contactId } : {}),
         })

@@ -55,7 +55,7 @@ function setup(over: { agents?: AgentWithChildren[]; model?: ScriptedModel | nul
     newId: () => `ID${String(++ids).padStart(24, '0')}`,
     now: () => Date.parse('2026-03-18T12:00:00.000Z'),
   };
-  return { replies: createAgentReply(deps), stored, touches, escalations, sends, usage };
+  return { replies: createAgentReply(deps), deps, stored, touches, escalations, sends, usage };
 }
 
 const active = (): StoredConversation => conversation();
@@ -89,6 +89,34 @@ describe('historyTurns', () => {
 });
 
 describe('agent reply', () => {
+  it('a person took over (issue 17): no reply, no plan message, until the idle hours pass; then the AI takes it back and answers', async () => {
+    const now = Date.parse('2026-03-18T12:00:00.000Z');
+    const hoursAgo = (h: number) => new Date(now - h * 3600 * 1000).toISOString();
+    const paused = setup();
+    const updates: unknown[] = [];
+    const conv = { ...active(), humanAt: hoursAgo(11), aiPaused: true };
+    const escalated = { ...active(), status: 'requires_human' as const, escalatedAt: hoursAgo(13), humanAt: hoursAgo(13), aiPaused: true };
+
+    expect(await paused.replies.answer('u1', conv, message(conv), CUSTOMER)).toBe('human_answering');
+    expect(paused.usage).toEqual({ used: 0, released: 0 });
+    expect(paused.sends).toEqual([]);
+    expect(paused.stored).toEqual([]);
+
+    const resumed = setup();
+    const replies = createAgentReply({
+      ...resumed.deps,
+      conversations: { ...resumed.deps.conversations, update: async (_u, id, patch, _now, expected) => (updates.push({ id, patch, expected }), null) },
+    });
+    expect(await replies.answer('u1', escalated, message(escalated), CUSTOMER)).toBe('replied');
+    expect(updates).toEqual([{ id: escalated.id, patch: { aiPaused: false, status: 'active' }, expected: 'requires_human' }]);
+    expect(resumed.sends).toHaveLength(1);
+
+    // The user's idle hours decide (here 24: 13 hours ago is still a person's).
+    const longer = setup();
+    const patient = createAgentReply({ ...longer.deps, inboxSettings: { get: async () => ({ aiResumeAfterHours: 24, alertByEmail: true, alertWhatsappNumber: '' }) } });
+    expect(await patient.answer('u1', escalated, message(escalated), CUSTOMER)).toBe('human_answering');
+  });
+
   it('answers through the Graph API and stores the reply as sent, with the agent on the conversation', async () => {
     const { replies, stored, touches, sends, usage } = setup();
     const conv = active();
