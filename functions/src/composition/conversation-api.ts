@@ -4,6 +4,8 @@
  * connection, the Graph API client over fetch) and the plan's message usage. Nothing else: no agent runtime, no
  * OpenAI, no queues (the inbound worker wires those).
  */
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { logger } from '../adapters/logger.js';
 import { config } from '../config.js';
 import { createInboxSettingsService } from '../domain/conversations/inbox-settings.js';
@@ -26,6 +28,8 @@ export const conversationService = once(() =>
     inboxSettings: inboxSettingsRepository(),
     // The owner's escalation alert: in-app, e-mail, WhatsApp (issue 17).
     alerts: escalationAlerts(),
+    // Cards and the conversation name the contact as the directory does now (issue 17).
+    contactNames: new DynamoContactNames(documentClient(), config().TABLE_NAME),
     newId: () => newId(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),

@@ -34,6 +34,7 @@ import {
   type WhatsAppTemplate,
 } from '../../contract/whatsapp-templates.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
+import { distinct, emptyContactNames, type ContactName, type ContactNames } from '../contacts/names.js';
 import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { takeoverView } from './takeover.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
@@ -56,6 +57,8 @@ export interface ConversationServiceDeps {
   /** Where a person's replies go out (the user's WhatsApp number; composition/ wires it). */
   channels: ReplyChannels;
   usage: MessageUsage;
+  /** The linked contacts' current directory names (issue 17: names stay true); absent = stored names. */
+  contactNames?: ContactNames;
   /** The idle hours after which the AI takes a conversation back (issue 17); INBOX_DEFAULTS when absent. */
   inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   now?: () => Date;
@@ -85,16 +88,18 @@ export interface ConversationViewContext {
   now: Date;
 }
 
+/** `directory` = the linked contact's current entry: its name names the conversation (the WhatsApp profile name stays in `profileName`). */
 export function toConversation(
   c: StoredConversation,
   ctx: ConversationViewContext = { aiResumeAfterHours: INBOX_DEFAULTS.aiResumeAfterHours, now: new Date() },
+  directory?: ContactName,
 ): Conversation {
   return {
     _id: c.id,
     status: c.status,
     notes: c.notes,
     escalationReason: c.escalationReason,
-    contact: { _id: c.contactId, name: c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone },
+    contact: { _id: directory?.id ?? c.contactId, name: directory?.name || c.customerName || c.customerPhone || c.customerWaId, phoneNumber: c.customerPhone },
     customerWaId: c.customerWaId,
     profileName: c.customerName,
     ...takeoverView(c, ctx.aiResumeAfterHours, ctx.now),
@@ -289,15 +294,31 @@ export function createConversationService(deps: ConversationServiceDeps) {
     return deliver(userId, channel, message, conversation.customerWaId || conversation.customerPhone, outgoing.send);
   }
 
-  type View = (c: StoredConversation) => Conversation;
+  type View = (c: StoredConversation, directory?: ContactName) => Conversation;
   /** The Conversation view for the user's reads: takeover decided with their idle hours, now. */
   async function viewer(userId: string): Promise<View> {
     const settings = deps.inboxSettings ? await deps.inboxSettings.get(userId) : INBOX_DEFAULTS;
     const ctx: ConversationViewContext = { aiResumeAfterHours: settings.aiResumeAfterHours, now: now() };
-    return (c) => toConversation(c, ctx);
+    return (c, directory) => toConversation(c, ctx, directory);
   }
 
-  const viewOne = async (userId: string, c: StoredConversation): Promise<Conversation> => (await viewer(userId))(c);
+  /**
+   * Conversations named by their contacts' current directory names (issue 17): one batch read per
+   * page; a customer saved as a contact since is found by phone.
+   */
+  async function named(userId: string, list: readonly StoredConversation[], view: View | Promise<View>): Promise<Conversation[]> {
+    const [found, toView] = await Promise.all([
+      deps.contactNames && list.length
+        ? deps.contactNames.lookup(userId, {
+            ids: distinct(list.map((c) => c.contactId)),
+            phones: distinct(list.filter((c) => !c.contactId).map((c) => c.customerPhone)),
+          })
+        : emptyContactNames(),
+      view,
+    ]);
+    return list.map((c) => toView(c, (c.contactId ? found.byId.get(c.contactId) : undefined) ?? found.byPhone.get(c.customerPhone)));
+  }
+  const namedOne = async (userId: string, c: StoredConversation): Promise<Conversation> => (await named(userId, [c], viewer(userId)))[0]!;
 
   /** Applies a status/notes/assignee change, conditional on the status read (re-read on a concurrent change). */
   async function applyUpdate(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }) {
@@ -330,7 +351,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       const view = viewer(userId);
       const filter = assigneeFilter(userId, assignee);
       const column = (status: ConversationStatus) =>
-        deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT, filter).then(async (list) => list.map(await view));
+        deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT, filter).then((list) => named(userId, list, view));
       const [active, closed, requiresHuman, stats] = await Promise.all([
         column('active'),
         column('closed'),
@@ -353,7 +374,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
         viewer(userId),
       ]);
       return {
-        data: items.map(toView),
+        data: await named(userId, items, toView),
         pagination: {
           currentPage: query.page,
           totalPages: Math.max(1, Math.ceil(total / query.limit)),
@@ -375,11 +396,12 @@ export function createConversationService(deps: ConversationServiceDeps) {
         viewer(userId),
         (conversation.unreadCount ?? 0) > 0 ? deps.conversations.markRead(userId, id) : undefined,
       ]);
-      return { conversation: toView({ ...conversation, unreadCount: 0 }), messages: messages.map(toConversationMessage) };
+      const [shown] = await named(userId, [{ ...conversation, unreadCount: 0 }], toView);
+      return { conversation: shown!, messages: messages.map(toConversationMessage) };
     },
 
     async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }): Promise<Conversation> {
-      return viewOne(userId, await applyUpdate(userId, id, input));
+      return namedOne(userId, await applyUpdate(userId, id, input));
     },
 
     /**
@@ -392,7 +414,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
         const patch: ConversationPatch = { aiPaused: false };
         if (current.status === 'requires_human') patch.status = 'active';
         const updated = await deps.conversations.update(userId, id, patch, now().toISOString(), current.status);
-        if (updated) return viewOne(userId, updated);
+        if (updated) return namedOne(userId, updated);
         if (attempt >= 2) throw new NotFoundError(whatsappMessages.conversationNotFound);
       }
     },
@@ -403,8 +425,8 @@ export function createConversationService(deps: ConversationServiceDeps) {
       await loadConversation(userId, id);
       const updated = await deps.conversations.escalate(userId, id, trimmed, now().toISOString());
       if (!updated) throw new NotFoundError(whatsappMessages.conversationNotFound);
-      const view = await viewOne(userId, updated);
-      // Once per escalation (keyed by escalatedAt).
+      const view = await namedOne(userId, updated);
+      // The contact's directory name as the board shows it; once per escalation (keyed by escalatedAt).
       await deps.alerts?.escalated(userId, {
         kind: 'conversation_escalated',
         subjectId: id,
