@@ -9,6 +9,7 @@
  * preview fills the text with the same fillTemplate().
  */
 import * as z from 'zod/mini';
+import { whatsappMessages } from './whatsapp.js';
 import './zod-locale.js';
 
 export interface WhatsAppTemplate {
@@ -41,6 +42,23 @@ export const templateMessages = {
   windowOpen: 'The customer wrote within the last 24 hours: send a normal reply. Templates are for when the 24-hour window is closed.',
   templateSent: 'Template sent',
 } as const;
+
+/**
+ * Meta's send errors in words (https://developers.facebook.com/docs/whatsapp/cloud-api/support/error-codes):
+ * what happened and what to do, instead of Meta's terse titles. English, as the API's other texts.
+ */
+export const metaErrorMessages: Readonly<Record<number, string>> = {
+  131026: 'WhatsApp could not deliver the message: the customer may not use WhatsApp, may use an old version, or has not accepted the latest terms.',
+  131047: whatsappMessages.windowClosed,
+  131051: 'WhatsApp does not support this type of message.',
+  132000: "The number of parameters does not match the template's: check the template in WhatsApp Manager.",
+  132001: 'WhatsApp does not know this template in this language: it may have been deleted, renamed or not approved yet.',
+  132005: 'The template is too long once its parameters are filled in: shorten the parameters.',
+  132007: "The template's text or parameters break WhatsApp's formatting rules (for example new lines, tabs or more than 4 spaces in a row in a parameter).",
+  132012: 'A template parameter has the wrong format (for example text where the template expects a date, a currency or an image).',
+  132015: 'WhatsApp paused this template because of its low quality: edit it in WhatsApp Manager or choose another one.',
+  132016: 'WhatsApp disabled this template because of its low quality: choose another template.',
+};
 
 const PLACEHOLDER_RE = /\{\{\s*([A-Za-z0-9_]+)\s*\}\}/g;
 
