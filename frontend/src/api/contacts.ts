@@ -5,6 +5,7 @@ import type {
   ContactImportResult,
   ContactListResponse,
   ContactStats,
+  ContactTimeline,
   CreateContactInput,
   UpdateContactInput,
   WhatsAppImportResult,
@@ -18,6 +19,9 @@ export const contactsApi = {
   list: (query: string, signal?: AbortSignal) => requestBody<ContactListResponse>(`${BASE}?${query}`, { signal }),
   stats: (signal?: AbortSignal) => requestData<ContactStats>(`${BASE}/stats`, { signal }),
   get: (id: string, signal?: AbortSignal) => requestData<Contact>(`${BASE}/${encodeURIComponent(id)}`, { signal }),
+  /** The contact's calls and WhatsApp conversations, newest first (at most `limit`; hasMore beyond). */
+  timeline: (id: string, limit: number, signal?: AbortSignal) =>
+    requestData<ContactTimeline>(`${BASE}/${encodeURIComponent(id)}/timeline?limit=${limit}`, { signal }),
   create: (input: CreateContactInput) => requestData<Contact>(BASE, { method: 'POST', body: input }),
   update: (id: string, input: UpdateContactInput) =>
     requestData<Contact>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: input }),

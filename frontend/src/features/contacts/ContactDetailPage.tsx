@@ -18,7 +18,6 @@ import ArrowBack from '@mui/icons-material/ArrowBack';
 import Cancel from '@mui/icons-material/Cancel';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import EditOutlined from '@mui/icons-material/EditOutlined';
-import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useForm, useWatch } from 'react-hook-form';
@@ -30,6 +29,7 @@ import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { fieldProps } from '../../shared/forms';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
+import { ContactTimelineCard } from './ContactTimelineCard';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { DeleteContactDialog } from './DeleteContactDialog';
 import { addTag, displayName, removeTag, sourceLabel } from './fields';
@@ -301,14 +301,10 @@ function ContactView({ contact }: { contact: Contact }) {
             </Row>
           </DetailSection>
 
-          {/* The contact's WhatsApp conversations and calls are listed here once those issues land. */}
           <DetailSection title={t('contacts.detail.activity')}>
-            <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }} data-testid="contact-activity">
-              <ForumOutlined color="disabled" aria-hidden />
-              <Typography variant="body2" color="text.secondary">
-                {t('contacts.detail.activityBody')}
-              </Typography>
-            </Stack>
+            <Box data-testid="contact-activity">
+              <ContactTimelineCard contactId={contact._id} />
+            </Box>
           </DetailSection>
         </Stack>
       </Box>

@@ -11,6 +11,7 @@ export const contactKeys = {
   list: (filters: ContactFilters) => ['contacts', 'list', filters] as const,
   stats: ['contacts', 'stats'] as const,
   detail: (id: string) => ['contacts', 'detail', id] as const,
+  timeline: (id: string, limit: number) => ['contacts', 'timeline', id, limit] as const,
 };
 
 export function useContactList(filters: ContactFilters) {
@@ -30,6 +31,15 @@ export function useContact(id: string) {
     queryKey: contactKeys.detail(id),
     queryFn: ({ signal }) => contactsApi.get(id, signal),
     retry: (count, err) => count < 2 && !(err && typeof err === 'object' && 'status' in err && (err.status === 404 || err.status === 400)),
+  });
+}
+
+/** The contact page's "Conversations & Calls": the newest `limit` (Show more raises it; the shown rows stay while it loads). */
+export function useContactTimeline(id: string, limit: number) {
+  return useQuery({
+    queryKey: contactKeys.timeline(id, limit),
+    queryFn: ({ signal }) => contactsApi.timeline(id, limit, signal),
+    placeholderData: keepPreviousData,
   });
 }
 
