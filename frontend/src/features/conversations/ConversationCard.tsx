@@ -16,7 +16,7 @@ import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '@agentdesk/functions/contract';
 import { formatPhone } from '../../shared/phone';
-import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, truncate } from './format';
+import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, profileNameLine, truncate } from './format';
 import { ConversationStatusChip } from './StatusChip';
 import { useDateTime } from './useNow';
 
@@ -35,6 +35,7 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
   const dateTime = useDateTime();
   const name = contactLabel(conversation) || t('conversations.card.unknownContact');
   const phone = formatPhone(conversation.contact?.phoneNumber);
+  const profile = profileNameLine(conversation);
   const last = conversation.lastMessage;
   const lastText = messageText(last) || (last ? t('conversations.card.media', { type: last.type }) : '');
   const activity = lastActivity(conversation);
@@ -58,6 +59,11 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
               {phone && phone !== name && (
                 <Typography variant="body2" color="text.secondary" noWrap>
                   {phone}
+                </Typography>
+              )}
+              {profile && (
+                <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="conversation-profile-name">
+                  {t('conversations.card.profileName', { name: profile })}
                 </Typography>
               )}
             </Box>

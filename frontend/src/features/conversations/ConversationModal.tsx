@@ -31,6 +31,7 @@ import { useToast } from '../../shared/useToast';
 import { translateMessage } from '../../i18n';
 import { formatPhone, whatsappLink } from '../../shared/phone';
 import { contactLabel } from './ConversationCard';
+import { profileNameLine } from './format';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';
 import { useConversation, useDeleteConversation, useEscalateConversation, useReplyToConversation, useUpdateConversation } from './queries';
@@ -61,6 +62,7 @@ function ContactHeader({ conversation }: { conversation: Conversation }) {
   const phone = conversation.contact?.phoneNumber || (conversation.customerWaId ? `+${conversation.customerWaId}` : '');
   const wa = whatsappLink(phone);
   const contactId = conversation.contact?._id;
+  const profile = profileNameLine(conversation);
   const search = conversation.contact?.name?.trim() || conversation.contact?.phoneNumber || conversation.customerWaId || '';
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between', pr: 5 }}>
@@ -75,6 +77,11 @@ function ContactHeader({ conversation }: { conversation: Conversation }) {
           {phone && (
             <Typography variant="body2" color="text.secondary" noWrap>
               {formatPhone(phone)}
+            </Typography>
+          )}
+          {profile && (
+            <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="conversation-profile-name">
+              {t('conversations.card.profileName', { name: profile })}
             </Typography>
           )}
         </Box>

@@ -2,9 +2,11 @@
  * /conversations (SPEC §2 Conversations): the three-column board — Active, Requires Human,
  * Closed — with counts, a client-side search over the loaded cards, the date filter (Today by
  * default; This week, This month), refresh, the stats summary (Total, Active, Requires Human,
- * Closed, Archived) and a result count while a filter is active. A card opens the detail modal.
+ * Closed, Archived) and a result count while a filter is active. A card opens the detail modal;
+ * so does `?open={id}` (the contact page's timeline links here).
  */
 import { useState } from 'react';
+import { useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -75,8 +77,9 @@ export default function ConversationsPage() {
   usePageTitle(t('conversations.title'));
   const [search, setSearch] = useState('');
   const [dateFilter, setDateFilter] = useState<ConversationDateFilter>('today');
-  const [selected, setSelected] = useState<string | null>(null);
-  const [modalOpen, setModalOpen] = useState(false);
+  const [params, setParams] = useSearchParams();
+  const [selected, setSelected] = useState<string | null>(() => params.get('open'));
+  const [modalOpen, setModalOpen] = useState(() => Boolean(params.get('open')));
   const [savedRepliesOpen, setSavedRepliesOpen] = useState(false);
   const overview = useConversationOverview(dateFilter);
   const now = useNow(30_000);
@@ -202,7 +205,10 @@ export default function ConversationsPage() {
           id={selected}
           open={modalOpen}
           now={now}
-          onClose={() => setModalOpen(false)}
+          onClose={() => {
+            setModalOpen(false);
+            if (params.has('open')) setParams({}, { replace: true });
+          }}
           onExited={() => setSelected(null)}
         />
       )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Conversation, ConversationMessage, ConversationOverview } from '@agentdesk/functions/contract';
-import { filterBoard, groupByDate, matchesSearch, placeOnBoard, relativeTime, removeFromBoard, truncate, windowOpen } from './format';
+import { filterBoard, groupByDate, matchesSearch, placeOnBoard, profileNameLine, relativeTime, removeFromBoard, truncate, windowOpen } from './format';
 
 const NOW = Date.parse('2025-03-10T12:00:00Z');
 const ago = (ms: number) => new Date(NOW - ms).toISOString();
@@ -133,5 +133,22 @@ describe('moving cards (SPEC §4)', () => {
   it('takes an archived conversation off the board and removes a deleted one', () => {
     expect(placeOnBoard(board([a], [], []), { ...a, status: 'archived' }).conversationsByStatus.active).toEqual([]);
     expect(removeFromBoard(board([a], [c], []), 'c').conversationsByStatus).toEqual({ active: [a], requires_human: [], closed: [] });
+  });
+});
+
+describe('profileNameLine (issue 17: the directory name first, the WhatsApp name as a secondary line)', () => {
+  const named = (name: string, profileName: string) => conversation({ _id: 'c1', contact: { _id: 'k1', name, phoneNumber: '+34612345678' }, profileName });
+
+  it('shows the WhatsApp profile name when it differs from the directory name', () => {
+    expect(profileNameLine(named('Josefina Núñez', 'Pepe 🍕'))).toBe('Pepe 🍕');
+  });
+
+  it('hides it when it is the directory name (case and spaces aside) or empty', () => {
+    expect(profileNameLine(named('José Martínez', 'josé  martínez'))).toBe('');
+    expect(profileNameLine(named('José Martínez', ''))).toBe('');
+  });
+
+  it('lets the board search find a card by the WhatsApp name too', () => {
+    expect(matchesSearch(named('Josefina Núñez', 'Pepe 🍕'), 'pepe')).toBe(true);
   });
 });

@@ -47,16 +47,26 @@ export function messageText(message: { body?: string | null; content?: string | 
   return message?.body || message?.content || '';
 }
 
+/**
+ * The WhatsApp profile name as a secondary line (issue 17): the card names the contact as the
+ * directory does; the customer's own WhatsApp name shows only when it differs ('' otherwise).
+ */
+export function profileNameLine(conversation: Conversation): string {
+  const profile = conversation.profileName?.trim() ?? '';
+  const fold = (s: string) => s.normalize('NFC').toLocaleLowerCase().replace(/\s+/g, ' ');
+  return profile && fold(profile) !== fold(conversation.contact?.name?.trim() ?? '') ? profile : '';
+}
+
 /** When the conversation last moved: its last message, else its creation. */
 export function lastActivity(conversation: Conversation): string {
   return conversation.lastMessageAt || conversation.lastMessage?.timestamp || conversation.lastMessage?.createdAt || conversation.createdAt;
 }
 
-/** Client-side search over the loaded cards: contact name, phone and last message (case-insensitive). */
+/** Client-side search over the loaded cards: contact name, WhatsApp profile name, phone and last message (case-insensitive). */
 export function matchesSearch(conversation: Conversation, search: string): boolean {
   const needle = search.trim().toLowerCase();
   if (!needle) return true;
-  const haystack = [conversation.contact?.name, conversation.contact?.phoneNumber, conversation.customerWaId, messageText(conversation.lastMessage)];
+  const haystack = [conversation.contact?.name, conversation.profileName, conversation.contact?.phoneNumber, conversation.customerWaId, messageText(conversation.lastMessage)];
   if (haystack.some((field) => field?.toLowerCase().includes(needle))) return true;
   // Digits typed with spaces, dashes or brackets still find the number.
   const digits = needle.replace(/\D/g, '');
