@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { useAuth, useCurrentUser } from '../../shared/session';
 import { Brand } from '../../shared/Brand';
 import { Sidebar } from './Sidebar';
+import { NotificationBell } from '../../features/notifications/NotificationBell';
 
 const DRAWER_WIDTH = 264;
 
@@ -44,6 +45,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
           )}
           <Brand />
           <Box sx={{ flex: 1 }} />
+          <NotificationBell />
           <Box
             component={RouterLink}
             to="/profile"
