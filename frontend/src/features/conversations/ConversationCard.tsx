@@ -16,7 +16,7 @@ import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '@agentdesk/functions/contract';
 import { formatPhone } from '../../shared/phone';
-import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, profileNameLine, truncate } from './format';
+import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, profileNameLine, truncate, usernameOnly } from './format';
 import { ConversationStatusChip } from './StatusChip';
 import { useDateTime } from './useNow';
 
@@ -27,13 +27,15 @@ interface ConversationCardProps {
 }
 
 export function contactLabel(conversation: Conversation): string {
-  return conversation.contact?.name?.trim() || formatPhone(conversation.contact?.phoneNumber) || conversation.customerWaId || '';
+  // A username customer's business-scoped id is no name to show (the caller says "WhatsApp user").
+  return conversation.contact?.name?.trim() || formatPhone(conversation.contact?.phoneNumber) || (usernameOnly(conversation) ? '' : conversation.customerWaId) || '';
 }
 
 export function ConversationCard({ conversation, relative, onOpen }: ConversationCardProps) {
   const { t } = useTranslation();
   const dateTime = useDateTime();
-  const name = contactLabel(conversation) || t('conversations.card.unknownContact');
+  const username = usernameOnly(conversation);
+  const name = contactLabel(conversation) || (username ? t('conversations.card.whatsappUser') : t('conversations.card.unknownContact'));
   const phone = formatPhone(conversation.contact?.phoneNumber);
   const profile = profileNameLine(conversation);
   const last = conversation.lastMessage;
@@ -59,6 +61,11 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
               {phone && phone !== name && (
                 <Typography variant="body2" color="text.secondary" noWrap>
                   {phone}
+                </Typography>
+              )}
+              {username && name !== t('conversations.card.whatsappUser') && (
+                <Typography variant="body2" color="text.secondary" noWrap data-testid="conversation-whatsapp-user">
+                  {t('conversations.card.whatsappUser')}
                 </Typography>
               )}
               {profile && (

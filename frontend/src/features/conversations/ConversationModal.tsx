@@ -31,7 +31,7 @@ import { useToast } from '../../shared/useToast';
 import { translateMessage } from '../../i18n';
 import { formatPhone, whatsappLink } from '../../shared/phone';
 import { contactLabel } from './ConversationCard';
-import { profileNameLine } from './format';
+import { profileNameLine, usernameOnly } from './format';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';
 import { useConversation, useDeleteConversation, useEscalateConversation, useReplyToConversation, useUpdateConversation } from './queries';
@@ -58,8 +58,10 @@ function actionError(title: string, err: unknown): ActionError {
 
 function ContactHeader({ conversation }: { conversation: Conversation }) {
   const { t } = useTranslation();
-  const name = contactLabel(conversation) || t('conversations.card.unknownContact');
-  const phone = conversation.contact?.phoneNumber || (conversation.customerWaId ? `+${conversation.customerWaId}` : '');
+  const username = usernameOnly(conversation);
+  const name = contactLabel(conversation) || (username ? t('conversations.card.whatsappUser') : t('conversations.card.unknownContact'));
+  // No number for a username customer (a business-scoped id is no phone): no "Open WhatsApp" either.
+  const phone = conversation.contact?.phoneNumber || (/^\d+$/.test(conversation.customerWaId ?? '') ? `+${conversation.customerWaId}` : '');
   const wa = whatsappLink(phone);
   const contactId = conversation.contact?._id;
   const profile = profileNameLine(conversation);
@@ -74,10 +76,17 @@ function ContactHeader({ conversation }: { conversation: Conversation }) {
           <Typography variant="h6" component="h2" noWrap>
             {name}
           </Typography>
-          {phone && (
+          {phone ? (
             <Typography variant="body2" color="text.secondary" noWrap>
               {formatPhone(phone)}
             </Typography>
+          ) : (
+            username &&
+            name !== t('conversations.card.whatsappUser') && (
+              <Typography variant="body2" color="text.secondary" noWrap data-testid="conversation-whatsapp-user">
+                {t('conversations.card.whatsappUser')}
+              </Typography>
+            )
           )}
           {profile && (
             <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="conversation-profile-name">
@@ -126,7 +135,9 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
   const [confirmDelete, setConfirmDelete] = useState(false);
 
   const conversation = detail.data?.conversation;
-  const titleName = conversation ? contactLabel(conversation) || t('conversations.card.unknownContact') : '';
+  const titleName = conversation
+    ? contactLabel(conversation) || (usernameOnly(conversation) ? t('conversations.card.whatsappUser') : t('conversations.card.unknownContact'))
+    : '';
 
   const run = async (action: () => Promise<unknown>, failedText: string, success?: string): Promise<boolean> => {
     setError(null);

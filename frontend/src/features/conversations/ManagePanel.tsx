@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { CONVERSATION_STATUSES, type Conversation, type ConversationStatus } from '@agentdesk/functions/contract';
 import { DetailRow } from '../../shared/DetailSection';
 import { formatPhone } from '../../shared/phone';
-import { ESCALATION_REASON_MAX, lastActivity } from './format';
+import { ESCALATION_REASON_MAX, lastActivity, usernameOnly } from './format';
 import { ConversationStatusChip } from './StatusChip';
 import { useDateTime } from './useNow';
 
@@ -76,7 +76,10 @@ export function ManagePanel({ conversation, updating, escalating, deleting, onUp
 
   const rows: Array<[label: string, value: ReactNode]> = [
     [t('conversations.modal.fields.status'), <ConversationStatusChip key="s" status={conversation.status} />],
-    [t('conversations.modal.fields.phone'), formatPhone(conversation.contact?.phoneNumber) || conversation.customerWaId],
+    [
+      t('conversations.modal.fields.phone'),
+      formatPhone(conversation.contact?.phoneNumber) || (usernameOnly(conversation) ? t('conversations.card.whatsappUser') : conversation.customerWaId),
+    ],
     [t('conversations.modal.fields.created'), dateTime(conversation.createdAt)],
     [t('conversations.modal.fields.lastMessage'), dateTime(lastActivity(conversation))],
     [t('conversations.modal.fields.lastAgent'), agent ? agent.name : ''],

@@ -2,8 +2,8 @@
  * The modal's right panel (SPEC §2 Conversations): the messages grouped by date in a fixed-height
  * list, the total count, the 24-hour window note ('Can send new messages for free during 24h
  * period' / 'Last message sent more than 24h ago', from the customer's last message), and the
- * human-reply composer (beyond the spec; ReplyComposer, with the `/` saved replies), disabled while
- * the window is closed.
+ * human-reply composer (beyond the spec; ReplyComposer, with the `/` saved replies) while the window
+ * is open, the template composer (TemplateComposer) once it is closed.
  */
 import { useEffect, useRef } from 'react';
 import Alert from '@mui/material/Alert';
@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import type { Conversation, ConversationMessage } from '@agentdesk/functions/contract';
 import { groupByDate, messageText, windowOpen } from './format';
 import { ReplyComposer } from './ReplyComposer';
+import { TemplateComposer } from './TemplateComposer';
 import { formatDate } from '../../shared/intl';
 import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 
@@ -116,7 +117,12 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
       <Alert severity={open ? 'success' : 'warning'} variant="outlined" sx={{ py: 0 }} data-testid="conversation-window-note">
         {open ? t('conversations.modal.windowOpen') : t('conversations.modal.windowClosed')}
       </Alert>
-      <ReplyComposer open={open} sending={sending} onSend={onSend} />
+      {open ? (
+        <ReplyComposer open={open} sending={sending} onSend={onSend} />
+      ) : (
+        // Outside the 24-hour window WhatsApp only delivers an approved template (issue 17).
+        <TemplateComposer conversationId={conversation._id} />
+      )}
     </Stack>
   );
 }

@@ -57,6 +57,14 @@ export function profileNameLine(conversation: Conversation): string {
   return profile && fold(profile) !== fold(conversation.contact?.name?.trim() ?? '') ? profile : '';
 }
 
+/**
+ * A customer known only by a WhatsApp username (issue 17): Meta gave a business-scoped user id and
+ * no phone number, so there is no number to show or to open in WhatsApp.
+ */
+export function usernameOnly(conversation: { contact?: { phoneNumber?: string } | null; customerWaId?: string }): boolean {
+  return !conversation.contact?.phoneNumber && !/^\d+$/.test(conversation.customerWaId ?? '');
+}
+
 /** When the conversation last moved: its last message, else its creation. */
 export function lastActivity(conversation: Conversation): string {
   return conversation.lastMessageAt || conversation.lastMessage?.timestamp || conversation.lastMessage?.createdAt || conversation.createdAt;
