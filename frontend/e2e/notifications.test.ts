@@ -14,8 +14,16 @@ import { callApi, eventually, newPage, randomDigits, slowly, subscribedUser, use
 const appUrl = inject('appUrl');
 const browser = useBrowser();
 
-/** WhatsApp connected, one customer message delivered, its conversation escalated by the owner; the customer's name. */
-async function escalatedConversation(page: Page, name: string, reason: string): Promise<{ customer: string; conversationId: string }> {
+interface Business {
+  phoneId: string;
+  businessId: string;
+  phoneNumber: string;
+  appSecret: string;
+  integrationId: string;
+}
+
+/** WhatsApp connected through the API (the fake Graph accepts any token). */
+async function connectWhatsApp(page: Page): Promise<Business> {
   const business = {
     bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
     appSecret: randomBytes(16).toString('hex'),
@@ -24,13 +32,17 @@ async function escalatedConversation(page: Page, name: string, reason: string): 
     phoneNumber: '+34910000000',
   };
   const setup = await callApi<{ webhookUrl: string }>(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
-  const integrationId = decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '');
+  return { ...business, integrationId: decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '') };
+}
+
+/** One customer message delivered (a signed webhook), its conversation escalated by the owner. */
+async function escalatedConversation(page: Page, business: Business, name: string, reason: string): Promise<{ customer: string; conversationId: string }> {
   const customer = waCustomer(name, `346${randomDigits(8)}`);
   const body = metaDelivery(
     { phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber },
     { messages: [textMessage(customer, 'Necesito hablar con alguien, por favor')] },
   );
-  const delivery = await fetch(`${appUrl}${webhookPath(integrationId)}`, {
+  const delivery = await fetch(`${appUrl}${webhookPath(business.integrationId)}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
     body,
@@ -58,7 +70,8 @@ describe('notification bell', () => {
     await eventually(() => page.getByText('No notifications').count()).toBe(1);
     await page.keyboard.press('Escape');
 
-    const { customer, conversationId } = await escalatedConversation(page, `Lucía ${randomBytes(2).toString('hex')}`, 'Wants a refund');
+    const business = await connectWhatsApp(page);
+    const { customer, conversationId } = await escalatedConversation(page, business, `Lucía ${randomBytes(2).toString('hex')}`, 'Wants a refund');
     await page.reload();
 
     await eventually(() => bell.getAttribute('aria-label')).toBe('Notifications, 1 unread');
@@ -78,13 +91,24 @@ describe('notification bell', () => {
     const after = await callApi<{ unreadCount: number; notifications: Array<{ subjectId: string; readAt: string | null }> }>(page, 'GET', '/api/notifications');
     expect(after.unreadCount).toBe(0);
     expect(after.notifications).toEqual([expect.objectContaining({ subjectId: conversationId, readAt: expect.any(String) })]);
+
+    // Another escalation while the board is shown: the bell (refreshed when opened) opens it in place.
+    await page.keyboard.press('Escape');
+    await eventually(() => dialog.count()).toBe(0);
+    const second = await escalatedConversation(page, business, `Mateo ${randomBytes(2).toString('hex')}`, 'Asks for the manager');
+    await bell.click();
+    const next = menu.getByTestId('notification-item').filter({ hasText: second.customer });
+    await eventually(() => next.count()).toBe(1);
+    await next.click();
+    await slowly(() => page.getByRole('dialog').filter({ hasText: second.customer }).count()).toBe(1);
+    await eventually(() => bell.getAttribute('aria-label')).toBe('Notifications');
   });
 
   it('in Spanish: the count, the list and "Marcar todo como leído"', async () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'campana');
     await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
-    const first = await escalatedConversation(page, `Begoña ${randomBytes(2).toString('hex')}`, 'Pide una factura');
+    const first = await escalatedConversation(page, await connectWhatsApp(page), `Begoña ${randomBytes(2).toString('hex')}`, 'Pide una factura');
 
     await page.goto(`${appUrl}/`);
     const bell = page.getByTestId('notification-bell');
