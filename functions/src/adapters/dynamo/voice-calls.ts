@@ -21,7 +21,6 @@ import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from
 import { latencyStats } from '../../domain/voice/latency.js';
 import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
-import { E164_RE } from '../../contract/voice-messages.js';
 import { callStartedUpdate } from './activity.js';
 import { unlessConditionFails } from './conditions.js';
 import { queryItems, queryPages } from './query-items.js';
@@ -87,6 +86,8 @@ function toCall(item: Item): StoredCall {
 }
 
 const digitsOf = (s: string) => s.replace(/\D/g, '');
+/** contract/voice-messages.ts E164_RE, restated: the voice relay bundles this module and not those texts. */
+const CALLER_E164_RE = /^\+[1-9]\d{6,14}$/;
 
 export class DynamoCallRepository implements CallRepository {
   constructor(
@@ -132,7 +133,7 @@ export class DynamoCallRepository implements CallRepository {
             },
             callStartedUpdate(this.tableName, call.userId, call.createdAt),
             // Issue 17: the caller's calls, newest first, for the contact's timeline (no Query on caller numbers otherwise).
-            ...(E164_RE.test(call.phoneNumber)
+            ...(CALLER_E164_RE.test(call.phoneNumber)
               ? [{ Put: { TableName: this.tableName, Item: { pk: userPk(call.userId), sk: callByNumberSk(call.phoneNumber, call.id), entity: 'voiceCallByNumber', callId: call.id } } }]
               : []),
       ]);
