@@ -1,0 +1,137 @@
+/**
+ * Escalation alerts over in-memory ports: raised once per escalation (a retry with the same
+ * occurrence writes and sends nothing), the e-mail/WhatsApp claimed once, a failure never thrown
+ * to the escalating caller; the sender follows the inbox settings and the owner's language.
+ */
+import { describe, expect, it } from 'vitest';
+import { INBOX_DEFAULTS, type InboxSettings } from '../../../src/contract/inbox.js';
+import { alertTexts, createAlertSender } from '../../../src/domain/notifications/delivery.js';
+import { alertKey, type NotificationRepository, type StoredNotification } from '../../../src/domain/notifications/ports.js';
+import { createEscalationAlerts } from '../../../src/domain/notifications/raise.js';
+
+function memoryRepo(): Pick<NotificationRepository, 'create' | 'byKey' | 'claimAlert'> & { items: StoredNotification[]; keys: Map<string, string>; claimed: Set<string> } {
+  const items: StoredNotification[] = [];
+  const keys = new Map<string, string>();
+  const claimed = new Set<string>();
+  return {
+    items,
+    keys,
+    claimed,
+    async create(n, key) {
+      if (keys.has(`${n.userId}#${key}`)) return false;
+      keys.set(`${n.userId}#${key}`, n.id);
+      items.push(n);
+      return true;
+    },
+    async byKey(userId, key) {
+      const id = keys.get(`${userId}#${key}`);
+      return items.find((n) => n.id === id) ?? null;
+    },
+    async claimAlert(_userId, id) {
+      if (claimed.has(id)) return false;
+      claimed.add(id);
+      return true;
+    },
+  };
+}
+
+const alert = { kind: 'conversation_escalated' as const, subjectId: 'C1', contactName: 'Ana', reason: 'Refund', occurrence: '2026-11-26T01:00:00.000Z' };
+let seq = 0;
+const newId = () => `01J${String(++seq).padStart(23, '0')}`;
+
+describe('escalation alerts', () => {
+  it('a retried escalation (same occurrence) raises and sends once; a new occurrence raises again', async () => {
+    const repo = memoryRepo();
+    const sent: string[] = [];
+    const alerts = createEscalationAlerts({ notifications: repo, sender: { send: async (n) => void sent.push(n.id) }, newId });
+
+    await alerts.escalated('u1', alert);
+    await alerts.escalated('u1', alert);
+    await alerts.escalated('u1', { ...alert, occurrence: '2026-11-26T02:00:00.000Z' });
+
+    expect(repo.items).toHaveLength(2);
+    expect(sent).toEqual(repo.items.map((n) => n.id));
+  });
+
+  it('never throws to the escalating caller: a store failure is logged', async () => {
+    const errors: string[] = [];
+    const alerts = createEscalationAlerts({
+      notifications: { ...memoryRepo(), create: () => Promise.reject(new Error('DynamoDB down')) },
+      newId,
+      onError: (message) => void errors.push(message),
+    });
+
+    await expect(alerts.escalated('u1', alert)).resolves.toBeUndefined();
+    expect(errors).toHaveLength(1);
+  });
+
+  it('without a sender only the notification is written; sendPending sends it later, once', async () => {
+    const repo = memoryRepo();
+    const sent: string[] = [];
+    const writeOnly = createEscalationAlerts({ notifications: repo, newId });
+    const worker = createEscalationAlerts({ notifications: repo, sender: { send: async (n) => void sent.push(n.subjectId) }, newId });
+    const call = { kind: 'call_escalated' as const, subjectId: 'CALL1', contactName: '', reason: 'Owner', occurrence: '' };
+
+    await writeOnly.escalated('u1', call);
+    expect(sent).toEqual([]);
+    expect(await worker.sendPending('u1', call)).toBe(true);
+    expect(await worker.sendPending('u1', call)).toBe(false);
+    expect(await worker.sendPending('u1', { ...call, subjectId: 'OTHER' })).toBe(false);
+    expect(sent).toEqual(['CALL1']);
+    expect(repo.keys.has(`u1#${alertKey(call)}`)).toBe(true);
+  });
+});
+
+describe('alert sender', () => {
+  const notification: StoredNotification = { id: 'N1', userId: 'u1', kind: 'conversation_escalated', subjectId: 'C 1', contactName: 'José Núñez', reason: 'Quiere factura', createdAt: '', readAt: null };
+
+  function sender(settings: Partial<InboxSettings>, options: { language?: string; connected?: boolean; whatsappFails?: boolean } = {}) {
+    const mails: Array<{ to: string; subject: string; text: string }> = [];
+    const texts: Array<{ to: string; text: string }> = [];
+    const errors: string[] = [];
+    const s = createAlertSender({
+      settings: { get: async () => ({ ...INBOX_DEFAULTS, ...settings }) },
+      users: { get: async () => ({ email: 'owner@example.com', language: options.language ?? 'en' }) },
+      mailer: { send: async (m) => void mails.push(m) },
+      whatsapp: {
+        connection: async () => (options.connected === false ? null : { credentials: 'creds' }),
+        sendText: async (_c, to, text) => {
+          if (options.whatsappFails) throw Object.assign(new Error('Re-engagement message'), { code: 131047 });
+          texts.push({ to, text });
+        },
+      },
+      appUrl: 'https://app.example.com/',
+      onError: (message) => void errors.push(message),
+    });
+    return { s, mails, texts, errors };
+  }
+
+  it('e-mails the account by default, in the owner’s language, with a link that opens the conversation', async () => {
+    const { s, mails, texts } = sender({}, { language: 'es' });
+    await s.send(notification);
+    expect(mails).toEqual([expect.objectContaining({ to: 'owner@example.com', subject: 'Conversación escalada: José Núñez' })]);
+    expect(mails[0]!.text).toContain('Motivo: Quiere factura');
+    expect(mails[0]!.text).toContain('https://app.example.com/conversations?open=C%201');
+    expect(texts).toEqual([]);
+  });
+
+  it('alertByEmail off and a WhatsApp number: only the WhatsApp text, to the number’s digits', async () => {
+    const { s, mails, texts } = sender({ alertByEmail: false, alertWhatsappNumber: '+34 612 345 678' });
+    await s.send(notification);
+    expect(mails).toEqual([]);
+    expect(texts).toEqual([{ to: '34612345678', text: expect.stringContaining('*Conversation escalated: José Núñez*') }]);
+  });
+
+  it('Meta refusing the free-form text (closed 24-hour window) is logged; the e-mail still goes', async () => {
+    const { s, mails, errors } = sender({ alertWhatsappNumber: '+34612345678' }, { whatsappFails: true });
+    await expect(s.send(notification)).resolves.toBeUndefined();
+    expect(mails).toHaveLength(1);
+    expect(errors).toEqual(['Escalation alert by WhatsApp failed']);
+  });
+
+  it('a call links to its page; an unknown name says so', () => {
+    const t = alertTexts({ ...notification, kind: 'call_escalated', subjectId: 'K1', contactName: ' ' }, 'en', 'https://app.example.com');
+    expect(t.subject).toBe('Call escalated: Unknown contact');
+    expect(t.text).toContain('https://app.example.com/voice-conversations/K1');
+  });
+});
