@@ -4,6 +4,7 @@
  * spec's modal), and the query keys the board and the modal share.
  */
 import type {
+  AssigneeFilterParam,
   Conversation,
   ConversationDateFilter,
   ConversationDetail,
@@ -19,13 +20,15 @@ const path = (id: string) => `${BASE}/${encodeURIComponent(id)}`;
 export const conversationKeys = {
   all: ['conversations'] as const,
   overviews: ['conversations', 'overview'] as const,
-  overview: (dateFilter: ConversationDateFilter) => ['conversations', 'overview', dateFilter] as const,
+  overview: (dateFilter: ConversationDateFilter, assignee: AssigneeFilterParam = 'all') => ['conversations', 'overview', dateFilter, assignee] as const,
   detail: (id: string) => ['conversations', 'detail', id] as const,
 };
 
 export interface UpdateConversationInput {
   status?: ConversationStatus;
   notes?: string;
+  /** The caller's own user id, or null to unassign (issue 17). */
+  assignee?: string | null;
 }
 
 /** The server answers a change with the conversation; older shapes nest it under `conversation`. */
@@ -36,12 +39,11 @@ function conversationOf(data: unknown): Conversation | undefined {
 }
 
 export const conversationsApi = {
-  /** Today's board when dateFilter is 'today' (the server's default: the parameter is omitted). */
-  overview: (dateFilter: ConversationDateFilter, signal?: AbortSignal) =>
-    requestData<ConversationOverview>(
-      dateFilter === 'today' ? `${BASE}/overview` : `${BASE}/overview?${new URLSearchParams({ dateFilter })}`,
-      { signal },
-    ),
+  /** Today's board when dateFilter is 'today' and every assignee (the server's defaults: those parameters are omitted). */
+  overview: (dateFilter: ConversationDateFilter, signal?: AbortSignal, assignee: AssigneeFilterParam = 'all') => {
+    const query = new URLSearchParams({ ...(dateFilter === 'today' ? {} : { dateFilter }), ...(assignee === 'all' ? {} : { assignee }) }).toString();
+    return requestData<ConversationOverview>(query ? `${BASE}/overview?${query}` : `${BASE}/overview`, { signal });
+  },
   get: (id: string, signal?: AbortSignal) => requestData<ConversationDetail>(path(id), { signal }),
   /** Returns the updated conversation when the server sends it. */
   update: async (id: string, input: UpdateConversationInput) =>
@@ -49,6 +51,8 @@ export const conversationsApi = {
   escalate: async (id: string, reason: string) =>
     conversationOf((await request<unknown>(`${path(id)}/escalate`, { method: 'POST', body: { reason } })).data),
   remove: (id: string) => request(path(id), { method: 'DELETE' }),
+  /** "Return to AI" (issue 17): the agent answers the conversation again. */
+  resumeAi: async (id: string) => conversationOf((await request<unknown>(`${path(id)}/resume-ai`, { method: 'POST' })).data),
   /** A person's reply as the business; the server refuses it outside the 24-hour window. */
   reply: async (id: string, text: string) =>
     (await request<ConversationMessage>(`${path(id)}/messages`, { method: 'POST', body: { text } })).data,

@@ -18,6 +18,7 @@ import type { Conversation } from '@agentdesk/functions/contract';
 import { formatPhone } from '../../shared/phone';
 import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, profileNameLine, truncate, usernameOnly } from './format';
 import { ConversationStatusChip } from './StatusChip';
+import { AnsweredByChip, UnreadBadge } from './inbox/AnsweredByChip';
 import { useDateTime } from './useNow';
 
 interface ConversationCardProps {
@@ -74,7 +75,13 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
                 </Typography>
               )}
             </Box>
-            <ConversationStatusChip status={conversation.status} />
+            <Stack direction="row" spacing={0.5} sx={{ flex: 'none', alignItems: 'center' }}>
+              <UnreadBadge conversation={conversation} />
+              <ConversationStatusChip status={conversation.status} />
+            </Stack>
+          </Stack>
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+            <AnsweredByChip conversation={conversation} />
           </Stack>
 
           {conversation.status === 'requires_human' && (

@@ -34,6 +34,7 @@ import { contactLabel } from './ConversationCard';
 import { profileNameLine, usernameOnly } from './format';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';
+import { TakeoverBar } from './inbox/TakeoverBar';
 import { useConversation, useDeleteConversation, useEscalateConversation, useReplyToConversation, useUpdateConversation } from './queries';
 import { RetryAlert } from '../../shared/RetryAlert';
 
@@ -208,6 +209,7 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
     >
       <DialogTitle component="div" sx={{ pb: 1.5 }}>
         {conversation ? <ContactHeader conversation={conversation} /> : <Skeleton width={240} height={40} />}
+        {conversation && <TakeoverBar conversation={conversation} />}
         <IconButton aria-label={t('conversations.modal.close')} onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
           <Close />
         </IconButton>

@@ -18,8 +18,9 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import Refresh from '@mui/icons-material/Refresh';
 import QuickreplyOutlined from '@mui/icons-material/QuickreplyOutlined';
+import TuneOutlined from '@mui/icons-material/TuneOutlined';
 import { useTranslation } from 'react-i18next';
-import { CONVERSATION_DATE_FILTERS, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
+import { CONVERSATION_DATE_FILTERS, type AssigneeFilterParam, type ConversationDateFilter, type ConversationStats } from '@agentdesk/functions/contract';
 import { usePageTitle } from '../../shared/usePageTitle';
 import './i18n';
 import { ConversationCard } from './ConversationCard';
@@ -31,6 +32,8 @@ import { RetryAlert } from '../../shared/RetryAlert';
 import { SearchField, SelectFilter } from '../../shared/filters';
 import { PageHeader } from '../../shared/PageHeader';
 import { SavedRepliesDialog } from './saved-replies/SavedRepliesDialog';
+import { AssigneeFilter } from './inbox/AssigneeFilter';
+import { InboxSettingsDialog } from './inbox/InboxSettingsDialog';
 
 const COLUMN_ACCENT: Record<BoardColumn, string> = {
   active: 'success.main',
@@ -88,13 +91,15 @@ export default function ConversationsPage() {
     setModalOpen(true);
   }, [openParam]);
   const [savedRepliesOpen, setSavedRepliesOpen] = useState(false);
-  const overview = useConversationOverview(dateFilter);
+  const [assignee, setAssignee] = useState<AssigneeFilterParam>('all');
+  const [inboxSettingsOpen, setInboxSettingsOpen] = useState(false);
+  const overview = useConversationOverview(dateFilter, assignee);
   const now = useNow(30_000);
   const relative = useRelativeTime(now);
 
   const board = filterBoard(overview.data, search);
   const shown = BOARD_COLUMNS.reduce((sum, column) => sum + board[column].length, 0);
-  const filtered = search.trim() !== '' || dateFilter !== 'today';
+  const filtered = search.trim() !== '' || dateFilter !== 'today' || assignee !== 'all';
   const loading = overview.isPending;
   const failed = overview.isError;
 
@@ -130,8 +135,17 @@ export default function ConversationsPage() {
               <QuickreplyOutlined />
             </IconButton>
           </Tooltip>
+          <Tooltip title={t('inbox.settings.open')}>
+            <IconButton aria-label={t('inbox.settings.open')} onClick={() => setInboxSettingsOpen(true)}>
+              <TuneOutlined />
+            </IconButton>
+          </Tooltip>
         </Stack>
       </PageHeader>
+
+      <Stack direction="row" sx={{ mb: 1.5, justifyContent: 'flex-end' }}>
+        <AssigneeFilter value={assignee} onChange={setAssignee} />
+      </Stack>
 
       <StatsSummary stats={overview.data?.stats} />
 
@@ -221,6 +235,7 @@ export default function ConversationsPage() {
       )}
 
       <SavedRepliesDialog open={savedRepliesOpen} onClose={() => setSavedRepliesOpen(false)} />
+      <InboxSettingsDialog open={inboxSettingsOpen} onClose={() => setInboxSettingsOpen(false)} />
     </Box>
   );
 }

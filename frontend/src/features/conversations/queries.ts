@@ -5,17 +5,17 @@
  * a deleted one is removed and the overview reloads.
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Conversation, ConversationDateFilter, ConversationDetail, ConversationOverview } from '@agentdesk/functions/contract';
+import type { AssigneeFilterParam, Conversation, ConversationDateFilter, ConversationDetail, ConversationOverview } from '@agentdesk/functions/contract';
 import { conversationKeys, conversationsApi, type UpdateConversationInput } from '../../api/conversations';
 import { placeOnBoard, removeFromBoard } from './format';
 
 const BOARD_POLL_MS = 15_000;
 const DETAIL_POLL_MS = 5_000;
 
-export function useConversationOverview(dateFilter: ConversationDateFilter) {
+export function useConversationOverview(dateFilter: ConversationDateFilter, assignee: AssigneeFilterParam = 'all') {
   return useQuery({
-    queryKey: conversationKeys.overview(dateFilter),
-    queryFn: ({ signal }) => conversationsApi.overview(dateFilter, signal),
+    queryKey: conversationKeys.overview(dateFilter, assignee),
+    queryFn: ({ signal }) => conversationsApi.overview(dateFilter, signal, assignee),
     placeholderData: keepPreviousData,
     refetchInterval: BOARD_POLL_MS,
   });
@@ -57,6 +57,15 @@ export function useEscalateConversation(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (reason: string) => conversationsApi.escalate(id, reason),
+    onSuccess: (conversation) => afterChange(queryClient, id, conversation),
+  });
+}
+
+/** "Return to AI" (issue 17): the card and the modal show the AI answering again. */
+export function useResumeAi(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => conversationsApi.resumeAi(id),
     onSuccess: (conversation) => afterChange(queryClient, id, conversation),
   });
 }
