@@ -1,7 +1,7 @@
 /**
- * The notification store and escalation alerts without a sender: what the voice webhook and the
- * voice relay load (DynamoDB only; their alert's e-mail/WhatsApp goes from the call-summary
- * worker when the call ends).
+ * The notification store (DynamoDB only) and escalation alerts without a sender: what the voice
+ * webhook and the voice relay load (their alert's e-mail/WhatsApp goes from the call-summary
+ * worker when the call ends; the relay must not load zod nor the alert texts).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';

@@ -1,10 +1,9 @@
 /**
- * Wires the notifications group (list, read, read all) and the escalation alerts: the in-app
- * notification (DynamoDB) plus, where the caller may send (the conversations API, the inbound
- * worker, the call-summary worker), the e-mail (SES) and the WhatsApp text through the user's
- * connection. The voice webhook and relay only write the notification (notificationsOnly): their
- * alert is sent by the call-summary worker when the call ends (no SES client, nor the texts, in
- * the latency- and size-bound voice bundles).
+ * Wires the escalation alerts that send at once: the in-app notification (DynamoDB) plus the
+ * e-mail (SES) and the WhatsApp text through the user's connection — for the conversations API,
+ * the inbound worker and the call-summary worker. The voice webhook and relay only write the
+ * notification (notification-store.ts): their alert is sent by the call-summary worker when the
+ * call ends (no SES client, nor the texts, in the latency- and size-bound voice bundles).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
@@ -13,15 +12,10 @@ import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { SesMailer } from '../adapters/mailer.js';
 import { createAlertSender } from '../domain/notifications/delivery.js';
-import { createNotificationService } from '../domain/notifications/service.js';
 import { once } from '../lib/once.js';
 import { inboxSettingsRepository } from './conversations.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
-import { notificationRepository, escalationAlertsWith } from './notification-store.js';
-
-export { notificationRepository };
-
-export const notificationService = once(() => createNotificationService({ notifications: notificationRepository() }));
+import { escalationAlertsWith } from './notification-store.js';
 
 const alertSender = once(() =>
   createAlertSender({

@@ -24,7 +24,6 @@ import { streamingAiConnector } from './ai-stream.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { secretBox } from './secrets.js';
 import { voiceIntegrationReader } from './twilio.js';
-import { notificationsOnly } from './notification-store.js';
 
 const logError = (message: string, error: unknown, data?: Record<string, unknown>) => logger.error(message, { error: error as Error, ...data });
 
@@ -47,7 +46,6 @@ export const relaySession = once(() => {
     agents: new DynamoAgentRepository(db, TABLE_NAME),
     ai: streamingAiConnector(),
     retriever: knowledgeRetriever(),
-    alerts: notificationsOnly(),
     tools: new HttpToolExecutor({ fetch: guardedFetch, secrets: secretBox(), timeoutMs: TOOL_TIMEOUT_MS, onError: logError }),
     relayUrl: () => config().VOICE_RELAY_URL,
     onError: logError,

@@ -8,26 +8,7 @@
 import * as z from 'zod/mini';
 import './zod-locale.js';
 
-export const NOTIFICATION_KINDS = ['conversation_escalated', 'call_escalated'] as const;
-export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-export interface AppNotification {
-  _id: string;
-  kind: NotificationKind;
-  /** The conversation id (conversation_escalated) or the call id (call_escalated). */
-  subjectId: string;
-  contactName: string;
-  reason: string;
-  createdAt: string;
-  readAt: string | null;
-}
-
-export interface NotificationList {
-  notifications: AppNotification[];
-  unreadCount: number;
-  /** Pass as `cursor` for the next (older) page; null = no more. */
-  nextCursor: string | null;
-}
+export { NOTIFICATION_KINDS, type AppNotification, type NotificationKind, type NotificationList } from './notification-kinds.js';
 
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 

@@ -1,6 +1,6 @@
 /** /api/notifications: the owner's in-app notifications (escalations), unread count, mark read ('user' auth). */
 import { listNotificationsQuery, notificationMessages } from '../contract/notifications.js';
-import { notificationService } from '../composition/notifications.js';
+import { notificationService } from '../composition/notification-api.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
 export const routes: RouteTable = {

@@ -7,7 +7,7 @@
  * counter never counts an item that is gone.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { NOTIFICATION_KINDS, type NotificationKind } from '../../contract/notifications.js';
+import { NOTIFICATION_KINDS, type NotificationKind } from '../../contract/notification-kinds.js';
 import type { NotificationPage, NotificationRepository, StoredNotification } from '../../domain/notifications/ports.js';
 import { conditionHolds } from './conditions.js';
 import { userPk } from './keys.js';

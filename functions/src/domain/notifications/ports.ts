@@ -3,7 +3,7 @@
  * with an exact unread counter. The lowest domain tier: the escalating areas (whatsapp,
  * conversations, voice) import these ports; this area imports no other domain area.
  */
-import type { AppNotification, NotificationKind } from '../../contract/notifications.js';
+import type { AppNotification, NotificationKind } from '../../contract/notification-kinds.js';
 
 export interface StoredNotification extends Omit<AppNotification, '_id'> {
   /** 26-character time-sortable id: newest first is key order. */

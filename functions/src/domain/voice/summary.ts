@@ -218,7 +218,7 @@ export async function processCallSummaryJob(deps: CallSummaryJobDeps, job: CallS
   const call = await deps.calls.get(job.userId, job.callId);
   if (!call) return { outcome: 'missing' };
   if (call.status === 'active') return { outcome: 'active' };
-  if (deps.alerts) await sendCallAlert(deps.alerts, call.userId, call.id);
+  if (deps.alerts) await sendCallAlert(deps.alerts, call);
   let summaryStatus = call.summaryStatus;
   let summary = call.summary;
   let resumed = true;

@@ -135,3 +135,21 @@ describe('alert sender', () => {
     expect(t.text).toContain('https://app.example.com/voice-conversations/K1');
   });
 });
+
+describe('a call’s alert at its end (call-summary worker)', () => {
+  const call = { id: 'CALL9', userId: 'u1', contact: { _id: null, name: 'Íñigo', phoneNumber: '+34600000000' }, phoneNumber: '+34600000000', escalated: true, escalationReason: 'Owner' };
+
+  it('raises the notification a streamed call left to the worker and sends it once; a call that was not escalated alerts nothing', async () => {
+    const { sendCallAlert } = await import('../../../src/domain/voice/call-alert.js');
+    const repo = memoryRepo();
+    const sent: string[] = [];
+    const alerts = createEscalationAlerts({ notifications: repo, sender: { send: async (n) => void sent.push(n.contactName) }, newId });
+
+    await sendCallAlert(alerts, call);
+    await sendCallAlert(alerts, call);
+    await sendCallAlert(alerts, { ...call, id: 'CALL10', escalated: false });
+
+    expect(repo.items.map((n) => [n.kind, n.subjectId, n.reason])).toEqual([['call_escalated', 'CALL9', 'Owner']]);
+    expect(sent).toEqual(['Íñigo']);
+  });
+});

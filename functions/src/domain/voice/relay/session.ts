@@ -36,8 +36,6 @@ import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { CallRepository, StoredCall } from '../ports.js';
 import { clauseSplitter } from './clauses.js';
 import type { RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from './ports.js';
-import type { EscalationAlerts } from '../../notifications/ports.js';
-import { callAlert } from '../call-alert.js';
 
 export const RELAY_LIMITS = {
   /** The same prompt text again within this window is a repeated frame, not the caller repeating themselves. */
@@ -64,8 +62,6 @@ export interface RelaySessionDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
-  /** The in-app notification of an escalated call (issue 17; its e-mail goes when the call ends); never throws. */
-  alerts?: EscalationAlerts;
   /** The relay's public wss:// URL (VOICE_RELAY_URL); '' = not deployed (every handshake refused). */
   relayUrl(): string;
   now?: () => number;
@@ -327,7 +323,6 @@ export function createRelaySession(deps: RelaySessionDeps) {
     if (escalation) {
       const reason = escalation.reason.slice(0, 500);
       await deps.calls.markEscalated(userId, callId, reason);
-      await deps.alerts?.escalated(userId, callAlert(call, reason));
       if (s.escalationForwardNumber) {
         // Warm transfer: Twilio posts the <Connect action> with this handoffData; it dials and tells the owner.
         await deps.posts.post(conn.connectionId, { type: 'end', handoffData: JSON.stringify({ reason, callId }) });
