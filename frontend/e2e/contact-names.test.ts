@@ -1,10 +1,10 @@
 /**
  * Names stay true (issue 17) in a real browser against the local runtime, in Spanish: a saved
  * contact writes on WhatsApp under another profile name and has a call from their number; the
- * owner renames the contact on its page; the call log and the conversations board show the new
- * name (the board with "WhatsApp: <profile name>" as a secondary line); the contact's
- * "Conversaciones y llamadas" card lists the conversation and the call, newest first, and its
- * links open the call's detail and the conversation.
+ * owner renames the contact on its page; the call log, the dashboard's recent activity and the
+ * conversations board show the new name (the board with "WhatsApp: <profile name>" as a secondary
+ * line); the contact's "Conversaciones y llamadas" card lists the conversation and the call,
+ * newest first, and its links open the call's detail and the conversation.
  */
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -127,6 +127,10 @@ describe('names stay true', () => {
     await page.goto(`${appUrl}/voice-conversations`);
     const row = page.getByTestId('call-row').first();
     await eventually(() => row.getByRole('cell').first().textContent()).toBe('Josefina Núñez');
+
+    // The dashboard's recent activity.
+    await page.goto(`${appUrl}/`);
+    await eventually(() => page.getByTestId('activity-contact').first().textContent()).toBe('Josefina Núñez');
 
     // The board: the directory name, the WhatsApp profile name as a secondary line.
     await page.goto(`${appUrl}/conversations`);
