@@ -11,11 +11,12 @@ import twilio from 'twilio';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../../src/contract/voice.js';
+import type { NotificationList } from '../../src/contract/notifications.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { RELAY_FILLERS } from '../../src/domain/voice/relay/session.js';
 import { newCallSid, simulateCall, type ScriptTurn, type SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
 import { api, itemsOf, provided } from '../support/api.js';
-import { validTool } from '../support/agents-api.js';
+import { eventually, validTool } from '../support/agents-api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
 import { webFixtures } from '../support/web-fixtures.js';
@@ -295,6 +296,13 @@ describe('voice relay (ConversationRelay over the WebSocket API)', () => {
     expect(call.events.filter((e) => e.verb === 'Dial').map((e) => e.text)).toEqual(['+34911222333']);
     expect(saved).toMatchObject({ escalated: true, escalationReason: 'wants the manager' });
     expect((await summaryJobs()).filter((j) => j.callId === saved.id && j.stage === 'handoff')).toHaveLength(1);
+    // The owner's escalation alert (issue 17): one notification, raised by the call-summary worker once the call ended.
+    const alerts = await eventually(async () => {
+      const list = (await api<NotificationList>('GET', '/api/notifications', { token: u.token })).body.data;
+      return list && list.notifications.length > 0 ? list : null;
+    }, 20_000);
+    expect(alerts.notifications).toEqual([expect.objectContaining({ kind: 'call_escalated', subjectId: saved.id, reason: 'wants the manager', readAt: null })]);
+    expect(alerts.unreadCount).toBe(1);
   }, 60_000);
 
   it('does not append a duplicated prompt frame twice', async () => {
