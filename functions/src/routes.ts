@@ -168,6 +168,12 @@ export const routeGroups = {
     description: 'Dashboard: per-day call, message and contact figures from counter items, recent activity',
     needs: ['table:read'],
   },
+  'inbox-settings': {
+    entry: 'src/handlers/inbox-settings.ts',
+    // Its own function: the alert number's normalisation (libphonenumber metadata) stays out of the board's bundle.
+    description: 'Inbox settings (issue 17): the AI idle resume time and the escalation alerts (e-mail, WhatsApp number)',
+    needs: ['table:read', 'table:write'],
+  },
   'api-keys': {
     entry: 'src/handlers/api-keys.ts',
     description: 'API keys: list, create (shown once), regenerate, delete',
@@ -330,8 +336,8 @@ export const routes = [
   // A person's reply, also from an external system with an API key (issue 17: it pauses the AI too).
   { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'userOrApiKey' },
   { method: 'POST', path: '/api/conversations/{id}/resume-ai', group: 'conversations', auth: 'user' },
-  { method: 'GET', path: '/api/inbox-settings', group: 'conversations', auth: 'user' },
-  { method: 'PUT', path: '/api/inbox-settings', group: 'conversations', auth: 'user' },
+  { method: 'GET', path: '/api/inbox-settings', group: 'inbox-settings', auth: 'user' },
+  { method: 'PUT', path: '/api/inbox-settings', group: 'inbox-settings', auth: 'user' },
   // Notifications (issue 17: escalation alerts)
   { method: 'GET', path: '/api/notifications', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/notifications/read-all', group: 'notifications', auth: 'user' },

@@ -8,16 +8,14 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { logger } from '../adapters/logger.js';
 import { config } from '../config.js';
-import { createInboxSettingsService } from '../domain/conversations/inbox-settings.js';
 import { createConversationService } from '../domain/conversations/service.js';
-import { WHATSAPP_INTEGRATION } from '../domain/whatsapp/integration.js';
 import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { conversationRepository, inboxSettingsRepository, messageRepository } from './conversations.js';
 import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
-import { graphClient, whatsappCredentials, whatsappIntegrations } from './whatsapp.js';
+import { graphClient, whatsappCredentials } from './whatsapp.js';
 
 export const conversationService = once(() =>
   createConversationService({
@@ -32,18 +30,5 @@ export const conversationService = once(() =>
     contactNames: new DynamoContactNames(documentClient(), config().TABLE_NAME),
     newId: () => newId(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
-  }),
-);
-
-/** GET/PUT /api/inbox-settings: the alert number is read in the contacts' country, then in the business number's. */
-export const inboxSettingsService = once(() =>
-  createInboxSettingsService({
-    settings: inboxSettingsRepository(),
-    defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
-    businessNumber: async (userId) => {
-      const record = await whatsappIntegrations().get(userId, WHATSAPP_INTEGRATION);
-      const phone = record?.settings.phoneNumber;
-      return typeof phone === 'string' && phone ? phone : null;
-    },
   }),
 );

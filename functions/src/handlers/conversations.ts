@@ -1,4 +1,4 @@
-/** /api/conversations (the WhatsApp board, a conversation with its messages, changes, escalation, human reply — also with an API key —, return to AI, templates) and /api/inbox-settings. */
+/** /api/conversations (the WhatsApp board, a conversation with its messages, changes, escalation, human reply — also with an API key —, return to AI, templates). */
 import {
   escalateRequest,
   humanReplyRequest,
@@ -8,8 +8,7 @@ import {
   whatsappMessages,
 } from '../contract/whatsapp.js';
 import { sendTemplateRequest, templateMessages } from '../contract/whatsapp-templates.js';
-import { inboxMessages, inboxSettingsRequest } from '../contract/inbox.js';
-import { conversationService, inboxSettingsService } from '../composition/conversation-api.js';
+import { conversationService } from '../composition/conversation-api.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
@@ -52,12 +51,6 @@ export const routes: RouteTable = {
     message: whatsappMessages.aiResumed,
     data: await conversationService().resumeAi(req.userId(), req.params.id ?? ''),
   }),
-  'GET /api/inbox-settings': async (req) => ({ data: await inboxSettingsService().get(req.userId()) }),
-  'PUT /api/inbox-settings': async (req) => {
-    const userId = req.userId();
-    const input = parseWith(inboxSettingsRequest, req.json());
-    return { message: inboxMessages.settingsSaved, data: await inboxSettingsService().put(userId, input) };
-  },
   'DELETE /api/conversations/{id}': async (req) => {
     await conversationService().remove(req.userId(), req.params.id ?? '');
     return { message: whatsappMessages.conversationDeleted };
