@@ -34,9 +34,9 @@ export const SLOW_KEY_DELAY_MS = 20_000;
 const MAX_BODY = 8 * 1024 * 1024;
 const MAX_RECORDED = 5000;
 
-/** A scripted reply: an assistant message, or an error the API answers with. */
+/** A scripted reply: an assistant message (answered after `delayMs` when set: a slow model), or an error the API answers with. */
 export type ScriptedReply =
-  | { role?: 'assistant'; content?: string | null; tool_calls?: BrainReply['tool_calls'] }
+  | { role?: 'assistant'; content?: string | null; tool_calls?: BrainReply['tool_calls']; delayMs?: number }
   | { error: { status: number; message?: string; type?: string; code?: string | null } };
 
 export interface RecordedOpenAiRequest {
@@ -311,7 +311,14 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
         );
         return;
       }
-      if (method === 'POST' && path === '/chat/completions') result = chatCompletion(body, nextScripted(key));
+      if (method === 'POST' && path === '/chat/completions') {
+        const scripted = nextScripted(key);
+        if (scripted && 'delayMs' in scripted && scripted.delayMs && !(await waits.wait(scripted.delayMs, res))) {
+          status = 499;
+          return;
+        }
+        result = chatCompletion(body, scripted);
+      }
       else if (method === 'POST' && path === '/embeddings') result = embeddings(body);
       else if (method === 'GET' && path === '/models') {
         result = { object: 'list', data: [...FAKE_OPENAI_CHAT_MODELS, ...FAKE_OPENAI_EMBEDDING_MODELS].map(modelObject) };

@@ -134,6 +134,30 @@ describe('a person takes over: the AI never talks over them', () => {
     expect((await sendsReach(s, 3)).at(-1)?.text).toBe('Echo: ¿Hay aparcamiento?');
   });
 
+  it('drops the agent’s answer when a person replies while the model is still writing', async () => {
+    const s = await ready();
+    const pablo = waCustomer('Pablo Ruiz', spanishMobile());
+    await customerWrites(s, pablo, 'Hola');
+    await sendsReach(s, 1);
+    const id = await conversationIdOf(s, pablo);
+    await scriptOpenAi(s.key, [{ content: 'Claro, le reservo mesa para dos.', delayMs: 1500 }]);
+
+    // The customer writes; the model takes 1.5 s; the owner answers from the board meanwhile.
+    const msg = textMessage(pablo, 'Quiero reservar para dos');
+    const raw = metaDelivery(s.wa, { messages: [msg] });
+    expect((await postWebhook(s.wa.integrationId, raw, signMetaBody(raw, s.wa.appSecret))).status).toBe(200);
+    const wamid = String(msg.message.id);
+    await until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${wamid}`))?.state === 'replying', 'the agent answering');
+    const sent = await reply(s.token, id, 'Hola Pablo, soy Marta: ¿a qué hora venís?');
+    expect(sent.status, sent.body.message).toBe(201);
+    await until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${wamid}`))?.state === 'handled', 'the message handled');
+
+    expect((await sends(s)).map((x) => x.text)).toEqual(['Echo: Hola', 'Hola Pablo, soy Marta: ¿a qué hora venís?']);
+    const shown = (await detail(s.token, id)).body.data!;
+    expect(shown.messages.map((m) => m.body)).toEqual(['Hola', 'Echo: Hola', 'Quiero reservar para dos', 'Hola Pablo, soy Marta: ¿a qué hora venís?']);
+    expect(shown.conversation.answeredBy).toBe('human');
+  });
+
   it('an external system’s reply with an API key pauses the AI too', async () => {
     const s = await ready();
     const ana = waCustomer('Ana', spanishMobile());

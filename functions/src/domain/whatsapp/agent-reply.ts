@@ -193,6 +193,14 @@ export function createAgentReply(deps: AgentReplyDeps) {
         return 'model_failed';
       }
 
+      // A person took the conversation over while the model was writing (their reply or an
+      // escalation paused the AI): the agent's answer would talk over them, so it is dropped.
+      const latest = await deps.conversations.get(userId, conversation.id);
+      if (latest?.aiPaused) {
+        await deps.usage.release(userId, 'messages', 1);
+        return 'human_answering';
+      }
+
       // Escalated: the conversation leaves the agent first, so the customer's next messages wait for a person.
       if (answer.escalation) {
         const reason = answer.escalation.reason.slice(0, 500);

@@ -29,6 +29,7 @@ function setup(over: { agents?: AgentWithChildren[]; model?: ScriptedModel | nul
     markFailed: async (_u, id, error) => Object.assign(stored.find((m) => m.id === id)!, { status: 'failed', error }),
   };
   const conversations: Partial<ConversationRepository> = {
+    get: async () => null,
     touch: async (_u, _id, activity) => (touches.push(activity), null),
     escalate: async (_u, _id, reason) => (escalations.push(reason), null),
   };
@@ -115,6 +116,21 @@ describe('agent reply', () => {
     const longer = setup();
     const patient = createAgentReply({ ...longer.deps, inboxSettings: { get: async () => ({ aiResumeAfterHours: 24, alertByEmail: true, alertWhatsappNumber: '' }) } });
     expect(await patient.answer('u1', escalated, message(escalated), CUSTOMER)).toBe('human_answering');
+  });
+
+  it('drops the agent’s answer when a person took the conversation over while the model was writing (no talking over them)', async () => {
+    const conv = active();
+    const { deps, sends, stored, usage } = setup();
+    const replies = createAgentReply({
+      ...deps,
+      // The person's reply landed between the start of the answer and its send.
+      conversations: { ...deps.conversations, get: async () => ({ ...conv, humanAt: '2026-03-18T12:00:01.000Z', aiPaused: true }) },
+    });
+
+    expect(await replies.answer('u1', conv, message(conv), CUSTOMER)).toBe('human_answering');
+    expect(sends).toEqual([]);
+    expect(stored).toEqual([]);
+    expect(usage).toEqual({ used: 1, released: 1 });
   });
 
   it('answers through the Graph API and stores the reply as sent, with the agent on the conversation', async () => {
