@@ -16,6 +16,7 @@ import { api, db, getItem, provided, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import {
   connectWhatsApp,
+  failGraphSends,
   graphSends,
   metaDelivery,
   postWebhook,
@@ -156,6 +157,25 @@ describe('a person takes over: the AI never talks over them', () => {
     const shown = (await detail(s.token, id)).body.data!;
     expect(shown.messages.map((m) => m.body)).toEqual(['Hola', 'Echo: Hola', 'Quiero reservar para dos', 'Hola Pablo, soy Marta: ¿a qué hora venís?']);
     expect(shown.conversation.answeredBy).toBe('human');
+  });
+
+  it('a person’s failed message sent again from the Message Hub takes the conversation over again', async () => {
+    const s = await ready();
+    const elena = waCustomer('Elena Martín', spanishMobile());
+    await customerWrites(s, elena, '¿Tenéis cita el lunes?');
+    await sendsReach(s, 1);
+    const id = await conversationIdOf(s, elena);
+    await failGraphSends(s.wa.phoneId, { status: 503, count: 1 });
+    expect((await reply(s.token, id, 'Sí, a las 9:30.')).status).toBe(502);
+    expect((await resumeAi(s.token, id)).body.data?.answeredBy).toBe('ai');
+
+    const failed = (await detail(s.token, id)).body.data!.messages.find((m) => m.status === 'failed')!;
+    const retried = await api('POST', `/api/messages/${failed._id}/retry`, { token: s.token });
+
+    expect(retried.status, retried.body.message).toBe(200);
+    expect((await detail(s.token, id)).body.data!.conversation.answeredBy).toBe('human');
+    await customerWrites(s, elena, 'Perfecto, gracias');
+    expect((await sends(s)).filter((x) => x.status === 200).map((x) => x.text)).toEqual(['Echo: ¿Tenéis cita el lunes?', 'Sí, a las 9:30.']);
   });
 
   it('an external system’s reply with an API key pauses the AI too', async () => {

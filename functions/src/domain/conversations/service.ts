@@ -533,6 +533,13 @@ export function createConversationService(deps: ConversationServiceDeps) {
         await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
         throw new ValidationError(whatsappMessages.retryNotFailed);
       }
+      if (pending.sentBy === 'human') {
+        // A person's message sent again from the Message Hub: they answer this conversation (takeover.ts).
+        const at = now().toISOString();
+        await deps.conversations
+          .update(userId, conversation.id, { humanAt: at, aiPaused: true }, at)
+          .catch((e: unknown) => onError('conversation takeover on retry failed', e));
+      }
       return toMessage(await deliver(userId, channel, pending, conversation.customerWaId || conversation.customerPhone));
     },
 
