@@ -15,8 +15,21 @@ import type { Contact } from '../../functions/src/contract/contacts.js';
 import { VOICE_DEFAULTS } from '../../functions/src/contract/voice.js';
 import type { StoredCall } from '../../functions/src/domain/voice/ports.js';
 import { newId } from '../../functions/src/lib/ids.js';
-import { metaDelivery, signMetaBody, textMessage, waCustomer, webhookPath } from '../../functions/test/support/whatsapp.js';
-import { callApi, chatGptAndAgent, eventually, newPage, pathOf, randomDigits, slowly, subscribedUser, useBrowser, userIdOf } from './flows.js';
+import { waCustomer } from '../../functions/test/support/whatsapp.js';
+import {
+  callApi,
+  chatGptAndAgent,
+  connectWhatsAppBusiness,
+  customerWrites,
+  eventually,
+  newPage,
+  pathOf,
+  randomDigits,
+  slowly,
+  subscribedUser,
+  useBrowser,
+  userIdOf,
+} from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
@@ -72,15 +85,7 @@ describe('names stay true', () => {
       description: 'Responde por WhatsApp sobre reservas y horarios de la pizzería',
       objective: 'Ayudar rápido y pasar los casos difíciles a una persona',
     });
-    const business = {
-      bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
-      appSecret: randomBytes(16).toString('hex'),
-      phoneId: `1${randomDigits(14)}`,
-      businessId: `2${randomDigits(14)}`,
-      phoneNumber: '+34910000000',
-    };
-    const setup = await callApi<{ webhookUrl: string }>(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
-    const integrationId = decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '');
+    const business = await connectWhatsAppBusiness(page);
 
     // A saved contact (the number typed with spaces) with a call from their number.
     const waId = `346${randomDigits(8)}`;
@@ -91,16 +96,7 @@ describe('names stay true', () => {
 
     // The same person writes on WhatsApp under their profile name.
     const profile = `Pepe 🍕 ${randomBytes(2).toString('hex')}`;
-    const body = metaDelivery(
-      { phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber },
-      { messages: [textMessage(waCustomer(profile, waId), '¿Tenéis mesa para el sábado?')] },
-    );
-    const delivery = await fetch(`${appUrl}${webhookPath(integrationId)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
-      body,
-    });
-    expect(delivery.status).toBe(200);
+    await customerWrites(business, waCustomer(profile, waId), '¿Tenéis mesa para el sábado?');
     await slowly(async () => (await callApi<{ items: unknown[] }>(page, 'GET', `/api/contacts/${contact._id}/timeline`)).items.length).toBe(2);
 
     // Rename on the contact's page.

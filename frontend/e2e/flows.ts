@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
+import { metaDelivery, signMetaBody, textMessage, webhookPath, type GraphSend, type WaCustomer } from '../../functions/test/support/whatsapp.js';
 import { launchBrowser, waitForMailCode } from './browser.js';
 
 export const ONBOARDING_HEADING = 'An agent that never misses a call';
@@ -160,6 +161,48 @@ export async function chatGptAndAgent(page: Page, agent: { name: string; descrip
   const created = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: agent.name });
   await callApi(page, 'PUT', `/api/agents/${created._id}`, { ...agent, instructions: '', knowledgeBase: '', priority: 1 });
   expect(created.enabled).toBe(true);
+}
+
+/** A WhatsApp Business number connected through the API (the fake Graph API accepts any token), with its webhook's integration id. */
+export interface WhatsAppBusiness {
+  bearerToken: string;
+  appSecret: string;
+  phoneId: string;
+  businessId: string;
+  phoneNumber: string;
+  integrationId: string;
+}
+
+export async function connectWhatsAppBusiness(page: Page): Promise<WhatsAppBusiness> {
+  const business = {
+    bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
+    appSecret: randomBytes(16).toString('hex'),
+    phoneId: `1${randomDigits(14)}`,
+    businessId: `2${randomDigits(14)}`,
+    phoneNumber: '+34910000000',
+  };
+  const setup = await callApi<{ webhookUrl: string }>(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
+  return { ...business, integrationId: decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '') };
+}
+
+/** The customer writes `text`: a delivery signed as Meta signs it, posted to the business's webhook. */
+export async function customerWrites(business: WhatsAppBusiness, customer: WaCustomer, text: string): Promise<void> {
+  const body = metaDelivery(
+    { phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber },
+    { messages: [textMessage(customer, text)] },
+  );
+  const res = await fetch(`${inject('appUrl')}${webhookPath(business.integrationId)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
+    body,
+  });
+  expect(res.status).toBe(200);
+}
+
+/** What the fake Graph API recorded as sent from the business number `phoneId`. */
+export async function graphSends<T extends GraphSend = GraphSend>(phoneId: string): Promise<T[]> {
+  const res = await fetch(`${inject('whatsappGraphUrl')}/_test/sent?${new URLSearchParams({ phoneId })}`);
+  return ((await res.json()) as { sent: T[] }).sent;
 }
 
 /** Presses Connect on an integration card of the page shown (test id `integration-<type>`), once it is there. */

@@ -9,59 +9,35 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { metaDelivery, signMetaBody, textMessage, waCustomer, webhookPath, type GraphSend, type WaCustomer } from '../../functions/test/support/whatsapp.js';
-import { callApi, chatGptAndAgent, eventually, newPage, randomDigits, slowly, subscribedUser, useBrowser } from './flows.js';
+import { waCustomer } from '../../functions/test/support/whatsapp.js';
+import {
+  callApi,
+  chatGptAndAgent,
+  connectWhatsAppBusiness,
+  customerWrites,
+  eventually,
+  graphSends,
+  newPage,
+  randomDigits,
+  slowly,
+  subscribedUser,
+  useBrowser,
+  type WhatsAppBusiness,
+} from './flows.js';
 
 const appUrl = inject('appUrl');
-const graphUrl = inject('whatsappGraphUrl');
-
-async function graphSends(phoneId: string): Promise<GraphSend[]> {
-  const res = await fetch(`${graphUrl}/_test/sent?${new URLSearchParams({ phoneId })}`);
-  return ((await res.json()) as { sent: GraphSend[] }).sent;
-}
-
-interface Business {
-  bearerToken: string;
-  appSecret: string;
-  phoneId: string;
-  businessId: string;
-  phoneNumber: string;
-  integrationId: string;
-}
 
 /** ChatGPT, an enabled agent and a Spanish WhatsApp business number, through the API. */
-async function readyInbox(page: Page, agentName: string): Promise<Business> {
+async function readyInbox(page: Page, agentName: string): Promise<WhatsAppBusiness> {
   await chatGptAndAgent(page, {
     name: agentName,
     description: 'Responde por WhatsApp sobre horarios, precios y citas de la clínica',
     objective: 'Ayudar rápido y pasar los casos difíciles a una persona',
   });
-  const business = {
-    bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
-    appSecret: randomBytes(16).toString('hex'),
-    phoneId: `1${randomDigits(14)}`,
-    businessId: `2${randomDigits(14)}`,
-    phoneNumber: '+34910000000',
-  };
-  const setup = await callApi<{ webhookUrl: string }>(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
-  return { ...business, integrationId: decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '') };
+  return connectWhatsAppBusiness(page);
 }
 
-/** The customer writes (a delivery signed as Meta signs it). */
-async function customerWrites(business: Business, customer: WaCustomer, text: string): Promise<void> {
-  const body = metaDelivery(
-    { phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber },
-    { messages: [textMessage(customer, text)] },
-  );
-  const res = await fetch(`${appUrl}${webhookPath(business.integrationId)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
-    body,
-  });
-  expect(res.status).toBe(200);
-}
-
-const texts = async (business: Business) => (await graphSends(business.phoneId)).map((s) => s.text);
+const texts = async (business: WhatsAppBusiness) => (await graphSends(business.phoneId)).map((s) => s.text);
 
 const browser = useBrowser();
 

@@ -8,46 +8,26 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { Conversation } from '@agentdesk/functions/contract';
-import { metaDelivery, signMetaBody, textMessage, waCustomer, webhookPath } from '../../functions/test/support/whatsapp.js';
-import { callApi, eventually, newPage, randomDigits, slowly, subscribedUser, useBrowser } from './flows.js';
+import { waCustomer } from '../../functions/test/support/whatsapp.js';
+import {
+  callApi,
+  connectWhatsAppBusiness,
+  customerWrites,
+  eventually,
+  newPage,
+  randomDigits,
+  slowly,
+  subscribedUser,
+  useBrowser,
+  type WhatsAppBusiness,
+} from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
 
-interface Business {
-  phoneId: string;
-  businessId: string;
-  phoneNumber: string;
-  appSecret: string;
-  integrationId: string;
-}
-
-/** WhatsApp connected through the API (the fake Graph accepts any token). */
-async function connectWhatsApp(page: Page): Promise<Business> {
-  const business = {
-    bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
-    appSecret: randomBytes(16).toString('hex'),
-    phoneId: `1${randomDigits(14)}`,
-    businessId: `2${randomDigits(14)}`,
-    phoneNumber: '+34910000000',
-  };
-  const setup = await callApi<{ webhookUrl: string }>(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
-  return { ...business, integrationId: decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '') };
-}
-
 /** One customer message delivered (a signed webhook), its conversation escalated by the owner. */
-async function escalatedConversation(page: Page, business: Business, name: string, reason: string): Promise<{ customer: string; conversationId: string }> {
-  const customer = waCustomer(name, `346${randomDigits(8)}`);
-  const body = metaDelivery(
-    { phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber },
-    { messages: [textMessage(customer, 'Necesito hablar con alguien, por favor')] },
-  );
-  const delivery = await fetch(`${appUrl}${webhookPath(business.integrationId)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
-    body,
-  });
-  expect(delivery.status).toBe(200);
+async function escalatedConversation(page: Page, business: WhatsAppBusiness, name: string, reason: string): Promise<{ customer: string; conversationId: string }> {
+  await customerWrites(business, waCustomer(name, `346${randomDigits(8)}`), 'Necesito hablar con alguien, por favor');
   let conversationId = '';
   await slowly(async () => {
     const list = await callApi<Conversation[]>(page, 'GET', '/api/conversations');
@@ -70,7 +50,7 @@ describe('notification bell', () => {
     await eventually(() => page.getByText('No notifications').count()).toBe(1);
     await page.keyboard.press('Escape');
 
-    const business = await connectWhatsApp(page);
+    const business = await connectWhatsAppBusiness(page);
     const { customer, conversationId } = await escalatedConversation(page, business, `Lucía ${randomBytes(2).toString('hex')}`, 'Wants a refund');
     await page.reload();
 
@@ -108,7 +88,7 @@ describe('notification bell', () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'campana');
     await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
-    const first = await escalatedConversation(page, await connectWhatsApp(page), `Begoña ${randomBytes(2).toString('hex')}`, 'Pide una factura');
+    const first = await escalatedConversation(page, await connectWhatsAppBusiness(page), `Begoña ${randomBytes(2).toString('hex')}`, 'Pide una factura');
 
     await page.goto(`${appUrl}/`);
     const bell = page.getByTestId('notification-bell');

@@ -6,16 +6,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
-import { metaDelivery, signMetaBody, textMessage, waCustomer, webhookPath, type GraphSend } from '../../functions/test/support/whatsapp.js';
-import { callApi, chatGptAndAgent, eventually, newPage, randomDigits, slowly, subscribedUser, useBrowser } from './flows.js';
+import { waCustomer } from '../../functions/test/support/whatsapp.js';
+import {
+  callApi,
+  chatGptAndAgent,
+  connectWhatsAppBusiness,
+  customerWrites,
+  eventually,
+  graphSends,
+  newPage,
+  randomDigits,
+  slowly,
+  subscribedUser,
+  useBrowser,
+} from './flows.js';
 
 const appUrl = inject('appUrl');
-const graphUrl = inject('whatsappGraphUrl');
-
-async function graphSends(phoneId: string): Promise<GraphSend[]> {
-  const res = await fetch(`${graphUrl}/_test/sent?${new URLSearchParams({ phoneId })}`);
-  return ((await res.json()) as { sent: GraphSend[] }).sent;
-}
 
 const browser = useBrowser();
 
@@ -29,28 +35,11 @@ describe('saved replies', () => {
       description: 'Responde por WhatsApp sobre horarios, precios y citas de la clínica',
       objective: 'Ayudar rápido y pasar los casos difíciles a una persona',
     });
-    const business = {
-      bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
-      appSecret: randomBytes(16).toString('hex'),
-      phoneId: `1${randomDigits(14)}`,
-      businessId: `2${randomDigits(14)}`,
-      phoneNumber: '+34910000000',
-    };
-    const setup = await callApi<{ webhookUrl: string }>(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
-    const integrationId = decodeURIComponent(setup.webhookUrl.split('/').pop() ?? '');
+    const business = await connectWhatsAppBusiness(page);
 
     // A customer writes (a Spanish mobile, as WhatsApp sends it: digits without +).
     const customer = waCustomer(`Begoña ${randomBytes(2).toString('hex')}`, `346${randomDigits(8)}`);
-    const body = metaDelivery(
-      { phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber },
-      { messages: [textMessage(customer, '¿Tienen cita mañana por la mañana?')] },
-    );
-    const delivery = await fetch(`${appUrl}${webhookPath(integrationId)}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
-      body,
-    });
-    expect(delivery.status).toBe(200);
+    await customerWrites(business, customer, '¿Tienen cita mañana por la mañana?');
 
     // Saved replies from the conversations page, in Spanish: the empty state, then two replies.
     await page.goto(`${appUrl}/conversations`);

@@ -11,23 +11,31 @@
 import { randomBytes } from 'node:crypto';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoConversationRepository } from '../../functions/src/adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../../functions/src/adapters/dynamo/messages.js';
 import type { StoredMessage } from '../../functions/src/domain/conversations/ports.js';
 import { newId } from '../../functions/src/lib/ids.js';
 import type { GraphSend } from '../../functions/test/support/whatsapp.js';
-import { callApi, eventually, newPage, randomDigits, slowly, subscribedUser, useBrowser, userIdOf } from './flows.js';
+import {
+  callApi,
+  connectWhatsAppBusiness,
+  eventually,
+  graphSends as sentFromGraph,
+  newPage,
+  randomDigits,
+  slowly,
+  subscribedUser,
+  useBrowser,
+  userIdOf,
+  type WhatsAppBusiness,
+} from './flows.js';
 
 const appUrl = inject('appUrl');
-const graphUrl = inject('whatsappGraphUrl');
 const browser = useBrowser();
 
-async function graphSends(phoneId: string): Promise<(GraphSend & { template?: { name: string; parameters: string[] } })[]> {
-  const res = await fetch(`${graphUrl}/_test/sent?${new URLSearchParams({ phoneId })}`);
-  return ((await res.json()) as { sent: (GraphSend & { template?: { name: string; parameters: string[] } })[] }).sent;
-}
+type TemplateSend = GraphSend & { template?: { name: string; parameters: string[] } };
+const graphSends = (phoneId: string) => sentFromGraph<TemplateSend>(phoneId);
 
 function repositories() {
   const db = DynamoDBDocumentClient.from(
@@ -38,26 +46,8 @@ function repositories() {
   return { messages, conversations: new DynamoConversationRepository(db, inject('tableName'), messages) };
 }
 
-interface Business {
-  phoneId: string;
-  phoneNumber: string;
-}
-
-/** A user's WhatsApp number, connected through the API. */
-async function connect(page: Page): Promise<Business> {
-  const business = {
-    bearerToken: `EAAG${randomBytes(24).toString('hex')}`,
-    appSecret: randomBytes(16).toString('hex'),
-    phoneId: `1${randomDigits(14)}`,
-    businessId: `2${randomDigits(14)}`,
-    phoneNumber: '+34910000000',
-  };
-  await callApi(page, 'POST', '/api/integrations/whatsapp-business/setup', business);
-  return business;
-}
-
 /** The customer wrote 26 hours ago (window closed) and the agent answered a minute ago. */
-async function seedClosedWindow(userId: string, business: Business, customer: { waId: string; phone: string; name: string }, question: string) {
+async function seedClosedWindow(userId: string, business: WhatsAppBusiness, customer: { waId: string; phone: string; name: string }, question: string) {
   const { conversations, messages } = repositories();
   const wrote = new Date(Date.now() - 26 * 3600_000).toISOString();
   const answered = new Date(Date.now() - 60_000).toISOString();
@@ -111,7 +101,7 @@ describe('whatsapp templates', () => {
   it('the window is closed: the reply box becomes "Send a template", with a preview; the sent template shows in the conversation', async () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'templates');
-    const business = await connect(page);
+    const business = await connectWhatsAppBusiness(page);
     const name = `Lucía Pérez ${randomBytes(2).toString('hex')}`;
     const waId = `346${randomDigits(8)}`;
     await seedClosedWindow(await userIdOf(page), business, { waId, phone: `+${waId}`, name }, '¿Tenéis cita el martes?');
@@ -153,7 +143,7 @@ describe('whatsapp templates', () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'plantillas');
     await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
-    const business = await connect(page);
+    const business = await connectWhatsAppBusiness(page);
     const bsuid = `ES.${randomDigits(20)}`;
     const name = `Nacho ${randomBytes(2).toString('hex')}`;
     await seedClosedWindow(await userIdOf(page), business, { waId: bsuid, phone: '', name }, '¿Seguís abiertos en agosto?');
