@@ -46,11 +46,13 @@ let failures = 0;
     sourceName: `document-${Math.floor(i / 200)}.pdf`,
     index: i % 200,
     text: words(170),
+    page: null,
+    headings: [],
     vector: unitVector(),
   }));
   const retriever = new CachedKnowledgeRetriever({ loadAgent: async () => chunks }, { maxCachedChunks: CHUNKS * 2 });
   const scan = createVectorMatrix(1, EMBEDDING_DIMENSIONS).kind;
-  const ref = { userId: 'bench-user', agentId: 'bench-agent', knowledgeVersion: 1 };
+  const ref = { userId: 'bench-user', agentId: 'bench-agent', knowledgeVersion: 1, language: 'en' as const };
   const queries = Array.from({ length: QUERIES + 20 }, () => ({ text: `what is the ${words(4)} price`, vector: unitVector() }));
 
   const t0 = performance.now();

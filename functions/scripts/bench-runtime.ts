@@ -45,6 +45,8 @@ const chunks: KnowledgeChunk[] = Array.from({ length: CHUNKS }, (_, i) => ({
   sourceId: `src${i % 40}`,
   sourceName: i % 5 === 0 ? `https://clinic.example/page-${i % 40}` : `handbook-${i % 40}.pdf`,
   index: i,
+  page: null,
+  headings: [],
   // ~170 words, the size of a real chunk.
   text: `${sentence(170)}.`,
   vector: unitVector(),
@@ -78,6 +80,9 @@ const agent: AgentWithChildren = {
   instructions: 'Confirm the date back. Never give medical advice.',
   knowledgeBase: 'Opening hours: Monday to Friday 9:00–18:00, Saturday 10:00–14:00.',
   priority: 5,
+  language: 'en',
+  minRelevance: 0,
+  entries: [],
   enabled: true,
   knowledgeVersion: 1,
   createdAt: '2026-01-01T00:00:00.000Z',

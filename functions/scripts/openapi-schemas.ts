@@ -115,11 +115,14 @@ export const chatSourceSchema = component(
   'ChatSource',
   'A knowledge excerpt (file or web page) the agent used.',
   z.object({
-    name: described('File name or URL.', z.string()),
-    kind: z.enum(['file', 'url']),
+    name: described('File name, URL, or a knowledge entry\'s question.', z.string()),
+    kind: z.enum(['file', 'url', 'entry']),
     sourceId: z.string(),
-    score: z.number(),
-    excerpt: z.string(),
+    score: described('Absolute relevance 0..1 of the passage to the question.', z.number()),
+    excerpt: described('The passage of the chunk that matches the question best.', z.string()),
+    highlights: described('[start, end) ranges of the excerpt holding the question\'s terms.', z.array(z.tuple([z.number(), z.number()]))),
+    page: z.optional(described('1-based page of a PDF.', z.number())),
+    section: z.optional(described('The heading path above the passage.', z.string())),
   }),
 );
 

@@ -27,7 +27,23 @@ export const AGENT_LIMITS = {
   filesPerRequest: 20,
   chatMessage: 4000,
   chatHistory: 50,
+  /** Knowledge entries (the owner's question + answer pairs, e.g. an answered unanswered question). */
+  entryQuestion: 300,
+  entryAnswer: 2000,
+  entriesPerAgent: 200,
+  /** Unanswered questions kept per agent (oldest dropped) and shown grouped. */
+  unansweredKept: 500,
 } as const;
+
+/** The languages an agent's knowledge is analysed in (and its refusals written in by default). */
+export const AGENT_LANGUAGES = ['es', 'en'] as const;
+export type AgentLanguage = (typeof AGENT_LANGUAGES)[number];
+
+/**
+ * Below this absolute relevance (0..1) no passage supports an answer: the agent says it does not
+ * know. Chosen on the graded set (npm run bench: bench-knowledge-eval); each agent can change it.
+ */
+export const DEFAULT_MIN_RELEVANCE = 0.35;
 
 /** SPEC §9: 50 MB each; PDF, TXT, DOC, DOCX. */
 export const AGENT_FILE_MAX_BYTES = 50 * 1024 * 1024;
@@ -133,6 +149,22 @@ export const agentMessages = {
   // Chat
   messageRequired: 'Message is required',
   messageTooLong: `Message must be ${AGENT_LIMITS.chatMessage} characters or less`,
+  // Knowledge settings, entries and unanswered questions
+  languageInvalid: 'Language must be es or en',
+  minRelevanceRange: 'Minimum relevance must be between 0 and 1',
+  entryQuestionRequired: 'Question is required',
+  entryQuestionTooLong: `Question must be ${AGENT_LIMITS.entryQuestion} characters or less`,
+  entryAnswerRequired: 'Answer is required',
+  entryAnswerTooLong: `Answer must be ${AGENT_LIMITS.entryAnswer} characters or less`,
+  tooManyEntries: `An agent can have at most ${AGENT_LIMITS.entriesPerAgent} knowledge entries`,
+  entryNotFound: 'Knowledge entry not found',
+  entryCreated: 'Knowledge entry added',
+  entryUpdated: 'Knowledge entry updated',
+  entryDeleted: 'Knowledge entry deleted',
+  unansweredIdsRequired: 'Choose at least one question',
+  unansweredNotFound: 'Question not found',
+  unansweredAnswered: 'Answer saved: the agent will use it from now on',
+  unansweredDismissed: 'Questions dismissed',
 } as const;
 
 // ---------------------------------------------------------------------------------------------
@@ -199,11 +231,49 @@ export interface Agent {
   knowledgeBase: string;
   priority: number;
   enabled: boolean;
+  /** The language of the agent's knowledge and customers (analysis of documents and questions). Beyond the spec. */
+  language: AgentLanguage;
+  /** Absolute relevance (0..1) a passage needs to support an answer; below it the agent says it does not know. Beyond the spec. */
+  minRelevance: number;
   files: AgentFile[];
   urls: AgentUrl[];
   tools: AgentTool[];
+  /** The owner's own question + answer pairs (searched like documents). Beyond the spec. */
+  entries: KnowledgeEntry[];
   createdAt: string;
   updatedAt: string;
+}
+
+/** A question + answer the owner taught the agent (searched like a document passage). */
+export interface KnowledgeEntry {
+  _id: string;
+  question: string;
+  answer: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export type UnansweredChannel = 'chat' | 'whatsapp' | 'voice';
+
+/** A customer question the agent could not answer from its knowledge (a refusal), recorded for the owner. */
+export interface UnansweredQuestion {
+  _id: string;
+  question: string;
+  channel: UnansweredChannel;
+  askedAt: string;
+  /** Where it was asked, for the link: the WhatsApp conversation or the call. */
+  conversationId?: string;
+  callId?: string;
+}
+
+/** Unanswered questions grouped by similarity (GET /api/agents/{id}/unanswered), most asked first. */
+export interface UnansweredGroup {
+  /** The group's representative question (the most recent wording). */
+  question: string;
+  count: number;
+  lastAskedAt: string;
+  /** Every question of the group (newest first); their ids answer or dismiss the group. */
+  questions: UnansweredQuestion[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -261,6 +331,10 @@ export const updateAgentRequest = z.object({
   knowledgeBase: z.optional(agentDetailsForm.shape.knowledgeBase),
   priority: z.optional(agentPriority),
   enabled: z.optional(z.boolean({ error: agentMessages.enabledInvalid })),
+  language: z.optional(z.enum(AGENT_LANGUAGES, { error: agentMessages.languageInvalid })),
+  minRelevance: z.optional(
+    z.number({ error: agentMessages.minRelevanceRange }).check(z.gte(0, agentMessages.minRelevanceRange), z.lte(1, agentMessages.minRelevanceRange)),
+  ),
 });
 export type UpdateAgentInput = z.infer<typeof updateAgentRequest>;
 
@@ -386,6 +460,24 @@ export const chatRequest = z.object({
 });
 export type ChatInput = z.infer<typeof chatRequest>;
 
+const entryQuestion = requiredText(AGENT_LIMITS.entryQuestion, agentMessages.entryQuestionRequired, agentMessages.entryQuestionTooLong);
+const entryAnswer = requiredText(AGENT_LIMITS.entryAnswer, agentMessages.entryAnswerRequired, agentMessages.entryAnswerTooLong);
+
+/** POST /api/agents/{id}/entries and PUT /api/agents/{id}/entries/{entryId}. */
+export const knowledgeEntryRequest = z.object({ question: entryQuestion, answer: entryAnswer });
+export type KnowledgeEntryInput = z.infer<typeof knowledgeEntryRequest>;
+
+const unansweredIds = z
+  .array(z.string().check(z.minLength(1), z.maxLength(100)), { error: agentMessages.unansweredIdsRequired })
+  .check(z.minLength(1, agentMessages.unansweredIdsRequired), z.maxLength(AGENT_LIMITS.unansweredKept, agentMessages.unansweredIdsRequired));
+
+/** POST /api/agents/{id}/unanswered/answer: the owner answers a group; the answer becomes a knowledge entry and the questions leave the list. */
+export const answerUnansweredRequest = z.object({ ids: unansweredIds, question: entryQuestion, answer: entryAnswer });
+export type AnswerUnansweredInput = z.infer<typeof answerUnansweredRequest>;
+
+/** POST /api/agents/{id}/unanswered/dismiss: the questions leave the list without an answer. */
+export const dismissUnansweredRequest = z.object({ ids: unansweredIds });
+
 // ---------------------------------------------------------------------------------------------
 // Chat replies: what the agent said and what it used (for trust, beyond the spec)
 
@@ -401,12 +493,20 @@ export interface ChatToolCall {
 }
 
 export interface ChatSource {
-  /** File name or URL. */
+  /** File name, URL, or an entry's question. */
   name: string;
-  kind: 'file' | 'url';
+  kind: 'file' | 'url' | 'entry';
   sourceId: string;
+  /** Absolute relevance 0..1 (RetrievedChunk.relevance), comparable across messages. */
   score: number;
+  /** The passage of the chunk that matches the question best (whole sentences / table rows, ≤ sourceExcerptChars). */
   excerpt: string;
+  /** [start, end) character ranges of `excerpt` holding the question's terms (accent- and case-insensitive). */
+  highlights: [number, number][];
+  /** 1-based page of a PDF. */
+  page?: number;
+  /** The heading path above the passage, joined with ' › '. */
+  section?: string;
 }
 
 export interface ChatReply {

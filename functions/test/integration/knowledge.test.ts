@@ -65,7 +65,7 @@ const knowledgeVersion = async (user: AgentsUser, agentId: string) => Number((aw
 async function search(user: KnowledgeUser, agentId: string, question: string, options: { vector?: boolean } = {}): Promise<RetrievedChunk[]> {
   const retriever = new CachedKnowledgeRetriever(new DynamoChunkStore(db(), tableName()));
   const vector = options.vector !== false && user.apiKey ? await embed(user.apiKey, question) : null;
-  return retriever.search({ userId: user.userId, agentId, knowledgeVersion: await knowledgeVersion(user, agentId) }, question, vector, 3);
+  return retriever.search({ userId: user.userId, agentId, knowledgeVersion: await knowledgeVersion(user, agentId), language: 'en' }, question, vector, 3);
 }
 
 async function chunkItems(user: AgentsUser, agentId: string): Promise<Record<string, unknown>[]> {

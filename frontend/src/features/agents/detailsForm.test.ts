@@ -11,9 +11,12 @@ const agent: Agent = {
   knowledgeBase: '',
   priority: 3,
   enabled: true,
+  language: 'es',
+  minRelevance: 0.35,
   files: [],
   urls: [],
   tools: [],
+  entries: [],
   createdAt: '2026-01-01T00:00:00.000Z',
   updatedAt: '2026-01-01T00:00:00.000Z',
 };

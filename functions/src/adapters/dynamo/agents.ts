@@ -13,7 +13,8 @@
  * agent, so none is ever written under a deleted agent.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
+import { DEFAULT_MIN_RELEVANCE } from '../../contract/agents.js';
+import type { AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
 import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';
 import type {
   KnowledgeSourceKind,
@@ -30,7 +31,7 @@ import { queryItems } from './query-items.js';
 import { conditionFailedAt } from './transact.js';
 
 type Item = Record<string, unknown>;
-type ChildKind = 'FILE' | 'URL' | 'TOOL';
+type ChildKind = 'FILE' | 'URL' | 'TOOL' | 'ENTRY';
 
 export const AGENT_SK_PREFIX = 'AGENT#';
 export const agentSk = (agentId: string) => `${AGENT_SK_PREFIX}${agentId}`;
@@ -38,8 +39,8 @@ export const childSk = (agentId: string, kind: ChildKind, id: string) => `${agen
 export const fileGsiPk = (userId: string, fileId: string) => `USER#${userId}#FILE#${fileId}`;
 export const FILE_GSI_SK = 'FILE';
 
-const ENTITY = { agent: 'agent', FILE: 'agentFile', URL: 'agentUrl', TOOL: 'agentTool' } as const;
-const KIND_OF_SOURCE: Record<KnowledgeSourceKind, ChildKind> = { file: 'FILE', url: 'URL' };
+const ENTITY = { agent: 'agent', FILE: 'agentFile', URL: 'agentUrl', TOOL: 'agentTool', ENTRY: 'agentEntry' } as const;
+const KIND_OF_SOURCE: Record<KnowledgeSourceKind, ChildKind> = { file: 'FILE', url: 'URL', entry: 'ENTRY' };
 /**
  * A file item waiting for its browser upload expires (table TTL) if the upload is never
  * confirmed; confirming removes `expiresAt`. Upload links live 1 hour, so a day is generous.
@@ -58,6 +59,9 @@ const toAgent = itemCodec<AgentRecord>({
   knowledgeBase: str,
   priority: num,
   enabled: bool,
+  // Agents stored before these settings existed read as English at the default threshold.
+  language: strOr<AgentRecord['language']>('en'),
+  minRelevance: (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? v : DEFAULT_MIN_RELEVANCE),
   knowledgeVersion: num,
   createdAt: str,
   updatedAt: str,
@@ -107,6 +111,15 @@ const toTool = itemCodec<ToolRecord>({
   updatedAt: str,
 });
 
+const toEntry = itemCodec<EntryRecord>({
+  _id: str,
+  agentId: str,
+  question: str,
+  answer: str,
+  createdAt: str,
+  updatedAt: str,
+});
+
 /** Groups a key-ordered run of agent and child items into agents with their children. */
 function groupAgents(items: readonly Item[]): AgentWithChildren[] {
   const byId = new Map<string, AgentWithChildren>();
@@ -114,7 +127,7 @@ function groupAgents(items: readonly Item[]): AgentWithChildren[] {
   for (const item of items) {
     if (expired(item)) continue;
     if (item.entity === ENTITY.agent) {
-      const agent: AgentWithChildren = { ...toAgent(item), files: [], urls: [], tools: [] };
+      const agent: AgentWithChildren = { ...toAgent(item), files: [], urls: [], tools: [], entries: [] };
       byId.set(agent._id, agent);
       out.push(agent);
       continue;
@@ -125,6 +138,7 @@ function groupAgents(items: readonly Item[]): AgentWithChildren[] {
     if (item.entity === ENTITY.FILE) parent.files.push(toFile(item));
     else if (item.entity === ENTITY.URL) parent.urls.push(toUrl(item));
     else if (item.entity === ENTITY.TOOL) parent.tools.push(toTool(item));
+    else if (item.entity === ENTITY.ENTRY) parent.entries.push(toEntry(item));
   }
   return out;
 }

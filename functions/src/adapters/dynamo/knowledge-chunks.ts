@@ -27,6 +27,8 @@ export const chunkSk = (kind: KnowledgeSourceKind, sourceId: string, index: numb
   `${chunkSourcePrefix(kind, sourceId)}${String(index).padStart(INDEX_DIGITS, '0')}`;
 
 const INDEX_DIGITS = 5;
+const KINDS: readonly KnowledgeSourceKind[] = ['file', 'url', 'entry'];
+const isKind = (kind: string | undefined): kind is KnowledgeSourceKind => (KINDS as readonly (string | undefined)[]).includes(kind);
 const BATCH_SIZE = 25;
 const PARALLEL_BATCHES = 4;
 const MAX_ATTEMPTS = 8;
@@ -76,6 +78,8 @@ export class DynamoChunkStore implements ChunkStore {
       const sk = chunkSk(kind, sourceId, position);
       written.add(sk);
       const item: Item = { pk, sk, entity: 'kbchunk', sourceName: chunk.sourceName, text: chunk.text };
+      if (chunk.page !== null) item.page = chunk.page;
+      if (chunk.headings.length > 0) item.headings = chunk.headings;
       if (chunk.vector) item.vector = encodeVector(chunk.vector);
       return { PutRequest: { Item: item } };
     });
@@ -85,22 +89,22 @@ export class DynamoChunkStore implements ChunkStore {
 
   async loadAgent(userId: string, agentId: string): Promise<KnowledgeChunk[]> {
     const pk = chunkPk(userId, agentId);
-    // Files and URLs are two key ranges: read them in parallel (each pages through ~1 MB Queries).
-    const [files, urls] = await Promise.all(
-      (['file', 'url'] as const).map((kind) =>
+    // Files, URLs and entries are key ranges of their own: read them in parallel (each pages through ~1 MB Queries).
+    const ranges = await Promise.all(
+      KINDS.map((kind) =>
         this.queryAll({
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
           ExpressionAttributeValues: { ':pk': pk, ':from': `${kind}#`, ':to': `${kind}#\uffff` },
-          ProjectionExpression: 'sk, sourceName, #text, vector',
+          ProjectionExpression: 'sk, sourceName, #text, vector, page, headings',
           ExpressionAttributeNames: { '#text': 'text' },
           ConsistentRead: true,
         }),
       ),
     );
     const out: KnowledgeChunk[] = [];
-    for (const item of [...files!, ...urls!]) {
+    for (const item of ranges.flat()) {
       const [kind, sourceId, index] = String(item.sk).split('#');
-      if ((kind !== 'file' && kind !== 'url') || !sourceId || index === undefined) continue;
+      if (!isKind(kind) || !sourceId || index === undefined) continue;
       out.push({
         agentId,
         sourceKind: kind,
@@ -108,6 +112,8 @@ export class DynamoChunkStore implements ChunkStore {
         sourceName: typeof item.sourceName === 'string' ? item.sourceName : '',
         index: Number(index),
         text: typeof item.text === 'string' ? item.text : '',
+        page: typeof item.page === 'number' ? item.page : null,
+        headings: Array.isArray(item.headings) ? item.headings.filter((h): h is string => typeof h === 'string') : [],
         vector: item.vector instanceof Uint8Array && item.vector.byteLength > 0 ? decodeVector(item.vector) : null,
       });
     }

@@ -3,7 +3,7 @@
  * contract/agents.ts `Agent`; the records differ where the API must not show something
  * (a tool's sealed header value, S3 keys, knowledgeVersion).
  */
-import type { Agent, AgentFile, AgentTool, AgentUrl } from '../../contract/agents.js';
+import { DEFAULT_MIN_RELEVANCE, type Agent, type AgentFile, type AgentLanguage, type AgentTool, type AgentUrl, type KnowledgeEntry } from '../../contract/agents.js';
 
 /** The API's tool with its header value sealed instead of masked. */
 export interface ToolRecord extends Omit<AgentTool, 'headerValue'> {
@@ -24,13 +24,18 @@ export interface UrlRecord extends AgentUrl {
 }
 
 /** The API's agent without its children (stored as items of their own). */
-export interface AgentRecord extends Omit<Agent, 'files' | 'urls' | 'tools'> {
+export interface AgentRecord extends Omit<Agent, 'files' | 'urls' | 'tools' | 'entries'> {
   /** Bumped whenever the agent's chunks change (retrieval caches key on it). */
   knowledgeVersion: number;
 }
 
-/** An agent as created from its name alone: empty texts, priority 0, enabled, knowledgeVersion 0. */
-export function newAgentRecord(_id: string, name: string, at: string): AgentRecord {
+/** The owner's question + answer pair as stored (its chunk is the 'entry' knowledge source of the same id). */
+export interface EntryRecord extends KnowledgeEntry {
+  agentId: string;
+}
+
+/** An agent as created from its name alone: empty texts, priority 0, enabled, knowledgeVersion 0, the owner's language. */
+export function newAgentRecord(_id: string, name: string, at: string, language: AgentLanguage = 'en'): AgentRecord {
   return {
     _id,
     name,
@@ -40,6 +45,8 @@ export function newAgentRecord(_id: string, name: string, at: string): AgentReco
     knowledgeBase: '',
     priority: 0,
     enabled: true,
+    language,
+    minRelevance: DEFAULT_MIN_RELEVANCE,
     knowledgeVersion: 0,
     createdAt: at,
     updatedAt: at,
@@ -50,6 +57,7 @@ export interface AgentWithChildren extends AgentRecord {
   files: FileRecord[];
   urls: UrlRecord[];
   tools: ToolRecord[];
+  entries: EntryRecord[];
 }
 
 /** The read side the runtime and channels (chat, WhatsApp, voice) need. */

@@ -157,7 +157,7 @@ export function createAgentService(deps: AgentServiceDeps) {
     async create(userId: string, input: { name: string }): Promise<Agent> {
       const agent = newAgentRecord(newId(), input.name, now());
       await agents.createAgent(userId, agent);
-      return agentView({ ...agent, files: [], urls: [], tools: [] });
+      return agentView({ ...agent, files: [], urls: [], tools: [], entries: [] });
     },
 
     update: updateAgent,

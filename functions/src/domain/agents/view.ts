@@ -70,9 +70,12 @@ export function agentView(agent: AgentWithChildren): Agent {
     knowledgeBase: agent.knowledgeBase,
     priority: agent.priority,
     enabled: agent.enabled,
+    language: agent.language,
+    minRelevance: agent.minRelevance,
     files: agent.files.map(fileView),
     urls: agent.urls.map(urlView),
     tools: agent.tools.map(toolView),
+    entries: agent.entries.map(({ agentId: _agentId, ...entry }) => entry),
     createdAt: agent.createdAt,
     updatedAt: agent.updatedAt,
   };

@@ -133,6 +133,8 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
         sourceName: record.name,
         index,
         text: piece,
+        page: null,
+        headings: [],
         vector: vectors?.[index] ?? null,
       }));
       await store.replaceSource(userId, agentId, kind, sourceId, chunkRecords);

@@ -3,7 +3,28 @@
  * over them. Chunks of one agent live in their own partition (see adapters/dynamo/ACCESS-PATTERNS.md).
  */
 
-export type KnowledgeSourceKind = 'file' | 'url';
+/** Files and web pages are ingested by the workers; entries are the owner's own question + answer pairs (the "teach the agent" loop). */
+export type KnowledgeSourceKind = 'file' | 'url' | 'entry';
+
+/** The languages knowledge is analysed in (accent folding, stop words, a light stemmer): the agent's language. */
+export type KnowledgeLanguage = 'es' | 'en';
+
+/**
+ * A document as the extractors read it, structure kept: headings, paragraphs and tables (rows of
+ * cells, the first row the header when the document has one). `page` is the 1-based page of a PDF
+ * block (absent for formats without pages). Chunking works on blocks, so a table row never loses
+ * its header and every chunk knows its page and heading path.
+ */
+export type DocumentBlock =
+  | { kind: 'heading'; level: number; text: string; page?: number }
+  | { kind: 'paragraph'; text: string; page?: number }
+  | { kind: 'table'; rows: string[][]; header: boolean; page?: number };
+
+export interface StructuredDocument {
+  blocks: DocumentBlock[];
+  /** A page's or document's title when the format has one. */
+  title?: string;
+}
 
 export interface KnowledgeChunk {
   agentId: string;
@@ -14,14 +35,24 @@ export interface KnowledgeChunk {
   /** 0-based position of the chunk within its source. */
   index: number;
   text: string;
+  /** 1-based page of a PDF where the chunk starts; null for formats without pages. */
+  page: number | null;
+  /** The headings above the chunk, outermost first ([] when none). */
+  headings: string[];
   /** null when the chunk was stored without an embedding (embeddings unavailable): keyword search still finds it. */
   vector: Float32Array | null;
 }
 
 export interface RetrievedChunk {
   chunk: KnowledgeChunk;
-  /** Merged score (higher is better). */
+  /** Fused rank score (higher is better; only comparable within one search). */
   score: number;
+  /**
+   * Absolute relevance 0..1, comparable across searches and agents: how well the chunk supports
+   * the query (the keyword half normalised against the query's maximum possible BM25 score, the
+   * vector half the cosine as is). Refusal compares it with the agent's minRelevance.
+   */
+  relevance: number;
 }
 
 /** Which state of an agent's knowledge a retrieval must see: bumped on every chunk change, so caches key on it. */
@@ -29,6 +60,8 @@ export interface AgentKnowledgeRef {
   userId: string;
   agentId: string;
   knowledgeVersion: number;
+  /** The analysis of the agent's chunks and queries (part of the cache key: the index's tokens depend on it). */
+  language: KnowledgeLanguage;
 }
 
 export interface KnowledgeRetriever {
@@ -37,6 +70,16 @@ export interface KnowledgeRetriever {
    * when embeddings are unavailable (then only the keyword half ranks).
    */
   search(agent: AgentKnowledgeRef, query: string, queryVector: Float32Array | null, limit: number): Promise<RetrievedChunk[]>;
+}
+
+/**
+ * Compact index snapshots (vectors + postings of one agent at one knowledgeVersion and language),
+ * so a cold function loads an agent's index in one GET instead of reading every chunk item.
+ * Written after ingestion; a missing snapshot falls back to ChunkStore.loadAgent (and writes one).
+ */
+export interface IndexSnapshotStore {
+  get(ref: AgentKnowledgeRef): Promise<Uint8Array | null>;
+  put(ref: AgentKnowledgeRef, bytes: Uint8Array): Promise<void>;
 }
 
 /** Chunk persistence (adapters/dynamo/knowledge-chunks.ts). */

@@ -158,7 +158,7 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
     const score = vw * v + kw * k;
     if (score > 0) fused.set(i, score);
   }
-  return topK(fused.keys(), (i) => fused.get(i)!, limit).map((i) => ({ chunk: index.chunks[i]!, score: round(fused.get(i)!) }));
+  return topK(fused.keys(), (i) => fused.get(i)!, limit).map((i) => ({ chunk: index.chunks[i]!, score: round(fused.get(i)!), relevance: round(fused.get(i)!) }));
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;

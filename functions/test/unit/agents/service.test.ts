@@ -9,7 +9,7 @@ import { createAgentService } from '../../../src/domain/agents/service.js';
 import { newId } from '../../../src/lib/ids.js';
 
 const agentId = newId();
-const agent: AgentWithChildren = { ...newAgentRecord(agentId, 'A', '2026-01-01T00:00:00.000Z'), files: [], urls: [], tools: [] };
+const agent: AgentWithChildren = { ...newAgentRecord(agentId, 'A', '2026-01-01T00:00:00.000Z'), files: [], urls: [], tools: [], entries: [] };
 
 function fakes() {
   const files = new Map<string, FileRecord>();

@@ -13,7 +13,7 @@ const mix = (a: Float32Array, b: Float32Array, wa: number) => a.map((x, i) => wa
 
 let seq = 0;
 function chunk(text: string, vector: Float32Array | null, source = 'prices.pdf'): KnowledgeChunk {
-  return { agentId: 'a1', sourceKind: 'file', sourceId: `f-${source}`, sourceName: source, index: seq++, text, vector };
+  return { agentId: 'a1', sourceKind: 'file', sourceId: `f-${source}`, sourceName: source, index: seq++, text, page: null, headings: [], vector };
 }
 
 /** Hashed bag of words (what the fake OpenAI server does): texts sharing words get close vectors. */
@@ -166,7 +166,7 @@ describe('CachedKnowledgeRetriever', () => {
     };
     return store;
   }
-  const ref = (agentId: string, knowledgeVersion: number, userId = 'u1'): AgentKnowledgeRef => ({ userId, agentId, knowledgeVersion });
+  const ref = (agentId: string, knowledgeVersion: number, userId = 'u1'): AgentKnowledgeRef => ({ userId, agentId, knowledgeVersion, language: 'en' });
 
   it('builds an agent index once per knowledge version and rebuilds when the version changes', async () => {
     const data = { a1: [chunk('deposit of 150 euros', null)] };

@@ -43,6 +43,9 @@ export function agent(over: Partial<AgentWithChildren> = {}): AgentWithChildren 
     knowledgeBase: 'Opening hours: Mon–Fri 9:00–18:00',
     priority: 0,
     enabled: true,
+    language: 'en',
+    minRelevance: 0,
+    entries: [],
     knowledgeVersion: 3,
     createdAt: '2026-01-01T00:00:00.000Z',
     updatedAt: '2026-01-01T00:00:00.000Z',
@@ -104,6 +107,8 @@ export const chunk = (text: string, over: Partial<KnowledgeChunk> = {}): Knowled
   sourceName: 'prices.pdf',
   index: 0,
   text,
+  page: null,
+  headings: [],
   vector: null,
   ...over,
 });
@@ -122,7 +127,7 @@ export class MemoryRetriever implements KnowledgeRetriever {
     return this.chunks
       .filter((c) => (c.text.toLowerCase().match(/\w+/g) ?? []).some((w) => words.has(w)))
       .slice(0, limit)
-      .map((c, i) => ({ chunk: c, score: 1 - i * 0.1 }));
+      .map((c, i) => ({ chunk: c, score: 1 - i * 0.1, relevance: 1 - i * 0.1 }));
   }
 }
 

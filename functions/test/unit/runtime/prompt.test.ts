@@ -6,8 +6,8 @@ describe('buildSystemPrompt', () => {
   it('puts the integration prompt first, then the agent, the channel style, then numbered excerpts with sources', () => {
     // Arrange
     const excerpts = [
-      { chunk: chunk('Whitening costs 200 EUR.', { sourceName: 'prices.pdf' }), score: 0.9 },
-      { chunk: chunk('We are open on Saturdays in June.', { sourceName: 'https://acme.example/hours', sourceKind: 'url' }), score: 0.5 },
+      { chunk: chunk('Whitening costs 200 EUR.', { sourceName: 'prices.pdf' }), score: 0.9, relevance: 0.9 },
+      { chunk: chunk('We are open on Saturdays in June.', { sourceName: 'https://acme.example/hours', sourceKind: 'url' }), score: 0.5, relevance: 0.5 },
     ];
 
     // Act

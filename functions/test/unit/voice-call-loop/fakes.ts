@@ -113,7 +113,7 @@ export function setup(options: SetupOptions = {}) {
   const jobs: CallSummaryJob[] = [];
   let minutesUsed = 0;
   const limit = options.minutesLeft ?? 100;
-  const agent: AgentWithChildren = { ...newAgentRecord(newId(), 'Receptionist', '2026-01-01T00:00:00.000Z'), description: 'Front desk', files: [], urls: [], tools: [] };
+  const agent: AgentWithChildren = { ...newAgentRecord(newId(), 'Receptionist', '2026-01-01T00:00:00.000Z'), description: 'Front desk', files: [], urls: [], tools: [], entries: [] };
   const model: ChatModel = options.model ?? { complete: async (r) => reply(`**Sure**: ${String(r.messages.at(-1)?.content)}`) };
   let clock = Date.parse('2026-03-01T10:00:00.000Z');
   const deps: CallLoopDeps = {

@@ -174,6 +174,7 @@ export function relaySetup(options: RelaySetup = {}) {
   const errors: string[] = [];
   const agent: AgentWithChildren = {
     ...newAgentRecord(newId(), 'Receptionist', '2026-01-01T00:00:00.000Z'),
+    entries: [],
     files: [],
     urls: [],
     tools: options.agentTools ?? [],

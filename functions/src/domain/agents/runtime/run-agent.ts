@@ -123,7 +123,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
   const now = input.now ?? Date.now;
   const state: TurnState = {
     input,
-    ref: { userId: input.userId, agentId: input.agent._id, knowledgeVersion: input.agent.knowledgeVersion },
+    ref: { userId: input.userId, agentId: input.agent._id, knowledgeVersion: input.agent.knowledgeVersion, language: input.agent.language },
     specs: toolSpecs(input.agent.tools),
     now,
     sources: new Map(),
@@ -290,6 +290,7 @@ async function retrieve(state: TurnState, query: string, limit: number): Promise
       sourceId: r.chunk.sourceId,
       score: Math.round(r.score * 1000) / 1000,
       excerpt: cap(r.chunk.text.trim().replace(/\s+/g, ' '), RUNTIME_LIMITS.sourceExcerptChars),
+      highlights: [],
     });
   }
   return found;
