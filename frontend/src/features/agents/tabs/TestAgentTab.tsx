@@ -2,7 +2,8 @@
  * Test Agent tab (SPEC §2 Test Agent, §3 Chat message, §5 chat, §8): a chat with the agent as
  * customers will meet it. Send is off for an empty or blank message; Enter sends (Shift+Enter is a
  * new line). Each reply has an expandable 'What the agent used' (tools with arguments and results,
- * knowledge sources with excerpts) and an escalation notice when the agent handed over to a human.
+ * knowledge sources: the matching passage with the question's terms marked, document, page, section
+ * and absolute relevance) and an escalation notice when the agent handed over to a human.
  */
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 import Accordion from '@mui/material/Accordion';
@@ -15,6 +16,7 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { keyframes } from '@mui/material/styles';
 import ArticleOutlined from '@mui/icons-material/ArticleOutlined';
@@ -23,12 +25,15 @@ import ChatOutlined from '@mui/icons-material/ChatOutlined';
 import DeleteSweepOutlined from '@mui/icons-material/DeleteSweepOutlined';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import LanguageOutlined from '@mui/icons-material/LanguageOutlined';
+import QuestionAnswerOutlined from '@mui/icons-material/QuestionAnswerOutlined';
 import Send from '@mui/icons-material/Send';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
 import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, type Agent, type ChatMessage, type ChatSource, type ChatToolCall } from '@agentdesk/functions/contract';
 import { useToast } from '../../../shared/useToast';
 import { formatDateTime } from './format';
+import { formatPercent } from '../../../shared/intl';
+import { highlightPieces, isLongPassage, sourcePage } from './sources';
 import { TabHeader } from './TabLayout';
 import { tabErrorMessage, tabMessage } from './messages';
 import { clearTestChat, openTestChat, sendTestMessage, useTestChat } from './testChat';
@@ -118,22 +123,78 @@ function ToolCallItem({ call }: { call: ChatToolCall }) {
   );
 }
 
+const KIND_ICONS = { file: ArticleOutlined, url: LanguageOutlined, entry: QuestionAnswerOutlined } as const;
+
+/** The highlighted terms: dark text on light yellow in both themes (contrast well above 7:1). */
+const markSx = { bgcolor: '#ffe58f', color: '#1a1a1a', borderRadius: 0.5, px: 0.25 } as const;
+
+/** A knowledge source: the passage with the question's terms marked, where it is, and how relevant (issue 18). */
 function SourceItem({ source }: { source: ChatSource }) {
+  const { t, i18n } = useTranslation();
+  const [expanded, setExpanded] = useState(false);
+  const Icon = KIND_ICONS[source.kind] ?? ArticleOutlined;
+  const page = sourcePage(source);
+  const long = isLongPassage(source.excerpt ?? '');
+  const clamped = long && !expanded;
+  const percent = formatPercent(i18n.language, source.score);
+  const where = [t(`agentTabs.chat.sourceKind.${source.kind}`), page !== null ? t('agentTabs.chat.page', { page }) : null, source.section || null].filter(Boolean);
   return (
-    <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="chat-source">
+    <Paper variant="outlined" sx={{ p: 1.5 }} data-testid="chat-source" data-kind={source.kind}>
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', minWidth: 0 }}>
-        {source.kind === 'url' ? <LanguageOutlined fontSize="small" color="action" aria-hidden /> : <ArticleOutlined fontSize="small" color="action" aria-hidden />}
-        <Typography sx={{ fontWeight: 600, wordBreak: 'break-all' }}>{source.name}</Typography>
-      </Stack>
-      {source.excerpt && (
-        <Typography
-          variant="body2"
-          color="text.secondary"
-          component="blockquote"
-          sx={{ m: 0, mt: 1, pl: 1.5, borderLeft: 3, borderColor: 'divider', whiteSpace: 'pre-wrap' }}
-        >
-          {source.excerpt}
+        <Icon fontSize="small" color="action" titleAccess={t(`agentTabs.chat.sourceKind.${source.kind}`)} />
+        <Typography sx={{ fontWeight: 600, wordBreak: 'break-word', flex: 1, minWidth: 0 }} data-testid="chat-source-name">
+          {source.name}
         </Typography>
+        <Tooltip title={t('agentTabs.chat.relevanceHelp')} arrow describeChild>
+          <Chip
+            size="small"
+            variant="outlined"
+            color={source.score >= 0.5 ? 'success' : 'default'}
+            label={t('agentTabs.chat.relevance', { percent })}
+            tabIndex={0}
+            data-testid="chat-source-score"
+            sx={{ flexShrink: 0 }}
+          />
+        </Tooltip>
+      </Stack>
+      <Typography variant="caption" color="text.secondary" component="p" sx={{ mt: 0.5 }} data-testid="chat-source-location">
+        {where.join(' · ')}
+      </Typography>
+      {source.excerpt && (
+        <>
+          <Typography
+            variant="body2"
+            color="text.secondary"
+            component="blockquote"
+            aria-label={t('agentTabs.chat.passageLabel', { name: source.name })}
+            data-testid="chat-source-passage"
+            sx={{
+              m: 0,
+              mt: 1,
+              pl: 1.5,
+              borderLeft: 3,
+              borderColor: 'divider',
+              whiteSpace: 'pre-wrap',
+              wordBreak: 'break-word',
+              ...(clamped ? { display: '-webkit-box', WebkitLineClamp: 4, WebkitBoxOrient: 'vertical', overflow: 'hidden' } : {}),
+            }}
+          >
+            {highlightPieces(source.excerpt, source.highlights).map((piece, i) =>
+              piece.mark ? (
+                <Box component="mark" key={i} sx={markSx}>
+                  {piece.text}
+                </Box>
+              ) : (
+                piece.text
+              ),
+            )}
+          </Typography>
+          {long && (
+            <Button size="small" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded} sx={{ mt: 0.5, ml: 0.5 }}>
+              {expanded ? t('agentTabs.chat.showLess') : t('agentTabs.chat.showMore')}
+            </Button>
+          )}
+        </>
       )}
     </Paper>
   );
