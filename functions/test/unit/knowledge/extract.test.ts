@@ -28,7 +28,7 @@ describe('PDF (unpdf)', () => {
     const flat = oneLine(text);
     for (const page of PDF_PAGES) {
       expect(flat).toContain(page.heading);
-      for (const p of page.paragraphs) expect(flat).toContain(p);
+      for (const p of page.paragraphs ?? []) expect(flat).toContain(p);
     }
     expect(text.split('\n\n')).toHaveLength(3);
   });
