@@ -2,14 +2,12 @@
  * Text rules of knowledge: whitespace normalisation of extracted text, and the tokens of the
  * keyword (BM25) half of retrieval. Pure functions (unit-tested).
  *
- * Tokens: NFD with diacritics stripped and lower case ("Garantía" → "garantia"), runs of unicode
- * letters/digits, minus a small English + Spanish stop-word list, with one light suffix rule
- * (a final "s" is dropped from words of 4+ letters: "prices"/"price", "precios"/"precio") applied
- * the same way to chunks and queries. No dictionary stemmer: the vector half covers synonyms.
+ * The analysis itself (folding, stop words and a light stemmer per language) is in analysis.ts.
  */
+import { analyse } from './analysis.js';
+import type { KnowledgeLanguage } from './ports.js';
 
-/** Documents and queries are tokenised identically; tokens longer than this are cut. */
-export const MAX_TOKEN_LENGTH = 40;
+export { fold, MAX_TOKEN_LENGTH } from './analysis.js';
 
 /** The text as extracted, with whitespace made regular: CRLF/CR → LF, tabs, NBSP and other spaces → ' ',
  * spaces collapsed and trimmed per line, control characters dropped, at most one blank line in a row. */
@@ -30,35 +28,7 @@ export function normaliseWhitespace(text: string): string {
     .trim();
 }
 
-/** NFD + strip combining marks + lower case: "José" → "jose". */
-export function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
-}
-
-const STOP_WORDS = new Set(
-  [
-    // English
-    'a', 'an', 'and', 'are', 'as', 'at', 'be', 'but', 'by', 'can', 'do', 'does', 'for', 'from', 'has', 'have', 'how', 'i',
-    'if', 'in', 'into', 'is', 'it', 'its', 'me', 'my', 'of', 'on', 'or', 'our', 'so', 'that', 'the', 'their', 'them', 'there',
-    'these', 'they', 'this', 'to', 'was', 'we', 'were', 'what', 'when', 'where', 'which', 'who', 'why', 'will', 'with',
-    'would', 'you', 'your', 'much', 'many', 'any', 'about', 'tell', 'please',
-    // Spanish (folded: no accents)
-    'al', 'como', 'con', 'cual', 'cuales', 'cuando', 'de', 'del', 'el', 'ella', 'en', 'es', 'esta', 'este', 'esto', 'hay',
-    'la', 'las', 'le', 'les', 'lo', 'los', 'mas', 'me', 'mi', 'mis', 'muy', 'no', 'nos', 'o', 'para', 'pero', 'por', 'que',
-    'quien', 'se', 'si', 'sin', 'su', 'sus', 'te', 'tu', 'un', 'una', 'uno', 'unos', 'unas', 'y', 'ya', 'son', 'ser', 'tiene',
-    'tienen', 'cuanto', 'cuanta', 'cuantos', 'cuantas',
-  ],
-);
-
-const stem = (token: string) => (token.length >= 4 && token.endsWith('s') && !token.endsWith('ss') ? token.slice(0, -1) : token);
-
-/** The keyword tokens of a text (in order, repeated as often as they occur). */
-export function tokenize(text: string): string[] {
-  const out: string[] = [];
-  for (const match of fold(text).matchAll(/[\p{L}\p{N}]+/gu)) {
-    const word = match[0];
-    if (STOP_WORDS.has(word)) continue;
-    out.push(stem(word.length > MAX_TOKEN_LENGTH ? word.slice(0, MAX_TOKEN_LENGTH) : word));
-  }
-  return out;
+/** The keyword terms of a text in a language (analysis.ts: folded, stop words dropped, lightly stemmed). */
+export function tokenize(text: string, language: KnowledgeLanguage = 'en'): string[] {
+  return analyse(text, language);
 }

@@ -1,0 +1,107 @@
+/**
+ * Language analysis of knowledge text and queries (the keyword half of retrieval, the best-passage
+ * picker and follow-up rewriting all use it, so chunks and queries are analysed identically):
+ *
+ *   words   runs of unicode letters (with their combining marks) and digits
+ *   fold    NFD, combining marks stripped, lower case ("Sábados" → "sabados")
+ *   stop    a stop-word list of the agent's language (question words, articles, pronouns, auxiliaries)
+ *   stem    a light stemmer of the agent's language:
+ *           es  plural "-ces" → "-z" (luces → luz), "-es" after a consonant (meses → mes, reservaciones →
+ *               reservacion), "-s" after a vowel (sábados → sabado); then a final -a/-o/-e of a word of
+ *               5+ letters goes, so gender and number variants meet (sabado → sabad, bebidas → bebid)
+ *               — the rules of Savoy's light stemmer (Lucene's SpanishLightStemmer), re-ordered so
+ *               "hora"/"horas" and "mes"/"meses" meet too
+ *           en  Porter step 1a: "-sses" → "-ss", "-ies" → "-y", a final "-s" (not "-ss", "-us", "-is") of
+ *               a word of 4+ letters goes (prices → price, policies → policy)
+ * No dictionary: the vector half covers synonyms.
+ */
+import type { KnowledgeLanguage } from './ports.js';
+
+/** Documents and queries are analysed identically; words longer than this are cut. */
+export const MAX_TOKEN_LENGTH = 40;
+
+/** NFD + strip combining marks + lower case: "José" → "jose". */
+export function fold(text: string): string {
+  return text.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+}
+
+const words = (list: string) => new Set(list.split(/\s+/).filter(Boolean));
+
+const STOP_WORDS: Record<KnowledgeLanguage, ReadonlySet<string>> = {
+  en: words(`
+    a an and are as at be been but by can could do does did for from had has have how i if in into is it its
+    me my of on or our so than that the their them then there these they this those to was we were what when
+    where which who whom why will with would you your yours much many any some about tell please per s t
+    am us let get got just also very should shall may might must ok okay hi hello thanks thank`),
+  // Folded (no accents): "qué" is "que".
+  es: words(`
+    a al algo algun alguna alguno algunos algunas ante como con contra cual cuales cuando cuanto cuanta
+    cuantos cuantas de del desde donde e el ella ellas ello ellos en entre era eres es esa esas ese eso esos
+    esta estas este esto estos estoy estan estas estamos esta fue ha han has hay he hemos la las le les lo
+    los me mi mis mucho muchos muy nos nosotros o os otra otro para pero poco por porque que quien quienes
+    se sea ser si sin sobre son soy su sus tambien te tengo ti tu tus u un una uno unos unas usted ustedes
+    vosotros y ya yo puedo puede pueden podeis podemos quiero quisiera saber decir dime digame favor hola
+    gracias buenas buenos vale oye pues entonces tiene tienen teneis tienes tenemos`),
+};
+
+/** Light stemmers (see the module comment). Input is folded. */
+const STEMMERS: Record<KnowledgeLanguage, (w: string) => string> = {
+  es(w) {
+    if (w.length <= 3 || /\d/.test(w)) return w;
+    let s = w;
+    if (s.endsWith('ces') && s.length >= 5) s = `${s.slice(0, -3)}z`;
+    else if (s.endsWith('es') && s.length >= 5 && !/[aeiou]/.test(s[s.length - 3]!)) s = s.slice(0, -2);
+    else if (s.endsWith('s') && /[aeiou]/.test(s[s.length - 2]!)) s = s.slice(0, -1);
+    if (s.length >= 5 && /[aoe]$/.test(s)) s = s.slice(0, -1);
+    return s;
+  },
+  en(w) {
+    if (w.length <= 3 || /\d/.test(w)) return w;
+    if (w.endsWith('sses')) return w.slice(0, -2);
+    if (w.endsWith('ies') && w.length >= 5) return `${w.slice(0, -3)}y`;
+    if (w.endsWith('s') && !/(ss|us|is)$/.test(w)) return w.slice(0, -1);
+    return w;
+  },
+};
+
+/** One word of a text: its analysed term and where it stands in the original text ([start, end)). */
+export interface AnalysedWord {
+  term: string;
+  start: number;
+  end: number;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+
+/** The analysed term of one word, or null for a stop word. */
+export function termOf(word: string, language: KnowledgeLanguage): string | null {
+  let w = fold(word);
+  if (w.length > MAX_TOKEN_LENGTH) w = w.slice(0, MAX_TOKEN_LENGTH);
+  if (w === '' || STOP_WORDS[language].has(w)) return null;
+  return STEMMERS[language](w);
+}
+
+/** The words of a text with their terms and offsets (stop words left out). */
+export function analyseWords(text: string, language: KnowledgeLanguage): AnalysedWord[] {
+  const out: AnalysedWord[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const term = termOf(match[0], language);
+    if (term !== null) out.push({ term, start: match.index, end: match.index + match[0].length });
+  }
+  return out;
+}
+
+/** The terms of a text, in order, repeated as often as they occur. */
+export function analyse(text: string, language: KnowledgeLanguage): string[] {
+  const out: string[] = [];
+  for (const match of text.matchAll(WORD)) {
+    const term = termOf(match[0], language);
+    if (term !== null) out.push(term);
+  }
+  return out;
+}
+
+/** What the keyword index holds for a chunk: its heading path with its text (a section title names what the rows below are about). */
+export function chunkTerms(chunk: { text: string; headings: readonly string[] }, language: KnowledgeLanguage): string[] {
+  return analyse(chunk.headings.length > 0 ? `${chunk.headings.join('\n')}\n${chunk.text}` : chunk.text, language);
+}
