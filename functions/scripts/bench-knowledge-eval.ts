@@ -1,0 +1,101 @@
+/**
+ * Knowledge quality on the graded set (part of `npm run bench`), in-process, no stack needed:
+ * three businesses' documents (functions/test/fixtures/knowledge-eval: Spanish and English, PDF,
+ * DOCX, DOC and TXT, tables, one document per agent in several formats) go through the real
+ * extraction, chunking and ingestion, then every graded question is searched with keyword-only,
+ * vector-only and hybrid retrieval. Prints recall@1/@3/@5 of the answerable questions and the share
+ * of unanswerable / answerable questions refused (best relevance under DEFAULT_MIN_RELEVANCE).
+ *
+ * Embeddings: the local deterministic one (what the local runtime uses) always; a real
+ * OpenAI-compatible endpoint too when OPENAI_BASE_URL and OPENAI_API_KEY are set. The targets
+ * (exit code 1 when missed) apply to hybrid with the local embedding: recall@3 ≥ 95 % overall and
+ * per agent, ≥ 90 % of unanswerable questions refused, no answerable one refused.
+ *
+ *   --details   list every hybrid miss (question, query, best sources)
+ */
+import OpenAI from 'openai';
+import { EMBEDDING_DIMENSIONS, EMBEDDING_MODEL, type Embedder } from '../src/domain/ai/ports.js';
+import { EVAL_TARGETS, evaluateGradedSet, type EvalReport, meetsTargets, pct } from '../test/fixtures/knowledge-eval/evaluate.js';
+import { table } from './bench-common.js';
+
+const details = process.argv.includes('--details');
+
+function openAiEmbedder(): Embedder | null {
+  const baseURL = process.env.OPENAI_BASE_URL;
+  const apiKey = process.env.OPENAI_API_KEY;
+  if (!baseURL || !apiKey) return null;
+  const client = new OpenAI({ baseURL, apiKey, maxRetries: 2 });
+  return {
+    async embed(texts) {
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += 256) {
+        const res = await client.embeddings.create({ model: EMBEDDING_MODEL, input: texts.slice(i, i + 256), dimensions: EMBEDDING_DIMENSIONS });
+        out.push(...[...res.data].sort((a, b) => a.index - b.index).map((d) => Float32Array.from(d.embedding)));
+      }
+      return out;
+    },
+  };
+}
+
+const mark = (ok: boolean) => (ok ? '✓' : '✗');
+
+function rowsOf(report: EvalReport, targeted: boolean): string[][] {
+  return report.summaries.map((s) => {
+    const isTarget = targeted && s.mode === 'hybrid';
+    const withTarget = (value: string, ok: boolean) => (isTarget ? `${value} ${mark(ok)}` : value);
+    return [
+      `${s.mode} (${report.embedding})`,
+      pct(s.recallAt1),
+      withTarget(pct(s.recallAt3), s.recallAt3 >= EVAL_TARGETS.recallAt3),
+      pct(s.recallAt5),
+      withTarget(pct(s.unanswerableRefused), s.unanswerableRefused >= EVAL_TARGETS.unanswerableRefused),
+      withTarget(pct(s.answerableRefused), s.answerableRefused <= EVAL_TARGETS.answerableRefused),
+    ];
+  });
+}
+
+const started = performance.now();
+const local = await evaluateGradedSet();
+const reports = [local];
+const real = openAiEmbedder();
+if (real) reports.push(await evaluateGradedSet({ embedder: real, embedding: `${EMBEDDING_MODEL} @ ${new URL(process.env.OPENAI_BASE_URL!).host}` }));
+const seconds = (performance.now() - started) / 1000;
+
+const hybrid = local.summaries.find((s) => s.mode === 'hybrid')!;
+console.log('\nKnowledge: graded set (keyword / vector / hybrid retrieval, in-process)\n');
+console.log(
+  `${local.agents.map((a) => `${a.id}: ${a.files} files → ${a.chunks} chunks`).join('; ')}. ` +
+    `${hybrid.answerable} answerable + ${hybrid.unanswerable} unanswerable questions; refused = best relevance < ${local.minRelevance}.\n`,
+);
+console.log(
+  table(
+    ['retrieval (embedding)', 'recall@1', `recall@3 (≥ ${pct(EVAL_TARGETS.recallAt3)})`, 'recall@5', `unanswerable refused (≥ ${pct(EVAL_TARGETS.unanswerableRefused)})`, 'answerable refused (0)'],
+    reports.flatMap((r, i) => rowsOf(r, i === 0)),
+  ),
+);
+console.log('\nPer agent, hybrid (local):\n');
+console.log(
+  table(
+    ['agent', 'recall@1', 'recall@3', 'recall@5', 'unanswerable refused', 'answerable refused'],
+    local.perAgent.filter((s) => s.mode === 'hybrid').map((s) => [s.agent, pct(s.recallAt1), pct(s.recallAt3), pct(s.recallAt5), pct(s.unanswerableRefused), pct(s.answerableRefused)]),
+  ),
+);
+if (!real) console.log('\n(set OPENAI_BASE_URL and OPENAI_API_KEY to add rows with a real embedding endpoint)');
+
+if (details) {
+  console.log('\nHybrid (local) misses:');
+  for (const r of local.results.hybrid) {
+    const answerable = r.question.expect !== null;
+    const miss = answerable ? r.rank === null || r.rank > 3 || r.refused : !r.refused;
+    if (!miss) continue;
+    console.log(
+      `\n- [${r.question.agent}] ${r.question.question}${r.query !== r.question.question ? ` (searched: "${r.query}")` : ''}\n  ` +
+        `${answerable ? `expect ${JSON.stringify(r.question.expect)}, rank ${r.rank ?? '—'}${r.refused ? ', REFUSED' : ''}` : 'unanswerable, NOT refused'}; best relevance ${r.bestRelevance}`,
+    );
+    for (const t of r.top.slice(0, 3)) console.log(`    ${t.relevance.toFixed(3)} ${t.source}: ${t.text.replace(/\s+/g, ' ').slice(0, 140)}`);
+  }
+}
+
+const { ok, misses } = meetsTargets(local);
+console.log(`\n${ok ? 'Graded-set targets met' : `Graded-set targets missed: ${misses.join('; ')}`} (${seconds.toFixed(1)} s).`);
+if (!ok) process.exitCode = 1;
