@@ -26,6 +26,18 @@ interface Postings {
   tfs: Uint16Array;
 }
 
+/**
+ * The index as flat arrays (the compact index snapshot, snapshot.ts, stores them so a cold
+ * function rebuilds the index without tokenising): term i's postings are docs/tfs[offsets[i] .. offsets[i+1]).
+ */
+export interface Bm25Parts {
+  terms: string[];
+  offsets: Uint32Array;
+  docs: Uint32Array;
+  tfs: Uint16Array;
+  docLength: Uint32Array;
+}
+
 export class Bm25Index {
   readonly size: number;
   private readonly postings = new Map<string, Postings>();
@@ -33,9 +45,19 @@ export class Bm25Index {
   private readonly avgLength: number;
 
   constructor(
-    documents: readonly (readonly string[])[],
+    documents: readonly (readonly string[])[] | { parts: Bm25Parts },
     private readonly params: Bm25Params = { k1: 1.2, b: 0.75 },
   ) {
+    if ('parts' in documents) {
+      const { terms, offsets, docs, tfs, docLength } = documents.parts;
+      this.size = docLength.length;
+      this.docLength = docLength;
+      let total = 0;
+      for (const length of docLength) total += length;
+      this.avgLength = this.size > 0 ? total / this.size || 1 : 1;
+      terms.forEach((term, i) => this.postings.set(term, { docs: docs.subarray(offsets[i], offsets[i + 1]), tfs: tfs.subarray(offsets[i], offsets[i + 1]) }));
+      return;
+    }
     this.size = documents.length;
     this.docLength = new Uint32Array(documents.length);
     const building = new Map<string, { docs: number[]; tfs: number[] }>();
@@ -56,9 +78,40 @@ export class Bm25Index {
     for (const [term, p] of building) this.postings.set(term, { docs: Uint32Array.from(p.docs), tfs: Uint16Array.from(p.tfs) });
   }
 
+  /** An index from parts() of another (no tokenising). The caller checks the parts are consistent (snapshot.ts does). */
+  static fromParts(parts: Bm25Parts, params?: Bm25Params): Bm25Index {
+    return new Bm25Index({ parts }, params);
+  }
+
+  /** The postings and document lengths as flat arrays (terms in insertion order). */
+  parts(): Bm25Parts {
+    const terms = [...this.postings.keys()];
+    const offsets = new Uint32Array(terms.length + 1);
+    let total = 0;
+    terms.forEach((term, i) => {
+      offsets[i] = total;
+      total += this.postings.get(term)!.docs.length;
+    });
+    offsets[terms.length] = total;
+    const docs = new Uint32Array(total);
+    const tfs = new Uint16Array(total);
+    terms.forEach((term, i) => {
+      const p = this.postings.get(term)!;
+      docs.set(p.docs, offsets[i]);
+      tfs.set(p.tfs, offsets[i]);
+    });
+    return { terms, offsets, docs, tfs, docLength: this.docLength };
+  }
+
   /** Distinct terms in the index. */
   get vocabularySize(): number {
     return this.postings.size;
+  }
+
+  /** A term's idf; a term no document holds gets the highest (df = 0), so a query whose key words appear nowhere cannot score near its maximum. */
+  idf(term: string): number {
+    const df = this.postings.get(term)?.docs.length ?? 0;
+    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
 
   search(queryTokens: readonly string[]): Bm25Result {

@@ -26,9 +26,10 @@
  * used agents are evicted first (an agent bigger than the bound is still served, then dropped).
  */
 import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
+import { analyse, chunkTerms } from './analysis.js';
 import { Bm25Index } from './bm25.js';
-import type { AgentKnowledgeRef, ChunkStore, KnowledgeChunk, KnowledgeRetriever, RetrievedChunk } from './ports.js';
-import { tokenize } from './text.js';
+import type { AgentKnowledgeRef, ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeLanguage, KnowledgeRetriever, RetrievedChunk } from './ports.js';
+import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { createVectorMatrix, dot, type VectorMatrix } from './vector-scan.js';
 
 export const VECTOR_WEIGHT = 0.6;
@@ -40,6 +41,8 @@ const CANDIDATES_PER_RESULT = 5;
 
 export interface AgentIndex {
   readonly chunks: readonly KnowledgeChunk[];
+  /** The analysis the BM25 terms were made with (queries are analysed the same way). */
+  readonly language: KnowledgeLanguage;
   readonly dims: number;
   /** n × dims, row i = chunk i's normalised vector (zeros when it has none). */
   readonly matrix: Float32Array;
@@ -50,8 +53,11 @@ export interface AgentIndex {
   readonly bm25: Bm25Index;
 }
 
-/** Builds the search structures of one agent's chunks (vectors of another length than `dims` count as missing). */
-export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDDING_DIMENSIONS): AgentIndex {
+/**
+ * Builds the search structures of one agent's chunks (vectors of another length than `dims` count
+ * as missing); the keyword terms are each chunk's heading path + text in the agent's language.
+ */
+export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDDING_DIMENSIONS, language: KnowledgeLanguage = 'en'): AgentIndex {
   const n = chunks.length;
   const vectors = createVectorMatrix(n, dims);
   const matrix = vectors.data;
@@ -73,8 +79,8 @@ export function buildAgentIndex(chunks: readonly KnowledgeChunk[], dims = EMBEDD
     }
     indexed[i] = { ...chunk, vector: row };
   }
-  const bm25 = new Bm25Index(indexed.map((c) => tokenize(c.text)));
-  return { chunks: indexed, dims, matrix, vectors, hasVector, vectorCount, bm25 };
+  const bm25 = new Bm25Index(indexed.map((c) => chunkTerms(c, language)));
+  return { chunks: indexed, language, dims, matrix, vectors, hasVector, vectorCount, bm25 };
 }
 
 /** The `k` highest entries of `score` among `ids` (best first). */
@@ -114,15 +120,21 @@ function topK(ids: Iterable<number>, score: (i: number) => number, k: number): n
   return heap.sort((a, b) => (less(a, b) ? 1 : less(b, a) ? -1 : 0));
 }
 
+export interface SearchOptions {
+  /** Which halves rank (the evaluation bench compares them); default both. */
+  mode?: 'hybrid' | 'keyword' | 'vector';
+}
+
 /** Ranks the index's chunks for a query (see the module comment for the fusion). */
-export function searchIndex(index: AgentIndex, query: string, queryVector: Float32Array | null, limit: number): RetrievedChunk[] {
+export function searchIndex(index: AgentIndex, query: string, queryVector: Float32Array | null, limit: number, options: SearchOptions = {}): RetrievedChunk[] {
+  const mode = options.mode ?? 'hybrid';
   const n = index.chunks.length;
   if (n === 0 || limit <= 0) return [];
   const candidates = Math.max(limit * CANDIDATES_PER_RESULT, MIN_CANDIDATES);
 
   // ---- vector half
   let cosines: Float32Array | null = null;
-  if (queryVector && queryVector.length === index.dims && index.vectorCount > 0) {
+  if (mode !== 'keyword' && queryVector && queryVector.length === index.dims && index.vectorCount > 0) {
     const qNorm = Math.sqrt(dot(queryVector, 0, queryVector, index.dims));
     if (qNorm > 0 && Number.isFinite(qNorm)) {
       const q = new Float32Array(index.dims);
@@ -133,7 +145,8 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
   const vectorTop = cosines ? topK(rowsWithVectors(index), (i) => cosines![i]!, candidates) : [];
 
   // ---- keyword half
-  const keyword = index.bm25.search(tokenize(query));
+  const queryTerms = mode === 'vector' ? [] : analyse(query, index.language);
+  const keyword = index.bm25.search(queryTerms);
   const keywordTop = keyword.max > 0 ? topK(keyword.matched, (i) => keyword.scores[i]!, candidates) : [];
 
   // ---- fusion over the union of candidates
@@ -158,7 +171,70 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
     const score = vw * v + kw * k;
     if (score > 0) fused.set(i, score);
   }
-  return topK(fused.keys(), (i) => fused.get(i)!, limit).map((i) => ({ chunk: index.chunks[i]!, score: round(fused.get(i)!), relevance: round(fused.get(i)!) }));
+
+  // ---- absolute relevance: BM25 against the query's maximum, cosine as is
+  let queryMax = 0;
+  for (const t of new Set(queryTerms)) queryMax += index.bm25.idf(t);
+  const keywordRelevance = (i: number) => (queryMax > 0 ? Math.min(1, keyword.scores[i]! / queryMax) : 0);
+  const vectorRelevance = (i: number) => (cosines && index.hasVector[i] ? Math.max(0, cosines[i]!) : 0);
+  // A half that cannot speak (no query vector / no query term, or switched off) leaves the relevance to the other.
+  const relevanceOf = (i: number) =>
+    !cosines ? keywordRelevance(i) : queryTerms.length === 0 ? vectorRelevance(i) : combineRelevance(keywordRelevance(i), vectorRelevance(i));
+
+  // ---- best first, near-duplicates of a better chunk dropped
+  const ranked = [...fused.keys()].sort((a, b) => fused.get(b)! - fused.get(a)! || a - b);
+  const kept: number[] = [];
+  for (const i of ranked) {
+    if (kept.length >= limit) break;
+    if (kept.some((j) => isNearDuplicate(index, i, j))) continue;
+    kept.push(i);
+  }
+  return kept.map((i) => ({ chunk: index.chunks[i]!, score: round(fused.get(i)!), relevance: round(relevanceOf(i)) }));
+}
+
+/**
+ * One relevance from the two absolute halves: keyword = BM25 / Σ idf(t) over the query's distinct
+ * terms (what a chunk holding each term once at average length scores; terms no chunk holds count
+ * with the highest idf, so a question about something absent scores low), capped at 1; vector = the
+ * cosine as is (negative → 0).
+ */
+export function combineRelevance(keyword: number, vector: number): number {
+  return RELEVANCE_KEYWORD_WEIGHT * keyword + (1 - RELEVANCE_KEYWORD_WEIGHT) * vector;
+}
+export const RELEVANCE_KEYWORD_WEIGHT = 0.5;
+
+/**
+ * Near-duplicates: the same passage in another format (PDF vs DOCX vs TXT of one document) or on
+ * another page. Two chunks are near-duplicates when the word 3-shingles of the smaller one are
+ * contained in the other at ≥ NEAR_DUPLICATE_CONTAINMENT (containment rather than Jaccard: chunk
+ * boundaries differ between formats, so one chunk is often a shifted part of the other).
+ */
+export const NEAR_DUPLICATE_CONTAINMENT = 0.5;
+
+function isNearDuplicate(index: AgentIndex, a: number, b: number): boolean {
+  const sa = shinglesOf(index, a);
+  const sb = shinglesOf(index, b);
+  const [small, large] = sa.size <= sb.size ? [sa, sb] : [sb, sa];
+  if (small.size === 0) return false;
+  let shared = 0;
+  for (const s of small) if (large.has(s)) shared++;
+  // Too short to judge by overlap ("big 0" vs "big 1"): only the same words count.
+  if (small.size < 3) return shared === small.size && small.size === large.size;
+  return shared / small.size >= NEAR_DUPLICATE_CONTAINMENT;
+}
+
+/** Word 3-shingles of a chunk's text (its words themselves when it has fewer than 3), made on demand once per index. */
+const shingleCache = new WeakMap<AgentIndex, Map<number, Set<string>>>();
+function shinglesOf(index: AgentIndex, i: number): Set<string> {
+  let byChunk = shingleCache.get(index);
+  if (!byChunk) shingleCache.set(index, (byChunk = new Map()));
+  let set = byChunk.get(i);
+  if (!set) {
+    const terms = analyse(index.chunks[i]!.text, index.language);
+    set = new Set(terms.length < 3 ? terms : terms.slice(2).map((t, k) => `${terms[k]} ${terms[k + 1]} ${t}`));
+    byChunk.set(i, set);
+  }
+  return set;
 }
 
 const round = (x: number) => Math.round(x * 10_000) / 10_000;
@@ -172,21 +248,34 @@ export interface RetrieverOptions {
   maxCachedChunks: number;
   /** Vector length of the index (EMBEDDING_DIMENSIONS). */
   dims: number;
+  /**
+   * Compact index snapshots (snapshot.ts): a cache miss tries one GET first; without one (or
+   * with an unusable one) the chunks are loaded and the snapshot is written for the next cold start.
+   */
+  snapshots?: IndexSnapshotStore;
+  /** A snapshot that could not be read or written (the search itself goes on). */
+  onSnapshotError?: (message: string, error: unknown) => void;
 }
 
 interface CacheEntry {
+  /** The knowledgeVersion the index holds (at least the one asked for: a snapshot may be newer). */
   version: number;
+  language: KnowledgeLanguage;
   index: AgentIndex;
 }
 
 /** KnowledgeRetriever over a ChunkStore with the per-warm-Lambda index cache. */
 export class CachedKnowledgeRetriever implements KnowledgeRetriever {
   private readonly cache = new Map<string, CacheEntry>();
-  private readonly loading = new Map<string, { version: number; promise: Promise<AgentIndex> }>();
+  private readonly loading = new Map<string, { version: number; language: KnowledgeLanguage; promise: Promise<{ index: AgentIndex; version: number }> }>();
   private cachedChunks = 0;
   private readonly options: RetrieverOptions;
   /** How many times an index was built (observable for tests and logs). */
   builds = 0;
+  /** How many indexes came from a snapshot rather than the chunk store. */
+  snapshotLoads = 0;
+  /** Snapshot writes started on the fallback path, not awaited by the search. */
+  private readonly writes = new Set<Promise<void>>();
 
   constructor(
     private readonly store: Pick<ChunkStore, 'loadAgent'>,
@@ -212,28 +301,34 @@ export class CachedKnowledgeRetriever implements KnowledgeRetriever {
     return { agents: this.cache.size, chunks: this.cachedChunks };
   }
 
+  /** Resolves once the snapshot writes started so far have ended (tests; a Lambda need not wait). */
+  async settled(): Promise<void> {
+    while (this.writes.size > 0) await Promise.all([...this.writes]);
+  }
+
   private async indexFor(agent: AgentKnowledgeRef): Promise<AgentIndex> {
     const key = cacheKey(agent.userId, agent.agentId);
     const hit = this.cache.get(key);
-    if (hit && hit.version === agent.knowledgeVersion) {
+    // A newer index answers an older version too (versions only grow; a snapshot can be ahead of the caller's agent read).
+    if (hit && hit.version >= agent.knowledgeVersion && hit.language === agent.language) {
       // Re-insert: Map order is the LRU order.
       this.cache.delete(key);
       this.cache.set(key, hit);
       return hit.index;
     }
     const pending = this.loading.get(key);
-    if (pending && pending.version === agent.knowledgeVersion) return pending.promise;
+    if (pending && pending.version === agent.knowledgeVersion && pending.language === agent.language) return (await pending.promise).index;
 
-    const promise = this.store.loadAgent(agent.userId, agent.agentId).then((chunks) => buildAgentIndex(chunks, this.options.dims));
-    this.loading.set(key, { version: agent.knowledgeVersion, promise });
+    const promise = this.load(agent);
+    this.loading.set(key, { version: agent.knowledgeVersion, language: agent.language, promise });
     try {
-      const index = await promise;
+      const { index, version } = await promise;
       this.builds++;
       const current = this.cache.get(key);
       // A slower load of an older version must not replace a newer one.
-      if (!current || current.version <= agent.knowledgeVersion) {
+      if (!current || current.version <= version) {
         if (current) this.evict(key, current);
-        this.cache.set(key, { version: agent.knowledgeVersion, index });
+        this.cache.set(key, { version, language: agent.language, index });
         this.cachedChunks += index.chunks.length;
         this.trim(key);
       }
@@ -241,6 +336,40 @@ export class CachedKnowledgeRetriever implements KnowledgeRetriever {
     } finally {
       if (this.loading.get(key)?.promise === promise) this.loading.delete(key);
     }
+  }
+
+  /** The snapshot when there is a usable one, else the chunks (and a snapshot written for next time). */
+  private async load(agent: AgentKnowledgeRef): Promise<{ index: AgentIndex; version: number }> {
+    const { snapshots, dims } = this.options;
+    let newerSnapshot = false;
+    if (snapshots) {
+      const bytes = await snapshots.get(agent).catch((error: unknown) => {
+        this.options.onSnapshotError?.('Reading the knowledge index snapshot failed', error);
+        return null;
+      });
+      const decoded = bytes ? decodeSnapshot(bytes, { agentId: agent.agentId, language: agent.language, dims }) : null;
+      if (decoded && decoded.knowledgeVersion >= agent.knowledgeVersion) {
+        this.snapshotLoads++;
+        return { index: decoded.index, version: decoded.knowledgeVersion };
+      }
+      newerSnapshot = decoded !== null && decoded.knowledgeVersion > agent.knowledgeVersion;
+    }
+    const chunks = await this.store.loadAgent(agent.userId, agent.agentId);
+    const index = buildAgentIndex(chunks, dims, agent.language);
+    // The load is at least as new as the version asked for, so the snapshot may carry its label.
+    if (snapshots && !newerSnapshot) this.writeSnapshot(snapshots, agent, index);
+    return { index, version: agent.knowledgeVersion };
+  }
+
+  /** Best-effort and not awaited by the search: the answer does not wait for S3. */
+  private writeSnapshot(snapshots: IndexSnapshotStore, agent: AgentKnowledgeRef, index: AgentIndex): void {
+    const write = (async () => {
+      // After the current task: encoding copies the whole index, the answer goes first.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      await snapshots.put(agent, encodeSnapshot(index, agent));
+    })().catch((error: unknown) => this.options.onSnapshotError?.('Writing the knowledge index snapshot failed', error));
+    this.writes.add(write);
+    void write.finally(() => this.writes.delete(write));
   }
 
   private evict(key: string, entry: CacheEntry): void {
