@@ -10,9 +10,13 @@
  * 3. Tools are offered and the last user message names one (exact snake_case name) → one
  *    tool_call for it; arguments from `key=value` / `key: value` pairs in the message (typed per
  *    the schema), other required parameters defaulted by type (strings: the rest of the message).
- * 4. The system prompt holds knowledge excerpts → "From <source>: <first sentence>" of the
+ * 4. The system prompt says no passage supports an answer (the runtime's refusal instruction,
+ *    prompt.ts NO_SUPPORT) → a refusal in the customer's language: "Lo siento, no tengo esa
+ *    información." for a Spanish message, "Sorry, I don't have that information." otherwise; when
+ *    the instruction also asks to offer a person (WhatsApp), the offer follows.
+ * 5. The system prompt holds knowledge excerpts → "From <source>: <first sentence>" of the
  *    excerpt sharing the most words with the user's message.
- * 5. Otherwise → "Echo: <last user message>".
+ * 6. Otherwise → "Echo: <last user message>".
  *
  * Knowledge excerpts are recognised in the runtime's format: a line "[N] Source: <name>"
  * followed by the excerpt's text.
@@ -89,6 +93,28 @@ function bestExcerpt(excerpts: Excerpt[], question: string): Excerpt | undefined
     }
   }
   return best;
+}
+
+/** The runtime's refusal instruction (domain/agents/runtime/prompt.ts NO_SUPPORT and NO_SUPPORT_WHATSAPP). */
+const NO_SUPPORT = /No passage of the business's documents supports an answer to the customer's last message/;
+const OFFER_PERSON = /offer to pass the conversation to a person/;
+
+export const REFUSALS = {
+  es: 'Lo siento, no tengo esa información.',
+  en: "Sorry, I don't have that information.",
+  esOffer: '¿Quieres que te pase con una persona del equipo?',
+  enOffer: 'Would you like me to pass you to a person from our team?',
+} as const;
+
+const SPANISH_WORDS = new Set(
+  ['que', 'qué', 'los', 'las', 'el', 'la', 'de', 'del', 'y', 'en', 'por', 'para', 'hay', 'tienen', 'tenéis', 'cuánto', 'cuanto', 'cuál', 'dónde', 'cómo', 'hola', 'precio', 'horario', 'abren', 'abrís', 'puedo', 'es', 'son', 'un', 'una', 'con', 'sin', 'gracias'],
+);
+
+/** A message in Spanish: Spanish punctuation or letters, or at least two common Spanish words. */
+export function looksSpanish(text: string): boolean {
+  if (/[¿¡ñ]/i.test(text)) return true;
+  const words = text.toLowerCase().match(/[\p{L}]+/gu) ?? [];
+  return words.filter((w) => SPANISH_WORDS.has(w)).length >= 2 || /[áéíóú]/i.test(text);
 }
 
 const PAIR = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*("([^"]*)"|'([^']*)'|[^\s,;]+)/g;
@@ -210,10 +236,17 @@ export function think(messages: WireMessage[], tools: WireTool[] = []): BrainRep
     };
   }
 
-  // 4. Knowledge excerpts.
+  // 4. The runtime's refusal instruction: no passage supports an answer.
+  if (NO_SUPPORT.test(system)) {
+    const es = looksSpanish(lastUser);
+    const offer = OFFER_PERSON.test(system) ? ` ${es ? REFUSALS.esOffer : REFUSALS.enOffer}` : '';
+    return reply(`${es ? REFUSALS.es : REFUSALS.en}${offer}`);
+  }
+
+  // 5. Knowledge excerpts.
   const excerpt = bestExcerpt(excerpts, lastUser);
   if (excerpt) return reply(`From ${excerpt.source}: ${firstSentence(excerpt.text)}`);
 
-  // 5. Echo.
+  // 6. Echo.
   return reply(`Echo: ${lastUser}`);
 }

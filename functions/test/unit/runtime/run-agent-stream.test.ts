@@ -77,7 +77,7 @@ describe('runAgent streamed: text as the model writes it', () => {
 
     expect(heard.join('')).toBe('It shipped yesterday, it arrives tomorrow.');
     expect(heard.length).toBeGreaterThan(3);
-    expect(reply).toEqual({ reply: 'It shipped yesterday, it arrives tomorrow.', toolCalls: [], sources: [], escalation: null });
+    expect(reply).toEqual({ reply: 'It shipped yesterday, it arrives tomorrow.', toolCalls: [], sources: [], escalation: null, unanswered: null });
     expect(model.completeCalls).toBe(0);
     expect(model.requests[0]).toMatchObject({ model: 'gpt-4o', maxTokens: 500, temperature: 0.3 });
     expect(model.requests[0]!.tools?.map((t) => t.name)).toEqual(['check_order', 'search_knowledge', 'escalate_to_human']);

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_LIMITS } from '../../../src/contract/agents.js';
 import { DEFAULT_REPLIES, RUNTIME_LIMITS, runAgent, type RunAgentInput } from '../../../src/domain/agents/runtime/run-agent.js';
+import { NO_SUPPORT, NO_SUPPORT_SEARCH, NO_SUPPORT_WHATSAPP } from '../../../src/domain/agents/runtime/prompt.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
+import type { AgentWithChildren } from '../../../src/domain/agents/ports.js';
+import type { KnowledgeRetriever } from '../../../src/domain/knowledge/ports.js';
 import {
   agent,
   call,
@@ -40,7 +43,7 @@ describe('runAgent: a plain answer', () => {
       turn({ model, history: [{ role: 'user', content: 'Hi' }, { role: 'assistant', content: 'Hello! How can I help?' }] }),
     );
 
-    expect(reply).toEqual({ reply: 'It shipped yesterday.', toolCalls: [], sources: [], escalation: null });
+    expect(reply).toEqual({ reply: 'It shipped yesterday.', toolCalls: [], sources: [], escalation: null, unanswered: null });
     const req = model.requests[0]!;
     expect(req).toMatchObject({ model: 'gpt-4o', maxTokens: 500, temperature: 0.3 });
     expect(req.messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'user']);
@@ -93,7 +96,9 @@ describe('runAgent: knowledge', () => {
     });
     expect(retriever.searches[0]!.queryVector).toBeInstanceOf(Float32Array);
     expect(model.requests[0]!.messages[0]!.content).toContain('[1] Source: prices.pdf\nWhitening costs 200 EUR per session.');
-    expect(reply.sources).toEqual([{ name: 'prices.pdf', kind: 'file', sourceId: 'file1', score: 1, excerpt: 'Whitening costs 200 EUR per session.' }]);
+    expect(reply.sources).toEqual([
+      { name: 'prices.pdf', kind: 'file', sourceId: 'file1', score: 1, excerpt: 'Whitening costs 200 EUR per session.', highlights: [[0, 9]] },
+    ]);
   });
 
   it('falls back to keyword-only retrieval (queryVector null) when embedding fails', async () => {
@@ -146,11 +151,106 @@ describe('runAgent: knowledge', () => {
     expect(reply.reply).toBe('Implants start at 900 EUR.');
   });
 
-  it('search_knowledge with no match tells the model so', async () => {
+  it('search_knowledge with no match tells the model that no passage supports an answer', async () => {
     const model = new ScriptedModel([toolsReply(call('search_knowledge', { query: 'parking' })), textReply('I do not know.')]);
     const reply = await runAgent(turn({ model, retriever: new MemoryRetriever(chunks) }));
-    expect(reply.toolCalls[0]).toMatchObject({ ok: true, result: 'No matching knowledge was found for this query.' });
+    expect(reply.toolCalls[0]).toMatchObject({ ok: true, result: NO_SUPPORT_SEARCH });
     expect(reply.sources).toEqual([]);
+  });
+});
+
+describe('runAgent: honest refusal (issue 18)', () => {
+  const hours = chunk('Horario\nViernes | 9:00–15:00\nSábados | 10:00–14:00', { index: 0, page: 2, headings: ['Clínica Sonrisa', 'Horario'] });
+  /** Every chunk at a fixed absolute relevance. */
+  const at = (relevance: number): KnowledgeRetriever & { queries: string[] } => ({
+    queries: [],
+    async search(_ref, query) {
+      this.queries.push(query);
+      return [{ chunk: hours, score: 1, relevance }];
+    },
+  });
+  const spanishAgent = (over: Partial<AgentWithChildren> = {}) => agent({ language: 'es', minRelevance: 0.35, files: [someFile()], ...over });
+
+  it('below the minimum relevance: no excerpts, the refusal instruction, no sources, and the question is unanswered', async () => {
+    const model = new ScriptedModel([textReply('Lo siento, no tengo esa información.')]);
+
+    const reply = await runAgent(turn({ model, retriever: at(0.2), agent: spanishAgent(), message: '¿Tenéis aparcamiento para clientes?' }));
+
+    const system = model.requests[0]!.messages[0]!.content!;
+    expect(system).toContain(NO_SUPPORT);
+    expect(system).not.toContain(NO_SUPPORT_WHATSAPP);
+    expect(system).not.toContain('Source: prices.pdf');
+    expect(reply.sources).toEqual([]);
+    expect(reply.unanswered).toEqual({ question: '¿Tenéis aparcamiento para clientes?' });
+  });
+
+  it('on WhatsApp the refusal instruction also offers a person (escalate_to_human when they accept)', async () => {
+    const model = new ScriptedModel([textReply('Lo siento…')]);
+    await runAgent(turn({ model, retriever: at(0.1), agent: spanishAgent(), message: '¿Aceptáis perros?', channel: 'whatsapp' }));
+    expect(model.requests[0]!.messages[0]!.content).toContain(`${NO_SUPPORT} ${NO_SUPPORT_WHATSAPP}`);
+    expect(NO_SUPPORT_WHATSAPP).toContain('escalate_to_human');
+  });
+
+  it('at or above the minimum relevance: the excerpt is in the prompt, a source, and nothing is unanswered', async () => {
+    const model = new ScriptedModel([textReply('Los viernes de 9:00 a 15:00.')]);
+
+    const reply = await runAgent(turn({ model, retriever: at(0.35), agent: spanishAgent(), message: '¿Qué horario tenéis los viernes?' }));
+
+    const system = model.requests[0]!.messages[0]!.content!;
+    expect(system).not.toContain(NO_SUPPORT);
+    expect(system).toContain('[1] Source: prices.pdf\nHorario\nViernes | 9:00–15:00');
+    expect(reply.unanswered).toBeNull();
+    expect(reply.sources).toHaveLength(1);
+  });
+
+  it('a source carries the best passage with its highlights, the page, the section path and the absolute relevance', async () => {
+    const model = new ScriptedModel([textReply('ok')]);
+
+    const reply = await runAgent(turn({ model, retriever: at(0.8123), agent: spanishAgent(), message: '¿Abrís los sábados?' }));
+
+    const [source] = reply.sources;
+    expect(source).toMatchObject({ name: 'prices.pdf', kind: 'file', sourceId: 'file1', score: 0.812, page: 2, section: 'Clínica Sonrisa › Horario' });
+    expect(source!.excerpt).toContain('Sábados | 10:00–14:00');
+    const highlighted = source!.highlights.map(([from, to]) => source!.excerpt.slice(from, to));
+    expect(highlighted).toContain('Sábados');
+  });
+
+  it('small talk ("hola", "gracias", "ok") is never recorded as unanswered', async () => {
+    for (const message of ['Hola', '¡Muchas gracias!', 'ok', 'Thanks!', 'buenos días']) {
+      const reply = await runAgent(turn({ model: new ScriptedModel([textReply('¡Hola!')]), retriever: at(0), agent: spanishAgent(), message }));
+      expect(reply.unanswered, message).toBeNull();
+    }
+  });
+
+  it('search_knowledge results below the threshold count the same: "No passage supports…" and the question is unanswered', async () => {
+    const model = new ScriptedModel([toolsReply(call('search_knowledge', { query: 'perros' })), textReply('No lo sé.')]);
+
+    const reply = await runAgent(turn({ model, retriever: at(0.1), agent: spanishAgent(), message: '¿Puedo ir con mi perro a la consulta?' }));
+
+    expect(reply.toolCalls[0]).toMatchObject({ name: 'search_knowledge', result: NO_SUPPORT_SEARCH });
+    expect(reply.sources).toEqual([]);
+    expect(reply.unanswered).toEqual({ question: '¿Puedo ir con mi perro a la consulta?' });
+  });
+
+  it('a question a custom tool answered is not unanswered', async () => {
+    const model = new ScriptedModel([toolsReply(call('check_order', { order_id: 'A-100' })), textReply('Tu pedido ha salido.')]);
+    const reply = await runAgent(turn({ model, retriever: at(0.1), agent: spanishAgent({ tools: [tool()] }), message: '¿Dónde está mi pedido A-100?' }));
+    expect(reply.unanswered).toBeNull();
+  });
+
+  it('knowledge entries alone make the agent search (and refuse below the threshold)', async () => {
+    const retriever = at(0.1);
+    const entry = { _id: 'e1', agentId: 'agent1', question: '¿Hay parking?', answer: 'Sí, gratuito.', createdAt: 'x', updatedAt: 'x' };
+    const reply = await runAgent(turn({ model: new ScriptedModel([textReply('No lo sé.')]), retriever, agent: spanishAgent({ files: [], entries: [entry] }), message: '¿Aceptáis tarjeta de crédito?' }));
+    expect(retriever.queries).toHaveLength(1);
+    expect(reply.unanswered).not.toBeNull();
+  });
+
+  it('a failed retrieval is not a refusal: no instruction and nothing recorded', async () => {
+    const model = new ScriptedModel([textReply('ok')]);
+    const reply = await runAgent(turn({ model, retriever: new MemoryRetriever([], true), agent: spanishAgent(), message: '¿Tenéis aparcamiento para clientes?', onError: () => undefined }));
+    expect(model.requests[0]!.messages[0]!.content).not.toContain(NO_SUPPORT);
+    expect(reply.unanswered).toBeNull();
   });
 });
 
@@ -325,5 +425,30 @@ describe('runAgent: deadline', () => {
     const model = new ScriptedModel([textReply('late')]);
     await expect(runAgent(turn({ model, deadline: 500, now: () => 1_000 }))).rejects.toMatchObject({ kind: 'timeout' });
     expect(model.requests).toHaveLength(0);
+  });
+});
+
+describe('runAgent: the search query of a follow-up', () => {
+  it('"¿y los sábados?" after a question about Friday hours searches with the earlier question\'s words', async () => {
+    const retriever = new MemoryRetriever([chunk('Horario: viernes 9:00–15:00, sábados 10:00–14:00')]);
+    const model = new ScriptedModel([textReply('Los sábados de 10:00 a 14:00.')]);
+
+    await runAgent(
+      turn({
+        model,
+        retriever,
+        agent: agent({ language: 'es', files: [someFile()] }),
+        history: [
+          { role: 'user', content: '¿Qué horario tenéis los viernes?' },
+          { role: 'assistant', content: 'Los viernes de 9:00 a 15:00.' },
+        ],
+        message: '¿y los sábados?',
+      }),
+    );
+
+    const query = retriever.searches[0]!.query;
+    expect(query).not.toBe('¿y los sábados?');
+    expect(query).toMatch(/horario/i);
+    expect(query).toMatch(/sábados/i);
   });
 });

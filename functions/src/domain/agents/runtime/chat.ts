@@ -1,7 +1,8 @@
 /**
  * The Test Agent chat (POST /api/agents/{id}/chat and /api/agents/chat): finds the agent (a named
  * one, or the one that answers for the user), the user's ChatGPT connection, and runs one agent
- * turn. Model failures become messages the user can act on (integrationMessages.model*).
+ * turn. Model failures become messages the user can act on (integrationMessages.model*). A turn
+ * without a supporting passage is recorded as unanswered (channel 'chat'), best effort.
  */
 import type { ChatInput, ChatReply } from '../../../contract/agents.js';
 import { agentMessages } from '../../../contract/agents.js';
@@ -10,6 +11,7 @@ import { withModelErrors } from '../../ai/model-errors.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
+import type { RecordUnanswered } from '../../knowledge/unanswered.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
 import { answerAs } from './answer.js';
@@ -19,6 +21,8 @@ export interface AgentChatDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** Records a question the knowledge could not answer (never throws). */
+  recordUnanswered?: RecordUnanswered;
   /** How long a reply may take in total (API Gateway stops waiting at 30 s). */
   replyBudgetMs?: number;
   now?: () => number;
@@ -63,7 +67,9 @@ export function createAgentChat(deps: AgentChatDeps) {
           }
         },
       );
-      return { ...reply, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
+      const { unanswered, ...shown } = reply;
+      await deps.recordUnanswered?.(userId, agent._id, unanswered, { channel: 'chat' });
+      return { ...shown, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
     },
   };
 }

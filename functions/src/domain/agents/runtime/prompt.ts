@@ -2,7 +2,8 @@
  * The system prompt of one agent turn: the integration's system prompt, who the agent is (name,
  * description, objective, instructions, knowledge base; empty parts skipped), how to write for
  * the channel, how to use the built-in tools, then the knowledge excerpts retrieved for the
- * customer's message, numbered, with their sources.
+ * customer's message, numbered, with their sources — or, when the agent has knowledge but no
+ * passage reached its minimum relevance, the instruction to say it does not know (NO_SUPPORT).
  */
 import type { ChatGptSettings } from '../../../contract/integrations.js';
 import type { RetrievedChunk } from '../../knowledge/ports.js';
@@ -18,6 +19,19 @@ export const CHANNEL_STYLES: Record<Channel, string> = {
   voice:
     'You are speaking on a phone call; your reply will be read aloud. Use short, natural spoken sentences. No Markdown, no lists, no bullet points, no emojis, no URLs. Say numbers and times the way a person would.',
 };
+
+/**
+ * The refusal instruction (issue 18, honest refusal). Its first sentence is what the fake OpenAI's
+ * brain recognises (functions/local/fake-openai/brain.ts): keep them in step.
+ */
+export const NO_SUPPORT =
+  "No passage of the business's documents supports an answer to the customer's last message. " +
+  'If neither your instructions nor the knowledge base text above answer it, say that you do not know, in the language the customer wrote in. Do not guess or invent an answer.';
+/** Added to NO_SUPPORT on WhatsApp, where a person can take the conversation over. */
+export const NO_SUPPORT_WHATSAPP = `Then offer to pass the conversation to a person of the team, and call ${ESCALATE_TO_HUMAN} if the customer accepts.`;
+/** What search_knowledge answers when nothing reaches the agent's minimum relevance. */
+export const NO_SUPPORT_SEARCH =
+  "No passage of the business's documents supports an answer to this query. If your instructions and the knowledge base text do not answer it either, tell the customer you do not know.";
 
 /** How an excerpt is shown to the model: numbered, with its source name. */
 export function formatExcerpts(chunks: readonly RetrievedChunk[], firstNumber = 1): string {
@@ -36,6 +50,8 @@ export function buildSystemPrompt(input: {
   agent: Pick<AgentRecord, 'name' | 'description' | 'objective' | 'instructions' | 'knowledgeBase'>;
   channel: Channel;
   excerpts: readonly RetrievedChunk[];
+  /** The agent has knowledge but nothing retrieved supports an answer: the refusal instruction instead of excerpts. */
+  unsupported?: boolean;
 }): string {
   const { settings, agent, channel, excerpts } = input;
   const parts: (string | null)[] = [];
@@ -52,7 +68,9 @@ export function buildSystemPrompt(input: {
       `Use ${ESCALATE_TO_HUMAN} when the customer asks for a person or you cannot help. ` +
       'Never invent facts, prices or policies: if you do not know, say so.',
   );
-  if (excerpts.length > 0) {
+  if (input.unsupported) {
+    parts.push(channel === 'whatsapp' ? `${NO_SUPPORT} ${NO_SUPPORT_WHATSAPP}` : NO_SUPPORT);
+  } else if (excerpts.length > 0) {
     parts.push(`Relevant excerpts from the knowledge sources (cite the source when you use one):\n\n${formatExcerpts(excerpts)}`);
   }
   return parts.filter((p): p is string => p !== null).join('\n\n');

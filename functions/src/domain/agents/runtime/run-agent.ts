@@ -4,10 +4,16 @@
  * WhatsApp and voice channels will call the same function. Pure over ports: it knows nothing
  * about HTTP, DynamoDB or OpenAI.
  *
- * A turn: retrieve the knowledge excerpts closest to the message (embedding it; keyword-only when
- * embeddings fail) → system prompt → model with the custom tools and the built-ins → run the
+ * A turn: retrieve the knowledge excerpts closest to the message (the search query rewritten from
+ * the recent conversation; embedding it, keyword-only when embeddings fail) → system prompt → model with the custom tools and the built-ins → run the
  * tools it asks for and give it the results → … at most MAX_TOOL_ROUNDS times → one last call
  * without tools if it still wants more. Model errors (ModelError) propagate to the caller.
+ *
+ * Honest refusal (issue 18): only passages whose absolute relevance reaches the agent's
+ * minRelevance support an answer. When none does, the prompt carries no excerpts but the
+ * NO_SUPPORT instruction (say you do not know; on WhatsApp offer a person), search_knowledge
+ * answers NO_SUPPORT_SEARCH, and the reply's `unanswered` holds the question for the owner's list
+ * when it is a real question (not "hola" or "gracias") and no custom tool answered it.
  *
  * Streamed turns (voice over ConversationRelay, `input.stream`): every model call hands its text
  * to onText while the model writes it, onToolStart lets the caller speak a filler before tools
@@ -16,10 +22,13 @@
 import { AGENT_LIMITS, type ChatSource, type ChatToolCall } from '../../../contract/agents.js';
 import type { ChatGptSettings } from '../../../contract/integrations.js';
 import { ModelError, type ChatModel, type Completion, type CompletionRequest, type Embedder, type ModelMessage, type ModelToolCall, type ModelToolSpec } from '../../ai/ports.js';
+import { bestPassage } from '../../knowledge/passage.js';
 import type { AgentKnowledgeRef, KnowledgeRetriever, RetrievedChunk } from '../../knowledge/ports.js';
+import { searchQueryFor } from '../../knowledge/query.js';
 import type { AgentWithChildren, ToolRecord } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
-import { buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
+import { NO_SUPPORT_SEARCH, buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
+import { isRealQuestion } from './question.js';
 import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE, parseToolArguments, toolSpecs } from './tools.js';
 
 export const RUNTIME_LIMITS = {
@@ -33,7 +42,7 @@ export const RUNTIME_LIMITS = {
   callsPerRound: 8,
   /** ChatToolCall.result is capped to this many characters in the reply (the model got the full text). */
   shownResultChars: 4000,
-  /** ChatSource.excerpt length. */
+  /** ChatSource.excerpt length (the best-matching passage of the chunk). */
   sourceExcerptChars: 300,
   /** Longest wait for the query's embedding (less when a deadline is near) before keyword-only retrieval. */
   embeddingMs: 5_000,
@@ -101,6 +110,12 @@ export interface AgentReply {
   toolCalls: ChatToolCall[];
   sources: ChatSource[];
   escalation: { reason: string } | null;
+  /**
+   * The customer's question when the turn found no supporting passage (the agent has knowledge,
+   * nothing reached minRelevance, no custom tool answered) and it is a real question: the channel
+   * records it for the owner's unanswered list. null otherwise.
+   */
+  unanswered: { question: string } | null;
 }
 
 interface TurnState {
@@ -115,6 +130,14 @@ interface TurnState {
   excerptCount: number;
   /** Text handed to onText by the current model call (a failed hand-off keeps what was already said). */
   streamed: string;
+  /** The prompt's retrieval query (the message, or its rewrite from the conversation). */
+  query: string;
+  /** A retrieval found a passage at or above minRelevance. */
+  supported: boolean;
+  /** A retrieval failed (not a refusal: nothing is recorded). */
+  retrievalFailed: boolean;
+  /** A custom tool answered without error (the answer may come from it). */
+  toolAnswered: boolean;
 }
 
 const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -131,14 +154,20 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
     escalation: null,
     excerptCount: 0,
     streamed: '',
+    query: searchQueryFor(input.message, input.history.slice(-AGENT_LIMITS.chatHistory), input.agent.language),
+    supported: false,
+    retrievalFailed: false,
+    toolAnswered: false,
   };
 
   throwIfCancelled(state);
-  const excerpts = hasKnowledge(input.agent) ? await untilCancelled(state, retrieve(state, input.message, RUNTIME_LIMITS.promptExcerpts)) : [];
+  const knowledge = hasKnowledge(input.agent);
+  const excerpts = knowledge ? await untilCancelled(state, retrieve(state, state.query, RUNTIME_LIMITS.promptExcerpts)) : [];
   state.excerptCount = excerpts.length;
+  const unsupported = knowledge && excerpts.length === 0 && !state.retrievalFailed;
 
   const messages: ModelMessage[] = [
-    { role: 'system', content: buildSystemPrompt({ settings: input.settings, agent: input.agent, channel: input.channel, excerpts }) },
+    { role: 'system', content: buildSystemPrompt({ settings: input.settings, agent: input.agent, channel: input.channel, excerpts, unsupported }) },
     ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
     { role: 'user', content: input.message },
   ];
@@ -234,8 +263,17 @@ function untilCancelled<T>(state: TurnState, work: Promise<T>): Promise<T> {
   return Promise.race([work, cancelled]).finally(() => signal.removeEventListener('abort', onAbort!));
 }
 
-/** Only agents with files or web pages have chunks to search. */
-const hasKnowledge = (agent: AgentWithChildren) => agent.files.length > 0 || agent.urls.length > 0;
+/** Only agents with files, web pages or knowledge entries have chunks to search. */
+const hasKnowledge = (agent: AgentWithChildren) => agent.files.length > 0 || agent.urls.length > 0 || agent.entries.length > 0;
+
+/** The question to record when nothing supported an answer (see AgentReply.unanswered). */
+function unansweredOf(state: TurnState): { question: string } | null {
+  const { input } = state;
+  if (!hasKnowledge(input.agent) || state.supported || state.retrievalFailed || state.toolAnswered) return null;
+  const question = input.message.trim().replace(/\s+/g, ' ');
+  if (!isRealQuestion(question, input.agent.language)) return null;
+  return { question: cap(question, AGENT_LIMITS.entryQuestion) };
+}
 
 async function finish(state: TurnState, content: string | null): Promise<AgentReply> {
   const text = content?.trim() ?? '';
@@ -250,10 +288,15 @@ async function finish(state: TurnState, content: string | null): Promise<AgentRe
     toolCalls: state.toolCalls,
     sources: [...state.sources.values()],
     escalation: state.escalation,
+    unanswered: unansweredOf(state),
   };
 }
 
-/** Hybrid retrieval of `query`; keyword-only when the embedding fails, nothing when retrieval itself fails. */
+/**
+ * Hybrid retrieval of `query`, keeping only the passages that reach the agent's minRelevance (the
+ * rest support nothing and are not shown as sources); keyword-only when the embedding fails,
+ * nothing when retrieval itself fails.
+ */
 async function retrieve(state: TurnState, query: string, limit: number): Promise<RetrievedChunk[]> {
   const { embedder, retriever, onError } = state.input;
   let vector: Float32Array | null = null;
@@ -278,22 +321,31 @@ async function retrieve(state: TurnState, query: string, limit: number): Promise
     found = await retriever.search(state.ref, query, vector, limit);
   } catch (error) {
     onError?.('Knowledge retrieval failed', error);
+    state.retrievalFailed = true;
     return [];
   }
-  for (const r of found) {
+  const supporting = found.filter((r) => r.relevance >= state.input.agent.minRelevance);
+  if (supporting.length > 0) state.supported = true;
+  const language = state.input.agent.language;
+  for (const r of supporting) {
     const key = `${r.chunk.sourceKind}:${r.chunk.sourceId}:${r.chunk.index}`;
+    const score = Math.round(r.relevance * 1000) / 1000;
     const known = state.sources.get(key);
-    if (known && known.score >= r.score) continue;
+    if (known && known.score >= score) continue;
+    const passage = bestPassage(r.chunk.text, query, language, RUNTIME_LIMITS.sourceExcerptChars);
+    const section = r.chunk.headings.join(' › ');
     state.sources.set(key, {
       name: r.chunk.sourceName,
       kind: r.chunk.sourceKind,
       sourceId: r.chunk.sourceId,
-      score: Math.round(r.score * 1000) / 1000,
-      excerpt: cap(r.chunk.text.trim().replace(/\s+/g, ' '), RUNTIME_LIMITS.sourceExcerptChars),
-      highlights: [],
+      score,
+      excerpt: passage.excerpt,
+      highlights: passage.highlights,
+      ...(r.chunk.page !== null ? { page: r.chunk.page } : {}),
+      ...(section !== '' ? { section } : {}),
     });
   }
-  return found;
+  return supporting;
 }
 
 /** Runs one tool call of the model: what goes back to it, and what the reply shows. Never throws. */
@@ -322,7 +374,7 @@ async function runToolCall(state: TurnState, call: ModelToolCall, indexInRound: 
     const query = typeof args.query === 'string' ? args.query.trim() : '';
     if (query === '') return done(args, 'Missing required parameter: query.', false);
     const found = await retrieve(state, query, RUNTIME_LIMITS.searchExcerpts);
-    if (found.length === 0) return done(args, 'No matching knowledge was found for this query.', true);
+    if (found.length === 0) return done(args, NO_SUPPORT_SEARCH, true);
     const first = state.excerptCount + 1;
     state.excerptCount += found.length;
     return done(args, formatExcerpts(found, first), true);
@@ -341,6 +393,7 @@ async function runToolCall(state: TurnState, call: ModelToolCall, indexInRound: 
   if (remaining !== undefined && remaining <= 0) return done(args, 'The tool was not called: there is no time left for this reply.', false);
   try {
     const outcome = await state.input.tools.execute(tool, args, remaining !== undefined ? { timeoutMs: remaining } : undefined);
+    if (outcome.ok) state.toolAnswered = true;
     return done(args, outcome.result, outcome.ok, outcome.status);
   } catch (error) {
     // The executor's contract is to never throw; a bug there must not lose the reply.
