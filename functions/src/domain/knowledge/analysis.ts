@@ -11,6 +11,9 @@
  *               5+ letters goes, so gender and number variants meet (sabado → sabad, bebidas → bebid)
  *               — the rules of Savoy's light stemmer (Lucene's SpanishLightStemmer), re-ordered so
  *               "hora"/"horas" and "mes"/"meses" meet too
+ *               The customer's second-person plural verbs ("¿abrís?", "¿cerráis?", "¿hacéis?", "tenéis")
+ *               are dropped like stop words: documents say "abrimos"/"cerrado", so these words never
+ *               match and would only count as missing key words against the absolute relevance
  *           en  Porter step 1a: "-sses" → "-ss", "-ies" → "-y", a final "-s" (not "-ss", "-us", "-is") of
  *               a word of 4+ letters goes (prices → price, policies → policy)
  * No dictionary: the vector half covers synonyms.
@@ -64,6 +67,12 @@ const STEMMERS: Record<KnowledgeLanguage, (w: string) => string> = {
   },
 };
 
+/** "-áis"/"-éis" (accents optional: customers type "cerrais"), or an accented "-ís" ("abrís"), of 5+ letters; "seis" is a number. */
+function isVosotrosVerb(word: string, folded: string): boolean {
+  if (folded.length < 5 || folded === 'seis') return false;
+  return /(ais|eis)$/.test(folded) || /ís$/i.test(word.normalize('NFC'));
+}
+
 /** One word of a text: its analysed term and where it stands in the original text ([start, end)). */
 export interface AnalysedWord {
   term: string;
@@ -78,6 +87,7 @@ export function termOf(word: string, language: KnowledgeLanguage): string | null
   let w = fold(word);
   if (w.length > MAX_TOKEN_LENGTH) w = w.slice(0, MAX_TOKEN_LENGTH);
   if (w === '' || STOP_WORDS[language].has(w)) return null;
+  if (language === 'es' && isVosotrosVerb(word, w)) return null;
   return STEMMERS[language](w);
 }
 

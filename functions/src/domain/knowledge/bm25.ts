@@ -114,6 +114,22 @@ export class Bm25Index {
     return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
   }
 
+  /** Whether document `doc` holds `term` (binary search in the term's postings, which are in document order). */
+  holds(term: string, doc: number): boolean {
+    const docs = this.postings.get(term)?.docs;
+    if (!docs) return false;
+    let lo = 0;
+    let hi = docs.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const d = docs[mid]!;
+      if (d === doc) return true;
+      if (d < doc) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
   search(queryTokens: readonly string[]): Bm25Result {
     const scores = new Float32Array(this.size);
     const matched: number[] = [];

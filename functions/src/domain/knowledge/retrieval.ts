@@ -172,10 +172,18 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
     if (score > 0) fused.set(i, score);
   }
 
-  // ---- absolute relevance: BM25 against the query's maximum, cosine as is
-  let queryMax = 0;
-  for (const t of new Set(queryTerms)) queryMax += index.bm25.idf(t);
-  const keywordRelevance = (i: number) => (queryMax > 0 ? Math.min(1, keyword.scores[i]! / queryMax) : 0);
+  // ---- absolute relevance: the idf-weighted share of the query's terms the chunk holds, cosine as is
+  const distinct = [...new Set(queryTerms)];
+  const idfs = distinct.map((t) => index.bm25.idf(t));
+  const queryMax = idfs.reduce((a, b) => a + b, 0);
+  const keywordRelevance = (i: number) => {
+    if (queryMax <= 0 || keyword.scores[i] === 0) return 0;
+    let held = 0;
+    distinct.forEach((t, k) => {
+      if (index.bm25.holds(t, i)) held += idfs[k]!;
+    });
+    return held / queryMax;
+  };
   const vectorRelevance = (i: number) => (cosines && index.hasVector[i] ? Math.max(0, cosines[i]!) : 0);
   // A half that cannot speak (no query vector / no query term, or switched off) leaves the relevance to the other.
   const relevanceOf = (i: number) =>
@@ -193,10 +201,12 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
 }
 
 /**
- * One relevance from the two absolute halves: keyword = BM25 / Σ idf(t) over the query's distinct
- * terms (what a chunk holding each term once at average length scores; terms no chunk holds count
- * with the highest idf, so a question about something absent scores low), capped at 1; vector = the
- * cosine as is (negative → 0).
+ * One relevance from the two absolute halves. Keyword = Σ idf(t) over the query's distinct terms
+ * the chunk holds / Σ idf(t) over all of them — the chunk's BM25 normalised against the query's
+ * maximum with term-frequency saturation and length normalisation left out (what BM25 scores for a
+ * chunk holding each term once at average length), so it reads "the chunk holds the question's key
+ * words"; a term no chunk holds counts with the highest idf, so a question about something absent
+ * scores low. Vector = the cosine as is (negative → 0).
  */
 export function combineRelevance(keyword: number, vector: number): number {
   return RELEVANCE_KEYWORD_WEIGHT * keyword + (1 - RELEVANCE_KEYWORD_WEIGHT) * vector;

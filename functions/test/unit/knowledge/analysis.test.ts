@@ -26,7 +26,12 @@ describe('analyse: Spanish', () => {
 
   it('drops Spanish stop words and question words, keeps numbers whole', () => {
     expect(analyse('¿Cuánto cuesta la limpieza dental de 45 €?', 'es')).toEqual(['cuest', 'limpiez', 'dental', '45']);
-    expect(analyse('¿A qué hora abrís el viernes?', 'es')).toEqual(['hora', 'abri', 'viern']);
+    expect(analyse('¿A qué hora abrís el viernes?', 'es')).toEqual(['hora', 'viern']);
+  });
+
+  it('drops the customer\'s second-person plural verbs (documents never say them), accents optional, not "seis" or nouns in -es', () => {
+    expect(analyse('¿Cerráis en agosto? ¿Hacéis descuentos? cerrais haceis abrís', 'es')).toEqual(['agost', 'descuent']);
+    expect(analyse('seis países', 'es')).toEqual(['sei', 'pais']);
   });
 });
 

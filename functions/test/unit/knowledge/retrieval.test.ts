@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentKnowledgeRef, ChunkStore, KnowledgeChunk } from '../../../src/domain/knowledge/ports.js';
-import { buildAgentIndex, CachedKnowledgeRetriever, KEYWORD_WEIGHT, searchIndex, VECTOR_WEIGHT } from '../../../src/domain/knowledge/retrieval.js';
+import { buildAgentIndex, CachedKnowledgeRetriever, combineRelevance, KEYWORD_WEIGHT, searchIndex, VECTOR_WEIGHT } from '../../../src/domain/knowledge/retrieval.js';
 import { tokenize } from '../../../src/domain/knowledge/text.js';
 
 const DIMS = 8;
@@ -226,5 +226,84 @@ describe('CachedKnowledgeRetriever', () => {
   it('answers nothing for an agent without chunks', async () => {
     const retriever = new CachedKnowledgeRetriever(countingStore({}), { dims: DIMS });
     expect(await retriever.search(ref('none', 1), 'anything', unit(0), 5)).toEqual([]);
+  });
+});
+
+describe('searchIndex: Spanish analysis, near-duplicates and absolute relevance', () => {
+  const es = (text: string, source: string, headings: string[] = [], vector: Float32Array | null = null): KnowledgeChunk => ({
+    ...chunk(text, vector, source),
+    headings,
+  });
+
+  it('analyses chunks and queries in the agent language and indexes the heading path with the text', () => {
+    const index = buildAgentIndex(
+      [es('Viernes | 9:00–15:00\nSábados | 10:00–14:00', 'horario.pdf', ['Horario de verano']), es('Limpieza dental | 45 €', 'precios.pdf', ['Tarifas'])],
+      DIMS,
+      'es',
+    );
+    expect(index.language).toBe('es');
+    expect(searchIndex(index, '¿abrís los sabado?', null, 1)[0]!.chunk.sourceName).toBe('horario.pdf');
+    // Only the heading says "verano" / "tarifa".
+    expect(searchIndex(index, 'verano', null, 1)[0]!.chunk.sourceName).toBe('horario.pdf');
+    expect(searchIndex(index, 'tarifas', null, 1)[0]!.chunk.sourceName).toBe('precios.pdf');
+  });
+
+  it('drops the same passage from another format or page, so other documents reach the top results', () => {
+    const policy = 'Las citas se pueden cancelar sin coste hasta 24 horas antes. Después se cobra una penalización de 20 € por cita cancelada.';
+    const index = buildAgentIndex(
+      [
+        es(policy, 'politicas.pdf'),
+        es(`Política de cancelación\n${policy}`, 'politicas.docx'),
+        es(policy.replace('20 €', '20 euros'), 'politicas.txt'),
+        es('Una cita de revisión cancelada con menos de 24 horas no se cobra a los menores.', 'menores.pdf'),
+      ],
+      DIMS,
+      'es',
+    );
+    const results = searchIndex(index, '¿Me cobráis si cancelo la cita?', null, 3);
+    expect(results.map((r) => r.chunk.sourceName).filter((n) => n.startsWith('politicas'))).toHaveLength(1);
+    expect(results.map((r) => r.chunk.sourceName)).toContain('menores.pdf');
+  });
+
+  it('keeps chunks that merely share some words', () => {
+    const index = buildAgentIndex(
+      [es('Limpieza dental con ultrasonidos: 45 € por sesión.', 'a.pdf'), es('Blanqueamiento dental con férula: 250 € por tratamiento.', 'b.pdf')],
+      DIMS,
+      'es',
+    );
+    expect(searchIndex(index, 'precio dental', null, 3)).toHaveLength(2);
+  });
+
+  it('gives an absolute relevance: high when the chunk holds the question terms, low when they appear nowhere, whatever the other chunks', () => {
+    const small = buildAgentIndex([es('Sábados | 10:00–14:00', 'horario.pdf', ['Horario']), es('Limpieza dental | 45 €', 'precios.pdf')], DIMS, 'es');
+    const large = buildAgentIndex(
+      [
+        es('Sábados | 10:00–14:00', 'horario.pdf', ['Horario']),
+        ...Array.from({ length: 30 }, (_, i) => es(`Tratamiento ${i} | ${i * 10} €`, `t${i}.pdf`)),
+        es('Ortodoncia invisible | 3.000 €', 'orto.pdf'),
+      ],
+      DIMS,
+      'es',
+    );
+    for (const index of [small, large]) {
+      const hit = searchIndex(index, '¿Qué horario tenéis los sábados?', null, 1)[0]!;
+      expect(hit.chunk.sourceName).toBe('horario.pdf');
+      expect(hit.relevance).toBe(1);
+      // "implantes de titanio" appear nowhere: the only match is "sábados", one key word of three.
+      const miss = searchIndex(index, '¿Hacéis implantes de titanio los sábados?', null, 1)[0]!;
+      expect(miss.relevance).toBeLessThan(0.35);
+      expect(miss.score).toBe(1); // the fused rank score stays relative
+      expect(searchIndex(index, '¿Hacéis implantes de titanio?', unit(0), 1)[0]?.relevance ?? 0).toBeLessThan(0.05);
+    }
+  });
+
+  it('combines the halves into one relevance, each half alone when the other cannot speak', () => {
+    const index = buildAgentIndex([es('depósito de 150 €', 'a.pdf', [], unit(0))], DIMS, 'es');
+    const both = searchIndex(index, 'depósito', unit(0), 1)[0]!;
+    expect(both.relevance).toBeCloseTo(combineRelevance(1, 1), 3);
+    expect(searchIndex(index, 'depósito', null, 1)[0]!.relevance).toBeGreaterThan(0.5);
+    expect(searchIndex(index, 'depósito', unit(0), 1, { mode: 'vector' })[0]!.relevance).toBe(1);
+    expect(searchIndex(index, 'nada', mix(unit(0), unit(1), 0.5), 1)[0]!.relevance).toBeCloseTo(combineRelevance(0, Math.SQRT1_2), 3);
+    expect(searchIndex(index, '¿y de eso qué?', mix(unit(0), unit(1), 0.5), 1)[0]!.relevance).toBeCloseTo(Math.SQRT1_2, 3);
   });
 });
