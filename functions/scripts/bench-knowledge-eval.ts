@@ -39,8 +39,9 @@ function openAiEmbedder(): Embedder | null {
 
 const mark = (ok: boolean) => (ok ? '✓' : '✗');
 
+/** Keyword-only retrieval does not use embeddings: listed once, with the local report. */
 function rowsOf(report: EvalReport, targeted: boolean): string[][] {
-  return report.summaries.map((s) => {
+  return report.summaries.filter((s) => targeted || s.mode !== 'keyword').map((s) => {
     const isTarget = targeted && s.mode === 'hybrid';
     const withTarget = (value: string, ok: boolean) => (isTarget ? `${value} ${mark(ok)}` : value);
     return [
