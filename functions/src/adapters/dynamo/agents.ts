@@ -21,6 +21,7 @@ import type {
   KnowledgeSourceRecord,
   KnowledgeSources,
   KnowledgeSourceUpdate,
+  KnowledgeState,
 } from '../../domain/knowledge/ports.js';
 import { isId } from '../../lib/ids.js';
 import { batchDeleteKeys } from './batch.js';
@@ -153,9 +154,12 @@ function setDefined(fields: Record<string, unknown>, names: Record<string, strin
   }
 }
 
-/** Invalidates the agent's cached knowledge (retrieval keys on the version); a deleted agent is left alone. */
-async function bumpKnowledgeVersion(db: DynamoDBDocumentClient, tableName: string, userId: string, agentId: string): Promise<void> {
-  await unlessConditionFails(
+/**
+ * Invalidates the agent's cached knowledge (retrieval keys on the version); a deleted agent is left
+ * alone (null). Answers the new version and the agent's language (the index snapshot's label).
+ */
+async function bumpKnowledgeVersion(db: DynamoDBDocumentClient, tableName: string, userId: string, agentId: string): Promise<KnowledgeState | null> {
+  const out = await unlessConditionFails(
     db.send(
       new UpdateCommand({
         TableName: tableName,
@@ -163,9 +167,13 @@ async function bumpKnowledgeVersion(db: DynamoDBDocumentClient, tableName: strin
         UpdateExpression: 'ADD knowledgeVersion :one',
         ConditionExpression: 'attribute_exists(pk)',
         ExpressionAttributeValues: { ':one': 1 },
+        ReturnValues: 'ALL_NEW',
       }),
     ),
   );
+  if (!out?.Attributes) return null;
+  const { knowledgeVersion, language } = toAgent(out.Attributes);
+  return { knowledgeVersion, language };
 }
 
 export class DynamoAgentRepository implements AgentRepository {
@@ -253,8 +261,8 @@ export class DynamoAgentRepository implements AgentRepository {
     return groupAgents([agentItem, ...children])[0] ?? null;
   }
 
-  bumpKnowledgeVersion(userId: string, agentId: string): Promise<void> {
-    return bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
+  async bumpKnowledgeVersion(userId: string, agentId: string): Promise<void> {
+    await bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
   }
 
   // ------------------------------------------------------------------ children
@@ -488,7 +496,7 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
     sourceId: string,
     update: KnowledgeSourceUpdate,
     chunksChanged: boolean,
-  ): Promise<void> {
+  ): Promise<KnowledgeState | null> {
     const names: Record<string, string> = { '#status': 'status', '#lastUpdateAt': 'lastUpdateAt', '#error': 'error' };
     const values: Record<string, unknown> = { ':status': update.status, ':at': this.now().toISOString() };
     const sets = ['#status = :status', '#lastUpdateAt = :at'];
@@ -507,7 +515,7 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
       ),
     );
     // Deleted while it was being processed: nothing to record.
-    if (!updated || !chunksChanged) return;
-    await bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
+    if (!updated || !chunksChanged) return null;
+    return bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
   }
 }

@@ -26,7 +26,8 @@ import type { FileIngestJob, UrlScrapeJob } from '../../contract/jobs.js';
 import { type AiConnector, EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
 import { chunkText, type ChunkingOptions } from './chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
-import type { ChunkStore, KnowledgeChunk, KnowledgeSourceKind, KnowledgeSourceRecord, KnowledgeSources } from './ports.js';
+import type { ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeSourceKind, KnowledgeSourceRecord, KnowledgeSources, KnowledgeState } from './ports.js';
+import { writeIndexSnapshot } from './snapshot.js';
 import { contentMismatch } from './sniff.js';
 import { normaliseWhitespace } from './text.js';
 
@@ -53,6 +54,8 @@ export interface KnowledgeIngestDeps {
   };
   log: IngestLog;
   chunking?: Partial<ChunkingOptions>;
+  /** Where the agent's index snapshot is written once its new chunks are in (a cold search then loads it in one GET). */
+  snapshots?: IndexSnapshotStore;
 }
 
 export interface Delivery {
@@ -98,6 +101,21 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
     }
   }
 
+  /**
+   * The agent's index snapshot for the version the update just set: loaded after that bump, so it
+   * holds at least every change up to it. Best-effort: without it the next search loads the chunks
+   * (and writes it), so a failure is logged, never retried.
+   */
+  async function writeSnapshot(userId: string, agentId: string, state: KnowledgeState, ref: Record<string, unknown>): Promise<void> {
+    if (!deps.snapshots) return;
+    try {
+      const written = await writeIndexSnapshot({ chunks: store, snapshots: deps.snapshots, dims: EMBEDDING_DIMENSIONS }, { userId, agentId, ...state });
+      log.info('Knowledge index snapshot written', { ...ref, ...state, ...written });
+    } catch (error) {
+      log.warn('Knowledge index snapshot not written', { ...ref, ...state, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+
   /** Shared tail of both jobs: text → chunks → vectors → store → completed. */
   async function ingest(
     userId: string,
@@ -138,9 +156,10 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
         vector: vectors?.[index] ?? null,
       }));
       await store.replaceSource(userId, agentId, kind, sourceId, chunkRecords);
-      await sources.update(userId, agentId, kind, sourceId, { status: 'completed', chunkCount: pieces.length, contentHash, ...titled }, true);
+      const state = await sources.update(userId, agentId, kind, sourceId, { status: 'completed', chunkCount: pieces.length, contentHash, ...titled }, true);
       // Deleted while we worked: the delete removed the chunks it saw, remove the ones we just wrote.
       if (!(await sources.get(userId, agentId, kind, sourceId))) await store.deleteSource(userId, agentId, kind, sourceId);
+      else if (state) await writeSnapshot(userId, agentId, state, ref);
       log.info('Knowledge source ingested', { ...ref, chunks: pieces.length, vectors: vectors !== null });
       return 'completed';
     } catch (error) {

@@ -82,6 +82,9 @@ export interface IndexSnapshotStore {
   put(ref: AgentKnowledgeRef, bytes: Uint8Array): Promise<void>;
 }
 
+/** An agent's knowledgeVersion and language as they are after a change (the rest of an AgentKnowledgeRef). */
+export type KnowledgeState = Pick<AgentKnowledgeRef, 'knowledgeVersion' | 'language'>;
+
 /** Chunk persistence (adapters/dynamo/knowledge-chunks.ts). */
 export interface ChunkStore {
   /** Replaces every chunk of one source with `chunks` (all of the same source). */
@@ -120,6 +123,10 @@ export interface KnowledgeSourceUpdate {
 export interface KnowledgeSources {
   /** null when the source (or its agent) no longer exists: the job is dropped. */
   get(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<KnowledgeSourceRecord | null>;
-  /** Sets the status (and lastUpdateAt) and ADDs 1 to the agent's knowledgeVersion when `chunksChanged`. No-op if the source was deleted meanwhile. */
-  update(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, update: KnowledgeSourceUpdate, chunksChanged: boolean): Promise<void>;
+  /**
+   * Sets the status (and lastUpdateAt) and ADDs 1 to the agent's knowledgeVersion when `chunksChanged`,
+   * answering the agent's knowledge state after that bump (what the index snapshot is labelled);
+   * null when nothing was bumped (chunks unchanged, or the source or agent deleted meanwhile: no-op).
+   */
+  update(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, update: KnowledgeSourceUpdate, chunksChanged: boolean): Promise<KnowledgeState | null>;
 }

@@ -7,6 +7,7 @@ import type {
   KnowledgeSourceRecord,
   KnowledgeSources,
   KnowledgeSourceUpdate,
+  KnowledgeState,
 } from '../../../src/domain/knowledge/ports.js';
 
 export class MemorySources implements KnowledgeSources {
@@ -28,7 +29,7 @@ export class MemorySources implements KnowledgeSources {
     return r ? { ...r } : null;
   }
 
-  async update(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, update: KnowledgeSourceUpdate, chunksChanged: boolean): Promise<void> {
+  async update(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, update: KnowledgeSourceUpdate, chunksChanged: boolean): Promise<KnowledgeState | null> {
     const key = this.key(userId, agentId, kind, sourceId);
     this.updates.push({ key, update, chunksChanged });
     const r = this.records.get(key);
@@ -41,6 +42,7 @@ export class MemorySources implements KnowledgeSources {
       if (chunksChanged) this.versions.set(`${userId}/${agentId}`, (this.versions.get(`${userId}/${agentId}`) ?? 0) + 1);
     }
     this.afterUpdate?.();
+    return r && chunksChanged ? { knowledgeVersion: this.versions.get(`${userId}/${agentId}`) ?? 0, language: 'es' } : null;
   }
 }
 
