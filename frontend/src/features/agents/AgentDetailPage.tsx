@@ -1,12 +1,14 @@
 /**
  * /agents/{id} (SPEC §2 Agent detail): back link, header (name, Enabled/Disabled badge,
  * Enable/Disable via POST enable/disable, Edit) and the tabs Agent Details, Files (n), Web URLs (n),
- * Custom Tools (n), Test Agent, the selected one kept in the URL (?tab=). Files and Web URLs need
+ * Custom Tools (n), Knowledge (issue 18: settings, unanswered questions with a badge of the open
+ * groups, entries), Test Agent, the selected one kept in the URL (?tab=). Files and Web URLs need
  * an active ChatGPT integration (a failed status read counts as inactive): until then they are
  * disabled with a tooltip, opening one by URL shows 'ChatGPT Integration Required', and if the
  * integration goes inactive while one is selected the view returns to Agent Details.
  */
 import { lazy, Suspense, useEffect, useRef, useState, type ReactNode } from 'react';
+import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -37,6 +39,7 @@ import { AgentDetailsTab } from './AgentDetailsTab';
 import { AGENT_TABS, parseTab, revertsToDetails, tabNeedsIntegration, tabParams, type AgentTab } from './detailTabs';
 import { EnabledChip } from './EnabledChip';
 import { useSetAgentEnabled } from './queries';
+import { useUnanswered } from './tabs/knowledge/queries';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { EmptyPanel } from '../../shared/EmptyPanel';
 
@@ -45,6 +48,7 @@ const FilesTab = lazy(() => import('./tabs/FilesTab'));
 const UrlsTab = lazy(() => import('./tabs/UrlsTab'));
 const ToolsTab = lazy(() => import('./tabs/ToolsTab'));
 const TestAgentTab = lazy(() => import('./tabs/TestAgentTab'));
+const KnowledgeTab = lazy(() => import('./tabs/KnowledgeTab'));
 
 function BackLink() {
   const { t } = useTranslation();
@@ -83,6 +87,8 @@ function tabLabel(tab: AgentTab, agent: Agent, t: (key: string, opts?: Record<st
       return t('agents.detail.tabs.tools', { count: agent.tools?.length ?? 0 });
     case 'test':
       return t('agents.detail.tabs.test');
+    case 'knowledge':
+      return t('agentTabs.knowledge.tab');
     default:
       return t('agents.detail.tabs.details');
   }
@@ -95,6 +101,8 @@ function AgentScreen({ agent }: { agent: Agent }) {
   const tab = parseTab(params.get('tab'));
   const chatgpt = useChatGptActive();
   const setEnabled = useSetAgentEnabled(agent._id);
+  // The Knowledge tab's badge: how many groups of unanswered questions wait for an answer.
+  const openQuestions = useUnanswered(agent._id).data?.length ?? 0;
   const [editing, setEditing] = useState(false);
 
   const selectTab = (next: AgentTab, replace = false) => setParams(tabParams(params, next), { replace });
@@ -132,6 +140,8 @@ function AgentScreen({ agent }: { agent: Agent }) {
     panel = <UrlsTab agent={agent} />;
   } else if (tab === 'tools') {
     panel = <ToolsTab agent={agent} />;
+  } else if (tab === 'knowledge') {
+    panel = <KnowledgeTab agent={agent} />;
   } else {
     panel = <TestAgentTab agent={agent} />;
   }
@@ -182,6 +192,7 @@ function AgentScreen({ agent }: { agent: Agent }) {
           {AGENT_TABS.map((value) => {
             const locked = tabNeedsIntegration(value) && !chatgpt.active;
             const label = tabLabel(value, agent, t);
+            const badged = value === 'knowledge' && openQuestions > 0;
             return (
               <Tab
                 key={value}
@@ -189,6 +200,7 @@ function AgentScreen({ agent }: { agent: Agent }) {
                 id={`agent-tab-${value}`}
                 aria-controls="agent-tabpanel"
                 aria-disabled={locked || undefined}
+                aria-label={badged ? `${label}, ${t('agentTabs.knowledge.openBadge', { count: openQuestions })}` : undefined}
                 data-testid={`agent-tab-${value}`}
                 // A disabled MUI Tab swallows pointer events, so the tooltip sits on the label and
                 // the click is refused in onChange instead.
@@ -197,6 +209,10 @@ function AgentScreen({ agent }: { agent: Agent }) {
                     <Tooltip title={gatedTooltip[value] ?? ''} arrow>
                       <span>{label}</span>
                     </Tooltip>
+                  ) : badged ? (
+                    <Badge badgeContent={openQuestions} color="warning" max={99} data-testid="knowledge-open-badge" sx={{ '& .MuiBadge-badge': { position: 'static', transform: 'none', ml: 1 } }}>
+                      {label}
+                    </Badge>
                   ) : (
                     label
                   )

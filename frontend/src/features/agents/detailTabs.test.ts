@@ -5,12 +5,13 @@ describe('agent detail tabs', () => {
   it('reads the tab from the URL and falls back to Agent Details', () => {
     expect(parseTab('files')).toBe('files');
     expect(parseTab('test')).toBe('test');
+    expect(parseTab('knowledge')).toBe('knowledge');
     expect(parseTab(null)).toBe('details');
     expect(parseTab('nope')).toBe('details');
   });
 
   it('gates only Files and Web URLs on the ChatGPT integration', () => {
-    expect(['details', 'files', 'urls', 'tools', 'test'].filter((t) => tabNeedsIntegration(parseTab(t)))).toEqual(['files', 'urls']);
+    expect(['details', 'files', 'urls', 'tools', 'knowledge', 'test'].filter((t) => tabNeedsIntegration(parseTab(t)))).toEqual(['files', 'urls']);
   });
 
   it('reverts a gated tab to Details only when the integration goes from active to inactive', () => {

@@ -1,8 +1,8 @@
 /**
- * The agent detail tabs (SPEC §2 Agent detail): which one the URL selects (?tab=), which need the
+ * The agent detail tabs (SPEC §2 Agent detail, plus Knowledge from issue 18): which one the URL selects (?tab=), which need the
  * ChatGPT integration (Files, Web URLs), and when a selected one falls back to Agent Details.
  */
-export const AGENT_TABS = ['details', 'files', 'urls', 'tools', 'test'] as const;
+export const AGENT_TABS = ['details', 'files', 'urls', 'tools', 'knowledge', 'test'] as const;
 export type AgentTab = (typeof AGENT_TABS)[number];
 
 export const DEFAULT_TAB: AgentTab = 'details';
