@@ -28,12 +28,14 @@ import LanguageOutlined from '@mui/icons-material/LanguageOutlined';
 import QuestionAnswerOutlined from '@mui/icons-material/QuestionAnswerOutlined';
 import Send from '@mui/icons-material/Send';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
+import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { AGENT_LIMITS, agentMessages, type Agent, type ChatMessage, type ChatSource, type ChatToolCall } from '@agentdesk/functions/contract';
 import { useToast } from '../../../shared/useToast';
 import { formatDateTime } from './format';
 import { formatPercent } from '../../../shared/intl';
 import { highlightPieces, isLongPassage, sourcePage } from './sources';
+import { knowledgeKeys } from './knowledge/queries';
 import { TabHeader } from './TabLayout';
 import { tabErrorMessage, tabMessage } from './messages';
 import { clearTestChat, openTestChat, sendTestMessage, useTestChat } from './testChat';
@@ -302,6 +304,7 @@ function MessageBubble({ message }: { message: ChatMessage }) {
 export default function TestAgentTab({ agent }: { agent: Agent }) {
   const { t } = useTranslation();
   const toast = useToast();
+  const queryClient = useQueryClient();
   const chat = useTestChat(agent._id);
   const [draft, setDraft] = useState('');
   const scrollRef = useRef<HTMLDivElement>(null);
@@ -331,6 +334,8 @@ export default function TestAgentTab({ agent }: { agent: Agent }) {
     setDraft('');
     try {
       await sendTestMessage(agentId, text);
+      // A refusal is recorded as an unanswered question: the Knowledge tab's badge follows.
+      void queryClient.invalidateQueries({ queryKey: knowledgeKeys.unanswered(agentId) });
     } catch (err) {
       setDraft((current) => (current === '' ? text : current));
       toast.error(tabErrorMessage(err, t('agentTabs.chat.sendFailed')));
