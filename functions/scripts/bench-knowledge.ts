@@ -6,7 +6,7 @@
  *    does after loading the chunks), then ≥ 200 hybrid searches (query vector + words) hit the
  *    cached index: p50/p95/max. Target p95 ≤ 15 ms.
  * 2. Ingestion of a 100-page PDF (built with pdf-lib, ~2,400 characters per page), extraction
- *    (unpdf) + chunking, embedding calls excluded; the first run includes loading pdf.js, as a
+ *    (unpdf + layout analysis) + chunking, embedding calls excluded; the first run includes loading pdf.js, as a
  *    cold worker would. Target ≤ 10 s.
  *
  *   --chunks=N    chunks of the retrieval agent (default 5000)
@@ -15,7 +15,7 @@
  */
 import { extractFileText } from '../src/adapters/extract/index.js';
 import { EMBEDDING_DIMENSIONS } from '../src/domain/ai/ports.js';
-import { chunkText } from '../src/domain/knowledge/chunking.js';
+import { chunkDocument, renderDocument } from '../src/domain/knowledge/chunking.js';
 import type { KnowledgeChunk } from '../src/domain/knowledge/ports.js';
 import { CachedKnowledgeRetriever } from '../src/domain/knowledge/retrieval.js';
 import { createVectorMatrix } from '../src/domain/knowledge/vector-scan.js';
@@ -98,9 +98,9 @@ let failures = 0;
   const runs: { ms: number; chunks: number; chars: number }[] = [];
   for (let run = 0; run < 3; run++) {
     const t = performance.now();
-    const text = await extractFileText('pdf', pdf);
-    const chunks = chunkText(text);
-    runs.push({ ms: performance.now() - t, chunks: chunks.length, chars: text.length });
+    const document = await extractFileText('pdf', pdf);
+    const chunks = chunkDocument(document);
+    runs.push({ ms: performance.now() - t, chunks: chunks.length, chars: renderDocument(document).length });
   }
   const cold = runs[0]!;
   const worst = Math.max(...runs.map((r) => r.ms));

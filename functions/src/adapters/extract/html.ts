@@ -1,103 +1,216 @@
 /**
- * HTML → readable text with Mozilla Readability over a linkedom DOM (no browser, no jsdom).
- * Readability keeps the article and drops navigation, footers and ads; when it finds no article
- * (or one much shorter than the page, e.g. a price table it judged boilerplate) the whole body's
- * text is used instead. Block elements become line breaks so chunking sees the paragraphs.
+ * HTML → structured document (headings, paragraphs, tables) over a linkedom DOM (no browser, no
+ * jsdom). Used for web pages (after Mozilla Readability) and for DOCX (mammoth's HTML).
+ *
+ * Web pages: Readability keeps the article and drops navigation, footers and ads; when it finds no
+ * article (or one much shorter than the page, e.g. a price table it judged boilerplate) the whole
+ * body is used instead.
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
+import type { DocumentBlock, StructuredDocument } from '../../domain/knowledge/ports.js';
+import { renderDocument } from '../../domain/knowledge/chunking.js';
+import { looksLikeHeader } from './structure.js';
 
-export interface ExtractedPage {
+export interface ExtractedPage extends StructuredDocument {
   title: string;
-  text: string;
 }
 
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT', 'EMBED', 'CANVAS', 'HEAD', 'SELECT', 'BUTTON']);
 const BLOCK = new Set([
   'ADDRESS', 'ARTICLE', 'ASIDE', 'BLOCKQUOTE', 'DD', 'DIV', 'DL', 'DT', 'FIELDSET', 'FIGCAPTION', 'FIGURE', 'FOOTER', 'FORM',
-  'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'TABLE', 'UL', 'TR',
-  'CAPTION', 'DETAILS', 'SUMMARY',
+  'HEADER', 'HR', 'LI', 'MAIN', 'NAV', 'OL', 'P', 'PRE', 'SECTION', 'UL', 'CAPTION', 'DETAILS', 'SUMMARY',
 ]);
-const CELL = new Set(['TD', 'TH']);
+const HEADING = /^H([1-6])$/;
+const BOLD = new Set(['B', 'STRONG', 'TH']);
 const MAX_TITLE = 300;
 /** Readability's article is kept unless it holds less than this share of the body's text. */
 const MIN_ARTICLE_SHARE = 0.3;
 /** Readability gives up (and the body text is used) on pages with more elements than this: bounds its time. */
 const MAX_ARTICLE_ELEMENTS = 100_000;
+/** A "table" with a cell longer than this is page layout, not data: its cells are read as paragraphs. */
+const MAX_DATA_CELL = 400;
 
-interface DomNode {
+export interface DomNode {
   nodeType: number;
   nodeName: string;
   textContent: string | null;
   firstChild: DomNode | null;
   nextSibling: DomNode | null;
+  getAttribute?(name: string): string | null;
 }
 
-/** The text of a DOM subtree: block elements on their own lines, table cells separated by " | ". */
-export function domText(root: DomNode): string {
-  const out: string[] = [];
-  // Iterative (deeply nested markup must not overflow the stack). Siblings, not childNodes[i]:
-  // linkedom rebuilds childNodes on every access, which is quadratic on big pages.
-  const stack: { node: DomNode; pre: boolean; close?: string }[] = [{ node: root, pre: false }];
+// Siblings, not childNodes[i]: linkedom rebuilds childNodes on every access, which is quadratic on big pages.
+function childrenOf(node: DomNode): DomNode[] {
+  const out: DomNode[] = [];
+  for (let child = node.firstChild; child; child = child.nextSibling) out.push(child);
+  return out;
+}
+
+const nameOf = (node: DomNode) => node.nodeName.toUpperCase();
+
+/** The inline text of a subtree on one line (line breaks and nested blocks become spaces); `bold` when all its text is bold. */
+function inlineText(root: DomNode): { text: string; bold: boolean } {
+  let text = '';
+  let boldChars = 0;
+  let chars = 0;
+  // Iterative: deeply nested markup must not overflow the stack.
+  const stack: { node: DomNode; bold: boolean }[] = [{ node: root, bold: false }];
+  while (stack.length > 0) {
+    const { node, bold } = stack.pop()!;
+    if (node.nodeType === 3) {
+      const t = node.textContent ?? '';
+      text += t;
+      const n = t.replace(/\s+/g, '').length;
+      chars += n;
+      if (bold) boldChars += n;
+      continue;
+    }
+    if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
+    const name = nameOf(node);
+    if (SKIP.has(name)) continue;
+    if (name === 'BR' || BLOCK.has(name) || name === 'TD' || name === 'TH' || name === 'TR') text += ' ';
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, bold: bold || BOLD.has(name) });
+  }
+  return { text: text.replace(/\s+/g, ' ').trim(), bold: chars > 0 && boldChars === chars };
+}
+
+/** The rows of a table element (not of tables nested in its cells), and whether the first is marked a header. */
+function readTable(table: DomNode): { rows: string[][]; marked: boolean; boldHead: boolean } {
+  const rows: string[][] = [];
+  let marked = false;
+  let boldHead = false;
+  const stack: { node: DomNode; head: boolean }[] = childrenOf(table).reverse().map((node) => ({ node, head: false }));
+  while (stack.length > 0) {
+    const { node, head } = stack.pop()!;
+    if (node.nodeType !== 1) continue;
+    const name = nameOf(node);
+    if (name === 'TABLE' || SKIP.has(name)) continue;
+    if (name === 'TR') {
+      const cells: string[] = [];
+      let allTh = true;
+      let allBold = true;
+      for (const cell of childrenOf(node)) {
+        const cellName = cell.nodeType === 1 ? nameOf(cell) : '';
+        if (cellName !== 'TD' && cellName !== 'TH') continue;
+        const { text, bold } = inlineText(cell);
+        if (cellName !== 'TH') allTh = false;
+        if (text && !bold) allBold = false;
+        const span = Math.min(20, Math.max(1, Number(cell.getAttribute?.('colspan') ?? 1) || 1));
+        cells.push(text, ...Array<string>(span - 1).fill(''));
+      }
+      if (cells.length === 0) continue;
+      if (rows.length === 0) {
+        marked = head || allTh;
+        boldHead = allBold && cells.some(Boolean);
+      }
+      rows.push(cells);
+      continue;
+    }
+    const children = childrenOf(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, head: head || name === 'THEAD' });
+  }
+  return { rows, marked, boldHead };
+}
+
+/** The blocks of a DOM subtree: h1–h6 headings, paragraphs (block elements; <br> keeps a line break), tables as rows. */
+export function htmlBlocks(root: DomNode): DocumentBlock[] {
+  const blocks: DocumentBlock[] = [];
+  let buffer = '';
+  const flush = () => {
+    const text = buffer
+      .split('\n')
+      .map((line) => line.replace(/\s+/g, ' ').trim())
+      .filter(Boolean)
+      .join('\n');
+    if (text) blocks.push({ kind: 'paragraph', text });
+    buffer = '';
+  };
+  const stack: { node: DomNode; pre: boolean; close?: true }[] = [{ node: root, pre: false }];
   while (stack.length > 0) {
     const { node, pre, close } = stack.pop()!;
-    if (close !== undefined) {
-      out.push(close);
+    if (close) {
+      flush();
       continue;
     }
     if (node.nodeType === 3) {
       const t = node.textContent ?? '';
-      out.push(pre ? t : t.replace(/\s+/g, ' '));
+      buffer += pre ? t : t.replace(/\s+/g, ' ');
       continue;
     }
     if (node.nodeType !== 1 && node.nodeType !== 9 && node.nodeType !== 11) continue;
-    const name = node.nodeName.toUpperCase();
+    const name = nameOf(node);
     if (SKIP.has(name)) continue;
     if (name === 'BR') {
-      out.push('\n');
+      buffer += '\n';
+      continue;
+    }
+    const heading = HEADING.exec(name);
+    if (heading) {
+      flush();
+      const { text } = inlineText(node);
+      if (text) blocks.push({ kind: 'heading', level: Number(heading[1]), text });
+      continue;
+    }
+    if (name === 'TABLE') {
+      flush();
+      const { rows, marked, boldHead } = readTable(node);
+      const columns = Math.max(0, ...rows.map((r) => r.length));
+      const nonEmpty = rows.filter((r) => r.some(Boolean));
+      if (columns < 2 || nonEmpty.length === 0 || rows.some((r) => r.some((c) => c.length > MAX_DATA_CELL))) {
+        // Layout, not data: its cells are paragraphs.
+        for (const row of nonEmpty) for (const cell of row) if (cell) blocks.push({ kind: 'paragraph', text: cell });
+      } else {
+        const padded = nonEmpty.map((r) => (r.length < columns ? [...r, ...Array<string>(columns - r.length).fill('')] : r));
+        blocks.push({ kind: 'table', rows: padded, header: marked || boldHead || looksLikeHeader(padded) });
+      }
       continue;
     }
     const block = BLOCK.has(name);
-    if (block) out.push('\n\n');
-    if (CELL.has(name)) out.push(' | ');
-    if (block) stack.push({ node, pre, close: '\n\n' });
-    const children: DomNode[] = [];
-    for (let child = node.firstChild; child; child = child.nextSibling) children.push(child);
+    if (block) {
+      flush();
+      stack.push({ node, pre, close: true });
+    }
+    const children = childrenOf(node);
     for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i]!, pre: pre || name === 'PRE' });
   }
-  return out
-    .join('')
-    .split('\n')
-    .map((line) => line.replace(/^[\s|]+|[\s|]+$/g, '').replace(/ {2,}/g, ' '))
-    .join('\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
+  flush();
+  return blocks;
+}
+
+export function parseHtmlBody(html: string): DomNode | null {
+  // linkedom builds no document element for markup without <html>: give it one.
+  const markup = /<html[\s>]/i.test(html) ? html : `<!doctype html><html><body>${html}</body></html>`;
+  return (parseHTML(markup).document.body as unknown as DomNode | null) ?? null;
 }
 
 export function extractHtml(raw: string, url: string): ExtractedPage {
-  // linkedom builds no document element for markup without <html>: give it one.
   const html = /<html[\s>]/i.test(raw) ? raw : `<!doctype html><html><body>${raw}</body></html>`;
   const { document } = parseHTML(html);
   const docTitle = (document.querySelector('title')?.textContent ?? '').trim();
   const ogTitle = (document.querySelector('meta[property="og:title"]')?.getAttribute('content') ?? '').trim();
-  const bodyText = document.body ? domText(document.body as unknown as DomNode) : '';
+  const bodyBlocks = document.body ? htmlBlocks(document.body as unknown as DomNode) : [];
 
-  let articleText = '';
+  let articleBlocks: DocumentBlock[] = [];
   let articleTitle = '';
   try {
     // Readability changes the DOM it reads: everything needed from the original is read above.
     setDocumentUrl(document, url);
     const article = new Readability(document as unknown as ConstructorParameters<typeof Readability>[0], { charThreshold: 200, maxElemsToParse: MAX_ARTICLE_ELEMENTS }).parse();
     if (article?.content) {
-      articleText = domText(parseHTML(`<!doctype html><html><body>${article.content}</body></html>`).document.body as unknown as DomNode);
+      const body = parseHtmlBody(article.content);
+      articleBlocks = body ? htmlBlocks(body) : [];
       articleTitle = (article.title ?? '').trim();
     }
   } catch {
-    // Readability gave up on this markup: the body text stands.
+    // Readability gave up on this markup: the body stands.
   }
-  const text = articleText && articleText.length >= bodyText.length * MIN_ARTICLE_SHARE ? articleText : bodyText;
+  const bodyLength = renderDocument({ blocks: bodyBlocks }).length;
+  const articleLength = renderDocument({ blocks: articleBlocks }).length;
+  const blocks = articleLength > 0 && articleLength >= bodyLength * MIN_ARTICLE_SHARE ? articleBlocks : bodyBlocks;
   const title = (articleTitle || docTitle || ogTitle).replace(/\s+/g, ' ').slice(0, MAX_TITLE);
-  return { title, text };
+  return { title, blocks };
 }
 
 /** Readability resolves relative links against document.baseURI / documentURI; linkedom leaves them unset. */

@@ -6,7 +6,14 @@
  * refused as not text.
  */
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
+import type { StructuredDocument } from '../../domain/knowledge/ports.js';
 import { utf16WithoutBom } from '../../domain/knowledge/sniff.js';
+import { textBlocks } from './structure.js';
+
+/** A text file → headings, paragraphs and delimited tables (structure.ts). */
+export function extractText(bytes: Uint8Array, declaredCharset?: string): StructuredDocument {
+  return { blocks: textBlocks(decodeText(bytes, declaredCharset)) };
+}
 
 export function decodeText(bytes: Uint8Array, declaredCharset?: string): string {
   const text = decode(bytes, declaredCharset);

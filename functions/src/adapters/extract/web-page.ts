@@ -1,5 +1,5 @@
 /**
- * A web page → its readable text, fetched through the outbound guard (public addresses only,
+ * A web page → its readable structure (headings, paragraphs, tables) and title, fetched through the outbound guard (public addresses only,
  * re-checked on every redirect and at connect time). HTML goes through Readability (html.ts,
  * title kept); text/plain is taken as is; anything else is refused. Every way a page cannot be
  * used becomes a KnowledgeSourceError whose message the user sees next to the URL; the user can
@@ -15,7 +15,7 @@ import {
   type GuardedResponse,
 } from '../outbound/guarded-fetch.js';
 import { extractHtml, type ExtractedPage } from './html.js';
-import { decodeText } from './text.js';
+import { decodeText, extractText } from './text.js';
 
 export interface WebPageOptions {
   timeoutMs: number;
@@ -59,7 +59,7 @@ export async function fetchWebPage(link: string, fetcher: Fetcher, options: WebP
   if (HTML_TYPES.has(type) || (type === '' && looksLikeHtml(body))) {
     return extractHtml(decodeText(body, charset ?? metaCharset(body)), response.url);
   }
-  if (TEXT_TYPES.has(type)) return { title: '', text: decodeText(body, charset) };
+  if (TEXT_TYPES.has(type)) return { title: '', ...extractText(body, charset) };
   throw new KnowledgeSourceError(knowledgeMessages.unsupportedContentType(type || 'unknown'));
 }
 

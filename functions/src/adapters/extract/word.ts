@@ -1,12 +1,17 @@
 /**
- * Word documents → text: DOCX (Office Open XML, a zip) with mammoth.extractRawText (paragraphs
- * separated by blank lines); legacy Word 97–2003 .doc (an OLE2 compound file) with word-extractor.
- * Files are told apart by their first bytes, not their extension, so a .doc that is really a DOCX
- * (or the reverse, common with renamed files) still reads.
+ * Word documents → structured document. DOCX (Office Open XML, a zip) through mammoth's HTML
+ * (Heading styles → h1–h6, tables → rows, header rows → th), read by the HTML walker (html.ts);
+ * legacy Word 97–2003 .doc (an OLE2 compound file) with word-extractor, whose body has one line per
+ * paragraph and table cells ended by tabs (structure.ts). Files are told apart by their first
+ * bytes, not their extension, so a .doc that is really a DOCX (or the reverse, common with renamed
+ * files) still reads.
  */
 import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
+import type { StructuredDocument } from '../../domain/knowledge/ports.js';
+import { htmlBlocks, parseHtmlBody } from './html.js';
+import { docBlocks } from './structure.js';
 
 const ZIP = [0x50, 0x4b, 0x03, 0x04];
 const OLE2 = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
@@ -15,31 +20,35 @@ const startsWith = (bytes: Uint8Array, magic: readonly number[]) => magic.every(
 export const isZip = (bytes: Uint8Array) => startsWith(bytes, ZIP);
 export const isOle2 = (bytes: Uint8Array) => startsWith(bytes, OLE2);
 
-export async function extractDocx(bytes: Uint8Array): Promise<string> {
-  if (isOle2(bytes)) return extractDoc(bytes);
+// Images are dropped, not inlined as base64 data URIs (megabytes of HTML for nothing).
+const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
+
+async function docxToDocument(bytes: Uint8Array, failure: string): Promise<StructuredDocument> {
+  let html: string;
   try {
-    const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
-    return value;
+    ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { convertImage: noImages }));
   } catch {
-    throw new KnowledgeSourceError(knowledgeMessages.notDocx);
+    throw new KnowledgeSourceError(failure);
   }
+  const body = parseHtmlBody(html);
+  return { blocks: body ? htmlBlocks(body) : [] };
 }
 
-export async function extractDoc(bytes: Uint8Array): Promise<string> {
+export async function extractDocx(bytes: Uint8Array): Promise<StructuredDocument> {
+  if (isOle2(bytes)) return extractDoc(bytes);
+  return docxToDocument(bytes, knowledgeMessages.notDocx);
+}
+
+export async function extractDoc(bytes: Uint8Array): Promise<StructuredDocument> {
   if (!isOle2(bytes) && !isZip(bytes)) throw new KnowledgeSourceError(knowledgeMessages.notDoc);
-  if (isZip(bytes)) {
-    // A DOCX saved with a .doc name: mammoth reads it better (paragraph breaks).
-    try {
-      const { value } = await mammoth.extractRawText({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) });
-      return value;
-    } catch {
-      throw new KnowledgeSourceError(knowledgeMessages.notDoc);
-    }
-  }
+  // A DOCX saved with a .doc name: mammoth reads it better (styles, tables).
+  if (isZip(bytes)) return docxToDocument(bytes, knowledgeMessages.notDoc);
+  let parts: string[];
   try {
     const doc = await new WordExtractor().extract(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    return [doc.getBody(), doc.getFootnotes(), doc.getEndnotes()].filter((t) => t.trim()).join('\n\n');
+    parts = [doc.getBody(), doc.getFootnotes(), doc.getEndnotes()];
   } catch {
     throw new KnowledgeSourceError(knowledgeMessages.notDoc);
   }
+  return { blocks: parts.flatMap((part) => docBlocks(part)) };
 }

@@ -1,7 +1,8 @@
 /**
  * Ingestion of one knowledge source (an uploaded file or a web page), pure over ports:
  *
- *   source record → bytes → text → chunks → embeddings (the user's own OpenAI key) → ChunkStore
+ *   source record → bytes → structured document (headings, paragraphs, tables; pages) → chunks
+ *   (each with its page and heading path) → embeddings (the user's own OpenAI key) → ChunkStore
  *   → source completed (chunkCount, contentHash, title) and the agent's knowledgeVersion bumped.
  *
  * Outcomes:
@@ -17,16 +18,25 @@
  *   S3) throw, so the queue retries. On the last delivery a transient embedding error stores the
  *   chunks without vectors instead, and an unexpected error marks the source failed before
  *   rethrowing (the message still dead-letters), so a source never stays 'pending' forever.
- * - A URL refresh whose extracted text has the same sha256 as last time only completes the
+ * - A URL refresh whose extracted text (the document rendered as chunks show it) has the same sha256 as last time only completes the
  *   source (lastUpdateAt, title): chunks and knowledgeVersion stay.
  */
 import { createHash } from 'node:crypto';
 import { agentFileKind, AGENT_FILE_MAX_BYTES, type AgentFileKind } from '../../contract/agents.js';
 import type { FileIngestJob, UrlScrapeJob } from '../../contract/jobs.js';
 import { type AiConnector, EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
-import { chunkText, type ChunkingOptions } from './chunking.js';
+import { chunkDocument, renderDocument, type ChunkingOptions } from './chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
-import type { ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeSourceKind, KnowledgeSourceRecord, KnowledgeSources, KnowledgeState } from './ports.js';
+import type {
+  ChunkStore,
+  IndexSnapshotStore,
+  KnowledgeChunk,
+  KnowledgeSourceKind,
+  KnowledgeSourceRecord,
+  KnowledgeSources,
+  KnowledgeState,
+  StructuredDocument,
+} from './ports.js';
 import { writeIndexSnapshot } from './snapshot.js';
 import { contentMismatch } from './sniff.js';
 import { normaliseWhitespace } from './text.js';
@@ -44,13 +54,13 @@ export interface KnowledgeIngestDeps {
   files?: {
     /** The uploaded document's bytes (KnowledgeSourceError when missing or over 50 MB). */
     read(s3Key: string): Promise<Uint8Array>;
-    /** Bytes → text by kind (KnowledgeSourceError when the bytes are not that kind of document). */
-    extract(kind: AgentFileKind, bytes: Uint8Array): Promise<string>;
+    /** Bytes → structured document by kind (KnowledgeSourceError when the bytes are not that kind of document). */
+    extract(kind: AgentFileKind, bytes: Uint8Array): Promise<StructuredDocument>;
   };
   /** Web pages (only the url-scrape worker wires them). */
   pages?: {
-    /** The page's readable text and title (KnowledgeSourceError when the page cannot be used). */
-    fetch(link: string): Promise<{ title: string; text: string }>;
+    /** The page's readable structure and title (KnowledgeSourceError when the page cannot be used). */
+    fetch(link: string): Promise<StructuredDocument>;
   };
   log: IngestLog;
   chunking?: Partial<ChunkingOptions>;
@@ -116,12 +126,12 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
     }
   }
 
-  /** Shared tail of both jobs: text → chunks → vectors → store → completed. */
+  /** Shared tail of both jobs: document → chunks → vectors → store → completed. */
   async function ingest(
     userId: string,
     agentId: string,
     record: KnowledgeSourceRecord,
-    produce: () => Promise<{ text: string; title?: string }>,
+    produce: () => Promise<StructuredDocument>,
     options: { refresh: boolean },
     delivery: Delivery,
   ): Promise<IngestOutcome> {
@@ -133,26 +143,27 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
       return 'failed';
     };
     try {
-      const { text, title } = await produce();
-      const pieces = chunkText(text, deps.chunking);
+      const document = await produce();
+      const { title } = document;
+      const pieces = chunkDocument(document, deps.chunking);
       if (pieces.length === 0) return await fail(kind === 'file' ? knowledgeMessages.noTextInFile : knowledgeMessages.noTextOnPage);
-      const contentHash = contentHashOf(text);
+      const contentHash = contentHashOf(renderDocument(document, deps.chunking));
       const titled = title ? { title } : {};
       if (options.refresh && record.contentHash === contentHash) {
         await sources.update(userId, agentId, kind, sourceId, { status: 'completed', ...titled }, false);
         log.info('Knowledge source unchanged', ref);
         return 'unchanged';
       }
-      const vectors = await embed(userId, pieces, delivery, ref);
+      const vectors = await embed(userId, pieces.map((p) => p.text), delivery, ref);
       const chunkRecords: KnowledgeChunk[] = pieces.map((piece, index) => ({
         agentId,
         sourceKind: kind,
         sourceId,
         sourceName: record.name,
         index,
-        text: piece,
-        page: null,
-        headings: [],
+        text: piece.text,
+        page: piece.page,
+        headings: piece.headings,
         vector: vectors?.[index] ?? null,
       }));
       await store.replaceSource(userId, agentId, kind, sourceId, chunkRecords);
@@ -196,7 +207,9 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
           // The bytes must be what the name says before any parser sees them (a renamed program is refused).
           const mismatch = contentMismatch(kind, bytes);
           if (mismatch) throw new KnowledgeSourceError(mismatch);
-          return { text: await files.extract(kind, bytes) };
+          // A file's own title (PDF metadata...) is not the source's title: only pages set one.
+          const { blocks } = await files.extract(kind, bytes);
+          return { blocks };
         },
         { refresh: false },
         delivery,

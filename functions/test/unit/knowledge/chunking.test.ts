@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { chunkText, DEFAULT_CHUNKING } from '../../../src/domain/knowledge/chunking.js';
+import { chunkDocument, DEFAULT_CHUNKING, renderTable, type ChunkingOptions } from '../../../src/domain/knowledge/chunking.js';
+import type { DocumentBlock } from '../../../src/domain/knowledge/ports.js';
 import { KnowledgeSourceError } from '../../../src/domain/knowledge/errors.js';
 
 /** A sentence of exactly `n` characters (ends with a period), distinct per `id`. */
@@ -8,7 +9,10 @@ const sentence = (id: number, n = 100) => {
   return `${head}${' word'.repeat(Math.ceil(n / 5)).slice(0, n - head.length - 1)}.`;
 };
 
-describe('chunkText', () => {
+/** Plain text as one paragraph block (what a TXT without tables or headings extracts to): the chunks' texts. */
+const chunkText = (text: string, options: Partial<ChunkingOptions> = {}) => chunkDocument({ blocks: [{ kind: 'paragraph', text }] }, options).map((c) => c.text);
+
+describe('chunkDocument: paragraphs', () => {
   it('returns nothing for empty or whitespace-only text', () => {
     expect(chunkText('')).toEqual([]);
     expect(chunkText(' \n\t\r\n \u00a0 ')).toEqual([]);
@@ -105,5 +109,75 @@ describe('chunkText', () => {
     expect(performance.now() - t0).toBeLessThan(2000);
     expect(chunks.length).toBeLessThanOrEqual(DEFAULT_CHUNKING.maxChunks);
     expect(chunks.length).toBeGreaterThan(1500);
+  });
+});
+
+describe('chunkDocument: headings and tables', () => {
+  const hours: DocumentBlock = {
+    kind: 'table',
+    header: true,
+    rows: [['Día', 'Horario'], ['Lunes', 'Cerrado'], ['Viernes', '9:00–15:00'], ['Sábados', '10:00–14:00']],
+  };
+
+  it('starts a chunk at each heading, the heading path first in its text and in `headings`', () => {
+    const chunks = chunkDocument({
+      blocks: [
+        { kind: 'heading', level: 1, text: 'La Tasca', page: 1 },
+        { kind: 'paragraph', text: 'Cocina andaluza desde 1987.', page: 1 },
+        { kind: 'heading', level: 2, text: 'Horario', page: 2 },
+        { ...hours, page: 2 },
+        { kind: 'heading', level: 2, text: 'Reservas', page: 3 },
+        { kind: 'paragraph', text: 'Por WhatsApp o teléfono.', page: 3 },
+      ],
+    });
+    expect(chunks).toEqual([
+      { text: 'La Tasca\nCocina andaluza desde 1987.', page: 1, headings: ['La Tasca'] },
+      { text: 'La Tasca › Horario\nDía | Horario\nLunes | Cerrado\nViernes | 9:00–15:00\nSábados | 10:00–14:00', page: 2, headings: ['La Tasca', 'Horario'] },
+      { text: 'La Tasca › Reservas\nPor WhatsApp o teléfono.', page: 3, headings: ['La Tasca', 'Reservas'] },
+    ]);
+    expect(chunkDocument({ blocks: [{ kind: 'heading', level: 1, text: 'Horario' }, hours] }, { headingContext: 'none' })[0]!.text).toMatch(/^Día \| Horario\n/);
+  });
+
+  it('never splits a table row, and repeats the header line atop every chunk of the table', () => {
+    const rows = [['Tratamiento', 'Precio'], ...Array.from({ length: 80 }, (_, i) => [`Tratamiento dental número ${i} con anestesia local`, `${100 + i} €`])];
+    const chunks = chunkDocument({ blocks: [{ kind: 'heading', level: 2, text: 'Tarifas' }, { kind: 'table', header: true, rows }] });
+
+    expect(chunks.length).toBeGreaterThan(2);
+    const seen: string[] = [];
+    for (const chunk of chunks) {
+      const lines = chunk.text.split('\n');
+      expect(lines.slice(0, 2)).toEqual(['Tarifas', 'Tratamiento | Precio']);
+      expect(chunk.text.length).toBeLessThanOrEqual(DEFAULT_CHUNKING.maxChars);
+      for (const line of lines.slice(2)) {
+        expect(line).toMatch(/^Tratamiento dental número \d+ con anestesia local \| \d+ €$/);
+        seen.push(line);
+      }
+    }
+    // Every row exactly once (rows need no overlap: each is whole).
+    expect(seen).toEqual(rows.slice(1).map((r) => r.join(' | ')));
+  });
+
+  it('labels the cells of wide tables with their header and drops empty ones', () => {
+    const allergens: DocumentBlock = {
+      kind: 'table',
+      header: true,
+      rows: [['Plato', 'Gluten', 'Lactosa', 'Huevo'], ['Croquetas', 'X', 'X', ''], ['Tortilla', '', '', 'X']],
+    };
+    expect(renderTable(allergens as Extract<DocumentBlock, { kind: 'table' }>)).toEqual({ header: null, rows: ['Croquetas | Gluten: X | Lactosa: X', 'Tortilla | Huevo: X'] });
+    expect(chunkDocument({ blocks: [allergens] })[0]!.text).toBe('Croquetas | Gluten: X | Lactosa: X\nTortilla | Huevo: X');
+    // Without a header, rows are their cells.
+    expect(renderTable({ kind: 'table', header: false, rows: [['Viernes', '9:00–15:00']] })).toEqual({ header: null, rows: ['Viernes | 9:00–15:00'] });
+  });
+
+  it('keeps the page where a chunk’s own content starts, and a title-only document as its title', () => {
+    const chunks = chunkDocument({
+      blocks: [
+        { kind: 'paragraph', text: sentence(1, 700), page: 1 },
+        { kind: 'paragraph', text: sentence(2, 700), page: 2 },
+        { kind: 'paragraph', text: sentence(3, 700), page: 3 },
+      ],
+    });
+    expect(chunks.map((c) => c.page)).toEqual([1, 3]);
+    expect(chunkDocument({ blocks: [{ kind: 'heading', level: 1, text: 'Carta de vinos', page: 1 }] })).toEqual([{ text: 'Carta de vinos', page: 1, headings: [] }]);
   });
 });

@@ -7,14 +7,16 @@ import { extractFileText } from '../../../src/adapters/extract/index.js';
 import { extractPdf } from '../../../src/adapters/extract/pdf.js';
 import { decodeText } from '../../../src/adapters/extract/text.js';
 import { extractDoc, extractDocx } from '../../../src/adapters/extract/word.js';
-import { chunkText } from '../../../src/domain/knowledge/chunking.js';
+import { chunkDocument, renderDocument } from '../../../src/domain/knowledge/chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from '../../../src/domain/knowledge/errors.js';
+import type { StructuredDocument } from '../../../src/domain/knowledge/ports.js';
 import { buildDocx, buildPdf } from '../../fixtures/knowledge/builders.js';
 import { DOC_DOCUMENT, DOCX_DOCUMENT, FIXTURE_FILES, PDF_PAGES, TXT_TEXT } from '../../fixtures/knowledge/content.js';
 
 const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/knowledge');
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
-const oneLine = (s: string) => s.replace(/\s+/g, ' ');
+/** The document as one text, tables rendered as their chunks show them. */
+const textOf = (doc: StructuredDocument) => renderDocument(doc);
 
 async function expectSourceError(promise: Promise<unknown> | (() => unknown), message: string) {
   const run = typeof promise === 'function' ? Promise.resolve().then(promise) : promise;
@@ -23,14 +25,13 @@ async function expectSourceError(promise: Promise<unknown> | (() => unknown), me
 }
 
 describe('PDF (unpdf)', () => {
-  it('extracts every page of the committed multi-page PDF, pages as paragraphs', async () => {
-    const text = await extractPdf(fixture(FIXTURE_FILES.pdf));
-    const flat = oneLine(text);
-    for (const page of PDF_PAGES) {
-      expect(flat).toContain(page.heading);
-      for (const p of page.paragraphs ?? []) expect(flat).toContain(p);
-    }
-    expect(text.split('\n\n')).toHaveLength(3);
+  it('extracts every page of the committed multi-page PDF: each page heading a heading, each paragraph whole, with its page', async () => {
+    const doc = await extractPdf(fixture(FIXTURE_FILES.pdf));
+    PDF_PAGES.forEach((page, i) => {
+      expect(doc.blocks).toContainEqual({ kind: 'heading', level: 1, text: page.heading, page: i + 1 });
+      for (const p of page.paragraphs ?? []) expect(doc.blocks).toContainEqual({ kind: 'paragraph', text: p, page: i + 1 });
+    });
+    expect(doc.blocks).toHaveLength(3 + 9);
   });
 
   it('says the file is not a PDF when it is not one', async () => {
@@ -40,36 +41,37 @@ describe('PDF (unpdf)', () => {
 
   it('returns no text for a PDF whose pages hold only drawings (like a scan)', async () => {
     const scanned = await buildPdf([{ paragraphs: [] }, { paragraphs: [] }]);
-    expect(await extractPdf(scanned)).toBe('');
+    expect((await extractPdf(scanned)).blocks).toEqual([]);
   });
 
   it('does not consume the caller’s buffer', async () => {
     const bytes = fixture(FIXTURE_FILES.pdf);
     await extractPdf(bytes);
     expect(bytes.byteLength).toBeGreaterThan(0);
-    expect(await extractPdf(bytes)).toContain('Sonrisa');
+    expect(textOf(await extractPdf(bytes))).toContain('Sonrisa');
   });
 });
 
 describe('DOCX (mammoth) and DOC (word-extractor)', () => {
-  it('extracts the committed DOCX with paragraph breaks', async () => {
-    const text = await extractDocx(fixture(FIXTURE_FILES.docx));
-    expect(text).toContain(DOCX_DOCUMENT.title);
-    for (const p of DOCX_DOCUMENT.paragraphs) expect(text).toContain(p);
-    expect(text).toMatch(/orders\n\nHarbor Bakery is open/);
+  it('extracts the committed DOCX one paragraph per paragraph (none merged)', async () => {
+    const doc = await extractDocx(fixture(FIXTURE_FILES.docx));
+    expect(doc.blocks).toEqual([DOCX_DOCUMENT.title, ...DOCX_DOCUMENT.paragraphs].map((text) => ({ kind: 'paragraph', text })));
   });
 
   it('extracts the committed Word 97 .doc (a real OLE2 file)', async () => {
     const bytes = fixture(FIXTURE_FILES.doc);
     expect([...bytes.subarray(0, 4)]).toEqual([0xd0, 0xcf, 0x11, 0xe0]);
-    const text = await extractDoc(bytes);
-    expect(text).toContain(DOC_DOCUMENT.title);
-    for (const p of DOC_DOCUMENT.paragraphs) expect(text).toContain(p);
+    const doc = await extractDoc(bytes);
+    // The title line stands over the paragraphs: a heading.
+    expect(doc.blocks).toEqual([
+      { kind: 'heading', level: 1, text: DOC_DOCUMENT.title },
+      ...DOC_DOCUMENT.paragraphs.map((text) => ({ kind: 'paragraph', text })),
+    ]);
   });
 
   it('reads a renamed file by its content: a DOCX named .doc and a DOC named .docx', async () => {
-    expect(await extractDoc(fixture(FIXTURE_FILES.docx))).toContain('Harbor Bakery');
-    expect(await extractDocx(fixture(FIXTURE_FILES.doc))).toContain('Lakeside Bike Rentals');
+    expect(textOf(await extractDoc(fixture(FIXTURE_FILES.docx)))).toContain('Harbor Bakery');
+    expect(textOf(await extractDocx(fixture(FIXTURE_FILES.doc)))).toContain('Lakeside Bike Rentals');
   });
 
   it('says when the bytes are not a Word document', async () => {
@@ -79,7 +81,7 @@ describe('DOCX (mammoth) and DOC (word-extractor)', () => {
   });
 
   it('returns empty text for an empty document', async () => {
-    expect((await extractDocx(await buildDocx({ title: '', paragraphs: [] }))).trim()).toBe('');
+    expect((await extractDocx(await buildDocx({ title: '', paragraphs: [] }))).blocks).toEqual([]);
   });
 });
 
@@ -119,10 +121,10 @@ describe('extractFileText dispatch', () => {
       ['txt', FIXTURE_FILES.txt, '24 meses'],
     ] as const;
     for (const [kind, file, fact] of cases) {
-      const text = await extractFileText(kind, fixture(file));
-      const chunks = chunkText(text);
+      const doc = await extractFileText(kind, fixture(file));
+      const chunks = chunkDocument(doc);
       expect(chunks.length, kind).toBeGreaterThan(0);
-      expect(chunks.some((c) => c.includes(fact)), kind).toBe(true);
+      expect(chunks.some((c) => c.text.includes(fact)), kind).toBe(true);
     }
   });
 });
@@ -139,8 +141,9 @@ describe('HTML (Readability + linkedom)', () => {
     <footer>Copyright 2025 Acme Plumbing. Privacy. Terms. Cookies.</footer></body></html>`;
 
   it('keeps the article text and the title, drops scripts, styles and navigation', () => {
-    const { title, text } = extractHtml(page, 'https://acme.example/services');
-    expect(title).toBe('Acme Plumbing | Services');
+    const extracted = extractHtml(page, 'https://acme.example/services');
+    const text = textOf(extracted);
+    expect(extracted.title).toBe('Acme Plumbing | Services');
     expect(text).toContain('A call-out costs $95 and includes the first hour of labour.');
     expect(text).toContain('Boiler servicing costs $140');
     expect(text).not.toContain('secret-tracking-token');
@@ -150,8 +153,9 @@ describe('HTML (Readability + linkedom)', () => {
   });
 
   it('falls back to the body text when there is no article to find', () => {
-    const { title, text } = extractHtml('<html><body><div>Price list</div><table><tr><td>Tap</td><td>$80</td></tr></table></body></html>', 'https://x.example/');
-    expect(title).toBe('');
+    const extracted = extractHtml('<html><body><div>Price list</div><table><tr><td>Tap</td><td>$80</td></tr></table></body></html>', 'https://x.example/');
+    const text = textOf(extracted);
+    expect(extracted.title).toBe('');
     expect(text).toContain('Price list');
     expect(text).toContain('Tap | $80');
   });
@@ -160,12 +164,12 @@ describe('HTML (Readability + linkedom)', () => {
     const p = `<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(8)}</p>\n`;
     const html = `<html><head><title>Big</title></head><body><article>${p.repeat(Math.floor(2e6 / p.length))}</article></body></html>`;
     const t0 = performance.now();
-    const { text } = extractHtml(html, 'https://x.example/');
+    const text = textOf(extractHtml(html, 'https://x.example/'));
     expect(performance.now() - t0).toBeLessThan(5000);
     expect(text.length).toBeGreaterThan(1.9e6);
   });
 
   it('reads a fragment without <html>', () => {
-    expect(extractHtml('<p>Just a <em>fragment</em></p>', 'https://x.example/').text).toBe('Just a fragment');
+    expect(extractHtml('<p>Just a <em>fragment</em></p>', 'https://x.example/').blocks).toEqual([{ kind: 'paragraph', text: 'Just a fragment' }]);
   });
 });

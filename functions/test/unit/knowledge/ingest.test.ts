@@ -2,10 +2,13 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { KnowledgeSourceError, knowledgeMessages } from '../../../src/domain/knowledge/errors.js';
 import { contentHashOf, createKnowledgeIngestion, UNEXPECTED_FAILURE, type KnowledgeIngestDeps } from '../../../src/domain/knowledge/ingest.js';
 import { agentMessages, type AgentFileKind } from '../../../src/contract/agents.js';
+import type { StructuredDocument } from '../../../src/domain/knowledge/ports.js';
 import { connector, MemoryChunkStore, MemorySources, modelError, ScriptedEmbedder } from './fakes.js';
 
 const U = 'user-1';
 const A = 'agent-1';
+/** Plain text as the extractors give it: one paragraph block (none when blank). */
+const asDocument = (text: string): StructuredDocument => ({ blocks: text.trim() ? [{ kind: 'paragraph', text }] : [] });
 const longText = (word: string, sentences = 30) =>
   Array.from({ length: sentences }, (_, i) => `${word} sentence number ${i} has some words to make the chunk longer than a few characters.`).join(' ');
 
@@ -17,6 +20,8 @@ interface Harness {
   files: Map<string, Uint8Array>;
   pages: Map<string, { title: string; text: string } | Error>;
   extracted: { kind: AgentFileKind; size: number }[];
+  /** Files whose extraction gives this document instead of their bytes as text. */
+  documents: Map<string, StructuredDocument>;
   ingestion: ReturnType<typeof createKnowledgeIngestion>;
 }
 
@@ -29,6 +34,7 @@ function harness(options: { connected?: boolean } = {}): Harness {
     files: new Map<string, Uint8Array>(),
     pages: new Map<string, { title: string; text: string } | Error>(),
     extracted: [] as { kind: AgentFileKind; size: number }[],
+    documents: new Map<string, StructuredDocument>(),
   } as Harness;
   const deps: KnowledgeIngestDeps = {
     sources: h.sources,
@@ -45,7 +51,7 @@ function harness(options: { connected?: boolean } = {}): Harness {
         h.extracted.push({ kind, size: body.byteLength });
         const text = new TextDecoder().decode(body);
         if (text.startsWith('BROKEN')) throw new KnowledgeSourceError(knowledgeMessages.notPdf);
-        return text;
+        return h.documents.get(text) ?? asDocument(text);
       },
     },
     pages: {
@@ -53,7 +59,7 @@ function harness(options: { connected?: boolean } = {}): Harness {
         const page = h.pages.get(link);
         if (!page) throw new KnowledgeSourceError(knowledgeMessages.httpStatus(404));
         if (page instanceof Error) throw page;
-        return page;
+        return { title: page.title, ...asDocument(page.text) };
       },
     },
     log: { info: () => undefined, warn: (m) => void h.warnings.push(m) },
@@ -93,6 +99,27 @@ describe('file ingestion', () => {
     expect(record(h, 'file', 'f1')).toMatchObject({ status: 'completed', chunkCount: chunks.length, contentHash: contentHashOf(text), error: undefined });
     expect(h.sources.versions.get(`${U}/${A}`)).toBe(1);
     expect(h.embedder.calls).toBe(1);
+  });
+
+  it('stores each chunk with its page and heading path, table rows with their header, and never a title for a file', async () => {
+    h.documents.set('MENU', {
+      title: 'PDF metadata title',
+      blocks: [
+        { kind: 'heading', level: 1, text: 'La Tasca', page: 1 },
+        { kind: 'paragraph', text: 'Cocina andaluza en Triana desde 1987.', page: 1 },
+        { kind: 'heading', level: 2, text: 'Horario', page: 2 },
+        { kind: 'table', header: true, rows: [['Día', 'Horario'], ['Viernes', '9:00–15:00'], ['Sábados', '10:00–14:00']], page: 2 },
+      ],
+    });
+    addFile(h, 'f1', 'carta.pdf', 'MENU');
+
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once)).toBe('completed');
+
+    expect(h.store.of(U, A, 'file', 'f1')!.map(({ text, page, headings }) => ({ text, page, headings }))).toEqual([
+      { text: 'La Tasca\nCocina andaluza en Triana desde 1987.', page: 1, headings: ['La Tasca'] },
+      { text: 'La Tasca › Horario\nDía | Horario\nViernes | 9:00–15:00\nSábados | 10:00–14:00', page: 2, headings: ['La Tasca', 'Horario'] },
+    ]);
+    expect(record(h, 'file', 'f1').title).toBeUndefined();
   });
 
   it('stores chunks without vectors (and completes) when the user has no active integration', async () => {

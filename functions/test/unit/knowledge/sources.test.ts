@@ -47,19 +47,24 @@ describe('fetchWebPage', () => {
     expect(seen).toMatchObject({ timeoutMs: 15_000, maxBytes: 5 * 1024 * 1024, failOnTooLarge: true });
   });
 
-  it('extracts HTML with its title, text/plain as is, and sniffs HTML without a content type', async () => {
+  it('extracts HTML with its title, text/plain with its structure, and sniffs HTML without a content type', async () => {
     expect(await fetchWebPage('https://x.example/', page('text/html; charset=utf-8', html))).toEqual({
       title: 'Hours',
-      text: 'We open at nine every weekday and close at five in the afternoon.',
+      blocks: [{ kind: 'paragraph', text: 'We open at nine every weekday and close at five in the afternoon.' }],
     });
-    expect(await fetchWebPage('https://x.example/a.txt', page('text/plain', 'Line one\nLine two'))).toEqual({ title: '', text: 'Line one\nLine two' });
+    expect(await fetchWebPage('https://x.example/a.txt', page('text/plain', 'Line one\nLine two'))).toEqual({ title: '', blocks: [{ kind: 'paragraph', text: 'Line one\nLine two' }] });
+    expect((await fetchWebPage('https://x.example/a.txt', page('text/plain', 'Día;Horario\nViernes;9:00–15:00'))).blocks).toEqual([
+      { kind: 'table', header: true, rows: [['Día', 'Horario'], ['Viernes', '9:00–15:00']] },
+    ]);
     expect((await fetchWebPage('https://x.example/', page(undefined, `<!DOCTYPE html>${html}`))).title).toBe('Hours');
   });
 
   it('decodes the charset of the header or of a <meta> tag', async () => {
     const latin1 = Buffer.from('<html><head><meta charset="iso-8859-1"><title>Caf\xe9</title></head><body><p>Caf\xe9 con leche</p></body></html>', 'latin1');
     expect((await fetchWebPage('https://x.example/', page('text/html', latin1))).title).toBe('Café');
-    expect((await fetchWebPage('https://x.example/', page('text/plain; charset=ISO-8859-1', Buffer.from('Caf\xe9', 'latin1')))).text).toBe('Café');
+    expect((await fetchWebPage('https://x.example/', page('text/plain; charset=ISO-8859-1', Buffer.from('Caf\xe9 con leche', 'latin1')))).blocks).toEqual([
+      { kind: 'paragraph', text: 'Café con leche' },
+    ]);
   });
 
   it('refuses other content types and error statuses with the reason for the user', async () => {
