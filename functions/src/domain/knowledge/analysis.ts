@@ -16,7 +16,12 @@
  *               match and would only count as missing key words against the absolute relevance
  *           en  Porter step 1a: "-sses" → "-ss", "-ies" → "-y", a final "-s" (not "-ss", "-us", "-is") of
  *               a word of 4+ letters goes (prices → price, policies → policy)
- * No dictionary: the vector half covers synonyms.
+ *   intents the questions customers ask most, price, opening hours and where, get one term each
+ *           whatever the wording ("¿dónde estáis?" finds "Estamos en la calle…", "dirección"): "cuesta"/"vale"/"precio"/"tarifa"/"cost"/"fee" and a currency
+ *           sign ("45 €") all give PRICE_TERM; "horario"/"hora"/"abrís"/"cierra"/"open"/"hours"
+ *           and a clock time ("9:00") all give HOURS_TERM — so "¿Cuánto cuesta una limpieza?"
+ *           finds "Limpieza | 45 €" with every key word held
+ * No dictionary beyond that: the vector half covers synonyms.
  */
 import type { KnowledgeLanguage } from './ports.js';
 
@@ -35,7 +40,8 @@ const STOP_WORDS: Record<KnowledgeLanguage, ReadonlySet<string>> = {
     a an and are as at be been but by can could do does did for from had has have how i if in into is it its
     me my of on or our so than that the their them then there these they this those to was we were what when
     where which who whom why will with would you your yours much many any some about tell please per s t
-    am us let get got just also very should shall may might must ok okay hi hello thanks thank`),
+    am us let get got just also very should shall may might must ok okay hi hello thanks thank m his her
+    happen happens`),
   // Folded (no accents): "qué" is "que".
   es: words(`
     a al algo algun alguna alguno algunos algunas ante como con contra cual cuales cuando cuanto cuanta
@@ -44,8 +50,30 @@ const STOP_WORDS: Record<KnowledgeLanguage, ReadonlySet<string>> = {
     los me mi mis mucho muchos muy nos nosotros o os otra otro para pero poco por porque que quien quienes
     se sea ser si sin sobre son soy su sus tambien te tengo ti tu tus u un una uno unos unas usted ustedes
     vosotros y ya yo puedo puede pueden podeis podemos quiero quisiera saber decir dime digame favor hola
-    gracias buenas buenos vale oye pues entonces tiene tienen teneis tienes tenemos`),
+    gracias buenas buenos oye pues entonces tiene tienen teneis tienes tenemos hasta despues todavia
+    somos mismo misma ir pasa pasaria hacer hago hace`),
 };
+
+/** The terms of the two intents (not words of either language, so no word collides with them). */
+export const PRICE_TERM = '_price';
+export const HOURS_TERM = '_hours';
+export const PLACE_TERM = '_place';
+
+const INTENTS: Record<KnowledgeLanguage, ReadonlyMap<string, string>> = {
+  es: intentMap({
+    [PRICE_TERM]: 'cuesta cuestan costar cuesto vale valen precio precios coste costes costo costos tarifa tarifas importe importes',
+    [HOURS_TERM]: 'horario horarios hora horas abris abren abre abrimos abierto abierta abiertos abrir cerrais cierran cierra cerramos cerrado cerrada cerrar',
+    [PLACE_TERM]: 'donde direccion ubicacion ubicados situados estamos estais calle avenida plaza',
+  }),
+  en: intentMap({
+    [PRICE_TERM]: 'cost costs price prices priced pricing fee fees rate rates charge charges',
+    [HOURS_TERM]: 'hours hour open opens opening close closes closing closed time times',
+    [PLACE_TERM]: 'where address located location street avenue',
+  }),
+};
+function intentMap(lists: Record<string, string>): ReadonlyMap<string, string> {
+  return new Map(Object.entries(lists).flatMap(([term, list]) => list.split(' ').map((w) => [w, term] as const)));
+}
 
 /** Light stemmers (see the module comment). Input is folded. */
 const STEMMERS: Record<KnowledgeLanguage, (w: string) => string> = {
@@ -80,12 +108,18 @@ export interface AnalysedWord {
   end: number;
 }
 
-const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
+/** A word or a currency sign. */
+const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*|[€$£]/gu;
+/** A clock time ("9:00", "21h30"): it adds HOURS_TERM, its digits stay words too. */
+const CLOCK = /(?<![\p{N}:])\d{1,2}(?::|h)\d{2}(?![\p{N}:])/gu;
 
 /** The analysed term of one word, or null for a stop word. */
 export function termOf(word: string, language: KnowledgeLanguage): string | null {
   let w = fold(word);
   if (w.length > MAX_TOKEN_LENGTH) w = w.slice(0, MAX_TOKEN_LENGTH);
+  if (w === '€' || w === '$' || w === '£') return PRICE_TERM;
+  const intent = INTENTS[language].get(w);
+  if (intent) return intent;
   if (w === '' || STOP_WORDS[language].has(w)) return null;
   if (language === 'es' && isVosotrosVerb(word, w)) return null;
   return STEMMERS[language](w);
@@ -98,11 +132,20 @@ export function analyseWords(text: string, language: KnowledgeLanguage): Analyse
     const term = termOf(match[0], language);
     if (term !== null) out.push({ term, start: match.index, end: match.index + match[0].length });
   }
-  return out;
+  const clocks = [...text.matchAll(CLOCK)];
+  if (clocks.length === 0) return out;
+  // The time's mark covers the whole time, so a highlight of the hours shows "9:00".
+  for (const m of clocks) out.push({ term: HOURS_TERM, start: m.index, end: m.index + m[0].length });
+  return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
 /** The terms of a text, in order, repeated as often as they occur. */
 export function analyse(text: string, language: KnowledgeLanguage): string[] {
+  if (CLOCK.test(text)) {
+    CLOCK.lastIndex = 0;
+    return analyseWords(text, language).map((w) => w.term);
+  }
+  CLOCK.lastIndex = 0;
   const out: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const term = termOf(match[0], language);

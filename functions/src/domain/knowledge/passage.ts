@@ -87,11 +87,16 @@ export function bestPassage(text: string, query: string, language: KnowledgeLang
   return { excerpt, highlights: highlightsOf(excerpt, queryTerms, language) };
 }
 
-/** The [start, end) ranges of `text`'s words matching one of `queryTerms`. */
+/** The [start, end) ranges of `text`'s words matching one of `queryTerms`, in order, overlaps merged (a clock time and its digits). */
 export function highlightsOf(text: string, queryTerms: ReadonlySet<string>, language: KnowledgeLanguage): [number, number][] {
-  return analyseWords(text, language)
-    .filter((w) => queryTerms.has(w.term))
-    .map((w) => [w.start, w.end]);
+  const out: [number, number][] = [];
+  for (const w of analyseWords(text, language)) {
+    if (!queryTerms.has(w.term)) continue;
+    const last = out[out.length - 1];
+    if (last && w.start < last[1]) last[1] = Math.max(last[1], w.end);
+    else out.push([w.start, w.end]);
+  }
+  return out;
 }
 
 /** Lines, and sentences within lines, as [start, end) ranges without surrounding spaces. */

@@ -5,7 +5,9 @@
  * contiguous Float32Array of n × dims (so cosine similarity is a dot product over a flat array,
  * scanned with WebAssembly SIMD where available: vector-scan.ts),
  * a flag per row for chunks stored without a vector, and a BM25 index of the chunk tokens
- * (text.ts: folded, accents stripped, stop words dropped). Chunk objects keep a view into the
+ * (analysis.ts, in the agent's language: heading path + text, folded, stop words dropped, lightly
+ * stemmed). After fusion, near-duplicates of a better chunk are dropped and each result gets an
+ * absolute relevance (combineRelevance). Chunk objects keep a view into the
  * matrix instead of their own copy.
  *
  * Merge: relative score fusion (the scheme Weaviate made its default hybrid fusion). Each half
@@ -13,7 +15,9 @@
  * rescaled to 0..1 (BM25: divided by the best score, so a chunk without any query term gets 0;
  * vector: min-max of the cosines, 1 for the best, except that a spread of cosines under 0.1 counts
  * as 0.1, so near-identical cosines, e.g. an agent with two similar chunks, are not blown up into a
- * full-scale 1-vs-0 difference) and the fused score is 0.6 · vector + 0.4 · keyword. Chosen over
+ * full-scale 1-vs-0 difference) and the fused score is 0.4 · vector + 0.6 · keyword (measured on the
+ * graded set, npm run bench: with 0.6 · vector the hashed local embedding pushed prose above the
+ * table row holding the answer — hybrid recall@3 86.7 % → 91.6 %, recall@1 53 % → 71 %). Chosen over
  * reciprocal rank fusion because it keeps how MUCH better a chunk is (rank fusion treats the
  * 2nd-best as nearly as good as the best), and the fused score (0..1) is meaningful enough to show
  * as a source's score. When one half has nothing to say (no query vector, no stored vectors, or
@@ -32,8 +36,8 @@ import type { AgentKnowledgeRef, ChunkStore, IndexSnapshotStore, KnowledgeChunk,
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { createVectorMatrix, dot, type VectorMatrix } from './vector-scan.js';
 
-export const VECTOR_WEIGHT = 0.6;
-export const KEYWORD_WEIGHT = 0.4;
+export const VECTOR_WEIGHT = 0.4;
+export const KEYWORD_WEIGHT = 0.6;
 const MIN_CANDIDATES = 50;
 /** Cosine spreads below this are not stretched to the full 0..1 range. */
 export const MIN_COSINE_SPREAD = 0.1;
@@ -211,15 +215,22 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
 export function combineRelevance(keyword: number, vector: number): number {
   return RELEVANCE_KEYWORD_WEIGHT * keyword + (1 - RELEVANCE_KEYWORD_WEIGHT) * vector;
 }
-export const RELEVANCE_KEYWORD_WEIGHT = 0.5;
+/**
+ * 0.7 keyword + 0.3 cosine: measured on the graded set (bench-knowledge-eval, local embedding), the
+ * keyword half separates unanswerable from answerable questions better (at 90 % of unanswerable
+ * ones refused: 24 % of answerable ones refused with 0.7, 31 % with 0.5, 90 % with the cosine alone).
+ */
+export const RELEVANCE_KEYWORD_WEIGHT = 0.7;
 
 /**
  * Near-duplicates: the same passage in another format (PDF vs DOCX vs TXT of one document) or on
  * another page. Two chunks are near-duplicates when the word 3-shingles of the smaller one are
  * contained in the other at ≥ NEAR_DUPLICATE_CONTAINMENT (containment rather than Jaccard: chunk
- * boundaries differ between formats, so one chunk is often a shifted part of the other).
+ * boundaries differ between formats, so one chunk is often a shifted part of the other). 0.4 measured
+ * on the graded set: the same passage from another format scores 0.49–1.0, different sections of one
+ * document ≤ 0.29 (they share heading words), passages of different documents ≤ 0.16.
  */
-export const NEAR_DUPLICATE_CONTAINMENT = 0.5;
+export const NEAR_DUPLICATE_CONTAINMENT = 0.4;
 
 function isNearDuplicate(index: AgentIndex, a: number, b: number): boolean {
   const sa = shinglesOf(index, a);

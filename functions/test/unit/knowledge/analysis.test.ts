@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, analyseWords, chunkTerms } from '../../../src/domain/knowledge/analysis.js';
+import { analyse, analyseWords, chunkTerms, HOURS_TERM, PLACE_TERM, PRICE_TERM } from '../../../src/domain/knowledge/analysis.js';
 
 describe('analyse: Spanish', () => {
   it('folds accents and case so "Sábados" and "sabado" meet', () => {
@@ -25,12 +25,12 @@ describe('analyse: Spanish', () => {
   });
 
   it('drops Spanish stop words and question words, keeps numbers whole', () => {
-    expect(analyse('¿Cuánto cuesta la limpieza dental de 45 €?', 'es')).toEqual(['cuest', 'limpiez', 'dental', '45']);
-    expect(analyse('¿A qué hora abrís el viernes?', 'es')).toEqual(['hora', 'viern']);
+    expect(analyse('¿Cuánto cuesta la limpieza dental?', 'es')).toEqual([PRICE_TERM, 'limpiez', 'dental']);
+    expect(analyse('Implante de 1.200 kg', 'es')).toEqual(['implant', '1', '200', 'kg']);
   });
 
   it('drops the customer\'s second-person plural verbs (documents never say them), accents optional, not "seis" or nouns in -es', () => {
-    expect(analyse('¿Cerráis en agosto? ¿Hacéis descuentos? cerrais haceis abrís', 'es')).toEqual(['agost', 'descuent']);
+    expect(analyse('¿Hacéis descuentos? ¿Aceptáis perros? haceis aceptais servís', 'es')).toEqual(['descuent', 'perr']);
     expect(analyse('seis países', 'es')).toEqual(['sei', 'pais']);
   });
 });
@@ -46,16 +46,16 @@ describe('analyse: English', () => {
   });
 
   it('drops English stop words, not Spanish ones', () => {
-    expect(analyse('How much does the deposit cost?', 'en')).toEqual(['deposit', 'cost']);
-    expect(analyse('What is the price of the Straße service in Zürich?', 'en')).toEqual(['price', 'straße', 'service', 'zurich']);
+    expect(analyse('How much is the deposit?', 'en')).toEqual(['deposit']);
+    expect(analyse('What is the size of the Straße service in Zürich?', 'en')).toEqual(['size', 'straße', 'service', 'zurich']);
   });
 });
 
 describe('analyseWords and chunkTerms', () => {
   it('gives each term the offsets of its word in the original text, accents included', () => {
-    const text = 'Horario: Sábados 10:00–14:00';
+    const text = 'Turnos: Sábados 10 a 14';
     const words = analyseWords(text, 'es');
-    expect(words.map((w) => text.slice(w.start, w.end))).toEqual(['Horario', 'Sábados', '10', '00', '14', '00']);
+    expect(words.map((w) => text.slice(w.start, w.end))).toEqual(['Turnos', 'Sábados', '10', '14']);
     expect(words[1]!.term).toBe(analyse('sabado', 'es')[0]);
   });
 
@@ -65,8 +65,31 @@ describe('analyseWords and chunkTerms', () => {
   });
 
   it('indexes the heading path with the text', () => {
-    expect(chunkTerms({ headings: ['Horarios', 'Verano'], text: 'Viernes | 9:00–15:00' }, 'es')).toEqual(
-      analyse('Horarios Verano Viernes 9 00 15 00', 'es'),
+    expect(chunkTerms({ headings: ['Tarifas', 'Verano'], text: 'Viernes | turno de mañana' }, 'es')).toEqual(
+      analyse('Tarifas Verano Viernes turno mañana', 'es'),
     );
+  });
+});
+
+describe('analyse: the price, hours and place intents', () => {
+  it('gives price words and a currency sign one term, so "¿cuánto cuesta?" meets "45 €"', () => {
+    expect(analyse('¿Cuánto cuesta? ¿Qué vale? precio, tarifas', 'es')).toEqual([PRICE_TERM, PRICE_TERM, PRICE_TERM, PRICE_TERM]);
+    expect(analyse('Limpieza | 45 €', 'es')).toEqual(['limpiez', '45', PRICE_TERM]);
+    expect(analyse('How much does it cost? Rates from $30', 'en')).toEqual([PRICE_TERM, PRICE_TERM, PRICE_TERM, '30']);
+  });
+
+  it('gives hours words and a clock time one term, so "¿a qué hora abrís el viernes?" meets "Viernes | 9:00–15:00"', () => {
+    expect(analyse('¿A qué hora abrís el viernes?', 'es')).toEqual([HOURS_TERM, HOURS_TERM, 'viern']);
+    expect(analyse('Viernes | 9:00–15:00', 'es')).toEqual(['viern', HOURS_TERM, '9', '00', HOURS_TERM, '15', '00']);
+    expect(analyse('Open 21h30', 'en')).toEqual([HOURS_TERM, '21h30', HOURS_TERM]);
+    // A price with decimals is not a clock time.
+    expect(analyse('12.50 € y 3,200.50', 'es')).not.toContain(HOURS_TERM);
+  });
+
+  it('marks a whole clock time for highlighting and gives "¿dónde estáis?" the place term', () => {
+    const text = 'Sábados 10:00–14:00';
+    expect(analyseWords(text, 'es').filter((w) => w.term === HOURS_TERM).map((w) => text.slice(w.start, w.end))).toEqual(['10:00', '14:00']);
+    expect(analyse('¿Dónde estáis?', 'es')).toEqual([PLACE_TERM, PLACE_TERM]);
+    expect(analyse('Estamos en la calle de Alcalá 214', 'es')).toContain(PLACE_TERM);
   });
 });

@@ -21,7 +21,13 @@ describe('bestPassage', () => {
     const p = bestPassage(hours, '¿abrís los sabados?', 'es', 30);
     expect(p.excerpt).toContain('Sábados | 10:00–14:00');
     expect(p.excerpt.length).toBeLessThanOrEqual(30);
-    expect(marked(p)).toEqual(['Sábados']);
+    expect(marked(p)).toEqual(['Sábados', '10:00', '14:00']); // "abrís" asks for the hours: the times are marked too
+  });
+
+  it('merges overlapping marks (a clock time and its digits) into one range', () => {
+    const p = bestPassage('Sábados | 10:00–14:00', '¿abrís a las 10:00?', 'es', 100);
+    expect(p.highlights).toEqual([[10, 15], [16, 21]]);
+    expect(marked(p)).toEqual(['10:00', '14:00']);
   });
 
   it('widens the window with context while it fits, the answer kept', () => {
@@ -55,6 +61,6 @@ describe('bestPassage', () => {
 
   it('highlights English words by their stem', () => {
     const p = bestPassage('Rates. Electric bikes cost 30 per day. Helmets are included.', 'bike price per day', 'en', 200);
-    expect(marked(p)).toEqual(['bikes', 'day']);
+    expect(marked(p)).toEqual(['Rates', 'bikes', 'cost', 'day']); // "price" asks for the price: "Rates" and "cost" say it
   });
 });

@@ -7,7 +7,7 @@ const assistant = (content: string) => ({ role: 'assistant' as const, content })
 describe('searchQueryFor', () => {
   it('rewrites "¿y los sábados?" after a question about Friday hours, the weekday replaced', () => {
     const history = [user('¿A qué hora abrís el viernes?'), assistant('El viernes abrimos de 9:00 a 15:00.')];
-    expect(searchQueryFor('¿y los sábados?', history, 'es')).toBe('¿y los sábados? hora');
+    expect(searchQueryFor('¿y los sábados?', history, 'es')).toBe('¿y los sábados? hora abrís');
   });
 
   it('rewrites an English follow-up the same way', () => {
@@ -38,7 +38,7 @@ describe('searchQueryFor', () => {
   it('returns the message itself without history, and skips the current message when history ends with it', () => {
     expect(searchQueryFor('¿y los sábados?', [], 'es')).toBe('¿y los sábados?');
     const history = [user('¿A qué hora abrís el viernes?'), assistant('De 9 a 15.'), user('¿y los sábados?')];
-    expect(searchQueryFor('¿y los sábados?', history, 'es')).toBe('¿y los sábados? hora');
+    expect(searchQueryFor('¿y los sábados?', history, 'es')).toBe('¿y los sábados? hora abrís');
   });
 
   it('tells follow-ups from standalone questions', () => {

@@ -62,7 +62,7 @@ describe('searchIndex: hybrid fusion', () => {
     expect(results[0]!.chunk.text).toBe('Bleaching session: $420.');
   });
 
-  it('weights the rescaled halves 0.6 vector + 0.4 keyword', () => {
+  it('weights the rescaled halves 0.4 vector + 0.6 keyword', () => {
     const index = buildAgentIndex(
       [
         chunk('alpha text', unit(0)), // best vector, no keyword
@@ -77,7 +77,7 @@ describe('searchIndex: hybrid fusion', () => {
     expect(score['beta keyword']).toBeCloseTo(KEYWORD_WEIGHT, 4);
     expect(score['gamma']).toBeGreaterThan(0);
     expect(score['gamma']).toBeLessThan(VECTOR_WEIGHT);
-    expect(results[0]!.chunk.text).toBe('alpha text');
+    expect(results[0]!.chunk.text).toBe('beta keyword');
   });
 
   it('does not stretch a tiny spread of cosines into a full-scale difference (the keyword half decides)', () => {
