@@ -32,6 +32,10 @@ export type Need =
   | 'mail'
   | 'uploads:read'
   | 'uploads:write'
+  /** Load an agent's knowledge index snapshot (S3 knowledge-index/), and write it back when the chunks had to be loaded instead. */
+  | 'knowledge-index:search'
+  /** Write an agent's knowledge index snapshot after ingestion. */
+  | 'knowledge-index:write'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
   /** Stripe API key, webhook secret and price ids (from a Secrets Manager secret in AWS). */
@@ -106,11 +110,17 @@ export const routeGroups = {
   },
   'agent-chat': {
     entry: 'src/handlers/agent-chat.ts',
-    description: 'The agent runtime behind the Test Agent chat: retrieval, model, custom tools',
-    needs: ['table:read', 'secrets:decrypt'],
+    description: 'The agent runtime behind the Test Agent chat: retrieval, model, custom tools, unanswered questions recorded',
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:search'],
     timeout: 29,
     // Vectors of an agent's knowledge stay in memory between warm invocations.
     memoryMb: 1024,
+  },
+  'agent-knowledge': {
+    entry: 'src/handlers/agent-knowledge.ts',
+    description: "An agent's knowledge entries (embedded with the owner's ChatGPT connection) and unanswered questions: list grouped, answer, dismiss",
+    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    timeout: 29,
   },
   'whatsapp-webhook': {
     entry: 'src/handlers/whatsapp-webhook.ts',
@@ -143,7 +153,7 @@ export const routeGroups = {
   'voice-webhook': {
     entry: 'src/handlers/voice-webhook.ts',
     description: 'Twilio call loop: X-Twilio-Signature check, incoming call, speech turns with the agent, status and recording callbacks',
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'invoke:voice-relay'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'invoke:voice-relay', 'knowledge-index:search'],
     // Twilio waits 15 s for TwiML; a turn is bounded by VOICE_LIMITS.turnMs.
     timeout: 14,
     memoryMb: 1024,
@@ -323,6 +333,14 @@ export const routes = [
   { method: 'POST', path: '/api/agents/{id}/tools', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'PUT', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
+  // Knowledge entries and unanswered questions (issue 18: the "teach the agent" loop)
+  { method: 'GET', path: '/api/agents/{id}/entries', group: 'agent-knowledge', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/entries', group: 'agent-knowledge', auth: 'user', requires: 'subscription' },
+  { method: 'PUT', path: '/api/agents/{id}/entries/{entryId}', group: 'agent-knowledge', auth: 'user', requires: 'subscription' },
+  { method: 'DELETE', path: '/api/agents/{id}/entries/{entryId}', group: 'agent-knowledge', auth: 'user' },
+  { method: 'GET', path: '/api/agents/{id}/unanswered', group: 'agent-knowledge', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/unanswered/answer', group: 'agent-knowledge', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/agents/{id}/unanswered/dismiss', group: 'agent-knowledge', auth: 'user' },
   // WhatsApp (SPEC §7 Messages, Conversations; webhook URL {api}/api/webhooks/whatsapp-business/{integrationId})
   { method: 'GET', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook', verify: WHATSAPP },
   { method: 'POST', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook', verify: WHATSAPP },
@@ -417,7 +435,7 @@ export const workers = {
     entry: 'src/workers/url-scrape.ts',
     description: 'Fetches a web page, extracts readable text, chunks and embeds it',
     job: urlScrapeJob,
-    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:write'],
     batchSize: 5,
     timeout: 120,
     maxReceiveCount: 3,
@@ -426,7 +444,7 @@ export const workers = {
     entry: 'src/workers/file-ingest.ts',
     description: 'Extracts text from an uploaded document, chunks and embeds it',
     job: fileIngestJob,
-    needs: ['table:read', 'table:write', 'uploads:read', 'secrets:decrypt'],
+    needs: ['table:read', 'table:write', 'uploads:read', 'secrets:decrypt', 'knowledge-index:write'],
     batchSize: 1,
     timeout: 300,
     maxReceiveCount: 3,
@@ -437,7 +455,7 @@ export const workers = {
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
     job: whatsappInboundJob,
     // mail: the agent's escalation alerts by e-mail (issue 17).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'mail'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'mail', 'knowledge-index:search'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: 5,
@@ -479,7 +497,7 @@ export const socketApis = {
   'voice-relay': {
     entry: 'src/handlers/voice-relay.ts',
     description: 'Twilio ConversationRelay: X-Twilio-Signature on $connect, caller prompts streamed to the agent, answer tokens posted back, interrupts, DTMF',
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'sockets:voice-relay'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'sockets:voice-relay', 'knowledge-index:search'],
     // A streamed turn is bounded by VOICE_LIMITS.turnMs; the rest is room for the tools and the last posts.
     timeout: 30,
     memoryMb: 1024,

@@ -17,6 +17,7 @@ import { once } from '../lib/once.js';
 import { aiConnector } from './ai.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { secretBox } from './secrets.js';
+import { unansweredRecorder } from './unanswered.js';
 
 const logError = (message: string, error: unknown) => logger.error(message, { error: error as Error });
 
@@ -32,6 +33,7 @@ export const agentChat = once(() =>
     ai: aiConnector(),
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
+    recordUnanswered: unansweredRecorder(),
     onError: logError,
   }),
 );

@@ -24,6 +24,7 @@ import { streamingAiConnector } from './ai-stream.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { secretBox } from './secrets.js';
 import { voiceIntegrationReader } from './twilio.js';
+import { unansweredRecorder } from './unanswered.js';
 
 const logError = (message: string, error: unknown, data?: Record<string, unknown>) => logger.error(message, { error: error as Error, ...data });
 
@@ -48,6 +49,7 @@ export const relaySession = once(() => {
     retriever: knowledgeRetriever(),
     tools: new HttpToolExecutor({ fetch: guardedFetch, secrets: secretBox(), timeoutMs: TOOL_TIMEOUT_MS, onError: logError }),
     relayUrl: () => config().VOICE_RELAY_URL,
+    recordUnanswered: unansweredRecorder(),
     onError: logError,
     onInfo: (message, data) => logger.info(message, { ...data }),
   });

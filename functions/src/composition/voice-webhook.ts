@@ -25,6 +25,7 @@ import { voiceIntegrationReader } from './twilio.js';
 import { usageService } from './usage.js';
 import { callRepository, voiceSettingsRepository } from './voice.js';
 import { notificationsOnly } from './notification-store.js';
+import { unansweredRecorder } from './unanswered.js';
 
 /** TwiML for a call script (the call loop's answers). */
 export { renderTwiml } from '../adapters/twilio/twiml.js';
@@ -77,6 +78,7 @@ export const callLoop = once(() =>
     },
     handoffs: new DynamoCallHandoffs(documentClient(), config().TABLE_NAME),
     alerts: notificationsOnly(),
+    recordUnanswered: unansweredRecorder(),
     newId: (now) => newId(now),
     onError: (message, error, data) => logger.error(message, { error: error as Error, ...data }),
     onInfo: (message, data) => logger.info(message, { ...data }),

@@ -21,6 +21,7 @@ import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
 import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
+import { unansweredRecorder } from './unanswered.js';
 
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
 const REPLY_BUDGET_MS = 40_000;
@@ -41,6 +42,7 @@ export const inboundPipeline = once(() => {
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).
     alerts: escalationAlerts(),
     inboxSettings: inboxSettingsRepository(),
+    recordUnanswered: unansweredRecorder(),
     connection: whatsappCredentials,
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,

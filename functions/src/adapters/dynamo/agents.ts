@@ -2,8 +2,9 @@
  * Agents over the single table (see ACCESS-PATTERNS.md, "Integrations, agents and knowledge"):
  *
  * - pk=USER#{u}, sk=AGENT#{agentId}: the agent (entity 'agent').
- * - pk=USER#{u}, sk=AGENT#{agentId}#FILE#{fileId} / #URL#{urlId} / #TOOL#{toolId}: its children
- *   (entities 'agentFile', 'agentUrl', 'agentTool'); a file also carries gsi1pk=USER#{u}#FILE#{fileId},
+ * - pk=USER#{u}, sk=AGENT#{agentId}#FILE#{fileId} / #URL#{urlId} / #TOOL#{toolId} / #ENTRY#{entryId}: its
+ *   children (entities 'agentFile', 'agentUrl', 'agentTool', 'agentEntry'; the agent item counts its
+ *   entries in `entryCount`); a file also carries gsi1pk=USER#{u}#FILE#{fileId},
  *   gsi1sk=FILE for GET /api/files/{id}.
  *
  * Ids are time-sortable (lib/ids.ts), so one Query over sk 'AGENT#{id}'..'AGENT#{id}~' returns the
@@ -13,7 +14,8 @@
  * agent, so none is ever written under a deleted agent.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { DEFAULT_MIN_RELEVANCE } from '../../contract/agents.js';
+import { AGENT_LIMITS, DEFAULT_MIN_RELEVANCE } from '../../contract/agents.js';
+import type { AddEntryOutcome } from '../../domain/agents/entries.js';
 import type { AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
 import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';
 import type {
@@ -461,6 +463,79 @@ export class DynamoAgentRepository implements AgentRepository {
   async deleteUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null> {
     const item = await this.deleteChild(userId, agentId, 'URL', urlId);
     return item ? toUrl(item) : null;
+  }
+
+  // ------------------------------------------------------------------ knowledge entries
+
+  private entryItem(userId: string, entry: EntryRecord): Item {
+    return { pk: userPk(userId), sk: childSk(entry.agentId, 'ENTRY', entry._id), entity: ENTITY.ENTRY, ...entry };
+  }
+
+  /** The entry and the agent's entryCount + 1 in one transaction; the count's condition keeps ≤ entriesPerAgent. */
+  async addEntry(userId: string, entry: EntryRecord): Promise<AddEntryOutcome> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { pk: userPk(userId), sk: agentSk(entry.agentId) },
+                UpdateExpression: 'ADD entryCount :one',
+                ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(entryCount) OR entryCount < :max)',
+                ExpressionAttributeValues: { ':one': 1, ':max': AGENT_LIMITS.entriesPerAgent },
+              },
+            },
+            { Put: { TableName: this.tableName, Item: this.entryItem(userId, entry), ConditionExpression: 'attribute_not_exists(pk)' } },
+          ],
+        }),
+      );
+      return 'added';
+    } catch (error) {
+      if (!conditionFailedAt(error, 0)) throw error;
+      return (await this.getAgent(userId, entry.agentId)) ? 'limit' : 'no_agent';
+    }
+  }
+
+  async replaceEntry(userId: string, entry: EntryRecord): Promise<boolean> {
+    const put = await unlessConditionFails(
+      this.db.send(new PutCommand({ TableName: this.tableName, Item: this.entryItem(userId, entry), ConditionExpression: 'attribute_exists(pk)' })),
+    );
+    return put !== null;
+  }
+
+  /** The entry and the agent's entryCount - 1 in one transaction; false when the entry does not exist. */
+  async deleteEntry(userId: string, agentId: string, entryId: string): Promise<boolean> {
+    try {
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Delete: {
+                TableName: this.tableName,
+                Key: { pk: userPk(userId), sk: childSk(agentId, 'ENTRY', entryId) },
+                ConditionExpression: 'attribute_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { pk: userPk(userId), sk: agentSk(agentId) },
+                UpdateExpression: 'ADD entryCount :minus',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeValues: { ':minus': -1 },
+              },
+            },
+          ],
+        }),
+      );
+      return true;
+    } catch (error) {
+      if (conditionFailedAt(error, 0)) return false;
+      // The agent is gone (deleted with its children meanwhile): so is the entry.
+      if (conditionFailedAt(error, 1)) return (await this.deleteChild(userId, agentId, 'ENTRY', entryId)) !== null;
+      throw error;
+    }
   }
 }
 

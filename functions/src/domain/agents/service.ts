@@ -15,6 +15,7 @@ import {
   type Agent,
   type AgentFile,
   type AgentTool,
+  type AgentLanguage,
   type AgentUrl,
   type FileUploadInput,
   type FileUploadTicket,
@@ -36,6 +37,10 @@ export interface AgentServiceDeps {
   chunks: Pick<ChunkStore, 'deleteSource' | 'deleteAgent'>;
   objects: AgentFileObjects;
   jobs: KnowledgeJobs;
+  /** The owner's profile: a new agent speaks the owner's language ('es' for a Spanish owner). */
+  profiles?: { get(userId: string): Promise<{ language: AgentLanguage } | null> };
+  /** The agent's unanswered questions go with it. */
+  unanswered?: { deleteAgent(userId: string, agentId: string): Promise<void> };
   now?: () => Date;
   newId?: () => string;
   /** Failures that do not fail the request (an orphaned object), for the log. */
@@ -155,7 +160,8 @@ export function createAgentService(deps: AgentServiceDeps) {
     },
 
     async create(userId: string, input: { name: string }): Promise<Agent> {
-      const agent = newAgentRecord(newId(), input.name, now());
+      const language = (await deps.profiles?.get(userId))?.language ?? 'en';
+      const agent = newAgentRecord(newId(), input.name, now(), language === 'es' ? 'es' : 'en');
       await agents.createAgent(userId, agent);
       return agentView({ ...agent, files: [], urls: [], tools: [], entries: [] });
     },
@@ -166,11 +172,12 @@ export function createAgentService(deps: AgentServiceDeps) {
       return updateAgent(userId, agentId, { enabled });
     },
 
-    /** The agent, its files, URLs and tools, its chunks and its stored documents. */
+    /** The agent, its files, URLs, tools and knowledge entries, its chunks, unanswered questions and stored documents. */
     async remove(userId: string, agentId: string): Promise<void> {
       const deleted = isId(agentId) ? await agents.deleteAgent(userId, agentId) : null;
       if (!deleted) throw agentNotFound();
       await chunks.deleteAgent(userId, agentId);
+      await deps.unanswered?.deleteAgent(userId, agentId);
       await eachLimited(deleted.files, DELETE_CONCURRENCY, (f) => deleteObject(f.s3Key));
     },
 

@@ -41,6 +41,7 @@ import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { AiConnection, AiConnector } from '../ai/ports.js';
 import type { ActivityCounters } from '../dashboard/ports.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import { endCall, type CallEnd, type CallUsage } from './call-end.js';
 import { speakable } from './speakable.js';
 import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
@@ -143,6 +144,8 @@ export interface CallLoopDeps {
   alerts?: EscalationAlerts;
   /** Transfers claimed once, so the owner's handoff notice is queued once; absent = the call is only marked forwarded. */
   handoffs?: CallHandoffs;
+  /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
+  recordUnanswered?: RecordUnanswered;
   /** 26-character time-sortable id. */
   newId(now: number): string;
   now?: () => number;
@@ -284,10 +287,9 @@ export function createCallLoop(deps: CallLoopDeps) {
       timer = setTimeout(() => reject(new Error(`The agent turn took longer than ${turnMs} ms`)), turnMs + 250);
     });
     try {
-      return await Promise.race([
-        answerAs('voice', deps, { userId, agent, connection, history, message, deadline, now, onError }),
-        late,
-      ]);
+      const reply = await Promise.race([answerAs('voice', deps, { userId, agent, connection, history, message, deadline, now, onError }), late]);
+      await deps.recordUnanswered?.(userId, agent._id, reply.unanswered, { channel: 'voice', callId: call.id });
+      return reply;
     } finally {
       clearTimeout(timer);
     }

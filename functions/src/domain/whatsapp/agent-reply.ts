@@ -24,6 +24,7 @@ import { aiPausedAt, humanSinceOf } from '../conversations/takeover.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
@@ -46,6 +47,8 @@ export interface AgentReplyDeps {
   inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   /** The owner's alert when the agent escalates (issue 17); never throws. Absent = no alert. */
   alerts?: EscalationAlerts;
+  /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
+  recordUnanswered?: RecordUnanswered;
   /** The user's WhatsApp connection (token opened), or null when not connected. */
   connection(userId: string): Promise<InboundConnection | null>;
   /** 26-character time-sortable id. */
@@ -192,6 +195,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
         onError('The agent could not answer a WhatsApp message', error);
         return 'model_failed';
       }
+      await deps.recordUnanswered?.(userId, agent._id, answer.unanswered, { channel: 'whatsapp', conversationId: conversation.id });
 
       // A person took the conversation over while the model was writing (their reply or an
       // escalation paused the AI): the agent's answer would talk over them, so it is dropped.

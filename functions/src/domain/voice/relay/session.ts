@@ -33,6 +33,7 @@ import type { AgentReader } from '../../agents/ports.js';
 import { answerAs, TurnCancelledError, type AgentReply, type HistoryMessage, type ToolExecutor } from '../../agents/runtime/index.js';
 import type { AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
+import type { RecordUnanswered } from '../../knowledge/unanswered.js';
 import type { CallRepository, StoredCall } from '../ports.js';
 import { clauseSplitter } from './clauses.js';
 import type { RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from './ports.js';
@@ -62,6 +63,8 @@ export interface RelaySessionDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
+  recordUnanswered?: RecordUnanswered;
   /** The relay's public wss:// URL (VOICE_RELAY_URL); '' = not deployed (every handshake refused). */
   relayUrl(): string;
   now?: () => number;
@@ -295,6 +298,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
           });
           escalation = reply.escalation;
           if (escalation) say(splitter.interject(s.messageFallback));
+          // After the answer was spoken: the write never delays what the caller hears.
+          await deps.recordUnanswered?.(userId, agent._id, reply.unanswered, { channel: 'voice', callId });
         } catch (error) {
           // Cancelled by a barge-in or a gone caller: nothing more to say. Anything else (the
           // model failed, or the turn's bound passed) still owes the caller an answer.
