@@ -36,8 +36,8 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
   const misses = (pick: (r: EvalReport['results']['hybrid'][number]) => boolean) =>
     report.results.hybrid.filter(pick).map((r) => `[${r.question.agent}] ${r.question.question} (best relevance ${r.bestRelevance})`);
 
-  it('every committed file is ingested into chunks that carry their text', () => {
-    for (const agent of report.agents) expect(agent.chunks).toBeGreaterThanOrEqual(agent.files);
+  it('every committed file is ingested into chunks', () => {
+    for (const agent of report.agents) for (const [file, chunks] of Object.entries(agent.chunksPerFile)) expect(chunks, file).toBeGreaterThan(0);
   });
 
   it(`finds the answer in the top 3 for ≥ ${EVAL_TARGETS.recallAt3 * 100} % of the answerable questions, overall and for each multi-document agent`, () => {
@@ -48,7 +48,7 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
     }
   });
 
-  it(`refuses ≥ ${EVAL_TARGETS.unanswerableRefused * 100} % of the unanswerable questions (best relevance under the default ${DEFAULT_MIN_RELEVANCE})`, () => {
+  it(`refuses ≥ ${EVAL_TARGETS.unanswerableRefused * 100} % of the unanswerable questions (no passage the runtime keeps reaches the default ${DEFAULT_MIN_RELEVANCE})`, () => {
     const answered = misses((r) => r.question.expect === null && !r.refused);
     expect(hybrid().unanswerableRefused, `answered although unanswerable:\n${answered.join('\n')}`).toBeGreaterThanOrEqual(EVAL_TARGETS.unanswerableRefused);
   });
