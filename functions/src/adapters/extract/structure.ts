@@ -17,16 +17,26 @@ const MARKDOWN_RULE = /^\s*\|?\s*:?-{2,}:?\s*(\|\s*:?-{2,}:?\s*)*\|?\s*$/;
 const MARKDOWN_HEADING = /^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 const MAX_HEADING = 80;
 
-/** The first row is a header: marked so (Markdown rule, <th>, bold), or words over rows of figures, or full over rows with gaps. */
+/** A cell holding a value rather than a label: an amount, a percentage, a time or a bare figure. */
+const valueLike = (c: string) => /[€$£¥%]/.test(c) || /^[\d\s.,:–\-/h]+$/.test(c.trim());
+
+/**
+ * Whether an unmarked first row is a header (formats that can mark one, <th> or bold, say so
+ * themselves): a full row of short distinct labels over rows of figures ("Día | Horario" over
+ * "Viernes | 9:00–15:00"), over columns of amounts ("Bike | 2 hours" over "City bike | 8 €"), or
+ * over rows with gaps (an allergen matrix).
+ */
 export function looksLikeHeader(rows: readonly (readonly string[])[]): boolean {
   const [head, ...body] = rows;
   if (!head || body.length === 0) return false;
   const cells = head.map((c) => c.trim());
   if (cells.some((c) => !c || c.length > 40) || new Set(cells).size < cells.length) return false;
-  if (cells.some((c) => /\d/.test(c))) return false;
-  const bodyHasDigits = body.some((r) => r.some((c) => /\d/.test(c)));
+  if (cells.some(valueLike)) return false;
   const bodyHasGaps = body.some((r) => r.length < cells.length || r.some((c) => !c.trim()));
-  return bodyHasDigits || bodyHasGaps;
+  if (!cells.some((c) => /\d/.test(c))) return bodyHasGaps || body.some((r) => r.some((c) => /\d/.test(c)));
+  // Labels with figures ("2 hours", "7 days"): a header only over columns of amounts.
+  const amountColumns = cells.slice(1).filter((_, i) => body.filter((r) => valueLike(r[i + 1] ?? '')).length >= body.length * 0.6);
+  return amountColumns.length > 0 && amountColumns.length >= (cells.length - 1) / 2;
 }
 
 function splitRow(line: string, delimiter: string): string[] {
@@ -118,7 +128,7 @@ export function textBlocks(text: string): DocumentBlock[] {
     const heading = headingOf(line, next >= 0);
     // A short line alone between blank lines (or the text's first line) with more text below: a title.
     const alone = paragraph.length === 0 && (i + 1 >= lines.length || !lines[i + 1]!.trim());
-    if (heading || (alone && next >= 0 && isShortStandalone(line.trim()) && !tableAt(lines, next))) {
+    if (heading || (alone && next >= 0 && isShortStandalone(line.trim()))) {
       flush();
       blocks.push({ kind: 'heading', level: heading?.level ?? (blocks.length === 0 ? 1 : 2), text: (heading?.text ?? line).trim() });
       continue;

@@ -150,6 +150,16 @@ describe('TXT: delimited tables and headings', () => {
     ]);
   });
 
+  it('takes labels with figures over columns of amounts as a header, and a short line over a table as its heading', () => {
+    const text = 'Tarifas\n\nBicicleta | 2 horas | 1 día\nUrbana | 8 € | 18 €\nEléctrica | 15 € | 35 €\n\nLunes | 9:00–14:00\nMartes | 9:00–20:00';
+    expect(extractText(utf8(text)).blocks).toEqual([
+      { kind: 'heading', level: 1, text: 'Tarifas' },
+      { kind: 'table', header: true, rows: [['Bicicleta', '2 horas', '1 día'], ['Urbana', '8 €', '18 €'], ['Eléctrica', '15 €', '35 €']] },
+      // A first row of values is a row, not a header.
+      { kind: 'table', header: false, rows: [['Lunes', '9:00–14:00'], ['Martes', '9:00–20:00']] },
+    ]);
+  });
+
   it('leaves prose with the odd semicolon or pipe as paragraphs', () => {
     const text = 'Abrimos de lunes a viernes; los sábados solo por la mañana.\nLos domingos cerramos | salvo en agosto.\n\nGracias.';
     expect(extractText(utf8(text)).blocks.every((b) => b.kind === 'paragraph')).toBe(true);
