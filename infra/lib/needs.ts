@@ -11,6 +11,7 @@ import type * as kms from 'aws-cdk-lib/aws-kms';
 import type * as lambda from 'aws-cdk-lib/aws-lambda';
 import type * as s3 from 'aws-cdk-lib/aws-s3';
 import type * as sqs from 'aws-cdk-lib/aws-sqs';
+import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-snapshots.js';
 import type { Need, QueueName, SocketApiName } from '../../functions/src/routes.js';
 import { acknowledgeWildcardResource } from './nag.js';
 
@@ -38,6 +39,10 @@ export const stripeSecretActions = ['secretsmanager:GetSecretValue'] as const;
 export const socketConnectionActions = ['execute-api:ManageConnections'] as const;
 /** The incoming-call webhook warms the socket function up (an asynchronous Invoke). */
 export const socketInvokeActions = ['lambda:InvokeFunction'] as const;
+/** Knowledge index snapshots (knowledge-index/ only): a search loads one, and writes it when it had to load the chunks instead. */
+export const knowledgeIndexSearchActions = ['s3:GetObject', 's3:PutObject'] as const;
+/** The ingestion workers write the snapshot of the version they just made. */
+export const knowledgeIndexWriteActions = ['s3:PutObject'] as const;
 /** DeleteObject: removing an agent document (or the agent) deletes its object through a presigned DELETE. */
 export const uploadsWriteActions = ['s3:PutObject', 's3:AbortMultipartUpload', 's3:DeleteObject'] as const;
 
@@ -45,6 +50,8 @@ const tableIndexReason =
   "Grants on the table include its global secondary indexes (<table>/index/*): the access patterns query gsi1, and every index of this one table holds the same tenant-keyed items.";
 const uploadsReason =
   'Object keys are chosen at runtime under the owning user\'s prefix (the handler derives it from the caller, never from input); the grant is limited to the listed object actions on this one bucket.';
+const knowledgeIndexReason =
+  "Snapshot keys are knowledge-index/{userId}/{agentId}/{language}.bin, chosen at runtime from the agent being searched (tenant first); the grant is limited to that prefix of this one bucket and the listed object actions.";
 const sesReason =
   'SES authorises SendEmail against the sender identity, the configuration set and, in the sandbox, each recipient identity, so identities cannot be listed in advance; the statement is limited to this account/region and to the configured From address (ses:FromAddress condition).';
 
@@ -179,6 +186,15 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
         env.UPLOADS_BUCKET = r.uploads.bucketName;
         acknowledgeWildcardResource(fn, r.uploads.arnForObjects('*'), uploadsReason);
         break;
+      case 'knowledge-index:search':
+      case 'knowledge-index:write': {
+        const objects = r.uploads.arnForObjects(`${KNOWLEDGE_INDEX_PREFIX}*`);
+        const actions = need === 'knowledge-index:search' ? knowledgeIndexSearchActions : knowledgeIndexWriteActions;
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...actions], resources: [objects] }));
+        env.UPLOADS_BUCKET = r.uploads.bucketName;
+        acknowledgeWildcardResource(fn, objects, knowledgeIndexReason);
+        break;
+      }
       case 'secrets:encrypt':
         // Sealing is envelope encryption: one GenerateDataKey per seal (adapters/secrets/kms-box.ts).
         // Not grantEncrypt(): its GenerateDataKey* / ReEncrypt* wildcards are more than sealing needs.

@@ -24,7 +24,10 @@ import {
   socketInvokeActions,
   uploadsWriteActions,
   userPoolActions,
+  knowledgeIndexSearchActions,
+  knowledgeIndexWriteActions,
 } from '../lib/needs.js';
+import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-snapshots.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { SOCKET_STAGE_NAME, socketDef, socketNames, socketRouteReasons } from '../lib/sockets.js';
 import { workerDef, workerNames } from '../lib/workers.js';
@@ -77,6 +80,8 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
       add('ses-configuration-sets', mailActions);
     } else if (need === 'uploads:read') add('uploads-objects', uploadsReadActions);
     else if (need === 'uploads:write') add('uploads-objects', uploadsWriteActions);
+    else if (need === 'knowledge-index:search') add('uploads-knowledge-index', knowledgeIndexSearchActions);
+    else if (need === 'knowledge-index:write') add('uploads-knowledge-index', knowledgeIndexWriteActions);
     else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
@@ -110,6 +115,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     const base = kinds.get(ref?.[1] ?? ref?.[2] ?? '') ?? `UNKNOWN(${text})`;
     if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;
     if (text.endsWith('"/*"]]}')) return `${base}-objects`;
+    if (text.endsWith('"/knowledge-index/*"]]}')) return `${base}-knowledge-index`;
     if (text.endsWith(`"/${SOCKET_STAGE_NAME}/*/@connections/*"]]}`)) return `${base}-connections`;
     return base;
   };
@@ -393,8 +399,24 @@ describe('data', () => {
       { Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' },
       { Id: 'expire-tmp-whatsapp-inbound-after-1-day', Prefix: 'tmp/whatsapp-inbound/', ExpirationInDays: 1, Status: 'Enabled' },
     ]);
-    // Confirmed documents live under agents/, which no expiring rule covers.
-    expect(expiring.every((r) => typeof r.Prefix === 'string' && !'agents/'.startsWith(r.Prefix) && r.Prefix !== '')).toBe(true);
+    // Confirmed documents live under agents/, current knowledge index snapshots under knowledge-index/: no expiring rule covers them.
+    for (const kept of ['agents/', KNOWLEDGE_INDEX_PREFIX]) {
+      expect(expiring.every((r) => typeof r.Prefix === 'string' && !kept.startsWith(r.Prefix) && r.Prefix !== '')).toBe(true);
+    }
+  });
+
+  it('lets every function that searches knowledge read and write the index snapshots, the ingestion workers write them, and nothing else touch them', () => {
+    const searchers = new Set(['group:agent-chat', 'group:voice-webhook', 'worker:whatsapp-inbound', 'socket:voice-relay']);
+    const writers = new Set(['worker:url-scrape', 'worker:file-ingest']);
+    const all: [string, readonly Need[]][] = [
+      ...groupNames.map((g) => [`group:${g}`, groupDef(g).needs] as [string, readonly Need[]]),
+      ...workerNames.map((w) => [`worker:${w}`, workerDef(w).needs] as [string, readonly Need[]]),
+      ...socketNames.map((n) => [`socket:${n}`, socketDef(n).needs] as [string, readonly Need[]]),
+    ];
+    for (const [name, needs] of all) {
+      expect({ name, search: needs.includes('knowledge-index:search') }).toEqual({ name, search: searchers.has(name) });
+      expect({ name, write: needs.includes('knowledge-index:write') }).toEqual({ name, write: writers.has(name) });
+    }
   });
 
   it('builds one one-day expiry rule per listed prefix, and refuses a prefix that could cover kept data', () => {

@@ -9,13 +9,14 @@ import { logger } from '../adapters/logger.js';
 import type { KnowledgeIngestDeps } from '../domain/knowledge/ingest.js';
 import { knowledgeSources } from './agents.js';
 import { aiConnector } from './ai.js';
-import { chunkStore } from './knowledge.js';
+import { chunkStore, indexSnapshots } from './knowledge.js';
 
 export function ingestDeps(): Omit<KnowledgeIngestDeps, 'files' | 'pages'> {
   return {
     sources: knowledgeSources(),
     chunks: chunkStore(),
     ai: aiConnector(),
+    snapshots: indexSnapshots(),
     log: {
       info: (message, fields) => logger.info(message, { ...fields }),
       warn: (message, fields) => logger.warn(message, { ...fields }),

@@ -27,7 +27,7 @@ export function signAwsRequest(input: {
   service: string;
   method: string;
   url: URL;
-  body: string;
+  body: string | Uint8Array;
   headers?: Record<string, string>;
   region: string;
   credentials: AwsCredentials;
@@ -39,8 +39,8 @@ export function signAwsRequest(input: {
   const headers: Record<string, string> = { ...input.headers, host: input.url.host, 'x-amz-content-sha256': payloadHash, 'x-amz-date': amzDate };
   if (input.credentials.sessionToken) headers['x-amz-security-token'] = input.credentials.sessionToken;
   const names = Object.keys(headers).sort();
-  // The path as sent (segments already escaped), escaped once more: AWS's rule for every service but S3.
-  const canonicalPath = escapeRfc3986(input.url.pathname).replace(/%2F/g, '/');
+  // The path as sent (segments already escaped), escaped once more: AWS's rule for every service but S3 (as sent).
+  const canonicalPath = input.service === 's3' ? input.url.pathname : escapeRfc3986(input.url.pathname).replace(/%2F/g, '/');
   const canonical = [
     input.method,
     canonicalPath,
