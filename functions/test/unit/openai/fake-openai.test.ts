@@ -3,7 +3,8 @@
  * SDK sees, and the control API tests use (scripts per key, recorded requests, reset).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseExcerpts, think, toolArguments, type WireTool } from '../../../local/fake-openai/brain.js';
+import { parseExcerpts, REFUSALS, think, toolArguments, type WireTool } from '../../../local/fake-openai/brain.js';
+import { buildSystemPrompt } from '../../../src/domain/agents/runtime/prompt.js';
 import { fakeEmbedding } from '../../../local/fake-openai/embeddings.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../local/fake-openai/server.js';
 
@@ -18,6 +19,20 @@ const KNOWLEDGE =
   '[2] Source: refunds.txt\nRefunds are accepted within 30 days of purchase. Keep the receipt.';
 
 describe('fake OpenAI brain', () => {
+  it('answers the runtime\'s "no supporting passage" instruction with a refusal in the customer\'s language, offering a person on WhatsApp', () => {
+    const agent = { name: 'Sonia', description: '', objective: '', instructions: '', knowledgeBase: '' };
+    const system = (channel: 'chat' | 'whatsapp') => buildSystemPrompt({ settings: { systemPrompt: '' }, agent, channel, excerpts: [], unsupported: true });
+    const ask = (channel: 'chat' | 'whatsapp', content: string) => think([{ role: 'system', content: system(channel) }, { role: 'user', content }]).content;
+
+    expect(ask('chat', '¿Tenéis aparcamiento?')).toBe('Lo siento, no tengo esa información.');
+    expect(ask('chat', 'que precio tiene el parking')).toBe(REFUSALS.es);
+    expect(ask('chat', 'Do you have parking?')).toBe("Sorry, I don't have that information.");
+    expect(ask('whatsapp', '¿Aceptáis perros?')).toBe('Lo siento, no tengo esa información. ¿Quieres que te pase con una persona del equipo?');
+    expect(ask('whatsapp', 'Do you take dogs?')).toBe("Sorry, I don't have that information. Would you like me to pass you to a person from our team?");
+    // Without the instruction (excerpts, or no knowledge) the other rules answer.
+    expect(think([{ role: 'system', content: buildSystemPrompt({ settings: { systemPrompt: '' }, agent, channel: 'chat', excerpts: [] }) }, { role: 'user', content: 'hola' }]).content).toBe('Echo: hola');
+  });
+
   it('echoes the last user message by default', () => {
     expect(think([{ role: 'user', content: 'first' }, { role: 'assistant', content: 'Echo: first' }, { role: 'user', content: 'second' }]).content).toBe(
       'Echo: second',

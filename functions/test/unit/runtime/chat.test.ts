@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAgentChat, type AgentChatDeps } from '../../../src/domain/agents/runtime/chat.js';
 import type { AgentReader, AgentWithChildren } from '../../../src/domain/agents/ports.js';
 import { type AiConnector, ModelError, type ModelErrorKind } from '../../../src/domain/ai/ports.js';
-import { agent, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply } from './fakes.js';
+import { agent, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, someFile, textReply } from './fakes.js';
 
 class MemoryAgents implements AgentReader {
   constructor(private readonly byUser: Record<string, AgentWithChildren[]>) {}
@@ -85,5 +85,21 @@ describe('agent chat service', () => {
     const model = new ScriptedModel([new ModelError(kind, 'provider internals: req_abc123')]);
     const error = await service({ model, onError: () => undefined }).chat('u1', 'a1', input).catch((e: unknown) => e);
     expect(error).toMatchObject({ status, message });
+  });
+
+  it('a question no passage supports is recorded for the owner (channel chat) and not shown in the reply', async () => {
+    const recorded: unknown[] = [];
+    const chat = createAgentChat({
+      agents: new MemoryAgents({ u1: [agent({ _id: 'a1', files: [someFile()], minRelevance: 0.35 })] }),
+      ai: connector(new ScriptedModel([textReply('Lo siento, no tengo esa información.')])),
+      retriever: new MemoryRetriever(),
+      tools: new RecordingExecutor(),
+      recordUnanswered: async (...args) => void recorded.push(args),
+    });
+
+    const reply = await chat.chat('u1', 'a1', { message: '¿Tenéis aparcamiento?', messages: [] });
+
+    expect(recorded).toEqual([['u1', 'a1', { question: '¿Tenéis aparcamiento?' }, { channel: 'chat' }]]);
+    expect(reply).not.toHaveProperty('unanswered');
   });
 });
