@@ -101,6 +101,8 @@ function isVosotrosVerb(word: string, folded: string): boolean {
   return /(ais|eis)$/.test(folded) || /ís$/i.test(word.normalize('NFC'));
 }
 
+const ASCII = /^[\p{ASCII}]*$/u;
+
 /** One word of a text: its analysed term and where it stands in the original text ([start, end)). */
 export interface AnalysedWord {
   term: string;
@@ -115,7 +117,8 @@ const CLOCK = /(?<![\p{N}:])\d{1,2}(?::|h)\d{2}(?![\p{N}:])/gu;
 
 /** The analysed term of one word, or null for a stop word. */
 export function termOf(word: string, language: KnowledgeLanguage): string | null {
-  let w = fold(word);
+  // ASCII words need no Unicode normalisation (the hot path of indexing and near-duplicate checks).
+  let w = ASCII.test(word) ? word.toLowerCase() : fold(word);
   if (w.length > MAX_TOKEN_LENGTH) w = w.slice(0, MAX_TOKEN_LENGTH);
   if (w === '€' || w === '$' || w === '£') return PRICE_TERM;
   const intent = INTENTS[language].get(w);

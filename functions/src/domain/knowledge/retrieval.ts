@@ -232,7 +232,14 @@ export const RELEVANCE_KEYWORD_WEIGHT = 0.7;
  */
 export const NEAR_DUPLICATE_CONTAINMENT = 0.4;
 
+/** Below this cosine two chunks cannot be near-duplicates: their texts are not compared (keeps the check off the words on most pairs). */
+const DUPLICATE_MIN_COSINE = 0.3;
+
 function isNearDuplicate(index: AgentIndex, a: number, b: number): boolean {
+  if (index.hasVector[a] && index.hasVector[b]) {
+    const { dims, matrix } = index;
+    if (dot(matrix, a * dims, matrix.subarray(b * dims, (b + 1) * dims), dims) < DUPLICATE_MIN_COSINE) return false;
+  }
   const sa = shinglesOf(index, a);
   const sb = shinglesOf(index, b);
   const [small, large] = sa.size <= sb.size ? [sa, sb] : [sb, sa];
