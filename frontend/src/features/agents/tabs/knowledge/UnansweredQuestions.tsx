@@ -6,6 +6,7 @@
 import { useMemo, useState } from 'react';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
+import Link from '@mui/material/Link';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import Paper from '@mui/material/Paper';
@@ -15,6 +16,7 @@ import Typography from '@mui/material/Typography';
 import HelpOutline from '@mui/icons-material/HelpOutline';
 import QuestionAnswerOutlined from '@mui/icons-material/QuestionAnswerOutlined';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
 import type { KnowledgeEntryInput, UnansweredGroup } from '@agentdesk/functions/contract';
 import { formatDate } from '../../../../shared/intl';
 import { RetryAlert } from '../../../../shared/RetryAlert';
@@ -24,7 +26,7 @@ import { useToast } from '../../../../shared/useToast';
 import { EmptyList, ListSkeleton } from '../TabLayout';
 import { tabErrorMessage, tabMessage } from '../messages';
 import { EntryDialog } from './EntryDialog';
-import { formatRelative, groupChannels, otherWordings } from './format';
+import { askedWhere, formatRelative, groupChannels, otherWordings } from './format';
 import { useAnswerUnanswered, useDismissUnanswered, useUnanswered } from './queries';
 
 const ids = (group: UnansweredGroup) => group.questions.map((q) => q._id);
@@ -33,6 +35,7 @@ function GroupRow({ group, divider, onAnswer, onDismiss, dismissing }: { group: 
   const { t, i18n } = useTranslation();
   const now = useNow(60_000);
   const wordings = otherWordings(group);
+  const where = askedWhere(group);
   return (
     <ListItem divider={divider} data-testid="unanswered-group" sx={{ display: 'block', py: 1.5 }}>
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'space-between', alignItems: { sm: 'flex-start' } }}>
@@ -51,6 +54,11 @@ function GroupRow({ group, divider, onAnswer, onDismiss, dismissing }: { group: 
               </Typography>
             </Tooltip>
           </Stack>
+          {where && (
+            <Link component={RouterLink} to={where.href} variant="body2" sx={{ alignSelf: 'flex-start' }}>
+              {t(`agentTabs.knowledge.unanswered.${where.kind === 'call' ? 'viewCall' : 'viewConversation'}`)}
+            </Link>
+          )}
           {wordings.length > 0 && (
             <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-word' }}>
               {t('agentTabs.knowledge.unanswered.wordings')}: {wordings.map((w) => `«${w}»`).join(', ')}

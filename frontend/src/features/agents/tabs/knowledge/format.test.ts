@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UnansweredGroup } from '@agentdesk/functions/contract';
-import { formatRelative, fromPercent, groupChannels, otherWordings, toPercent } from './format';
+import { askedWhere, formatRelative, fromPercent, groupChannels, otherWordings, toPercent } from './format';
 
 const NOW = Date.parse('2026-05-05T12:00:00Z');
 const ago = (seconds: number) => new Date(NOW - seconds * 1000).toISOString();
@@ -35,5 +35,18 @@ describe('knowledge tab formats', () => {
   it('lists a group\'s channels once and its other wordings', () => {
     expect(groupChannels(group)).toEqual(['chat', 'whatsapp']);
     expect(otherWordings(group)).toEqual(['¿Y los sábados por la tarde?']);
+  });
+
+  it('links the newest question that has a place: the WhatsApp conversation or the call', () => {
+    expect(askedWhere(group)).toBeNull();
+    const withPlaces = {
+      questions: [
+        { _id: 'a', question: '¿Y los sábados?', channel: 'chat' as const, askedAt: ago(10) },
+        { _id: 'b', question: '¿Y los sábados?', channel: 'whatsapp' as const, askedAt: ago(20), conversationId: 'conv/1' },
+        { _id: 'c', question: '¿Y los sábados?', channel: 'voice' as const, askedAt: ago(30), callId: 'CA1' },
+      ],
+    };
+    expect(askedWhere(withPlaces)).toEqual({ kind: 'conversation', href: '/conversations?open=conv%2F1' });
+    expect(askedWhere({ questions: withPlaces.questions.slice(2) })).toEqual({ kind: 'call', href: '/voice-conversations/CA1' });
   });
 });

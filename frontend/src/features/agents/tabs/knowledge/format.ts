@@ -49,3 +49,12 @@ export function otherWordings(group: Pick<UnansweredGroup, 'question' | 'questio
   }
   return out;
 }
+
+/** Where the newest question of the group that has a place was asked: its WhatsApp conversation or its call (null for the test chat). */
+export function askedWhere(group: Pick<UnansweredGroup, 'questions'>): { kind: 'conversation' | 'call'; href: string } | null {
+  for (const q of group.questions) {
+    if (q.callId) return { kind: 'call', href: `/voice-conversations/${encodeURIComponent(q.callId)}` };
+    if (q.conversationId) return { kind: 'conversation', href: `/conversations?open=${encodeURIComponent(q.conversationId)}` };
+  }
+  return null;
+}
