@@ -16,7 +16,7 @@
  *   --details   list every hybrid miss (question, query, best sources)
  */
 import OpenAI from 'openai';
-import { EMBEDDING_DIMENSIONS, EMBEDDING_MODEL, type Embedder } from '../src/domain/ai/ports.js';
+import { EMBEDDING_MODEL, type Embedder } from '../src/domain/ai/ports.js';
 import { EVAL_TARGETS, evaluateGradedSet, type EvalReport, meetsTargets, pct } from '../test/fixtures/knowledge-eval/evaluate.js';
 import { table } from './bench-common.js';
 
@@ -31,7 +31,8 @@ function openAiEmbedder(): Embedder | null {
     async embed(texts) {
       const out: Float32Array[] = [];
       for (let i = 0; i < texts.length; i += 256) {
-        const res = await client.embeddings.create({ model: EMBEDDING_MODEL, input: texts.slice(i, i + 256), dimensions: EMBEDDING_DIMENSIONS });
+        // As the app's adapter asks (no `dimensions`): a model of another size fails ingestion with a clear warning.
+        const res = await client.embeddings.create({ model: EMBEDDING_MODEL, input: texts.slice(i, i + 256) });
         out.push(...[...res.data].sort((a, b) => a.index - b.index).map((d) => Float32Array.from(d.embedding)));
       }
       return out;
