@@ -141,3 +141,18 @@ describe('X-Twilio-Signature', () => {
     expect(verifyTwilioSignature('token', undefined, url, params)).toBe(false);
   });
 });
+
+describe('call loop: unanswered questions (issue 18)', () => {
+  it('a caller question no passage supports is recorded with the call id; small talk is not', async () => {
+    const recorded: unknown[] = [];
+    const { loop, calls } = setup({ knowledge: true, recordUnanswered: async (...args) => void (args[2] && recorded.push(args)) });
+    await loop.incoming(USER, incomingParams);
+    const callId = [...calls.byId.keys()][0]!;
+
+    await loop.gather(USER, { ...incomingParams, SpeechResult: '¿Tenéis aparcamiento para clientes?', Confidence: '0.9' }, { turn: '1' });
+    await loop.gather(USER, { ...incomingParams, SpeechResult: 'Gracias', Confidence: '0.9' }, { turn: '2' });
+
+    expect(recorded).toEqual([[USER, expect.any(String), { question: '¿Tenéis aparcamiento para clientes?' }, { channel: 'voice', callId }]]);
+  });
+});
+

@@ -91,6 +91,9 @@ export interface SetupOptions {
   relayUrl?: string;
   /** The warm-up: what each call waits for (default: resolves at once). */
   warmUp?: () => Promise<void>;
+  /** The agent has a knowledge entry (so a turn without a supporting passage is unanswered). */
+  knowledge?: boolean;
+  recordUnanswered?: CallLoopDeps['recordUnanswered'];
 }
 
 /** The hand-over claim as DynamoCallHandoffs does it: once per call, only while active. */
@@ -114,6 +117,7 @@ export function setup(options: SetupOptions = {}) {
   let minutesUsed = 0;
   const limit = options.minutesLeft ?? 100;
   const agent: AgentWithChildren = { ...newAgentRecord(newId(), 'Receptionist', '2026-01-01T00:00:00.000Z'), description: 'Front desk', files: [], urls: [], tools: [], entries: [] };
+  if (options.knowledge) agent.entries.push({ _id: 'e1', agentId: agent._id, question: '¿Hay parking?', answer: 'Sí.', createdAt: '', updatedAt: '' });
   const model: ChatModel = options.model ?? { complete: async (r) => reply(`**Sure**: ${String(r.messages.at(-1)?.content)}`) };
   let clock = Date.parse('2026-03-01T10:00:00.000Z');
   const deps: CallLoopDeps = {
@@ -154,6 +158,7 @@ export function setup(options: SetupOptions = {}) {
         }
       : {}),
     handoffs: memoryHandoffs(calls),
+    ...(options.recordUnanswered ? { recordUnanswered: options.recordUnanswered } : {}),
   };
   return { loop: createCallLoop(deps), calls, jobs, minutes: () => minutesUsed, advance: (ms: number) => (clock += ms), warmUps: () => warmUps };
 }

@@ -163,6 +163,9 @@ export interface RelaySetup {
   tool?: () => Promise<{ ok: boolean; result: string }>;
   createdAt?: string;
   turnMs?: number;
+  /** The agent has a knowledge entry (so a turn without a supporting passage is unanswered). */
+  knowledge?: boolean;
+  recordUnanswered?: RelaySessionDeps['recordUnanswered'];
 }
 
 export function relaySetup(options: RelaySetup = {}) {
@@ -179,6 +182,7 @@ export function relaySetup(options: RelaySetup = {}) {
     urls: [],
     tools: options.agentTools ?? [],
   };
+  if (options.knowledge) agent.entries.push({ _id: 'e1', agentId: agent._id, question: '¿Hay parking?', answer: 'Sí.', createdAt: '', updatedAt: '' });
   const callId = newId();
   const call: StoredCall = {
     id: callId,
@@ -227,6 +231,7 @@ export function relaySetup(options: RelaySetup = {}) {
       },
     },
     relayUrl: () => RELAY_URL,
+    ...(options.recordUnanswered ? { recordUnanswered: options.recordUnanswered } : {}),
     ...(options.turnMs ? { turnMs: options.turnMs } : {}),
     onError: (m) => void errors.push(m),
     onInfo: (m) => void infos.push(m),

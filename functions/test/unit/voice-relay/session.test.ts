@@ -358,3 +358,17 @@ describe('voice relay turns', () => {
     expect(r.stored().messages[2]!.content).toBe('Primera frase.');
   });
 });
+
+describe('relay session: unanswered questions (issue 18)', () => {
+  it('a caller question no passage supports is recorded with the call id after the answer was spoken', async () => {
+    const recorded: unknown[] = [];
+    const { model } = scriptedModel([['Lo siento, no tengo esa información.']]);
+    const r = relaySetup({ model, knowledge: true, recordUnanswered: async (...args) => void (args[2] && recorded.push([...args, r.posts.texts.length])) });
+    await r.open();
+
+    await r.send(prompt('¿Tenéis aparcamiento para clientes?'));
+
+    expect(recorded).toEqual([[USER, r.agent._id, { question: '¿Tenéis aparcamiento para clientes?' }, { channel: 'voice', callId: r.callId }, 1]]);
+  });
+});
+
