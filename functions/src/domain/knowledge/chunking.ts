@@ -12,8 +12,8 @@
  *   self-contained: "Viernes | 9:00–15:00" under a header line for narrow tables, every cell
  *   labelled with its header for wide ones ("Croquetas | Gluten: X | Huevo: X", empty cells
  *   dropped). A table continued in a new chunk repeats its header line there.
- * - Units are packed greedily: a chunk is closed once it reaches `targetChars`, or when the next
- *   unit would take it over `maxChars`.
+ * - Units are packed greedily: a chunk is closed once it reaches `targetChars` (`tableTargetChars`
+ *   for table rows), or when the next unit would take it over `maxChars`.
  * - Each new chunk of the same section starts with the tail of the previous one (whole trailing
  *   sentences of about `overlapChars`; the last words of a long sentence otherwise), so a fact that
  *   straddles a boundary is whole in at least one chunk. Table rows need no overlap.
@@ -34,8 +34,19 @@ export interface ChunkingOptions {
   headingContext: 'path' | 'last' | 'none';
   /** Tables with at least this many columns (and a header) label every cell with its header. */
   labelCellsFrom: number;
+  /** A chunk holding table rows is closed at this size (rows are dense facts: smaller chunks rank the right rows higher). */
+  tableTargetChars: number;
 }
 
+/**
+ * Measured on the graded set (npx tsx functions/scripts/bench-knowledge-eval.ts, hybrid, local
+ * embedding): table chunks of ~300 characters (4–6 rows under their header) raise recall@3 from
+ * 91.8 % (1,200) to 95.3 % — a row of a long matrix no longer competes with its 20 neighbours —
+ * while 200 drops it to 90.6 %; prose sizes from 500 to 1,500 made no difference there (sections
+ * end at headings first), so prose keeps 1,200 with a 15 % overlap. With 1,200-character tables,
+ * the heading path in the text beat the nearest heading only (r@1 71.1 vs 69.9 %) and no heading
+ * (66.3 %), and labelling cells from 3 columns beat never (r@3 90.4 vs 88.0 %) and equalled from 2.
+ */
 export const DEFAULT_CHUNKING: ChunkingOptions = {
   targetChars: 1200,
   maxChars: 1500,
@@ -44,6 +55,7 @@ export const DEFAULT_CHUNKING: ChunkingOptions = {
   maxChunks: 2000,
   headingContext: 'path',
   labelCellsFrom: 3,
+  tableTargetChars: 300,
 };
 
 export interface DocumentChunk {
@@ -118,6 +130,8 @@ export function chunkDocument(doc: StructuredDocument, options: Partial<Chunking
   /** The header line of the table being packed (repeated atop a new chunk). */
   let tableHeader: Unit | null = null;
   let sectionHasContent = false;
+  /** Where a chunk of table rows is closed. */
+  const rowTarget = Math.min(o.targetChars, o.tableTargetChars);
   let lastHeadingPage: number | null = null;
 
   const context = () => {
@@ -142,7 +156,8 @@ export function chunkDocument(doc: StructuredDocument, options: Partial<Chunking
     firstFreshPage = null;
   };
   const push = (unit: Unit) => {
-    if (fresh > 0 && (length >= o.targetChars || joinedLength(unit) > o.maxChars)) {
+    const target = unit.carry ? o.targetChars : rowTarget;
+    if (fresh > 0 && (length >= target || joinedLength(unit) > o.maxChars)) {
       emit();
       current = overlapOf(current, o.overlapChars);
       if (tableHeader && !unit.carry) current = [{ ...tableHeader, sep: '' }];
@@ -210,7 +225,7 @@ export function chunkDocument(doc: StructuredDocument, options: Partial<Chunking
     if (headerUnit && !sameTable) {
       // The header line travels with the first row (a header alone at a chunk's end says nothing).
       const withHeader = joinedLength({ ...headerUnit, sep: blockSep });
-      if (fresh > 0 && (withHeader >= o.targetChars || withHeader + 1 + (rows[0]?.length ?? 0) > o.maxChars)) {
+      if (fresh > 0 && (withHeader >= rowTarget || withHeader + 1 + (rows[0]?.length ?? 0) > o.maxChars)) {
         emit();
         reset();
       }

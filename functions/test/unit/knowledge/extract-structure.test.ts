@@ -160,6 +160,17 @@ describe('TXT: delimited tables and headings', () => {
     ]);
   });
 
+  it('makes a FAQ’s questions the headings of their answers', () => {
+    const text = 'Preguntas frecuentes\n\n¿Abrís los sábados?\n\nSí, de 10:00 a 14:00.\n\n¿Hay aparcamiento?\n\nNo, pero el parking Triana está a 200 metros.';
+    expect(extractText(utf8(text)).blocks).toEqual([
+      { kind: 'heading', level: 1, text: 'Preguntas frecuentes' },
+      { kind: 'heading', level: 2, text: '¿Abrís los sábados?' },
+      { kind: 'paragraph', text: 'Sí, de 10:00 a 14:00.' },
+      { kind: 'heading', level: 2, text: '¿Hay aparcamiento?' },
+      { kind: 'paragraph', text: 'No, pero el parking Triana está a 200 metros.' },
+    ]);
+  });
+
   it('leaves prose with the odd semicolon or pipe as paragraphs', () => {
     const text = 'Abrimos de lunes a viernes; los sábados solo por la mañana.\nLos domingos cerramos | salvo en agosto.\n\nGracias.';
     expect(extractText(utf8(text)).blocks.every((b) => b.kind === 'paragraph')).toBe(true);
