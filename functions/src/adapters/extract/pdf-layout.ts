@@ -220,9 +220,10 @@ function tableBlocks(lines: readonly Line[], ctx: Context): DocumentBlock[] {
   for (const l of lines) columns = mergeColumns(columns, l.segments);
   const page = lines[0]!.page;
   const cells = lines.flatMap((l) => l.segments);
-  // Two columns of running text side by side: read each column top to bottom.
-  const medianCell = median(cells.map((s) => s.text.length));
-  if (columns.length === 2 && medianCell > 45) {
+  // Two columns of running text side by side (long cells, lines going on in lower case): read each column top to bottom.
+  const words = median(cells.map((s) => s.text.split(/\s+/).length));
+  const goingOn = cells.filter((s) => /^\p{Ll}/u.test(s.text)).length / cells.length;
+  if (columns.length === 2 && (median(cells.map((s) => s.text.length)) > 45 || (words >= 6 && goingOn >= 0.3))) {
     return columns.flatMap(([a, b]) => {
       const column = lines
         .map((l) => ({ ...l, segments: l.segments.filter((s) => s.x0 >= a - 2 && s.x1 <= b + 2) }))

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractHtml, htmlBlocks, parseHtmlBody } from '../../../src/adapters/extract/html.js';
 import { extractPdf } from '../../../src/adapters/extract/pdf.js';
@@ -79,6 +80,21 @@ describe('PDF: layout-aware extraction', () => {
     expect(second!.header).toBe(true);
     expect(second!.rows[0]).toEqual(rows[0]);
     expect([...first!.rows, ...second!.rows.slice(1)]).toEqual(rows);
+  });
+
+  it('reads two columns of running text column by column, not as a table', async () => {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage([595, 842]);
+    const left = ['La clínica abre de lunes a viernes de nueve', 'de la mañana a ocho de la tarde sin cerrar', 'a mediodía, y los sábados por la mañana.'];
+    const right = ['El aparcamiento más cercano es el parking', 'de la plaza mayor, con una hora gratis para', 'nuestros pacientes que sellen el tíquet.'];
+    left.forEach((line, i) => page.drawText(line, { x: 56, y: 780 - i * 14, size: 10, font }));
+    right.forEach((line, i) => page.drawText(line, { x: 310, y: 780 - i * 14, size: 10, font }));
+
+    expect((await extractPdf(await pdf.save())).blocks).toEqual([
+      { kind: 'paragraph', text: left.join(' '), page: 1 },
+      { kind: 'paragraph', text: right.join(' '), page: 1 },
+    ]);
   });
 });
 
