@@ -14,6 +14,7 @@
  * per agent, ≥ 90 % of unanswerable questions refused, no answerable one refused.
  *
  *   --details   list every hybrid miss (question, query, best sources)
+ *   --sweep     refusal rates of hybrid (local) for other thresholds (to choose DEFAULT_MIN_RELEVANCE)
  */
 import OpenAI from 'openai';
 import { EMBEDDING_MODEL, type Embedder } from '../src/domain/ai/ports.js';
@@ -21,6 +22,7 @@ import { EVAL_TARGETS, evaluateGradedSet, type EvalReport, meetsTargets, pct } f
 import { table } from './bench-common.js';
 
 const details = process.argv.includes('--details');
+const sweep = process.argv.includes('--sweep');
 
 function openAiEmbedder(): Embedder | null {
   const baseURL = process.env.OPENAI_BASE_URL;
@@ -101,6 +103,22 @@ if (details) {
     );
     for (const t of r.top.slice(0, 3)) console.log(`    ${t.relevance.toFixed(3)} ${t.source}: ${t.text.replace(/\s+/g, ' ').slice(0, 140)}`);
   }
+}
+
+if (sweep) {
+  // A question is refused at threshold t when its best kept relevance is under t (independent of t otherwise).
+  const answerable = local.results.hybrid.filter((r) => r.question.expect !== null);
+  const unanswerable = local.results.hybrid.filter((r) => r.question.expect === null);
+  const rows = Array.from({ length: 13 }, (_, i) => 0.15 + i * 0.025).map((t) => [
+    t.toFixed(3),
+    pct(unanswerable.filter((r) => r.bestRelevance < t).length / unanswerable.length),
+    pct(answerable.filter((r) => r.bestRelevance < t).length / answerable.length),
+  ]);
+  console.log('\nThreshold sweep, hybrid (local):\n');
+  console.log(table(['min relevance', 'unanswerable refused', 'answerable refused'], rows));
+  const lowestAnswerable = Math.min(...answerable.map((r) => r.bestRelevance));
+  const unanswerableAbove = unanswerable.filter((r) => r.bestRelevance >= lowestAnswerable).length;
+  console.log(`\nLowest best relevance of an answerable question: ${lowestAnswerable}; unanswerable questions at or above it: ${unanswerableAbove} of ${unanswerable.length}.`);
 }
 
 const { ok, misses } = meetsTargets(local);
