@@ -18,8 +18,8 @@ import { api, db, getItem, provided, tableName } from '../support/api.js';
 import { addUrls, agentsUser, call, chunkKeys, chunkPk, createAgent, eventually, uploadDirect, type AgentsUser } from '../support/agents-api.js';
 import { webFixtures, type WebFixtureSite } from '../support/web-fixtures.js';
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { buildPdf } from '../fixtures/knowledge/builders.js';
-import { FIXTURE_FILES, FIXTURE_QUESTIONS } from '../fixtures/knowledge/content.js';
+import { buildPdf, buildPdfFromSpec } from '../fixtures/knowledge/builders.js';
+import { FIXTURE_FILES, FIXTURE_QUESTIONS, TABLES_DOC_FILE, TABLES_DOCUMENT } from '../fixtures/knowledge/content.js';
 
 const fixturesDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/knowledge');
 const fixture = (name: string) => new Uint8Array(readFileSync(path.join(fixturesDir, name)));
@@ -136,6 +136,35 @@ describe('files', () => {
       const [keywordOnly] = await search(withAi, agent._id, question, { vector: false });
       for (const word of words) expect(keywordOnly!.chunk.text, question).toContain(word);
     }
+  });
+
+  it('a Spanish PDF and a Word 97 .doc with tables store their rows whole under their header, with page and heading path', async () => {
+    const agent = await createAgent(withAi, 'Tasca');
+    // The allergen section on page 2 of the PDF.
+    const onPage2 = TABLES_DOCUMENT.blocks.findIndex((b) => b.kind === 'heading' && b.text === 'Alérgenos');
+    const spec = { ...TABLES_DOCUMENT, blocks: TABLES_DOCUMENT.blocks.map((b, i) => (i >= onPage2 ? { ...b, page: 2 } : b)) };
+
+    const pdf = await ingestFile(withAi, agent, 'tasca.pdf', AGENT_FILE_TYPES.pdf, await buildPdfFromSpec(spec));
+    const doc = await ingestFile(withAi, agent, TABLES_DOC_FILE, AGENT_FILE_TYPES.doc, fixture(TABLES_DOC_FILE));
+
+    expect([pdf.status, doc.status]).toEqual(['completed', 'completed']);
+    const items = await chunkItems(withAi, agent._id);
+    const ofPdf = items.filter((i) => String(i.sk).startsWith(`file#${pdf._id}#`));
+    expect(ofPdf.find((i) => String(i.text).includes('Viernes | 9:00–15:00'))).toMatchObject({
+      page: 1,
+      headings: ['La Tasca de Triana', 'Horario'],
+      text: expect.stringMatching(/^La Tasca de Triana › Horario\nDía \| Horario\n/),
+    });
+    expect(ofPdf.find((i) => String(i.text).includes('Croquetas de jamón | Gluten: X | Lactosa: X | Huevo: X'))).toMatchObject({
+      page: 2,
+      headings: ['La Tasca de Triana', 'Alérgenos'],
+    });
+    const ofDoc = items.filter((i) => String(i.sk).startsWith(`file#${doc._id}#`));
+    expect(ofDoc.some((i) => String(i.text).includes('Tarta de queso | Gluten: X | Lactosa: X | Huevo: X | Frutos secos: X'))).toBe(true);
+    expect(ofDoc.every((i) => i.page === undefined)).toBe(true);
+    // The row answers the question, found by its words.
+    const [best] = await search(withAi, agent._id, 'ensaladilla rusa pescado', { vector: false });
+    expect(best!.chunk.text).toContain('Ensaladilla rusa | Huevo: X | Pescado: X');
   });
 
   it('without a ChatGPT integration the chunks are stored without vectors and keyword search still finds them', async () => {
