@@ -161,7 +161,8 @@ export function docBlocks(body: string): DocumentBlock[] {
     const next = lines.slice(i + 1).find((l) => l.trim());
     const heading = headingOf(text, next !== undefined);
     // A short line with no sentence punctuation (or a question) over a longer paragraph or a table: a heading.
-    const overText = next !== undefined && (next.endsWith('\t') || next.trim().length > text.length + 20);
+    // The document's first line is its title when it looks like one, whatever follows.
+    const overText = next !== undefined && (blocks.length === 0 || next.endsWith('\t') || next.trim().length > text.length + 20);
     if (heading || (overText && (isShortStandalone(text) || isQuestion(text)))) {
       blocks.push({ kind: 'heading', level: heading?.level ?? (blocks.length === 0 ? 1 : 2), text: heading?.text ?? text });
       continue;

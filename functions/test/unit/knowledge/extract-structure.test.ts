@@ -10,6 +10,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractHtml, htmlBlocks, parseHtmlBody } from '../../../src/adapters/extract/html.js';
 import { extractPdf } from '../../../src/adapters/extract/pdf.js';
+import { docBlocks } from '../../../src/adapters/extract/structure.js';
 import { extractText } from '../../../src/adapters/extract/text.js';
 import { extractDoc, extractDocx } from '../../../src/adapters/extract/word.js';
 import { chunkDocument } from '../../../src/domain/knowledge/chunking.js';
@@ -129,6 +130,19 @@ describe('DOC (word-extractor)', () => {
     expect(tablesOf(doc).every((t) => t.header)).toBe(true);
     expect(headingsOf(doc).map((h) => h.slice(2))).toEqual(SPEC_HEADINGS.map((h) => h.slice(2)));
     expect(paragraphsOf(doc)).toEqual(SPEC_PARAGRAPHS);
+  });
+});
+
+describe('DOC body lines', () => {
+  it('takes the first line for the title even over a short heading, and short lines over text or a table as headings', () => {
+    const body = 'Condiciones para pacientes\nFormas de pago\nAceptamos efectivo, tarjeta y Bizum. No aceptamos cheques.\nHorario\nDía\tHorario\t\nViernes\t9:00-15:00\t\n';
+    expect(docBlocks(body)).toEqual([
+      { kind: 'heading', level: 1, text: 'Condiciones para pacientes' },
+      { kind: 'heading', level: 2, text: 'Formas de pago' },
+      { kind: 'paragraph', text: 'Aceptamos efectivo, tarjeta y Bizum. No aceptamos cheques.' },
+      { kind: 'heading', level: 2, text: 'Horario' },
+      { kind: 'table', header: true, rows: [['Día', 'Horario'], ['Viernes', '9:00-15:00']] },
+    ]);
   });
 });
 
