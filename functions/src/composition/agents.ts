@@ -8,7 +8,7 @@ import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoAgentRepository, DynamoKnowledgeSources } from '../adapters/dynamo/agents.js';
 import { DynamoChunkStore } from '../adapters/dynamo/knowledge-chunks.js';
-import { deletingSnapshots, S3IndexSnapshots } from '../adapters/aws/index-snapshots.js';
+import { deletingSnapshots } from '../adapters/aws/index-snapshots.js';
 import { DynamoUnansweredStore } from '../adapters/dynamo/unanswered.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
@@ -25,24 +25,20 @@ export const agentRepository = /* @__PURE__ */ once(() => new DynamoAgentReposit
 
 export const knowledgeSources = /* @__PURE__ */ once(() => new DynamoKnowledgeSources(documentClient(), config().TABLE_NAME));
 
-/** The agent's knowledge index snapshots, deleted with its sources and with the agent. */
-const agentIndexSnapshots = () => {
-  const c = config();
-  return new S3IndexSnapshots({ bucket: c.UPLOADS_BUCKET, region: c.AWS_REGION, endpoint: c.S3_ENDPOINT });
-};
-
-export const agentService = /* @__PURE__ */ once(() =>
-  createAgentService({
+export const agentService = /* @__PURE__ */ once(() => {
+  const files = new S3AgentFiles(uploadsPresigner());
+  return createAgentService({
     agents: agentRepository(),
     // Lazy: most routes never seal a header, so the KMS client is built on first use.
     secrets: { seal: (plain) => secretBox().seal(plain), open: (sealed) => secretBox().open(sealed) },
     // The chunk store itself rather than knowledge.ts's chunkStore(): that module also builds the
     // retriever (and its cache library), which this bundle (400 KB budget) never uses.
-    chunks: deletingSnapshots(new DynamoChunkStore(documentClient(), config().TABLE_NAME), agentIndexSnapshots()),
-    objects: new S3AgentFiles(uploadsPresigner()),
+    // Deleting a source or the agent also deletes the agent's index snapshots (same presigned DELETE as documents).
+    chunks: deletingSnapshots(new DynamoChunkStore(documentClient(), config().TABLE_NAME), (key) => files.delete(key)),
+    objects: files,
     jobs: knowledgeJobs(),
     profiles: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     unanswered: new DynamoUnansweredStore(documentClient(), config().TABLE_NAME),
     onError: (message, error) => logger.error(message, { error: error as Error }),
-  }),
-);
+  });
+});

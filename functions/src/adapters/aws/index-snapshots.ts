@@ -7,7 +7,7 @@
  * One key per agent and language (the knowledgeVersion is inside the object, checked on decode)
  * rather than one per version: a newer snapshot replaces the older one by overwriting it, so
  * nothing needs listing (no s3:ListBucket) or deleting, and no lifecycle rule expires a current
- * snapshot. Deleting the agent deletes both keys.
+ * snapshot. Deleting a source or the agent deletes both keys (deletingSnapshots).
  *
  * Plain `fetch` signed with Signature V4 (sigv4.ts), not an S3 client: every function that
  * searches knowledge loads this, the voice relay among them (400 KB bundle budget). Locally the
@@ -73,16 +73,7 @@ export class S3IndexSnapshots implements IndexSnapshotStore {
     if (!res.ok) throw new Error(`Writing a knowledge index snapshot answered HTTP ${res.status}`);
   }
 
-  /** Both languages' snapshots of the agent (S3 answers 204 whether or not they exist). */
-  async deleteAgent(userId: string, agentId: string): Promise<void> {
-    for (const language of LANGUAGES) {
-      const res = await this.request('DELETE', snapshotKey(userId, agentId, language), undefined, this.options.putTimeoutMs ?? 60_000);
-      await res.arrayBuffer().catch(() => undefined);
-      if (!res.ok && res.status !== 404) throw new Error(`Deleting a knowledge index snapshot answered HTTP ${res.status}`);
-    }
-  }
-
-  private async request(method: 'GET' | 'PUT' | 'DELETE', key: string, body: Uint8Array | undefined, timeoutMs: number): Promise<Response> {
+  private async request(method: 'GET' | 'PUT', key: string, body: Uint8Array | undefined, timeoutMs: number): Promise<Response> {
     const { bucket, region, endpoint } = this.options;
     const url = new URL(endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}/${key}` : `https://${bucket}.s3.${region}.amazonaws.com/${key}`);
     // Built on first use: a function whose agents have no knowledge never resolves credentials.
@@ -102,20 +93,24 @@ export class S3IndexSnapshots implements IndexSnapshotStore {
 }
 
 /**
- * `chunks` whose source and agent deletes also delete the agent's snapshots, so deleted text does
- * not stay in S3 until the next search rewrites them (the bumped version already keeps readers off them).
+ * `chunks` whose source and agent deletes also delete the agent's snapshots (both languages), so
+ * deleted text does not stay in S3 until the next search rewrites them (the bumped version already
+ * keeps readers off them). `deleteObject` is the caller's own (the agents API's presigned DELETE).
  */
-export function deletingSnapshots(chunks: ChunkStore, snapshots: Pick<S3IndexSnapshots, 'deleteAgent'>): ChunkStore {
+export function deletingSnapshots(chunks: ChunkStore, deleteObject: (key: string) => Promise<void>): ChunkStore {
+  const dropSnapshots = async (userId: string, agentId: string) => {
+    await Promise.all(LANGUAGES.map((language) => deleteObject(snapshotKey(userId, agentId, language))));
+  };
   return {
     replaceSource: (userId, agentId, kind, sourceId, list) => chunks.replaceSource(userId, agentId, kind, sourceId, list),
     loadAgent: (userId, agentId) => chunks.loadAgent(userId, agentId),
     async deleteSource(userId, agentId, kind, sourceId) {
       await chunks.deleteSource(userId, agentId, kind, sourceId);
-      await snapshots.deleteAgent(userId, agentId);
+      await dropSnapshots(userId, agentId);
     },
     async deleteAgent(userId, agentId) {
       await chunks.deleteAgent(userId, agentId);
-      await snapshots.deleteAgent(userId, agentId);
+      await dropSnapshots(userId, agentId);
     },
   };
 }
