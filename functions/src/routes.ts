@@ -110,17 +110,14 @@ export const routeGroups = {
   },
   'agent-chat': {
     entry: 'src/handlers/agent-chat.ts',
-    description: 'The agent runtime behind the Test Agent chat: retrieval, model, custom tools, unanswered questions recorded',
+    // Also the knowledge entries and unanswered questions (issue 18): they need the same model
+    // connection (entries are embedded) and table writes, and a function of their own would put
+    // the stack over CloudFormation's 500 resources.
+    description: 'The agent runtime behind the Test Agent chat (retrieval, model, custom tools, unanswered questions recorded), knowledge entries and the unanswered list',
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:search'],
     timeout: 29,
     // Vectors of an agent's knowledge stay in memory between warm invocations.
     memoryMb: 1024,
-  },
-  'agent-knowledge': {
-    entry: 'src/handlers/agent-knowledge.ts',
-    description: "An agent's knowledge entries (embedded with the owner's ChatGPT connection) and unanswered questions: list grouped, answer, dismiss",
-    needs: ['table:read', 'table:write', 'secrets:decrypt'],
-    timeout: 29,
   },
   'whatsapp-webhook': {
     entry: 'src/handlers/whatsapp-webhook.ts',
@@ -334,13 +331,13 @@ export const routes = [
   { method: 'PUT', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/tools/{toolId}', group: 'agents', auth: 'user' },
   // Knowledge entries and unanswered questions (issue 18: the "teach the agent" loop)
-  { method: 'GET', path: '/api/agents/{id}/entries', group: 'agent-knowledge', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/entries', group: 'agent-knowledge', auth: 'user', requires: 'subscription' },
-  { method: 'PUT', path: '/api/agents/{id}/entries/{entryId}', group: 'agent-knowledge', auth: 'user', requires: 'subscription' },
-  { method: 'DELETE', path: '/api/agents/{id}/entries/{entryId}', group: 'agent-knowledge', auth: 'user' },
-  { method: 'GET', path: '/api/agents/{id}/unanswered', group: 'agent-knowledge', auth: 'user' },
-  { method: 'POST', path: '/api/agents/{id}/unanswered/answer', group: 'agent-knowledge', auth: 'user', requires: 'subscription' },
-  { method: 'POST', path: '/api/agents/{id}/unanswered/dismiss', group: 'agent-knowledge', auth: 'user' },
+  { method: 'GET', path: '/api/agents/{id}/entries', group: 'agent-chat', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/entries', group: 'agent-chat', auth: 'user', requires: 'subscription' },
+  { method: 'PUT', path: '/api/agents/{id}/entries/{entryId}', group: 'agent-chat', auth: 'user', requires: 'subscription' },
+  { method: 'DELETE', path: '/api/agents/{id}/entries/{entryId}', group: 'agent-chat', auth: 'user' },
+  { method: 'GET', path: '/api/agents/{id}/unanswered', group: 'agent-chat', auth: 'user' },
+  { method: 'POST', path: '/api/agents/{id}/unanswered/answer', group: 'agent-chat', auth: 'user', requires: 'subscription' },
+  { method: 'POST', path: '/api/agents/{id}/unanswered/dismiss', group: 'agent-chat', auth: 'user' },
   // WhatsApp (SPEC §7 Messages, Conversations; webhook URL {api}/api/webhooks/whatsapp-business/{integrationId})
   { method: 'GET', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook', verify: WHATSAPP },
   { method: 'POST', path: '/api/webhooks/whatsapp-business/{integrationId}', group: 'whatsapp-webhook', auth: 'webhook', verify: WHATSAPP },

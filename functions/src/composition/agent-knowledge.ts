@@ -1,6 +1,6 @@
 /**
- * Wires the agent-knowledge group: knowledge entries (agent child items + one chunk each, embedded
- * with the owner's ChatGPT connection) and the unanswered questions.
+ * Wires the knowledge entries (agent child items + one chunk each, embedded with the owner's
+ * ChatGPT connection) and the unanswered questions; their routes are served by the agent-chat group.
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
