@@ -265,11 +265,16 @@ function decode(bytes: Uint8Array, expected: { agentId: string; language: Knowle
   const matrix = vectors.data;
   const dense = new Uint8Array(matrix.buffer, matrix.byteOffset, matrix.byteLength);
   const src = starts[0]!;
-  let row = 0;
-  for (let i = 0; i < n; i++) {
-    if (!hasVector[i]) continue;
-    dense.set(bytes.subarray(src + row * dims * 4, src + (row + 1) * dims * 4), i * dims * 4);
-    row++;
+  if (vectorRows === n) {
+    // Every chunk has a vector (the usual case): one copy.
+    dense.set(bytes.subarray(src, src + sizes[0]!));
+  } else {
+    let row = 0;
+    for (let i = 0; i < n; i++) {
+      if (!hasVector[i]) continue;
+      dense.set(bytes.subarray(src + row * dims * 4, src + (row + 1) * dims * 4), i * dims * 4);
+      row++;
+    }
   }
   const chunks: KnowledgeChunk[] = header.chunks.map((c, i) => ({
     agentId: expected.agentId,
