@@ -10,6 +10,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
 import { extractHtml, htmlBlocks, parseHtmlBody } from '../../../src/adapters/extract/html.js';
 import { extractPdf } from '../../../src/adapters/extract/pdf.js';
+import { layoutBlocks, type PositionedText } from '../../../src/adapters/extract/pdf-layout.js';
 import { docBlocks } from '../../../src/adapters/extract/structure.js';
 import { extractText } from '../../../src/adapters/extract/text.js';
 import { extractDoc, extractDocx } from '../../../src/adapters/extract/word.js';
@@ -95,6 +96,25 @@ describe('PDF: layout-aware extraction', () => {
     expect((await extractPdf(await pdf.save())).blocks).toEqual([
       { kind: 'paragraph', text: left.join(' '), page: 1 },
       { kind: 'paragraph', text: right.join(' '), page: 1 },
+    ]);
+  });
+});
+
+describe('PDF layout of positioned text', () => {
+  /** One line of text items: [text, x] pairs at baseline y, 11 pt, in `font`. */
+  const line = (y: number, font: string, ...cells: [string, number][]): PositionedText[] =>
+    cells.map(([str, x]) => ({ str, x, y, width: str.length * 5.5, size: 11, font }));
+
+  it('takes a short line wholly in another font (bold) over body text for a heading, and drops page numbers', () => {
+    const page = [
+      ...line(780, 'F2', ['Formas de pago', 56]),
+      ...line(765, 'F1', ['Aceptamos efectivo, tarjeta y Bizum en la recepción de la clínica.', 56]),
+      ...line(750, 'F1', ['Financiamos los tratamientos de más de 600 euros.', 56]),
+      ...line(40, 'F1', ['Página 2 de 3', 270]),
+    ];
+    expect(layoutBlocks([page])).toEqual([
+      { kind: 'heading', level: 1, text: 'Formas de pago', page: 1 },
+      { kind: 'paragraph', text: 'Aceptamos efectivo, tarjeta y Bizum en la recepción de la clínica. Financiamos los tratamientos de más de 600 euros.', page: 1 },
     ]);
   });
 });
