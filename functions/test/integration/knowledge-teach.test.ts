@@ -10,8 +10,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Agent, AgentFile, ChatReply, KnowledgeEntry, UnansweredGroup } from '../../src/contract/agents.js';
 import { agentMessages, DEFAULT_MIN_RELEVANCE } from '../../src/contract/agents.js';
+import { BatchWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoAgentRepository } from '../../src/adapters/dynamo/agents.js';
+import { DynamoUnansweredStore, unansweredPk, unansweredSk } from '../../src/adapters/dynamo/unanswered.js';
+import { newAgentRecord } from '../../src/domain/agents/ports.js';
+import { newId } from '../../src/lib/ids.js';
 import { buildPdf } from '../fixtures/knowledge/builders.js';
-import { api } from '../support/api.js';
+import { api, db, tableName } from '../support/api.js';
 import { agentsUser, call, createAgent, uploadMultipart, type AgentsUser } from '../support/agents-api.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
 
@@ -275,3 +280,61 @@ describe('honest refusal and the teach-the-agent loop (issue 18)', () => {
     ]);
   });
 });
+
+describe('the stores behind it (DynamoDB Local)', () => {
+  it(`an agent holds at most 200 entries: the count is checked in the same transaction as the write; a deleted entry frees its place`, async () => {
+    const repo = new DynamoAgentRepository(db(), tableName());
+    const userId = `test-${randomUUID()}`;
+    const agent = newAgentRecord(newId(), 'Limits', new Date().toISOString(), 'es');
+    await repo.createAgent(userId, agent);
+    const entry = (id: string) => ({ _id: id, agentId: agent._id, question: '¿Hay parking?', answer: 'Sí.', createdAt: 'x', updatedAt: 'x' });
+    const first = newId();
+    expect(await repo.addEntry(userId, entry(first))).toBe('added');
+    // As if 199 more had been added.
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${userId}`, sk: `AGENT#${agent._id}` }, UpdateExpression: 'SET entryCount = :n', ExpressionAttributeValues: { ':n': 200 } }),
+    );
+
+    expect(await repo.addEntry(userId, entry(newId()))).toBe('limit');
+    expect(await repo.deleteEntry(userId, agent._id, first)).toBe(true);
+    expect(await repo.deleteEntry(userId, agent._id, first)).toBe(false);
+    expect(await repo.addEntry(userId, entry(newId()))).toBe('added');
+    expect(await repo.addEntry(userId, { ...entry(newId()), agentId: newId() })).toBe('no_agent');
+    expect((await repo.get(userId, agent._id))!.entries).toHaveLength(1);
+  });
+
+  it('unanswered questions: newest first, at most 500 kept (older ones deleted), removed by id, gone with the agent', async () => {
+    const store = new DynamoUnansweredStore(db(), tableName());
+    const userId = `test-${randomUUID()}`;
+    const agentId = newId();
+    const base = Date.parse('2026-05-01T10:00:00Z');
+    const ids: string[] = [];
+    for (let i = 0; i < 503; i++) ids.push(newId(base + i * 1000));
+    // The newest through the store, the rest seeded in batches in the same layout (503 single puts are slow here).
+    await store.add(userId, agentId, { _id: ids[502]!, question: 'pregunta 502', channel: 'chat', askedAt: new Date(base + 502_000).toISOString() });
+    const items = ids.slice(0, 502).map((id, i) => ({
+      pk: unansweredPk(userId, agentId),
+      sk: unansweredSk(id),
+      entity: 'unanswered',
+      _id: id,
+      question: `pregunta ${i}`,
+      channel: 'chat',
+      askedAt: new Date(base + i * 1000).toISOString(),
+    }));
+    for (let i = 0; i < items.length; i += 25) {
+      await db().send(new BatchWriteCommand({ RequestItems: { [tableName()]: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+    }
+
+    const listed = await store.list(userId, agentId);
+
+    expect(listed).toHaveLength(500);
+    expect(listed[0]!.question).toBe('pregunta 502');
+    expect(listed.at(-1)!.question).toBe('pregunta 3');
+    // The three oldest were pruned: removing them finds nothing.
+    expect(await store.remove(userId, agentId, ids.slice(0, 3))).toEqual([]);
+    expect(await store.remove(userId, agentId, [ids[502]!, ids[502]!, 'not an id!'])).toEqual([ids[502]]);
+    await store.deleteAgent(userId, agentId);
+    expect(await store.list(userId, agentId)).toEqual([]);
+  }, 60_000);
+});
+
