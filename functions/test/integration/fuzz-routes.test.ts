@@ -14,7 +14,18 @@ import { AdminAddUserToGroupCommand } from '@aws-sdk/client-cognito-identity-pro
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
-import { addUrlsRequest, chatRequest, createAgentRequest, fileUploadRequest, toolRequest, updateAgentRequest, updateUrlRequest } from '../../src/contract/agents.js';
+import {
+  addUrlsRequest,
+  answerUnansweredRequest,
+  chatRequest,
+  createAgentRequest,
+  dismissUnansweredRequest,
+  fileUploadRequest,
+  knowledgeEntryRequest,
+  toolRequest,
+  updateAgentRequest,
+  updateUrlRequest,
+} from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
 import { inboxSettingsRequest } from '../../src/contract/inbox.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
@@ -182,6 +193,13 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/agents/{id}/tools': json(toolRequest, validTool),
   'PUT /api/agents/{id}/tools/{toolId}': json(toolRequest, validTool),
   'DELETE /api/agents/{id}/tools/{toolId}': none,
+  'GET /api/agents/{id}/entries': none,
+  'POST /api/agents/{id}/entries': json(knowledgeEntryRequest, { question: '¿Hay parking?', answer: 'Sí, gratuito.' }),
+  'PUT /api/agents/{id}/entries/{entryId}': json(knowledgeEntryRequest, { question: '¿Hay parking?', answer: 'Sí, gratuito.' }),
+  'DELETE /api/agents/{id}/entries/{entryId}': none,
+  'GET /api/agents/{id}/unanswered': none,
+  'POST /api/agents/{id}/unanswered/answer': json(answerUnansweredRequest, { ids: ['01JABCDEFGHJKMNPQRSTVWXYZ0'], question: '¿Hay parking?', answer: 'Sí.' }),
+  'POST /api/agents/{id}/unanswered/dismiss': json(dismissUnansweredRequest, { ids: ['01JABCDEFGHJKMNPQRSTVWXYZ0'] }),
   'GET /api/webhooks/whatsapp-business/{integrationId}': { query: ['hub.mode', 'hub.verify_token', 'hub.challenge'], encoding: 'none' },
   'POST /api/webhooks/whatsapp-business/{integrationId}': { encoding: 'whatsapp' },
   'GET /api/conversations/overview': { query: overviewQuery },
