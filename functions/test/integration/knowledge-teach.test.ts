@@ -16,7 +16,7 @@ import { DynamoUnansweredStore, unansweredPk, unansweredSk } from '../../src/ada
 import { newAgentRecord } from '../../src/domain/agents/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { buildPdf } from '../fixtures/knowledge/builders.js';
-import { api, db, tableName } from '../support/api.js';
+import { api, db, itemsOf, tableName } from '../support/api.js';
 import { agentsUser, call, createAgent, uploadMultipart, type AgentsUser } from '../support/agents-api.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
 
@@ -152,7 +152,7 @@ describe('honest refusal and the teach-the-agent loop (issue 18)', () => {
     expect(await unanswered(user, agent._id)).toEqual([]);
   });
 
-  it('dismissing removes the questions; dismissing them again is a 404', async () => {
+  it('dismissing removes the questions; dismissing them again is a 404; deleting the agent removes its questions and entries', async () => {
     const user = await agentsUser();
     await connectChatGpt(user);
     const agent = await spanishAgent(user);
@@ -170,6 +170,12 @@ describe('honest refusal and the teach-the-agent loop (issue 18)', () => {
     const again = await call(user, 'POST', `/api/agents/${agent._id}/unanswered/dismiss`, { ids });
     expect(again.status).toBe(404);
     expect(again.body.message).toBe(agentMessages.unansweredNotFound);
+    // Deleting the agent takes its unanswered questions, entries and their chunks with it.
+    await chat(user, agent._id, '¿Aceptáis pagos con tarjeta?');
+    expect(await itemsOf(unansweredPk(user.userId, agent._id))).toHaveLength(1);
+    expect((await call(user, 'DELETE', `/api/agents/${agent._id}`)).status).toBe(200);
+    expect(await itemsOf(unansweredPk(user.userId, agent._id))).toEqual([]);
+    expect(await itemsOf(`USER#${user.userId}#KB#${agent._id}`)).toEqual([]);
   });
 
   it('entries: create, list, update, delete; another user’s agent or entry is a 404; bad bodies are 400 with the message', async () => {
