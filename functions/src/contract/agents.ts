@@ -42,12 +42,12 @@ export type AgentLanguage = (typeof AGENT_LANGUAGES)[number];
 /**
  * Below this absolute relevance (0..1) no passage supports an answer: the agent says it does not
  * know. Chosen on the graded set (npm run bench: bench-knowledge-eval, hybrid, the local hashed
- * embedding) as the highest value refusing ≥ 90 % of the unanswerable questions: 0.33 refuses 14 of
- * 15 of them and ~24 % of the answerable ones (paraphrases the hashed embedding cannot see: "aparcar"
- * for "parking", "a plazos" for "sin intereses"); lower values trade refusals the other way (0.20:
- * 47–53 % / 6 %). Each agent can change it.
+ * embedding) as the lowest value refusing ≥ 90 % of the unanswerable questions: 0.35 refuses 15 of
+ * 15 of them (0.33: 13) and ~25 % of the answerable ones (paraphrases the hashed embedding cannot
+ * see: "aparcar" for "parking", "a plazos" for "sin intereses"); lower values trade refusals the
+ * other way (0.25: 73 % / 13 %). Each agent can change it.
  */
-export const DEFAULT_MIN_RELEVANCE = 0.33;
+export const DEFAULT_MIN_RELEVANCE = 0.35;
 
 /** SPEC §9: 50 MB each; PDF, TXT, DOC, DOCX. */
 export const AGENT_FILE_MAX_BYTES = 50 * 1024 * 1024;

@@ -75,6 +75,17 @@ function intentMap(lists: Record<string, string>): ReadonlyMap<string, string> {
   return new Map(Object.entries(lists).flatMap(([term, list]) => list.split(' ').map((w) => [w, term] as const)));
 }
 
+/**
+ * Customers do not always write in the agent's language (a tourist asks a Spanish clinic in
+ * English): the other language's stop words and intent words count too, except the few Spanish
+ * stop words that are English content words ("no", "sea", "favor"…).
+ */
+const NOT_STOP_IN_EN = new Set(['no', 'sea', 'favor', 'era', 'sin', 'contra', 'ante', 'entre', 'hay', 'mucho', 'poco', 'solo', 'pasa']);
+const STOPS: Record<KnowledgeLanguage, ReadonlySet<string>> = {
+  es: new Set([...STOP_WORDS.es, ...STOP_WORDS.en]),
+  en: new Set([...STOP_WORDS.en, ...[...STOP_WORDS.es].filter((w) => !NOT_STOP_IN_EN.has(w))]),
+};
+
 /** Light stemmers (see the module comment). Input is folded. */
 const STEMMERS: Record<KnowledgeLanguage, (w: string) => string> = {
   es(w) {
@@ -83,6 +94,8 @@ const STEMMERS: Record<KnowledgeLanguage, (w: string) => string> = {
     if (s.endsWith('ces') && s.length >= 5) s = `${s.slice(0, -3)}z`;
     else if (s.endsWith('es') && s.length >= 5 && !/[aeiou]/.test(s[s.length - 3]!)) s = s.slice(0, -2);
     else if (s.endsWith('s') && /[aeiou]/.test(s[s.length - 2]!)) s = s.slice(0, -1);
+    // A consonant + "s" is a borrowed plural ("brackets", "refunds").
+    else if (s.endsWith('s') && s.length >= 5 && !/[su]s$/.test(s)) s = s.slice(0, -1);
     if (s.length >= 5 && /[aoe]$/.test(s)) s = s.slice(0, -1);
     return s;
   },
@@ -121,9 +134,9 @@ export function termOf(word: string, language: KnowledgeLanguage): string | null
   let w = ASCII.test(word) ? word.toLowerCase() : fold(word);
   if (w.length > MAX_TOKEN_LENGTH) w = w.slice(0, MAX_TOKEN_LENGTH);
   if (w === '€' || w === '$' || w === '£') return PRICE_TERM;
-  const intent = INTENTS[language].get(w);
+  const intent = INTENTS[language].get(w) ?? INTENTS[language === 'es' ? 'en' : 'es'].get(w);
   if (intent) return intent;
-  if (w === '' || STOP_WORDS[language].has(w)) return null;
+  if (w === '' || STOPS[language].has(w)) return null;
   if (language === 'es' && isVosotrosVerb(word, w)) return null;
   return STEMMERS[language](w);
 }

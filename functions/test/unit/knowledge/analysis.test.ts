@@ -93,3 +93,17 @@ describe('analyse: the price, hours and place intents', () => {
     expect(analyse('Estamos en la calle de Alcalá 214', 'es')).toContain(PLACE_TERM);
   });
 });
+
+describe('analyse: a question in the other language', () => {
+  it('drops English stop words for a Spanish agent and keeps borrowed plurals together', () => {
+    expect(analyse('What is your refund policy?', 'es')).toEqual(analyse('refunds policy', 'es'));
+    expect(analyse('brackets', 'es')).toEqual(analyse('bracket', 'es'));
+    expect(analyse('How much is it?', 'es')).toEqual([]);
+    expect(analyse('How much does it cost?', 'es')).toEqual([PRICE_TERM]);
+  });
+
+  it('keeps English words that are Spanish stop words for an English agent ("no", "sea")', () => {
+    expect(analyse('Sea view, no pets', 'en')).toEqual(['sea', 'view', 'no', 'pet']);
+    expect(analyse('¿Cuánto cuesta la bici?', 'en')).toEqual([PRICE_TERM, 'bici']);
+  });
+});
