@@ -109,9 +109,9 @@ export class Bm25Index {
   }
 
   /** A term's idf; a term no document holds gets the highest (df = 0), so a query whose key words appear nowhere cannot score near its maximum. */
-  idf(term: string): number {
+  idf(term: string, minDocuments = 0): number {
     const df = this.postings.get(term)?.docs.length ?? 0;
-    return Math.log(1 + (this.size - df + 0.5) / (df + 0.5));
+    return Math.log(1 + (Math.max(this.size, minDocuments) - df + 0.5) / (df + 0.5));
   }
 
   /** Whether document `doc` holds `term` (binary search in the term's postings, which are in document order). */
