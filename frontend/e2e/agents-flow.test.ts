@@ -123,7 +123,9 @@ describe('agents', () => {
 
     // The reply carries the tool's answer and the document's fact (the price list's aligner price).
     await expect.poll(() => reply.innerText()).toContain(offer);
-    expect(await reply.innerText()).toContain('From dental-price-list.pdf: Invisible aligner treatment starts at $3,900');
+    // The fake model quotes the first sentence of the passage it got: the price list's "Cosmetic dentistry"
+    // section (chunks follow the document's headings), which holds the aligner price the source shows below.
+    expect(await reply.innerText()).toContain('From dental-price-list.pdf: Cosmetic dentistry In-office teeth whitening costs $420');
 
     // What the agent used: the tool call with its argument and result, the PDF with the fact.
     await reply.getByRole('button', { name: /What the agent used/ }).click();
