@@ -12,7 +12,7 @@ import type { CreatedApiKey } from '../../src/contract/api-keys.js';
 import { INBOX_DEFAULTS, inboxMessages, type InboxSettings } from '../../src/contract/inbox.js';
 import type { Conversation, ConversationDetail, ConversationMessage, ConversationOverview } from '../../src/contract/whatsapp.js';
 import { whatsappMessages } from '../../src/contract/whatsapp.js';
-import { api, db, getItem, provided, tableName } from '../support/api.js';
+import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import {
   connectWhatsApp,
@@ -47,17 +47,6 @@ async function ready(): Promise<Setup> {
   if (agent.status !== 201) throw new Error(`agent create failed: ${agent.status}`);
   const wa = await connectWhatsApp(token, { phoneNumber: `+3491${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` });
   return { token, userId, key, wa };
-}
-
-/** Polls until `check` returns a value (not undefined/false) or the time is up. */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The customer writes `body`; resolves once the worker finished with the message (answered or not). */

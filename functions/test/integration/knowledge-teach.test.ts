@@ -16,7 +16,7 @@ import { DynamoUnansweredStore, unansweredPk, unansweredSk } from '../../src/ada
 import { newAgentRecord } from '../../src/domain/agents/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { buildPdf } from '../fixtures/knowledge/builders.js';
-import { api, db, itemsOf, tableName } from '../support/api.js';
+import { api, db, itemsOf, tableName, until } from '../support/api.js';
 import { agentsUser, call, createAgent, uploadMultipart, type AgentsUser } from '../support/agents-api.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
 
@@ -28,17 +28,6 @@ async function connectChatGpt(user: AgentsUser): Promise<string> {
   const res = await api('POST', '/api/integrations/chatgpt/setup', { token: user.token, body: { apiKey: key, model: 'gpt-4o' } });
   if (res.status !== 200) throw new Error(`ChatGPT setup failed: ${res.status} ${res.body.message}`);
   return key;
-}
-
-/** Polls until `check` returns a value (not undefined/false) or the time is up. */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function spanishAgent(user: AgentsUser): Promise<Agent> {

@@ -20,7 +20,7 @@ import { createInboundPipeline } from '../../src/domain/whatsapp/inbound.js';
 import { MAX_INBOUND_BODY } from '../../src/domain/whatsapp/parse-delivery.js';
 import type { GraphClient, WhatsAppInboundJob } from '../../src/domain/whatsapp/ports.js';
 import { newId } from '../../src/lib/ids.js';
-import { api, db, getItem, provided, tableName } from '../support/api.js';
+import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { deadLetters } from '../support/stack-clients.js';
 import { subscribedUser, subscriptionItem } from '../support/billing.js';
 import {
@@ -73,17 +73,6 @@ async function deliver(s: Setup, parts: ChangeParts): Promise<void> {
   const body = metaDelivery(s.wa, parts);
   const res = await postWebhook(s.wa.integrationId, body, signMetaBody(body, s.wa.appSecret));
   if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text}`);
-}
-
-/** Polls until `check` returns a value (not undefined/false) or the time is up. */
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 /** The customer's conversations (via their pointer's list). */

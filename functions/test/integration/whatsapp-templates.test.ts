@@ -11,7 +11,7 @@ import type { ConversationDetail, ConversationMessage } from '../../src/contract
 import { templateMessages, type WhatsAppTemplate } from '../../src/contract/whatsapp-templates.js';
 import { DynamoMessageRepository } from '../../src/adapters/dynamo/messages.js';
 import { META_ERROR_WORDS } from '../../src/domain/whatsapp/graph-errors.js';
-import { api, db, getItem, tableName } from '../support/api.js';
+import { api, db, getItem, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { listContacts } from '../support/contacts.js';
 import { ago, DAY, HOUR, inbound, openConversation, spanishWaId } from '../support/conversations.js';
@@ -53,16 +53,6 @@ async function withConversation(lastInboundAgo: number, customer: { waId: string
   const conv = await openConversation(s.userId, s.wa, customer, at);
   await inbound(s.userId, s.wa, conv, { body: '¿Tenéis cita el martes?', at });
   return { ...s, conv };
-}
-
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 const sendsReach = (phoneId: string, count: number): Promise<GraphSend[]> =>

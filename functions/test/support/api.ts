@@ -152,3 +152,14 @@ export async function clearRateLimits(email: string, action: string): Promise<vo
       .map((i) => db().send(new DeleteCommand({ TableName: tableName(), Key: { pk: i.pk, sk: i.sk } }))),
   );
 }
+
+/** Polls until `check` returns a value (not undefined/false) or the time is up. */
+export async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
