@@ -20,6 +20,10 @@ const INTENDED = [
   'PUT /api/agents/{id}/urls/{urlId}',
   'POST /api/agents/{id}/tools',
   'PUT /api/agents/{id}/tools/{toolId}',
+  // Knowledge entries (teaching the agent, also by answering an unanswered question); dismissing is clean-up
+  'POST /api/agents/{id}/entries',
+  'PUT /api/agents/{id}/entries/{entryId}',
+  'POST /api/agents/{id}/unanswered/answer',
   // Integrations: setup, test, AI-improve, settings
   'POST /api/integrations/chatgpt/setup',
   'POST /api/integrations/chatgpt/test',
