@@ -14,7 +14,7 @@
  * agent, so none is ever written under a deleted agent.
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { AGENT_LIMITS, DEFAULT_MIN_RELEVANCE } from '../../contract/agents.js';
+import { AGENT_LIMITS, DEFAULT_MIN_RELEVANCE } from '../../contract/agent-limits.js';
 import type { AddEntryOutcome } from '../../domain/agents/entries.js';
 import type { AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
 import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';

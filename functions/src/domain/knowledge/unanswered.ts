@@ -4,7 +4,8 @@
  * the customer's reply goes out anyway); the agent page lists them grouped by similarity, and the
  * owner answers a group (it becomes a knowledge entry) or dismisses it.
  */
-import { AGENT_LIMITS, type UnansweredChannel, type UnansweredGroup, type UnansweredQuestion } from '../../contract/agents.js';
+import { AGENT_LIMITS } from '../../contract/agent-limits.js';
+import type { UnansweredChannel, UnansweredGroup, UnansweredQuestion } from '../../contract/agents.js';
 import type { KnowledgeLanguage } from './ports.js';
 import { analyse } from './analysis.js';
 

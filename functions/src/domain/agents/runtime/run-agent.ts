@@ -19,7 +19,8 @@
  * to onText while the model writes it, onToolStart lets the caller speak a filler before tools
  * run, and an aborted signal (the caller barged in) ends the turn with TurnCancelledError.
  */
-import { AGENT_LIMITS, type ChatSource, type ChatToolCall } from '../../../contract/agents.js';
+import { AGENT_LIMITS } from '../../../contract/agent-limits.js';
+import type { ChatSource, ChatToolCall } from '../../../contract/agents.js';
 import type { ChatGptSettings } from '../../../contract/integrations.js';
 import { ModelError, type ChatModel, type Completion, type CompletionRequest, type Embedder, type ModelMessage, type ModelToolCall, type ModelToolSpec } from '../../ai/ports.js';
 import { bestPassage } from '../../knowledge/passage.js';
