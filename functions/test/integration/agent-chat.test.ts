@@ -10,17 +10,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Agent, AgentFile, ChatReply } from '../../src/contract/agents.js';
 import { api, provided } from '../support/api.js';
-import { agentsUser, call, createAgent, createTool, uploadMultipart, type AgentsUser } from '../support/agents-api.js';
+import { agentsUser, type AgentsUser, call, connectChatGpt, createAgent, createTool, uploadMultipart } from '../support/agents-api.js';
 import { webFixtures } from '../support/web-fixtures.js';
 
 /** A fresh API key per test: the fake OpenAI scripts and records by key. */
 const newKey = (prefix = 'sk-test') => `${prefix}-${randomUUID()}`;
-
-async function connectChatGpt(user: AgentsUser, key = newKey(), settings: Record<string, unknown> = {}): Promise<string> {
-  const res = await api('POST', '/api/integrations/chatgpt/setup', { token: user.token, body: { apiKey: key, model: 'gpt-4o', ...settings } });
-  if (res.status !== 200) throw new Error(`ChatGPT setup failed: ${res.status} ${res.body.message}`);
-  return key;
-}
 
 async function agentWithDetails(user: AgentsUser, details: Record<string, unknown> = {}): Promise<Agent> {
   const agent = await createAgent(user, 'Sonia');

@@ -4,13 +4,13 @@
  * fake OpenAI (response_format json_schema, strict) → stored on the call → delivered by webhook
  * (signed, retried), e-mail (SES mailbox) or WhatsApp (fake Graph API).
  */
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { SUMMARY_SIGNATURE_HEADER, VOICE_DEFAULTS, type CallSummary, type VoiceConversation } from '../../src/contract/voice.js';
 import { summaryReasons } from '../../src/domain/voice/summary.js';
 import { deliveryReasons } from '../../src/domain/voice/delivery.js';
 import { api, mailsTo, provided } from './../support/api.js';
-import { agentsUser, eventually, sleep, type AgentsUser } from '../support/agents-api.js';
+import { agentsUser, type AgentsUser, connectChatGpt, eventually, sleep } from '../support/agents-api.js';
 import { deadLetters } from '../support/stack-clients.js';
 import { enqueueSummary, getCall, seedCall, agentTurn } from '../support/seed-calls.js';
 import { webFixtures } from '../support/web-fixtures.js';
@@ -26,13 +26,6 @@ const SUMMARY: CallSummary = {
   bookingExtracted: { from: 'Friday 21:00', to: '', numberOfPeople: 4, note: 'table for four' },
 };
 
-const newKey = () => `sk-test-${randomUUID()}`;
-
-async function connectChatGpt(user: AgentsUser, key = newKey()): Promise<string> {
-  const res = await api('POST', '/api/integrations/chatgpt/setup', { token: user.token, body: { apiKey: key, model: 'gpt-4o' } });
-  if (res.status !== 200) throw new Error(`ChatGPT setup failed: ${res.status} ${res.body.message}`);
-  return key;
-}
 
 async function script(key: string, contents: string[]): Promise<void> {
   const res = await fetch(`${provided('openaiUrl')}/_test/script`, {

@@ -17,18 +17,11 @@ import { newAgentRecord } from '../../src/domain/agents/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { buildPdf } from '../fixtures/knowledge/builders.js';
 import { api, db, itemsOf, tableName, until } from '../support/api.js';
-import { agentsUser, call, createAgent, uploadMultipart, type AgentsUser } from '../support/agents-api.js';
+import { agentsUser, type AgentsUser, call, connectChatGpt, createAgent, uploadMultipart } from '../support/agents-api.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
 
 const REFUSAL_ES = 'Lo siento, no tengo esa información.';
 const OFFER_ES = '¿Quieres que te pase con una persona del equipo?';
-
-async function connectChatGpt(user: AgentsUser): Promise<string> {
-  const key = `sk-test-${randomUUID()}`;
-  const res = await api('POST', '/api/integrations/chatgpt/setup', { token: user.token, body: { apiKey: key, model: 'gpt-4o' } });
-  if (res.status !== 200) throw new Error(`ChatGPT setup failed: ${res.status} ${res.body.message}`);
-  return key;
-}
 
 async function spanishAgent(user: AgentsUser): Promise<Agent> {
   const agent = await createAgent(user, 'Sonia');

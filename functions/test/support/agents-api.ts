@@ -2,6 +2,7 @@
  * Agents helpers for the integration tests: typed calls of the agents API, the raw items of an
  * agent, its chunk partition, its objects in s3rver and the local queues.
  */
+import { randomUUID } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand, NotFound } from '@aws-sdk/client-s3';
 import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
@@ -172,4 +173,11 @@ export async function eventually<T>(check: () => Promise<T | undefined | null | 
     if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms`);
     await sleep(100);
   }
+}
+
+/** Connects the fake OpenAI as the user's ChatGPT integration (gpt-4o, plus `settings`); answers the key, which scripts the fake per test. */
+export async function connectChatGpt(user: AgentsUser, key = `sk-test-${randomUUID()}`, settings: Record<string, unknown> = {}): Promise<string> {
+  const res = await api('POST', '/api/integrations/chatgpt/setup', { token: user.token, body: { apiKey: key, model: 'gpt-4o', ...settings } });
+  if (res.status !== 200) throw new Error(`ChatGPT setup failed: ${res.status} ${res.body.message}`);
+  return key;
 }
