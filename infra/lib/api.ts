@@ -136,7 +136,9 @@ export class Api extends Construct {
       };
       for (const [key, value] of Object.entries(env)) fn.fn.addEnvironment(key, value);
       this.functions[name] = fn;
-      integrations[name] = new HttpLambdaIntegration(`${name}-integration`, fn.fn);
+      // One invoke permission per function for the whole API (not one per route): a group serves
+      // up to ~30 routes, and per-route permissions took the stack to CloudFormation's 500 resources.
+      integrations[name] = new HttpLambdaIntegration(`${name}-integration`, fn.fn, { scopePermissionToRoute: false });
     }
 
     // The public API's authorizer: payload 2.0 simple responses. No identity source and no

@@ -457,6 +457,23 @@ describe('HTTP API and Cognito', () => {
     }
   });
 
+  it('lets API Gateway invoke each route-group function through one permission scoped to this API, not one per route', () => {
+    const apiId = logicalId(s.stack.api.httpApi);
+    for (const name of groupNames) {
+      const fnId = logicalId(s.stack.api.functions[name].fn);
+      const permissions = Object.values(resources('AWS::Lambda::Permission')).filter(
+        (p) => JSON.stringify(p.Properties.FunctionName) === JSON.stringify({ 'Fn::GetAtt': [fnId, 'Arn'] }),
+      );
+      expect(permissions, name).toHaveLength(1);
+      expect(permissions[0]!.Properties.Principal).toBe('apigateway.amazonaws.com');
+      expect(JSON.stringify(permissions[0]!.Properties.SourceArn)).toContain(apiId);
+    }
+  });
+
+  it('stays well under CloudFormation\'s 500 resources per stack, so new routes and workers still fit', () => {
+    expect(Object.keys(s.template.toJSON().Resources).length).toBeLessThan(420);
+  });
+
   it('checks Cognito-issued tokens for the web client', () => {
     const poolId = logicalId(s.stack.auth.userPool);
     s.template.hasResourceProperties('AWS::ApiGatewayV2::Authorizer', {
