@@ -13,12 +13,13 @@
  * (exit code 1 when missed) apply to hybrid with the local embedding: recall@3 ≥ 95 % overall and
  * per agent, ≥ 90 % of unanswerable questions refused, no answerable one refused.
  *
- *   --details   list every hybrid miss (question, query, best sources)
+ *   --details   list every hybrid miss (question, query, best sources), of both sets
  *   --sweep     refusal rates of hybrid (local) for other thresholds (to choose DEFAULT_MIN_RELEVANCE)
  */
 import OpenAI from 'openai';
 import { EMBEDDING_MODEL, type Embedder } from '../src/domain/ai/ports.js';
 import { EVAL_TARGETS, evaluateGradedSet, type EvalReport, meetsTargets, pct } from '../test/fixtures/knowledge-eval/evaluate.js';
+import { HELD_OUT_QUESTIONS } from '../test/fixtures/knowledge-eval/held-out.js';
 import { table } from './bench-common.js';
 
 const details = process.argv.includes('--details');
@@ -63,6 +64,8 @@ function rowsOf(report: EvalReport, targeted: boolean): string[][] {
 
 const started = performance.now();
 const local = await evaluateGradedSet();
+// Written blind (without the graded questions or the ranking code): how the tuning generalises. No target.
+const heldOut = await evaluateGradedSet({ questions: HELD_OUT_QUESTIONS });
 const reports = [local];
 const real = openAiEmbedder();
 if (real) reports.push(await evaluateGradedSet({ embedder: real, embedding: `${EMBEDDING_MODEL} @ ${new URL(process.env.OPENAI_BASE_URL!).host}` }));
@@ -89,11 +92,22 @@ console.log(
       .map((s) => [s.agent, pct(s.recallAt1), pct(s.recallAt3), pct(s.recallAt5), pct(s.unanswerableRefused), pct(s.answerableRefused), pct(s.answeredFromPassage)]),
   ),
 );
+const heldOutRows = [
+  ...heldOut.perAgent.filter((s) => s.mode === 'hybrid').map((s) => ({ ...s, label: s.agent })),
+  { ...heldOut.summaries.find((s) => s.mode === 'hybrid')!, label: 'all' },
+];
+console.log(`\nHeld-out set, hybrid (local): ${heldOutRows.at(-1)!.answerable} answerable + ${heldOutRows.at(-1)!.unanswerable} unanswerable questions written blind, never tuned on (no target):\n`);
+console.log(
+  table(
+    ['agent', 'recall@1', 'recall@3', 'recall@5', 'unanswerable refused', 'answerable refused', 'answered from the right passage'],
+    heldOutRows.map((s) => [s.label, pct(s.recallAt1), pct(s.recallAt3), pct(s.recallAt5), pct(s.unanswerableRefused), pct(s.answerableRefused), pct(s.answeredFromPassage)]),
+  ),
+);
 if (!real) console.log('\n(set OPENAI_BASE_URL and OPENAI_API_KEY to add rows with a real embedding endpoint)');
 
-if (details) {
-  console.log('\nHybrid (local) misses:');
-  for (const r of local.results.hybrid) {
+function printMisses(title: string, report: EvalReport): void {
+  console.log(`\n${title}:`);
+  for (const r of report.results.hybrid) {
     const answerable = r.question.expect !== null;
     const miss = answerable ? r.rank === null || r.rank > 3 || r.refused : !r.refused;
     if (!miss) continue;
@@ -103,6 +117,10 @@ if (details) {
     );
     for (const t of r.top.slice(0, 3)) console.log(`    ${t.relevance.toFixed(3)} ${t.source}: ${t.text.replace(/\s+/g, ' ').slice(0, 140)}`);
   }
+}
+if (details) {
+  printMisses('Hybrid (local) misses', local);
+  printMisses('Held-out set, hybrid (local) misses', heldOut);
 }
 
 if (sweep) {
