@@ -58,3 +58,18 @@ type InboundFields = Omit<z.infer<typeof whatsappInboundJob>, 'body' | 'bodyKey'
 export type QueuedInboundJob = InboundFields & ({ body: string; bodyKey?: undefined } | { body?: undefined; bodyKey: string });
 /** A delivery with its body at hand (a parked piece once read back): what the inbound pipeline processes. */
 export type WhatsAppInboundJob = InboundFields & { body: string };
+
+/**
+ * contacts-jobs (issue 19): one CSV job of a user, its record in the table (the mapping, the
+ * progress). An import slice starts at `cursor` (the byte offset after the last row done, and that
+ * row's line number and index) and queues the next slice before the function's timeout.
+ */
+export const contactsJob = /* @__PURE__ */ z.object({
+  userId: id,
+  jobId: id,
+  kind: /* @__PURE__ */ z.enum(['import', 'undo', 'export']),
+  cursor: /* @__PURE__ */ z.optional(
+    /* @__PURE__ */ z.object({ offset: /* @__PURE__ */ z.number(), line: /* @__PURE__ */ z.number(), row: /* @__PURE__ */ z.number() }),
+  ),
+});
+export type ContactsJob = z.infer<typeof contactsJob>;
