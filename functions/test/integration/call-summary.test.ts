@@ -158,7 +158,7 @@ describe('call-summary worker', () => {
     await setSummaryMethod(user, 'email');
     const me = await api<{ email: string }>('GET', '/api/me', { token: user.token });
     const email = me.body.data!.email;
-    const seeded = await seedCall(user.userId);
+    const seeded = await seedCall(user.userId, { createdAt: '2026-11-26T09:15:00.000Z' });
 
     await enqueueSummary(user.userId, seeded.id);
     const call = await settled(user, seeded.id, 1);
@@ -169,6 +169,31 @@ describe('call-summary worker', () => {
     expect(mail.body.text).toContain(SUMMARY.quickSummary);
     expect(mail.body.text).toContain('- Confirm the booking by e-mail');
     expect(mail.body.text).toContain(`/voice-conversations/${seeded.id}`);
+    // English words and the time of a profile that never chose a zone, named UTC.
+    expect(mail.body.text).toContain('Sentiment: positive · Urgency: medium');
+    expect(mail.body.text).toMatch(/^Call from .+ on Nov 26, 2026, 9:15\sAM UTC, 1:23 long\.$/m);
+  });
+
+  it('e-mails a Spanish owner the summary in Spanish, with the time in their zone (Europe/Madrid)', async () => {
+    const user = await agentsUser();
+    const key = await connectChatGpt(user);
+    await script(key, [JSON.stringify({ ...SUMMARY, sentiment: 'negative', urgency: 'critical' })]);
+    await setSummaryMethod(user, 'email');
+    const profile = await api('PUT', '/api/user/profile', { token: user.token, body: { name: 'Lucía Peña', language: 'es', timeZone: 'Europe/Madrid' } });
+    expect(profile.status).toBe(200);
+    const email = (await api<{ email: string }>('GET', '/api/me', { token: user.token })).body.data!.email;
+    const seeded = await seedCall(user.userId, { createdAt: '2026-11-26T09:15:00.000Z' });
+
+    await enqueueSummary(user.userId, seeded.id);
+    await settled(user, seeded.id, 1);
+
+    const mail = await eventually(async () => (await mailsTo(email)).find((m) => m.subject.startsWith('Resumen de llamada')));
+    expect(mail.subject).toBe(`Resumen de llamada: ${seeded.phoneNumber} (1:23)`);
+    // 09:15 UTC is 10:15 in Madrid (CET) in November.
+    expect(mail.body.text).toContain(`Llamada de ${seeded.phoneNumber} el 26 nov 2026, 10:15, duración 1:23.`);
+    expect(mail.body.text).toContain('Sentimiento: negativo · Urgencia: crítica');
+    expect(mail.body.text).not.toMatch(/negative|critical|UTC/);
+    expect(mail.body.html).toContain('Urgencia: crítica');
   });
 
   it('WhatsApp: sent to the profile phone; outside the 24-hour window the attempt fails with the reason', async () => {

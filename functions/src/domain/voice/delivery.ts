@@ -28,6 +28,7 @@ import {
   type SummaryWebhookPayload,
 } from '../../contract/voice.js';
 import type { Mailer } from '../auth/ports.js';
+import { catalogue, enumWords, formatDateTime } from '../i18n/messages.js';
 import type { CallRepository, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
 
@@ -53,6 +54,8 @@ export interface DeliveryUser {
   /** Profile phone (E.164 or ''). */
   phoneNumber: string;
   language: Language;
+  /** IANA zone the e-mail's times are written in (profile `timeZone`; absent = UTC). */
+  timeZone?: string;
 }
 
 /** The answer of one webhook POST; never throws. `permanent`: retrying cannot help (the guard refused the URL). */
@@ -101,8 +104,8 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
-const LABELS = {
-  en: {
+const LABELS = catalogue(
+  {
     subject: (from: string, duration: string) => `Call summary: ${from} (${duration})`,
     intro: (from: string, at: string, duration: string) => `Call from ${from} on ${at}, ${duration} long.`,
     summary: 'Summary',
@@ -117,7 +120,7 @@ const LABELS = {
     open: 'Open the call',
     unknown: 'an unknown number',
   },
-  es: {
+  {
     subject: (from: string, duration: string) => `Resumen de llamada: ${from} (${duration})`,
     intro: (from: string, at: string, duration: string) => `Llamada de ${from} el ${at}, duración ${duration}.`,
     summary: 'Resumen',
@@ -132,7 +135,7 @@ const LABELS = {
     open: 'Abrir la llamada',
     unknown: 'un número desconocido',
   },
-} as const;
+);
 
 interface SummaryText {
   subject: string;
@@ -140,11 +143,12 @@ interface SummaryText {
   link: string;
 }
 
-function summaryText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string): SummaryText {
-  const l = LABELS[language] ?? LABELS.en;
+function summaryText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string, timeZone?: string): SummaryText {
+  const l = LABELS(language);
+  const words = enumWords(language);
   const from = call.contact?.name ? `${call.contact.name} (${call.phoneNumber})` : call.phoneNumber || l.unknown;
   const duration = formatDuration(call.duration);
-  const at = call.createdAt.replace('T', ' ').slice(0, 16) + ' UTC';
+  const at = formatDateTime(call.createdAt, language, timeZone);
   const contact = Object.values(summary.contactExtracted).filter((v) => v.trim() !== '').join(' · ');
   const b = summary.bookingExtracted;
   const booking = [b.from, b.to && `→ ${b.to}`, b.numberOfPeople !== null ? `${b.numberOfPeople} ${l.people}` : '', b.note]
@@ -158,7 +162,7 @@ function summaryText(call: StoredCall, summary: CallSummary, language: Language,
     `${l.actions}:`,
     ...(summary.actionPoints.length ? summary.actionPoints.map((a) => `- ${a}`) : [`- ${l.none}`]),
     '',
-    `${l.sentiment}: ${summary.sentiment} · ${l.urgency}: ${summary.urgency} · ${l.tone}: ${summary.tone}`,
+    `${l.sentiment}: ${words.sentiment[summary.sentiment]} · ${l.urgency}: ${words.urgency[summary.urgency]} · ${l.tone}: ${summary.tone}`,
     ...(contact ? [`${l.contact}: ${contact}`] : []),
     ...(booking ? [`${l.booking}: ${booking}`] : []),
   ];
@@ -184,20 +188,21 @@ function whatsAppOf(t: SummaryText): string {
   return text.length > 4000 ? `${text.slice(0, 3990)}…\n${t.link}` : text;
 }
 
-export function summaryEmail(call: StoredCall, summary: CallSummary, language: Language, appUrl: string) {
-  return emailOf(summaryText(call, summary, language, appUrl), (LABELS[language] ?? LABELS.en).open);
+/** `timeZone`: the reader's profile zone the call's time is written in (absent = UTC). */
+export function summaryEmail(call: StoredCall, summary: CallSummary, language: Language, appUrl: string, timeZone?: string) {
+  return emailOf(summaryText(call, summary, language, appUrl, timeZone), LABELS(language).open);
 }
 
 /** WhatsApp text (4096 characters at most). */
-export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string): string {
-  return whatsAppOf(summaryText(call, summary, language, appUrl));
+export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string, timeZone?: string): string {
+  return whatsAppOf(summaryText(call, summary, language, appUrl, timeZone));
 }
 
 // ---------------------------------------------------------------------------------------------
 // The handoff notice
 
-const HANDOFF_LABELS = {
-  en: {
+const HANDOFF_LABELS = catalogue(
+  {
     subject: (from: string) => `Call being transferred to you: ${from}`,
     intro: (from: string, to: string) => `The AI agent is transferring a call from ${from} to ${to} now.`,
     reason: 'Reason',
@@ -210,7 +215,7 @@ const HANDOFF_LABELS = {
     open: 'Open the call',
     unknown: 'an unknown number',
   },
-  es: {
+  {
     subject: (from: string) => `Llamada transferida a usted: ${from}`,
     intro: (from: string, to: string) => `El agente de IA está transfiriendo ahora una llamada de ${from} a ${to}.`,
     reason: 'Motivo',
@@ -223,13 +228,13 @@ const HANDOFF_LABELS = {
     open: 'Abrir la llamada',
     unknown: 'un número desconocido',
   },
-} as const;
+);
 
 /** Characters of the conversation a notice carries (the newest turns when longer). */
 export const HANDOFF_TRANSCRIPT_MAX_CHARS = 2_500;
 
 function handoffText(call: StoredCall, summary: CallSummary | null, language: Language, appUrl: string): SummaryText {
-  const l = HANDOFF_LABELS[language] ?? HANDOFF_LABELS.en;
+  const l = HANDOFF_LABELS(language);
   const from = call.contact?.name ? `${call.contact.name} (${call.phoneNumber})` : call.phoneNumber || l.unknown;
   let transcript = call.messages.map((t) => `${t.role === 'user' ? l.caller : l.agent}: ${t.content.replace(/\s+/g, ' ').trim()}`).join('\n');
   if (transcript.length > HANDOFF_TRANSCRIPT_MAX_CHARS) transcript = `[…] ${transcript.slice(transcript.length - HANDOFF_TRANSCRIPT_MAX_CHARS)}`;
@@ -241,7 +246,7 @@ function handoffText(call: StoredCall, summary: CallSummary | null, language: La
           '',
           `${l.summary}: ${summary.quickSummary}`,
           ...(summary.actionPoints.length ? [`${l.actions}:`, ...summary.actionPoints.map((a) => `- ${a}`)] : []),
-          `${l.urgency}: ${summary.urgency}`,
+          `${l.urgency}: ${enumWords(language).urgency[summary.urgency]}`,
         ]
       : []),
     '',
@@ -252,7 +257,7 @@ function handoffText(call: StoredCall, summary: CallSummary | null, language: La
 }
 
 export function handoffEmail(call: StoredCall, summary: CallSummary | null, language: Language, appUrl: string) {
-  return emailOf(handoffText(call, summary, language, appUrl), (HANDOFF_LABELS[language] ?? HANDOFF_LABELS.en).open);
+  return emailOf(handoffText(call, summary, language, appUrl), HANDOFF_LABELS(language).open);
 }
 
 export function handoffWhatsAppText(call: StoredCall, summary: CallSummary | null, language: Language, appUrl: string): string {
@@ -286,7 +291,7 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
   async function email(call: StoredCall, summary: CallSummary, user: DeliveryUser | null): Promise<SummaryDeliveryAttempt[]> {
     if (!user?.email) return [await record(call, { method: 'email', attempt: 1, ok: false, error: deliveryReasons.noEmail })];
     try {
-      await deps.mailer.send({ to: user.email, ...summaryEmail(call, summary, user.language, deps.appUrl) });
+      await deps.mailer.send({ to: user.email, ...summaryEmail(call, summary, user.language, deps.appUrl, user.timeZone) });
       return [await record(call, { method: 'email', attempt: 1, ok: true })];
     } catch (error) {
       deps.onError?.('call summary e-mail failed', error);
@@ -301,7 +306,7 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
     const connection = await deps.whatsapp.connection(call.userId);
     if (!connection) return fail(deliveryReasons.noWhatsApp);
     try {
-      await deps.whatsapp.sendText(connection.credentials, to, summaryWhatsAppText(call, summary, user?.language ?? 'en', deps.appUrl));
+      await deps.whatsapp.sendText(connection.credentials, to, summaryWhatsAppText(call, summary, user?.language ?? 'en', deps.appUrl, user?.timeZone));
       return [await record(call, { method: 'whatsapp', attempt: 1, ok: true })];
     } catch (error) {
       const code = (error as { code?: unknown }).code;
