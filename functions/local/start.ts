@@ -14,6 +14,9 @@
  *   TWILIO_PORT    4012  fake Twilio REST API (register accounts and play calls, see local/fake-twilio/)
  *   VITE_PORT      5173  Vite dev server (--dev only)
  * Optional: GOOGLE_CLIENT_ID enables Google sign-in (served in /config.json).
+ * OUTBOUND_ALLOW_HOSTS: comma-separated host[:port] on this machine that URL sources and custom
+ * tools may reach (e.g. localhost:8080,127.0.0.1:9000); every other loopback or private address
+ * stays refused by the outbound guard (see start-options.ts).
  * Billing: without STRIPE_SECRET_KEY (the default) billing runs in local test mode against the
  * fake Stripe, no real payments. With STRIPE_SECRET_KEY set, the handlers use that key and the
  * STRIPE_WEBHOOK_SECRET / STRIPE_PRICE_* / STRIPE_API_URL from the environment instead.
@@ -34,7 +37,8 @@ import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PortInUseError, isPortFree } from './ports.js';
-import { startLocalStack, type LocalStack, type ServiceName } from './stack.js';
+import { startLocalStack, type LocalStack } from './stack.js';
+import { StartConfigError, localStartConfig } from './start-options.js';
 
 // This project runs on Node 20 on purpose (ARCHITECTURE §5); the SDK's Node 22 notice is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -44,58 +48,14 @@ const dataDir = join(repoDir, '.data');
 const frontendRoot = join(repoDir, 'frontend');
 const dev = process.argv.includes('--dev');
 
-const PORT_ENV: Record<ServiceName, [string, number]> = {
-  gateway: ['PORT', 3000],
-  dynamodb: ['DYNAMODB_PORT', 8000],
-  cognito: ['COGNITO_PORT', 9229],
-  s3: ['S3_PORT', 4569],
-  ses: ['SES_PORT', 8005],
-  sqs: ['SQS_PORT', 9324],
-  stripe: ['STRIPE_PORT', 12111],
-  openai: ['OPENAI_PORT', 4010],
-  whatsapp: ['WHATSAPP_GRAPH_PORT', 4011],
-  twilio: ['TWILIO_PORT', 4012],
-};
-
-function portFromEnv(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const port = Number(raw);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
-    console.error(`${name}=${raw} is not a valid port number.`);
-    process.exit(1);
-  }
-  return port;
-}
-
 async function main(): Promise<void> {
-  const ports = Object.fromEntries(
-    Object.entries(PORT_ENV).map(([service, [envVar, fallback]]) => [service, portFromEnv(envVar, fallback)]),
-  ) as Record<ServiceName, number>;
-  const portEnvVars = Object.fromEntries(
-    Object.entries(PORT_ENV).map(([service, [envVar]]) => [service, envVar]),
-  ) as Record<ServiceName, string>;
-  const vitePort = portFromEnv('VITE_PORT', 5173);
+  const config = localStartConfig(process.env, { dev });
+  const { ports, vitePort, appUrl, outboundAllowHosts } = config;
+  const { stripeKey: realStripeKey, openAiUrl: realOpenAiUrl, graphUrl: realGraphUrl, twilioUrl: realTwilioUrl } = config.real;
   if (dev && !(await isPortFree(vitePort))) throw new PortInUseError(vitePort, 'Vite dev server', 'VITE_PORT');
 
-  const appUrl = dev ? `http://localhost:${vitePort}` : `http://localhost:${ports.gateway}`;
-  const realStripeKey = process.env.STRIPE_SECRET_KEY?.trim() || undefined;
-  const realOpenAiUrl = process.env.OPENAI_BASE_URL?.trim() || undefined;
-  const realGraphUrl = process.env.WHATSAPP_GRAPH_URL?.trim() || undefined;
-  const realTwilioUrl = process.env.TWILIO_API_URL?.trim() || undefined;
   console.log('Starting AgentDesk locally…');
-  const stack = await startLocalStack({
-    dataDir,
-    ports,
-    portEnvVars,
-    appUrl,
-    frontendDir: join(frontendRoot, 'dist'),
-    schedules: true,
-    ...(realStripeKey ? { stripe: false as const } : {}),
-    ...(realOpenAiUrl ? { openai: false as const } : {}),
-    ...(realGraphUrl ? { whatsapp: false as const } : {}),
-    ...(realTwilioUrl ? { twilio: false as const } : {}),
-  });
+  const stack = await startLocalStack({ ...config.stackOptions, dataDir, frontendDir: join(frontendRoot, 'dist') });
 
   let closeVite: (() => Promise<void>) | undefined;
   if (dev) closeVite = await startVite(stack, vitePort);
@@ -132,6 +92,12 @@ async function main(): Promise<void> {
     stack.twilioApiUrl
       ? `fake Twilio REST API at ${stack.twilioApiUrl.replace('127.0.0.1', 'localhost')} — register accounts and play calls at /_test, offline`
       : `${realTwilioUrl} (TWILIO_API_URL from the environment)`,
+  );
+  line(
+    'Outbound',
+    outboundAllowHosts.length
+      ? `URL sources and custom tools may also reach ${outboundAllowHosts.join(', ')} (OUTBOUND_ALLOW_HOSTS)`
+      : 'local and private addresses refused (set OUTBOUND_ALLOW_HOSTS=localhost:8080 to try a page or tool on this machine)',
   );
   line('Voice relay', `${stack.env.VOICE_RELAY_URL ?? ''} — the ConversationRelay WebSocket API of streamed calls`);
   line('Data', dataDir);
@@ -187,7 +153,7 @@ function installShutdown(stack: LocalStack, beforeStop: () => Promise<void> | un
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof PortInUseError) console.error(error.message);
+  if (error instanceof PortInUseError || error instanceof StartConfigError) console.error(error.message);
   else console.error('Could not start the local stack:', error instanceof Error ? error.message : error);
   process.exit(1);
 });
