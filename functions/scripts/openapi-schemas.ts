@@ -92,6 +92,7 @@ export const contactListResponseSchema = component(
     data: z.array(contactSchema),
     pagination: contactPaginationSchema,
     searchTruncated: z.optional(described('Present and true when a search matched more than 1000 contacts: only the newest 1000 are searched.', z.boolean())),
+    filterTruncated: z.optional(described('Present and true when a tag or custom-field filter looked at only the newest 10,000 contacts.', z.boolean())),
   }),
 );
 

@@ -243,6 +243,9 @@ const operations: Record<PublicRouteKey, Json> = {
       },
       search: { description: 'Words (or their beginnings) of the name or e-mail, or digits of the phone number; every word must match.' },
       source: { description: 'Only contacts of this source; empty for all.', schema: { enum: ['', ...CONTACT_SOURCES] } },
+      tag: { description: 'Only contacts carrying this tag (whole tag, case- and accent-insensitive); empty for all.' },
+      field: { description: 'Only contacts having this custom field (name case- and accent-insensitive); empty for all.' },
+      value: { description: 'With `field`: only contacts whose field has this value (whole text, case- and accent-insensitive). Without `field`: 400.' },
     }),
     responses: {
       '200': ok('A page of contacts.', ref(idOf(responseRegistry, contactListResponseSchema))),

@@ -78,6 +78,8 @@ export interface ContactListResponse {
   pagination: ContactPagination;
   /** Present and true when a search matched more than CONTACT_SEARCH_MAX_MATCHES contacts: only the newest are listed. */
   searchTruncated?: boolean;
+  /** Present and true when a tag or custom-field filter looked at only the newest CONTACT_FILTER_MAX_SCANNED contacts. */
+  filterTruncated?: boolean;
 }
 
 export interface ContactStats {
@@ -157,6 +159,7 @@ export const contactMessages = {
   customFieldValueTooLong: `Custom field values must be ${CONTACT_LIMITS.customFieldValue} characters or less`,
   customFieldsInvalid: 'Custom fields must be a list of {name, value} or an object of text values',
   searchTooLong: `Search must be ${CONTACT_LIMITS.search} characters or less`,
+  valueWithoutField: 'Choose a custom field to filter by its value',
   csvRequired: 'CSV file is required',
   csvTooLarge: 'CSV file must be 2 MB or less',
   csvTooManyRows: `A CSV import can have at most ${CONTACT_IMPORT_MAX_ROWS} rows`,
@@ -331,13 +334,27 @@ const sourceParam = z.pipe(
   z.transform((v) => (v === '' ? undefined : (v as ContactSource))),
 );
 
-/** GET /api/contacts query string. */
-export const listContactsQuery = z.object({
-  page: pageParam,
-  limit: limitParam,
-  search: searchParam,
-  source: sourceParam,
-});
+/** Filter params: trimmed, '' (or absent) means no filter. */
+const tagParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMITS.tag, contactMessages.tagTooLong)), '');
+const fieldParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMITS.customFieldName, contactMessages.customFieldNameTooLong)), '');
+const valueParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMITS.customFieldValue, contactMessages.customFieldValueTooLong)), '');
+
+/**
+ * GET /api/contacts query string. `tag` keeps contacts carrying that tag; `field` those having
+ * that custom field, and with `value` only where it has that value (all case- and
+ * accent-insensitive, whole text). A `value` without a `field` is a 400.
+ */
+export const listContactsQuery = z
+  .object({
+    page: pageParam,
+    limit: limitParam,
+    search: searchParam,
+    source: sourceParam,
+    tag: tagParam,
+    field: fieldParam,
+    value: valueParam,
+  })
+  .check(z.refine((q) => q.value === '' || q.field !== '', { message: contactMessages.valueWithoutField, path: ['value'] }));
 export type ListContactsQuery = z.output<typeof listContactsQuery>;
 
 /** GET /api/contacts/export query string (every matching row; no paging). */

@@ -3,6 +3,7 @@ export * from './auth.js';
 export * from './billing.js';
 export * from './contacts.js';
 export * from './contacts-bulk.js';
+export * from './contacts-bulk.js';
 export * from './contact-jobs.js';
 export * from './contact-timeline.js';
 export * from './integrations.js';

@@ -1,5 +1,6 @@
 /**
- * /api/contacts: list, CRUD, stats, CSV import and export, import from WhatsApp; and a voice call's
+ * /api/contacts: list (with tag and custom-field filters, and their facets), CRUD, bulk delete and
+ * tag, stats, CSV import and export, import from WhatsApp; and a voice call's
  * extracted contact data applied to a contact (GET …/apply-contact/preview, POST
  * /api/voice-conversations/{id}/apply-contact with the chosen fields, POST …/apply-contact/undo)
  * ('user' auth, DynamoDB only).
@@ -12,6 +13,7 @@ import {
   listContactsQuery,
   updateContactRequest,
 } from '../contract/contacts.js';
+import { bulkDeleteContactsRequest, bulkTagContactsRequest, contactBulkMessages } from '../contract/contacts-bulk.js';
 import { applyContactMessages, applyContactRequest, undoApplyContactRequest } from '../contract/apply-contact.js';
 import { voiceMessages } from '../contract/voice-messages.js';
 import { whatsappMessages } from '../contract/whatsapp.js';
@@ -36,6 +38,17 @@ export const routes: RouteTable = {
     return { status: 201, message: contactMessages.added, data: await contactService().create(userId, input, source) };
   },
   'GET /api/contacts/stats': async (req) => ({ data: await contactService().stats(req.userId()) }),
+  'GET /api/contacts/facets': async (req) => ({ data: await contactService().facets(req.userId()) }),
+  'POST /api/contacts/bulk-delete': async (req) => {
+    const userId = req.userId();
+    const { ids } = parseWith(bulkDeleteContactsRequest, req.json());
+    return { message: contactBulkMessages.deleted, data: await contactService().bulkDelete(userId, ids) };
+  },
+  'POST /api/contacts/bulk-tag': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(bulkTagContactsRequest, req.json());
+    return { message: contactBulkMessages.tagged, data: await contactService().bulkTag(userId, input) };
+  },
   'GET /api/contacts/export': async (req) => {
     const userId = req.userId();
     const query = parseWith(exportContactsQuery, req.query);

@@ -32,6 +32,7 @@ import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
 import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
+import { bulkDeleteContactsRequest, bulkTagContactsRequest } from '../../src/contract/contacts-bulk.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import {
   googleAuthRequest,
@@ -151,6 +152,9 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/contacts': { query: listContactsQuery },
   'POST /api/contacts': json(createContactRequest, { name: 'Ann Example', phoneNumber: '+14155550123', email: 'ann@example.com', customFields: { company: 'Acme' } }),
   'GET /api/contacts/stats': none,
+  'GET /api/contacts/facets': none,
+  'POST /api/contacts/bulk-delete': json(bulkDeleteContactsRequest, { ids: ['0000000001abcdef'] }),
+  'POST /api/contacts/bulk-tag': json(bulkTagContactsRequest, { ids: ['0000000001abcdef'], add: ['vip'], remove: ['lead'] }),
   'GET /api/contacts/export': { query: exportContactsQuery },
   'POST /api/contacts/import/preview': json(importContactsRequest, { csv: 'name,phone,email\nBea,+14155550124,bea@example.com\n' }),
   'POST /api/contacts/import': json(importContactsRequest, { csv: 'name,phone,email\nBea,+14155550124,bea@example.com\n' }),

@@ -22,6 +22,7 @@ import type { ContactSource, ContactStats } from '../../contract/contacts.js';
 import {
   ContactChangedError,
   DuplicatePhoneError,
+  type ContactFilterRow,
   type ContactRepository,
   type IdsByPrefix,
   type StoredContact,
@@ -411,6 +412,22 @@ export class DynamoContactRepository implements ContactRepository {
     for await (const items of queryPages(this.db, { ...this.listQuery(userId, source, null), Limit: pageSize })) {
       if (items.length) yield items.map(toStored);
     }
+  }
+
+  async filterRows(userId: string, source: ContactSource | undefined, cap: number): Promise<{ rows: ContactFilterRow[]; complete: boolean }> {
+    // The list's own Query, projected to what the filters read; one item past the cap tells a complete read from a cut one.
+    const query = {
+      ...this.listQuery(userId, source, null),
+      ProjectionExpression: '#id, #tags, #cf',
+      ExpressionAttributeNames: { '#id': 'id', '#tags': 'tags', '#cf': 'customFields' },
+    };
+    const items = await queryItems(this.db, query, cap + 1);
+    const rows = items.slice(0, cap).map((item) => ({
+      id: String(item.id),
+      tags: Array.isArray(item.tags) ? item.tags.filter((t): t is string => typeof t === 'string') : [],
+      customFields: item.customFields && typeof item.customFields === 'object' ? (item.customFields as Record<string, string>) : {},
+    }));
+    return { rows, complete: items.length <= cap };
   }
 
   async idsByTokenPrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {

@@ -13,6 +13,7 @@ import {
   type ListContactsQuery,
   type UpdateContactRequest,
 } from '../../contract/contacts.js';
+import { CONTACT_FILTER_MAX_SCANNED, type ContactFacets } from '../../contract/contacts-bulk.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContactContext } from './context.js';
 import { createContacts, duplicateError } from './create-path.js';
@@ -20,6 +21,7 @@ import { ContactChangedError, DuplicatePhoneError, type StoredContact } from './
 import { isContactId } from './contact-id.js';
 import { shortNameOf, toContact, type ContactDraft } from './records.js';
 import { contactsInOrder, searchContactIds } from './search.js';
+import { facetsOf, hasContactFilter, matchesFilter, type ContactFilter } from './list-filters.js';
 import { contactTokens, toE164 } from './text.js';
 
 /** E.164 of a typed phone number, or the 400 'Please enter a valid phone number'. */
@@ -51,11 +53,26 @@ export function contactDirectory(ctx: ContactContext) {
       let items: StoredContact[];
       let total: number;
       let searchTruncated = false;
+      let filterTruncated = false;
+      const filter: ContactFilter = { tag: query.tag, field: query.field, value: query.value };
       if (query.search) {
         const found = await searchContactIds(ctx.contacts, ctx.defaultCountry, userId, query.search, source);
-        total = found.ids.length;
         searchTruncated = found.truncated;
-        items = await contactsInOrder(ctx.contacts, userId, found.ids.slice(offset, offset + limit));
+        if (hasContactFilter(filter)) {
+          // A search finds at most CONTACT_SEARCH_MAX_MATCHES: filter those contacts themselves.
+          const matched = (await contactsInOrder(ctx.contacts, userId, found.ids)).filter((c) => matchesFilter(c, filter));
+          total = matched.length;
+          items = matched.slice(offset, offset + limit);
+        } else {
+          total = found.ids.length;
+          items = await contactsInOrder(ctx.contacts, userId, found.ids.slice(offset, offset + limit));
+        }
+      } else if (hasContactFilter(filter)) {
+        const { rows, complete } = await ctx.contacts.filterRows(userId, source, CONTACT_FILTER_MAX_SCANNED);
+        const ids = rows.filter((row) => matchesFilter(row, filter)).map((row) => row.id);
+        total = ids.length;
+        filterTruncated = !complete;
+        items = await contactsInOrder(ctx.contacts, userId, ids.slice(offset, offset + limit));
       } else {
         ({ items, total } = await ctx.contacts.page(userId, { source, offset, limit }));
       }
@@ -71,7 +88,14 @@ export function contactDirectory(ctx: ContactContext) {
           hasNextPage: page < totalPages,
         },
         ...(searchTruncated ? { searchTruncated } : {}),
+        ...(filterTruncated ? { filterTruncated } : {}),
       };
+    },
+
+    /** The filters' choices: tags and custom field names in use (of the newest CONTACT_FILTER_MAX_SCANNED contacts). */
+    async facets(userId: string): Promise<ContactFacets> {
+      const { rows, complete } = await ctx.contacts.filterRows(userId, undefined, CONTACT_FILTER_MAX_SCANNED);
+      return facetsOf(rows, complete);
     },
 
     async get(userId: string, id: string): Promise<Contact> {

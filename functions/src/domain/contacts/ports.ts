@@ -29,6 +29,13 @@ export class ContactChangedError extends Error {
   }
 }
 
+/** What the list's filters read of a contact. */
+export interface ContactFilterRow {
+  id: string;
+  tags: string[];
+  customFields: Record<string, string>;
+}
+
 export interface IdsByPrefix {
   /** Matching contact ids (unique, in no particular order). */
   ids: string[];
@@ -57,6 +64,11 @@ export interface ContactRepository {
   phoneOwners(userId: string, phones: readonly string[]): Promise<Map<string, string>>;
   /** Every contact of the list (newest first), page by page. */
   pages(userId: string, source: ContactSource | undefined, pageSize: number): AsyncIterable<StoredContact[]>;
+  /**
+   * The tags and custom fields of the newest `cap` contacts of the list (all sources, or one),
+   * newest first: what the tag and custom-field filters look at. `complete` when that was all.
+   */
+  filterRows(userId: string, source: ContactSource | undefined, cap: number): Promise<{ rows: ContactFilterRow[]; complete: boolean }>;
 }
 
 /**

@@ -7,6 +7,7 @@
  * - whatsapp-import.ts: contacts from WhatsApp customers;
  * - create-path.ts (the one create path), search.ts (the token index), records.ts (ids, view).
  */
+import { contactBulk } from './bulk.js';
 import { contactContext, type ContactDeps } from './context.js';
 import { contactCsvExport } from './csv-export.js';
 import { contactCsvImport } from './csv-import.js';
@@ -17,8 +18,10 @@ export type { ContactDeps } from './context.js';
 
 export function createContactService(deps: ContactDeps) {
   const ctx = contactContext(deps);
+  const directory = contactDirectory(ctx);
   return {
-    ...contactDirectory(ctx),
+    ...directory,
+    ...contactBulk(ctx, directory.remove),
     ...contactCsvImport(ctx),
     ...contactCsvExport(ctx),
     ...contactWhatsAppImport(ctx),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactMessages, whatsappMessages } from '@agentdesk/functions/contract';
+import { contactBulkMessages, contactMessages, whatsappMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
 import esServer from './es-server.json';
@@ -51,7 +51,7 @@ describe('contacts strings', () => {
   });
 
   it('has Spanish for every fixed server message of the contract', () => {
-    const fixed = Object.values(contactMessages as Record<string, unknown>).filter((m): m is string => typeof m === 'string');
+    const fixed = [...Object.values(contactMessages), ...Object.values(contactBulkMessages)].filter((m): m is string => typeof m === 'string');
     for (const message of fixed) expect(esServer, message).toHaveProperty([message]);
   });
 });
