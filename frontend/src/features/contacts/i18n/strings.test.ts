@@ -51,7 +51,9 @@ describe('contacts strings', () => {
   });
 
   it('has Spanish for every fixed server message of the contract', () => {
-    const fixed = [...Object.values(contactMessages), ...Object.values(contactBulkMessages)].filter((m): m is string => typeof m === 'string');
+    const fixed = [...Object.values(contactMessages as Record<string, unknown>), ...Object.values(contactBulkMessages as Record<string, unknown>)].filter(
+      (m): m is string => typeof m === 'string',
+    );
     for (const message of fixed) expect(esServer, message).toHaveProperty([message]);
   });
 });
