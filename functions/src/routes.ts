@@ -172,8 +172,9 @@ export const routeGroups = {
   },
   dashboard: {
     entry: 'src/handlers/dashboard.ts',
-    description: 'Dashboard: per-day call, message and contact figures from counter items, recent activity',
-    needs: ['table:read'],
+    description: 'Dashboard: per-day call, message and contact figures from counter items, recent activity, the getting-started checklist',
+    // write: only the checklist's "hidden" preference (GETTING_STARTED item).
+    needs: ['table:read', 'table:write'],
   },
   'inbox-settings': {
     entry: 'src/handlers/inbox-settings.ts',
@@ -397,6 +398,9 @@ export const routes = [
   // Dashboard (SPEC §7 Dashboard)
   { method: 'GET', path: '/api/dashboard', group: 'dashboard', auth: 'user' },
   { method: 'GET', path: '/api/dashboard/voice-trends', group: 'dashboard', auth: 'user' },
+  // The getting-started checklist (issue 19): steps derived from the account's data; PUT hides it.
+  { method: 'GET', path: '/api/dashboard/getting-started', group: 'dashboard', auth: 'user' },
+  { method: 'PUT', path: '/api/dashboard/getting-started', group: 'dashboard', auth: 'user' },
   // API keys (SPEC §7 API keys)
   { method: 'GET', path: '/api/api-keys', group: 'api-keys', auth: 'user' },
   { method: 'POST', path: '/api/api-keys', group: 'api-keys', auth: 'user', requires: 'subscription' },

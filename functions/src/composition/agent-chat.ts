@@ -9,6 +9,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoAgentRepository } from '../adapters/dynamo/agents.js';
+import { dynamoAgentTestMarker } from '../adapters/dynamo/getting-started.js';
 import { HttpToolExecutor } from '../adapters/http-tools/executor.js';
 import { logger } from '../adapters/logger.js';
 import { guardedFetch } from '../adapters/outbound/guarded-fetch.js';
@@ -34,6 +35,7 @@ export const agentChat = once(() =>
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
     recordUnanswered: unansweredRecorder(),
+    markTested: dynamoAgentTestMarker(documentClient(), config().TABLE_NAME),
     onError: logError,
   }),
 );

@@ -13,6 +13,7 @@ export * from './whatsapp-templates.js';
 export * from './voice.js';
 export * from './apply-contact.js';
 export * from './dashboard.js';
+export * from './getting-started.js';
 export * from './api-keys.js';
 export * from './inbox.js';
 export * from './saved-replies.js';

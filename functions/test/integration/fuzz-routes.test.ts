@@ -34,6 +34,7 @@ import { applyContactRequest, undoApplyContactRequest } from '../../src/contract
 import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
 import { bulkDeleteContactsRequest, bulkTagContactsRequest } from '../../src/contract/contacts-bulk.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
+import { gettingStartedUpdate } from '../../src/contract/getting-started.js';
 import {
   googleAuthRequest,
   loginRequest,
@@ -252,6 +253,8 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/admin/phone-requests/{userId}/assign': json(adminAssignRequest, { number: '+14155550199' }),
   'GET /api/dashboard': { query: dashboardQuery },
   'GET /api/dashboard/voice-trends': none,
+  'GET /api/dashboard/getting-started': none,
+  'PUT /api/dashboard/getting-started': json(gettingStartedUpdate, { hidden: true }),
   'GET /api/api-keys': none,
   'POST /api/api-keys': json(createApiKeyRequest, { name: 'Fuzz key' }),
   'PUT /api/api-keys/{id}/regenerate': none,

@@ -102,4 +102,25 @@ describe('agent chat service', () => {
     expect(recorded).toEqual([['u1', 'a1', { question: '¿Tenéis aparcamiento?' }, { channel: 'chat' }]]);
     expect(reply).not.toHaveProperty('unanswered');
   });
+
+  it('an answered turn marks the agent tested (getting-started checklist); a failed one does not', async () => {
+    const marked: string[][] = [];
+    const markTested = async (userId: string, agentId: string) => void marked.push([userId, agentId]);
+
+    await service({ markTested }).chat('u1', 'a1', input);
+    await service({ markTested, model: new ScriptedModel([new ModelError('auth', 'x')]) }).chat('u1', 'a1', input).catch(() => undefined);
+    await service({ markTested }).chat('u1', 'b1', input).catch(() => undefined);
+
+    expect(marked).toEqual([['u1', 'a1']]);
+  });
+
+  it('a marker that fails is logged and the reply is still answered', async () => {
+    const errors: string[] = [];
+    const markTested = () => Promise.reject(new Error('throttled'));
+
+    const reply = await service({ markTested, onError: (message) => void errors.push(message) }).chat('u1', 'a1', input);
+
+    expect(reply.reply).toBe('Hello!');
+    expect(errors).toEqual(['Marking the agent tested failed']);
+  });
 });

@@ -2,7 +2,8 @@
  * The Test Agent chat (POST /api/agents/{id}/chat and /api/agents/chat): finds the agent (a named
  * one, or the one that answers for the user), the user's ChatGPT connection, and runs one agent
  * turn. Model failures become messages the user can act on (integrationMessages.model*). A turn
- * without a supporting passage is recorded as unanswered (channel 'chat'), best effort.
+ * without a supporting passage is recorded as unanswered (channel 'chat'), best effort; an answered
+ * turn marks the agent as tested (the dashboard's getting-started checklist).
  */
 import type { ChatInput, ChatReply } from '../../../contract/agents.js';
 import { agentMessages } from '../../../contract/agents.js';
@@ -23,6 +24,8 @@ export interface AgentChatDeps {
   tools: ToolExecutor;
   /** Records a question the knowledge could not answer (never throws). */
   recordUnanswered?: RecordUnanswered;
+  /** The getting-started checklist's "test" step: marks the agent once it answered a turn (at most one write per agent). */
+  markTested?: (userId: string, agentId: string) => Promise<void>;
   /** How long a reply may take in total (API Gateway stops waiting at 30 s). */
   replyBudgetMs?: number;
   now?: () => number;
@@ -69,6 +72,8 @@ export function createAgentChat(deps: AgentChatDeps) {
       );
       const { unanswered, ...shown } = reply;
       await deps.recordUnanswered?.(userId, agent._id, unanswered, { channel: 'chat' });
+      // Best effort: a lost marker only leaves a checklist step unticked until the next turn.
+      await deps.markTested?.(userId, agent._id).catch((error: unknown) => deps.onError?.('Marking the agent tested failed', error));
       return { ...shown, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
     },
   };
