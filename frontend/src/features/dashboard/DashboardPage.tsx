@@ -48,6 +48,7 @@ import { formatPhone } from '../../shared/phone';
 import './i18n';
 import { activityDate, activityTime, formatAverage, formatCallDuration } from './format';
 import { useDashboard } from './queries';
+import { GettingStarted } from './getting-started/GettingStarted';
 import { formatNumber } from '../../shared/intl';
 import { formatLatency } from '../../shared/latency';
 
@@ -357,6 +358,8 @@ export default function DashboardPage() {
           ))}
         </ToggleButtonGroup>
       </PageHeader>
+      {/* Its own request: a slow or failed dashboard read does not hide the first steps. */}
+      <GettingStarted />
       {dashboard.isFetching && !dashboard.isPending && <LinearProgress sx={{ mb: 2 }} aria-hidden />}
       {body}
     </Box>
