@@ -28,11 +28,11 @@ export async function postSummaryWebhook(url: string, body: string, headers: Rec
     if (res.status >= 200 && res.status < 300) return { ok: true, status: res.status };
     return { ok: false, status: res.status, error: deliveryReasons.webhookStatus(res.status) };
   } catch (error) {
-    if (error instanceof OutboundBlockedError) return { ok: false, permanent: true, error: `The webhook URL is not allowed: ${error.reason}` };
-    if (error instanceof OutboundTimeoutError) return { ok: false, error: `The webhook did not answer within ${WEBHOOK_TIMEOUT_MS / 1000} seconds.` };
-    if (error instanceof OutboundError) return { ok: false, error: `The webhook could not be reached: ${error.message}` };
+    if (error instanceof OutboundBlockedError) return { ok: false, permanent: true, error: deliveryReasons.webhookBlocked(error.reason) };
+    if (error instanceof OutboundTimeoutError) return { ok: false, error: deliveryReasons.webhookTimeout(WEBHOOK_TIMEOUT_MS / 1000) };
+    if (error instanceof OutboundError) return { ok: false, error: deliveryReasons.webhookUnreachableDetail(error.message) };
     logger.error('summary webhook: unexpected error', { error: error as Error });
-    return { ok: false, error: 'The webhook could not be reached.' };
+    return { ok: false, error: deliveryReasons.webhookUnreachable };
   }
 }
 

@@ -18,3 +18,4 @@ export * from './api-keys.js';
 export * from './inbox.js';
 export * from './saved-replies.js';
 export * from './notifications.js';
+export * from './server-texts.js';

@@ -76,7 +76,7 @@ export interface Delivery {
 export type IngestOutcome = 'dropped' | 'failed' | 'completed' | 'unchanged';
 
 /** Shown when something unexpected failed on the last try. */
-export const UNEXPECTED_FAILURE = 'Processing failed. Please try again';
+export const UNEXPECTED_FAILURE = knowledgeMessages.unexpected;
 
 const TRANSIENT_MODEL_ERRORS = new Set(['rate_limit', 'unavailable', 'timeout']);
 

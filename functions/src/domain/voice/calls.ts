@@ -5,6 +5,7 @@
  * Apply-contact: apply-contact.ts.
  */
 import type { Contact } from '../../contract/contacts.js';
+import { callsMessages } from '../../contract/server-texts.js';
 import {
   voiceMessages,
   type ListCallsQuery,
@@ -39,11 +40,7 @@ export class RecordingTooLargeError extends Error {
   }
 }
 
-export const callsMessages = {
-  recordingUnavailable: 'The recording could not be loaded from Twilio. Please try again later.',
-  recordingTooLarge: 'This recording is too long to play here. Open it in the Twilio console.',
-  twilioNotConnected: voiceMessages.notConnected,
-} as const;
+export { callsMessages };
 
 export interface CallsDeps {
   calls: CallRepository;

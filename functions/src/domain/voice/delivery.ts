@@ -31,19 +31,10 @@ import type { Mailer } from '../auth/ports.js';
 import { catalogue, enumWords, formatDateTime } from '../i18n/messages.js';
 import type { CallRepository, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
+import { deliveryReasons } from '../../contract/server-texts.js';
 
-/** Failure reasons, written for the user. */
-export const deliveryReasons = {
-  noEmail: 'Your account has no e-mail address to send the summary to.',
-  emailFailed: 'The e-mail could not be sent. Please try again later.',
-  noWhatsApp: 'Connect the WhatsApp integration to receive call summaries on WhatsApp.',
-  noProfilePhone: 'Add your phone number to your profile to receive call summaries on WhatsApp.',
-  whatsappWindow:
-    'WhatsApp did not deliver the summary: more than 24 hours have passed since your phone last wrote to your WhatsApp Business number, and outside that window WhatsApp only delivers approved message templates. Send any message to your business number from your phone, or choose e-mail or webhook summaries.',
-  whatsappFailed: (detail: string) => `WhatsApp did not deliver the summary: ${detail}`,
-  noWebhookUrl: 'No webhook URL is configured in the voice settings.',
-  webhookStatus: (status: number) => `The webhook answered HTTP ${status}.`,
-} as const;
+/** Failure reasons, written for the user (contract texts: the call detail shows them in the user's language). */
+export { deliveryReasons };
 
 /** Meta's re-engagement error: more than 24 hours since the recipient's last message. */
 export const META_WINDOW_CLOSED = 131047;
@@ -312,7 +303,7 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
       const code = (error as { code?: unknown }).code;
       if (code === META_WINDOW_CLOSED) return fail(deliveryReasons.whatsappWindow);
       deps.onError?.('call summary WhatsApp send failed', error);
-      const detail = error instanceof Error && error.name === 'GraphError' ? error.message : 'please try again later.';
+      const detail = error instanceof Error && error.name === 'GraphError' ? error.message : deliveryReasons.tryLater;
       return fail(deliveryReasons.whatsappFailed(detail));
     }
   }
@@ -367,7 +358,7 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
     } catch (error) {
       deps.onError?.(`handoff notice by ${channel} failed`, error);
       if ((error as { code?: unknown }).code === META_WINDOW_CLOSED) return { ok: false, error: deliveryReasons.whatsappWindow };
-      return { ok: false, error: channel === 'email' ? deliveryReasons.emailFailed : deliveryReasons.whatsappFailed('please try again later.') };
+      return { ok: false, error: channel === 'email' ? deliveryReasons.emailFailed : deliveryReasons.whatsappFailed(deliveryReasons.tryLater) };
     }
   }
 

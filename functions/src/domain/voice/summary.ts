@@ -11,15 +11,10 @@ import { type AiConnector, ModelError, type ModelMessage } from '../ai/ports.js'
 import type { HandoffChannel, SummaryDelivery } from './delivery.js';
 import type { CallRepository, CallSummaryJob, StoredCall, StoredVoiceSettings } from './ports.js';
 import { sendCallAlert, type CallAlertSender } from './call-alert.js';
+import { summaryReasons } from '../../contract/server-texts.js';
 
-/** Why an analysis failed or was skipped, written for the user (shown in the call detail). */
-export const summaryReasons = {
-  noIntegration: 'Connect the ChatGPT integration to get an AI analysis of your calls.',
-  invalidOutput: 'The AI model returned an invalid analysis twice, so this call has no AI analysis.',
-  modelKeyRejected: 'The ChatGPT integration rejected the API key. Check it in Integrations.',
-  modelNotFound: 'The model chosen in the ChatGPT integration is not available. Choose another one in Integrations.',
-  modelUnavailable: 'The AI model could not be reached, so this call has no AI analysis.',
-} as const;
+/** Why an analysis failed or was skipped (contract texts: the call detail shows them in the user's language). */
+export { summaryReasons };
 
 /** The structured-output schema sent to the model: every property required, no extra ones (strict mode). */
 export const CALL_SUMMARY_JSON_SCHEMA: Record<string, unknown> = {
@@ -123,7 +118,7 @@ export interface AnalysisDeps {
  */
 export async function analyseCall(deps: AnalysisDeps, call: StoredCall, options: { finalAttempt: boolean }): Promise<AnalysisResult> {
   if (!call.messages.some((m) => m.role === 'user' && m.content.trim() !== '')) {
-    return { summaryStatus: 'skipped', summary: null, summaryError: 'The caller said nothing, so there is nothing to analyse.' };
+    return { summaryStatus: 'skipped', summary: null, summaryError: summaryReasons.silent };
   }
   const connection = await deps.ai.forUser(call.userId);
   if (!connection) return { summaryStatus: 'failed', summary: null, summaryError: summaryReasons.noIntegration };
@@ -162,7 +157,7 @@ export async function analyseCall(deps: AnalysisDeps, call: StoredCall, options:
         { role: 'user', content: `That answer was invalid (${parsed.reason}). Answer again with only the JSON object the schema describes.` },
       );
     } else {
-      return { summaryStatus: 'failed', summary: null, summaryError: `${summaryReasons.invalidOutput} (${parsed.reason})` };
+      return { summaryStatus: 'failed', summary: null, summaryError: summaryReasons.invalidOutputWithDetail(parsed.reason) };
     }
   }
   /* c8 ignore next */

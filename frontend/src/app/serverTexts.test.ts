@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+
+// i18n/index.ts sets <html lang>: the unit project runs in Node without a DOM.
+vi.hoisted(() => {
+  (globalThis as { document?: unknown }).document ??= { documentElement: {} };
+});
+
+import * as contract from '@agentdesk/functions/contract';
+import i18n, { translateMessage } from '../i18n';
+import serverEs from '../i18n/server.es.json';
+import { translateContractText } from '../shared/apiTexts';
+import { translateAdminText } from '../features/admin/messages';
+import { translateVoiceText } from '../features/voice/settings/messages';
+import { translateSavedReplyText } from '../features/conversations/saved-replies/messages';
+import { translateApiKeyText } from '../features/api-keys/messages';
+import { translateHubText } from '../features/messages/i18n';
+import { inboxTexts } from '../features/conversations/inbox/api';
+import { tabMessage } from '../features/agents/tabs/messages';
+// Every feature's strings (their server texts register with i18next on import).
+import '../features/voice/i18n/calls';
+import '../features/admin/i18n';
+import '../features/agents/i18n';
+import '../features/api-keys/i18n';
+import '../features/billing/i18n';
+import '../features/contacts/i18n';
+import '../features/conversations/i18n';
+import '../features/conversations/inbox/i18n';
+import '../features/conversations/saved-replies/i18n';
+import '../features/dashboard/i18n';
+import '../features/integrations/i18n';
+import '../features/notifications/i18n';
+import '../features/voice/settings/i18n';
+
+const translators = [translateMessage, translateContractText, translateAdminText, translateVoiceText, translateSavedReplyText, translateApiKeyText, translateHubText, inboxTexts.translate, tabMessage];
+
+/** A text's Spanish through any of the app's translators; undefined when none knows it. */
+function spanish(text: string): string | undefined {
+  for (const translate of translators) {
+    const out = translate(text);
+    if (out && out !== text) return out;
+  }
+  return undefined;
+}
+
+/** Values a feature's own translator needs to recognise a text (the voice settings' field labels). */
+const SAMPLES: Record<string, string[]> = {
+  'voiceMessages.messageRequired': ['Welcome message'],
+  'voiceMessages.messageTooLong': ['Welcome message'],
+  'voiceMessages.numberInvalid': ['Pitch'],
+};
+
+/** The contract's message catalogues: every exported `…Messages` / `…Reasons` object. */
+const catalogues = Object.entries(contract).filter(([name, value]) => /([mM]essages|Reasons)$/.test(name) && value && typeof value === 'object') as [string, Record<string, unknown>][];
+
+describe('server texts in Spanish', () => {
+  beforeAll(async () => {
+    await i18n.changeLanguage('es');
+  });
+  afterAll(async () => {
+    await i18n.changeLanguage('en');
+  });
+
+  it('finds the catalogues, the failure reasons among them', () => {
+    const names = catalogues.map(([name]) => name);
+    expect(names).toEqual(expect.arrayContaining(['messages', 'summaryReasons', 'deliveryReasons', 'knowledgeMessages', 'callsMessages', 'notificationMessages']));
+  });
+
+  it('translates every fixed text of every contract catalogue', () => {
+    const missing = catalogues.flatMap(([name, texts]) =>
+      Object.entries(texts).flatMap(([key, text]) => (typeof text === 'string' && !spanish(text) ? [`${name}.${key}: ${text}`] : [])),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it('translates every text with values of every contract catalogue (filled with sample values)', () => {
+    const missing = catalogues.flatMap(([name, texts]) =>
+      Object.entries(texts).flatMap(([key, text]) => {
+        if (typeof text !== 'function') return [];
+        const values = SAMPLES[`${name}.${key}`] ?? Array.from({ length: text.length }, (_, i) => String(i + 2));
+        const sample = (text as (...values: string[]) => string)(...values);
+        return spanish(sample) ? [] : [`${name}.${key}: ${sample}`];
+      }),
+    );
+    expect(missing).toEqual([]);
+  });
+
+  it("keeps server.es.json's templates equal to the contract's (same English, same values)", () => {
+    const templates = new Set(
+      catalogues.flatMap(([, texts]) =>
+        Object.values(texts).flatMap((text) =>
+          typeof text === 'function' ? [(text as (...values: string[]) => string)(...Array.from({ length: text.length }, (_, i) => `{{${i}}}`))] : [],
+        ),
+      ),
+    );
+    for (const [english, text] of Object.entries(serverEs.patterns as Record<string, string>)) {
+      expect(templates.has(english), english).toBe(true);
+      expect([...text.matchAll(/\{\{\d+\}\}/g)].length, english).toBe([...english.matchAll(/\{\{\d+\}\}/g)].length);
+    }
+  });
+
+  it('fills the values into the Spanish of the stored failure reasons', () => {
+    expect(translateMessage(contract.knowledgeMessages.httpStatus(404))).toBe('La página respondió HTTP 404');
+    expect(translateMessage(contract.knowledgeMessages.tooManyChunks(5000))).toBe('El documento es demasiado largo: tiene más de 5,000 secciones de texto. Divídelo en archivos más pequeños');
+    expect(translateMessage(contract.deliveryReasons.whatsappFailed(contract.deliveryReasons.tryLater))).toBe('WhatsApp no entregó el resumen: inténtalo de nuevo más tarde.');
+    expect(translateMessage(contract.summaryReasons.invalidOutputWithDetail('urgency: Invalid option'))).toBe(
+      'El modelo de IA devolvió dos veces un análisis no válido, así que esta llamada no tiene análisis de IA. (urgency: Invalid option)',
+    );
+    expect(translateMessage(contract.summaryReasons.silent)).toBe('La persona que llamó no dijo nada, así que no hay nada que analizar.');
+  });
+
+  it('leaves the English texts as they are in English', async () => {
+    await i18n.changeLanguage('en');
+    expect(translateMessage(contract.knowledgeMessages.httpStatus(404))).toBe('The page returned HTTP 404');
+    expect(translateMessage(contract.summaryReasons.silent)).toBe(contract.summaryReasons.silent);
+    await i18n.changeLanguage('es');
+  });
+});
