@@ -159,8 +159,16 @@ export async function subscribedUser(page: Page, label: string): Promise<string>
 export async function chatGptAndAgent(page: Page, agent: { name: string; description: string; objective: string }): Promise<void> {
   await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
   const created = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: agent.name });
-  await callApi(page, 'PUT', `/api/agents/${created._id}`, { ...agent, instructions: '', knowledgeBase: '', priority: 1 });
-  expect(created.enabled).toBe(true);
+  // New agents start disabled until they have instructions (issue 19): give it some and enable it.
+  expect(created.enabled).toBe(false);
+  const saved = await callApi<{ enabled: boolean }>(page, 'PUT', `/api/agents/${created._id}`, {
+    ...agent,
+    instructions: 'Answer kindly and briefly.',
+    knowledgeBase: '',
+    priority: 1,
+    enabled: true,
+  });
+  expect(saved.enabled).toBe(true);
 }
 
 /** A WhatsApp Business number connected through the API (the fake Graph API accepts any token), with its webhook's integration id. */

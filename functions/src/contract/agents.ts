@@ -61,6 +61,9 @@ export const agentMessages = {
   enabledInvalid: 'Enabled must be true or false',
   notFound: 'Agent not found',
   noEnabledAgent: 'No enabled agent to answer. Enable an agent first.',
+  // An enabled agent always has instructions: new agents start disabled (issue 19).
+  instructionsRequiredToEnable: 'Add instructions before enabling this agent',
+  instructionsRequiredWhileEnabled: 'Disable this agent before removing its instructions',
   created: 'Agent created successfully',
   updated: 'Agent updated successfully',
   deleted: 'Agent deleted successfully',

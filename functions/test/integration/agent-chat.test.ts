@@ -25,6 +25,8 @@ async function agentWithDetails(user: AgentsUser, details: Record<string, unknow
     instructions: 'Always confirm the order number back',
     knowledgeBase: 'Opening hours: Monday to Friday 9:00-18:00',
     priority: 0,
+    // New agents start disabled; with instructions this one can answer (issue 19).
+    enabled: true,
     ...details,
   });
   if (res.status !== 200 || !res.body.data) throw new Error(`agent update failed: ${res.status} ${res.body.message}`);

@@ -29,7 +29,8 @@ describe('agents CRUD', () => {
       instructions: '',
       knowledgeBase: '',
       priority: 0,
-      enabled: true,
+      // Disabled until it has instructions (issue 19).
+      enabled: false,
       files: [],
       urls: [],
       tools: [],
@@ -94,7 +95,7 @@ describe('agents CRUD', () => {
       instructions: 'Be brief',
       knowledgeBase: 'Prices start at 10 EUR',
       priority: 7,
-      enabled: true,
+      enabled: false,
       createdAt: agent.createdAt,
     });
     expect(res.body.data!.updatedAt >= agent.updatedAt).toBe(true);
@@ -143,7 +144,11 @@ describe('agents CRUD', () => {
 
   it('toggles from the list with {enabled}, and enables/disables with their messages', async () => {
     const agent = await createAgent(owner);
+    await call(owner, 'PUT', `/api/agents/${agent._id}`, { instructions: 'Greet in Spanish' });
 
+    const toggledOn = await call<Agent>(owner, 'PUT', `/api/agents/${agent._id}`, { enabled: true });
+    expect(toggledOn.status).toBe(200);
+    expect(toggledOn.body.data).toMatchObject({ enabled: true, name: agent.name });
     const toggled = await call<Agent>(owner, 'PUT', `/api/agents/${agent._id}`, { enabled: false });
     expect(toggled.status).toBe(200);
     expect(toggled.body.data).toMatchObject({ enabled: false, name: agent.name });
@@ -158,6 +163,46 @@ describe('agents CRUD', () => {
     expect(disabled.body.message).toBe('Agent deactivated successfully');
     expect(disabled.body.data).toMatchObject({ _id: agent._id, enabled: false });
     expect((await getItem(`USER#${owner.userId}`, `AGENT#${agent._id}`))?.enabled).toBe(false);
+  });
+
+  it.each([
+    ['POST', '/enable', undefined],
+    ['PUT', '', { enabled: true }],
+    ['PUT', '', { enabled: true, instructions: '   ' }],
+  ])('%s /api/agents/{id}%s %j without instructions → 400 with the reason (still disabled)', async (method, suffix, body) => {
+    const agent = await createAgent(owner, 'Nueva');
+
+    const res = await call(owner, method, `/api/agents/${agent._id}${suffix}`, body);
+
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message: 'Add instructions before enabling this agent' });
+    expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data).toEqual(agent);
+  });
+
+  it('enables an agent once its instructions are saved, or in the same request', async () => {
+    const later = await createAgent(owner, 'Later');
+    const together = await createAgent(owner, 'Together');
+
+    await call(owner, 'PUT', `/api/agents/${later._id}`, { instructions: 'Responde en español' });
+    const enabled = await call<Agent>(owner, 'POST', `/api/agents/${later._id}/enable`);
+    const both = await call<Agent>(owner, 'PUT', `/api/agents/${together._id}`, { instructions: 'Be brief', enabled: true });
+
+    expect([enabled.status, enabled.body.data?.enabled]).toEqual([200, true]);
+    expect(both.body.data).toMatchObject({ instructions: 'Be brief', enabled: true });
+    expect((await getItem(`USER#${owner.userId}`, `AGENT#${later._id}`))?.enabled).toBe(true);
+  });
+
+  it('refuses to empty an enabled agent\'s instructions, and allows it together with disabling', async () => {
+    const agent = await createAgent(owner, 'Live');
+    await call(owner, 'PUT', `/api/agents/${agent._id}`, { instructions: 'Be brief', enabled: true });
+
+    const refused = await call(owner, 'PUT', `/api/agents/${agent._id}`, { instructions: '' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toBe('Disable this agent before removing its instructions');
+    expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data).toMatchObject({ instructions: 'Be brief', enabled: true });
+
+    const both = await call<Agent>(owner, 'PUT', `/api/agents/${agent._id}`, { instructions: '', enabled: false });
+    expect(both.body.data).toMatchObject({ instructions: '', enabled: false });
   });
 
   it('deletes an agent with its tools', async () => {
@@ -213,7 +258,7 @@ describe('ownership: another user\'s ids answer 404', () => {
     expect([remove.status, remove.body.message]).toEqual([404, 'Agent not found']);
     const mine = await call<AgentTool[]>(owner, 'GET', `/api/agents/${agent._id}/tools`);
     expect(mine.body.data).toEqual([tool]);
-    expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data).toMatchObject({ name: 'Private', enabled: true });
+    expect((await call<Agent>(owner, 'GET', `/api/agents/${agent._id}`)).body.data).toMatchObject({ name: 'Private', enabled: false });
   });
 
   it('answers 404 for ids that do not exist or cannot be ids', async () => {

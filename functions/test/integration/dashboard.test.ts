@@ -25,6 +25,7 @@ import { VOICE_DEFAULTS, type CallTurn, type ConversationMode, type TwilioSetupR
 import { createDashboardService } from '../../src/domain/dashboard/service.js';
 import { latencyBucket } from '../../src/domain/dashboard/turn-latency.js';
 import { newCallSid, simulateCall } from '../../local/fake-twilio/call-simulator.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, get, provided, registerUser, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { agentTurn, callRepo, callerNumber, seedCall, userTurn } from '../support/seed-calls.js';
@@ -190,7 +191,7 @@ describe('GET /api/dashboard: figures from the counters', () => {
 async function voiceUser(conversationMode: ConversationMode = 'gather') {
   const { token, userId } = await subscribedUser('starter');
   await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: `sk-test-${randomUUID()}`, model: 'gpt-4o' } });
-  await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
+  await createAnsweringAgent(token);
   const number = `+3491${randomDigits(7)}`;
   const twilioApiUrl = provided('twilioApiUrl');
   const account = (await (

@@ -12,6 +12,7 @@ import type { CreatedApiKey } from '../../src/contract/api-keys.js';
 import { INBOX_DEFAULTS, inboxMessages, type InboxSettings } from '../../src/contract/inbox.js';
 import type { Conversation, ConversationDetail, ConversationMessage, ConversationOverview } from '../../src/contract/whatsapp.js';
 import { whatsappMessages } from '../../src/contract/whatsapp.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import {
@@ -43,8 +44,7 @@ async function ready(): Promise<Setup> {
   const key = `sk-test-${randomUUID()}`;
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status}`);
-  const agent = await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-  if (agent.status !== 201) throw new Error(`agent create failed: ${agent.status}`);
+  await createAnsweringAgent(token);
   const wa = await connectWhatsApp(token, { phoneNumber: `+3491${String(Math.floor(Math.random() * 1e7)).padStart(7, '0')}` });
   return { token, userId, key, wa };
 }

@@ -11,6 +11,7 @@ import WebSocket from 'ws';
 import { describe, expect, it } from 'vitest';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../../src/contract/voice.js';
 import type { SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, provided } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
@@ -30,8 +31,7 @@ async function streamingUser(settings: Partial<VoiceSettings> = {}) {
   const key = `sk-test-${randomUUID()}`;
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status}`);
-  const agent = await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-  if (agent.status !== 201) throw new Error(`agent create failed: ${agent.status}`);
+  await createAnsweringAgent(token);
   const number = `+3491${randomDigits(7)}`;
   const account = (await control(provided('twilioApiUrl'), '/_test/accounts', { numbers: [number] })) as { accountSid: string; authToken: string };
   const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', {

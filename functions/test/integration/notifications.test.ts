@@ -17,7 +17,7 @@ import type { NotificationList } from '../../src/contract/notifications.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult } from '../../src/contract/voice.js';
 import type { StoredConversation } from '../../src/domain/conversations/ports.js';
 import { simulateCall } from '../../local/fake-twilio/call-simulator.js';
-import { eventually } from '../support/agents-api.js';
+import { createAnsweringAgent, eventually } from '../support/agents-api.js';
 import { api, db, getItem, mailsTo, provided, registerUser, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
@@ -60,8 +60,7 @@ async function ready(options: { agent?: boolean; settings?: Partial<InboxSetting
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status} ${chatgpt.body.message}`);
   if (options.agent !== false) {
-    const res = await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-    if (res.status !== 201) throw new Error(`agent create failed: ${res.status}`);
+    await createAnsweringAgent(token);
   }
   const wa = await connectWhatsApp(token);
   if (options.settings) await inboxSettings().put(userId, { ...INBOX_DEFAULTS, ...options.settings });
@@ -208,7 +207,7 @@ describe('escalation alerts', () => {
     const { token, userId, user } = await subscribedUser('starter');
     const key = `sk-test-${randomUUID()}`;
     expect((await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } })).status).toBe(200);
-    expect((await api('POST', '/api/agents', { token, body: { name: 'Sonia' } })).status).toBe(201);
+    await createAnsweringAgent(token);
     const number = `+3491${randomDigits(7)}`;
     const account = (await control(provided('twilioApiUrl'), '/_test/accounts', { numbers: [number] })) as { accountSid: string; authToken: string };
     const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', {

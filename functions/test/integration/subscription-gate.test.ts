@@ -13,7 +13,7 @@ import type { VoiceSettings } from '../../src/contract/voice.js';
 import { billingServerMessages } from '../../src/domain/billing/messages.js';
 import { routes, subscriptionRouteKeys } from '../../src/routes.js';
 import { api, db, itemsOf, registerUser, tableName } from '../support/api.js';
-import { addUrls, call, createAgent, createTool, eventually, validTool, type AgentsUser } from '../support/agents-api.js';
+import { addUrls, call, createEnabledAgent, createTool, eventually, validTool, type AgentsUser } from '../support/agents-api.js';
 import { grantSubscription, postWebhook, subscribedUser, subscriptionEvent } from '../support/billing.js';
 
 const REQUIRED = billingServerMessages.subscriptionRequired;
@@ -34,7 +34,8 @@ async function lapsedUser(status: 'canceled' | 'past_due' | 'unpaid' | null): Pr
   const user = { token: session.token, userId: session.user._id };
   await grantSubscription(user.userId);
   await call(user, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-test-${randomUUID()}` });
-  const agent = await createAgent(user, 'Reception');
+  // Enabled (instructions first): the clean-up test disables it.
+  const agent = await createEnabledAgent(user, 'Reception');
   const [url] = await addUrls(user, agent._id, 'https://example.com/opening-hours');
   const tool = await createTool(user, agent._id);
   const tickets = await call<FileUploadTicket[]>(user, 'POST', `/api/agents/${agent._id}/files/uploads`, {

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import type { IntegrationView } from '../../src/contract/integrations.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type TwilioTestResult } from '../../src/contract/voice.js';
 import type { SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, getItem, provided } from '../support/api.js';
 import { paidUser, subscribedUser } from '../support/billing.js';
 
@@ -74,7 +75,7 @@ describe('Twilio Voice setup', () => {
     const noToken = await setup(token, { ...input, authToken: '' });
     const maskedToken = await setup(token, { ...input, authToken: '***' });
     const noPhone = await setup(token, { ...input, phoneNumber: undefined });
-    const badPhone = await setup(token, { ...input, phoneNumber: '415 555 0123' });
+    const badPhone = await setup(token, { ...input, phoneNumber: '415 555' });
     const stored = await read(token);
 
     expect(noSid.status).toBe(400);
@@ -84,7 +85,8 @@ describe('Twilio Voice setup', () => {
     expect(noToken.body).toMatchObject({ message: 'Auth token is required', field: 'authToken' });
     expect(maskedToken.body.message).toBe('Auth token is required');
     expect(noPhone.body.message).toBe('Phone number is required');
-    expect(badPhone.body.message).toBe('Phone number must be in E.164 format, e.g. +14155550123');
+    // Issue 19: typed as at home (read in the account's country, US by default) or international.
+    expect(badPhone.body.message).toBe('Please enter a valid phone number, e.g. (201) 555-0123 or +1 201 555 0123');
     expect(stored.status).toBe(404);
   });
 
@@ -242,7 +244,7 @@ describe('the fake Twilio plays calls', () => {
   it('calls the voice URL setup configured, signed with the account token, and the app answers with the call loop', async () => {
     const { token } = await subscribedUser('starter');
     await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: `sk-test-${randomInt(1e9)}`, model: 'gpt-4o' } });
-    await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
+    await createAnsweringAgent(token);
     const number = newNumber();
     const unconfigured = newNumber();
     const account = await twilioAccount([number, unconfigured]);

@@ -14,7 +14,7 @@ import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../.
 import { createUsageService } from '../../src/domain/billing/usage.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { newCallSid, simulateCall, type ScriptTurn, type SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
-import { eventually } from '../support/agents-api.js';
+import { createAnsweringAgent, eventually } from '../support/agents-api.js';
 import { api, db, itemsOf, mailsTo, provided, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
@@ -47,8 +47,7 @@ async function voiceUser(options: { key?: string; settings?: Partial<VoiceSettin
   const key = options.key ?? `sk-test-${randomUUID()}`;
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status} ${chatgpt.body.message}`);
-  const agent = await api('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-  if (agent.status !== 201) throw new Error(`agent create failed: ${agent.status}`);
+  await createAnsweringAgent(token);
   const number = `+3491${randomDigits(7)}`;
   const account = (await control(twilioApiUrl(), '/_test/accounts', { numbers: [number] })) as { accountSid: string; authToken: string };
   const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', {

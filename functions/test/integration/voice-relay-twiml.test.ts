@@ -19,7 +19,7 @@ import { WARM_UP_PAYLOAD, WARM_UP_TIMEOUT_MS, createRelayWarmer } from '../../sr
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../../src/contract/voice.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { newCallSid } from '../../local/fake-twilio/call-simulator.js';
-import { eventually, sleep } from '../support/agents-api.js';
+import { createAnsweringAgent, eventually, sleep } from '../support/agents-api.js';
 import { api, mailsTo, provided } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { agentTurn, callRepo, callerNumber, userTurn } from '../support/seed-calls.js';
@@ -58,7 +58,7 @@ async function voiceUser(settings: Partial<VoiceSettings> = {}): Promise<VoiceUs
   const { token, userId, user } = await subscribedUser('starter');
   const key = `sk-test-${randomUUID()}`;
   expect((await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } })).status).toBe(200);
-  expect((await api('POST', '/api/agents', { token, body: { name: 'Sonia' } })).status).toBe(201);
+  await createAnsweringAgent(token);
   const number = `+3491${randomDigits(7)}`;
   const account = (await control(provided('twilioApiUrl'), '/_test/accounts', { numbers: [number] })) as { accountSid: string; authToken: string };
   const setupRes = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', { token, body: { ...account, phoneNumber: number } });

@@ -16,7 +16,7 @@ import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { RELAY_FILLERS } from '../../src/domain/voice/relay/session.js';
 import { newCallSid, simulateCall, type ScriptTurn, type SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
 import { api, itemsOf, provided } from '../support/api.js';
-import { eventually, validTool } from '../support/agents-api.js';
+import { createAnsweringAgent, eventually, validTool } from '../support/agents-api.js';
 import { subscribedUser } from '../support/billing.js';
 import { callRepo, callerNumber } from '../support/seed-calls.js';
 import { webFixtures } from '../support/web-fixtures.js';
@@ -48,8 +48,7 @@ async function voiceUser(settings: Partial<VoiceSettings> = {}): Promise<VoiceUs
   const key = `sk-test-${randomUUID()}`;
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status}`);
-  const agent = await api<{ _id: string }>('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-  if (agent.status !== 201 || !agent.body.data) throw new Error(`agent create failed: ${agent.status}`);
+  const agent = await createAnsweringAgent(token);
   const number = `+3491${randomDigits(7)}`;
   const account = (await control(provided('twilioApiUrl'), '/_test/accounts', { numbers: [number] })) as { accountSid: string; authToken: string };
   const setup = await api<TwilioSetupResult>('POST', '/api/integrations/twilio-voice/setup', {
@@ -59,7 +58,7 @@ async function voiceUser(settings: Partial<VoiceSettings> = {}): Promise<VoiceUs
   if (setup.status !== 200 || !setup.body.data) throw new Error(`Twilio setup failed: ${setup.status}`);
   const put = await api('PUT', '/api/voice-settings', { token, body: { ...VOICE_DEFAULTS, conversationMode: 'streaming', ...settings } });
   if (put.status !== 200) throw new Error(`voice settings failed: ${put.status} ${put.body.message}`);
-  return { token, userId, key, agentId: agent.body.data._id, ...account, number, webhookUrl: setup.body.data.webhookUrl, statusCallbackUrl: setup.body.data.statusCallbackUrl };
+  return { token, userId, key, agentId: agent._id, ...account, number, webhookUrl: setup.body.data.webhookUrl, statusCallbackUrl: setup.body.data.statusCallbackUrl };
 }
 
 function play(u: VoiceUser, turns: ScriptTurn[], extra: Partial<Parameters<typeof simulateCall>[0]> = {}): Promise<SimulatedCall> {

@@ -20,6 +20,7 @@ import { createInboundPipeline } from '../../src/domain/whatsapp/inbound.js';
 import { MAX_INBOUND_BODY } from '../../src/domain/whatsapp/parse-delivery.js';
 import type { GraphClient, WhatsAppInboundJob } from '../../src/domain/whatsapp/ports.js';
 import { newId } from '../../src/lib/ids.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { deadLetters } from '../support/stack-clients.js';
 import { subscribedUser, subscriptionItem } from '../support/billing.js';
@@ -61,9 +62,7 @@ async function ready(options: { agent?: boolean } = {}): Promise<Setup> {
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status} ${chatgpt.body.message}`);
   let agent = null as unknown as Agent;
   if (options.agent !== false) {
-    const res = await api<Agent>('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-    if (res.status !== 201 || !res.body.data) throw new Error(`agent create failed: ${res.status}`);
-    agent = res.body.data;
+    agent = await createAnsweringAgent(token);
   }
   const wa = await connectWhatsApp(token);
   return { token, userId, key, agent, wa };

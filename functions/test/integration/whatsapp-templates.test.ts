@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { Agent } from '../../src/contract/agents.js';
 import type { ConversationDetail, ConversationMessage } from '../../src/contract/whatsapp.js';
 import { templateMessages, type WhatsAppTemplate } from '../../src/contract/whatsapp-templates.js';
 import { DynamoMessageRepository } from '../../src/adapters/dynamo/messages.js';
 import { META_ERROR_WORDS } from '../../src/domain/whatsapp/graph-errors.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, getItem, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { listContacts } from '../support/contacts.js';
@@ -40,8 +40,7 @@ async function ready(options: { agent?: boolean } = {}) {
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status}`);
   if (options.agent !== false) {
-    const agent = await api<Agent>('POST', '/api/agents', { token, body: { name: 'Sonia' } });
-    if (agent.status !== 201) throw new Error(`agent create failed: ${agent.status}`);
+    await createAnsweringAgent(token);
   }
   const wa = await connectWhatsApp(token);
   return { token, userId, wa };

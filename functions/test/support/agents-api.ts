@@ -31,6 +31,18 @@ export async function createAgent(user: AgentsUser, name = 'Support'): Promise<A
   return res.body.data;
 }
 
+/** An agent that answers: new agents start disabled until they have instructions (issue 19). */
+export async function createEnabledAgent(user: AgentsUser, name = 'Support', instructions = 'Answer briefly and kindly.'): Promise<Agent> {
+  const agent = await createAgent(user, name);
+  const saved = await call<Agent>(user, 'PUT', `/api/agents/${agent._id}`, { instructions });
+  const enabled = await call<Agent>(user, 'POST', `/api/agents/${agent._id}/enable`);
+  if (saved.status !== 200 || enabled.status !== 200 || !enabled.body.data) throw new Error(`enable agent failed: ${enabled.status} ${enabled.body.message}`);
+  return enabled.body.data;
+}
+
+/** createEnabledAgent() for the channel tests that hold only a token (WhatsApp, voice): the agent that answers. */
+export const createAnsweringAgent = (token: string, name = 'Sonia'): Promise<Agent> => createEnabledAgent({ token, userId: '' }, name);
+
 export const validTool = (overrides: Record<string, unknown> = {}) => ({
   name: 'check_order',
   description: 'Looks up the status of an order',

@@ -38,6 +38,7 @@ import { apiErrorText } from '../../shared/apiTexts';
 import { AgentDetailsTab } from './AgentDetailsTab';
 import { AGENT_TABS, parseTab, revertsToDetails, tabNeedsIntegration, tabParams, type AgentTab } from './detailTabs';
 import { EnabledChip } from './EnabledChip';
+import { VISUALLY_HIDDEN, needsInstructionsToEnable } from './enabling';
 import { useSetAgentEnabled } from './queries';
 import { useUnanswered } from './tabs/knowledge/queries';
 import { RetryAlert } from '../../shared/RetryAlert';
@@ -101,6 +102,8 @@ function AgentScreen({ agent }: { agent: Agent }) {
   const tab = parseTab(params.get('tab'));
   const chatgpt = useChatGptActive();
   const setEnabled = useSetAgentEnabled(agent._id);
+  const needsInstructions = needsInstructionsToEnable(agent);
+  const enableHintId = `agent-${agent._id}-enable-hint`;
   // The Knowledge tab's badge: how many groups of unanswered questions wait for an answer.
   const openQuestions = useUnanswered(agent._id).data?.length ?? 0;
   const [editing, setEditing] = useState(false);
@@ -162,15 +165,26 @@ function AgentScreen({ agent }: { agent: Agent }) {
           <EnabledChip enabled={agent.enabled} size="medium" />
         </Stack>
         <Stack direction="row" spacing={1} sx={{ flexShrink: 0 }}>
-          <Button
-            variant="outlined"
-            color={agent.enabled ? 'warning' : 'success'}
-            onClick={() => void onToggleEnabled()}
-            disabled={setEnabled.isPending}
-            startIcon={setEnabled.isPending ? <CircularProgress size={16} color="inherit" /> : agent.enabled ? <PauseCircleOutline /> : <PlayCircleOutline />}
-          >
-            {agent.enabled ? t('agents.detail.disable') : t('agents.detail.enable')}
-          </Button>
+          {/* A disabled button gets no pointer events: the tooltip sits on a wrapper that does. */}
+          <Tooltip title={needsInstructions ? t('agents.card.needsInstructions') : ''} arrow describeChild>
+            <span>
+              <Button
+                variant="outlined"
+                color={agent.enabled ? 'warning' : 'success'}
+                onClick={() => void onToggleEnabled()}
+                disabled={setEnabled.isPending || needsInstructions}
+                aria-describedby={needsInstructions ? enableHintId : undefined}
+                startIcon={setEnabled.isPending ? <CircularProgress size={16} color="inherit" /> : agent.enabled ? <PauseCircleOutline /> : <PlayCircleOutline />}
+              >
+                {agent.enabled ? t('agents.detail.disable') : t('agents.detail.enable')}
+              </Button>
+              {needsInstructions && (
+                <Box component="span" id={enableHintId} sx={VISUALLY_HIDDEN}>
+                  {t('agents.card.needsInstructions')}
+                </Box>
+              )}
+            </span>
+          </Tooltip>
           <Button variant="contained" startIcon={<EditOutlined />} onClick={onEdit} disabled={editing && tab === 'details'}>
             {t('agents.detail.edit')}
           </Button>

@@ -36,6 +36,7 @@ import { apiErrorText } from '../../shared/apiTexts';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { CreateAgentDialog } from './CreateAgentDialog';
 import { EnabledChip } from './EnabledChip';
+import { VISUALLY_HIDDEN, needsInstructionsToEnable } from './enabling';
 import { useDeleteAgent, useToggleAgent } from './queries';
 import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
@@ -59,6 +60,8 @@ interface AgentCardProps {
 }
 
 function AgentCard({ agent, toggling, onToggle, onDelete }: AgentCardProps) {
+  const needsInstructions = needsInstructionsToEnable(agent);
+  const hintId = `agent-${agent._id}-enable-hint`;
   const { t, i18n } = useTranslation();
   const created = formatDate(i18n.language, agent.createdAt, 'date') ?? '';
   return (
@@ -104,17 +107,30 @@ function AgentCard({ agent, toggling, onToggle, onDelete }: AgentCardProps) {
         )}
       </CardActionArea>
       <CardActions sx={{ justifyContent: 'space-between', borderTop: 1, borderColor: 'divider', px: 2 }}>
-        <FormControlLabel
-          control={
-            <Switch
-              checked={agent.enabled}
-              disabled={toggling}
-              onChange={(e) => onToggle(agent, e.target.checked)}
-              slotProps={{ input: { 'aria-label': t('agents.card.toggle', { name: agent.name }) } }}
-            />
-          }
-          label={agent.enabled ? t('agents.status.enabled') : t('agents.status.disabled')}
-        />
+        {/* Without instructions the server refuses to enable: the switch is off and says why. */}
+        <Tooltip title={needsInstructions ? t('agents.card.needsInstructions') : ''} arrow describeChild>
+          <FormControlLabel
+            control={
+              <Switch
+                checked={agent.enabled}
+                disabled={toggling || needsInstructions}
+                onChange={(e) => onToggle(agent, e.target.checked)}
+                slotProps={{
+                  input: {
+                    'aria-label': t('agents.card.toggle', { name: agent.name }),
+                    'aria-describedby': needsInstructions ? hintId : undefined,
+                  },
+                }}
+              />
+            }
+            label={agent.enabled ? t('agents.status.enabled') : t('agents.status.disabled')}
+          />
+        </Tooltip>
+        {needsInstructions && (
+          <Box component="span" id={hintId} sx={VISUALLY_HIDDEN}>
+            {t('agents.card.needsInstructions')}
+          </Box>
+        )}
         <Tooltip title={t('agents.card.delete', { name: agent.name })}>
           <IconButton aria-label={t('agents.card.delete', { name: agent.name })} onClick={() => onDelete(agent)} sx={{ color: 'error.main' }}>
             <DeleteOutline />

@@ -238,13 +238,25 @@ export class DynamoAgentRepository implements AgentRepository {
     const values: Record<string, unknown> = { ':updatedAt': updatedAt };
     const sets = ['#updatedAt = :updatedAt'];
     setDefined(changes, names, values, sets);
+    // An enabled agent always has instructions: guard the half of the pair the change leaves stored.
+    const conditions = ['attribute_exists(pk)'];
+    if (changes.enabled === true && changes.instructions === undefined) {
+      names['#instructions'] = 'instructions';
+      values[':noText'] = '';
+      conditions.push('#instructions <> :noText');
+    }
+    if (changes.instructions === '' && changes.enabled === undefined) {
+      names['#enabled'] = 'enabled';
+      values[':on'] = true;
+      conditions.push('#enabled <> :on');
+    }
     const updated = await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: agentSk(agentId) },
           UpdateExpression: `SET ${sets.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: conditions.join(' AND '),
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',

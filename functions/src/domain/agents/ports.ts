@@ -34,7 +34,10 @@ export interface EntryRecord extends KnowledgeEntry {
   agentId: string;
 }
 
-/** An agent as created from its name alone: empty texts, priority 0, enabled, knowledgeVersion 0, the owner's language. */
+/**
+ * An agent as created from its name alone: empty texts, priority 0, disabled (it has no instructions
+ * yet, and an enabled agent always has some), knowledgeVersion 0, the owner's language.
+ */
 export function newAgentRecord(_id: string, name: string, at: string, language: AgentLanguage = 'en'): AgentRecord {
   return {
     _id,
@@ -44,7 +47,7 @@ export function newAgentRecord(_id: string, name: string, at: string, language: 
     instructions: '',
     knowledgeBase: '',
     priority: 0,
-    enabled: true,
+    enabled: false,
     language,
     minRelevance: DEFAULT_MIN_RELEVANCE,
     knowledgeVersion: 0,

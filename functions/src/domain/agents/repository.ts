@@ -23,7 +23,10 @@ export interface AgentRepository extends AgentReader {
   /** The agent item alone (no children); null when missing or another user's. */
   getAgent(userId: string, agentId: string): Promise<AgentRecord | null>;
   createAgent(userId: string, agent: AgentRecord): Promise<void>;
-  /** null when the agent does not exist. */
+  /**
+   * null when the agent does not exist, or when the change would leave it enabled without
+   * instructions (checked in the write itself, so a concurrent edit cannot slip past it).
+   */
   updateAgent(userId: string, agentId: string, changes: AgentChanges, updatedAt: string): Promise<AgentRecord | null>;
   /** Deletes the agent item and every child item; returns what it deleted, null when missing. */
   deleteAgent(userId: string, agentId: string): Promise<AgentWithChildren | null>;

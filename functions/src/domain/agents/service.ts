@@ -140,11 +140,21 @@ export function createAgentService(deps: AgentServiceDeps) {
     }
   }
 
+  /** Enabling needs instructions, and an enabled agent keeps them (SPEC §4 beyond: issue 19). */
   async function updateAgent(userId: string, agentId: string, input: UpdateAgentInput): Promise<Agent> {
     if (!isId(agentId)) throw agentNotFound();
-    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+    const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as UpdateAgentInput;
+    if (changes.enabled === true && changes.instructions === '') {
+      await requireAgent(userId, agentId);
+      throw new ValidationError(agentMessages.instructionsRequiredToEnable, 'enabled');
+    }
     const updated = await agents.updateAgent(userId, agentId, changes, now());
-    if (!updated) throw agentNotFound();
+    if (!updated) {
+      // The write's condition failed: the agent is missing, or the change would break the rule.
+      await requireAgent(userId, agentId);
+      if (changes.enabled === true) throw new ValidationError(agentMessages.instructionsRequiredToEnable, 'enabled');
+      throw new ValidationError(agentMessages.instructionsRequiredWhileEnabled, 'instructions');
+    }
     return agentView(await loadAgent(userId, agentId));
   }
 
