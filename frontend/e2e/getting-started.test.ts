@@ -57,4 +57,25 @@ describe('getting-started checklist (Spanish UI)', () => {
     expect(await page.getByTestId('getting-started').count()).toBe(0);
     expect((await callApi<{ hidden: boolean }>(page, 'GET', '/api/dashboard/getting-started')).hidden).toBe(true);
   });
+
+  it('says when the steps cannot be read, and Reintentar loads them', async () => {
+    const page = await newPage(browser());
+    await subscribedUser(page, 'primeros-pasos-error');
+    await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
+    await page.route('**/api/dashboard/getting-started', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ success: false, message: 'Service Unavailable' }) }),
+    );
+
+    await page.goto(`${appUrl}/`);
+    const error = page.getByTestId('getting-started-error');
+    await eventually(() => error.count()).toBe(1);
+    expect(await error.getByText('No se pudieron cargar los primeros pasos.').count()).toBe(1);
+    // The dashboard's own figures are not held back by the checklist's failure.
+    await eventually(() => page.getByTestId('stat-totalCalls').count()).toBe(1);
+    await page.unroute('**/api/dashboard/getting-started');
+    await error.getByRole('button', { name: 'Reintentar' }).click();
+
+    await eventually(() => page.getByTestId('getting-started').getByRole('heading', { name: 'Primeros pasos' }).count()).toBe(1);
+    expect(await page.getByTestId('getting-started-error').count()).toBe(0);
+  });
 });
