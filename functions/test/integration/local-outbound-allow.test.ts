@@ -1,8 +1,8 @@
 /**
  * `npm start` honours OUTBOUND_ALLOW_HOSTS: a local stack started with the options start.ts builds
- * from the environment (localStartConfig) scrapes a page served on this machine when its
- * host:port is listed, and still refuses a loopback port that is not listed, with the guard's
- * message. Its own stack (not the shared one): the allow-list is what is under test.
+ * from the environment (localStartConfig) scrapes a page and calls a custom tool served on this
+ * machine when their host:port is listed, and still refuses a loopback port that is not listed,
+ * with the guard's message. Its own stack (not the shared one): the allow-list is what is under test.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -26,6 +26,8 @@ let stack: LocalStack;
 let dataDir: string;
 let listed: Server;
 let unlisted: Server;
+let tool: Server;
+const toolRequests: string[] = [];
 let token: string;
 
 async function serve(body: string): Promise<Server> {
@@ -86,10 +88,21 @@ async function settled(agentId: string, urlId: string): Promise<AgentUrl> {
   }
 }
 
+/** A booking endpoint a custom tool calls (the README's http://127.0.0.1:9000/reservas). */
+async function serveTool(): Promise<Server> {
+  const server = createServer((req, res) => {
+    toolRequests.push(req.url ?? '');
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ disponible: true, hora: '10:30' }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
 beforeAll(async () => {
-  [listed, unlisted] = await Promise.all([serve(PRICES_PAGE), serve('<html><title>Intranet</title><body>secreto</body></html>')]);
-  // What `OUTBOUND_ALLOW_HOSTS=localhost:<port> npm start` builds, on free ports and a throw-away data dir.
-  const { stackOptions } = localStartConfig({ OUTBOUND_ALLOW_HOSTS: `localhost:${portOf(listed)}` }, { dev: false });
+  [listed, unlisted, tool] = await Promise.all([serve(PRICES_PAGE), serve('<html><title>Intranet</title><body>secreto</body></html>'), serveTool()]);
+  // What `OUTBOUND_ALLOW_HOSTS=localhost:<page>,127.0.0.1:<tool> npm start` builds, on free ports and a throw-away data dir.
+  const { stackOptions } = localStartConfig({ OUTBOUND_ALLOW_HOSTS: `localhost:${portOf(listed)},127.0.0.1:${portOf(tool)}` }, { dev: false });
   const { ports: _ports, portEnvVars: _vars, appUrl: _appUrl, ...options } = stackOptions;
   dataDir = join(functionsDir, '.test-data', `outbound-${randomUUID()}`);
   stack = await startLocalStack({ ...options, schedules: false, dataDir, quiet: true });
@@ -100,6 +113,7 @@ afterAll(async () => {
   await stack?.stop();
   listed?.close();
   unlisted?.close();
+  tool?.close();
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
 });
 
@@ -127,5 +141,29 @@ describe('npm start with OUTBOUND_ALLOW_HOSTS', () => {
 
     expect(url.status).toBe('failed');
     expect(url.error).toBe('Blocked: the address points to a private or local network and cannot be reached');
+  });
+
+  it('calls a custom tool served on a listed local host:port, and refuses one on a port that is not listed', async () => {
+    expect((await api('POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-local-${randomUUID()}`, model: 'gpt-4o' })).status).toBe(200);
+    const agent = await api<{ _id: string }>('POST', '/api/agents', { name: 'Citas' });
+    const addTool = (name: string, endpoint: string) =>
+      api('POST', `/api/agents/${agent.data!._id}/tools`, {
+        name, description: 'Comprueba si hay hueco para una cita', type: 'http_request', endpoint, method: 'GET', headerKey: '', headerValue: '',
+        properties: { fecha: { type: 'string', description: 'Día de la cita' } }, required: ['fecha'],
+      });
+    expect((await addTool('reservas', `http://127.0.0.1:${portOf(tool)}/reservas`)).status).toBe(201);
+    expect((await addTool('intranet', `http://127.0.0.1:${portOf(unlisted)}/`)).status).toBe(201);
+    type ToolCall = { name: string; ok: boolean; result: string };
+
+    const booked = await api<{ toolCalls: ToolCall[] }>('POST', `/api/agents/${agent.data!._id}/chat`, { message: 'reservas fecha=2026-12-01', messages: [] });
+    const refused = await api<{ toolCalls: ToolCall[] }>('POST', `/api/agents/${agent.data!._id}/chat`, { message: 'intranet fecha=2026-12-01', messages: [] });
+
+    expect(booked.data!.toolCalls[0]).toMatchObject({ name: 'reservas', ok: true });
+    expect(toolRequests).toEqual(['/reservas?fecha=2026-12-01']);
+    expect(refused.data!.toolCalls[0]).toMatchObject({
+      name: 'intranet',
+      ok: false,
+      result: 'The tool could not be called: the address points to a private or local network and cannot be reached',
+    });
   });
 });
