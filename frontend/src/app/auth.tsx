@@ -10,6 +10,7 @@ import { authApi, storeSession } from '../api/auth';
 import { ApiError, endServerSession, refreshSession, setUnauthorizedHandler } from '../api/client';
 import { clearSession, getSession, subscribeSession } from '../api/session';
 import { setLanguage } from '../i18n';
+import { setDisplayTimeZone } from '../shared/intl';
 import { AuthContext, ME_QUERY_KEY, type Access } from '../shared/session';
 
 /** Refresh this long before the access token expires. */
@@ -68,6 +69,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, [hasToken, canRefresh, expiresAt, retryTick]);
 
   const user = hasToken ? (me.data ?? null) : null;
+
+  // Dates and times follow the profile's time zone; set while rendering so this render's children already use it.
+  setDisplayTimeZone(user?.timeZone);
 
   // The user's language setting switches the UI.
   const userLanguage = user?.language;

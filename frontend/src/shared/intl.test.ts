@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatNumber, formatPercent, localeFor } from './intl';
+import { formatDate, formatMoney, formatNumber, formatPercent, localeFor, setDisplayTimeZone } from './intl';
 
 const AT = '2026-05-05T15:04:05Z';
 // Intl separates some parts with narrow/non-breaking spaces: compare with plain spaces.
@@ -40,6 +40,17 @@ describe('formatDate', () => {
     expect(formatDate('en', undefined)).toBeNull();
     expect(formatDate('en', '')).toBeNull();
     expect(formatDate('en', 'not a date')).toBeNull();
+  });
+
+  it("uses the profile's time zone when none is given (a Madrid owner reads 17:04 for 15:04 UTC)", () => {
+    setDisplayTimeZone('Europe/Madrid');
+    try {
+      expect(plain(formatDate('es', AT, 'dateTime'))).toBe('5 may 2026, 17:04');
+      expect(plain(formatDate('en', AT, 'time'))).toBe('5:04 PM');
+      expect(formatDate('es', AT, 'time', 'UTC')).toBe('15:04');
+    } finally {
+      setDisplayTimeZone(undefined);
+    }
   });
 
   it('falls back to the browser time zone when the zone is unknown', () => {

@@ -51,11 +51,20 @@ function toDate(value: DateInput): Date | null {
   return Number.isNaN(date.getTime()) ? null : date;
 }
 
+/** The signed-in user's profile time zone (IANA); undefined = the browser's. */
+let displayTimeZone: string | undefined;
+
+/** Dates and times follow the profile's time zone (set by the session when the user loads or changes it). */
+export function setDisplayTimeZone(timeZone: string | undefined): void {
+  displayTimeZone = timeZone || undefined;
+}
+
 /**
  * A date and/or time in the language; null when there is none or it is not a date (the caller
- * says what shows then). `timeZone` defaults to the browser's; an unknown zone falls back to it.
+ * says what shows then). `timeZone` defaults to the profile's (setDisplayTimeZone), else the
+ * browser's; an unknown zone falls back to the browser's.
  */
-export function formatDate(language: string, value: DateInput, style: DateStyle = 'dateTime', timeZone?: string): string | null {
+export function formatDate(language: string, value: DateInput, style: DateStyle = 'dateTime', timeZone: string | undefined = displayTimeZone): string | null {
   const date = toDate(value);
   if (!date) return null;
   const options: Intl.DateTimeFormatOptions = { ...DATE_STYLES[style], timeZone };

@@ -4,6 +4,7 @@ import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { formatNumber } from '../../shared/intl';
 import { formatCompact, formatLimit, usageMeter } from './usage';
 
 /** Bar colours: yellow from 80 %, red from 100 % (SPEC §9); text colours dark enough to read. */
@@ -12,7 +13,7 @@ const TEXT = { primary: 'text.secondary', warning: '#a16207', error: '#b91c1c' }
 
 /** One metric: label, 'used / limit' (∞ when unlimited, no bar), the bar and its message. */
 export function UsageBar({ label, used, limit, utilization }: { label: string; used: number; limit: number; utilization?: number | null }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const labelId = useId();
   const meter = usageMeter(used, limit, utilization);
   const message =
@@ -21,7 +22,7 @@ export function UsageBar({ label, used, limit, utilization }: { label: string; u
       : meter.level === 'warning'
         ? t('billing.usage.warning')
         : meter.level === 'normal'
-          ? t('billing.usage.remaining', { percent: meter.remainingPercent })
+          ? t('billing.usage.remaining', { percent: formatNumber(i18n.language, (meter.remainingPercent ?? 0) / 100, { style: 'percent', maximumFractionDigits: 1 }) })
           : t('billing.usage.unlimited');
 
   return (
@@ -31,7 +32,7 @@ export function UsageBar({ label, used, limit, utilization }: { label: string; u
           {label}
         </Typography>
         <Typography color="text.secondary" sx={{ fontVariantNumeric: 'tabular-nums' }}>
-          {t('billing.usage.of', { used: formatCompact(used), limit: formatLimit(limit) })}
+          {t('billing.usage.of', { used: formatCompact(used, i18n.language), limit: formatLimit(limit, i18n.language) })}
         </Typography>
       </Stack>
       {meter.barValue !== null && (

@@ -17,6 +17,13 @@ describe('formatCompact', () => {
     expect(formatCompact(value)).toBe(text);
   });
 
+  it('abbreviates in Spanish too', () => {
+    const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
+    expect(plain(formatCompact(1_500, 'es'))).toBe('1,5 mil');
+    expect(plain(formatCompact(2_345_678, 'es'))).toBe('2,3 M');
+    expect(plain(formatLimit(5_000, 'es'))).toBe('5 mil');
+  });
+
   it('shows unlimited as ∞', () => {
     expect(formatLimit(-1)).toBe('∞');
     expect(formatLimit(5_000)).toBe('5K');

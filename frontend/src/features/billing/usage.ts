@@ -1,33 +1,22 @@
 /**
  * Usage display rules (SPEC §9): a limit of -1 is unlimited (∞, no bar); from 80 % the bar is
  * yellow with 'Approaching limit…', from 100 % red with 'Limit exceeded!…'; below 80 % the
- * remaining percentage shows. Numbers are abbreviated with K and M.
+ * remaining percentage shows. Numbers are abbreviated with K and M (Intl compact: 'mil' and 'M' in Spanish).
  */
 import { NEAR_LIMIT_PERCENT, UNLIMITED } from '@agentdesk/functions/contract';
+import { formatNumber } from '../../shared/intl';
 
 export const INFINITY_SIGN = '∞';
 
-/** 999 → '999', 1000 → '1K', 1500 → '1.5K', 2_345_678 → '2.3M' (one decimal, trailing .0 dropped). */
-export function formatCompact(value: number): string {
+/** 999 → '999', 1000 → '1K', 1500 → '1.5K' ('1,5 mil' in Spanish), 2_345_678 → '2.3M' (Intl compact, one decimal at most). */
+export function formatCompact(value: number, language = 'en'): string {
   if (!Number.isFinite(value)) return String(value);
-  const sign = value < 0 ? '-' : '';
-  const abs = Math.abs(value);
-  const oneDecimal = (n: number) => {
-    const rounded = Math.round(n * 10) / 10;
-    return Number.isInteger(rounded) ? String(rounded) : rounded.toFixed(1);
-  };
-  if (abs >= 1_000_000) return `${sign}${oneDecimal(abs / 1_000_000)}M`;
-  if (abs >= 1_000) {
-    // 999_950 would round to '1000K': show it as millions instead.
-    const k = oneDecimal(abs / 1_000);
-    return k === '1000' ? `${sign}1M` : `${sign}${k}K`;
-  }
-  return `${sign}${oneDecimal(abs)}`;
+  return formatNumber(language, value, { notation: 'compact', maximumFractionDigits: 1 });
 }
 
 /** The limit as shown: ∞ for unlimited, else abbreviated. */
-export function formatLimit(limit: number): string {
-  return limit === UNLIMITED ? INFINITY_SIGN : formatCompact(limit);
+export function formatLimit(limit: number, language = 'en'): string {
+  return limit === UNLIMITED ? INFINITY_SIGN : formatCompact(limit, language);
 }
 
 export type UsageLevel = 'unlimited' | 'normal' | 'warning' | 'exceeded';

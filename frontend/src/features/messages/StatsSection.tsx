@@ -74,7 +74,7 @@ function BreakdownItem({ label, count, total, icon, color, hint }: { label: stri
         {formatNumber(i18n.language, count)}
       </Typography>
       <Typography variant="caption" color="text.secondary">
-        {t('messageHub.stats.percentOfTotal', { percent: percent(count, total) })}
+        {t('messageHub.stats.percentOfTotal', { percent: percent(count, total, i18n.language) })}
       </Typography>
     </Box>
   );

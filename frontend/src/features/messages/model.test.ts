@@ -70,11 +70,13 @@ describe('Message Hub display rules', () => {
     expect(relativeTime('not a date', now)).toBeNull();
   });
 
-  it('gives percentages with 1 decimal', () => {
-    expect(percent(1, 3)).toBe('33.3');
-    expect(percent(2, 3)).toBe('66.7');
-    expect(percent(5, 5)).toBe('100.0');
-    expect(percent(0, 0)).toBe('0.0');
+  it('gives percentages with 1 decimal, in the UI language', () => {
+    expect(percent(1, 3)).toBe('33.3%');
+    expect(percent(2, 3)).toBe('66.7%');
+    expect(percent(5, 5)).toBe('100.0%');
+    expect(percent(0, 0)).toBe('0.0%');
+    // Spanish: decimal comma and a space before the sign ('91,7 %', not '91.7 %').
+    expect(percent(11, 12, 'es').replace(/[\u00a0\u202f]/g, ' ')).toBe('91,7 %');
   });
 
   it('counts delivered messages under sent (no delivered card)', () => {

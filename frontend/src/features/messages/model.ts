@@ -11,6 +11,7 @@ import {
   type MessageStatus,
   type TimeFilter,
 } from '@agentdesk/functions/contract';
+import { formatNumber } from '../../shared/intl';
 
 export { MESSAGES_PAGE_SIZE, TIME_FILTERS };
 export const SEARCH_DEBOUNCE_MS = 500;
@@ -104,10 +105,10 @@ export function relativeTime(iso: string, now: number): RelativeTime | null {
   return { kind: 'date', value: at };
 }
 
-/** A share of the total as a percentage with 1 decimal ('0.0' when there is nothing). */
-export function percent(count: number, total: number): string {
-  if (!(total > 0) || !Number.isFinite(count)) return '0.0';
-  return ((count / total) * 100).toFixed(1);
+/** A share of the total as a percentage with 1 decimal in the UI language: '91.7%' / '91,7 %' ('0.0%' when there is nothing). */
+export function percent(count: number, total: number, language = 'en'): string {
+  const share = total > 0 && Number.isFinite(count) ? count / total : 0;
+  return formatNumber(language, share, { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 });
 }
 
 export const STATUS_CARDS = ['pending', 'sent', 'read', 'failed'] as const;

@@ -12,7 +12,7 @@ import { dashboardKeys } from '../../api/dashboard';
 import { useAuth } from '../../shared/session';
 import { fieldProps as fieldState, selectProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
-import { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
+import i18n, { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 import { ProfileCard, ProfileForm } from './ProfileCard';
 
 /** Every IANA zone the browser knows, UTC first (some engines leave it out of the list). */
@@ -50,9 +50,10 @@ export function SettingsTab({ user }: { user: User }) {
   const onSubmit = handleSubmit(async (values) => {
     try {
       await authApi.updateSettings(values);
-      toast.success(t('profile.settings.success'));
-      reset(values);
+      // Switch first, and say it in the new language (this render's `t` still has the old one).
       setLanguage(values.language);
+      toast.success(i18n.getFixedT(values.language)('profile.settings.success'));
+      reset(values);
       await refetchUser();
       // The dashboard's days follow the profile's time zone.
       await queryClient.invalidateQueries({ queryKey: dashboardKeys.all });

@@ -23,6 +23,7 @@ import { TabHeader } from './TabLayout';
 import { KnowledgeList, KnowledgeRow } from './KnowledgeList';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
+import { formatPercent } from '../../../shared/intl';
 import { formatBytes, formatDateTime } from './format';
 import { tabErrorMessage } from './messages';
 import { useAgentFiles, useDeleteFile } from './queries';
@@ -38,14 +39,14 @@ function FileIcon({ file }: { file: AgentFile }) {
 }
 
 function UploadProgress({ row }: { row: UploadRow }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const percent = row.size > 0 ? Math.min(100, Math.round((row.loaded / row.size) * 100)) : 100;
   const label =
     row.phase === 'preparing'
       ? t('agentTabs.files.preparing')
       : row.phase === 'finishing'
         ? t('agentTabs.files.finishing')
-        : t('agentTabs.files.percent', { percent });
+        : t('agentTabs.files.percent', { percent: formatPercent(i18n.language, percent / 100) });
   return (
     <Box sx={{ py: 1 }}>
       <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', mb: 0.5 }}>

@@ -29,3 +29,21 @@ describe('dashboard strings', () => {
     expect(en.banner.action).toBe('View agents');
   });
 });
+
+describe('dashboard counts in the UI language (issue 19)', () => {
+  const t = async (lng: 'en' | 'es') => {
+    const i18n = (await import('i18next')).createInstance();
+    await i18n.init({ lng, resources: { en: { translation: { dashboard: en } }, es: { translation: { dashboard: es } } }, interpolation: { escapeValue: false } });
+    return i18n.t.bind(i18n);
+  };
+
+  it("says '1 completada' and '2 completadas' (i18next plural rules), numbers grouped by the locale", async () => {
+    const es_ = await t('es');
+    expect(es_('dashboard.top.completed', { count: 1 })).toBe('1 completada');
+    expect(es_('dashboard.top.completed', { count: 2 })).toBe('2 completadas');
+    expect(es_('dashboard.top.calls', { count: 12345 })).toBe('12.345 llamadas');
+    const en_ = await t('en');
+    expect(en_('dashboard.top.completed', { count: 1 })).toBe('1 completed');
+    expect(en_('dashboard.top.calls', { count: 12345 })).toBe('12,345 calls');
+  });
+});
