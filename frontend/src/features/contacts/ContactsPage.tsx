@@ -9,10 +9,12 @@ import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import TextField from '@mui/material/TextField';
 import Table from '@mui/material/Table';
 import TableBody from '@mui/material/TableBody';
 import TableCell from '@mui/material/TableCell';
@@ -29,8 +31,7 @@ import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
-import { CONTACT_SEARCH_MAX_MATCHES } from '@agentdesk/functions/contract';
-import { contactsApi, saveBlob } from '../../api/contacts';
+import { CONTACT_FILTER_MAX_SCANNED, CONTACT_SEARCH_MAX_MATCHES } from '@agentdesk/functions/contract';
 import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
@@ -42,7 +43,6 @@ import { EmptyDirectoryState, NoMatchesState } from './EmptyState';
 import { displayName } from './fields';
 import {
   DEFAULT_FILTERS,
-  exportQuery,
   filtersToParams,
   hasActiveFilter,
   PAGE_SIZES,
@@ -52,9 +52,11 @@ import {
   type ContactFilters,
 } from './filters';
 import { contactErrorMessage, translateContactMessage } from './i18n';
-import { ImportDialog } from './ImportDialog';
+import { ImportWizard } from './ImportWizard';
+import { ExportDialog } from './ExportDialog';
 import { formatPhone, whatsappLink } from '../../shared/phone';
-import { useContactList, useContactStats, useDeleteContact, useImportWhatsApp } from './queries';
+import { useContactFacets, useContactList, useContactStats, useDeleteContact, useImportWhatsApp } from './queries';
+import { BulkActions } from './BulkActions';
 import { StatsRow } from './StatsRow';
 import { CONTACT_SOURCES, type Contact } from './types';
 import { formatDate } from '../../shared/intl';
@@ -64,7 +66,7 @@ import { PageHeader } from '../../shared/PageHeader';
 
 const MAX_TAGS_SHOWN = 2;
 
-function ContactRow({ contact, onDelete }: { contact: Contact; onDelete: (contact: Contact) => void }) {
+function ContactRow({ contact, onDelete, selected, onToggle }: { contact: Contact; onDelete: (contact: Contact) => void; selected: boolean; onToggle: (id: string) => void }) {
   const { t, i18n } = useTranslation();
   const name = displayName(contact) || t('contacts.unnamed');
   const phone = formatPhone(contact.phoneNumber);
@@ -73,7 +75,10 @@ function ContactRow({ contact, onDelete }: { contact: Contact; onDelete: (contac
   const added = formatDate(i18n.language, contact.createdAt, 'date') ?? '';
   const hideSm = { display: { xs: 'none', md: 'table-cell' } };
   return (
-    <TableRow hover>
+    <TableRow hover selected={selected}>
+      <TableCell padding="checkbox">
+        <Checkbox checked={selected} onChange={() => onToggle(contact._id)} slotProps={{ input: { 'aria-label': t('contacts.bulk.select', { name }) } }} />
+      </TableCell>
       <TableCell sx={{ maxWidth: 0, width: { xs: '100%', md: '32%' } }}>
         <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
           <Avatar sx={{ width: 36, height: 36, bgcolor: 'primary.light', fontSize: 16 }} aria-hidden>
@@ -177,10 +182,20 @@ export default function ContactsPage() {
   const [importing, setImporting] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [toDelete, setToDelete] = useState<Contact | null>(null);
+  const [selected, setSelected] = useState<string[]>([]);
+  const facets = useContactFacets();
 
   const setFilters = (next: ContactFilters, replace = false) => setParams(filtersToParams(next), { replace });
   const filtersKey = params.toString();
   const [input, setInput] = useSearchInput(filters.search, (search) => setFilters(withFilter(parseFilters(new URLSearchParams(filtersKey)), { search })));
+  const [valueInput, setValueInput] = useSearchInput(filters.value, (value) => setFilters(withFilter(parseFilters(new URLSearchParams(filtersKey)), { value })));
+  // The selection is of the rows on screen: another page or filter starts a new one.
+  const [selectionKey, setSelectionKey] = useState(filtersKey);
+  if (selectionKey !== filtersKey) {
+    setSelectionKey(filtersKey);
+    setSelected([]);
+  }
+  const toggle = (id: string) => setSelected((ids) => (ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id]));
 
   // SPEC §8: 'Failed to load contacts' (server message preferred).
   const { error: listError, errorUpdatedAt } = list;
@@ -216,21 +231,15 @@ export default function ContactsPage() {
     }
   };
 
-  const onExport = async () => {
-    setExporting(true);
-    try {
-      saveBlob(await contactsApi.exportCsv(exportQuery(filters)), t('contacts.export.filename'));
-    } catch (err) {
-      toast.error(contactErrorMessage(err, t('contacts.export.failed')));
-    } finally {
-      setExporting(false);
-    }
-  };
-
   const contacts = list.data?.data ?? [];
   const pagination = list.data?.pagination;
   const filtered = hasActiveFilter(filters);
   const canClear = filtered || input !== '' || filters.limit !== DEFAULT_FILTERS.limit;
+  const pageIds = contacts.map((c) => c._id);
+  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.includes(id));
+  const someSelected = selected.length > 0 && !allSelected;
+  const tagOptions = facets.data?.tags.map((f) => f.tag) ?? [];
+  const fieldOptions = facets.data?.fields ?? [];
 
   let body;
   if (list.isPending) {
@@ -256,6 +265,14 @@ export default function ContactsPage() {
           <Table aria-label={t('contacts.table.label')} sx={{ tableLayout: { md: 'auto' } }}>
             <TableHead>
               <TableRow>
+                <TableCell padding="checkbox">
+                  <Checkbox
+                    checked={allSelected}
+                    indeterminate={someSelected}
+                    onChange={() => setSelected(allSelected ? [] : pageIds)}
+                    slotProps={{ input: { 'aria-label': t('contacts.bulk.selectPage') } }}
+                  />
+                </TableCell>
                 <TableCell>{t('contacts.table.name')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('contacts.table.phone')}</TableCell>
                 <TableCell sx={{ display: { xs: 'none', md: 'table-cell' } }}>{t('contacts.table.source')}</TableCell>
@@ -266,7 +283,7 @@ export default function ContactsPage() {
             </TableHead>
             <TableBody>
               {contacts.map((contact) => (
-                <ContactRow key={contact._id} contact={contact} onDelete={setToDelete} />
+                <ContactRow key={contact._id} contact={contact} onDelete={setToDelete} selected={selected.includes(contact._id)} onToggle={toggle} />
               ))}
             </TableBody>
           </Table>
@@ -280,8 +297,8 @@ export default function ContactsPage() {
     <Box>
       <PageHeader title={t('contacts.title')} subtitle={t('contacts.subtitle')} breakpoint="md">
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => void onExport()} disabled={exporting}>
-            {exporting ? t('contacts.exporting') : t('contacts.exportCsv')}
+          <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => setExporting(true)}>
+            {t('contacts.exportCsv')}
           </Button>
           <PremiumGate tooltip={t('contacts.empty.importTooltip')}>
             <Button variant="outlined" startIcon={<WhatsApp />} onClick={() => void onImportWhatsApp()} disabled={importWhatsApp.isPending}>
@@ -336,11 +353,53 @@ export default function ContactsPage() {
             disabled={!canClear}
             onClear={() => {
               setInput('');
+              setValueInput('');
               setFilters(DEFAULT_FILTERS);
             }}
           />
         </Stack>
+        {(tagOptions.length > 0 || fieldOptions.length > 0 || filters.tag || filters.field) && (
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ px: 2, py: 1.5, borderBottom: 1, borderColor: 'divider', alignItems: { sm: 'center' } }}>
+            <SelectFilter
+              label={t('contacts.filters.tag')}
+              value={filters.tag}
+              options={filters.tag && !tagOptions.includes(filters.tag) ? [filters.tag, ...tagOptions] : tagOptions}
+              optionLabel={(tag) => tag}
+              allLabel={t('contacts.filters.allTags')}
+              onChange={(tag) => setFilters(withFilter(filters, { tag }))}
+              sx={{ width: { sm: 200 } }}
+            />
+            <SelectFilter
+              label={t('contacts.filters.field')}
+              value={filters.field}
+              options={filters.field && !fieldOptions.includes(filters.field) ? [filters.field, ...fieldOptions] : fieldOptions}
+              optionLabel={(field) => field}
+              allLabel={t('contacts.filters.anyField')}
+              onChange={(field) => {
+                setValueInput('');
+                setFilters(withFilter(filters, { field, value: '' }));
+              }}
+              sx={{ width: { sm: 200 } }}
+            />
+            {filters.field && (
+              <TextField
+                size="small"
+                label={t('contacts.filters.value')}
+                placeholder={t('contacts.filters.valuePlaceholder')}
+                value={valueInput}
+                onChange={(e) => setValueInput(e.target.value)}
+                sx={{ width: { sm: 220 } }}
+              />
+            )}
+          </Stack>
+        )}
+        <BulkActions ids={selected} onClear={() => setSelected([])} />
         <FetchingBar fetching={list.isFetching && !list.isPending} />
+        {list.data?.filterTruncated && (
+          <Alert severity="info" sx={{ m: 2, mb: 0 }}>
+            {t('contacts.filterTruncated', { count: CONTACT_FILTER_MAX_SCANNED })}
+          </Alert>
+        )}
         {list.data?.searchTruncated && (
           <Alert severity="info" sx={{ m: 2, mb: 0 }}>
             {t('contacts.searchTruncated', { count: CONTACT_SEARCH_MAX_MATCHES })}
@@ -350,7 +409,8 @@ export default function ContactsPage() {
       </Paper>
 
       <AddContactDialog open={adding} onClose={() => setAdding(false)} />
-      <ImportDialog open={importing} onClose={() => setImporting(false)} />
+      <ImportWizard open={importing} onClose={() => setImporting(false)} />
+      <ExportDialog open={exporting} onClose={() => setExporting(false)} search={filters.search} source={filters.source} />
       <DeleteContactDialog
         name={toDelete ? displayName(toDelete) || t('contacts.unnamed') : null}
         pending={remove.isPending}

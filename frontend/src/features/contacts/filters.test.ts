@@ -6,6 +6,9 @@ describe('parseFilters', () => {
     expect(parseFilters(new URLSearchParams('search=%20ana%20&source=api&page=3&limit=25'))).toEqual({
       search: 'ana',
       source: 'api',
+      tag: '',
+      field: '',
+      value: '',
       page: 3,
       limit: 25,
     });
@@ -19,16 +22,24 @@ describe('parseFilters', () => {
   });
 });
 
+describe('tag and custom-field filters', () => {
+  it('reads tag, field and value from the URL; a value without its field is dropped', () => {
+    expect(parseFilters(new URLSearchParams('tag=%20vip%20&field=Ciudad&value=Madrid'))).toMatchObject({ tag: 'vip', field: 'Ciudad', value: 'Madrid' });
+    expect(parseFilters(new URLSearchParams('value=Madrid'))).toEqual(DEFAULT_FILTERS);
+    expect(filtersToParams({ ...DEFAULT_FILTERS, value: 'Madrid' }).toString()).toBe('');
+  });
+});
+
 describe('filtersToParams', () => {
   it('leaves defaults out of the URL', () => {
     expect(filtersToParams(DEFAULT_FILTERS).toString()).toBe('');
-    expect(filtersToParams({ search: 'a b', source: 'manual', page: 2, limit: 50 }).toString()).toBe(
+    expect(filtersToParams({ ...DEFAULT_FILTERS, search: 'a b', source: 'manual', page: 2, limit: 50 }).toString()).toBe(
       'search=a+b&source=manual&page=2&limit=50',
     );
   });
 
   it('round-trips through parseFilters', () => {
-    const f = { search: 'josé', source: 'whatsapp_import' as const, page: 4, limit: 5 };
+    const f = { search: 'josé', source: 'whatsapp_import' as const, tag: 'Ortodoncia', field: 'Ciudad', value: 'Málaga', page: 4, limit: 5 };
     expect(parseFilters(filtersToParams(f))).toEqual(f);
   });
 });
@@ -43,15 +54,18 @@ describe('withFilter', () => {
 describe('hasActiveFilter', () => {
   it('is true with a search or a source', () => {
     expect(hasActiveFilter(DEFAULT_FILTERS)).toBe(false);
-    expect(hasActiveFilter({ search: 'a', source: '' })).toBe(true);
-    expect(hasActiveFilter({ search: '', source: 'api' })).toBe(true);
+    expect(hasActiveFilter({ ...DEFAULT_FILTERS, search: 'a' })).toBe(true);
+    expect(hasActiveFilter({ ...DEFAULT_FILTERS, source: 'api' })).toBe(true);
+    expect(hasActiveFilter({ ...DEFAULT_FILTERS, tag: 'vip' })).toBe(true);
+    expect(hasActiveFilter({ ...DEFAULT_FILTERS, field: 'Ciudad' })).toBe(true);
   });
 });
 
 describe('API queries', () => {
   it('always sends page and limit to the list, only set filters to both', () => {
     expect(listQuery(DEFAULT_FILTERS)).toBe('page=1&limit=10');
-    expect(listQuery({ search: 'ana', source: 'manual', page: 2, limit: 5 })).toBe('page=2&limit=5&search=ana&source=manual');
+    expect(listQuery({ ...DEFAULT_FILTERS, search: 'ana', source: 'manual', page: 2, limit: 5 })).toBe('page=2&limit=5&search=ana&source=manual');
+    expect(listQuery({ ...DEFAULT_FILTERS, tag: 'Ortodoncia', field: 'Ciudad', value: 'Málaga' })).toBe('page=1&limit=10&tag=Ortodoncia&field=Ciudad&value=M%C3%A1laga');
     expect(exportQuery({ search: '', source: '' })).toBe('');
     expect(exportQuery({ search: 'ana', source: 'api' })).toBe('search=ana&source=api');
   });

@@ -1,5 +1,5 @@
 /**
- * The list's filters live in the URL query (search, source, page, limit) so links such as
+ * The list's filters live in the URL query (search, source, tag, field, value, page, limit) so links such as
  * /contacts?search=… and the back button work. Defaults are left out of the URL.
  */
 import {
@@ -15,11 +15,16 @@ export const SEARCH_DEBOUNCE_MS = 500;
 export interface ContactFilters {
   search: string;
   source: ContactSource | '';
+  /** A tag the contacts carry ('' = any). */
+  tag: string;
+  /** A custom field the contacts have ('' = any), and its value ('' = any value). */
+  field: string;
+  value: string;
   page: number;
   limit: number;
 }
 
-export const DEFAULT_FILTERS: ContactFilters = { search: '', source: '', page: 1, limit: DEFAULT_PAGE_SIZE };
+export const DEFAULT_FILTERS: ContactFilters = { search: '', source: '', tag: '', field: '', value: '', page: 1, limit: DEFAULT_PAGE_SIZE };
 
 function positiveInt(value: string | null): number | null {
   if (!value || !/^\d+$/.test(value)) return null;
@@ -29,10 +34,15 @@ function positiveInt(value: string | null): number | null {
 
 export function parseFilters(params: URLSearchParams): ContactFilters {
   const source = params.get('source') ?? '';
+  const field = (params.get('field') ?? '').trim();
   const limit = positiveInt(params.get('limit'));
   return {
     search: (params.get('search') ?? '').trim(),
     source: (CONTACT_SOURCES as readonly string[]).includes(source) ? (source as ContactSource) : '',
+    tag: (params.get('tag') ?? '').trim(),
+    field,
+    // A value means nothing without its field (the API refuses it).
+    value: field ? (params.get('value') ?? '').trim() : '',
     page: positiveInt(params.get('page')) ?? 1,
     limit: limit !== null && (PAGE_SIZES as readonly number[]).includes(limit) ? limit : DEFAULT_PAGE_SIZE,
   };
@@ -43,14 +53,21 @@ export function filtersToParams(filters: ContactFilters): URLSearchParams {
   const params = new URLSearchParams();
   if (filters.search) params.set('search', filters.search);
   if (filters.source) params.set('source', filters.source);
+  setFilterParams(params, filters);
   if (filters.page > 1) params.set('page', String(filters.page));
   if (filters.limit !== DEFAULT_PAGE_SIZE) params.set('limit', String(filters.limit));
   return params;
 }
 
-/** A search or source filter is active (picks the 'No contacts found' empty state). */
-export function hasActiveFilter(filters: Pick<ContactFilters, 'search' | 'source'>): boolean {
-  return filters.search !== '' || filters.source !== '';
+function setFilterParams(params: URLSearchParams, filters: Pick<ContactFilters, 'tag' | 'field' | 'value'>): void {
+  if (filters.tag) params.set('tag', filters.tag);
+  if (filters.field) params.set('field', filters.field);
+  if (filters.field && filters.value) params.set('value', filters.value);
+}
+
+/** A search, source, tag or custom-field filter is active (picks the 'No contacts found' empty state). */
+export function hasActiveFilter(filters: Pick<ContactFilters, 'search' | 'source' | 'tag' | 'field'>): boolean {
+  return filters.search !== '' || filters.source !== '' || filters.tag !== '' || filters.field !== '';
 }
 
 /** Changing the search, the source or the page size starts again at page 1. */
@@ -63,6 +80,7 @@ export function listQuery(filters: ContactFilters): string {
   const params = new URLSearchParams({ page: String(filters.page), limit: String(filters.limit) });
   if (filters.search) params.set('search', filters.search);
   if (filters.source) params.set('source', filters.source);
+  setFilterParams(params, filters);
   return params.toString();
 }
 

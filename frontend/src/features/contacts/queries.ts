@@ -1,6 +1,6 @@
 /** Server state for contacts (TanStack Query); every change invalidates the lists, the stats and usage. */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Contact, CreateContactInput, UpdateContactInput } from '@agentdesk/functions/contract';
+import type { BulkTagContactsInput, Contact, ContactImportJob, CreateContactInput, UpdateContactInput } from '@agentdesk/functions/contract';
 import { contactsApi } from '../../api/contacts';
 import { billingKeys } from '../../shared/queryKeys';
 import { listQuery, type ContactFilters } from './filters';
@@ -12,6 +12,10 @@ export const contactKeys = {
   stats: ['contacts', 'stats'] as const,
   detail: (id: string) => ['contacts', 'detail', id] as const,
   timeline: (id: string, limit: number) => ['contacts', 'timeline', id, limit] as const,
+  facets: ['contacts', 'facets'] as const,
+  importJobs: ['contacts', 'import-jobs'] as const,
+  importJob: (id: string) => ['contacts', 'import-jobs', id] as const,
+  exportJob: (id: string) => ['contacts', 'export-jobs', id] as const,
 };
 
 export function useContactList(filters: ContactFilters) {
@@ -43,13 +47,14 @@ export function useContactTimeline(id: string, limit: number) {
   });
 }
 
-/** After any change: lists and stats reload; the plan's contact usage too. */
-function useInvalidateContacts() {
+/** After any change: lists, stats and the filters' choices reload; the plan's contact usage too. */
+export function useInvalidateContacts() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all([
       queryClient.invalidateQueries({ queryKey: contactKeys.lists }),
       queryClient.invalidateQueries({ queryKey: contactKeys.stats }),
+      queryClient.invalidateQueries({ queryKey: contactKeys.facets }),
       queryClient.invalidateQueries({ queryKey: billingKeys.analytics }),
     ]);
 }
@@ -83,17 +88,83 @@ export function useDeleteContact() {
   });
 }
 
-export function useImportPreview() {
-  return useMutation({ mutationFn: (csv: string) => contactsApi.importPreview(csv) });
-}
-
 /** POST /api/contacts/import-whatsapp; the list, the stats and usage reload after it. */
 export function useImportWhatsApp() {
   const invalidate = useInvalidateContacts();
   return useMutation({ mutationFn: () => contactsApi.importWhatsApp(), onSuccess: () => invalidate() });
 }
 
-export function useImportContacts() {
+/** Tags and custom field names in use: the filters' choices. */
+export function useContactFacets() {
+  return useQuery({ queryKey: contactKeys.facets, queryFn: ({ signal }) => contactsApi.facets(signal), staleTime: 30_000 });
+}
+
+export function useBulkDelete() {
+  const queryClient = useQueryClient();
   const invalidate = useInvalidateContacts();
-  return useMutation({ mutationFn: (csv: string) => contactsApi.importCsv(csv), onSuccess: () => invalidate() });
+  return useMutation({
+    mutationFn: (ids: string[]) => contactsApi.bulkDelete(ids),
+    onSuccess: (_res, ids) => {
+      for (const id of ids) queryClient.removeQueries({ queryKey: contactKeys.detail(id) });
+      void invalidate();
+    },
+  });
+}
+
+export function useBulkTag() {
+  const queryClient = useQueryClient();
+  const invalidate = useInvalidateContacts();
+  return useMutation({
+    mutationFn: (input: BulkTagContactsInput) => contactsApi.bulkTag(input),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: ['contacts', 'detail'] });
+      void invalidate();
+    },
+  });
+}
+
+/** Import jobs still moving: polled every second until they settle. */
+export const isImportActive = (job: Pick<ContactImportJob, 'status'> | undefined) =>
+  job?.status === 'queued' || job?.status === 'running' || job?.status === 'undoing';
+const POLL_MS = 1000;
+
+/** One import job, polled while it runs (or is being undone); the list reloads when it settles. */
+export function useImportJob(id: string | null) {
+  return useQuery({
+    queryKey: contactKeys.importJob(id ?? ''),
+    queryFn: ({ signal }) => contactsApi.importJob(id!, signal),
+    enabled: Boolean(id),
+    refetchInterval: (query) => (isImportActive(query.state.data) ? POLL_MS : false),
+  });
+}
+
+/** The recent imports (newest first), polled while one of them runs. */
+export function useImportJobs(enabled = true) {
+  return useQuery({
+    queryKey: contactKeys.importJobs,
+    queryFn: ({ signal }) => contactsApi.importJobs(signal),
+    enabled,
+    refetchInterval: (query) => (query.state.data?.data.some(isImportActive) ? POLL_MS : false),
+  });
+}
+
+export function useUndoImport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => contactsApi.undoImportJob(id),
+    onSuccess: (job) => {
+      queryClient.setQueryData(contactKeys.importJob(job._id), job);
+      void queryClient.invalidateQueries({ queryKey: contactKeys.importJobs });
+    },
+  });
+}
+
+/** One export job, polled until it is done or failed. */
+export function useExportJob(id: string | null) {
+  return useQuery({
+    queryKey: contactKeys.exportJob(id ?? ''),
+    queryFn: ({ signal }) => contactsApi.exportJob(id!, signal),
+    enabled: Boolean(id),
+    refetchInterval: (query) => (query.state.data?.status === 'queued' || query.state.data?.status === 'running' ? POLL_MS : false),
+  });
 }
