@@ -27,6 +27,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
+import { PASSWORD_RULE } from '../src/contract/auth.js';
 import { spawnChild, waitUntilReady } from './child.js';
 import { startPostPolicyGate } from './s3-post-policy.js';
 
@@ -234,12 +235,13 @@ export async function ensureUserPool(endpoint: string, previous?: Partial<UserPo
         UsernameAttributes: ['email'],
         AutoVerifiedAttributes: ['email'],
         Policies: {
+          // The production pool's policy (infra/lib/auth.ts), from the contract's one rule.
           PasswordPolicy: {
-            MinimumLength: 8,
+            MinimumLength: PASSWORD_RULE.minLength,
             RequireLowercase: false,
             RequireUppercase: false,
-            RequireNumbers: false,
-            RequireSymbols: false,
+            RequireNumbers: true,
+            RequireSymbols: true,
           },
         },
       }),

@@ -7,6 +7,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
+import { PASSWORD_RULE } from '../../functions/src/contract/auth.js';
 import { cognitoTriggers } from '../../functions/src/routes.js';
 import { AppFunction } from './app-function.js';
 
@@ -49,7 +50,8 @@ export class Auth extends Construct {
       signInCaseSensitive: false,
       standardAttributes: { email: { required: true, mutable: true } },
       passwordPolicy: {
-        minLength: 8,
+        // The contract's one rule (forms, API and pool agree).
+        minLength: PASSWORD_RULE.minLength,
         requireDigits: true,
         requireSymbols: true,
         // The product's rule is "a letter, a digit and a symbol" (either case); the API

@@ -8,6 +8,7 @@ import './zod-locale.js';
 
 export const INBOX_LIMITS = {
   aiResumeAfterHours: { min: 1, max: 168 },
+  alertWhatsappNumber: 40,
 } as const;
 
 export interface InboxSettings {
@@ -45,7 +46,7 @@ export const inboxSettingsRequest = z
       alertByEmail: z.boolean({ error: inboxMessages.alertByEmailInvalid }),
       alertWhatsappNumber: z
         .string({ error: inboxMessages.alertNumberInvalid })
-        .check(z.trim(), z.maxLength(40, inboxMessages.alertNumberInvalid), z.regex(/^[\d\s()+.-]*$/, inboxMessages.alertNumberInvalid)),
+        .check(z.trim(), z.maxLength(INBOX_LIMITS.alertWhatsappNumber, inboxMessages.alertNumberInvalid), z.regex(/^[\d\s()+.-]*$/, inboxMessages.alertNumberInvalid)),
     },
     { error: (issue) => (issue.code === 'unrecognized_keys' ? inboxMessages.unknownSetting(issue.keys.join(', ')) : undefined) },
   );

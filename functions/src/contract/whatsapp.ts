@@ -9,6 +9,9 @@ import './zod-locale.js';
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
 
 export const whatsappMessages = {
+/** Text limits the API enforces and the screens' inputs stop at (one constant each). */
+export const WHATSAPP_TEXT_LIMITS = { search: 100, notes: 2000 } as const;
+
   bearerTokenRequired: 'Bearer token is required',
   bearerTokenInvalid: 'Bearer token may only contain letters, digits and symbols, without spaces',
   businessIdRequired: 'Business ID is required',
@@ -28,7 +31,7 @@ export const whatsappMessages = {
   messageNotFound: 'Message not found',
   escalationReasonRequired: 'Escalation reason is required',
   escalationReasonTooLong: 'Escalation reason must be 500 characters or less',
-  notesTooLong: 'Notes must be 2000 characters or less',
+  notesTooLong: `Notes must be ${WHATSAPP_TEXT_LIMITS.notes} characters or less`,
   statusInvalid: 'Status must be one of active, closed, requires_human, archived',
   conversationUpdated: 'Conversation updated successfully',
   conversationEscalated: 'Conversation escalated to a human',
@@ -181,7 +184,7 @@ const timeFilterParam = (fallback: TimeFilter) =>
 export const listMessagesQuery = z.object({
   page: pageParam,
   limit: limitParam(MESSAGES_PAGE_SIZE),
-  search: z._default(z.string().check(z.trim(), z.maxLength(100)), ''),
+  search: z._default(z.string().check(z.trim(), z.maxLength(WHATSAPP_TEXT_LIMITS.search)), ''),
   /** '' = any; unknown statuses are treated as pending (SPEC §4). */
   status: z._default(z.string().check(z.trim()), ''),
   /** 'true' | 'false' | '' (any). */
@@ -311,7 +314,7 @@ export const overviewQuery = z.object({
 /** GET /api/conversations query. */
 export const listConversationsQuery = z.object({
   status: z.optional(z.enum(CONVERSATION_STATUSES, { error: whatsappMessages.statusInvalid })),
-  search: z._default(z.string().check(z.trim(), z.maxLength(100)), ''),
+  search: z._default(z.string().check(z.trim(), z.maxLength(WHATSAPP_TEXT_LIMITS.search)), ''),
   page: pageParam,
   limit: limitParam(50),
   assignee: assigneeParam,
@@ -320,7 +323,7 @@ export const listConversationsQuery = z.object({
 /** PUT /api/conversations/{id}. Notes trimmed on save (SPEC §5). */
 export const updateConversationRequest = z.object({
   status: z.optional(z.enum(CONVERSATION_STATUSES, { error: whatsappMessages.statusInvalid })),
-  notes: z.optional(z.string().check(z.trim(), z.maxLength(2000, whatsappMessages.notesTooLong))),
+  notes: z.optional(z.string().check(z.trim(), z.maxLength(WHATSAPP_TEXT_LIMITS.notes, whatsappMessages.notesTooLong))),
   /** The caller's own user id or null (the service checks it is the caller's). */
   assignee: z.optional(z.nullable(z.string({ error: whatsappMessages.assigneeInvalid }).check(z.maxLength(128, whatsappMessages.assigneeInvalid)))),
 });

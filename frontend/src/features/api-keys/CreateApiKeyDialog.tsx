@@ -82,7 +82,7 @@ export function CreateApiKeyDialog({ open, onClose, onCreated }: CreateApiKeyDia
             }}
             error={Boolean(error)}
             helperText={error || `${name.length}/${API_KEY_LIMITS.name}`}
-            slotProps={{ htmlInput: { maxLength: API_KEY_LIMITS.name + 10 } }}
+            slotProps={{ htmlInput: { maxLength: API_KEY_LIMITS.name } }}
           />
         </Box>
       </DialogContent>

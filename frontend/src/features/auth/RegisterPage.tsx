@@ -27,6 +27,7 @@ import { errorMessage, translateMessage } from '../../i18n';
 import { AuthLayout } from './AuthLayout';
 import { GoogleSignInButton } from './GoogleSignInButton';
 import { useGoogleSignIn } from './useGoogleSignIn';
+import { passwordRuleHint } from '../../shared/passwordRule';
 
 export default function RegisterPage() {
   const { t } = useTranslation();
@@ -122,7 +123,7 @@ export default function RegisterPage() {
             type="password"
             autoComplete="new-password"
             {...register('password')}
-            {...fieldProps(errors.password, t('auth.register.passwordHelp'))}
+            {...fieldProps(errors.password, passwordRuleHint(t))}
           />
           <TextField
             label={t('auth.register.confirmPassword')}

@@ -19,6 +19,7 @@ import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 import { AuthLayout } from './AuthLayout';
 import type { LoginLocationState } from './LoginPage';
+import { passwordRuleHint } from '../../shared/passwordRule';
 
 export default function ResetPasswordPage() {
   const { t } = useTranslation();
@@ -62,7 +63,7 @@ export default function ResetPasswordPage() {
             type="password"
             autoComplete="new-password"
             {...register('newPassword')}
-            {...fieldProps(errors.newPassword, t('auth.reset.passwordHelp'))}
+            {...fieldProps(errors.newPassword, passwordRuleHint(t))}
           />
           <TextField
             label={t('auth.reset.confirmPassword')}

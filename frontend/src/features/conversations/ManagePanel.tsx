@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
 import PanTool from '@mui/icons-material/PanToolOutlined';
 import { useTranslation } from 'react-i18next';
-import { CONVERSATION_STATUSES, type Conversation, type ConversationStatus } from '@agentdesk/functions/contract';
+import { CONVERSATION_STATUSES, WHATSAPP_TEXT_LIMITS, type Conversation, type ConversationStatus } from '@agentdesk/functions/contract';
 import { DetailRow } from '../../shared/DetailSection';
 import { formatPhone } from '../../shared/phone';
 import { ESCALATION_REASON_MAX, lastActivity, usernameOnly } from './format';
@@ -134,7 +134,7 @@ export function ManagePanel({ conversation, updating, escalating, deleting, onUp
             placeholder={t('conversations.modal.notesPlaceholder')}
             value={values.notes}
             onChange={(e) => setValues((v) => ({ ...v, notes: e.target.value }))}
-            slotProps={{ htmlInput: { maxLength: 2000 } }}
+            slotProps={{ htmlInput: { maxLength: WHATSAPP_TEXT_LIMITS.notes } }}
           />
           <Box>
             <Button variant="contained" disabled={updating || !dirty} onClick={() => void onUpdate({ status: values.status, notes: values.notes.trim() })}>

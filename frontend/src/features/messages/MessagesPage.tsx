@@ -17,7 +17,7 @@ import Refresh from '@mui/icons-material/Refresh';
 import SearchOffOutlined from '@mui/icons-material/SearchOffOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import type { Message, TimeFilter } from '@agentdesk/functions/contract';
+import { WHATSAPP_TEXT_LIMITS, type Message, type TimeFilter } from '@agentdesk/functions/contract';
 import { messageKeys } from '../../api/messages';
 import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import { FullPageSpinner } from '../../shared/FullPageSpinner';
@@ -204,7 +204,7 @@ export default function MessagesPage() {
             placeholder={t('messageHub.filters.searchPlaceholder')}
             value={input}
             onChange={setInput}
-            maxLength={100}
+            maxLength={WHATSAPP_TEXT_LIMITS.search}
             sx={{ flex: 1, minWidth: { md: 220 } }}
           />
           <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>

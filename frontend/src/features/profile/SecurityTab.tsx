@@ -9,6 +9,7 @@ import { fieldProps as fieldState } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
 import { ProfileCard, ProfileForm } from './ProfileCard';
+import { passwordRuleHint } from '../../shared/passwordRule';
 
 /** Change password; success 'Password updated successfully!'. Google accounts have no password. */
 export function SecurityTab({ user }: { user: User }) {
@@ -60,7 +61,7 @@ export function SecurityTab({ user }: { user: User }) {
             type="password"
             autoComplete="new-password"
             {...register('newPassword')}
-            {...fieldState(errors.newPassword, t('profile.security.help'))}
+            {...fieldState(errors.newPassword, passwordRuleHint(t))}
           />
           <TextField
             label={t('profile.security.confirm')}

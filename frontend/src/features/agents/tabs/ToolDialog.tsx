@@ -163,7 +163,7 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                     fullWidth
                     autoComplete="off"
                     autoFocus={!tool}
-                    slotProps={{ htmlInput: { maxLength: AGENT_LIMITS.toolName + 10, spellCheck: false } }}
+                    slotProps={{ htmlInput: { maxLength: AGENT_LIMITS.toolName, spellCheck: false } }}
                     {...errorOrHint(errors.name, savedName ? t('agentTabs.tools.form.namePreview', { name: savedName }) : t('agentTabs.tools.form.nameHint'))}
                   />
                 )}

@@ -133,7 +133,7 @@ function SettingsForm({
             onChange={(e) => setNumber(e.target.value)}
             error={Boolean(errors.alertWhatsappNumber)}
             helperText={errors.alertWhatsappNumber ?? t('inbox.settings.alertWhatsappHelp')}
-            slotProps={{ htmlInput: { autoComplete: 'tel', maxLength: 40 } }}
+            slotProps={{ htmlInput: { autoComplete: 'tel', maxLength: INBOX_LIMITS.alertWhatsappNumber } }}
             fullWidth
           />
         </Stack>

@@ -99,7 +99,7 @@ export function SavedReplyFormDialog({ open, reply, onClose }: SavedReplyFormDia
             }}
             error={Boolean(errors.title)}
             helperText={errors.title ?? t('savedReplies.form.titleHint')}
-            slotProps={{ htmlInput: { maxLength: SAVED_REPLY_LIMITS.title + 10 } }}
+            slotProps={{ htmlInput: { maxLength: SAVED_REPLY_LIMITS.title } }}
           />
           <TextField
             label={t('savedReplies.form.text')}
@@ -115,7 +115,7 @@ export function SavedReplyFormDialog({ open, reply, onClose }: SavedReplyFormDia
             }}
             error={Boolean(errors.text)}
             helperText={errors.text ?? t('savedReplies.form.characters', { count: text.length, max: SAVED_REPLY_LIMITS.text })}
-            slotProps={{ htmlInput: { maxLength: SAVED_REPLY_LIMITS.text + 10 } }}
+            slotProps={{ htmlInput: { maxLength: SAVED_REPLY_LIMITS.text } }}
           />
         </Stack>
       </DialogContent>
