@@ -81,14 +81,14 @@ export const newPassword = (requiredMessage: string = messages.passwordRequired)
       z.regex(STRONG_PASSWORD_RE, messages.passwordStrength),
     );
 
-export const userName = z
-  .string({ error: messages.nameRequired })
 /** The rule's message for a new password, or null when it meets PASSWORD_RULE. */
 export function passwordProblem(password: string): string | null {
   const result = newPassword().safeParse(password);
   return result.success ? null : (result.error.issues[0]?.message ?? messages.passwordStrength);
 }
 
+export const userName = z
+  .string({ error: messages.nameRequired })
   .check(
     z.trim(),
     z.minLength(1, messages.nameRequired),

@@ -8,10 +8,10 @@ import './zod-locale.js';
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
 
-export const whatsappMessages = {
 /** Text limits the API enforces and the screens' inputs stop at (one constant each). */
 export const WHATSAPP_TEXT_LIMITS = { search: 100, notes: 2000 } as const;
 
+export const whatsappMessages = {
   bearerTokenRequired: 'Bearer token is required',
   bearerTokenInvalid: 'Bearer token may only contain letters, digits and symbols, without spaces',
   businessIdRequired: 'Business ID is required',
