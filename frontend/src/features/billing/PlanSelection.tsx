@@ -16,6 +16,7 @@ import type { Plan, Subscription } from '@agentdesk/functions/contract';
 import { ErrorBox } from './ErrorBox';
 import { FaqSection } from './FaqSection';
 import { DEMO_URL, SUPPORT_URL } from './links';
+import { PlanChangeDialog } from './PlanChangeDialog';
 import { PlanGrid } from './PlanGrid';
 import { currentPlanOf, needsBillingFix } from './plans';
 import { BillingPortalButton } from './BillingPortalButton';
@@ -46,6 +47,13 @@ export function PlanSelection({ plans, subscription }: { plans: readonly Plan[];
       <Box sx={{ pt: 1.5 }}>
         <PlanGrid plans={plans} current={current} pending={chooser.pending} onChoose={(plan, action) => void chooser.choose(plan, action)} />
       </Box>
+      <PlanChangeDialog
+        from={plans.find((p) => p.id === current)}
+        to={chooser.confirming}
+        pending={chooser.pending !== null}
+        onCancel={chooser.cancel}
+        onConfirm={() => void chooser.confirm()}
+      />
       <Box sx={{ mt: 6, maxWidth: 820, mx: 'auto' }}>
         <FaqSection />
       </Box>

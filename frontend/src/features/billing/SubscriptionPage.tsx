@@ -28,6 +28,7 @@ import { BillingTab } from './BillingTab';
 import { ErrorBox } from './ErrorBox';
 import { isFutureDate, formatDate } from './format';
 import { OverviewTab } from './OverviewTab';
+import { PlanChangeDialog } from './PlanChangeDialog';
 import { PlanGrid } from './PlanGrid';
 import { PlanSelection } from './PlanSelection';
 import { subscriptionView } from './plans';
@@ -210,6 +211,13 @@ function PlanSettings({ subscription, plans }: { subscription: Subscription; pla
       <Box sx={{ pt: 1.5 }}>
         <PlanGrid plans={plans} current={subscription.plan} pending={chooser.pending} onChoose={(plan, action) => void chooser.choose(plan, action)} />
       </Box>
+      <PlanChangeDialog
+        from={plans.find((p) => p.id === subscription.plan)}
+        to={chooser.confirming}
+        pending={chooser.pending !== null}
+        onCancel={chooser.cancel}
+        onConfirm={() => void chooser.confirm()}
+      />
     </Box>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Plan, Subscription } from '@agentdesk/functions/contract';
-import { currentPlanOf, needsBillingFix, planAction, planPermissions, sortPlans, subscriptionView } from './plans';
+import { currentPlanOf, needsBillingFix, planAction, planChange, planPermissions, sortPlans, subscriptionView } from './plans';
 
 const sub = (over: Partial<Subscription> = {}): Subscription => ({
   plan: 'professional',
@@ -67,5 +67,43 @@ describe('sortPlans', () => {
   it('orders starter, professional, enterprise', () => {
     const p = (id: Plan['id']) => ({ id }) as Plan;
     expect(sortPlans([p('enterprise'), p('starter'), p('professional')]).map((x) => x.id)).toEqual(['starter', 'professional', 'enterprise']);
+  });
+});
+
+describe('planChange (what the confirmation shows)', () => {
+  const full = (id: Plan['id'], limits: Plan['limits'], features: string[]): Plan => ({
+    id,
+    name: id,
+    description: '',
+    price: 0,
+    currency: 'usd',
+    interval: 'month',
+    features,
+    disabled: false,
+    limits,
+  });
+  const starter = full('starter', { contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100 }, ['WhatsApp', 'E-mail support']);
+  const pro = full('professional', { contacts: 5000, messagesPerMonth: 1000, minutesPerMonth: -1 }, ['WhatsApp', 'Voice', 'Priority support']);
+
+  it('lists only the limits that differ and the features gained and lost, upwards', () => {
+    expect(planChange(starter, pro)).toEqual({
+      direction: 'upgrade',
+      limits: [
+        { metric: 'contacts', from: 500, to: 5000 },
+        { metric: 'minutesPerMonth', from: 100, to: -1 },
+      ],
+      added: ['Voice', 'Priority support'],
+      removed: ['E-mail support'],
+    });
+  });
+
+  it('is a downgrade the other way, with the same differences reversed', () => {
+    const down = planChange(pro, starter);
+    expect(down.direction).toBe('downgrade');
+    expect(down.limits).toEqual([
+      { metric: 'contacts', from: 5000, to: 500 },
+      { metric: 'minutesPerMonth', from: -1, to: 100 },
+    ]);
+    expect([down.added, down.removed]).toEqual([['E-mail support'], ['Voice', 'Priority support']]);
   });
 });

@@ -4,7 +4,7 @@
  * only above starter; the current plan is never selectable; without a subscription a plan is
  * bought through checkout, with one it is changed directly.
  */
-import { isActiveStatus, PLAN_IDS, PLAN_RANK, type Plan, type PlanId, type Subscription } from '@agentdesk/functions/contract';
+import { isActiveStatus, PLAN_IDS, PLAN_RANK, type Plan, type PlanId, type PlanLimits, type Subscription } from '@agentdesk/functions/contract';
 
 const TOP_RANK = Math.max(...PLAN_IDS.map((id) => PLAN_RANK[id]));
 const BOTTOM_RANK = Math.min(...PLAN_IDS.map((id) => PLAN_RANK[id]));
@@ -70,4 +70,23 @@ export function subscriptionView(sub: Subscription | null | undefined, userHasAc
 /** Whether the last payment failed and the card needs fixing in the billing portal. */
 export function needsBillingFix(sub: Subscription | null | undefined): boolean {
   return sub?.status === 'past_due' || sub?.status === 'unpaid';
+}
+
+/** What a plan change changes (shown before it is confirmed): the limits that differ and the features gained or lost. */
+export interface PlanChange {
+  direction: 'upgrade' | 'downgrade';
+  limits: { metric: keyof PlanLimits; from: number; to: number }[];
+  added: string[];
+  removed: string[];
+}
+
+const LIMIT_METRICS: readonly (keyof PlanLimits)[] = ['contacts', 'messagesPerMonth', 'minutesPerMonth'];
+
+export function planChange(from: Plan, to: Plan): PlanChange {
+  return {
+    direction: PLAN_RANK[to.id] > PLAN_RANK[from.id] ? 'upgrade' : 'downgrade',
+    limits: LIMIT_METRICS.filter((m) => from.limits[m] !== to.limits[m]).map((metric) => ({ metric, from: from.limits[metric], to: to.limits[metric] })),
+    added: to.features.filter((f) => !from.features.includes(f)),
+    removed: from.features.filter((f) => !to.features.includes(f)),
+  };
 }
