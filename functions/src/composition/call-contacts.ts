@@ -11,6 +11,7 @@ import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
 import { toE164 } from '../domain/contacts/text.js';
 import { createApplyContact } from '../domain/voice/apply-contact.js';
 import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
 import { contactRepository, contactService } from './contacts.js';
 
 export const applyCallContact = once(() =>
@@ -33,7 +34,7 @@ export const applyCallContact = once(() =>
       create: (userId, input) => contactService().create(userId, input),
       patch: (userId, id, change) => contactService().patch(userId, id, change),
       removeIf: (userId, id, guard) => contactService().removeIf(userId, id, guard),
-      toE164: (input) => toE164(input, config().CONTACTS_DEFAULT_COUNTRY),
+      toE164: async (userId, input) => toE164(input, await accountCountry()(userId)),
     },
   }),
 );

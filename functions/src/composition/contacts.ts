@@ -9,6 +9,7 @@ import { DynamoWhatsAppCustomers } from '../adapters/dynamo/whatsapp-customers.j
 import { logger } from '../adapters/logger.js';
 import { createContactService } from '../domain/contacts/service.js';
 import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
 import { usageService } from './usage.js';
 
 export const contactRepository = once(() => new DynamoContactRepository(documentClient(), config().TABLE_NAME));
@@ -24,6 +25,7 @@ export const contactService = once(() =>
     links: whatsappCustomers(),
     whatsapp: whatsappCustomers(),
     defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
+    accountCountry: accountCountry(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),
 );

@@ -10,12 +10,13 @@ import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js'
 import { createInboxSettingsService } from '../domain/conversations/inbox-settings.js';
 import { WHATSAPP_INTEGRATION } from '../domain/whatsapp/integration.js';
 import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
 
 export const inboxSettingsService = once(() => {
   const integrations = new DynamoIntegrationRepository(documentClient(), config().TABLE_NAME);
   return createInboxSettingsService({
     settings: new DynamoInboxSettingsRepository(documentClient(), config().TABLE_NAME),
-    defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
+    accountCountry: accountCountry(),
     businessNumber: async (userId) => {
       const phone = (await integrations.get(userId, WHATSAPP_INTEGRATION))?.settings.phoneNumber;
       return typeof phone === 'string' && phone ? phone : null;

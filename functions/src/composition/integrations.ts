@@ -5,6 +5,7 @@ import { logger } from '../adapters/logger.js';
 import { createIntegrationService } from '../domain/integrations/service.js';
 import { createWhatsAppIntegrationService } from '../domain/whatsapp/setup.js';
 import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
 import { aiModels, integrationRepository, isPublicUrl } from './ai.js';
 import { secretBox } from './secrets.js';
 import { graphClient } from './whatsapp.js';
@@ -29,6 +30,7 @@ export const whatsappIntegrationService = once(() =>
     // 32 random bytes → 43 URL-safe characters.
     newVerifyToken: () => randomBytes(32).toString('base64url'),
     appUrl: config().APP_URL,
+    accountCountry: accountCountry(),
     onGraphError: (error) => logger.warn('WhatsApp Graph call failed', { kind: error.kind, code: error.code, reason: error.message }),
   }),
 );

@@ -16,5 +16,6 @@ export function tableDeps() {
     users: new DynamoUserRepository(documentClient(), c.TABLE_NAME),
     rateLimiter: new DynamoRateLimiter(documentClient(), c.TABLE_NAME, systemClock),
     whatsappUserIds: c.WHATSAPP_USER_IDS,
+    defaultCountry: c.CONTACTS_DEFAULT_COUNTRY,
   };
 }

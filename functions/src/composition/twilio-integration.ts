@@ -10,6 +10,7 @@ import { FetchTwilioAccountApi } from '../adapters/twilio/account-api.js';
 import { createTwilioIntegrationService } from '../domain/voice/twilio-setup.js';
 import type { TwilioAccountApi } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
 import { secretBox } from './secrets.js';
 import { twilioIntegrations } from './twilio.js';
 
@@ -22,6 +23,7 @@ export const twilioIntegrationService = once(() =>
     twilio: twilioAccountApi(),
     newId: randomUUID,
     appUrl: config().APP_URL,
+    accountCountry: accountCountry(),
     onTwilioError: (error) => logger.warn('Twilio REST call failed', { kind: error.kind, status: error.status, reason: error.message }),
   }),
 );

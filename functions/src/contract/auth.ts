@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import './zod-locale.js';
 import { timeZoneField } from './dashboard.js';
+import { isPhoneCountry } from './phone.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -52,6 +53,7 @@ export const messages = {
   passwordMax256: `Password must be ${PASSWORD_RULE.maxLength} characters or less`,
   phoneInvalid: 'Please enter a valid phone number',
   languageRequired: 'Language is required',
+  countryInvalid: 'Country must be a two-letter country code, e.g. ES, MX or US',
 } as const;
 
 export const email = z
@@ -122,6 +124,11 @@ export const phoneNumber = z
   );
 
 export const language = z.enum(['en', 'es'], { error: messages.languageRequired });
+
+/** The account's country (issue 19): ISO 3166-1 alpha-2 of a country whose phone numbers the server parses. */
+export const countryField = z
+  .string({ error: messages.countryInvalid })
+  .check(z.trim(), z.toUpperCase(), z.refine(isPhoneCountry, messages.countryInvalid));
 export type Language = z.infer<typeof language>;
 
 // ---- Requests ----
@@ -136,6 +143,8 @@ export const registerRequest = z.object({
   email,
   password: newPassword(),
   verificationCode,
+  /** Beyond the spec: preset from the browser locale; absent = the deployment's default country. */
+  country: z.optional(countryField),
 });
 export const loginRequest = z.object({ email, password: loginPassword });
 export const refreshTokenRequest = z.object({
@@ -147,6 +156,8 @@ export const googleAuthRequest = z.object({
   credential: z
     .string({ error: 'Google credential is required' })
     .check(z.minLength(1, 'Google credential is required'), z.maxLength(8192, 'Google credential is invalid')),
+  /** The country of an account this sign-in creates (browser locale); never blocks a sign-in. */
+  country: z.catch(z.optional(countryField), undefined),
 });
 export const sendPasswordResetRequest = z.object({ email });
 export const resetPasswordRequest = z.object({
@@ -166,6 +177,8 @@ export const settingsRequest = z.object({
   language,
   /** The user's day boundaries for the dashboard (beyond the spec): IANA zone; absent = unchanged. */
   timeZone: z.optional(timeZoneField),
+  /** Issue 19: the country of phone numbers typed without a prefix; absent = unchanged. */
+  country: z.optional(countryField),
 });
 /** PUT /api/user/profile: the same editable fields as settings. */
 export const profileUpdateRequest = settingsRequest;
@@ -225,6 +238,8 @@ export interface User {
   language: Language;
   /** IANA time zone of the dashboard's days (beyond the spec); 'UTC' until set. */
   timeZone: string;
+  /** Issue 19: ISO country of phone numbers typed without a prefix (the deployment's default until chosen). */
+  country: string;
   role: string;
   createdAt: string;
   /** Whether the user signed up with Google (no password to change). */

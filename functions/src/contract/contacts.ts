@@ -9,6 +9,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
+import { looksLikePhone } from './phone.js';
 
 export const CONTACT_SOURCES = ['manual', 'whatsapp_import', 'api'] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
@@ -167,16 +168,8 @@ export const contactMessages = {
 } as const;
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/**
- * What a phone number may look like before the server parses it: an optional leading +,
- * digits and the usual separators (space . - ( ) /), 6 to 16 digits in all.
- */
-export const PHONE_INPUT_RE = /^\+?[\d\s().\-/]+$/;
-export const looksLikePhone = (value: string): boolean => {
-  if (!PHONE_INPUT_RE.test(value)) return false;
-  const digits = value.replace(/\D/g, '').length;
-  return digits >= 6 && digits <= 16;
-};
+// The shape of a typed phone number lives in phone.ts (zod-free: the integrations' forms use it too).
+export { PHONE_INPUT_RE, looksLikePhone } from './phone.js';
 
 /** Trimmed; '' allowed (no name). */
 export const contactName = z

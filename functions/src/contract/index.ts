@@ -1,5 +1,6 @@
 /** The API contract shared by functions/, frontend/ and the tests. Browser-safe: no Node imports. */
 export * from './auth.js';
+export * from './phone.js';
 export * from './billing.js';
 export * from './contacts.js';
 export * from './contacts-bulk.js';

@@ -10,7 +10,7 @@ export const voiceMessages = {
   accountSidInvalid: 'Account SID must start with AC followed by 32 letters or digits',
   authTokenRequired: 'Auth token is required',
   phoneNumberRequired: 'Phone number is required',
-  phoneNumberInvalid: 'Phone number must be in E.164 format, e.g. +14155550123',
+  phoneNumberInvalid: 'Please enter a valid phone number',
   setupSuccess: 'Twilio Voice integration configured successfully',
   testSuccess: 'Connection successful',
   twilioAuthFailed: 'Twilio rejected the account SID or auth token. Check them in Integrations.',

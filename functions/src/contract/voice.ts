@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { E164_RE, voiceMessages } from './voice-messages.js';
+import { looksLikePhone } from './phone.js';
 import { VOICE_LIMITS } from './voice-limits.js';
 import './zod-locale.js';
 import { isHttpUrl } from './urls.js';
@@ -234,7 +235,8 @@ export const twilioSetupRequest = z.object({
   authToken: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
   phoneNumber: z
     .string({ error: voiceMessages.phoneNumberRequired })
-    .check(z.trim(), z.minLength(1, voiceMessages.phoneNumberRequired), z.regex(E164_RE, voiceMessages.phoneNumberInvalid)),
+    // Typed as at home or with its country code: the server reads it in the account's country (issue 19).
+    .check(z.trim(), z.minLength(1, voiceMessages.phoneNumberRequired), z.refine(looksLikePhone, voiceMessages.phoneNumberInvalid)),
 });
 export type TwilioSetupInput = z.infer<typeof twilioSetupRequest>;
 

@@ -4,6 +4,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
+import { looksLikePhone } from './phone.js';
 
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
@@ -56,8 +57,6 @@ export const whatsappMessages = {
   limitInvalid: 'Limit must be between 1 and 100',
 } as const;
 
-/** SPEC §5: the profile phone pattern (optional +, first digit 1-9, up to 16 digits). */
-export const WHATSAPP_PHONE_RE = /^\+?[1-9]\d{1,15}$/;
 
 const required = (message: string, max = 500) =>
   z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max));
@@ -76,7 +75,8 @@ export const whatsappSetupRequest = z.object({
     .check(
       z.trim(),
       z.minLength(1, whatsappMessages.phoneNumberRequired),
-      z.refine((v) => WHATSAPP_PHONE_RE.test(v.replace(/[\s()-]/g, '')), whatsappMessages.phoneNumberInvalid),
+      // Typed as at home or with its country code: the server reads it in the account's country (issue 19).
+      z.refine(looksLikePhone, whatsappMessages.phoneNumberInvalid),
     ),
   appSecret: z._default(z.string().check(z.trim(), z.maxLength(200)), ''),
 });

@@ -29,6 +29,8 @@ describe('GET /api/me and /api/user/profile', () => {
       phoneNumber: '',
       language: 'en',
       timeZone: 'UTC',
+      // Issue 19: the deployment's default country until the user chooses one.
+      country: 'US',
       role: 'user',
       createdAt: session.user.createdAt,
       authProvider: 'password',

@@ -142,6 +142,8 @@ describe('POST /api/register', () => {
       phoneNumber: '',
       language: 'en',
       timeZone: 'UTC',
+      // Issue 19: no country sent → the deployment's default.
+      country: 'US',
       role: 'user',
       createdAt: expect.any(String),
       authProvider: 'password',

@@ -25,7 +25,8 @@ describe('POST /api/contacts: validation', () => {
     [{ phoneNumber: 12345 }, 'Phone number is required'],
     [{ phoneNumber: 'call me' }, 'Please enter a valid phone number'],
     [{ phoneNumber: '12345' }, 'Please enter a valid phone number'],
-    [{ phoneNumber: '+1 000 000 0000' }, 'Please enter a valid phone number'],
+    // Shaped like a number but not one: the message names how a number is typed in the account's country (issue 19; US by default).
+    [{ phoneNumber: '+1 000 000 0000' }, 'Please enter a valid phone number, e.g. (201) 555-0123 or +1 201 555 0123'],
     [{ phoneNumber: '+34 612 34 56 78', email: 'not-an-email' }, 'Invalid email address'],
     [{ phoneNumber: '+34 612 34 56 78', name: 'x'.repeat(101) }, 'Name must be 100 characters or less'],
     [{ phoneNumber: '+34 612 34 56 78', customFields: 'vip' }, 'Custom fields must be a list of {name, value} or an object of text values'],

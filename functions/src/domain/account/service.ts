@@ -56,11 +56,20 @@ export function createAccountService(deps: AccountDeps) {
       return toUser(await profile(userId), deps);
     },
 
-    /** `timeZone` absent = unchanged (older clients send only the three spec fields). */
-    async updateSettings(userId: string, input: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined }): Promise<User> {
+    /** `timeZone` and `country` absent = unchanged (older clients send only the three spec fields). */
+    async updateSettings(
+      userId: string,
+      input: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined; country?: string | undefined },
+    ): Promise<User> {
       const updated = await deps.users.update(
         userId,
-        { name: input.name, phoneNumber: input.phoneNumber, language: input.language, ...(input.timeZone ? { timeZone: input.timeZone } : {}) },
+        {
+          name: input.name,
+          phoneNumber: input.phoneNumber,
+          language: input.language,
+          ...(input.timeZone ? { timeZone: input.timeZone } : {}),
+          ...(input.country ? { country: input.country } : {}),
+        },
         new Date(deps.clock.now()).toISOString(),
       );
       if (!updated) throw new NotFoundError(accountMessages.userNotFound);

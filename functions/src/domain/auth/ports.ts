@@ -16,6 +16,8 @@ export interface UserProfile {
   language: Language;
   /** IANA time zone of the dashboard's days; absent = 'UTC'. */
   timeZone?: string;
+  /** Issue 19: ISO country of phone numbers typed without a prefix; absent = the deployment's default. */
+  country?: string;
   role: string;
   authProvider: AuthProvider;
   createdAt: string;
@@ -26,7 +28,7 @@ export interface UserProfile {
   googleSub?: string;
 }
 
-export type ProfilePatch = Partial<Pick<UserProfile, 'name' | 'phoneNumber' | 'language' | 'timeZone' | 'avatarKey'>>;
+export type ProfilePatch = Partial<Pick<UserProfile, 'name' | 'phoneNumber' | 'language' | 'timeZone' | 'country' | 'avatarKey'>>;
 
 export interface UserRepository {
   get(userId: string): Promise<UserProfile | null>;

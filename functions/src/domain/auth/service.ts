@@ -102,7 +102,7 @@ export function createSignInService(deps: SignInDeps) {
   }
 
   return {
-    async register(input: { name: string; email: string; password: string; verificationCode: string }): Promise<AuthSession> {
+    async register(input: { name: string; email: string; password: string; verificationCode: string; country?: string | undefined }): Promise<AuthSession> {
       // The code first: a registered address is never sent one (send-verification mails it how
       // to sign in instead), so without proof of the mailbox register cannot tell who has an account.
       const checked = await otp.check(verificationCodePolicy, input.email, input.verificationCode);
@@ -117,7 +117,14 @@ export function createSignInService(deps: SignInDeps) {
       }
       try {
         await deps.users.create(
-          newProfile({ userId: identity.userId, email: input.email, name: input.name, authProvider: 'password', now: deps.clock.now() }),
+          newProfile({
+            userId: identity.userId,
+            email: input.email,
+            name: input.name,
+            authProvider: 'password',
+            now: deps.clock.now(),
+            country: input.country,
+          }),
         );
       } catch (error) {
         await deps.identity.deleteUser(input.email).catch(() => undefined);
@@ -156,7 +163,7 @@ export function createSignInService(deps: SignInDeps) {
      * email_verified) before anything else. First use creates the user; an e-mail that already
      * has a password account is not taken over by a Google sign-in (409: log in with the password).
      */
-    async googleSignIn(input: { credential: string }): Promise<SessionResult> {
+    async googleSignIn(input: { credential: string; country?: string | undefined }): Promise<SessionResult> {
       const google = await deps.google.verify(input.credential);
       const email = google.email.toLowerCase();
       let identity = await deps.identity.findByEmail(email);
@@ -173,6 +180,7 @@ export function createSignInService(deps: SignInDeps) {
               authProvider: 'google',
               googleSub: google.googleSub,
               now: deps.clock.now(),
+              country: input.country,
             }),
           );
         } catch (error) {

@@ -6,6 +6,8 @@ export interface UserViewDeps {
   users: UserRepository;
   /** Sub ids allowed to see the WhatsApp group (config WHATSAPP_USER_IDS). */
   whatsappUserIds: readonly string[];
+  /** The country of profiles that never chose one (config CONTACTS_DEFAULT_COUNTRY). */
+  defaultCountry: string;
   /** Absent in route groups without uploads access: avatarUrl is then omitted. */
   avatars?: AvatarUrlSigner;
 }
@@ -22,6 +24,7 @@ export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<
     phoneNumber: profile.phoneNumber,
     language: profile.language,
     timeZone: profile.timeZone || 'UTC',
+    country: profile.country || deps.defaultCountry,
     role: profile.role,
     createdAt: profile.createdAt,
     authProvider: profile.authProvider,
@@ -39,6 +42,8 @@ export function newProfile(input: {
   authProvider: UserProfile['authProvider'];
   now: number;
   googleSub?: string;
+  /** From the sign-up's browser locale; absent = the deployment's default until the user chooses. */
+  country?: string | undefined;
 }): UserProfile {
   const at = new Date(input.now).toISOString();
   return {
@@ -52,5 +57,6 @@ export function newProfile(input: {
     createdAt: at,
     updatedAt: at,
     ...(input.googleSub ? { googleSub: input.googleSub } : {}),
+    ...(input.country ? { country: input.country } : {}),
   };
 }

@@ -8,8 +8,10 @@ export interface ContactDeps {
   links: ContactLinks;
   /** The WhatsApp customers of the user's conversations (Import from WhatsApp). */
   whatsapp?: WhatsAppCustomers;
-  /** ISO-8601 country code for numbers typed without a prefix (config CONTACTS_DEFAULT_COUNTRY). */
+  /** ISO country for numbers typed without a prefix when the account has none (config CONTACTS_DEFAULT_COUNTRY). */
   defaultCountry: string;
+  /** The account's country (issue 19: profile `country`, else the default); absent = `defaultCountry`. */
+  accountCountry?: (userId: string) => Promise<string>;
   now?: () => Date;
   /** 6 random base-36 characters (the id suffix). */
   randomSuffix?: () => string;
@@ -25,6 +27,7 @@ export function contactContext(deps: ContactDeps): ContactContext {
     ...deps,
     now: deps.now ?? (() => new Date()),
     randomSuffix: deps.randomSuffix ?? randomIdSuffix,
+    accountCountry: deps.accountCountry ?? (() => Promise.resolve(deps.defaultCountry)),
     importConcurrency: deps.importConcurrency ?? 8,
     onError: deps.onError ?? (() => undefined),
   };

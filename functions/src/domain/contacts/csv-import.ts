@@ -142,7 +142,8 @@ export function contactCsvImport(ctx: ContactContext) {
     if (!header) throw new ValidationError(contactMessages.csvRequired, 'csv');
     if (records.length > CONTACT_IMPORT_MAX_ROWS) throw new ValidationError(contactMessages.csvTooManyRows, 'csv');
     const columns = importColumns(header.fields);
-    const checked = records.map((r) => checkImportRow(r, columns, ctx.defaultCountry));
+    const country = await ctx.accountCountry(userId);
+    const checked = records.map((r) => checkImportRow(r, columns, country));
     const firstLineByPhone = markDuplicatesInFile(checked);
     const owners = await ctx.contacts.phoneOwners(userId, [...firstLineByPhone.keys()]);
     if (owners.size > 0) {

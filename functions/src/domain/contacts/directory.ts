@@ -22,12 +22,12 @@ import { isContactId } from './contact-id.js';
 import { shortNameOf, toContact, type ContactDraft } from './records.js';
 import { contactsInOrder, searchContactIds } from './search.js';
 import { facetsOf, hasContactFilter, matchesFilter, type ContactFilter } from './list-filters.js';
-import { contactTokens, toE164 } from './text.js';
+import { contactTokens, phoneInvalidFor, toE164 } from './text.js';
 
-/** E.164 of a typed phone number, or the 400 'Please enter a valid phone number'. */
-export function e164OrThrow(input: string, defaultCountry: string): string {
-  const e164 = toE164(input, defaultCountry);
-  if (!e164) throw new ValidationError(contactMessages.phoneInvalid, 'phoneNumber');
+/** E.164 of a phone number typed in the account's `country`, or the 400 'Please enter a valid phone number, e.g. …'. */
+export function e164OrThrow(input: string, country: string): string {
+  const e164 = toE164(input, country);
+  if (!e164) throw new ValidationError(phoneInvalidFor(country), 'phoneNumber');
   return e164;
 }
 
@@ -56,7 +56,7 @@ export function contactDirectory(ctx: ContactContext) {
       let filterTruncated = false;
       const filter: ContactFilter = { tag: query.tag, field: query.field, value: query.value };
       if (query.search) {
-        const found = await searchContactIds(ctx.contacts, ctx.defaultCountry, userId, query.search, source);
+        const found = await searchContactIds(ctx.contacts, await ctx.accountCountry(userId), userId, query.search, source);
         searchTruncated = found.truncated;
         if (hasContactFilter(filter)) {
           // A search finds at most CONTACT_SEARCH_MAX_MATCHES: filter those contacts themselves.
@@ -106,7 +106,7 @@ export function contactDirectory(ctx: ContactContext) {
     async create(userId: string, input: CreateContactRequest, source: ContactSource = 'manual'): Promise<Contact> {
       const draft: ContactDraft = {
         name: input.name,
-        phoneNumber: e164OrThrow(input.phoneNumber, ctx.defaultCountry),
+        phoneNumber: e164OrThrow(input.phoneNumber, await ctx.accountCountry(userId)),
         email: input.email,
         customFields: input.customFields,
         tags: [],
@@ -120,7 +120,7 @@ export function contactDirectory(ctx: ContactContext) {
     },
 
     async update(userId: string, id: string, input: UpdateContactRequest): Promise<Contact> {
-      const phoneNumber = e164OrThrow(input.phoneNumber, ctx.defaultCountry);
+      const phoneNumber = e164OrThrow(input.phoneNumber, await ctx.accountCountry(userId));
       for (let attempt = 0; ; attempt++) {
         const before = await load(userId, id);
         const name = input.name ?? before.name;
@@ -163,7 +163,7 @@ export function contactDirectory(ctx: ContactContext) {
         const email = input.email ?? stored.email;
         // '' restores a contact that had no number (an undo).
         const phoneNumber =
-          input.phoneNumber === undefined ? stored.phoneNumber : input.phoneNumber === '' ? '' : e164OrThrow(input.phoneNumber, ctx.defaultCountry);
+          input.phoneNumber === undefined ? stored.phoneNumber : input.phoneNumber === '' ? '' : e164OrThrow(input.phoneNumber, await ctx.accountCountry(userId));
         const after: StoredContact = {
           ...stored,
           name,

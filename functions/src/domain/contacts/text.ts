@@ -9,6 +9,8 @@
 import { parsePhoneNumberFromString as parseWithMetadata, type CountryCode } from 'libphonenumber-js/core';
 import { phoneMetadata } from './phone-metadata.js';
 import { looksLikePhone } from '../../contract/contacts.js';
+import { phoneInvalidWithExample } from '../../contract/phone.js';
+import { PHONE_EXAMPLES } from '../../contract/phone-examples.js';
 
 /** Tokens longer than this are cut (a longer query term is cut the same way, so it still matches). */
 export const MAX_TOKEN_LENGTH = 40;
@@ -38,6 +40,38 @@ export function toE164(input: string, defaultCountry: string): string | null {
   const text = /^00[1-9]/.test(trimmed) ? `+${trimmed.slice(2)}` : trimmed;
   const parsed = parsePhoneNumberFromString(text, { defaultCountry: defaultCountry.toUpperCase() as CountryCode });
   return parsed?.isValid() ? parsed.number : null;
+}
+
+/**
+ * E.164 of a business's own number (WhatsApp, Twilio setup) typed in the account's `country`:
+ * a valid number at home ("911 22 23 33" in ES), or with its country code and no + ("34 612 345
+ * 678"); failing those, a number of possible length is kept, because the providers' test numbers
+ * (Meta's +1 555…, Twilio's +1 500…) are real endpoints that no numbering plan calls valid.
+ */
+export function businessNumberE164(input: string, country: string): string | null {
+  const valid = toE164(input, country);
+  if (valid) return valid;
+  const trimmed = input.trim();
+  if (!looksLikePhone(trimmed)) return null;
+  const digits = trimmed.replace(/\D/g, '');
+  const international = /^(\+|00[1-9])/.test(trimmed) ? `+${digits.replace(/^00/, '')}` : null;
+  if (!international) {
+    const withCode = toE164(`+${digits}`, country);
+    if (withCode) return withCode;
+  }
+  const parsed = international
+    ? parsePhoneNumberFromString(international)
+    : parsePhoneNumberFromString(trimmed, { defaultCountry: country.toUpperCase() as CountryCode });
+  return parsed?.isPossible() ? parsed.number : null;
+}
+
+/**
+ * The invalid-phone message for an account in `country`: SPEC's text plus how a number is typed
+ * there ("Please enter a valid phone number, e.g. 612 34 56 78 or +34 612 34 56 78").
+ */
+export function phoneInvalidFor(country: string): string {
+  const row = PHONE_EXAMPLES[country.toUpperCase()];
+  return phoneInvalidWithExample(row ? { national: row[1], international: row[2] } : undefined);
 }
 
 /** The digits a contact's phone number is found by: every suffix of its E.164 digits of 4+ digits. */

@@ -1,7 +1,7 @@
 /**
  * GET/PUT /api/inbox-settings (issue 17): the AI's idle resume time and how escalations reach the
  * owner. The alert number is stored in E.164 like the contacts' numbers: typed with + or 00 it is
- * international; without a prefix it is read in the deployment's contacts country, then in the
+ * international; without a prefix it is read in the account's country (issue 19), then in the
  * country of the user's own WhatsApp business number (a Spanish business typing 612 345 678 on a
  * US-default deployment), then as digits that already start with a country code (34612345678).
  */
@@ -14,8 +14,8 @@ import type { InboxSettingsRepository } from './ports.js';
 
 export interface InboxSettingsServiceDeps {
   settings: InboxSettingsRepository;
-  /** ISO country for numbers typed without a prefix (config CONTACTS_DEFAULT_COUNTRY). */
-  defaultCountry: string;
+  /** The account's country for numbers typed without a prefix (profile, else CONTACTS_DEFAULT_COUNTRY). */
+  accountCountry(userId: string): Promise<string>;
   /** The user's connected WhatsApp business number (E.164), or null. */
   businessNumber(userId: string): Promise<string | null>;
 }
@@ -46,9 +46,9 @@ export function createInboxSettingsService(deps: InboxSettingsServiceDeps) {
     async put(userId: string, input: InboxSettingsInput): Promise<InboxSettings> {
       let alertWhatsappNumber = '';
       if (input.alertWhatsappNumber) {
-        const business = await deps.businessNumber(userId).catch(() => null);
+        const [account, business] = await Promise.all([deps.accountCountry(userId), deps.businessNumber(userId).catch(() => null)]);
         const businessCountry = business ? countryOf(business) : null;
-        const countries = [deps.defaultCountry, ...(businessCountry && businessCountry !== deps.defaultCountry ? [businessCountry] : [])];
+        const countries = [account, ...(businessCountry && businessCountry !== account ? [businessCountry] : [])];
         const e164 = alertNumberE164(input.alertWhatsappNumber, countries);
         if (!e164) throw new ValidationError(inboxMessages.alertNumberInvalid, 'alertWhatsappNumber');
         alertWhatsappNumber = e164;

@@ -55,8 +55,8 @@ export interface ApplyContacts extends Pick<CallContacts, 'existing' | 'idByPhon
   patch(userId: string, id: string, change: (before: Contact) => ContactFieldsPatch): Promise<{ before: Contact; after: Contact }>;
   /** Deletes the contact when `guard` does not throw (conditional on that read). */
   removeIf(userId: string, id: string, guard: (contact: Contact) => void): Promise<void>;
-  /** E.164 of a number as spoken or typed (the contacts' default country), or null. */
-  toE164(input: string): string | null;
+  /** E.164 of a number as spoken or typed in the account's country (issue 19), or null. */
+  toE164(userId: string, input: string): Promise<string | null>;
 }
 
 /** What one apply changed, kept to undo it once. */
@@ -108,14 +108,14 @@ function valueOf(contact: Contact | null, field: ApplyContactField, webKey: stri
 const same = (field: ApplyContactField, a: string, b: string) => (field === 'email' ? a.toLowerCase() === b.toLowerCase() : a === b);
 
 /** What the analysis proposes for each field ('' = nothing usable). */
-function proposedValues(call: StoredCall, contacts: ApplyContacts): Record<ApplyContactField, string> {
+function proposedValues(call: StoredCall, spokenPhone: string): Record<ApplyContactField, string> {
   const extracted = call.summary!.contactExtracted;
   const email = extracted.email.trim().toLowerCase();
   const web = extracted.web.trim();
   return {
     name: extracted.name.trim().replace(/\s+/g, ' ').slice(0, CONTACT_LIMITS.name).trim(),
     email: EMAIL_RE.test(email) && email.length <= CONTACT_LIMITS.email ? email : '',
-    phoneNumber: E164_RE.test(call.phoneNumber) ? call.phoneNumber : (contacts.toE164(extracted.phone) ?? ''),
+    phoneNumber: E164_RE.test(call.phoneNumber) ? call.phoneNumber : spokenPhone,
     web: web.length <= CONTACT_LIMITS.customFieldValue ? web : '',
   };
 }
@@ -160,8 +160,8 @@ export function createApplyContact(deps: ApplyContactDeps) {
   async function analysed(userId: string, id: string) {
     const call = await load(userId, id);
     if (!call.summary) throw new ValidationError(voiceMessages.noSummary);
-    const proposed = proposedValues(call, deps.contacts);
-    const spokenPhone = deps.contacts.toE164(call.summary.contactExtracted.phone) ?? '';
+    const spokenPhone = (await deps.contacts.toE164(userId, call.summary.contactExtracted.phone)) ?? '';
+    const proposed = proposedValues(call, spokenPhone);
     if (!proposed.name && !proposed.email && !proposed.web && !spokenPhone) throw new ValidationError(voiceMessages.noExtractedContact);
     return { call, proposed };
   }

@@ -9,6 +9,7 @@
  */
 import { MASKED_SECRET } from '../../contract/integrations.js';
 import { voiceMessages, type TwilioSetupInput, type TwilioSetupResult, type TwilioTestResult } from '../../contract/voice.js';
+import { businessNumberE164, phoneInvalidFor } from '../contacts/text.js';
 import { BadGatewayError, ValidationError, type DomainError } from '../errors.js';
 import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
@@ -22,6 +23,8 @@ export interface TwilioIntegrationDeps {
   newId: () => string;
   /** Public origin of the API (config().APP_URL): Twilio calls these URLs and signs over them. */
   appUrl: string;
+  /** The account's country (issue 19): a number typed without a prefix is read in it. */
+  accountCountry(userId: string): Promise<string>;
   now?: () => Date;
   onTwilioError?: (error: TwilioError) => void;
 }
@@ -70,8 +73,17 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
     }
   }
 
+  /** The business number in E.164 ("911 22 23 33" in an ES account → +34911222333), or the 400 naming the form. */
+  async function e164Of(userId: string, typed: string): Promise<string> {
+    const country = await deps.accountCountry(userId);
+    const e164 = businessNumberE164(typed, country);
+    if (!e164) throw new ValidationError(phoneInvalidFor(country), 'phoneNumber');
+    return e164;
+  }
+
   return {
-    async setup(userId: string, input: TwilioSetupInput): Promise<TwilioSetupResult> {
+    async setup(userId: string, typed: TwilioSetupInput): Promise<TwilioSetupResult> {
+      const input = { ...typed, phoneNumber: await e164Of(userId, typed.phoneNumber) };
       const existing = await deps.integrations.get(userId, TWILIO_INTEGRATION);
       const storedToken = existing?.credentials.authToken;
       if (!isNewSecret(input.authToken) && !storedToken) throw new ValidationError(voiceMessages.authTokenRequired, 'authToken');
@@ -114,7 +126,7 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
       else if (existing?.credentials.authToken) authToken = await deps.secrets.open(existing.credentials.authToken);
       else throw new ValidationError(voiceMessages.authTokenRequired, 'authToken');
       const stored = existing?.settings.phoneNumber;
-      const phoneNumber = input.phoneNumber || (typeof stored === 'string' ? stored : '');
+      const phoneNumber = input.phoneNumber ? await e164Of(userId, input.phoneNumber) : typeof stored === 'string' ? stored : '';
       const creds = { accountSid, authToken };
       try {
         const account = await deps.twilio.fetchAccount(creds);

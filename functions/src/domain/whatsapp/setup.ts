@@ -9,6 +9,7 @@
  */
 import { MASKED_SECRET } from '../../contract/integrations.js';
 import { whatsappMessages, type WhatsAppSetupInput, type WhatsAppSetupResult } from '../../contract/whatsapp.js';
+import { businessNumberE164, phoneInvalidFor } from '../contacts/text.js';
 import { ValidationError } from '../errors.js';
 import type { SecretBox } from '../secrets/ports.js';
 import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
@@ -25,6 +26,8 @@ export interface WhatsAppIntegrationDeps {
   newVerifyToken: () => string;
   /** Public origin of the API (config().APP_URL). */
   appUrl: string;
+  /** The account's country (issue 19): a business number typed without a prefix is read in it. */
+  accountCountry(userId: string): Promise<string>;
   now?: () => Date;
   onGraphError?: (error: GraphError) => void;
 }
@@ -32,15 +35,13 @@ export interface WhatsAppIntegrationDeps {
 const isNewSecret = (value: string | undefined): value is string => !!value && value !== MASKED_SECRET;
 
 /**
- * E.164 of the business number. The contract's pattern (SPEC §5: optional +, first digit 1-9)
- * means the number is typed with its country code, so E.164 is '+' and its digits; like SPEC §9's
- * WhatsApp link rule, 10 digits without a leading 1 are a North American number and get +1.
- * (No libphonenumber here: its metadata would double the integrations bundle for one field.)
+ * E.164 of the business number, read in the account's country when typed without a prefix
+ * (issue 19: "911 22 23 33" in Spain had become +911222333, an Indian number).
  */
-export function whatsappE164(input: string): string {
-  const hasPlus = input.trim().startsWith('+');
-  const digits = input.replace(/\D/g, '');
-  return !hasPlus && digits.length === 10 && !digits.startsWith('1') ? `+1${digits}` : `+${digits}`;
+export function whatsappE164(input: string, country: string): string {
+  const e164 = businessNumberE164(input, country);
+  if (!e164) throw new ValidationError(phoneInvalidFor(country), 'phoneNumber');
+  return e164;
 }
 
 export const whatsappWebhookUrl = (appUrl: string, integrationId: string) =>
@@ -51,6 +52,7 @@ export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) 
 
   return {
     async setup(userId: string, input: WhatsAppSetupInput): Promise<WhatsAppSetupResult> {
+      const phoneNumber = whatsappE164(input.phoneNumber, await deps.accountCountry(userId));
       const existing = await deps.integrations.get(userId, WHATSAPP_INTEGRATION);
       const stored = existing?.credentials ?? {};
       if (!isNewSecret(input.bearerToken) && !stored.bearerToken) throw new ValidationError(whatsappMessages.bearerTokenRequired, 'bearerToken');
@@ -83,7 +85,7 @@ export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) 
           appSecret,
           webhookVerifyToken: sealedVerifyToken,
         },
-        settings: { ...existing?.settings, phoneNumber: whatsappE164(input.phoneNumber) },
+        settings: { ...existing?.settings, phoneNumber },
         webhookUrl,
         createdAt: existing?.createdAt ?? at,
         updatedAt: at,

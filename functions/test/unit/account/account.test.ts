@@ -24,9 +24,10 @@ async function setup(authProvider: 'password' | 'google' = 'password') {
     avatars,
     rateLimiter: new MemoryRateLimiter(clock),
     whatsappUserIds: [userId],
+    defaultCountry: 'US',
     sleep: async () => undefined,
   });
-  const avatarService = createAvatarService({ clock, users, avatars, whatsappUserIds: [userId] });
+  const avatarService = createAvatarService({ clock, users, avatars, whatsappUserIds: [userId], defaultCountry: 'US' });
   return { clock, users, identity, avatars, account, avatarService, userId };
 }
 

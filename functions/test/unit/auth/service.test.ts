@@ -18,6 +18,7 @@ function setup() {
     mailer: new MemoryMailer(),
     google: new FakeGoogle(),
     whatsappUserIds: [] as string[],
+    defaultCountry: 'US',
     appUrl: 'https://app.example.com',
     resetResponseFloorMs: 0,
   };

@@ -5,17 +5,27 @@ import { whatsappE164, whatsappWebhookUrl } from '../../../src/domain/whatsapp/s
 import { graphErrorToDomain } from '../../../src/domain/whatsapp/graph-errors.js';
 import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 
-describe('WhatsApp business number', () => {
+describe('WhatsApp business number, read in the account country (issue 19)', () => {
   it.each([
-    ['+1 (415) 555-0123', '+14155550123'],
-    ['(415) 555-0123', '+14155550123'],
-    ['+44 20 7946 0958', '+442079460958'],
-    ['34 612 345 678', '+34612345678'],
-    ['+1 555 010 0999', '+15550100999'],
-    ['15550100999', '+15550100999'],
-    ['+52 55 1234 5678', '+525512345678'],
-  ])('%s → %s', (input, expected) => {
-    expect(whatsappE164(input)).toBe(expected);
+    ['+1 (415) 555-0123', 'US', '+14155550123'],
+    ['(415) 555-0123', 'US', '+14155550123'],
+    ['+44 20 7946 0958', 'US', '+442079460958'],
+    ['34 612 345 678', 'US', '+34612345678'],
+    ['+1 555 010 0999', 'US', '+15550100999'],
+    ['15550100999', 'US', '+15550100999'],
+    ['+52 55 1234 5678', 'ES', '+525512345678'],
+    ['911 22 23 33', 'ES', '+34911222333'],
+    ['600 111 333', 'ES', '+34600111333'],
+    ['0034 600 111 333', 'ES', '+34600111333'],
+    ['600.111.333', 'ES', '+34600111333'],
+    ['55 1234 5678', 'MX', '+525512345678'],
+  ])('%s in %s → %s', (input, country, expected) => {
+    expect(whatsappE164(input, country)).toBe(expected);
+  });
+
+  it('refuses a number that is not one of the account country, naming how it is typed there', () => {
+    expect(() => whatsappE164('911 22 23 33', 'US')).toThrow('Please enter a valid phone number, e.g. (201) 555-0123 or +1 201 555 0123');
+    expect(() => whatsappE164('12 34', 'ES')).toThrow('Please enter a valid phone number, e.g. 612 34 56 78 or +34 612 34 56 78');
   });
 });
 
