@@ -274,7 +274,7 @@ function ContactView({ contact }: { contact: Contact }) {
 
         <Stack spacing={3}>
           <DetailSection title={t('contacts.detail.system')}>
-            <Row label={t('contacts.detail.source')}>{sourceLabel(contact.source)}</Row>
+            <Row label={t('contacts.detail.source')}>{t(`contacts.detail.sourceNames.${contact.source}`, { defaultValue: sourceLabel(contact.source) })}</Row>
             <Divider />
             <Row label={t('contacts.detail.waContact')}>{contact.isWAContact ? t('contacts.detail.yes') : t('contacts.detail.no')}</Row>
             <Divider />
