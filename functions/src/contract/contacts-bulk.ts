@@ -35,31 +35,36 @@ const strictError = (issue: { code?: string; keys?: string[] }) => {
   return undefined;
 };
 
+// Schemas marked pure (as in jobs.ts): the contract barrel reaches the login route through the
+// i18n messages, and esbuild/rolldown keep an unannotated zod call even when nothing uses it.
 /** Unique ids, in the order given. */
-const bulkIds = z.pipe(
-  z
-    .array(z.string({ error: contactBulkMessages.idsInvalid }).check(z.trim(), z.minLength(1, contactBulkMessages.idsInvalid), z.maxLength(40, contactBulkMessages.idsInvalid)), {
-      error: (issue) => (issue.input === undefined ? contactBulkMessages.idsRequired : contactBulkMessages.idsInvalid),
-    })
-    .check(z.minLength(1, contactBulkMessages.idsRequired), z.maxLength(CONTACT_BULK_MAX_IDS, contactBulkMessages.tooManyIds)),
-  z.transform((ids) => [...new Set(ids)]),
+const bulkIds = /* @__PURE__ */ z.pipe(
+  /* @__PURE__ */ z
+    .array(
+      /* @__PURE__ */ z
+        .string({ error: contactBulkMessages.idsInvalid })
+        .check(/* @__PURE__ */ z.trim(), /* @__PURE__ */ z.minLength(1, contactBulkMessages.idsInvalid), /* @__PURE__ */ z.maxLength(40, contactBulkMessages.idsInvalid)),
+      { error: (issue) => (issue.input === undefined ? contactBulkMessages.idsRequired : contactBulkMessages.idsInvalid) },
+    )
+    .check(/* @__PURE__ */ z.minLength(1, contactBulkMessages.idsRequired), /* @__PURE__ */ z.maxLength(CONTACT_BULK_MAX_IDS, contactBulkMessages.tooManyIds)),
+  /* @__PURE__ */ z.transform((ids: string[]) => [...new Set(ids)]),
 );
 
 /** POST /api/contacts/bulk-delete. */
-export const bulkDeleteContactsRequest = z.strictObject({ ids: bulkIds }, { error: strictError });
+export const bulkDeleteContactsRequest = /* @__PURE__ */ z.strictObject({ ids: bulkIds }, { error: strictError });
 export type BulkDeleteContactsRequest = z.output<typeof bulkDeleteContactsRequest>;
 
 /** POST /api/contacts/bulk-tag: `add` then `remove` (case-insensitive), at least one tag in all. */
-export const bulkTagContactsRequest = z
+export const bulkTagContactsRequest = /* @__PURE__ */ z
   .strictObject(
     {
       ids: bulkIds,
-      add: z._default(contactTags, []),
-      remove: z._default(contactTags, []),
+      add: /* @__PURE__ */ z._default(contactTags, []),
+      remove: /* @__PURE__ */ z._default(contactTags, []),
     },
     { error: strictError },
   )
-  .check(z.refine((v) => v.add.length + v.remove.length > 0, { message: contactBulkMessages.tagsRequired, path: ['add'] }));
+  .check(/* @__PURE__ */ z.refine((v) => v.add.length + v.remove.length > 0, { message: contactBulkMessages.tagsRequired, path: ['add'] }));
 export type BulkTagContactsInput = z.input<typeof bulkTagContactsRequest>;
 export type BulkTagContactsRequest = z.output<typeof bulkTagContactsRequest>;
 
