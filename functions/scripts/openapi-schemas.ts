@@ -49,6 +49,7 @@ export const contactMetadataSchema = component(
     notes: z.string(),
     tags: z.array(z.string()),
     importedAt: z.optional(isoTime('When a CSV import created the contact.')),
+    importJobId: z.optional(described('The import job that created the contact: undoing that import deletes it.', z.string())),
     clientId: z.optional(z.string()),
   }),
 );

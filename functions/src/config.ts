@@ -50,6 +50,7 @@ const envSchema = z.object({
   QUEUE_URL_FILE_INGEST: optionalText,
   QUEUE_URL_WHATSAPP_INBOUND: optionalText,
   QUEUE_URL_CALL_SUMMARY: optionalText,
+  QUEUE_URL_CONTACTS_JOBS: optionalText,
   /**
    * Issue 16, the voice-relay WebSocket API: the public wss:// URL Twilio's ConversationRelay
    * connects to (and signs), the connection-posting endpoint (https://{api}.execute-api…/{stage},
@@ -147,6 +148,7 @@ export function queueUrl(name: QueueName): string {
     'file-ingest': c.QUEUE_URL_FILE_INGEST,
     'whatsapp-inbound': c.QUEUE_URL_WHATSAPP_INBOUND,
     'call-summary': c.QUEUE_URL_CALL_SUMMARY,
+    'contacts-jobs': c.QUEUE_URL_CONTACTS_JOBS,
   };
   return urls[name];
 }

@@ -7,7 +7,7 @@
  */
 
 import type * as z from 'zod/mini';
-import { callSummaryJob, fileIngestJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
+import { callSummaryJob, contactsJob, fileIngestJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -44,6 +44,7 @@ export type Need =
   | 'queue:file-ingest'
   | 'queue:whatsapp-inbound'
   | 'queue:call-summary'
+  | 'queue:contacts-jobs'
   /** Post to and close connections of the voice-relay WebSocket API (execute-api:ManageConnections). */
   | 'sockets:voice-relay'
   /** Invoke the voice-relay function asynchronously (the incoming-call webhook warms it up). */
@@ -96,6 +97,13 @@ export const routeGroups = {
     entry: 'src/handlers/contacts.ts',
     description: "Contacts: list, search, CRUD, stats, CSV import/export, a call's extracted contact data applied (DynamoDB only)",
     needs: ['table:read', 'table:write'],
+  },
+  // Its own function (issue 19): the presigned upload, the file read for the preview and the
+  // queue stay out of the contacts bundle, and the contacts group stays DynamoDB-only.
+  'contact-jobs': {
+    entry: 'src/handlers/contact-jobs.ts',
+    description: 'Contacts CSV import and export as background jobs: presigned upload, preview with column mapping, job status, error report, undo, export link',
+    needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write', 'queue:contacts-jobs'],
   },
   integrations: {
     entry: 'src/handlers/integrations.ts',
@@ -294,6 +302,15 @@ export const routes = [
   { method: 'POST', path: '/api/contacts/import/preview', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/contacts/import', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/contacts/import-whatsapp', group: 'contacts', auth: 'user' },
+  // Import and export as background jobs (issue 19)
+  { method: 'POST', path: '/api/contacts/import-jobs/uploads', group: 'contact-jobs', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/import-jobs/preview', group: 'contact-jobs', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/import-jobs', group: 'contact-jobs', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/import-jobs', group: 'contact-jobs', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/import-jobs/{id}', group: 'contact-jobs', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/import-jobs/{id}/undo', group: 'contact-jobs', auth: 'user' },
+  { method: 'POST', path: '/api/contacts/export-jobs', group: 'contact-jobs', auth: 'user' },
+  { method: 'GET', path: '/api/contacts/export-jobs/{id}', group: 'contact-jobs', auth: 'user' },
   { method: 'GET', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   { method: 'PUT', path: '/api/contacts/{id}', group: 'contacts', auth: 'user' },
   { method: 'GET', path: '/api/contacts/{id}/timeline', group: 'contacts', auth: 'user' },
@@ -416,7 +433,7 @@ export const routes = [
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
 
-export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary';
+export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs';
 
 export interface WorkerDef {
   entry: string;
@@ -472,6 +489,18 @@ export const workers = {
     batchSize: 5,
     timeout: 120,
     maxReceiveCount: 3,
+  },
+  'contacts-jobs': {
+    entry: 'src/workers/contacts-jobs.ts',
+    // One queue for the three CSV jobs (issue 19): a stack near CloudFormation's limit has room for one more worker.
+    description: 'Contacts CSV jobs: import a file in slices (re-queued with a cursor before the timeout), undo an import, export to a file',
+    job: contactsJob,
+    // queue: a slice re-queues the rest of its file.
+    needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write', 'queue:contacts-jobs'],
+    batchSize: 1,
+    timeout: 300,
+    maxReceiveCount: 3,
+    memoryMb: 1024,
   },
 } as const satisfies Record<QueueName, WorkerDef>;
 

@@ -5,6 +5,7 @@
  * under agents/, outside every prefix here).
  */
 import { UPLOAD_STAGING_PREFIX } from '../domain/agents/files.js';
+import { CONTACT_JOB_FILES_PREFIX } from '../domain/contacts/job-ports.js';
 import { INBOUND_BODY_PREFIX } from '../domain/whatsapp/ports.js';
 
 export const EXPIRING_UPLOAD_PREFIXES: readonly string[] = [
@@ -12,4 +13,6 @@ export const EXPIRING_UPLOAD_PREFIXES: readonly string[] = [
   UPLOAD_STAGING_PREFIX,
   // WhatsApp inbound bodies too big for a queue message; the worker deletes each once read.
   INBOUND_BODY_PREFIX,
+  // Contacts CSV jobs (issue 19): uploaded files, error reports and exports, each used within the day.
+  CONTACT_JOB_FILES_PREFIX,
 ];

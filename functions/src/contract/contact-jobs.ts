@@ -60,6 +60,7 @@ export const contactJobMessages = {
   customNameTooLong: `Custom field names must be ${CONTACT_LIMITS.customFieldName} characters or less`,
   customNameTwice: 'Two custom-field columns have the same name',
   columnsMismatch: 'The mapping has more columns than the file',
+  noSubscription: 'Contacts can be imported with an active subscription',
   stillRunning: 'The import is still running: undo it once it has finished',
   cannotUndoFailed: 'This import failed before creating contacts: there is nothing to undo',
   importStarted: 'Import started',
@@ -189,7 +190,7 @@ export type CreateImportJobRequest = z.output<typeof createImportJobRequest>;
 
 /** GET /api/contacts/import-jobs?cursor= (newest first, CONTACT_JOB_PAGE_SIZE per page). */
 export const listImportJobsQuery = z.object({
-  cursor: z.optional(z.string().check(z.regex(/^[0-9a-z]{1,40}$/, contactJobMessages.cursorInvalid))),
+  cursor: z.optional(z.string().check(z.regex(/^[0-9A-HJKMNP-TV-Z]{26}$/, contactJobMessages.cursorInvalid))),
 });
 export type ListImportJobsQuery = z.output<typeof listImportJobsQuery>;
 
@@ -201,7 +202,7 @@ export const IMPORT_JOB_STATUSES = ['queued', 'running', 'done', 'failed', 'undo
 export type ImportJobStatus = (typeof IMPORT_JOB_STATUSES)[number];
 
 /** Why a job failed: a code the UI translates, with the English text beside it. */
-export const JOB_FAILURE_CODES = ['upload_missing', 'not_csv', 'no_rows', 'too_many_rows', 'no_phone_column', 'internal'] as const;
+export const JOB_FAILURE_CODES = ['upload_missing', 'not_csv', 'no_rows', 'too_many_rows', 'no_phone_column', 'no_subscription', 'internal'] as const;
 export type JobFailureCode = (typeof JOB_FAILURE_CODES)[number];
 
 export interface JobFailure {

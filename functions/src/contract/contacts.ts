@@ -44,6 +44,8 @@ export interface ContactMetadata {
   tags: string[];
   /** ISO time the contact was created by a CSV import. */
   importedAt?: string;
+  /** The import job that created the contact (issue 19): undoing that import deletes it. */
+  importJobId?: string;
   clientId?: string;
 }
 
@@ -350,8 +352,10 @@ export const listContactsQuery = z
   .check(z.refine((q) => q.value === '' || q.field !== '', { message: contactMessages.valueWithoutField, path: ['value'] }));
 export type ListContactsQuery = z.output<typeof listContactsQuery>;
 
+/** ',' (default) or ';' (Spanish Excel); a tab as %09. */
+const delimiterParam = z._default(z.enum([',', ';', '\t'], { error: 'Delimiter must be one of , ; or tab' }), ',');
 /** GET /api/contacts/export query string (every matching row; no paging). */
-export const exportContactsQuery = z.object({ search: searchParam, source: sourceParam });
+export const exportContactsQuery = z.object({ search: searchParam, source: sourceParam, delimiter: delimiterParam });
 export type ExportContactsQuery = z.output<typeof exportContactsQuery>;
 
 /** POST /api/contacts/import/preview and /api/contacts/import. */

@@ -54,7 +54,7 @@ const shardOf = (seq: number) => seq % DIRECTORY_SHARDS;
 /** Attributes of a contact item that make up a StoredContact. */
 const CONTACT_ATTRS = [
   'id', 'seq', 'name', 'shortName', 'phoneNumber', 'email', 'customFields', 'source', 'isWAContact',
-  'notes', 'tags', 'importedAt', 'clientId', 'createdAt', 'updatedAt', 'version',
+  'notes', 'tags', 'importedAt', 'importJobId', 'clientId', 'createdAt', 'updatedAt', 'version',
 ] as const;
 /** The list and search views never need the tokens: leave them out of the read. */
 const LIST_PROJECTION = {
@@ -82,6 +82,7 @@ const toStored = itemCodec<StoredContactWithVersion>({
   notes: str,
   tags: list<string>,
   importedAt: anyStr,
+  importJobId: anyStr,
   clientId: anyStr,
   createdAt: str,
   updatedAt: str,

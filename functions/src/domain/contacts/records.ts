@@ -21,6 +21,7 @@ export interface ContactDraft {
   source: ContactSource;
   isWAContact: boolean;
   importedAt?: string;
+  importJobId?: string;
 }
 
 /** The draft of a WhatsApp customer's contact (Import from WhatsApp, or one who wrote in). */
@@ -53,6 +54,7 @@ export function buildStoredContact(draft: ContactDraft, seq: number, at: string,
     notes: draft.notes,
     tags: draft.tags,
     ...(draft.importedAt ? { importedAt: draft.importedAt } : {}),
+    ...(draft.importJobId ? { importJobId: draft.importJobId } : {}),
     createdAt: at,
     updatedAt: at,
   };
@@ -74,6 +76,7 @@ export function toContact(stored: StoredContact): Contact {
       tags: stored.tags,
       ...(stored.importedAt ? { importedAt: stored.importedAt } : {}),
       ...(stored.clientId ? { clientId: stored.clientId } : {}),
+      ...(stored.importJobId ? { importJobId: stored.importJobId } : {}),
     },
     createdAt: stored.createdAt,
     updatedAt: stored.updatedAt,

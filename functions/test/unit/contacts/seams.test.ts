@@ -128,7 +128,16 @@ describe('contactsCsv', () => {
   it('writes a header with one column per custom field and keeps the leading + of phone numbers', () => {
     const a = buildStoredContact(draft({ customFields: { Company: 'ACME' }, tags: ['x', 'y'] }), 1, 't', 'aaaaaa');
 
-    expect(contactsCsv([a])).toBe('name,phone,email,tags,Company\r\nJosé García,+34612345678,jose@example.com,x|y,ACME\r\n');
+    expect(contactsCsv([a])).toBe('\uFEFFname,phone,email,tags,Company\r\nJosé García,+34612345678,jose@example.com,x|y,ACME\r\n');
+  });
+
+  it('starts with a UTF-8 BOM and separates with the chosen delimiter, quoting cells that contain it (issue 19: Spanish Excel)', () => {
+    const a = buildStoredContact(draft({ name: 'Muñoz; Peña', customFields: { Ciudad: 'Madrid' } }), 1, 't', 'aaaaaa');
+
+    const csv = contactsCsv([a], ';');
+
+    expect(csv.startsWith('\uFEFF')).toBe(true);
+    expect(csv).toBe('\uFEFFname;phone;email;tags;Ciudad\r\n"Muñoz; Peña";+34612345678;jose@example.com;;Madrid\r\n');
   });
 });
 

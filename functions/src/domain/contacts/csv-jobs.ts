@@ -1,0 +1,549 @@
+/**
+ * Contacts import and export as background jobs (issue 19). The API side requests the browser
+ * upload, previews the file (encoding, delimiter, header, first rows, suggested mapping), creates
+ * the job and queues it; the worker side runs an import in slices — batches of rows checked as the
+ * synchronous import checks them, written in bulk, the job's cursor and counters moved with each
+ * batch — and queues the next slice before the function's time is up; then writes the error
+ * report. Undo deletes what the import created (the batch items list the ids); export writes the
+ * directory to a CSV file (UTF-8 BOM, the chosen delimiter).
+ */
+import { randomBytes } from 'node:crypto';
+import {
+  CONTACT_JOB_MAX_BYTES,
+  CONTACT_JOB_MAX_ROWS,
+  CONTACT_JOB_PAGE_SIZE,
+  CONTACT_JOB_PREVIEW_ROWS,
+  contactJobMessages,
+  mappingProblem,
+  type ContactExportJob,
+  type ContactImportJob,
+  type CreateExportJobRequest,
+  type CreateImportJobRequest,
+  type ImportPreview,
+  type ImportPreviewRequest,
+  type ImportUploadRequest,
+  type ImportUploadTicket,
+  type JobFailure,
+  type JobFailureCode,
+} from '../../contract/contact-jobs.js';
+import { CONTACT_LIMITS } from '../../contract/contacts.js';
+import type { ContactsJob } from '../../contract/jobs.js';
+import { newId, isId } from '../../lib/ids.js';
+import { ConflictError, LimitExceededError, NotFoundError, PaymentRequiredError, ValidationError } from '../errors.js';
+import { languageOf } from '../i18n/messages.js';
+import type { ContactContext } from './context.js';
+import { contactCsvCells, contactCsvHeader } from './csv-export.js';
+import { decodeFile, detectDelimiter, looksBinary, suggestColumns } from './csv-detect.js';
+import { checkImportRow, type ImportColumns } from './csv-import.js';
+import { csvCell, csvDocument, csvRecords, type CsvRecordAt } from './csv.js';
+import { importReasons, reasonText } from './import-report.js';
+import {
+  CONTACT_JOB_FILES_PREFIX,
+  type ContactBulkWriter,
+  type ContactFiles,
+  type ContactJobQueue,
+  type ContactJobStore,
+  type ExportJobRecord,
+  type ImportCursor,
+  type ImportJobRecord,
+  type JobAccountSettings,
+  type ReportRow,
+} from './job-ports.js';
+import type { StoredContact } from './ports.js';
+import { buildStoredContact, type ContactDraft } from './records.js';
+import { contactsInOrder, searchContactIds } from './search.js';
+
+export interface ContactJobDeps {
+  jobs: ContactJobStore;
+  files: ContactFiles;
+  queue: ContactJobQueue;
+  account: JobAccountSettings;
+  bulk: ContactBulkWriter;
+  /** Milliseconds of import work per invocation before the rest is queued (the function's timeout minus a margin). */
+  sliceMs: number;
+  /** Rows per committed batch. */
+  batchRows?: number;
+}
+
+const CSV_TYPE = 'text/csv';
+/** Bytes the preview reads (header and first rows; detection of the encoding on this sample). */
+const PREVIEW_BYTES = 256 * 1024;
+/** Report links are offered while the report exists (the staging prefix keeps objects a day). */
+const REPORT_TTL_MS = 23 * 3600 * 1000;
+/** A report row keeps at most this many characters of the row's cells (the batch item stays small). */
+const REPORT_CELLS_MAX = 1000;
+
+export const uploadKey = (userId: string, uploadId: string) => `${CONTACT_JOB_FILES_PREFIX}${userId}/uploads/${uploadId}.csv`;
+const jobFileKey = (userId: string, jobId: string, name: string) => `${CONTACT_JOB_FILES_PREFIX}${userId}/${jobId}/${name}`;
+
+/** The mapping as the row checks take it (column indexes by field). */
+export function columnsOf(mapping: CreateImportJobRequest['columns']): ImportColumns & { notes?: number } {
+  const columns: ImportColumns & { notes?: number } = { custom: [] };
+  mapping.forEach((m, index) => {
+    if (m.field === 'custom') columns.custom.push({ name: (m.name ?? '').trim(), index });
+    else if (m.field !== 'ignore') columns[m.field] = index;
+  });
+  return columns;
+}
+
+class JobFailed extends Error {
+  constructor(readonly failure: JobFailure) {
+    super(failure.message);
+  }
+}
+const fail = (code: JobFailureCode, message: string) => new JobFailed({ code, message });
+
+export function contactCsvJobs(ctx: ContactContext, deps: ContactJobDeps) {
+  const { jobs, files, queue, account, bulk } = deps;
+  const batchRows = deps.batchRows ?? 250;
+  const nowIso = () => ctx.now().toISOString();
+
+  async function loadImport(userId: string, id: string): Promise<ImportJobRecord> {
+    const job = isId(id) ? await jobs.getImport(userId, id) : null;
+    if (!job) throw new NotFoundError(contactJobMessages.importNotFound);
+    return job;
+  }
+
+  async function importView(userId: string, job: ImportJobRecord, withLinks: boolean): Promise<ContactImportJob> {
+    const reportFresh = job.reportKey && job.finishedAt && ctx.now().getTime() - Date.parse(job.finishedAt) < REPORT_TTL_MS;
+    return {
+      _id: job.id,
+      status: job.status,
+      fileName: job.fileName,
+      delimiter: job.delimiter ?? ',',
+      encoding: job.encoding ?? 'utf-8',
+      columns: job.columns,
+      progress: job.progress,
+      ...(job.failure ? { failure: job.failure } : {}),
+      ...(job.undone !== undefined ? { undone: job.undone } : {}),
+      ...(withLinks && reportFresh ? { errorReportUrl: await files.downloadUrl(job.reportKey!, reportName(job), CSV_TYPE) } : {}),
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+      ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
+    };
+  }
+
+  const reportName = (job: ImportJobRecord) =>
+    `${job.language === 'es' ? 'errores' : 'errors'}-${job.fileName.replace(/\.[^.]*$/, '')}.csv`;
+
+  async function exportView(job: ExportJobRecord): Promise<ContactExportJob> {
+    return {
+      _id: job.id,
+      status: job.status,
+      delimiter: job.delimiter,
+      search: job.search,
+      ...(job.source ? { source: job.source } : {}),
+      rows: job.rows,
+      ...(job.failure ? { failure: job.failure } : {}),
+      ...(job.status === 'done' && job.fileKey ? { downloadUrl: await files.downloadUrl(job.fileKey, 'contacts.csv', CSV_TYPE) } : {}),
+      createdAt: job.createdAt,
+      updatedAt: job.updatedAt,
+      ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
+    };
+  }
+
+  /** The uploaded file's bytes (the first `maxBytes`), or 400 when it is not there. */
+  async function uploadedBytes(userId: string, uploadId: string, maxBytes?: number) {
+    const upload = await jobs.getUpload(userId, uploadId);
+    const bytes = upload ? await files.read(uploadKey(userId, uploadId), maxBytes) : null;
+    if (!upload || !bytes) throw new ValidationError(contactJobMessages.uploadMissing, 'uploadId');
+    if (bytes.length === 0) throw new ValidationError(contactJobMessages.fileEmpty, 'uploadId');
+    return { upload, bytes };
+  }
+
+  // ------------------------------------------------------------------ API side
+
+  async function requestUpload(userId: string, input: ImportUploadRequest): Promise<ImportUploadTicket> {
+    const id = randomBytes(16).toString('hex');
+    await jobs.putUpload(userId, { id, fileName: input.fileName, size: input.size, createdAt: nowIso() });
+    const form = await files.uploadForm(uploadKey(userId, id), CSV_TYPE, CONTACT_JOB_MAX_BYTES);
+    return { uploadId: id, ...form, contentType: CSV_TYPE, maxBytes: CONTACT_JOB_MAX_BYTES };
+  }
+
+  async function preview(userId: string, input: ImportPreviewRequest): Promise<ImportPreview> {
+    const { upload, bytes } = await uploadedBytes(userId, input.uploadId, PREVIEW_BYTES);
+    const complete = bytes.length < PREVIEW_BYTES;
+    const decoded = decodeFile(bytes, input.encoding, complete);
+    if (looksBinary(decoded.text)) throw new ValidationError(contactJobMessages.notCsv, 'uploadId');
+    // A cut sample may end mid-row: only whole lines are previewed.
+    const text = complete ? decoded.text : decoded.text.slice(0, Math.max(decoded.text.lastIndexOf('\n'), 0));
+    const delimiter = input.delimiter ?? detectDelimiter(text);
+    const records: CsvRecordAt[] = [];
+    for (const record of csvRecords(text, delimiter)) {
+      records.push(record);
+      if (records.length > CONTACT_JOB_PREVIEW_ROWS) break;
+    }
+    const [header, ...rows] = records;
+    if (!header) throw new ValidationError(contactJobMessages.fileEmpty, 'uploadId');
+    if (rows.length === 0) throw new ValidationError(contactJobMessages.noRows, 'uploadId');
+    const width = header.fields.length;
+    return {
+      uploadId: upload.id,
+      fileName: upload.fileName,
+      size: upload.size,
+      delimiter,
+      encoding: decoded.encoding,
+      bom: decoded.bom,
+      header: header.fields.map((h) => h.trim()),
+      rows: rows.map((r) => Array.from({ length: width }, (_, i) => r.fields[i] ?? '')),
+      suggestedColumns: suggestColumns(header.fields),
+    };
+  }
+
+  async function createImport(userId: string, input: CreateImportJobRequest): Promise<ContactImportJob> {
+    const upload = await jobs.getUpload(userId, input.uploadId);
+    if (!upload) throw new ValidationError(contactJobMessages.uploadMissing, 'uploadId');
+    const problem = mappingProblem(input.columns);
+    if (problem) throw new ValidationError(problem, 'columns');
+    const settings = await account.settings(userId);
+    const at = nowIso();
+    const job: ImportJobRecord = {
+      id: newId(ctx.now().getTime()),
+      kind: 'import',
+      status: 'queued',
+      uploadId: upload.id,
+      fileName: upload.fileName,
+      ...(input.delimiter ? { delimiter: input.delimiter } : {}),
+      ...(input.encoding ? { encoding: input.encoding } : {}),
+      columns: input.columns.map((c) => (c.field === 'custom' ? { field: c.field, name: (c.name ?? '').trim() } : { field: c.field })),
+      country: settings.country || ctx.defaultCountry,
+      language: languageOf(settings.language),
+      progress: { rowsDone: 0, created: 0, duplicates: 0, errors: 0 },
+      cursor: { offset: 0, line: 1, row: 0 },
+      batches: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await jobs.createImport(userId, job);
+    await queue.enqueue({ userId, jobId: job.id, kind: 'import' });
+    return importView(userId, job, false);
+  }
+
+  async function undoImport(userId: string, id: string): Promise<ContactImportJob> {
+    const job = await loadImport(userId, id);
+    if (job.status === 'undoing' || job.status === 'undone') return importView(userId, job, false);
+    if (job.status === 'queued' || job.status === 'running') throw new ConflictError(contactJobMessages.stillRunning);
+    if (job.status === 'failed' && job.progress.created === 0) throw new ConflictError(contactJobMessages.cannotUndoFailed);
+    // Only one caller moves it to undoing (and queues the work); a repeat sees undoing above.
+    if (await jobs.updateImport(userId, id, ['done', 'failed'], { status: 'undoing', undone: 0 })) {
+      await queue.enqueue({ userId, jobId: id, kind: 'undo' });
+    }
+    return importView(userId, await loadImport(userId, id), false);
+  }
+
+  async function createExport(userId: string, input: CreateExportJobRequest): Promise<ContactExportJob> {
+    const at = nowIso();
+    const job: ExportJobRecord = {
+      id: newId(ctx.now().getTime()),
+      kind: 'export',
+      status: 'queued',
+      delimiter: input.delimiter,
+      search: input.search,
+      ...(input.source ? { source: input.source } : {}),
+      rows: 0,
+      createdAt: at,
+      updatedAt: at,
+    };
+    await jobs.createExport(userId, job);
+    await queue.enqueue({ userId, jobId: job.id, kind: 'export' });
+    return exportView(job);
+  }
+
+  // ------------------------------------------------------------------ worker side
+
+  /** The whole uploaded file as text, or the job's failure. */
+  async function fileText(userId: string, job: ImportJobRecord) {
+    const bytes = await files.read(uploadKey(userId, job.uploadId));
+    if (!bytes) throw fail('upload_missing', contactJobMessages.uploadMissing);
+    if (bytes.length === 0) throw fail('not_csv', contactJobMessages.fileEmpty);
+    const decoded = decodeFile(bytes, job.encoding);
+    if (looksBinary(decoded.text)) throw fail('not_csv', contactJobMessages.notCsv);
+    return { text: decoded.text, encoding: decoded.encoding, delimiter: job.delimiter ?? detectDelimiter(decoded.text) };
+  }
+
+  /** Data rows of the file (counted once, on the first slice, so the progress can show a total). */
+  function countRows(text: string, delimiter: string, from: ImportCursor): number {
+    let n = 0;
+    for (const _ of csvRecords(text, delimiter, from)) {
+      if (++n > CONTACT_JOB_MAX_ROWS) break;
+    }
+    return n;
+  }
+
+  const reportRow = (line: number, fields: string[], reason: string): ReportRow => {
+    let budget = REPORT_CELLS_MAX;
+    const cells = fields.map((f) => {
+      const cell = f.slice(0, Math.max(budget, 0));
+      budget -= cell.length;
+      return cell;
+    });
+    return { line, cells, reason };
+  };
+
+  /** One batch of records: checked, deduplicated (in the batch, and against the directory), written. */
+  async function importBatch(userId: string, job: ImportJobRecord, batchIndex: number, records: CsvRecordAt[], seen: Map<string, number>) {
+    const columns = columnsOf(job.columns);
+    const texts = importReasons(job.language);
+    const report: ReportRow[] = [];
+    const pending: { record: CsvRecordAt; draft: ContactDraft }[] = [];
+    let errors = 0;
+    let duplicates = 0;
+    const importedAt = nowIso();
+    for (const record of records) {
+      const { row, draft } = checkImportRow(record, columns, job.country);
+      const notes = columns.notes === undefined ? '' : (record.fields[columns.notes] ?? '').trim();
+      if (notes.length > CONTACT_LIMITS.notes) row.errors.push(texts.notesTooLong);
+      if (!draft || row.errors.length) {
+        errors++;
+        report.push(reportRow(record.line, record.fields, row.errors.map((e) => reasonText(e, job.language)).join('; ')));
+        continue;
+      }
+      const earlier = seen.get(draft.phoneNumber);
+      if (earlier !== undefined) {
+        duplicates++;
+        report.push(reportRow(record.line, record.fields, texts.duplicateLine(earlier)));
+        continue;
+      }
+      seen.set(draft.phoneNumber, record.line);
+      pending.push({ record, draft: { ...draft, notes, importedAt, importJobId: job.id } });
+    }
+    // Numbers a contact already has (also one an earlier slice of this file created): skipped.
+    const owners = await ctx.contacts.phoneOwners(userId, pending.map((p) => p.draft.phoneNumber));
+    const owned = owners.size ? new Map((await ctx.contacts.getMany(userId, [...new Set(owners.values())])).map((c) => [c.id, c])) : new Map<string, StoredContact>();
+    const toWrite: typeof pending = [];
+    for (const p of pending) {
+      const ownerId = owners.get(p.draft.phoneNumber);
+      if (!ownerId) toWrite.push(p);
+      else {
+        duplicates++;
+        const owner = owned.get(ownerId);
+        report.push(reportRow(p.record.line, p.record.fields, texts.duplicateContact(owner?.name || owner?.phoneNumber || p.draft.phoneNumber)));
+      }
+    }
+    const outcome = await writeDrafts(userId, job, batchIndex, toWrite);
+    const createdIds = outcome.created;
+    duplicates += outcome.duplicates;
+    errors += outcome.errors;
+    report.push(...outcome.report);
+    return { createdIds, report, progress: { rowsDone: records.length, created: createdIds.length, duplicates, errors } };
+  }
+
+  /** Reserves the plan's room, writes, gives back what was not written; rows past the limit are report rows. */
+  async function writeDrafts(userId: string, job: ImportJobRecord, batchIndex: number, rows: { record: CsvRecordAt; draft: ContactDraft }[]) {
+    const texts = importReasons(job.language);
+    const result = { created: [] as string[], duplicates: 0, errors: 0, report: [] as ReportRow[] };
+    if (rows.length === 0) return result;
+    let room = rows.length;
+    try {
+      await ctx.usage.reserve(userId, 'contacts', rows.length);
+    } catch (error) {
+      if (error instanceof PaymentRequiredError) throw fail('no_subscription', contactJobMessages.noSubscription);
+      if (!(error instanceof LimitExceededError)) throw error;
+      room = 0;
+      for (; room < rows.length; room++) {
+        try {
+          await ctx.usage.reserve(userId, 'contacts', 1);
+        } catch (one) {
+          if (one instanceof LimitExceededError) break;
+          if (room > 0) await ctx.usage.release(userId, 'contacts', room);
+          throw one;
+        }
+      }
+    }
+    for (const r of rows.slice(room)) {
+      result.errors++;
+      result.report.push(reportRow(r.record.line, r.record.fields, texts.planLimit));
+    }
+    const writable = rows.slice(0, room);
+    if (writable.length === 0) return result;
+    let first: number;
+    try {
+      first = await ctx.contacts.allocateSeq(userId, writable.length);
+    } catch (error) {
+      await ctx.usage.release(userId, 'contacts', writable.length);
+      throw error;
+    }
+    const at = nowIso();
+    const stored = writable.map((r, i) => buildStoredContact(r.draft, first + i, at, ctx.randomSuffix()));
+    let written;
+    try {
+      // Ids noted before the write: an undo finds them even if this run stops before its batch is committed.
+      await jobs.notePlannedIds(userId, job.id, batchIndex, stored.map((c) => c.id));
+      written = await bulk.insertMany(userId, stored);
+    } catch (error) {
+      await ctx.usage.release(userId, 'contacts', writable.length);
+      throw error;
+    }
+    if (written.duplicates.length) await ctx.usage.release(userId, 'contacts', written.duplicates.length);
+    result.created = written.created.map((c) => c.id);
+    const recordOf = new Map(stored.map((c, i) => [c, writable[i]!.record]));
+    for (const d of written.duplicates) {
+      result.duplicates++;
+      const record = recordOf.get(d.contact)!;
+      result.report.push(reportRow(record.line, record.fields, texts.duplicateContact(d.contact.phoneNumber)));
+    }
+    return result;
+  }
+
+  /** One slice of an import: batches until the time is up, then the rest is queued; the end writes the report. */
+  async function runImport(message: ContactsJob, startedAt: number): Promise<void> {
+    const { userId, jobId } = message;
+    let job = await jobs.getImport(userId, jobId);
+    if (!job || (job.status !== 'queued' && job.status !== 'running')) return;
+    if (job.status === 'queued') {
+      await jobs.updateImport(userId, jobId, ['queued'], { status: 'running' });
+      job = { ...job, status: 'running' };
+    }
+    try {
+      const file = await fileText(userId, job);
+      const columns = columnsOf(job.columns);
+      let cursor = job.cursor;
+      let rowsTotal = job.progress.rowsTotal;
+      if (cursor.offset === 0) {
+        // The header is skipped, and the file's shape checked, on the first slice only.
+        const header = csvRecords(file.text, file.delimiter).next();
+        if (header.done) throw fail('not_csv', contactJobMessages.fileEmpty);
+        if ((columns.phone ?? Infinity) >= header.value.fields.length) throw fail('no_phone_column', contactJobMessages.phoneColumnRequired);
+        cursor = { ...header.value.next, row: 0 };
+        rowsTotal = countRows(file.text, file.delimiter, cursor);
+        if (rowsTotal === 0) throw fail('no_rows', contactJobMessages.noRows);
+        if (rowsTotal > CONTACT_JOB_MAX_ROWS) throw fail('too_many_rows', contactJobMessages.tooManyRows);
+        job.header = header.value.fields.map((h) => h.trim());
+        await jobs.updateImport(userId, jobId, ['running'], {
+          header: job.header,
+          delimiter: file.delimiter,
+          encoding: file.encoding,
+          cursor,
+          progress: { ...job.progress, rowsTotal },
+        });
+      }
+      // Phones of this slice's earlier rows; rows of earlier slices are found through the directory.
+      const seen = new Map<string, number>();
+      let batches = job.batches;
+      const records = csvRecords(file.text, file.delimiter, cursor);
+      for (;;) {
+        const batch: CsvRecordAt[] = [];
+        while (batch.length < batchRows) {
+          const r = records.next();
+          if (r.done) break;
+          batch.push(r.value);
+        }
+        if (batch.length === 0) break;
+        const result = await importBatch(userId, job, batches, batch, seen);
+        const last = batch[batch.length - 1]!;
+        cursor = { ...last.next, row: cursor.row + batch.length };
+        const committed = await jobs.commitBatch(userId, jobId, batches, { cursor, rowsTotal: rowsTotal ?? 0, ...result });
+        // Another delivery moved the job on (a redelivered message): leave it to that one.
+        if (!committed) return;
+        batches++;
+        if (Date.now() - startedAt > deps.sliceMs) {
+          await queue.enqueue({ userId, jobId, kind: 'import', cursor });
+          return;
+        }
+      }
+      await finishImport(userId, jobId);
+    } catch (error) {
+      const failure = error instanceof JobFailed ? error.failure : { code: 'internal' as const, message: contactJobMessages.internal };
+      if (!(error instanceof JobFailed)) ctx.onError('contact import job failed', error);
+      await jobs.updateImport(userId, jobId, ['queued', 'running'], { status: 'failed', failure, finishedAt: nowIso() });
+      if (!(error instanceof JobFailed)) throw error;
+    }
+  }
+
+  /** The error report (rows with errors and duplicates, in the user's language), then done. */
+  async function finishImport(userId: string, jobId: string): Promise<void> {
+    const job = await jobs.getImport(userId, jobId);
+    if (!job || job.status !== 'running') return;
+    const texts = importReasons(job.language);
+    // Line, the file's own columns, then the reason: the owner can fix the rows and import the report's middle again.
+    const width = job.header?.length ?? 0;
+    const rows: string[][] = [];
+    for await (const batch of jobs.batches(userId, jobId)) {
+      for (const r of batch.report) {
+        const cells = Array.from({ length: Math.max(width, r.cells.length) }, (_, i) => csvCell(r.cells[i] ?? ''));
+        rows.push([csvCell(String(r.line)), ...cells, csvCell(r.reason)]);
+      }
+    }
+    let reportKey: string | undefined;
+    if (rows.length > 0) {
+      reportKey = jobFileKey(userId, jobId, 'errors.csv');
+      const header = [texts.header.line, ...(job.header ?? []), texts.header.reason].map((h) => csvCell(h));
+      await files.put(reportKey, new TextEncoder().encode(csvDocument([header, ...rows], job.delimiter ?? ',')), `${CSV_TYPE}; charset=utf-8`);
+    }
+    await jobs.updateImport(userId, jobId, ['running'], { status: 'done', finishedAt: nowIso(), ...(reportKey ? { reportKey } : {}) });
+  }
+
+  async function runUndo(message: ContactsJob, startedAt: number): Promise<void> {
+    const { userId, jobId } = message;
+    const job = await jobs.getImport(userId, jobId);
+    if (!job || job.status !== 'undoing') return;
+    for await (const batch of jobs.batches(userId, jobId)) {
+      const contacts = (await ctx.contacts.getMany(userId, batch.createdIds)).filter((c) => c.importJobId === jobId);
+      if (contacts.length === 0) continue;
+      const removed = await bulk.removeMany(userId, contacts);
+      if (removed > 0) {
+        await ctx.usage.release(userId, 'contacts', removed);
+        await jobs.addUndone(userId, jobId, removed);
+      }
+      if (Date.now() - startedAt > deps.sliceMs) {
+        // Batches already undone find no contacts of the job: the next run skips through them.
+        await queue.enqueue({ userId, jobId, kind: 'undo' });
+        return;
+      }
+    }
+    await jobs.updateImport(userId, jobId, ['undoing'], { status: 'undone', finishedAt: nowIso() });
+  }
+
+  async function runExport(message: ContactsJob): Promise<void> {
+    const { userId, jobId } = message;
+    const job = await jobs.getExport(userId, jobId);
+    if (!job || job.status === 'done' || job.status === 'failed') return;
+    await jobs.updateExport(userId, jobId, { status: 'running' });
+    try {
+      const contacts: StoredContact[] = [];
+      if (job.search) {
+        const { ids } = await searchContactIds(ctx.contacts, await ctx.accountCountry(userId), userId, job.search, job.source);
+        for (let i = 0; i < ids.length; i += 500) contacts.push(...(await contactsInOrder(ctx.contacts, userId, ids.slice(i, i + 500))));
+      } else {
+        for await (const page of ctx.contacts.pages(userId, job.source, 500)) contacts.push(...page);
+      }
+      const customNames = [...new Set(contacts.flatMap((c) => Object.keys(c.customFields)))];
+      const text = csvDocument([contactCsvHeader(customNames), ...contacts.map((c) => contactCsvCells(c, customNames))], job.delimiter);
+      const fileKey = jobFileKey(userId, jobId, 'contacts.csv');
+      await files.put(fileKey, new TextEncoder().encode(text), `${CSV_TYPE}; charset=utf-8`);
+      await jobs.updateExport(userId, jobId, { status: 'done', rows: contacts.length, fileKey, finishedAt: nowIso() });
+    } catch (error) {
+      ctx.onError('contact export job failed', error);
+      await jobs.updateExport(userId, jobId, { status: 'failed', failure: { code: 'internal', message: contactJobMessages.exportInternal }, finishedAt: nowIso() });
+      throw error;
+    }
+  }
+
+  return {
+    requestUpload,
+    preview,
+    createImport,
+    async getImport(userId: string, id: string): Promise<ContactImportJob> {
+      return importView(userId, await loadImport(userId, id), true);
+    },
+    async listImports(userId: string, cursor?: string) {
+      const page = await jobs.listImports(userId, CONTACT_JOB_PAGE_SIZE, cursor);
+      return { items: await Promise.all(page.items.map((j) => importView(userId, j, false))), ...(page.next ? { nextCursor: page.next } : {}) };
+    },
+    undoImport,
+    createExport,
+    async getExport(userId: string, id: string): Promise<ContactExportJob> {
+      const job = isId(id) ? await jobs.getExport(userId, id) : null;
+      if (!job) throw new NotFoundError(contactJobMessages.exportNotFound);
+      return exportView(job);
+    },
+    /** The worker's entry: one queue message. `startedAt`: when the invocation began (Date.now()). */
+    async run(message: ContactsJob, startedAt = Date.now()): Promise<void> {
+      if (message.kind === 'import') return runImport(message, startedAt);
+      if (message.kind === 'undo') return runUndo(message, startedAt);
+      return runExport(message);
+    },
+  };
+}
+
+export type ContactCsvJobs = ReturnType<typeof contactCsvJobs>;
