@@ -11,6 +11,7 @@ import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import { useTranslation } from 'react-i18next';
 import { PageButtons } from '../../shared/PageButtons';
+import { formatNumber } from '../../shared/intl';
 import { pageRange } from '../../shared/pagination';
 import type { ContactPagination } from './types';
 
@@ -21,13 +22,14 @@ interface ContactsPaginationProps {
 }
 
 export function ContactsPagination({ pagination, onPage, disabled = false }: ContactsPaginationProps) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(i18n.language, value);
   const { currentPage: page, totalPages, limit, totalContacts, hasPrevPage, hasNextPage } = pagination;
   if (totalPages <= 1 && totalContacts <= limit) {
     return null;
   }
   const { from, to } = pageRange(page, limit, totalContacts);
-  const pageLabel = t('contacts.pagination.page', { page, total: totalPages });
+  const pageLabel = t('contacts.pagination.page', { page: n(page), total: n(totalPages) });
 
   return (
     <Box component="nav" aria-label={t('contacts.pagination.label')} sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider' }}>
@@ -46,7 +48,7 @@ export function ContactsPagination({ pagination, onPage, disabled = false }: Con
       {/* Larger screens: 'Page X of Y' and up to 5 page buttons centred on the current one. */}
       <Stack direction="row" sx={{ display: { xs: 'none', md: 'flex' }, alignItems: 'center', justifyContent: 'space-between', gap: 2 }}>
         <Typography variant="body2" color="text.secondary">
-          {t('contacts.pagination.showing', { from, to, total: totalContacts })}
+          {t('contacts.pagination.showing', { from: n(from), to: n(to), total: n(totalContacts) })}
         </Typography>
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
           <Typography variant="body2" sx={{ mr: 1.5 }}>

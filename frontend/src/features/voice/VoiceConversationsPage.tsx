@@ -37,7 +37,7 @@ import { useCallList } from './callQueries';
 import { latencyPair } from './latencyFormat';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
-import { formatDate } from '../../shared/intl';
+import { formatDate, formatNumber } from '../../shared/intl';
 import { FetchingBar, SearchField } from '../../shared/filters';
 import { PageHeader } from '../../shared/PageHeader';
 
@@ -100,7 +100,8 @@ function CallRow({ call }: { call: VoiceConversationListItem }) {
 }
 
 function CallsPagination({ pagination, disabled, onPage }: { pagination: CallLogPagination; disabled: boolean; onPage: (page: number) => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const n = (value: number) => formatNumber(i18n.language, value);
   const { currentPage: page, totalPages, totalItems, limit } = pagination;
   const { from, to } = pageRange(page, limit, totalItems);
   return (
@@ -112,7 +113,7 @@ function CallsPagination({ pagination, disabled, onPage }: { pagination: CallLog
       sx={{ px: 2, py: 1.5, borderTop: 1, borderColor: 'divider', alignItems: 'center', justifyContent: 'space-between' }}
     >
       <Typography variant="body2" color="text.secondary" data-testid="calls-showing">
-        {t('voiceCalls.pagination.showing', { from, to, total: totalItems })}
+        {t('voiceCalls.pagination.showing', { from: n(from), to: n(to), total: n(totalItems) })}
       </Typography>
       {totalPages > 1 && (
         <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
