@@ -38,6 +38,7 @@ import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import { useTranslation } from 'react-i18next';
 import {
   CONTACT_JOB_MAX_BYTES,
+  CONTACT_LIMITS,
   CONTACT_JOB_MAX_ROWS,
   CSV_DELIMITERS,
   CSV_ENCODINGS,
@@ -214,7 +215,7 @@ function MappingStep({
                         fullWidth
                         value={column.name ?? ''}
                         onChange={(e) => setColumn(i, { field: 'custom', name: e.target.value })}
-                        slotProps={{ htmlInput: { 'aria-label': t('contacts.wizard.customName', { name }), maxLength: 50 } }}
+                        slotProps={{ htmlInput: { 'aria-label': t('contacts.wizard.customName', { name }), maxLength: CONTACT_LIMITS.customFieldName } }}
                       />
                     )}
                   </TableCell>
