@@ -36,8 +36,8 @@ export const gettingStartedMessages = {
   hiddenInvalid: 'Hidden must be true or false',
 } as const;
 
-/** PUT /api/dashboard/getting-started */
-export const gettingStartedUpdate = z.object({
-  hidden: z.boolean({ error: gettingStartedMessages.hiddenInvalid }),
+/** PUT /api/dashboard/getting-started (pure: the contract barrel reaches the login route, which never uses it). */
+export const gettingStartedUpdate = /* @__PURE__ */ z.object({
+  hidden: /* @__PURE__ */ z.boolean({ error: gettingStartedMessages.hiddenInvalid }),
 });
 export type GettingStartedUpdate = z.infer<typeof gettingStartedUpdate>;
