@@ -55,14 +55,14 @@ describe('POST /api/contacts/bulk-delete', () => {
   });
 
   it.each([
-    ['no ids', {}, 'Select at least one contact'],
-    ['empty ids', { ids: [] }, 'Select at least one contact'],
-    ['ids not a list', { ids: 'abc' }, 'ids must be a list of contact ids'],
-    ['an id not text', { ids: [12] }, 'ids must be a list of contact ids'],
-    ['501 ids', { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) }, 'At most 500 contacts can be changed at once'],
-    ['an unknown field', { ids: ['a'], all: true }, 'Unknown field: all'],
-    ['a list body', ['a'], 'The request body must be a JSON object'],
-  ])('%s → 400 %s, nothing deleted', async (_label, body, message) => {
+    ['no ids', 'Select at least one contact', {}],
+    ['empty ids', 'Select at least one contact', { ids: [] }],
+    ['ids not a list', 'ids must be a list of contact ids', { ids: 'abc' }],
+    ['an id not text', 'ids must be a list of contact ids', { ids: [12] }],
+    ['501 ids', 'At most 500 contacts can be changed at once', { ids: Array.from({ length: 501 }, (_, i) => `id${i}`) }],
+    ['an unknown field', 'Unknown field: all', { ids: ['a'], all: true }],
+    ['a list body', 'The request body must be a JSON object', ['a']],
+  ])('%s → 400 %s, nothing deleted', async (_label, message, body) => {
     const { token } = await activeUser();
     await seed(token, [{ name: 'Lucía Muñoz' }]);
 
