@@ -2,7 +2,7 @@
  * Issue 19 in the Spanish UI: a `;`-separated Windows-1252 CSV with Spanish headers, as Spanish
  * Excel saves it, goes through the import wizard (upload, mapping with the detected separator and
  * encoding, progress, result), is undone in one click (its contacts gone), and two contacts are
- * deleted at once from the list.
+ * deleted at once from the list; the export (';' by default in Spanish) downloads a CSV with a BOM.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { callApi, eventually, newPage, slowly, subscribedUser, useBrowser } from './flows.js';
@@ -14,7 +14,7 @@ const browser = useBrowser();
 const windows1252 = (text: string) => Buffer.from(text, 'latin1');
 
 describe('contacts import and bulk actions (Spanish UI)', () => {
-  it('imports a Spanish Excel CSV through the mapping step, undoes it in one click, and deletes two contacts at once', async () => {
+  it('imports a Spanish Excel CSV through the mapping step, undoes it in one click, deletes two contacts at once and exports with a BOM', async () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'clinica-import');
     await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es', country: 'ES' });
@@ -73,5 +73,16 @@ describe('contacts import and bulk actions (Spanish UI)', () => {
     await eventually(() => page.getByText('2 contactos eliminados').count()).toBe(1);
     await eventually(() => page.getByRole('checkbox', { name: /^Seleccionar a / }).count()).toBe(1);
     expect(await page.getByRole('checkbox', { name: 'Seleccionar a Marta Sanz' }).count()).toBe(1);
+
+    // Export: ';' is the default in Spanish; the file has a UTF-8 BOM so Excel shows accents.
+    await page.getByRole('button', { name: 'Exportar CSV' }).click();
+    const exporter = page.getByRole('dialog', { name: 'Exportar contactos' });
+    expect(await exporter.getByRole('radio', { name: /^Punto y coma/ }).isChecked()).toBe(true);
+    await exporter.getByRole('button', { name: 'Exportar' }).click();
+    const download = exporter.getByRole('link', { name: 'Descargar contacts.csv' });
+    await slowly(() => download.count()).toBe(1);
+    const file = Buffer.from(await (await fetch((await download.getAttribute('href'))!)).arrayBuffer());
+    expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(file.subarray(3).toString('utf8')).toMatch(/^[^\r\n]*;[^\r\n]*\r?\n.*Marta Sanz;/s);
   }, 60_000);
 });

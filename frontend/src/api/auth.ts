@@ -1,5 +1,5 @@
 /** Auth and account calls (SPEC §7 Auth). */
-import type { AuthSession, Language, PasswordChangedSession, User } from '@agentdesk/functions/contract';
+import { countryFromLocale, type AuthSession, type Language, type PasswordChangedSession, type User } from '@agentdesk/functions/contract';
 import { request, requestData } from './client';
 import { setSession } from './session';
 
@@ -7,13 +7,23 @@ export function storeSession(session: Pick<AuthSession, 'token' | 'refreshToken'
   setSession(session.token, session.refreshToken, session.expiresIn);
 }
 
+/**
+ * The country a new account starts with (issue 19): the browser's locale ("es-ES" → ES, "es-MX" →
+ * MX); the server keeps its default when there is none. The user can change it in Settings.
+ */
+export function browserCountry(): string | undefined {
+  if (typeof navigator === 'undefined') return undefined;
+  return countryFromLocale(navigator.language);
+}
+
 export const authApi = {
   login: (body: { email: string; password: string }) =>
     requestData<AuthSession>('/api/login', { method: 'POST', body }),
   register: (body: { name: string; email: string; password: string; verificationCode: string }) =>
-    requestData<AuthSession>('/api/register', { method: 'POST', body }),
+    requestData<AuthSession>('/api/register', { method: 'POST', body: { ...body, country: browserCountry() } }),
+  /** The country only matters when this sign-in creates the account. */
   googleAuth: (credential: string) =>
-    requestData<AuthSession>('/api/google-auth', { method: 'POST', body: { credential } }),
+    requestData<AuthSession>('/api/google-auth', { method: 'POST', body: { credential, country: browserCountry() } }),
   sendVerification: (email: string) => request('/api/send-verification', { method: 'POST', body: { email } }),
   sendPasswordReset: (email: string) => request('/api/send-password-reset', { method: 'POST', body: { email } }),
   resetPassword: (body: { email: string; resetCode: string; newPassword: string }) =>
@@ -22,7 +32,7 @@ export const authApi = {
   /** Signs out every other device; the answer carries this device's new tokens. */
   updatePassword: (body: { currentPassword: string; newPassword: string }) =>
     requestData<PasswordChangedSession>('/api/update-password', { method: 'POST', body }),
-  updateSettings: (body: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined }) =>
+  updateSettings: (body: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined; country?: string | undefined }) =>
     request<User>('/api/settings', { method: 'POST', body }),
   uploadAvatar: (file: File) => {
     const form = new FormData();

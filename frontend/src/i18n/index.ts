@@ -5,7 +5,7 @@
  */
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { messages as contractMessages } from '@agentdesk/functions/contract';
+import { messages as contractMessages, parsePhoneInvalid } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
 import serverEs from './server.es.json';
@@ -65,6 +65,9 @@ const contractKeyByText = new Map<string, string>(Object.entries(contractMessage
 export function translateMessage(text: string | undefined): string {
   if (!text) return '';
   const key = contractKeyByText.get(text);
+  // The server's invalid-phone message names the account country's form (issue 19).
+  const phoneExample = parsePhoneInvalid(text);
+  if (phoneExample) return i18n.t('validation.phoneInvalidExample', phoneExample);
   if (key) return i18n.t(`validation.${key}`);
   const translated = serverText(text);
   return translated !== text ? translated : (serverPattern(text) ?? text);

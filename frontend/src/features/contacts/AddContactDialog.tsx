@@ -18,6 +18,7 @@ import { contactMessages } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
 import { fieldProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
+import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { contactForm, createInput, EMPTY_CONTACT_FORM, type ContactFormInput, type ContactFormValues } from './form';
 import { contactErrorMessage, translateContactMessage } from './i18n';
@@ -31,6 +32,7 @@ interface AddContactDialogProps {
 
 export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
   const { t } = useTranslation();
+  const phone = usePhoneFieldProps();
   const toast = useToast();
   const theme = useTheme();
   const fullScreen = useMediaQuery(theme.breakpoints.down('sm'));
@@ -69,7 +71,7 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
           setError('phoneNumber', { message: err.serverMessage });
           const id = err.body?.existingContactId;
           if (typeof id === 'string' && id) setExistingId(id);
-        } else if (err.serverMessage === contactMessages.phoneInvalid || err.serverMessage === contactMessages.phoneRequired) {
+        } else if (err.serverMessage.startsWith(contactMessages.phoneInvalid) || err.serverMessage === contactMessages.phoneRequired) {
           setError('phoneNumber', { message: err.serverMessage });
         } else if (err.serverMessage === contactMessages.emailInvalid) {
           setError('email', { message: err.serverMessage });
@@ -106,7 +108,7 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
         />
         <TextField
           label={t('contacts.form.phone')}
-          placeholder={t('contacts.form.phonePlaceholder')}
+          placeholder={phone.placeholder ?? t('contacts.form.phonePlaceholder')}
           type="tel"
           autoComplete="off"
           {...register('phoneNumber')}

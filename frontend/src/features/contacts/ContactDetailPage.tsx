@@ -29,6 +29,7 @@ import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { fieldProps } from '../../shared/forms';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
+import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 import { ContactTimelineCard } from './ContactTimelineCard';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { DeleteContactDialog } from './DeleteContactDialog';
@@ -93,6 +94,7 @@ function TagsEditor({ tags, onChange }: { tags: string[]; onChange: (tags: strin
 
 function ContactView({ contact }: { contact: Contact }) {
   const { t } = useTranslation();
+  const phoneField = usePhoneFieldProps();
   const toast = useToast();
   const navigate = useNavigate();
   const formatDateTime = useDateTime();
@@ -202,7 +204,15 @@ function ContactView({ contact }: { contact: Contact }) {
             {editing ? (
               <Stack spacing={2.5} sx={{ pt: 1, maxWidth: 560 }}>
                 <TextField label={t('contacts.form.name')} autoComplete="off" {...register('name')} {...fieldProps(errors.name)} />
-                <TextField label={t('contacts.form.phone')} placeholder={t('contacts.form.phonePlaceholder')} type="tel" autoComplete="off" {...register('phoneNumber')} {...phoneError} />
+                <TextField
+                  label={t('contacts.form.phone')}
+                  placeholder={phoneField.placeholder ?? t('contacts.form.phonePlaceholder')}
+                  type="tel"
+                  autoComplete="off"
+                  slotProps={{ input: { startAdornment: phoneField.startAdornment } }}
+                  {...register('phoneNumber')}
+                  {...phoneError}
+                />
                 <TextField label={t('contacts.form.email')} type="email" autoComplete="off" {...register('email')} {...fieldProps(errors.email)} />
               </Stack>
             ) : (

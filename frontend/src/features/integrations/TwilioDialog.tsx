@@ -25,6 +25,7 @@ import { contractFieldProps as fieldProps, translateContractText } from '../../s
 import { useSetupTwilio, useTestTwilio } from './queries';
 import { formFromIntegration, setupBody, statusCallbackOf, twilioForm, type TwilioFormValues } from './twilioForm';
 import { hasStoredSecret } from './secretForm';
+import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 
 function VoiceSettingsLink({ onNavigate }: { onNavigate: () => void }) {
   const { t } = useTranslation();
@@ -77,6 +78,7 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
 
 function SetupForm({ integration, onNavigate, ...done }: SetupFormProps<TwilioSetupResult> & { onNavigate: () => void }) {
   const { t } = useTranslation();
+  const phone = usePhoneFieldProps();
   const storedToken = hasStoredSecret(integration, 'authToken');
   const form = useForm<TwilioFormValues, unknown, TwilioSetupInput>({ resolver: zodResolver(twilioForm(storedToken)), defaultValues: formFromIntegration(integration) });
   const {
@@ -127,7 +129,8 @@ function SetupForm({ integration, onNavigate, ...done }: SetupFormProps<TwilioSe
         required
         type="tel"
         autoComplete="off"
-        placeholder={t('integrations.twilio.phoneNumberPlaceholder')}
+        placeholder={phone.placeholder ?? t('integrations.twilio.phoneNumberPlaceholder')}
+        slotProps={{ input: { startAdornment: phone.startAdornment } }}
         {...register('phoneNumber')}
         {...fieldProps(errors.phoneNumber, t('integrations.twilio.phoneNumberHint'))}
       />

@@ -29,6 +29,7 @@ import {
   type WhatsAppFormValues,
 } from './whatsappForm';
 import { hasStoredSecret } from './secretForm';
+import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 
 /** What Meta needs to call us: shown after a setup and on the connected card. */
 function WebhookDetails({ webhookUrl, verifyToken }: { webhookUrl: string; verifyToken: string }) {
@@ -83,6 +84,7 @@ function WhatsAppSecretField({ hint, ...props }: Omit<SecretFieldProps, 'helperT
 
 function SetupForm({ integration, ...done }: SetupFormProps<WhatsAppSetupResult>) {
   const { t } = useTranslation();
+  const phone = usePhoneFieldProps();
   const stored = { bearerToken: hasStoredSecret(integration, 'bearerToken'), appSecret: hasStoredSecret(integration, 'appSecret') };
   const form = useForm<WhatsAppFormValues, unknown, WhatsAppSetupInput>({ resolver: zodResolver(whatsAppForm(stored)), defaultValues: formFromIntegration(integration) });
   const {
@@ -137,7 +139,8 @@ function SetupForm({ integration, ...done }: SetupFormProps<WhatsAppSetupResult>
         required
         type="tel"
         autoComplete="off"
-        placeholder={t('integrations.whatsapp.phoneNumberPlaceholder')}
+        placeholder={phone.placeholder ?? t('integrations.whatsapp.phoneNumberPlaceholder')}
+        slotProps={{ input: { startAdornment: phone.startAdornment } }}
         {...register('phoneNumber')}
         {...fieldProps(errors.phoneNumber, t('integrations.whatsapp.phoneNumberHint'))}
       />

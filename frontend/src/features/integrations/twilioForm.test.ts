@@ -18,15 +18,17 @@ const firstMessage = (result: { success: boolean; error?: { issues: { path: Prop
   result.error?.issues.find((i) => i.path[0] === field)?.message;
 
 describe('Twilio Voice setup form', () => {
-  it('requires the SID, the token and an E.164 number with the server texts (SPEC §5)', () => {
+  it('requires the SID, the token and a phone number with the server texts (SPEC §5; issue 19: typed as at home or with +)', () => {
     const result = twilioForm(false).safeParse({ accountSid: '', authToken: '', phoneNumber: '' });
     expect(result.success).toBe(false);
     expect(firstMessage(result, 'accountSid')).toBe(voiceMessages.accountSidRequired);
     expect(firstMessage(result, 'authToken')).toBe(voiceMessages.authTokenRequired);
     expect(firstMessage(result, 'phoneNumber')).toBe(voiceMessages.phoneNumberRequired);
-    const invalid = twilioForm(false).safeParse({ accountSid: 'AC123', authToken: 'x', phoneNumber: '4155550123' });
+    const invalid = twilioForm(false).safeParse({ accountSid: 'AC123', authToken: 'x', phoneNumber: '415 55' });
     expect(firstMessage(invalid, 'accountSid')).toBe(voiceMessages.accountSidInvalid);
     expect(firstMessage(invalid, 'phoneNumber')).toBe(voiceMessages.phoneNumberInvalid);
+    // A national number is the server's to read in the account's country.
+    expect(firstMessage(twilioForm(false).safeParse({ accountSid: SID, authToken: 'x', phoneNumber: '911 22 23 33' }), 'phoneNumber')).toBeUndefined();
   });
 
   it('keeps a stored token: the mask or an empty field is sent as ***', () => {

@@ -14,6 +14,7 @@ import { fieldProps as fieldState, selectProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import i18n, { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 import { ProfileCard, ProfileForm } from './ProfileCard';
+import { countryOptions, flagOf } from '../../shared/phoneCountry';
 
 /** Every IANA zone the browser knows, UTC first (some engines leave it out of the list). */
 function timeZoneOptions(current: string): string[] {
@@ -31,8 +32,10 @@ function timeZoneOptions(current: string): string[] {
  * until set); success 'Profile updated successfully!', then the user is refetched.
  */
 export function SettingsTab({ user }: { user: User }) {
-  const { t } = useTranslation();
+  const { t, i18n: i18nInstance } = useTranslation();
   const toast = useToast();
+  const countries = useMemo(() => countryOptions(i18nInstance.language), [i18nInstance.language]);
+  const countryLabel = useMemo(() => new Map(countries.map((o) => [o.code, o.label])), [countries]);
   const { refetchUser } = useAuth();
   const queryClient = useQueryClient();
   const zoneOptions = useMemo(() => timeZoneOptions(user.timeZone || 'UTC'), [user.timeZone]);
@@ -44,7 +47,7 @@ export function SettingsTab({ user }: { user: User }) {
     reset,
   } = useForm({
     resolver: zodResolver(settingsForm),
-    defaultValues: { name: user.name, phoneNumber: user.phoneNumber ?? '', language: user.language === 'es' ? 'es' : 'en', timeZone: user.timeZone || 'UTC' },
+    defaultValues: { name: user.name, phoneNumber: user.phoneNumber ?? '', language: user.language === 'es' ? 'es' : 'en', timeZone: user.timeZone || 'UTC', country: user.country || 'US' },
   });
 
   const onSubmit = handleSubmit(async (values) => {
@@ -95,6 +98,40 @@ export function SettingsTab({ user }: { user: User }) {
                 </MenuItem>
               ))}
             </TextField>
+          )}
+        />
+        <Controller
+          name="country"
+          control={control}
+          render={({ field }) => (
+            <Autocomplete
+              options={countries.map((o) => o.code)}
+              value={field.value ?? 'US'}
+              getOptionLabel={(code) => countryLabel.get(code) ?? code}
+              renderOption={(props, code) => {
+                const { key, ...rest } = props;
+                return (
+                  <li key={key} {...rest}>
+                    <span aria-hidden="true" style={{ marginRight: 8 }}>
+                      {flagOf(code)}
+                    </span>
+                    {countryLabel.get(code) ?? code}
+                  </li>
+                );
+              }}
+              disableClearable
+              autoHighlight
+              onChange={(_, value) => field.onChange(value)}
+              onBlur={field.onBlur}
+              renderInput={(params) => (
+                <TextField
+                  {...params}
+                  inputRef={field.ref}
+                  label={t('profile.settings.country')}
+                  {...fieldState(errors.country, t('profile.settings.countryHelp'))}
+                />
+              )}
+            />
           )}
         />
         <Controller

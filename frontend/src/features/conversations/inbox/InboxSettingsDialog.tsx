@@ -18,6 +18,7 @@ import { ApiError } from '../../../api/client';
 import { FormDialog } from '../../../shared/FormDialog';
 import { RetryAlert } from '../../../shared/RetryAlert';
 import { useToast } from '../../../shared/useToast';
+import { usePhoneFieldProps } from '../../../shared/usePhoneFieldProps';
 import { inboxTexts, useInboxSettings, useSaveInboxSettings } from './api';
 import './i18n';
 
@@ -53,6 +54,7 @@ function SettingsForm({
   onRetry,
 }: InboxSettingsDialogProps & { initial: InboxSettings | undefined; loading: boolean; failed: boolean; onRetry: () => void }) {
   const { t } = useTranslation();
+  const phone = usePhoneFieldProps();
   const toast = useToast();
   const save = useSaveInboxSettings();
   const [hours, setHours] = useState(String(initial?.aiResumeAfterHours ?? ''));
@@ -133,7 +135,8 @@ function SettingsForm({
             onChange={(e) => setNumber(e.target.value)}
             error={Boolean(errors.alertWhatsappNumber)}
             helperText={errors.alertWhatsappNumber ?? t('inbox.settings.alertWhatsappHelp')}
-            slotProps={{ htmlInput: { autoComplete: 'tel', maxLength: INBOX_LIMITS.alertWhatsappNumber } }}
+            placeholder={phone.placeholder}
+            slotProps={{ input: { startAdornment: phone.startAdornment }, htmlInput: { autoComplete: 'tel', maxLength: INBOX_LIMITS.alertWhatsappNumber } }}
             fullWidth
           />
         </Stack>
