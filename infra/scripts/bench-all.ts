@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 const BENCHES = [
   'infra/scripts/bench.ts',
   'functions/scripts/bench-contacts.ts',
+  'functions/scripts/bench-contacts-import.ts',
   'functions/scripts/bench-runtime.ts',
   'functions/scripts/bench-knowledge.ts',
   'functions/scripts/bench-knowledge-eval.ts',

@@ -33,6 +33,7 @@ import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
 import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
 import { bulkDeleteContactsRequest, bulkTagContactsRequest } from '../../src/contract/contacts-bulk.js';
+import { createExportJobRequest, createImportJobRequest, importPreviewRequest, importUploadRequest, listImportJobsQuery } from '../../src/contract/contact-jobs.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
 import { gettingStartedUpdate } from '../../src/contract/getting-started.js';
 import {
@@ -160,6 +161,14 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/contacts/import/preview': json(importContactsRequest, { csv: 'name,phone,email\nBea,+14155550124,bea@example.com\n' }),
   'POST /api/contacts/import': json(importContactsRequest, { csv: 'name,phone,email\nBea,+14155550124,bea@example.com\n' }),
   'POST /api/contacts/import-whatsapp': none,
+  'POST /api/contacts/import-jobs/uploads': json(importUploadRequest, { fileName: 'pacientes.csv', size: 1024 }),
+  'POST /api/contacts/import-jobs/preview': json(importPreviewRequest, { uploadId: '0123456789abcdef0123456789abcdef', delimiter: ';', encoding: 'windows-1252' }),
+  'POST /api/contacts/import-jobs': json(createImportJobRequest, { uploadId: '0123456789abcdef0123456789abcdef', columns: [{ field: 'name' }, { field: 'phone' }, { field: 'custom', name: 'Ciudad' }] }),
+  'GET /api/contacts/import-jobs': { query: listImportJobsQuery },
+  'GET /api/contacts/import-jobs/{id}': none,
+  'POST /api/contacts/import-jobs/{id}/undo': none,
+  'POST /api/contacts/export-jobs': json(createExportJobRequest, { delimiter: ';' }),
+  'GET /api/contacts/export-jobs/{id}': none,
   'GET /api/contacts/{id}': none,
   'PUT /api/contacts/{id}': json(updateContactRequest, { name: 'Ann B', email: 'annb@example.com', metadata: { notes: 'vip', tags: ['vip'] } }),
   'GET /api/contacts/{id}/timeline': { query: contactTimelineQuery },

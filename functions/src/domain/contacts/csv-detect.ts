@@ -41,8 +41,27 @@ export function decodeFile(bytes: Uint8Array, encoding?: CsvEncoding, complete =
   const chosen = encoding ?? detected.encoding;
   const body = detected.bom ? bytes.subarray(3) : bytes;
   // Not fatal: an explicitly chosen UTF-8 on a Windows-1252 file shows U+FFFD rather than failing.
-  const text = new TextDecoder(chosen === 'windows-1252' ? 'windows-1252' : 'utf-8').decode(body, { stream: !complete });
+  const text = chosen === 'windows-1252' ? decodeWindows1252(body) : new TextDecoder('utf-8').decode(body, { stream: !complete });
   return { text, encoding: chosen, bom: detected.bom };
+}
+
+/** Windows-1252's 0x80–0x9F (€, ‚, ƒ, „, …, curly quotes, Š, Ž, …); 0 = unassigned, read as Latin-1. */
+const CP1252_HIGH = [
+  0x20ac, 0, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0, 0x017d, 0,
+  0, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0, 0x017e, 0x0178,
+];
+
+/**
+ * Windows-1252 by table: Node's TextDecoder('windows-1252') decodes 0x80–0x9F as Latin-1 control
+ * characters (nodejs/node#56542), so "€" and Excel's curly quotes would come out wrong.
+ */
+export function decodeWindows1252(bytes: Uint8Array): string {
+  const chunks: string[] = [];
+  for (let start = 0; start < bytes.length; start += 8192) {
+    const codes = Array.from(bytes.subarray(start, start + 8192), (b) => (b >= 0x80 && b <= 0x9f ? CP1252_HIGH[b - 0x80] || b : b));
+    chunks.push(String.fromCharCode(...codes));
+  }
+  return chunks.join('');
 }
 
 /**
