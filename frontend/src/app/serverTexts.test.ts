@@ -8,6 +8,7 @@ vi.hoisted(() => {
 import * as contract from '@agentdesk/functions/contract';
 import i18n, { translateMessage } from '../i18n';
 import serverEs from '../i18n/server.es.json';
+import '../i18n/serverTexts';
 import { translateContractText } from '../shared/apiTexts';
 import { translateAdminText } from '../features/admin/messages';
 import { translateVoiceText } from '../features/voice/settings/messages';
@@ -62,7 +63,7 @@ describe('server texts in Spanish', () => {
 
   it('finds the catalogues, the failure reasons among them', () => {
     const names = catalogues.map(([name]) => name);
-    expect(names).toEqual(expect.arrayContaining(['messages', 'summaryReasons', 'deliveryReasons', 'knowledgeMessages', 'callsMessages', 'notificationMessages']));
+    expect(names).toEqual(expect.arrayContaining(['messages', 'summaryReasons', 'deliveryReasons', 'knowledgeMessages', 'recordingMessages', 'notificationMessages']));
   });
 
   it('translates every fixed text of every contract catalogue', () => {

@@ -8,7 +8,6 @@ import { initReactI18next } from 'react-i18next';
 import { messages as contractMessages, parsePhoneInvalid } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
-import serverEs from './server.es.json';
 import { serverMessageOf } from '../api/client';
 
 export type AppLanguage = 'en' | 'es';
@@ -30,7 +29,7 @@ const { serverMessages: esServer, ...esTranslation } = es;
 void i18n.use(initReactI18next).init({
   resources: {
     en: { translation: en },
-    es: { translation: esTranslation, server: { ...serverEs.texts, ...esServer } },
+    es: { translation: esTranslation, server: esServer },
   },
   lng: initialLanguage(),
   fallbackLng: 'en',
@@ -65,35 +64,22 @@ const contractKeyByText = new Map<string, string>(Object.entries(contractMessage
 export function translateMessage(text: string | undefined): string {
   if (!text) return '';
   const key = contractKeyByText.get(text);
+  if (key) return i18n.t(`validation.${key}`);
   // The server's invalid-phone message names the account country's form (issue 19).
   const phoneExample = parsePhoneInvalid(text);
   if (phoneExample) return i18n.t('validation.phoneInvalidExample', phoneExample);
-  if (key) return i18n.t(`validation.${key}`);
   const translated = serverText(text);
   return translated !== text ? translated : (serverPattern(text) ?? text);
 }
 
-const serverText = (text: string): string => i18n.t(text, { ns: 'server', keySeparator: false, nsSeparator: false, defaultValue: text });
+/** A server text (English) in the UI language, from the `server` namespace; the text itself when unknown. */
+export const serverText = (text: string): string => i18n.t(text, { ns: 'server', keySeparator: false, nsSeparator: false, defaultValue: text });
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Server texts with values ("The page returned HTTP 404"), set by i18n/serverTexts.ts with the signed-in shell; null = none matches. */
+let serverPattern: (text: string) => string | null = () => null;
 
-/** Server texts with values ("The page returned HTTP 404"): the English template as a pattern, {{0}}… capturing the values. */
-const SERVER_PATTERNS: Record<string, { re: RegExp; slots: string[]; text: string }[]> = {
-  es: Object.entries(serverEs.patterns).map(([english, text]) => ({
-    re: new RegExp(`^${english.split(/\{\{\d+\}\}/).map(escapeRegExp).join('(.*?)')}$`, 's'),
-    slots: [...english.matchAll(/\{\{(\d+)\}\}/g)].map((m) => m[1] ?? ''),
-    text,
-  })),
-};
-
-/** A server text with values in the UI language (the values themselves translated when they are known texts); null when none matches. */
-function serverPattern(text: string): string | null {
-  for (const { re, slots, text: template } of SERVER_PATTERNS[i18n.language.slice(0, 2)] ?? []) {
-    const match = re.exec(text);
-    if (!match) continue;
-    return slots.reduce((out, slot, i) => out.replace(`{{${slot}}}`, serverText(match[i + 1] ?? '')), template);
-  }
-  return null;
+export function setServerPatterns(translate: (text: string) => string | null): void {
+  serverPattern = translate;
 }
 
 export default i18n;

@@ -5,8 +5,6 @@
  * in the user's language (frontend/src/i18n/server.es.json, checked by a unit test against
  * every text and template below). Browser-safe.
  */
-import { voiceMessages } from './voice-messages.js';
-
 /** Why an analysis failed or was skipped (shown in the call detail). */
 export const summaryReasons = {
   noIntegration: 'Connect the ChatGPT integration to get an AI analysis of your calls.',
@@ -63,8 +61,7 @@ export const knowledgeMessages = {
 } as const;
 
 /** The call recording's errors (GET …/recording). */
-export const callsMessages = {
+export const recordingMessages = {
   recordingUnavailable: 'The recording could not be loaded from Twilio. Please try again later.',
   recordingTooLarge: 'This recording is too long to play here. Open it in the Twilio console.',
-  twilioNotConnected: voiceMessages.notConnected,
 } as const;

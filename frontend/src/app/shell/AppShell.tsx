@@ -15,6 +15,8 @@ import { useTranslation } from 'react-i18next';
 import { useAuth, useCurrentUser } from '../../shared/session';
 import { Brand } from '../../shared/Brand';
 import { Sidebar } from './Sidebar';
+// Spanish for the server texts of the signed-in screens (kept out of the login route).
+import '../../i18n/serverTexts';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 
 const DRAWER_WIDTH = 264;

@@ -5,7 +5,7 @@
  * Apply-contact: apply-contact.ts.
  */
 import type { Contact } from '../../contract/contacts.js';
-import { callsMessages } from '../../contract/server-texts.js';
+import { recordingMessages } from '../../contract/server-texts.js';
 import {
   voiceMessages,
   type ListCallsQuery,
@@ -40,7 +40,7 @@ export class RecordingTooLargeError extends Error {
   }
 }
 
-export { callsMessages };
+export const callsMessages = { ...recordingMessages, twilioNotConnected: voiceMessages.notConnected } as const;
 
 export interface CallsDeps {
   calls: CallRepository;
