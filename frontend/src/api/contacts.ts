@@ -1,4 +1,4 @@
-/** Contacts calls (SPEC §7 Contacts, plus the CSV import and export and the import from WhatsApp). */
+/** Contacts calls (SPEC §7 Contacts, plus bulk actions, the CSV import/export jobs and the import from WhatsApp). */
 import type {
   BulkDeleteContactsResult,
   BulkTagContactsInput,
@@ -12,8 +12,6 @@ import type {
   CreateImportJobInput,
   ImportPreview as ImportJobPreview,
   ImportUploadTicket,
-  ContactImportPreview,
-  ContactImportResult,
   ContactListResponse,
   ContactStats,
   ContactTimeline,
@@ -21,7 +19,7 @@ import type {
   UpdateContactInput,
   WhatsAppImportResult,
 } from '@agentdesk/functions/contract';
-import { request, requestBody, requestData, requestResponse } from './client';
+import { request, requestBody, requestData } from './client';
 
 const BASE = '/api/contacts';
 
@@ -37,9 +35,6 @@ export const contactsApi = {
   update: (id: string, input: UpdateContactInput) =>
     requestData<Contact>(`${BASE}/${encodeURIComponent(id)}`, { method: 'PUT', body: input }),
   remove: (id: string) => request(`${BASE}/${encodeURIComponent(id)}`, { method: 'DELETE' }),
-  importPreview: (csv: string) =>
-    requestData<ContactImportPreview>(`${BASE}/import/preview`, { method: 'POST', body: { csv } }),
-  importCsv: (csv: string) => requestData<ContactImportResult>(`${BASE}/import`, { method: 'POST', body: { csv } }),
   /** Adds every WhatsApp sender not yet in the directory; message e.g. '3 contacts imported from WhatsApp'. */
   importWhatsApp: () => request<WhatsAppImportResult>(`${BASE}/import-whatsapp`, { method: 'POST' }),
   /** Tags and custom field names in use (the filters' choices). */
@@ -57,24 +52,7 @@ export const contactsApi = {
   undoImportJob: (id: string) => requestData<ContactImportJob>(`${BASE}/import-jobs/${encodeURIComponent(id)}/undo`, { method: 'POST' }),
   createExportJob: (input: CreateExportJobInput) => requestData<ContactExportJob>(`${BASE}/export-jobs`, { method: 'POST', body: input }),
   exportJob: (id: string, signal?: AbortSignal) => requestData<ContactExportJob>(`${BASE}/export-jobs/${encodeURIComponent(id)}`, { signal }),
-  /** The CSV of every contact matching search and source. */
-  exportCsv: async (query: string): Promise<Blob> => {
-    const res = await requestResponse(`${BASE}/export${query ? `?${query}` : ''}`);
-    return res.blob();
-  },
 };
-
-/** Saves a blob as a download (a temporary link). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /**
  * Sends the file to the presigned form POST (S3 answers 204) with upload progress (0..1): fetch
