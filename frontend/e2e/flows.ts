@@ -30,8 +30,8 @@ export function useBrowser(): () => Browser {
 }
 
 /** A fresh browser context; if the test fails, what the page showed is saved under test-results/. */
-export async function newPage(browser: Browser): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+export async function newPage(browser: Browser, options: { locale?: string } = {}): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
   // The app must run under the CSP the local gateway sends (the same as CloudFront's): any
   // violation Chromium reports fails the test.
