@@ -21,9 +21,13 @@
  *           sign ("45 €") all give PRICE_TERM; "horario"/"hora"/"abrís"/"cierra"/"open"/"hours"
  *           and a clock time ("9:00") all give HOURS_TERM — so "¿Cuánto cuesta una limpieza?"
  *           finds "Limpieza | 45 €" with every key word held
- * No dictionary beyond that: the vector half covers synonyms.
+ *   concepts the customer vocabulary of vocabulary.ts: words (or their stems) of one ring give the ring's
+ *           term, multi-word phrases ("flat tyre", "somos 14") one term for the phrase
+ *   weak     words of the question that carry little of its topic count less in the absolute
+ *           relevance (weightOfTerm)
  */
 import type { KnowledgeLanguage } from './ports.js';
+import { conceptPhrases, ringWords, WEAK_WORD_WEIGHT, weakWords } from './vocabulary.js';
 
 /** Documents and queries are analysed identically; words longer than this are cut. */
 export const MAX_TOKEN_LENGTH = 40;
@@ -61,12 +65,15 @@ export const PLACE_TERM = '_place';
 
 const INTENTS: Record<KnowledgeLanguage, ReadonlyMap<string, string>> = {
   es: intentMap({
-    [PRICE_TERM]: 'cuesta cuestan costar cuesto vale valen precio precios coste costes costo costos tarifa tarifas importe importes',
+    [PRICE_TERM]:
+      'cuesta cuestan costar cuesto vale valen precio precios coste costes costo costos tarifa tarifas importe importes ' +
+      'pagar pago pagos paga pagan pagas pagamos pagado pagada abonar abono cobrar cobra cobran cobrais cobrado gratis gratuito gratuita gratuitos gratuitas',
     [HOURS_TERM]: 'horario horarios hora horas abris abren abre abrimos abierto abierta abiertos abrir cerrais cierran cierra cerramos cerrado cerrada cerrar',
     [PLACE_TERM]: 'donde direccion ubicacion ubicados situados estamos estais calle avenida plaza',
   }),
   en: intentMap({
-    [PRICE_TERM]: 'cost costs price prices priced pricing fee fees rate rates charge charges',
+    // Not "free": "gluten-free", "feel free".
+    [PRICE_TERM]: 'cost costs price prices priced pricing fee fees rate rates charge charges charged pay pays paying payment payments paid',
     [HOURS_TERM]: 'hours hour open opens opening close closes closing closed time times',
     [PLACE_TERM]: 'where address located location street avenue',
   }),
@@ -127,6 +134,7 @@ export interface AnalysedWord {
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*|[€$£]/gu;
 /** A clock time ("9:00", "21h30"): it adds HOURS_TERM, its digits stay words too. */
 const CLOCK = /(?<![\p{N}:])\d{1,2}(?::|h)\d{2}(?![\p{N}:])/gu;
+const ANY_CLOCK = new RegExp(CLOCK.source, 'u');
 
 /** The analysed term of one word, or null for a stop word. */
 export function termOf(word: string, language: KnowledgeLanguage): string | null {
@@ -134,40 +142,90 @@ export function termOf(word: string, language: KnowledgeLanguage): string | null
   let w = ASCII.test(word) ? word.toLowerCase() : fold(word);
   if (w.length > MAX_TOKEN_LENGTH) w = w.slice(0, MAX_TOKEN_LENGTH);
   if (w === '€' || w === '$' || w === '£') return PRICE_TERM;
-  const intent = INTENTS[language].get(w) ?? INTENTS[language === 'es' ? 'en' : 'es'].get(w);
+  const intent = INTENTS[language].get(w) ?? INTENTS[language === 'es' ? 'en' : 'es'].get(w) ?? CONCEPTS[language].get(w);
   if (intent) return intent;
   if (w === '' || STOPS[language].has(w)) return null;
   if (language === 'es' && isVosotrosVerb(word, w)) return null;
-  return STEMMERS[language](w);
+  const stem = STEMMERS[language](w);
+  return CONCEPTS[language].get(stem) ?? stem;
 }
 
-/** The words of a text with their terms and offsets (stop words left out). */
+/**
+ * The rings of both languages (customers mix them), keyed by each word and by its stem in the
+ * agent's language, so inflections a ring does not list meet it too; the agent's language wins.
+ */
+const CONCEPTS: Record<KnowledgeLanguage, ReadonlyMap<string, string>> = { es: conceptMap('es'), en: conceptMap('en') };
+function conceptMap(language: KnowledgeLanguage): ReadonlyMap<string, string> {
+  const map = new Map<string, string>();
+  const other = language === 'es' ? 'en' : 'es';
+  for (const [word, term] of [...ringWords(language), ...ringWords(other)]) {
+    if (!map.has(word)) map.set(word, term);
+    const stem = STEMMERS[language](word);
+    if (!map.has(stem)) map.set(stem, term);
+  }
+  return map;
+}
+
+/** The terms of the weak words, per language (see weightOfTerm). */
+const WEAK_TERMS: Record<KnowledgeLanguage, ReadonlySet<string>> = { es: weakTermsOf('es'), en: weakTermsOf('en') };
+function weakTermsOf(language: KnowledgeLanguage): ReadonlySet<string> {
+  const terms = [...weakWords(language), ...weakWords(language === 'es' ? 'en' : 'es')].map((w) => termOf(w, language));
+  return new Set(terms.filter((t): t is string => t !== null && !t.startsWith('_')));
+}
+
+/** How much a question's term counts in the absolute relevance: a weak word or a number counts WEAK_WORD_WEIGHT, a topic word 1. */
+export function weightOfTerm(term: string, language: KnowledgeLanguage): number {
+  return /^\d+$/.test(term) || WEAK_TERMS[language].has(term) ? WEAK_WORD_WEIGHT : 1;
+}
+
+/** The words of a text with their terms and offsets (stop words left out; a concept phrase is one word). */
 export function analyseWords(text: string, language: KnowledgeLanguage): AnalysedWord[] {
-  const out: AnalysedWord[] = [];
+  return wordsWithPhrases(text, language, conceptPhrases(foldKeepingOffsets(text)));
+}
+
+function wordsWithPhrases(text: string, language: KnowledgeLanguage, phrases: ReturnType<typeof conceptPhrases>): AnalysedWord[] {
+  const out: AnalysedWord[] = phrases.map((p) => ({ term: p.term, start: p.start, end: p.end }));
+  // Phrases come in pattern order: sorted by start, a word is inside one when it starts before its end.
+  const spans = [...phrases].sort((a, b) => a.start - b.start);
+  let next = 0;
   for (const match of text.matchAll(WORD)) {
+    while (next < spans.length && spans[next]!.end <= match.index) next++;
+    if (next < spans.length && spans[next]!.start <= match.index) continue;
     const term = termOf(match[0], language);
     if (term !== null) out.push({ term, start: match.index, end: match.index + match[0].length });
   }
-  const clocks = [...text.matchAll(CLOCK)];
-  if (clocks.length === 0) return out;
   // The time's mark covers the whole time, so a highlight of the hours shows "9:00".
-  for (const m of clocks) out.push({ term: HOURS_TERM, start: m.index, end: m.index + m[0].length });
+  for (const m of text.matchAll(CLOCK)) out.push({ term: HOURS_TERM, start: m.index, end: m.index + m[0].length });
   return out.sort((a, b) => a.start - b.start || b.end - a.end);
 }
 
 /** The terms of a text, in order, repeated as often as they occur. */
 export function analyse(text: string, language: KnowledgeLanguage): string[] {
-  if (CLOCK.test(text)) {
-    CLOCK.lastIndex = 0;
-    return analyseWords(text, language).map((w) => w.term);
-  }
-  CLOCK.lastIndex = 0;
+  const phrases = conceptPhrases(foldKeepingOffsets(text));
+  // Most chunks hold no phrase and no clock time: no offsets needed (the hot path of indexing).
+  if (phrases.length > 0 || ANY_CLOCK.test(text)) return wordsWithPhrases(text, language, phrases).map((w) => w.term);
   const out: string[] = [];
   for (const match of text.matchAll(WORD)) {
     const term = termOf(match[0], language);
     if (term !== null) out.push(term);
   }
   return out;
+}
+
+/** fold() with every offset of the result the same character's in `text` (a character that folds to another length is spaces). */
+function foldKeepingOffsets(text: string): string {
+  return text.replace(/[^\p{ASCII}]/gu, foldChar).toLowerCase();
+}
+const foldedChars = new Map<string, string>();
+function foldChar(ch: string): string {
+  let f = foldedChars.get(ch);
+  if (f === undefined) {
+    f = fold(ch);
+    if (f.length !== ch.length) f = ' '.repeat(ch.length);
+    // Bounded: a text in an unusual script must not grow it without limit.
+    if (foldedChars.size < 4096) foldedChars.set(ch, f);
+  }
+  return f;
 }
 
 /** What the keyword index holds for a chunk: its heading path with its text (a section title names what the rows below are about). */

@@ -30,7 +30,7 @@
  * used agents are evicted first (an agent bigger than the bound is still served, then dropped).
  */
 import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
-import { analyse, chunkTerms } from './analysis.js';
+import { analyse, chunkTerms, weightOfTerm } from './analysis.js';
 import { Bm25Index } from './bm25.js';
 import type { AgentKnowledgeRef, ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeLanguage, KnowledgeRetriever, RetrievedChunk } from './ports.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
@@ -176,9 +176,10 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
     if (score > 0) fused.set(i, score);
   }
 
-  // ---- absolute relevance: the idf-weighted share of the query's terms the chunk holds, cosine as is
+  // ---- absolute relevance: the idf-weighted share of the query's terms the chunk holds (weak words
+  // counting a quarter), cosine as is
   const distinct = [...new Set(queryTerms)];
-  const idfs = distinct.map((t) => index.bm25.idf(t, RELEVANCE_MIN_PASSAGES));
+  const idfs = distinct.map((t) => index.bm25.idf(t, RELEVANCE_MIN_PASSAGES) * weightOfTerm(t, index.language));
   const queryMax = idfs.reduce((a, b) => a + b, 0);
   const keywordRelevance = (i: number) => {
     if (queryMax <= 0 || keyword.scores[i] === 0) return 0;

@@ -21,14 +21,16 @@
  * Decoding validates everything (magic, format, lengths, ranges, types) and answers null for
  * anything else — a corrupt, truncated or other-version object is a missing snapshot, never a
  * crash. The analysis fingerprint (BM25 postings of a fixed probe text indexed by the current
- * code) makes snapshots written by an older analysis (stemmer, stop words, what is indexed)
- * count as missing too, so they are rebuilt rather than searched with mismatched tokens.
+ * code, with the customer vocabulary's lists) makes snapshots written by an older analysis
+ * (stemmer, stop words, vocabulary, what is indexed) count as missing too, so they are rebuilt
+ * rather than searched with mismatched tokens.
  */
 import { createHash } from 'node:crypto';
 import { Bm25Index, type Bm25Parts } from './bm25.js';
 import type { AgentKnowledgeRef, ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeLanguage, KnowledgeSourceKind } from './ports.js';
 import { buildAgentIndex, type AgentIndex } from './retrieval.js';
 import { createVectorMatrix } from './vector-scan.js';
+import { VOCABULARY_SIGNATURE } from './vocabulary.js';
 
 export const SNAPSHOT_FORMAT = 1;
 const MAGIC = [0x41, 0x44, 0x4b, 0x49]; // "ADKI"
@@ -100,7 +102,7 @@ export function analysisFingerprint(language: KnowledgeLanguage, dims: number): 
       vector: null,
     }));
     const parts = buildAgentIndex(probe, dims, language).bm25.parts();
-    const hash = createHash('sha256').update(JSON.stringify(parts.terms));
+    const hash = createHash('sha256').update(JSON.stringify(parts.terms)).update(VOCABULARY_SIGNATURE);
     for (const a of [parts.offsets, parts.docs, parts.tfs, parts.docLength]) hash.update(new Uint8Array(a.buffer, a.byteOffset, a.byteLength));
     fingerprints.set(key, (fp = hash.digest('hex').slice(0, 16)));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { analyse, analyseWords, chunkTerms, HOURS_TERM, PLACE_TERM, PRICE_TERM } from '../../../src/domain/knowledge/analysis.js';
+import { analyse, analyseWords, chunkTerms, HOURS_TERM, PLACE_TERM, PRICE_TERM, weightOfTerm } from '../../../src/domain/knowledge/analysis.js';
 
 describe('analyse: Spanish', () => {
   it('folds accents and case so "Sábados" and "sabado" meet', () => {
@@ -30,7 +30,7 @@ describe('analyse: Spanish', () => {
   });
 
   it('drops the customer\'s second-person plural verbs (documents never say them), accents optional, not "seis" or nouns in -es', () => {
-    expect(analyse('¿Hacéis descuentos? ¿Aceptáis perros? haceis aceptais servís', 'es')).toEqual(['descuent', 'perr']);
+    expect(analyse('¿Hacéis bocadillos? ¿Aceptáis cheques? haceis aceptais servís', 'es')).toEqual(['bocadill', 'chequ']);
     expect(analyse('seis países', 'es')).toEqual(['sei', 'pais']);
   });
 });
@@ -46,7 +46,7 @@ describe('analyse: English', () => {
   });
 
   it('drops English stop words, not Spanish ones', () => {
-    expect(analyse('How much is the deposit?', 'en')).toEqual(['deposit']);
+    expect(analyse('How much is the bottle?', 'en')).toEqual(['bottle']);
     expect(analyse('What is the size of the Straße service in Zürich?', 'en')).toEqual(['size', 'straße', 'service', 'zurich']);
   });
 });
@@ -103,7 +103,57 @@ describe('analyse: a question in the other language', () => {
   });
 
   it('keeps English words that are Spanish stop words for an English agent ("no", "sea")', () => {
-    expect(analyse('Sea view, no pets', 'en')).toEqual(['sea', 'view', 'no', 'pet']);
+    expect(analyse('Sea view, no smokers', 'en')).toEqual(['sea', 'view', 'no', 'smoker']);
     expect(analyse('¿Cuánto cuesta la bici?', 'en')).toEqual([PRICE_TERM, 'bici']);
+  });
+});
+
+describe('analyse: the customer vocabulary', () => {
+  it('gives the words of one ring one term, in either language and inflected, so the question meets the passage whatever the wording', () => {
+    const same = (a: string, la: 'es' | 'en', b: string, lb: 'es' | 'en' = la) => expect(analyse(a, la)).toEqual(analyse(b, lb));
+    same('aparcar', 'es', 'parking');
+    same('estacionamiento', 'es', 'aparcamientos');
+    same('celíaca', 'es', 'gluten');
+    same('lactosa', 'es', 'lácteos');
+    same('plazos', 'es', 'financiación');
+    same('mi hijo', 'es', 'menores');
+    same('turno', 'es', 'cita');
+    same('puncture', 'en', 'pinchazo', 'es');
+    same('electric', 'en', 'e-bikes');
+    same('insurance', 'en', 'waiver');
+    // Price words, payment included ("¿se paga?" meets "Precio: Gratis").
+    expect(analyse('¿La primera consulta se paga?', 'es')).toContain(PRICE_TERM);
+    expect(analyse('Precio: Gratis', 'es')).toEqual([PRICE_TERM, PRICE_TERM]);
+    // Words outside any ring keep their own term.
+    expect(analyse('ortodoncia', 'es')).toEqual(['ortodonci']);
+  });
+
+  it('makes a multi-word form one term whose words do not count on their own, marked over the whole phrase', () => {
+    expect(analyse('I got a flat tyre', 'en')).toEqual(analyse('a puncture', 'en'));
+    expect(analyse('Somos 14 para cenar', 'es')).toEqual(analyse('grupo de cena', 'es'));
+    expect(analyse('en 12 meses sin intereses', 'es')).toEqual(['12', analyse('a plazos', 'es')[0]]);
+    expect(analyse('Mi hijo tiene 15 años', 'es')).toEqual(analyse('hijo, edad', 'es'));
+    expect(analyse('Can I rent on my own?', 'en')).toEqual(analyse('rent accompanied', 'en'));
+    const text = 'Un pinchazo en 12 meses sin intereses';
+    const phrase = analyseWords(text, 'es').at(-1)!;
+    expect(text.slice(phrase.start, phrase.end)).toBe('meses sin intereses');
+  });
+
+  it('weighs weak words and numbers a quarter and topic words fully', () => {
+    expect(weightOfTerm(analyse('normal', 'es')[0]!, 'es')).toBe(0.25);
+    expect(weightOfTerm(analyse('cerca', 'es')[0]!, 'es')).toBe(0.25);
+    expect(weightOfTerm('15', 'es')).toBe(0.25);
+    expect(weightOfTerm(analyse('whole', 'en')[0]!, 'en')).toBe(0.25);
+    expect(weightOfTerm(analyse('wifi', 'es')[0]!, 'es')).toBe(1);
+    expect(weightOfTerm(analyse('limpieza', 'es')[0]!, 'es')).toBe(1);
+  });
+});
+
+describe('analyseWords: offsets around characters that fold to another length', () => {
+  it('keeps phrase offsets right after emoji and ligatures', () => {
+    const text = '🚲 İ ﬁ: tengo un pinchazo, ¿mesa para 4 personas?';
+    const words = analyseWords(text, 'es');
+    for (const w of words) expect(text.slice(w.start, w.end)).toMatch(/^[\p{L}\p{N}]/u);
+    expect(words.some((w) => text.slice(w.start, w.end) === '4 personas')).toBe(true);
   });
 });

@@ -7,7 +7,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIN_RELEVANCE } from '../../../src/contract/agents.js';
 import { EVAL_AGENTS, evalFiles } from '../../fixtures/knowledge-eval/content.js';
-import { type EvalReport, EVAL_TARGETS, evaluateGradedSet, meetsTargets } from '../../fixtures/knowledge-eval/evaluate.js';
+import { type EvalReport, EVAL_TARGETS, evaluateGradedSet, meetsTargets, type ModeSummary } from '../../fixtures/knowledge-eval/evaluate.js';
+import { BLIND_TEST_QUESTIONS } from '../../fixtures/knowledge-eval/blind-test.js';
 import { EVAL_QUESTIONS } from '../../fixtures/knowledge-eval/questions.js';
 
 describe('the graded set', () => {
@@ -26,13 +27,6 @@ describe('the graded set', () => {
   });
 });
 
-/**
- * Where the issue's targets are not met yet, the level reached guards against regressions: hybrid
- * recall@3 of the weakest agent (dental: 90 %) and the share of answerable questions refused (24.7 %
- * at the default threshold). Raise them as retrieval improves; never lower them to pass.
- */
-const FLOORS = { recallAt3PerAgent: 0.9, answerableRefused: 0.25 } as const;
-
 describe('retrieval on the graded set (hybrid, local embedding)', () => {
   let report: EvalReport;
   beforeAll(async () => {
@@ -47,11 +41,11 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
     for (const agent of report.agents) for (const [file, chunks] of Object.entries(agent.chunksPerFile)) expect(chunks, file).toBeGreaterThan(0);
   });
 
-  it(`finds the answer in the top 3 for ≥ ${EVAL_TARGETS.recallAt3 * 100} % of the answerable questions overall, and for ≥ ${FLOORS.recallAt3PerAgent * 100} % on each multi-document agent`, () => {
+  it(`finds the answer in the top 3 for ≥ ${EVAL_TARGETS.recallAt3 * 100} % of the answerable questions, overall and on each multi-document agent`, () => {
     const notInTop3 = misses((r) => r.question.expect !== null && (r.rank === null || r.rank > 3));
     expect(hybrid().recallAt3, `not in the top 3:\n${notInTop3.join('\n')}`).toBeGreaterThanOrEqual(EVAL_TARGETS.recallAt3);
     for (const s of report.perAgent.filter((p) => p.mode === 'hybrid')) {
-      expect(s.recallAt3, `${s.agent}:\n${notInTop3.join('\n')}`).toBeGreaterThanOrEqual(FLOORS.recallAt3PerAgent);
+      expect(s.recallAt3, `${s.agent}:\n${notInTop3.join('\n')}`).toBeGreaterThanOrEqual(EVAL_TARGETS.recallAt3);
     }
   });
 
@@ -60,14 +54,31 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
     expect(hybrid().unanswerableRefused, `answered although unanswerable:\n${answered.join('\n')}`).toBeGreaterThanOrEqual(EVAL_TARGETS.unanswerableRefused);
   });
 
-  it(`refuses at most ${FLOORS.answerableRefused * 100} % of the answerable questions (the floor reached so far; the issue's target is 0)`, () => {
-    expect(hybrid().answerableRefused, misses((r) => r.question.expect !== null && r.refused).join('\n')).toBeLessThanOrEqual(FLOORS.answerableRefused);
+  it('refuses none of the answerable questions (a passage the runtime keeps reaches the default threshold for each)', () => {
+    expect(hybrid().answerableRefused, misses((r) => r.question.expect !== null && r.refused).join('\n')).toBe(EVAL_TARGETS.answerableRefused);
   });
 
-  // Expected to fail until every target of issue 18 is met (answerable questions are still refused:
-  // paraphrases the local hashed embedding cannot see, e.g. "aparcar" for "parking"). When it starts
-  // passing, vitest reports this test as failed: drop `.fails` and the floors above.
-  it.fails('meets every target the issue names (not yet)', () => {
+  it('meets every target the issue names (what the bench checks)', () => {
     expect(meetsTargets(report).misses).toEqual([]);
+  });
+});
+
+/**
+ * The blind test set (written after the tuning, never tuned on) has no target: these are the levels
+ * reached when it was added, kept as floors so a change that only fits the graded set shows here.
+ * Raise them as retrieval improves; never lower them to pass.
+ */
+const BLIND_FLOORS = { recallAt3: 0.94, unanswerableRefused: 0.66, answerableRefused: 0.26 } as const;
+
+describe('retrieval on the blind test set (hybrid, local embedding): no regression of what generalises', () => {
+  let blind: ModeSummary;
+  beforeAll(async () => {
+    blind = (await evaluateGradedSet({ questions: BLIND_TEST_QUESTIONS })).summaries.find((s) => s.mode === 'hybrid')!;
+  }, 120_000);
+
+  it(`keeps recall@3 ≥ ${BLIND_FLOORS.recallAt3 * 100} %, unanswerable refused ≥ ${BLIND_FLOORS.unanswerableRefused * 100} % and answerable refused ≤ ${BLIND_FLOORS.answerableRefused * 100} %`, () => {
+    expect(blind.recallAt3).toBeGreaterThanOrEqual(BLIND_FLOORS.recallAt3);
+    expect(blind.unanswerableRefused).toBeGreaterThanOrEqual(BLIND_FLOORS.unanswerableRefused);
+    expect(blind.answerableRefused).toBeLessThanOrEqual(BLIND_FLOORS.answerableRefused);
   });
 });

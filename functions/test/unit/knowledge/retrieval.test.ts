@@ -297,6 +297,30 @@ describe('searchIndex: Spanish analysis, near-duplicates and absolute relevance'
     }
   });
 
+  it('meets a question worded in the customer vocabulary, and counts filler words and the customer\'s numbers a quarter', () => {
+    const index = buildAgentIndex(
+      [
+        es('Hay un parking público a 50 metros con la primera hora gratis.', 'como-llegar.pdf', ['Cómo llegar']),
+        es('Ortodoncia invisible: puedes pagarla en 12 meses sin intereses.', 'pagos.pdf', ['Formas de pago']),
+        es('Los menores de 16 años vienen acompañados de un adulto.', 'condiciones.pdf', ['Menores']),
+        es('Limpieza dental | 55 €', 'precios.pdf', ['Tarifas']),
+      ],
+      DIMS,
+      'es',
+    );
+    const top = (q: string) => searchIndex(index, q, null, 1)[0]!;
+    // No word of the question is in the passage: the rings make them one term.
+    expect(top('¿Se puede aparcar cerca?').chunk.sourceName).toBe('como-llegar.pdf');
+    expect(top('¿Se puede aparcar cerca?').relevance).toBeGreaterThanOrEqual(0.35);
+    expect(top('¿Puedo pagar la ortodoncia a plazos?').chunk.sourceName).toBe('pagos.pdf');
+    expect(top('Mi hijo tiene 15 años, ¿puede ir solo?').chunk.sourceName).toBe('condiciones.pdf');
+    expect(top('Mi hijo tiene 15 años, ¿puede ir solo?').relevance).toBeGreaterThanOrEqual(0.35);
+    // "normal" is missing from the passage but weighs a quarter; a missing topic word still sinks it.
+    expect(top('¿Cuánto cuesta una limpieza normal?').relevance).toBeGreaterThanOrEqual(0.35);
+    expect(searchIndex(index, '¿Cuánto cuesta un implante de titanio?', null, 1)[0]!.relevance).toBeLessThan(0.35);
+    expect(searchIndex(index, '¿Tenéis wifi para los clientes?', null, 1)[0]?.relevance ?? 0).toBeLessThan(0.35);
+  });
+
   it('combines the halves into one relevance, each half alone when the other cannot speak', () => {
     const index = buildAgentIndex([es('depósito de 150 €', 'a.pdf', [], unit(0))], DIMS, 'es');
     const both = searchIndex(index, 'depósito', unit(0), 1)[0]!;
