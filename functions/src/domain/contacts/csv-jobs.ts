@@ -70,6 +70,8 @@ const CSV_TYPE = 'text/csv';
 const PREVIEW_BYTES = 256 * 1024;
 /** Report links are offered while the report exists (the staging prefix keeps objects a day). */
 const REPORT_TTL_MS = 23 * 3600 * 1000;
+/** Rows of an import's first batch. */
+const FIRST_BATCH_ROWS = 20;
 /** A report row keeps at most this many characters of the row's cells (the batch item stays small). */
 const REPORT_CELLS_MAX = 1000;
 
@@ -423,7 +425,9 @@ export function contactCsvJobs(ctx: ContactContext, deps: ContactJobDeps) {
       const records = csvRecords(file.text, file.delimiter, cursor);
       for (;;) {
         const batch: CsvRecordAt[] = [];
-        while (batch.length < batchRows) {
+        // A small first batch: the page shows progress within moments of the upload.
+        const size = batches === 0 ? Math.min(FIRST_BATCH_ROWS, batchRows) : batchRows;
+        while (batch.length < size) {
           const r = records.next();
           if (r.done) break;
           batch.push(r.value);
