@@ -20,6 +20,7 @@ import '../../i18n/serverTexts';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 
 const DRAWER_WIDTH = 264;
+const VISUALLY_HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 export default function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -47,19 +48,24 @@ export default function AppShell({ children }: { children: ReactNode }) {
           )}
           <Brand />
           <Box sx={{ flex: 1 }} />
-          <NotificationBell />
+          {/* Onboarding-only mode: no bell or profile link, whose pages would show onboarding again. */}
+          {user.hasActiveSubscription && <NotificationBell />}
           <Box
-            component={RouterLink}
-            to="/profile"
-            aria-label={t('nav.account')}
+            {...(user.hasActiveSubscription ? { component: RouterLink, to: '/profile' } : {})}
             sx={{ display: 'flex', alignItems: 'center', gap: 1, color: 'inherit', textDecoration: 'none' }}
           >
             <Typography variant="body2" sx={{ display: { xs: 'none', sm: 'block' }, fontWeight: 500 }}>
               {user.name}
             </Typography>
-            <Avatar src={user.avatarUrl} alt="" sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 15 }}>
+            <Avatar src={user.avatarUrl} alt="" aria-hidden sx={{ width: 34, height: 34, bgcolor: 'primary.main', fontSize: 15 }}>
               {user.name.trim().charAt(0).toUpperCase()}
             </Avatar>
+            {/* The link's name is its visible text plus this (WCAG 2.5.3: no aria-label that hides the name). */}
+            {user.hasActiveSubscription && (
+              <Box component="span" sx={VISUALLY_HIDDEN}>
+                {t('nav.account')}
+              </Box>
+            )}
           </Box>
         </Toolbar>
       </AppBar>

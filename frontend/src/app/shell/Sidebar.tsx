@@ -12,7 +12,7 @@ import LogoutOutlined from '@mui/icons-material/LogoutOutlined';
 import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@agentdesk/functions/contract';
-import { isActivePath, navigation, type NavLink } from './navigation';
+import { isActivePath, navigationFor, type NavLink } from './navigation';
 
 interface SidebarProps {
   user: User;
@@ -51,9 +51,8 @@ export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <Box component="nav" aria-label={t('nav.label')} sx={{ flex: 1, overflowY: 'auto', px: 1.5, py: 1 }}>
-        <List disablePadding>
-          {navigation.map((entry) => {
-            if (entry.visible && !entry.visible(user)) return null;
+        <List component="div" disablePadding>
+          {navigationFor(user).map((entry) => {
             if (entry.kind === 'link') return renderLink(entry, false);
             const open = !collapsed[entry.id];
             const Icon = entry.icon;
@@ -74,7 +73,7 @@ export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
                   {open ? <ExpandLess aria-hidden /> : <ExpandMore aria-hidden />}
                 </ListItemButton>
                 <Collapse in={open} timeout="auto" unmountOnExit>
-                  <List id={listId} disablePadding>
+                  <List component="div" id={listId} disablePadding>
                     {entry.children.map((child) => renderLink(child, true))}
                   </List>
                 </Collapse>
@@ -84,7 +83,7 @@ export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
         </List>
       </Box>
       <Divider />
-      <List sx={{ px: 1.5 }}>
+      <List component="div" sx={{ px: 1.5 }}>
         <ListItemButton onClick={onLogout} data-testid="nav-logout">
           <ListItemIcon sx={{ minWidth: 36 }}>
             <LogoutOutlined />

@@ -15,6 +15,8 @@ import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
+import RocketLaunchOutlined from '@mui/icons-material/RocketLaunchOutlined';
+import { ONBOARDING_PATH } from '../guards';
 
 export interface NavLink {
   kind: 'link';
@@ -82,6 +84,21 @@ export const navigation: NavEntry[] = [
   // Beyond the spec (SPEC §6: an admin assigns phone numbers): only for the Cognito 'admin' group.
   { ...link('admin', 'nav.admin', '/admin', AdminPanelSettingsOutlined), visible: (user) => user.role === 'admin' },
 ];
+
+/**
+ * Onboarding-only mode (SPEC §1: without an active subscription only onboarding and the plan
+ * choice): every other page would show onboarding again, so the sidebar offers only these (and Logout).
+ */
+export const onboardingNavigation: NavEntry[] = [
+  link('onboarding', 'nav.onboarding', ONBOARDING_PATH, RocketLaunchOutlined),
+  link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
+];
+
+/** The sidebar entries this user can open (before Logout). */
+export function navigationFor(user: User): NavEntry[] {
+  const entries = user.hasActiveSubscription ? navigation : onboardingNavigation;
+  return entries.filter((entry) => !entry.visible || entry.visible(user));
+}
 
 /** Whether a nav link is the current page (/ only exactly; others also for their sub-paths). */
 export function isActivePath(to: string, pathname: string): boolean {

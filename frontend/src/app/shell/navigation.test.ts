@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { User } from '@agentdesk/functions/contract';
+import { navigationFor, type NavEntry } from './navigation';
+
+const user = (over: Partial<User> = {}): User => ({
+  _id: 'u1',
+  name: 'Ana Peña',
+  email: 'ana@example.es',
+  phoneNumber: '',
+  language: 'es',
+  timeZone: 'Europe/Madrid',
+  role: 'user',
+  createdAt: '2026-11-26T00:00:00.000Z',
+  authProvider: 'password',
+  features: { whatsapp: true },
+  hasActiveSubscription: true,
+  ...over,
+} as User);
+
+const paths = (entries: NavEntry[]) => entries.flatMap((e) => (e.kind === 'link' ? [e.to] : e.children.map((c) => c.to)));
+
+describe('navigationFor', () => {
+  it('without an active subscription offers only onboarding and the subscription page (no link that bounces)', () => {
+    expect(paths(navigationFor(user({ hasActiveSubscription: false, role: 'admin' })))).toEqual(['/onboarding', '/subscription']);
+  });
+
+  it('with one offers the whole sidebar, the WhatsApp group and admin only to whom they apply', () => {
+    const all = paths(navigationFor(user({ role: 'admin' })));
+    expect(all).toEqual(expect.arrayContaining(['/', '/agents', '/contacts', '/conversations', '/subscription', '/admin']));
+    const plain = paths(navigationFor(user({ features: { whatsapp: false } })));
+    expect(plain).not.toContain('/conversations');
+    expect(plain).not.toContain('/admin');
+  });
+});
