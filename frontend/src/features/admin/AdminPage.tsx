@@ -243,7 +243,7 @@ export default function AdminPage() {
   if (!isAdmin) {
     body = <Alert severity="warning">{t('admin.notAdmin')}</Alert>;
   } else if (list.isPending) {
-    body = <Skeleton variant="rounded" height={240} aria-busy="true" aria-label={t('admin.loading')} />;
+    body = <Skeleton variant="rounded" height={240} role="status" aria-busy="true" aria-label={t('admin.loading')} />;
   } else if (list.isError) {
     body = (
       <RetryAlert retryLabel={t('admin.retry')} onRetry={() => void list.refetch()}>

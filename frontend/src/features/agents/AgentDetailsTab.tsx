@@ -60,7 +60,9 @@ function LongText({ text }: { text: string }) {
   return text ? (
     <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{text}</Typography>
   ) : (
-    <Typography color="text.disabled">{t('agents.details.notSet')}</Typography>
+    <Typography color="text.secondary" sx={{ fontStyle: 'italic' }}>
+      {t('agents.details.notSet')}
+    </Typography>
   );
 }
 

@@ -197,7 +197,7 @@ export default function AgentsPage() {
   let body: ReactNode;
   if (agents.isPending) {
     body = (
-      <Box sx={GRID_SX} aria-busy="true" aria-label={t('app.loading')}>
+      <Box sx={GRID_SX} role="status" aria-busy="true" aria-label={t('app.loading')}>
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} variant="rounded" height={260} />
         ))}

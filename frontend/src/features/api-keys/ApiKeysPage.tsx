@@ -124,7 +124,7 @@ export default function ApiKeysPage() {
 
   let body: ReactNode;
   if (list.isPending) {
-    body = <Skeleton variant="rounded" height={200} aria-busy="true" aria-label={t('apiKeys.loading')} />;
+    body = <Skeleton variant="rounded" height={200} role="status" aria-busy="true" aria-label={t('apiKeys.loading')} />;
   } else if (list.isError) {
     body = (
       <RetryAlert retryLabel={t('apiKeys.retry')} onRetry={() => void list.refetch()}>

@@ -189,7 +189,7 @@ export default function IntegrationsPage() {
   let body: ReactNode;
   if (list.isPending) {
     body = (
-      <Box sx={GRID_SX} aria-busy="true" aria-label={t('app.loading')}>
+      <Box sx={GRID_SX} role="status" aria-busy="true" aria-label={t('app.loading')}>
         {[0, 1, 2, 3].map((i) => (
           <Skeleton key={i} variant="rounded" height={240} />
         ))}

@@ -56,7 +56,8 @@ export function NotificationBell() {
           data-testid="notification-bell"
           sx={{ mr: 1 }}
         >
-          <Badge badgeContent={unread} color="error" max={99} data-testid="notification-count">
+{/* No digits in the button when nothing is unread: its name ('Notificaciones') must hold its visible text (WCAG 2.5.3). */}
+          <Badge badgeContent={unread > 0 ? unread : undefined} color="error" max={99} data-testid="notification-count">
             <NotificationsIcon />
           </Badge>
         </IconButton>

@@ -21,7 +21,7 @@ export function TabHeader({ title, intro, actions }: { title: string; intro: str
 /** Two grey rows while the list's first load runs. */
 export function ListSkeleton({ label, height, spacing }: { label: string; height: number; spacing: number }) {
   return (
-    <Stack spacing={spacing} aria-busy="true" aria-label={label}>
+    <Stack spacing={spacing} role="status" aria-busy="true" aria-label={label}>
       <Skeleton variant="rounded" height={height} />
       <Skeleton variant="rounded" height={height} />
     </Stack>

@@ -429,7 +429,7 @@ export default function VoiceSettingsPage() {
   let body: ReactNode;
   if (settings.isPending) {
     body = (
-      <Stack spacing={3} aria-busy="true" aria-label={t('voiceSettings.loading')}>
+      <Stack spacing={3} role="status" aria-busy="true" aria-label={t('voiceSettings.loading')}>
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} variant="rounded" height={220} />
         ))}
