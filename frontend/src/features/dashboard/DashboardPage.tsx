@@ -49,6 +49,7 @@ import './i18n';
 import { activityDate, activityTime, formatAverage, formatCallDuration } from './format';
 import { useDashboard } from './queries';
 import { GettingStarted } from './getting-started/GettingStarted';
+import { WhatsAppSection } from './WhatsAppSection';
 import { formatNumber } from '../../shared/intl';
 import { formatLatency } from '../../shared/latency';
 
@@ -309,6 +310,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
           color="success"
         />
       </Box>
+      <WhatsAppSection data={data} />
       <RecentActivity data={data} now={now} />
       <AgentsBanner />
     </Stack>

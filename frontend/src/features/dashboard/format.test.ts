@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityDate, activityTime, dayLabel, formatAverage, formatCallDuration, MAX_X_TICKS, showTick, tickStep, yAxisMax } from './format';
+import { activityDate, activityTime, dayLabel, formatAverage, formatCallDuration, MAX_X_TICKS, showTick, tickStep, whatsappFigures, yAxisMax } from './format';
 
 describe('formatCallDuration (SPEC §9: "Nm Ns" or seconds only)', () => {
   it('shows seconds only under a minute', () => {
@@ -95,5 +95,43 @@ describe('formatAverage', () => {
     expect(formatAverage(3, 'en')).toBe('3');
     expect(formatAverage(2.46, 'en')).toBe('2.5');
     expect(formatAverage(2.5, 'es')).toBe('2,5');
+  });
+});
+
+describe('whatsappFigures (issue 19: the API returned them, the page showed none)', () => {
+  const data = (over: { received?: number; sent?: number; failed?: number; newConversations?: number; escalations?: number; active?: number } = {}) => ({
+    whatsappAnalytics: {
+      newConversations: over.newConversations ?? 0,
+      byStatus: { active: over.active ?? 0, closed: 0, requires_human: 0, archived: 0 },
+      escalations: over.escalations ?? 0,
+    },
+    messageAnalytics: {
+      totalMessages: (over.received ?? 0) + (over.sent ?? 0),
+      received: over.received ?? 0,
+      sent: over.sent ?? 0,
+      failed: over.failed ?? 0,
+      perDay: [
+        { date: '2026-11-25', received: 0, sent: 0 },
+        { date: '2026-11-26', received: over.received ?? 0, sent: over.sent ?? 0 },
+      ],
+    },
+  });
+
+  it('shows received, sent, failed, new conversations and escalations, in that order', () => {
+    const figures = whatsappFigures(data({ received: 3, sent: 2, failed: 1, newConversations: 1, escalations: 1, active: 1 }));
+    expect(figures.cards).toEqual([
+      { id: 'received', value: 3 },
+      { id: 'sent', value: 2 },
+      { id: 'failed', value: 1 },
+      { id: 'newConversations', value: 1 },
+      { id: 'escalations', value: 1 },
+    ]);
+    expect([figures.empty, figures.hasDailyMessages]).toEqual([false, true]);
+  });
+
+  it('is empty with nothing in the period and no conversation; a board with conversations is not', () => {
+    expect(whatsappFigures(data()).empty).toBe(true);
+    expect(whatsappFigures(data()).hasDailyMessages).toBe(false);
+    expect(whatsappFigures(data({ active: 2 })).empty).toBe(false);
   });
 });

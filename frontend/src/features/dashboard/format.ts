@@ -4,6 +4,7 @@
  * 30-day chart's axes (at most 15 X ticks, the newest day always labelled; Y in whole steps).
  */
 import { formatDate, formatNumber } from '../../shared/intl';
+import type { DashboardData } from '@agentdesk/functions/contract';
 
 /** Seconds → '1m 5s' from a minute on, else '45s' (rounded; missing, negative or invalid → '0s'). */
 export function formatCallDuration(seconds: number | null | undefined): string {
@@ -57,4 +58,23 @@ export function activityDate(date: Date, locale: string, timeZone: string | unde
 /** Average transcript turns per call, to one decimal ('3', '2.5'). */
 export function formatAverage(value: number, locale: string): string {
   return formatNumber(locale, value, { maximumFractionDigits: 1 });
+}
+
+/** The WhatsApp figures the dashboard shows, in order (labels: dashboard.whatsapp.<id>), and whether there is anything to show. */
+export function whatsappFigures(data: Pick<DashboardData, 'whatsappAnalytics' | 'messageAnalytics'>) {
+  const { whatsappAnalytics: wa, messageAnalytics: messages } = data;
+  const cards = [
+    { id: 'received', value: messages.received },
+    { id: 'sent', value: messages.sent },
+    { id: 'failed', value: messages.failed },
+    { id: 'newConversations', value: wa.newConversations },
+    { id: 'escalations', value: wa.escalations },
+  ] as const;
+  const onBoard = Object.values(wa.byStatus).reduce((sum, n) => sum + n, 0);
+  return {
+    cards,
+    hasDailyMessages: messages.perDay.some((d) => d.received + d.sent > 0),
+    /** No message in the period and no conversation at all: the empty state. */
+    empty: messages.totalMessages === 0 && cards.every((c) => c.value === 0) && onBoard === 0,
+  };
 }
