@@ -8,8 +8,8 @@
  */
 import { parsePhoneNumberFromString as parseWithMetadata, type CountryCode } from 'libphonenumber-js/core';
 import { phoneMetadata } from './phone-metadata.js';
-import { looksLikePhone } from '../../contract/contacts.js';
-import { phoneInvalidWithExample } from '../../contract/phone.js';
+// phone.js, not contacts.js: the integrations' bundles need the phone rules, not the contacts schemas.
+import { looksLikePhone, phoneInvalidWithExample } from '../../contract/phone.js';
 import { PHONE_EXAMPLES } from '../../contract/phone-examples.js';
 
 /** Tokens longer than this are cut (a longer query term is cut the same way, so it still matches). */

@@ -1,6 +1,7 @@
 /** Country per account (issue 19): the sign-up preset, the country rule, the parser and its message. */
 import { readFileSync } from 'node:fs';
-import { getCountries } from 'libphonenumber-js';
+import { getCountries, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
+import { PHONE_EXAMPLES } from '../../../src/contract/phone-examples.js';
 import { describe, expect, it } from 'vitest';
 import { countryField, messages, settingsRequest } from '../../../src/contract/auth.js';
 import { PHONE_COUNTRIES, countryFromLocale, parsePhoneInvalid } from '../../../src/contract/phone.js';
@@ -47,6 +48,11 @@ describe('the profile country', () => {
     expect([...PHONE_COUNTRIES].sort()).toEqual([...getCountries()].sort());
     expect(readFileSync(phoneCountriesFile, 'utf8')).toBe(phoneCountriesModule());
     expect(readFileSync(phoneExamplesFile, 'utf8')).toBe(phoneExamplesModule());
+    for (const country of PHONE_COUNTRIES) {
+      const [callingCode, , international] = PHONE_EXAMPLES[country]!;
+      expect(callingCode, country).toBe(getCountryCallingCode(country as CountryCode));
+      expect(international.startsWith(`+${callingCode} `), country).toBe(true);
+    }
   });
 });
 
