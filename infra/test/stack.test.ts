@@ -391,13 +391,15 @@ describe('data', () => {
     expect(uploads?.Properties.LoggingConfiguration).toBeDefined();
   });
 
-  it('deletes abandoned uploads (the staging prefix) and parked WhatsApp bodies a day after they were written, and nothing else', () => {
+  it('deletes abandoned uploads (the staging prefix), parked WhatsApp bodies and contacts CSV job files a day after they were written, and nothing else', () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
     const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
     const expiring = rules.filter((r) => r.ExpirationInDays !== undefined);
     expect(expiring).toEqual([
       { Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' },
       { Id: 'expire-tmp-whatsapp-inbound-after-1-day', Prefix: 'tmp/whatsapp-inbound/', ExpirationInDays: 1, Status: 'Enabled' },
+      // Issue 19: uploaded CSV files, error reports and exports of the contacts jobs.
+      { Id: 'expire-contact-jobs-after-1-day', Prefix: 'contact-jobs/', ExpirationInDays: 1, Status: 'Enabled' },
     ]);
     // Confirmed documents live under agents/, current knowledge index snapshots under knowledge-index/: no expiring rule covers them.
     for (const kept of ['agents/', KNOWLEDGE_INDEX_PREFIX]) {
