@@ -111,6 +111,7 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
           placeholder={phone.placeholder ?? t('contacts.form.phonePlaceholder')}
           type="tel"
           autoComplete="off"
+          slotProps={{ input: { startAdornment: phone.startAdornment } }}
           {...register('phoneNumber')}
           {...phoneError}
         />
