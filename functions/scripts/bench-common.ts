@@ -105,7 +105,9 @@ export async function voiceBenchUser(
     return json.data ?? {};
   };
   await call('POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-bench-${randomBytes(8).toString('hex')}`, model: 'gpt-4o' });
-  await call('POST', '/api/agents', { name: 'Sonia', description: 'Receptionist', instructions: 'Be brief' });
+  // Created from its name, then given instructions and enabled: new agents start disabled (issue 19).
+  const agent = (await call('POST', '/api/agents', { name: 'Sonia' })) as { _id: string };
+  await call('PUT', `/api/agents/${agent._id}`, { description: 'Receptionist', instructions: 'Be brief', enabled: true });
   const number = `+3491${digits(7)}`;
   const accountRes = await fetch(`${stack.twilioApiUrl}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ numbers: [number] }) });
   const account = (await accountRes.json()) as { accountSid: string; authToken: string };

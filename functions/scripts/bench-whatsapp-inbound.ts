@@ -55,7 +55,7 @@ try {
     }),
   );
   const agents = new DynamoAgentRepository(db, TABLE);
-  await agents.createAgent(userId, { ...newAgentRecord(newId(), 'Sonia', now), description: 'Receptionist', objective: 'Answer', instructions: 'Be brief' });
+  await agents.createAgent(userId, { ...newAgentRecord(newId(), 'Sonia', now), description: 'Receptionist', objective: 'Answer', instructions: 'Be brief', enabled: true });
 
   const instantModel: ChatModel = { complete: async (req) => ({ content: `Echo: ${String(req.messages.at(-1)?.content ?? '')}`, toolCalls: [], finishReason: 'stop' }) };
   const instantEmbedder: Embedder = { embed: async (texts) => texts.map(() => new Float32Array(1536)) };

@@ -116,7 +116,17 @@ export function setup(options: SetupOptions = {}) {
   const jobs: CallSummaryJob[] = [];
   let minutesUsed = 0;
   const limit = options.minutesLeft ?? 100;
-  const agent: AgentWithChildren = { ...newAgentRecord(newId(), 'Receptionist', '2026-01-01T00:00:00.000Z'), description: 'Front desk', files: [], urls: [], tools: [], entries: [] };
+  // An answering agent: new agents start disabled until they have instructions (issue 19).
+  const agent: AgentWithChildren = {
+    ...newAgentRecord(newId(), 'Receptionist', '2026-01-01T00:00:00.000Z'),
+    description: 'Front desk',
+    instructions: 'Answer briefly.',
+    enabled: true,
+    files: [],
+    urls: [],
+    tools: [],
+    entries: [],
+  };
   if (options.knowledge) agent.entries.push({ _id: 'e1', agentId: agent._id, question: '¿Hay parking?', answer: 'Sí.', createdAt: '', updatedAt: '' });
   const model: ChatModel = options.model ?? { complete: async (r) => reply(`**Sure**: ${String(r.messages.at(-1)?.content)}`) };
   let clock = Date.parse('2026-03-01T10:00:00.000Z');
