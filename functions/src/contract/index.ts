@@ -4,7 +4,6 @@ export * from './phone.js';
 export * from './billing.js';
 export * from './contacts.js';
 export * from './contacts-bulk.js';
-export * from './contacts-bulk.js';
 export * from './contact-jobs.js';
 export * from './contact-timeline.js';
 export * from './integrations.js';
