@@ -83,6 +83,15 @@ describe('sqsWorker validates with the job schema the manifest names for its que
         'the prefix not at the start': { userId: 'u1', integrationId: 'i1', receivedAt: 'x', bodyKey: 'uploads/tmp/whatsapp-inbound/k' },
       },
     },
+    {
+      queue: 'contacts-jobs',
+      valid: { userId: 'u1', jobId: 'j1', kind: 'import', cursor: { offset: 1024, line: 40, row: 39 } },
+      malformed: {
+        'an unknown kind': { userId: 'u1', jobId: 'j1', kind: 'delete' },
+        'no jobId': { userId: 'u1', kind: 'export' },
+        'a cursor offset as text': { userId: 'u1', jobId: 'j1', kind: 'import', cursor: { offset: '1024', line: 40, row: 39 } },
+      },
+    },
   ];
 
   it('covers every queue of the manifest', () => {
