@@ -17,14 +17,15 @@ import { newAgentRecord } from '../../src/domain/agents/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { buildPdf } from '../fixtures/knowledge/builders.js';
 import { api, db, itemsOf, tableName, until } from '../support/api.js';
-import { agentsUser, type AgentsUser, call, connectChatGpt, createAgent, uploadMultipart } from '../support/agents-api.js';
+import { agentsUser, type AgentsUser, call, connectChatGpt, createAgent, createEnabledAgent, uploadMultipart } from '../support/agents-api.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
 
 const REFUSAL_ES = 'Lo siento, no tengo esa información.';
 const OFFER_ES = '¿Quieres que te pase con una persona del equipo?';
 
+/** An enabled agent (new agents start disabled until they have instructions) answering in Spanish. */
 async function spanishAgent(user: AgentsUser): Promise<Agent> {
-  const agent = await createAgent(user, 'Sonia');
+  const agent = await createEnabledAgent(user, 'Sonia');
   const res = await call<Agent>(user, 'PUT', `/api/agents/${agent._id}`, { language: 'es' });
   if (res.status !== 200 || !res.body.data) throw new Error(`agent update failed: ${res.status} ${res.body.message}`);
   return res.body.data;
