@@ -132,7 +132,8 @@ const PHRASES: { pattern: RegExp; term: string }[] = [
   { pattern: /\bon\s+(?:my|your|his|her|their|our)\s+own\b/g, term: '_accompanied' },
   { pattern: /\b(?:7|siete)\s+dias\b|\b(?:7|seven)\s+days\b/g, term: '_week' },
   { pattern: /\b(?:meses\s+)?sin\s+intereses\b|\binterest[- ]free\b/g, term: '_instalments' },
-  { pattern: /\bflat\s+tyres?\b|\bflat\s+tires?\b|\bflat\b(?=\s*[?!.,]|$)/g, term: '_puncture' },
+  // Not "flat" alone: "Valencia is flat".
+  { pattern: /\bflat\s+tyres?\b|\bflat\s+tires?\b/g, term: '_puncture' },
   { pattern: /\bcar\s+parks?\b|\bparking\s+lots?\b/g, term: '_parking' },
   { pattern: /\bsillas?\s+de\s+ruedas\b/g, term: '_access' },
   { pattern: /\bpara\s+llevar\b|\btake[- ]away\b|\btake[- ]out\b/g, term: '_takeaway' },
@@ -153,7 +154,7 @@ const WEAK: Record<KnowledgeLanguage, string> = {
   en: `normal usual regular just only alone near nearby still yet already whole entire different other another
     same take takes taking took need needs want wants like go going come coming bring make made give keep use
     thing things kind sort way info information question help really actually possible available any all every
-    much ok enough exactly will still go goes went come comes old customer customers client clients`,
+    much ok enough exactly will goes went comes old customer customers client clients`,
 };
 
 /** Word lists are space-separated. */
