@@ -47,7 +47,7 @@ describe('accessibility (axe, WCAG 2.1 AA)', () => {
       await eventually(() => `${new URL(page.url()).pathname}${new URL(page.url()).search}`).toBe(path);
       // The page's own heading is up and its first data has loaded (no spinner in the content).
       await eventually(async () => `${await page.locator('main h1').count()} ${path}: ${(await page.locator('main').innerText()).slice(0, 200)}`).toMatch(/^[1-9]/);
-      await eventually(() => page.locator('main .MuiCircularProgress-root').count()).toBe(0);
+      await eventually(() => page.locator('main .MuiCircularProgress-root, main .MuiSkeleton-root').count()).toBe(0);
       expect(await page.evaluate(() => document.documentElement.lang), path).toBe('es');
       const violations = await seriousViolations(page);
       if (violations.length > 0) found[path] = violations;

@@ -79,7 +79,7 @@ function AgentCard({ agent, toggling, onToggle, onDelete }: AgentCardProps) {
           </Typography>
           <Typography
             variant="body2"
-            color={agent.description ? 'text.primary' : 'text.disabled'}
+            color={agent.description ? 'text.primary' : 'text.secondary'}
             sx={{ display: '-webkit-box', WebkitLineClamp: 3, WebkitBoxOrient: 'vertical', overflow: 'hidden', overflowWrap: 'anywhere', flex: 1 }}
           >
             {agent.description || t('agents.card.noDescription')}

@@ -112,7 +112,7 @@ function ContactRow({ contact, onDelete, selected, onToggle }: { contact: Contac
             )}
           </Stack>
         ) : (
-          <Typography variant="body2" color="text.disabled">
+          <Typography variant="body2" color="text.secondary">
             {t('contacts.table.noPhone')}
           </Typography>
         )}

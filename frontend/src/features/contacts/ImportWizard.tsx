@@ -227,7 +227,7 @@ function MappingStep({
             {preview.rows.map((row, r) => (
               <TableRow key={r}>
                 {preview.header.map((_, i) => (
-                  <TableCell key={i} sx={{ maxWidth: 220, overflowWrap: 'anywhere', color: columns[i]?.field === 'ignore' ? 'text.disabled' : undefined }}>
+                  <TableCell key={i} sx={{ maxWidth: 220, overflowWrap: 'anywhere', color: columns[i]?.field === 'ignore' ? 'text.secondary' : undefined }}>
                     {row[i] ?? ''}
                   </TableCell>
                 ))}

@@ -100,7 +100,7 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
             </Box>
           )}
 
-          <Typography variant="body2" color={lastText ? 'text.primary' : 'text.disabled'} sx={{ overflowWrap: 'anywhere' }}>
+          <Typography variant="body2" color={lastText ? 'text.primary' : 'text.secondary'} sx={{ overflowWrap: 'anywhere' }}>
             {last?.fromMe && lastText && (
               <Tooltip title={t('conversations.card.fromBusiness')}>
                 <ReplyRounded aria-label={t('conversations.card.fromBusiness')} sx={{ fontSize: 16, mr: 0.5, verticalAlign: 'text-bottom', color: 'text.secondary' }} />

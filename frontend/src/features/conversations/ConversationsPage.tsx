@@ -198,7 +198,7 @@ export default function ConversationsPage() {
                 {loading ? (
                   <ColumnSkeleton />
                 ) : cards.length === 0 ? (
-                  <Typography variant="body2" color="text.disabled" sx={{ textAlign: 'center', py: 4 }}>
+                  <Typography variant="body2" color="text.secondary" sx={{ textAlign: 'center', py: 4 }}>
                     {t('conversations.columns.empty')}
                   </Typography>
                 ) : (
