@@ -8,9 +8,11 @@ import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AuthSession, User } from '../../src/contract/auth.js';
 import type { Contact } from '../../src/contract/contacts.js';
+import type { WhatsAppImportResult } from '../../src/contract/whatsapp.js';
 import { api, getItem, post, provided, readCode, registerUser, STRONG_PASSWORD, uniqueEmail } from '../support/api.js';
 import { grantSubscription } from '../support/billing.js';
-import { createContact, putContact } from '../support/contacts.js';
+import { createContact, listContacts, putContact } from '../support/contacts.js';
+import { inbound, openConversation, repos } from '../support/conversations.js';
 import { randomDigits } from '../support/whatsapp.js';
 
 const ES_INVALID = 'Please enter a valid phone number, e.g. 612 34 56 78 or +34 612 34 56 78';
@@ -121,6 +123,23 @@ describe('contacts in the account country', () => {
     expect(us.body.data!.phoneNumber).toBe('+14155550123');
     expect(es.status).toBe(400);
     expect(es.body.message).toBe(US_INVALID);
+  });
+});
+
+describe('Import from WhatsApp in the account country', () => {
+  it('ES account: a customer stored with the national "600 111 333" becomes a +34600111333 contact, linked to the conversation', async () => {
+    const { token, userId } = await userIn('ES');
+    const business = { phoneId: `9${randomDigits(14)}`, phoneNumber: '+34911222333' };
+    const conv = await openConversation(userId, business, { waId: `34${randomDigits(9)}`, name: 'Lucía Muñoz', phone: '600 111 333' });
+    await inbound(userId, business, conv, { body: '¿Tenéis cita el sábado?' });
+
+    const res = await api<WhatsAppImportResult>('POST', '/api/contacts/import-whatsapp', { token });
+
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual({ imported: 1, skipped: 0 });
+    const [contact] = (await listContacts(token)).body.data as Contact[];
+    expect(contact).toMatchObject({ name: 'Lucía Muñoz', phoneNumber: '+34600111333', source: 'whatsapp_import' });
+    expect((await repos().conversations.get(userId, conv.id))?.contactId).toBe(contact!._id);
   });
 });
 

@@ -12,7 +12,8 @@ import { whatsappDraft } from './records.js';
 import { toE164 } from './text.js';
 
 export function contactWhatsAppImport(ctx: ContactContext) {
-  const e164Of = (phone: string) => (phone ? toE164(phone, ctx.defaultCountry) : null);
+  // A number without its prefix is read in the account's country, as everywhere else (issue 19).
+  const e164Of = (phone: string, country: string) => (phone ? toE164(phone, country) : null);
 
   return {
     /**
@@ -26,9 +27,10 @@ export function contactWhatsAppImport(ctx: ContactContext) {
       if (!whatsapp) throw new Error('importFromWhatsApp needs the WhatsApp customers port');
       const customers: WhatsAppCustomer[] = [];
       for await (const page of whatsapp.customers(userId)) customers.push(...page);
+      const country = await ctx.accountCountry(userId);
       const byPhone = new Map<string, WhatsAppCustomer[]>();
       for (const customer of customers) {
-        const phone = e164Of(customer.phone);
+        const phone = e164Of(customer.phone, country);
         if (phone) byPhone.set(phone, [...(byPhone.get(phone) ?? []), customer]);
       }
       const owners = await ctx.contacts.phoneOwners(userId, [...byPhone.keys()]);
@@ -66,7 +68,8 @@ export function contactWhatsAppImport(ctx: ContactContext) {
      * message is stored anyway).
      */
     async upsertFromWhatsApp(userId: string, customer: { waId: string; phone: string; name: string }): Promise<string | null> {
-      const phone = e164Of(customer.phone);
+      if (!customer.phone) return null;
+      const phone = e164Of(customer.phone, await ctx.accountCountry(userId));
       if (!phone) return null;
       const existing = (await ctx.contacts.phoneOwners(userId, [phone])).get(phone);
       if (existing) return existing;
