@@ -6,7 +6,7 @@
 import * as z from 'zod/mini';
 import './zod-locale.js';
 import { timeZoneField } from './dashboard.js';
-import { isPhoneCountry } from './phone.js';
+import { isPhoneCountry, looksLikePhone } from './phone.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -23,8 +23,6 @@ export const PASSWORD_RULE = {
 } as const;
 /** Letter, digit and one of the symbols (none of them is special inside a character class). */
 const STRONG_PASSWORD_RE = new RegExp(`^(?=.*[A-Za-z])(?=.*\\d)(?=.*[${PASSWORD_RULE.symbols}]).+$`);
-/** Optional leading plus, first digit 1-9, up to 16 digits (SPEC §5 profile phone). */
-export const PHONE_RE = /^\+?[1-9]\d{0,15}$/;
 
 export const VERIFICATION_CODE_LENGTH = 10;
 export const VERIFICATION_CODE_TTL_MINUTES = 60;
@@ -116,11 +114,15 @@ export const resetCode = z
     z.toLowerCase(),
   );
 
+/**
+ * The profile phone: empty, or typed like every phone input (issue 19: "600 111 333", "+34 600…");
+ * the server reads it in the account's country and stores E.164, or names the country's form.
+ */
 export const phoneNumber = z
   .string()
   .check(
     z.trim(),
-    z.refine((v) => v === '' || PHONE_RE.test(v), messages.phoneInvalid),
+    z.refine((v) => v === '' || looksLikePhone(v), messages.phoneInvalid),
   );
 
 export const language = z.enum(['en', 'es'], { error: messages.languageRequired });

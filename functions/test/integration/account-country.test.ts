@@ -126,6 +126,47 @@ describe('contacts in the account country', () => {
   });
 });
 
+describe('the profile phone in the account country', () => {
+  it.each([
+    ['600 111 333', '+34600111333'],
+    ['+34 600.111.333', '+34600111333'],
+    ['0034 911 22 23 33', '+34911222333'],
+  ])('ES account: %s is saved as %s', async (typed, e164) => {
+    const { token, userId } = await userIn('ES');
+
+    const res = await saveProfile(token, { name: 'Lucía Muñoz', language: 'es', phoneNumber: typed });
+    const settings = await post<User>('/api/settings', { name: 'Lucía Muñoz', language: 'es', phoneNumber: typed }, token);
+
+    expect(res.status).toBe(200);
+    expect(res.body.data!.phoneNumber).toBe(e164);
+    expect(settings.body.data!.phoneNumber).toBe(e164);
+    expect(await getItem(`USER#${userId}`, 'PROFILE')).toMatchObject({ phoneNumber: e164 });
+  });
+
+  it('is read in the country saved with it: a US account moving to MX saves a Mexican national number', async () => {
+    const { token } = await userIn();
+
+    const res = await saveProfile(token, { name: 'Ana Peña', language: 'es', country: 'MX', phoneNumber: '55 1234 5678' });
+
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ country: 'MX', phoneNumber: '+525512345678' });
+  });
+
+  it('a number that is not one of the account country is a 400 naming its form; nothing is saved', async () => {
+    const { token, userId } = await userIn('ES');
+    expect((await saveProfile(token, { name: 'Pedro Peña', language: 'es', phoneNumber: '612 34 56 78' })).status).toBe(200);
+
+    const res = await saveProfile(token, { name: 'Otro Nombre', language: 'es', phoneNumber: '123 456' });
+    const us = await saveProfile((await userIn()).token, { name: 'Ann', language: 'en', phoneNumber: '600 111 333' });
+
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ success: false, message: ES_INVALID, field: 'phoneNumber' });
+    expect(await getItem(`USER#${userId}`, 'PROFILE')).toMatchObject({ name: 'Pedro Peña', phoneNumber: '+34612345678' });
+    expect(us.status).toBe(400);
+    expect(us.body).toMatchObject({ message: US_INVALID, field: 'phoneNumber' });
+  });
+});
+
 describe('Import from WhatsApp in the account country', () => {
   it('ES account: a customer stored with the national "600 111 333" becomes a +34600111333 contact, linked to the conversation', async () => {
     const { token, userId } = await userIn('ES');

@@ -90,9 +90,10 @@ describe('POST /api/settings and PUT /api/user/profile', () => {
     [{ ...ok, name: '' }, 'Name is required'],
     [{ ...ok, name: 'A' }, 'Name must be at least 2 characters'],
     [{ ...ok, name: 'A'.repeat(51) }, 'Name must be less than 50 characters'],
-    [{ ...ok, phoneNumber: '0600111222' }, 'Please enter a valid phone number'],
+    // Issue 19: a number is read in the account's country (US by default) and the refusal names its form.
+    [{ ...ok, phoneNumber: '0600111222' }, 'Please enter a valid phone number, e.g. (201) 555-0123 or +1 201 555 0123'],
     [{ ...ok, phoneNumber: '+12345678901234567' }, 'Please enter a valid phone number'],
-    [{ ...ok, phoneNumber: '600 111 222' }, 'Please enter a valid phone number'],
+    [{ ...ok, phoneNumber: '600 111 222' }, 'Please enter a valid phone number, e.g. (201) 555-0123 or +1 201 555 0123'],
     [{ ...ok, language: 'fr' }, 'Language is required'],
     [{ name: 'Ana', phoneNumber: '' }, 'Language is required'],
     [{ ...ok, timeZone: 'Mars/Olympus' }, 'Time zone must be a valid IANA time zone, e.g. Europe/Madrid'],

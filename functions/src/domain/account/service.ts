@@ -12,6 +12,7 @@ import {
 } from '../auth/ports.js';
 import { checkPasswordThrottled } from '../auth/throttle.js';
 import { toUser, type UserViewDeps } from '../auth/user-view.js';
+import { phoneInvalidFor, toE164 } from '../contacts/text.js';
 import { AVATAR_MAX_BYTES, avatarMessages, detectImageType } from './avatar.js';
 import type { AvatarStore } from './ports.js';
 
@@ -51,21 +52,38 @@ async function profileOf(deps: UserViewDeps, userId: string): Promise<UserProfil
 export function createAccountService(deps: AccountDeps) {
   const profile = (userId: string) => profileOf(deps, userId);
 
+  /** E.164 of the typed profile phone, or the 400 naming the country's form; '' stays ''. */
+  async function profilePhone(userId: string, typed: string, country: string | undefined): Promise<string> {
+    if (!typed) return '';
+    const stored = await profile(userId);
+    // A number saved before issue 19 (SPEC's digits-only pattern) is kept as it is when unchanged.
+    if (typed === stored.phoneNumber) return typed;
+    const readIn = country || stored.country || deps.defaultCountry;
+    const e164 = toE164(typed, readIn);
+    if (!e164) throw new ValidationError(phoneInvalidFor(readIn), 'phoneNumber');
+    return e164;
+  }
+
   return {
     async me(userId: string): Promise<User> {
       return toUser(await profile(userId), deps);
     },
 
-    /** `timeZone` and `country` absent = unchanged (older clients send only the three spec fields). */
+    /**
+     * `timeZone` and `country` absent = unchanged (older clients send only the three spec fields).
+     * The phone is read like every phone input (issue 19): a number without its prefix belongs to
+     * the country being saved, else the account's; it is stored in E.164.
+     */
     async updateSettings(
       userId: string,
       input: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined; country?: string | undefined },
     ): Promise<User> {
+      const phoneNumber = await profilePhone(userId, input.phoneNumber, input.country);
       const updated = await deps.users.update(
         userId,
         {
           name: input.name,
-          phoneNumber: input.phoneNumber,
+          phoneNumber,
           language: input.language,
           ...(input.timeZone ? { timeZone: input.timeZone } : {}),
           ...(input.country ? { country: input.country } : {}),
