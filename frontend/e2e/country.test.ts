@@ -1,7 +1,8 @@
 /**
  * Country per account (issue 19) in a real browser: a Spanish browser (es-ES) signs up, the
  * account's country is Spain, and in the Spanish UI the contact form shows "ES +34" with a Spanish
- * example and saves "600 111 333" as +34600111333 (it was refused on a US-default deployment).
+ * example and saves "600 111 333" as +34600111333 (it was refused on a US-default deployment);
+ * the profile's own phone does the same.
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
@@ -46,5 +47,17 @@ describe('country per account', () => {
     // Settings shows the country, named in Spanish.
     await page.goto(`${appUrl}/profile?tab=settings`);
     await eventually(() => page.getByRole('combobox', { name: 'País' }).inputValue()).toBe('España (+34)');
+
+    // The profile's own phone reads like the others: "ES +34", the example, a wrong number names the Spanish form.
+    const profilePhone = page.getByRole('textbox', { name: 'Teléfono' });
+    expect(await profilePhone.getAttribute('placeholder')).toBe('p. ej., 612 34 56 78');
+    expect(await page.getByText('ES +34').count()).toBe(1);
+    await profilePhone.fill('123 456');
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await eventually(() => page.getByText('Escribe un número de teléfono válido, p. ej., 612 34 56 78 o +34 612 34 56 78').count()).toBeGreaterThan(0);
+    await profilePhone.fill('600 111 333');
+    await page.getByRole('button', { name: 'Guardar cambios' }).click();
+    await eventually(async () => (await callApi<User>(page, 'GET', '/api/me')).phoneNumber).toBe('+34600111333');
+    await eventually(() => profilePhone.inputValue()).toBe('+34600111333');
   });
 });

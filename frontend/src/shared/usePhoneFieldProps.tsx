@@ -7,17 +7,19 @@ import { useAuth } from './session';
 
 /**
  * Props for a phone TextField in the account's country: the country as a start adornment
- * (aria-labelled with its name) and the example as the placeholder.
+ * (aria-labelled with its name) and the example as the placeholder. `countryOverride`: a form
+ * that edits the country itself (Profile › Settings) shows the one being chosen.
  */
-export function usePhoneFieldProps() {
+export function usePhoneFieldProps(countryOverride?: string) {
   const { user } = useAuth();
   const { t, i18n } = useTranslation();
-  const country = user?.country || 'US';
+  const country = countryOverride || user?.country || 'US';
   return useMemo(() => {
     const hint = phoneHint(country);
     const name = countryName(country, i18n.language);
     return {
       country,
+      countryName: name,
       placeholder: hint.example ? t('phone.placeholder', { example: hint.example }) : undefined,
       startAdornment: (
         <InputAdornment position="start" aria-label={t('phone.countryLabel', { country: name })} title={name}>

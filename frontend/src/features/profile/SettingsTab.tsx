@@ -6,15 +6,17 @@ import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { settingsForm, type User } from '@agentdesk/functions/contract';
+import { messages, settingsForm, type User } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
+import { ApiError } from '../../api/client';
 import { dashboardKeys } from '../../api/dashboard';
 import { useAuth } from '../../shared/session';
 import { fieldProps as fieldState, selectProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import i18n, { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 import { ProfileCard, ProfileForm } from './ProfileCard';
-import { countryOptions, flagOf } from '../../shared/phoneCountry';
+import { countryOptions, dialCodeOf, flagOf } from '../../shared/phoneCountry';
+import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 
 /** Every IANA zone the browser knows, UTC first (some engines leave it out of the list). */
 function timeZoneOptions(current: string): string[] {
@@ -45,23 +47,30 @@ export function SettingsTab({ user }: { user: User }) {
     handleSubmit,
     formState: { errors, isSubmitting },
     reset,
+    setError,
+    watch,
   } = useForm({
     resolver: zodResolver(settingsForm),
     defaultValues: { name: user.name, phoneNumber: user.phoneNumber ?? '', language: user.language === 'es' ? 'es' : 'en', timeZone: user.timeZone || 'UTC', country: user.country || 'US' },
   });
 
+  // The phone is read in the country being chosen (issue 19), so its adornment follows the choice.
+  const phone = usePhoneFieldProps(watch('country'));
+
   const onSubmit = handleSubmit(async (values) => {
     try {
-      await authApi.updateSettings(values);
+      const saved = (await authApi.updateSettings(values)).data;
       // Switch first, and say it in the new language (this render's `t` still has the old one).
       setLanguage(values.language);
       toast.success(i18n.getFixedT(values.language)('profile.settings.success'));
-      reset(values);
+      // The server stores the phone in E.164 ("600 111 333" → +34600111333): show what was saved.
+      reset({ ...values, phoneNumber: saved?.phoneNumber ?? values.phoneNumber });
       await refetchUser();
       // The dashboard's days follow the profile's time zone.
       await queryClient.invalidateQueries({ queryKey: dashboardKeys.all });
     } catch (err) {
       toast.error(errorMessage(err, t('errors.updateProfileFailed')));
+      if (err instanceof ApiError && err.serverMessage?.startsWith(messages.phoneInvalid)) setError('phoneNumber', { message: err.serverMessage });
     }
   });
 
@@ -77,11 +86,12 @@ export function SettingsTab({ user }: { user: User }) {
         <TextField label={t('profile.settings.email')} value={user.email} disabled helperText={t('profile.settings.emailHelp')} />
         <TextField
           label={t('profile.settings.phone')}
-          placeholder={t('profile.settings.phonePlaceholder')}
+          placeholder={phone.placeholder}
           type="tel"
           autoComplete="tel"
+          slotProps={{ input: { startAdornment: phone.startAdornment } }}
           {...register('phoneNumber')}
-          {...fieldState(errors.phoneNumber)}
+          {...fieldState(errors.phoneNumber, t('profile.settings.phoneHelp', { country: phone.countryName, dialCode: dialCodeOf(phone.country) }))}
         />
         <Controller
           name="language"
