@@ -39,7 +39,10 @@ function leaflet(): Promise<Uint8Array> {
   });
 }
 
-/** A Spanish-speaking owner with ChatGPT connected and one enabled agent; its id. */
+/**
+ * A Spanish-speaking owner with ChatGPT connected and one agent with a description and objective
+ * but no instructions, so it stays disabled (issue 19); Test Agent chats with it all the same. Its id.
+ */
 async function spanishOwnerWithAgent(page: Page, label: string): Promise<string> {
   await subscribedUser(page, label);
   await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
