@@ -8,7 +8,7 @@
  * /api/contacts/import-jobs {uploadId, columns, delimiter?, encoding?} → 202 with the job, which a
  * worker runs (GET /api/contacts/import-jobs/{id} shows its progress, and when done a link to the
  * error report); POST /api/contacts/import-jobs/{id}/undo deletes the contacts it created.
- * Export: POST /api/contacts/export-jobs {delimiter} → 202 job; GET /api/contacts/export-jobs/{id}
+ * Export: POST /api/contacts/export-jobs {delimiter, search?, source?, tag?, field?, value?} → 202 job; GET /api/contacts/export-jobs/{id}
  * → its status and, when done, a download link (UTF-8 with a BOM, so Excel reads accents).
  *
  * Rows whose phone number a contact already has are skipped as duplicates (as the synchronous
@@ -16,7 +16,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
-import { CONTACT_LIMITS, CONTACT_SOURCES, type ContactSource } from './contacts.js';
+import { CONTACT_LIMITS, CONTACT_SOURCES, contactFilterParams, valueNeedsField, type ContactSource } from './contacts.js';
 
 /** Largest file an import job takes (S3 refuses a bigger upload). */
 export const CONTACT_JOB_MAX_BYTES = 20 * 1024 * 1024;
@@ -247,15 +247,17 @@ export interface ContactImportJobList {
   nextCursor?: string;
 }
 
-/** POST /api/contacts/export-jobs (and GET /api/contacts/export?delimiter=). */
-export const createExportJobRequest = z.strictObject(
-  {
-    delimiter: z._default(delimiter, ','),
-    search: z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMITS.search)), ''),
-    source: z.optional(z.enum(CONTACT_SOURCES)),
-  },
-  { error: strictError },
-);
+/** POST /api/contacts/export-jobs (and GET /api/contacts/export?delimiter=): the list's filters, as GET /api/contacts takes them. */
+export const createExportJobRequest = z
+  .strictObject(
+    {
+      delimiter: z._default(delimiter, ','),
+      source: z.optional(z.enum(CONTACT_SOURCES)),
+      ...contactFilterParams,
+    },
+    { error: strictError },
+  )
+  .check(valueNeedsField);
 export type CreateExportJobInput = z.input<typeof createExportJobRequest>;
 export type CreateExportJobRequest = z.output<typeof createExportJobRequest>;
 
@@ -269,6 +271,10 @@ export interface ContactExportJob {
   delimiter: CsvDelimiter;
   search: string;
   source?: ContactSource;
+  /** The list's tag and custom-field filters the export was asked with (absent: none). */
+  tag?: string;
+  field?: string;
+  value?: string;
   /** Contacts written so far. */
   rows: number;
   failure?: JobFailure;

@@ -339,23 +339,23 @@ const valueParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIM
  * that custom field, and with `value` only where it has that value (all case- and
  * accent-insensitive, whole text). A `value` without a `field` is a 400.
  */
+/** The list's filters (GET /api/contacts), also what an export selects (GET /api/contacts/export, POST /api/contacts/export-jobs). */
+export const contactFilterParams = { search: searchParam, tag: tagParam, field: fieldParam, value: valueParam };
+/** A `value` without a `field` is a 400. */
+export const valueNeedsField = z.refine<{ field: string; value: string }>((q) => q.value === '' || q.field !== '', {
+  message: contactMessages.valueWithoutField,
+  path: ['value'],
+});
+
 export const listContactsQuery = z
-  .object({
-    page: pageParam,
-    limit: limitParam,
-    search: searchParam,
-    source: sourceParam,
-    tag: tagParam,
-    field: fieldParam,
-    value: valueParam,
-  })
-  .check(z.refine((q) => q.value === '' || q.field !== '', { message: contactMessages.valueWithoutField, path: ['value'] }));
+  .object({ page: pageParam, limit: limitParam, search: searchParam, source: sourceParam, ...contactFilterParams })
+  .check(valueNeedsField);
 export type ListContactsQuery = z.output<typeof listContactsQuery>;
 
 /** ',' (default) or ';' (Spanish Excel); a tab as %09. */
 const delimiterParam = z._default(z.enum([',', ';', '\t'], { error: 'Delimiter must be one of , ; or tab' }), ',');
-/** GET /api/contacts/export query string (every matching row; no paging). */
-export const exportContactsQuery = z.object({ search: searchParam, source: sourceParam, delimiter: delimiterParam });
+/** GET /api/contacts/export query string: the list's filters (every matching row; no paging). */
+export const exportContactsQuery = z.object({ source: sourceParam, ...contactFilterParams, delimiter: delimiterParam }).check(valueNeedsField);
 export type ExportContactsQuery = z.output<typeof exportContactsQuery>;
 
 /** POST /api/contacts/import/preview and /api/contacts/import. */

@@ -5,15 +5,16 @@
  * numbers without +34) with progress, the error report in Spanish and a one-click undo (400 rows
  * by default: on DynamoDB Local a Spanish contact is ~17 items and 5,000 rows take minutes, which
  * the suite cannot afford; IMPORT_TEST_ROWS=5000 runs the issue's size, and bench-contacts-import
- * measures it); a UTF-8 file with a BOM; refused files; foreign ids; the export with a BOM and ';'.
+ * measures it); a UTF-8 file with a BOM; refused files; foreign ids; the export with a BOM and ';',
+ * and with the list's tag, custom-field and search filters.
  */
 import { describe, expect, it } from 'vitest';
 import type { User } from '../../src/contract/auth.js';
 import type { ContactExportJob, ContactImportJob, ContactImportJobList, ImportPreview, ImportUploadTicket } from '../../src/contract/contact-jobs.js';
-import type { Contact, ContactStats } from '../../src/contract/contacts.js';
+import { contactMessages, type Contact, type ContactStats } from '../../src/contract/contacts.js';
 import { api, get, getItem, post, provided, until } from '../support/api.js';
 import { postToTicket } from '../support/agents-api.js';
-import { activeUser, addContact } from '../support/contacts.js';
+import { activeUser, addContact, listContacts } from '../support/contacts.js';
 
 const saveProfile = (token: string, body: Record<string, unknown>) => api<User>('PUT', '/api/user/profile', { token, body });
 
@@ -240,4 +241,63 @@ describe('contacts export', () => {
     expect([...syncBytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(syncBytes.slice(3)).split('\r\n')[0]).toBe('name;phone;email;tags;Ciudad');
   }, 120_000);
+});
+
+describe('contacts export with the list filters', () => {
+  /** Runs an export job with this body and returns the job when done and its file's lines (after the BOM). */
+  async function exportJob(token: string, body: Record<string, unknown>) {
+    const started = await post<ContactExportJob>('/api/contacts/export-jobs', body, token);
+    expect(started.status).toBe(202);
+    const done = await until(
+      async () => {
+        const j = (await get<ContactExportJob>(`/api/contacts/export-jobs/${started.body.data!._id}`, token)).body.data;
+        return j?.status === 'done' ? j : undefined;
+      },
+      'export job',
+      60_000,
+    );
+    const bytes = new Uint8Array(await (await fetch(done.downloadUrl!)).arrayBuffer());
+    return { job: done, lines: new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n') };
+  }
+  const names = (lines: string[]) => lines.slice(1).map((l) => l.split(';')[0]).sort();
+
+  it('exports only what the list shows for tag, custom field (any case and accents) and search, never another account\'s contacts', async () => {
+    const { token } = await spanishUser();
+    const munoz = await addContact(token, { name: 'Muñoz', phoneNumber: '600 111 333', customFields: { Ciudad: 'Móstoles' } });
+    const garcia = await addContact(token, { name: 'García', phoneNumber: '600 111 334', customFields: { Ciudad: 'Madrid' } });
+    await addContact(token, { name: 'López', phoneNumber: '600 111 335', customFields: { Ciudad: 'mostoles' } });
+    expect((await post('/api/contacts/bulk-tag', { ids: [munoz._id, garcia._id], add: ['VIP'] }, token)).status).toBe(200);
+    // Another account with a contact that matches every filter.
+    const other = await spanishUser();
+    const theirs = await addContact(other.token, { name: 'Muñoz Ajeno', phoneNumber: '600 111 336', customFields: { Ciudad: 'Móstoles' } });
+    expect((await post('/api/contacts/bulk-tag', { ids: [theirs._id], add: ['vip'] }, other.token)).status).toBe(200);
+
+    const byTag = await exportJob(token, { delimiter: ';', tag: 'vip' });
+    expect(byTag.job).toMatchObject({ rows: 2, tag: 'vip' });
+    expect(names(byTag.lines)).toEqual(['García', 'Muñoz']);
+    expect((await listContacts(token, { tag: 'vip' })).body.pagination?.totalContacts).toBe(2);
+
+    const byField = await exportJob(token, { delimiter: ';', field: 'ciudad', value: 'MOSTOLES' });
+    expect(byField.job).toMatchObject({ rows: 2, field: 'ciudad', value: 'MOSTOLES' });
+    expect(names(byField.lines)).toEqual(['López', 'Muñoz']);
+
+    const searchAndTag = await exportJob(token, { delimiter: ';', search: 'García', tag: 'vip' });
+    expect(names(searchAndTag.lines)).toEqual(['García']);
+
+    const sync = await fetch(`${provided('apiUrl')}/api/contacts/export?delimiter=%3B&field=Ciudad&value=m%C3%B3stoles&tag=VIP`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(sync.status).toBe(200);
+    expect(names(new TextDecoder().decode(new Uint8Array(await sync.arrayBuffer()).slice(3)).trim().split('\r\n'))).toEqual(['Muñoz']);
+  }, 120_000);
+
+  it('refuses a value without a field with the list\'s 400, on the job and the direct export', async () => {
+    const { token } = await activeUser();
+    const job = await post('/api/contacts/export-jobs', { value: 'Madrid' }, token);
+    expect(job.status).toBe(400);
+    expect(job.body.message).toBe(contactMessages.valueWithoutField);
+    const sync = await get('/api/contacts/export?value=Madrid', token);
+    expect(sync.status).toBe(400);
+    expect(sync.body.message).toBe(contactMessages.valueWithoutField);
+  });
 });

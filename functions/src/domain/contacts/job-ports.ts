@@ -69,6 +69,10 @@ export interface ExportJobRecord {
   delimiter: CsvDelimiter;
   search: string;
   source?: ContactSource;
+  /** The list's filters, when set. */
+  tag?: string;
+  field?: string;
+  value?: string;
   rows: number;
   fileKey?: string;
   failure?: JobFailure;
