@@ -2,35 +2,21 @@
  * The getting-started checklist in the Spanish UI (issue 19): a new owner sees "Primeros pasos"
  * with the five steps to do, follows the first step's link to Integrations, connects ChatGPT in
  * its dialog, comes back to the dashboard and sees that step ticked (from the server's real
- * state, not from the click); "Ocultar" hides the checklist for good (also after a reload). axe-core
- * finds no serious WCAG AA violation in the checklist, before and after the tick.
+ * state, not from the click); "Ocultar" hides the checklist (also after a reload) and "Mostrar
+ * primeros pasos" in the dashboard's header brings it back. axe-core (the shared ./axe.ts) finds no
+ * serious WCAG AA violation in the checklist, before and after the tick.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
+import { seriousViolations } from './axe.js';
 import { callApi, eventually, newPage, pathOf, subscribedUser, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** axe-core's WCAG 2 A/AA violations of serious or critical impact inside the checklist: rule id and what failed. */
-async function checklistViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, so the page's CSP (no inline scripts) is not involved.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (context: string, options: unknown) => Promise<{ violations: { id: string; impact: string | null; nodes: { failureSummary: string }[] }[] }> } }).axe;
-    const result = await axe.run('[data-testid="getting-started"]', { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21aa'] } });
-    return result.violations
-      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-      .map((v) => `${v.id}: ${v.nodes.map((n) => n.failureSummary).join(' | ')}`);
-  });
-}
+const CHECKLIST = '[data-testid="getting-started"]';
 
 describe('getting-started checklist (Spanish UI)', () => {
-  it('a new account follows the first step, completes it and sees it ticked; Ocultar hides the list', async () => {
+  it('a new account follows the first step, completes it and sees it ticked; Ocultar hides the list, Mostrar primeros pasos brings it back', async () => {
     const page = await newPage(browser());
     await subscribedUser(page, 'primeros-pasos');
     await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
@@ -45,7 +31,7 @@ describe('getting-started checklist (Spanish UI)', () => {
     }
     expect(await checklist.getByText('1. Conecta ChatGPT').count()).toBe(1);
     expect(await checklist.getByText('5. Prueba tu agente').count()).toBe(1);
-    expect(await checklistViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, CHECKLIST)).toEqual([]);
 
     // The first step's link: Integrations, where ChatGPT is connected in its dialog.
     await page.getByTestId('getting-started-chatgpt').getByRole('link', { name: 'Ir a Integraciones' }).click();
@@ -66,7 +52,7 @@ describe('getting-started checklist (Spanish UI)', () => {
     expect(await page.getByTestId('getting-started-chatgpt').getByRole('link').count()).toBe(0);
     expect(await page.getByTestId('getting-started-agent').getAttribute('data-done')).toBe('false');
     expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 5 completados');
-    expect(await checklistViolations(page)).toEqual([]);
+    expect(await seriousViolations(page, CHECKLIST)).toEqual([]);
 
     // Ocultar: gone now and after a reload (stored on the server).
     await checklist.getByRole('button', { name: 'Ocultar la lista de primeros pasos' }).click();
@@ -76,6 +62,13 @@ describe('getting-started checklist (Spanish UI)', () => {
     await eventually(() => page.getByTestId('stat-totalCalls').count()).toBe(1);
     expect(await page.getByTestId('getting-started').count()).toBe(0);
     expect((await callApi<{ hidden: boolean }>(page, 'GET', '/api/dashboard/getting-started')).hidden).toBe(true);
+
+    // The way back: "Mostrar primeros pasos" in the dashboard's header shows it again, as it was.
+    await page.getByRole('button', { name: 'Mostrar primeros pasos' }).click();
+    await eventually(() => checklist.getByRole('heading', { name: 'Primeros pasos' }).count()).toBe(1);
+    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 5 completados');
+    expect(await page.getByRole('button', { name: 'Mostrar primeros pasos' }).count()).toBe(0);
+    expect((await callApi<{ hidden: boolean }>(page, 'GET', '/api/dashboard/getting-started')).hidden).toBe(false);
   });
 
   it('says when the steps cannot be read, and Reintentar loads them', async () => {

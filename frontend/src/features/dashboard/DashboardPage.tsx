@@ -48,7 +48,7 @@ import { formatPhone } from '../../shared/phone';
 import './i18n';
 import { activityDate, activityTime, formatAverage, formatCallDuration } from './format';
 import { useDashboard } from './queries';
-import { GettingStarted } from './getting-started/GettingStarted';
+import { GettingStarted, ShowGettingStarted } from './getting-started/GettingStarted';
 import { WhatsAppSection } from './WhatsAppSection';
 import { formatNumber } from '../../shared/intl';
 import { formatLatency } from '../../shared/latency';
@@ -345,20 +345,23 @@ export default function DashboardPage() {
   return (
     <Box>
       <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')}>
-        <ToggleButtonGroup
-          exclusive
-          size="small"
-          color="primary"
-          value={timeFilter}
-          onChange={(_, value: DashboardTimeFilter | null) => value && setTimeFilter(value)}
-          aria-label={t('dashboard.range.label')}
-        >
-          {DASHBOARD_TIME_FILTERS.map((filter) => (
-            <ToggleButton key={filter} value={filter} sx={{ px: 2 }}>
-              {t(`dashboard.range.${filter}`)}
-            </ToggleButton>
-          ))}
-        </ToggleButtonGroup>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+          <ShowGettingStarted />
+          <ToggleButtonGroup
+            exclusive
+            size="small"
+            color="primary"
+            value={timeFilter}
+            onChange={(_, value: DashboardTimeFilter | null) => value && setTimeFilter(value)}
+            aria-label={t('dashboard.range.label')}
+          >
+            {DASHBOARD_TIME_FILTERS.map((filter) => (
+              <ToggleButton key={filter} value={filter} sx={{ px: 2 }}>
+                {t(`dashboard.range.${filter}`)}
+              </ToggleButton>
+            ))}
+          </ToggleButtonGroup>
+        </Stack>
       </PageHeader>
       {/* Its own request: a slow or failed dashboard read does not hide the first steps. */}
       <GettingStarted />

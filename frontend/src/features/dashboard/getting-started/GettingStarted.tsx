@@ -3,7 +3,8 @@
  * knowledge → connect WhatsApp or Twilio → test, each step ticked from the account's real data
  * (GET /api/dashboard/getting-started, fetched again whenever the dashboard opens) and linking to
  * the screen where it is done. "Hide" stores the choice on the server; once every step is done the
- * card says so and Hide is its main action.
+ * card says so and Hide is its main action. While hidden, "Show getting started" in the dashboard's
+ * header brings it back.
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -13,6 +14,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import CheckCircle from '@mui/icons-material/CheckCircle';
+import ChecklistOutlined from '@mui/icons-material/ChecklistOutlined';
 import RadioButtonUnchecked from '@mui/icons-material/RadioButtonUnchecked';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
@@ -35,16 +37,35 @@ function useChecklist() {
   });
 }
 
+/** Stores hidden/shown on the server; the card follows the answer. */
+function useSetHidden(hidden: boolean, failedKey: string) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: () => dashboardApi.setGettingStartedHidden(hidden),
+    onSuccess: (data) => queryClient.setQueryData(dashboardKeys.gettingStarted, data),
+    onError: (err) => toast.error(errorMessage(err, t(failedKey))),
+  });
+}
+
+/** The way back to a hidden checklist (for the dashboard's header); nothing while it is shown. */
+export function ShowGettingStarted() {
+  const { t } = useTranslation();
+  const checklist = useChecklist();
+  const show = useSetHidden(false, 'gettingStarted.showFailed');
+  if (!checklist.data?.hidden) return null;
+  return (
+    <Button onClick={() => show.mutate()} disabled={show.isPending} startIcon={<ChecklistOutlined />} sx={{ flexShrink: 0 }} data-testid="getting-started-show">
+      {t('gettingStarted.show')}
+    </Button>
+  );
+}
+
 export function GettingStarted() {
   const { t, i18n } = useTranslation();
   const checklist = useChecklist();
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const hide = useMutation({
-    mutationFn: () => dashboardApi.setGettingStartedHidden(true),
-    onSuccess: (data) => queryClient.setQueryData(dashboardKeys.gettingStarted, data),
-    onError: (err) => toast.error(errorMessage(err, t('gettingStarted.hideFailed'))),
-  });
+  const hide = useSetHidden(true, 'gettingStarted.hideFailed');
 
   if (checklist.isPending) {
     return (
