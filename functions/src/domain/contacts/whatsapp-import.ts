@@ -14,6 +14,9 @@ import { toE164 } from './text.js';
 export function contactWhatsAppImport(ctx: ContactContext) {
   // A number without its prefix is read in the account's country, as everywhere else (issue 19).
   const e164Of = (phone: string, country: string) => (phone ? toE164(phone, country) : null);
+  // WhatsApp's own numbers arrive as +<wa_id>: the profile is read only when one has no prefix.
+  const countryFor = async (userId: string, phones: string[]) =>
+    phones.some((p) => p && !p.startsWith('+')) ? ctx.accountCountry(userId) : ctx.defaultCountry;
 
   return {
     /**
@@ -27,7 +30,7 @@ export function contactWhatsAppImport(ctx: ContactContext) {
       if (!whatsapp) throw new Error('importFromWhatsApp needs the WhatsApp customers port');
       const customers: WhatsAppCustomer[] = [];
       for await (const page of whatsapp.customers(userId)) customers.push(...page);
-      const country = await ctx.accountCountry(userId);
+      const country = await countryFor(userId, customers.map((c) => c.phone));
       const byPhone = new Map<string, WhatsAppCustomer[]>();
       for (const customer of customers) {
         const phone = e164Of(customer.phone, country);
@@ -69,7 +72,7 @@ export function contactWhatsAppImport(ctx: ContactContext) {
      */
     async upsertFromWhatsApp(userId: string, customer: { waId: string; phone: string; name: string }): Promise<string | null> {
       if (!customer.phone) return null;
-      const phone = e164Of(customer.phone, await ctx.accountCountry(userId));
+      const phone = e164Of(customer.phone, await countryFor(userId, [customer.phone]));
       if (!phone) return null;
       const existing = (await ctx.contacts.phoneOwners(userId, [phone])).get(phone);
       if (existing) return existing;
