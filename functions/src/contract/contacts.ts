@@ -334,12 +334,7 @@ const tagParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMIT
 const fieldParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMITS.customFieldName, contactMessages.customFieldNameTooLong)), '');
 const valueParam = z._default(z.string().check(z.trim(), z.maxLength(CONTACT_LIMITS.customFieldValue, contactMessages.customFieldValueTooLong)), '');
 
-/**
- * GET /api/contacts query string. `tag` keeps contacts carrying that tag; `field` those having
- * that custom field, and with `value` only where it has that value (all case- and
- * accent-insensitive, whole text). A `value` without a `field` is a 400.
- */
-/** The list's filters (GET /api/contacts), also what an export selects (GET /api/contacts/export, POST /api/contacts/export-jobs). */
+/** The list's filters besides source (GET /api/contacts), also what an export selects (GET /api/contacts/export, POST /api/contacts/export-jobs). */
 export const contactFilterParams = { search: searchParam, tag: tagParam, field: fieldParam, value: valueParam };
 /** A `value` without a `field` is a 400. */
 export const valueNeedsField = z.refine<{ field: string; value: string }>((q) => q.value === '' || q.field !== '', {
@@ -347,8 +342,13 @@ export const valueNeedsField = z.refine<{ field: string; value: string }>((q) =>
   path: ['value'],
 });
 
+/**
+ * GET /api/contacts query string. `tag` keeps contacts carrying that tag; `field` those having
+ * that custom field, and with `value` only where it has that value (all case- and
+ * accent-insensitive, whole text). A `value` without a `field` is a 400.
+ */
 export const listContactsQuery = z
-  .object({ page: pageParam, limit: limitParam, search: searchParam, source: sourceParam, ...contactFilterParams })
+  .object({ page: pageParam, limit: limitParam, search: searchParam, source: sourceParam, tag: tagParam, field: fieldParam, value: valueParam })
   .check(valueNeedsField);
 export type ListContactsQuery = z.output<typeof listContactsQuery>;
 
