@@ -410,7 +410,12 @@ export default function ContactsPage() {
 
       <AddContactDialog open={adding} onClose={() => setAdding(false)} />
       <ImportWizard open={importing} onClose={() => setImporting(false)} />
-      <ExportDialog open={exporting} onClose={() => setExporting(false)} search={filters.search} source={filters.source} />
+      <ExportDialog
+        open={exporting}
+        onClose={() => setExporting(false)}
+        filters={filters}
+        matching={list.data && !list.isPlaceholderData && !list.data.filterTruncated && !list.data.searchTruncated ? list.data.pagination.totalContacts : undefined}
+      />
       <DeleteContactDialog
         name={toDelete ? displayName(toDelete) || t('contacts.unnamed') : null}
         pending={remove.isPending}

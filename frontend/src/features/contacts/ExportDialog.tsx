@@ -1,7 +1,8 @@
 /**
  * Export as a background job (issue 19): the separator (';' by default in the Spanish UI, as
  * Spanish Excel expects; ',' otherwise), then the job's progress and a download link when ready.
- * The file is UTF-8 with a BOM, so Excel shows accents. Exports the list's search and source.
+ * The file is UTF-8 with a BOM, so Excel shows accents. Exports what the list shows: its search,
+ * source, tag and custom-field filters, with the list's count when it is exact.
  */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -20,14 +21,29 @@ import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { useTranslation } from 'react-i18next';
-import type { ContactSource } from '@agentdesk/functions/contract';
+import type { ContactFilters } from './filters';
 import { contactsApi } from '../../api/contacts';
 import { contactErrorMessage, translateContactMessage } from './i18n';
 import { useExportJob } from './queries';
 
 type Delimiter = ',' | ';';
 
-export function ExportDialog({ open, onClose, search, source }: { open: boolean; onClose: () => void; search: string; source: ContactSource | '' }) {
+type ExportFilters = Pick<ContactFilters, 'search' | 'source' | 'tag' | 'field' | 'value'>;
+
+export function ExportDialog({
+  open,
+  onClose,
+  filters,
+  matching,
+}: {
+  open: boolean;
+  onClose: () => void;
+  filters: ExportFilters;
+  /** How many contacts the list counts for these filters (undefined when unknown or only partly counted). */
+  matching?: number;
+}) {
+  const { search, source, tag, field, value } = filters;
+  const filtered = Boolean(search || source || tag || field);
   const { t, i18n } = useTranslation();
   const [delimiter, setDelimiter] = useState<Delimiter | null>(null);
   const [jobId, setJobId] = useState<string | null>(null);
@@ -48,7 +64,13 @@ export function ExportDialog({ open, onClose, search, source }: { open: boolean;
     setStarting(true);
     setError('');
     try {
-      const created = await contactsApi.createExportJob({ delimiter: chosen, search, ...(source ? { source } : {}) });
+      const created = await contactsApi.createExportJob({
+        delimiter: chosen,
+        search,
+        ...(source ? { source } : {}),
+        ...(tag ? { tag } : {}),
+        ...(field ? { field, ...(value ? { value } : {}) } : {}),
+      });
       setJobId(created._id);
     } catch (err) {
       setError(contactErrorMessage(err, t('contacts.exportDialog.failed')));
@@ -74,7 +96,13 @@ export function ExportDialog({ open, onClose, search, source }: { open: boolean;
               <FormControlLabel value="," control={<Radio />} label={t('contacts.exportDialog.comma')} />
             </RadioGroup>
           </FormControl>
-          {(search || source) && <Alert severity="info">{t('contacts.exportDialog.filtered')}</Alert>}
+          {filtered && (
+            <Alert severity="info">
+              {matching === undefined
+                ? t('contacts.exportDialog.filtered')
+                : t('contacts.exportDialog.filteredCount', { count: matching, n: number.format(matching) })}
+            </Alert>
+          )}
           {running && (
             <>
               <LinearProgress />
