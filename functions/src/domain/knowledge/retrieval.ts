@@ -220,8 +220,7 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
  * maximum with term-frequency saturation and length normalisation left out (what BM25 scores for a
  * chunk holding each term once at average length), so it reads "the chunk holds the question's key
  * words"; a term no chunk holds counts with the highest idf, so a question about something absent
- * scores low. That chunk share is blended with the share one passage holds (combineCoverage).
- * Vector = the cosine as is (negative → 0).
+ * scores low. Vector = the cosine as is (negative → 0).
  */
 export function combineRelevance(keyword: number, vector: number): number {
   return RELEVANCE_KEYWORD_WEIGHT * keyword + (1 - RELEVANCE_KEYWORD_WEIGHT) * vector;
