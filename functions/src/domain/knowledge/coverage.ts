@@ -12,10 +12,8 @@
  *     first line of a run of " | " lines, when it holds no digit and no "Header: value" cell (wide
  *     tables label every cell and have no header line; chunking.ts renderTable).
  *
- * Computed at query time for the few chunks a search returns that hold two or more of the
- * question's key words (no index change, so snapshots are unaffected), cached per index like the
- * near-duplicate shingles: ~0.3–0.4 ms (median) per search of 5 chunks not yet analysed, 5,000-chunk
- * agent; nothing once analysed.
+ * Computed at query time for the few chunks a search returns (no index change, so snapshots are
+ * unaffected), cached per index like the near-duplicate shingles.
  */
 import { analyse } from './analysis.js';
 import type { KnowledgeLanguage } from './ports.js';
@@ -39,18 +37,13 @@ function sentencesOf(line: string): string[] {
 /** A table's header line: cell names, no values (no digit, no "Header: value" cell). */
 const isHeaderLine = (line: string) => line.includes(CELL_SEPARATOR) && !/\p{N}|: /u.test(line);
 
-/** A chunk's passages as analysed terms: the context (heading path) once, a table's header terms shared by its rows. */
-export interface ChunkPassages {
-  context: readonly string[];
-  passages: readonly { terms: readonly string[]; header: readonly string[] | null }[];
-}
-
 /**
- * The analysed terms of each passage of a chunk, with its heading path and (for a table row) its
- * table's header line. A chunk without text has no passage (its heading path alone counts).
+ * The analysed terms of each passage of a chunk, each with its heading path and (for a table row)
+ * its table's header line. A chunk without text gives its heading path alone.
  */
-export function chunkPassages(chunk: { text: string; headings: readonly string[] }, language: KnowledgeLanguage): ChunkPassages {
-  const passages: { terms: string[]; header: string[] | null }[] = [];
+export function passageTerms(chunk: { text: string; headings: readonly string[] }, language: KnowledgeLanguage): Set<string>[] {
+  const context = analyse(chunk.headings.join('\n'), language);
+  const out: Set<string>[] = [];
   let header: string[] | null = null;
   let inTable = false;
   for (const line of chunk.text.split('\n')) {
@@ -65,49 +58,34 @@ export function chunkPassages(chunk: { text: string; headings: readonly string[]
         continue;
       }
     }
-    for (const sentence of row ? [line] : sentencesOf(line)) passages.push({ terms: analyse(sentence, language), header });
+    for (const sentence of row ? [line.trim()] : sentencesOf(line)) out.push(new Set([...analyse(sentence, language), ...context, ...(header ?? [])]));
   }
-  return { context: analyse(chunk.headings.join('\n'), language), passages };
+  if (out.length === 0) out.push(new Set(context));
+  return out;
 }
 
-/** The passages of the chunks of one index, analysed on demand once per chunk. */
+/** The passages' terms per chunk of an index, made on demand once (keyed by the index object). */
 export class PassageCache {
-  private readonly byChunk = new Map<number, ChunkPassages>();
+  private readonly byChunk = new Map<number, Set<string>[]>();
   constructor(private readonly language: KnowledgeLanguage) {}
 
-  of(i: number, chunk: { text: string; headings: readonly string[] }): ChunkPassages {
-    let passages = this.byChunk.get(i);
-    if (!passages) this.byChunk.set(i, (passages = chunkPassages(chunk, this.language)));
-    return passages;
+  of(i: number, chunk: { text: string; headings: readonly string[] }): Set<string>[] {
+    let sets = this.byChunk.get(i);
+    if (!sets) this.byChunk.set(i, (sets = passageTerms(chunk, this.language)));
+    return sets;
   }
 }
 
 /**
- * The highest weighted share of the question's terms found in one passage (with its context):
- * Σ weight of the distinct `terms` it holds / `total`, over the chunk's passages (0 when `total` is 0).
+ * The highest weighted share of the question's terms found in one passage: Σ weight of the terms
+ * the passage holds / `total`, over the chunk's passages (0 when `total` is 0).
  */
-export function bestPassageShare(chunk: ChunkPassages, terms: readonly string[], weights: readonly number[], total: number): number {
+export function bestPassageShare(passages: readonly ReadonlySet<string>[], terms: readonly string[], weights: readonly number[], total: number): number {
   if (total <= 0) return 0;
-  const slot = new Map<string, number>();
-  terms.forEach((t, k) => slot.set(t, k));
-  const seen = new Uint8Array(terms.length);
-  const add = (list: readonly string[]) => {
+  let best = 0;
+  for (const passage of passages) {
     let held = 0;
-    for (const t of list) {
-      const k = slot.get(t);
-      if (k !== undefined && seen[k] === 0) {
-        seen[k] = 1;
-        held += weights[k]!;
-      }
-    }
-    return held;
-  };
-  const contextHeld = add(chunk.context);
-  const contextSeen = seen.slice();
-  let best = contextHeld;
-  for (const p of chunk.passages) {
-    seen.set(contextSeen);
-    const held = contextHeld + (p.header ? add(p.header) : 0) + add(p.terms);
+    for (let k = 0; k < terms.length; k++) if (passage.has(terms[k]!)) held += weights[k]!;
     if (held > best) best = held;
   }
   return best / total;

@@ -32,7 +32,7 @@
 import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
 import { analyse, chunkTerms, weightOfTerm } from './analysis.js';
 import { Bm25Index } from './bm25.js';
-import { bestPassageShare, type ChunkPassages, PassageCache } from './coverage.js';
+import { bestPassageShare, PassageCache } from './coverage.js';
 import type { AgentKnowledgeRef, ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeLanguage, KnowledgeRetriever, RetrievedChunk } from './ports.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { createVectorMatrix, dot, type VectorMatrix } from './vector-scan.js';
@@ -185,16 +185,10 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
   const keywordRelevance = (i: number) => {
     if (queryMax <= 0 || keyword.scores[i] === 0) return 0;
     let held = 0;
-    let heldTerms = 0;
     distinct.forEach((t, k) => {
-      if (index.bm25.holds(t, i) && idfs[k]! > 0) {
-        held += idfs[k]!;
-        heldTerms++;
-      }
+      if (index.bm25.holds(t, i)) held += idfs[k]!;
     });
     const chunkShare = held / queryMax;
-    // One key word held: some passage holds it, the shares are equal (no need to read the passages).
-    if (heldTerms <= 1) return chunkShare;
     const passageShare = Math.min(chunkShare, bestPassageShare(passagesOf(index, i), distinct, idfs, queryMax));
     return combineCoverage(chunkShare, passageShare);
   };
@@ -292,7 +286,7 @@ function isNearDuplicate(index: AgentIndex, a: number, b: number): boolean {
 
 /** The passages' terms of a chunk (coverage.ts), made on demand once per index. */
 const passageCache = new WeakMap<AgentIndex, PassageCache>();
-function passagesOf(index: AgentIndex, i: number): ChunkPassages {
+function passagesOf(index: AgentIndex, i: number): Set<string>[] {
   let cache = passageCache.get(index);
   if (!cache) passageCache.set(index, (cache = new PassageCache(index.language)));
   return cache.of(i, index.chunks[i]!);

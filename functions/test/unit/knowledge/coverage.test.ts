@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { analyse } from '../../../src/domain/knowledge/analysis.js';
-import { bestPassageShare, chunkPassages } from '../../../src/domain/knowledge/coverage.js';
+import { bestPassageShare, passageTerms } from '../../../src/domain/knowledge/coverage.js';
 import type { KnowledgeChunk } from '../../../src/domain/knowledge/ports.js';
 import { buildAgentIndex, combineCoverage, combineRelevance, PASSAGE_COVERAGE_WEIGHT, searchIndex } from '../../../src/domain/knowledge/retrieval.js';
 
@@ -49,13 +49,7 @@ describe('passage-level coverage in the absolute relevance', () => {
   });
 });
 
-/** Each passage's terms with its heading path and header line. */
-function passageTerms(chunk: { text: string; headings: string[] }, language: 'es' | 'en'): Set<string>[] {
-  const { context, passages } = chunkPassages(chunk, language);
-  return passages.map((p) => new Set([...p.terms, ...context, ...(p.header ?? [])]));
-}
-
-describe('chunkPassages', () => {
+describe('passageTerms', () => {
   const terms = (text: string, language: 'es' | 'en' = 'en') => new Set(analyse(text, language));
   const has = (sets: Set<string>[], text: string, language: 'es' | 'en' = 'en') => sets.some((s) => [...terms(text, language)].every((t) => s.has(t)));
 
@@ -87,18 +81,11 @@ describe('chunkPassages', () => {
 });
 
 describe('bestPassageShare', () => {
-  const passages = { context: ['h'], passages: [{ terms: ['a', 'b'], header: null }, { terms: ['c'], header: ['d'] }] };
-
-  it('is the highest weighted share one passage holds with its heading path and header line', () => {
+  it('is the highest weighted share one passage holds', () => {
+    const passages = [new Set(['a', 'b']), new Set(['c'])];
     expect(bestPassageShare(passages, ['a', 'b', 'c'], [1, 1, 2], 4)).toBe(0.5);
-    expect(bestPassageShare(passages, ['c', 'd', 'h'], [2, 1, 1], 4)).toBe(1);
-    expect(bestPassageShare(passages, ['a', 'd'], [1, 1], 2)).toBe(0.5);
-    expect(bestPassageShare(passages, ['x'], [1], 1)).toBe(0);
+    expect(bestPassageShare(passages, ['c'], [2], 2)).toBe(1);
+    expect(bestPassageShare(passages, ['d'], [1], 1)).toBe(0);
     expect(bestPassageShare(passages, ['a'], [1], 0)).toBe(0);
-  });
-
-  it('counts a term repeated in one passage once, and the heading path alone when there is no passage', () => {
-    expect(bestPassageShare({ context: [], passages: [{ terms: ['a', 'a', 'a'], header: null }] }, ['a', 'b'], [1, 1], 2)).toBe(0.5);
-    expect(bestPassageShare({ context: ['a'], passages: [] }, ['a', 'b'], [1, 1], 2)).toBe(0.5);
   });
 });
