@@ -7,7 +7,7 @@
  * a flag per row for chunks stored without a vector, and a BM25 index of the chunk tokens
  * (analysis.ts, in the agent's language: heading path + text, folded, stop words dropped, lightly
  * stemmed). After fusion, near-duplicates of a better chunk are dropped and each result gets an
- * absolute relevance (combineRelevance, with passage-level coverage: combineCoverage). Chunk objects keep a view into the
+ * absolute relevance (combineRelevance). Chunk objects keep a view into the
  * matrix instead of their own copy.
  *
  * Merge: relative score fusion (the scheme Weaviate made its default hybrid fusion). Each half
@@ -32,7 +32,6 @@
 import { EMBEDDING_DIMENSIONS } from '../ai/ports.js';
 import { analyse, chunkTerms, weightOfTerm } from './analysis.js';
 import { Bm25Index } from './bm25.js';
-import { bestPassageShare, PassageCache } from './coverage.js';
 import type { AgentKnowledgeRef, ChunkStore, IndexSnapshotStore, KnowledgeChunk, KnowledgeLanguage, KnowledgeRetriever, RetrievedChunk } from './ports.js';
 import { decodeSnapshot, encodeSnapshot } from './snapshot.js';
 import { createVectorMatrix, dot, type VectorMatrix } from './vector-scan.js';
@@ -178,7 +177,7 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
   }
 
   // ---- absolute relevance: the idf-weighted share of the query's terms the chunk holds (weak words
-  // counting a quarter), blended with the best share one passage of it holds (coverage.ts); cosine as is
+  // counting a quarter), cosine as is
   const distinct = [...new Set(queryTerms)];
   const idfs = distinct.map((t) => index.bm25.idf(t, RELEVANCE_MIN_PASSAGES) * weightOfTerm(t, index.language));
   const queryMax = idfs.reduce((a, b) => a + b, 0);
@@ -188,9 +187,7 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
     distinct.forEach((t, k) => {
       if (index.bm25.holds(t, i)) held += idfs[k]!;
     });
-    const chunkShare = held / queryMax;
-    const passageShare = Math.min(chunkShare, bestPassageShare(passagesOf(index, i), distinct, idfs, queryMax));
-    return combineCoverage(chunkShare, passageShare);
+    return held / queryMax;
   };
   const vectorRelevance = (i: number) => (cosines && index.hasVector[i] ? Math.max(0, cosines[i]!) : 0);
   // A half that cannot speak (no query vector / no query term, or switched off) leaves the relevance to the other.
@@ -219,26 +216,6 @@ export function searchIndex(index: AgentIndex, query: string, queryVector: Float
 export function combineRelevance(keyword: number, vector: number): number {
   return RELEVANCE_KEYWORD_WEIGHT * keyword + (1 - RELEVANCE_KEYWORD_WEIGHT) * vector;
 }
-/**
- * The keyword half of the relevance from the share of the question's key words the whole chunk
- * holds and the best share one of its passages holds (a sentence or a table row with the heading
- * path and the table's header line: coverage.ts), so words scattered over unrelated sentences count
- * less than the same words together.
- */
-export function combineCoverage(chunkShare: number, passageShare: number): number {
-  return (1 - PASSAGE_COVERAGE_WEIGHT) * chunkShare + PASSAGE_COVERAGE_WEIGHT * passageShare;
-}
-/**
- * Measured on the graded and held-out sets only (bench-knowledge-eval --no-blind): 0.25–0.3 turns
- * two held-out answers from a passage that does not hold them (words of the question scattered over
- * a route description) into refusals and changes nothing else; from 0.35 graded answers drawn from
- * the right table row start to fall under the threshold (rows word questions differently from
- * customers: "muela con varias raíces" vs "Endodoncia multirradicular"), and the passage share
- * alone (1.0) loses three of them. Chunks are small (sections end at headings, table chunks ~300
- * characters), so whole-chunk and passage shares mostly agree.
- */
-export const PASSAGE_COVERAGE_WEIGHT = 0.3;
-
 /**
  * 0.7 keyword + 0.3 cosine: measured on the graded set (bench-knowledge-eval, local embedding), the
  * keyword half separates unanswerable from answerable questions better (at 90 % of unanswerable
@@ -282,14 +259,6 @@ function isNearDuplicate(index: AgentIndex, a: number, b: number): boolean {
   // Too short to judge by overlap ("big 0" vs "big 1"): only the same words count.
   if (small.size < 3) return shared === small.size && small.size === large.size;
   return shared / small.size >= NEAR_DUPLICATE_CONTAINMENT;
-}
-
-/** The passages' terms of a chunk (coverage.ts), made on demand once per index. */
-const passageCache = new WeakMap<AgentIndex, PassageCache>();
-function passagesOf(index: AgentIndex, i: number): Set<string>[] {
-  let cache = passageCache.get(index);
-  if (!cache) passageCache.set(index, (cache = new PassageCache(index.language)));
-  return cache.of(i, index.chunks[i]!);
 }
 
 /** Word 3-shingles of a chunk's text (its words themselves when it has fewer than 3), made on demand once per index. */
