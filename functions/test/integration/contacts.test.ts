@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Contact, ContactStats } from '../../src/contract/contacts.js';
-import { api, get, getItem, itemsOf, registerUser } from '../support/api.js';
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { api, db, get, getItem, itemsOf, registerUser, tableName } from '../support/api.js';
 import {
   activeUser,
   addContact,
@@ -307,6 +308,52 @@ describe('GET /api/contacts: search', () => {
     expect(res.body.pagination).toEqual({ currentPage: 1, totalPages: 1, limit: 5, totalContacts: 2, hasPrevPage: false, hasNextPage: false });
     expect((await listContacts(token, { search: 'jose', source: 'api' })).body.data).toEqual([]);
     expect((await listContacts(token, { search: 'jose', page: 2, limit: 5 })).body).toMatchObject({ data: [], pagination: { totalContacts: 2 } });
+  });
+
+  it('in a Spanish account finds a number by how it begins (national, +34, 0034) or ends, within a source', async () => {
+    const { token } = await activeUser();
+    expect((await api('PUT', '/api/user/profile', { token, body: { name: 'Clínica Peña', language: 'es', country: 'ES' } })).status).toBe(200);
+    const lucia = await addContact(token, { name: 'Lucía Muñoz', phoneNumber: '600 111 333' });
+    const pedro = await addContact(token, { name: 'Pedro Peña', phoneNumber: '911 22 23 33' });
+    const ids = async (search: string, source?: string) => (await listContacts(token, { search, ...(source ? { source } : {}) })).body.data?.map((c) => c._id);
+
+    expect(await ids('600 111')).toEqual([lucia._id]);
+    expect(await ids('600111333')).toEqual([lucia._id]);
+    expect(await ids('+34 600')).toEqual([lucia._id]);
+    expect(await ids('0034 911')).toEqual([pedro._id]);
+    expect(await ids('3460')).toEqual([lucia._id]); // with the country code, without +
+    expect(await ids('333')).toEqual([]); // three digits: only a beginning, and no number begins so
+    expect(await ids('1333')).toEqual([lucia._id]); // the end
+    expect(await ids('2333')).toEqual([pedro._id]);
+    expect(await ids('600 111', 'manual')).toEqual([lucia._id]);
+    expect(await ids('600 111', 'api')).toEqual([]);
+    expect(await ids('1113')).toEqual([]); // digits inside a number are not indexed
+  });
+
+  it('still finds contacts indexed before issue 19 (a token per suffix of the number, a phone guard without source)', async () => {
+    const { token, userId } = await activeUser();
+    const old = await addContact(token, { name: 'Elena Vieja', phoneNumber: '+34 612 00 11 22' });
+    const tokenPk = `USER#${userId}#TOK`;
+    const current = (await itemsOf(tokenPk)).filter((t) => String(t.sk).endsWith(`#${old._id}`));
+    const suffixes = Array.from({ length: '34612001122'.length - 3 }, (_, i) => '34612001122'.slice(i));
+    const legacyTokens = ['elena', 'vieja', ...suffixes];
+    await db().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...current.filter((t) => !legacyTokens.some((l) => t.sk === `${l}#${old._id}`)).map((t) => ({ Delete: { TableName: tableName(), Key: { pk: tokenPk, sk: t.sk } } })),
+          ...legacyTokens.map((t) => ({ Put: { TableName: tableName(), Item: { pk: tokenPk, sk: `${t}#${old._id}`, src: 'manual', entity: 'contactToken' } } })),
+          { Update: { TableName: tableName(), Key: { pk: `USER#${userId}`, sk: 'PHONE#+34612001122' }, UpdateExpression: 'REMOVE src' } },
+          { Update: { TableName: tableName(), Key: { pk: `USER#${userId}`, sk: `CONTACT#${old._id}` }, UpdateExpression: 'SET tokens = :t', ExpressionAttributeValues: { ':t': legacyTokens } } },
+        ],
+      }),
+    );
+    const ids = async (search: string, source?: string) => (await listContacts(token, { search, ...(source ? { source } : {}) })).body.data?.map((c) => c._id);
+
+    for (const q of ['612 00', '1122', '0011', '+34 612', 'elena']) expect(await ids(q), q).toEqual([old._id]);
+    expect(await ids('612 00', 'manual')).toEqual([old._id]); // through its old tokens, which carry the source
+    // Deleting it removes exactly the tokens it was written with.
+    expect((await deleteContact(token, old._id)).status).toBe(200);
+    expect((await itemsOf(tokenPk)).filter((t) => String(t.sk).endsWith(`#${old._id}`))).toEqual([]);
   });
 
   it("never finds another user's contacts", async () => {

@@ -8,13 +8,11 @@
  * transactions took minutes; packed, a fraction of that.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { ContactSource } from '../../contract/contacts.js';
 import type { ContactBulkWriter } from '../../domain/contacts/job-ports.js';
 import type { StoredContact } from '../../domain/contacts/ports.js';
-import { padSeq } from '../../domain/contacts/contact-id.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import { DynamoActivityCounters } from './activity.js';
-import { BUCKET_SIZE, DIRECTORY_SHARDS, contactSk, phoneSk, shardSk, sourceGsiPk, tokenPk } from './contacts.js';
+import { DIRECTORY_SHARDS, contactItem, contactSk, counterDeltas, guardDelete, guardPut, itemsOf, phoneSk, shardSk, tokenDelete, tokenPut } from './contacts.js';
 import { userPk } from './keys.js';
 import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
 
@@ -22,19 +20,7 @@ const MAX_ITEMS = 100;
 /** Transactions in flight at once (they share counter shards: more mostly adds conflicts). */
 const LANES = 4;
 
-const SOURCE_LETTER: Record<ContactSource, string> = { manual: 'm', whatsapp_import: 'w', api: 'p' };
-
 type Item = Record<string, unknown>;
-
-function deltasOf(contact: StoredContact, sign: 1 | -1): Record<string, number> {
-  return {
-    total: sign,
-    withPhone: contact.phoneNumber ? sign : 0,
-    waContacts: contact.isWAContact ? sign : 0,
-    myContacts: contact.source === 'manual' ? sign : 0,
-    [`${SOURCE_LETTER[contact.source]}${Math.floor(contact.seq / BUCKET_SIZE)}`]: sign,
-  };
-}
 
 /** Contacts packed in order into groups whose items (plus ≤ 8 shard updates) fit one transaction. */
 function pack(contacts: readonly StoredContact[], itemsOf: (c: StoredContact) => number): StoredContact[][] {
@@ -70,7 +56,7 @@ export class DynamoContactBulkWriter implements ContactBulkWriter {
     for (const c of contacts) {
       const shard = c.seq % DIRECTORY_SHARDS;
       const sums = byShard.get(shard) ?? {};
-      for (const [k, d] of Object.entries(deltasOf(c, sign))) sums[k] = (sums[k] ?? 0) + d;
+      for (const [k, d] of Object.entries(counterDeltas(c, sign))) sums[k] = (sums[k] ?? 0) + d;
       byShard.set(shard, sums);
     }
     return [...byShard].flatMap(([shard, sums]) => {
@@ -91,28 +77,9 @@ export class DynamoContactBulkWriter implements ContactBulkWriter {
   }
 
   private insertItems(userId: string, c: StoredContact): TransactItem[] {
-    const items: TransactItem[] = [
-      {
-        Put: {
-          TableName: this.tableName,
-          Item: { ...c, pk: userPk(userId), sk: contactSk(c.id), entity: 'contact', gsi1pk: sourceGsiPk(userId, c.source), gsi1sk: padSeq(c.seq), version: 1 },
-          ConditionExpression: 'attribute_not_exists(pk)',
-        },
-      },
-    ];
-    if (c.phoneNumber) {
-      items.push({
-        Put: {
-          TableName: this.tableName,
-          Item: { pk: userPk(userId), sk: phoneSk(c.phoneNumber), contactId: c.id, entity: 'contactPhone' },
-          ConditionExpression: 'attribute_not_exists(pk)',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        },
-      });
-    }
-    for (const token of c.tokens) {
-      items.push({ Put: { TableName: this.tableName, Item: { pk: tokenPk(userId), sk: `${token}#${c.id}`, src: c.source, entity: 'contactToken' } } });
-    }
+    const items: TransactItem[] = [{ Put: { TableName: this.tableName, Item: contactItem(userId, c, 1), ConditionExpression: 'attribute_not_exists(pk)' } }];
+    if (c.phoneNumber) items.push(guardPut(this.tableName, userId, c));
+    for (const token of c.tokens) items.push(tokenPut(this.tableName, userId, c, token));
     return items;
   }
 
@@ -120,17 +87,8 @@ export class DynamoContactBulkWriter implements ContactBulkWriter {
     const items: TransactItem[] = [
       { Delete: { TableName: this.tableName, Key: { pk: userPk(userId), sk: contactSk(c.id) }, ConditionExpression: 'attribute_exists(pk)' } },
     ];
-    if (c.phoneNumber) {
-      items.push({
-        Delete: {
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: phoneSk(c.phoneNumber) },
-          ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
-          ExpressionAttributeValues: { ':id': c.id },
-        },
-      });
-    }
-    for (const token of c.tokens) items.push({ Delete: { TableName: this.tableName, Key: { pk: tokenPk(userId), sk: `${token}#${c.id}` } } });
+    if (c.phoneNumber) items.push(guardDelete(this.tableName, userId, c));
+    for (const token of c.tokens) items.push(tokenDelete(this.tableName, userId, c, token));
     return items;
   }
 
@@ -145,7 +103,7 @@ export class DynamoContactBulkWriter implements ContactBulkWriter {
   async insertMany(userId: string, contacts: readonly StoredContact[]) {
     const created: StoredContact[] = [];
     const duplicates: { contact: StoredContact; existingContactId: string }[] = [];
-    const groups = pack(contacts, (c) => 1 + (c.phoneNumber ? 1 : 0) + c.tokens.length);
+    const groups = pack(contacts, itemsOf);
     await mapLimit(groups, LANES, async (group) => {
       let pending = group;
       while (pending.length > 0) {
@@ -177,7 +135,7 @@ export class DynamoContactBulkWriter implements ContactBulkWriter {
   async removeMany(userId: string, contacts: readonly StoredContact[]): Promise<number> {
     let removed = 0;
     const done: StoredContact[] = [];
-    const groups = pack(contacts, (c) => 1 + (c.phoneNumber ? 1 : 0) + c.tokens.length);
+    const groups = pack(contacts, itemsOf);
     await mapLimit(groups, LANES, async (group) => {
       let pending = group;
       while (pending.length > 0) {

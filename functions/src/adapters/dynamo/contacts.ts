@@ -11,7 +11,8 @@
  *   live contacts (`m123` = manual contacts with seq 12300..12399). Eight shards instead of one
  *   item so parallel creates (imports) rarely collide on one item's transaction lock; a read
  *   is still one BatchGetItem.
- * - pk=USER#{u}, sk=PHONE#{e164}: phone uniqueness guard (contactId).
+ * - pk=USER#{u}, sk=PHONE#{e164}: phone uniqueness guard (contactId, src = the contact's source);
+ *   also how a search finds a number by its beginning (a prefix range over these keys).
  * - pk=USER#{u}#TOK, sk={token}#{id}: search tokens (src = the contact's source).
  *
  * Every create, update and delete is ONE TransactWriteItems over the contact, its guard, its
@@ -99,7 +100,7 @@ function rawString(item: Item | undefined, name: string): string | undefined {
 }
 
 /** Counter deltas of one contact on its shard (sign +1 on create, -1 on delete). */
-function counterDeltas(contact: StoredContact, sign: 1 | -1) {
+export function counterDeltas(contact: StoredContact, sign: 1 | -1) {
   return {
     total: sign,
     withPhone: contact.phoneNumber ? sign : 0,
@@ -108,6 +109,57 @@ function counterDeltas(contact: StoredContact, sign: 1 | -1) {
     [bucketAttr(contact.source, contact.seq)]: sign,
   };
 }
+
+/**
+ * The items of a contact, shared by the single writes here and the bulk writer (contact-bulk.ts):
+ * one definition of what a contact, its phone guard and its tokens look like in the table.
+ */
+export function contactItem(userId: string, contact: StoredContactWithVersion, version: number): Item {
+  const { version: _ignored, ...rest } = contact;
+  return {
+    ...rest,
+    pk: userPk(userId),
+    sk: contactSk(contact.id),
+    entity: 'contact',
+    gsi1pk: sourceGsiPk(userId, contact.source),
+    gsi1sk: padSeq(contact.seq),
+    version,
+  };
+}
+
+export function guardPut(tableName: string, userId: string, contact: StoredContact): TransactItem {
+  return {
+    Put: {
+      TableName: tableName,
+      Item: { pk: userPk(userId), sk: phoneSk(contact.phoneNumber), contactId: contact.id, src: contact.source, entity: 'contactPhone' },
+      ConditionExpression: 'attribute_not_exists(pk)',
+      ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+    },
+  };
+}
+
+export function guardDelete(tableName: string, userId: string, contact: StoredContact): TransactItem {
+  return {
+    Delete: {
+      TableName: tableName,
+      Key: { pk: userPk(userId), sk: phoneSk(contact.phoneNumber) },
+      // Only our own guard (a missing one is fine: nothing to release).
+      ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
+      ExpressionAttributeValues: { ':id': contact.id },
+    },
+  };
+}
+
+export function tokenPut(tableName: string, userId: string, contact: StoredContact, token: string): TransactItem {
+  return { Put: { TableName: tableName, Item: { pk: tokenPk(userId), sk: `${token}#${contact.id}`, src: contact.source, entity: 'contactToken' } } };
+}
+
+export function tokenDelete(tableName: string, userId: string, contact: StoredContact, token: string): TransactItem {
+  return { Delete: { TableName: tableName, Key: { pk: tokenPk(userId), sk: `${token}#${contact.id}` } } };
+}
+
+/** The phone guard (whose ConditionalCheckFailed names a duplicate) counts one item when there is a number. */
+export const itemsOf = (contact: StoredContact) => 1 + (contact.phoneNumber ? 1 : 0) + contact.tokens.length;
 
 export class DynamoContactRepository implements ContactRepository {
   /** The dashboard's hourly "contacts added" counter (ACT#{day}), beside the transaction. */
@@ -135,19 +187,6 @@ export class DynamoContactRepository implements ContactRepository {
     return Number(Attributes?.lastSeq) - count + 1;
   }
 
-  private contactItem(userId: string, contact: StoredContactWithVersion, version: number): Item {
-    const { version: _ignored, ...rest } = contact;
-    return {
-      ...rest,
-      pk: userPk(userId),
-      sk: contactSk(contact.id),
-      entity: 'contact',
-      gsi1pk: sourceGsiPk(userId, contact.source),
-      gsi1sk: padSeq(contact.seq),
-      version,
-    };
-  }
-
   private shardUpdate(userId: string, seq: number, deltas: Record<string, number>): TransactItem | null {
     const entries = Object.entries(deltas).filter(([, d]) => d !== 0);
     if (entries.length === 0) return null;
@@ -163,19 +202,6 @@ export class DynamoContactRepository implements ContactRepository {
         },
       },
     };
-  }
-
-  private tokenPut(userId: string, contact: StoredContact, token: string): TransactItem {
-    return {
-      Put: {
-        TableName: this.tableName,
-        Item: { pk: tokenPk(userId), sk: `${token}#${contact.id}`, src: contact.source, entity: 'contactToken' },
-      },
-    };
-  }
-
-  private tokenDelete(userId: string, contact: StoredContact, token: string): TransactItem {
-    return { Delete: { TableName: this.tableName, Key: { pk: tokenPk(userId), sk: `${token}#${contact.id}` } } };
   }
 
   private transact(items: TransactItem[]): Promise<void> {
@@ -196,15 +222,15 @@ export class DynamoContactRepository implements ContactRepository {
       {
         Put: {
           TableName: this.tableName,
-          Item: this.contactItem(userId, contact, 1),
+          Item: contactItem(userId, contact, 1),
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
     ];
     const guardIndex = contact.phoneNumber ? items.length : -1;
-    if (contact.phoneNumber) items.push(this.guardPut(userId, contact));
+    if (contact.phoneNumber) items.push(guardPut(this.tableName, userId, contact));
     items.push(this.shardUpdate(userId, contact.seq, counterDeltas(contact, 1))!);
-    for (const token of contact.tokens) items.push(this.tokenPut(userId, contact, token));
+    for (const token of contact.tokens) items.push(tokenPut(this.tableName, userId, contact, token));
     try {
       await this.transact(items);
       await this.activity.add(userId, contact.createdAt, { ct: 1 });
@@ -218,29 +244,6 @@ export class DynamoContactRepository implements ContactRepository {
     }
   }
 
-  private guardPut(userId: string, contact: StoredContact): TransactItem {
-    return {
-      Put: {
-        TableName: this.tableName,
-        Item: { pk: userPk(userId), sk: phoneSk(contact.phoneNumber), contactId: contact.id, entity: 'contactPhone' },
-        ConditionExpression: 'attribute_not_exists(pk)',
-        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-      },
-    };
-  }
-
-  private guardDelete(userId: string, contact: StoredContact): TransactItem {
-    return {
-      Delete: {
-        TableName: this.tableName,
-        Key: { pk: userPk(userId), sk: phoneSk(contact.phoneNumber) },
-        // Only our own guard (a missing one is fine: nothing to release).
-        ConditionExpression: 'attribute_not_exists(pk) OR contactId = :id',
-        ExpressionAttributeValues: { ':id': contact.id },
-      },
-    };
-  }
-
   private versionCondition(before: StoredContactWithVersion) {
     return before.version
       ? { ConditionExpression: 'version = :v', ExpressionAttributeValues: { ':v': before.version } }
@@ -252,17 +255,17 @@ export class DynamoContactRepository implements ContactRepository {
       {
         Put: {
           TableName: this.tableName,
-          Item: this.contactItem(userId, after, (before.version ?? 0) + 1),
+          Item: contactItem(userId, after, (before.version ?? 0) + 1),
           ...this.versionCondition(before),
         },
       },
     ];
     let guardIndex = -1;
     if (before.phoneNumber !== after.phoneNumber) {
-      if (before.phoneNumber) items.push(this.guardDelete(userId, before));
+      if (before.phoneNumber) items.push(guardDelete(this.tableName, userId, before));
       if (after.phoneNumber) {
         guardIndex = items.length;
-        items.push(this.guardPut(userId, after));
+        items.push(guardPut(this.tableName, userId, after));
       }
       const withPhone = Number(Boolean(after.phoneNumber)) - Number(Boolean(before.phoneNumber));
       const shard = this.shardUpdate(userId, after.seq, { withPhone });
@@ -270,8 +273,8 @@ export class DynamoContactRepository implements ContactRepository {
     }
     const oldTokens = new Set(before.tokens);
     const newTokens = new Set(after.tokens);
-    for (const t of oldTokens) if (!newTokens.has(t)) items.push(this.tokenDelete(userId, before, t));
-    for (const t of newTokens) if (!oldTokens.has(t)) items.push(this.tokenPut(userId, after, t));
+    for (const t of oldTokens) if (!newTokens.has(t)) items.push(tokenDelete(this.tableName, userId, before, t));
+    for (const t of newTokens) if (!oldTokens.has(t)) items.push(tokenPut(this.tableName, userId, after, t));
     try {
       await this.transact(items);
     } catch (error) {
@@ -296,9 +299,9 @@ export class DynamoContactRepository implements ContactRepository {
         },
       },
     ];
-    if (contact.phoneNumber) items.push(this.guardDelete(userId, contact));
+    if (contact.phoneNumber) items.push(guardDelete(this.tableName, userId, contact));
     items.push(this.shardUpdate(userId, contact.seq, counterDeltas(contact, -1))!);
-    for (const token of contact.tokens) items.push(this.tokenDelete(userId, contact, token));
+    for (const token of contact.tokens) items.push(tokenDelete(this.tableName, userId, contact, token));
     try {
       await this.transact(items);
       await this.activity.add(userId, contact.createdAt, { ct: -1 });
@@ -456,6 +459,26 @@ export class DynamoContactRepository implements ContactRepository {
       ids.add(sk.slice(sk.lastIndexOf('#') + 1));
     }
     return { ids: [...ids], complete: items.length <= cap };
+  }
+
+  async idsByPhonePrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {
+    const from = phoneSk(prefix);
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        // A range for begins_with, as in idsByTokenPrefix.
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :upper',
+        ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': from, ':upper': `${from}\u{10FFFF}` },
+        ProjectionExpression: 'contactId, src',
+      },
+      cap + 1,
+      cap + 1,
+    );
+    // A guard written before it carried `src` cannot be told apart by source: its contact's
+    // old suffix tokens (which the token Query reads) find it instead.
+    const ids = items.filter((item) => !source || item.src === source).map((item) => String(item.contactId));
+    return { ids: [...new Set(ids)], complete: items.length <= cap };
   }
 
   async phoneOwners(userId: string, phones: readonly string[]): Promise<Map<string, string>> {

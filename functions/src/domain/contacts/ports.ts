@@ -57,6 +57,8 @@ export interface ContactRepository {
   page(userId: string, input: { source?: ContactSource; offset: number; limit: number }): Promise<{ items: StoredContact[]; total: number }>;
   /** Ids of the contacts having a token that begins with `prefix` (and of `source`, if given). */
   idsByTokenPrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix>;
+  /** Ids of the contacts whose E.164 number begins with `prefix` ("+34600"), of `source` if given. */
+  idsByPhonePrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix>;
   /** The contacts with these ids (unknown ids are skipped), in no particular order. */
   getMany(userId: string, ids: readonly string[]): Promise<StoredContact[]>;
   stats(userId: string): Promise<ContactStats>;

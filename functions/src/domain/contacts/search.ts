@@ -1,6 +1,7 @@
 /**
- * Word-prefix search over the token index (see ACCESS-PATTERNS.md, search): one Query per term,
- * in parallel, intersected; the newest CONTACT_SEARCH_MAX_MATCHES ids, and whether that is all.
+ * Word-prefix search over the token index and the phone guards (see ACCESS-PATTERNS.md, search):
+ * one Query per term (per alternative of a phone term, united), in parallel, intersected; the
+ * newest CONTACT_SEARCH_MAX_MATCHES ids, and whether that is all.
  */
 import { CONTACT_SEARCH_MAX_MATCHES, type ContactSource } from '../../contract/contacts.js';
 import type { ContactRepository, IdsByPrefix, StoredContact } from './ports.js';
@@ -27,6 +28,12 @@ export function intersectMatches(sets: readonly IdsByPrefix[]): { ids: string[];
   return { ids: ids.slice(0, CONTACT_SEARCH_MAX_MATCHES), truncated };
 }
 
+/** The ids any of the sets holds; complete when every set is. */
+export function unite(sets: readonly IdsByPrefix[]): IdsByPrefix {
+  if (sets.length === 1) return sets[0]!;
+  return { ids: [...new Set(sets.flatMap((s) => s.ids))], complete: sets.every((s) => s.complete) };
+}
+
 export async function searchContactIds(
   contacts: ContactRepository,
   defaultCountry: string,
@@ -35,7 +42,16 @@ export async function searchContactIds(
   source: ContactSource | undefined,
 ): Promise<{ ids: string[]; truncated: boolean }> {
   const terms = searchTerms(search, defaultCountry);
-  const sets = await Promise.all(terms.map((t) => contacts.idsByTokenPrefix(userId, t, source, SEARCH_TERM_READ_CAP)));
+  const sets = await Promise.all(
+    terms.map(async (term) =>
+      unite(
+        await Promise.all([
+          ...term.tokens.map((t) => contacts.idsByTokenPrefix(userId, t, source, SEARCH_TERM_READ_CAP)),
+          ...term.phones.map((p) => contacts.idsByPhonePrefix(userId, p, source, SEARCH_TERM_READ_CAP)),
+        ]),
+      ),
+    ),
+  );
   return intersectMatches(sets);
 }
 

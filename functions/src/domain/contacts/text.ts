@@ -4,9 +4,12 @@
  *
  * Search is word-prefix: a query term matches a contact when it is the beginning of one of the
  * contact's tokens. Tokens and terms are normalised the same way: NFD, diacritics stripped,
- * lower case ("José" → "jose"), so "jose" finds "José" and "JOSÉ" finds "jose".
+ * lower case ("José" → "jose"), so "jose" finds "José" and "JOSÉ" finds "jose". A phone number
+ * is found by its beginning (the E.164 prefix of its guard item) or its end (one token, its digits
+ * reversed behind REVERSED_MARK) instead of one token per suffix: each token is one item written
+ * with the contact, and an import's speed is its number of items (issue 19).
  */
-import { parsePhoneNumberFromString as parseWithMetadata, type CountryCode } from 'libphonenumber-js/core';
+import { getCountryCallingCode as callingCodeWithMetadata, parsePhoneNumberFromString as parseWithMetadata, type CountryCode } from 'libphonenumber-js/core';
 import { phoneMetadata } from './phone-metadata.js';
 // phone.js, not contacts.js: the integrations' bundles need the phone rules, not the contacts schemas.
 import { looksLikePhone, phoneInvalidWithExample } from '../../contract/phone.js';
@@ -21,6 +24,15 @@ export const MIN_PHONE_SUFFIX = 4;
 
 const parsePhoneNumberFromString = (text: string, options?: { defaultCountry?: CountryCode }) =>
   parseWithMetadata(text, options ?? {}, phoneMetadata);
+
+/** The calling code of a country ("34" for ES); the default country's when it has none. */
+function callingCode(country: string): string {
+  try {
+    return callingCodeWithMetadata(country.toUpperCase() as CountryCode, phoneMetadata);
+  } catch {
+    return '';
+  }
+}
 
 /** NFD + strip combining marks + lower case. */
 export function fold(text: string): string {
@@ -74,66 +86,107 @@ export function phoneInvalidFor(country: string): string {
   return phoneInvalidWithExample(row ? { national: row[1], international: row[2] } : undefined);
 }
 
-/** The digits a contact's phone number is found by: every suffix of its E.164 digits of 4+ digits. */
+/** Marks a reversed-digits token: a suffix of the number is a prefix of its reversal. */
+export const REVERSED_MARK = '~';
+
+const reversed = (digits: string) => REVERSED_MARK + [...digits].reverse().join('');
+
+/**
+ * The token a contact's phone number is found by its end: its digits reversed ("~87654321643"
+ * for +34612345678). Its beginning is found by the phone guard item itself (PHONE#+34612…),
+ * so it costs no token: each token is one more item an import writes.
+ */
 export function phoneTokens(e164: string): string[] {
   const digits = e164.replace(/\D/g, '');
-  const out: string[] = [];
-  for (let start = 0; digits.length - start >= MIN_PHONE_SUFFIX; start++) out.push(digits.slice(start));
-  return out;
+  return digits ? [reversed(digits)] : [];
 }
 
-/** The e-mail whole, its local part, its domain, and the words of both. */
+/**
+ * The e-mail whole (its local part and first words are prefixes of it), its domain, and the other
+ * words of both except the top-level domain ("ana.ruiz@clinica-pena.es" → "ruiz", "pena").
+ */
 export function emailTokens(email: string): string[] {
   const folded = fold(email.trim());
   if (!folded) return [];
   const at = folded.lastIndexOf('@');
   const local = at > 0 ? folded.slice(0, at) : folded;
   const domain = at > 0 ? folded.slice(at + 1) : '';
-  return [folded, local, domain, ...words(local), ...words(domain)].filter(Boolean).map((t) => t.replace(/#/g, ''));
+  return [folded, domain, ...words(local), ...words(domain).slice(0, -1)].filter(Boolean).map((t) => t.replace(/#/g, ''));
+}
+
+/** Tokens without the ones that begin another token: a term that begins those begins the longer one too. */
+function withoutPrefixes(tokens: readonly string[]): string[] {
+  const unique = [...new Set(tokens)];
+  return unique.filter((t) => !unique.some((other) => other !== t && other.startsWith(t)));
 }
 
 /**
  * The search tokens of a contact: name words first (what people search most), then the e-mail,
- * then the phone suffixes; unique, cut to MAX_TOKEN_LENGTH, at most MAX_TOKENS_PER_CONTACT.
+ * then the phone; unique, cut to MAX_TOKEN_LENGTH, none the beginning of another, at most
+ * MAX_TOKENS_PER_CONTACT.
  */
 export function contactTokens(contact: { name: string; email: string; phoneNumber: string }): string[] {
   const tokens = new Set<string>();
   const add = (list: string[]) => {
-    for (const t of list) if (t && tokens.size < MAX_TOKENS_PER_CONTACT) tokens.add(cut(t));
+    for (const t of list) if (t && tokens.size < MAX_TOKENS_PER_CONTACT) tokens.add(t);
   };
-  const nameWords = words(contact.name);
-  // The phone's suffixes and the e-mail are reserved room first: a long name cannot push them out.
-  const phone = contact.phoneNumber ? phoneTokens(contact.phoneNumber) : [];
-  const email = emailTokens(contact.email);
+  const nameWords = words(contact.name).map(cut);
+  // The phone and the e-mail are reserved room first: a long name cannot push them out.
+  const phone = contact.phoneNumber ? phoneTokens(contact.phoneNumber).map(cut) : [];
+  const email = emailTokens(contact.email).map(cut);
   add(nameWords.slice(0, Math.max(0, MAX_TOKENS_PER_CONTACT - phone.length - new Set(email).size)));
   add(email);
   add(phone);
-  return [...tokens];
+  return withoutPrefixes([...tokens]);
 }
 
 /**
- * The terms of a search query. A query that looks like a phone number ("+1 (415) 555-01",
- * "555 0123") is one term of digits (its national digits when it parses as a full number, so
- * "07700 900123" finds +447700900123 with default country GB); anything else is its words.
+ * One term of a search: the contact matches it when one of its tokens begins with one of
+ * `tokens`, or its E.164 number begins with one of `phones`.
  */
-export function searchTerms(query: string, defaultCountry: string): string[] {
-  const trimmed = query.trim();
-  if (!trimmed) return [];
-  if (/\d/.test(trimmed) && /^\+?[\d\s().\-/]+$/.test(trimmed)) {
-    const digits = trimmed.replace(/\D/g, '');
-    const parsed = digits.length >= 8 ? toE164(trimmed, defaultCountry) : null;
-    if (parsed && !trimmed.startsWith('+')) {
-      // National input: the national significant number is a suffix of the stored digits.
-      const national = parsePhoneNumberFromString(parsed)?.nationalNumber;
-      if (national) return [cut(national)];
-    }
-    return [cut(digits)];
-  }
-  // An e-mail address (or its beginning) is one term: a prefix of the whole e-mail token.
-  if (trimmed.includes('@') && !/\s/.test(trimmed)) return [cut(fold(trimmed).replace(/#/g, ''))];
-  return [...new Set(words(trimmed).map(cut))];
+export interface SearchTerm {
+  tokens: string[];
+  phones: string[];
 }
 
-/** Does every term begin one of the tokens? */
-export const matchesAll = (tokens: readonly string[], terms: readonly string[]) =>
-  terms.every((term) => tokens.some((token) => token.startsWith(term)));
+/**
+ * The term of a phone-looking query's digits. International input ("+34 600", "0034 600") is the
+ * beginning of an E.164 number. National input is the beginning of a number at home (country code
+ * added, trunk zeros dropped: "020 79" in GB → +4420 79…), the whole number when it parses as one,
+ * or, from MIN_PHONE_SUFFIX digits, the end of any number. `tokens` also carry the digits as they
+ * are: contacts indexed before issue 19 hold every suffix of their digits as tokens.
+ */
+function phoneTerm(trimmed: string, country: string): SearchTerm {
+  const international = /^(\+|00[1-9])/.test(trimmed);
+  const typed = trimmed.replace(/\D/g, '');
+  const digits = international && !trimmed.startsWith('+') ? typed.slice(2) : typed;
+  if (international) return { phones: [`+${digits}`], tokens: [cut(digits)] };
+  const whole = digits.length >= 8 ? toE164(trimmed, country) : null;
+  const national = (whole && parsePhoneNumberFromString(whole)?.nationalNumber) || digits;
+  const ending = national.length >= MIN_PHONE_SUFFIX ? [cut(reversed(national))] : [];
+  const atHome = whole ?? `+${callingCode(country)}${digits.replace(/^0+/, '')}`;
+  return { phones: [...new Set([atHome, `+${digits}`])], tokens: [cut(national), ...ending] };
+}
+
+/**
+ * The terms of a search query: a query that looks like a phone number ("+1 (415) 555-01",
+ * "600 111 333") is one phone term (phoneTerm); an e-mail address or a domain (or its beginning) is
+ * one term, a prefix of the whole e-mail or domain token; anything else is its words.
+ */
+export function searchTerms(query: string, defaultCountry: string): SearchTerm[] {
+  const trimmed = query.trim();
+  if (!trimmed) return [];
+  if (/\d/.test(trimmed) && /^\+?[\d\s().\-/]+$/.test(trimmed)) return [phoneTerm(trimmed, defaultCountry)];
+  const word = (token: string): SearchTerm => ({ tokens: [token], phones: [] });
+  // An e-mail address or a domain ("acme.io"), or the beginning of one: the beginning of a whole token.
+  if (/[@.]/.test(trimmed) && !/\s/.test(trimmed)) return [word(cut(fold(trimmed).replace(/#/g, '')))];
+  return [...new Set(words(trimmed).map(cut))].map(word);
+}
+
+/** Does every term begin one of the contact's tokens or its number? (The search's rule, for tests.) */
+export const matchesAll = (contact: { tokens: readonly string[]; phoneNumber: string }, terms: readonly SearchTerm[]) =>
+  terms.every(
+    (term) =>
+      term.tokens.some((t) => contact.tokens.some((token) => token.startsWith(t))) ||
+      (contact.phoneNumber !== '' && term.phones.some((p) => contact.phoneNumber.startsWith(p))),
+  );

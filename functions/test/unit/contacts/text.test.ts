@@ -32,39 +32,68 @@ describe('search tokens and terms', () => {
     expect(fold('José ÁLVAREZ Núñez')).toBe('jose alvarez nunez');
   });
 
-  it('indexes name words, the e-mail (whole, local, domain, their words) and every phone suffix of 4+ digits', () => {
+  it('indexes name words, the e-mail (whole, domain, words) and the phone reversed (its beginning is its guard key)', () => {
     const tokens = contactTokens({ name: 'José Álvarez', email: 'Pepe.A@Acme.io', phoneNumber: '+14155550123' });
-    expect(tokens).toEqual(
-      expect.arrayContaining(['jose', 'alvarez', 'pepe.a@acme.io', 'pepe.a', 'acme.io', 'pepe', 'acme', 'io', '14155550123', '4155550123', '0123']),
-    );
-    expect(tokens).not.toContain('123');
-    expect(phoneTokens('+14155550123')).toHaveLength(8);
+    expect(tokens.sort()).toEqual(['~32105555141', 'acme.io', 'alvarez', 'jose', 'pepe.a@acme.io'].sort());
+    expect(phoneTokens('+34612345678')).toEqual(['~87654321643']);
+  });
+
+  it('drops a token that begins another: a term that begins it begins the longer one too', () => {
+    const contact = { name: 'Ana Anabel Ruiz', email: 'ana.ruiz@clinica-pena.es', phoneNumber: '+34600111333' };
+    const tokens = contactTokens(contact);
+    expect(tokens).not.toContain('ana');
+    expect(tokens).not.toContain('ana.ruiz'); // the local part begins the whole address
+    expect(tokens).not.toContain('es'); // the top-level domain is not a word anyone searches by
+    expect(tokens).toEqual(expect.arrayContaining(['anabel', 'ruiz', 'ana.ruiz@clinica-pena.es', 'clinica-pena.es', 'pena']));
+    for (const q of ['ana', 'ruiz', 'clinica', 'pena', 'ana.ruiz@cli', '600 111', '600111333', '1333', '111 333', '+34 600', '0034 600 111']) {
+      expect(matchesAll({ ...contact, tokens }, searchTerms(q, 'ES')), q).toBe(true);
+    }
+    for (const q of ['0111', 'nadie', '+1 600']) expect(matchesAll({ ...contact, tokens }, searchTerms(q, 'ES')), q).toBe(false);
+  });
+
+  it('a Spanish contact is a handful of token items (an import writes each one; every suffix of the number was 8 more)', () => {
+    expect(contactTokens({ name: 'María José García López', email: 'mjgarcia@gmail.com', phoneNumber: '+34612345678' })).toHaveLength(7);
+    // "lucia" begins the e-mail: munoz, lucia@gmail.com, gmail.com, ~87654321643.
+    expect(contactTokens({ name: 'Lucía Muñoz', email: 'lucia@gmail.com', phoneNumber: '+34612345678' })).toHaveLength(4);
   });
 
   it('caps the tokens of a contact, keeping its phone and e-mail', () => {
     const name = Array.from({ length: 60 }, (_, i) => `word${i}`).join(' ');
     const tokens = contactTokens({ name, email: 'a@b.co', phoneNumber: '+14155550123' });
     expect(tokens.length).toBeLessThanOrEqual(MAX_TOKENS_PER_CONTACT);
-    expect(tokens).toContain('0123');
+    expect(tokens).toContain('~32105555141');
     expect(tokens).toContain('a@b.co');
   });
 
-  it('reduces phone-looking queries to digits (national digits for a full national number) and text to words', () => {
-    expect(searchTerms('(415) 555-0123', 'US')).toEqual(['4155550123']);
-    expect(searchTerms('+1 415 555', 'US')).toEqual(['1415555']);
-    expect(searchTerms('555-01', 'US')).toEqual(['55501']);
-    expect(searchTerms('020 7946 0958', 'GB')).toEqual(['2079460958']);
-    expect(searchTerms('  José   álv ', 'US')).toEqual(['jose', 'alv']);
-    expect(searchTerms('Pepe.A@acme', 'US')).toEqual(['pepe.a@acme']);
+  it('reduces a phone-looking query to one term: how a number begins (E.164) or ends (reversed digits)', () => {
+    expect(searchTerms('(415) 555-0123', 'US')).toEqual([{ phones: ['+14155550123', '+4155550123'], tokens: ['4155550123', '~3210555514'] }]);
+    expect(searchTerms('+1 415 555', 'US')).toEqual([{ phones: ['+1415555'], tokens: ['1415555'] }]);
+    expect(searchTerms('0034 612', 'US')).toEqual([{ phones: ['+34612'], tokens: ['34612'] }]);
+    expect(searchTerms('555-01', 'US')).toEqual([{ phones: ['+155501', '+55501'], tokens: ['55501', '~10555'] }]);
+    expect(searchTerms('123', 'US')).toEqual([{ phones: ['+1123', '+123'], tokens: ['123'] }]); // too short to be a number's end
+    expect(searchTerms('020 79', 'GB')).toEqual([{ phones: ['+442079', '+02079'], tokens: ['02079', '~97020'] }]); // trunk 0 dropped at home
+    expect(searchTerms('600 111', 'ES')).toEqual([{ phones: ['+34600111', '+600111'], tokens: ['600111', '~111006'] }]);
+  });
+
+  it('reduces an e-mail to one term and text to its words', () => {
+    expect(searchTerms('  José   álv ', 'US')).toEqual([{ tokens: ['jose'], phones: [] }, { tokens: ['alv'], phones: [] }]);
+    expect(searchTerms('Pepe.A@acme', 'US')).toEqual([{ tokens: ['pepe.a@acme'], phones: [] }]);
+    expect(searchTerms('Acme.io', 'US')).toEqual([{ tokens: ['acme.io'], phones: [] }]); // the domain token, not "acme" and "io"
     expect(searchTerms('   ', 'US')).toEqual([]);
   });
 
-  it('matches when every term begins some token', () => {
-    const tokens = contactTokens({ name: 'José Álvarez', email: '', phoneNumber: '+14155550123' });
-    expect(matchesAll(tokens, searchTerms('jos alv', 'US'))).toBe(true);
-    expect(matchesAll(tokens, searchTerms('jose maria', 'US'))).toBe(false);
-    expect(matchesAll(tokens, searchTerms('555 0123', 'US'))).toBe(true);
-    expect(matchesAll(tokens, searchTerms('varez', 'US'))).toBe(false); // word-prefix, not substring
+  it('matches when every term begins some token or the number', () => {
+    const contact = { name: 'José Álvarez', email: '', phoneNumber: '+14155550123' };
+    const c = { ...contact, tokens: contactTokens(contact) };
+    expect(matchesAll(c, searchTerms('jos alv', 'US'))).toBe(true);
+    expect(matchesAll(c, searchTerms('jose maria', 'US'))).toBe(false);
+    expect(matchesAll(c, searchTerms('555 0123', 'US'))).toBe(true); // the end
+    expect(matchesAll(c, searchTerms('415 555', 'US'))).toBe(true); // the national beginning
+    expect(matchesAll(c, searchTerms('+1 415', 'US'))).toBe(true); // the international beginning
+    expect(matchesAll(c, searchTerms('14155', 'ES'))).toBe(true); // digits with the country code, without +
+    expect(matchesAll(c, searchTerms('0123', 'US'))).toBe(true);
+    expect(matchesAll(c, searchTerms('5555', 'US'))).toBe(false); // neither beginning nor end
+    expect(matchesAll(c, searchTerms('varez', 'US'))).toBe(false); // word-prefix, not substring
   });
 });
 
