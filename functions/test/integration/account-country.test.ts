@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { AuthSession, User } from '../../src/contract/auth.js';
 import type { Contact } from '../../src/contract/contacts.js';
 import type { WhatsAppImportResult } from '../../src/contract/whatsapp.js';
-import { api, getItem, post, provided, readCode, registerUser, STRONG_PASSWORD, uniqueEmail } from '../support/api.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { api, db, getItem, post, provided, readCode, registerUser, STRONG_PASSWORD, tableName, uniqueEmail } from '../support/api.js';
 import { grantSubscription } from '../support/billing.js';
 import { createContact, listContacts, putContact } from '../support/contacts.js';
 import { inbound, openConversation, repos } from '../support/conversations.js';
@@ -164,6 +165,21 @@ describe('the profile phone in the account country', () => {
     expect(await getItem(`USER#${userId}`, 'PROFILE')).toMatchObject({ name: 'Pedro Peña', phoneNumber: '+34612345678' });
     expect(us.status).toBe(400);
     expect(us.body).toMatchObject({ message: US_INVALID, field: 'phoneNumber' });
+  });
+});
+
+describe('the profile phone saved before issue 19', () => {
+  it('a number stored under the old digits-only rule is kept when the form sends it back unchanged', async () => {
+    const { token, userId } = await userIn('ES');
+    // SPEC §5's pattern allowed digits without + (e.g. '34600111222'): not a valid national number in ES.
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${userId}`, sk: 'PROFILE' }, UpdateExpression: 'SET phoneNumber = :p', ExpressionAttributeValues: { ':p': '34600111222' } }),
+    );
+
+    const res = await saveProfile(token, { name: 'Nuevo Nombre', language: 'es', phoneNumber: '34600111222' });
+
+    expect(res.status).toBe(200);
+    expect(await getItem(`USER#${userId}`, 'PROFILE')).toMatchObject({ name: 'Nuevo Nombre', phoneNumber: '34600111222' });
   });
 });
 
