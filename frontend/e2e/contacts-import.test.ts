@@ -2,7 +2,8 @@
  * Issue 19 in the Spanish UI: a `;`-separated Windows-1252 CSV with Spanish headers, as Spanish
  * Excel saves it, goes through the import wizard (upload, mapping with the detected separator and
  * encoding, progress, result), is undone in one click (its contacts gone), and two contacts are
- * deleted at once from the list; the export (';' by default in Spanish) downloads a CSV with a BOM.
+ * deleted at once from the list; the export (';' by default in Spanish) downloads a CSV with a BOM,
+ * and from a list filtered by tag only the tagged contacts.
  */
 import { describe, expect, inject, it } from 'vitest';
 import { callApi, eventually, newPage, slowly, subscribedUser, useBrowser } from './flows.js';
@@ -84,5 +85,24 @@ describe('contacts import and bulk actions (Spanish UI)', () => {
     const file = Buffer.from(await (await fetch((await download.getAttribute('href'))!)).arrayBuffer());
     expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(file.subarray(3).toString('utf8')).toMatch(/^[^\r\n]*;[^\r\n]*\r?\n.*Marta Sanz;/s);
-  }, 60_000);
+    await exporter.getByRole('button', { name: 'Cerrar' }).click();
+
+    // Export of a filtered list: only the contacts the tag filter shows, and the dialog says how many.
+    const vips: string[] = [];
+    for (const [name, phone] of [['Lucía Vip', '600 333 001'], ['Jorge Vip', '600 333 002']]) {
+      vips.push((await callApi<{ _id: string }>(page, 'POST', '/api/contacts', { name, phoneNumber: phone }))._id);
+    }
+    await callApi(page, 'POST', '/api/contacts/bulk-tag', { ids: vips, add: ['vip'] });
+    await page.goto(`${appUrl}/contacts?tag=vip`);
+    await eventually(() => page.getByRole('checkbox', { name: /^Seleccionar a / }).count()).toBe(2);
+    await page.getByRole('button', { name: 'Exportar CSV' }).click();
+    await eventually(() => exporter.getByText('Se exportarán 2 contactos filtrados: los que coinciden con la búsqueda y los filtros actuales.').count()).toBe(1);
+    await exporter.getByRole('button', { name: 'Exportar' }).click();
+    await slowly(() => download.count()).toBe(1);
+    const filtered = Buffer.from(await (await fetch((await download.getAttribute('href'))!)).arrayBuffer()).subarray(3).toString('utf8');
+    expect(filtered).toContain('Lucía Vip;');
+    expect(filtered).toContain('Jorge Vip;');
+    expect(filtered).not.toContain('Marta Sanz');
+    // A second export job makes the flow longer: 56 s of 60 s on the loaded machine.
+  }, 90_000);
 });
