@@ -11,7 +11,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { ApiGatewayRelayConnections } from '../adapters/aws/relay-connections.js';
-import { DynamoAgentRepository } from '../adapters/dynamo/agents.js';
+import { DynamoAgentReader } from '../adapters/dynamo/agents.js';
 import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
 import { DynamoRelayConnectionStore, DynamoRelayTurnState } from '../adapters/dynamo/voice-relay.js';
 import { HttpToolExecutor } from '../adapters/http-tools/executor.js';
@@ -44,7 +44,8 @@ export const relaySession = once(() => {
         return !!integration?.isActive && verifyTwilioSignature(integration.authToken, signature, url, {});
       },
     },
-    agents: new DynamoAgentRepository(db, TABLE_NAME),
+    // The reader only: the repository's writes are not on a call's path.
+    agents: new DynamoAgentReader(db, TABLE_NAME),
     ai: streamingAiConnector(),
     retriever: knowledgeRetriever(),
     tools: new HttpToolExecutor({ fetch: guardedFetch, secrets: secretBox(), timeoutMs: TOOL_TIMEOUT_MS, onError: logError }),

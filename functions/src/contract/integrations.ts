@@ -9,21 +9,8 @@ import { isHttpUrl } from './urls.js';
 export const INTEGRATION_TYPES = ['chatgpt', 'twilio-voice', 'whatsapp-business'] as const;
 export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
-/** SPEC §9, in the order the model picker shows them. */
-export const CHATGPT_MODELS = ['gpt-3.5-turbo', 'gpt-4', 'gpt-4-turbo', 'gpt-4o', 'gpt-5', 'gpt-5-mini', 'gpt-5-nano'] as const;
-export type ChatGptModel = (typeof CHATGPT_MODELS)[number];
-
-export const CHATGPT_DEFAULTS = {
-  model: 'gpt-3.5-turbo',
-  maxTokens: 1000,
-  temperature: 0.7,
-  systemPrompt: '',
-} as const satisfies { model: ChatGptModel; maxTokens: number; temperature: number; systemPrompt: string };
-
-export const CHATGPT_LIMITS = { maxTokensMin: 1, maxTokensMax: 4000, temperatureMin: 0, temperatureMax: 2, systemPrompt: 4000, apiKey: 300 } as const;
-
-/** What a stored secret reads as in every response. */
-export const MASKED_SECRET = '***';
+export { CHATGPT_DEFAULTS, CHATGPT_LIMITS, CHATGPT_MODELS, MASKED_SECRET, type ChatGptModel } from './integration-settings.js';
+import { CHATGPT_DEFAULTS, CHATGPT_LIMITS, CHATGPT_MODELS, type ChatGptModel } from './integration-settings.js';
 
 export const integrationMessages = {
   apiKeyRequired: 'API key is required',

@@ -16,7 +16,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { AGENT_LIMITS, DEFAULT_MIN_RELEVANCE } from '../../contract/agent-limits.js';
 import type { AddEntryOutcome } from '../../domain/agents/entries.js';
-import type { AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
+import type { AgentReader, AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
 import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';
 import type {
   KnowledgeSourceKind,
@@ -178,16 +178,18 @@ async function bumpKnowledgeVersion(db: DynamoDBDocumentClient, tableName: strin
   return { knowledgeVersion, language };
 }
 
-export class DynamoAgentRepository implements AgentRepository {
+/**
+ * The reads of an agent with its children (AgentReader): what the voice relay needs, without the
+ * repository's writes (a live call's cold start loads every byte of its bundle).
+ */
+export class DynamoAgentReader implements AgentReader {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    protected readonly db: DynamoDBDocumentClient,
+    protected readonly tableName: string,
   ) {}
 
-  // ------------------------------------------------------------------ reads
-
   /** Every item with sk in [from, to], in key order (pages followed). */
-  private queryRange(userId: string, from: string, to: string): Promise<Item[]> {
+  protected queryRange(userId: string, from: string, to: string): Promise<Item[]> {
     return queryItems(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
@@ -206,6 +208,10 @@ export class DynamoAgentRepository implements AgentRepository {
   async list(userId: string): Promise<AgentWithChildren[]> {
     return groupAgents(await this.queryRange(userId, AGENT_SK_PREFIX, `${AGENT_SK_PREFIX}~`));
   }
+}
+
+export class DynamoAgentRepository extends DynamoAgentReader implements AgentRepository {
+  // ------------------------------------------------------------------ reads
 
   async getAgent(userId: string, agentId: string): Promise<AgentRecord | null> {
     const { Item } = await this.db.send(

@@ -1,13 +1,7 @@
 /** What an integration looks like in responses: secrets masked, ChatGPT settings complete. */
-import {
-  CHATGPT_DEFAULTS,
-  CHATGPT_LIMITS,
-  CHATGPT_MODELS,
-  MASKED_SECRET,
-  type ChatGptModel,
-  type ChatGptSettings,
-  type IntegrationView,
-} from '../../contract/integrations.js';
+// The zod-free constants: the voice relay imports this module and must not bundle the request schemas.
+import { CHATGPT_DEFAULTS, CHATGPT_LIMITS, CHATGPT_MODELS, MASKED_SECRET, type ChatGptModel } from '../../contract/integration-settings.js';
+import type { ChatGptSettings, IntegrationView } from '../../contract/integrations.js';
 import type { IntegrationRecord } from './records.js';
 
 /** Sealed values are self-describing (domain/secrets/ports.ts). */
