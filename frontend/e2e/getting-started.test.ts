@@ -66,6 +66,8 @@ describe('getting-started checklist (Spanish UI)', () => {
     // The way back: "Mostrar primeros pasos" in the dashboard's header shows it again, as it was.
     await page.getByRole('button', { name: 'Mostrar primeros pasos' }).click();
     await eventually(() => checklist.getByRole('heading', { name: 'Primeros pasos' }).count()).toBe(1);
+    // Keyboard focus lands on the checklist (the button it was on is gone).
+    await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('getting-started-title');
     expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 5 completados');
     expect(await page.getByRole('button', { name: 'Mostrar primeros pasos' }).count()).toBe(0);
     expect((await callApi<{ hidden: boolean }>(page, 'GET', '/api/dashboard/getting-started')).hidden).toBe(false);

@@ -38,22 +38,40 @@ function useChecklist() {
 }
 
 /** Stores hidden/shown on the server; the card follows the answer. */
-function useSetHidden(hidden: boolean, failedKey: string) {
+function useSetHidden(hidden: boolean, failedKey: string, then?: () => void) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const toast = useToast();
   return useMutation({
     mutationFn: () => dashboardApi.setGettingStartedHidden(hidden),
-    onSuccess: (data) => queryClient.setQueryData(dashboardKeys.gettingStarted, data),
+    onSuccess: (data) => {
+      queryClient.setQueryData(dashboardKeys.gettingStarted, data);
+      then?.();
+    },
     onError: (err) => toast.error(errorMessage(err, t(failedKey))),
   });
 }
+
+/**
+ * After "Show", keyboard focus moves to the checklist's heading once it is on screen (the button
+ * it was on is gone): set on success, taken by the heading's ref when it mounts.
+ */
+let focusOnShow = false;
+const focusChecklist = () => {
+  focusOnShow = true;
+};
+const takeFocus = (heading: HTMLElement | null) => {
+  if (heading && focusOnShow) {
+    focusOnShow = false;
+    heading.focus();
+  }
+};
 
 /** The way back to a hidden checklist (for the dashboard's header); nothing while it is shown. */
 export function ShowGettingStarted() {
   const { t } = useTranslation();
   const checklist = useChecklist();
-  const show = useSetHidden(false, 'gettingStarted.showFailed');
+  const show = useSetHidden(false, 'gettingStarted.showFailed', focusChecklist);
   if (!checklist.data?.hidden) return null;
   return (
     <Button onClick={() => show.mutate()} disabled={show.isPending} startIcon={<ChecklistOutlined />} sx={{ flexShrink: 0 }} data-testid="getting-started-show">
@@ -100,7 +118,7 @@ export function GettingStarted() {
     <Paper component="section" aria-labelledby="getting-started-title" sx={{ p: { xs: 2, md: 3 }, mb: 3 }} data-testid="getting-started">
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' }, justifyContent: 'space-between' }}>
         <Box>
-          <Typography id="getting-started-title" variant="h6" component="h2">
+          <Typography id="getting-started-title" ref={takeFocus} variant="h6" component="h2" tabIndex={-1} sx={{ '&:focus': { outline: 'none' } }}>
             {t('gettingStarted.title')}
           </Typography>
           <Typography variant="body2" color="text.secondary">
