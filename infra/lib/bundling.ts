@@ -38,6 +38,11 @@ export const bundleSettings = {
    */
   alias: {
     '@aws-sdk/credential-provider-node': path.join(functionsDir, 'src/adapters/aws/lambda-credentials.ts'),
+    /**
+     * No SDK call of ours streams events, but HttpProtocol's lazy import of them is inlined into
+     * every bundle (~15 KB): see functions/src/adapters/aws/no-event-streams.ts.
+     */
+    '@smithy/core/event-streams': path.join(functionsDir, 'src/adapters/aws/no-event-streams.ts'),
   } as Record<string, string>,
   /** Build-time constants shared by every function (per-function ones: defineFor()). */
   define: {} as Record<string, string>,
