@@ -9,54 +9,8 @@ import { looksLikePhone } from './phone.js';
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
 
-/** Text limits the API enforces and the screens' inputs stop at (one constant each). */
-export const WHATSAPP_TEXT_LIMITS = { search: 100, notes: 2000 } as const;
-
-export const whatsappMessages = {
-  bearerTokenRequired: 'Bearer token is required',
-  bearerTokenInvalid: 'Bearer token may only contain letters, digits and symbols, without spaces',
-  businessIdRequired: 'Business ID is required',
-  phoneIdRequired: 'Phone ID is required',
-  phoneNumberRequired: 'Phone number is required',
-  phoneNumberInvalid: 'Please enter a valid phone number',
-  appSecretRequired: 'App secret is required',
-  setupSuccess: 'WhatsApp Business integration configured successfully',
-  testSuccess: 'Connection successful',
-  /** /test and sends when Meta refuses the token. */
-  graphAuthFailed: 'WhatsApp rejected the access token. Check the token in Integrations.',
-  graphPhoneNotFound: 'WhatsApp could not find this phone number ID for the token.',
-  graphUnavailable: 'WhatsApp could not be reached. Please try again later.',
-  notConnected: 'Connect the WhatsApp Business integration first',
-  // Conversations (SPEC §8 and beyond)
-  conversationNotFound: 'Conversation not found',
-  messageNotFound: 'Message not found',
-  escalationReasonRequired: 'Escalation reason is required',
-  escalationReasonTooLong: 'Escalation reason must be 500 characters or less',
-  notesTooLong: `Notes must be ${WHATSAPP_TEXT_LIMITS.notes} characters or less`,
-  statusInvalid: 'Status must be one of active, closed, requires_human, archived',
-  conversationUpdated: 'Conversation updated successfully',
-  conversationEscalated: 'Conversation escalated to a human',
-  conversationDeleted: 'Conversation deleted successfully',
-  replyRequired: 'Message is required',
-  replyTooLong: 'Message must be 4096 characters or less',
-  /** A human reply outside the 24-hour customer service window. */
-  windowClosed: 'The last customer message is more than 24 hours old: WhatsApp only allows a template message now.',
-  replySent: 'Message sent',
-  /** Issue 17: takeover and assignment. */
-  aiResumed: 'The AI answers this conversation again',
-  assigneeInvalid: 'A conversation can only be assigned to yourself, or unassigned (null)',
-  assigneeFilterInvalid: 'assignee must be me, none or all',
-  // Messages (SPEC §8)
-  retryStarted: 'Message retry initiated',
-  retryNotFailed: 'Only failed outgoing messages can be retried',
-  messageDeleted: 'Message deleted successfully',
-  /** Stored on an outgoing message the plan did not allow. */
-  usageLimitReached: 'Monthly message limit of your plan reached: the reply was not sent.',
-  importDone: (n: number) => (n === 1 ? '1 contact imported from WhatsApp' : `${n} contacts imported from WhatsApp`),
-  pageInvalid: 'Page must be a positive whole number',
-  limitInvalid: 'Limit must be between 1 and 100',
-} as const;
-
+export { WHATSAPP_TEXT_LIMITS, whatsappMessages } from './whatsapp-messages.js';
+import { WHATSAPP_TEXT_LIMITS, whatsappMessages } from './whatsapp-messages.js';
 
 const required = (message: string, max = 500) =>
   z.string({ error: message }).check(z.trim(), z.minLength(1, message), z.maxLength(max));

@@ -16,7 +16,8 @@ import {
 import { bulkDeleteContactsRequest, bulkTagContactsRequest, contactBulkMessages } from '../contract/contacts-bulk.js';
 import { applyContactMessages, applyContactRequest, undoApplyContactRequest } from '../contract/apply-contact.js';
 import { voiceMessages } from '../contract/voice-messages.js';
-import { whatsappMessages } from '../contract/whatsapp.js';
+// The texts only: contract/whatsapp.ts's schemas are not this function's.
+import { whatsappMessages } from '../contract/whatsapp-messages.js';
 import { applyCallContact } from '../composition/call-contacts.js';
 import { contactService } from '../composition/contacts.js';
 import { contactTimeline } from '../composition/contact-timeline.js';
