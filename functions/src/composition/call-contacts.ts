@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoApplyUndoStore } from '../adapters/dynamo/apply-contact-undo.js';
-import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
+import { DynamoCallItems } from '../adapters/dynamo/voice-calls.js';
 import { toE164 } from '../domain/contacts/text.js';
 import { createApplyContact } from '../domain/voice/apply-contact.js';
 import { once } from '../lib/once.js';
@@ -16,8 +16,8 @@ import { contactRepository, contactService } from './contacts.js';
 
 export const applyCallContact = once(() =>
   createApplyContact({
-    // The call repository alone (composition/voice.ts would bring the voice settings and their schemas).
-    calls: new DynamoCallRepository(documentClient(), config().TABLE_NAME),
+    // The call items alone (composition/voice.ts would bring the voice settings and their schemas, the repository its create and list).
+    calls: new DynamoCallItems(documentClient(), config().TABLE_NAME),
     undos: new DynamoApplyUndoStore(documentClient(), config().TABLE_NAME),
     newToken: () => randomBytes(18).toString('base64url'),
     contacts: {

@@ -12,7 +12,7 @@ import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { ApiGatewayRelayConnections } from '../adapters/aws/relay-connections.js';
 import { DynamoAgentReader } from '../adapters/dynamo/agents.js';
-import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
+import { DynamoLiveCallItems } from '../adapters/dynamo/voice-calls.js';
 import { DynamoRelayConnectionStore, DynamoRelayTurnState } from '../adapters/dynamo/voice-relay.js';
 import { HttpToolExecutor } from '../adapters/http-tools/executor.js';
 import { logger } from '../adapters/logger.js';
@@ -33,7 +33,7 @@ export const relaySession = once(() => {
   const db = documentClient();
   return createRelaySession({
     // Built here: composition/voice.ts also brings the voice-settings repository, unused by the relay.
-    calls: new DynamoCallRepository(db, TABLE_NAME),
+    calls: new DynamoLiveCallItems(db, TABLE_NAME),
     connections: new DynamoRelayConnectionStore(db, TABLE_NAME),
     posts: new ApiGatewayRelayConnections({ endpoint: VOICE_RELAY_CONNECTIONS_URL, region: AWS_REGION }),
     turns: new DynamoRelayTurnState(db, TABLE_NAME),

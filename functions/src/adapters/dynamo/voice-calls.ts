@@ -19,7 +19,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import { latencyStats } from '../../domain/voice/latency.js';
-import type { CallPage, CallRepository, StoredCall } from '../../domain/voice/ports.js';
+import type { CallItems, CallPage, CallRepository, LiveCallItems, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
 import { unlessConditionFails } from './conditions.js';
@@ -89,66 +89,18 @@ const digitsOf = (s: string) => s.replace(/\D/g, '');
 /** contract/voice-messages.ts E164_RE, restated: the voice relay bundles this module and not those texts. */
 const CALLER_E164_RE = /^\+[1-9]\d{6,14}$/;
 
-export class DynamoCallRepository implements CallRepository {
+/**
+ * One call's item: reading it and setting its contact (apply-contact, served by the contacts
+ * function), without the repository's create, list and sweep.
+ */
+export class DynamoCallItems implements CallItems {
   constructor(
-    private readonly db: DynamoDBDocumentClient,
-    private readonly tableName: string,
+    protected readonly db: DynamoDBDocumentClient,
+    protected readonly tableName: string,
   ) {}
 
-  private key(userId: string, id: string) {
+  protected key(userId: string, id: string) {
     return { pk: userPk(userId), sk: callSk(id) };
-  }
-
-  async create(call: StoredCall): Promise<{ created: boolean; call: StoredCall }> {
-    const turns = call.messages.slice(0, MAX_STORED_TURNS);
-    const item: Item = {
-      ...call,
-      ...this.key(call.userId, call.id),
-      entity: 'voiceCall',
-      messages: turns,
-      messageCount: call.messages.length,
-      deliveries: call.deliveries ?? [],
-      ...(call.status === 'active' ? { gsi1pk: ACTIVE_CALLS_PK, gsi1sk: activeCallsSk(call) } : {}),
-    };
-    try {
-      // Retried while it only collides with another call's transaction on the per-user counters
-      // (two calls ringing at once); a retried webhook fails on the callSid guard instead.
-      await transactWrite(this.db, [
-            { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
-            {
-              Put: {
-                TableName: this.tableName,
-                Item: { pk: userPk(call.userId), sk: callSidSk(call.callSid), entity: 'voiceCallSid', callId: call.id },
-                ConditionExpression: 'attribute_not_exists(pk)',
-              },
-            },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: { pk: userPk(call.userId), sk: STATS_SK },
-                UpdateExpression: 'ADD #total :one',
-                ExpressionAttributeNames: { '#total': 'total' },
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
-            callStartedUpdate(this.tableName, call.userId, call.createdAt),
-            // Issue 17: the caller's calls, newest first, for the contact's timeline (no Query on caller numbers otherwise).
-            ...(CALLER_E164_RE.test(call.phoneNumber)
-              ? [{ Put: { TableName: this.tableName, Item: { pk: userPk(call.userId), sk: callByNumberSk(call.phoneNumber, call.id), entity: 'voiceCallByNumber', callId: call.id } } }]
-              : []),
-      ]);
-      return { created: true, call: { ...call, messages: turns } };
-    } catch (error) {
-      const codes = cancellationReasons(error)?.map((r) => r.code) ?? [];
-      if (codes[1] !== 'ConditionalCheckFailed' && codes[1] !== 'TransactionConflict') throw error;
-      // Twilio retried the incoming webhook (or raced it): answer with the call stored first.
-      for (let attempt = 0; attempt < 5; attempt++) {
-        const existing = await this.getBySid(call.userId, call.callSid);
-        if (existing) return { created: false, call: existing };
-        await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
-      }
-      throw error;
-    }
   }
 
   async get(userId: string, id: string): Promise<StoredCall | null> {
@@ -157,16 +109,8 @@ export class DynamoCallRepository implements CallRepository {
     return Item ? toCall(Item) : null;
   }
 
-  async getBySid(userId: string, callSid: string): Promise<StoredCall | null> {
-    if (!callSid || callSid.length > 64) return null;
-    const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: callSidSk(callSid) }, ConsistentRead: true }),
-    );
-    return typeof Item?.callId === 'string' ? this.get(userId, Item.callId) : null;
-  }
-
   /** An UpdateItem on an existing call; false when the call is missing or `condition` fails. */
-  private async update(userId: string, id: string, input: { set: string; condition?: string; names?: Record<string, string>; values?: Item }): Promise<Item | null> {
+  protected async update(userId: string, id: string, input: { set: string; condition?: string; names?: Record<string, string>; values?: Item }): Promise<Item | null> {
     if (!isId(id)) return null;
     const updated = await unlessConditionFails(
       this.db.send(
@@ -184,31 +128,13 @@ export class DynamoCallRepository implements CallRepository {
     return updated?.Attributes ?? null;
   }
 
-  async appendTurns(userId: string, id: string, expectedCount: number, turns: CallTurn[], silences: number): Promise<boolean> {
-    const room = Math.max(0, MAX_STORED_TURNS - expectedCount);
-    const kept = turns.slice(0, room);
-    const set = kept.length
-      ? 'SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = :next, silences = :s'
-      : 'SET messageCount = :next, silences = :s';
-    const values: Item = { ':expected': expectedCount, ':next': expectedCount + turns.length, ':s': silences };
-    if (kept.length) Object.assign(values, { ':turns': kept, ':empty': [] });
-    const updated = await this.update(userId, id, {
-      set,
-      condition: expectedCount === 0 ? 'attribute_not_exists(messageCount) OR messageCount = :expected' : 'messageCount = :expected',
-      values,
-    });
-    return updated !== null;
+  async setContact(userId: string, id: string, contact: StoredCall['contact']): Promise<void> {
+    await this.update(userId, id, { set: 'SET contact = :c', values: { ':c': contact } });
   }
+}
 
-  async setSilences(userId: string, id: string, expected: number, silences: number): Promise<boolean> {
-    const updated = await this.update(userId, id, {
-      set: 'SET silences = :s',
-      condition: expected === 0 ? 'attribute_not_exists(silences) OR silences = :expected' : 'silences = :expected',
-      values: { ':s': silences, ':expected': expected },
-    });
-    return updated !== null;
-  }
-
+/** A call in progress: the voice relay's turns, its end and escalation (a live call's cold start bundles no more). */
+export class DynamoLiveCallItems extends DynamoCallItems implements LiveCallItems {
   async markEndedByUs(userId: string, id: string, endReason: NonNullable<StoredCall['endReason']>, escalation?: { reason: string }): Promise<void> {
     await this.update(userId, id, {
       set: escalation
@@ -220,53 +146,6 @@ export class DynamoCallRepository implements CallRepository {
 
   async markEscalated(userId: string, id: string, reason: string): Promise<void> {
     await this.update(userId, id, { set: 'SET escalated = :t, escalationReason = :er', values: { ':t': true, ':er': reason } });
-  }
-
-  async finish(
-    userId: string,
-    id: string,
-    end: { status: 'completed' | 'hung_up' | 'failed'; endedAt: string; duration: number; endReason: NonNullable<StoredCall['endReason']>; billedMinutes: number },
-  ): Promise<StoredCall | null> {
-    const updated = await this.update(userId, id, {
-      // Leaves the active-calls index in the same write.
-      set: 'SET #st = :st, endedAt = :at, #dur = :d, endReason = :r, billedMinutes = :m REMOVE gsi1pk, gsi1sk',
-      condition: '#st = :active',
-      names: { '#st': 'status', '#dur': 'duration' },
-      values: { ':st': end.status, ':at': end.endedAt, ':d': end.duration, ':r': end.endReason, ':m': end.billedMinutes, ':active': 'active' },
-    });
-    return updated ? toCall(updated) : null;
-  }
-
-  async activeStartedBefore(startedBefore: string, limit: number): Promise<StoredCall[]> {
-    const items = await queryItems(
-      this.db,
-      {
-        TableName: this.tableName,
-        IndexName: 'gsi1',
-        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
-        ExpressionAttributeValues: { ':pk': ACTIVE_CALLS_PK, ':before': startedBefore },
-      },
-      limit,
-    );
-    return items.map(toCall);
-  }
-
-  async setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void> {
-    await this.update(userId, id, { set: 'SET recording = :rec', values: { ':rec': recording } });
-  }
-
-  async setSummary(userId: string, id: string, result: { summaryStatus: SummaryState; summary: CallSummary | null; summaryError?: string }): Promise<void> {
-    await this.update(userId, id, {
-      set: result.summaryError !== undefined ? 'SET summaryStatus = :ss, summary = :sum, summaryError = :err' : 'SET summaryStatus = :ss, summary = :sum REMOVE summaryError',
-      values: { ':ss': result.summaryStatus, ':sum': result.summary, ...(result.summaryError !== undefined ? { ':err': result.summaryError } : {}) },
-    });
-  }
-
-  async addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void> {
-    await this.update(userId, id, {
-      set: 'SET deliveries = list_append(if_not_exists(deliveries, :empty), :a)',
-      values: { ':empty': [], ':a': [attempt] },
-    });
   }
 
   async claimRelayTurn(
@@ -328,9 +207,139 @@ export class DynamoCallRepository implements CallRepository {
       values: { ':heard': heard, ':t': true },
     });
   }
+}
 
-  async setContact(userId: string, id: string, contact: StoredCall['contact']): Promise<void> {
-    await this.update(userId, id, { set: 'SET contact = :c', values: { ':c': contact } });
+export class DynamoCallRepository extends DynamoLiveCallItems implements CallRepository {
+  async create(call: StoredCall): Promise<{ created: boolean; call: StoredCall }> {
+    const turns = call.messages.slice(0, MAX_STORED_TURNS);
+    const item: Item = {
+      ...call,
+      ...this.key(call.userId, call.id),
+      entity: 'voiceCall',
+      messages: turns,
+      messageCount: call.messages.length,
+      deliveries: call.deliveries ?? [],
+      ...(call.status === 'active' ? { gsi1pk: ACTIVE_CALLS_PK, gsi1sk: activeCallsSk(call) } : {}),
+    };
+    try {
+      // Retried while it only collides with another call's transaction on the per-user counters
+      // (two calls ringing at once); a retried webhook fails on the callSid guard instead.
+      await transactWrite(this.db, [
+            { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+            {
+              Put: {
+                TableName: this.tableName,
+                Item: { pk: userPk(call.userId), sk: callSidSk(call.callSid), entity: 'voiceCallSid', callId: call.id },
+                ConditionExpression: 'attribute_not_exists(pk)',
+              },
+            },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: { pk: userPk(call.userId), sk: STATS_SK },
+                UpdateExpression: 'ADD #total :one',
+                ExpressionAttributeNames: { '#total': 'total' },
+                ExpressionAttributeValues: { ':one': 1 },
+              },
+            },
+            callStartedUpdate(this.tableName, call.userId, call.createdAt),
+            // Issue 17: the caller's calls, newest first, for the contact's timeline (no Query on caller numbers otherwise).
+            ...(CALLER_E164_RE.test(call.phoneNumber)
+              ? [{ Put: { TableName: this.tableName, Item: { pk: userPk(call.userId), sk: callByNumberSk(call.phoneNumber, call.id), entity: 'voiceCallByNumber', callId: call.id } } }]
+              : []),
+      ]);
+      return { created: true, call: { ...call, messages: turns } };
+    } catch (error) {
+      const codes = cancellationReasons(error)?.map((r) => r.code) ?? [];
+      if (codes[1] !== 'ConditionalCheckFailed' && codes[1] !== 'TransactionConflict') throw error;
+      // Twilio retried the incoming webhook (or raced it): answer with the call stored first.
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const existing = await this.getBySid(call.userId, call.callSid);
+        if (existing) return { created: false, call: existing };
+        await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
+      }
+      throw error;
+    }
+  }
+
+  async getBySid(userId: string, callSid: string): Promise<StoredCall | null> {
+    if (!callSid || callSid.length > 64) return null;
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: callSidSk(callSid) }, ConsistentRead: true }),
+    );
+    return typeof Item?.callId === 'string' ? this.get(userId, Item.callId) : null;
+  }
+
+  async appendTurns(userId: string, id: string, expectedCount: number, turns: CallTurn[], silences: number): Promise<boolean> {
+    const room = Math.max(0, MAX_STORED_TURNS - expectedCount);
+    const kept = turns.slice(0, room);
+    const set = kept.length
+      ? 'SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = :next, silences = :s'
+      : 'SET messageCount = :next, silences = :s';
+    const values: Item = { ':expected': expectedCount, ':next': expectedCount + turns.length, ':s': silences };
+    if (kept.length) Object.assign(values, { ':turns': kept, ':empty': [] });
+    const updated = await this.update(userId, id, {
+      set,
+      condition: expectedCount === 0 ? 'attribute_not_exists(messageCount) OR messageCount = :expected' : 'messageCount = :expected',
+      values,
+    });
+    return updated !== null;
+  }
+
+  async setSilences(userId: string, id: string, expected: number, silences: number): Promise<boolean> {
+    const updated = await this.update(userId, id, {
+      set: 'SET silences = :s',
+      condition: expected === 0 ? 'attribute_not_exists(silences) OR silences = :expected' : 'silences = :expected',
+      values: { ':s': silences, ':expected': expected },
+    });
+    return updated !== null;
+  }
+
+  async finish(
+    userId: string,
+    id: string,
+    end: { status: 'completed' | 'hung_up' | 'failed'; endedAt: string; duration: number; endReason: NonNullable<StoredCall['endReason']>; billedMinutes: number },
+  ): Promise<StoredCall | null> {
+    const updated = await this.update(userId, id, {
+      // Leaves the active-calls index in the same write.
+      set: 'SET #st = :st, endedAt = :at, #dur = :d, endReason = :r, billedMinutes = :m REMOVE gsi1pk, gsi1sk',
+      condition: '#st = :active',
+      names: { '#st': 'status', '#dur': 'duration' },
+      values: { ':st': end.status, ':at': end.endedAt, ':d': end.duration, ':r': end.endReason, ':m': end.billedMinutes, ':active': 'active' },
+    });
+    return updated ? toCall(updated) : null;
+  }
+
+  async activeStartedBefore(startedBefore: string, limit: number): Promise<StoredCall[]> {
+    const items = await queryItems(
+      this.db,
+      {
+        TableName: this.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk AND gsi1sk < :before',
+        ExpressionAttributeValues: { ':pk': ACTIVE_CALLS_PK, ':before': startedBefore },
+      },
+      limit,
+    );
+    return items.map(toCall);
+  }
+
+  async setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void> {
+    await this.update(userId, id, { set: 'SET recording = :rec', values: { ':rec': recording } });
+  }
+
+  async setSummary(userId: string, id: string, result: { summaryStatus: SummaryState; summary: CallSummary | null; summaryError?: string }): Promise<void> {
+    await this.update(userId, id, {
+      set: result.summaryError !== undefined ? 'SET summaryStatus = :ss, summary = :sum, summaryError = :err' : 'SET summaryStatus = :ss, summary = :sum REMOVE summaryError',
+      values: { ':ss': result.summaryStatus, ':sum': result.summary, ...(result.summaryError !== undefined ? { ':err': result.summaryError } : {}) },
+    });
+  }
+
+  async addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void> {
+    await this.update(userId, id, {
+      set: 'SET deliveries = list_append(if_not_exists(deliveries, :empty), :a)',
+      values: { ':empty': [], ':a': [attempt] },
+    });
   }
 
   /** The list items (no transcript), newest first, page by page. */

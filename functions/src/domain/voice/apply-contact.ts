@@ -30,7 +30,7 @@ import { CONTACT_LIMITS, type Contact } from '../../contract/contacts.js';
 import { E164_RE, voiceMessages } from '../../contract/voice-messages.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { CallContacts } from './calls.js';
-import type { CallRepository, StoredCall } from './ports.js';
+import type { CallItems, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -86,7 +86,7 @@ export interface ApplyUndoStore {
 }
 
 export interface ApplyContactDeps {
-  calls: CallRepository;
+  calls: CallItems;
   contacts: ApplyContacts;
   undos: ApplyUndoStore;
   newToken: () => string;

@@ -98,6 +98,11 @@ export interface CallRepository {
   page(userId: string, input: { page: number; limit: number; search: string }): Promise<CallPage & { messageCounts: number[] }>;
 }
 
+/** One call's read and its contact (apply-contact): the repository without its create, list and sweep. */
+export type CallItems = Pick<CallRepository, 'get' | 'setContact'>;
+/** A call in progress, as the voice relay reads and updates it. */
+export type LiveCallItems = CallItems & Pick<CallRepository, 'markEndedByUs' | 'markEscalated' | 'claimRelayTurn' | 'setRelayAnswer' | 'setRelayHeard'>;
+
 // ---------------------------------------------------------------------------------------------
 // Voice settings
 

@@ -34,7 +34,7 @@ import { answerAs, TurnCancelledError, type AgentReply, type HistoryMessage, typ
 import type { AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
-import type { CallRepository, StoredCall } from '../ports.js';
+import type { LiveCallItems, StoredCall } from '../ports.js';
 import { clauseSplitter } from './clauses.js';
 import type { RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from './ports.js';
 
@@ -53,7 +53,7 @@ export const dtmfMessage = (language: string, digit: string) => (language.toLowe
 const ESCALATE_TO_HUMAN = 'escalate_to_human';
 
 export interface RelaySessionDeps {
-  calls: CallRepository;
+  calls: LiveCallItems;
   connections: RelayConnectionStore;
   posts: RelayConnections;
   turns: RelayTurnState;
