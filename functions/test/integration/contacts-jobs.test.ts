@@ -213,25 +213,31 @@ describe('contacts import job', () => {
   }, 120_000);
 });
 
+/** Runs an export job with this body; the job when done, the download, its bytes and its lines (after the BOM). */
+async function exportJob(token: string, body: Record<string, unknown>) {
+  const started = await post<ContactExportJob>('/api/contacts/export-jobs', body, token);
+  expect(started.status).toBe(202);
+  const done = await until(
+    async () => {
+      const j = (await get<ContactExportJob>(`/api/contacts/export-jobs/${started.body.data!._id}`, token)).body.data;
+      return j?.status === 'done' ? j : undefined;
+    },
+    'export job',
+    60_000,
+  );
+  const download = await fetch(done.downloadUrl!);
+  const bytes = new Uint8Array(await download.arrayBuffer());
+  return { job: done, download, bytes, lines: new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n') };
+}
+
 describe('contacts export', () => {
   it('writes the directory with a UTF-8 BOM and the chosen ; as a job with a download link, and the synchronous export too', async () => {
     const { token } = await spanishUser();
     await addContact(token, { name: 'Muñoz; Peña', phoneNumber: '600 111 333', customFields: { Ciudad: 'Móstoles' } });
 
-    const started = await post<ContactExportJob>('/api/contacts/export-jobs', { delimiter: ';' }, token);
-    expect(started.status).toBe(202);
-    const done = await until(
-      async () => {
-        const j = (await get<ContactExportJob>(`/api/contacts/export-jobs/${started.body.data!._id}`, token)).body.data;
-        return j?.status === 'done' ? j : undefined;
-      },
-      'export job',
-      60_000,
-    );
+    const { job: done, bytes, download } = await exportJob(token, { delimiter: ';' });
     expect(done.rows).toBe(1);
-    const download = await fetch(done.downloadUrl!);
     expect(download.headers.get('content-disposition')).toContain('contacts.csv');
-    const bytes = new Uint8Array(await download.arrayBuffer());
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(new TextDecoder().decode(bytes.slice(3))).toBe('name;phone;email;tags;Ciudad\r\n"Muñoz; Peña";+34600111333;;;Móstoles\r\n');
 
@@ -243,21 +249,6 @@ describe('contacts export', () => {
 });
 
 describe('contacts export with the list filters', () => {
-  /** Runs an export job with this body and returns the job when done and its file's lines (after the BOM). */
-  async function exportJob(token: string, body: Record<string, unknown>) {
-    const started = await post<ContactExportJob>('/api/contacts/export-jobs', body, token);
-    expect(started.status).toBe(202);
-    const done = await until(
-      async () => {
-        const j = (await get<ContactExportJob>(`/api/contacts/export-jobs/${started.body.data!._id}`, token)).body.data;
-        return j?.status === 'done' ? j : undefined;
-      },
-      'export job',
-      60_000,
-    );
-    const bytes = new Uint8Array(await (await fetch(done.downloadUrl!)).arrayBuffer());
-    return { job: done, lines: new TextDecoder().decode(bytes.slice(3)).trim().split('\r\n') };
-  }
   const names = (lines: string[]) => lines.slice(1).map((l) => l.split(';')[0]).sort();
 
   it('exports only what the list shows for tag, custom field (any case and accents) and search, never another account\'s contacts', async () => {
