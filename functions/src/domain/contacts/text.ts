@@ -25,7 +25,7 @@ export const MIN_PHONE_SUFFIX = 4;
 const parsePhoneNumberFromString = (text: string, options?: { defaultCountry?: CountryCode }) =>
   parseWithMetadata(text, options ?? {}, phoneMetadata);
 
-/** The calling code of a country ("34" for ES); the default country's when it has none. */
+/** The calling code of a country ("34" for ES); '' for a code libphonenumber does not know. */
 function callingCode(country: string): string {
   try {
     return callingCodeWithMetadata(country.toUpperCase() as CountryCode, phoneMetadata);
