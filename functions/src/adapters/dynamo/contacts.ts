@@ -434,9 +434,11 @@ export class DynamoContactRepository implements ContactRepository {
     return { rows, complete: items.length <= cap };
   }
 
-  async idsByTokenPrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {
-    // One token past the cap tells a complete read from a cut one. Token items are tiny: the
-    // whole cap in one page where the 1 MB page limit allows.
+  /**
+   * Items of `pk` whose sort key begins with `prefix`, read up to one past `cap` (which tells a complete
+   * read from a cut one; token and guard items are tiny, so the cap fits one 1 MB page).
+   */
+  private async itemsByPrefix(pk: string, prefix: string, projection: string, cap: number): Promise<{ items: Item[]; complete: boolean }> {
     const items = await queryItems(
       this.db,
       {
@@ -445,40 +447,28 @@ export class DynamoContactRepository implements ContactRepository {
         // the prefix. A range, because DynamoDB Local evaluates begins_with by walking the whole
         // partition (37 ms vs 5 ms for one match among 60,000 tokens); DynamoDB answers both alike.
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :upper',
-        ExpressionAttributeValues: { ':pk': tokenPk(userId), ':prefix': prefix, ':upper': `${prefix}\u{10FFFF}` },
-        ProjectionExpression: 'sk, src',
+        ExpressionAttributeValues: { ':pk': pk, ':prefix': prefix, ':upper': `${prefix}\u{10FFFF}` },
+        ProjectionExpression: projection,
         ScanIndexForward: false,
       },
       cap + 1,
       cap + 1,
     );
-    const ids = new Set<string>();
-    for (const item of items) {
-      if (source && item.src !== source) continue;
-      const sk = String(item.sk);
-      ids.add(sk.slice(sk.lastIndexOf('#') + 1));
-    }
-    return { ids: [...ids], complete: items.length <= cap };
+    return { items, complete: items.length <= cap };
+  }
+
+  async idsByTokenPrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {
+    const { items, complete } = await this.itemsByPrefix(tokenPk(userId), prefix, 'sk, src', cap);
+    const ids = items.filter((item) => !source || item.src === source).map((item) => String(item.sk).slice(String(item.sk).lastIndexOf('#') + 1));
+    return { ids: [...new Set(ids)], complete };
   }
 
   async idsByPhonePrefix(userId: string, prefix: string, source: ContactSource | undefined, cap: number): Promise<IdsByPrefix> {
-    const from = phoneSk(prefix);
-    const items = await queryItems(
-      this.db,
-      {
-        TableName: this.tableName,
-        // A range for begins_with, as in idsByTokenPrefix.
-        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :prefix AND :upper',
-        ExpressionAttributeValues: { ':pk': userPk(userId), ':prefix': from, ':upper': `${from}\u{10FFFF}` },
-        ProjectionExpression: 'contactId, src',
-      },
-      cap + 1,
-      cap + 1,
-    );
+    const { items, complete } = await this.itemsByPrefix(userPk(userId), phoneSk(prefix), 'contactId, src', cap);
     // A guard written before it carried `src` cannot be told apart by source: its contact's
     // old suffix tokens (which the token Query reads) find it instead.
     const ids = items.filter((item) => !source || item.src === source).map((item) => String(item.contactId));
-    return { ids: [...new Set(ids)], complete: items.length <= cap };
+    return { ids: [...new Set(ids)], complete };
   }
 
   async phoneOwners(userId: string, phones: readonly string[]): Promise<Map<string, string>> {
