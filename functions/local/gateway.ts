@@ -14,6 +14,7 @@ import { buildAuthorizerEvent, buildEvent, writeJson, writeResult, type EventAut
 import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
 import type { ScheduleRunner } from './schedules.js';
 import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
+import { MAX_ADVANCE_SECONDS, validClockStep, type SessionClock } from './session-clock.js';
 import { serveStatic } from './static-site.js';
 import { apiSecurityHeaders, siteSecurityHeaders, type SiteCspSources } from '../src/http/security-headers.js';
 import { loadEntry, loadSocketApi, type AnyHandler } from './handlers.js';
@@ -30,6 +31,8 @@ export interface GatewayOptions {
   loadApiAuthorizer?: () => Promise<AnyHandler>;
   loadGroup: (group: string) => Promise<AnyHandler>;
   dispatcher?: SqsDispatcher;
+  /** GET/POST /_local/clock read and move it forward (session-clock.ts); without it those answer 404. */
+  sessionClock?: SessionClock;
   /** The manifest's schedules: POST /_local/schedules/{name}/run runs one now and answers its result. */
   schedules?: Pick<ScheduleRunner, 'run' | 'names'>;
   frontendDir?: string;
@@ -214,7 +217,26 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     }
   }
 
+  /** GET: the session clock; POST {advanceSeconds}: moves it forward (tests let access tokens expire). */
+  async function handleClock(req: IncomingMessage, res: ServerResponse, clock: SessionClock): Promise<void> {
+    const state = () => ({ now: new Date(clock.now()).toISOString(), offsetSeconds: clock.offsetSeconds() });
+    if (req.method === 'GET') return writeJson(res, 200, state());
+    if (req.method !== 'POST') return writeJson(res, 405, { message: 'Method Not Allowed' }, { allow: 'GET, POST' });
+    let advanceSeconds: unknown;
+    try {
+      advanceSeconds = (JSON.parse((await readBody(req)).toString('utf8')) as { advanceSeconds?: unknown } | null)?.advanceSeconds;
+    } catch {
+      advanceSeconds = undefined;
+    }
+    if (!validClockStep(advanceSeconds)) {
+      return writeJson(res, 400, { message: `advanceSeconds must be a whole number from 1 to ${MAX_ADVANCE_SECONDS}` });
+    }
+    await clock.advance(advanceSeconds);
+    writeJson(res, 200, state());
+  }
+
   async function handleLocalTools(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (url.pathname === '/_local/clock' && options.sessionClock) return handleClock(req, res, options.sessionClock);
     const schedule = /^\/_local\/schedules\/([^/]+)\/run$/.exec(url.pathname);
     if (req.method === 'POST' && schedule && options.schedules?.names().includes(schedule[1]!)) {
       return writeJson(res, 200, (await options.schedules.run(schedule[1]!)) ?? null);

@@ -24,10 +24,12 @@ import {
   CreateUserPoolCommand,
   DescribeUserPoolClientCommand,
   GetGroupCommand,
+  UpdateUserPoolClientCommand,
+  type UserPoolClientType,
 } from '@aws-sdk/client-cognito-identity-provider';
 import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
-import { PASSWORD_RULE } from '../src/contract/auth.js';
+import { PASSWORD_RULE, SESSION_TOKENS } from '../src/contract/auth.js';
 import { spawnChild, waitUntilReady } from './child.js';
 import { startPostPolicyGate } from './s3-post-policy.js';
 
@@ -215,17 +217,44 @@ async function ensureAdminGroup(client: CognitoIdentityProviderClient, userPoolI
   if (!exists) await client.send(new CreateGroupCommand({ UserPoolId: userPoolId, GroupName: ADMIN_GROUP, Description: 'AgentDesk administrators' }));
 }
 
+/**
+ * The app client's token lifetimes, as infra/lib/auth.ts sets them (the contract's SESSION_TOKENS):
+ * without them cognito-local issues 24-hour access tokens.
+ */
+export const CLIENT_TOKEN_SETTINGS = {
+  AccessTokenValidity: SESSION_TOKENS.accessMinutes,
+  IdTokenValidity: SESSION_TOKENS.idMinutes,
+  RefreshTokenValidity: SESSION_TOKENS.refreshDays,
+  TokenValidityUnits: { AccessToken: 'minutes', IdToken: 'minutes', RefreshToken: 'days' },
+  EnableTokenRevocation: true,
+} as const;
+
+function hasClientTokenSettings(app: UserPoolClientType): boolean {
+  const units = app.TokenValidityUnits ?? {};
+  const want = CLIENT_TOKEN_SETTINGS;
+  return (
+    app.AccessTokenValidity === want.AccessTokenValidity &&
+    app.IdTokenValidity === want.IdTokenValidity &&
+    app.RefreshTokenValidity === want.RefreshTokenValidity &&
+    units.AccessToken === want.TokenValidityUnits.AccessToken &&
+    units.IdToken === want.TokenValidityUnits.IdToken &&
+    units.RefreshToken === want.TokenValidityUnits.RefreshToken &&
+    app.EnableTokenRevocation === want.EnableTokenRevocation
+  );
+}
+
 export async function ensureUserPool(endpoint: string, previous?: Partial<UserPoolIds>): Promise<UserPoolIds> {
   const client = new CognitoIdentityProviderClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
     if (previous?.userPoolId && previous.userPoolClientId) {
+      const ids = { UserPoolId: previous.userPoolId, ClientId: previous.userPoolClientId };
       const found = await client
-        .send(
-          new DescribeUserPoolClientCommand({ UserPoolId: previous.userPoolId, ClientId: previous.userPoolClientId }),
-        )
-        .then(() => true)
-        .catch(() => false);
+        .send(new DescribeUserPoolClientCommand(ids))
+        .then((out) => out.UserPoolClient)
+        .catch(() => undefined);
       if (found) {
+        // A data folder from before issue 28 has a client with 24-hour tokens.
+        if (!hasClientTokenSettings(found)) await client.send(new UpdateUserPoolClientCommand({ ...ids, ...CLIENT_TOKEN_SETTINGS }));
         await ensureAdminGroup(client, previous.userPoolId);
         return { userPoolId: previous.userPoolId, userPoolClientId: previous.userPoolClientId };
       }
@@ -255,6 +284,7 @@ export async function ensureUserPool(endpoint: string, previous?: Partial<UserPo
         ClientName: 'agentdesk-web',
         GenerateSecret: false,
         ExplicitAuthFlows: ['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH'],
+        ...CLIENT_TOKEN_SETTINGS,
       }),
     );
     const userPoolClientId = app.UserPoolClient?.ClientId;

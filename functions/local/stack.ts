@@ -35,6 +35,7 @@ import {
   type RunningService,
 } from './services.js';
 import { scheduleRunner } from './schedules.js';
+import { sessionClock } from './session-clock.js';
 import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-dispatcher.js';
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
@@ -322,6 +323,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const gateway = await startGateway({
       port: ports.gateway,
       authorizer,
+      // POST /_local/clock: moves the token checks' and cognito-local's clock forward together.
+      sessionClock: sessionClock(cognito.endpoint),
       loadGroup: loadRouteGroup,
       dispatcher,
       schedules: scheduled,

@@ -1,7 +1,7 @@
 /**
  * Makes a user an administrator (Cognito group 'admin'): `npm run make-admin -- <email>`;
- * `--remove` takes the role away. The user signs in again (or refreshes the token) to get the
- * cognito:groups claim the admin routes check.
+ * `--remove` takes the role away. The cognito:groups claim the admin routes check changes with the
+ * user's next token: the app refreshes its 5-minute access token before it expires.
  *
  * Which user pool:
  * - AWS: USER_POOL_ID set (the stack output), with the usual AWS credentials and AWS_REGION.
@@ -15,6 +15,7 @@ import {
   AdminRemoveUserFromGroupCommand,
   CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
+import { SESSION_TOKENS } from '../src/contract/auth.js';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.js';
 import { readState } from '../local/state.js';
 
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     // Users are created with their (lower-case) e-mail as the username (adapters/cognito.ts).
     const input = { UserPoolId: userPoolId, Username: email, GroupName: ADMIN_GROUP };
     await client.send(remove ? new AdminRemoveUserFromGroupCommand(input) : new AdminAddUserToGroupCommand(input));
-    console.log(`${email} ${remove ? 'is no longer' : 'is now'} an administrator in ${where}. They must sign in again for it to apply.`);
+    console.log(`${email} ${remove ? 'is no longer' : 'is now'} an administrator in ${where}. It applies within ${SESSION_TOKENS.accessMinutes} minutes, when their session next refreshes its token (or when they sign in again).`);
   } finally {
     client.destroy();
   }

@@ -22,6 +22,7 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
+import { SESSION_TOKENS } from '../contract/auth.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import {
   IdentityExistsError,
@@ -49,11 +50,15 @@ export interface CognitoSettings {
   clientId: string;
 }
 
-/** Seconds until the token expires: from Cognito's answer, else from the token's exp (cognito-local omits it). */
-export function expiresInOf(result: AuthenticationResultType, now = Date.now()): number {
+/**
+ * Seconds the new access token lives: Cognito's ExpiresIn, else (cognito-local omits it) the
+ * token's own exp - iat, which holds whatever clock it was issued on (the local session clock may
+ * be ahead of this process's).
+ */
+export function expiresInOf(result: AuthenticationResultType): number {
   if (result.ExpiresIn) return result.ExpiresIn;
-  const exp = result.AccessToken ? decodeJwt(result.AccessToken).exp : undefined;
-  return exp ? Math.max(0, exp - Math.floor(now / 1000)) : 3600;
+  const { exp, iat } = result.AccessToken ? decodeJwt(result.AccessToken) : {};
+  return exp && iat ? Math.max(0, exp - iat) : SESSION_TOKENS.accessMinutes * 60;
 }
 
 export function tokensOf(result: AuthenticationResultType | undefined): Tokens | null {

@@ -13,6 +13,17 @@
  */
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from 'jose';
 
+/**
+ * "Now" for the expiry checks, in epoch ms: Date.now() in AWS. The local runtime's session
+ * clock (functions/local/session-clock.ts, POST /_local/clock) moves it forward together with
+ * cognito-local's, so tests let access tokens expire without waiting 5 minutes.
+ */
+let tokenNow: () => number = () => Date.now();
+
+export function setTokenClock(now: () => number): void {
+  tokenNow = now;
+}
+
 export interface AuthorizerConfig {
   issuer: string;
   audience: string[];
@@ -57,14 +68,15 @@ export async function authorize(
   const token = authorizationHeader.replace(/^Bearer\s+/i, '').trim();
   if (!token) return null;
   let payload: JWTPayload;
+  const nowMs = tokenNow();
   try {
     // API Gateway picks the key by kid; a token without one is rejected.
     if (!decodeProtectedHeader(token).kid) return null;
-    ({ payload } = await jwtVerify(token, config.keys, { issuer: config.issuer, algorithms: ['RS256'] }));
+    ({ payload } = await jwtVerify(token, config.keys, { issuer: config.issuer, algorithms: ['RS256'], currentDate: new Date(nowMs) }));
   } catch {
     return null;
   }
-  const now = Math.floor(Date.now() / 1000);
+  const now = Math.floor(nowMs / 1000);
   if (typeof payload.exp !== 'number') return null;
   if (typeof payload.iat === 'number' && payload.iat > now) return null;
   const aud = payload.aud;

@@ -9,8 +9,22 @@ import { DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from 
 import { inject } from 'vitest';
 import type { AuthSession } from '../../src/contract/auth.js';
 
+/** What a test file's own stack puts in place of the shared stack's values (useOwnStack). */
+const ownStack = new Map<string, string>();
+
+/**
+ * Points every helper of this test file at a stack it started itself (e.g. one whose clock it
+ * moves, which on the shared stack would expire the other files' tokens).
+ */
+export function useOwnStack(stack: { apiUrl: string; mailboxUrl: string; endpoints: { dynamodb: string }; tableName: string }): void {
+  ownStack.set('apiUrl', stack.apiUrl).set('mailboxUrl', stack.mailboxUrl);
+  ownStack.set('dynamoEndpoint', stack.endpoints.dynamodb).set('tableName', stack.tableName);
+}
+
 /** A value provided by the global setup (typed loosely so this file does not depend on its declarations). */
 export function provided(key: string): string {
+  const own = ownStack.get(key);
+  if (own) return own;
   const value = (inject as unknown as (k: string) => unknown)(key);
   if (typeof value !== 'string' || !value) throw new Error(`The integration global setup did not provide '${key}'`);
   return value;

@@ -142,7 +142,7 @@ export interface IdentityProvider {
   setPassword(email: string, password: string): Promise<void>;
   /**
    * Signs the user out everywhere (logout, password change, password reset): every refresh token
-   * issued so far stops working. Access tokens stay valid until they expire (at most an hour): the
+   * issued so far stops working. Access tokens stay valid until they expire (5 minutes): the
    * API's JWT authorizer checks only their signature and expiry. An unknown user is not an error.
    */
   signOutEverywhere(email: string): Promise<void>;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair, type JWK } from 'jose';
 import { authorize, type AuthorizerConfig } from '../../../local/jwt-authorizer.js';
+import { setTokenClock } from '../../../src/auth/cognito-jwt.js';
 
 const issuer = 'http://127.0.0.1:9229/local_pool';
 const clientId = 'web-client';
@@ -61,6 +62,18 @@ describe('local JWT authorizer (API Gateway HTTP API semantics)', () => {
     const jwt = await token(claims, header);
 
     expect(await authorize(`Bearer ${jwt}`, config)).toBeNull();
+  });
+
+  it('checks exp against the token clock, which the local session clock moves forward', async () => {
+    const jwt = await token({ sub: 'u1', client_id: clientId, exp: now() + 300 });
+    try {
+      setTokenClock(() => Date.now() + 290_000);
+      expect(await authorize(jwt, config)).not.toBeNull();
+      setTokenClock(() => Date.now() + 310_000);
+      expect(await authorize(jwt, config)).toBeNull();
+    } finally {
+      setTokenClock(() => Date.now());
+    }
   });
 
   it('rejects a missing header, an empty bearer and garbage', async () => {
