@@ -272,7 +272,13 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://local');
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://local');
+    } catch {
+      // A request target no URL can hold (e.g. '//host:99999/api'): the client's fault, not a 500.
+      return writeJson(res, 400, { message: 'Bad Request' });
+    }
     if (url.pathname.startsWith(SOCKET_PATH_PREFIX)) {
       for (const [name, value] of Object.entries(apiSecurityHeaders)) res.setHeader(name, value);
       if (await sockets.handleHttp(req, res, url)) return;

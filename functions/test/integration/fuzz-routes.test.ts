@@ -3,7 +3,8 @@
  * local gateway — random JSON, bodies shaped like the route's contract schema with boundary values,
  * malformed JSON, wrong content types, bodies up to ~10 MB, odd path parameters and query strings —
  * as the signed-in owner (a subscribed admin with real objects, so ids exist), unauthenticated,
- * and for webhooks unsigned or garbage-signed. Each response must be < 500 and show no internals.
+ * and for webhooks unsigned or garbage-signed, and malformed multipart bodies (issue 28). Each
+ * response must be < 500 and show no internals, and the stack must still serve after each case.
  *
  * Seeds are fixed per property (seedOf(route + property)), so a run is reproducible: a failure
  * prints its seed and counterexample. numRuns keep the file at a few minutes on 2 busy cores.
@@ -87,9 +88,11 @@ import {
   FuzzStats,
   internalsIn,
   malformedBody,
+  malformedMultipart,
   seedOf,
   send,
   shapedBody,
+  stillServing,
   type FuzzRequest,
 } from '../support/fuzz.js';
 import { seedCall } from '../support/seed-calls.js';
@@ -468,28 +471,38 @@ const garbageSignature = (encoding: Encoding): fc.Arbitrary<Record<string, strin
 };
 
 async function check(route: Route, req: FuzzRequest): Promise<boolean> {
+  return (await checked(route, req)).ok;
+}
+
+/** Sends one case: < 500, no internals in the body, and the stack still serving afterwards. */
+async function checked(route: Route, req: FuzzRequest): Promise<{ ok: boolean; status: number }> {
   const res = await send(req);
   const key = keyOf(route);
   stats.record(key, res.status);
   const described = `${req.method} ${req.target.slice(0, 200)} → ${res.status} ${res.text.slice(0, 300)}`;
+  // Every case, whatever its answer: a handler can answer and then crash the process (issue 28).
+  if (!(await stillServing())) {
+    stats.stopped.push(described);
+    return { ok: false, status: res.status };
+  }
   if (res.status >= 500 || res.status === 0) {
     const known = KNOWN_5XX.find((k) => k.route === key && (!k.when || k.when(req)));
     if (known) {
       stats.known.push(`${known.finding}: ${described}`);
-      return true;
+      return { ok: true, status: res.status };
     }
     stats.fiveHundreds.push(described);
-    return false;
+    return { ok: false, status: res.status };
   }
   // Binary answers (a recording) are not text to search.
-  if (/^audio\/|^image\/|octet-stream/.test(res.contentType)) return true;
+  if (/^audio\/|^image\/|octet-stream/.test(res.contentType)) return { ok: true, status: res.status };
   const requestText = `${decodeSafe(req.target)} ${req.target} ${Buffer.isBuffer(req.body) ? req.body.toString('utf8') : (req.body ?? '')}`;
   const leaks = internalsIn(res.text, requestText);
   if (leaks.length) {
     stats.leaks.push(`${described} [${leaks.join(' | ')}]`);
-    return false;
+    return { ok: false, status: res.status };
   }
-  return true;
+  return { ok: true, status: res.status };
 }
 
 function decodeSafe(s: string): string {
@@ -514,7 +527,31 @@ async function property<T>(route: Route, name: string, arb: fc.Arbitrary<T>, toR
     { seed, numRuns: numRuns * SCALE },
   );
   // fast-check's own report prints the whole counterexample (megabytes with the big values): a short one instead.
-  if (result.failed) throw new Error(`'${name}' failed (seed ${seed}, path ${result.counterexamplePath}); smallest failing request: ${failing}\n${stats.fiveHundreds.at(-1) ?? ''}${stats.leaks.at(-1) ?? ''}`.slice(0, 2_000));
+  if (result.failed) throw new Error(`'${name}' failed (seed ${seed}, path ${result.counterexamplePath}); smallest failing request: ${failing}\n${stats.fiveHundreds.at(-1) ?? ''}${stats.leaks.at(-1) ?? ''}${stats.stopped.at(-1) ?? ''}`.slice(0, 2_000));
+}
+
+/**
+ * JSON, form and webhook routes that also get the malformed multipart bodies (the multipart
+ * routes get them all): a multipart body where another parser is expected must be refused too.
+ */
+const MULTIPART_ON_OTHER_ROUTES = new Set([
+  'POST /api/login',
+  'POST /api/contacts',
+  'PUT /api/user/profile',
+  'POST /api/webhooks/stripe',
+  'POST /api/webhooks/whatsapp-business/{integrationId}',
+  'POST /api/webhooks/twilio/{userId}/voice',
+]);
+
+/** Every malformed multipart body once (no sampling: each is a known way to break busboy). */
+async function malformedMultipartCases(route: Route, spec: FuzzSpec, base: (extra: { body: string | Buffer; type: string }) => FuzzRequest): Promise<void> {
+  for (const { name, build } of malformedMultipart) {
+    const { ok, status } = await checked(route, base(build(spec.field ?? 'files')));
+    const last = stats.stopped.at(-1) ?? stats.fiveHundreds.at(-1) ?? stats.leaks.at(-1) ?? '';
+    if (!ok) throw new Error(`malformed multipart '${name}' failed: ${last}`.slice(0, 2_000));
+    // On a route that reads multipart the answer is a 400 that says what is wrong.
+    if (encodingOf(spec) === 'multipart' && status !== 400) throw new Error(`malformed multipart '${name}' answered ${status}, not 400`);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -558,6 +595,10 @@ async function fuzzRoute(route: Route): Promise<void> {
   // Malformed bodies under right and wrong content types.
   if (withBody) {
     await property(route, 'malformed', fc.tuple(malformedBody, contentType), ([body, type]) => base({ body, type }), RUNS.malformed);
+  }
+  // Malformed multipart bodies (issue 28), each checked for liveness like every case.
+  if (withBody && (encoding === 'multipart' || MULTIPART_ON_OTHER_ROUTES.has(key))) {
+    await malformedMultipartCases(route, spec, (extra) => base(extra));
   }
   // Odd path parameters (with a valid body, so the id is what is tested).
   if (params.length) {
@@ -681,6 +722,7 @@ describe('route fuzzing: every route of the manifest', () => {
   it('the run sent requests to every route and met no 5xx', () => {
     expect(stats.fiveHundreds).toEqual([]);
     expect(stats.leaks).toEqual([]);
+    expect(stats.stopped).toEqual([]);
     expect([...stats.routes].sort()).toEqual(routes.map(keyOf).sort());
   });
 });

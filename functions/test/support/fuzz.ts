@@ -51,6 +51,17 @@ export function send(req: FuzzRequest): Promise<FuzzResponse> {
   });
 }
 
+/**
+ * Whether the stack still serves after a case: GET /config.json, which the gateway answers itself
+ * (no handler, no DynamoDB), so the probe costs about a millisecond. A case whose answer went out
+ * but whose handler then threw outside the request (a stream 'error' nobody listened to) kills
+ * the process only after the response: the next request is what notices.
+ */
+export async function stillServing(): Promise<boolean> {
+  const res = await send({ method: 'GET', target: '/config.json' });
+  return res.status === 200;
+}
+
 /** Percent-encodes what Node refuses in a request path (non-ASCII, spaces, controls) and '#' and '?', keeping the rest (`..`, `%2F`) raw. */
 export function rawSegment(value: string): string {
   return Array.from(value)
@@ -101,6 +112,8 @@ export class FuzzStats {
   readonly fiveHundreds: string[] = [];
   readonly known: string[] = [];
   readonly leaks: string[] = [];
+  /** Cases after which the stack no longer answered (stillServing). */
+  readonly stopped: string[] = [];
   readonly routes = new Set<string>();
   readonly msByRoute = new Map<string, number>();
 
@@ -118,6 +131,7 @@ export class FuzzStats {
       `  per status: ${statuses}`,
       `  5xx (or no answer): ${five}${this.known.length ? ` (${this.known.length} on known cases)` : ''}`,
       `  bodies showing internals: ${this.leaks.length}`,
+      `  cases after which the stack stopped serving: ${this.stopped.length}`,
       `  slowest routes: ${[...this.msByRoute.entries()].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([r, ms]) => `${r} ${(ms / 1000).toFixed(1)} s`).join(', ')}`,
       ...this.known.map((k) => `  known: ${k}`),
     ].join('\n');
@@ -304,6 +318,39 @@ export const malformedBody: fc.Arbitrary<Buffer | string> = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 200 }),
   fc.uint8Array({ maxLength: 200 }).map((a) => Buffer.from(a)),
 );
+
+/**
+ * Malformed multipart/form-data bodies (issue 28): each is a 400 on a route that reads
+ * multipart, and must never crash the process. `field` is the route's file field.
+ */
+export const malformedMultipart: readonly { name: string; build: (field: string) => { body: string | Buffer; type: string } }[] = (() => {
+  const type = (boundary: string) => `multipart/form-data; boundary=${boundary}`;
+  const part = (name: string, content = 'xx', filename = 'a.png') =>
+    `--zz\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: image/png\r\n\r\n${content}\r\n`;
+  return [
+    // The issue's body: a file part of an unexpected name, then the end of the input.
+    { name: 'unexpected field name, then end of input', build: () => ({ body: part('x'), type: type('zz') }) },
+    { name: 'the right field, then end of input', build: (field) => ({ body: part(field), type: type('zz') }) },
+    { name: 'truncated inside the part', build: (field) => ({ body: part(field, 'x'.repeat(2_000)).slice(0, 300), type: type('zz') }) },
+    { name: 'truncated inside the part headers', build: (field) => ({ body: part(field).slice(0, 40), type: type('zz') }) },
+    { name: 'wrong boundary', build: (field) => ({ body: `${part(field)}--zz--\r\n`, type: type('other') }) },
+    { name: 'missing boundary', build: (field) => ({ body: `${part(field)}--zz--\r\n`, type: 'multipart/form-data' }) },
+    { name: 'empty body', build: () => ({ body: '', type: type('zz') }) },
+    { name: 'unexpected names only', build: () => ({ body: `${part('x')}${part('y', 'yy', '../../etc/passwd')}--zz--\r\n`, type: type('zz') }) },
+    {
+      name: 'nested multipart/mixed',
+      build: (field) => ({
+        body: `--zz\r\nContent-Disposition: form-data; name="${field}"\r\nContent-Type: multipart/mixed; boundary=inner\r\n\r\n--inner\r\nContent-Disposition: file; filename="a.txt"\r\nContent-Type: text/plain\r\n\r\nhi\r\n--inner--\r\n\r\n--zz--\r\n`,
+        type: type('zz'),
+      }),
+    },
+    { name: '1,000 parts', build: (field) => ({ body: `${Array.from({ length: 1_000 }, (_, i) => part(i % 2 ? field : `f${i}`, 'x', `${i}.txt`)).join('')}--zz--\r\n`, type: type('zz') }) },
+    { name: '1,000 parts, then end of input', build: (field) => ({ body: Array.from({ length: 1_000 }, (_, i) => part(i % 2 ? field : `f${i}`, 'x', `${i}.txt`)).join(''), type: type('zz') }) },
+    { name: 'header-only parts', build: (field) => ({ body: `--zz\r\nContent-Disposition: form-data; name="${field}"; filename="a"\r\n--zz\r\nContent-Disposition: form-data; name="${field}"\r\n\r\n--zz--\r\n`, type: type('zz') }) },
+    { name: 'huge header line', build: (field) => ({ body: `--zz\r\nContent-Disposition: form-data; name="${field}"; filename="${'a'.repeat(100_000)}"\r\n\r\nxx\r\n--zz--\r\n`, type: type('zz') }) },
+    { name: 'binary part headers', build: () => ({ body: Buffer.concat([Buffer.from('--zz\r\n'), Buffer.from([0, 1, 0xff, 0x3a, 0x20, 0x0d, 0x0a, 0x0d, 0x0a]), Buffer.from('xx\r\n--zz--\r\n')]), type: type('zz') }) },
+  ];
+})();
 
 /** Content types, right, wrong and broken. */
 export const contentType: fc.Arbitrary<string | undefined> = fc.constantFrom(

@@ -1,3 +1,4 @@
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SignJWT, createLocalJWKSet, exportJWK, generateKeyPair } from 'jose';
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
@@ -149,6 +150,21 @@ describe('local gateway', () => {
 
     expect(JSON.parse(config.text)).toEqual({ googleClientId: 'g-client' });
     expect(page.status).toBe(404);
+  });
+
+  it('answers 400 to a request target no URL can hold (it was a 500), and keeps serving', async () => {
+    const { port } = new URL(gateway.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '//host:99999/api/login' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end('{}');
+    });
+
+    expect(status).toBe(400);
+    expect((await call('/config.json')).status).toBe(200);
   });
 });
 
