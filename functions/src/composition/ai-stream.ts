@@ -1,8 +1,8 @@
 /**
- * The user's AI model for the voice relay's WebSocket function (issue 16): the same connector as
- * ai.ts (integration, sealed key, per-key model cache) with the SDK-free fetch model, whose
- * stream() hands the answer over token by token. Nothing here imports the `openai` package, so
- * the function's bundle stays small and cold starts short.
+ * The user's AI model (integration, sealed key, per-key model cache) over the SDK-free fetch
+ * model, whose stream() hands the answer over token by token (the voice relay, issue 16). Every
+ * function uses it (ai.ts re-exports it): nothing here imports the `openai` package, so bundles
+ * stay small and cold starts short (issue 28).
  */
 import { FetchOpenAiModel } from '../adapters/openai/fetch-model.js';
 import { checkOutboundUrl, guardedStream } from '../adapters/outbound/guarded-fetch.js';

@@ -1,5 +1,6 @@
 /**
- * FetchOpenAiModel (the voice relay's SDK-free model) against the fake OpenAI, every request
+ * FetchOpenAiModel (every function's model since issue 28; the `openai` SDK adapter in
+ * test/support/openai-sdk/ is the oracle it is compared with) against the fake OpenAI, every request
  * through the outbound guard's streamed request: the same request bodies and answers as the SDK
  * adapter (model.ts), the answer streamed token by token at the fake's pace (text, tool calls,
  * usage), abort mid-stream closing the connection (the fake stops sending), the same ModelError
@@ -9,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FetchOpenAiModel } from '../../../src/adapters/openai/fetch-model.js';
-import { OpenAiModel } from '../../../src/adapters/openai/model.js';
+import { OpenAiModel } from '../../support/openai-sdk/model.js';
 import { createGuard } from '../../../src/adapters/outbound/guarded-fetch.js';
 import { EMBEDDING_DIMENSIONS, ModelError, type CompletionRequest, type ModelToolSpec } from '../../../src/domain/ai/ports.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../local/fake-openai/server.js';
@@ -359,6 +360,20 @@ describe('FetchOpenAiModel: embeddings and key check', () => {
     expect(viaFetch).toEqual(viaSdk);
     expect(requestsOf(key).map((r) => (r.body as { input: string[]; encoding_format: string }).input.length)).toEqual([96, 4]);
     expect(requestsOf(key)[0]!.body).toMatchObject({ model: 'text-embedding-3-small', encoding_format: 'base64' });
+  });
+
+  it('sends the SDK’s embeddings and key-check requests: method, path and body (every function uses this adapter, issue 28)', async () => {
+    const [viaFetch, viaSdk] = [newKey(), newKey()];
+    const texts = ['opening hours', '  ', 'prices of a cleaning'];
+
+    await fetchModel(viaFetch).embed(texts);
+    await fetchModel(viaFetch).verify('gpt-4o-mini');
+    await sdkModel(viaSdk).embed(texts);
+    await sdkModel(viaSdk).verify('gpt-4o-mini');
+
+    const shape = (key: string) => requestsOf(key).map((r) => ({ method: r.method, path: r.path, body: r.body }));
+    expect(shape(viaFetch)).toEqual(shape(viaSdk));
+    expect(shape(viaFetch).map((r) => `${r.method} ${r.path}`)).toEqual(['POST /v1/embeddings', 'GET /v1/models/gpt-4o-mini']);
   });
 
   it('verify passes with a good key and model, fails with a bad key or an unknown model', async () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuard } from '../../../src/adapters/outbound/guarded-fetch.js';
-import { EMBED_BATCH_MAX_INPUTS, OpenAiModel, chatCompletionBody, isReasoningModel } from '../../../src/adapters/openai/model.js';
+import { EMBED_BATCH_MAX_INPUTS, OpenAiModel, chatCompletionBody, isReasoningModel } from '../../support/openai-sdk/model.js';
 import { EMBEDDING_DIMENSIONS, ModelError, type ModelToolSpec } from '../../../src/domain/ai/ports.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../local/fake-openai/server.js';
 

@@ -1,5 +1,9 @@
 /**
- * ChatModel and Embedder over the official `openai` SDK (v6), for api.openai.com and any
+ * The test oracle of the OpenAI wire format (issue 28): ChatModel and Embedder over the official
+ * `openai` SDK (v6). The functions reach the model through the SDK-free fetch adapter
+ * (src/adapters/openai/fetch-model.ts), whose requests and answers the unit tests compare with
+ * this one's (test/unit/openai/fetch-model.test.ts); the SDK stays out of every Lambda bundle.
+ * For api.openai.com and any
  * OpenAI-compatible API (Azure OpenAI's /openai/v1, a self-hosted server) at a user-supplied base
  * URL. All traffic goes through the outbound guard (guarded-sdk-fetch.ts). Provider errors become
  * ModelError kinds; nothing of the provider's error text reaches the user. The request body and
@@ -27,8 +31,8 @@ import {
   type Completion,
   type CompletionRequest,
   type Embedder,
-} from '../../domain/ai/ports.js';
-import { OutboundBlockedError, OutboundError, OutboundTimeoutError } from '../outbound/errors.js';
+} from '../../../src/domain/ai/ports.js';
+import { OutboundBlockedError, OutboundError, OutboundTimeoutError } from '../../../src/adapters/outbound/errors.js';
 import { guardedSdkFetch, type GuardFetch } from './guarded-sdk-fetch.js';
 import {
   chatCompletionBody,
@@ -38,7 +42,7 @@ import {
   embeddingVectors,
   OPENAI_DEFAULT_BASE_URL,
   VERIFY_TIMEOUT_MS,
-} from './wire.js';
+} from '../../../src/adapters/openai/wire.js';
 
 export {
   chatCompletionBody,
@@ -48,7 +52,7 @@ export {
   embeddingBatches,
   isReasoningModel,
   OPENAI_DEFAULT_BASE_URL,
-} from './wire.js';
+} from '../../../src/adapters/openai/wire.js';
 
 export interface OpenAiModelOptions {
   apiKey: string;

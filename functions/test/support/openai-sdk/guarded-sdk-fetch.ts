@@ -3,7 +3,7 @@
  * user-supplied API base URL can never reach a private address (api.openai.com passes normally,
  * the local fake OpenAI is allow-listed by OUTBOUND_ALLOW_HOSTS).
  */
-import type { GuardedRequest, GuardedResponse } from '../outbound/guarded-fetch.js';
+import type { GuardedRequest, GuardedResponse } from '../../../src/adapters/outbound/guarded-fetch.js';
 
 export type GuardFetch = (url: string, req?: GuardedRequest) => Promise<GuardedResponse>;
 
