@@ -56,6 +56,16 @@ export const knowledgeMessages = {
   pageTimeout: (seconds: number | string) => `The page did not answer within ${seconds} seconds`,
   pageUnreachable: 'The page could not be reached',
   blocked: 'Blocked: the address is private',
+  // Documents built to exhaust the worker (issue 28): refused before or while they are unpacked.
+  zipBomb:
+    'This file is not a normal Word document: its packed contents are malformed or unpack to far more than their size (a "zip bomb"), so it was not read',
+  documentTooComplex: 'The document is too large to read: it holds more text and formatting than can be processed at once. Split it into smaller files',
+  pdfTooManyPages: (max: number | string) =>
+    `The PDF has more than ${typeof max === 'number' ? max.toLocaleString('en-US') : max} pages. Split it into smaller files`,
+  pageTooComplex: (max: number | string) =>
+    `The page is too large to read: it has more than ${typeof max === 'number' ? max.toLocaleString('en-US') : max} HTML elements`,
+  /** Every delivery of the job died (crash, timeout, out of memory): set by the queue's last, give-up delivery. */
+  gaveUp: 'Processing did not finish after several tries (the document may be too large or damaged), so it was stopped',
   /** An ingestion failure that is not one of the above (logged). */
   unexpected: 'Processing failed. Please try again',
 } as const;
