@@ -1,11 +1,13 @@
 /**
  * The one API client (SPEC §7, §8): JSON, bearer token, 30 s timeout, errors carry the
- * server's message. A 401 from a non-auth call first tries one (single-flight) refresh with
- * the refresh token and retries once; if that fails the session is cleared and the app's
- * unauthorized handler sends the browser to /login.
+ * server's message. A call made within a minute of the access token's expiry first refreshes it
+ * (the app's timer may not have run: a sleeping laptop, a throttled background tab), so a
+ * 5-minute token never shows as a 401. A 401 from a non-auth call still tries one (single-flight)
+ * refresh with the refresh token and retries once; if that fails the session is cleared and the
+ * app's unauthorized handler sends the browser to /login.
  */
 import type { ApiEnvelope, RefreshedSession } from '@agentdesk/functions/contract';
-import { clearSession, getSession, setSession } from './session';
+import { clearSession, getSession, msUntilRefresh, setSession } from './session';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -166,6 +168,9 @@ function sessionLost(): void {
 /** Sends a user call; a 401 gets one refresh and one retry, and loses the session if that fails. */
 async function sendWithSession(path: string, opts: RequestOptions): Promise<Response> {
   const authCall = isAuthPath(path);
+  const before = authCall ? null : getSession();
+  // Whatever the refresh says, the call goes out: a rejected one ends the session on the 401 below.
+  if (before?.refreshToken && before.expiresAt && msUntilRefresh(before) === 0) await refreshSession();
   const usedToken = authCall ? undefined : getSession()?.token;
   const res = await send(path, opts, usedToken);
   if (res.status !== 401 || authCall) return res;

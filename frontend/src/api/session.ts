@@ -10,6 +10,17 @@ export interface StoredSession {
   expiresAt: number;
 }
 
+/**
+ * Access tokens live 5 minutes (issue 28): the app refreshes this long before one expires, on a
+ * timer (app/auth.tsx) and before any call made closer to the expiry than this (api/client.ts).
+ */
+export const REFRESH_MARGIN_MS = 60_000;
+
+/** Milliseconds until the session's token should be refreshed; 0 when it is due now. */
+export function msUntilRefresh(session: Pick<StoredSession, 'expiresAt'>, now = Date.now()): number {
+  return Math.max(session.expiresAt - now - REFRESH_MARGIN_MS, 0);
+}
+
 const KEY = 'agentdesk.session';
 const listeners = new Set<() => void>();
 

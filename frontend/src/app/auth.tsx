@@ -8,13 +8,11 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthSession } from '@agentdesk/functions/contract';
 import { authApi, storeSession } from '../api/auth';
 import { ApiError, endServerSession, refreshSession, setUnauthorizedHandler } from '../api/client';
-import { clearSession, getSession, subscribeSession } from '../api/session';
+import { clearSession, getSession, msUntilRefresh, subscribeSession } from '../api/session';
 import { setLanguage } from '../i18n';
 import { setDisplayTimeZone } from '../shared/intl';
 import { AuthContext, ME_QUERY_KEY, type Access } from '../shared/session';
 
-/** Refresh this long before the access token expires. */
-const REFRESH_MARGIN_MS = 60_000;
 const REFRESH_RETRY_MS = 30_000;
 const MAX_TIMER_MS = 2_147_483_647;
 
@@ -54,7 +52,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const canRefresh = Boolean(session?.refreshToken);
   useEffect(() => {
     if (!hasToken || !canRefresh || !expiresAt) return;
-    const delay = Math.min(Math.max(expiresAt - Date.now() - REFRESH_MARGIN_MS, 0), MAX_TIMER_MS);
+    const delay = Math.min(msUntilRefresh({ expiresAt }), MAX_TIMER_MS);
     const timer = window.setTimeout(() => {
       void refreshSession().then((outcome) => {
         if (outcome === 'rejected') {
