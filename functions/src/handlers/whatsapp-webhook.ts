@@ -6,7 +6,8 @@
  * over the raw body (401 when missing or wrong, 404 for an unknown integration; nothing queued).
  * Verified GET → 200 text/plain hub.challenge. Verified POST → queued for the whatsapp-inbound
  * worker and 200 {success: true} at once; inactive integration → 200 and dropped (a non-2xx makes
- * Meta retry for days). A queue failure is a 500, so Meta redelivers.
+ * Meta retry for days); changes for another phone number id than the integration's → left out and
+ * logged, 200 (domain/whatsapp/webhook.ts). A queue failure is a 500, so Meta redelivers.
  */
 import { whatsappWebhook, whatsappWebhookVerifier } from '../composition/whatsapp-webhook.js';
 import { logger } from '../adapters/logger.js';

@@ -22,14 +22,17 @@ import type { GraphClient, WhatsAppInboundJob } from '../../src/domain/whatsapp/
 import { newId } from '../../src/lib/ids.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, getItem, provided, tableName, until } from '../support/api.js';
-import { deadLetters } from '../support/stack-clients.js';
+import { deadLetters, drainQueues } from '../support/stack-clients.js';
 import { subscribedUser, subscriptionItem } from '../support/billing.js';
 import {
   connectWhatsApp,
+  enqueuedInboundJobs,
   failGraphSends,
   graphSends,
   imageMessage,
+  metaChange,
   metaDelivery,
+  metaWebhook,
   newWamid,
   postWebhook,
   randomDigits,
@@ -40,6 +43,7 @@ import {
   type ChangeParts,
   type ConnectedWhatsApp,
   type GraphSend,
+  type WaBusiness,
   type WaCustomer,
 } from '../support/whatsapp.js';
 
@@ -361,6 +365,43 @@ describe('whatsapp-inbound: sends and statuses', () => {
     await new Promise((r) => setTimeout(r, 1500));
 
     expect(await getItem(`USER#${s.userId}`, `WAMID#${wamid}`)).toBeUndefined();
+  });
+});
+
+describe('whatsapp-inbound: deliveries for another number of the same Meta app (issue 28)', () => {
+  it('a signed delivery for another phone number id is answered 200 and stores, applies and sends nothing; of a mixed one only the own number\'s part is handled', async () => {
+    const s = await ready();
+    const other: WaBusiness = { ...s.wa, phoneId: randomDigits(15), displayPhoneNumber: '+1 415 555 0999' };
+    const ivy = waCustomer('Ivy');
+    await deliver(s, { messages: [textMessage(ivy, 'one')] });
+    const [reply] = await sendsReach(s, 1);
+    await until(async () => (await getItem(`USER#${s.userId}`, `WAMID#${reply!.id}`)) ?? undefined, 'reply wamid indexed');
+    const stranger = waCustomer('Stranger');
+    const foreignMessage = textMessage(stranger, 'Hello, other number');
+    // The other number's customer writes, and Meta reports our reply's wamid as failed for the other number.
+    const foreign = metaWebhook([{ id: s.wa.businessId, changes: [metaChange(other, { messages: [foreignMessage], statuses: [statusUpdate(reply!.id, 'failed', ivy)] })] }]);
+    const ownMessage = textMessage(ivy, 'two');
+    const mixed = metaWebhook([{ id: s.wa.businessId, changes: [metaChange(other, { messages: [textMessage(stranger, 'again')] }), metaChange(s.wa, { messages: [ownMessage] })] }]);
+
+    const foreignRes = await postWebhook(s.wa.integrationId, foreign, signMetaBody(foreign, s.wa.appSecret));
+    const mixedRes = await postWebhook(s.wa.integrationId, mixed, signMetaBody(mixed, s.wa.appSecret));
+    await sendsReach(s, 2);
+    await handled(s, String(ownMessage.message.id));
+    await drainQueues();
+
+    expect([foreignRes.status, mixedRes.status]).toEqual([200, 200]);
+    // Nothing of the other number's reached the queue, the table or the Graph API.
+    expect((await enqueuedInboundJobs(s.wa.integrationId)).filter((j) => j.body.includes(stranger.waId))).toEqual([]);
+    expect(await getItem(`USER#${s.userId}`, `WACUST#${stranger.waId}`)).toBeUndefined();
+    expect(await getItem(`USER#${s.userId}`, `WAMID#${String(foreignMessage.message.id)}`)).toBeUndefined();
+    expect((await graphSends(s.wa.phoneId)).map((x) => [x.to, x.text])).toEqual([
+      [ivy.waId, 'Echo: one'],
+      [ivy.waId, 'Echo: two'],
+    ]);
+    expect(await graphSends(other.phoneId)).toEqual([]);
+    const byWamid = new Map((await messagesOf(s, ivy)).map((m) => [m.waMessageId, m]));
+    expect(byWamid.get(reply!.id)?.status).toBe('sent');
+    expect(byWamid.get(String(ownMessage.message.id))?.body).toBe('two');
   });
 });
 

@@ -13,6 +13,11 @@
  *   idempotency (one stored message per wamid) is the same for pieces as for whole deliveries.
  * - A verified delivery for an inactive integration is acknowledged and dropped: a non-2xx would
  *   make Meta redeliver it for days, and the user switched the channel off on purpose.
+ * - Only the changes for the integration's own number are kept (issue 28): one Meta app can send
+ *   the deliveries of several numbers to one webhook, correctly signed with the same app secret,
+ *   and a message for another number must not be stored or answered from this one (nor a status
+ *   for it applied). Foreign changes are logged and left out; a delivery with nothing else is
+ *   acknowledged (200) and queues nothing. A delivery with none is queued byte for byte.
  */
 import { randomUUID } from 'node:crypto';
 import type { IntegrationRecord } from '../integrations/records.js';
@@ -37,18 +42,47 @@ export interface WhatsAppWebhookDeps {
 /** SQS's message size limit (bytes of the body), which the whatsapp-inbound queue is designed for. */
 export const MAX_QUEUE_MESSAGE_BYTES = 256 * 1024;
 
-/**
- * A Meta delivery as one delivery per message and per status (null when it is not JSON): each
- * keeps its entry id, change field and value (metadata, messaging_product) with only that
- * message (and its own contact) or that status, so the worker parses a piece like any delivery.
- */
-export function splitDelivery(raw: string): string[] | null {
-  let root: unknown;
+function parseJson(raw: string): { root: unknown } | null {
   try {
-    root = JSON.parse(raw);
+    return { root: JSON.parse(raw) as unknown };
   } catch {
     return null;
   }
+}
+
+/** The business number a change is for (`value.metadata.phone_number_id`), '' when it names none. */
+const phoneNumberIdOf = (change: unknown): string => {
+  const id = obj(obj(obj(change)?.value)?.metadata)?.phone_number_id;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : '';
+};
+
+/**
+ * The delivery with only the changes for `phoneId` (entries left with none are removed), and
+ * the other phone number ids it named; `root` is null when no change is for `phoneId`.
+ */
+export function ownNumberOnly(root: unknown, phoneId: string): { root: Obj | null; foreign: string[] } {
+  const top = obj(root) ?? {};
+  const foreign: string[] = [];
+  const entries: Obj[] = [];
+  for (const entry of arr(top.entry).map(obj)) {
+    if (!entry) continue;
+    const changes = arr(entry.changes).filter((change) => {
+      const id = phoneNumberIdOf(change);
+      if (phoneId !== '' && id === phoneId) return true;
+      foreign.push(id);
+      return false;
+    });
+    if (changes.length) entries.push({ ...entry, changes });
+  }
+  return { root: entries.length ? { ...top, entry: entries } : null, foreign };
+}
+
+/**
+ * A parsed Meta delivery as one delivery per message and per status: each keeps its entry id,
+ * change field and value (metadata, messaging_product) with only that message (and its own
+ * contact) or that status, so the worker parses a piece like any delivery.
+ */
+export function splitDelivery(root: unknown): string[] {
   const pieces: string[] = [];
   const top = obj(root) ?? {};
   for (const entry of arr(top.entry).map(obj)) {
@@ -72,8 +106,8 @@ export function splitDelivery(raw: string): string[] | null {
 
 const jobBytes = (job: QueuedInboundJob) => Buffer.byteLength(JSON.stringify(job), 'utf8');
 
-/** accepted: queued; dropped: the integration is inactive. */
-export type DeliveryOutcome = 'accepted' | 'dropped';
+/** accepted: queued; dropped: the integration is inactive; ignored: every change was for another number. */
+export type DeliveryOutcome = 'accepted' | 'dropped' | 'ignored';
 
 export function createWhatsAppWebhook(deps: WhatsAppWebhookDeps) {
   const now = () => deps.now?.() ?? new Date();
@@ -81,21 +115,36 @@ export function createWhatsAppWebhook(deps: WhatsAppWebhookDeps) {
   const onInfo = deps.onInfo ?? (() => undefined);
 
   return {
-    /** A verified delivery for this integration: queued, or dropped when the integration is inactive. */
+    /** A verified delivery for this integration: its own number's part queued; dropped when the integration is inactive. */
     async receive(record: IntegrationRecord, rawBody: Buffer): Promise<DeliveryOutcome> {
       if (!record.isActive) return 'dropped';
       const base = { userId: record.userId, integrationId: record.id, receivedAt: now().toISOString() };
-      const whole: QueuedInboundJob = { ...base, body: rawBody.toString('utf8') };
+      const raw = rawBody.toString('utf8');
+      // Signed but not JSON: queued as it is, and the worker logs and drops it (it names no number).
+      const parsed = parseJson(raw);
+      let body = raw;
+      let root = parsed?.root;
+      if (parsed) {
+        const own = ownNumberOnly(parsed.root, record.credentials.phoneId ?? '');
+        if (own.foreign.length) {
+          const ignored = { integrationId: record.id, phoneNumberIds: [...new Set(own.foreign)].slice(0, 10), changes: own.foreign.length };
+          onInfo('WhatsApp delivery for another phone number: ignored', ignored);
+          if (!own.root) return 'ignored';
+          root = own.root;
+          body = JSON.stringify(own.root);
+        }
+      }
+      const whole: QueuedInboundJob = { ...base, body };
       if (jobBytes(whole) <= MAX_QUEUE_MESSAGE_BYTES) {
         await deps.jobs.enqueue(whole);
         return 'accepted';
       }
-      const pieces = splitDelivery(whole.body);
-      if (!pieces) {
+      if (!parsed) {
         // Signed but not JSON: nothing the worker could read.
         onInfo('WhatsApp delivery too large and not JSON: dropped', { integrationId: record.id, bytes: rawBody.length });
         return 'accepted';
       }
+      const pieces = splitDelivery(root);
       const jobs: QueuedInboundJob[] = [];
       for (const body of pieces) {
         const job: QueuedInboundJob = { ...base, body };

@@ -40,7 +40,7 @@ function createWebhook(deps: WhatsAppWebhookVerifierDeps & WhatsAppWebhookDeps) 
   };
 }
 
-async function world(overrides: Partial<IntegrationRecord> = {}) {
+async function world(overrides: Partial<IntegrationRecord> = {}, options: Pick<WhatsAppWebhookDeps, 'onInfo'> = {}) {
   const record: IntegrationRecord = {
     id: INT_1,
     userId: 'user-1',
@@ -68,6 +68,7 @@ async function world(overrides: Partial<IntegrationRecord> = {}) {
     jobs: { enqueue: async (job) => void jobs.push(job), enqueueAll: async (all) => void jobs.push(...all) },
     bodies: { put: async (key, body) => void parked.set(key, body) },
     now: () => new Date('2026-05-01T10:00:00.000Z'),
+    ...options,
   });
   return { webhook, jobs, parked, opened: () => opened };
 }
@@ -169,6 +170,28 @@ describe('WhatsApp webhook service', () => {
       expect(await webhook.verifySubscription(id, { mode: 'subscribe', verifyToken: VERIFY_TOKEN, challenge: '1' })).toBeNull();
     }
     expect(reads).toEqual([]);
+  });
+
+  it("ignores a delivery for another phone number id of the same app (logged, nothing queued), and keeps only the own number's changes of a mixed one", async () => {
+    const logged: [string, Record<string, unknown> | undefined][] = [];
+    const { webhook, jobs } = await world({}, { onInfo: (message, data) => void logged.push([message, data]) });
+    const other = { ...business, phoneId: '999' };
+    const ana = waCustomer('Ana');
+    const foreign = metaDelivery(other, { messages: [textMessage(ana, 'for the other number')], statuses: [statusUpdate('wamid.out-1', 'failed', ana)] });
+    const own = metaDelivery(business, { messages: [textMessage(ana, 'for us')] });
+    const mixed = metaJson({ object: 'whatsapp_business_account', entry: [...JSON.parse(foreign).entry, ...JSON.parse(own).entry] });
+
+    expect(await webhook.receive(INT_1, Buffer.from(foreign), signMetaBody(foreign, APP_SECRET))).toBe('ignored');
+    expect(jobs).toEqual([]);
+    expect(await webhook.receive(INT_1, Buffer.from(mixed), signMetaBody(mixed, APP_SECRET))).toBe('accepted');
+
+    expect(jobs).toHaveLength(1);
+    const changes = parseDelivery(jobs[0]!.body!, '2026-05-01T10:00:00.000Z')!;
+    expect(changes.map((c) => [c.phoneNumberId, c.messages.map((m) => m.body), c.statuses.length])).toEqual([['2', ['for us'], 0]]);
+    expect(logged).toEqual([
+      ['WhatsApp delivery for another phone number: ignored', { integrationId: INT_1, phoneNumberIds: ['999'], changes: 1 }],
+      ['WhatsApp delivery for another phone number: ignored', { integrationId: INT_1, phoneNumberIds: ['999'], changes: 1 }],
+    ]);
   });
 
   it('splits a delivery too big for one queue message per message and status; a piece still too big is parked and queued as a pointer', async () => {
