@@ -1,5 +1,7 @@
 /** POST /api/webhooks/stripe: signature, idempotency, ordering (events signed with the SDK's test-header helper). */
+import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
+import { api, provided } from '../support/api.js';
 import {
   checkoutCompletedEvent,
   currentSubscription,
@@ -36,6 +38,21 @@ describe('Stripe signature', () => {
     const ok = await postWebhook(event, { timestamp: Math.floor(Date.now() / 1000) - 200 });
     expect(ok.status).toBe(200);
     expect(await subscriptionItem(userId)).toMatchObject({ plan: 'enterprise', status: 'active' });
+  });
+
+  it('says what is wrong with a correctly signed body that is not JSON, or not an event (it said "Invalid Stripe signature")', async () => {
+    const signed = (body: string) => ({
+      'content-type': 'application/json',
+      'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: body, secret: provided('stripeWebhookSecret') }),
+    });
+
+    const notJson = await api('POST', '/api/webhooks/stripe', { rawBody: '{"id":"evt_x","type":', headers: signed('{"id":"evt_x","type":') });
+    const notEvent = await api('POST', '/api/webhooks/stripe', { rawBody: 'null', headers: signed('null') });
+
+    expect(notJson.status).toBe(400);
+    expect(notJson.body).toEqual({ success: false, message: 'Stripe webhook body is not valid JSON' });
+    expect(notEvent.status).toBe(400);
+    expect(notEvent.body).toEqual({ success: false, message: 'Stripe webhook body is not a Stripe event (an object with an id and a type)' });
   });
 
   it('answers 200 to event types it does not handle, without claiming them', async () => {

@@ -22,17 +22,27 @@ export const SIGNATURE_TOLERANCE_SECONDS = 300;
 
 export const INVALID_EVENT_MESSAGE = 'Invalid Stripe event payload';
 
-/** The verified event, or null when the signature is missing, wrong or too old. */
-export function verifyStripeEvent(rawBody: Buffer, signature: string | undefined, secret: string): Stripe.Event | null {
-  if (!signature || !secret) return null;
+/**
+ * Why a delivery was refused: the signature is missing, wrong or too old; or it is right but the
+ * body is not JSON, or JSON that is not an event (an object with an id and a type).
+ */
+export type StripeEventRefusal = 'signature' | 'not_json' | 'not_event';
+
+/** The verified event, or why there is none. */
+export function verifyStripeEvent(rawBody: Buffer, signature: string | undefined, secret: string): { event: Stripe.Event } | { refused: StripeEventRefusal } {
+  if (!signature || !secret) return { refused: 'signature' };
+  let event: unknown;
   try {
-    return Stripe.webhooks.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
+    event = Stripe.webhooks.constructEvent(rawBody, signature, secret, SIGNATURE_TOLERANCE_SECONDS);
   } catch (error) {
-    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return null;
-    // constructEvent also throws when a correctly signed body is not JSON.
-    if (error instanceof SyntaxError) return null;
+    if (error instanceof Stripe.errors.StripeSignatureVerificationError) return { refused: 'signature' };
+    // constructEvent checks the signature first, then parses: a SyntaxError means a correctly signed body that is not JSON.
+    if (error instanceof SyntaxError) return { refused: 'not_json' };
     throw error;
   }
+  const fields = event !== null && typeof event === 'object' && !Array.isArray(event) ? (event as { id?: unknown; type?: unknown }) : null;
+  if (typeof fields?.id !== 'string' || typeof fields.type !== 'string') return { refused: 'not_event' };
+  return { event: event as Stripe.Event };
 }
 
 /** What the event carries in data.object (verified events only). */

@@ -24,6 +24,8 @@ export const billingServerMessages = {
   providerUnavailable: 'The payment provider could not be reached. Please try again in a moment.',
   providerRejected: 'The payment provider could not process this request. Please try again or contact support.',
   invalidSignature: 'Invalid Stripe signature',
+  webhookNotJson: 'Stripe webhook body is not valid JSON',
+  webhookNotEvent: 'Stripe webhook body is not a Stripe event (an object with an id and a type)',
   eventDuplicate: 'Event already processed',
   eventIgnored: 'Event type ignored',
   eventSubscriptionUnknown: 'Event ignored: the subscription does not exist at Stripe',

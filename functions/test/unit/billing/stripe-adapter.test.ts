@@ -36,18 +36,28 @@ describe('Stripe webhook signature', () => {
 
   it('accepts a body signed with the secret by the SDK helper', () => {
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-    expect(verifyStripeEvent(Buffer.from(payload), header, secret)?.id).toBe('evt_1');
+    const checked = verifyStripeEvent(Buffer.from(payload), header, secret);
+    expect('event' in checked && checked.event.id).toBe('evt_1');
   });
 
   it('refuses a forged, tampered, stale or missing signature', () => {
+    const refused = { refused: 'signature' };
     const forged = Stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' });
-    expect(verifyStripeEvent(Buffer.from(payload), forged, secret)).toBeNull();
+    expect(verifyStripeEvent(Buffer.from(payload), forged, secret)).toEqual(refused);
     const header = Stripe.webhooks.generateTestHeaderString({ payload, secret });
-    expect(verifyStripeEvent(Buffer.from(payload.replace('trialing', 'active')), header, secret)).toBeNull();
+    expect(verifyStripeEvent(Buffer.from(payload.replace('trialing', 'active')), header, secret)).toEqual(refused);
     const stale = Stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp: Math.floor(Date.now() / 1000) - 301 });
-    expect(verifyStripeEvent(Buffer.from(payload), stale, secret)).toBeNull();
-    expect(verifyStripeEvent(Buffer.from(payload), undefined, secret)).toBeNull();
-    expect(verifyStripeEvent(Buffer.from(payload), header, '')).toBeNull();
+    expect(verifyStripeEvent(Buffer.from(payload), stale, secret)).toEqual(refused);
+    expect(verifyStripeEvent(Buffer.from(payload), undefined, secret)).toEqual(refused);
+    expect(verifyStripeEvent(Buffer.from(payload), header, '')).toEqual(refused);
+  });
+
+  it('tells a correctly signed body that is not JSON, or JSON that is not an event, from a bad signature', () => {
+    const sign = (body: string) => Stripe.webhooks.generateTestHeaderString({ payload: body, secret });
+    for (const body of ['not json', '{"id":"evt_1",', ''])
+      expect(verifyStripeEvent(Buffer.from(body), sign(body), secret), body).toEqual({ refused: 'not_json' });
+    for (const body of ['null', '42', '"evt_1"', '[]', '{}', '{"id":"evt_1"}', '{"id":1,"type":"x"}'])
+      expect(verifyStripeEvent(Buffer.from(body), sign(body), secret), body).toEqual({ refused: 'not_event' });
   });
 });
 
