@@ -7,7 +7,7 @@ import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { PASSWORD_RULE } from '../../functions/src/contract/auth.js';
+import { PASSWORD_RULE, SESSION_TOKENS } from '../../functions/src/contract/auth.js';
 import { cognitoTriggers } from '../../functions/src/routes.js';
 import { AppFunction } from './app-function.js';
 
@@ -105,9 +105,12 @@ export class Auth extends Construct {
       // CUSTOM_AUTH (the triggers verify the Google ID token); refresh is always allowed.
       authFlows: { userPassword: true, custom: true },
       preventUserExistenceErrors: true,
-      accessTokenValidity: Duration.hours(1),
-      idTokenValidity: Duration.hours(1),
-      refreshTokenValidity: Duration.days(30),
+      // Short access/ID tokens (Cognito's minimum): a logout, password change or reset
+      // (AdminUserGlobalSignOut, which revokes the refresh tokens) ends every session within
+      // 5 minutes, with no table read per request; the app refreshes before they expire.
+      accessTokenValidity: Duration.minutes(SESSION_TOKENS.accessMinutes),
+      idTokenValidity: Duration.minutes(SESSION_TOKENS.idMinutes),
+      refreshTokenValidity: Duration.days(SESSION_TOKENS.refreshDays),
       enableTokenRevocation: true,
     });
   }

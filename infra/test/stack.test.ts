@@ -529,9 +529,17 @@ describe('HTTP API and Cognito', () => {
     s.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
       GenerateSecret: false,
       ExplicitAuthFlows: Match.arrayWith(['ALLOW_USER_PASSWORD_AUTH', 'ALLOW_CUSTOM_AUTH', 'ALLOW_REFRESH_TOKEN_AUTH']),
-      AccessTokenValidity: 60,
       RefreshTokenValidity: 43200,
       TokenValidityUnits: Match.objectLike({ AccessToken: 'minutes', RefreshToken: 'minutes' }),
+    });
+  });
+
+  it('ends sessions within 5 minutes: access and ID tokens live 5 minutes (Cognito\'s minimum), the sign-out revokes refresh tokens', () => {
+    s.template.hasResourceProperties('AWS::Cognito::UserPoolClient', {
+      AccessTokenValidity: 5,
+      IdTokenValidity: 5,
+      TokenValidityUnits: Match.objectLike({ AccessToken: 'minutes', IdToken: 'minutes' }),
+      EnableTokenRevocation: true,
     });
   });
 
