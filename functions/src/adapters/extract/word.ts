@@ -10,6 +10,7 @@ import mammoth from 'mammoth';
 import WordExtractor from 'word-extractor';
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
 import type { StructuredDocument } from '../../domain/knowledge/ports.js';
+import { openDocxPackage } from './docx-package.js';
 import { htmlBlocks, parseHtmlBody } from './html.js';
 import { docBlocks } from './structure.js';
 
@@ -26,8 +27,11 @@ const noImages = mammoth.images.imgElement(async () => ({ src: '' }));
 async function docxToDocument(bytes: Uint8Array, failure: string): Promise<StructuredDocument> {
   let html: string;
   try {
-    ({ value: html } = await mammoth.convertToHtml({ buffer: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength) }, { convertImage: noImages }));
-  } catch {
+    // Mammoth reads the parts through our bounded package (docx-package.ts), not its own jszip.
+    const file = openDocxPackage(bytes);
+    ({ value: html } = await mammoth.convertToHtml({ file } as unknown as Parameters<typeof mammoth.convertToHtml>[0], { convertImage: noImages }));
+  } catch (error) {
+    if (error instanceof KnowledgeSourceError) throw error;
     throw new KnowledgeSourceError(failure);
   }
   const body = parseHtmlBody(html);

@@ -6,6 +6,7 @@
  * reverse are common and the extractors read both), but only with Word content inside.
  */
 import { agentMessages, type AgentFileKind } from '../../contract/agents.js';
+import { readZipDirectory, u16, u32 } from './zip-directory.js';
 
 export type SniffedKind = 'executable' | 'pdf' | 'docx' | 'doc' | 'zip' | 'ole2' | 'image' | 'text' | 'binary';
 
@@ -34,9 +35,6 @@ const IMAGES = [
 const WORD_STREAM = Buffer.from('WordDocument', 'utf16le');
 const SAMPLE = 8192;
 
-const u16 = (b: Uint8Array, at: number) => (b[at] ?? 0) | ((b[at + 1] ?? 0) << 8);
-const u32 = (b: Uint8Array, at: number) => (u16(b, at) + u16(b, at + 2) * 0x10000) >>> 0;
-
 /** A Windows/DOS program: "MZ" then binary header fields (a text file that starts with "MZ" has no NUL bytes). */
 function isDosExecutable(bytes: Uint8Array): boolean {
   if (!startsWith(bytes, ascii('MZ'))) return false;
@@ -47,21 +45,10 @@ function isDosExecutable(bytes: Uint8Array): boolean {
 
 /** Names of the entries of a ZIP archive, from its central directory (or its local headers when that cannot be read). */
 export function zipEntryNames(bytes: Uint8Array): string[] {
+  const directory = readZipDirectory(bytes);
+  if (directory.ok && directory.entries.length > 0) return directory.entries.map((entry) => entry.name);
   const decoder = new TextDecoder();
   const names: string[] = [];
-  // End of central directory: 22 bytes plus a comment of up to 65535.
-  for (let eocd = bytes.length - 22; eocd >= Math.max(0, bytes.length - 22 - 0xffff); eocd--) {
-    if (!startsWith(bytes, [0x50, 0x4b, 0x05, 0x06], eocd)) continue;
-    let at = u32(bytes, eocd + 16);
-    const count = u16(bytes, eocd + 10);
-    for (let i = 0; i < count && startsWith(bytes, [0x50, 0x4b, 0x01, 0x02], at); i++) {
-      const nameLength = u16(bytes, at + 28);
-      names.push(decoder.decode(bytes.subarray(at + 46, at + 46 + nameLength)));
-      at += 46 + nameLength + u16(bytes, at + 30) + u16(bytes, at + 32);
-    }
-    if (names.length > 0) return names;
-    break;
-  }
   // Truncated or unusual archive: each local file header is followed by its name.
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   for (let at = buffer.indexOf(Buffer.from(ZIP)); at >= 0; at = buffer.indexOf(Buffer.from(ZIP), at + 4)) {
