@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REFRESH_MARGIN_MS, clearSession, getSession, msUntilRefresh, setSession } from './session';
-import { requestData, setUnauthorizedHandler } from './client';
+import { endServerSession, requestData, setUnauthorizedHandler } from './client';
 
 class MemoryStorage {
   private items = new Map<string, string>();
@@ -27,7 +27,7 @@ let valid: Set<string>;
 let issued: number;
 let lostSession: boolean;
 
-/** The fake API: /api/refresh-token hands out a new token for 'refresh-1'; /api/me answers tokens in `valid`. */
+/** The fake API: /api/refresh-token hands out a new token for 'refresh-1'; /api/me and /api/logout answer tokens in `valid`. */
 async function fakeFetch(path: string, init: RequestInit): Promise<Response> {
   const token = (init.headers as Record<string, string>).Authorization?.replace('Bearer ', '');
   calls.push({ path, token });
@@ -39,6 +39,7 @@ async function fakeFetch(path: string, init: RequestInit): Promise<Response> {
     return Response.json({ success: true, data: { token: next, expiresIn: TOKEN_SECONDS } });
   }
   if (!token || !valid.has(token)) return Response.json({ message: 'Unauthorized' }, { status: 401 });
+  if (path === '/api/logout') return Response.json({ success: true, message: 'Logged out successfully' });
   return Response.json({ success: true, data: { name: 'Dana' } });
 }
 
@@ -127,5 +128,31 @@ describe('API client and the 5-minute access token', () => {
 
     expect(lostSession).toBe(true);
     expect(getSession()).toBeNull();
+  });
+});
+
+describe('endServerSession (Logout)', () => {
+  it('logs out with the stored token while it has time left', async () => {
+    setSession('access-0', 'refresh-1', TOKEN_SECONDS);
+
+    await endServerSession(getSession()!);
+
+    expect(calls).toEqual([{ path: '/api/logout', token: 'access-0' }]);
+  });
+
+  it('refreshes an expired token first, so the logout is not a 401 that leaves the other devices signed in', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    setSession('access-0', 'refresh-1', TOKEN_SECONDS);
+    const session = getSession()!;
+    clearSession();
+    vi.advanceTimersByTime(TOKEN_SECONDS * 1000 + 60_000);
+    valid.delete('access-0');
+
+    await endServerSession(session);
+
+    expect(calls).toEqual([
+      { path: '/api/refresh-token', token: undefined },
+      { path: '/api/logout', token: 'access-1' },
+    ]);
   });
 });

@@ -7,7 +7,7 @@
  * app's unauthorized handler sends the browser to /login.
  */
 import type { ApiEnvelope, RefreshedSession } from '@agentdesk/functions/contract';
-import { clearSession, getSession, msUntilRefresh, setSession } from './session';
+import { clearSession, getSession, msUntilRefresh, setSession, type StoredSession } from './session';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
 
@@ -120,11 +120,28 @@ async function readEnvelope<T>(res: Response): Promise<ApiEnvelope<T>> {
   return { success: env.success ?? true, message, data: env.data };
 }
 
+/** A new access token for this refresh token, or undefined. */
+async function exchangeRefreshToken(refreshToken: string, timeoutMs?: number): Promise<RefreshedSession | undefined> {
+  const res = await send('/api/refresh-token', { method: 'POST', body: { refreshToken }, timeoutMs }, undefined);
+  const env = await readEnvelope<RefreshedSession>(res);
+  return env.data?.token ? env.data : undefined;
+}
+
 /**
  * Ends the session on the server too (POST /api/logout signs the user out on every device), best
  * effort: it never throws and never touches the stored session, which the caller clears at once.
+ * A token at or past its expiry (a laptop just woken up) is refreshed first: the logout would
+ * otherwise get a 401 and leave the other devices signed in.
  */
-export async function endServerSession(token: string): Promise<void> {
+export async function endServerSession(session: Pick<StoredSession, 'token' | 'refreshToken' | 'expiresAt'>): Promise<void> {
+  let token = session.token;
+  if (session.refreshToken && msUntilRefresh(session) === 0) {
+    try {
+      token = (await exchangeRefreshToken(session.refreshToken, 10_000))?.token ?? token;
+    } catch {
+      // Try the logout with the token there is.
+    }
+  }
   try {
     await send('/api/logout', { method: 'POST', timeoutMs: 10_000 }, token);
   } catch {
@@ -139,12 +156,11 @@ async function doRefresh(): Promise<RefreshOutcome> {
   const session = getSession();
   if (!session?.refreshToken) return 'rejected';
   try {
-    const res = await send('/api/refresh-token', { method: 'POST', body: { refreshToken: session.refreshToken } }, undefined);
-    const env = await readEnvelope<RefreshedSession>(res);
-    if (!env.data?.token) return 'rejected';
+    const refreshed = await exchangeRefreshToken(session.refreshToken);
+    if (!refreshed) return 'rejected';
     // Another tab may have logged out meanwhile.
     if (getSession()?.refreshToken !== session.refreshToken) return getSession() ? 'ok' : 'rejected';
-    setSession(env.data.token, session.refreshToken, env.data.expiresIn);
+    setSession(refreshed.token, session.refreshToken, refreshed.expiresIn);
     return 'ok';
   } catch (err) {
     if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) return 'rejected';

@@ -91,8 +91,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const signOut = useCallback(() => {
     // The server revokes the refresh tokens; leaving here never waits for it or depends on it.
-    const token = getSession()?.token;
-    if (token) void endServerSession(token);
+    const current = getSession();
+    if (current) void endServerSession(current);
     setSignedOut(true);
     clearSession();
     queryClient.clear();
