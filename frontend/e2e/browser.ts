@@ -1,8 +1,13 @@
-/** Headless Debian Chromium driven by playwright-core (no browser download: CI installs `chromium`). */
-import { chromium, type Browser } from 'playwright-core';
+/**
+ * Headless Debian Chromium driven by playwright-core (no browser download: CI installs `chromium`).
+ * The e2e global setup starts one Chromium server for the whole run (`startBrowserServer`) and
+ * each test file connects to it (`connectBrowser`): a file's own contexts are closed when it
+ * disconnects, and no file pays a browser start.
+ */
+import { chromium, type Browser, type BrowserServer } from 'playwright-core';
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
+export function startBrowserServer(): Promise<BrowserServer> {
+  return chromium.launchServer({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
       '--headless',
@@ -15,6 +20,11 @@ export async function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/** A connection to the run's shared Chromium; closing it closes only this connection's contexts. */
+export function connectBrowser(wsEndpoint: string): Promise<Browser> {
+  return chromium.connect(wsEndpoint);
 }
 
 interface StoredEmail {

@@ -6,7 +6,7 @@ import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
 import { metaDelivery, signMetaBody, textMessage, webhookPath, type GraphSend, type WaCustomer } from '../../functions/test/support/whatsapp.js';
-import { launchBrowser, waitForMailCode } from './browser.js';
+import { connectBrowser, waitForMailCode } from './browser.js';
 
 export const ONBOARDING_HEADING = 'An agent that never misses a call';
 export const PASSWORD = 'Sunny-Day#42';
@@ -14,11 +14,11 @@ export const PASSWORD = 'Sunny-Day#42';
 /** Real round trips (Cognito, DynamoDB Local, SES) on a busy 2-core CI machine: poll, don't sleep. */
 export const eventually = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
-/** One headless Chromium for the calling test file, closed after it; returns a getter. */
+/** The calling test file's connection to the run's one headless Chromium, closed after it; returns a getter. */
 export function useBrowser(): () => Browser {
   let browser: Browser | undefined;
   beforeAll(async () => {
-    browser = await launchBrowser();
+    browser = await connectBrowser(inject('browserWsEndpoint'));
   });
   afterAll(async () => {
     await browser?.close();

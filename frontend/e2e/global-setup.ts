@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
 import { startLocalStack } from '../../functions/local/stack.js';
 import { startWebFixtures } from '../../functions/test/support/web-fixtures.js';
+import { startBrowserServer } from './browser.js';
 
 const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
@@ -21,12 +22,19 @@ export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'agentdesk-e2e-'));
   // The endpoints custom tools call in the agents flow: loopback, so allow-listed for the outbound guard.
   const web = await startWebFixtures();
+  // One Chromium for every file (files run one after another and connect to it).
+  const browserServer = await startBrowserServer().catch(async (error: unknown) => {
+    await web.close();
+    throw error;
+  });
   const stack = await startLocalStack({ dataDir, frontendDir, quiet: true, env: { OUTBOUND_ALLOW_HOSTS: web.hosts.join(',') } }).catch(
     async (error: unknown) => {
+      await browserServer.close();
       await web.close();
       throw error;
     },
   );
+  project.provide('browserWsEndpoint', browserServer.wsEndpoint());
   project.provide('appUrl', stack.apiUrl);
   project.provide('mailboxUrl', stack.mailboxUrl);
   project.provide('dynamoEndpoint', stack.endpoints.dynamodb);
@@ -41,6 +49,7 @@ export default async function setup(project: TestProject) {
   project.provide('cognitoEndpoint', stack.endpoints.cognito);
   project.provide('userPoolId', stack.userPoolId);
   return async () => {
+    await browserServer.close();
     await stack.stop();
     await web.close();
     await rm(dataDir, { recursive: true, force: true });
@@ -61,5 +70,7 @@ declare module 'vitest' {
     twilioApiUrl: string;
     cognitoEndpoint: string;
     userPoolId: string;
+    /** The shared Chromium server's endpoint (`connectBrowser`). */
+    browserWsEndpoint: string;
   }
 }
