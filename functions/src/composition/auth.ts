@@ -2,7 +2,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
-import { createSignInService } from '../domain/auth/service.js';
+import { RESET_RESPONSE_FLOOR_MS, createSignInService } from '../domain/auth/service.js';
 import { once } from '../lib/once.js';
 import { googleVerifier } from './google.js';
 import { identityDeps } from './identity.js';
@@ -14,5 +14,6 @@ export const signInService = once(() =>
     ...identityDeps(),
     codes: new DynamoCodeStore(documentClient(), config().TABLE_NAME),
     google: googleVerifier(),
+    resetResponseFloorMs: RESET_RESPONSE_FLOOR_MS,
   }),
 );

@@ -4,7 +4,7 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { sesClient } from '../adapters/aws/ses.js';
 import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
 import { SesMailer } from '../adapters/mailer.js';
-import { createCodeMailService } from '../domain/auth/service.js';
+import { RESET_RESPONSE_FLOOR_MS, createCodeMailService } from '../domain/auth/service.js';
 import { once } from '../lib/once.js';
 import { tableDeps } from './table.js';
 
@@ -15,6 +15,6 @@ export const codeMailService = once(() => {
     codes: new DynamoCodeStore(documentClient(), c.TABLE_NAME),
     mailer: new SesMailer(sesClient(), c.MAIL_FROM),
     appUrl: c.APP_URL,
-    resetResponseFloorMs: 700,
+    resetResponseFloorMs: RESET_RESPONSE_FLOOR_MS,
   });
 });

@@ -42,29 +42,40 @@ export const authMessages = {
   passwordReset: 'Password reset successfully. Please log in with your new password.',
 } as const;
 
+/**
+ * How soon send-password-reset and reset-password may answer (ms after the request began): the
+ * same whether or not the e-mail has an account (or a pending code), so their timing cannot tell
+ * which e-mails are registered. Well above both routes' slowest answer under load (~250 ms
+ * measured on a busy local stack; the DynamoDB and Cognito calls of the reset itself included).
+ */
+export const RESET_RESPONSE_FLOOR_MS = 700;
+
+/** The response floor of the reset routes and how to wait (tests pass 0 or record the waits). */
+interface ResponseFloorDeps {
+  clock: Clock;
+  /** RESET_RESPONSE_FLOOR_MS in the compositions. */
+  resetResponseFloorMs: number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
 /** What the sign-in use cases need (the `auth` route group). */
-export interface SignInDeps extends UserViewDeps {
+export interface SignInDeps extends UserViewDeps, ResponseFloorDeps {
   identity: IdentityProvider;
   codes: CodeStore;
   rateLimiter: RateLimiter;
   google: GoogleTokenVerifier;
-  clock: Clock;
 }
 
 /**
  * What the code e-mails need (the `codes` route group, the only one that sends mail). The
  * account is looked up by its profile's e-mail, so this group needs no Cognito client.
  */
-export interface CodeMailDeps extends UserViewDeps {
+export interface CodeMailDeps extends UserViewDeps, ResponseFloorDeps {
   codes: CodeStore;
   rateLimiter: RateLimiter;
   mailer: Mailer;
-  clock: Clock;
   /** Public origin of the app, for the links in the "you already have an account" e-mail. */
   appUrl: string;
-  /** send-password-reset answers no sooner than this, whether or not the account exists. */
-  resetResponseFloorMs: number;
-  sleep?: (ms: number) => Promise<void>;
 }
 
 export type AuthDeps = SignInDeps & CodeMailDeps;
@@ -75,6 +86,17 @@ export interface SessionResult {
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Runs `work`; its outcome (result or error) goes out no sooner than the floor after the start. */
+async function answerNoSooner<T>(deps: ResponseFloorDeps, work: () => Promise<T>): Promise<T> {
+  const started = deps.clock.now();
+  try {
+    return await work();
+  } finally {
+    const wait = deps.resetResponseFloorMs - (deps.clock.now() - started);
+    if (wait > 0) await (deps.sleep ?? defaultSleep)(wait);
+  }
+}
 
 /**
  * Register, login, refresh, Google sign-in and password reset. Kept apart from the code
@@ -195,21 +217,28 @@ export function createSignInService(deps: SignInDeps) {
       return { session: await session(profile, tokens), created };
     },
 
-    async resetPassword(input: { email: string; resetCode: string; newPassword: string }): Promise<void> {
-      const checked = await otp.check(resetCodePolicy, input.email, input.resetCode);
-      const identity = await deps.identity.findByEmail(input.email);
-      if (!identity) throw new ValidationError(resetCodePolicy.messages.invalid);
-      if (!(await otp.consume(resetCodePolicy, input.email, checked))) throw new ValidationError(resetCodePolicy.messages.invalid);
-      try {
-        await deps.identity.setPassword(input.email, input.newPassword);
-      } catch (error) {
-        if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'newPassword');
-        throw error;
-      }
-      // Whoever knew the old password is signed out everywhere (their refresh tokens stop working).
-      await deps.identity.signOutEverywhere(input.email);
-      // Proving control of the mailbox lifts a failed-login lockout.
-      await deps.rateLimiter.clear(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
+    /**
+     * No sooner than the response floor, whatever the outcome: an e-mail with a pending code does
+     * more work on a wrong guess (the guess is counted) than one without, which is every unknown
+     * e-mail, and the difference in time told them apart (issue 28).
+     */
+    resetPassword(input: { email: string; resetCode: string; newPassword: string }): Promise<void> {
+      return answerNoSooner(deps, async () => {
+        const checked = await otp.check(resetCodePolicy, input.email, input.resetCode);
+        const identity = await deps.identity.findByEmail(input.email);
+        if (!identity) throw new ValidationError(resetCodePolicy.messages.invalid);
+        if (!(await otp.consume(resetCodePolicy, input.email, checked))) throw new ValidationError(resetCodePolicy.messages.invalid);
+        try {
+          await deps.identity.setPassword(input.email, input.newPassword);
+        } catch (error) {
+          if (error instanceof IdentityPasswordPolicyError) throw new ValidationError(contractMessages.passwordStrength, 'newPassword');
+          throw error;
+        }
+        // Whoever knew the old password is signed out everywhere (their refresh tokens stop working).
+        await deps.identity.signOutEverywhere(input.email);
+        // Proving control of the mailbox lifts a failed-login lockout.
+        await deps.rateLimiter.clear(RATE_ACTIONS.loginFailure, input.email, loginFailureRules);
+      });
     },
   };
 }
@@ -217,7 +246,6 @@ export function createSignInService(deps: SignInDeps) {
 /** The two e-mails that carry one-time codes: sign-up verification and password reset. */
 export function createCodeMailService(deps: CodeMailDeps) {
   const otp = new OneTimeCodes(deps.codes, deps.clock);
-  const sleep = deps.sleep ?? defaultSleep;
 
   /** Refused requests do not use up the budget: peek first, then count (the count re-checks races). */
   async function throttleCodeEmail(action: string, email: string) {
@@ -248,17 +276,16 @@ export function createCodeMailService(deps: CodeMailDeps) {
     },
 
     /** Always the same answer, and no sooner than the floor, whether or not the account exists. */
-    async sendPasswordReset(input: { email: string }): Promise<void> {
-      const started = deps.clock.now();
-      await throttleCodeEmail(RATE_ACTIONS.sendPasswordReset, input.email);
-      const profile = await deps.users.findByEmail(input.email);
-      if (profile) {
-        const code = await otp.issue(resetCodePolicy, input.email);
-        const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile.language, profile.name);
-        await deps.mailer.send({ to: input.email, ...mail });
-      }
-      const elapsed = deps.clock.now() - started;
-      if (elapsed < deps.resetResponseFloorMs) await sleep(deps.resetResponseFloorMs - elapsed + Math.floor(Math.random() * 50));
+    sendPasswordReset(input: { email: string }): Promise<void> {
+      return answerNoSooner(deps, async () => {
+        await throttleCodeEmail(RATE_ACTIONS.sendPasswordReset, input.email);
+        const profile = await deps.users.findByEmail(input.email);
+        if (profile) {
+          const code = await otp.issue(resetCodePolicy, input.email);
+          const mail = passwordResetEmail(code, resetCodePolicy.ttlMinutes, profile.language, profile.name);
+          await deps.mailer.send({ to: input.email, ...mail });
+        }
+      });
     },
   };
 }

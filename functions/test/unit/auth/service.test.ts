@@ -180,6 +180,23 @@ describe('password reset', () => {
     expect(slept[0]).toBeGreaterThanOrEqual(500);
   });
 
+  it('answers a reset, right or wrong, for an account or not, no sooner than the response floor', async () => {
+    const slept: number[] = [];
+    const deps = setup();
+    await deps.register();
+    const floored = createAuthService({ ...deps, resetResponseFloorMs: 500, sleep: async (ms) => void slept.push(ms) });
+    await floored.sendPasswordReset({ email: 'ana@example.com' });
+    const resetCode = deps.mailer.lastCodeFor('ana@example.com', RESET_CODE);
+    slept.length = 0;
+
+    await expect(floored.resetPassword({ email: 'ana@example.com', resetCode: '0000000000', newPassword: 'Changed#456' })).rejects.toThrow('Invalid or expired reset code');
+    await expect(floored.resetPassword({ email: 'nobody@example.com', resetCode: '0000000000', newPassword: 'Changed#456' })).rejects.toThrow('Invalid or expired reset code');
+    await floored.resetPassword({ email: 'ana@example.com', resetCode, newPassword: 'Changed#456' });
+
+    // The fake clock stands still: each answer waited the whole floor.
+    expect(slept).toEqual([500, 500, 500]);
+  });
+
   it('resets with the mailed code once; the old password stops working; a lockout is lifted', async () => {
     const { auth, mailer, register } = setup();
     await register();
