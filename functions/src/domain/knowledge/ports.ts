@@ -48,9 +48,9 @@ export interface RetrievedChunk {
   /** Fused rank score (higher is better; only comparable within one search). */
   score: number;
   /**
-   * Absolute relevance 0..1, comparable across searches and agents: how well the chunk supports
-   * the query (the keyword half normalised against the query's maximum possible BM25 score, the
-   * vector half the cosine as is). Refusal compares it with the agent's minRelevance.
+   * Absolute relevance 0..1, comparable across searches and agents and independent of the rest of
+   * the index: how much of the query's key words the chunk holds (fixed weights, retrieval.ts
+   * combineRelevance) with the cosine as is. Refusal compares it with the agent's minRelevance.
    */
   relevance: number;
 }

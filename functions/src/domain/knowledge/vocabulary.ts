@@ -115,6 +115,8 @@ const RINGS: Record<string, { es: string; en: string }> = {
   _theft: { es: 'robo robos robada robado robar perdida perdido', en: 'stolen theft steal lost' },
   _guide: { es: 'guia guias guiado guiada guiados guiadas excursion excursiones', en: 'guide guides guided tour tours excursion excursions' },
   _age: { es: 'edad edades', en: 'age ages aged older younger' },
+  // Shoe and clothes shops: "calzo un 44" asks for the size the documents call "talla".
+  _size: { es: 'talla tallas calzo calzas calza calzan', en: '' },
   _accompanied: {
     es: 'acompanado acompanada acompanados acompanadas acompanante acompanantes acompanar adulto adultos tutor tutores',
     en: 'accompanied accompany unaccompanied adult adults guardian guardians',

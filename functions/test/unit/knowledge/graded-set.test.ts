@@ -1,13 +1,15 @@
 /**
  * Guards retrieval quality on the graded set (functions/test/fixtures/knowledge-eval): the same
- * evaluation `npm run bench` prints (bench-knowledge-eval.ts), asserted against the issue's targets
- * for hybrid retrieval with the local deterministic embedding. A change to extraction, chunking,
- * analysis, ranking or the default threshold that loses answers or stops refusing fails here.
+ * evaluation `npm run bench` prints (bench-knowledge-eval.ts), asserted against the issues' targets
+ * for hybrid retrieval with the local deterministic embedding, on one-business agents (each
+ * business's files alone) and on the mixed agent (every Spanish business's files together). A
+ * change to extraction, chunking, analysis, ranking or the default threshold that loses answers,
+ * refuses what the documents answer, or makes the gate depend on the rest of the index fails here.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIN_RELEVANCE } from '../../../src/contract/agents.js';
 import { EVAL_AGENTS, evalFiles } from '../../fixtures/knowledge-eval/content.js';
-import { type EvalReport, EVAL_TARGETS, evaluateGradedSet, meetsTargets, type ModeSummary } from '../../fixtures/knowledge-eval/evaluate.js';
+import { type EvalReport, EVAL_TARGETS, evaluateGradedSet, meetsTargets, MIXED_AGENT, type ModeSummary } from '../../fixtures/knowledge-eval/evaluate.js';
 import { BLIND_TEST_QUESTIONS } from '../../fixtures/knowledge-eval/blind-test.js';
 import { EVAL_QUESTIONS } from '../../fixtures/knowledge-eval/questions.js';
 
@@ -24,6 +26,12 @@ describe('the graded set', () => {
     expect(EVAL_QUESTIONS.length).toBeGreaterThanOrEqual(60);
     expect(EVAL_QUESTIONS.filter((q) => q.expect === null).length).toBeGreaterThanOrEqual(10);
     expect(EVAL_QUESTIONS.filter((q) => q.history).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('has the usual set-up of issue 28 — one business with a handful of files — and a mixed agent holding several businesses', () => {
+    expect(EVAL_AGENTS.some((a) => evalFiles(a).length <= 5 && EVAL_QUESTIONS.filter((q) => q.agent === a.id).length >= 20)).toBe(true);
+    expect(MIXED_AGENT.businesses.length).toBeGreaterThanOrEqual(3);
+    expect(EVAL_QUESTIONS.some((q) => q.question === '¿Dónde está vuestro almacén?')).toBe(true);
   });
 });
 
@@ -49,13 +57,35 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
     }
   });
 
-  it(`refuses ≥ ${EVAL_TARGETS.unanswerableRefused * 100} % of the unanswerable questions (no passage the runtime keeps reaches the default ${DEFAULT_MIN_RELEVANCE})`, () => {
-    const answered = misses((r) => r.question.expect === null && !r.refused);
-    expect(hybrid().unanswerableRefused, `answered although unanswerable:\n${answered.join('\n')}`).toBeGreaterThanOrEqual(EVAL_TARGETS.unanswerableRefused);
+  it(`refuses ≤ ${EVAL_TARGETS.answerableRefused * 100} % of the answerable questions on every one-business agent and on the mixed agent (no passage the runtime keeps reaches the default ${DEFAULT_MIN_RELEVANCE})`, () => {
+    const refused = [...misses((r) => r.question.expect !== null && r.refused), ...report.mixed.hybrid.filter((r) => r.question.expect !== null && r.refused).map((r) => `mixed: ${r.question.question}`)];
+    for (const s of report.perAgent.filter((p) => p.mode === 'hybrid')) {
+      expect(s.answerableRefused, `${s.agent}:\n${refused.join('\n')}`).toBeLessThanOrEqual(EVAL_TARGETS.answerableRefused);
+    }
   });
 
-  it('refuses none of the answerable questions (a passage the runtime keeps reaches the default threshold for each)', () => {
-    expect(hybrid().answerableRefused, misses((r) => r.question.expect !== null && r.refused).join('\n')).toBe(EVAL_TARGETS.answerableRefused);
+  it('the gate does not depend on what else the index holds: a passage has the same relevance in its business\'s agent and in the mixed agent', () => {
+    const key = (r: EvalReport['results']['hybrid'][number], t: { source: string; text: string }) => `${r.question.agent}|${r.question.question}|${t.source}|${t.text}`;
+    const alone = new Map(report.results.hybrid.flatMap((r) => r.top.map((t) => [key(r, t), t.relevance] as const)));
+    let compared = 0;
+    for (const r of report.mixed.hybrid) {
+      for (const t of r.top) {
+        const own = alone.get(key(r, t));
+        if (own === undefined) continue;
+        expect(t.relevance, `${r.question.question} → ${t.source}`).toBe(own);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(100);
+  });
+
+  /**
+   * Unanswerable questions refused by the gate are reported, not targeted (issue 28): the gate only
+   * refuses when retrieval found nothing related; whether related passages hold the answer is the
+   * model's call. A floor at the level reached, so a gate that stops refusing anything shows here.
+   */
+  it('still refuses unanswerable questions for which retrieval found nothing related (floor at the level reached)', () => {
+    expect(hybrid().unanswerableRefused, misses((r) => r.question.expect === null && !r.refused).join('\n')).toBeGreaterThanOrEqual(0.15);
   });
 
   it('meets every target the issue names (what the bench checks)', () => {
@@ -64,21 +94,29 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
 });
 
 /**
- * The blind test set (written after the tuning, never tuned on) has no target: these are the levels
- * reached when it was added, kept as floors so a change that only fits the graded set shows here.
- * Raise them as retrieval improves; never lower them to pass.
+ * The blind test set (written after the tuning, never tuned on) is the acceptance set of issue 28's
+ * target: answerable refused ≤ 5 % per one-business agent. Recall@3 and unanswerable refused by the
+ * gate have no target: these are the levels reached, kept as floors so a change that only fits the
+ * graded set shows here. Raise them as retrieval improves; never lower them to pass. (Unanswerable
+ * refused was 66 % when the gate was also the final "I don't know"; since issue 28 that is the
+ * model's, and the gate refuses only what found nothing related.)
  */
-const BLIND_FLOORS = { recallAt3: 0.94, unanswerableRefused: 0.66, answerableRefused: 0.26 } as const;
+const BLIND_FLOORS = { recallAt3: 0.94, unanswerableRefused: 0.13 } as const;
 
-describe('retrieval on the blind test set (hybrid, local embedding): no regression of what generalises', () => {
+describe('retrieval on the blind test set (hybrid, local embedding): the acceptance set, and no regression of what generalises', () => {
+  let report: EvalReport;
   let blind: ModeSummary;
   beforeAll(async () => {
-    blind = (await evaluateGradedSet({ questions: BLIND_TEST_QUESTIONS })).summaries.find((s) => s.mode === 'hybrid')!;
+    report = await evaluateGradedSet({ questions: BLIND_TEST_QUESTIONS });
+    blind = report.summaries.find((s) => s.mode === 'hybrid')!;
   }, 120_000);
 
-  it(`keeps recall@3 ≥ ${BLIND_FLOORS.recallAt3 * 100} %, unanswerable refused ≥ ${BLIND_FLOORS.unanswerableRefused * 100} % and answerable refused ≤ ${BLIND_FLOORS.answerableRefused * 100} %`, () => {
+  it(`refuses ≤ ${EVAL_TARGETS.answerableRefused * 100} % of the answerable questions on every one-business agent`, () => {
+    expect(meetsTargets(report, 'blind').misses).toEqual([]);
+  });
+
+  it(`keeps recall@3 ≥ ${BLIND_FLOORS.recallAt3 * 100} % and unanswerable refused by the gate ≥ ${BLIND_FLOORS.unanswerableRefused * 100} %`, () => {
     expect(blind.recallAt3).toBeGreaterThanOrEqual(BLIND_FLOORS.recallAt3);
     expect(blind.unanswerableRefused).toBeGreaterThanOrEqual(BLIND_FLOORS.unanswerableRefused);
-    expect(blind.answerableRefused).toBeLessThanOrEqual(BLIND_FLOORS.answerableRefused);
   });
 });
