@@ -63,6 +63,9 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           fileParallelism: false,
+          // Files run one after another in one worker: sharing its module cache saves each
+          // file importing playwright-core, the AWS SDK and the test support again.
+          isolate: false,
         },
       },
     ],
