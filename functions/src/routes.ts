@@ -447,6 +447,13 @@ export interface WorkerDef {
   timeout: number;
   /** Deliveries before a message moves to the dead-letter queue. */
   maxReceiveCount: number;
+  /**
+   * The last of those deliveries does not run the job again: it comes only when every earlier
+   * one failed (threw, or died without a word: a crash, a timeout, out of memory), and the
+   * worker's giveUp records that (an ingested source ends failed, never pending for ever) before
+   * the message dead-letters. The job itself is tried maxReceiveCount - 1 times.
+   */
+  giveUpDelivery?: true;
   memoryMb?: number;
 }
 
@@ -459,7 +466,9 @@ export const workers = {
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:write'],
     batchSize: 5,
     timeout: 120,
-    maxReceiveCount: 3,
+    // 3 tries, then the give-up delivery (issue 28).
+    maxReceiveCount: 4,
+    giveUpDelivery: true,
   },
   'file-ingest': {
     entry: 'src/workers/file-ingest.ts',
@@ -468,7 +477,9 @@ export const workers = {
     needs: ['table:read', 'table:write', 'uploads:read', 'secrets:decrypt', 'knowledge-index:write'],
     batchSize: 1,
     timeout: 300,
-    maxReceiveCount: 3,
+    // 3 tries, then the give-up delivery (issue 28).
+    maxReceiveCount: 4,
+    giveUpDelivery: true,
     memoryMb: 1024,
   },
   'whatsapp-inbound': {

@@ -1,11 +1,18 @@
 /**
  * file-ingest consumer: one uploaded document per message (batch size 1: a 50 MB PDF is enough
  * work for one invocation). Extracts, chunks, embeds and stores it (domain/knowledge/ingest.ts);
- * a failure is reported per record (ReportBatchItemFailures) so the queue retries only it.
+ * a failure is reported per record (ReportBatchItemFailures) so the queue retries only it. After
+ * three failed tries the queue's give-up delivery marks a still-pending file failed.
  */
 import { fileIngestion } from '../composition/file-ingest.js';
 import { sqsWorker } from './sqs-worker.js';
 
-export const handler = sqsWorker('file-ingest', async (job, _record, { finalAttempt }) => {
-  await fileIngestion().ingestFile(job, { finalAttempt });
-});
+export const handler = sqsWorker(
+  'file-ingest',
+  async (job, _record, { finalAttempt }) => {
+    await fileIngestion().ingestFile(job, { finalAttempt });
+  },
+  async (job) => {
+    await fileIngestion().giveUpFile(job);
+  },
+);

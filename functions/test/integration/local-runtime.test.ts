@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-cognito-identity-provider';
 import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
 import { deadLetters, drainQueues, testCognitoClient, testSqsClient } from '../support/stack-clients.js';
+import { workers } from '../../src/routes.js';
 
 const require = createRequire(import.meta.url);
 /** cognito-local signs every token with this key (kid "CognitoLocal"). */
@@ -181,7 +182,7 @@ describe('local SQS endpoint and dispatcher', () => {
     await drainQueues();
 
     const dead = (await deadLetters('url-scrape')).find((d) => d.messageId === sent.MessageId);
-    expect(dead).toMatchObject({ queue: 'url-scrape', receiveCount: 3, body: JSON.stringify({ nope: true }) });
+    expect(dead).toMatchObject({ queue: 'url-scrape', receiveCount: workers['url-scrape'].maxReceiveCount, body: JSON.stringify({ nope: true }) });
   });
 
   it('enforces SQS size limits like SQS: 256 KiB per message, and per SendMessageBatch 10 entries and 256 KiB in all', async () => {

@@ -15,9 +15,11 @@
  *   unknown model...): chunks are stored WITHOUT vectors (keyword retrieval still finds them), the
  *   source completes and a warning is logged.
  * - Transient model errors (rate_limit, unavailable, timeout) and anything unexpected (DynamoDB,
- *   S3) throw, so the queue retries. On the last delivery a transient embedding error stores the
+ *   S3) throw, so the queue retries. On the last try a transient embedding error stores the
  *   chunks without vectors instead, and an unexpected error marks the source failed before
- *   rethrowing (the message still dead-letters), so a source never stays 'pending' forever.
+ *   rethrowing, so a source never stays 'pending' forever; a try that dies before any catch runs
+ *   (a crash, a timeout, out of memory) is settled by the queue's give-up delivery (giveUpFile,
+ *   giveUpUrl: failed with knowledgeMessages.gaveUp), after which the message dead-letters.
  * - A URL refresh whose extracted text (the document rendered as chunks show it) has the same sha256 as last time only completes the
  *   source (lastUpdateAt, title): chunks and knowledgeVersion stay.
  */
@@ -188,7 +190,24 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
     return record;
   }
 
+  /**
+   * The queue's give-up delivery (routes.ts giveUpDelivery): every try of the job failed, some
+   * perhaps by dying before any catch ran (a crash, a timeout, out of memory). A source still
+   * pending ends failed, so none waits for ever; one a try did finish keeps its outcome.
+   */
+  async function giveUp(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<IngestOutcome> {
+    const record = await load(userId, agentId, kind, sourceId);
+    if (!record) return 'dropped';
+    if (record.status !== 'pending') return 'unchanged';
+    log.warn('Knowledge source given up: every try failed', { userId, agentId, kind, sourceId });
+    await sources.update(userId, agentId, kind, sourceId, { status: 'failed', error: knowledgeMessages.gaveUp }, false);
+    return 'failed';
+  }
+
   return {
+    giveUpFile: (job: FileIngestJob) => giveUp(job.userId, job.agentId, 'file', job.fileId),
+    giveUpUrl: (job: UrlScrapeJob) => giveUp(job.userId, job.agentId, 'url', job.urlId),
+
     async ingestFile(job: FileIngestJob, delivery: Delivery): Promise<IngestOutcome> {
       const files = deps.files;
       if (!files) throw new Error('createKnowledgeIngestion: files are not wired');

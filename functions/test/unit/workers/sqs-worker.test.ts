@@ -55,9 +55,9 @@ describe('sqsWorker', () => {
 
   it('passes the receive count and whether this is the queue’s last delivery (its manifest maxReceiveCount)', async () => {
     const seen: Delivery[] = [];
-    const handler = sqsWorker('file-ingest', async (_job, _rec, delivery) => void seen.push(delivery));
-    const job = JSON.stringify({ userId: 'u', agentId: 'a', fileId: 'f' });
-    const max = workers['file-ingest'].maxReceiveCount;
+    const handler = sqsWorker('call-summary', async (_job, _rec, delivery) => void seen.push(delivery));
+    const job = JSON.stringify({ userId: 'u', callId: 'c' });
+    const max = workers['call-summary'].maxReceiveCount;
 
     await handler({ Records: [record('first', job, '1'), record('last', job, String(max))] }, context);
 
@@ -65,6 +65,28 @@ describe('sqsWorker', () => {
       { receiveCount: 1, finalAttempt: false },
       { receiveCount: max, finalAttempt: true },
     ]);
+  });
+
+  it('with a give-up delivery: the job’s last try is the one before it, and the last delivery only gives up, then fails the record', async () => {
+    const seen: Delivery[] = [];
+    const gaveUp: string[] = [];
+    const handler = sqsWorker(
+      'file-ingest',
+      async (_job, _rec, delivery) => void seen.push(delivery),
+      async (job, rec) => void gaveUp.push(`${job.fileId}:${rec.messageId}`),
+    );
+    const job = JSON.stringify({ userId: 'u', agentId: 'a', fileId: 'f' });
+    const max = workers['file-ingest'].maxReceiveCount;
+
+    const result = await handler({ Records: [record('first', job, '1'), record('last-try', job, String(max - 1)), record('give-up', job, String(max))] }, context);
+
+    expect(seen).toEqual([
+      { receiveCount: 1, finalAttempt: false },
+      { receiveCount: max - 1, finalAttempt: true },
+    ]);
+    expect(gaveUp).toEqual(['f:give-up']);
+    // Still a failure, so the message dead-letters (and the queue's alarm sees it).
+    expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'give-up' }]);
   });
 });
 
