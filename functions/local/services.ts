@@ -221,7 +221,7 @@ async function ensureAdminGroup(client: CognitoIdentityProviderClient, userPoolI
  * The app client's token lifetimes, as infra/lib/auth.ts sets them (the contract's SESSION_TOKENS):
  * without them cognito-local issues 24-hour access tokens.
  */
-export const CLIENT_TOKEN_SETTINGS = {
+const CLIENT_TOKEN_SETTINGS = {
   AccessTokenValidity: SESSION_TOKENS.accessMinutes,
   IdTokenValidity: SESSION_TOKENS.idMinutes,
   RefreshTokenValidity: SESSION_TOKENS.refreshDays,

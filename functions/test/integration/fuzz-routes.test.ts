@@ -365,7 +365,17 @@ async function makeOwner(): Promise<Owner> {
   }
   const login = await post<AuthSession>('/api/login', { email: sub.user.email, password: sub.user.password });
   if (login.status !== 200 || !login.body.data) throw new Error(`login failed: ${login.status}`);
-  const token = login.body.data.token;
+  // Access tokens live 5 minutes (issue 28) and a deep run (FUZZ_SCALE) takes longer: the owner's
+  // is renewed every 4 minutes, as the app does, so late routes are still fuzzed signed in.
+  let token = login.body.data.token;
+  const { refreshToken } = login.body.data;
+  const renew = () =>
+    post<{ token: string }>('/api/refresh-token', { refreshToken })
+      .then((res) => {
+        if (res.status === 200 && res.body.data?.token) token = res.body.data.token;
+      })
+      .catch(() => undefined);
+  setInterval(() => void renew(), 4 * 60_000).unref();
   const must = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
     const res = await api<T>(method, path, { token, body });
     if (res.status >= 300 || res.body.data === undefined) throw new Error(`${method} ${path}: ${res.status} ${res.body.message}`);
@@ -379,7 +389,9 @@ async function makeOwner(): Promise<Owner> {
   const savedReply = await must<{ _id: string }>('POST', '/api/saved-replies', { title: 'Fuzz reply', text: 'Hola' });
   const call = await seedCall(sub.userId);
   return {
-    token,
+    get token() {
+      return token;
+    },
     userId: sub.userId,
     email: sub.user.email,
     sessionId: sub.sessionId,
