@@ -15,14 +15,20 @@
  *    información." for a Spanish message, "Sorry, I don't have that information." otherwise; when
  *    the instruction also asks to offer a person (WhatsApp), the offer follows.
  * 5. The system prompt holds knowledge excerpts → "From <source>: <first sentence>" of the
- *    excerpt sharing the most words with the user's message.
+ *    excerpt holding the most of the user's key words (see below; the first on a tie). When the system prompt also tells the
+ *    model to answer only from the knowledge (prompt.ts ANSWER_FROM_KNOWLEDGE), the brain first
+ *    judges, as a model would, whether the excerpts answer the message: the best excerpt (its
+ *    source name included) must hold more than half of the message's key words (letters and
+ *    digits, accents and case ignored, Spanish and English function words left out; a word is held
+ *    when an excerpt word starts with its first five letters, so "almacén" meets "almacenes").
+ *    Otherwise it says it does not know as in rule 4, beginning with the marker the instruction
+ *    names ("begin your reply with [UNANSWERED]").
  * 6. Otherwise → "Echo: <last user message>".
  *
  * Knowledge excerpts are recognised in the runtime's format: a line "[N] Source: <name>"
  * followed by the excerpt's text.
  */
 import { randomBytes } from 'node:crypto';
-import { wordTokens } from './embeddings.js';
 
 type Content = string | null | undefined | { type?: string; text?: string }[];
 
@@ -81,23 +87,13 @@ export function firstSentence(text: string): string {
   return (match?.[1] ?? flat).slice(0, 300);
 }
 
-function bestExcerpt(excerpts: Excerpt[], question: string): Excerpt | undefined {
-  const words = new Set(wordTokens(question));
-  let best: Excerpt | undefined;
-  let bestScore = -1;
-  for (const e of excerpts) {
-    const score = new Set(wordTokens(e.text).filter((t) => words.has(t))).size;
-    if (score > bestScore) {
-      best = e;
-      bestScore = score;
-    }
-  }
-  return best;
-}
 
 /** The runtime's refusal instruction (domain/agents/runtime/prompt.ts NO_SUPPORT and NO_SUPPORT_WHATSAPP). */
 const NO_SUPPORT = /No passage of the business's documents supports an answer to the customer's last message/;
 const OFFER_PERSON = /offer to pass the conversation to a person/;
+/** The runtime's "answer only from the knowledge" instruction (prompt.ts ANSWER_FROM_KNOWLEDGE) and the marker it asks for. */
+const ANSWER_ONLY_FROM_KNOWLEDGE = /Answer the customer's questions about the business only from/;
+const MARKER = /begin your reply with (\S+)/;
 
 export const REFUSALS = {
   es: 'Lo siento, no tengo esa información.',
@@ -115,6 +111,46 @@ export function looksSpanish(text: string): boolean {
   if (/[¿¡ñ]/i.test(text)) return true;
   const words = text.toLowerCase().match(/[\p{L}]+/gu) ?? [];
   return words.filter((w) => SPANISH_WORDS.has(w)).length >= 2 || /[áéíóú]/i.test(text);
+}
+
+/** Words that carry no topic of a question, folded (Spanish and English). */
+const FUNCTION_WORDS = new Set(
+  (
+    'que cual cuales quien como cuando cuanto cuanta cuantos cuantas donde por para con sin los las del una uno unos unas ' +
+    'el la lo le les se me te nos os mi mis tu tus su sus vuestro vuestra vuestros vuestras nuestro nuestra hay es son esta estan ' +
+    'estais estas esto eso ese esa este ser estar tiene tienen teneis tengo tenemos hace haceis hacen puedo puede podeis pueden ' +
+    'quiero quisiera saber algo alguna alguno muy mas tambien pero hola gracias favor vale ' +
+    'the and are was were is be been do does did you your yours our can could would will what which when where who why how much many ' +
+    'any some have has had there this that these those for with from about please hello thanks'
+  ).split(' '),
+);
+const foldWord = (w: string) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
+const wordsOf = (text: string) => (foldWord(text).match(/[\p{L}\p{N}]+/gu) ?? []);
+/** The message's key words (3+ characters, no function words). */
+const keyWords = (text: string) => [...new Set(wordsOf(text).filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w)))];
+/** How many of `words` the excerpt (and its source name) holds, a word meeting any excerpt word that starts with its first five letters. */
+function held(excerpt: Excerpt, words: readonly string[]): number {
+  const stems = new Set(wordsOf(`${excerpt.source} ${excerpt.text}`).map((w) => w.slice(0, 5)));
+  return words.filter((w) => stems.has(w.slice(0, 5))).length;
+}
+
+/** The excerpt holding the most of the message's key words (the first on a tie), and how many it holds. */
+function bestExcerpt(excerpts: Excerpt[], question: string): { excerpt: Excerpt | undefined; held: number; of: number } {
+  const words = keyWords(question);
+  let best: Excerpt | undefined;
+  let most = -1;
+  for (const e of excerpts) {
+    const n = held(e, words);
+    if (n > most) [best, most] = [e, n];
+  }
+  return { excerpt: best, held: Math.max(0, most), of: words.length };
+}
+
+/** "I don't have that information" in the customer's language, with the offer of a person when the instruction asks for it. */
+function refusal(system: string, message: string): string {
+  const es = looksSpanish(message);
+  const offer = OFFER_PERSON.test(system) ? ` ${es ? REFUSALS.esOffer : REFUSALS.enOffer}` : '';
+  return `${es ? REFUSALS.es : REFUSALS.en}${offer}`;
 }
 
 const PAIR = /([A-Za-z_][A-Za-z0-9_]*)\s*(?:=|:)\s*("([^"]*)"|'([^']*)'|[^\s,;]+)/g;
@@ -237,14 +273,12 @@ export function think(messages: WireMessage[], tools: WireTool[] = []): BrainRep
   }
 
   // 4. The runtime's refusal instruction: no passage supports an answer.
-  if (NO_SUPPORT.test(system)) {
-    const es = looksSpanish(lastUser);
-    const offer = OFFER_PERSON.test(system) ? ` ${es ? REFUSALS.esOffer : REFUSALS.enOffer}` : '';
-    return reply(`${es ? REFUSALS.es : REFUSALS.en}${offer}`);
-  }
+  if (NO_SUPPORT.test(system)) return reply(refusal(system, lastUser));
 
-  // 5. Knowledge excerpts.
-  const excerpt = bestExcerpt(excerpts, lastUser);
+  // 5. Knowledge excerpts; told to answer only from them, first whether they answer the message.
+  const marker = ANSWER_ONLY_FROM_KNOWLEDGE.test(system) ? MARKER.exec(system)?.[1] : undefined;
+  const { excerpt, held: most, of } = bestExcerpt(excerpts, lastUser);
+  if (marker && excerpt && of > 0 && most * 2 <= of) return reply(`${marker} ${refusal(system, lastUser)}`);
   if (excerpt) return reply(`From ${excerpt.source}: ${firstSentence(excerpt.text)}`);
 
   // 6. Echo.

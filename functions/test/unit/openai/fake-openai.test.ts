@@ -4,7 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseExcerpts, REFUSALS, think, toolArguments, type WireTool } from '../../../local/fake-openai/brain.js';
-import { buildSystemPrompt } from '../../../src/domain/agents/runtime/prompt.js';
+import { buildSystemPrompt, UNANSWERED_MARKER } from '../../../src/domain/agents/runtime/prompt.js';
+import { chunk } from '../runtime/fakes.js';
 import { fakeEmbedding } from '../../../local/fake-openai/embeddings.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../local/fake-openai/server.js';
 
@@ -31,6 +32,26 @@ describe('fake OpenAI brain', () => {
     expect(ask('whatsapp', 'Do you take dogs?')).toBe("Sorry, I don't have that information. Would you like me to pass you to a person from our team?");
     // Without the instruction (excerpts, or no knowledge) the other rules answer.
     expect(think([{ role: 'system', content: buildSystemPrompt({ settings: { systemPrompt: '' }, agent, channel: 'chat', excerpts: [] }) }, { role: 'user', content: 'hola' }]).content).toBe('Echo: hola');
+  });
+
+  it('told to answer only from the knowledge (issue 28), judges whether the excerpts answer: answers from them, or says it does not know beginning with the marker it was given', () => {
+    const agent = { name: 'Rosa', description: '', objective: '', instructions: '', knowledgeBase: '' };
+    const excerpts = [
+      { chunk: chunk('Nuestro almacén está en el polígono Plaza, calle Bari 14, nave 3. Allí puedes recoger tu pedido.', { sourceName: 'tienda.docx' }), score: 1, relevance: 0.9 },
+      { chunk: chunk('Enviamos a la península por 4,95 €. A Baleares el envío cuesta 9,95 €.', { sourceName: 'envios.doc' }), score: 0.5, relevance: 0.5 },
+    ];
+    const system = (channel: 'chat' | 'whatsapp', knowledge = true) => buildSystemPrompt({ settings: { systemPrompt: '' }, agent, channel, excerpts, knowledge });
+    const ask = (content: string, channel: 'chat' | 'whatsapp' = 'chat', knowledge = true) =>
+      think([{ role: 'system', content: system(channel, knowledge) }, { role: 'user', content }]).content;
+
+    expect(ask('¿Dónde está vuestro almacén?')).toBe('From tienda.docx: Nuestro almacén está en el polígono Plaza, calle Bari 14, nave 3.');
+    expect(ask('cuanto cuesta el envio a baleares')).toBe('From envios.doc: Enviamos a la península por 4,95 €.');
+    // "envíos" is held, "Portugal" is not: half of the key words is not an answer.
+    expect(ask('¿Hacéis envíos a Portugal?')).toBe(`${UNANSWERED_MARKER} ${REFUSALS.es}`);
+    expect(ask('¿Hacéis envíos a Portugal?', 'whatsapp')).toBe(`${UNANSWERED_MARKER} ${REFUSALS.es} ${REFUSALS.esOffer}`);
+    expect(ask('Do you ship to Portugal?')).toBe(`${UNANSWERED_MARKER} ${REFUSALS.en}`);
+    // Without the instruction it answers from the excerpt sharing the most words, as before.
+    expect(ask('¿Hacéis envíos a Portugal?', 'chat', false)).toBe('From envios.doc: Enviamos a la península por 4,95 €.');
   });
 
   it('echoes the last user message by default', () => {

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_REPLIES, runAgent, TurnCancelledError, type AgentStream, type RunAgentInput } from '../../../src/domain/agents/runtime/index.js';
 import { ModelError, type ChatModel, type ChatStreamOptions, type Completion, type CompletionRequest } from '../../../src/domain/ai/ports.js';
-import { agent, call, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply, tool, toolsReply } from './fakes.js';
+import { UNANSWERED_MARKER } from '../../../src/domain/agents/runtime/prompt.js';
+import { agent, call, chunk, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, someFile, textReply, tool, toolsReply } from './fakes.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -114,6 +115,19 @@ describe('runAgent streamed: text as the model writes it', () => {
     await runAgent(turn({ model, tools, stream: { onText: () => undefined, onToolStart } }));
 
     expect(log).toEqual(['filler started', 'tool ran', 'filler done', 'text:Shipped.']);
+  });
+
+  it('the model’s "I don’t know" marker is never heard, and the question is recorded as unanswered (issue 28)', async () => {
+    const model = new StreamingModel([textReply(`${UNANSWERED_MARKER} Sorry, I do not know where your order is.`)]);
+    const { heard, onText } = listener();
+    const knowledge = new MemoryRetriever([chunk('Every order ships within 2 days.')]);
+
+    const reply = await runAgent(turn({ model, retriever: knowledge, agent: agent({ files: [someFile()] }), message: 'Where is my order A-100?', stream: { onText } }));
+
+    expect(heard.join('')).toBe('Sorry, I do not know where your order is.');
+    expect(reply.reply).toBe('Sorry, I do not know where your order is.');
+    expect(reply.sources).toHaveLength(1);
+    expect(reply.unanswered).toEqual({ question: 'Where is my order A-100?' });
   });
 
   it('a model without stream() gives each completion’s text in one piece', async () => {

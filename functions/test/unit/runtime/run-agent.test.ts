@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { AGENT_LIMITS } from '../../../src/contract/agents.js';
 import { DEFAULT_REPLIES, RUNTIME_LIMITS, runAgent, type RunAgentInput } from '../../../src/domain/agents/runtime/run-agent.js';
-import { NO_SUPPORT, NO_SUPPORT_SEARCH, NO_SUPPORT_WHATSAPP } from '../../../src/domain/agents/runtime/prompt.js';
+import {
+  ANSWER_FROM_KNOWLEDGE,
+  ANSWER_FROM_KNOWLEDGE_WHATSAPP,
+  NO_SUPPORT,
+  NO_SUPPORT_SEARCH,
+  NO_SUPPORT_WHATSAPP,
+  UNANSWERED_MARKER,
+} from '../../../src/domain/agents/runtime/prompt.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
 import type { AgentWithChildren } from '../../../src/domain/agents/ports.js';
 import type { KnowledgeRetriever } from '../../../src/domain/knowledge/ports.js';
@@ -244,6 +251,56 @@ describe('runAgent: honest refusal (issue 18)', () => {
     const reply = await runAgent(turn({ model: new ScriptedModel([textReply('No lo sé.')]), retriever, agent: spanishAgent({ files: [], entries: [entry] }), message: '¿Aceptáis tarjeta de crédito?' }));
     expect(retriever.queries).toHaveLength(1);
     expect(reply.unanswered).not.toBeNull();
+  });
+
+  it('an agent with knowledge answers only from it: a reply the model marks as not knowing loses the marker and is recorded, although a passage passed the gate (issue 28)', async () => {
+    const model = new ScriptedModel([textReply(`${UNANSWERED_MARKER} Lo siento, no tengo esa información.`)]);
+
+    const reply = await runAgent(turn({ model, retriever: at(0.5), agent: spanishAgent(), message: '¿Hacéis implantes los sábados?' }));
+
+    const system = model.requests[0]!.messages[0]!.content!;
+    expect(system).toContain(ANSWER_FROM_KNOWLEDGE);
+    expect(system).toContain(`begin your reply with ${UNANSWERED_MARKER}`);
+    expect(system).not.toContain(NO_SUPPORT);
+    expect(system).toContain('[1] Source: prices.pdf');
+    expect(reply.reply).toBe('Lo siento, no tengo esa información.');
+    expect(reply.sources).toHaveLength(1);
+    expect(reply.unanswered).toEqual({ question: '¿Hacéis implantes los sábados?' });
+  });
+
+  it('an unmarked answer is not recorded; an agent without knowledge is not given the instruction (a stray marker is still removed)', async () => {
+    const answered = await runAgent(turn({ model: new ScriptedModel([textReply('Los sábados de 10:00 a 14:00.')]), retriever: at(0.5), agent: spanishAgent(), message: '¿Abrís los sábados?' }));
+    expect(answered.unanswered).toBeNull();
+
+    const model = new ScriptedModel([textReply(`${UNANSWERED_MARKER} No lo sé.`)]);
+    const without = await runAgent(turn({ model, agent: agent({ language: 'es' }), message: '¿Abrís los sábados?' }));
+    expect(model.requests[0]!.messages[0]!.content).not.toContain(ANSWER_FROM_KNOWLEDGE);
+    expect(without.reply).toBe('No lo sé.');
+    expect(without.unanswered).toBeNull();
+  });
+
+  it('on WhatsApp the agent offers a person when it says it does not know; the offer comes once when nothing passed the gate', async () => {
+    const supported = new ScriptedModel([textReply('ok')]);
+    await runAgent(turn({ model: supported, retriever: at(0.5), agent: spanishAgent(), message: '¿Abrís los sábados?', channel: 'whatsapp' }));
+    expect(supported.requests[0]!.messages[0]!.content).toContain(`${ANSWER_FROM_KNOWLEDGE} ${ANSWER_FROM_KNOWLEDGE_WHATSAPP}`);
+    expect(ANSWER_FROM_KNOWLEDGE_WHATSAPP).toContain('escalate_to_human');
+
+    const unsupported = new ScriptedModel([textReply('ok')]);
+    await runAgent(turn({ model: unsupported, retriever: at(0.1), agent: spanishAgent(), message: '¿Aceptáis perros?', channel: 'whatsapp' }));
+    const system = unsupported.requests[0]!.messages[0]!.content!;
+    expect(system).toContain(ANSWER_FROM_KNOWLEDGE);
+    expect(system).not.toContain(ANSWER_FROM_KNOWLEDGE_WHATSAPP);
+    expect(system).toContain(`${NO_SUPPORT} ${NO_SUPPORT_WHATSAPP}`);
+  });
+
+  it('a marked reply is not recorded after a failed retrieval or a custom tool’s answer (the marker is removed all the same)', async () => {
+    const failed = await runAgent(
+      turn({ model: new ScriptedModel([textReply(`${UNANSWERED_MARKER} No lo sé.`)]), retriever: new MemoryRetriever([], true), agent: spanishAgent(), message: '¿Tenéis aparcamiento para clientes?', onError: () => undefined }),
+    );
+    expect(failed).toMatchObject({ reply: 'No lo sé.', unanswered: null });
+    const model = new ScriptedModel([toolsReply(call('check_order', { order_id: 'A-100' })), textReply(`${UNANSWERED_MARKER} No sé cuándo llega.`)]);
+    const tooled = await runAgent(turn({ model, retriever: at(0.5), agent: spanishAgent({ tools: [tool()] }), message: '¿Cuándo llega mi pedido A-100?' }));
+    expect(tooled).toMatchObject({ reply: 'No sé cuándo llega.', unanswered: null });
   });
 
   it('a failed retrieval is not a refusal: no instruction and nothing recorded', async () => {

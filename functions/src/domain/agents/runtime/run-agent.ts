@@ -15,6 +15,11 @@
  * answers NO_SUPPORT_SEARCH, and the reply's `unanswered` holds the question for the owner's list
  * when it is a real question (not "hola" or "gracias") and no custom tool answered it.
  *
+ * The model's own "I don't know" (issue 28): the gate only refuses when retrieval found nothing
+ * related; an agent with knowledge is told to answer only from it and to begin a reply that says
+ * it does not know with UNANSWERED_MARKER. The marker is removed from the reply (and from a
+ * streamed reply as it is written, marker.ts) and the question is recorded as unanswered too.
+ *
  * Streamed turns (voice over ConversationRelay, `input.stream`): every model call hands its text
  * to onText while the model writes it, onToolStart lets the caller speak a filler before tools
  * run, and an aborted signal (the caller barged in) ends the turn with TurnCancelledError.
@@ -28,7 +33,8 @@ import type { AgentKnowledgeRef, KnowledgeRetriever, RetrievedChunk } from '../.
 import { searchQueryFor } from '../../knowledge/query.js';
 import type { AgentWithChildren, ToolRecord } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
-import { NO_SUPPORT_SEARCH, buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
+import { MarkerFilter, stripMarker } from './marker.js';
+import { NO_SUPPORT_SEARCH, UNANSWERED_MARKER, buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
 import { isRealQuestion } from './question.js';
 import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE, parseToolArguments, toolSpecs } from './tools.js';
 
@@ -104,6 +110,8 @@ export interface RunAgentInput {
   onError?: (message: string, error: unknown) => void;
   /** Stream the turn (see AgentStream); without it the turn is computed whole, as for chat and WhatsApp. */
   stream?: AgentStream;
+  /** The language the reply must be in (BCP-47; a voice call answered in the caller's language, issue 28). */
+  replyLanguage?: string;
 }
 
 export interface AgentReply {
@@ -113,8 +121,9 @@ export interface AgentReply {
   escalation: { reason: string } | null;
   /**
    * The customer's question when the turn found no supporting passage (the agent has knowledge,
-   * nothing reached minRelevance, no custom tool answered) and it is a real question: the channel
-   * records it for the owner's unanswered list. null otherwise.
+   * nothing reached minRelevance, no custom tool answered) or the model marked its reply as not
+   * knowing (UNANSWERED_MARKER), and it is a real question: the channel records it for the
+   * owner's unanswered list. null otherwise.
    */
   unanswered: { question: string } | null;
 }
@@ -139,6 +148,8 @@ interface TurnState {
   retrievalFailed: boolean;
   /** A custom tool answered without error (the answer may come from it). */
   toolAnswered: boolean;
+  /** The model marked a reply as not knowing the answer (UNANSWERED_MARKER). */
+  modelUnanswered: boolean;
 }
 
 const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -159,6 +170,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
     supported: false,
     retrievalFailed: false,
     toolAnswered: false,
+    modelUnanswered: false,
   };
 
   throwIfCancelled(state);
@@ -168,7 +180,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
   const unsupported = knowledge && excerpts.length === 0 && !state.retrievalFailed;
 
   const messages: ModelMessage[] = [
-    { role: 'system', content: buildSystemPrompt({ settings: input.settings, agent: input.agent, channel: input.channel, excerpts, unsupported }) },
+    { role: 'system', content: buildSystemPrompt({ settings: input.settings, agent: input.agent, channel: input.channel, excerpts, knowledge, unsupported, replyLanguage: input.replyLanguage }) },
     ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
     { role: 'user', content: input.message },
   ];
@@ -223,24 +235,44 @@ async function complete(state: TurnState, messages: ModelMessage[], withTools: b
     ...(remaining !== undefined ? { timeoutMs: remaining } : {}),
   };
   const stream = input.stream;
-  if (!stream) return input.model.complete(request);
+  if (!stream) return unmarked(state, await input.model.complete(request));
 
   state.streamed = '';
-  const onText = (piece: string) => {
+  const filter = new MarkerFilter(UNANSWERED_MARKER);
+  const emit = (piece: string) => {
     throwIfCancelled(state);
     state.streamed += piece;
     return stream.onText(piece);
   };
+  const onText = (piece: string) => {
+    const text = filter.push(piece);
+    return text === '' ? undefined : emit(text);
+  };
   try {
-    if (input.model.stream) return await input.model.stream(request, { onText, ...(stream.signal ? { signal: stream.signal } : {}) });
-    const completion = await untilCancelled(state, input.model.complete(request));
-    if (completion.content) await onText(completion.content);
-    return completion;
+    let completion: Completion;
+    if (input.model.stream) completion = await input.model.stream(request, { onText, ...(stream.signal ? { signal: stream.signal } : {}) });
+    else {
+      completion = await untilCancelled(state, input.model.complete(request));
+      if (completion.content) await onText(completion.content);
+    }
+    // The end of the reply that looked like the start of a marker and was not one.
+    const rest = filter.flush();
+    if (rest !== '') await emit(rest);
+    return unmarked(state, completion);
   } catch (error) {
     // Whatever the model or onText threw once the caller barged in, the turn was cancelled.
     if (stream.signal?.aborted) throw new TurnCancelledError();
     throw error;
   }
+}
+
+/** The completion without the marker; a marked reply makes the question unanswered. */
+function unmarked(state: TurnState, completion: Completion): Completion {
+  if (!completion.content) return completion;
+  const { text, found } = stripMarker(completion.content, UNANSWERED_MARKER);
+  if (!found) return completion;
+  state.modelUnanswered = true;
+  return { ...completion, content: text };
 }
 
 function throwIfCancelled(state: TurnState): void {
@@ -267,10 +299,10 @@ function untilCancelled<T>(state: TurnState, work: Promise<T>): Promise<T> {
 /** Only agents with files, web pages or knowledge entries have chunks to search. */
 const hasKnowledge = (agent: AgentWithChildren) => agent.files.length > 0 || agent.urls.length > 0 || agent.entries.length > 0;
 
-/** The question to record when nothing supported an answer (see AgentReply.unanswered). */
+/** The question to record when nothing supported an answer, or the model said it does not know (see AgentReply.unanswered). */
 function unansweredOf(state: TurnState): { question: string } | null {
   const { input } = state;
-  if (!hasKnowledge(input.agent) || state.supported || state.retrievalFailed || state.toolAnswered) return null;
+  if (!hasKnowledge(input.agent) || (state.supported && !state.modelUnanswered) || state.retrievalFailed || state.toolAnswered) return null;
   const question = input.message.trim().replace(/\s+/g, ' ');
   if (!isRealQuestion(question, input.agent.language)) return null;
   return { question: cap(question, AGENT_LIMITS.entryQuestion) };
