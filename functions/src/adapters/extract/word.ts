@@ -11,6 +11,7 @@ import WordExtractor from 'word-extractor';
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
 import type { StructuredDocument } from '../../domain/knowledge/ports.js';
 import { openDocxPackage } from './docx-package.js';
+import { checkCompoundFile } from './ole-guard.js';
 import { htmlBlocks, parseHtmlBody } from './html.js';
 import { docBlocks } from './structure.js';
 
@@ -49,9 +50,12 @@ export async function extractDoc(bytes: Uint8Array): Promise<StructuredDocument>
   if (isZip(bytes)) return docxToDocument(bytes, knowledgeMessages.notDoc);
   let parts: string[];
   try {
+    // word-extractor trusts the file's chains and piece table: they are checked first (ole-guard.ts).
+    checkCompoundFile(bytes);
     const doc = await new WordExtractor().extract(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
     parts = [doc.getBody(), doc.getFootnotes(), doc.getEndnotes()];
-  } catch {
+  } catch (error) {
+    if (error instanceof KnowledgeSourceError) throw error;
     throw new KnowledgeSourceError(knowledgeMessages.notDoc);
   }
   return { blocks: parts.flatMap((part) => docBlocks(part)) };

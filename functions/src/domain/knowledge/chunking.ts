@@ -97,6 +97,14 @@ export function renderTable(block: Extract<DocumentBlock, { kind: 'table' }>, la
   return { header: null, rows: labelled.filter(Boolean) };
 }
 
+/**
+ * Characters of extracted text past which a document cannot fit in `maxChunks` chunks even if most
+ * of it were whitespace: chunkDocument refuses it before normalising, and the extractors stop
+ * there instead of building all of it (issue 28).
+ */
+export const maxDocumentChars = (o: Pick<ChunkingOptions, 'maxChunks' | 'maxChars'> = DEFAULT_CHUNKING) => o.maxChunks * o.maxChars * 4;
+export const MAX_DOCUMENT_CHARS = maxDocumentChars();
+
 /** The document as one text (what a contentHash is taken over): blocks in order, tables rendered as their chunks show them. */
 export function renderDocument(doc: StructuredDocument, options: Partial<ChunkingOptions> = {}): string {
   const labelCellsFrom = options.labelCellsFrom ?? DEFAULT_CHUNKING.labelCellsFrom;
@@ -118,7 +126,7 @@ export function chunkDocument(doc: StructuredDocument, options: Partial<Chunking
   // Far beyond the cap even if most of it were whitespace: refuse before normalising megabytes.
   let size = 0;
   for (const b of doc.blocks) size += b.kind === 'table' ? b.rows.reduce((n, r) => n + r.reduce((m, c) => m + c.length + 3, 0), 0) : b.text.length;
-  if (size > o.maxChunks * o.maxChars * 4) throw new KnowledgeSourceError(knowledgeMessages.tooManyChunks(o.maxChunks));
+  if (size > maxDocumentChars(o)) throw new KnowledgeSourceError(knowledgeMessages.tooManyChunks(o.maxChunks));
 
   const chunks: DocumentChunk[] = [];
   const path: { level: number; text: string }[] = [];
