@@ -60,6 +60,9 @@ export function buildEvent(
     headers[name] = name in headers ? `${headers[name]},${value}` : value;
   }
   const sourceIp = (req.socket.remoteAddress ?? '127.0.0.1').replace(/^::ffff:/, '');
+  // CloudFront puts the viewer's address on every /api/* request it forwards (the origin request
+  // policy forwards its headers), replacing any the client sent: the handlers' client address.
+  headers['cloudfront-viewer-address'] = `${sourceIp}:${req.socket.remotePort ?? 0}`;
   headers['x-forwarded-for'] ??= sourceIp;
   headers['x-forwarded-proto'] ??= 'http';
   headers['x-forwarded-port'] ??= String(req.socket.localPort ?? '');

@@ -20,7 +20,7 @@ export const routes: RouteTable = {
   },
   'POST /api/login': async (req) => {
     const input = parseWith(loginRequest, req.json());
-    return { message: authMessages.loggedIn, data: await signInService().login(input) };
+    return { message: authMessages.loggedIn, data: await signInService().login(input, req.sourceIp) };
   },
   'POST /api/refresh-token': async (req) => {
     const input = parseWith(refreshTokenRequest, req.json());

@@ -54,6 +54,11 @@ export interface Request {
   authType(): 'user' | 'apiKey';
   /** The caller's bearer access token (for calls that act as the user, e.g. ChangePassword). */
   accessToken(): string;
+  /**
+   * The caller's address: the viewer's, from CloudFront-Viewer-Address (in AWS every /api/*
+   * request comes through CloudFront, so API Gateway's sourceIp is an edge server that everyone
+   * behind it shares), else the connection's (requestContext.http.sourceIp).
+   */
   sourceIp: string;
   /**
    * The payload the route's declared webhook verification produced (the wrapper ran it before
@@ -110,6 +115,12 @@ function lowerCaseHeaders(event: HttpEvent): Record<string, string> {
   return headers;
 }
 
+/** The IP of a CloudFront-Viewer-Address value ("198.51.100.10:46532", "2001:db8::1:46532"), or null. */
+export function viewerAddress(value: string | undefined): string | null {
+  const m = /^([0-9A-Fa-f.:]{2,45}):(\d{1,5})$/.exec(value?.trim() ?? '');
+  return m?.[1] ?? null;
+}
+
 function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody: Buffer, verified: VerifiedWebhook | undefined): Request {
   let parsed: unknown;
   let parsedOnce = false;
@@ -119,7 +130,7 @@ function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody
     query: (event.queryStringParameters ?? {}) as Record<string, string>,
     headers,
     rawBody,
-    sourceIp: event.requestContext?.http?.sourceIp ?? '',
+    sourceIp: viewerAddress(headers['cloudfront-viewer-address']) ?? event.requestContext?.http?.sourceIp ?? '',
     json() {
       if (!parsedOnce) {
         parsedOnce = true;

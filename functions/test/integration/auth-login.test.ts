@@ -1,5 +1,6 @@
 /** Login, refresh, and the gateway's token checks (SPEC §4 Session, §7 Auth, §8). */
 import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { SignJWT, decodeJwt, importJWK, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -108,6 +109,54 @@ describe('POST /api/login', () => {
     expect((await post('/api/login', { email, password })).status).toBe(200);
     const counters = (await itemsOf(emailPk(email))).filter((i) => String(i.sk).startsWith('RATE#login-failure#'));
     expect(counters.map((c) => c.count)).toEqual([4]);
+  });
+});
+
+describe('POST /api/login: failed logins per client (issue 28)', () => {
+  /** A login sent from a loopback address of its own (the gateway passes it on as the viewer's address, as CloudFront does). */
+  function loginFrom(address: string, body: { email: string; password: string }): Promise<{ status: number; retryAfter: string; body: { message?: string } }> {
+    const api = new URL(provided('apiUrl'));
+    const payload = JSON.stringify(body);
+    return new Promise((resolve, reject) => {
+      const req = request(
+        { host: api.hostname, port: api.port, localAddress: address, method: 'POST', path: '/api/login', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: String(res.headers['retry-after'] ?? ''), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as { message?: string } }));
+        },
+      );
+      req.on('error', reject);
+      req.end(payload);
+    });
+  }
+
+  it('refuses a client its 101st password check in 15 minutes, whatever the e-mails, with a 429; other clients sign in', { timeout: 120_000 }, async () => {
+    // Addresses of their own: the other test files log in from 127.0.0.1 at the same time.
+    const third = 2 + Math.floor(Math.random() * 120);
+    const [attacker, neighbour] = [`127.0.${third}.${2 + Math.floor(Math.random() * 250)}`, `127.0.${third + 121}.9`];
+    const { email, password } = await registerUser();
+    // 100 wrong passwords spread over 20 e-mails: 5 each, so no e-mail's own budget refuses any.
+    const targets = Array.from({ length: 20 }, (_, i) => uniqueEmail(`spray${i}`));
+    const guesses = Array.from({ length: 100 }, (_, i) => ({ email: targets[i % 20]!, password: `Wrong#${1000 + i}` }));
+    const statuses: number[] = [];
+    for (let i = 0; i < guesses.length; i += 10) {
+      statuses.push(...(await Promise.all(guesses.slice(i, i + 10).map((g) => loginFrom(attacker, g)))).map((r) => r.status));
+    }
+
+    const blocked = await loginFrom(attacker, { email, password });
+    const elsewhere = await loginFrom(neighbour, { email, password });
+
+    expect(statuses.filter((s) => s === 401), JSON.stringify(statuses)).toHaveLength(100);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.message).toBe('Too many failed login attempts from your network. Please try again in 15 minutes.');
+    expect(Number(blocked.retryAfter)).toBeGreaterThan(0);
+    expect(Number(blocked.retryAfter)).toBeLessThanOrEqual(900);
+    expect(elsewhere.status).toBe(200);
+    const counters = (await itemsOf(emailPk(`client:${attacker}`))).filter((i) => String(i.sk).startsWith('RATE#login-client-failure#'));
+    expect(counters.map((c) => c.count)).toEqual([100]);
+    // The refused attempt was not counted against the account's e-mail (its slot was given back).
+    expect((await itemsOf(emailPk(email))).filter((i) => String(i.sk).startsWith('RATE#login-failure#')).map((c) => c.count)).toEqual([0]);
   });
 });
 

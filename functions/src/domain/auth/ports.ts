@@ -82,7 +82,7 @@ export type RateDecision = { allowed: true } | { allowed: false; retryAfterSecon
 /** An event counted ahead of the work it limits; `release` un-counts it (e.g. a login that succeeded). */
 export type RateReservation = { allowed: true; release(): Promise<void> } | { allowed: false; retryAfterSeconds: number };
 
-/** Fixed-window counters per (action, e-mail). */
+/** Fixed-window counters per (action, e-mail); `email` may also be a client address as throttle.ts clientRateKey() writes it. */
 export interface RateLimiter {
   /** Counts one event in every rule's current window; not allowed when any count is now above its max. */
   hit(action: string, email: string, rules: readonly RateRule[]): Promise<RateDecision>;

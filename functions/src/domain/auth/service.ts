@@ -159,9 +159,13 @@ export function createSignInService(deps: SignInDeps) {
       return session(profile, tokens);
     },
 
-    async login(input: { email: string; password: string }): Promise<AuthSession> {
-      const tokens = await checkPasswordThrottled(deps.rateLimiter, input.email, () =>
-        deps.identity.signInWithPassword(input.email, input.password),
+    /** `client`: the caller's address, for the per-client failed-login budget ('' = none known). */
+    async login(input: { email: string; password: string }, client = ''): Promise<AuthSession> {
+      const tokens = await checkPasswordThrottled(
+        deps.rateLimiter,
+        input.email,
+        () => deps.identity.signInWithPassword(input.email, input.password),
+        client,
       );
       if (!tokens) throw new UnauthorizedError(authMessages.invalidCredentials);
       const identity = await deps.identity.findByEmail(input.email);

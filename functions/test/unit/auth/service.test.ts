@@ -151,6 +151,28 @@ describe('login', () => {
     await expect(auth.login({ email: 'ana@example.com', password: PASSWORD })).resolves.toBeDefined();
   });
 
+  it('limits failed logins per client address across e-mails: the 101st check is refused, even the right password; other clients and the e-mails are untouched', async () => {
+    const { auth, register, clock, rateLimiter } = setup();
+    await register();
+    clock.ms = Math.ceil(clock.ms / 900_000) * 900_000; // start of a window
+    for (let i = 0; i < 100; i++) {
+      await expect(auth.login({ email: `guess${i % 20}@example.com`, password: 'Wrong#1234' }, '203.0.113.7')).rejects.toThrow(UnauthorizedError);
+    }
+
+    const error = await auth.login({ email: 'ana@example.com', password: PASSWORD }, '203.0.113.7').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(TooManyRequestsError);
+    expect((error as Error).message).toBe('Too many failed login attempts from your network. Please try again in 15 minutes.');
+    expect((error as TooManyRequestsError).retryAfterSeconds).toBe(900);
+    // The refused attempt was not counted against the e-mail, and another client signs in.
+    expect([...rateLimiter.counts].filter(([k]) => k.startsWith('login-failure:ana@example.com')).map(([, n]) => n)).toEqual([0]);
+    await expect(auth.login({ email: 'ana@example.com', password: PASSWORD }, '198.51.100.1')).resolves.toBeDefined();
+    // A right password gives its slot back: it never counts.
+    expect([...rateLimiter.counts].filter(([k]) => k.startsWith('login-client-failure:client:198.51.100.1')).map(([, n]) => n)).toEqual([0]);
+    clock.advance(900);
+    await expect(auth.login({ email: 'ana@example.com', password: PASSWORD }, '203.0.113.7')).resolves.toBeDefined();
+  });
+
   it('does not count failures of one e-mail against another', async () => {
     const { auth, register } = setup();
     await register('bob@example.com', 'Bob');

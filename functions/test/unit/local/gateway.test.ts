@@ -152,6 +152,14 @@ describe('local gateway', () => {
     expect(page.status).toBe(404);
   });
 
+  it("puts the connection's address in CloudFront-Viewer-Address, replacing one the client sent (as CloudFront does)", async () => {
+    behaviour = async () => ({ statusCode: 204 });
+
+    const res = await call('/api/login', { method: 'POST', headers: { 'content-type': 'application/json', 'cloudfront-viewer-address': '203.0.113.9:1234' }, body: '{}' });
+
+    expect(res.event?.headers['cloudfront-viewer-address']).toMatch(/^127\.0\.0\.1:\d+$/);
+  });
+
   it('answers 400 to a request target no URL can hold (it was a 500), and keeps serving', async () => {
     const { port } = new URL(gateway.url);
     const status = await new Promise<number>((resolve, reject) => {
