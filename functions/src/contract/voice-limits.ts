@@ -1,6 +1,7 @@
 /**
- * Voice limits (SPEC §5, §9 and the call loop's bounds), apart from contract/voice.ts so a bundle
- * that only needs them (the voice-relay WebSocket function) does not carry the settings schemas.
+ * Voice limits (SPEC §5, §9 and the call loop's bounds) and the call languages, apart from
+ * contract/voice.ts so a bundle that only needs them (the voice-relay WebSocket function) does not
+ * carry the settings schemas.
  */
 export const VOICE_LIMITS = {
   message: 500,
@@ -18,3 +19,11 @@ export const VOICE_LIMITS = {
   /** Bound of one agent turn on a call (model + tools), well inside Twilio's 15 s. */
   turnMs: 8_000,
 } as const;
+
+/** At most this many languages besides the main one (issue 28; each is declared in the TwiML). */
+export const MAX_ADDITIONAL_LANGUAGES = 3;
+
+/** The languages a streamed call can be answered in (issue 28): the main one first, then the additional ones, deduplicated. */
+export function callLanguages(s: { language: string; additionalLanguages?: readonly string[] | null }): string[] {
+  return [...new Set([s.language, ...(s.additionalLanguages ?? [])])];
+}

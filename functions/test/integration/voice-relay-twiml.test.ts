@@ -145,6 +145,22 @@ describe('incoming call: ConversationRelay or the <Gather> loop', () => {
     expect(call.messages.map((m) => [m.role, m.content])).toEqual([['agent', VOICE_DEFAULTS.messageWelcome]]);
   });
 
+  it('a call that can switch languages declares each one, with its voice, as a <Language> of the noun (issue 28)', async () => {
+    const u = await voiceUser({ voice: 'Polly.Lucia', additionalLanguages: ['en-US', 'es-MX'] });
+
+    const { response, call } = await incoming(u);
+
+    const relay = (response.Connect as Node).ConversationRelay as Node;
+    expect(relay).toMatchObject({ language: 'es-ES', ttsProvider: 'Amazon', voice: 'Lucia-Neural' });
+    const declared = { transcriptionProvider: 'Google', speechModel: 'telephony' };
+    expect(relay.Language).toEqual([
+      { code: 'es-ES', ttsProvider: 'Amazon', voice: 'Lucia-Neural', ...declared },
+      { code: 'en-US', ttsProvider: 'Amazon', voice: 'Joanna-Neural', ...declared },
+      { code: 'es-MX', ttsProvider: 'Amazon', voice: 'Mia-Neural', ...declared },
+    ]);
+    expect(call.settings.additionalLanguages).toEqual(['en-US', 'es-MX']);
+  });
+
   it('a retried incoming webhook answers the same TwiML and stores one call', async () => {
     const u = await voiceUser();
     const first = await incoming(u);

@@ -23,6 +23,7 @@ const EDITED = {
   messageGoodbye: 'Bye now!',
   messageError: 'Something went wrong.',
   language: 'en-GB',
+  additionalLanguages: ['es-ES', 'en-US'],
   voice: 'Polly.Brian',
   speechRate: 1.2,
   pitch: 0.9,
@@ -94,6 +95,11 @@ describe('PUT /api/voice-settings', () => {
     ['a webhook URL that is not a URL', { summaryWebhookUrl: 'not a url' }, voiceMessages.webhookUrlInvalid],
     ['a forwarding number not in E.164', { escalationForwardNumber: '415 555 0123' }, voiceMessages.forwardNumberInvalid],
     ['an unknown conversation mode', { conversationMode: 'realtime' }, voiceMessages.conversationModeInvalid],
+    ['an additional language outside the list', { additionalLanguages: ['fr-FR'] }, voiceMessages.additionalLanguageInvalid],
+    ['additional languages that are not a list', { additionalLanguages: 'en-US' }, voiceMessages.additionalLanguageInvalid],
+    ['the main language again as an additional one', { additionalLanguages: ['en-GB'] }, voiceMessages.additionalLanguageRepeated],
+    ['an additional language twice', { additionalLanguages: ['en-US', 'en-US'] }, voiceMessages.additionalLanguageRepeated],
+    ['more than three additional languages', { language: 'es-ES', additionalLanguages: ['en-US', 'en-GB', 'es-MX', 'en-US'] }, voiceMessages.additionalLanguagesTooMany],
   ];
 
   it.each(invalid)('refuses %s with its message and stores nothing', async (_label, patch, message) => {
@@ -129,6 +135,23 @@ describe('conversation mode (issue 16)', () => {
     const res = await get<VoiceSettings>('/api/voice-settings', session.token);
 
     expect(res.body.data).toEqual({ ...EDITED, conversationMode: 'streaming', phoneNumber: EMPTY_PHONE_REQUEST, summaryWebhookSecretHint: null });
+  });
+});
+
+describe('additional languages (issue 28)', () => {
+  it('are stored and answered; a PUT without them, and settings stored before issue 28, have none', async () => {
+    const { session } = await registerUser();
+
+    const saved = await put(EDITED, session.token);
+    expect(saved.body.data?.additionalLanguages).toEqual(['es-ES', 'en-US']);
+    const { additionalLanguages: _omitted, ...without } = EDITED;
+    expect((await put(without, session.token)).body.data?.additionalLanguages).toEqual([]);
+
+    await put(EDITED, session.token);
+    await db().send(
+      new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${session.user._id}`, sk: 'VOICE#SETTINGS' }, UpdateExpression: 'REMOVE additionalLanguages' }),
+    );
+    expect((await get<VoiceSettings>('/api/voice-settings', session.token)).body.data?.additionalLanguages).toEqual([]);
   });
 });
 

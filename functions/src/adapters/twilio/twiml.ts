@@ -13,6 +13,8 @@
  * speaks the welcome, transcribes the caller with Google's telephony model, speaks our text tokens
  * with the mapped voice, lets the caller interrupt it (speech or keypad) and reports DTMF; when
  * the session ends it posts the <Connect action>. Rate/pitch/volume are <Say>-only (no attribute).
+ * A call that can switch languages (issue 28) declares each one as a <Language> child (code, voice,
+ * recognition): ConversationRelay's language message may only name a declared language.
  */
 import type { CallScript, SpeechVoice } from '../../domain/voice/call-loop.js';
 
@@ -94,17 +96,32 @@ export function renderTwiml(script: CallScript): string {
         return element(
           'Connect',
           { action: step.actionUrl, method: 'POST' },
-          element('ConversationRelay', {
-            url: step.url,
-            welcomeGreeting: step.welcomeGreeting,
-            language: voice.language,
-            ttsProvider: step.relay.ttsProvider,
-            voice: step.relay.voice,
-            transcriptionProvider: RELAY_TRANSCRIPTION.provider,
-            speechModel: RELAY_TRANSCRIPTION.speechModel,
-            interruptible: 'any',
-            dtmfDetection: true,
-          }),
+          element(
+            'ConversationRelay',
+            {
+              url: step.url,
+              welcomeGreeting: step.welcomeGreeting,
+              language: voice.language,
+              ttsProvider: step.relay.ttsProvider,
+              voice: step.relay.voice,
+              transcriptionProvider: RELAY_TRANSCRIPTION.provider,
+              speechModel: RELAY_TRANSCRIPTION.speechModel,
+              interruptible: 'any',
+              dtmfDetection: true,
+            },
+            // The languages the relay may switch to (its language message names one of them).
+            (step.languages ?? [])
+              .map((l) =>
+                element('Language', {
+                  code: l.code,
+                  ttsProvider: l.relay.ttsProvider,
+                  voice: l.relay.voice,
+                  transcriptionProvider: RELAY_TRANSCRIPTION.provider,
+                  speechModel: RELAY_TRANSCRIPTION.speechModel,
+                }),
+              )
+              .join(''),
+          ),
         );
     }
   });

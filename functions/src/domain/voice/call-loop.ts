@@ -33,7 +33,7 @@
  * notice once), the error message after a failed session, else <Hangup/>.
  */
 import type { CallTurn, RelayVoice, VoiceSettings } from '../../contract/voice.js';
-import { VOICE_DEFAULTS, VOICE_LIMITS, relayVoiceOf } from '../../contract/voice.js';
+import { RELAY_LANGUAGE_VOICES, VOICE_CATALOGUE, VOICE_DEFAULTS, VOICE_LIMITS, callLanguages, relayVoiceOf, type VoiceLanguage } from '../../contract/voice.js';
 import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
@@ -65,8 +65,18 @@ export type CallStep =
   | { kind: 'gather'; actionUrl: string; text: string | null; timeoutSec: number }
   | { kind: 'dial'; number: string }
   | { kind: 'hangup' }
-  /** <Connect action><ConversationRelay url welcomeGreeting …/></Connect>: the call goes to the WebSocket relay. */
-  | { kind: 'relay'; url: string; actionUrl: string; welcomeGreeting: string; relay: RelayVoice };
+  /**
+   * <Connect action><ConversationRelay url welcomeGreeting …/></Connect>: the call goes to the
+   * WebSocket relay. `languages` (issue 28): every language the call can switch to, with its voice
+   * (<Language> children; none when the call speaks its main language only).
+   */
+  | { kind: 'relay'; url: string; actionUrl: string; welcomeGreeting: string; relay: RelayVoice; languages?: RelayLanguage[] };
+
+/** A language a streamed call can switch to (<Language code ttsProvider voice …/>). */
+export interface RelayLanguage {
+  code: string;
+  relay: RelayVoice;
+}
 
 export interface CallScript {
   voice: SpeechVoice;
@@ -167,6 +177,7 @@ function snapshotOf(stored: StoredVoiceSettings | null): CallSettingsSnapshot {
     messageGoodbye: s.messageGoodbye,
     messageError: s.messageError,
     language: s.language,
+    additionalLanguages: s.additionalLanguages ?? [],
     voice: s.voice,
     speechRate: s.speechRate,
     pitch: s.pitch,
@@ -182,6 +193,13 @@ function snapshotOf(stored: StoredVoiceSettings | null): CallSettingsSnapshot {
 }
 
 const voiceOf = (s: CallSettingsSnapshot): SpeechVoice => ({ voice: s.voice, language: s.language, speechRate: s.speechRate, pitch: s.pitch, volume: s.volume });
+
+/** An additional language's voice: the chosen one when it speaks that language, else the language's own relay voice. */
+function languageVoice(code: string, voiceId: string, chosen: RelayVoice): RelayVoice {
+  const spoken = VOICE_CATALOGUE.find((v) => v.id === voiceId)?.language;
+  if (spoken === code) return chosen;
+  return Object.hasOwn(RELAY_LANGUAGE_VOICES, code) ? RELAY_LANGUAGE_VOICES[code as VoiceLanguage] : chosen;
+}
 
 /** Spoken text (shared with the voice relay, which must not load this module). */
 export { speakable };
@@ -231,12 +249,15 @@ export function createCallLoop(deps: CallLoopDeps) {
   /** The call handed to the relay; the URL format is what the relay's $connect verifies (signed by Twilio over it). */
   function connect(userId: string, call: Pick<StoredCall, 'id'>, s: CallSettingsSnapshot, relay: RelayVoice): CallStep {
     const r = deps.relay!;
+    const languages = callLanguages(s);
     return {
       kind: 'relay',
       url: `${r.url()}?user=${encodeURIComponent(userId)}&call=${encodeURIComponent(call.id)}`,
       actionUrl: `${r.actionUrl(userId)}?call=${encodeURIComponent(call.id)}`,
       welcomeGreeting: s.messageWelcome,
       relay,
+      // A switch (the relay's language message) is only to a declared language: all of them, each with its voice.
+      ...(languages.length > 1 ? { languages: languages.map((code) => ({ code, relay: code === s.language ? relay : languageVoice(code, s.voice, relay) })) } : {}),
     };
   }
 

@@ -34,7 +34,14 @@ export const secretHint = (last4: string | null) => (last4 ? `${WEBHOOK_SECRET_P
 export function toVoiceSettingsView(stored: StoredVoiceSettings | null): VoiceSettings {
   if (!stored) return { ...VOICE_DEFAULTS, phoneNumber: { ...EMPTY_PHONE_REQUEST }, summaryWebhookSecretHint: null };
   const { webhookSecret: _s, webhookSecretLast4, updatedAt: _u, ...rest } = stored;
-  return { ...rest, conversationMode: rest.conversationMode ?? VOICE_DEFAULTS.conversationMode, phoneNumber: { ...EMPTY_PHONE_REQUEST, ...rest.phoneNumber }, summaryWebhookSecretHint: secretHint(webhookSecretLast4) };
+  return {
+    ...rest,
+    conversationMode: rest.conversationMode ?? VOICE_DEFAULTS.conversationMode,
+    // Settings stored before issue 28 have no additional languages.
+    additionalLanguages: rest.additionalLanguages ?? [],
+    phoneNumber: { ...EMPTY_PHONE_REQUEST, ...rest.phoneNumber },
+    summaryWebhookSecretHint: secretHint(webhookSecretLast4),
+  };
 }
 
 export function createVoiceSettingsService(deps: VoiceSettingsDeps) {
@@ -53,6 +60,7 @@ export function createVoiceSettingsService(deps: VoiceSettingsDeps) {
       messageGoodbye: input.messageGoodbye,
       messageError: input.messageError,
       language: input.language,
+      additionalLanguages: input.additionalLanguages,
       voice: input.voice,
       speechRate: input.speechRate,
       pitch: input.pitch,

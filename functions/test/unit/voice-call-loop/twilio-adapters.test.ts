@@ -30,7 +30,7 @@ function sdkTwiml(script: CallScript): string {
       if (step.text) say(gather, script.voice, step.text);
     } else if (step.kind === 'dial') response.dial({ answerOnBridge: true }, step.number);
     else if (step.kind === 'relay') {
-      response.connect({ action: step.actionUrl, method: 'POST' }).conversationRelay({
+      const relay = response.connect({ action: step.actionUrl, method: 'POST' }).conversationRelay({
         url: step.url,
         welcomeGreeting: step.welcomeGreeting,
         language: script.voice.language,
@@ -41,6 +41,9 @@ function sdkTwiml(script: CallScript): string {
         interruptible: 'any',
         dtmfDetection: true,
       });
+      for (const l of step.languages ?? []) {
+        relay.language({ code: l.code, ttsProvider: l.relay.ttsProvider, voice: l.relay.voice, transcriptionProvider: RELAY_TRANSCRIPTION.provider, speechModel: RELAY_TRANSCRIPTION.speechModel });
+      }
     } else response.hangup();
   }
   return response.toString();
@@ -84,6 +87,17 @@ describe('TwiML builder', () => {
           { kind: 'record', callbackUrl: text() },
           { kind: 'dial', number: text() },
           { kind: 'relay', url: text(), actionUrl: text(), welcomeGreeting: text(), relay: { ttsProvider: 'Google', voice: text() } },
+          {
+            kind: 'relay',
+            url: text(),
+            actionUrl: text(),
+            welcomeGreeting: text(),
+            relay: { ttsProvider: 'Amazon', voice: text() },
+            languages: [
+              { code: text(), relay: { ttsProvider: 'Amazon', voice: text() } },
+              { code: text(), relay: { ttsProvider: 'Google', voice: text() } },
+            ],
+          },
         ],
       };
 

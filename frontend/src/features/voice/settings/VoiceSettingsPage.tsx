@@ -5,7 +5,8 @@
  * and its signing secret, the WhatsApp 24-hour window note), the forwarding number, the phone
  * number request panel (#phone-number), Reset to Defaults (confirmed) and Save Settings. Beyond
  * the spec (issue 16): the conversation mode (real-time answers or the classic <Gather> loop), with
- * a note when the chosen voice cannot answer in real time (those calls use the classic mode).
+ * a note when the chosen voice cannot answer in real time (those calls use the classic mode); issue
+ * 28: additional languages a real-time call switches to when the caller speaks one of them.
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import Alert from '@mui/material/Alert';
@@ -134,6 +135,8 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
     register,
     control,
     handleSubmit,
+    getValues,
+    setValue,
     reset: resetForm,
     formState: { errors, isSubmitting, isDirty },
   } = useForm<VoiceSettingsFormValues, unknown, VoiceSettingsInput>({ resolver, defaultValues: formFromSettings(settings) });
@@ -198,10 +201,45 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
               <TextField
                 label={t('voiceSettings.fields.language')}
                 {...selectProps(field)}
+                onChange={(e) => {
+                  field.onChange(e);
+                  // The main language is never also an additional one.
+                  const additional = getValues('additionalLanguages');
+                  if (additional.includes(e.target.value)) setValue('additionalLanguages', additional.filter((l) => l !== e.target.value), { shouldDirty: true });
+                }}
                 {...fieldProps(errors.language, t('voiceSettings.fields.languageHint'))}
               >
                 {VOICE_LANGUAGES.map((lang) => (
                   <MenuItem key={lang} value={lang}>
+                    {t(`voiceSettings.languages.${lang}`)} ({lang})
+                  </MenuItem>
+                ))}
+              </TextField>
+            )}
+          />
+          <Controller
+            control={control}
+            name="additionalLanguages"
+            render={({ field }) => (
+              <TextField
+                label={t('voiceSettings.fields.additionalLanguages')}
+                {...selectProps(field)}
+                slotProps={{
+                  select: {
+                    multiple: true,
+                    displayEmpty: true,
+                    renderValue: (value) => {
+                      const codes = value as string[];
+                      return codes.length === 0 ? t('voiceSettings.fields.additionalLanguagesNone') : codes.map((lang) => t(`voiceSettings.languages.${lang}`, { defaultValue: lang })).join(', ');
+                    },
+                    SelectDisplayProps: { 'data-testid': 'additional-languages-select' } as object,
+                  },
+                  inputLabel: { shrink: true },
+                }}
+                {...fieldProps(errors.additionalLanguages as FieldError | undefined, t('voiceSettings.fields.additionalLanguagesHint'))}
+              >
+                {VOICE_LANGUAGES.filter((lang) => lang !== language).map((lang) => (
+                  <MenuItem key={lang} value={lang} data-testid={`additional-language-${lang}`}>
                     {t(`voiceSettings.languages.${lang}`)} ({lang})
                   </MenuItem>
                 ))}

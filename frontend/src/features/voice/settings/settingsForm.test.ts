@@ -89,4 +89,21 @@ describe('voice settings form', () => {
     expect(voiceCanStream('Polly.Enrique')).toBe(false);
     expect(voiceCanStream('unknown')).toBe(false);
   });
+
+  it('keeps the additional languages (none before issue 28) and refuses the main one, repeats, more than three or unknown codes, with the server texts', () => {
+    expect(formFromSettings({ ...stored, additionalLanguages: undefined as never }).additionalLanguages).toEqual([]);
+    const values = { ...formFromSettings({ ...stored, additionalLanguages: ['en-US'] }) };
+    expect(values.additionalLanguages).toEqual(['en-US']);
+    const ok = parseForm(values);
+    expect(ok.ok && ok.body.additionalLanguages).toEqual(['en-US']);
+
+    const refused = (additionalLanguages: string[]) => {
+      const parsed = parseForm({ ...values, additionalLanguages });
+      return parsed.ok ? null : parsed.errors.additionalLanguages;
+    };
+    expect(refused(['es-ES'])).toBe(voiceMessages.additionalLanguageRepeated);
+    expect(refused(['en-US', 'en-US'])).toBe(voiceMessages.additionalLanguageRepeated);
+    expect(refused(['en-US', 'en-GB', 'es-MX', 'en-US'])).toBe(voiceMessages.additionalLanguagesTooMany);
+    expect(refused(['fr-FR'])).toBe(voiceMessages.additionalLanguageInvalid);
+  });
 });

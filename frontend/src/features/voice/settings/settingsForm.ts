@@ -28,6 +28,8 @@ export interface VoiceSettingsFormValues {
   messageGoodbye: string;
   messageError: string;
   language: string;
+  /** Issue 28: languages a streamed call may switch to. */
+  additionalLanguages: string[];
   voice: string;
   speechRate: string;
   pitch: string;
@@ -54,6 +56,7 @@ export function formFromSettings(settings: Partial<VoiceSettings> | null | undef
     messageGoodbye: s.messageGoodbye,
     messageError: s.messageError,
     language: s.language,
+    additionalLanguages: [...(s.additionalLanguages ?? [])],
     voice: s.voice,
     speechRate: String(s.speechRate),
     pitch: String(s.pitch),
