@@ -12,7 +12,8 @@
  *   actionOnEmptyResult="true", otherwise Twilio goes on with the verb after the <Gather>; a
  *   keypress ({dtmf}) → Digits when the <Gather> listens for dtmf, else like silence;
  * - <Connect><ConversationRelay url=…>: the next scripted turns are played over the WebSocket
- *   (relay-simulator.ts: setup, prompts, interrupts, DTMF, per-turn latency); when the session
+ *   (relay-simulator.ts: setup, prompts, interrupts, DTMF, language switches to the declared
+ *   <Language> children, per-turn latency); when the session
  *   ends, the <Connect action> is POSTed (SessionId, SessionStatus, SessionDuration, HandoffData)
  *   and its TwiML executed (<Dial> for a warm transfer, <Hangup>, …); without an action Twilio goes
  *   on with the verb after <Connect>;
@@ -30,7 +31,7 @@
 import { randomBytes } from 'node:crypto';
 import { XMLParser } from 'fast-xml-parser';
 import twilio from 'twilio';
-import { playRelaySession, type RelayScriptTurn, type RelaySessionReport } from './relay-simulator.js';
+import { playRelaySession, type RelayScriptTurn, type RelaySessionReport, type RelayWire } from './relay-simulator.js';
 
 /**
  * One thing the caller does when listened to: speak, stay silent, or press a key. In a
@@ -64,8 +65,11 @@ export interface SimulateCallInput {
   timeoutMs?: number;
   /** Upper bound of webhook requests in the call loop (a guard against endless loops); default 60. */
   maxRequests?: number;
-  /** ConversationRelay sessions: how long the caller waits for an answer, and the barge-in settle time (relay-simulator.ts). */
-  relay?: { turnTimeoutMs?: number; interruptSettleMs?: number };
+  /**
+   * ConversationRelay sessions: how long the caller waits for an answer, the barge-in settle time,
+   * and the frames' wire variants (relay-simulator.ts).
+   */
+  relay?: { turnTimeoutMs?: number; interruptSettleMs?: number; wire?: RelayWire };
   fetch?: typeof fetch;
 }
 
@@ -307,7 +311,9 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
           }
           const relayAttrs = relay[':@'] ?? {};
           const customParameters: Record<string, string> = {};
+          const languages: string[] = [];
           for (const p of childrenOf(relay)) {
+            if (nameOf(p) === 'Language' && p[':@']?.code) languages.push(p[':@'].code);
             const a = p[':@'] ?? {};
             if (nameOf(p) === 'Parameter' && a.name) customParameters[a.name] = a.value ?? '';
           }
@@ -315,6 +321,7 @@ export async function simulateCall(input: SimulateCallInput): Promise<SimulatedC
           const session = await playRelaySession({
             url: relayAttrs.url ?? '',
             attrs: relayAttrs,
+            languages,
             customParameters,
             authToken: input.authToken,
             accountSid: input.accountSid,

@@ -7,12 +7,20 @@
  *   handshake or a broken socket ends the session 'failed';
  * - sends `setup` (sessionId, callSid, accountSid, from, to, callType PSTN, direction inbound,
  *   customParameters from the <Parameter> children), "speaks" the welcomeGreeting;
- * - per scripted turn: speech → `prompt` {voicePrompt, lang, last: true}, then collects `text`
- *   tokens until one has last: true (or `end`, or the turn timeout); with `interruptAfterTokens: n`
- *   the caller barges in after n tokens: `interrupt` {utteranceUntilInterrupt = the tokens heard,
+ * - per scripted turn: speech → `prompt` {voicePrompt, lang, last: true} (lang: the session's
+ *   transcription language, or the turn's own `lang`: the caller speaking another language), then
+ *   collects `text` tokens until one has last: true (or `end`, or the turn timeout); with
+ *   `interruptAfterTokens: n` the caller barges in after n tokens (only over a token that is not
+ *   `interruptible: false`, as Twilio): `interrupt` {utteranceUntilInterrupt = the tokens heard,
  *   joined as spoken, durationUntilInterruptMs}, then waits `interruptSettleMs` counting the tokens
  *   still arriving for that answer, then goes on; `{dtmf}` → a `dtmf` frame (only when the noun has
  *   dtmfDetection="true", as Twilio), answered like a prompt;
+ * - a `language` message switches the session's TTS and transcription languages (later prompts
+ *   carry the new lang) when it names the noun's language or a declared <Language>; otherwise
+ *   Twilio's error frame comes back and nothing changes;
+ * - `wire` shapes the frames as Twilio's variants do (issue 28): durationUntilInterruptMs as the
+ *   string of the published samples ("460") instead of a number, and extra fields on every frame
+ *   (an app must ignore what it does not know);
  * - an `end` frame from the app closes the socket: SessionStatus 'ended' (+ HandoffData when the
  *   frame carried it); the caller hanging up closes it too: 'completed';
  * - a frame Twilio cannot read gets an `error` frame back (as Twilio answers invalid messages).
@@ -26,7 +34,7 @@ import twilio from 'twilio';
 import WebSocket from 'ws';
 
 export type RelayScriptTurn =
-  | { speech: string; confidence: number; interruptAfterTokens?: number }
+  | { speech: string; confidence: number; interruptAfterTokens?: number; lang?: string }
   | { silence: true }
   | { dtmf: string };
 
@@ -35,6 +43,10 @@ export interface RelaySessionInput {
   url: string;
   /** The noun's attributes (welcomeGreeting, language, transcriptionLanguage, dtmfDetection, …). */
   attrs: Record<string, string>;
+  /** The codes of the noun's <Language> children: the languages a `language` message may switch to. */
+  languages?: string[];
+  /** How the frames look on the wire (see above). */
+  wire?: RelayWire;
   customParameters: Record<string, string>;
   authToken: string;
   accountSid: string;
@@ -67,6 +79,10 @@ export interface RelayTurnReport {
   tokens: number;
   /** The tokens the caller heard, joined as ConversationRelay speaks them. */
   heard: string;
+  /** Each text frame heard with its flags (undefined = the app left it out: Twilio's default applies). */
+  texts: Array<{ token: string; interruptible?: boolean; preemptible?: boolean }>;
+  /** The prompt's lang (the transcription language it was heard in); null for a keypress. */
+  lang: string | null;
   interrupted: boolean;
   /** Interrupt sent → the last token of this answer that still arrived (0 = none arrived). */
   interruptToLastTokenMs: number | null;
@@ -101,6 +117,13 @@ export interface RelaySessionReport {
 }
 
 type Frame = Record<string, unknown> & { type?: unknown };
+
+export interface RelayWire {
+  /** 'string': interrupt.durationUntilInterruptMs as in Twilio's published samples ("460"); default 'number'. */
+  interruptDuration?: 'number' | 'string';
+  /** Every frame carries fields the app does not know (as Twilio adds some over time). */
+  extraFields?: boolean;
+}
 
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
@@ -204,10 +227,14 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
     inbox.push(frame, at);
   });
 
+  let sequence = 0;
   const send = (frame: Record<string, unknown>) => {
-    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+    const extra = input.wire?.extraFields ? { sequenceId: ++sequence, twilioTrace: { region: 'ie1', edge: 'dublin' } } : {};
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify({ ...frame, ...extra }));
   };
-  const lang = input.attrs.transcriptionLanguage ?? input.attrs.language ?? 'en-US';
+  let lang = input.attrs.transcriptionLanguage ?? input.attrs.language ?? 'en-US';
+  let ttsLanguage = input.attrs.ttsLanguage ?? input.attrs.language ?? 'en-US';
+  const declared = new Set([input.attrs.language, input.attrs.transcriptionLanguage, input.attrs.ttsLanguage, ...(input.languages ?? [])].filter((l): l is string => !!l).map((l) => l.toLowerCase()));
 
   send({
     type: 'setup',
@@ -234,18 +261,34 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
       events.push({ kind: 'end', ...(ended.handoffData ? { text: ended.handoffData } : {}) });
       return true;
     }
+    if (frame.type === 'language') {
+      const tts = typeof frame.ttsLanguage === 'string' ? frame.ttsLanguage : null;
+      const stt = typeof frame.transcriptionLanguage === 'string' ? frame.transcriptionLanguage : null;
+      if ((!tts && !stt) || [tts, stt].some((l) => l !== null && !declared.has(l.toLowerCase()))) {
+        // Only a language the TwiML declared can be switched to.
+        events.push({ kind: 'error-received', text: JSON.stringify(frame) });
+        send({ type: 'error', description: `Invalid message received: language not configured: ${JSON.stringify(frame).slice(0, 200)}` });
+        return false;
+      }
+      ttsLanguage = tts ?? ttsLanguage;
+      lang = stt ?? lang;
+      events.push({ kind: 'language', text: `${ttsLanguage}/${lang}`, data: frame });
+      return false;
+    }
     events.push({ kind: String(frame.type), data: frame });
     return false;
   };
 
   /** Sends one caller turn and collects its answer. */
-  async function playTurn(index: number, kind: 'prompt' | 'dtmf', said: string, interruptAfter?: number): Promise<RelayTurnReport> {
+  async function playTurn(index: number, kind: 'prompt' | 'dtmf', said: string, interruptAfter?: number, spokenIn?: string): Promise<RelayTurnReport> {
     const sentAt = new Date().toISOString();
     const t0 = performance.now();
-    if (kind === 'prompt') send({ type: 'prompt', voicePrompt: said, lang, last: true });
+    const promptLang = spokenIn ?? lang;
+    if (kind === 'prompt') send({ type: 'prompt', voicePrompt: said, lang: promptLang, last: true });
     else send({ type: 'dtmf', digit: said });
     events.push({ kind, text: said });
     const tokens: string[] = [];
+    const texts: RelayTurnReport['texts'] = [];
     let first: number | null = null;
     let last: number | null = null;
     let timedOut = true;
@@ -275,16 +318,27 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
       }
       const token = typeof frame.token === 'string' ? frame.token : '';
       tokens.push(token);
+      texts.push({
+        token,
+        ...(typeof frame.interruptible === 'boolean' ? { interruptible: frame.interruptible } : {}),
+        ...(typeof frame.preemptible === 'boolean' ? { preemptible: frame.preemptible } : {}),
+      });
       first ??= at;
       last = at;
       if (frame.last === true) {
         timedOut = false;
         break;
       }
-      if (interruptAfter !== undefined && tokens.length >= interruptAfter) {
+      // Speech over a token that may not be interrupted does not cut it (Twilio sends no interrupt).
+      if (interruptAfter !== undefined && tokens.length >= interruptAfter && frame.interruptible !== false) {
         interruptedAt = performance.now();
         const utterance = tokens.join('');
-        send({ type: 'interrupt', utteranceUntilInterrupt: utterance, durationUntilInterruptMs: Math.round(interruptedAt - (first ?? interruptedAt)) });
+        const duration = Math.round(interruptedAt - (first ?? interruptedAt));
+        send({
+          type: 'interrupt',
+          utteranceUntilInterrupt: utterance,
+          durationUntilInterruptMs: input.wire?.interruptDuration === 'string' ? String(duration) : duration,
+        });
         events.push({ kind: 'interrupt', text: utterance });
       }
     }
@@ -299,6 +353,8 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
       lastTokenMs: last === null ? null : round(last - t0),
       tokens: tokens.length,
       heard,
+      texts,
+      lang: kind === 'prompt' ? promptLang : null,
       interrupted: interruptedAt !== null,
       interruptToLastTokenMs: interruptedAt === null ? null : lastAfterInterrupt === null ? 0 : round(lastAfterInterrupt - interruptedAt),
       tokensAfterInterrupt: afterInterrupt,
@@ -327,12 +383,12 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
       continue;
     }
     if (lastScripted && input.hangup === 'caller') {
-      send({ type: 'prompt', voicePrompt: turn.speech, lang, last: true });
+      send({ type: 'prompt', voicePrompt: turn.speech, lang: turn.lang ?? lang, last: true });
       events.push({ kind: 'prompt', text: turn.speech });
       callerLeft = true;
       break;
     }
-    turns.push(await playTurn(index, 'prompt', turn.speech, turn.interruptAfterTokens));
+    turns.push(await playTurn(index, 'prompt', turn.speech, turn.interruptAfterTokens, turn.lang));
   }
 
   if (!ended && !inbox.closed && input.hangup === 'stay' && !callerLeft) {

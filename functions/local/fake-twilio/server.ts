@@ -22,8 +22,9 @@
  *                         voiceMethod, statusCallback, statusCallbackMethod}]} (what setup configured)
  *   POST /_test/fail      {accountSid, status?, code?, message?, count?, delayMs?} → the account's next REST
  *                         calls fail (status 0 = connection dropped)
- *   POST /_test/calls     {to, from, turns: [{speech, confidence, interruptAfterTokens?} | {silence: true} |
- *                         {dtmf: '1'}], callSid?, hangup?, callDurationSec?, finalStatus?, relayTurnTimeoutMs?}
+ *   POST /_test/calls     {to, from, turns: [{speech, confidence, interruptAfterTokens?, lang?} | {silence: true} |
+ *                         {dtmf: '1'}], callSid?, hangup?, callDurationSec?, finalStatus?, relayTurnTimeoutMs?,
+ *                         relayWire?: {interruptDuration?: 'number' | 'string', extraFields?: boolean}}
  *                         → plays a call to the number `to` against its configured voice URL and status
  *                         callback with the call simulator (call-simulator.ts; a <Connect><ConversationRelay>
  *                         answer is played over the WebSocket, relay-simulator.ts) and answers its result
@@ -36,6 +37,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeOnce, createWaits, listen, readBody, readJsonObject, sendJson } from '../fake-http.js';
 import type { ScriptTurn, SimulatedCall } from './call-simulator.js';
+import type { RelayWire } from './relay-simulator.js';
 
 const MAX_BODY = 1024 * 1024;
 const API = '2010-04-01';
@@ -383,9 +385,15 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
         if (interruptAfterTokens !== undefined && (!Number.isInteger(interruptAfterTokens) || interruptAfterTokens < 1)) {
           throw new TwilioApiError(400, 20001, 'interruptAfterTokens must be a whole number of at least 1');
         }
-        return { speech: t.speech, confidence: num(t.confidence) ?? 0.9, ...(interruptAfterTokens !== undefined ? { interruptAfterTokens } : {}) };
+        const lang = str(t.lang);
+        return {
+          speech: t.speech,
+          confidence: num(t.confidence) ?? 0.9,
+          ...(interruptAfterTokens !== undefined ? { interruptAfterTokens } : {}),
+          ...(lang ? { lang } : {}),
+        };
       }
-      throw new TwilioApiError(400, 20001, "each turn is {speech, confidence, interruptAfterTokens?}, {silence: true} or {dtmf: '0'-'9', '*' or '#'}");
+      throw new TwilioApiError(400, 20001, "each turn is {speech, confidence, interruptAfterTokens?, lang?}, {silence: true} or {dtmf: '0'-'9', '*' or '#'}");
     });
   }
 
@@ -399,6 +407,13 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     const finalStatus = ['completed', 'busy', 'no-answer', 'failed', 'canceled'].includes(body.finalStatus as string)
       ? (body.finalStatus as 'completed')
       : undefined;
+    const rawWire = body.relayWire && typeof body.relayWire === 'object' ? (body.relayWire as Record<string, unknown>) : null;
+    const wire: RelayWire | null = rawWire
+      ? {
+          ...(rawWire.interruptDuration === 'string' || rawWire.interruptDuration === 'number' ? { interruptDuration: rawWire.interruptDuration as 'string' | 'number' } : {}),
+          ...(rawWire.extraFields === true ? { extraFields: true } : {}),
+        }
+      : null;
     // Imported on first use: the simulator (and its XML parser) only load when a call is played.
     const { simulateCall } = await import('./call-simulator.js');
     return simulateCall({
@@ -413,7 +428,10 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
       ...(hangup ? { hangup } : {}),
       ...(num(body.callDurationSec) !== undefined ? { callDurationSec: num(body.callDurationSec) } : {}),
       ...(finalStatus ? { finalStatus } : {}),
-      ...(num(body.relayTurnTimeoutMs) !== undefined ? { relay: { turnTimeoutMs: num(body.relayTurnTimeoutMs) } } : {}),
+      relay: {
+        ...(num(body.relayTurnTimeoutMs) !== undefined ? { turnTimeoutMs: num(body.relayTurnTimeoutMs) } : {}),
+        ...(wire ? { wire } : {}),
+      },
       twilioApiUrl: baseUrl,
     });
   }

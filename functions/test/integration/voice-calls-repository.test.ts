@@ -107,25 +107,60 @@ describe('DynamoCallRepository', () => {
 
   it('claims a streamed turn only on a live call: after our goodbye or the final status nothing is appended', async () => {
     const userId = randomUUID();
-    const claim = (id: string, key: string) =>
-      repo().claimRelayTurn(userId, id, { turns: [turn('user', 'hola'), turn('agent', '')], dedupKey: key, now: Date.now(), windowMs: 2000 });
+    const claim = (c: StoredCall, key: string) =>
+      repo().claimRelayTurn(userId, c.id, { turns: [turn('user', 'hola'), turn('agent', '')], dedupKey: key, now: Date.now(), windowMs: 2000, connectionId: 'conn=' });
+    const setUp = async (c: StoredCall) => expect(await repo().bindRelaySetup(userId, c.id, { callSid: c.callSid, connectionId: 'conn=', at: Date.now() - 10 })).toBe(true);
     const live = call(userId, { conversationMode: 'streaming' });
     await repo().create(live);
-    expect(await claim(live.id, 'p:a')).toEqual({ slot: 1 });
-    expect(await claim(live.id, 'p:a')).toBe('duplicate');
+    await setUp(live);
+    expect(await claim(live, 'p:a')).toEqual({ slot: 1, previousLanguage: null });
+    expect(await claim(live, 'p:a')).toEqual({ repeated: { slot: 1, at: expect.any(Number) } });
 
     const ended = call(userId, { conversationMode: 'streaming' });
     await repo().create(ended);
+    await setUp(ended);
     await repo().markEndedByUs(userId, ended.id, 'goodbye');
-    expect(await claim(ended.id, 'p:b')).not.toHaveProperty('slot');
+    expect(await claim(ended, 'p:b')).toEqual({ refused: 'ended' });
     const finished = call(userId, { conversationMode: 'streaming' });
     await repo().create(finished);
+    await setUp(finished);
     await repo().finish(userId, finished.id, { status: 'hung_up', endedAt: new Date().toISOString(), duration: 1000, endReason: 'caller', billedMinutes: 1 });
-    expect(await claim(finished.id, 'p:c')).not.toHaveProperty('slot');
+    expect(await claim(finished, 'p:c')).toEqual({ refused: 'ended' });
 
     expect((await repo().get(userId, ended.id))?.messages).toEqual([]);
     expect((await repo().get(userId, finished.id))?.messages).toEqual([]);
-    expect(await claim(newId(), 'p:d')).toBe('missing');
+    expect(await claim({ ...live, id: newId() }, 'p:d')).toEqual({ refused: 'missing' });
+  });
+
+  it('takes streamed turns in order: only after this connection’s setup, never a frame older than one taken, the same words again only as a repeat of an answered prompt (issue 28)', async () => {
+    const userId = randomUUID();
+    const c = call(userId, { conversationMode: 'streaming' });
+    await repo().create(c);
+    const t0 = Date.now();
+    const claim = (key: string, now: number, extra: { connectionId?: string; repeatOf?: number; language?: string } = {}) =>
+      repo().claimRelayTurn(userId, c.id, { turns: [turn('user', key), turn('agent', '')], dedupKey: key, now, windowMs: 2000, connectionId: 'conn=', ...extra });
+
+    expect(await claim('p:early', t0)).toEqual({ refused: 'no-setup' });
+    expect(await repo().bindRelaySetup(userId, c.id, { callSid: 'CAanother', connectionId: 'conn=', at: t0 + 10 })).toBe(false);
+    expect(await repo().bindRelaySetup(userId, c.id, { callSid: c.callSid, connectionId: 'conn=', at: t0 + 10 })).toBe(true);
+    // Before the setup, or on another connection: nothing.
+    expect(await claim('p:early', t0)).toEqual({ refused: 'no-setup' });
+    expect(await claim('p:other', t0 + 20, { connectionId: 'other=' })).toEqual({ refused: 'no-setup' });
+
+    expect(await claim('p:si', t0 + 100, { language: 'en-US' })).toEqual({ slot: 1, previousLanguage: null });
+    // An older frame handled late, the same frame again: refused.
+    expect(await claim('p:older', t0 + 50)).toEqual({ refused: 'stale' });
+    expect(await claim('p:si', t0 + 101)).toEqual({ repeated: { slot: 1, at: t0 + 100 } });
+    // The same words said again once that answer is over.
+    expect(await claim('p:si', t0 + 900, { repeatOf: t0 + 100 })).toEqual({ slot: 3, previousLanguage: 'en-US' });
+    expect(await claim('p:si', t0 + 901, { repeatOf: t0 + 100 })).toEqual({ repeated: { slot: 3, at: t0 + 900 } });
+    expect(await claim('p:next', t0 + 950)).toEqual({ slot: 5, previousLanguage: 'en-US' });
+
+    const stored = await repo().get(userId, c.id);
+    expect(stored!.messages.map((m) => m.content)).toEqual(['p:si', '', 'p:si', '', 'p:next', '']);
+    expect(stored!.relayLanguage).toBe('en-US');
+    expect(stored).not.toHaveProperty('relayConnection');
+    expect(stored).not.toHaveProperty('relayPromptSlot');
   });
 
   it('finishes once: the second final status callback gets null', async () => {

@@ -13,6 +13,7 @@ import WebSocket from 'ws';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceSettings } from '../../src/contract/voice.js';
 import type { NotificationList } from '../../src/contract/notifications.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
+import { replyLanguageInstruction } from '../../src/domain/agents/runtime/prompt.js';
 import { RELAY_FILLERS } from '../../src/domain/voice/relay/session.js';
 import { newCallSid, simulateCall, type ScriptTurn, type SimulatedCall } from '../../local/fake-twilio/call-simulator.js';
 import { api, itemsOf, provided } from '../support/api.js';
@@ -166,6 +167,25 @@ function connect(url: string, signature: string): Promise<OpenSocket | { refused
 }
 
 const streamDelays = (firstTokenMs: number, tokenMs: number) => control(openaiUrl(), '/_test/stream-delays', { firstTokenMs, tokenMs });
+/** The pace of one user's streamed answers only (tests running side by side keep theirs). */
+const keyDelays = (key: string, firstTokenMs: number, tokenMs: number) => control(openaiUrl(), '/_test/stream-delays', { key, firstTokenMs, tokenMs });
+
+/** The chat requests the fake OpenAI received with this key, oldest first. */
+async function chatRequests(key: string): Promise<Array<{ messages: Array<{ role: string; content: string }> }>> {
+  const res = await fetch(`${openaiUrl()}/_test/requests?key=${encodeURIComponent(key)}&path=/v1/chat/completions`);
+  const { requests } = (await res.json()) as { requests: Array<{ body: { messages: Array<{ role: string; content: string }> } }> };
+  return requests.map((r) => r.body);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A signed socket for the call, set up as Twilio does first (unless `setup` is false). */
+async function openSocket(u: VoiceUser, started: { url: string; callSid: string; call: StoredCall }, setup: Record<string, unknown> | false = {}): Promise<OpenSocket> {
+  const socket = await connect(started.url, twilio.getExpectedTwilioSignature(u.authToken, started.url, {}));
+  if ('refused' in socket) throw new Error(`refused ${socket.refused}`);
+  if (setup) socket.send({ type: 'setup', sessionId: 'VX1', callSid: started.callSid, accountSid: u.accountSid, from: started.call.phoneNumber, to: u.number, ...setup });
+  return socket;
+}
 
 describe('voice relay (ConversationRelay over the WebSocket API)', () => {
   afterEach(async () => {
@@ -321,5 +341,136 @@ describe('voice relay (ConversationRelay over the WebSocket API)', () => {
     expect(heard).toBe('Echo: Quiero una mesa');
     expect(socket.frames.filter((f) => f.type === 'text' && f.last)).toHaveLength(1);
     expect((await callRepo().get(u.userId, call.id))!.messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Quiero una mesa', 'Echo: Quiero una mesa']);
+  });
+});
+
+describe('ConversationRelay exactly as Twilio sends it (issue 28)', () => {
+  it('acts on an interrupt whose durationUntilInterruptMs is the string of Twilio’s samples ("460"), every frame carrying fields it does not know', async () => {
+    const u = await voiceUser();
+    await keyDelays(u.key, 0, 40);
+    const long = 'Primero, tenemos el menú del día. Segundo, la carta de vinos. Tercero, los postres caseros. Cuarto, el café. Quinto, la cuenta.';
+
+    const call = await play(u, [{ speech: long, confidence: 0.9, interruptAfterTokens: 2 }, { speech: 'Vale.', confidence: 0.9 }], {
+      relay: { interruptSettleMs: 500, wire: { interruptDuration: 'string', extraFields: true } },
+    });
+
+    const turn = call.relaySessions[0]!.turns[0]!;
+    expect(turn.interrupted).toBe(true);
+    expect(turn.tokensAfterInterrupt).toBeLessThanOrEqual(1);
+    const saved = await stored(u, call.callSid);
+    expect(saved.messages[2]).toMatchObject({ role: 'agent', content: turn.heard.trim(), interrupted: true });
+    expect(saved.messages.slice(3).map((m) => m.content)).toEqual(['Vale.', 'Echo: Vale.']);
+  });
+
+  it('a prompt 50 ms after another ends the answer still streaming (stored as sent): one answer at a time, the second answered with both prompts', async () => {
+    const u = await voiceUser();
+    await keyDelays(u.key, 0, 40);
+    const started = await startCall(u);
+    const socket = await openSocket(u, started);
+    const first = 'Quiero reservar una mesa para el sábado por la noche, cerca de la ventana y con vistas al mar';
+    const second = 'para cuatro personas';
+
+    socket.send({ type: 'prompt', voicePrompt: first, lang: 'es-ES', last: true });
+    await sleep(50);
+    socket.send({ type: 'prompt', voicePrompt: second, lang: 'es-ES', last: true });
+    const heard = await socket.answer();
+    await sleep(1500);
+    await socket.close();
+
+    const texts = socket.frames.filter((f) => f.type === 'text');
+    expect(texts.filter((f) => f.last === true)).toHaveLength(1);
+    expect(texts.at(-1)!.last).toBe(true);
+    // What the caller heard: part of the first answer, then the whole second one, never mixed.
+    const answer = `Echo: ${second}`;
+    expect(heard.endsWith(answer)).toBe(true);
+    const cut = heard.slice(0, heard.length - answer.length);
+    expect(`Echo: ${first}`.startsWith(cut)).toBe(true);
+    const saved = (await callRepo().get(u.userId, started.call.id))!;
+    expect(saved.messages.map((m) => [m.role, m.content, m.interrupted ?? false])).toEqual([
+      ['agent', VOICE_DEFAULTS.messageWelcome, false],
+      ['user', first, false],
+      ['agent', cut.trim(), true],
+      ['user', second, false],
+      ['agent', answer, false],
+    ]);
+    // The fake records a request when it ends: the cut one may come last.
+    const answering = (await chatRequests(u.key)).find((r) => r.messages.at(-1)!.content === second)!;
+    expect(answering.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual([first, second]);
+  });
+
+  it('a prompt without a setup, or after a setup naming another call, stores nothing and answers nothing', async () => {
+    const u = await voiceUser();
+    const lone = await startCall(u);
+    const noSetup = await openSocket(u, lone, false);
+    noSetup.send({ type: 'prompt', voicePrompt: 'Hola, ¿me oye?', lang: 'es-ES', last: true });
+
+    const crossed = await startCall(u);
+    const wrongSetup = await openSocket(u, crossed, { callSid: lone.callSid });
+    wrongSetup.send({ type: 'prompt', voicePrompt: 'Hola, ¿me oye?', lang: 'es-ES', last: true });
+    await sleep(2000);
+    await noSetup.close();
+
+    expect(noSetup.frames).toEqual([]);
+    expect(wrongSetup.frames).toEqual([]);
+    expect(wrongSetup.ws.readyState).toBe(WebSocket.CLOSED);
+    for (const c of [lone, crossed]) expect((await callRepo().get(u.userId, c.call.id))!.messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome]);
+  });
+
+  it('prompt.lang = en-US on a Spanish agent that also speaks English: the TwiML declares it, a language message switches voice and recognition, the answer is in English', async () => {
+    const u = await voiceUser({ additionalLanguages: ['en-US'] });
+    const started = await startCall(u);
+    const socket = await openSocket(u, started);
+
+    socket.send({ type: 'prompt', voicePrompt: 'Do you open on Sundays?', lang: 'en-US', last: true });
+    const heard = await socket.answer();
+    await socket.close();
+
+    expect(socket.frames[0]).toEqual({ type: 'language', ttsLanguage: 'en-US', transcriptionLanguage: 'en-US' });
+    expect(heard).toBe('Echo: Do you open on Sundays?');
+    const [request] = await chatRequests(u.key);
+    expect(request!.messages[0]!.content).toContain(replyLanguageInstruction('en-US'));
+    expect((await callRepo().get(u.userId, started.call.id))!.relayLanguage).toBe('en-US');
+
+    // The call simulator, as Twilio: <Language> declared, the switch accepted, later prompts in English.
+    const call = await play(u, [
+      { speech: 'Hello, do you have a table?', confidence: 0.9, lang: 'en-US' },
+      { speech: 'Thank you', confidence: 0.9 },
+    ]);
+    const session = call.relaySessions[0]!;
+    expect(session.events.filter((e) => e.kind === 'language').map((e) => e.text)).toEqual(['en-US/en-US']);
+    expect(session.events.some((e) => e.kind === 'error-received')).toBe(false);
+    expect(session.turns.map((t) => [t.lang, t.heard])).toEqual([
+      ['en-US', 'Echo: Hello, do you have a table?'],
+      ['en-US', 'Echo: Thank you'],
+    ]);
+  });
+
+  it('"sí", "sí": the same words said twice on purpose are two turns, each answered', async () => {
+    const u = await voiceUser();
+
+    const call = await play(u, [
+      { speech: 'Sí', confidence: 0.9 },
+      { speech: 'Sí', confidence: 0.9 },
+    ], { relay: { turnTimeoutMs: 6000 } });
+
+    expect(call.relaySessions[0]!.turns.map((t) => [t.heard, t.timedOut])).toEqual([
+      ['Echo: Sí', false],
+      ['Echo: Sí', false],
+    ]);
+    expect((await stored(u, call.callSid)).messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Sí', 'Echo: Sí', 'Sí', 'Echo: Sí']);
+  });
+
+  it('sets interruptible and preemptible on every text it sends: answers both, the filler neither', async () => {
+    const u = await voiceUser();
+    const site = webFixtures();
+    const endpoint = await site.route({ path: '/slow-flags', delayMs: 300, headers: { 'content-type': 'application/json' }, body: '{"free":true}' });
+    expect((await api('POST', `/api/agents/${u.agentId}/tools`, { token: u.token, body: validTool({ name: 'check_table', endpoint, properties: {}, required: [] }) })).status).toBe(201);
+
+    const call = await play(u, [{ speech: 'check_table por favor', confidence: 0.9 }, { speech: 'Gracias', confidence: 0.9 }]);
+
+    const [tool, thanks] = call.relaySessions[0]!.turns;
+    expect(tool!.texts[0]).toEqual({ token: RELAY_FILLERS.es, interruptible: false, preemptible: false });
+    expect(tool!.texts.slice(1).every((t) => t.interruptible === true && t.preemptible === true)).toBe(true);
+    expect(thanks!.texts.every((t) => t.interruptible === true && t.preemptible === true)).toBe(true);
   });
 });

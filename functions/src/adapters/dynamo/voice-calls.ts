@@ -19,7 +19,7 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import { latencyStats } from '../../domain/voice/latency.js';
-import type { CallItems, CallPage, CallRepository, LiveCallItems, StoredCall } from '../../domain/voice/ports.js';
+import type { CallItems, CallPage, CallRepository, LiveCallItems, RelayClaim, RelayTurnClaim, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
 import { unlessConditionFails } from './conditions.js';
@@ -74,7 +74,20 @@ const LIST_ATTRIBUTES = [
 ] as const;
 
 function toCall(item: Item): StoredCall {
-  const { pk: _pk, sk: _sk, entity: _e, messageCount: _mc, gsi1pk: _g1, gsi1sk: _g2, relayPromptKey: _rk, relayPromptAt: _ra, ...rest } = item;
+  const {
+    pk: _pk,
+    sk: _sk,
+    entity: _e,
+    messageCount: _mc,
+    gsi1pk: _g1,
+    gsi1sk: _g2,
+    relayPromptKey: _rk,
+    relayPromptAt: _ra,
+    relayPromptSlot: _rs,
+    relayConnection: _rc,
+    relaySetupAt: _su,
+    ...rest
+  } = item;
   const call = rest as unknown as StoredCall;
   if (!Array.isArray(call.messages)) call.messages = [];
   if (!Array.isArray(call.deliveries)) call.deliveries = [];
@@ -148,36 +161,95 @@ export class DynamoLiveCallItems extends DynamoCallItems implements LiveCallItem
     await this.update(userId, id, { set: 'SET escalated = :t, escalationReason = :er', values: { ':t': true, ':er': reason } });
   }
 
-  async claimRelayTurn(
-    userId: string,
-    id: string,
-    input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number },
-  ): Promise<{ slot: number } | 'duplicate' | 'missing'> {
-    if (!isId(id)) return 'missing';
-    // One UpdateItem: DynamoDB serialises writes to an item, so the returned count places the slot
-    // whatever else was appended meanwhile; the prompt key + time make a repeated frame a no-op.
-    // Only a live call takes a turn (the relay reads the call beside this write, not before it).
-    const notDuplicate =
-      '(attribute_not_exists(relayPromptKey) OR relayPromptKey <> :key OR relayPromptAt <= :since) AND #status = :active AND (attribute_not_exists(endedByUs) OR endedByUs = :false)';
+  async bindRelaySetup(userId: string, id: string, setup: { callSid: string; connectionId: string; at: number }): Promise<boolean> {
+    // One conditional write instead of a read: the CallSid must be this live call's.
+    const bound = await this.update(userId, id, {
+      set: 'SET relayConnection = :conn, relaySetupAt = :at',
+      condition: 'callSid = :sid AND #status = :active AND (attribute_not_exists(endedByUs) OR endedByUs = :false)',
+      names: { '#status': 'status' },
+      values: { ':conn': setup.connectionId, ':at': setup.at, ':sid': setup.callSid, ':active': 'active', ':false': false },
+    });
+    return bound !== null;
+  }
+
+  async claimRelayTurn(userId: string, id: string, input: RelayTurnClaim): Promise<RelayClaim> {
+    if (!isId(id)) return { refused: 'missing' };
+    // One UpdateItem: DynamoDB serialises writes to an item, so the old count places the slot
+    // whatever else was appended meanwhile. Its condition is the whole turn order (issue 28): a live
+    // call, set up by this connection before the frame, no later frame taken yet, and not the last
+    // prompt's frame again (same key within the window, unless its answer is over: `repeatOf`).
+    const live = '#status = :active AND (attribute_not_exists(endedByUs) OR endedByUs = :false)';
+    const setUp = 'relayConnection = :conn AND relaySetupAt <= :at';
+    const inOrder = 'attribute_not_exists(relayPromptAt) OR relayPromptAt <= :at';
+    const notRepeated =
+      input.repeatOf !== undefined
+        ? 'relayPromptKey = :key AND relayPromptAt = :repeatOf'
+        : 'attribute_not_exists(relayPromptKey) OR relayPromptKey <> :key OR relayPromptAt <= :since';
     const names = { '#status': 'status' };
-    const values = { ':key': input.dedupKey, ':since': input.now - input.windowMs, ':at': input.now, ':n': input.turns.length, ':zero': 0, ':active': 'active', ':false': false };
-    const appended = await this.update(userId, id, {
-      set: 'SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = if_not_exists(messageCount, :zero) + :n, relayPromptKey = :key, relayPromptAt = :at',
-      condition: `(${notDuplicate}) AND (attribute_not_exists(messageCount) OR messageCount <= :room)`,
+    const values = {
+      ':key': input.dedupKey,
+      ':at': input.now,
+      ':conn': input.connectionId,
+      ':n': input.turns.length,
+      ':last': input.turns.length - 1,
+      ':zero': 0,
+      ':active': 'active',
+      ':false': false,
+      ...(input.repeatOf !== undefined ? { ':repeatOf': input.repeatOf } : { ':since': input.now - input.windowMs }),
+      ...(input.language ? { ':lang': input.language } : {}),
+    };
+    const marks = `relayPromptKey = :key, relayPromptAt = :at, relayPromptSlot = if_not_exists(messageCount, :zero) + :last${input.language ? ', relayLanguage = :lang' : ''}`;
+    const condition = `(${live}) AND (${setUp}) AND (${inOrder}) AND (${notRepeated})`;
+    const claimed = (old: Item | undefined, slot: (count: number) => number) => ({
+      slot: slot(Number(old?.messageCount ?? 0)),
+      previousLanguage: typeof old?.relayLanguage === 'string' ? old.relayLanguage : null,
+    });
+    const appended = await this.claim(userId, id, {
+      set: `SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = if_not_exists(messageCount, :zero) + :n, ${marks}`,
+      condition: `${condition} AND (attribute_not_exists(messageCount) OR messageCount <= :room)`,
       names,
       values: { ...values, ':turns': input.turns, ':empty': [], ':room': MAX_STORED_TURNS - input.turns.length },
     });
-    if (appended) return { slot: Number(appended.messageCount) - 1 };
-    // Which condition failed: a duplicate, a missing call, or a full transcript (counted, not stored).
-    const counted = await this.update(userId, id, {
-      set: 'SET messageCount = if_not_exists(messageCount, :zero) + :n, relayPromptKey = :key, relayPromptAt = :at',
-      condition: notDuplicate,
-      names,
-      values,
-    });
-    if (counted) return { slot: -1 };
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.key(userId, id), ProjectionExpression: 'pk', ConsistentRead: true }));
-    return Item ? 'duplicate' : 'missing';
+    if (appended) return claimed(appended, (count) => count + input.turns.length - 1);
+    // Which condition failed, from one consistent read.
+    const { Item } = await this.db.send(
+      new GetCommand({
+        TableName: this.tableName,
+        Key: this.key(userId, id),
+        ProjectionExpression: '#status, endedByUs, messageCount, relayConnection, relaySetupAt, relayPromptKey, relayPromptAt, relayPromptSlot',
+        ExpressionAttributeNames: names,
+        ConsistentRead: true,
+      }),
+    );
+    if (!Item) return { refused: 'missing' };
+    if (Item.status !== 'active' || Item.endedByUs === true) return { refused: 'ended' };
+    if (Item.relayConnection !== input.connectionId || typeof Item.relaySetupAt !== 'number' || Item.relaySetupAt > input.now) return { refused: 'no-setup' };
+    const lastAt = typeof Item.relayPromptAt === 'number' ? Item.relayPromptAt : null;
+    if (lastAt !== null && lastAt > input.now) return { refused: 'stale' };
+    if (Item.relayPromptKey === input.dedupKey && lastAt !== null && (input.repeatOf !== undefined ? lastAt !== input.repeatOf : lastAt > input.now - input.windowMs)) {
+      return { repeated: { slot: Number(Item.relayPromptSlot ?? -1), at: lastAt } };
+    }
+    // The transcript is full: the turn is counted (and ordered), not stored.
+    const counted = await this.claim(userId, id, { set: `SET messageCount = if_not_exists(messageCount, :zero) + :n, ${marks}`, condition, names, values });
+    return counted ? claimed(counted, () => -1) : { refused: 'stale' };
+  }
+
+  /** A conditional claim write: the item before it, or null when the condition failed. */
+  private async claim(userId: string, id: string, input: { set: string; condition: string; names: Record<string, string>; values: Item }): Promise<Item | null> {
+    const result = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, id),
+          UpdateExpression: input.set,
+          ConditionExpression: `attribute_exists(pk) AND (${input.condition})`,
+          ExpressionAttributeNames: input.names,
+          ExpressionAttributeValues: input.values,
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
+    );
+    return result ? (result.Attributes ?? {}) : null;
   }
 
   async setRelayAnswer(userId: string, id: string, slot: number, turn: CallTurn): Promise<void> {

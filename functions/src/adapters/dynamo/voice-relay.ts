@@ -5,9 +5,11 @@
  *   by an accepted $connect, deleted by $disconnect, so each frame finds its call in one read.
  *   Keyed by the connection, not the tenant: a frame carries only API Gateway's connection id
  *   (unguessable, and the item holds pointers only; the call itself is read under USER#).
- * - pk=USER#{u}, sk=VRELAY#{callId}: the call's turn state {answerSlot, answerSent, cancelSlot, heard}: which
- *   agent turn is streaming, whether it was fully sent, and the cancel flag an interrupt sets.
- *   The streaming invocation reads it between posts (a few hundred bytes, unlike the call item).
+ * - pk=USER#{u}, sk=VRELAY#{callId}: the call's turn state {answerSlot, answerSent, cancelSlot, heard,
+ *   doneSlot}: which agent turn is streaming (the latest started: one at a time, issue 28), whether
+ *   it was fully sent, the cancel flag an interrupt sets, and the latest answer whose invocation
+ *   posts nothing more (a superseded answer's acknowledgement, which the newer one waits for). The
+ *   streaming invocation reads it between posts (a few hundred bytes, unlike the call item).
  *
  * Both expire (expiresAt) 3 hours after they are written: longer than API Gateway's 2-hour
  * connection limit; readers ignore expired items.
@@ -18,8 +20,8 @@
  * for a connection that sends no more frames ($disconnect, or closed after a wrong setup).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState } from '../../domain/voice/relay/ports.js';
-import { conditionHolds } from './conditions.js';
+import type { AnswerCheck, AnswerStart, InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState } from '../../domain/voice/relay/ports.js';
+import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { userPk } from './keys.js';
 
 export const RELAY_ITEM_TTL_S = 3 * 60 * 60;
@@ -66,7 +68,15 @@ export class DynamoRelayConnectionStore implements RelayConnectionStore {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: connectionKey(connectionId), ConsistentRead: true }));
     if (!live(Item, this.now()) || typeof Item?.userId !== 'string' || typeof Item.callId !== 'string') return null;
     const agentId = typeof Item.agentId === 'string' ? Item.agentId : Item.agentId === null ? null : undefined;
-    const record = { connectionId, userId: Item.userId, callId: Item.callId, ...(agentId !== undefined ? { agentId } : {}), connectedAt: String(Item.connectedAt ?? '') };
+    const languages = Array.isArray(Item.languages) ? Item.languages.filter((l): l is string => typeof l === 'string') : undefined;
+    const record = {
+      connectionId,
+      userId: Item.userId,
+      callId: Item.callId,
+      ...(agentId !== undefined ? { agentId } : {}),
+      ...(languages ? { languages } : {}),
+      connectedAt: String(Item.connectedAt ?? ''),
+    };
     if (typeof Item.expiresAt === 'number') this.remember(record, Item.expiresAt);
     return record;
   }
@@ -77,6 +87,18 @@ export class DynamoRelayConnectionStore implements RelayConnectionStore {
     await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: connectionKey(connectionId) }));
   }
 }
+
+interface TurnStateItem {
+  answerSlot?: number;
+  answerSent?: boolean;
+  cancelSlot?: number;
+  heard?: string;
+  doneSlot?: number;
+}
+
+/** How an answer that did not finish as fully sent ended, from the state after its finish. */
+const endedAs = (state: TurnStateItem | null, slot: number): { heard: string } | 'superseded' =>
+  state?.cancelSlot === slot ? { heard: state.heard ?? '' } : 'superseded';
 
 export class DynamoRelayTurnState implements RelayTurnState {
   constructor(
@@ -89,21 +111,22 @@ export class DynamoRelayTurnState implements RelayTurnState {
     return { pk: userPk(userId), sk: relayStateSk(callId) };
   }
 
-  private async read(userId: string, callId: string): Promise<{ answerSlot?: number; answerSent?: boolean; cancelSlot?: number; heard?: string } | null> {
+  private async read(userId: string, callId: string): Promise<TurnStateItem | null> {
     const { Item } = await this.db.send(
       new GetCommand({
         TableName: this.tableName,
         Key: this.key(userId, callId),
         ConsistentRead: true,
-        ProjectionExpression: 'answerSlot, answerSent, cancelSlot, heard, expiresAt',
+        ProjectionExpression: 'answerSlot, answerSent, cancelSlot, heard, doneSlot, expiresAt',
       }),
     );
-    return live(Item, this.now()) ? (Item as { answerSlot?: number; answerSent?: boolean; cancelSlot?: number; heard?: string }) : null;
+    return live(Item, this.now()) ? (Item as TurnStateItem) : null;
   }
 
-  async start(userId: string, callId: string, slot: number): Promise<void> {
-    // A late start of an older answer never replaces a newer one.
-    await conditionHolds(
+  async start(userId: string, callId: string, slot: number): Promise<AnswerStart> {
+    // A late start of an older answer never replaces a newer one. The old state (same write) says
+    // whether an older answer is still streaming: the new one waits for it to stop.
+    const started = await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
@@ -111,14 +134,21 @@ export class DynamoRelayTurnState implements RelayTurnState {
           UpdateExpression: 'SET answerSlot = :slot, answerSent = :f, expiresAt = :exp, entity = :e REMOVE cancelSlot, heard',
           ConditionExpression: 'attribute_not_exists(answerSlot) OR answerSlot < :slot',
           ExpressionAttributeValues: { ':slot': slot, ':f': false, ':exp': expiresAt(this.now()), ':e': 'relayTurnState' },
+          ReturnValues: 'ALL_OLD',
         }),
       ),
     );
+    if (!started) return { started: false, supersedes: null };
+    const old = (live(started.Attributes, this.now()) ? started.Attributes : undefined) as TurnStateItem | undefined;
+    const previous = old?.answerSlot;
+    const streaming = typeof previous === 'number' && old!.answerSent !== true && !(typeof old!.doneSlot === 'number' && old!.doneSlot >= previous);
+    return { started: true, supersedes: streaming ? previous : null };
   }
 
-  async cancelled(userId: string, callId: string, slot: number): Promise<{ heard: string } | null> {
+  async check(userId: string, callId: string, slot: number): Promise<AnswerCheck> {
     const state = await this.read(userId, callId);
-    return state?.cancelSlot === slot ? { heard: state.heard ?? '' } : null;
+    if (state?.cancelSlot === slot) return { heard: state.heard ?? '' };
+    return typeof state?.answerSlot === 'number' && state.answerSlot > slot ? 'superseded' : 'go';
   }
 
   async interrupt(userId: string, callId: string, heard: string): Promise<InterruptOutcome> {
@@ -144,20 +174,44 @@ export class DynamoRelayTurnState implements RelayTurnState {
     return null;
   }
 
-  async finish(userId: string, callId: string, slot: number): Promise<{ heard: string } | null> {
-    const done = await conditionHolds(
+  async finish(userId: string, callId: string, slot: number): Promise<'sent' | { heard: string } | 'superseded'> {
+    const sent = await conditionHolds(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId, callId),
-          UpdateExpression: 'SET answerSent = :t',
+          UpdateExpression: 'SET answerSent = :t, doneSlot = :slot',
           ConditionExpression: 'answerSlot = :slot AND (attribute_not_exists(cancelSlot) OR cancelSlot <> :slot)',
           ExpressionAttributeValues: { ':slot': slot, ':t': true },
         }),
       ),
     );
-    if (done) return null;
+    if (sent) return 'sent';
+    // Interrupted or superseded: acknowledge (a newer answer may be waiting for it) and read why, in one write.
+    const acknowledged = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, callId),
+          UpdateExpression: 'SET doneSlot = :slot, expiresAt = if_not_exists(expiresAt, :exp)',
+          ConditionExpression: 'attribute_not_exists(doneSlot) OR doneSlot < :slot',
+          ExpressionAttributeValues: { ':slot': slot, ':exp': expiresAt(this.now()) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return endedAs(acknowledged ? (acknowledged.Attributes as TurnStateItem) : await this.read(userId, callId), slot);
+  }
+
+  async status(userId: string, callId: string, slot: number): Promise<{ over: boolean; stopped: boolean }> {
     const state = await this.read(userId, callId);
-    return state?.cancelSlot === slot ? { heard: state.heard ?? '' } : null;
+    // No state yet: that answer has not started (nothing to wait for, nothing heard).
+    if (!state) return { over: false, stopped: true };
+    const stopped = typeof state.doneSlot === 'number' && state.doneSlot >= slot;
+    const over =
+      stopped ||
+      state.cancelSlot === slot ||
+      (typeof state.answerSlot === 'number' && (state.answerSlot > slot || (state.answerSlot === slot && state.answerSent === true)));
+    return { over, stopped };
   }
 }

@@ -32,6 +32,8 @@ export interface StoredCall extends Omit<VoiceConversation, '_id' | 'hasRecordin
   recording: { sid: string; url: string; durationSec: number } | null;
   /** Minutes counted against the plan (set once, on the final status callback). */
   billedMinutes: number;
+  /** Streamed calls (issue 28): the language the ConversationRelay session speaks and listens in, once a prompt switched it; absent = settings.language. */
+  relayLanguage?: string;
 }
 
 export interface CallPage {
@@ -76,17 +78,26 @@ export interface CallRepository {
   /** Updates the contact reference (apply-contact). */
   setContact(userId: string, id: string, contact: StoredCall['contact']): Promise<void>;
   /**
-   * Streamed calls (issue 16): appends the caller's turn and the agent turn's placeholder at the
-   * end of the transcript in one atomic write (whatever else is appended meanwhile), unless the
-   * same prompt (`dedupKey`) was claimed less than `windowMs` before `now` (a duplicated or
-   * retried frame). Returns the placeholder's index (-1 when the transcript is full: nothing is
-   * stored), 'duplicate', or 'missing' when the call does not exist.
+   * Streamed calls (issue 16, issue 28): the ConversationRelay connection `connectionId` sent a
+   * setup naming this call's CallSid at `at` (the frame's arrival, epoch ms). Recorded on the live
+   * call so that only this connection's prompts after it take turns. False (nothing changes) when
+   * the CallSid is another call's or the call is over.
    */
-  claimRelayTurn(
-    userId: string,
-    id: string,
-    input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number },
-  ): Promise<{ slot: number } | 'duplicate' | 'missing'>;
+  bindRelaySetup(userId: string, id: string, setup: { callSid: string; connectionId: string; at: number }): Promise<boolean>;
+  /**
+   * Streamed calls: appends the caller's turn and the agent turn's placeholder at the end of the
+   * transcript in one atomic write (whatever else is appended meanwhile), only for a live call
+   * whose setup came from `connectionId` before the frame (`now`, its arrival), only when no later
+   * frame took a turn already (frames are handled in their order), and unless it repeats the last
+   * prompt (same `dedupKey` within `windowMs`) — except when `repeatOf` (that prompt's arrival) says
+   * the caller said the same words again after its answer. `language` (when set) becomes the
+   * session's language.
+   *
+   * Returns the placeholder's index (-1 when the transcript is full: nothing is stored) with the
+   * session language before this turn; a repeat with the repeated prompt's slot and arrival; or
+   * why nothing was taken: 'missing', 'ended', 'no-setup' (yet), 'stale' (a later frame went first).
+   */
+  claimRelayTurn(userId: string, id: string, input: RelayTurnClaim): Promise<RelayClaim>;
   /**
    * The answered agent turn into its slot, and the call's latency figures recomputed. A slot an
    * interrupt already corrected (setRelayHeard) keeps the heard text: only the latency is added.
@@ -101,7 +112,27 @@ export interface CallRepository {
 /** One call's read and its contact (apply-contact): the repository without its create, list and sweep. */
 export type CallItems = Pick<CallRepository, 'get' | 'setContact'>;
 /** A call in progress, as the voice relay reads and updates it. */
-export type LiveCallItems = CallItems & Pick<CallRepository, 'markEndedByUs' | 'markEscalated' | 'claimRelayTurn' | 'setRelayAnswer' | 'setRelayHeard'>;
+export type LiveCallItems = CallItems & Pick<CallRepository, 'markEndedByUs' | 'markEscalated' | 'bindRelaySetup' | 'claimRelayTurn' | 'setRelayAnswer' | 'setRelayHeard'>;
+
+/** A prompt's (or keypress's) claim of a turn on a streamed call (CallRepository.claimRelayTurn). */
+export interface RelayTurnClaim {
+  turns: [CallTurn, CallTurn];
+  dedupKey: string;
+  /** The frame's arrival (epoch ms). */
+  now: number;
+  windowMs: number;
+  /** The connection the frame came on: its setup must be recorded. */
+  connectionId: string;
+  /** The session language from this turn on; undefined = unchanged. */
+  language?: string;
+  /** The same words again after the answer to the prompt that arrived then: not a repeated frame. */
+  repeatOf?: number;
+}
+
+export type RelayClaim =
+  | { slot: number; previousLanguage: string | null }
+  | { repeated: { slot: number; at: number } }
+  | { refused: 'missing' | 'ended' | 'no-setup' | 'stale' };
 
 // ---------------------------------------------------------------------------------------------
 // Voice settings

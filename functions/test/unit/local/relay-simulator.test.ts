@@ -30,6 +30,10 @@ interface AppScript {
   garbage?: string;
   /** Keeps sending the answer after an interrupt. */
   ignoreInterrupts?: boolean;
+  /** Sends a language message (to this language) before answering the caller saying `said`. */
+  switchOn?: { said: string; language: string };
+  /** Flags put on every text frame. */
+  flags?: { interruptible?: boolean; preemptible?: boolean };
 }
 let script: AppScript;
 
@@ -64,13 +68,14 @@ function serveSession(ws: WebSocket): void {
       ws.send(JSON.stringify({ type: 'end', ...(script.endOn.handoffData ? { handoffData: script.endOn.handoffData } : {}) }));
       return;
     }
+    if (script.switchOn?.said === said) ws.send(JSON.stringify({ type: 'language', ttsLanguage: script.switchOn.language, transcriptionLanguage: script.switchOn.language }));
     const mine = ++turn;
     const tokens = script.answer(said);
     void (async () => {
       for (let i = 0; i < tokens.length; i++) {
         await sleep(script.tokenMs);
         if (turn !== mine || ws.readyState !== ws.OPEN) return;
-        ws.send(JSON.stringify({ type: 'text', token: tokens[i], last: i === tokens.length - 1 }));
+        ws.send(JSON.stringify({ type: 'text', token: tokens[i], last: i === tokens.length - 1, ...script.flags }));
       }
     })();
   });
@@ -88,7 +93,7 @@ beforeAll(async () => {
         res.end(
           `<?xml version="1.0" encoding="UTF-8"?><Response><Connect action="/relay-action?call=c1">` +
             `<ConversationRelay url="${xml(relayUrl)}" welcomeGreeting="Hola, soy Sonia." language="es-ES" dtmfDetection="true" interruptible="any">` +
-            `<Parameter name="callId" value="c1"/></ConversationRelay></Connect></Response>`,
+            `<Parameter name="callId" value="c1"/><Language code="en-US" ttsProvider="Amazon" voice="Joanna-Neural"/></ConversationRelay></Connect></Response>`,
         );
       } else if (req.url?.startsWith('/relay-action')) {
         seen.action.push({ params, signatureValid });
@@ -268,5 +273,50 @@ describe('call simulator: ConversationRelay', () => {
 
     expect(seen.frames.find((f) => f.type === 'error')).toEqual({ type: 'error', description: expect.stringContaining('Internal server error') });
     expect(call.relaySessions[0]!.turns[0]).toMatchObject({ tokens: 2, timedOut: false });
+  });
+
+  it('speaks Twilio’s wire variants (issue 28): the interrupt’s duration as a string, unknown fields on every frame, the turn’s own lang', async () => {
+    script.answer = () => ['Uno, ', 'dos, ', 'tres.'];
+    script.tokenMs = 30;
+
+    await play([{ speech: 'Cuenta', confidence: 0.9, interruptAfterTokens: 1 }, { speech: 'Hello', confidence: 0.9, lang: 'en-US' }], {
+      relay: { turnTimeoutMs: 3000, interruptSettleMs: 150, wire: { interruptDuration: 'string', extraFields: true } },
+    });
+
+    const interrupt = seen.frames.find((f) => f.type === 'interrupt')!;
+    expect(interrupt.durationUntilInterruptMs).toMatch(/^\d+$/);
+    for (const f of seen.frames) expect(f).toHaveProperty('sequenceId');
+    expect(seen.frames.filter((f) => f.type === 'prompt').map((f) => f.lang)).toEqual(['es-ES', 'en-US']);
+  });
+
+  it('switches languages on a language message naming a declared <Language> (later prompts carry it), answers an undeclared one with an error', async () => {
+    script.switchOn = { said: 'Hello', language: 'en-US' };
+    const call = await play([
+      { speech: 'Hello', confidence: 0.9 },
+      { speech: 'Thanks', confidence: 0.9 },
+    ]);
+    expect(seen.frames.filter((f) => f.type === 'prompt').map((f) => f.lang)).toEqual(['es-ES', 'en-US']);
+    expect(call.relaySessions[0]!.events.filter((e) => e.kind === 'language').map((e) => e.text)).toEqual(['en-US/en-US']);
+    expect(call.relaySessions[0]!.turns.map((t) => t.lang)).toEqual(['es-ES', 'en-US']);
+
+    seen.frames = [];
+    script.switchOn = { said: 'Bonjour', language: 'fr-FR' };
+    const refused = await play([{ speech: 'Bonjour', confidence: 0.9 }, { speech: 'Merci', confidence: 0.9 }]);
+    expect(seen.frames.find((f) => f.type === 'error')).toEqual({ type: 'error', description: expect.stringContaining('language not configured') });
+    expect(refused.relaySessions[0]!.turns.map((t) => t.lang)).toEqual(['es-ES', 'es-ES']);
+  });
+
+  it('reports each token’s flags, and does not barge in over a token that may not be interrupted', async () => {
+    script.flags = { interruptible: false, preemptible: false };
+
+    const call = await play([{ speech: 'Hola', confidence: 0.9, interruptAfterTokens: 1 }]);
+
+    const [turn] = call.relaySessions[0]!.turns;
+    expect(turn).toMatchObject({ interrupted: false, tokens: 2 });
+    expect(turn!.texts.map((t) => [t.interruptible, t.preemptible])).toEqual([
+      [false, false],
+      [false, false],
+    ]);
+    expect(seen.frames.some((f) => f.type === 'interrupt')).toBe(false);
   });
 });

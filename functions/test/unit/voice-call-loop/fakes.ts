@@ -62,6 +62,9 @@ export class MemoryCalls implements CallRepository {
   async addDelivery() {}
   async setContact() {}
   // The relay's turn methods (issue 16): the call loop never uses them.
+  bindRelaySetup(): never {
+    throw new Error('not used');
+  }
   claimRelayTurn(): never {
     throw new Error('not used');
   }

@@ -52,7 +52,7 @@ describe('clause splitter', () => {
     const s = clauseSplitter();
     expect(s.push('Voy')).toEqual(['Voy']);
     s.push(' a mirarlo');
-    expect(s.interject('Un momento, por favor.')).toEqual([' a mirarlo', ' Un momento, por favor.']);
+    expect(s.interject('Un momento, por favor.')).toEqual({ before: [' a mirarlo'], own: [' Un momento, por favor.'] });
     expect(s.flush()).toBe('');
     expect(s.spoken).toBe('Voy a mirarlo Un momento, por favor.');
   });

@@ -5,8 +5,8 @@ import type { RelayOutboundFrame } from '../../../src/contract/voice-relay.js';
 import { newAgentRecord, type AgentWithChildren, type ToolRecord } from '../../../src/domain/agents/ports.js';
 import type { ChatModel, ChatStreamOptions, Completion, CompletionRequest } from '../../../src/domain/ai/ports.js';
 import { latencyStats } from '../../../src/domain/voice/latency.js';
-import type { CallRepository, CallSettingsSnapshot, StoredCall } from '../../../src/domain/voice/ports.js';
-import type { InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from '../../../src/domain/voice/relay/ports.js';
+import type { CallRepository, CallSettingsSnapshot, RelayClaim, RelayTurnClaim, StoredCall } from '../../../src/domain/voice/ports.js';
+import type { AnswerCheck, AnswerStart, InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from '../../../src/domain/voice/relay/ports.js';
 import { createRelaySession, type RelaySessionDeps } from '../../../src/domain/voice/relay/session.js';
 import { newId } from '../../../src/lib/ids.js';
 import { MemoryCalls } from '../voice-call-loop/fakes.js';
@@ -16,22 +16,38 @@ export const RELAY_URL = 'wss://relay.example/voice';
 export const TOKEN = 'auth-token-1';
 
 // The call loop's fake stubs the relay methods; this one implements them.
-const CallsBase = MemoryCalls as unknown as new () => Omit<MemoryCalls, 'claimRelayTurn' | 'setRelayAnswer' | 'setRelayHeard'>;
+const CallsBase = MemoryCalls as unknown as new () => Omit<MemoryCalls, 'bindRelaySetup' | 'claimRelayTurn' | 'setRelayAnswer' | 'setRelayHeard'>;
 
 export class MemoryRelayCalls extends CallsBase implements CallRepository {
-  private prompt: { key: string; at: number } | null = null;
+  private prompt: { key: string; at: number; slot: number } | null = null;
+  private setup: { connectionId: string; at: number } | null = null;
+  private language: string | null = null;
   /** When set, a claim waits for it (a slow conditional append). */
   claimGate: Promise<void> | null = null;
-  async claimRelayTurn(_u: string, id: string, input: { turns: [CallTurn, CallTurn]; dedupKey: string; now: number; windowMs: number }) {
+  async bindRelaySetup(_u: string, id: string, setup: { callSid: string; connectionId: string; at: number }) {
+    const c = this.byId.get(id);
+    if (!c || c.callSid !== setup.callSid || c.status !== 'active' || c.endedByUs) return false;
+    this.setup = { connectionId: setup.connectionId, at: setup.at };
+    return true;
+  }
+  async claimRelayTurn(_u: string, id: string, input: RelayTurnClaim): Promise<RelayClaim> {
     if (this.claimGate) await this.claimGate;
     const c = this.byId.get(id);
-    if (!c) return 'missing' as const;
-    // Like the adapter's condition: only a live call takes a turn.
-    if (c.status !== 'active' || c.endedByUs) return 'duplicate' as const;
-    if (this.prompt && this.prompt.key === input.dedupKey && this.prompt.at > input.now - input.windowMs) return 'duplicate' as const;
-    this.prompt = { key: input.dedupKey, at: input.now };
+    // Like the adapter's condition, in the order it reports the refusals.
+    if (!c) return { refused: 'missing' };
+    if (c.status !== 'active' || c.endedByUs) return { refused: 'ended' };
+    if (!this.setup || this.setup.connectionId !== input.connectionId || this.setup.at > input.now) return { refused: 'no-setup' };
+    if (this.prompt && this.prompt.at > input.now) return { refused: 'stale' };
+    const p = this.prompt;
+    if (p && p.key === input.dedupKey && (input.repeatOf !== undefined ? p.at !== input.repeatOf : p.at > input.now - input.windowMs)) {
+      return { repeated: { slot: p.slot, at: p.at } };
+    }
+    const previousLanguage = this.language;
+    if (input.language) this.language = input.language;
+    c.relayLanguage = this.language ?? undefined;
     c.messages.push(...structuredClone(input.turns));
-    return { slot: c.messages.length - 1 };
+    this.prompt = { key: input.dedupKey, at: input.now, slot: c.messages.length - 1 };
+    return { slot: c.messages.length - 1, previousLanguage };
   }
   async setRelayAnswer(_u: string, id: string, slot: number, turn: CallTurn) {
     const c = this.byId.get(id)!;
@@ -86,32 +102,43 @@ export class RecordingPosts implements RelayConnections {
 }
 
 export class MemoryTurnState implements RelayTurnState {
-  readonly state = new Map<string, { slot: number; done: boolean; cancelSlot?: number; heard?: string }>();
+  readonly state = new Map<string, { slot: number; sent: boolean; cancelSlot?: number; heard?: string; doneSlot?: number }>();
   reads = 0;
-  async start(_u: string, callId: string, slot: number) {
+  async start(_u: string, callId: string, slot: number): Promise<AnswerStart> {
     const s = this.state.get(callId);
-    if (s && s.slot >= slot) return;
-    this.state.set(callId, { slot, done: false });
+    if (s && s.slot >= slot) return { started: false, supersedes: null };
+    const streaming = s !== undefined && !s.sent && !(s.doneSlot !== undefined && s.doneSlot >= s.slot);
+    this.state.set(callId, { slot, sent: false, ...(s?.doneSlot !== undefined ? { doneSlot: s.doneSlot } : {}) });
+    return { started: true, supersedes: streaming ? s.slot : null };
   }
-  async cancelled(_u: string, callId: string, slot: number) {
+  async check(_u: string, callId: string, slot: number): Promise<AnswerCheck> {
     this.reads++;
     const s = this.state.get(callId);
-    return s?.cancelSlot === slot ? { heard: s.heard ?? '' } : null;
+    if (s?.cancelSlot === slot) return { heard: s.heard ?? '' };
+    return s && s.slot > slot ? 'superseded' : 'go';
   }
   async interrupt(_u: string, callId: string, heard: string): Promise<InterruptOutcome> {
     const s = this.state.get(callId);
     if (!s) return null;
-    if (s.done) return { slot: s.slot, streaming: false };
+    if (s.sent) return { slot: s.slot, streaming: false };
     Object.assign(s, { cancelSlot: s.slot, heard });
     return { slot: s.slot, streaming: true };
   }
   async finish(_u: string, callId: string, slot: number) {
     const s = this.state.get(callId);
     if (s?.slot === slot && s.cancelSlot !== slot) {
-      s.done = true;
-      return null;
+      s.sent = true;
+      s.doneSlot = slot;
+      return 'sent' as const;
     }
-    return s?.cancelSlot === slot ? { heard: s.heard ?? '' } : null;
+    if (s && (s.doneSlot === undefined || s.doneSlot < slot)) s.doneSlot = slot;
+    return s?.cancelSlot === slot ? { heard: s.heard ?? '' } : ('superseded' as const);
+  }
+  async status(_u: string, callId: string, slot: number) {
+    const s = this.state.get(callId);
+    if (!s) return { over: false, stopped: true };
+    const stopped = s.doneSlot !== undefined && s.doneSlot >= slot;
+    return { over: stopped || s.cancelSlot === slot || s.slot > slot || (s.slot === slot && s.sent), stopped };
   }
 }
 
@@ -166,6 +193,7 @@ export interface RelaySetup {
   /** The agent has a knowledge entry (so a turn without a supporting passage is unanswered). */
   knowledge?: boolean;
   recordUnanswered?: RelaySessionDeps['recordUnanswered'];
+  limits?: RelaySessionDeps['limits'];
 }
 
 export function relaySetup(options: RelaySetup = {}) {
@@ -233,19 +261,21 @@ export function relaySetup(options: RelaySetup = {}) {
     relayUrl: () => RELAY_URL,
     ...(options.recordUnanswered ? { recordUnanswered: options.recordUnanswered } : {}),
     ...(options.turnMs ? { turnMs: options.turnMs } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     onError: (m) => void errors.push(m),
     onInfo: (m) => void infos.push(m),
   };
   const session = createRelaySession(deps);
   const connectionId = 'conn-1=';
-  /** Connects (signed) and returns the frame sender. */
-  const open = async () => {
+  let messages = 0;
+  const send = (frame: Record<string, unknown>, arrivedAt = Date.now()) => session.frame(connectionId, JSON.stringify(frame), { arrivedAt, messageId: `m${++messages}` });
+  /** Connects (signed) and, as Twilio does first, sends the setup frame (unless `setup: false`). */
+  const open = async ({ setup = true }: { setup?: boolean } = {}) => {
     const url = `${RELAY_URL}?user=${USER}&call=${callId}`;
     const ok = await session.connect({ connectionId, user: USER, call: callId, signature: `signed:${url}` });
     if (!ok) throw new Error('handshake refused');
+    if (setup) await send({ type: 'setup', sessionId: 'VX1', callSid: call.callSid, accountSid: 'AC1' }, Date.now() - 1);
   };
-  let messages = 0;
-  const send = (frame: Record<string, unknown>) => session.frame(connectionId, JSON.stringify(frame), { arrivedAt: Date.now(), messageId: `m${++messages}` });
   const stored = () => calls.byId.get(callId)!;
   return { session, calls, connections, posts, turns, callId, call, connectionId, open, send, stored, infos, errors, toolCalls, agent };
 }

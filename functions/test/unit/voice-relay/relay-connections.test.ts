@@ -84,8 +84,12 @@ describe('ApiGatewayRelayConnections', () => {
 
   it('posts the frame as JSON to @connections/{id}, signed', async () => {
     status = 200;
-    expect(await posts().post('L0SM9cOFvHcCIhw=', { type: 'text', token: 'Hola.', last: true })).toBe(true);
-    expect(seen.at(-1)).toMatchObject({ method: 'POST', url: '/_ws/voice-relay/@connections/L0SM9cOFvHcCIhw%3D', body: '{"type":"text","token":"Hola.","last":true}' });
+    expect(await posts().post('L0SM9cOFvHcCIhw=', { type: 'text', token: 'Hola.', last: true, interruptible: true, preemptible: true })).toBe(true);
+    expect(seen.at(-1)).toMatchObject({
+      method: 'POST',
+      url: '/_ws/voice-relay/@connections/L0SM9cOFvHcCIhw%3D',
+      body: '{"type":"text","token":"Hola.","last":true,"interruptible":true,"preemptible":true}',
+    });
     expect(seen.at(-1)!.auth).toMatch(/^AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE\/\d{8}\/us-east-1\/execute-api\/aws4_request, SignedHeaders=content-type;host;x-amz-content-sha256;x-amz-date;x-amz-security-token, Signature=[0-9a-f]{64}$/);
   });
 

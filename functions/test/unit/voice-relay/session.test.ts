@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { VOICE_DEFAULTS } from '../../../src/contract/voice.js';
 import type { ToolRecord } from '../../../src/domain/agents/ports.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
+import { replyLanguageInstruction } from '../../../src/domain/agents/runtime/prompt.js';
 import { RELAY_FILLERS } from '../../../src/domain/voice/relay/session.js';
 import { gate, relaySetup, scriptedModel, RELAY_URL, USER } from './fakes.js';
 
@@ -145,15 +146,16 @@ describe('voice relay turns', () => {
     expect(r.stored().messages[2]!.latency).toBeDefined();
   });
 
-  it('ignores a repeated prompt frame: one user turn, one answer', async () => {
+  it('ignores a repeated prompt frame while its answer is not over; the same words said after it are a new turn', async () => {
     const r = relaySetup({ model: scriptedModel([[{ wait: 20 }, 'Vale.']]).model });
     await r.open();
 
     await Promise.all([r.send(prompt('Reservar')), r.send(prompt('Reservar'))]);
     await r.send(prompt('Reservar'));
 
-    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reservar', 'Vale.']);
-    expect(r.posts.texts.filter((t) => t.last)).toHaveLength(1);
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reservar', 'Vale.', 'Reservar', 'Vale.']);
+    expect(r.posts.texts.filter((t) => t.last)).toHaveLength(2);
+    expect(r.infos.filter((m) => m === 'Voice relay: a repeated prompt frame was ignored')).toHaveLength(1);
   });
 
   it('starts the model before the caller’s turn is stored, and posts nothing until it is', async () => {
@@ -178,22 +180,28 @@ describe('voice relay turns', () => {
   });
 
   it('stops a repeated frame’s answer unheard when its claim is refused, before any of its tools runs', async () => {
-    const { model } = scriptedModel([['Vale.'], [{ tools: [{ id: 'c1', name: 'book_table', arguments: '{}' }] }], ['Reservado.']]);
+    const hold = gate();
+    const { model } = scriptedModel([[{ gate: hold.promise }, 'Vale.'], [{ tools: [{ id: 'c1', name: 'book_table', arguments: '{}' }] }], ['Reservado.']]);
     const r = relaySetup({ model, agentTools: [tool('book_table')] });
     await r.open();
-    await r.send(prompt('Reserva para dos'));
-    const heardBefore = r.posts.frames.length;
+    const first = r.send(prompt('Reserva para dos'));
+    await new Promise((resolve) => setTimeout(resolve, 20));
     const slowClaim = gate();
     r.calls.claimGate = slowClaim.promise;
 
-    // Twilio's retry of the same frame: the model asks for the tool before the claim is refused.
+    // The same frame again while its answer is still being written: the model asks for the tool before the claim is refused.
     const repeated = r.send(prompt('Reserva para dos'));
     await new Promise((resolve) => setTimeout(resolve, 20));
     slowClaim.open();
     await repeated;
+    hold.open();
+    await first;
 
     expect(r.toolCalls).toEqual([]);
-    expect(r.posts.frames).toHaveLength(heardBefore);
+    expect(r.posts.texts.map((t) => [t.token, t.last])).toEqual([
+      ['Vale.', false],
+      ['', true],
+    ]);
     expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reserva para dos', 'Vale.']);
     expect(r.infos).toContain('Voice relay: a repeated prompt frame was ignored');
   });
@@ -372,3 +380,155 @@ describe('relay session: unanswered questions (issue 18)', () => {
   });
 });
 
+
+describe('ConversationRelay as Twilio sends it (issue 28)', () => {
+  it('acts on an interrupt whose durationUntilInterruptMs is a string, and on frames with fields it does not know', async () => {
+    const later = gate();
+    const { model } = scriptedModel([['Tenemos tres menús.', ' El primero lleva pescado.', { gate: later.promise }, ' El segundo lleva carne.']]);
+    const r = relaySetup({ model });
+    await r.open();
+    r.posts.onPost = async (frame) => {
+      if (frame.type !== 'text') return;
+      if (frame.token.includes('menús')) later.open();
+      if (frame.token.includes('primero')) {
+        await r.send({ type: 'interrupt', utteranceUntilInterrupt: 'Tenemos tres menús.', durationUntilInterruptMs: '460', callSid: 'CA1', unknown: { nested: true } });
+      }
+    };
+
+    await r.send({ ...prompt('¿Qué menús tienen?'), confidence: 0.9, interim: false, extra: [1, 2] });
+
+    expect(r.posts.texts.map((t) => t.token)).toEqual(['Tenemos tres menús.', ' El primero lleva pescado.']);
+    expect(r.stored().messages[2]).toMatchObject({ content: 'Tenemos tres menús.', interrupted: true });
+  });
+
+  it('answers and stores nothing for a prompt without a setup, before its setup, or after a setup naming another call', async () => {
+    const r = relaySetup({ limits: { setupWaitMs: 60 } });
+    await r.open({ setup: false });
+    await r.send(prompt('Hola'));
+    const setupAt = Date.now();
+    await r.send({ type: 'setup', callSid: r.call.callSid }, setupAt);
+    await r.send(prompt('¿Me oye?'), setupAt - 50);
+
+    expect(r.posts.frames).toEqual([]);
+    expect(r.stored().messages).toHaveLength(1);
+    expect(r.infos.filter((m) => m.includes('before (or without) its connection’s setup'))).toHaveLength(2);
+
+    const other = relaySetup();
+    await other.open({ setup: false });
+    await other.send({ type: 'setup', callSid: 'CA99999999999999999999999999999999' });
+    await other.send(prompt('Hola'));
+    expect(other.posts.closed).toEqual([other.connectionId]);
+    expect(other.posts.texts).toEqual([]);
+    expect(other.stored().messages).toHaveLength(1);
+  });
+
+  it('a prompt handled before its (earlier) setup waits for it and is answered', async () => {
+    const r = relaySetup({ model: scriptedModel([['Sí, le oigo.']]).model });
+    await r.open({ setup: false });
+    const setupAt = Date.now();
+
+    const answered = r.send(prompt('¿Me oye?'), setupAt + 1);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    await r.send({ type: 'setup', callSid: r.call.callSid }, setupAt);
+    await answered;
+
+    expect(r.posts.spoken).toBe('Sí, le oigo.');
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, '¿Me oye?', 'Sí, le oigo.']);
+  });
+
+  it('a new prompt while an answer streams ends it (stored as sent), and one answer streams at a time, with both prompts as context', async () => {
+    const stuck = gate();
+    const { model, requests } = scriptedModel([['Primero.', { gate: stuck.promise }, ' Segundo.'], ['Ahora le entiendo.']]);
+    const r = relaySetup({ model, limits: { watchMs: 20 } });
+    await r.open();
+    let second: Promise<void> | null = null;
+    r.posts.onPost = (frame) => {
+      if (frame.type === 'text' && frame.token === 'Primero.') second = r.send(prompt('para cuatro personas'));
+    };
+
+    const first = r.send(prompt('Quiero reservar una mesa'));
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await second;
+    stuck.open();
+    await first;
+
+    expect(r.posts.texts.map((t) => [t.token, t.last])).toEqual([
+      ['Primero.', false],
+      ['Ahora le entiendo.', false],
+      ['', true],
+    ]);
+    expect(r.stored().messages.map((m) => [m.content, m.interrupted ?? false])).toEqual([
+      [VOICE_DEFAULTS.messageWelcome, false],
+      ['Quiero reservar una mesa', false],
+      ['Primero.', true],
+      ['para cuatro personas', false],
+      ['Ahora le entiendo.', false],
+    ]);
+    const context = requests[1]!.messages.filter((m) => m.role === 'user').map((m) => m.content);
+    expect(context).toEqual(['Quiero reservar una mesa', 'para cuatro personas']);
+  });
+
+  it('prompt.lang naming a language the call supports switches voice and recognition before the answer, which is in it', async () => {
+    const { model, requests } = scriptedModel([['Yes, we do.'], ['Sure.'], ['Claro.']]);
+    const r = relaySetup({ model, settings: { language: 'es-ES', additionalLanguages: ['en-US'] } });
+    await r.open();
+
+    await r.send({ ...prompt('Do you open on Sundays?'), lang: 'en-US' });
+    await r.send({ ...prompt('And in the evening?'), lang: 'fr-FR' });
+    await r.send({ ...prompt('¿Y el lunes?'), lang: 'es-ES' });
+
+    expect(r.posts.frames.map((f) => (f.type === 'language' ? `language ${f.ttsLanguage}/${f.transcriptionLanguage}` : f.type === 'text' ? f.token : f.type))).toEqual([
+      'language en-US/en-US',
+      'Yes, we do.',
+      '',
+      'Sure.',
+      '',
+      'language es-ES/es-ES',
+      'Claro.',
+      '',
+    ]);
+    const systems = requests.map((q) => q.messages[0]!.content);
+    expect(systems[0]).toContain(replyLanguageInstruction('en-US'));
+    expect(systems[1]).toContain(replyLanguageInstruction('en-US'));
+    expect(systems[2]).toContain(replyLanguageInstruction('es-ES'));
+    expect(r.stored().relayLanguage).toBe('es-ES');
+  });
+
+  it('a call in one language never switches, and its prompt says nothing of a reply language', async () => {
+    const { model, requests } = scriptedModel([['Claro.']]);
+    const r = relaySetup({ model });
+    await r.open();
+
+    await r.send({ ...prompt('Do you open on Sundays?'), lang: 'en-US' });
+
+    expect(r.posts.frames.some((f) => f.type === 'language')).toBe(false);
+    expect(requests[0]!.messages[0]!.content).not.toContain('Reply in');
+  });
+
+  it('sets interruptible and preemptible on every text: the answer may be cut, the filler and the hand-off message may not', async () => {
+    const slow = gate();
+    const { model } = scriptedModel([[{ tools: [{ id: 'c1', name: 'check_table', arguments: '{}' }] }], ['Hay mesa libre.']]);
+    const r = relaySetup({ model, agentTools: [tool('check_table')], tool: async () => (await slow.promise, { ok: true, result: 'free' }) });
+    await r.open();
+    r.posts.onPost = (frame) => {
+      if (frame.type === 'text' && frame.token === RELAY_FILLERS.es) setTimeout(slow.open, 10);
+    };
+    await r.send(prompt('¿Hay mesa?'));
+    const handoff = relaySetup({
+      model: scriptedModel([[{ tools: [{ id: 'e1', name: 'escalate_to_human', arguments: '{"reason":"wants a manager"}' }] }]]).model,
+      settings: { escalationForwardNumber: '+34911111111' },
+    });
+    await handoff.open();
+    await handoff.send(prompt('Quiero hablar con el encargado'));
+
+    const flags = (texts: typeof r.posts.texts) => texts.map((t) => [t.token, t.interruptible, t.preemptible]);
+    expect(flags(r.posts.texts)).toEqual([
+      [RELAY_FILLERS.es, false, false],
+      [' Hay mesa libre.', true, true],
+    ]);
+    expect(flags(handoff.posts.texts)).toEqual([
+      [VOICE_DEFAULTS.messageFallback, false, false],
+      ['', false, false],
+    ]);
+  });
+});

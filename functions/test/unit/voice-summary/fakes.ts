@@ -112,6 +112,9 @@ export class MemoryCallRepository implements CallRepository {
   setRecording(): never {
     throw new Error('not used');
   }
+  bindRelaySetup(): never {
+    throw new Error('not used');
+  }
   claimRelayTurn(): never {
     throw new Error('not used');
   }

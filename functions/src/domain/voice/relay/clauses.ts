@@ -42,8 +42,11 @@ export interface ClauseSplitter {
   push(piece: string): string[];
   /** Everything still buffered, as the last token ('' when nothing is left). */
   flush(): string;
-  /** A whole sentence of ours (filler, fallback, error message) after what is buffered: the tokens to send now. */
-  interject(text: string): string[];
+  /**
+   * A whole sentence of ours (filler, fallback, error message) after what is buffered: the tokens
+   * to send now, the buffered answer text apart from ours (they are spoken with other flags).
+   */
+  interject(text: string): { before: string[]; own: string[] };
   /** Concatenation of every token returned so far. */
   readonly spoken: string;
 }
@@ -89,7 +92,7 @@ export function clauseSplitter(): ClauseSplitter {
       const rest = emit(buffer);
       buffer = '';
       const own = emit(text, true);
-      return [rest, own].filter((t): t is string => t !== null);
+      return { before: rest === null ? [] : [rest], own: own === null ? [] : [own] };
     },
     get spoken() {
       return spoken;

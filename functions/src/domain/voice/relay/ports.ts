@@ -21,6 +21,8 @@ export interface RelayConnectionRecord {
   callId: string;
   /** The call's agent at $connect, so a prompt reads it beside the call instead of after it (null: none). */
   agentId?: string | null;
+  /** The languages the call can be answered in (main first; issue 28), so a prompt's claim can switch before the call is read. */
+  languages?: string[];
   /** ISO. */
   connectedAt: string;
 }
@@ -41,20 +43,39 @@ export type InterruptOutcome =
   /** No answer was started on this call yet (the caller spoke over the welcome). */
   | null;
 
+/** How a new answer's start found the call's turn state. */
+export interface AnswerStart {
+  /** false: a newer answer started first (this one must not speak). */
+  started: boolean;
+  /** An older answer that was still streaming: it stops, and this one posts nothing before it has (acknowledged). */
+  supersedes: number | null;
+}
+
+/** Between two posts: go on, the caller interrupted (what they heard), or a newer answer took over. */
+export type AnswerCheck = 'go' | { heard: string } | 'superseded';
+
 /**
  * The per-call turn state. `slot` is the transcript index of the agent turn being answered (the
- * placeholder claimed with the caller's words); an interrupt is for the latest slot only.
+ * placeholder claimed with the caller's words). Exactly one answer streams at a time: a newer
+ * answer's start supersedes an older one still streaming (issue 28), which stops at its next check
+ * and acknowledges it in finish(); an interrupt is for the latest answer only.
  */
 export interface RelayTurnState {
-  /** The answer in `slot` starts streaming (an older slot's cancel flag no longer applies). */
-  start(userId: string, callId: string, slot: number): Promise<void>;
-  /** One cheap read between posts: the heard text when `slot` was interrupted, else null. */
-  cancelled(userId: string, callId: string, slot: number): Promise<{ heard: string } | null>;
+  /** The answer in `slot` starts streaming, unless a newer one did (an older slot's cancel flag no longer applies). */
+  start(userId: string, callId: string, slot: number): Promise<AnswerStart>;
+  /** One cheap read between posts. */
+  check(userId: string, callId: string, slot: number): Promise<AnswerCheck>;
   /** An interrupt frame: sets the cancel flag of the latest answer unless it was fully sent. */
   interrupt(userId: string, callId: string, heard: string): Promise<InterruptOutcome>;
   /**
-   * The streaming invocation is done with `slot`: marks it fully sent unless it was interrupted
-   * first (exactly one of the two wins); returns the heard text when it was interrupted.
+   * The streaming invocation is done with `slot`, right before its last token: marks it fully sent
+   * unless it was interrupted or superseded first (exactly one of them wins), and records that it
+   * posts nothing more (but that last token when 'sent'). Returns how the answer ended.
    */
-  finish(userId: string, callId: string, slot: number): Promise<{ heard: string } | null>;
+  finish(userId: string, callId: string, slot: number): Promise<'sent' | { heard: string } | 'superseded'>;
+  /**
+   * Where the answer in `slot` is: `over` = fully sent, interrupted or superseded (the caller heard
+   * it end, or spoke since); `stopped` = its invocation posts nothing more (finish() ran).
+   */
+  status(userId: string, callId: string, slot: number): Promise<{ over: boolean; stopped: boolean }>;
 }

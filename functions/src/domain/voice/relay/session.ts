@@ -1,22 +1,34 @@
 /**
- * The voice relay (issue 16): one streamed call over Twilio ConversationRelay, frame by frame.
- * Every WebSocket event is its own invocation (API Gateway runs them concurrently), so all the
- * state lives in the table: the connection record (which call a connection carries), the call's
- * transcript, and the per-call turn state with its cancel flag.
+ * The voice relay (issue 16; issue 28: ConversationRelay exactly as Twilio sends it): one streamed
+ * call over Twilio ConversationRelay, frame by frame. Every WebSocket event is its own invocation
+ * (API Gateway runs them concurrently, in no guaranteed order), so all the state lives in the
+ * table: the connection record (which call a connection carries), the call item (transcript, the
+ * setup that bound this connection, the last prompt taken, the session language) and the per-call
+ * turn state (which answer streams, its cancel flag, the acknowledgement of a superseded one).
  *
  * - connect: X-Twilio-Signature over the exact relay URL (`?user=…&call=…`, as the call loop
  *   wrote it into <ConversationRelay url>) with the user's Twilio auth token, before anything
  *   else; the call must be that user's, streamed and still active. Refused → nothing is stored.
- * - setup: the callSid must be the stored call's, else the connection is closed.
- * - prompt (last): the caller's turn and the agent turn's placeholder are claimed in one atomic
- *   append (a repeated frame within RELAY_LIMITS.duplicateWindowMs is ignored), then the agent
- *   answers with the streamed runtime; its text goes out as clause-sized `text` tokens, and
- *   between posts one read of the cancel flag stops the turn when the caller barged in. The
- *   stored agent turn is what was sent, or what the caller heard when interrupted, with its
- *   latency from the frame's arrival (first and last token sent).
+ * - setup: binds the connection to the call in one conditional write (the callSid must be the
+ *   stored call's); another call's → the connection is closed.
+ * - prompt (last) / dtmf: the caller's turn and the agent turn's placeholder are claimed in one
+ *   atomic append whose condition is the turn order: the connection's setup came before the frame
+ *   (a prompt racing its setup retries briefly; one before it, or without one, stores and answers
+ *   nothing), no later frame was taken already, and it is not the last prompt's frame again (the
+ *   same words within RELAY_LIMITS.duplicateWindowMs while that answer is not over; said again
+ *   after it, they are a new turn). The agent answers with the streamed runtime; its text goes out
+ *   as clause-sized `text` tokens, each with explicit interruptible/preemptible flags (answers: both;
+ *   the hand-off message, fillers and the goodbye: neither).
+ * - One answer streams at a time: a new answer's start supersedes one still streaming, which stops
+ *   at its next check (between posts, and every RELAY_LIMITS.watchMs while silent) as an interrupt
+ *   would, stores what it sent and acknowledges; the new answer posts nothing before that, and its
+ *   model sees both prompts. The stored agent turn is what was sent (or heard when interrupted),
+ *   with its latency from the frame's arrival (first and last token sent).
+ * - prompt.lang naming another language the call supports (settings.additionalLanguages, declared
+ *   as <Language> elements by the call loop): a `language` message switches voice and recognition
+ *   before the answer, the session language is stored with the claim, and the agent answers in it.
  * - interrupt: sets the flag of the streaming answer; an answer already fully sent (Twilio was
  *   still speaking it) gets its stored text corrected to what was heard.
- * - dtmf: the key reaches the agent as the caller's message ("Key pressed: 1").
  * - A tool call starting speaks a filler first; escalate_to_human speaks messageFallback and, with
  *   a forwarding number, ends the session with handoffData (the <Connect action> dials; call-loop
  *   relayAction), else the call is marked escalated and goes on. Model errors, no agent or no
@@ -26,21 +38,28 @@
  */
 import { createHash } from 'node:crypto';
 import type { CallTurn } from '../../../contract/voice.js';
-import { VOICE_LIMITS } from '../../../contract/voice-limits.js';
-import { parseRelayFrame } from '../../../contract/voice-relay.js';
+import { VOICE_LIMITS, callLanguages } from '../../../contract/voice-limits.js';
+import { parseRelayFrame, type RelayOutboundFrame } from '../../../contract/voice-relay.js';
 import { isId, isUuid } from '../../../lib/ids.js';
 import type { AgentReader } from '../../agents/ports.js';
 import { answerAs, TurnCancelledError, type AgentReply, type HistoryMessage, type ToolExecutor } from '../../agents/runtime/index.js';
 import type { AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
-import type { LiveCallItems, StoredCall } from '../ports.js';
+import type { LiveCallItems, RelayTurnClaim, StoredCall } from '../ports.js';
 import { clauseSplitter } from './clauses.js';
-import type { RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from './ports.js';
+import type { AnswerCheck, RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from './ports.js';
 
 export const RELAY_LIMITS = {
-  /** The same prompt text again within this window is a repeated frame, not the caller repeating themselves. */
+  /** The same prompt text again within this window, while its answer is not over, is a repeated frame. */
   duplicateWindowMs: 2_000,
+  /** How long a prompt waits for its connection's setup frame (handled by a concurrent invocation) from its arrival. */
+  setupWaitMs: 800,
+  /** A streaming answer reads its turn state at least this often, posting or not (a newer answer waits for it to stop). */
+  watchMs: 150,
+  /** How long a new answer waits (polling every supersedePollMs) for the one it supersedes to stop posting. */
+  supersedeWaitMs: 2_000,
+  supersedePollMs: 25,
 } as const;
 
 /** Spoken when a tool call starts, so the caller is not left in silence while it runs. */
@@ -50,7 +69,26 @@ const fillerFor = (language: string) => (language.toLowerCase().startsWith('es')
 /** A keypad press as the caller's message (and transcript line). */
 export const dtmfMessage = (language: string, digit: string) => (language.toLowerCase().startsWith('es') ? `Tecla pulsada: ${digit}` : `Key pressed: ${digit}`);
 
+/**
+ * The supported language a prompt's `lang` names: the same code (any case), or the only supported
+ * one with its primary tag ("en" from automatic detection); null = none, or ambiguous ("es" with
+ * es-ES and es-MX): the session keeps its language.
+ */
+export function languageOf(lang: string | undefined, supported: readonly string[]): string | null {
+  const code = lang?.trim().toLowerCase();
+  if (!code) return null;
+  const exact = supported.find((l) => l.toLowerCase() === code);
+  if (exact) return exact;
+  const primary = code.split('-')[0];
+  const same = supported.filter((l) => l.toLowerCase().split('-')[0] === primary);
+  return same.length === 1 ? same[0]! : null;
+}
+
 const ESCALATE_TO_HUMAN = 'escalate_to_human';
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Text that is part of the answer (the caller may cut it, and so may a newer answer), or ours to say whole (fillers, hand-off, goodbye). */
+type Speech = 'answer' | 'whole';
 
 export interface RelaySessionDeps {
   calls: LiveCallItems;
@@ -70,6 +108,8 @@ export interface RelaySessionDeps {
   now?: () => number;
   /** Bound of one agent turn (default VOICE_LIMITS.turnMs). */
   turnMs?: number;
+  /** RELAY_LIMITS overrides (tests). */
+  limits?: Partial<Record<keyof typeof RELAY_LIMITS, number>>;
   onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
   onInfo?: (message: string, data?: Record<string, unknown>) => void;
 }
@@ -84,7 +124,7 @@ export interface RelayHandshake {
 }
 
 export interface FrameMeta {
-  /** Epoch ms the frame reached us: turn latencies are measured from it. */
+  /** Epoch ms the frame reached us (API Gateway's request time): turn latencies and the frames' order count from it. */
   arrivedAt: number;
   /** API Gateway's id of this message (the same on a retried invocation). */
   messageId?: string;
@@ -95,10 +135,21 @@ export const relayCallUrl = (base: string, userId: string, callId: string) => `$
 
 const live = (call: StoredCall | null): call is StoredCall => call !== null && call.status === 'active' && !call.endedByUs;
 
+/** A claimed turn once its answer may speak: its slot, whether it started (not superseded before), the language to switch to first. */
+interface TurnGo {
+  slot: number;
+  started: boolean;
+  switchTo: string | null;
+}
+
+/** How an answer ended: fully sent, interrupted (what the caller heard), superseded by a newer one; null while streaming. */
+type Ending = 'sent' | { heard: string } | 'superseded';
+
 export function createRelaySession(deps: RelaySessionDeps) {
   const now = deps.now ?? Date.now;
   const iso = (t: number = now()) => new Date(t).toISOString();
   const turnMs = deps.turnMs ?? VOICE_LIMITS.turnMs;
+  const limits: Record<keyof typeof RELAY_LIMITS, number> = { ...RELAY_LIMITS, ...deps.limits };
   const onError = deps.onError ?? (() => undefined);
   const onInfo = deps.onInfo ?? (() => undefined);
 
@@ -114,7 +165,14 @@ export function createRelaySession(deps: RelaySessionDeps) {
       onInfo('Voice relay: handshake for a call that is not a live streamed call', { userId, callId });
       return false;
     }
-    await deps.connections.put({ connectionId: h.connectionId, userId, callId, agentId: call.agent?._id ?? null, connectedAt: iso() });
+    await deps.connections.put({
+      connectionId: h.connectionId,
+      userId,
+      callId,
+      agentId: call.agent?._id ?? null,
+      languages: callLanguages(call.settings),
+      connectedAt: iso(),
+    });
     return true;
   }
 
@@ -123,38 +181,96 @@ export function createRelaySession(deps: RelaySessionDeps) {
   }
 
   /**
-   * One answer's posts: in order, the cancel flag read between two, timings of the first and last.
-   * `turn` (the claimed slot once the turn state an interrupt flags is written; null when the turn
-   * was not claimed) is awaited before the first post only, so the claim and that write overlap
-   * the agent's reads and the model instead of delaying them. Unclaimed: nothing is posted.
+   * One answer's posts: in order, the turn state checked between two (and by a watcher while the
+   * answer is silent), timings of the first and last text token. `turn` (the claimed slot once the
+   * turn state is written and any superseded answer has stopped; null when the turn was not taken)
+   * is awaited before the first post only, so the claim and those writes overlap the agent's reads
+   * and the model instead of delaying them. Not taken, or not started: nothing is posted. Right
+   * before the last token, finish() settles the answer as fully sent (or how it was cut).
    */
-  function answerStream(conn: RelayConnectionRecord, turn: Promise<number | null>) {
+  function answerStream(conn: RelayConnectionRecord, turn: Promise<TurnGo | null>) {
     const abort = new AbortController();
     let chain: Promise<void> = Promise.resolve();
-    let slot: number | null = null;
+    let go: TurnGo | null = null;
     let sent = '';
     let posts = 0;
     let firstAt: number | null = null;
     let lastAt: number | null = null;
-    let heard: { heard: string } | null = null;
+    let ending: Ending | null = null;
+    let finished = false;
     let stopped = false;
+    let lastCheckAt = 0;
+    let checking = false;
+    let watcher: ReturnType<typeof setInterval> | undefined;
     const stop = () => {
       stopped = true;
+      clearInterval(watcher);
       abort.abort();
     };
-    const send = (token: string, last: boolean) => {
+    let settled: Promise<void> | null = null;
+    /** Once no more posts can go out: the answer is settled with finish() (a newer answer may be waiting for it). */
+    const settle = () =>
+      (settled ??= chain.then(async () => {
+        if (!finished && speaking(go)) await finish(go.slot);
+      }));
+    const cut = (state: AnswerCheck): boolean => {
+      if (state === 'go') return false;
+      ending = state;
+      stop();
+      // Acknowledged as soon as the post in flight is done, not when the model or a tool returns.
+      settle().catch((error: unknown) => onError('Voice relay: a cut answer could not be settled', error, { callId: conn.callId }));
+      return true;
+    };
+    const check = async (slot: number): Promise<boolean> => {
+      lastCheckAt = now();
+      return cut(await deps.turns.check(conn.userId, conn.callId, slot));
+    };
+    const finish = async (slot: number): Promise<Ending> => {
+      finished = true;
+      ending = await deps.turns.finish(conn.userId, conn.callId, slot);
+      return ending;
+    };
+    const speaking = (g: TurnGo | null): g is TurnGo => g !== null && g.started && g.slot >= 0;
+
+    // A silent answer (the model thinking, a tool running) still notices an interrupt or a newer answer.
+    void turn.then((g) => {
+      go = g;
+      if (!speaking(g) || stopped) return;
+      lastCheckAt = now();
+      watcher = setInterval(() => {
+        if (stopped || checking || now() - lastCheckAt < limits.watchMs) return;
+        checking = true;
+        check(g.slot)
+          .catch((error: unknown) => onError('Voice relay: the turn state could not be read', error, { callId: conn.callId }))
+          .finally(() => (checking = false));
+      }, limits.watchMs);
+    });
+
+    const post = async (frame: RelayOutboundFrame): Promise<boolean> => {
+      if (await deps.posts.post(conn.connectionId, frame)) return true;
+      onInfo('Voice relay: the caller is gone; the answer stops', { callId: conn.callId });
+      stop();
+      return false;
+    };
+
+    const send = (token: string, last: boolean, speech: Speech) => {
       chain = chain.then(async () => {
         if (stopped) return;
         try {
-          if (posts === 0 && (slot = await turn) === null) return stop();
-          if (posts > 0 && slot !== null && slot >= 0) {
-            heard = await deps.turns.cancelled(conn.userId, conn.callId, slot);
-            if (heard) return stop();
-          }
-          if (!(await deps.posts.post(conn.connectionId, { type: 'text', token, last }))) {
-            onInfo('Voice relay: the caller is gone; the answer stops', { callId: conn.callId });
-            return stop();
-          }
+          if (posts === 0) {
+            go = await turn;
+            if (!go || !go.started) return stop();
+            if (go.switchTo) {
+              // The caller speaks another language the call supports: voice and recognition first.
+              if (!(await post({ type: 'language', ttsLanguage: go.switchTo, transcriptionLanguage: go.switchTo }))) return;
+              posts++;
+            }
+          } else if (!last && speaking(go) && (await check(go.slot))) return;
+          // The last token settles the answer first (fully sent, or how it was cut): a prompt arriving
+          // once the caller heard it end is new speech, not a repeated frame.
+          if (last && speaking(go) && (await finish(go.slot)) !== 'sent') return stop();
+          const whole = speech === 'whole';
+          if (!(await post({ type: 'text', token, last, interruptible: !whole, preemptible: !whole }))) return;
         } catch (error) {
           onError('Voice relay: a text token could not be posted; the answer stops', error, { callId: conn.callId });
           return stop();
@@ -172,30 +288,86 @@ export function createRelaySession(deps: RelaySessionDeps) {
       stop,
       /** Stops the model only (the turn's bound passed): the posts go on. */
       abortModel: () => abort.abort(),
-      done: () => chain,
-      result: () => ({ sent, firstAt, lastAt, heard }),
+      /** Every post done; the answer settled (an answer cut before its last token acknowledges here). */
+      done: async (): Promise<void> => {
+        await chain;
+        clearInterval(watcher);
+        stopped = true;
+        await settle();
+      },
+      result: () => ({ sent, firstAt, lastAt, ending }),
     };
   }
 
   /** The agent turn as stored: what was sent (or heard), and when its first and last tokens went out. */
-  function agentTurn(at: string, arrivedAt: number, r: { sent: string; firstAt: number | null; lastAt: number | null; heard: { heard: string } | null }): CallTurn {
+  function agentTurn(at: string, arrivedAt: number, r: { sent: string; firstAt: number | null; lastAt: number | null; ending: Ending | null }): CallTurn {
+    const heard = r.ending !== null && typeof r.ending === 'object' ? r.ending.heard : null;
+    const cut = heard !== null || r.ending === 'superseded';
     return {
       role: 'agent',
-      content: r.heard ? r.heard.heard : r.sent,
+      content: heard ?? r.sent,
       at,
       confidence: null,
       ...(r.firstAt !== null && r.lastAt !== null ? { latency: { firstTokenMs: Math.max(0, r.firstAt - arrivedAt), lastTokenMs: Math.max(0, r.lastAt - arrivedAt) } } : {}),
-      ...(r.heard ? { interrupted: true } : {}),
+      ...(cut ? { interrupted: true } : {}),
     };
   }
 
-  async function callerTurn(conn: RelayConnectionRecord, message: string, dedupKey: string, meta: FrameMeta): Promise<void> {
+  /**
+   * The turn's claim (RelayTurnClaim's order rules): retried while the connection's setup is still
+   * being handled, and once as the same words said again when the answer to the last prompt is
+   * over. The claimed slot and the session language before it, or null (nothing is answered).
+   */
+  async function claimTurn(conn: RelayConnectionRecord, input: Omit<RelayTurnClaim, 'repeatOf'>, meta: FrameMeta) {
+    const { userId, callId } = conn;
+    let repeatOf: number | undefined;
+    for (let wait = 25; ; ) {
+      const claim = await deps.calls.claimRelayTurn(userId, callId, { ...input, ...(repeatOf !== undefined ? { repeatOf } : {}) });
+      if ('slot' in claim) return claim;
+      if ('repeated' in claim) {
+        const previous = claim.repeated;
+        if (repeatOf === undefined && previous.slot >= 0 && (await deps.turns.status(userId, callId, previous.slot)).over) {
+          repeatOf = previous.at;
+          continue;
+        }
+        onInfo('Voice relay: a repeated prompt frame was ignored', { userId, callId, messageId: meta.messageId });
+        return null;
+      }
+      if (claim.refused === 'no-setup' && now() - meta.arrivedAt + wait <= limits.setupWaitMs) {
+        await sleep(wait);
+        wait *= 2;
+        continue;
+      }
+      const why = {
+        'no-setup': 'a frame before (or without) its connection’s setup was ignored',
+        stale: 'a frame older than one already taken was ignored',
+        ended: 'a frame after the call ended was ignored',
+        missing: 'a frame for a missing call was ignored',
+      }[claim.refused];
+      onInfo(`Voice relay: ${why}`, { userId, callId, messageId: meta.messageId });
+      return null;
+    }
+  }
+
+  /** Waits (bounded) until the superseded answer in `slot` posts nothing more. */
+  async function untilStopped(conn: RelayConnectionRecord, slot: number): Promise<void> {
+    const until = now() + limits.supersedeWaitMs;
+    while (!(await deps.turns.status(conn.userId, conn.callId, slot)).stopped) {
+      if (now() >= until) {
+        onInfo('Voice relay: the superseded answer did not acknowledge in time; the new one speaks', { callId: conn.callId, slot });
+        return;
+      }
+      await sleep(limits.supersedePollMs);
+    }
+  }
+
+  async function callerTurn(conn: RelayConnectionRecord, message: string, dedupKey: string, meta: FrameMeta, lang?: string): Promise<void> {
     const { userId, callId } = conn;
     // Everything before the model runs side by side: the call, its agent (its id is on the
     // connection record), the ChatGPT connection, and the turn's claim — which only appends to a
-    // live call, so a prompt after the end changes nothing. The model does not wait for the claim
-    // (a conditional append to the call item, the slowest of them): the first post and every tool
-    // call do, and a refused claim (a repeated frame, a call that just ended) stops it unheard.
+    // live call, in order, after this connection's setup, so a frame out of turn changes nothing.
+    // The model does not wait for the claim (a conditional append to the call item, the slowest of
+    // them): the first post and every tool call do, and a refused claim stops it unheard.
     const callRead = deps.calls.get(userId, callId);
     const agentRead =
       conn.agentId !== undefined
@@ -205,26 +377,26 @@ export function createRelaySession(deps: RelaySessionDeps) {
         : callRead.then((c) => (c?.agent ? deps.agents.get(userId, c.agent._id) : null));
     const askedAt = iso(meta.arrivedAt);
     const answerAt = iso();
-    const claim: Promise<number | null> = deps.calls
-      .claimRelayTurn(userId, callId, {
+    const languages = conn.languages ?? [];
+    const spoken = languageOf(lang, languages);
+    const claim = claimTurn(
+      conn,
+      {
         turns: [
           { role: 'user', content: message, at: askedAt, confidence: null },
           { role: 'agent', content: '', at: answerAt, confidence: null },
         ],
         dedupKey,
         now: meta.arrivedAt,
-        windowMs: RELAY_LIMITS.duplicateWindowMs,
-      })
-      .then(
-        (claimed) => {
-          if (claimed === 'duplicate') onInfo('Voice relay: a repeated prompt frame was ignored', { userId, callId, messageId: meta.messageId });
-          return typeof claimed === 'object' ? claimed.slot : null;
-        },
-        (error: unknown) => {
-          onError('Voice relay: the caller’s turn could not be stored; no answer', error, { userId, callId });
-          return null;
-        },
-      );
+        windowMs: limits.duplicateWindowMs,
+        connectionId: conn.connectionId,
+        ...(spoken ? { language: spoken } : {}),
+      },
+      meta,
+    ).catch((error: unknown) => {
+      onError('Voice relay: the caller’s turn could not be stored; no answer', error, { userId, callId });
+      return null;
+    });
     const readyReads = Promise.all([agentRead, deps.ai.forUser(userId)]);
     readyReads.catch(() => undefined);
     const call = await callRead;
@@ -237,32 +409,51 @@ export function createRelaySession(deps: RelaySessionDeps) {
           onError('Voice relay: the agent or the ChatGPT connection could not be read; error message', error, { userId, callId });
           return null;
         });
+    // The language the answer is spoken in: the caller's when the call supports it, else the session's.
+    const language = spoken ?? call.relayLanguage ?? s.language;
 
-    // The turn state (the cancel flag an interrupt sets) exists before the first post.
-    const turn = claim.then(async (slot) => {
-      if (slot !== null && slot >= 0) await deps.turns.start(userId, callId, slot);
-      return slot;
+    // The turn state (the cancel flag an interrupt sets) exists, and an answer this one supersedes
+    // has stopped posting, before the first post.
+    const turn = claim.then(async (claimed): Promise<TurnGo | null> => {
+      if (!claimed) return null;
+      const switchTo = spoken && spoken !== (claimed.previousLanguage ?? languages[0] ?? s.language) ? spoken : null;
+      if (claimed.slot < 0) return { slot: claimed.slot, started: true, switchTo };
+      const start = await deps.turns.start(userId, callId, claimed.slot);
+      if (!start.started) onInfo('Voice relay: a newer answer started first; this one is not spoken', { callId, slot: claimed.slot });
+      else if (start.supersedes !== null) await untilStopped(conn, start.supersedes);
+      return { slot: claimed.slot, started: start.started, switchTo };
     });
     turn.catch(() => undefined);
     const out = answerStream(conn, turn);
-    void claim.then((slot) => slot === null && out.stop());
+    void turn.then((go) => (!go || !go.started) && out.stop(), () => out.stop());
     const tools: ToolExecutor = {
       execute: async (tool, args, options) =>
         (await claim) === null ? { ok: false, result: 'The turn was not taken.' } : deps.tools.execute(tool, args, options),
     };
     const splitter = clauseSplitter();
-    const say = (tokens: string[]) => tokens.forEach((t) => void out.send(t, false));
+    /** What the splitter returned, in order: the model's text, then (interjected) a sentence of ours. */
+    let lastSpeech: Speech = 'answer';
+    const say = (tokens: string[], speech: Speech = 'answer') =>
+      tokens.forEach((t) => {
+        lastSpeech = speech;
+        void out.send(t, false, speech);
+      });
+    const interject = (text: string, speech: Speech) => {
+      const { before, own } = splitter.interject(text);
+      say(before);
+      say(own, speech);
+    };
 
     let escalation: AgentReply['escalation'] = null;
     let ended: 'max_duration' | null = null;
     if (overTime) {
-      say(splitter.interject(s.messageGoodbye));
+      interject(s.messageGoodbye, 'whole');
       ended = 'max_duration';
     } else {
       const [agent, connection] = (await ready) ?? [null, null];
       if (!agent || !connection) {
         onInfo(!agent ? 'Voice relay: the call’s agent is gone; error message' : 'Voice relay: no ChatGPT integration; error message', { userId, callId });
-        say(splitter.interject(s.messageError));
+        interject(s.messageError, 'answer');
       } else {
         // The read may already hold this turn's claim: the caller's words go in as `message`.
         const history: HistoryMessage[] = call.messages
@@ -285,6 +476,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
             deadline: now() + turnMs,
             now,
             onError,
+            // A call that can switch languages answers in the one it speaks now.
+            ...(languages.length > 1 ? { replyLanguage: language } : {}),
             stream: {
               signal: out.signal,
               skipHandoffReply: true,
@@ -292,20 +485,20 @@ export function createRelaySession(deps: RelaySessionDeps) {
               onToolStart: (names) => {
                 if (filler || names.every((n) => n === ESCALATE_TO_HUMAN)) return;
                 filler = true;
-                say(splitter.interject(fillerFor(s.language)));
+                interject(fillerFor(language), 'whole');
               },
             },
           });
           escalation = reply.escalation;
-          if (escalation) say(splitter.interject(s.messageFallback));
+          if (escalation) interject(s.messageFallback, 'whole');
           // After the answer was spoken: the write never delays what the caller hears.
           await deps.recordUnanswered?.(userId, agent._id, reply.unanswered, { channel: 'voice', callId });
         } catch (error) {
-          // Cancelled by a barge-in or a gone caller: nothing more to say. Anything else (the
-          // model failed, or the turn's bound passed) still owes the caller an answer.
+          // Cancelled by a barge-in, a newer answer or a gone caller: nothing more to say. Anything
+          // else (the model failed, or the turn's bound passed) still owes the caller an answer.
           if (!(error instanceof TurnCancelledError) || timedOut) {
             onError('Voice relay: the agent could not answer; error message', error, { userId, callId, timedOut });
-            say(splitter.interject(s.messageError));
+            interject(s.messageError, 'answer');
           }
         } finally {
           clearTimeout(timer);
@@ -313,17 +506,20 @@ export function createRelaySession(deps: RelaySessionDeps) {
       }
     }
 
-    void out.send(splitter.flush(), true);
+    const rest = splitter.flush();
+    if (rest !== '') lastSpeech = 'answer';
+    void out.send(rest, true, lastSpeech);
     await out.done();
-    const slot = await turn;
-    if (slot === null) return;
-    let result = out.result();
-    if (!result.heard && slot >= 0) {
-      // Exactly one of "fully sent" and an interrupt wins (the turn state's conditional writes).
-      const heard = await deps.turns.finish(userId, callId, slot);
-      if (heard) result = { ...result, heard };
+    const go = await turn;
+    if (!go || !go.started) {
+      // Taken but superseded before it spoke: the placeholder says so (nothing was sent).
+      if (go) await storeAnswer(conn, go.slot, answerAt, meta.arrivedAt, { ...out.result(), ending: 'superseded' });
+      return;
     }
-    await storeAnswer(conn, slot, answerAt, meta.arrivedAt, result);
+    const result = out.result();
+    await storeAnswer(conn, go.slot, answerAt, meta.arrivedAt, result);
+    // A superseded answer leaves the call to the newer one.
+    if (result.ending === 'superseded') return;
 
     if (escalation) {
       const reason = escalation.reason.slice(0, 500);
@@ -357,9 +553,9 @@ export function createRelaySession(deps: RelaySessionDeps) {
     }
     switch (f.type) {
       case 'setup': {
-        const call = await deps.calls.get(conn.userId, conn.callId);
-        if (!call || call.callSid !== f.callSid) {
-          onInfo('Voice relay: setup for another call; the connection is closed', { callId: conn.callId });
+        const bound = await deps.calls.bindRelaySetup(conn.userId, conn.callId, { callSid: f.callSid, connectionId, at: meta.arrivedAt });
+        if (!bound) {
+          onInfo('Voice relay: setup for another call (or one that is over); the connection is closed', { callId: conn.callId });
           await deps.connections.delete(connectionId);
           await deps.posts.close(connectionId);
         }
@@ -369,12 +565,13 @@ export function createRelaySession(deps: RelaySessionDeps) {
         const text = f.voicePrompt.trim();
         if (!f.last || text === '') return;
         const key = `p:${createHash('sha256').update(text.toLowerCase()).digest('base64url')}`;
-        return callerTurn(conn, text, key, meta);
+        return callerTurn(conn, text, key, meta, f.lang);
       }
       case 'dtmf': {
         const call = await deps.calls.get(conn.userId, conn.callId);
         if (!live(call)) return;
-        return callerTurn(conn, dtmfMessage(call.settings.language, f.digit), `d:${meta.messageId ?? `${f.digit}:${meta.arrivedAt}`}`, meta);
+        const language = call.relayLanguage ?? call.settings.language;
+        return callerTurn(conn, dtmfMessage(language, f.digit), `d:${meta.messageId ?? `${f.digit}:${meta.arrivedAt}`}`, meta);
       }
       case 'interrupt': {
         const heard = f.utteranceUntilInterrupt.trim();
@@ -382,6 +579,9 @@ export function createRelaySession(deps: RelaySessionDeps) {
         if (outcome && !outcome.streaming) await deps.calls.setRelayHeard(conn.userId, conn.callId, outcome.slot, heard);
         return;
       }
+      case 'info':
+        onInfo('Voice relay: ConversationRelay info', { callId: conn.callId, description: f.description });
+        return;
       case 'error':
         onInfo('Voice relay: ConversationRelay reported an error', { callId: conn.callId, description: f.description });
         return;
