@@ -1,5 +1,6 @@
 /**
- * The AWS WAF web ACL in front of CloudFront (site and /api/*). A CLOUDFRONT-scope web ACL can
+ * The AWS WAF web ACL in front of CloudFront (site and /api/*): AWS managed rules, a per-IP
+ * rate limit, and a lower one on the sign-in routes. A CLOUDFRONT-scope web ACL can
  * only be created in us-east-1, so `edgeWebAcl()` puts it in the app stack when that stack is in
  * us-east-1 (or region-agnostic, as in an offline synth) and otherwise in a small companion
  * stack pinned to us-east-1, whose ARN the app stack reads with a weak cross-region reference
@@ -9,12 +10,34 @@ import { ArnFormat, Stack, Token, type StackProps } from 'aws-cdk-lib';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import * as wafv2 from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
+import { TOO_MANY_SIGN_IN_REQUESTS } from '../../functions/src/domain/auth/throttle.js';
+import { routes } from '../../functions/src/routes.js';
+import { throttleClassOf } from './api.js';
 
 export interface WebAclOptions {
   /** Requests per IP per 5 minutes before the rate rule blocks that IP (webhooks excluded). */
   ratePerIpPer5Min: number;
+  /** Requests per IP per 5 minutes to the sign-in routes before they answer that IP 429; default SIGN_IN_RATE_PER_IP_PER_5_MIN. */
+  signInRatePerIpPer5Min?: number;
   logRetention: logs.RetentionDays;
 }
+
+/**
+ * The sign-in and code routes (the manifest's 'public' routes, API Gateway's 'public' throttle
+ * class): login, register, Google sign-in, refresh, the code e-mails and the reset.
+ */
+export const SIGN_IN_PATHS: readonly string[] = routes.filter((r) => throttleClassOf(r) === 'public').map((r) => r.path);
+
+/**
+ * Sign-in requests per IP per 5 minutes (issue 28: one client sent 2,000 logins over 200
+ * e-mails in 38 s). Far above a person's, or an office's, sign-ins and refreshes; the API's own
+ * per-client failed-login limit (functions/src/domain/auth/throttle.ts) stands behind it.
+ */
+export const SIGN_IN_RATE_PER_IP_PER_5_MIN = 100;
+
+const pathIs = (path: string): wafv2.CfnWebACL.StatementProperty => ({
+  byteMatchStatement: { fieldToMatch: { uriPath: {} }, positionalConstraint: 'EXACTLY', searchString: path, textTransformations: [{ priority: 0, type: 'NONE' }] },
+});
 
 /** Prefix of the paths the per-IP rate rule does not count (providers post from few IPs). */
 export const WEBHOOK_PATH_PREFIX = '/api/webhooks/';
@@ -45,6 +68,9 @@ export class EdgeWebAcl extends Construct {
       description: 'AgentDesk: AWS managed common + known-bad-inputs rules, per-IP rate limit',
       defaultAction: { allow: {} },
       visibilityConfig: visibility('agentdesk-web-acl'),
+      customResponseBodies: {
+        tooManySignIns: { contentType: 'APPLICATION_JSON', content: JSON.stringify({ success: false, message: TOO_MANY_SIGN_IN_REQUESTS }) },
+      },
       rules: [
         {
           name: 'AWSManagedRulesCommonRuleSet',
@@ -92,6 +118,22 @@ export class EdgeWebAcl extends Construct {
             },
           },
           visibilityConfig: visibility('agentdesk-rate-per-ip'),
+        },
+        {
+          // Credential stuffing and code guessing from one address get a budget of their own,
+          // far below RatePerIp's, answered like the API's own limits (429 + the JSON message).
+          name: 'SignInRatePerIp',
+          priority: 40,
+          action: { block: { customResponse: { responseCode: 429, customResponseBodyKey: 'tooManySignIns' } } },
+          statement: {
+            rateBasedStatement: {
+              aggregateKeyType: 'IP',
+              limit: options.signInRatePerIpPer5Min ?? SIGN_IN_RATE_PER_IP_PER_5_MIN,
+              evaluationWindowSec: 300,
+              scopeDownStatement: SIGN_IN_PATHS.length === 1 ? pathIs(SIGN_IN_PATHS[0]!) : { orStatement: { statements: SIGN_IN_PATHS.map(pathIs) } },
+            },
+          },
+          visibilityConfig: visibility('agentdesk-sign-in-rate-per-ip'),
         },
       ],
     });

@@ -28,6 +28,9 @@ export const RATE_ACTIONS = {
 export const TOO_MANY_LOGINS = `Too many failed login attempts. Please try again in ${LOGIN_FAILURE_WINDOW_MINUTES} minutes.`;
 export const TOO_MANY_LOGINS_FROM_CLIENT = `Too many failed login attempts from your network. Please try again in ${LOGIN_FAILURE_WINDOW_MINUTES} minutes.`;
 
+/** What the AWS WAF answers (429) to an address over its sign-in request rate (infra/lib/edge.ts). */
+export const TOO_MANY_SIGN_IN_REQUESTS = 'Too many sign-in requests from your network. Please try again in a few minutes.';
+
 /** The rate limiter's key of a client address (the other keys are e-mails, which hold an '@'). */
 export const clientRateKey = (address: string) => `client:${address}`;
 
