@@ -13,8 +13,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { startLocalStack } from '../local/stack.js';
 import { documentClient } from '../src/adapters/aws/dynamo.js';
 import { DynamoContactRepository } from '../src/adapters/dynamo/contacts.js';
@@ -22,6 +21,7 @@ import { padSeq } from '../src/domain/contacts/contact-id.js';
 import { shortNameOf } from '../src/domain/contacts/records.js';
 import type { StoredContact } from '../src/domain/contacts/ports.js';
 import { contactTokens } from '../src/domain/contacts/text.js';
+import { testDocumentClientAt } from '../test/support/document-clients.js';
 import { arg, percentile, registeredToken, table } from './bench-common.js';
 
 const CONTACTS = arg('contacts', 2_000);
@@ -39,10 +39,7 @@ const stack = await startLocalStack({ dataDir, quiet: true });
 try {
   console.log(`\nContacts at scale: ${CONTACTS.toLocaleString('en-US')} contacts for one user on DynamoDB Local, through the local gateway (${RUNS} requests per call)\n`);
   const { token, userId } = await registeredToken(stack.apiUrl, stack.mailboxUrl);
-  const raw = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: stack.endpoints.dynamodb, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  const raw = testDocumentClientAt(stack.endpoints.dynamodb);
   await raw.send(
     new PutCommand({
       TableName: stack.tableName,
@@ -85,13 +82,9 @@ try {
 
   // ---- count the handler's DynamoDB requests (the gateway runs the handlers in this process)
   let requests = 0;
-  documentClient().middlewareStack.add(
-    (next) => async (input) => {
-      requests++;
-      return next(input);
-    },
-    { step: 'initialize', name: 'benchRequestCounter' },
-  );
+  const client = documentClient();
+  const send = client.send.bind(client);
+  client.send = (command) => (requests++, send(command));
 
   const target = Math.floor(CONTACTS / 2);
   const scenarios: { name: string; path: string; check: (body: { data: unknown[]; pagination: { totalContacts: number } }) => string }[] = [

@@ -24,8 +24,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { LOCAL_CREDENTIALS, LOCAL_REGION, dynamoClient } from '../local/services.js';
+import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.js';
 import { startLocalStack } from '../local/stack.js';
 import { S3IndexSnapshots } from '../src/adapters/aws/index-snapshots.js';
 import { DynamoChunkStore } from '../src/adapters/dynamo/knowledge-chunks.js';
@@ -37,6 +36,7 @@ import type { KnowledgeChunk } from '../src/domain/knowledge/ports.js';
 import { CachedKnowledgeRetriever } from '../src/domain/knowledge/retrieval.js';
 import { createVectorMatrix } from '../src/domain/knowledge/vector-scan.js';
 import { buildPdf, type PdfPage } from '../test/fixtures/knowledge/builders.js';
+import { testDocumentClientAt } from '../test/support/document-clients.js';
 import { arg, percentile, randomUnitVector, seededRandom, table } from './bench-common.js';
 
 const CHUNKS = arg('chunks', 5_000);
@@ -147,7 +147,7 @@ if (!process.argv.includes('--no-cold')) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'agentdesk-bench-knowledge-'));
   const stack = await startLocalStack({ dataDir, quiet: true, env: { LOG_LEVEL: 'ERROR' } });
   try {
-    const db = DynamoDBDocumentClient.from(dynamoClient(stack.endpoints.dynamodb), { marshallOptions: { removeUndefinedValues: true } });
+    const db = testDocumentClientAt(stack.endpoints.dynamodb);
     const store = new DynamoChunkStore(db, stack.tableName);
     const ref = { userId: randomUUID(), agentId: 'bench-cold', knowledgeVersion: 1, language: 'es' as const };
     const bySource = new Map<string, KnowledgeChunk[]>();

@@ -1,25 +1,28 @@
-/** Mailer over SESv2 SendEmail (simple text + HTML content), from config MAIL_FROM. */
-import { SendEmailCommand, type SESv2Client } from '@aws-sdk/client-sesv2';
+/**
+ * Mailer over SESv2 SendEmail (simple text + HTML content), from config MAIL_FROM: the request
+ * the SDK's SESv2 client sends (POST /v2/email/outbound-emails), through aws-json.ts.
+ */
+import type { SendEmailRequest } from '@aws-sdk/client-sesv2';
 import type { Mailer } from '../domain/auth/ports.js';
+import type { SignedJsonRequests } from './aws/aws-json.js';
 
 export class SesMailer implements Mailer {
   constructor(
-    private readonly client: SESv2Client,
+    private readonly ses: SignedJsonRequests,
     private readonly from: string,
   ) {}
 
   async send(message: { to: string; subject: string; text: string; html: string }): Promise<void> {
-    await this.client.send(
-      new SendEmailCommand({
-        FromEmailAddress: this.from,
-        Destination: { ToAddresses: [message.to] },
-        Content: {
-          Simple: {
-            Subject: { Data: message.subject, Charset: 'UTF-8' },
-            Body: { Text: { Data: message.text, Charset: 'UTF-8' }, Html: { Data: message.html, Charset: 'UTF-8' } },
-          },
+    const request: SendEmailRequest = {
+      FromEmailAddress: this.from,
+      Destination: { ToAddresses: [message.to] },
+      Content: {
+        Simple: {
+          Subject: { Data: message.subject, Charset: 'UTF-8' },
+          Body: { Text: { Data: message.text, Charset: 'UTF-8' }, Html: { Data: message.html, Charset: 'UTF-8' } },
         },
-      }),
-    );
+      },
+    };
+    await this.ses('/v2/email/outbound-emails', request, { 'content-type': 'application/json' });
   }
 }

@@ -1,7 +1,7 @@
 /** Wires the admin group: phone-number requests across users, user profiles, and the mailer. */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { sesClient } from '../adapters/aws/ses.js';
+import { sesRequests } from '../adapters/aws/ses.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { SesMailer } from '../adapters/mailer.js';
@@ -14,7 +14,7 @@ export const adminService = once(() => {
   return createAdminService({
     settings: voiceSettingsRepository(),
     users: new DynamoUserRepository(documentClient(), c.TABLE_NAME),
-    mailer: new SesMailer(sesClient(), c.MAIL_FROM),
+    mailer: new SesMailer(sesRequests(), c.MAIL_FROM),
     appUrl: c.APP_URL,
     onMailError: (error) => logger.error('Could not send the number-assigned e-mail', { error: error as Error }),
   });

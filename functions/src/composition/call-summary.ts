@@ -5,7 +5,7 @@
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { sesClient } from '../adapters/aws/ses.js';
+import { sesRequests } from '../adapters/aws/ses.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { SesMailer } from '../adapters/mailer.js';
@@ -50,7 +50,7 @@ export const callSummaryDeps = once((): CallSummaryJobDeps => {
     delivery: createSummaryDelivery({
       calls,
       users,
-      mailer: new SesMailer(sesClient(), c.MAIL_FROM),
+      mailer: new SesMailer(sesRequests(), c.MAIL_FROM),
       whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
       webhook: { post: postSummaryWebhook },
       signingSecret: async (userId) => (await voiceSettingsService().revealSecret(userId)).secret,

@@ -7,7 +7,7 @@
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { sesClient } from '../adapters/aws/ses.js';
+import { sesRequests } from '../adapters/aws/ses.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { SesMailer } from '../adapters/mailer.js';
@@ -21,7 +21,7 @@ const alertSender = once(() =>
   createAlertSender({
     settings: inboxSettingsRepository(),
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
-    mailer: new SesMailer(sesClient(), config().MAIL_FROM),
+    mailer: new SesMailer(sesRequests(), config().MAIL_FROM),
     whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
     appUrl: config().APP_URL,
     onError: (message, error, data) => logger.warn(message, { ...data, error: error as Error }),

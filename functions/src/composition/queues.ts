@@ -3,14 +3,14 @@
  * port only names its queue, the job's type comes from that queue's manifest schema.
  */
 import { queueUrl } from '../config.js';
-import { sqsClient } from '../adapters/aws/sqs.js';
+import { sqsService } from '../adapters/aws/sqs.js';
 import { SqsJobQueue } from '../adapters/aws/sqs-jobs.js';
 import type { KnowledgeJobs } from '../domain/agents/repository.js';
 import type { CallSummaryQueue } from '../domain/voice/ports.js';
 import type { InboundJobQueue } from '../domain/whatsapp/webhook.js';
 import { once } from '../lib/once.js';
 
-export const jobQueue = /* @__PURE__ */ once(() => new SqsJobQueue(sqsClient(), queueUrl));
+export const jobQueue = /* @__PURE__ */ once(() => new SqsJobQueue(sqsService(), queueUrl));
 
 /** file-ingest and url-scrape (agents: uploads, URLs, refresh). */
 export const knowledgeJobs = (): KnowledgeJobs => ({

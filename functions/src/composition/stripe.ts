@@ -4,7 +4,7 @@
  * Manager once per container; without it (local runtime, tests) from the STRIPE_* variables.
  */
 import { config } from '../config.js';
-import { SecretsManagerReader, secretsManagerClient } from '../adapters/aws/secrets-manager.js';
+import { SecretsManagerReader, secretsManagerService } from '../adapters/aws/secrets-manager.js';
 import { logger } from '../adapters/logger.js';
 import { createStripeClient } from '../adapters/stripe/client.js';
 import { StripePaymentGateway } from '../adapters/stripe/gateway.js';
@@ -14,7 +14,7 @@ import { once, onceAsync } from '../lib/once.js';
 
 const secretsSource = once((): (() => Promise<StripeSecrets>) => {
   const c = config();
-  if (c.STRIPE_SECRET_ID) return cachedStripeSecrets(new SecretsManagerReader(secretsManagerClient()), c.STRIPE_SECRET_ID);
+  if (c.STRIPE_SECRET_ID) return cachedStripeSecrets(new SecretsManagerReader(secretsManagerService()), c.STRIPE_SECRET_ID);
   const fromEnv: StripeSecrets = {
     secretKey: c.STRIPE_SECRET_KEY,
     webhookSecret: c.STRIPE_WEBHOOK_SECRET,

@@ -13,8 +13,6 @@
  *   and 10,000 seeded calls (counted with a client middleware around the real reader).
  */
 import { randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import twilio from 'twilio';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoActivityCounters } from '../../src/adapters/dynamo/activity.js';
@@ -29,6 +27,7 @@ import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, get, provided, registerUser, tableName } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { agentTurn, callRepo, callerNumber, seedCall, userTurn } from '../support/seed-calls.js';
+import { testDocumentClientAt, type TestDocumentClient } from '../support/document-clients.js';
 import { localCredentials, testDocumentClient } from '../support/stack-clients.js';
 import { seedCallHistory } from '../support/seed-activity.js';
 import { randomDigits } from '../support/whatsapp.js';
@@ -340,17 +339,10 @@ describe('GET /api/dashboard: median turn latency of a streamed call played thro
 // ------------------------------------------------------------------ bounded reads
 
 /** A document client that counts the DynamoDB requests sent through it. */
-function countingClient(): { db: DynamoDBDocumentClient; count: () => number } {
+function countingClient(): { db: TestDocumentClient; count: () => number } {
   let n = 0;
-  const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: localCredentials });
-  client.middlewareStack.add(
-    (next) => async (args) => {
-      n++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'countRequests' },
-  );
-  return { db: DynamoDBDocumentClient.from(client), count: () => n };
+  const counting: typeof fetch = (input, init) => (n++, fetch(input, init));
+  return { db: testDocumentClientAt(inject('dynamoEndpoint'), { credentials: localCredentials, fetch: counting }), count: () => n };
 }
 
 describe('GET /api/dashboard: a bounded read', () => {

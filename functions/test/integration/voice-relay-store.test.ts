@@ -3,7 +3,8 @@
  * container answers a caller's frames after the first without reading the record again, another
  * container reads it once, and a deleted or expired connection is unknown.
  */
-import { DeleteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '../../src/adapters/aws/dynamo-document.js';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DynamoRelayConnectionStore, RELAY_ITEM_TTL_S } from '../../src/adapters/dynamo/voice-relay.js';

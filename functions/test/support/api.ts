@@ -4,10 +4,10 @@
  * Values come from the global setup's provide() (read with inject()).
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DeleteCommand, DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { inject } from 'vitest';
 import type { AuthSession } from '../../src/contract/auth.js';
+import { testDocumentClientAt, type TestDocumentClient } from './document-clients.js';
 
 /** What a test file's own stack puts in place of the shared stack's values (useOwnStack). */
 const ownStack = new Map<string, string>();
@@ -125,15 +125,10 @@ export async function registerUser(input: { name?: string; email?: string; passw
 
 // ---- the table ----
 
-let client: DynamoDBDocumentClient | undefined;
-export function db(): DynamoDBDocumentClient {
-  client ??= DynamoDBDocumentClient.from(
-    new DynamoDBClient({
-      endpoint: provided('dynamoEndpoint'),
-      region: 'us-east-1',
-      credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-    }),
-  );
+let client: TestDocumentClient | undefined;
+/** The SDK's document client for the tests' own reads and writes, which the app's repositories take too. */
+export function db(): TestDocumentClient {
+  client ??= testDocumentClientAt(provided('dynamoEndpoint'), { marshallOptions: {} });
   return client;
 }
 

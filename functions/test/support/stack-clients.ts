@@ -3,20 +3,19 @@
  * AWS SDK clients pointed at the emulators, the SES mailbox and the SQS dead-letter list.
  */
 import { inject } from 'vitest';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import { S3Client } from '@aws-sdk/client-s3';
 import { SQSClient } from '@aws-sdk/client-sqs';
 import type { DeadLetter, QueueStats } from '../../local/sqs-dispatcher.js';
+import { testDocumentClientAt, type TestDocumentClient } from './document-clients.js';
 
 /** s3rver checks signatures made with this pair; the other emulators accept any. */
 export const localCredentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
 const region = 'us-east-1';
 
-export function testDocumentClient(): DynamoDBDocumentClient {
-  const client = new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region, credentials: localCredentials });
-  return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+/** The SDK's document client for the tests' own reads and writes, which the app's repositories take too. */
+export function testDocumentClient(): TestDocumentClient {
+  return testDocumentClientAt(inject('dynamoEndpoint'), { credentials: localCredentials });
 }
 
 export function testCognitoClient(): CognitoIdentityProviderClient {

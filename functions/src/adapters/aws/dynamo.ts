@@ -1,17 +1,17 @@
 /**
- * One module per AWS client, so a function bundles only the SDK clients it uses.
- * In AWS the endpoints are unset and the SDK talks to the real services; locally
+ * One module per AWS service, so a function bundles only what it uses.
+ * In AWS the endpoints are unset and the client talks to the real services; locally
  * they point at the emulators.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { config } from '../../config.js';
 import { once } from '../../lib/once.js';
+import { createDocumentClient } from './dynamo-document.js';
 
 export const documentClient = once(() => {
   const { AWS_REGION, DYNAMODB_ENDPOINT } = config();
-  const client = new DynamoDBClient({ region: AWS_REGION, endpoint: DYNAMODB_ENDPOINT });
-  return DynamoDBDocumentClient.from(client, {
+  return createDocumentClient({
+    region: AWS_REGION,
+    ...(DYNAMODB_ENDPOINT ? { endpoint: DYNAMODB_ENDPOINT } : {}),
     marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
   });
 });

@@ -1,8 +1,13 @@
-import { SESv2Client } from '@aws-sdk/client-sesv2';
 import { config } from '../../config.js';
 import { once } from '../../lib/once.js';
+import { publicEndpoint, signedJsonRequests } from './aws-json.js';
 
-export const sesClient = once(() => {
+/**
+ * SESv2 (REST-JSON: the operation is the path) over fetch (aws-json.ts) instead of the SDK's
+ * SESv2 client (issue 28: ~60 KB of every function that sends an e-mail). Signed as service
+ * 'ses'; its public endpoint is email.{region}.
+ */
+export const sesRequests = once(() => {
   const { AWS_REGION, SES_ENDPOINT } = config();
-  return new SESv2Client({ region: AWS_REGION, endpoint: SES_ENDPOINT });
+  return signedJsonRequests({ service: 'ses', region: AWS_REGION, endpoint: SES_ENDPOINT || publicEndpoint('email', AWS_REGION) });
 });

@@ -5,10 +5,12 @@
  * again once; still refused, the send fails naming them, so the caller can act: mark its items
  * failed instead of leaving them pending (knowledge), or answer 500 so Meta redelivers (WhatsApp).
  * Splitting a delivery too big for one message is the WhatsApp webhook's job (domain/whatsapp/
- * webhook.ts), before it gets here.
+ * webhook.ts), before it gets here. SendMessageBatch goes through aws-json.ts (fetch + Signature
+ * V4), not the SDK's SQS client (issue 28); the request is the SDK's.
  */
-import { SendMessageBatchCommand, type SendMessageBatchRequestEntry, type SQSClient } from '@aws-sdk/client-sqs';
+import type { SendMessageBatchRequestEntry, SendMessageBatchResult } from '@aws-sdk/client-sqs';
 import type { QueueJob, QueueName } from '../../routes.js';
+import type { AwsJsonService } from './aws-json.js';
 
 const MAX_BATCH_ENTRIES = 10;
 const MAX_BATCH_BYTES = 256 * 1024;
@@ -34,7 +36,7 @@ export function packBatches<T>(items: readonly T[], bytesOf: (item: T) => number
 
 export class SqsJobQueue {
   constructor(
-    private readonly sqs: SQSClient,
+    private readonly sqs: AwsJsonService,
     private readonly queueUrl: (queue: QueueName) => string,
   ) {}
 
@@ -47,7 +49,7 @@ export class SqsJobQueue {
       let pending = batch;
       let codes: string[] = [];
       for (let attempt = 0; attempt < 2 && pending.length > 0; attempt++) {
-        const { Failed = [] } = await this.sqs.send(new SendMessageBatchCommand({ QueueUrl, Entries: pending }));
+        const { Failed = [] } = await this.sqs.call<SendMessageBatchResult>('SendMessageBatch', { QueueUrl, Entries: pending });
         const failed = new Set(Failed.map((f) => f.Id));
         codes = Failed.map((f) => f.Code ?? 'unknown');
         pending = pending.filter((e) => failed.has(e.Id));

@@ -3,7 +3,7 @@
  * route group that reads typed phone numbers. A function of its own (not the user repository) so
  * those groups bundle only this; a profile that never chose a country gets the deployment's default.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { userPk } from './keys.js';
 
 export function dynamoAccountCountry(db: DynamoDBDocumentClient, tableName: string, defaultCountry: string) {

@@ -14,7 +14,7 @@
  * Writes are plain UpdateItems beside the main write (like MSGSTATS): ADDs on one item never
  * conflict, and a failed counter write is logged, never failing the call, message or contact.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ActivityCounters, ActivityDeltas, FinishedCall } from '../../domain/dashboard/ports.js';
 import { latencyAttribute, latencyHistogram } from '../../domain/dashboard/turn-latency.js';
 import { logger } from '../logger.js';

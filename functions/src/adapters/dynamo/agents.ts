@@ -13,7 +13,7 @@
  * partition for begins_with.) Children are created in a transaction with a ConditionCheck on the
  * agent, so none is ever written under a deleted agent.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { AGENT_LIMITS, DEFAULT_MIN_RELEVANCE } from '../../contract/agent-limits.js';
 import type { AddEntryOutcome } from '../../domain/agents/entries.js';
 import type { AgentReader, AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';

@@ -3,7 +3,7 @@
  * repository so the authorizer and the public API's functions bundle only GetItem/UpdateItem:
  * the hash lookup, and the per-key request window with lastUsedAt on the key item.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ApiKeyIdentity, ApiKeyLookup, ApiKeyUsage, UseDecision } from '../../domain/api-keys/ports.js';
 import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { userPk } from './keys.js';

@@ -8,7 +8,7 @@
  * The per-request paths (authorizer lookup, rate limit) are in api-key-access.ts: no
  * transaction code in the bundles of the public API's functions.
  */
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ApiKeyRepository, CreateOutcome, StoredApiKey } from '../../domain/api-keys/ports.js';
 import { keySk, lookupKey } from './api-key-access.js';
 import { itemCodec, strOrNull } from './item-codec.js';

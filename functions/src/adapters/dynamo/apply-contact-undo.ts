@@ -3,7 +3,7 @@
  * one item per apply, expiresAt (epoch seconds) the TTL. Taking one is a conditional delete (this
  * call's, not expired) that returns the item, so a token works once even under concurrent undos.
  */
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ApplyUndoRecord, ApplyUndoStore } from '../../domain/voice/apply-contact.js';
 import { isConditionFailure } from './conditions.js';
 import { userPk } from './keys.js';

@@ -6,7 +6,7 @@
  * - batchGetItems: BatchGetItem, 100 keys a request, the chunks in parallel.
  * - batchDeleteKeys: BatchWriteItem of DeleteRequests, 25 a request, one chunk after another.
  */
-import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 
 type Item = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  * call is active and has no `handoffAt` yet. The writer that wins queues the owner's notice; a
  * retried <Connect action> finds the condition false.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { CallHandoffs } from '../../domain/voice/call-loop.js';
 import { conditionHolds } from './conditions.js';
 import { userPk } from './keys.js';

@@ -2,8 +2,8 @@
  * CodeStore over the single table: pk=EMAIL#{sha256(email)}, sk=VERIFY | RESET.
  * Only the salted hash is stored; expiresAt is the TTL attribute (readers check it too).
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '../aws/dynamo-document.js';
+import type { DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { CodePurpose, CodeStore, StoredCode } from '../../domain/auth/ports.js';
 import { conditionHolds, ignoreConditionFailure, unlessConditionFails } from './conditions.js';
 import { emailPk } from './keys.js';

@@ -7,7 +7,7 @@
  * DynamoDB Local spends most of a write on the request, not the item: 5,000 contacts as ~5,000
  * transactions took minutes; packed, a fraction of that.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ContactBulkWriter } from '../../domain/contacts/job-ports.js';
 import type { StoredContact } from '../../domain/contacts/ports.js';
 import { mapLimit } from '../../lib/map-limit.js';

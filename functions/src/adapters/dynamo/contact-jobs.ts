@@ -6,7 +6,7 @@
  * - sk=CJOBB#{jobId}#{batch}: one committed batch of an import: the ids it created (undo) and its
  *   report rows (the error report), written in the same transaction that moves the job's cursor.
  */
-import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ContactJobStore, ContactUpload, ExportJobRecord, ImportBatch, ImportJobRecord, ReportRow } from '../../domain/contacts/job-ports.js';
 import type { ImportJobStatus } from '../../contract/contact-jobs.js';
 import { isConditionFailure } from './conditions.js';

@@ -5,7 +5,7 @@
  * one only for contacts found by phone and not already read. Eventually consistent: a rename
  * shows on the next read a moment later at most.
  */
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ContactName, ContactNameLookup, ContactNames } from '../../domain/contacts/names.js';
 import { batchGetItems } from './batch.js';
 import { userPk } from './keys.js';

@@ -6,7 +6,7 @@
  * USER#{u}#CONTACT#{id} → conversationIds), then ONE BatchGetItem of the calls and conversations
  * (projected). Eventually consistent beyond the contact read.
  */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ContactTimelineItem } from '../../contract/contact-timeline.js';
 import type { ContactTimelineReader } from '../../domain/contacts/timeline.js';
 import { batchGetItems } from './batch.js';

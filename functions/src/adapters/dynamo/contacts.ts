@@ -18,7 +18,7 @@
  * Every create, update and delete is ONE TransactWriteItems over the contact, its guard, its
  * tokens and its counter shard, so the counters and the index never disagree with the contacts.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '../aws/dynamo-document.js';
 import type { ContactSource, ContactStats } from '../../contract/contacts.js';
 import {
   ContactChangedError,

@@ -10,7 +10,7 @@
  * - pk=USER#{u}, sk=CONVS#STATS: conversations per status (moved inside the status-change
  *   transaction, so the board's counts never disagree with the statuses).
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { CONVERSATION_STATUSES, type ConversationStats, type ConversationStatus } from '../../contract/whatsapp.js';
 import type {
   AssigneeFilter,

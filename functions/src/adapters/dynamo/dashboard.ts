@@ -9,7 +9,7 @@
  *
  * Eventually consistent reads (a dashboard may lag a write by a moment; half the read cost).
  */
-import { QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ActivityDay, DashboardReader, DashboardSnapshot, RecentCall, TopCaller } from '../../domain/dashboard/ports.js';
 import { activitySk, callersGsi } from './activity.js';
 import { batchGetItems, type BatchGetOptions } from './batch.js';

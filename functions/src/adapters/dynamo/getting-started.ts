@@ -12,7 +12,7 @@
  * The tested marker is `testedAt` on the agent item, SET once (condition: absent); a container
  * remembers agents it marked so later turns do not write again.
  */
-import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { GettingStartedFacts, GettingStartedStore } from '../../domain/dashboard/getting-started.js';
 import { batchGetItems } from './batch.js';
 import { ignoreConditionFailure } from './conditions.js';

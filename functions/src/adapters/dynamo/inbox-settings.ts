@@ -3,7 +3,7 @@
  * pk=USER#{u}, sk=INBOX#SETTINGS holds the whole InboxSettings object. A setting missing from
  * the item (never saved, or added after it was saved) reads as its default.
  */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { INBOX_DEFAULTS, type InboxSettings } from '../../contract/inbox.js';
 import type { InboxSettingsRepository } from '../../domain/conversations/ports.js';
 import { userPk } from './keys.js';

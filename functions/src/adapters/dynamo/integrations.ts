@@ -3,7 +3,7 @@
  * knowledge"): pk=USER#{sub}, sk=INTEGRATION#{type}; by id on gsi1 (gsi1pk=INTEGRATION#{id},
  * gsi1sk=INTEGRATION) for the webhook URLs of later channels. Credentials hold sealed secrets.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { IntegrationType } from '../../contract/integrations.js';
 import type { IntegrationRecord, IntegrationRepository } from '../../domain/integrations/records.js';
 import { unlessConditionFails } from './conditions.js';

@@ -16,7 +16,7 @@
  * resends UnprocessedItems with exponential backoff and jitter; still unprocessed after the last
  * try is an error (the queue retries the job; writes are idempotent).
  */
-import { BatchWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '../aws/dynamo-document.js';
 import type { ChunkStore, KnowledgeChunk, KnowledgeSourceKind } from '../../domain/knowledge/ports.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';

@@ -21,7 +21,7 @@ import {
   TransactWriteCommand,
   UpdateCommand,
   type DynamoDBDocumentClient,
-} from '@aws-sdk/lib-dynamodb';
+} from '../aws/dynamo-document.js';
 import type { MessageStats, MessageStatus, TimeFilter } from '../../contract/whatsapp.js';
 import {
   statusCanMove,

@@ -6,7 +6,7 @@
  * A read notification expires 90 days after it was read (TTL); an unread one stays, so the
  * counter never counts an item that is gone.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../contract/notification-kinds.js';
 import type { NotificationPage, NotificationRepository, StoredNotification } from '../../domain/notifications/ports.js';
 import { conditionHolds } from './conditions.js';

@@ -4,7 +4,7 @@
  * (and at most `pageMax`, 1000 unless said), so no more than `cap` items are read. queryPages() hands the pages over as they come
  * (listings consumed page by page); queryItems() collects them.
  */
-import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from '../aws/dynamo-document.js';
 
 type Item = Record<string, unknown>;
 

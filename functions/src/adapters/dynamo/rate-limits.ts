@@ -3,8 +3,8 @@
  * window) at pk=EMAIL#{sha256(email)}, sk=RATE#{action}#{windowSeconds}#{windowIndex},
  * incremented with an atomic ADD and expiring (TTL) when the window is over.
  */
-import { DeleteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, UpdateCommand } from '../aws/dynamo-document.js';
+import type { DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { Clock, RateDecision, RateLimiter, RateReservation, RateRule } from '../../domain/auth/ports.js';
 import { batchGetItems } from './batch.js';
 import { ignoreConditionFailure, isConditionFailure } from './conditions.js';

@@ -5,7 +5,7 @@
  * - count item  pk=USER#{sub}, sk=SAVEDREPLIES#COUNT: n (capped in the create transaction)
  * Create, rename and delete change the reply, its title item and the count in ONE transaction.
  */
-import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { SavedReplyRepository, SavedReplyWriteOutcome, StoredSavedReply } from '../../domain/conversations/saved-replies.js';
 import { itemCodec } from './item-codec.js';
 import { userPk } from './keys.js';

@@ -7,8 +7,8 @@
  *   atomic ADD with the limit in the condition.
  * - pk=STRIPE_EVENT#{evt_id}, sk=EVENT: webhook idempotency claims (TTL 30 days).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type UpdateCommandInput } from '../aws/dynamo-document.js';
+import type { DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { PlanId, SubscriptionStatus, UsageAction } from '../../contract/billing.js';
 import {
   StaleWriteError,

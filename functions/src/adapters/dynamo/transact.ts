@@ -7,7 +7,7 @@
  * common under concurrency (two calls ringing at once, a contact import). A real condition
  * failure is thrown at once, with its reasons (see `cancellationReasons`).
  */
-import { TransactWriteCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]['TransactItems']>[number];
 type Item = Record<string, unknown>;

@@ -8,7 +8,7 @@
  * Kept ≤ AGENT_LIMITS.unansweredKept per agent: the list reads the newest ones and deletes what
  * lies beyond (best effort; the TTL removes what a failed prune left). Readers skip expired items.
  */
-import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { UnansweredQuestion } from '../../contract/agents.js';
 import { UNANSWERED_KEPT, type UnansweredStore } from '../../domain/knowledge/unanswered.js';
 import { batchDeleteKeys } from './batch.js';

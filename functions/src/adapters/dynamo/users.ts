@@ -2,8 +2,8 @@
  * UserRepository over the single table: pk=USER#{sub}, sk=PROFILE (indexed by e-mail on gsi1:
  * gsi1pk=EMAIL#{sha256(email)}, gsi1sk=PROFILE); subscription at sk=SUBSCRIPTION.
  */
-import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '../aws/dynamo-document.js';
+import type { DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { ProfilePatch, UserProfile, UserRepository } from '../../domain/auth/ports.js';
 import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { withoutKeys } from './item-codec.js';

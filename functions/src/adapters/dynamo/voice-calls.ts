@@ -16,7 +16,7 @@
  *   set by create and REMOVEd by finish, so only active calls are in it. The stale-call sweeper
  *   Queries it for calls started before a time (gsi1sk < :before), never a Scan.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import { latencyStats } from '../../domain/voice/latency.js';
 import type { CallItems, CallPage, CallRepository, LiveCallItems, RelayClaim, RelayTurnClaim, StoredCall } from '../../domain/voice/ports.js';

@@ -19,7 +19,7 @@
  * before everything else a prompt does. A record deleted by another container is only stale here
  * for a connection that sends no more frames ($disconnect, or closed after a wrong setup).
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { AnswerCheck, AnswerStart, InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState } from '../../domain/voice/relay/ports.js';
 import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { userPk } from './keys.js';

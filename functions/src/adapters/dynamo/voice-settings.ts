@@ -8,7 +8,7 @@
  * - gsi1pk=PHONE_REQUESTS#{status}, gsi1sk={requestedAt}#{userId} on the same item while a
  *   request exists: the admin's list across users, newest first, one Query per status.
  */
-import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { EMPTY_PHONE_REQUEST, VOICE_DEFAULTS, type PhoneNumberRequest } from '../../contract/voice.js';
 import type { StoredVoiceSettings, VoiceSettingsRepository } from '../../domain/voice/ports.js';
 import { conditionHolds } from './conditions.js';

@@ -5,7 +5,7 @@
  * conversations. Split from conversations.ts so the contacts group (unlink on contact delete,
  * Import from WhatsApp) bundles only this.
  */
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { WhatsAppCustomer, WhatsAppCustomers } from '../../domain/contacts/ports.js';
 import { ignoreConditionFailure, unlessConditionFails } from './conditions.js';
 import { itemCodec, text } from './item-codec.js';

@@ -5,9 +5,12 @@
  * encrypted data key to KMS (Decrypt). The KMS key never leaves KMS; plaintext data keys live only
  * for one call. Opened values are kept in a small in-memory cache for the warm Lambda, so a chat
  * turn does not pay a KMS round trip for the same API key every time.
+ *
+ * KMS is called through aws-json.ts (fetch + Signature V4), not the SDK's KMS client (issue 28):
+ * the same GenerateDataKey and Decrypt requests, whose binary members travel as base64 in JSON.
  */
-import { DecryptCommand, GenerateDataKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import type { SecretBox } from '../../domain/secrets/ports.js';
+import type { AwsJsonService } from '../aws/aws-json.js';
 import { SecretOpenError, b64, decrypt, encrypt, fromB64 } from './aes-gcm.js';
 
 const PREFIX = 'v1:kms';
@@ -19,19 +22,21 @@ export class KmsSecretBox implements SecretBox {
   private readonly opened = new Map<string, string>();
 
   constructor(
-    private readonly kms: KMSClient,
+    private readonly kms: AwsJsonService,
     private readonly keyId: string,
   ) {}
 
   async seal(plaintext: string): Promise<string> {
     if (!this.keyId) throw new Error('SECRETS_KEY_ID is not configured');
-    const out = await this.kms.send(
-      new GenerateDataKeyCommand({ KeyId: this.keyId, KeySpec: 'AES_256', EncryptionContext: ENCRYPTION_CONTEXT }),
-    );
+    const out = await this.kms.call<{ Plaintext?: string; CiphertextBlob?: string }>('GenerateDataKey', {
+      KeyId: this.keyId,
+      KeySpec: 'AES_256',
+      EncryptionContext: ENCRYPTION_CONTEXT,
+    });
     if (!out.Plaintext || !out.CiphertextBlob) throw new Error('KMS returned no data key');
-    const dataKey = out.Plaintext;
+    const dataKey = Buffer.from(out.Plaintext, 'base64');
     try {
-      const sealed = [PREFIX, b64(out.CiphertextBlob), ...encrypt(dataKey, plaintext, PREFIX)].join(':');
+      const sealed = [PREFIX, b64(Buffer.from(out.CiphertextBlob, 'base64')), ...encrypt(dataKey, plaintext, PREFIX)].join(':');
       this.remember(sealed, plaintext);
       return sealed;
     } finally {
@@ -46,14 +51,12 @@ export class KmsSecretBox implements SecretBox {
     if (parts.length !== 5 || `${parts[0]}:${parts[1]}` !== PREFIX) throw new SecretOpenError('Not a KMS-sealed secret');
     let dataKey: Uint8Array | undefined;
     try {
-      const out = await this.kms.send(
-        new DecryptCommand({
-          CiphertextBlob: fromB64(parts[2]),
-          KeyId: this.keyId || undefined,
-          EncryptionContext: ENCRYPTION_CONTEXT,
-        }),
-      );
-      dataKey = out.Plaintext;
+      const out = await this.kms.call<{ Plaintext?: string }>('Decrypt', {
+        CiphertextBlob: fromB64(parts[2]).toString('base64'),
+        KeyId: this.keyId || undefined,
+        EncryptionContext: ENCRYPTION_CONTEXT,
+      });
+      dataKey = out.Plaintext ? Buffer.from(out.Plaintext, 'base64') : undefined;
     } catch (error) {
       const name = (error as Error).name;
       if (name === 'InvalidCiphertextException' || name === 'IncorrectKeyException') throw new SecretOpenError();

@@ -5,7 +5,7 @@
  * helpers tell a failed condition from any other error.
  */
 import { ConditionalCheckFailedException, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '../../../src/adapters/aws/dynamo-document.js';
 import { describe, expect, it } from 'vitest';
 import { BATCH_MAX_ATTEMPTS, batchDeleteKeys, batchGetItems, UnprocessedKeysError } from '../../../src/adapters/dynamo/batch.js';
 import { conditionHolds, ignoreConditionFailure, isConditionFailure, unlessConditionFails } from '../../../src/adapters/dynamo/conditions.js';

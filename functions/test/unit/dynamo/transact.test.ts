@@ -3,7 +3,7 @@
  * (per-user counters under concurrency) is retried; a real condition failure is not.
  */
 import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { DynamoDBDocumentClient } from '../../../src/adapters/aws/dynamo-document.js';
 import { describe, expect, it } from 'vitest';
 import { cancellationReasons, transactWrite } from '../../../src/adapters/dynamo/transact.js';
 

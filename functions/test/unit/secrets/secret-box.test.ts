@@ -1,6 +1,7 @@
 /**
- * Secret boxes: the local key-file box, and the KMS envelope box driven by the real KMS SDK
- * against a tiny fake KMS (awsJson1_1: GenerateDataKey / Decrypt) on loopback.
+ * Secret boxes: the local key-file box, and the KMS envelope box (KMS through aws-json.ts, fetch +
+ * Signature V4, issue 28) against a tiny fake KMS (awsJson1_1: GenerateDataKey / Decrypt) on
+ * loopback; the box's requests are the KMS SDK's (the SDK sends the same ones to the same fake).
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -8,8 +9,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, GenerateDataKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { awsJsonService } from '../../../src/adapters/aws/aws-json.js';
 import { SecretOpenError } from '../../../src/adapters/secrets/aes-gcm.js';
 import { KmsSecretBox } from '../../../src/adapters/secrets/kms-box.js';
 import { LocalSecretBox } from '../../../src/adapters/secrets/local-box.js';
@@ -113,9 +115,13 @@ async function startFakeKms() {
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new KMSClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' }, maxAttempts: 1 });
+  const credentials = { accessKeyId: 'AKIDTEST', secretAccessKey: 'secret' };
+  const client = new KMSClient({ endpoint, region: 'us-east-1', credentials, maxAttempts: 1 });
+  const service = awsJsonService({ service: 'kms', targetPrefix: 'TrentService', jsonVersion: '1.1', endpoint, region: 'us-east-1', credentials: async () => credentials, maxAttempts: 1 });
   return {
+    /** The KMS SDK: the oracle of the requests. */
     client,
+    service,
     calls,
     close: () => {
       client.destroy();
@@ -124,7 +130,7 @@ async function startFakeKms() {
   };
 }
 
-describe('KmsSecretBox (envelope encryption through the KMS SDK)', () => {
+describe('KmsSecretBox (envelope encryption through KMS)', () => {
   const KEY_ID = 'arn:aws:kms:us-east-1:123456789012:key/test';
   let kms: Awaited<ReturnType<typeof startFakeKms>>;
   let otherKms: Awaited<ReturnType<typeof startFakeKms>>;
@@ -138,7 +144,7 @@ describe('KmsSecretBox (envelope encryption through the KMS SDK)', () => {
   });
 
   it('asks KMS for an AES-256 data key per seal and stores only the encrypted data key', async () => {
-    const box = new KmsSecretBox(kms.client, KEY_ID);
+    const box = new KmsSecretBox(kms.service, KEY_ID);
     const before = kms.calls.length;
 
     const one = await box.seal(SECRET);
@@ -153,8 +159,8 @@ describe('KmsSecretBox (envelope encryption through the KMS SDK)', () => {
   });
 
   it('opens with KMS Decrypt, then from the warm cache', async () => {
-    const sealed = await new KmsSecretBox(kms.client, KEY_ID).seal(SECRET);
-    const fresh = new KmsSecretBox(kms.client, KEY_ID);
+    const sealed = await new KmsSecretBox(kms.service, KEY_ID).seal(SECRET);
+    const fresh = new KmsSecretBox(kms.service, KEY_ID);
     const before = kms.calls.length;
 
     const first = await fresh.open(sealed);
@@ -166,19 +172,36 @@ describe('KmsSecretBox (envelope encryption through the KMS SDK)', () => {
   });
 
   it('detects a tampered ciphertext or encrypted data key', async () => {
-    const sealed = await new KmsSecretBox(kms.client, KEY_ID).seal(SECRET);
+    const sealed = await new KmsSecretBox(kms.service, KEY_ID).seal(SECRET);
 
-    await expect(new KmsSecretBox(kms.client, KEY_ID).open(tamper(sealed, 4))).rejects.toBeInstanceOf(SecretOpenError);
-    await expect(new KmsSecretBox(kms.client, KEY_ID).open(tamper(sealed, 2))).rejects.toBeInstanceOf(SecretOpenError);
+    await expect(new KmsSecretBox(kms.service, KEY_ID).open(tamper(sealed, 4))).rejects.toBeInstanceOf(SecretOpenError);
+    await expect(new KmsSecretBox(kms.service, KEY_ID).open(tamper(sealed, 2))).rejects.toBeInstanceOf(SecretOpenError);
+  });
+
+  it('sends the KMS SDK’s GenerateDataKey and Decrypt requests', async () => {
+    const box = new KmsSecretBox(kms.service, KEY_ID);
+    const before = kms.calls.length;
+    const sealed = await box.seal(SECRET);
+    await new KmsSecretBox(kms.service, KEY_ID).open(sealed);
+    const [generate, decrypt] = kms.calls.slice(before);
+
+    const context = { app: 'agentdesk', purpose: 'integration-secret' };
+    const blob = Buffer.from(sealed.split(':')[2]!, 'base64url');
+    await kms.client.send(new GenerateDataKeyCommand({ KeyId: KEY_ID, KeySpec: 'AES_256', EncryptionContext: context }));
+    await kms.client.send(new DecryptCommand({ CiphertextBlob: blob, KeyId: KEY_ID, EncryptionContext: context }));
+    const [sdkGenerate, sdkDecrypt] = kms.calls.slice(-2);
+
+    expect(generate).toEqual(sdkGenerate);
+    expect(decrypt).toEqual(sdkDecrypt);
   });
 
   it('cannot open a value under another KMS key, nor a locally sealed value', async () => {
-    const sealed = await new KmsSecretBox(kms.client, KEY_ID).seal(SECRET);
+    const sealed = await new KmsSecretBox(kms.service, KEY_ID).seal(SECRET);
     const dir = mkdtempSync(join(tmpdir(), 'secret-box-'));
     const local = await new LocalSecretBox(join(dir, 'k')).seal(SECRET);
     rmSync(dir, { recursive: true, force: true });
 
-    await expect(new KmsSecretBox(otherKms.client, KEY_ID).open(sealed)).rejects.toBeInstanceOf(SecretOpenError);
-    await expect(new KmsSecretBox(kms.client, KEY_ID).open(local)).rejects.toBeInstanceOf(SecretOpenError);
+    await expect(new KmsSecretBox(otherKms.service, KEY_ID).open(sealed)).rejects.toBeInstanceOf(SecretOpenError);
+    await expect(new KmsSecretBox(kms.service, KEY_ID).open(local)).rejects.toBeInstanceOf(SecretOpenError);
   });
 });

@@ -1,12 +1,13 @@
 /**
  * The generic SQS job sender against the local runtime's SQS (the same endpoint and in-process
- * dispatcher `npm start` and the integration tests use), driven by the real @aws-sdk/client-sqs.
+ * dispatcher `npm start` and the integration tests use), through the app's SQS calls (aws-json.ts;
+ * test/unit/aws/aws-json.test.ts checks they are the SDK client's).
  */
-import { SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SqsDispatcher, type MessageInput } from '../../../local/sqs-dispatcher.js';
 import { queueUrlFor, startSqsEndpoint } from '../../../local/sqs-endpoint.js';
 import { freePort } from '../../../local/ports.js';
+import { awsJsonService, type AwsJsonService } from '../../../src/adapters/aws/aws-json.js';
 import { packBatches, SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
 import { workers, type QueueName } from '../../../src/routes.js';
 
@@ -25,7 +26,7 @@ let stopEndpoint: () => Promise<void>;
 let endpoint: string;
 /** Entries per SendMessageBatch call, in order. */
 let calls: number[] = [];
-let sqs: SQSClient;
+let sqs: AwsJsonService;
 
 beforeAll(async () => {
   dispatcher = new RefusingDispatcher({
@@ -38,14 +39,21 @@ beforeAll(async () => {
   const started = await startSqsEndpoint(dispatcher, await freePort());
   endpoint = started.endpoint;
   stopEndpoint = started.stop;
-  sqs = new SQSClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } });
-  sqs.middlewareStack.add(
-    (next) => async (args) => {
-      calls.push(((args.input as { Entries?: unknown[] }).Entries ?? []).length);
-      return next(args);
+  const service = awsJsonService({
+    service: 'sqs',
+    targetPrefix: 'AmazonSQS',
+    jsonVersion: '1.0',
+    region: 'us-east-1',
+    endpoint,
+    headers: { 'x-amzn-query-mode': 'true' },
+    credentials: async () => ({ accessKeyId: 'local', secretAccessKey: 'local' }),
+  });
+  sqs = {
+    call: (operation, input) => {
+      calls.push(((input as { Entries?: unknown[] }).Entries ?? []).length);
+      return service.call(operation, input);
     },
-    { step: 'initialize', name: 'countBatches' },
-  );
+  };
 });
 
 afterEach(async () => {
@@ -55,7 +63,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  sqs.destroy();
   await stopEndpoint();
   dispatcher.stop();
 });
