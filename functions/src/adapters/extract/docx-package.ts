@@ -35,9 +35,9 @@ const MB = 1024 * 1024;
  *   5–15:1; one repeated paragraph packs about 340:1 (the issue's file), deflate's ceiling is
  *   ~1,030:1. Small parts may pack tighter (an empty table, a styles part): they cannot unpack to much.
  * - 400,000 tags and 20 MB read: mammoth parses the XML into a DOM at ~1.3 KB of memory per tag
- *   (measured: 450,000 tags, 10 MB of document.xml, took the process to 680 MB for 9 s), so the
- *   worst case stays near 550 MB, inside the worker's 1,024 MB. A 300-page formatted document has
- *   100,000–200,000 (and would pass the 2,000-chunk cap anyway past a few hundred pages).
+ *   (measured: 450,000 tags, 10 MB of document.xml, took the process from 108 to 680 MB for 9 s),
+ *   so the worst case adds about 520 MB, inside the worker's 1,024 MB. A 300-page formatted
+ *   document has 100,000–200,000 (and would pass the 2,000-chunk cap anyway past a few hundred pages).
  */
 export const DOCX_LIMITS: DocxLimits = {
   maxEntries: 5_000,

@@ -5,6 +5,7 @@
  * legacy encoding of .txt files) as the last resort. Binary content (many control characters) is
  * refused as not text.
  */
+import { DEFAULT_CHUNKING, MAX_DOCUMENT_CHARS } from '../../domain/knowledge/chunking.js';
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
 import type { StructuredDocument } from '../../domain/knowledge/ports.js';
 import { utf16WithoutBom } from '../../domain/knowledge/sniff.js';
@@ -12,7 +13,10 @@ import { textBlocks } from './structure.js';
 
 /** A text file → headings, paragraphs and delimited tables (structure.ts). */
 export function extractText(bytes: Uint8Array, declaredCharset?: string): StructuredDocument {
-  return { blocks: textBlocks(decodeText(bytes, declaredCharset)) };
+  const text = decodeText(bytes, declaredCharset);
+  // More than can ever be chunked: refused before it is split into blocks (issue 28).
+  if (text.length > MAX_DOCUMENT_CHARS) throw new KnowledgeSourceError(knowledgeMessages.tooManyChunks(DEFAULT_CHUNKING.maxChunks));
+  return { blocks: textBlocks(text) };
 }
 
 export function decodeText(bytes: Uint8Array, declaredCharset?: string): string {

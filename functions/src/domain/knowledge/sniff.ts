@@ -45,7 +45,8 @@ function isDosExecutable(bytes: Uint8Array): boolean {
 
 /** Names of the entries of a ZIP archive, from its central directory (or its local headers when that cannot be read). */
 export function zipEntryNames(bytes: Uint8Array): string[] {
-  const directory = readZipDirectory(bytes);
+  // At most what a ZIP without ZIP64 can list: sniffing reads names, not a million of them.
+  const directory = readZipDirectory(bytes, 0xffff);
   if (directory.ok && directory.entries.length > 0) return directory.entries.map((entry) => entry.name);
   const decoder = new TextDecoder();
   const names: string[] = [];
