@@ -160,6 +160,22 @@ describe('local gateway', () => {
     expect(res.event?.headers['cloudfront-viewer-address']).toMatch(/^127\.0\.0\.1:\d+$/);
   });
 
+  it('survives a client that stops half way through its body (aborted upload), and keeps serving', async () => {
+    const { port } = new URL(gateway.url);
+    await new Promise<void>((resolve) => {
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/api/login', headers: { 'content-type': 'multipart/form-data; boundary=zz', 'content-length': '100000' } });
+      req.on('error', () => resolve());
+      req.write('--zz\r\nContent-Disposition: form-data; name="x"; filename="a.png"\r\n\r\nxx');
+      setTimeout(() => {
+        req.destroy();
+        resolve();
+      }, 50);
+    });
+    await new Promise((r) => setTimeout(r, 50));
+
+    expect((await call('/config.json')).status).toBe(200);
+  });
+
   it('answers 400 to a request target no URL can hold (it was a 500), and keeps serving', async () => {
     const { port } = new URL(gateway.url);
     const status = await new Promise<number>((resolve, reject) => {
