@@ -160,9 +160,10 @@ export function createDocumentClient(options: DocumentClientOptions): DynamoDBDo
     ...(options.credentials ? { credentials: options.credentials } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  // As DynamoDBDocumentClient sets them: a top-level map or list is marshalled as M/L, outputs unwrapped.
-  const toWire = (value: unknown) => marshall(value as Record<string, unknown>, { ...options.marshallOptions, convertTopLevelContainer: true });
-  const fromWire = (value: unknown) => unmarshall(value as Record<string, never>, { convertWithoutMapWrapper: true });
+  // As DynamoDBDocumentClient sets them: a top-level map or list is marshalled as M/L, outputs
+  // unwrapped; binary values (B, BS) travel as base64 in JSON, as the SDK's protocol sends them.
+  const toWire = (value: unknown) => binaryToBase64(marshall(value as Record<string, unknown>, { ...options.marshallOptions, convertTopLevelContainer: true }));
+  const fromWire = (value: unknown) => unmarshall(base64ToBinary(value) as Record<string, never>, { convertWithoutMapWrapper: true });
   return {
     async send<I, O>(command: DocumentCommand<I, O>): Promise<O> {
       const request = processKeysInObj(command.input as object, toWire, command.inputNodes) as Record<string, unknown>;
@@ -173,6 +174,38 @@ export function createDocumentClient(options: DocumentClientOptions): DynamoDBDo
     },
   };
 }
+
+type Wire = Record<string, unknown>;
+const base64 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+/** As the SDK decodes a blob: a Uint8Array over the decoded bytes. */
+const bytesOf = (text: unknown) => {
+  const buffer = Buffer.from(String(text), 'base64');
+  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+};
+
+/** An AttributeValue with its binary members (B, BS, inside M and L too) as base64 strings. */
+function binaryToBase64(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const av = value as Wire;
+  if (av.B instanceof Uint8Array) return { B: base64(av.B) };
+  if (Array.isArray(av.BS)) return { BS: (av.BS as Uint8Array[]).map(base64) };
+  if (Array.isArray(av.L)) return { L: av.L.map(binaryToBase64) };
+  if (av.M && typeof av.M === 'object') return { M: mapValues(av.M as Wire, binaryToBase64) };
+  return value;
+}
+
+/** The inverse for an answer's AttributeValue: B and BS decoded to bytes. */
+function base64ToBinary(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const av = value as Wire;
+  if (typeof av.B === 'string') return { B: bytesOf(av.B) };
+  if (Array.isArray(av.BS)) return { BS: av.BS.map(bytesOf) };
+  if (Array.isArray(av.L)) return { L: av.L.map(base64ToBinary) };
+  if (av.M && typeof av.M === 'object') return { M: mapValues(av.M as Wire, base64ToBinary) };
+  return value;
+}
+
+const mapValues = (map: Wire, fn: (v: unknown) => unknown) => Object.fromEntries(Object.entries(map).map(([k, v]) => [k, fn(v)]));
 
 // lib-dynamodb's commands/utils.js walk, as it is (functions are dropped, undefined results too).
 type Process = (value: unknown) => unknown;

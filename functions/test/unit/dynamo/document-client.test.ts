@@ -70,8 +70,28 @@ async function both<O>(viaSdk: () => Promise<O>, viaApp: () => Promise<O>, reply
 }
 
 const T = 'table';
-const item = { pk: 'USER#1', sk: 'CONTACT#a', name: 'Lucía', tags: ['vip'], count: 3, flags: new Set(['a', 'b']), nested: { at: null, ok: true, gone: undefined }, skip: undefined };
-const wireItem = { pk: { S: 'USER#1' }, sk: { S: 'CONTACT#a' }, n: { N: '12' }, list: { L: [{ S: 'x' }, { N: '1' }] }, map: { M: { a: { BOOL: true } } }, set: { SS: ['a'] } };
+const vector = new Uint8Array(new Float32Array([0.25, -1, 3.5]).buffer);
+const item = {
+  pk: 'USER#1',
+  sk: 'CONTACT#a',
+  name: 'Lucía',
+  tags: ['vip'],
+  count: 3,
+  flags: new Set(['a', 'b']),
+  nested: { at: null, ok: true, gone: undefined, bytes: Buffer.from('hi') },
+  vector,
+  skip: undefined,
+};
+const wireItem = {
+  pk: { S: 'USER#1' },
+  sk: { S: 'CONTACT#a' },
+  n: { N: '12' },
+  list: { L: [{ S: 'x' }, { N: '1' }, { B: 'AAEC' }] },
+  map: { M: { a: { BOOL: true }, raw: { B: Buffer.from(vector).toString('base64') } } },
+  set: { SS: ['a'] },
+  vector: { B: Buffer.from(vector).toString('base64') },
+  blobs: { BS: ['AQ==', 'Ag=='] },
+};
 
 describe('the app’s document client sends the SDK’s requests', () => {
   const cases: Array<[string, () => sdk.GetCommand | object, () => app.DocumentCommand<unknown, unknown>]> = [
@@ -122,7 +142,11 @@ describe('the app’s document client reads the SDK’s answers', () => {
   it('GetItem, UpdateItem (Attributes), Query (Items, LastEvaluatedKey), BatchGetItem (Responses, UnprocessedKeys), BatchWriteItem (UnprocessedItems)', async () => {
     const get = await both(() => sdkClient().send(new sdk.GetCommand({ TableName: T, Key: { pk: 'a' } })), () => appClient().send(new app.GetCommand({ TableName: T, Key: { pk: 'a' } })), { Item: wireItem });
     expect(get.appOut).toEqual(get.sdkOut);
-    expect(get.appOut).toMatchObject({ Item: { pk: 'USER#1', n: 12, list: ['x', 1], map: { a: true }, set: new Set(['a']) } });
+    expect(get.appOut).toMatchObject({ Item: { pk: 'USER#1', n: 12, map: { a: true }, set: new Set(['a']) } });
+    // Binary attributes come back as bytes (a stored vector reads as the floats written).
+    const read = (get.appOut as { Item: { vector: Uint8Array } }).Item.vector;
+    expect(read).toBeInstanceOf(Uint8Array);
+    expect([...new Float32Array(read.slice().buffer)]).toEqual([0.25, -1, 3.5]);
 
     seen.length = 0;
     const update = await both(
