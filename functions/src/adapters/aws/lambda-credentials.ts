@@ -5,8 +5,13 @@
  * Lambda always gives a function its role's credentials in the environment
  * (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN), so the rest of the default
  * chain (SSO, STS web identity, INI files, IMDS: two nested SDK clients, ~90 KB minified)
- * can never be used there and only slows every cold start.
+ * can never be used there and only slows every cold start. Read here directly rather than with
+ * @aws-sdk/credential-provider-env's fromEnv, whose error class and feature tracking bring
+ * ~16 KB of the SDK's core into functions that no longer use an SDK client (issue 28).
  */
-import { fromEnv } from '@aws-sdk/credential-provider-env';
-
-export const defaultProvider = (init?: Parameters<typeof fromEnv>[0]) => fromEnv(init);
+export const defaultProvider = () => async () => {
+  // eslint-disable-next-line no-restricted-properties -- the role's credentials are Lambda's to set (and renew), not configuration: read where the SDK reads them
+  const { AWS_ACCESS_KEY_ID: accessKeyId, AWS_SECRET_ACCESS_KEY: secretAccessKey, AWS_SESSION_TOKEN: sessionToken } = process.env;
+  if (!accessKeyId || !secretAccessKey) throw new Error('Unable to find environment variable credentials.');
+  return { accessKeyId, secretAccessKey, ...(sessionToken ? { sessionToken } : {}) };
+};
