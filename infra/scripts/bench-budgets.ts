@@ -8,14 +8,15 @@
 export const API_BUDGET = { sizeKb: 400, loadMs: 150 } as const;
 
 /**
- * A customer's first contact (issue 28): the incoming-call webhook, the WhatsApp webhook and the
- * voice relay answer before anything else of ours has run, so their cold start is the customer's
- * wait (a ringing line, silence, a delayed WhatsApp tick).
+ * A customer's first contact (issue 28): the incoming-call webhook (POST …/twilio/{userId}/voice,
+ * served by the voice-webhook function with the rest of the call loop), the WhatsApp webhook and
+ * the voice relay answer before anything else of ours has run, so their cold start is the
+ * customer's wait (a ringing line, silence, a delayed WhatsApp tick).
  */
 export const FIRST_CONTACT_BUDGET = { sizeKb: 300, loadMs: 100 } as const;
 
 /** The functions held to FIRST_CONTACT_BUDGET, by manifest name; one that is not in the manifest is a missing row. */
-export const FIRST_CONTACT_FUNCTIONS = ['voice-incoming', 'whatsapp-webhook', 'voice-relay'] as const;
+export const FIRST_CONTACT_FUNCTIONS = ['voice-webhook', 'whatsapp-webhook', 'voice-relay'] as const;
 
 /**
  * Workers run off the request path (a queued job waits for them anyway), and document parsing
