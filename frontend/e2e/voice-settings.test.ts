@@ -3,7 +3,7 @@
  * /voice-settings saves numeric fields as numbers, keeps premium voices unselectable, resets to
  * the defaults after the confirmation, and requests then cancels a phone number (with the SPEC §5
  * confirmation); the conversation mode (real time or classic) with the note for a voice that cannot
- * answer in real time; the Integrations modal sets up Twilio Voice against the fake Twilio and shows the
+ * answer in real time; the additional languages of real-time calls; the Integrations modal sets up Twilio Voice against the fake Twilio and shows the
  * webhook URLs, tests the connection and disconnects after confirming; an administrator (Cognito
  * group 'admin') sees the Admin entry and assigns a number to a pending request.
  */
@@ -138,6 +138,31 @@ describe('voice settings', () => {
     await eventually(() => page.getByText('Voice settings reset to defaults').count()).toBeGreaterThan(0);
     await eventually(() => streaming.isChecked()).toBe(true);
     expect((await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).conversationMode).toBe('streaming');
+  });
+
+  it('adds languages a real-time call switches to (issue 28): chosen in the form, saved, and dropped when one becomes the main language', async () => {
+    const page = await newPage(browser());
+    await subscribedUserOn(page, '/voice-settings', 'voice-languages');
+    const additional = page.getByTestId('additional-languages-select');
+    await eventually(() => additional.count()).toBe(1);
+    expect(await additional.textContent()).toBe('None');
+
+    await additional.click();
+    expect(await page.getByTestId('additional-language-es-ES').count()).toBe(0);
+    await page.getByTestId('additional-language-en-US').click();
+    await page.getByTestId('additional-language-en-GB').click();
+    await page.keyboard.press('Escape');
+    expect(await additional.textContent()).toBe('English (United States), English (United Kingdom)');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await eventually(() => page.getByText('Voice settings updated successfully').count()).toBeGreaterThan(0);
+    expect((await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).additionalLanguages).toEqual(['en-US', 'en-GB']);
+
+    // English (United Kingdom) as the main language: it is no longer an additional one.
+    await page.getByRole('combobox', { name: /^Language/ }).click();
+    await page.getByRole('option', { name: /^English \(United Kingdom\)/ }).click();
+    await eventually(() => additional.textContent()).toBe('English (United States)');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await eventually(() => callApi<VoiceSettings>(page, 'GET', '/api/voice-settings').then((s) => [s.language, s.additionalLanguages])).toEqual(['en-GB', ['en-US']]);
   });
 
   it('sets up Twilio Voice in the Integrations modal, shows the webhook URLs, tests and disconnects', async () => {
