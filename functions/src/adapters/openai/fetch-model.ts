@@ -18,6 +18,7 @@ import {
   type Embedder,
   type ModelToolCall,
 } from '../../domain/ai/ports.js';
+import { parseRetryAfter } from '../../domain/retry.js';
 import {
   OutboundBlockedError,
   OutboundError,
@@ -63,13 +64,13 @@ class CallerError {
   constructor(readonly error: unknown) {}
 }
 
-/** HTTP status of an error answer → ModelError (the message is for logs). */
-export function statusError(status: number): ModelError {
+/** HTTP status of an error answer → ModelError (the message is for logs), with the answer's Retry-After (issue 34). */
+export function statusError(status: number, retryAfter?: string): ModelError {
   if (status === 401 || status === 403) return new ModelError('auth', `API key rejected (${status})`);
-  if (status === 429) return new ModelError('rate_limit', 'Rate limited (429)');
+  if (status === 429) return new ModelError('rate_limit', 'Rate limited (429)', parseRetryAfter(retryAfter));
   if (status === 404) return new ModelError('not_found', 'Model or endpoint not found (404)');
   if (status === 400 || status === 422) return new ModelError('bad_request', `Request rejected (${status})`);
-  return new ModelError('unavailable', `Provider error (${status})`);
+  return new ModelError('unavailable', `Provider error (${status})`, parseRetryAfter(retryAfter));
 }
 
 /** Transport or format failure → ModelError, as model.ts maps the SDK's. */
@@ -257,7 +258,7 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
         await pause(this.retryDelayMs, signal);
         continue;
       }
-      throw statusError(status);
+      throw statusError(status, res.headers['retry-after']);
     }
   }
 

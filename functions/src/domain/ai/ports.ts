@@ -83,6 +83,8 @@ export class ModelError extends Error {
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
+    /** The provider's Retry-After (seconds) of a 429 or 5xx answer, when it sent one (domain/retry.ts honours it). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ModelError';

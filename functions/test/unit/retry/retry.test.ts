@@ -1,0 +1,118 @@
+/**
+ * Issue 34: provider failures in two kinds (domain/retry.ts) and the one retry schedule. The
+ * schedule must ride out a provider outage of at least 30 minutes; Retry-After in both forms.
+ */
+import { describe, expect, it } from 'vitest';
+import { AwsServiceError } from '../../../src/adapters/aws/aws-json.js';
+import { statusError } from '../../../src/adapters/openai/fetch-model.js';
+import { toGraphError } from '../../../src/adapters/whatsapp/graph.js';
+import { OutboundNetworkError, OutboundTimeoutError } from '../../../src/adapters/outbound/errors.js';
+import { ModelError } from '../../../src/domain/ai/ports.js';
+import {
+  classifyHttpFailure,
+  classifyProviderFailure,
+  JOB_TRIES,
+  LastingError,
+  MAX_RETRY_AFTER_SECONDS,
+  minimumSecondsUntilReceive,
+  parseRetryAfter,
+  QUEUE_MAX_RECEIVES,
+  retryDelaySeconds,
+  TransientError,
+} from '../../../src/domain/retry.js';
+import { TwilioError } from '../../../src/domain/voice/ports.js';
+import { GraphError } from '../../../src/domain/whatsapp/ports.js';
+
+describe('the retry schedule', () => {
+  it('rides out an outage of at least 30 minutes before the last try', () => {
+    expect(minimumSecondsUntilReceive(JOB_TRIES)).toBeGreaterThanOrEqual(30 * 60);
+    expect(minimumSecondsUntilReceive(JOB_TRIES)).toBe(45.5 * 60);
+    expect(QUEUE_MAX_RECEIVES).toBe(JOB_TRIES + 1);
+  });
+
+  it('waits 30 s, 1, 2, 4, 8, 15, 15 min, lengthened by at most 20 % jitter', () => {
+    const shortest = [2, 3, 4, 5, 6, 7, 8, 9].map((n) => retryDelaySeconds(n, undefined, () => 0));
+    expect(shortest).toEqual([30, 60, 120, 240, 480, 900, 900, 900]);
+    const longest = [2, 8].map((n) => retryDelaySeconds(n, undefined, () => 1));
+    expect(longest).toEqual([36, 1080]);
+  });
+
+  it('never retries sooner than Retry-After, up to its cap', () => {
+    expect(retryDelaySeconds(2, 120, () => 0)).toBe(120);
+    expect(retryDelaySeconds(2, 5, () => 0)).toBe(30);
+    expect(retryDelaySeconds(2, 7 * 24 * 3600, () => 0)).toBe(MAX_RETRY_AFTER_SECONDS);
+  });
+});
+
+describe('parseRetryAfter', () => {
+  const now = Date.parse('2026-05-01T10:00:00Z');
+  it('reads delta-seconds and HTTP-dates', () => {
+    expect(parseRetryAfter('120', now)).toBe(120);
+    expect(parseRetryAfter(' 0 ', now)).toBe(0);
+    expect(parseRetryAfter('Fri, 01 May 2026 10:01:30 GMT', now)).toBe(90);
+    expect(parseRetryAfter('Fri, 01 May 2026 09:00:00 GMT', now)).toBe(0);
+  });
+  it('ignores what it cannot read', () => {
+    for (const value of [undefined, null, '', '-5', '1.5', 'soon', '12:00']) expect(parseRetryAfter(value, now)).toBeUndefined();
+  });
+});
+
+describe('classifyHttpFailure', () => {
+  it('5xx, 408 and 429 are transient (with Retry-After); 401, 403, 404 and other 4xx lasting', () => {
+    expect(classifyHttpFailure('s3', 503, { retryAfter: '7' })).toMatchObject({ name: 'TransientError', code: 'unavailable', status: 503, retryAfterSeconds: 7 });
+    expect(classifyHttpFailure('ses', 429)).toMatchObject({ code: 'rate_limited' });
+    expect(classifyHttpFailure('ses', 408)).toMatchObject({ code: 'timeout' });
+    expect(classifyHttpFailure('openai', 401)).toMatchObject({ name: 'LastingError', reason: 'credentials', code: '401' });
+    expect(classifyHttpFailure('openai', 403)).toMatchObject({ reason: 'permission' });
+    expect(classifyHttpFailure('openai', 404)).toMatchObject({ reason: 'not_found' });
+    expect(classifyHttpFailure('whatsapp', 400, { code: 131047 })).toMatchObject({ reason: 'invalid_request', code: '131047' });
+  });
+});
+
+describe('classifyProviderFailure', () => {
+  it('OpenAI: a rejected key is lasting, a 429 transient with its Retry-After, a timeout transient', () => {
+    expect(classifyProviderFailure(statusError(401))).toMatchObject({ name: 'LastingError', provider: 'openai', reason: 'credentials' });
+    expect(classifyProviderFailure(statusError(429, '20'))).toMatchObject({ name: 'TransientError', provider: 'openai', code: 'rate_limited', retryAfterSeconds: 20 });
+    expect(classifyProviderFailure(statusError(500))).toMatchObject({ name: 'TransientError', code: 'unavailable' });
+    expect(classifyProviderFailure(statusError(400))).toMatchObject({ name: 'LastingError', reason: 'invalid_request' });
+    expect(classifyProviderFailure(new ModelError('timeout', 'slow'))).toMatchObject({ name: 'TransientError', code: 'timeout' });
+  });
+
+  it('WhatsApp Graph: 190 and 131047 are lasting with Meta’s code, 5xx and throughput caps transient', () => {
+    const revoked = toGraphError(401, JSON.stringify({ error: { message: 'Error validating access token', code: 190 } }));
+    expect(classifyProviderFailure(revoked)).toMatchObject({ name: 'LastingError', provider: 'whatsapp', reason: 'credentials', code: '190' });
+    const window = toGraphError(400, JSON.stringify({ error: { message: 'Re-engagement message', code: 131047 } }));
+    expect(classifyProviderFailure(window)).toMatchObject({ name: 'LastingError', reason: 'invalid_request', code: '131047' });
+    expect(classifyProviderFailure(toGraphError(500, 'oops'))).toMatchObject({ name: 'TransientError', code: 'unavailable' });
+    expect(classifyProviderFailure(new GraphError('rate_limit', 'slow down', 130429))).toMatchObject({ name: 'TransientError', code: 'rate_limited' });
+  });
+
+  it('Twilio: 20003 lasting, 503 transient', () => {
+    expect(classifyProviderFailure(new TwilioError('auth', 'Authenticate', 401))).toMatchObject({ name: 'LastingError', provider: 'twilio', reason: 'credentials' });
+    expect(classifyProviderFailure(new TwilioError('unavailable', 'down', 503))).toMatchObject({ name: 'TransientError', provider: 'twilio' });
+    expect(classifyProviderFailure(new TwilioError('unavailable', 'bad', 400))).toMatchObject({ name: 'LastingError', reason: 'invalid_request' });
+  });
+
+  it('AWS: throttling, 5xx and timeouts transient; other client errors are not a provider failure', () => {
+    const aws = (code: string, status: number) => new AwsServiceError(code, code, status, 'r', 3, {});
+    expect(classifyProviderFailure(aws('ThrottlingException', 400))).toMatchObject({ name: 'TransientError', provider: 'aws', code: 'rate_limited' });
+    expect(classifyProviderFailure(aws('InternalServerError', 500))).toMatchObject({ name: 'TransientError', code: 'unavailable' });
+    expect(classifyProviderFailure(aws('ConditionalCheckFailedException', 400))).toBeUndefined();
+  });
+
+  it('connections: a refused fetch, the outbound guard’s network error and timeouts are transient', () => {
+    const refused = new TypeError('fetch failed', { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:1'), { code: 'ECONNREFUSED' }) });
+    expect(classifyProviderFailure(refused)).toMatchObject({ name: 'TransientError', provider: 'network', code: 'connection' });
+    expect(classifyProviderFailure(new OutboundNetworkError('reset'))).toMatchObject({ code: 'connection' });
+    expect(classifyProviderFailure(new OutboundTimeoutError('slow'))).toMatchObject({ code: 'timeout' });
+    expect(classifyProviderFailure(new DOMException('The operation timed out.', 'TimeoutError'))).toMatchObject({ code: 'timeout' });
+  });
+
+  it('passes the two kinds through and leaves anything else unclassified', () => {
+    const lasting = new LastingError({ provider: 'x', code: 1, reason: 'permission' });
+    const transient = new TransientError({ provider: 'x', code: 'timeout' });
+    expect(classifyProviderFailure(lasting)).toBe(lasting);
+    expect(classifyProviderFailure(transient)).toBe(transient);
+    for (const other of [new Error('bug'), new TypeError('x is undefined'), 'text', undefined, null]) expect(classifyProviderFailure(other)).toBeUndefined();
+  });
+});
