@@ -41,9 +41,9 @@ import type { CallTurn } from '../../../contract/voice.js';
 import { VOICE_LIMITS, callLanguages } from '../../../contract/voice-limits.js';
 import { parseRelayFrame, type RelayOutboundFrame } from '../../../contract/voice-relay.js';
 import { isId, isUuid } from '../../../lib/ids.js';
-import type { AgentReader } from '../../agents/ports.js';
+import type { AgentReader, AgentWithChildren } from '../../agents/ports.js';
 import { answerAs, TurnCancelledError, type AgentReply, type HistoryMessage, type ToolExecutor } from '../../agents/runtime/index.js';
-import type { AiConnector } from '../../ai/ports.js';
+import type { AiConnection, AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
 import type { LiveCallItems, RelayTurnClaim, StoredCall } from '../ports.js';
@@ -296,6 +296,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
         await settle();
       },
       result: () => ({ sent, firstAt, lastAt, ending }),
+      /** The watcher ends with the turn, whatever happened to it. */
+      dispose: () => clearInterval(watcher),
     };
   }
 
@@ -426,6 +428,36 @@ export function createRelaySession(deps: RelaySessionDeps) {
     turn.catch(() => undefined);
     const out = answerStream(conn, turn);
     void turn.then((go) => (!go || !go.started) && out.stop(), () => out.stop());
+    try {
+      await speak(conn, call, out, claim, turn, { message, askedAt, answerAt, meta, language, languages, overTime, ready });
+    } finally {
+      out.dispose();
+    }
+  }
+
+  /** The agent's answer on the stream, then the turn stored, and the hand-over or the goodbye. */
+  async function speak(
+    conn: RelayConnectionRecord,
+    call: StoredCall,
+    out: ReturnType<typeof answerStream>,
+    /** The turn's claim (null: not taken): tools wait for it. */
+    claim: Promise<unknown>,
+    turn: Promise<TurnGo | null>,
+    t: {
+      message: string;
+      askedAt: string;
+      answerAt: string;
+      meta: FrameMeta;
+      language: string;
+      languages: string[];
+      overTime: boolean;
+      /** The agent and the ChatGPT connection (null: over time, or they could not be read). */
+      ready: Promise<readonly [AgentWithChildren | null, AiConnection | null] | null>;
+    },
+  ): Promise<void> {
+    const { userId, callId } = conn;
+    const { message, askedAt, answerAt, meta, language, languages, overTime, ready } = t;
+    const s = call.settings;
     const tools: ToolExecutor = {
       execute: async (tool, args, options) =>
         (await claim) === null ? { ok: false, result: 'The turn was not taken.' } : deps.tools.execute(tool, args, options),
