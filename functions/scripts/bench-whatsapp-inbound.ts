@@ -14,6 +14,7 @@
  * DynamoDB spreads those writes over partitions.
  *
  *   --runs=N   measured messages per row (default 100, after 10 warm-up messages)
+ *   --trace    print the DynamoDB requests of one new customer's first message (start, end, operation, keys)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -48,7 +49,19 @@ try {
   await ensureTable(dynamo.endpoint, TABLE);
   // Every DynamoDB request of the pipeline is counted: a figure the machine's load does not change.
   let requests = 0;
-  const counting: typeof fetch = (input, init) => (requests++, fetch(input, init));
+  /** --trace: the requests of one message, with their start and end (ms from the message's start). */
+  let trace: { t0: number; lines: string[] } | null = null;
+  const counting: typeof fetch = async (input, init) => {
+    requests++;
+    if (!trace) return fetch(input, init);
+    const started = performance.now() - trace.t0;
+    const res = await fetch(input, init);
+    const target = new Headers(init?.headers).get('x-amz-target')?.split('.')[1] ?? '?';
+    const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
+    const keys = JSON.stringify(body.Key ?? body.Item ?? body.ExpressionAttributeValues ?? body.TransactItems ?? body.RequestItems ?? '').replace(/"(S|N)":/g, '').slice(0, 140);
+    trace?.lines.push(`${started.toFixed(1).padStart(7)} ${(performance.now() - trace.t0).toFixed(1).padStart(7)}  ${target.padEnd(18)} ${keys}`);
+    return res;
+  };
   const db = testDocumentClientAt(dynamo.endpoint, { fetch: counting });
   const userId = `bench-${Date.now()}`;
   const now = new Date().toISOString();
@@ -126,6 +139,13 @@ try {
 
   // Warm-up (connections, JIT).
   for (let i = 0; i < WARMUP; i++) await pipeline.process(textDelivery(waId(900_000 + i), `wamid.warm${i}`), 'bench');
+
+  if (process.argv.includes('--trace')) {
+    trace = { t0: performance.now(), lines: [] };
+    await pipeline.process(textDelivery(waId(800_000), 'wamid.trace'), 'bench');
+    console.log(`\nDynamoDB requests of a new customer's first message (start, end in ms):\n${trace.lines.join('\n')}\n`);
+    trace = null;
+  }
 
   const first: number[] = [];
   const followUp: number[] = [];

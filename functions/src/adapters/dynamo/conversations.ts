@@ -167,7 +167,8 @@ export class DynamoConversationRepository implements ConversationRepository {
           },
           this.statsAdd(userId, { active: 1 }),
         ]);
-        await this.activity.add(userId, now, { conv: 1 });
+        // With the message counters: in the inbound worker, one ACT write per delivery.
+        await this.messages.addActivity(userId, now, { conv: 1 });
         return { conversation, opened: true };
       } catch (error) {
         // Another message of the customer opened one first: use it.

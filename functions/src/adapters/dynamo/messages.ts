@@ -23,6 +23,7 @@ import {
   type DynamoDBDocumentClient,
 } from '../aws/dynamo-document.js';
 import type { MessageStats, MessageStatus, TimeFilter } from '../../contract/whatsapp.js';
+import type { ActivityDeltas } from '../../domain/dashboard/ports.js';
 import {
   statusCanMove,
   type InboundInsertResult,
@@ -167,6 +168,19 @@ export class DynamoMessageRepository implements MessageRepository {
       return;
     }
     await Promise.all([...days.map((day) => this.addCounters(userId, day, deltas)), this.activity.add(userId, createdAt, activityDeltas(deltas))]);
+  }
+
+  /**
+   * Dashboard deltas of something else the delivery did (a conversation opened): queued with the
+   * message counters in deferred mode (one ACT write per delivery instead of one more on the
+   * message's path, issue 28), written now otherwise.
+   */
+  async addActivity(userId: string, at: string, deltas: ActivityDeltas): Promise<void> {
+    if (!this.deferCounters) return this.activity.add(userId, at, deltas);
+    const { day, hour } = utcHourOf(at);
+    const act = this.pendingActivity.get(`${userId} ${day}`) ?? { userId, day, attrs: {} };
+    for (const [k, v] of Object.entries(hourAttributes(hour, deltas))) act.attrs[k] = (act.attrs[k] ?? 0) + v;
+    this.pendingActivity.set(`${userId} ${day}`, act);
   }
 
   private async addCounters(userId: string, day: string, deltas: Record<string, number>): Promise<void> {

@@ -31,11 +31,12 @@ export function createInboundPipeline(deps: InboundDeps) {
   const store = createInboundStore(deps);
   const replies = createAgentReply(deps);
 
-  async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string) {
+  /** `last`: nothing of the delivery comes after this message, so its counters are written beside its last writes. */
+  async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string, last: boolean) {
     const stored = await store.store(job.userId, change, m, owner);
     if (stored.state !== 'claimed') return { outcome: stored.state, conversationId: stored.conversationId };
     const outcome = await replies.answer(job.userId, stored.conversation, stored.message, m.customer);
-    await Promise.all([stored.recorded, deps.messages.finishInbound(job.userId, m.wamid)]);
+    await Promise.all([stored.recorded, deps.messages.finishInbound(job.userId, m.wamid), last ? deps.messages.flushCounters?.() : undefined]);
     return { outcome, conversationId: stored.conversation.id };
   }
 
@@ -55,12 +56,14 @@ export function createInboundPipeline(deps: InboundDeps) {
         for (const change of changes) {
           // Messages of one delivery in order (a customer's burst is answered in the order written).
           for (const m of change.messages) {
-            const r = await handleMessage(job, change, m, owner);
+            const last = change === changes.at(-1) && m === change.messages.at(-1) && change.statuses.length === 0;
+            const r = await handleMessage(job, change, m, owner, last);
             outcome.messages.push({ wamid: m.wamid, ...r });
           }
           for (const s of change.statuses) outcome.statuses.push({ wamid: s.wamid, result: await applyStatus(deps, job.userId, s) });
         }
       } finally {
+        // Whatever is still queued (statuses, an early return, a failure).
         await deps.messages.flushCounters?.();
       }
       return outcome;
