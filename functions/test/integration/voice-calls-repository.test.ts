@@ -163,6 +163,37 @@ describe('DynamoCallRepository', () => {
     expect(stored).not.toHaveProperty('relayPromptSlot');
   });
 
+  it('a claim refused because its setup had not landed, when the setup lands before the refusal is read, is tried again (not counted as a full transcript)', async () => {
+    const userId = randomUUID();
+    const c = call(userId, { conversationMode: 'streaming' });
+    await repo().create(c);
+    const t0 = Date.now();
+    const db = testDocumentClient();
+    let landed = false;
+    // The setup frame's invocation writes between the prompt's refused claim and its read of why.
+    const racing = {
+      send: async (command: { constructor: { name: string }; input?: { ProjectionExpression?: string } }) => {
+        if (!landed && command.constructor.name === 'GetCommand' && command.input?.ProjectionExpression?.includes('relaySetupAt')) {
+          landed = true;
+          await repo().bindRelaySetup(userId, c.id, { callSid: c.callSid, connectionId: 'conn=', at: t0 });
+        }
+        return db.send(command as never);
+      },
+    } as unknown as ConstructorParameters<typeof DynamoCallRepository>[0];
+
+    const claim = await new DynamoCallRepository(racing, tableName()).claimRelayTurn(userId, c.id, {
+      turns: [turn('user', 'hola'), turn('agent', '')],
+      dedupKey: 'p:hola',
+      now: t0 + 5,
+      windowMs: 2000,
+      connectionId: 'conn=',
+    });
+
+    expect(landed).toBe(true);
+    expect(claim).toEqual({ slot: 1, previousLanguage: null });
+    expect((await repo().get(userId, c.id))!.messages.map((m) => m.content)).toEqual(['hola', '']);
+  });
+
   it('finishes once: the second final status callback gets null', async () => {
     const userId = randomUUID();
     const c = call(userId);

@@ -204,34 +204,42 @@ export class DynamoLiveCallItems extends DynamoCallItems implements LiveCallItem
       slot: slot(Number(old?.messageCount ?? 0)),
       previousLanguage: typeof old?.relayLanguage === 'string' ? old.relayLanguage : null,
     });
-    const appended = await this.claim(userId, id, {
+    const append = {
       set: `SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = if_not_exists(messageCount, :zero) + :n, ${marks}`,
       condition: `${condition} AND (attribute_not_exists(messageCount) OR messageCount <= :room)`,
       names,
       values: { ...values, ':turns': input.turns, ':empty': [], ':room': MAX_STORED_TURNS - input.turns.length },
-    });
-    if (appended) return claimed(appended, (count) => count + input.turns.length - 1);
-    // Which condition failed, from one consistent read.
-    const { Item } = await this.db.send(
-      new GetCommand({
-        TableName: this.tableName,
-        Key: this.key(userId, id),
-        ProjectionExpression: '#status, endedByUs, messageCount, relayConnection, relaySetupAt, relayPromptKey, relayPromptAt, relayPromptSlot',
-        ExpressionAttributeNames: names,
-        ConsistentRead: true,
-      }),
-    );
-    if (!Item) return { refused: 'missing' };
-    if (Item.status !== 'active' || Item.endedByUs === true) return { refused: 'ended' };
-    if (Item.relayConnection !== input.connectionId || typeof Item.relaySetupAt !== 'number' || Item.relaySetupAt > input.now) return { refused: 'no-setup' };
-    const lastAt = typeof Item.relayPromptAt === 'number' ? Item.relayPromptAt : null;
-    if (lastAt !== null && lastAt > input.now) return { refused: 'stale' };
-    if (Item.relayPromptKey === input.dedupKey && lastAt !== null && (input.repeatOf !== undefined ? lastAt !== input.repeatOf : lastAt > input.now - input.windowMs)) {
-      return { repeated: { slot: Number(Item.relayPromptSlot ?? -1), at: lastAt } };
+    };
+    // A refused write is explained by one consistent read; when the read finds nothing wrong the
+    // item changed in between (e.g. the setup landed): the write is tried again.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const appended = await this.claim(userId, id, append);
+      if (appended) return claimed(appended, (count) => count + input.turns.length - 1);
+      const { Item } = await this.db.send(
+        new GetCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, id),
+          ProjectionExpression: '#status, endedByUs, messageCount, relayConnection, relaySetupAt, relayPromptKey, relayPromptAt, relayPromptSlot',
+          ExpressionAttributeNames: names,
+          ConsistentRead: true,
+        }),
+      );
+      if (!Item) return { refused: 'missing' };
+      if (Item.status !== 'active' || Item.endedByUs === true) return { refused: 'ended' };
+      if (Item.relayConnection !== input.connectionId || typeof Item.relaySetupAt !== 'number' || Item.relaySetupAt > input.now) return { refused: 'no-setup' };
+      const lastAt = typeof Item.relayPromptAt === 'number' ? Item.relayPromptAt : null;
+      if (lastAt !== null && lastAt > input.now) return { refused: 'stale' };
+      if (Item.relayPromptKey === input.dedupKey && lastAt !== null && (input.repeatOf !== undefined ? lastAt !== input.repeatOf : lastAt > input.now - input.windowMs)) {
+        return { repeated: { slot: Number(Item.relayPromptSlot ?? -1), at: lastAt } };
+      }
+      if (input.repeatOf !== undefined && Item.relayPromptKey !== input.dedupKey) return { refused: 'stale' };
+      if (Number(Item.messageCount ?? 0) > MAX_STORED_TURNS - input.turns.length) {
+        // The transcript is full: the turn is counted (and ordered), not stored.
+        const counted = await this.claim(userId, id, { set: `SET messageCount = if_not_exists(messageCount, :zero) + :n, ${marks}`, condition, names, values });
+        if (counted) return claimed(counted, () => -1);
+      }
     }
-    // The transcript is full: the turn is counted (and ordered), not stored.
-    const counted = await this.claim(userId, id, { set: `SET messageCount = if_not_exists(messageCount, :zero) + :n, ${marks}`, condition, names, values });
-    return counted ? claimed(counted, () => -1) : { refused: 'stale' };
+    return { refused: 'stale' };
   }
 
   /** A conditional claim write: the item before it, or null when the condition failed. */
