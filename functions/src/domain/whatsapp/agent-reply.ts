@@ -231,26 +231,37 @@ export function createAgentReply(deps: AgentReplyDeps) {
         if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
         throw insert.reason;
       }
-      let sent: StoredMessage;
-      let outcome: ReplyOutcome = 'replied';
-      if (send.status === 'fulfilled') {
-        sent = (await deps.messages.markSent(userId, pending.id, send.value.messageId)) ?? { ...pending, status: 'sent', waMessageId: send.value.messageId };
-      } else {
+      // The reply's status, and beside it (issue 28: one round trip less) the conversation's
+      // activity: its last message is the reply's text and time whatever the status. A send that
+      // failed for another reason than Meta's answer is retried (thrown): no activity then.
+      const status = async (): Promise<ReplyOutcome> => {
+        if (send.status === 'fulfilled') {
+          await deps.messages.markSent(userId, pending.id, send.value.messageId);
+          return 'replied';
+        }
         const error: unknown = send.reason;
         const text = error instanceof GraphError ? error.message : whatsappMessages.graphUnavailable;
-        sent = (await deps.messages.markFailed(userId, pending.id, text)) ?? { ...pending, status: 'failed', error: text };
+        await deps.messages.markFailed(userId, pending.id, text);
         await deps.usage.release(userId, 'messages', 1);
         if (!(error instanceof GraphError)) throw error;
         onError(`WhatsApp send failed (${error.kind})`, error);
-        outcome = 'send_failed';
-      }
-      await deps.conversations.touch(userId, conversation.id, {
-        lastMessage: lastMessageOf(sent),
-        lastAgent: agentRef(agent),
-        lastMessageAt: sent.createdAt,
-        messageCountDelta: 1,
-      });
-      return outcome;
+        return 'send_failed';
+      };
+      const recordsActivity = send.status === 'fulfilled' || send.reason instanceof GraphError;
+      const [outcome, touched] = await Promise.allSettled([
+        status(),
+        recordsActivity
+          ? deps.conversations.touch(userId, conversation.id, {
+              lastMessage: lastMessageOf(pending),
+              lastAgent: agentRef(agent),
+              lastMessageAt: pending.createdAt,
+              messageCountDelta: 1,
+            })
+          : undefined,
+      ]);
+      if (outcome.status === 'rejected') throw outcome.reason;
+      if (touched.status === 'rejected') throw touched.reason;
+      return outcome.value;
     },
   };
 }
