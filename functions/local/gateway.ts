@@ -18,6 +18,7 @@ import { MAX_ADVANCE_SECONDS, validClockStep, type SessionClock } from './sessio
 import { serveStatic } from './static-site.js';
 import { apiSecurityHeaders, siteSecurityHeaders, type SiteCspSources } from '../src/http/security-headers.js';
 import { loadEntry, loadSocketApi, type AnyHandler } from './handlers.js';
+import type { FaultProxy } from './fault-proxy.js';
 import { SOCKET_PATH_PREFIX, socketGateway, type SocketLimits } from './sockets.js';
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
@@ -33,6 +34,8 @@ export interface GatewayOptions {
   dispatcher?: SqsDispatcher;
   /** GET/POST /_local/clock read and move it forward (session-clock.ts); without it those answer 404. */
   sessionClock?: SessionClock;
+  /** The fault proxies in front of S3 / SES / DynamoDB (stack option faultProxies): /_local/faults/{name} switches them. */
+  faultProxies?: Record<string, Pick<FaultProxy, 'control' | 'status'>>;
   /** The manifest's schedules: POST /_local/schedules/{name}/run runs one now and answers its result. */
   schedules?: Pick<ScheduleRunner, 'run' | 'names'>;
   frontendDir?: string;
@@ -237,6 +240,13 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   async function handleLocalTools(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     if (url.pathname === '/_local/clock' && options.sessionClock) return handleClock(req, res, options.sessionClock);
+    // GET /_local/faults: every proxy's state; /_local/faults/{s3|ses|dynamodb}[/{id}]: one proxy's switch (fault-proxy.ts).
+    const proxies = options.faultProxies;
+    if (proxies && url.pathname === '/_local/faults' && req.method === 'GET') {
+      return writeJson(res, 200, Object.fromEntries(Object.entries(proxies).map(([name, proxy]) => [name, proxy.status()])));
+    }
+    const fault = /^\/_local\/faults\/([^/]+)(\/.*)?$/.exec(url.pathname);
+    if (proxies && fault && Object.hasOwn(proxies, fault[1]!)) return proxies[fault[1]!]!.control(req, res, fault[2] ?? '');
     const schedule = /^\/_local\/schedules\/([^/]+)\/run$/.exec(url.pathname);
     if (req.method === 'POST' && schedule && options.schedules?.names().includes(schedule[1]!)) {
       return writeJson(res, 200, (await options.schedules.run(schedule[1]!)) ?? null);

@@ -9,9 +9,11 @@
  *   fake WhatsApp Graph API (in-process: WHATSAPP_GRAPH_URL of the handlers, offline)
  *   fake Twilio REST API (in-process: TWILIO_API_URL of the handlers; plays simulated calls)
  *   WebSocket APIs on the gateway (/_ws/voice-relay: VOICE_RELAY_URL, VOICE_RELAY_CONNECTIONS_URL)
+ *   fault proxies in front of s3rver, the SES mailbox, DynamoDB Local (option faultProxies; tests)
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
+import { config } from '../src/config.js';
 import type { PlanId } from '../src/contract/billing.js';
 import { workers } from '../src/routes.js';
 import { applyHandlerEnv, handlerEnv } from './env.js';
@@ -23,6 +25,7 @@ import { startFakeOpenAi } from './fake-openai/server.js';
 import type { StreamDelays } from './fake-openai/stream.js';
 import { startFakeWhatsApp } from './fake-whatsapp/server.js';
 import { startFakeTwilio } from './fake-twilio/server.js';
+import { PROXIED_SERVICES, startFaultProxy, type FaultProxy, type ProxiedService } from './fault-proxy.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
 import { resolvePorts, type PortRequest } from './ports.js';
 import {
@@ -33,6 +36,7 @@ import {
   startS3,
   startSes,
   type RunningService,
+  type Supervision,
 } from './services.js';
 import { scheduleRunner } from './schedules.js';
 import { sessionClock } from './session-clock.js';
@@ -57,8 +61,14 @@ export interface LocalStackOptions {
   appUrl?: string;
   /** Only warnings and errors on the console. */
   quiet?: boolean;
-  /** Dispatcher tuning; tests shorten the retry delay. */
-  sqs?: { retryBaseMs?: number; retryMaxMs?: number; batchWindowMs?: number };
+  /** Dispatcher tuning. The retry timing is RETRY_TIME_SCALE (env: 1 = AWS's schedule; tests pass a tiny one). */
+  sqs?: { batchWindowMs?: number; concurrency?: number };
+  /**
+   * A service (DynamoDB Local, cognito-local, s3rver, the SES mailbox) died and could not be kept
+   * running (supervisor.ts: it is restarted up to 3 times in 10 minutes): the stack has stopped
+   * itself, with the reason logged; npm start exits. Default: only that.
+   */
+  onFatal?: (error: Error) => void;
   /** Gateway integration timeout (ms), default 30 s like API Gateway. */
   gatewayTimeoutMs?: number;
   /** WebSocket API limits (ms): 10 min idle, 2 h per connection, 29 s for $connect by default, like API Gateway. */
@@ -90,6 +100,13 @@ export interface LocalStackOptions {
    * false = no fake; TWILIO_API_URL from the environment (unset = api.twilio.com).
    */
   twilio?: false;
+  /**
+   * Fault proxies (issue 34, fault-proxy.ts) in front of s3rver, the SES mailbox and DynamoDB
+   * Local: the handlers and workers get the proxies' endpoints (`appEndpoints`), switched with
+   * /_local/faults/{s3|ses|dynamodb}; `endpoints` stay the services' own, for the tests' seeding
+   * and reads. Off by default (npm start); the integration setup turns it on.
+   */
+  faultProxies?: boolean;
 }
 
 /** Local billing mode: what the handlers and tests need to reach the fake Stripe. */
@@ -110,6 +127,10 @@ export interface LocalStack {
   mailboxUrl: string;
   deadLettersUrl: string;
   endpoints: { dynamodb: string; cognito: string; s3: string; ses: string; sqs: string };
+  /** The endpoints the handlers use: `endpoints`, with the fault proxies' for s3 / ses / dynamodb when faultProxies is on. */
+  appEndpoints: { dynamodb: string; cognito: string; s3: string; ses: string; sqs: string };
+  /** `${apiUrl}/_local/faults` (GET: every proxy; /{s3|ses|dynamodb}: one) when faultProxies is on, else null. */
+  faultsUrl: string | null;
   /** The fake Stripe of local billing mode; null when real Stripe is configured. */
   stripe: LocalStripe | null;
   /** The fake OpenAI's origin (its API is under /v1, its control API under /_test); null when disabled. */
@@ -175,6 +196,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     for (const service of started.reverse()) await service.stop().catch(() => undefined);
     started.length = 0;
   };
+  let stopping: Promise<void> | undefined;
+  const stopOnce = () => (stopping ??= stopAll());
+  // A service that dies is restarted; one that cannot be kept running stops everything, loudly.
+  const supervision: Supervision = {
+    log,
+    onGiveUp: (error) => void stopOnce().then(() => options.onFatal?.(error)),
+  };
 
   const t0 = Date.now();
   const dispatcher = new SqsDispatcher({
@@ -183,7 +211,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     log,
     ...options.sqs,
   });
-  const sqsFile = join(dataDir, 'sqs.json');
+  // Before issue 34 pending messages were kept here on a clean stop only; now the journal keeps them.
+  const legacySqsFile = join(dataDir, 'sqs.json');
 
   try {
 
@@ -220,10 +249,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       fakeWhatsApp,
       fakeOpenAi,
       fakeStripe,
-      startDynamo(dataDir, ports.dynamodb),
-      startCognito(dataDir, ports.cognito),
-      startS3(dataDir, ports.s3, UPLOADS_BUCKET, corsOrigins),
-      startSes(dataDir, ports.ses),
+      startDynamo(dataDir, ports.dynamodb, supervision),
+      startCognito(dataDir, ports.cognito, supervision),
+      startS3(dataDir, ports.s3, UPLOADS_BUCKET, corsOrigins, supervision),
+      startSes(dataDir, ports.ses, supervision),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
     if (twilioResult.status === 'fulfilled' && twilioResult.value) started.push(twilioResult.value);
@@ -273,13 +302,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       RunningService,
       RunningService,
     ];
-    // Keep pending messages and the dead-letter list for the next start.
-    started.splice(started.indexOf(sqs), 0, {
-      stop: async () => {
-        dispatcher.stop();
-        writeFileSync(sqsFile, JSON.stringify(dispatcher.snapshot()));
-      },
-    });
+    // The journal keeps pending messages and the dead-letter list for the next start (compacted on a clean stop).
+    started.splice(started.indexOf(sqs), 0, { stop: async () => dispatcher.close() });
 
     const previous = readState(dataDir);
     const [, pool] = await Promise.all([
@@ -294,6 +318,18 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       ses: ses.endpoint,
       sqs: sqs.endpoint,
     };
+    // The app reaches S3, SES and DynamoDB through the fault proxies when asked for; the direct
+    // endpoints stay for the stack's own setup and the tests.
+    const proxies: Partial<Record<ProxiedService, FaultProxy>> = {};
+    if (options.faultProxies) {
+      for (const service of PROXIED_SERVICES) {
+        const { hostname, port } = new URL(endpoints[service]);
+        const proxy = await startFaultProxy({ service, upstream: { host: hostname, port: Number(port) }, log });
+        started.push(proxy);
+        proxies[service] = proxy;
+      }
+    }
+    const appEndpoints = { ...endpoints, ...Object.fromEntries(Object.values(proxies).map((p) => [p.service, p.endpoint])) };
     const queueUrls = Object.fromEntries(Object.keys(workers).map((q) => [q, queueUrlFor(sqs.endpoint, q)]));
     const env = handlerEnv({
       appUrl,
@@ -301,19 +337,24 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       tableName: TABLE_NAME,
       uploadsBucket: UPLOADS_BUCKET,
       ...pool,
-      endpoints,
+      endpoints: appEndpoints,
       queueUrls,
       stripe: stripe ?? undefined,
       extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...relayEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
+    // RETRY_TIME_SCALE (validated here, before anything runs): the local queue's clock.
+    dispatcher.setTimeScale(config().RETRY_TIME_SCALE);
     // Only now: a restored message may import its worker, which must see the local env.
-    if (existsSync(sqsFile)) {
+    const { restored, interrupted } = dispatcher.open(join(dataDir, 'sqs', 'journal.ndjson'));
+    if (restored > 0) info(`[sqs] ${restored} queued job(s) restored${interrupted ? `, ${interrupted} of them interrupted by the last stop and delivered again` : ''}`);
+    if (existsSync(legacySqsFile)) {
       try {
-        dispatcher.restore(JSON.parse(readFileSync(sqsFile, 'utf8')) as DispatcherSnapshot);
+        dispatcher.restore(JSON.parse(readFileSync(legacySqsFile, 'utf8')) as DispatcherSnapshot);
       } catch {
-        log('warn', `[sqs] ignoring unreadable ${sqsFile}`);
+        log('warn', `[sqs] ignoring unreadable ${legacySqsFile}`);
       }
+      unlinkSync(legacySqsFile);
     }
 
     // After applyHandlerEnv: a schedule's handler is imported on its first run and reads the local env.
@@ -327,11 +368,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       sessionClock: sessionClock(cognito.endpoint),
       loadGroup: loadRouteGroup,
       dispatcher,
+      services: () => serviceStatus([dynamo, cognito, s3, ses]),
       schedules: scheduled,
       frontendDir: options.frontendDir,
       publicConfig: { googleClientId: env.GOOGLE_CLIENT_ID ?? process.env.GOOGLE_CLIENT_ID ?? '' },
-      // The browser PUTs uploads to and shows avatars from presigned s3rver URLs.
-      siteCspSources: { uploads: [new URL(s3.endpoint).origin] },
+      // The browser PUTs uploads to and shows avatars from presigned s3rver URLs (the app's endpoint).
+      siteCspSources: { uploads: [new URL(appEndpoints.s3).origin] },
+      ...(options.faultProxies ? { faultProxies: proxies } : {}),
       timeoutMs: options.gatewayTimeoutMs,
       socketLimits: options.socketLimits,
       log,
@@ -343,6 +386,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       mailboxUrl: ses.endpoint,
       deadLettersUrl: `${apiUrl}/_local/dead-letters`,
       endpoints,
+      appEndpoints,
+      faultsUrl: options.faultProxies ? `${apiUrl}/_local/faults` : null,
       stripe,
       openaiUrl: runningOpenAi?.url ?? null,
       whatsappGraphUrl: runningWhatsApp?.url ?? null,
@@ -370,11 +415,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     });
     info(`[local] stack ready in ${Date.now() - t0} ms`);
 
-    let stopping: Promise<void> | undefined;
-    return { ...stack, stop: () => (stopping ??= stopAll()) };
+    return { ...stack, stop: stopOnce };
   } catch (error) {
     dispatcher.stop();
-    await stopAll();
+    await stopOnce();
     throw error;
   }
+}
+
+/** The supervised services' states, for GET /_local/services. */
+function serviceStatus(services: RunningService[]) {
+  return services.flatMap((service) => (service.status ? [service.status()] : []));
 }

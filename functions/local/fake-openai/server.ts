@@ -10,6 +10,8 @@
  *   /_test/...                  control API: scripted replies per API key, recorded requests, reset,
  *                               stream delays (for every key, or per key so parallel tests do not
  *                               slow each other down)
+ *   /_test/faults               failure switches (../faults.ts): 500 / 429 with Retry-After / hang /
+ *                               dropped connections, per key or path, count- or time-based
  *
  * Keys: "sk-invalid…" → 401 invalid_api_key, "sk-ratelimit…" → 429, "sk-slow…" → answers after
  * 20 s, anything else starting "sk-" works. The /v1 prefix is optional. See README.md.
@@ -17,6 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeOnce, createWaits, listen, readJsonObject, sendJson } from '../fake-http.js';
+import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
 import { CHATGPT_MODELS } from '../../src/contract/integrations.js';
 import { think, type BrainReply, type WireMessage, type WireTool } from './brain.js';
 import { fakeEmbedding, toBase64 } from './embeddings.js';
@@ -142,6 +145,48 @@ function checkKey(key: string): void {
   }
 }
 
+/**
+ * OpenAI's error for a fault (../faults.ts): {error: {message, type, param, code}} as the API
+ * answers it, by status or by code: 429 rate_limit_exceeded (with the x-ratelimit-* headers) or
+ * insufficient_quota, 401 invalid_api_key, 500 server_error, 503 server_is_overloaded.
+ */
+export function openAiFaultError(spec: FaultAnswer): ProviderError {
+  const code = typeof spec.code === 'string' ? spec.code : undefined;
+  const status =
+    spec.status ?? (code === 'rate_limit_exceeded' || code === 'insufficient_quota' ? 429 : code === 'invalid_api_key' ? 401 : code === 'server_is_overloaded' ? 503 : 500);
+  const known: Record<number, { message: string; type: string; code: string | null }> = {
+    401: {
+      message: 'Incorrect API key provided: sk-fault****************here. You can find your API key at https://platform.openai.com/account/api-keys.',
+      type: 'invalid_request_error',
+      code: 'invalid_api_key',
+    },
+    429:
+      code === 'insufficient_quota'
+        ? {
+            message: 'You exceeded your current quota, please check your plan and billing details. For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.',
+            type: 'insufficient_quota',
+            code: 'insufficient_quota',
+          }
+        : {
+            message: 'Rate limit reached for gpt-4o-mini in organization org-fake on requests per min (RPM): Limit 3, Used 3, Requested 1. Please try again in 20s. Visit https://platform.openai.com/account/rate-limits to learn more.',
+            type: 'requests',
+            code: 'rate_limit_exceeded',
+          },
+    500: { message: 'The server had an error while processing your request. Sorry about that!', type: 'server_error', code: null },
+    503: { message: 'The server is overloaded or not ready yet.', type: 'service_unavailable_error', code: 'server_is_overloaded' },
+  };
+  const base = known[status] ?? { message: `HTTP ${status}`, type: status >= 500 ? 'server_error' : 'invalid_request_error', code: null };
+  const headers: Record<string, string> =
+    status === 429 && base.code === 'rate_limit_exceeded'
+      ? { 'x-ratelimit-limit-requests': '3', 'x-ratelimit-remaining-requests': '0', 'x-ratelimit-reset-requests': '20s' }
+      : {};
+  return {
+    status,
+    body: { error: { message: spec.message ?? base.message, type: spec.type ?? base.type, param: null, code: code ?? (spec.code !== undefined ? String(spec.code) : base.code) } },
+    headers,
+  };
+}
+
 const isReasoning = (model: string) => /^(gpt-5(?!-chat)|o\d)/.test(model);
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
@@ -249,6 +294,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const requests: RecordedOpenAiRequest[] = [];
   const scripts = new Map<string, ScriptedReply[]>();
   const waits = createWaits();
+  const faults = fakeFaults({ errorFor: openAiFaultError, send });
   let streamDelays: StreamDelays = options.streamDelays ?? { firstTokenMs: 0, tokenMs: 0 };
   const keyStreamDelays = new Map<string, StreamDelays>();
   const validDelay = (ms: unknown): ms is number => typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && ms <= 60_000;
@@ -373,15 +419,19 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     send(res, 404, { error: { message: `Unknown control call ${method} ${url.pathname}` } });
   }
 
+  async function handle(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    if (await faults.control(req, res, url.pathname)) return;
+    if (url.pathname.startsWith('/_test/')) return handleControl(req, res, method, url);
+    if (url.pathname === '/' && method === 'GET') return send(res, 200, { service: 'fake OpenAI (AgentDesk local runtime)', baseUrl: '/v1' });
+    const path = url.pathname.replace(/^\/v1(?=\/)/, '').replace(/\/+$/, '');
+    if (await faults.intercept(req, res, [url.pathname, path])) return;
+    return handleApi(req, res, method, path);
+  }
+
   const server: Server = createServer((req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://fake-openai');
-    const handled = url.pathname.startsWith('/_test/')
-      ? handleControl(req, res, method, url)
-      : url.pathname === '/' && method === 'GET'
-        ? Promise.resolve(send(res, 200, { service: 'fake OpenAI (AgentDesk local runtime)', baseUrl: '/v1' }))
-        : handleApi(req, res, method, url.pathname.replace(/^\/v1(?=\/)/, '').replace(/\/+$/, ''));
-    handled.catch((error: unknown) => {
+    handle(req, res, method, url).catch((error: unknown) => {
       options.log?.('error', `[openai] ${(error as Error).message}`);
       send(res, 500, { error: { message: 'The fake OpenAI server failed.', type: 'server_error', param: null, code: null } });
     });
@@ -391,7 +441,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const url = `http://${host}:${port}`;
   options.log?.('info', `[openai] fake OpenAI API at ${url}/v1`);
 
-  const close = closeOnce(server, waits);
+  const close = closeOnce(server, { cancel: () => (waits.cancel(), faults.close()) });
 
   return {
     url,

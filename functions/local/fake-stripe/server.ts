@@ -11,12 +11,15 @@
  *   /checkout/:id    the hosted checkout stand-in (Pay → signed webhooks → success_url)
  *   /portal/:id      the customer portal stand-in (switch plan, cancel, resume, simulations)
  *   /_test/...       control API for tests (recorded requests, deliveries, clock, payments)
+ *   /_test/faults    failure switches on /v1 (../faults.ts): Stripe's {error: {type, message, code?}}
+ *                    for any status, Retry-After, hang, dropped connections
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import { listen, readBody as readHttpBody, sendJson as sendJsonBody } from '../fake-http.js';
+import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
 import { parseStripeParams, str, type Params } from './form.js';
 import {
   API_VERSION,
@@ -122,6 +125,23 @@ function redirect(res: ServerResponse, location: string): void {
 
 const errorBody = (error: StripeApiError) => ({ error: { ...error.body, request_log_url: null } });
 
+/** Stripe's error for a fault: 429 rate_limit, 401 authentication_error, 5xx api_error, 4xx invalid_request_error. */
+export function stripeFaultError(spec: FaultAnswer): ProviderError {
+  const status = spec.status ?? 500;
+  const type = spec.type ?? (status === 401 ? 'authentication_error' : status >= 500 ? 'api_error' : 'invalid_request_error');
+  const message =
+    spec.message ??
+    (status === 429
+      ? 'Request rate limit exceeded. Learn more about rate limits here https://stripe.com/docs/rate-limits.'
+      : status === 401
+        ? 'Invalid API Key provided: sk_test_****'
+        : status >= 500
+          ? 'An unknown error occurred'
+          : 'Fault injected by the test');
+  const code = spec.code ?? (status === 429 ? 'rate_limit' : undefined);
+  return { status, body: { error: { type, message, ...(code !== undefined ? { code: String(code) } : {}), request_log_url: null } } };
+}
+
 /** The API key from `Authorization: Bearer sk_…` or basic auth (`curl -u sk_test_…:`). */
 function apiKey(req: IncomingMessage): string | undefined {
   const header = req.headers.authorization;
@@ -151,6 +171,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   let webhookUrl = options.webhookUrl;
   const requests: RecordedRequest[] = [];
   const idempotency = new Map<string, { fingerprint: string; status: number; body: unknown }>();
+  const faults = fakeFaults({ errorFor: stripeFaultError, send: sendJson });
 
   const deliverer = new WebhookDeliverer({
     url: () => webhookUrl,
@@ -476,7 +497,11 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://local');
     try {
-      if (url.pathname.startsWith('/v1/')) return await handleApi(req, res, url);
+      if (await faults.control(req, res, url.pathname)) return;
+      if (url.pathname.startsWith('/v1/')) {
+        if (await faults.intercept(req, res, [url.pathname, url.pathname.slice('/v1'.length)])) return;
+        return await handleApi(req, res, url);
+      }
       if (url.pathname.startsWith('/_test/')) return await handleControl(req, res, url);
       if (await handlePage(req, res, url)) return;
       sendHtml(res, 404, messagePage('Not found', `Nothing here: ${url.pathname}`));
@@ -517,6 +542,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     stop: () =>
       (stopping ??= (async () => {
         deliverer.stop();
+        faults.close();
         try {
           saveNow();
         } catch (error) {

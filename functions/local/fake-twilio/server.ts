@@ -32,10 +32,14 @@
  *                         handoffData, turns: [{firstTokenMs, lastTokenMs, tokens, heard, interrupted,
  *                         interruptToLastTokenMs, …}]}]}; 409 when the number has no voice URL yet
  *   POST /_test/reset     forget every account
+ *   /_test/faults         failure switches (../faults.ts): any status with Twilio's error body (20003,
+ *                         20429 with Retry-After, 20503…), hang, dropped connections; per account
+ *                         (match.key = the account sid), count- or time-based
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeOnce, createWaits, listen, readBody, readJsonObject, sendJson } from '../fake-http.js';
+import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
 import type { ScriptTurn, SimulatedCall } from './call-simulator.js';
 import type { RelayWire } from './relay-simulator.js';
 
@@ -112,6 +116,27 @@ function sendError(res: ServerResponse, error: TwilioApiError): void {
   });
 }
 
+/** Twilio's REST errors for the fault switches, by code (the error dictionary's titles). */
+const TWILIO_FAULT_CODES: Record<number, { status: number; message: string }> = {
+  20003: { status: 401, message: 'Authenticate' },
+  20005: { status: 401, message: 'Account not active' },
+  20429: { status: 429, message: 'Too Many Requests' },
+  20500: { status: 500, message: 'Internal Server Error' },
+  20503: { status: 503, message: 'Service Unavailable' },
+};
+
+/** The {code, message, more_info, status} body for a fault: a known code, else by status (401 → 20003, 429 → 20429, 503 → 20503, 500 → 20500). */
+export function twilioFaultError(spec: FaultAnswer): ProviderError {
+  const byStatus: Record<number, number> = { 401: 20003, 429: 20429, 500: 20500, 503: 20503 };
+  const code = typeof spec.code === 'number' ? spec.code : spec.status !== undefined ? (byStatus[spec.status] ?? 20500) : 20503;
+  const known = TWILIO_FAULT_CODES[code];
+  const status = spec.status ?? known?.status ?? 500;
+  return {
+    status,
+    body: { code, message: spec.message ?? known?.message ?? 'Fault injected by the test', more_info: `https://www.twilio.com/docs/errors/${code}`, status },
+  };
+}
+
 const notFound = (path: string) => new TwilioApiError(404, 20404, `The requested resource ${path} was not found`);
 
 /** ~0.3 s of silent MPEG-1 Layer III (128 kbit/s, 44.1 kHz frames of zeros). */
@@ -153,6 +178,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const accounts = new Map<string, FakeTwilioAccount>();
   const rules = new Map<string, FailRule>();
   const waits = createWaits();
+  const faults = fakeFaults({ errorFor: twilioFaultError });
   let baseUrl = '';
 
   function register(input: { accountSid?: string; authToken?: string; friendlyName?: string; status?: string; numbers?: string[] }): FakeTwilioAccount {
@@ -495,15 +521,18 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
     }
   }
 
+  async function handle(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    if (await faults.control(req, res, url.pathname)) return;
+    if (url.pathname.startsWith('/_test/')) return handleControl(req, res, method, url);
+    if (url.pathname === '/' && method === 'GET') return sendJson(res, 200, { service: 'fake Twilio REST API (AgentDesk local runtime)', api: `/${API}` });
+    if (await faults.intercept(req, res, [url.pathname])) return;
+    return handleApi(req, res, method, url);
+  }
+
   const server: Server = createServer((req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const requestUrl = new URL(req.url ?? '/', baseUrl || 'http://fake-twilio');
-    const handled = requestUrl.pathname.startsWith('/_test/')
-      ? handleControl(req, res, method, requestUrl)
-      : requestUrl.pathname === '/' && method === 'GET'
-        ? Promise.resolve(sendJson(res, 200, { service: 'fake Twilio REST API (AgentDesk local runtime)', api: `/${API}` }))
-        : handleApi(req, res, method, requestUrl);
-    handled.catch((error: unknown) => {
+    handle(req, res, method, requestUrl).catch((error: unknown) => {
       options.log?.('error', `[twilio] ${(error as Error).message}`);
       sendError(res, new TwilioApiError(500, 20500, 'Internal Server Error'));
     });
@@ -513,7 +542,7 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   baseUrl = `http://${host}:${port}`;
   options.log?.('info', `[twilio] fake Twilio REST API at ${baseUrl}`);
 
-  const close = closeOnce(server, waits);
+  const close = closeOnce(server, { cancel: () => (waits.cancel(), faults.close()) });
 
   return { url: baseUrl, port, accounts, register, close, stop: close };
 }

@@ -13,6 +13,9 @@
  *   GET  /{wabaId}/message_templates  the business's templates, paginated with Meta's cursors
  *   /_test/...                   control API: fail the next sends, read recorded sends, seed
  *                                templates, reset
+ *   /_test/faults                failure switches (../faults.ts): any status with Meta's error
+ *                                object (131047, 190, 131026, 130429…), Retry-After, hang, dropped
+ *                                connections; per path (a phone id's /{phoneId}/messages), count- or time-based
  *
  * Tokens: missing, or starting with "bad" → 401 code 190 (OAuthException); anything else works.
  * A version prefix (/v21.0) is optional. See README.md.
@@ -20,6 +23,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeOnce, createWaits, listen, readJsonObject, sendJson } from '../fake-http.js';
+import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
 
 export const FAKE_GRAPH_VERSION = 'v21.0';
 const MAX_BODY = 1024 * 1024;
@@ -143,6 +147,51 @@ class GraphApiError extends Error {
   }
 }
 
+/**
+ * Meta's errors for the fault switches, by code: HTTP status, message (with Meta's "(#code) title"),
+ * type, and error_data.details (Cloud API error codes; Graph API error handling for 1, 2, 4, 190).
+ */
+const GRAPH_FAULT_CODES: Record<number, { status: number; message: string; type?: string; subcode?: number; details?: string; transient?: boolean }> = {
+  1: { status: 500, message: 'An unknown error occurred', transient: true },
+  2: { status: 503, message: 'An unexpected error has occurred. Please retry your request later.', transient: true },
+  4: { status: 429, message: '(#4) Application request limit reached', details: 'The app has reached its API call rate limit.' },
+  190: { status: 401, message: 'Error validating access token: Session has expired on Tuesday, 02-Jan-24 10:00:00 PST. The current time is Wednesday, 03-Jan-24 10:00:00 PST.', subcode: 463 },
+  130429: { status: 400, message: '(#130429) Rate limit hit', details: 'Cloud API message throughput has been reached.' },
+  131000: { status: 500, message: '(#131000) Something went wrong', details: 'Something went wrong' },
+  131016: { status: 503, message: '(#131016) Service unavailable', details: 'A service is temporarily unavailable.' },
+  131026: { status: 400, message: '(#131026) Message Undeliverable', details: 'Message Undeliverable.' },
+  131047: {
+    status: 400,
+    message: '(#131047) Re-engagement message',
+    details: 'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  },
+  131056: { status: 400, message: '(#131056) (Business Account, Consumer Account) pair rate limit hit', details: 'Too many messages sent from the sender phone number to the same recipient phone number in a short period of time.' },
+};
+
+/** The Graph error object for a fault: a known code's status and texts, else code 131000 (500) or code 2 (503). */
+export function graphFaultError(spec: FaultAnswer): ProviderError {
+  const byStatus = spec.status === 503 ? 2 : spec.status === 401 ? 190 : spec.status === 429 ? 4 : 131000;
+  const code = typeof spec.code === 'number' ? spec.code : typeof spec.code === 'string' && /^\d+$/.test(spec.code) ? Number(spec.code) : byStatus;
+  const known = GRAPH_FAULT_CODES[code];
+  const status = spec.status ?? known?.status ?? 400;
+  const subcode = spec.subcode ?? known?.subcode;
+  return {
+    status,
+    body: {
+      error: {
+        message: spec.message ?? known?.message ?? `(#${code}) Fault injected by the test`,
+        type: spec.type ?? 'OAuthException',
+        code,
+        ...(subcode !== undefined ? { error_subcode: subcode } : {}),
+        ...(known?.details ? { error_data: { messaging_product: 'whatsapp', details: known.details } } : {}),
+        ...(known?.transient ? { is_transient: true } : {}),
+        fbtrace_id: fbtraceId(),
+      },
+    },
+    headers: { 'x-fb-trace-id': fbtraceId() },
+  };
+}
+
 /** A business-scoped user id (US.13491208655302741918, or a parent one with an extra segment). */
 const BSUID_RE = /^[A-Z]{2}\.(?:[A-Z]{2,4}\.)?[A-Za-z0-9]+$/;
 
@@ -196,6 +245,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
   const sent: RecordedSend[] = [];
   const rules = new Map<string, FailRule>();
   const waits = createWaits();
+  const faults = fakeFaults({ errorFor: graphFaultError });
   const templatesByWaba = new Map<string, FakeTemplate[]>();
   const wabaOfPhone = new Map<string, string>();
   const templatesOf = (wabaId: string | undefined) => (wabaId !== undefined && templatesByWaba.get(wabaId)) || DEFAULT_TEMPLATES;
@@ -406,15 +456,21 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
     send(res, 404, { error: { message: `Unknown control call ${method} ${url.pathname}` } });
   }
 
+  async function handle(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
+    if (await faults.control(req, res, url.pathname)) return;
+    if (url.pathname.startsWith('/_test/')) return handleControl(req, res, method, url);
+    if (url.pathname === '/' && method === 'GET') {
+      return send(res, 200, { service: 'fake WhatsApp Cloud API (AgentDesk local runtime)', graphUrl: `/${FAKE_GRAPH_VERSION}` });
+    }
+    const path = url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, '').replace(/\/+$/, '');
+    if (await faults.intercept(req, res, [url.pathname, path])) return;
+    return handleApi(req, res, method, path, url.searchParams);
+  }
+
   const server: Server = createServer((req, res) => {
     const method = (req.method ?? 'GET').toUpperCase();
     const url = new URL(req.url ?? '/', 'http://fake-whatsapp');
-    const handled = url.pathname.startsWith('/_test/')
-      ? handleControl(req, res, method, url)
-      : url.pathname === '/' && method === 'GET'
-        ? Promise.resolve(send(res, 200, { service: 'fake WhatsApp Cloud API (AgentDesk local runtime)', graphUrl: `/${FAKE_GRAPH_VERSION}` }))
-        : handleApi(req, res, method, url.pathname.replace(/^\/v\d+\.\d+(?=\/)/, '').replace(/\/+$/, ''), url.searchParams);
-    handled.catch((error: unknown) => {
+    handle(req, res, method, url).catch((error: unknown) => {
       options.log?.('error', `[whatsapp] ${(error as Error).message}`);
       send(res, 500, { error: { message: 'An unexpected error has occurred. Please retry your request later.', type: 'OAuthException', code: 2, fbtrace_id: fbtraceId() } });
     });
@@ -424,7 +480,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
   const url = `http://${host}:${port}`;
   options.log?.('info', `[whatsapp] fake WhatsApp Graph API at ${url}/${FAKE_GRAPH_VERSION}`);
 
-  const close = closeOnce(server, waits);
+  const close = closeOnce(server, { cancel: () => (waits.cancel(), faults.close()) });
 
   return { url, graphUrl: `${url}/${FAKE_GRAPH_VERSION}`, port, sent, fail, seedTemplates, reset, close, stop: close };
 }

@@ -16,9 +16,24 @@ const ownStack = new Map<string, string>();
  * Points every helper of this test file at a stack it started itself (e.g. one whose clock it
  * moves, which on the shared stack would expire the other files' tokens).
  */
-export function useOwnStack(stack: { apiUrl: string; mailboxUrl: string; endpoints: { dynamodb: string }; tableName: string }): void {
+export function useOwnStack(stack: {
+  apiUrl: string;
+  mailboxUrl: string;
+  endpoints: { dynamodb: string };
+  tableName: string;
+  /** The stack's fakes and fault proxies, when the file uses them (support/faults.ts, whatsapp.ts). */
+  openaiUrl?: string | null;
+  whatsappGraphUrl?: string | null;
+  twilioApiUrl?: string | null;
+  faultsUrl?: string | null;
+  deadLettersUrl?: string;
+}): void {
   ownStack.set('apiUrl', stack.apiUrl).set('mailboxUrl', stack.mailboxUrl);
   ownStack.set('dynamoEndpoint', stack.endpoints.dynamodb).set('tableName', stack.tableName);
+  for (const key of ['openaiUrl', 'whatsappGraphUrl', 'twilioApiUrl', 'faultsUrl', 'deadLettersUrl'] as const) {
+    const value = stack[key];
+    if (value) ownStack.set(key, value);
+  }
 }
 
 /** A value provided by the global setup (typed loosely so this file does not depend on its declarations). */

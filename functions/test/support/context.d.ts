@@ -26,6 +26,11 @@ declare module 'vitest' {
     /** GET: JSON list of dead-lettered messages (?queue= filters). */
     deadLettersUrl: string;
     /**
+     * The gateway's fault proxy switches (`${apiUrl}/_local/faults`): the app reaches S3, SES and
+     * DynamoDB through them, the provided endpoints above do not. Use support/faults.ts.
+     */
+    faultsUrl: string;
+    /**
      * The fake Stripe (STRIPE_API_URL of the handlers): point the official SDK at it with
      * stripeClient() from fake-stripe-client.ts. Also serves /checkout/:id, /portal/:id and
      * the /_test control API.

@@ -7,7 +7,9 @@
  * (web-fixtures.ts) serves the pages and tool endpoints tests register; both are on the outbound
  * guard's allow-list (OUTBOUND_ALLOW_HOSTS), every other loopback/private address stays refused.
  * The stack's fake WhatsApp Graph API is the tests' Graph API (WHATSAPP_GRAPH_URL), and its fake
- * Twilio REST API the tests' Twilio (TWILIO_API_URL).
+ * Twilio REST API the tests' Twilio (TWILIO_API_URL). The handlers reach S3, SES and DynamoDB
+ * through the stack's fault proxies (faultProxies, switched at faultsUrl); the tests' own seeding
+ * and reads use the direct endpoints provided here.
  */
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
@@ -43,6 +45,8 @@ export default async function setup(project: TestProject) {
       sqs: { retryBaseMs: 50, retryMaxMs: 500 },
       // Webhook retries after 50 ms and 200 ms instead of 1 s, 5 s, 20 s.
       stripe: { retryDelaysMs: [50, 200] },
+      // Tests can make S3 / SES / DynamoDB fail for the app (local/fault-proxy.ts).
+      faultProxies: true,
     });
   } catch (error) {
     await google.stop();
@@ -67,6 +71,8 @@ export default async function setup(project: TestProject) {
   project.provide('googlePrivateJwk', JSON.stringify(google.privateJwk));
   project.provide('googleIssuer', google.issuer);
   project.provide('deadLettersUrl', stack.deadLettersUrl);
+  if (!stack.faultsUrl) throw new Error('the integration stack must run the fault proxies');
+  project.provide('faultsUrl', stack.faultsUrl);
   if (!stack.stripe) throw new Error('the integration stack must run the fake Stripe');
   project.provide('stripeApiUrl', stack.stripe.apiUrl);
   project.provide('stripeSecretKey', stack.stripe.secretKey);
