@@ -18,9 +18,10 @@
  *    excerpt holding the most of the user's key words (see below; the first on a tie). When the system prompt also tells the
  *    model to answer only from the knowledge (prompt.ts ANSWER_FROM_KNOWLEDGE), the brain first
  *    judges, as a model would, whether the excerpts answer the message: the best excerpt (its
- *    source name included) must hold more than half of the message's key words (letters and
- *    digits, accents and case ignored, Spanish and English function words left out; a word is held
- *    when an excerpt word starts with its first five letters, so "almacén" meets "almacenes").
+ *    source name included) must hold at least half of the message's key words (letters and
+ *    digits, accents and case ignored, Spanish and English function words, question words such as
+ *    "cuesta" or "horario" and the customer's "vosotros" verbs left out; a word is held when an
+ *    excerpt word starts with its first five letters, so "almacén" meets "almacenes").
  *    Otherwise it says it does not know as in rule 4, beginning with the marker the instruction
  *    names ("begin your reply with [UNANSWERED]").
  * 6. Otherwise → "Echo: <last user message>".
@@ -119,15 +120,17 @@ const FUNCTION_WORDS = new Set(
     'que cual cuales quien como cuando cuanto cuanta cuantos cuantas donde por para con sin los las del una uno unos unas ' +
     'el la lo le les se me te nos os mi mis tu tus su sus vuestro vuestra vuestros vuestras nuestro nuestra hay es son esta estan ' +
     'estais estas esto eso ese esa este ser estar tiene tienen teneis tengo tenemos hace haceis hacen puedo puede podeis pueden ' +
-    'quiero quisiera saber algo alguna alguno muy mas tambien pero hola gracias favor vale ' +
+    'quiero quisiera saber algo alguna alguno muy mas tambien pero hola gracias favor vale valen cuesta cuestan precio ' +
+    'hora horas horario abre abren abrir cierra cierran pasa puedo podria ' +
     'the and are was were is be been do does did you your yours our can could would will what which when where who why how much many ' +
-    'any some have has had there this that these those for with from about please hello thanks'
+    'any some have has had there this that these those for with from about please hello thanks cost costs price time open opens close'
   ).split(' '),
 );
 const foldWord = (w: string) => w.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase();
 const wordsOf = (text: string) => (foldWord(text).match(/[\p{L}\p{N}]+/gu) ?? []);
-/** The message's key words (3+ characters, no function words). */
-const keyWords = (text: string) => [...new Set(wordsOf(text).filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w)))];
+const VOSOTROS = /^(\p{L}{2,}(ais|eis)|abris|pedis|servis|recibis|salis|venis|decis)$/u;
+/** The message's key words: 3+ characters, no function words nor the customer's "vosotros" verbs ("abrís", "ofrecéis": documents say "abrimos"). */
+const keyWords = (text: string) => [...new Set(wordsOf(text).filter((w) => w.length >= 3 && !FUNCTION_WORDS.has(w) && !VOSOTROS.test(w)))];
 /** How many of `words` the excerpt (and its source name) holds, a word meeting any excerpt word that starts with its first five letters. */
 function held(excerpt: Excerpt, words: readonly string[]): number {
   const stems = new Set(wordsOf(`${excerpt.source} ${excerpt.text}`).map((w) => w.slice(0, 5)));
@@ -278,7 +281,7 @@ export function think(messages: WireMessage[], tools: WireTool[] = []): BrainRep
   // 5. Knowledge excerpts; told to answer only from them, first whether they answer the message.
   const marker = ANSWER_ONLY_FROM_KNOWLEDGE.test(system) ? MARKER.exec(system)?.[1] : undefined;
   const { excerpt, held: most, of } = bestExcerpt(excerpts, lastUser);
-  if (marker && excerpt && of > 0 && most * 2 <= of) return reply(`${marker} ${refusal(system, lastUser)}`);
+  if (marker && excerpt && of > 0 && most * 2 < of) return reply(`${marker} ${refusal(system, lastUser)}`);
   if (excerpt) return reply(`From ${excerpt.source}: ${firstSentence(excerpt.text)}`);
 
   // 6. Echo.
