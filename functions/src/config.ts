@@ -123,6 +123,16 @@ const envSchema = z.object({
   RUNTIME: z._default(z.enum(['aws', 'local']), 'aws'),
   /** Directory for local-only state (the local secrets key). */
   LOCAL_DATA_DIR: z._default(z.string(), '.data'),
+  /**
+   * Local runtime only (issue 34): every SQS duration of the local queue (visibility timeouts, the
+   * retry schedule's ChangeMessageVisibility, DelaySeconds) is multiplied by this. 1 (the default,
+   * `npm start`) = the AWS schedule (domain/retry.ts: retries over 45 minutes); the integration
+   * tests use 0.001 (30 s → 30 ms). Never set in AWS.
+   */
+  RETRY_TIME_SCALE: z._default(
+    z.pipe(z.string(), z.transform(Number)).check(z.refine((n: number) => Number.isFinite(n) && n > 0 && n <= 1, 'RETRY_TIME_SCALE must be a number above 0 and at most 1')),
+    1,
+  ),
   /** Custom agent tools: how long one HTTP call may take (ms) before the model is told it did not answer. */
   TOOL_TIMEOUT_MS: wholeNumber(1, 10_000, 'TOOL_TIMEOUT_MS must be a positive integer'),
 });

@@ -8,6 +8,7 @@
 
 import type * as z from 'zod/mini';
 import { callSummaryJob, contactsJob, fileIngestJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
+import { QUEUE_MAX_RECEIVES } from './domain/retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -443,17 +444,16 @@ export interface WorkerDef {
   needs: readonly Need[];
   /** Messages per invocation. */
   batchSize: number;
-  /** Seconds; the queue's visibility timeout is set to six times this (AWS guidance). */
+  /** Seconds; the queue's visibility timeout is set to six times this (AWS guidance, domain/retry.ts queueVisibilityTimeoutSeconds). */
   timeout: number;
-  /** Deliveries before a message moves to the dead-letter queue. */
-  maxReceiveCount: number;
   /**
-   * The last of those deliveries does not run the job again: it comes only when every earlier
-   * one failed (threw, or died without a word: a crash, a timeout, out of memory), and the
-   * worker's giveUp records that (an ingested source ends failed, never pending for ever) before
-   * the message dead-letters. The job itself is tried maxReceiveCount - 1 times.
+   * Deliveries before a message moves to the dead-letter queue: QUEUE_MAX_RECEIVES for every queue
+   * (issue 34, the retry schedule of domain/retry.ts). The last of them does not run the job again:
+   * it comes only when every earlier one failed (threw, or died without a word: a crash, a timeout,
+   * out of memory), and the worker's giveUp records that (workers/sqs-worker.ts) before the message
+   * dead-letters. The job itself is tried maxReceiveCount - 1 times (JOB_TRIES).
    */
-  giveUpDelivery?: true;
+  maxReceiveCount: number;
   memoryMb?: number;
 }
 
@@ -466,9 +466,7 @@ export const workers = {
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:write'],
     batchSize: 5,
     timeout: 120,
-    // 3 tries, then the give-up delivery (issue 28).
-    maxReceiveCount: 4,
-    giveUpDelivery: true,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
   },
   'file-ingest': {
     entry: 'src/workers/file-ingest.ts',
@@ -477,9 +475,7 @@ export const workers = {
     needs: ['table:read', 'table:write', 'uploads:read', 'secrets:decrypt', 'knowledge-index:write'],
     batchSize: 1,
     timeout: 300,
-    // 3 tries, then the give-up delivery (issue 28).
-    maxReceiveCount: 4,
-    giveUpDelivery: true,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
     memoryMb: 1024,
   },
   'whatsapp-inbound': {
@@ -490,7 +486,7 @@ export const workers = {
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'mail', 'knowledge-index:search'],
     batchSize: 10,
     timeout: 60,
-    maxReceiveCount: 5,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
   },
   'call-summary': {
     entry: 'src/workers/call-summary.ts',
@@ -499,7 +495,7 @@ export const workers = {
     needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
     batchSize: 5,
     timeout: 120,
-    maxReceiveCount: 3,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
   },
   'contacts-jobs': {
     entry: 'src/workers/contacts-jobs.ts',
@@ -510,7 +506,7 @@ export const workers = {
     needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write', 'queue:contacts-jobs'],
     batchSize: 1,
     timeout: 300,
-    maxReceiveCount: 3,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
     memoryMb: 1024,
   },
 } as const satisfies Record<QueueName, WorkerDef>;

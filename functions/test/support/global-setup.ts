@@ -40,9 +40,10 @@ export default async function setup(project: TestProject) {
         TOOL_TIMEOUT_MS: '2000',
         // Summary webhook retries after 50 ms and 100 ms instead of 2 s and 4 s.
         SUMMARY_RETRY_BASE_MS: '50',
+        // The local queue's clock (issue 34): the retry schedule's 30 s … 15 min waits in 30 … 900 ms
+        // (every try of a job within 3 s), a visibility timeout of 6 min in 360 ms.
+        RETRY_TIME_SCALE: '0.001',
       },
-      // Retries after 50 ms instead of 1 s keep dead-letter tests fast.
-      sqs: { retryBaseMs: 50, retryMaxMs: 500 },
       // Webhook retries after 50 ms and 200 ms instead of 1 s, 5 s, 20 s.
       stripe: { retryDelaysMs: [50, 200] },
       // Tests can make S3 / SES / DynamoDB fail for the app (local/fault-proxy.ts).

@@ -191,7 +191,7 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
   }
 
   /**
-   * The queue's give-up delivery (routes.ts giveUpDelivery): every try of the job failed, some
+   * The queue's give-up delivery (workers/sqs-worker.ts giveUp): every try of the job failed, some
    * perhaps by dying before any catch ran (a crash, a timeout, out of memory). A source still
    * pending ends failed, so none waits for ever; one a try did finish keeps its outcome.
    */

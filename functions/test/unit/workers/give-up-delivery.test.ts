@@ -1,7 +1,7 @@
 /**
  * Issue 28: a knowledge job whose every try dies (a crash, a timeout, out of memory: no catch
  * runs) leaves no source pending. Through the local queue (the dispatcher that `npm start` runs,
- * with retries and the dead-letter list) and the real file-ingest worker wrapper over the real
+ * with the retry schedule and the dead-letter list) and the real file-ingest worker wrapper over the real
  * ingestion, with in-memory storage: after the tries, the give-up delivery marks the file failed
  * with the reason and the message dead-letters.
  */
@@ -10,6 +10,7 @@ import { SqsDispatcher, type SqsHandler } from '../../../local/sqs-dispatcher.js
 import { knowledgeMessages } from '../../../src/contract/server-texts.js';
 import { createKnowledgeIngestion, UNEXPECTED_FAILURE } from '../../../src/domain/knowledge/ingest.js';
 import type { StructuredDocument } from '../../../src/domain/knowledge/ports.js';
+import { JOB_TRIES } from '../../../src/domain/retry.js';
 import { workers } from '../../../src/routes.js';
 import { sqsWorker } from '../../../src/workers/sqs-worker.js';
 import { connector, MemoryChunkStore, MemorySources } from '../knowledge/fakes.js';
@@ -34,13 +35,18 @@ function localQueue(extract: (tryNumber: number) => Promise<StructuredDocument>,
   const handler = sqsWorker(
     'file-ingest',
     async (job, _record, { finalAttempt }) => void (await ingestion.ingestFile(job, { finalAttempt })),
-    async (job) => void (await ingestion.giveUpFile(job)),
+    {
+      giveUp: async (job) => void (await ingestion.giveUpFile(job)),
+      // The retry schedule reaches the dispatcher as ChangeMessageVisibility does through its SQS endpoint.
+      visibility: async (record, seconds): Promise<void> => dispatcher.changeVisibility('file-ingest', record.receiptHandle, seconds),
+    },
   );
-  const dispatcher = new SqsDispatcher({
+  const dispatcher: SqsDispatcher = new SqsDispatcher({
     // The manifest's settings, but a short timeout: a try that hangs past it has died.
     queues: { 'file-ingest': { batchSize: def.batchSize, timeout: timeoutSeconds, maxReceiveCount: def.maxReceiveCount } },
     loadHandler: async () => handler as unknown as SqsHandler,
-    retryBaseMs: 5,
+    // The whole retry schedule (45.5 min) in about half a second.
+    timeScale: 0.0002,
     batchWindowMs: 5,
     log: () => undefined,
   });
@@ -52,9 +58,9 @@ function localQueue(extract: (tryNumber: number) => Promise<StructuredDocument>,
 const never = () => new Promise<StructuredDocument>(() => undefined);
 
 describe('the give-up delivery of the knowledge queues', () => {
-  it('keeps one delivery past the tries: file-ingest and url-scrape try 3 times, then give up', () => {
-    expect(workers['file-ingest']).toMatchObject({ maxReceiveCount: 4, giveUpDelivery: true });
-    expect(workers['url-scrape']).toMatchObject({ maxReceiveCount: 4, giveUpDelivery: true });
+  it('keeps one delivery past the tries: file-ingest and url-scrape try JOB_TRIES times, then give up', () => {
+    expect(workers['file-ingest']).toMatchObject({ maxReceiveCount: JOB_TRIES + 1 });
+    expect(workers['url-scrape']).toMatchObject({ maxReceiveCount: JOB_TRIES + 1 });
   });
 
   it('a job that dies on every try (it hangs past the timeout, no catch runs) ends failed with the reason, then dead-letters', async () => {
@@ -63,10 +69,10 @@ describe('the give-up delivery of the knowledge queues', () => {
     const { messageId } = queue.send();
     await queue.dispatcher.drain();
 
-    expect(queue.tries()).toBe(3);
+    expect(queue.tries()).toBe(JOB_TRIES);
     expect(await queue.file()).toMatchObject({ status: 'failed', error: knowledgeMessages.gaveUp });
     expect(queue.dispatcher.deadLetters('file-ingest')).toEqual([
-      expect.objectContaining({ messageId, receiveCount: 4 }),
+      expect.objectContaining({ messageId, receiveCount: JOB_TRIES + 1 }),
     ]);
   });
 
@@ -78,7 +84,7 @@ describe('the give-up delivery of the knowledge queues', () => {
     const { messageId } = queue.send();
     await queue.dispatcher.drain();
 
-    expect(queue.tries()).toBe(3);
+    expect(queue.tries()).toBe(JOB_TRIES);
     expect(await queue.file()).toMatchObject({ status: 'failed', error: UNEXPECTED_FAILURE });
     expect(queue.dispatcher.deadLetters('file-ingest').map((d) => d.messageId)).toEqual([messageId]);
   });

@@ -1,7 +1,10 @@
 import type { Context, SQSEvent, SQSRecord } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
+import { statusError } from '../../../src/adapters/openai/fetch-model.js';
+import { JOB_TRIES, LastingError, QUEUE_MAX_RECEIVES, TransientError } from '../../../src/domain/retry.js';
 import { workers, type QueueName } from '../../../src/routes.js';
-import { sqsWorker, type Delivery } from '../../../src/workers/sqs-worker.js';
+import { RECORD_ERRORS, type RecordError } from '../../../src/workers/deliveries.js';
+import { sqsWorker, type Delivery, type RecordVisibility, type WorkerOptions } from '../../../src/workers/sqs-worker.js';
 
 const context = { functionName: 'test-worker', awsRequestId: 'req-1', getRemainingTimeInMillis: () => 30_000 } as unknown as Context;
 
@@ -24,10 +27,23 @@ function record(messageId: string, body: string, receiveCount = '1'): SQSRecord 
   };
 }
 
+/** Records each ChangeMessageVisibility the worker asks for (what SQS would be told), by message id. */
+function visibilityLog() {
+  const set: Record<string, number> = {};
+  const visibility: RecordVisibility = async (rec, seconds) => void (set[rec.messageId] = seconds);
+  return { set, visibility };
+}
+
+/** sqsWorker with a recorded visibility (unit tests reach no SQS). */
+function worker<Q extends QueueName>(name: Q, process: Parameters<typeof sqsWorker<Q>>[1], options: Omit<WorkerOptions<Q>, 'visibility'> = {}) {
+  const log = visibilityLog();
+  return { handler: sqsWorker(name, process, { ...options, visibility: log.visibility }), visibilitySet: log.set };
+}
+
 describe('sqsWorker', () => {
   it('reports exactly the malformed and failing records as batch item failures', async () => {
     const processed: string[] = [];
-    const handler = sqsWorker('call-summary', async (job, rec) => {
+    const { handler } = worker('call-summary', async (job, rec) => {
       if (job.userId === 'boom') throw new Error('downstream failed');
       processed.push(rec.messageId);
     });
@@ -48,33 +64,31 @@ describe('sqsWorker', () => {
   });
 
   it('answers an empty failure list when every record succeeds', async () => {
-    const handler = sqsWorker('call-summary', async () => undefined);
+    const { handler } = worker('call-summary', async () => undefined);
     const result = await handler({ Records: [record('a', JSON.stringify({ userId: 'u', callId: 'c' }))] }, context);
     expect(result.batchItemFailures).toEqual([]);
   });
 
-  it('passes the receive count and whether this is the queue’s last delivery (its manifest maxReceiveCount)', async () => {
+  it('passes the receive count and whether this is the job’s last try (the delivery before the give-up delivery)', async () => {
     const seen: Delivery[] = [];
-    const handler = sqsWorker('call-summary', async (_job, _rec, delivery) => void seen.push(delivery));
+    const { handler } = worker('call-summary', async (_job, _rec, delivery) => void seen.push(delivery));
     const job = JSON.stringify({ userId: 'u', callId: 'c' });
-    const max = workers['call-summary'].maxReceiveCount;
 
-    await handler({ Records: [record('first', job, '1'), record('last', job, String(max))] }, context);
+    await handler({ Records: [record('first', job, '1'), record('last', job, String(JOB_TRIES))] }, context);
 
     expect(seen).toEqual([
       { receiveCount: 1, finalAttempt: false },
-      { receiveCount: max, finalAttempt: true },
+      { receiveCount: JOB_TRIES, finalAttempt: true },
     ]);
   });
 
-  it('with a give-up delivery: the job’s last try is the one before it, and the last delivery only gives up, then fails the record', async () => {
+  it('every queue keeps a give-up delivery: the last delivery only gives up, then fails the record', async () => {
+    for (const def of Object.values(workers)) expect(def.maxReceiveCount).toBe(QUEUE_MAX_RECEIVES);
     const seen: Delivery[] = [];
     const gaveUp: string[] = [];
-    const handler = sqsWorker(
-      'file-ingest',
-      async (_job, _rec, delivery) => void seen.push(delivery),
-      async (job, rec) => void gaveUp.push(`${job.fileId}:${rec.messageId}`),
-    );
+    const { handler, visibilitySet } = worker('file-ingest', async (_job, _rec, delivery) => void seen.push(delivery), {
+      giveUp: async (job, rec) => void gaveUp.push(`${job.fileId}:${rec.messageId}`),
+    });
     const job = JSON.stringify({ userId: 'u', agentId: 'a', fileId: 'f' });
     const max = workers['file-ingest'].maxReceiveCount;
 
@@ -85,8 +99,99 @@ describe('sqsWorker', () => {
       { receiveCount: max - 1, finalAttempt: true },
     ]);
     expect(gaveUp).toEqual(['f:give-up']);
-    // Still a failure, so the message dead-letters (and the queue's alarm sees it).
+    // Still a failure, so the message dead-letters (and the queue's alarm sees it), at once.
     expect(result.batchItemFailures).toEqual([{ itemIdentifier: 'give-up' }]);
+    expect(visibilitySet).toEqual({ 'give-up': 0 });
+  });
+});
+
+describe('sqsWorker retries on the schedule (issue 34)', () => {
+  const job = (callId: string) => JSON.stringify({ userId: 'u1', callId });
+  const errorsOf = (response: object) => (response as Record<typeof RECORD_ERRORS, Record<string, RecordError>>)[RECORD_ERRORS];
+
+  it('a transient failure comes back after the schedule’s delay for its next receive; Retry-After is honoured', async () => {
+    const { handler, visibilitySet } = worker('call-summary', async (j) => {
+      if (j.callId === 'down') throw new TransientError({ provider: 'ses', code: 'unavailable', status: 503 });
+      if (j.callId === 'limited') throw statusError(429, '600');
+      if (j.callId === 'bug') throw new TypeError('x is undefined');
+    });
+
+    const result = await handler({ Records: [record('down', job('down'), '1'), record('limited', job('limited'), '1'), record('bug', job('bug'), '3'), record('ok', job('ok'))] }, context);
+
+    expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(['bug', 'down', 'limited']);
+    // Receive 2 after 30 s (+ up to 20 % jitter); receive 4 after 2 min; a 429's Retry-After of 10 min wins.
+    expect(visibilitySet.down).toBeGreaterThanOrEqual(30);
+    expect(visibilitySet.down).toBeLessThanOrEqual(36);
+    expect(visibilitySet.bug).toBeGreaterThanOrEqual(120);
+    expect(visibilitySet.bug).toBeLessThanOrEqual(144);
+    expect(visibilitySet.limited).toBe(600);
+    expect(visibilitySet.ok).toBeUndefined();
+  });
+
+  it('a failed last try brings the give-up delivery at once', async () => {
+    const { handler, visibilitySet } = worker('call-summary', async () => {
+      throw new TransientError({ provider: 'openai', code: 'timeout' });
+    });
+    await handler({ Records: [record('last', job('c'), String(JOB_TRIES))] }, context);
+    expect(visibilitySet).toEqual({ last: 0 });
+  });
+
+  it('a lasting failure is not retried: onLastingFailure records it with the reason and the record is acknowledged', async () => {
+    const recorded: string[] = [];
+    const { handler, visibilitySet } = worker(
+      'call-summary',
+      async () => {
+        throw statusError(401);
+      },
+      { onLastingFailure: async (j, error) => void recorded.push(`${j.callId}:${error.provider}:${error.reason}`) },
+    );
+
+    const result = await handler({ Records: [record('m1', job('c1'))] }, context);
+
+    expect(recorded).toEqual(['c1:openai:credentials']);
+    expect(result.batchItemFailures).toEqual([]);
+    expect(visibilitySet).toEqual({});
+  });
+
+  it('without onLastingFailure a lasting failure heads for the dead-letter queue at once; a failing hook retries on the schedule', async () => {
+    const lasting = new LastingError({ provider: 'whatsapp', code: 190, reason: 'credentials' });
+    const bare = worker('call-summary', async () => {
+      throw lasting;
+    });
+    const hookDown = worker(
+      'call-summary',
+      async () => {
+        throw lasting;
+      },
+      {
+        onLastingFailure: async () => {
+          throw new TransientError({ provider: 'aws', code: 'unavailable', status: 500 });
+        },
+      },
+    );
+
+    expect((await bare.handler({ Records: [record('m', job('c'))] }, context)).batchItemFailures).toEqual([{ itemIdentifier: 'm' }]);
+    expect(bare.visibilitySet).toEqual({ m: 0 });
+    expect((await hookDown.handler({ Records: [record('m', job('c'))] }, context)).batchItemFailures).toEqual([{ itemIdentifier: 'm' }]);
+    expect(hookDown.visibilitySet.m).toBeGreaterThanOrEqual(30);
+  });
+
+  it('each failed record carries its own error for the local dead-letter list, outside what Lambda serialises', async () => {
+    const { handler } = worker('call-summary', async (j) => {
+      if (j.callId === 'a') throw new LastingError({ provider: 'whatsapp', code: 131047, reason: 'invalid_request', message: 'window closed' });
+      if (j.callId === 'b') throw new TransientError({ provider: 's3', code: 'rate_limited', status: 429, retryAfterSeconds: 5 });
+      throw new Error('boom');
+    });
+
+    const result = await handler({ Records: [record('a', job('a')), record('b', job('b')), record('c', job('c')), record('bad', '{')] }, context);
+
+    expect(errorsOf(result)).toEqual({
+      a: { kind: 'lasting', name: 'LastingError', message: 'window closed', provider: 'whatsapp', code: '131047', reason: 'invalid_request' },
+      b: expect.objectContaining({ kind: 'transient', provider: 's3', code: 'rate_limited', retryAfterSeconds: 5 }),
+      c: { kind: 'unexpected', name: 'Error', message: 'boom' },
+      bad: { kind: 'unexpected', name: 'Error', message: 'Malformed call-summary message' },
+    });
+    expect(JSON.parse(JSON.stringify(result))).toEqual({ batchItemFailures: expect.any(Array) });
   });
 });
 
@@ -123,7 +228,7 @@ describe('sqsWorker validates with the job schema the manifest names for its que
   for (const { queue, valid, malformed } of cases) {
     it(`${queue}: a well-formed job reaches the worker, each malformed one is a batch item failure`, async () => {
       const processed: unknown[] = [];
-      const handler = sqsWorker(queue, async (job) => void processed.push(job));
+      const { handler } = worker(queue, async (job) => void processed.push(job));
       const bad = Object.entries(malformed);
 
       const result = await handler({ Records: [record('valid', JSON.stringify(valid)), ...bad.map(([name, body]) => record(name, JSON.stringify(body)))] }, context);
@@ -132,4 +237,23 @@ describe('sqsWorker validates with the job schema the manifest names for its que
       expect(result.batchItemFailures.map((f) => f.itemIdentifier).sort()).toEqual(bad.map(([name]) => name).sort());
     });
   }
+});
+
+describe('sqsWorker: one batch at a time per processor (issue 34)', () => {
+  it('two batches of one worker running at once each report exactly their own failing record', async () => {
+    // Lambda runs concurrent invocations on separate containers; the local dispatcher runs them in one
+    // process, so nothing of one invocation may be shared with another.
+    const { handler } = worker('call-summary', async (job) => {
+      await new Promise((resolve) => setTimeout(resolve, job.callId.endsWith('slow') ? 30 : 5));
+      if (job.userId === 'boom') throw new Error('downstream failed');
+    });
+    const body = (userId: string, callId: string) => JSON.stringify({ userId, callId });
+    const first = handler({ Records: [record('a-ok', body('u1', 'c-slow')), record('a-fails', body('boom', 'c2'))] }, context);
+    const second = handler({ Records: [record('b-ok-1', body('u3', 'c3')), record('b-ok-2', body('u4', 'c4-slow'))] }, context);
+
+    const [a, b] = await Promise.all([first, second]);
+
+    expect(a.batchItemFailures).toEqual([{ itemIdentifier: 'a-fails' }]);
+    expect(b.batchItemFailures).toEqual([]);
+  });
 });
