@@ -254,10 +254,9 @@ describe('POST /api/agents/{id}/chat: conversation, knowledge, escalation', () =
       await new Promise((r) => setTimeout(r, 100));
     }
     expect(files[0]?.status).toBe('completed');
-    // This test is about listing the source. At the default threshold the question is refused: 'policy'
-    // is a word the one-line document lacks, which the lexical relevance cannot tell from a missing
-    // topic (a known false refusal, measured on the graded set); refusal is tested in knowledge-teach.
-    expect((await call(user, 'PUT', `/api/agents/${agent._id}`, { minRelevance: 0.2 })).status).toBe(200);
+    // At the default threshold: 'policy' is a word the one-line document lacks, but it holds the
+    // question's other key word ('refunds'), which is related enough to pass the gate (issue 28; it
+    // used to be a false refusal). Refusal is tested in knowledge-teach.
 
     const res = await chat(user, agent._id, { message: 'What is your refund policy?', messages: [] });
 
