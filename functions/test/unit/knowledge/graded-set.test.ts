@@ -9,7 +9,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MIN_RELEVANCE } from '../../../src/contract/agents.js';
 import { EVAL_AGENTS, evalFiles } from '../../fixtures/knowledge-eval/content.js';
-import { type EvalReport, EVAL_TARGETS, evaluateGradedSet, meetsTargets, MIXED_AGENT, type ModeSummary } from '../../fixtures/knowledge-eval/evaluate.js';
+import { UNANSWERED_MARKER } from '../../../src/domain/agents/runtime/prompt.js';
+import type { ChatModel } from '../../../src/domain/ai/ports.js';
+import { type EvalReport, EVAL_TARGETS, evaluateGradedSet, evaluateModelRefusals, meetsTargets, MIXED_AGENT, type ModeSummary } from '../../fixtures/knowledge-eval/evaluate.js';
 import { BLIND_TEST_QUESTIONS } from '../../fixtures/knowledge-eval/blind-test.js';
 import { EVAL_QUESTIONS } from '../../fixtures/knowledge-eval/questions.js';
 
@@ -90,6 +92,20 @@ describe('retrieval on the graded set (hybrid, local embedding)', () => {
 
   it('meets every target the issue names (what the bench checks)', () => {
     expect(meetsTargets(report).misses).toEqual([]);
+  });
+
+  it('counts the final refusals through the runtime as the bench does with a real model: the gate’s, plus every reply the model marks', async () => {
+    const replying = (content: string): ChatModel => ({ complete: async () => ({ content, toolCalls: [], finishReason: 'stop' }) });
+    const answering = await evaluateModelRefusals(report, { model: replying('Sí, claro.'), modelName: 'gpt-4o' });
+    const knowing = await evaluateModelRefusals(report, { model: replying(`${UNANSWERED_MARKER} No lo sé.`), modelName: 'gpt-4o' });
+
+    expect(answering.map((r) => r.agent)).toEqual(report.perAgent.filter((s) => s.mode === 'hybrid').map((s) => s.agent));
+    for (const r of answering) {
+      const gate = report.perAgent.find((s) => s.mode === 'hybrid' && s.agent === r.agent)!;
+      expect(r.answerableRefused, r.agent).toBeCloseTo(gate.answerableRefused, 5);
+      expect(r.unanswerableRefused, r.agent).toBeCloseTo(gate.unanswerableRefused, 5);
+    }
+    for (const r of knowing) expect([r.answerableRefused, r.unanswerableRefused], r.agent).toEqual([1, 1]);
   });
 });
 
