@@ -55,7 +55,16 @@ async function main(): Promise<void> {
   if (dev && !(await isPortFree(vitePort))) throw new PortInUseError(vitePort, 'Vite dev server', 'VITE_PORT');
 
   console.log('Starting AgentDesk locally…');
-  const stack = await startLocalStack({ ...config.stackOptions, dataDir, frontendDir: join(frontendRoot, 'dist') });
+  const stack = await startLocalStack({
+    ...config.stackOptions,
+    dataDir,
+    frontendDir: join(frontendRoot, 'dist'),
+    // A service that died and could not be restarted: the stack has stopped (the reason is logged above).
+    onFatal: (error) => {
+      console.error(`\nAgentDesk stopped: ${error.message.split('\n')[0]}`);
+      process.exit(1);
+    },
+  });
 
   let closeVite: (() => Promise<void>) | undefined;
   if (dev) closeVite = await startVite(stack, vitePort);

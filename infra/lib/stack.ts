@@ -14,7 +14,7 @@ import type { SharedResources } from './needs.js';
 import { Site, type CustomDomain } from './site.js';
 import { Schedules } from './schedules.js';
 import { Sockets, socketNames } from './sockets.js';
-import { Queues, Workers } from './workers.js';
+import { Queues, Workers, workerNames } from './workers.js';
 
 export interface AgentDeskParameters {
   /** Sender of product e-mail, "Name <address>"; the address (or its domain) must be verified in SES. */
@@ -144,8 +144,14 @@ export class AgentDeskStack extends Stack {
     new CfnOutput(this, 'DistributionDomainName', { value: this.site.distribution.distributionDomainName, description: 'Point a custom domain (CNAME/alias) here' });
     new CfnOutput(this, 'ApiEndpoint', { value: this.api.httpApi.apiEndpoint });
     for (const name of socketNames) {
-      const id = `${name.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase())}Url`;
-      new CfnOutput(this, id, { value: this.sockets.stages[name].url, description: `${name} WebSocket API (wss://…/${this.sockets.stages[name].stageName})` });
+      new CfnOutput(this, `${pascalCase(name)}Url`, { value: this.sockets.stages[name].url, description: `${name} WebSocket API (wss://…/${this.sockets.stages[name].stageName})` });
+    }
+    // Issue 34: what a redrive names (aws sqs start-message-move-task --source-arn <this>; README).
+    for (const name of workerNames) {
+      new CfnOutput(this, `${pascalCase(name)}DeadLetterQueueArn`, {
+        value: this.queues.deadLetterQueues[name].queueArn,
+        description: `${name} dead-letter queue: messages that failed on every try; redrive them to ${name} with aws sqs start-message-move-task`,
+      });
     }
     new CfnOutput(this, 'UserPoolId', { value: this.auth.userPool.userPoolId });
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
@@ -153,4 +159,9 @@ export class AgentDeskStack extends Stack {
     new CfnOutput(this, 'UploadsBucket', { value: this.data.uploads.bucketName });
     new CfnOutput(this, 'SiteBucket', { value: this.site.bucket.bucketName });
   }
+}
+
+/** `voice-relay` → `VoiceRelay` (output ids). */
+function pascalCase(name: string): string {
+  return name.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase());
 }

@@ -8,6 +8,7 @@ import type * as logs from 'aws-cdk-lib/aws-logs';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { Construct } from 'constructs';
+import { DLQ_RETENTION_DAYS, QUEUE_RETENTION_DAYS, queueVisibilityTimeoutSeconds } from '../../functions/src/domain/retry.js';
 import { workers, type QueueName, type WorkerDef } from '../../functions/src/routes.js';
 import { AppFunction } from './app-function.js';
 import { applyNeeds, type SharedResources } from './needs.js';
@@ -18,7 +19,13 @@ export function workerDef(name: QueueName): WorkerDef {
   return workers[name];
 }
 
-/** Queues exist before any function, so any function (API or worker) can be granted `queue:<name>`. */
+/**
+ * Queues exist before any function, so any function (API or worker) can be granted `queue:<name>`.
+ * Their visibility timeout, maxReceiveCount and retention go with the retry schedule (issue 34):
+ * the table and the arithmetic are in functions/src/domain/retry.ts. A worker sets a failed
+ * message's next receive itself (ChangeMessageVisibility, part of the event source's consume grant);
+ * the visibility timeout paces only a try that died.
+ */
 export class Queues extends Construct {
   readonly queues = {} as Record<QueueName, sqs.Queue>;
   readonly deadLetterQueues = {} as Record<QueueName, sqs.Queue>;
@@ -30,19 +37,21 @@ export class Queues extends Construct {
       const dlq = new sqs.Queue(this, `${name}-dlq`, {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
-        retentionPeriod: Duration.days(14),
+        // A dead letter keeps its first enqueue time: about 13 days remain to redrive it.
+        retentionPeriod: Duration.days(DLQ_RETENTION_DAYS),
       });
       // (No SQS3 finding: cdk-nag recognises a queue used as another queue's DLQ.)
       const queue = new sqs.Queue(this, name, {
         encryption: sqs.QueueEncryption.SQS_MANAGED,
         enforceSSL: true,
         // AWS guidance for Lambda consumers: six times the function timeout.
-        visibilityTimeout: Duration.seconds(def.timeout * 6),
-        retentionPeriod: Duration.days(4),
+        visibilityTimeout: Duration.seconds(queueVisibilityTimeoutSeconds(def.timeout)),
+        // Far beyond a message's longest stay (every try and the waits between them: under 9 hours).
+        retentionPeriod: Duration.days(QUEUE_RETENTION_DAYS),
         deadLetterQueue: { queue: dlq, maxReceiveCount: def.maxReceiveCount },
       });
       new cloudwatch.Alarm(this, `${name}-dlq-alarm`, {
-        alarmDescription: `Messages in the ${name} dead-letter queue: a ${name} message failed ${def.maxReceiveCount} times`,
+        alarmDescription: `Messages in the ${name} dead-letter queue: a ${name} message failed on every try (${def.maxReceiveCount} deliveries); redrive with aws sqs start-message-move-task (README)`,
         metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: 'Maximum' }),
         threshold: 0,
         comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,

@@ -7,6 +7,14 @@ import { Annotations, Match } from 'aws-cdk-lib/assertions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes, schedules, socketApis, SOCKET_ROUTE_KEYS, workers, type Need, type QueueName, type RouteGroupName, type SocketApiName } from '../../functions/src/routes.js';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
+import {
+  DLQ_RETENTION_DAYS,
+  JOB_TRIES,
+  MAX_RETRY_AFTER_SECONDS,
+  minimumSecondsUntilReceive,
+  QUEUE_MAX_RECEIVES,
+  QUEUE_RETENTION_DAYS,
+} from '../../functions/src/domain/retry.js';
 import { apiAuthorizer } from '../../functions/src/routes.js';
 import { apiKeyMessages } from '../../functions/src/contract/api-keys.js';
 import { groupDef, groupNames } from '../lib/api.js';
@@ -302,6 +310,37 @@ describe('queues', () => {
 
   it('every queue in the stack is either a worker queue with a DLQ or one of their DLQs', () => {
     expect(Object.keys(resources('AWS::SQS::Queue'))).toHaveLength(workerNames.length * 2);
+  });
+
+  it.each(workerNames)('%s keeps messages for the whole retry schedule: every try, then the give-up delivery, then 14 days to redrive (issue 34)', (name: QueueName) => {
+    const queue = resources('AWS::SQS::Queue')[logicalId(s.stack.queues.queues[name])];
+    const maxReceiveCount = (queue?.Properties.RedrivePolicy as { maxReceiveCount: number }).maxReceiveCount;
+    expect(maxReceiveCount).toBe(QUEUE_MAX_RECEIVES);
+    // The tries span at least 30 minutes, so an outage that long is ridden out.
+    expect(minimumSecondsUntilReceive(JOB_TRIES)).toBeGreaterThanOrEqual(30 * 60);
+    // The longest stay: each wait at its longest (Retry-After's cap, or a try that died: the visibility timeout plus the try).
+    const visibility = queue?.Properties.VisibilityTimeout as number;
+    const longestStay = maxReceiveCount * Math.max(MAX_RETRY_AFTER_SECONDS, visibility + workers[name].timeout);
+    expect(queue?.Properties.MessageRetentionPeriod).toBe(QUEUE_RETENTION_DAYS * 24 * 3600);
+    expect(queue?.Properties.MessageRetentionPeriod as number).toBeGreaterThan(longestStay);
+    expect(resources('AWS::SQS::Queue')[logicalId(s.stack.queues.deadLetterQueues[name])]?.Properties.MessageRetentionPeriod).toBe(DLQ_RETENTION_DAYS * 24 * 3600);
+  });
+
+  it.each(workerNames)('worker %s may change the visibility of its own queue’s messages only (the retry schedule)', (name: QueueName) => {
+    const own = `queue:${name} sqs:ChangeMessageVisibility`;
+    for (const other of workerNames) {
+      const caps = actualCapabilities(s.stack.workers.functions[other]);
+      expect(caps.has(own)).toBe(other === name);
+    }
+    for (const group of groupNames) expect(actualCapabilities(s.stack.api.functions[group]).has(own)).toBe(false);
+  });
+
+  it('outputs each dead-letter queue’s ARN for the redrive', () => {
+    const outputs = s.template.findOutputs('*');
+    for (const name of workerNames) {
+      const id = `${name.replace(/(^|-)(\w)/g, (_m, _d: string, c: string) => c.toUpperCase())}DeadLetterQueueArn`;
+      expect(outputs[id]?.Value).toEqual({ 'Fn::GetAtt': [logicalId(s.stack.queues.deadLetterQueues[name]), 'Arn'] });
+    }
   });
 });
 

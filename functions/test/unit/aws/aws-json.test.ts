@@ -7,11 +7,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SendEmailCommand, SESv2Client } from '@aws-sdk/client-sesv2';
-import { SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { awsJsonService, publicEndpoint, signedJsonRequests } from '../../../src/adapters/aws/aws-json.js';
 import { SecretsManagerReader } from '../../../src/adapters/aws/secrets-manager.js';
 import { SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
+import { changeMessageVisibility, queueUrlOfArn } from '../../../src/adapters/aws/sqs.js';
 import { SesMailer } from '../../../src/adapters/mailer.js';
 
 interface Seen {
@@ -71,6 +72,20 @@ describe('aws-json services send the SDK clients’ requests', () => {
     expect(seen).toHaveLength(2);
     expect(seen[0]).toEqual(seen[1]);
     expect(seen[0]!.headers['x-amz-target']).toBe('AmazonSQS.SendMessageBatch');
+  });
+
+  it('SQS ChangeMessageVisibility (the retry schedule of a failed record, issue 34), to the queue its record came from', async () => {
+    const queueUrl = queueUrlOfArn('arn:aws:sqs:eu-west-1:123456789012:call-summary', endpoint);
+    expect(queueUrl).toBe(`${endpoint}/123456789012/call-summary`);
+    expect(queueUrlOfArn('arn:aws:sqs:eu-west-1:123456789012:call-summary', publicEndpoint('sqs', region))).toBe('https://sqs.eu-west-1.amazonaws.com/123456789012/call-summary');
+    const sqs = awsJsonService({ service: 'sqs', targetPrefix: 'AmazonSQS', jsonVersion: '1.0', region, endpoint, headers: { 'x-amzn-query-mode': 'true' }, credentials: async () => credentials });
+    // SQS answers an empty object: both resolve.
+    await expect(changeMessageVisibility(sqs, queueUrl, 'AQEB-handle', 120)).resolves.toBeUndefined();
+    await expect(new SQSClient({ region, endpoint, credentials, maxAttempts: 1 }).send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl, ReceiptHandle: 'AQEB-handle', VisibilityTimeout: 120 }))).resolves.toBeDefined();
+
+    expect(seen).toHaveLength(2);
+    expect(seen[0]).toEqual(seen[1]);
+    expect(seen[0]).toMatchObject({ path: '/', headers: { 'x-amz-target': 'AmazonSQS.ChangeMessageVisibility' }, body: { QueueUrl: queueUrl, ReceiptHandle: 'AQEB-handle', VisibilityTimeout: 120 } });
   });
 
   it('SESv2 SendEmail (the mailer)', async () => {
