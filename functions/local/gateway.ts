@@ -260,11 +260,12 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (req.method === 'GET' && url.pathname === '/_local/dead-letters') {
       return writeJson(res, 200, dispatcher.deadLetters(url.searchParams.get('queue') ?? undefined));
     }
-    // Puts the dead letters (?queue= one queue's) back on their queues, all tries again (issue 34).
+    // Puts the dead letters (?queue= one queue's, ?messageId= only those) back on their queues, all tries again (issue 34).
     if (req.method === 'POST' && url.pathname === '/_local/dead-letters/redrive') {
       const queue = url.searchParams.get('queue') ?? undefined;
       if (queue !== undefined && !dispatcher.hasQueue(queue)) return writeJson(res, 400, { message: `Unknown queue: ${queue}. Queues: ${dispatcher.queueNames().join(', ')}` });
-      return writeJson(res, 200, { redriven: dispatcher.redrive(queue) });
+      const ids = url.searchParams.getAll('messageId');
+      return writeJson(res, 200, { redriven: dispatcher.redrive(queue, ids.length > 0 ? ids : undefined) });
     }
     if (req.method === 'GET' && url.pathname === '/_local/queues') {
       return writeJson(res, 200, dispatcher.stats());

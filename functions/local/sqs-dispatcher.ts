@@ -283,13 +283,13 @@ export class SqsDispatcher {
   }
 
   /**
-   * Puts dead letters (of `queue`, or all) back on their queue, like SQS's redrive
-   * (start-message-move-task): same message id and body, receive count from zero, so the job gets
-   * all its tries again. Answers how many moved.
+   * Puts dead letters (of `queue`, or all; only `messageIds` when given) back on their queue, like
+   * SQS's redrive (start-message-move-task): same message id and body, receive count from zero,
+   * so the job gets all its tries again. Answers how many moved.
    */
-  redrive(queue?: string): number {
+  redrive(queue?: string, messageIds?: readonly string[]): number {
     if (queue !== undefined) this.state(queue);
-    const moving = this.dead.filter((d) => !queue || d.queue === queue);
+    const moving = this.dead.filter((d) => (!queue || d.queue === queue) && (!messageIds || messageIds.includes(d.messageId)));
     if (moving.length === 0) return 0;
     const now = Date.now();
     const messages = moving.map(

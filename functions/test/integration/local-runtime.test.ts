@@ -12,8 +12,8 @@ import {
   AdminSetUserPasswordCommand,
   InitiateAuthCommand,
 } from '@aws-sdk/client-cognito-identity-provider';
-import { SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
-import { deadLetters, drainQueues, testCognitoClient, testSqsClient } from '../support/stack-clients.js';
+import { ChangeMessageVisibilityCommand, SendMessageBatchCommand, SendMessageCommand } from '@aws-sdk/client-sqs';
+import { deadLetters, drainQueues, redriveDeadLetters, testCognitoClient, testSqsClient } from '../support/stack-clients.js';
 import { workers } from '../../src/routes.js';
 
 const require = createRequire(import.meta.url);
@@ -183,6 +183,30 @@ describe('local SQS endpoint and dispatcher', () => {
 
     const dead = (await deadLetters('url-scrape')).find((d) => d.messageId === sent.MessageId);
     expect(dead).toMatchObject({ queue: 'url-scrape', receiveCount: workers['url-scrape'].maxReceiveCount, body: JSON.stringify({ nope: true }) });
+    // Its own error, as the worker reported it for this record (not the batch's).
+    expect(dead).toMatchObject({ lastError: 'Error: Malformed url-scrape message', error: { kind: 'unexpected', message: 'Malformed url-scrape message' } });
+  });
+
+  it('redrives dead letters (POST /_local/dead-letters/redrive?queue=&messageId=): back on their queue with all their tries; an unknown queue is a 400', async () => {
+    const sqs = testSqsClient();
+    const sent = await sqs.send(new SendMessageCommand({ QueueUrl: queueUrl(), MessageBody: JSON.stringify({ nope: 'redrive' }) }));
+    await drainQueues();
+    expect((await deadLetters('url-scrape')).some((d) => d.messageId === sent.MessageId)).toBe(true);
+
+    expect(await redriveDeadLetters('no-such-queue')).toMatchObject({ status: 400, body: { message: expect.stringContaining('Unknown queue: no-such-queue') } });
+    // Only this message: other files' dead letters stay where they are.
+    expect(await redriveDeadLetters('url-scrape', [sent.MessageId!])).toEqual({ status: 200, body: { redriven: 1 } });
+    // Still malformed: every try again (the receive count starts over), then the dead-letter list again.
+    await drainQueues();
+    const again = (await deadLetters('url-scrape')).filter((d) => d.messageId === sent.MessageId);
+    expect(again).toEqual([expect.objectContaining({ receiveCount: workers['url-scrape'].maxReceiveCount })]);
+  });
+
+  it('answers ChangeMessageVisibility from the AWS SDK, refusing a receipt handle that is not in flight as SQS does', async () => {
+    const sqs = testSqsClient();
+    await expect(sqs.send(new ChangeMessageVisibilityCommand({ QueueUrl: queueUrl(), ReceiptHandle: 'bm8tc3VjaC1oYW5kbGU=', VisibilityTimeout: 30 }))).rejects.toMatchObject({
+      name: 'ReceiptHandleIsInvalid',
+    });
   });
 
   it('enforces SQS size limits like SQS: 256 KiB per message, and per SendMessageBatch 10 entries and 256 KiB in all', async () => {
@@ -205,5 +229,14 @@ describe('local SQS endpoint and dispatcher', () => {
     await expect(sqs.send(new SendMessageCommand({ QueueUrl: url, MessageBody: 'x' }))).rejects.toMatchObject({
       name: 'QueueDoesNotExist',
     });
+  });
+});
+
+describe('local services', () => {
+  it('are supervised (restarted when they die): GET /_local/services shows each running with its process', async () => {
+    const services = (await (await fetch(new URL('/_local/services', inject('apiUrl')))).json()) as { name: string; state: string; restarts: number; pid?: number }[];
+    expect(services.map((s) => s.name).sort()).toEqual(['DynamoDB Local', 'SES mailbox', 'cognito-local', 's3rver']);
+    for (const service of services) expect(service).toMatchObject({ state: 'running', restarts: 0 });
+    expect(services.find((s) => s.name === 'DynamoDB Local')?.pid).toBeGreaterThan(0);
   });
 });

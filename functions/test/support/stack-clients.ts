@@ -77,6 +77,15 @@ export async function deadLetters(queue?: string): Promise<DeadLetter[]> {
 }
 
 
+/** POST /_local/dead-letters/redrive[?queue=][&messageId=…]: the dead letters back on their queues; the response's status and body. */
+export async function redriveDeadLetters(queue?: string, messageIds: string[] = []): Promise<{ status: number; body: { redriven?: number; message?: string } }> {
+  const url = new URL(`${inject('deadLettersUrl')}/redrive`);
+  if (queue) url.searchParams.set('queue', queue);
+  for (const id of messageIds) url.searchParams.append('messageId', id);
+  const response = await fetch(url, { method: 'POST' });
+  return { status: response.status, body: (await response.json()) as { redriven?: number; message?: string } };
+}
+
 /** Wait until every queued message has been processed (or dead-lettered); returns per-queue stats. */
 export async function drainQueues(): Promise<Record<string, QueueStats>> {
   const response = await fetch(new URL('/_local/queues/drain', inject('apiUrl')), { method: 'POST' });
