@@ -5,6 +5,7 @@
  */
 import type { AgentFileObjects, PresignedPost, PresignedRequest } from '../domain/agents/repository.js';
 import type { S3Presigner } from './s3-presigner.js';
+import { s3Failure } from './s3-failure.js';
 
 /** Upload links stay valid long enough for 50 MB on a slow connection. */
 export const UPLOAD_URL_SECONDS = 3600;
@@ -39,20 +40,20 @@ export class S3AgentFiles implements AgentFileObjects {
     const response = await fetch(url, { method: 'PUT', headers });
     const body = await response.text();
     // A copy can fail after S3 answered 200: the error is then in the body.
-    if (!response.ok || body.includes('<Error>')) throw new Error(`Copy of a document in S3 failed with HTTP ${response.status}`);
+    if (!response.ok || body.includes('<Error>')) throw s3Failure(`Copy of a document in S3 failed with HTTP ${response.status}`, response);
   }
 
   async put(key: string, bytes: Uint8Array, contentType: string): Promise<void> {
     const response = await fetch(await this.presigner.putUrl(key), { method: 'PUT', body: bytes, headers: { 'content-type': contentType } });
     // S3 answers errors as XML; keep the status only (no internals reach the client).
-    if (!response.ok) throw new Error(`Document upload to S3 failed with HTTP ${response.status}`);
+    if (!response.ok) throw s3Failure(`Document upload to S3 failed with HTTP ${response.status}`, response);
   }
 
   async head(key: string): Promise<{ size: number } | null> {
     const response = await fetch(await this.presigner.headUrl(key), { method: 'HEAD' });
     // Without s3:ListBucket (not granted), S3 answers a missing object with 403 instead of 404.
     if (response.status === 404 || response.status === 403) return null;
-    if (!response.ok) throw new Error(`HEAD of a document in S3 failed with HTTP ${response.status}`);
+    if (!response.ok) throw s3Failure(`HEAD of a document in S3 failed with HTTP ${response.status}`, response);
     return { size: Number(response.headers.get('content-length') ?? 0) };
   }
 
@@ -62,7 +63,7 @@ export class S3AgentFiles implements AgentFileObjects {
     for (let attempt = 1; ; attempt++) {
       const response = await fetch(await this.presigner.deleteUrl(key), { method: 'DELETE' });
       if (response.ok || response.status === 404) return;
-      if (response.status < 500 || attempt >= 3) throw new Error(`Delete of a document in S3 failed with HTTP ${response.status}`);
+      if (response.status < 500 || attempt >= 3) throw s3Failure(`Delete of a document in S3 failed with HTTP ${response.status}`, response);
       await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }

@@ -6,6 +6,7 @@
 import type { ContactFiles, UploadForm } from '../domain/contacts/job-ports.js';
 import { attachmentDisposition, DOWNLOAD_URL_SECONDS, UPLOAD_URL_SECONDS } from './s3-agent-files.js';
 import type { S3Presigner } from './s3-presigner.js';
+import { s3Failure } from './s3-failure.js';
 
 export class S3ContactFiles implements ContactFiles {
   constructor(
@@ -24,7 +25,7 @@ export class S3ContactFiles implements ContactFiles {
     if (response.status === 404 || response.status === 403) return null;
     // 416: a Range on an empty object.
     if (response.status === 416) return new Uint8Array();
-    if (!response.ok) throw new Error(`Read of a contacts file in S3 failed with HTTP ${response.status}`);
+    if (!response.ok) throw s3Failure(`Read of a contacts file in S3 failed with HTTP ${response.status}`, response);
     const bytes = new Uint8Array(await response.arrayBuffer());
     return maxBytes && bytes.length > maxBytes ? bytes.subarray(0, maxBytes) : bytes;
   }
@@ -32,7 +33,7 @@ export class S3ContactFiles implements ContactFiles {
   async put(key: string, body: Uint8Array, contentType: string): Promise<void> {
     const response = await fetch(await this.presigner.putUrl(key), { method: 'PUT', body, headers: { 'content-type': contentType } });
     // S3 answers errors as XML; keep the status only (no internals reach the client).
-    if (!response.ok) throw new Error(`Write of a contacts file to S3 failed with HTTP ${response.status}`);
+    if (!response.ok) throw s3Failure(`Write of a contacts file to S3 failed with HTTP ${response.status}`, response);
   }
 
   downloadUrl(key: string, fileName: string, contentType: string): Promise<string> {

@@ -1,6 +1,7 @@
 /** AvatarStore over the uploads bucket, through presigned URLs (see s3-presigner.ts). */
 import type { AvatarStore } from '../domain/account/ports.js';
 import type { S3Presigner } from './s3-presigner.js';
+import { s3Failure } from './s3-failure.js';
 
 export class S3AvatarStore implements AvatarStore {
   constructor(private readonly presigner: S3Presigner) {}
@@ -16,6 +17,6 @@ export class S3AvatarStore implements AvatarStore {
       headers: { 'content-type': contentType, 'cache-control': 'private, max-age=3600' },
     });
     // S3 answers errors as XML; keep the status only (no internals reach the client).
-    if (!response.ok) throw new Error(`Avatar upload to S3 failed with HTTP ${response.status}`);
+    if (!response.ok) throw s3Failure(`Avatar upload to S3 failed with HTTP ${response.status}`, response);
   }
 }

@@ -5,6 +5,7 @@
  * any other failed GET is transient (the queue retries).
  */
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
+import { s3Failure } from '../s3-failure.js';
 
 export interface ObjectUrlSigner {
   urlFor(key: string): Promise<string>;
@@ -25,7 +26,7 @@ export class PresignedObjectReader {
     }
     if (!response.ok) {
       await response.body?.cancel();
-      throw new Error(`Reading the uploaded object answered HTTP ${response.status}`);
+      throw s3Failure(`Reading the uploaded object answered HTTP ${response.status}`, response);
     }
     const declared = Number(response.headers.get('content-length') ?? NaN);
     if (declared > this.maxBytes) {

@@ -7,6 +7,7 @@ import { AwsServiceError } from '../../../src/adapters/aws/aws-json.js';
 import { statusError } from '../../../src/adapters/openai/fetch-model.js';
 import { toGraphError } from '../../../src/adapters/whatsapp/graph.js';
 import { OutboundNetworkError, OutboundTimeoutError } from '../../../src/adapters/outbound/errors.js';
+import { PresignedObjectReader } from '../../../src/adapters/extract/upload-reader.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
 import {
   classifyHttpFailure,
@@ -114,5 +115,18 @@ describe('classifyProviderFailure', () => {
     expect(classifyProviderFailure(lasting)).toBe(lasting);
     expect(classifyProviderFailure(transient)).toBe(transient);
     for (const other of [new Error('bug'), new TypeError('x is undefined'), 'text', undefined, null]) expect(classifyProviderFailure(other)).toBeUndefined();
+  });
+});
+
+describe('S3 answers (the uploads bucket through presigned URLs)', () => {
+  const reader = (status: number, headers: Record<string, string> = {}) =>
+    new PresignedObjectReader({ urlFor: async () => 'https://bucket.example/key' }, 1024, async () => new Response('<Error/>', { status, headers }));
+
+  it('a 503 or 429 is transient with its Retry-After; a 403 stays ours to fix (unclassified)', async () => {
+    await expect(reader(503, { 'retry-after': '5' }).read('k')).rejects.toMatchObject({ name: 'TransientError', provider: 's3', code: 'unavailable', retryAfterSeconds: 5, message: 'Reading the uploaded object answered HTTP 503' });
+    await expect(reader(429).read('k')).rejects.toMatchObject({ name: 'TransientError', code: 'rate_limited' });
+    const forbidden = await reader(403).read('k').catch((error: unknown) => error);
+    expect(forbidden).toMatchObject({ message: 'Reading the uploaded object answered HTTP 403' });
+    expect(classifyProviderFailure(forbidden)).toBeUndefined();
   });
 });
