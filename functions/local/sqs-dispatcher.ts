@@ -244,7 +244,7 @@ export class SqsDispatcher {
       messageDeduplicationId: input.messageDeduplicationId,
     };
     // On disk before the sender hears it was accepted.
-    this.record([{ t: 'sent', m: message }]);
+    this.record([{ t: 'sent', m: message }], { required: true });
     state.stats.sent += 1;
     this.recent.push({ queue, messageId: message.messageId, body: message.body, sentAt: new Date(now).toISOString() });
     if (this.recent.length > RECENT_SENT) this.recent.splice(0, this.recent.length - RECENT_SENT);
@@ -368,10 +368,20 @@ export class SqsDispatcher {
     return seconds * 1000 * this.timeScale;
   }
 
-  private record(entries: JournalEntry[]): void {
+  /**
+   * Journals `entries` (when open). A failed write (a full disk) fails a send, so its sender hears
+   * it was not accepted; anywhere else it is logged and the queue goes on (that step is then not
+   * durable: a crash would deliver the message once more, never lose it).
+   */
+  private record(entries: JournalEntry[], { required = false } = {}): void {
     if (!this.journal) return;
-    this.journal.write(entries);
-    if (this.journal.wantsCompaction(this.waiting.size + this.received.size)) this.journal.rewrite(this.journalState());
+    try {
+      this.journal.write(entries);
+      if (this.journal.wantsCompaction(this.waiting.size + this.received.size)) this.journal.rewrite(this.journalState());
+    } catch (error) {
+      if (required) throw error;
+      this.log('error', `[sqs] could not write the queue journal: ${error instanceof Error ? error.message : String(error)}`);
+    }
   }
 
   private journalState() {
