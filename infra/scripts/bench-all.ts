@@ -17,6 +17,8 @@ const BENCHES = [
   'functions/scripts/bench-voice-webhook.ts',
   'functions/scripts/bench-voice-relay.ts',
   'functions/scripts/bench-dashboard.ts',
+  // Issue 34: every dependency failing in turn; fails on any loss or duplicate.
+  'functions/scripts/bench-fault-matrix.ts',
 ];
 
 const outcomes: { bench: string; status: string; seconds: string }[] = [];
