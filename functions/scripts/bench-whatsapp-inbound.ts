@@ -37,6 +37,22 @@ import { newId } from '../src/lib/ids.js';
 import { testDocumentClientAt } from '../test/support/document-clients.js';
 import { arg, percentile, table } from './bench-common.js';
 
+/**
+ * The longest chain of requests each started after the previous one ended: the round trips a
+ * message waits for one after another (its latency on a quiet machine is about this many
+ * DynamoDB round trips, whatever the load of the machine measuring it).
+ */
+function longestChain(spans: ReadonlyArray<[number, number]>): number {
+  const byEnd = [...spans].sort((a, b) => a[1] - b[1]);
+  const chain: number[] = [];
+  byEnd.forEach(([start], i) => {
+    let best = 0;
+    for (let j = 0; j < i; j++) if (byEnd[j]![1] <= start) best = Math.max(best, chain[j]!);
+    chain.push(best + 1);
+  });
+  return Math.max(0, ...chain);
+}
+
 const RUNS = arg('runs', 100);
 const WARMUP = 10;
 const TARGET_MS = 150;
@@ -51,10 +67,17 @@ try {
   let requests = 0;
   /** --trace: the requests of one message, with their start and end (ms from the message's start). */
   let trace: { t0: number; lines: string[] } | null = null;
+  /** The requests of the message being timed, as [start, end]: their longest chain one after another is its round trips in sequence. */
+  let spans: Array<[number, number]> | null = null;
   const counting: typeof fetch = async (input, init) => {
     requests++;
-    if (!trace) return fetch(input, init);
-    const started = performance.now() - trace.t0;
+    const t = performance.now();
+    if (!trace) {
+      const res = await fetch(input, init);
+      spans?.push([t, performance.now()]);
+      return res;
+    }
+    const started = t - trace.t0;
     const res = await fetch(input, init);
     const target = new Headers(init?.headers).get('x-amz-target')?.split('.')[1] ?? '?';
     const body = JSON.parse(String(init?.body ?? '{}')) as Record<string, unknown>;
@@ -125,14 +148,20 @@ try {
       entry: [{ id: 'waba', changes: [{ field: 'messages', value: { metadata: { phone_number_id: '1' }, statuses: [{ id: wamid, status: 'delivered', timestamp: '1', recipient_id: waId }] } }] }],
     });
 
-  /** DynamoDB requests of each timed message, by row. */
+  /** DynamoDB requests of each timed message, and how many of them ran one after another, by row. */
   const requestsOf = new Map<number[], number[]>();
+  const sequentialOf = new Map<number[], number[]>();
   const time = async (work: () => Promise<unknown>, row?: number[]) => {
     const before = requests;
+    spans = [];
     const t0 = performance.now();
     await work();
     const ms = performance.now() - t0;
-    if (row) requestsOf.set(row, [...(requestsOf.get(row) ?? []), requests - before]);
+    if (row) {
+      requestsOf.set(row, [...(requestsOf.get(row) ?? []), requests - before]);
+      sequentialOf.set(row, [...(sequentialOf.get(row) ?? []), longestChain(spans)]);
+    }
+    spans = null;
     return ms;
   };
   const waId = (i: number) => `1415${String(5_000_000 + i).padStart(7, '0')}`;
@@ -177,11 +206,12 @@ try {
     percentile(xs, 95).toFixed(1),
     target ? (percentile(xs, 95) <= TARGET_MS ? `≤ ${TARGET_MS} ✓` : `≤ ${TARGET_MS} ✗`) : '—',
     requestsOf.has(xs) ? String(percentile(requestsOf.get(xs)!, 50)) : '—',
+    sequentialOf.has(xs) ? String(percentile(sequentialOf.get(xs)!, 50)) : '—',
   ];
   console.log(`\nWhatsApp inbound → reply, model and Graph API instant, DynamoDB Local (${RUNS} messages per row, ms)\n`);
   console.log(
     table(
-      ['message', 'n', 'p50', 'p95', 'target p95', 'DynamoDB requests (median)'],
+      ['message', 'n', 'p50', 'p95', 'target p95', 'DynamoDB requests (median)', 'in sequence (median)'],
       [
         row('first message of a customer (contact + conversation created, reply sent)', first),
         row('follow-up in an open conversation (reply sent)', followUp),
