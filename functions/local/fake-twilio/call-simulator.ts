@@ -13,7 +13,8 @@
  *   keypress ({dtmf}) → Digits when the <Gather> listens for dtmf, else like silence;
  * - <Connect><ConversationRelay url=…>: the next scripted turns are played over the WebSocket
  *   (relay-simulator.ts: setup, prompts, interrupts, DTMF, language switches to the declared
- *   <Language> children, per-turn latency); when the session
+ *   <Language> children, automatic language detection with transcriptionLanguage="multi",
+ *   per-turn latency); when the session
  *   ends, the <Connect action> is POSTed (SessionId, SessionStatus, SessionDuration, HandoffData)
  *   and its TwiML executed (<Dial> for a warm transfer, <Hangup>, …); without an action Twilio goes
  *   on with the verb after <Connect>;

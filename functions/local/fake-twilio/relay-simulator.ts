@@ -8,7 +8,10 @@
  * - sends `setup` (sessionId, callSid, accountSid, from, to, callType PSTN, direction inbound,
  *   customParameters from the <Parameter> children), "speaks" the welcomeGreeting;
  * - per scripted turn: speech → `prompt` {voicePrompt, lang, last: true} (lang: the session's
- *   transcription language, or the turn's own `lang`: the caller speaking another language), then
+ *   transcription language, or the turn's own `lang`: the caller speaking another language; when
+ *   the active transcription language is "multi", Deepgram's automatic detection, the primary tag
+ *   only of the language the caller speaks: the noun's until a turn's `lang` names another, which
+ *   the caller goes on in: "es", "en"), then
  *   collects `text` tokens until one has last: true (or `end`, or the turn timeout); with
  *   `interruptAfterTokens: n` the caller barges in after n tokens (only over a token that is not
  *   `interruptible: false`, as Twilio): `interrupt` {utteranceUntilInterrupt = the tokens heard,
@@ -16,8 +19,9 @@
  *   still arriving for that answer, then goes on; `{dtmf}` → a `dtmf` frame (only when the noun has
  *   dtmfDetection="true", as Twilio), answered like a prompt;
  * - a `language` message switches the session's TTS and transcription languages (later prompts
- *   carry the new lang) when it names the noun's language or a declared <Language>; otherwise
- *   Twilio's error frame comes back and nothing changes;
+ *   carry the new lang) when each names the noun's language or a declared <Language> (for
+ *   transcription also the noun's transcriptionLanguage, e.g. "multi"; for TTS its ttsLanguage);
+ *   otherwise Twilio's error frame comes back and nothing changes;
  * - `wire` shapes the frames as Twilio's variants do (issue 28): durationUntilInterruptMs as the
  *   string of the published samples ("460") instead of a number, and extra fields on every frame
  *   (an app must ignore what it does not know);
@@ -234,7 +238,16 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
   };
   let lang = input.attrs.transcriptionLanguage ?? input.attrs.language ?? 'en-US';
   let ttsLanguage = input.attrs.ttsLanguage ?? input.attrs.language ?? 'en-US';
-  const declared = new Set([input.attrs.language, input.attrs.transcriptionLanguage, input.attrs.ttsLanguage, ...(input.languages ?? [])].filter((l): l is string => !!l).map((l) => l.toLowerCase()));
+  const declaredSet = (...codes: Array<string | undefined>) => new Set([...codes, ...(input.languages ?? [])].filter((l): l is string => !!l).map((l) => l.toLowerCase()));
+  const declared = { tts: declaredSet(input.attrs.language, input.attrs.ttsLanguage), stt: declaredSet(input.attrs.language, input.attrs.transcriptionLanguage) };
+  /** The language the caller speaks: the noun's, until a turn's `lang` names another (they go on in it). */
+  let callerSpeaks = input.attrs.language ?? 'en-US';
+  /** A prompt's lang as the recogniser reports it: "multi" detects the caller's language and says only its primary tag. */
+  const promptLangOf = (spokenIn: string | undefined) => {
+    if (lang.toLowerCase() !== 'multi') return spokenIn ?? lang;
+    callerSpeaks = spokenIn ?? callerSpeaks;
+    return callerSpeaks.split('-')[0]!.toLowerCase();
+  };
 
   send({
     type: 'setup',
@@ -264,7 +277,7 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
     if (frame.type === 'language') {
       const tts = typeof frame.ttsLanguage === 'string' ? frame.ttsLanguage : null;
       const stt = typeof frame.transcriptionLanguage === 'string' ? frame.transcriptionLanguage : null;
-      if ((!tts && !stt) || [tts, stt].some((l) => l !== null && !declared.has(l.toLowerCase()))) {
+      if ((!tts && !stt) || (tts !== null && !declared.tts.has(tts.toLowerCase())) || (stt !== null && !declared.stt.has(stt.toLowerCase()))) {
         // Only a language the TwiML declared can be switched to.
         events.push({ kind: 'error-received', text: JSON.stringify(frame) });
         send({ type: 'error', description: `Invalid message received: language not configured: ${JSON.stringify(frame).slice(0, 200)}` });
@@ -283,7 +296,7 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
   async function playTurn(index: number, kind: 'prompt' | 'dtmf', said: string, interruptAfter?: number, spokenIn?: string): Promise<RelayTurnReport> {
     const sentAt = new Date().toISOString();
     const t0 = performance.now();
-    const promptLang = spokenIn ?? lang;
+    const promptLang = promptLangOf(spokenIn);
     if (kind === 'prompt') send({ type: 'prompt', voicePrompt: said, lang: promptLang, last: true });
     else send({ type: 'dtmf', digit: said });
     events.push({ kind, text: said });
@@ -383,7 +396,7 @@ export async function playRelaySession(input: RelaySessionInput): Promise<RelayS
       continue;
     }
     if (lastScripted && input.hangup === 'caller') {
-      send({ type: 'prompt', voicePrompt: turn.speech, lang: turn.lang ?? lang, last: true });
+      send({ type: 'prompt', voicePrompt: turn.speech, lang: promptLangOf(turn.lang), last: true });
       events.push({ kind: 'prompt', text: turn.speech });
       callerLeft = true;
       break;

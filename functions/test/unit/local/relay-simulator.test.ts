@@ -30,8 +30,10 @@ interface AppScript {
   garbage?: string;
   /** Keeps sending the answer after an interrupt. */
   ignoreInterrupts?: boolean;
-  /** Sends a language message (to this language) before answering the caller saying `said`. */
-  switchOn?: { said: string; language: string };
+  /** Sends a language message (to this language; transcription to `transcription`, default the same) before answering the caller saying `said`. */
+  switchOn?: { said: string; language: string; transcription?: string };
+  /** More attributes of the <ConversationRelay> noun (e.g. automatic language detection). */
+  nounAttrs?: string;
   /** Flags put on every text frame. */
   flags?: { interruptible?: boolean; preemptible?: boolean };
 }
@@ -68,7 +70,9 @@ function serveSession(ws: WebSocket): void {
       ws.send(JSON.stringify({ type: 'end', ...(script.endOn.handoffData ? { handoffData: script.endOn.handoffData } : {}) }));
       return;
     }
-    if (script.switchOn?.said === said) ws.send(JSON.stringify({ type: 'language', ttsLanguage: script.switchOn.language, transcriptionLanguage: script.switchOn.language }));
+    if (script.switchOn?.said === said) {
+      ws.send(JSON.stringify({ type: 'language', ttsLanguage: script.switchOn.language, transcriptionLanguage: script.switchOn.transcription ?? script.switchOn.language }));
+    }
     const mine = ++turn;
     const tokens = script.answer(said);
     void (async () => {
@@ -92,7 +96,7 @@ beforeAll(async () => {
       if (req.url === '/voice') {
         res.end(
           `<?xml version="1.0" encoding="UTF-8"?><Response><Connect action="/relay-action?call=c1">` +
-            `<ConversationRelay url="${xml(relayUrl)}" welcomeGreeting="Hola, soy Sonia." language="es-ES" dtmfDetection="true" interruptible="any">` +
+            `<ConversationRelay url="${xml(relayUrl)}" welcomeGreeting="Hola, soy Sonia." language="es-ES" dtmfDetection="true" interruptible="any"${script.nounAttrs ?? ''}>` +
             `<Parameter name="callId" value="c1"/><Language code="en-US" ttsProvider="Amazon" voice="Joanna-Neural"/></ConversationRelay></Connect></Response>`,
         );
       } else if (req.url?.startsWith('/relay-action')) {
@@ -304,6 +308,34 @@ describe('call simulator: ConversationRelay', () => {
     const refused = await play([{ speech: 'Bonjour', confidence: 0.9 }, { speech: 'Merci', confidence: 0.9 }]);
     expect(seen.frames.find((f) => f.type === 'error')).toEqual({ type: 'error', description: expect.stringContaining('language not configured') });
     expect(refused.relaySessions[0]!.turns.map((t) => t.lang)).toEqual(['es-ES', 'es-ES']);
+  });
+
+  it('with transcriptionLanguage="multi" (Deepgram’s detection): prompts carry the primary tag of what the caller speaks, a language message keeping "multi" switches the voice, an undeclared language is refused', async () => {
+    script.nounAttrs = ' transcriptionProvider="Deepgram" speechModel="nova-3-general" transcriptionLanguage="multi"';
+    script.switchOn = { said: 'Hello', language: 'en-US', transcription: 'multi' };
+
+    const call = await play([
+      { speech: 'Hola', confidence: 0.9 },
+      { speech: 'Hello', confidence: 0.9, lang: 'en-US' },
+      { speech: 'Thanks', confidence: 0.9 },
+    ]);
+
+    expect(seen.frames.filter((f) => f.type === 'prompt').map((f) => f.lang)).toEqual(['es', 'en', 'en']);
+    expect(call.relaySessions[0]!.events.filter((e) => e.kind === 'language').map((e) => e.text)).toEqual(['en-US/multi']);
+    expect(seen.frames.some((f) => f.type === 'error')).toBe(false);
+
+    seen.frames = [];
+    script.switchOn = { said: 'Bonjour', language: 'fr-FR', transcription: 'multi' };
+    const refused = await play([{ speech: 'Bonjour', confidence: 0.9, lang: 'fr-FR' }, { speech: 'Merci', confidence: 0.9 }]);
+    expect(seen.frames.find((f) => f.type === 'error')).toEqual({ type: 'error', description: expect.stringContaining('language not configured') });
+    expect(refused.relaySessions[0]!.events.some((e) => e.kind === 'language')).toBe(false);
+    expect(refused.relaySessions[0]!.turns.map((t) => t.lang)).toEqual(['fr', 'fr']);
+
+    // "multi" is a transcription language only: not a voice the noun declared.
+    seen.frames = [];
+    script.switchOn = { said: 'Hola', language: 'multi' };
+    await play([{ speech: 'Hola', confidence: 0.9 }]);
+    expect(seen.frames.find((f) => f.type === 'error')).toEqual({ type: 'error', description: expect.stringContaining('language not configured') });
   });
 
   it('reports each token’s flags, and does not barge in over a token that may not be interrupted', async () => {
