@@ -27,3 +27,10 @@ export const MAX_ADDITIONAL_LANGUAGES = 3;
 export function callLanguages(s: { language: string; additionalLanguages?: readonly string[] | null }): string[] {
   return [...new Set([s.language, ...(s.additionalLanguages ?? [])])];
 }
+
+/**
+ * The transcription language of a streamed call that can switch languages (issue 28): Deepgram's
+ * automatic language detection. Its prompts carry the detected language's primary tag only ("en",
+ * not "en-US"), and a switch changes the voice while recognition stays on detection.
+ */
+export const DETECT_LANGUAGE = 'multi';

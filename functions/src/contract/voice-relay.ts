@@ -94,7 +94,8 @@ export interface RelayTextFrame {
 
 /**
  * Switches the session's voice (ttsLanguage) and speech recognition (transcriptionLanguage) to a
- * language the <ConversationRelay> declared with a <Language> element (issue 28).
+ * language the <ConversationRelay> declared with a <Language> element (issue 28); a
+ * transcriptionLanguage of "multi" (DETECT_LANGUAGE) keeps automatic detection on.
  */
 export interface RelayLanguageFrame {
   type: 'language';

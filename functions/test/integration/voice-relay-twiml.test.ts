@@ -118,7 +118,7 @@ async function handoffJobs(callId: string): Promise<unknown[]> {
 }
 
 describe('incoming call: ConversationRelay or the <Gather> loop', () => {
-  it('streaming mode with a voice ConversationRelay speaks: <Connect action><ConversationRelay …/> with our relay URL and the voice settings, the call stored as streaming', async () => {
+  it('streaming mode with a voice ConversationRelay speaks: <Connect action><ConversationRelay …/> with our relay URL and the voice settings (one language: Google’s telephony model, no detection, no <Language>), the call stored as streaming', async () => {
     const u = await voiceUser({ voice: 'Polly.Lucia', enableRecording: true });
 
     const { status, contentType, response, call } = await incoming(u);
@@ -145,15 +145,27 @@ describe('incoming call: ConversationRelay or the <Gather> loop', () => {
     expect(call.messages.map((m) => [m.role, m.content])).toEqual([['agent', VOICE_DEFAULTS.messageWelcome]]);
   });
 
-  it('a call that can switch languages declares each one, with its voice, as a <Language> of the noun (issue 28)', async () => {
+  it('a call that can switch languages is transcribed by Deepgram with automatic detection (multi), the main language kept for the voice and the welcome, and declares each language, with its voice, as a <Language> of the noun (issue 28)', async () => {
     const u = await voiceUser({ voice: 'Polly.Lucia', additionalLanguages: ['en-US', 'es-MX'] });
 
     const { response, call } = await incoming(u);
 
-    const relay = (response.Connect as Node).ConversationRelay as Node;
-    expect(relay).toMatchObject({ language: 'es-ES', ttsProvider: 'Amazon', voice: 'Lucia-Neural' });
-    const declared = { transcriptionProvider: 'Google', speechModel: 'telephony' };
-    expect(relay.Language).toEqual([
+    const { Language: languages, ...relay } = (response.Connect as Node).ConversationRelay as Node;
+    expect(relay).toEqual({
+      url: `${relayBase()}?user=${u.userId}&call=${call.id}`,
+      welcomeGreeting: VOICE_DEFAULTS.messageWelcome,
+      language: 'es-ES',
+      ttsProvider: 'Amazon',
+      voice: 'Lucia-Neural',
+      transcriptionProvider: 'Deepgram',
+      speechModel: 'nova-3-general',
+      transcriptionLanguage: 'multi',
+      interruptible: 'any',
+      dtmfDetection: 'true',
+    });
+    // Every <Language> names the same recogniser as the noun (Twilio's advice for detection).
+    const declared = { transcriptionProvider: 'Deepgram', speechModel: 'nova-3-general' };
+    expect(languages).toEqual([
       { code: 'es-ES', ttsProvider: 'Amazon', voice: 'Lucia-Neural', ...declared },
       { code: 'en-US', ttsProvider: 'Amazon', voice: 'Joanna-Neural', ...declared },
       { code: 'es-MX', ttsProvider: 'Amazon', voice: 'Mia-Neural', ...declared },

@@ -416,33 +416,40 @@ describe('ConversationRelay exactly as Twilio sends it (issue 28)', () => {
     for (const c of [lone, crossed]) expect((await callRepo().get(u.userId, c.call.id))!.messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome]);
   });
 
-  it('prompt.lang = en-US on a Spanish agent that also speaks English: the TwiML declares it, a language message switches voice and recognition, the answer is in English', async () => {
+  it('automatic detection (issue 28): on a Spanish agent that also speaks en-US, prompt.lang "en" switches the voice to en-US (recognition stays on multi) and the answer is in English; "fr" switches nothing', async () => {
     const u = await voiceUser({ additionalLanguages: ['en-US'] });
     const started = await startCall(u);
     const socket = await openSocket(u, started);
 
-    socket.send({ type: 'prompt', voicePrompt: 'Do you open on Sundays?', lang: 'en-US', last: true });
+    socket.send({ type: 'prompt', voicePrompt: 'Do you open on Sundays?', lang: 'en', last: true });
     const heard = await socket.answer();
+    socket.send({ type: 'prompt', voicePrompt: 'Et le dimanche soir ?', lang: 'fr', last: true });
+    const heardFr = await socket.answer();
     await socket.close();
 
-    expect(socket.frames[0]).toEqual({ type: 'language', ttsLanguage: 'en-US', transcriptionLanguage: 'en-US' });
-    expect(heard).toBe('Echo: Do you open on Sundays?');
-    const [request] = await chatRequests(u.key);
-    expect(request!.messages[0]!.content).toContain(replyLanguageInstruction('en-US'));
+    expect(socket.frames[0]).toEqual({ type: 'language', ttsLanguage: 'en-US', transcriptionLanguage: 'multi' });
+    expect(socket.frames.filter((f) => f.type === 'language')).toHaveLength(1);
+    expect([heard, heardFr]).toEqual(['Echo: Do you open on Sundays?', 'Echo: Et le dimanche soir ?']);
+    const requests = await chatRequests(u.key);
+    expect(requests).toHaveLength(2);
+    // "fr" is no language of the call: the session stays in English.
+    for (const request of requests) expect(request.messages[0]!.content).toContain(replyLanguageInstruction('en-US'));
     expect((await callRepo().get(u.userId, started.call.id))!.relayLanguage).toBe('en-US');
 
-    // The call simulator, as Twilio: <Language> declared, the switch accepted, later prompts in English.
+    // The call simulator, as Twilio in multi mode: the TwiML asks Deepgram to detect, prompts carry
+    // the primary tag only ("en"), the switch that keeps detection is accepted.
     const call = await play(u, [
       { speech: 'Hello, do you have a table?', confidence: 0.9, lang: 'en-US' },
       { speech: 'Thank you', confidence: 0.9 },
     ]);
     const session = call.relaySessions[0]!;
-    expect(session.events.filter((e) => e.kind === 'language').map((e) => e.text)).toEqual(['en-US/en-US']);
+    expect(session.events.filter((e) => e.kind === 'language').map((e) => e.text)).toEqual(['en-US/multi']);
     expect(session.events.some((e) => e.kind === 'error-received')).toBe(false);
     expect(session.turns.map((t) => [t.lang, t.heard])).toEqual([
-      ['en-US', 'Echo: Hello, do you have a table?'],
-      ['en-US', 'Echo: Thank you'],
+      ['en', 'Echo: Hello, do you have a table?'],
+      ['en', 'Echo: Thank you'],
     ]);
+    expect((await stored(u, call.callSid)).relayLanguage).toBe('en-US');
   });
 
   it('"sí", "sí": the same words said twice on purpose are two turns, each answered', async () => {

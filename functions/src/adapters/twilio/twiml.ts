@@ -14,14 +14,26 @@
  * with the mapped voice, lets the caller interrupt it (speech or keypad) and reports DTMF; when
  * the session ends it posts the <Connect action>. Rate/pitch/volume are <Say>-only (no attribute).
  * A call that can switch languages (issue 28) declares each one as a <Language> child (code, voice,
- * recognition): ConversationRelay's language message may only name a declared language.
+ * recognition): ConversationRelay's language message may only name a declared language. Such a
+ * call is transcribed by Deepgram with transcriptionLanguage="multi" (automatic detection: each
+ * prompt's lang is the caller's language, its primary tag only); Google's recogniser would only
+ * ever report the session's language, so no switch would happen. `language` stays the main one:
+ * the welcome and the voice until the first switch.
  */
+import { DETECT_LANGUAGE } from '../../contract/voice-limits.js';
 import type { CallScript, SpeechVoice } from '../../domain/voice/call-loop.js';
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-/** Speech recognition of streamed calls: Google's phone-audio model (es-ES, es-MX, en-GB, en-US). */
+/** Speech recognition of streamed calls in one language: Google's phone-audio model (es-ES, es-MX, en-GB, en-US). */
 export const RELAY_TRANSCRIPTION = { provider: 'Google', speechModel: 'telephony' } as const;
+
+/**
+ * Speech recognition of streamed calls that can switch languages: Deepgram's Nova-3, whose `multi`
+ * language detects English and Spanish among others (Nova-2's `multi` too, English and Spanish only).
+ * Every <Language> names the same model, so detection compares like with like.
+ */
+export const RELAY_MULTILINGUAL_TRANSCRIPTION = { provider: 'Deepgram', speechModel: 'nova-3-general', language: DETECT_LANGUAGE } as const;
 
 /** SSML prosody attributes for rate/pitch/volume (1 = unchanged → omitted). */
 export function prosodyOf(voice: Pick<SpeechVoice, 'speechRate' | 'pitch' | 'volume'>): Record<string, string> | null {
@@ -92,7 +104,11 @@ export function renderTwiml(script: CallScript): string {
         return element('Dial', { answerOnBridge: true }, escapeText(step.number));
       case 'hangup':
         return element('Hangup', {});
-      case 'relay':
+      case 'relay': {
+        const languages = step.languages ?? [];
+        // Several languages: the caller's is detected (a single-language call keeps Google's telephony model).
+        const multilingual = languages.length > 0;
+        const stt = multilingual ? RELAY_MULTILINGUAL_TRANSCRIPTION : RELAY_TRANSCRIPTION;
         return element(
           'Connect',
           { action: step.actionUrl, method: 'POST' },
@@ -104,25 +120,27 @@ export function renderTwiml(script: CallScript): string {
               language: voice.language,
               ttsProvider: step.relay.ttsProvider,
               voice: step.relay.voice,
-              transcriptionProvider: RELAY_TRANSCRIPTION.provider,
-              speechModel: RELAY_TRANSCRIPTION.speechModel,
+              transcriptionProvider: stt.provider,
+              speechModel: stt.speechModel,
+              ...(multilingual ? { transcriptionLanguage: RELAY_MULTILINGUAL_TRANSCRIPTION.language } : {}),
               interruptible: 'any',
               dtmfDetection: true,
             },
             // The languages the relay may switch to (its language message names one of them).
-            (step.languages ?? [])
+            languages
               .map((l) =>
                 element('Language', {
                   code: l.code,
                   ttsProvider: l.relay.ttsProvider,
                   voice: l.relay.voice,
-                  transcriptionProvider: RELAY_TRANSCRIPTION.provider,
-                  speechModel: RELAY_TRANSCRIPTION.speechModel,
+                  transcriptionProvider: stt.provider,
+                  speechModel: stt.speechModel,
                 }),
               )
               .join(''),
           ),
         );
+      }
     }
   });
   return `<?xml version="1.0" encoding="UTF-8"?>${element('Response', {}, verbs.join(''))}`;

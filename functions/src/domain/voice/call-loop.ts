@@ -68,7 +68,9 @@ export type CallStep =
   /**
    * <Connect action><ConversationRelay url welcomeGreeting …/></Connect>: the call goes to the
    * WebSocket relay. `languages` (issue 28): every language the call can switch to, with its voice
-   * (<Language> children; none when the call speaks its main language only).
+   * (<Language> children; none when the call speaks its main language only). A call with languages
+   * is transcribed with automatic detection (contract DETECT_LANGUAGE), so its prompts say which
+   * one the caller speaks.
    */
   | { kind: 'relay'; url: string; actionUrl: string; welcomeGreeting: string; relay: RelayVoice; languages?: RelayLanguage[] };
 

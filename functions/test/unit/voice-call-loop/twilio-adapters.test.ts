@@ -6,7 +6,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import twilio from 'twilio';
 import { describe, expect, it } from 'vitest';
-import { RELAY_TRANSCRIPTION, prosodyOf, renderTwiml } from '../../../src/adapters/twilio/twiml.js';
+import { RELAY_MULTILINGUAL_TRANSCRIPTION, RELAY_TRANSCRIPTION, prosodyOf, renderTwiml } from '../../../src/adapters/twilio/twiml.js';
 import { twilioSignature, verifyTwilioSignature } from '../../../src/adapters/twilio/signature.js';
 import type { CallScript, SpeechVoice } from '../../../src/domain/voice/call-loop.js';
 
@@ -30,19 +30,22 @@ function sdkTwiml(script: CallScript): string {
       if (step.text) say(gather, script.voice, step.text);
     } else if (step.kind === 'dial') response.dial({ answerOnBridge: true }, step.number);
     else if (step.kind === 'relay') {
+      const multilingual = (step.languages ?? []).length > 0;
+      const stt = multilingual ? RELAY_MULTILINGUAL_TRANSCRIPTION : RELAY_TRANSCRIPTION;
       const relay = response.connect({ action: step.actionUrl, method: 'POST' }).conversationRelay({
         url: step.url,
         welcomeGreeting: step.welcomeGreeting,
         language: script.voice.language,
         ttsProvider: step.relay.ttsProvider,
         voice: step.relay.voice,
-        transcriptionProvider: RELAY_TRANSCRIPTION.provider,
-        speechModel: RELAY_TRANSCRIPTION.speechModel,
+        transcriptionProvider: stt.provider,
+        speechModel: stt.speechModel,
+        ...(multilingual ? { transcriptionLanguage: RELAY_MULTILINGUAL_TRANSCRIPTION.language } : {}),
         interruptible: 'any',
         dtmfDetection: true,
       });
       for (const l of step.languages ?? []) {
-        relay.language({ code: l.code, ttsProvider: l.relay.ttsProvider, voice: l.relay.voice, transcriptionProvider: RELAY_TRANSCRIPTION.provider, speechModel: RELAY_TRANSCRIPTION.speechModel });
+        relay.language({ code: l.code, ttsProvider: l.relay.ttsProvider, voice: l.relay.voice, transcriptionProvider: stt.provider, speechModel: stt.speechModel });
       }
     } else response.hangup();
   }

@@ -3,7 +3,7 @@ import { VOICE_DEFAULTS } from '../../../src/contract/voice.js';
 import type { ToolRecord } from '../../../src/domain/agents/ports.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
 import { replyLanguageInstruction } from '../../../src/domain/agents/runtime/prompt.js';
-import { RELAY_FILLERS } from '../../../src/domain/voice/relay/session.js';
+import { RELAY_FILLERS, languageOf } from '../../../src/domain/voice/relay/session.js';
 import { gate, relaySetup, scriptedModel, RELAY_URL, USER } from './fakes.js';
 
 const prompt = (voicePrompt: string) => ({ type: 'prompt', voicePrompt, lang: 'es-ES', last: true });
@@ -468,7 +468,7 @@ describe('ConversationRelay as Twilio sends it (issue 28)', () => {
     expect(context).toEqual(['Quiero reservar una mesa', 'para cuatro personas']);
   });
 
-  it('prompt.lang naming a language the call supports switches voice and recognition before the answer, which is in it', async () => {
+  it('prompt.lang naming a language the call supports switches the voice before the answer (recognition stays on detection), which is in it', async () => {
     const { model, requests } = scriptedModel([['Yes, we do.'], ['Sure.'], ['Claro.']]);
     const r = relaySetup({ model, settings: { language: 'es-ES', additionalLanguages: ['en-US'] } });
     await r.open();
@@ -478,12 +478,12 @@ describe('ConversationRelay as Twilio sends it (issue 28)', () => {
     await r.send({ ...prompt('¿Y el lunes?'), lang: 'es-ES' });
 
     expect(r.posts.frames.map((f) => (f.type === 'language' ? `language ${f.ttsLanguage}/${f.transcriptionLanguage}` : f.type === 'text' ? f.token : f.type))).toEqual([
-      'language en-US/en-US',
+      'language en-US/multi',
       'Yes, we do.',
       '',
       'Sure.',
       '',
-      'language es-ES/es-ES',
+      'language es-ES/multi',
       'Claro.',
       '',
     ]);
@@ -491,6 +491,29 @@ describe('ConversationRelay as Twilio sends it (issue 28)', () => {
     expect(systems[0]).toContain(replyLanguageInstruction('en-US'));
     expect(systems[1]).toContain(replyLanguageInstruction('en-US'));
     expect(systems[2]).toContain(replyLanguageInstruction('es-ES'));
+    expect(r.stored().relayLanguage).toBe('es-ES');
+  });
+
+  it('automatic detection’s bare primary tags ("en", "es") switch to the supported language with that tag; one the call does not speak ("fr") changes nothing', async () => {
+    const { model, requests } = scriptedModel([['Yes, we do.'], ['Sure.'], ['Claro.']]);
+    const r = relaySetup({ model, settings: { language: 'es-ES', additionalLanguages: ['en-US'] } });
+    await r.open();
+
+    await r.send({ ...prompt('Do you open on Sundays?'), lang: 'en' });
+    await r.send({ ...prompt('Et le soir ?'), lang: 'fr' });
+    await r.send({ ...prompt('¿Y el lunes?'), lang: 'es' });
+
+    expect(r.posts.frames.flatMap((f) => (f.type === 'language' ? [{ ttsLanguage: f.ttsLanguage, transcriptionLanguage: f.transcriptionLanguage }] : []))).toEqual([
+      { ttsLanguage: 'en-US', transcriptionLanguage: 'multi' },
+      { ttsLanguage: 'es-ES', transcriptionLanguage: 'multi' },
+    ]);
+    expect(r.posts.frames.findIndex((f) => f.type === 'language' && f.ttsLanguage === 'es-ES')).toBeGreaterThan(r.posts.frames.findIndex((f) => f.type === 'text' && f.token === 'Sure.'));
+    const systems = requests.map((q) => q.messages[0]!.content);
+    expect(systems.map((c) => [String(c).includes(replyLanguageInstruction('en-US')), String(c).includes(replyLanguageInstruction('es-ES'))])).toEqual([
+      [true, false],
+      [true, false],
+      [false, true],
+    ]);
     expect(r.stored().relayLanguage).toBe('es-ES');
   });
 
@@ -530,5 +553,32 @@ describe('ConversationRelay as Twilio sends it (issue 28)', () => {
       [VOICE_DEFAULTS.messageFallback, false, false],
       ['', false, false],
     ]);
+  });
+});
+
+describe('the language a prompt names (languageOf, issue 28)', () => {
+  it('maps a bare primary tag to the main language when it has that tag, else to the first additional one with it', () => {
+    expect(languageOf('en', ['es-ES', 'en-US'])).toBe('en-US');
+    expect(languageOf('es', ['es-ES', 'en-US'])).toBe('es-ES');
+    expect(languageOf('es', ['es-MX', 'es-ES'])).toBe('es-MX');
+    expect(languageOf('es', ['es-ES', 'es-MX'])).toBe('es-ES');
+    expect(languageOf('es', ['en-US', 'es-MX', 'es-ES'])).toBe('es-MX');
+    expect(languageOf('en', ['en-GB', 'en-US'])).toBe('en-GB');
+    expect(languageOf('EN', ['es-ES', 'en-GB'])).toBe('en-GB');
+  });
+
+  it('accepts a full tag as it is (any case), and one the call does not speak by its primary tag', () => {
+    expect(languageOf('es-MX', ['es-ES', 'es-MX'])).toBe('es-MX');
+    expect(languageOf('en-us', ['es-ES', 'en-US'])).toBe('en-US');
+    expect(languageOf('en-AU', ['es-ES', 'en-US'])).toBe('en-US');
+  });
+
+  it('maps what the call does not speak, or nothing, to nothing', () => {
+    expect(languageOf('fr', ['es-ES', 'en-US'])).toBeNull();
+    expect(languageOf('fr-FR', ['es-ES', 'en-US'])).toBeNull();
+    expect(languageOf('multi', ['es-ES', 'en-US'])).toBeNull();
+    expect(languageOf('', ['es-ES'])).toBeNull();
+    expect(languageOf(undefined, ['es-ES'])).toBeNull();
+    expect(languageOf('en', [])).toBeNull();
   });
 });

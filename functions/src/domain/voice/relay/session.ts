@@ -25,8 +25,10 @@
  *   model sees both prompts. The stored agent turn is what was sent (or heard when interrupted),
  *   with its latency from the frame's arrival (first and last token sent).
  * - prompt.lang naming another language the call supports (settings.additionalLanguages, declared
- *   as <Language> elements by the call loop): a `language` message switches voice and recognition
- *   before the answer, the session language is stored with the claim, and the agent answers in it.
+ *   as <Language> elements by the call loop, which has Deepgram detect the caller's language and
+ *   report its primary tag, languageOf): a `language` message switches the voice before the answer
+ *   (recognition stays on detection), the session language is stored with the claim, and the agent
+ *   answers in it.
  * - interrupt: sets the flag of the streaming answer; an answer already fully sent (Twilio was
  *   still speaking it) gets its stored text corrected to what was heard.
  * - A tool call starting speaks a filler first; escalate_to_human speaks messageFallback and, with
@@ -38,7 +40,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { CallTurn } from '../../../contract/voice.js';
-import { VOICE_LIMITS, callLanguages } from '../../../contract/voice-limits.js';
+import { DETECT_LANGUAGE, VOICE_LIMITS, callLanguages } from '../../../contract/voice-limits.js';
 import { parseRelayFrame, type RelayOutboundFrame } from '../../../contract/voice-relay.js';
 import { isId, isUuid } from '../../../lib/ids.js';
 import type { AgentReader, AgentWithChildren } from '../../agents/ports.js';
@@ -70,9 +72,10 @@ const fillerFor = (language: string) => (language.toLowerCase().startsWith('es')
 export const dtmfMessage = (language: string, digit: string) => (language.toLowerCase().startsWith('es') ? `Tecla pulsada: ${digit}` : `Key pressed: ${digit}`);
 
 /**
- * The supported language a prompt's `lang` names: the same code (any case), or the only supported
- * one with its primary tag ("en" from automatic detection); null = none, or ambiguous ("es" with
- * es-ES and es-MX): the session keeps its language.
+ * The supported language a prompt's `lang` names (`supported`: the main language first): the same
+ * code (any case), else the first supported one with its primary tag — automatic detection sends
+ * only that ("en"), so "es" is es-ES on an es-ES call that also speaks es-MX, and es-MX on an
+ * en-US call whose additional languages are es-MX then es-ES. null = none: the session keeps its language.
  */
 export function languageOf(lang: string | undefined, supported: readonly string[]): string | null {
   const code = lang?.trim().toLowerCase();
@@ -80,8 +83,7 @@ export function languageOf(lang: string | undefined, supported: readonly string[
   const exact = supported.find((l) => l.toLowerCase() === code);
   if (exact) return exact;
   const primary = code.split('-')[0];
-  const same = supported.filter((l) => l.toLowerCase().split('-')[0] === primary);
-  return same.length === 1 ? same[0]! : null;
+  return supported.find((l) => l.toLowerCase().split('-')[0] === primary) ?? null;
 }
 
 const ESCALATE_TO_HUMAN = 'escalate_to_human';
@@ -261,8 +263,9 @@ export function createRelaySession(deps: RelaySessionDeps) {
             go = await turn;
             if (!go || !go.started) return stop();
             if (go.switchTo) {
-              // The caller speaks another language the call supports: voice and recognition first.
-              if (!(await post({ type: 'language', ttsLanguage: go.switchTo, transcriptionLanguage: go.switchTo }))) return;
+              // The caller speaks another language the call supports: its voice first. Recognition
+              // stays on automatic detection (the TwiML's), so the caller may switch back.
+              if (!(await post({ type: 'language', ttsLanguage: go.switchTo, transcriptionLanguage: DETECT_LANGUAGE }))) return;
               posts++;
             }
           } else if (!last && speaking(go) && (await check(go.slot))) return;
