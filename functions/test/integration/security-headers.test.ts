@@ -48,7 +48,8 @@ describe('local gateway security headers: the running local stack', () => {
   });
 
   it('site responses carry the site CSP naming the local S3 endpoint the browser uploads to', async () => {
-    const s3Origin = new URL(provided('s3Endpoint')).origin;
+    // The app's S3 endpoint: the one presigned URLs name (through the fault proxy in the integration stack).
+    const s3Origin = new URL(provided('appS3Endpoint')).origin;
 
     const config = await fetch(`${base()}/config.json`);
 

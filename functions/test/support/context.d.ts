@@ -15,6 +15,8 @@ declare module 'vitest' {
     userPoolId: string;
     userPoolClientId: string;
     s3Endpoint: string;
+    /** The S3 endpoint the app hands out (presigned URLs, the site CSP): the fault proxy in front of s3rver. */
+    appS3Endpoint: string;
     uploadsBucket: string;
     sqsEndpoint: string;
     /** Queue name → queue URL on the local SQS endpoint. */

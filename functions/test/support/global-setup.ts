@@ -65,6 +65,7 @@ export default async function setup(project: TestProject) {
   project.provide('userPoolId', stack.userPoolId);
   project.provide('userPoolClientId', stack.userPoolClientId);
   project.provide('s3Endpoint', stack.endpoints.s3);
+  project.provide('appS3Endpoint', stack.appEndpoints.s3);
   project.provide('uploadsBucket', stack.uploadsBucket);
   project.provide('sqsEndpoint', stack.endpoints.sqs);
   project.provide('queueUrls', stack.queueUrls);
