@@ -51,6 +51,7 @@ const envSchema = z.object({
   QUEUE_URL_WHATSAPP_INBOUND: optionalText,
   QUEUE_URL_CALL_SUMMARY: optionalText,
   QUEUE_URL_CONTACTS_JOBS: optionalText,
+  QUEUE_URL_OUTBOUND_EMAIL: optionalText,
   /**
    * Issue 16, the voice-relay WebSocket API: the public wss:// URL Twilio's ConversationRelay
    * connects to (and signs), the connection-posting endpoint (https://{api}.execute-api…/{stage},
@@ -159,6 +160,7 @@ export function queueUrl(name: QueueName): string {
     'whatsapp-inbound': c.QUEUE_URL_WHATSAPP_INBOUND,
     'call-summary': c.QUEUE_URL_CALL_SUMMARY,
     'contacts-jobs': c.QUEUE_URL_CONTACTS_JOBS,
+    'outbound-email': c.QUEUE_URL_OUTBOUND_EMAIL,
   };
   return urls[name];
 }

@@ -7,7 +7,7 @@
  */
 
 import type * as z from 'zod/mini';
-import { callSummaryJob, contactsJob, fileIngestJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
+import { callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
 import { QUEUE_MAX_RECEIVES } from './domain/retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -46,6 +46,8 @@ export type Need =
   | 'queue:whatsapp-inbound'
   | 'queue:call-summary'
   | 'queue:contacts-jobs'
+  /** Queue an e-mail to an account's owner (issue 34: alerts, call summaries); only the outbound-email worker has 'mail' for them. */
+  | 'queue:outbound-email'
   /** Post to and close connections of the voice-relay WebSocket API (execute-api:ManageConnections). */
   | 'sockets:voice-relay'
   /** Invoke the voice-relay function asynchronously (the incoming-call webhook warms it up). */
@@ -137,8 +139,8 @@ export const routeGroups = {
   conversations: {
     entry: 'src/handlers/conversations.ts',
     description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, delete',
-    // mail: an owner's escalation alerts by e-mail (issue 17).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
+    // queue:outbound-email: an owner's escalation alerts by e-mail (issue 17), queued (issue 34: no SES client here).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
   },
   notifications: {
     entry: 'src/handlers/notifications.ts',
@@ -434,7 +436,7 @@ export const routes = [
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
 
-export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs';
+export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email';
 
 export interface WorkerDef {
   entry: string;
@@ -482,8 +484,8 @@ export const workers = {
     entry: 'src/workers/whatsapp-inbound.ts',
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
     job: whatsappInboundJob,
-    // mail: the agent's escalation alerts by e-mail (issue 17).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'mail', 'knowledge-index:search'],
+    // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'knowledge-index:search'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
@@ -492,7 +494,8 @@ export const workers = {
     entry: 'src/workers/call-summary.ts',
     description: 'Summarises a finished call and sends the summary where the user asked',
     job: callSummaryJob,
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail'],
+    // queue:outbound-email: summaries and the ended call's alert by e-mail (issue 34); mail: only the live handoff notice.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail', 'queue:outbound-email'],
     batchSize: 5,
     timeout: 120,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
@@ -508,6 +511,17 @@ export const workers = {
     timeout: 300,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
     memoryMb: 1024,
+  },
+  'outbound-email': {
+    entry: 'src/workers/outbound-email.ts',
+    // Issue 34 item 4: producers queue, only this worker talks to SES (domain/notifications/emails.ts).
+    description: "E-mails to an account's owner (escalation alerts, call summaries): sent through SES, retried while SES fails, delivery state kept on the subject",
+    job: outboundEmailJob,
+    needs: ['table:read', 'table:write', 'mail'],
+    batchSize: 5,
+    // Also the lease of a claimed send (a try older than this is dead).
+    timeout: 30,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
   },
 } as const satisfies Record<QueueName, WorkerDef>;
 

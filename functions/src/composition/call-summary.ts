@@ -1,7 +1,8 @@
 /**
  * Wires the call-summary worker: the call and settings items, the user's ChatGPT connection, and
- * the three deliveries (SES mail, the user's WhatsApp integration, the summary webhook through
- * the outbound guard, signed with the user's signing secret).
+ * the three deliveries (e-mail queued on the outbound-email queue, the user's WhatsApp
+ * integration, the summary webhook through the outbound guard, signed with the user's signing
+ * secret). SES directly only for the handoff notice (a heads-up while the call is forwarded).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
@@ -18,6 +19,7 @@ import { callRepository, voiceSettingsRepository } from './voice.js';
 import { voiceSettingsService } from './voice-settings.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { escalationAlerts } from './notifications.js';
+import { outboundEmails } from './outbound-email.js';
 
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
@@ -46,6 +48,7 @@ export const callSummaryDeps = once((): CallSummaryJobDeps => {
     ai: aiConnector(),
     settings: voiceSettingsRepository(),
     alerts: escalationAlerts(),
+    emails: outboundEmails(),
     onInvalid: (info) => logger.warn('call summary: invalid model output', info),
     delivery: createSummaryDelivery({
       calls,

@@ -1,27 +1,27 @@
 /**
  * Wires the escalation alerts that send at once: the in-app notification (DynamoDB) plus the
- * e-mail (SES) and the WhatsApp text through the user's connection — for the conversations API,
+ * e-mail (queued on the outbound-email queue, issue 34: no SES client here) and the WhatsApp text
+ * through the user's connection — for the conversations API,
  * the inbound worker and the call-summary worker. The voice webhook and relay only write the
  * notification (notification-store.ts): their alert is sent by the call-summary worker when the
  * call ends (no SES client, nor the texts, in the latency- and size-bound voice bundles).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { sesRequests } from '../adapters/aws/ses.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
-import { SesMailer } from '../adapters/mailer.js';
 import { createAlertSender } from '../domain/notifications/delivery.js';
 import { once } from '../lib/once.js';
 import { inboxSettingsRepository } from './conversations.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { escalationAlertsWith } from './notification-store.js';
+import { outboundEmails } from './outbound-email.js';
 
 const alertSender = once(() =>
   createAlertSender({
     settings: inboxSettingsRepository(),
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
-    mailer: new SesMailer(sesRequests(), config().MAIL_FROM),
+    emails: outboundEmails(),
     whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
     appUrl: config().APP_URL,
     onError: (message, error, data) => logger.warn(message, { ...data, error: error as Error }),

@@ -73,3 +73,26 @@ export const contactsJob = /* @__PURE__ */ z.object({
   ),
 });
 export type ContactsJob = z.infer<typeof contactsJob>;
+
+/** What an outbound e-mail is about (see outboundEmailJob). */
+export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary'] as const;
+export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
+
+/**
+ * outbound-email (issue 34 item 4): one e-mail to an account's owner, sent through SES by the
+ * outbound-email worker and retried on the schedule while SES fails (domain/notifications/
+ * emails.ts; producers never build this by hand: they call OutboundEmails.queue). The job names
+ * what to send, never its text, address or any secret: the worker reads the owner's current
+ * address and language and renders the e-mail from the stored subject when it sends.
+ * - kind 'notification': the alert e-mail of an in-app notification (subjectId = the notification id);
+ * - kind 'call-summary': a finished call's summary (subjectId = the call id).
+ * `sendId`: this send, as recorded in the subject's delivery state when it was queued (a resend
+ * starts a new one, so a message of an older send does nothing).
+ */
+export const outboundEmailJob = /* @__PURE__ */ z.object({
+  userId: id,
+  kind: /* @__PURE__ */ z.enum(OUTBOUND_EMAIL_KINDS),
+  subjectId: callId,
+  sendId: id,
+});
+export type OutboundEmailJob = z.infer<typeof outboundEmailJob>;

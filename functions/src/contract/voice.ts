@@ -9,6 +9,7 @@ import { looksLikePhone } from './phone.js';
 import { MAX_ADDITIONAL_LANGUAGES, VOICE_LIMITS, callLanguages } from './voice-limits.js';
 import './zod-locale.js';
 import { isHttpUrl } from './urls.js';
+import type { EmailDelivery } from './email-delivery.js';
 
 // ---------------------------------------------------------------------------------------------
 // Messages (SPEC §8 Voice, §5, and the server's own texts): in voice-messages.ts, so a bundle that
@@ -370,6 +371,12 @@ export interface VoiceConversation {
   summaryStatus: SummaryState;
   summaryError?: string;
   deliveries: SummaryDeliveryAttempt[];
+  /**
+   * Issue 34: where the summary e-mail stands (summaries sent by e-mail go through the
+   * outbound-email queue: queued, sending, sent, retrying, failed + reason); null when the summary
+   * was not e-mailed. POST /api/voice-conversations/{id}/resend-summary sends it again.
+   */
+  summaryEmail?: EmailDelivery | null;
   /** The agent that answered (voiceSettings.name is the agent's name too). */
   agent: { _id: string; name: string } | null;
   escalated: boolean;
@@ -385,7 +392,7 @@ export interface VoiceConversation {
 }
 
 /** One row of GET /api/voice-conversations (no transcript). */
-export type VoiceConversationListItem = Omit<VoiceConversation, 'messages' | 'summary' | 'deliveries'> & { messageCount: number };
+export type VoiceConversationListItem = Omit<VoiceConversation, 'messages' | 'summary' | 'deliveries' | 'summaryEmail'> & { messageCount: number };
 
 export interface CallLogPagination {
   currentPage: number;
@@ -455,5 +462,5 @@ export const SUMMARY_WEBHOOK_ATTEMPTS = 3;
 /** The JSON body POSTed to the summary webhook. */
 export interface SummaryWebhookPayload {
   event: 'call.summary';
-  call: Omit<VoiceConversation, 'deliveries' | 'summaryStatus' | 'summaryError'>;
+  call: Omit<VoiceConversation, 'deliveries' | 'summaryStatus' | 'summaryError' | 'summaryEmail'>;
 }

@@ -291,6 +291,9 @@ export function classifyProviderFailure(error: unknown): ProviderFailure | undef
     if (AWS_THROTTLING.has(name) || status === 429) return new TransientError({ ...common, code: 'rate_limited' });
     if (AWS_TIMEOUTS.has(name)) return new TransientError({ ...common, code: 'timeout' });
     if (e.$fault === 'server' || (status !== undefined && status >= 500)) return new TransientError({ ...common, code: 'unavailable' });
+    // SES's own refusals (their names are SES's alone): the same request is refused again.
+    const sesReason = SES_REFUSALS[name];
+    if (sesReason) return new LastingError({ ...common, provider: 'ses', code: name, reason: sesReason });
     // Other AWS client errors (a lost condition, a validation error) are ours to handle, not an outage.
     return undefined;
   }
@@ -301,6 +304,77 @@ export function classifyProviderFailure(error: unknown): ProviderFailure | undef
   const code = connectionCode(e);
   if (code) return new TransientError({ provider: 'network', code: code.includes('TIMEOUT') || code === 'ETIMEDOUT' ? 'timeout' : 'connection', message: `${message} (${code})`, cause: error });
   return undefined;
+}
+
+/**
+ * SES refusals by name (SESv2 and v1): MessageRejected (the message or, in the sandbox, an
+ * unverified recipient), the sender's MAIL FROM domain not verified, sending paused or the
+ * account suspended, a configuration set that does not exist.
+ */
+const SES_REFUSALS: Record<string, LastingReason> = {
+  MessageRejected: 'invalid_request',
+  MailFromDomainNotVerifiedException: 'permission',
+  MailFromDomainNotVerified: 'permission',
+  AccountSuspendedException: 'permission',
+  SendingPausedException: 'permission',
+  AccountSendingPausedException: 'permission',
+  ConfigurationSetSendingPausedException: 'permission',
+  ConfigurationSetDoesNotExistException: 'not_found',
+  ConfigurationSetDoesNotExist: 'not_found',
+};
+
+/** AWS's names for credentials it does not accept (answered 400 or 403 depending on the service). */
+const AWS_CREDENTIAL_ERRORS = new Set([
+  'UnrecognizedClientException',
+  'InvalidClientTokenId',
+  'InvalidSignatureException',
+  'SignatureDoesNotMatch',
+  'IncompleteSignature',
+  'IncompleteSignatureException',
+  'MissingAuthenticationToken',
+  'MissingAuthenticationTokenException',
+  'ExpiredToken',
+  'ExpiredTokenException',
+]);
+
+/**
+ * A failure of SES SendEmail (adapters/mailer.ts): classifyProviderFailure's answer with provider
+ * 'ses', and every other 4xx answer but throttling lasting too — SES has no conditional writes, so
+ * a refused SendEmail is refused again: credentials (AWS_CREDENTIAL_ERRORS), 403 permission
+ * (AccessDeniedException), 404 not found, any other 4xx an invalid request (BadRequestException…).
+ */
+export function classifySesFailure(error: unknown): ProviderFailure | undefined {
+  const failure = classifyProviderFailure(error);
+  const e = record(error);
+  const metadata = record(e?.$metadata);
+  if (!failure && metadata && typeof metadata.httpStatusCode === 'number' && metadata.httpStatusCode >= 400 && metadata.httpStatusCode < 500) {
+    const status = metadata.httpStatusCode;
+    const name = typeof e!.name === 'string' ? e!.name : `HTTP${status}`;
+    const common = { provider: 'ses', status, message: `${name}: ${typeof e!.message === 'string' ? e!.message : name}`, cause: error, code: name };
+    if (AWS_CREDENTIAL_ERRORS.has(name)) return new LastingError({ ...common, reason: 'credentials' });
+    return classifyHttpFailure('ses', status, { code: name, message: common.message });
+  }
+  if (failure && failure.provider === 'aws') {
+    return failure instanceof LastingError
+      ? new LastingError({ provider: 'ses', code: failure.code, reason: failure.reason, message: failure.message, cause: error, ...(failure.status !== undefined ? { status: failure.status } : {}) })
+      : new TransientError({ provider: 'ses', code: failure.code, message: failure.message, cause: error, ...(failure.status !== undefined ? { status: failure.status } : {}), ...(failure.retryAfterSeconds !== undefined ? { retryAfterSeconds: failure.retryAfterSeconds } : {}) });
+  }
+  return failure;
+}
+
+/** Connection failures that happen before a request is sent: the provider never saw it. */
+const NEVER_CONNECTED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * True when the failure happened before the request reached the provider (the connection was
+ * refused or never made, the name did not resolve), so a retry cannot repeat what it did. A
+ * timeout or a connection broken once open is not: the provider may have acted on the request.
+ */
+export function neverReachedProvider(error: unknown): boolean {
+  const e = record(error);
+  if (!e) return false;
+  const code = connectionCode(e);
+  return code !== undefined && NEVER_CONNECTED.has(code);
 }
 
 /** The connection error code of an error or its causes (fetch wraps it: TypeError('fetch failed', { cause })). */

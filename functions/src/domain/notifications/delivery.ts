@@ -1,12 +1,14 @@
 /**
  * The e-mail and WhatsApp side of an escalation alert (issue 17): an e-mail to the account's
- * address when InboxSettings.alertByEmail, and a WhatsApp text to alertWhatsappNumber through the
+ * address when InboxSettings.alertByEmail (queued on the outbound-email queue, issue 34: it
+ * waits for SES; alertTexts renders it when the worker sends it), and a WhatsApp text to alertWhatsappNumber through the
  * user's own WhatsApp connection when one is set; in the user's language (en/es). Never throws:
  * each failure is logged (Meta refuses a free-form text outside the 24-hour window: logged,
  * templates are another piece of work).
  */
 import type { InboxSettings } from '../../contract/inbox.js';
 import type { NotificationKind } from '../../contract/notifications.js';
+import type { OutboundEmails } from './emails.js';
 import type { AlertSender, StoredNotification } from './ports.js';
 
 type Language = 'en' | 'es';
@@ -19,7 +21,8 @@ export interface AlertUser {
 export interface AlertSenderDeps<Credentials = unknown> {
   settings: { get(userId: string): Promise<Pick<InboxSettings, 'alertByEmail' | 'alertWhatsappNumber'>> };
   users: { get(userId: string): Promise<AlertUser | null> };
-  mailer: { send(message: { to: string; subject: string; text: string; html: string }): Promise<void> };
+  /** The outbound-email queue (issue 34): the alert's e-mail is queued, then sent and retried by the outbound-email worker. */
+  emails: Pick<OutboundEmails, 'queue'>;
   /** The user's own WhatsApp Business connection and a text send (a failed send throws). */
   whatsapp: {
     connection(userId: string): Promise<{ credentials: Credentials } | null>;
@@ -84,7 +87,8 @@ export function createAlertSender<Credentials>(deps: AlertSenderDeps<Credentials
         const email = async () => {
           if (!settings.alertByEmail) return;
           if (!user?.email) return onInfo('Escalation alert: the account has no e-mail address', data);
-          await deps.mailer.send({ to: user.email, subject: texts.subject, text: texts.text, html: texts.html });
+          // Queued, not sent: it waits for SES (rendered from the notification when it is sent).
+          await deps.emails.queue({ kind: 'notification', userId: n.userId, subjectId: n.id });
         };
         const whatsapp = async () => {
           const to = settings.alertWhatsappNumber.replace(/\D/g, '');

@@ -1,8 +1,13 @@
 /**
  * Sends a finished call's AI analysis where the user asked (voice settings'
- * summaryNotificationMethod), recording every attempt on the call (CallRepository.addDelivery;
- * the call detail lists them):
- * - email: to the account's e-mail address (SES), one attempt.
+ * summaryNotificationMethod):
+ * - email (issue 34): queued on the outbound-email queue (domain/notifications/emails.ts) by the
+ *   call-summary job, never sent from here: the outbound-email worker renders it with
+ *   summaryEmailRenderer when it sends, to the account's address at that time, retrying while SES
+ *   fails, and keeps its state on the call (`summaryEmail`: the call page shows it, and Resend).
+ *
+ * WhatsApp and webhook record every attempt on the call (CallRepository.addDelivery; the call
+ * detail lists them):
  * - whatsapp: a text from the user's own WhatsApp Business number to the phone number of their
  *   profile, one attempt. Meta only delivers free-form text within 24 hours of the recipient's
  *   last message to that business number (error 131047 otherwise): the attempt then fails with
@@ -29,6 +34,7 @@ import {
 } from '../../contract/voice.js';
 import type { Mailer } from '../auth/ports.js';
 import { catalogue, enumWords, formatDateTime } from '../i18n/messages.js';
+import type { EmailRenderer } from '../notifications/emails.js';
 import type { CallRepository, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
 import { deliveryReasons } from '../../contract/server-texts.js';
@@ -184,6 +190,19 @@ export function summaryEmail(call: StoredCall, summary: CallSummary, language: L
   return emailOf(summaryText(call, summary, language, appUrl, timeZone), LABELS(language).open);
 }
 
+/**
+ * Renders a call's summary e-mail when the outbound-email worker sends it (kind 'call-summary'):
+ * the stored summary in the owner's language and time zone; null when the call or its completed
+ * summary is gone.
+ */
+export function summaryEmailRenderer(deps: { calls: Pick<CallRepository, 'get'>; appUrl: string }): EmailRenderer {
+  return async (ref, owner) => {
+    const call = await deps.calls.get(ref.userId, ref.subjectId);
+    if (!call?.summary || call.summaryStatus !== 'completed') return null;
+    return summaryEmail(call, call.summary, owner.language, deps.appUrl, owner.timeZone);
+  };
+}
+
 /** WhatsApp text (4096 characters at most). */
 export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string, timeZone?: string): string {
   return whatsAppOf(summaryText(call, summary, language, appUrl, timeZone));
@@ -262,7 +281,7 @@ export function signSummaryBody(secret: string, body: string, unixSeconds: numbe
 }
 
 export function webhookPayload(call: StoredCall): SummaryWebhookPayload {
-  const { deliveries: _d, summaryStatus: _s, summaryError: _e, ...view } = toVoiceConversation(call);
+  const { deliveries: _d, summaryStatus: _s, summaryError: _e, summaryEmail: _m, ...view } = toVoiceConversation(call);
   return { event: 'call.summary', call: view };
 }
 
@@ -277,17 +296,6 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
     const full: SummaryDeliveryAttempt = { ...attempt, at: now().toISOString() };
     await deps.calls.addDelivery(call.userId, call.id, full);
     return full;
-  }
-
-  async function email(call: StoredCall, summary: CallSummary, user: DeliveryUser | null): Promise<SummaryDeliveryAttempt[]> {
-    if (!user?.email) return [await record(call, { method: 'email', attempt: 1, ok: false, error: deliveryReasons.noEmail })];
-    try {
-      await deps.mailer.send({ to: user.email, ...summaryEmail(call, summary, user.language, deps.appUrl, user.timeZone) });
-      return [await record(call, { method: 'email', attempt: 1, ok: true })];
-    } catch (error) {
-      deps.onError?.('call summary e-mail failed', error);
-      return [await record(call, { method: 'email', attempt: 1, ok: false, error: deliveryReasons.emailFailed })];
-    }
   }
 
   async function whatsapp(call: StoredCall, summary: CallSummary, user: DeliveryUser | null): Promise<SummaryDeliveryAttempt[]> {
@@ -364,12 +372,10 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
 
   return {
     notifyHandoff,
-    /** Sends the summary of a call with summaryStatus 'completed'; returns the recorded attempts. */
-    async deliver(call: StoredCall, summary: CallSummary, target: DeliveryTarget): Promise<SummaryDeliveryAttempt[]> {
+    /** Sends the summary of a call with summaryStatus 'completed' by WhatsApp or webhook; returns the recorded attempts. */
+    async deliver(call: StoredCall, summary: CallSummary, target: DeliveryTarget & { method: Exclude<SummaryMethod, 'email'> }): Promise<SummaryDeliveryAttempt[]> {
       const withSummary: StoredCall = { ...call, summary, summaryStatus: 'completed' };
       switch (target.method) {
-        case 'email':
-          return email(withSummary, summary, await deps.users.get(call.userId));
         case 'whatsapp':
           return whatsapp(withSummary, summary, await deps.users.get(call.userId));
         case 'webhook':

@@ -14,6 +14,7 @@ import type {
   VoiceSettings,
 } from '../../contract/voice.js';
 import type { CallSummaryJob } from '../../contract/jobs.js';
+import type { StoredEmailDelivery } from '../notifications/email-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Calls
@@ -21,7 +22,9 @@ import type { CallSummaryJob } from '../../contract/jobs.js';
 /** The settings a call ran with (a snapshot: later edits do not change a past call). */
 export type CallSettingsSnapshot = Omit<VoiceSettings, 'phoneNumber' | 'summaryWebhookSecretHint'>;
 
-export interface StoredCall extends Omit<VoiceConversation, '_id' | 'hasRecording'> {
+export interface StoredCall extends Omit<VoiceConversation, '_id' | 'hasRecording' | 'summaryEmail'> {
+  /** The summary e-mail's delivery (issue 34, domain/notifications/emails.ts), written by its producer and the outbound-email worker. */
+  summaryEmail?: StoredEmailDelivery;
   id: string;
   userId: string;
   settings: CallSettingsSnapshot;

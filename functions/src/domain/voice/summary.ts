@@ -9,6 +9,7 @@
 import { SENTIMENTS, URGENCIES, callSummarySchema, type CallSummary, type CallTurn, type SummaryState } from '../../contract/voice.js';
 import { type AiConnector, ModelError, type ModelMessage } from '../ai/ports.js';
 import type { HandoffChannel, SummaryDelivery } from './delivery.js';
+import type { OutboundEmails } from '../notifications/emails.js';
 import type { CallRepository, CallSummaryJob, StoredCall, StoredVoiceSettings } from './ports.js';
 import { sendCallAlert, type CallAlertSender } from './call-alert.js';
 import { summaryReasons } from '../../contract/server-texts.js';
@@ -172,6 +173,8 @@ export interface CallSummaryJobDeps extends AnalysisDeps {
   /** The user's current voice settings (summaryNotificationMethod, summaryWebhookUrl); null = none stored. */
   settings: { get(userId: string): Promise<Pick<StoredVoiceSettings, 'summaryNotificationMethod' | 'summaryWebhookUrl'> | null> };
   delivery: Pick<SummaryDelivery, 'deliver' | 'notifyHandoff'>;
+  /** The outbound-email queue (issue 34): a summary by e-mail is queued there, not sent here. */
+  emails: Pick<OutboundEmails, 'queue'>;
   /** Sends an escalated call's owner alert (issue 17) once the call is over; never throws. */
   alerts?: CallAlertSender;
 }
@@ -206,7 +209,9 @@ export async function processHandoffNotice(deps: CallSummaryJobDeps, job: CallSu
  * or skipped is not analysed again; a completed one whose summary was never sent (the worker
  * stopped between the two) is only delivered. A call still active is left alone (the final
  * status callback enqueues it). The settings the summary goes to are the user's current ones
- * (falling back to the call's snapshot when none are stored).
+ * (falling back to the call's snapshot when none are stored). By e-mail the summary is queued on
+ * the outbound-email queue (issue 34: it waits there for SES), once per call: a retried job finds
+ * it queued already and puts the same send back on the queue at most, never a second e-mail.
  */
 export async function processCallSummaryJob(deps: CallSummaryJobDeps, job: CallSummaryJob, options: { finalAttempt: boolean }): Promise<CallSummaryJobOutcome> {
   if (job.stage === 'handoff') return processHandoffNotice(deps, job);
@@ -230,6 +235,11 @@ export async function processCallSummaryJob(deps: CallSummaryJobDeps, job: CallS
   const method = stored ? stored.summaryNotificationMethod : call.settings.summaryNotificationMethod;
   const webhookUrl = stored ? stored.summaryWebhookUrl : call.settings.summaryWebhookUrl;
   if (!method) return { outcome: 'done', summaryStatus, delivered: false, resumed };
+  if (method === 'email' || call.summaryEmail) {
+    // Queued once per call (emails.queue is idempotent); a call e-mailed before keeps to e-mail.
+    await deps.emails.queue({ kind: 'call-summary', userId: call.userId, subjectId: call.id });
+    return { outcome: 'done', summaryStatus, delivered: true, resumed };
+  }
   await deps.delivery.deliver(call, summary, { method, webhookUrl });
   return { outcome: 'done', summaryStatus, delivered: true, resumed };
 }

@@ -11,6 +11,7 @@ import type { VoiceConversation, VoiceConversationListItem } from '../../contrac
 import { E164_RE } from '../../contract/voice-messages.js';
 import type { ContactNameLookup } from '../contacts/names.js';
 import type { StoredCall } from './ports.js';
+import { emailDeliveryView } from '../notifications/email-view.js';
 
 /**
  * Which linked contacts still exist (ids), or their current entries (a lookup); undefined = do
@@ -55,7 +56,7 @@ function common(call: StoredCall, live: LiveContacts): Omit<VoiceConversation, '
 }
 
 export function toVoiceConversation(call: StoredCall, live?: LiveContacts): VoiceConversation {
-  return { ...common(call, live), messages: call.messages, summary: call.summary, deliveries: call.deliveries ?? [] };
+  return { ...common(call, live), messages: call.messages, summary: call.summary, deliveries: call.deliveries ?? [], summaryEmail: emailDeliveryView(call.summaryEmail) };
 }
 
 export function toVoiceConversationListItem(call: StoredCall, messageCount: number, live?: LiveContacts): VoiceConversationListItem {

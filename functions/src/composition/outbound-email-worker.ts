@@ -1,0 +1,33 @@
+/**
+ * Wires the outbound-email worker (issue 34 item 4): the delivery state, the account (address,
+ * language, time zone at send time), each kind's renderer from its stored subject, and SES with
+ * one request per try (the queue's schedule is the retry: adapters/aws/ses.ts sesSingleRequests).
+ */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { sesSingleRequests } from '../adapters/aws/ses.js';
+import { DynamoUserRepository } from '../adapters/dynamo/users.js';
+import { SesMailer } from '../adapters/mailer.js';
+import { notificationEmailRenderer } from '../domain/notifications/alert-email.js';
+import type { OutboundEmailWorkerDeps } from '../domain/notifications/emails.js';
+import { summaryEmailRenderer } from '../domain/voice/delivery.js';
+import { once } from '../lib/once.js';
+import { workers } from '../routes.js';
+import { emailDeliveryStore } from './outbound-email.js';
+import { notificationRepository } from './notification-store.js';
+import { callRepository } from './voice.js';
+
+export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
+  const c = config();
+  return {
+    store: emailDeliveryStore(),
+    users: new DynamoUserRepository(documentClient(), c.TABLE_NAME),
+    renderers: {
+      notification: notificationEmailRenderer({ notifications: notificationRepository(), appUrl: c.APP_URL }),
+      'call-summary': summaryEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
+    },
+    mailer: new SesMailer(sesSingleRequests(), c.MAIL_FROM),
+    // A claim lasts as long as the try that made it can live.
+    leaseMs: workers['outbound-email'].timeout * 1000,
+  };
+});
