@@ -1,9 +1,11 @@
-import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, setLanguage, type AppLanguage } from '../i18n';
 
-/** Language choice for visitors (signed-in users use their profile setting). */
+/**
+ * Language choice for visitors (signed-in users use their profile setting). A native select: the
+ * phone's own picker on mobile, and no menu components in the login route's first download.
+ */
 export function LanguageSwitcher() {
   const { t, i18n } = useTranslation();
   const current = (LANGUAGES as readonly string[]).includes(i18n.language) ? i18n.language : 'en';
@@ -14,13 +16,13 @@ export function LanguageSwitcher() {
       fullWidth={false}
       value={current}
       onChange={(e) => setLanguage(e.target.value as AppLanguage)}
-      slotProps={{ select: { SelectDisplayProps: { 'aria-label': t('common.language') } } }}
+      slotProps={{ select: { native: true }, htmlInput: { 'aria-label': t('common.language') } }}
       sx={{ minWidth: 130 }}
     >
       {LANGUAGES.map((lng) => (
-        <MenuItem key={lng} value={lng}>
+        <option key={lng} value={lng}>
           {t(`common.languages.${lng}`)}
-        </MenuItem>
+        </option>
       ))}
     </TextField>
   );
