@@ -49,6 +49,8 @@
  * `npm start` (the AWS schedule), tiny in the integration tests.
  */
 
+import { AWS_THROTTLING_ERRORS, AWS_TIMEOUT_ERRORS } from '../lib/aws-errors.js';
+
 /** Why a job failed for good, as a key the feature turns into words (en/es) for the owner. */
 export type LastingReason =
   /** 401, Meta 190, Twilio 20003, an OpenAI key refused: the credentials are wrong or revoked. */
@@ -204,25 +206,6 @@ interface KindedError {
 
 const KINDED: Record<string, string> = { ModelError: 'openai', GraphError: 'whatsapp', TwilioError: 'twilio' };
 
-/** AWS errors the SDK's standard retry treats as throttling (the same list as adapters/aws/aws-json.ts). */
-const AWS_THROTTLING = new Set([
-  'Throttling',
-  'ThrottlingException',
-  'ThrottledException',
-  'RequestThrottledException',
-  'TooManyRequestsException',
-  'ProvisionedThroughputExceededException',
-  'TransactionInProgressException',
-  'RequestLimitExceeded',
-  'BandwidthLimitExceeded',
-  'LimitExceededException',
-  'RequestThrottled',
-  'SlowDown',
-  'PriorRequestNotComplete',
-  'EC2ThrottledException',
-]);
-const AWS_TIMEOUTS = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
-
 /** Node/undici codes of a connection that failed or broke (a fetch's `cause`). */
 const CONNECTION_CODES = new Set([
   'ECONNREFUSED',
@@ -288,8 +271,8 @@ export function classifyProviderFailure(error: unknown): ProviderFailure | undef
   if (metadata) {
     const status = typeof metadata.httpStatusCode === 'number' ? metadata.httpStatusCode : undefined;
     const common = { provider: 'aws', message: `${name}: ${message}`, cause: error, ...(status ? { status } : {}) };
-    if (AWS_THROTTLING.has(name) || status === 429) return new TransientError({ ...common, code: 'rate_limited' });
-    if (AWS_TIMEOUTS.has(name)) return new TransientError({ ...common, code: 'timeout' });
+    if (AWS_THROTTLING_ERRORS.has(name) || status === 429) return new TransientError({ ...common, code: 'rate_limited' });
+    if (AWS_TIMEOUT_ERRORS.has(name)) return new TransientError({ ...common, code: 'timeout' });
     if (e.$fault === 'server' || (status !== undefined && status >= 500)) return new TransientError({ ...common, code: 'unavailable' });
     // SES's own refusals (their names are SES's alone): the same request is refused again.
     const sesReason = SES_REFUSALS[name];

@@ -14,6 +14,7 @@
  *   and failed connections, with full-jitter exponential backoff (100 ms base, 500 ms when throttled).
  */
 import { defaultProvider } from '@aws-sdk/credential-provider-node';
+import { AWS_THROTTLING_ERRORS, AWS_TIMEOUT_ERRORS } from '../../lib/aws-errors.js';
 import { signAwsRequest, type AwsCredentials } from './sigv4.js';
 
 export interface AwsJsonServiceOptions {
@@ -53,24 +54,6 @@ export class AwsServiceError extends Error {
   }
 }
 
-/** Error codes the SDK's standard retry strategy retries (throttling, then transient). */
-const THROTTLING = new Set([
-  'Throttling',
-  'ThrottlingException',
-  'ThrottledException',
-  'RequestThrottledException',
-  'TooManyRequestsException',
-  'ProvisionedThroughputExceededException',
-  'TransactionInProgressException',
-  'RequestLimitExceeded',
-  'BandwidthLimitExceeded',
-  'LimitExceededException',
-  'RequestThrottled',
-  'SlowDown',
-  'PriorRequestNotComplete',
-  'EC2ThrottledException',
-]);
-const TRANSIENT = new Set(['TimeoutError', 'RequestTimeout', 'RequestTimeoutException']);
 const TRANSIENT_STATUS = new Set([500, 502, 503, 504]);
 
 /** `com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException` → `ConditionalCheckFailedException` (the SDK's sanitising). */
@@ -146,8 +129,8 @@ export function signedJsonRequests(options: Omit<AwsJsonServiceOptions, 'targetP
       const text = await res.text();
       if (res.ok) return (text ? JSON.parse(text) : {}) as T;
       const failure = parseError(res, text, attempt);
-      const throttled = THROTTLING.has(failure.name) || res.status === 429;
-      if (attempt < maxAttempts && (throttled || TRANSIENT.has(failure.name) || TRANSIENT_STATUS.has(res.status))) {
+      const throttled = AWS_THROTTLING_ERRORS.has(failure.name) || res.status === 429;
+      if (attempt < maxAttempts && (throttled || AWS_TIMEOUT_ERRORS.has(failure.name) || TRANSIENT_STATUS.has(res.status))) {
         await sleep(backoff(attempt, throttled));
         continue;
       }
