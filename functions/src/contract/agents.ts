@@ -82,6 +82,10 @@ export const agentMessages = {
   fileNotReallyWord: 'This file is not really a Word document: its content does not match its type.',
   fileNotReallyText: 'This file is not really a text file: its content does not match its type.',
   fileDeleted: 'File deleted successfully',
+  // Issue 34: storage outages and reprocessing.
+  storageUnavailable: 'Storage is temporarily unavailable. Please try again in a moment.',
+  fileNotFailed: 'Only a file that failed can be reprocessed',
+  reprocessing: 'Reprocessing started',
   filesUploaded: (n: number) => (n === 1 ? '1 file uploaded successfully' : `${n} files uploaded successfully`),
   // URLs
   urlsRequired: 'Enter at least one URL',
@@ -90,6 +94,7 @@ export const agentMessages = {
   urlNotFound: 'URL not found',
   urlsAdded: (n: number) => (n === 1 ? '1 URL added' : `${n} URLs added`),
   urlRefreshing: 'URL refresh started',
+  urlNotFailed: 'Only a URL that failed can be reprocessed',
   urlDeleted: 'URL deleted successfully',
   // Tools
   toolNameRequired: 'Tool name is required',

@@ -14,12 +14,27 @@ import * as z from 'zod/mini';
 // it cannot prove side-effect free (it does not read zod's own annotations here).
 const id = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1));
 
+/**
+ * `generation` (issue 34): the source's processing round the job was queued for (a new one each
+ * time the source goes back to pending: confirm, refresh, reprocess). The job's outcome is written
+ * only while the source is still pending in that round, so a stale job of an older round never
+ * overwrites a newer outcome. Jobs queued before generations existed have none (and match sources
+ * without one).
+ */
+const generation = /* @__PURE__ */ z.optional(id);
+
 /** file-ingest: one uploaded document to extract, chunk and embed. */
-export const fileIngestJob = /* @__PURE__ */ z.object({ userId: id, agentId: id, fileId: id });
+export const fileIngestJob = /* @__PURE__ */ z.object({ userId: id, agentId: id, fileId: id, generation });
 export type FileIngestJob = z.infer<typeof fileIngestJob>;
 
-/** url-scrape: one web page to fetch, chunk and embed; `refresh` (the Refresh action) replaces the chunks only when the text changed. */
-export const urlScrapeJob = /* @__PURE__ */ z.object({ userId: id, agentId: id, urlId: id, refresh: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.boolean()) });
+/** url-scrape: one web page to fetch, chunk and embed; `refresh` (the Refresh and Reprocess actions) replaces the chunks only when the text changed. */
+export const urlScrapeJob = /* @__PURE__ */ z.object({
+  userId: id,
+  agentId: id,
+  urlId: id,
+  refresh: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.boolean()),
+  generation,
+});
 export type UrlScrapeJob = z.infer<typeof urlScrapeJob>;
 
 const callId = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.minLength(1), /* @__PURE__ */ z.maxLength(200));

@@ -65,9 +65,16 @@ export const knowledgeMessages = {
   pageTooComplex: (max: number | string) =>
     `The page is too large to read: it has more than ${typeof max === 'number' ? max.toLocaleString('en-US') : max} HTML elements`,
   /** Every delivery of the job died (crash, timeout, out of memory): set by the queue's last, give-up delivery. */
-  gaveUp: 'Processing did not finish after several tries (the document may be too large or damaged), so it was stopped',
+  gaveUp: 'Processing did not finish after several tries, so it was stopped. Reprocess it to try again; if it stops again, the document may be too large or damaged',
   /** An ingestion failure that is not one of the above (logged). */
   unexpected: 'Processing failed. Please try again',
+  // Issue 34: what retrying can fix, told apart from a broken file.
+  /** Storage (S3, the table) or the network failed on every try of the retry schedule. */
+  storageUnavailable: 'Storage was unavailable, so this could not be processed. Reprocess it to try again',
+  /** The user's OpenAI key was refused (401) while embedding: not retried. */
+  aiKeyRefused: 'The AI key was refused: check the ChatGPT integration in Integrations, then reprocess this',
+  /** The ingestion job could not be queued. */
+  notStarted: 'Processing could not start. Reprocess it to try again',
 } as const;
 
 /** The call recording's errors (GET …/recording). */

@@ -68,6 +68,20 @@ export class BadGatewayError extends DomainError {
   readonly status = 502;
 }
 
+/**
+ * Something we depend on (storage, the table) is unreachable for now: 503, the request itself was
+ * fine and nothing was half-written, so the same request can simply be repeated (issue 34).
+ */
+export class ServiceUnavailableError extends DomainError {
+  readonly status = 503;
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
+    super(message);
+  }
+}
+
 /** A provider we depend on took too long (504: the request itself was fine). */
 export class GatewayTimeoutError extends DomainError {
   readonly status = 504;

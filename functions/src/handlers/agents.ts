@@ -64,6 +64,11 @@ export const routes: RouteTable = {
     message: agentMessages.filesUploaded(1),
     data: await agentService().completeUpload(req.userId(), req.params.id ?? '', req.params.fileId ?? ''),
   }),
+  // Issue 34: a file that failed (an outage past the retries, a refused key now fixed) read again.
+  'POST /api/agents/{id}/files/{fileId}/reprocess': async (req) => ({
+    message: agentMessages.reprocessing,
+    data: await agentService().reprocessFile(req.userId(), req.params.id ?? '', req.params.fileId ?? ''),
+  }),
   'DELETE /api/agents/{id}/files/{fileId}': async (req) => {
     await agentService().deleteFile(req.userId(), req.params.id ?? '', req.params.fileId ?? '');
     return { message: agentMessages.fileDeleted };
@@ -83,6 +88,10 @@ export const routes: RouteTable = {
     const input = parseWith(updateUrlRequest, req.json());
     return { message: agentMessages.urlRefreshing, data: await agentService().refreshUrl(userId, req.params.id ?? '', req.params.urlId ?? '', input) };
   },
+  'POST /api/agents/{id}/urls/{urlId}/reprocess': async (req) => ({
+    message: agentMessages.reprocessing,
+    data: await agentService().reprocessUrl(req.userId(), req.params.id ?? '', req.params.urlId ?? ''),
+  }),
   'DELETE /api/agents/{id}/urls/{urlId}': async (req) => {
     await agentService().deleteUrl(req.userId(), req.params.id ?? '', req.params.urlId ?? '');
     return { message: agentMessages.urlDeleted };

@@ -18,6 +18,7 @@ import {
   DomainError,
   NotFoundError,
   PaymentRequiredError,
+  ServiceUnavailableError,
   TooManyRequestsError,
   UnauthorizedError,
   ValidationError,
@@ -96,7 +97,7 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
 export function toErrorResponse(error: unknown): HttpResult {
   if (error instanceof DomainError) {
     const headers: Record<string, string> = {};
-    if (error instanceof TooManyRequestsError && error.retryAfterSeconds) {
+    if ((error instanceof TooManyRequestsError || error instanceof ServiceUnavailableError) && error.retryAfterSeconds) {
       headers['retry-after'] = String(error.retryAfterSeconds);
     }
     const body: Record<string, unknown> = { ...error.details, success: false, message: error.message };

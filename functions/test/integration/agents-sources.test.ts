@@ -1,8 +1,8 @@
 /**
  * DynamoKnowledgeSources (what the ingestion workers read and write) against DynamoDB Local.
  * Agents and children are written with DynamoAgentRepository directly, so no job is queued and
- * no worker races the assertions: the record mapping, status updates, the knowledgeVersion bump,
- * and no ghost items for sources deleted meanwhile.
+ * no worker races the assertions: the record mapping, status updates (guarded by the processing
+ * round, issue 34), the knowledgeVersion bump, and no ghost items for sources deleted meanwhile.
  */
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -89,7 +89,10 @@ describe('DynamoKnowledgeSources', () => {
     const a = await agent();
     const u = await url(a._id, 'https://docs.example.com/pricing');
 
-    await sources.update(userId, a._id, 'url', u._id, { status: 'completed', chunkCount: 7, contentHash: 'abc123', title: 'Pricing' }, true);
+    expect(await sources.settle(userId, a._id, 'url', u._id, undefined, { status: 'completed', chunkCount: 7, contentHash: 'abc123', title: 'Pricing' }, true)).toEqual({
+      settled: true,
+      state: { knowledgeVersion: 1, language: 'en' },
+    });
 
     const stored = (await repo.get(userId, a._id))!.urls[0];
     expect(stored).toEqual({ ...u, status: 'completed', chunkCount: 7, contentHash: 'abc123', title: 'Pricing', lastUpdateAt: at.toISOString() });
@@ -97,19 +100,49 @@ describe('DynamoKnowledgeSources', () => {
     expect(await sources.get(userId, a._id, 'url', u._id)).toMatchObject({ status: 'completed', contentHash: 'abc123' });
   });
 
-  it('records a failure with its reason, clears it on the next success, and keeps the version without chunk changes', async () => {
+  it('records a failure with its reason, clears it when a new round succeeds, and keeps the version without chunk changes', async () => {
     const a = await agent();
     const f = await file(a._id, 'scan.pdf');
 
-    await sources.update(userId, a._id, 'file', f._id, { status: 'failed', error: 'The PDF has no extractable text' }, false);
+    expect(await sources.settle(userId, a._id, 'file', f._id, undefined, { status: 'failed', error: 'The PDF has no extractable text' }, false)).toEqual({ settled: true, state: null });
     expect(await repo.getFile(userId, a._id, f._id)).toMatchObject({ status: 'failed', error: 'The PDF has no extractable text' });
     expect(await version(a._id)).toBe(0);
 
-    await sources.update(userId, a._id, 'file', f._id, { status: 'completed', chunkCount: 1 }, true);
+    // Reprocessed: pending in a new round, whose job completes it.
+    const round = newId();
+    expect(await repo.setFileStatus(userId, a._id, f._id, 'failed', { status: 'pending', generation: round })).toMatchObject({ status: 'pending', generation: round });
+    expect(await sources.get(userId, a._id, 'file', f._id)).toMatchObject({ status: 'pending', generation: round });
+    await sources.settle(userId, a._id, 'file', f._id, round, { status: 'completed', chunkCount: 1 }, true);
     const done = await repo.getFile(userId, a._id, f._id);
     expect(done).toMatchObject({ status: 'completed', chunkCount: 1 });
     expect(done?.error).toBeUndefined();
     expect(await version(a._id)).toBe(1);
+  });
+
+  it('settles only a source pending in the job\'s round: a completed one never flips to failed, a stale round changes nothing (issue 34)', async () => {
+    const a = await agent();
+    const u = await url(a._id, 'https://docs.example.com/hours');
+    const first = newId();
+    await repo.restartUrl(userId, a._id, u._id, { link: u.link, at: at.toISOString(), generation: first });
+
+    // A job of no round, or of another one, does not match.
+    expect(await sources.settle(userId, a._id, 'url', u._id, undefined, { status: 'failed', error: 'x' }, false)).toEqual({ settled: false, state: null });
+    expect(await sources.settle(userId, a._id, 'url', u._id, newId(), { status: 'failed', error: 'x' }, false)).toEqual({ settled: false, state: null });
+    expect(await sources.settle(userId, a._id, 'url', u._id, first, { status: 'completed', chunkCount: 2 }, true)).toMatchObject({ settled: true });
+    // Completed: a late failure of the same round (a repeated delivery, a snapshot that failed) changes nothing.
+    expect(await sources.settle(userId, a._id, 'url', u._id, first, { status: 'failed', error: 'Storage was unavailable' }, false)).toEqual({ settled: false, state: null });
+    expect(await repo.getUrl(userId, a._id, u._id)).toMatchObject({ status: 'completed', chunkCount: 2 });
+    expect((await repo.getUrl(userId, a._id, u._id))?.error).toBeUndefined();
+    expect(await version(a._id)).toBe(1);
+
+    // Reprocess only from failed: a completed URL is not restarted that way.
+    expect(await repo.restartUrl(userId, a._id, u._id, { link: u.link, at: at.toISOString(), generation: newId(), from: 'failed' })).toBeNull();
+    // A refresh starts a new round: the old round's job can no longer write.
+    const second = newId();
+    expect(await repo.restartUrl(userId, a._id, u._id, { link: u.link, at: at.toISOString(), generation: second })).toMatchObject({ status: 'pending', generation: second });
+    expect(await sources.settle(userId, a._id, 'url', u._id, first, { status: 'failed', error: 'x' }, false)).toMatchObject({ settled: false });
+    expect(await sources.settle(userId, a._id, 'url', u._id, second, { status: 'failed', error: 'The page returned HTTP 404' }, false)).toMatchObject({ settled: true });
+    expect(await repo.getUrl(userId, a._id, u._id)).toMatchObject({ status: 'failed', error: 'The page returned HTTP 404', chunkCount: 2 });
   });
 
   it('does nothing for a source deleted meanwhile (no ghost item), nor for a deleted agent', async () => {
@@ -117,14 +150,14 @@ describe('DynamoKnowledgeSources', () => {
     const gone = await url(a._id, 'https://gone.example.com/');
     await repo.deleteUrl(userId, a._id, gone._id);
 
-    await sources.update(userId, a._id, 'url', gone._id, { status: 'completed', chunkCount: 3 }, true);
+    expect(await sources.settle(userId, a._id, 'url', gone._id, undefined, { status: 'completed', chunkCount: 3 }, true)).toEqual({ settled: false, state: null });
 
     expect(await getItem(`USER#${userId}`, `AGENT#${a._id}#URL#${gone._id}`)).toBeUndefined();
     expect(await version(a._id)).toBe(0);
 
     const other = await url(a._id, 'https://other.example.com/');
     await repo.deleteAgent(userId, a._id);
-    await sources.update(userId, a._id, 'url', other._id, { status: 'completed' }, true);
+    await sources.settle(userId, a._id, 'url', other._id, undefined, { status: 'completed' }, true);
     expect(await getItem(`USER#${userId}`, `AGENT#${a._id}`)).toBeUndefined();
     expect(await getItem(`USER#${userId}`, `AGENT#${a._id}#URL#${other._id}`)).toBeUndefined();
   });

@@ -24,6 +24,7 @@ import type {
   KnowledgeSources,
   KnowledgeSourceUpdate,
   KnowledgeState,
+  SettleResult,
 } from '../../domain/knowledge/ports.js';
 import { isId } from '../../lib/ids.js';
 import { batchDeleteKeys } from './batch.js';
@@ -70,8 +71,8 @@ const toAgent = itemCodec<AgentRecord>({
   updatedAt: str,
 });
 
-/** The ingestion outcome a file and a URL share; each field only when set. */
-const ingestion = { error: optStr, chunkCount: optNum, contentHash: optStr } as const;
+/** The ingestion outcome a file and a URL share, and their processing round; each field only when set. */
+const ingestion = { error: optStr, chunkCount: optNum, contentHash: optStr, generation: optStr } as const;
 
 const fileCodec = itemCodec<FileRecord>({
   id: str,
@@ -122,6 +123,18 @@ const toEntry = itemCodec<EntryRecord>({
   createdAt: str,
   updatedAt: str,
 });
+
+/**
+ * The condition of a job's outcome (issue 34): the file or URL still exists and is pending in the
+ * job's processing round, so a completed or failed source, or one reprocessed since, is never
+ * overwritten. A job without a round (queued before rounds existed) matches a source without one.
+ */
+function pendingInRound(generation: string | undefined): { condition: string; names: Record<string, string>; values: Record<string, unknown> } {
+  const names = { '#status': 'status', '#generation': 'generation' };
+  const pending = 'attribute_exists(pk) AND #status = :pendingStatus';
+  if (generation === undefined) return { condition: `${pending} AND attribute_not_exists(#generation)`, names, values: { ':pendingStatus': 'pending' } };
+  return { condition: `${pending} AND #generation = :generation`, names, values: { ':pendingStatus': 'pending', ':generation': generation } };
+}
 
 /** Groups a key-ordered run of agent and child items into agents with their children. */
 function groupAgents(items: readonly Item[]): AgentWithChildren[] {
@@ -406,6 +419,10 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
       sets.push('#error = :error');
       values[':error'] = change.error;
     }
+    if (change.generation !== undefined) {
+      sets.push('#generation = :generation');
+      values[':generation'] = change.generation;
+    }
     const updated = await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
@@ -419,6 +436,7 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
             '#error': 'error',
             '#expiresAt': 'expiresAt',
             ...(change.size !== undefined ? { '#size': 'size' } : {}),
+            ...(change.generation !== undefined ? { '#generation': 'generation' } : {}),
           },
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_NEW',
@@ -446,16 +464,27 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
     return item ? toUrl(item) : null;
   }
 
-  async restartUrl(userId: string, agentId: string, urlId: string, link: string, at: string): Promise<UrlRecord | null> {
+  async restartUrl(
+    userId: string,
+    agentId: string,
+    urlId: string,
+    restart: { link: string; at: string; generation: string; from?: UrlRecord['status'] },
+  ): Promise<UrlRecord | null> {
     const updated = await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, 'URL', urlId) },
-          UpdateExpression: 'SET #link = :link, #status = :pending, lastUpdateAt = :at REMOVE #error',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#link': 'link', '#status': 'status', '#error': 'error' },
-          ExpressionAttributeValues: { ':link': link, ':pending': 'pending', ':at': at },
+          UpdateExpression: 'SET #link = :link, #status = :pending, lastUpdateAt = :at, #generation = :generation REMOVE #error',
+          ConditionExpression: `attribute_exists(pk)${restart.from ? ' AND #status = :from' : ''}`,
+          ExpressionAttributeNames: { '#link': 'link', '#status': 'status', '#error': 'error', '#generation': 'generation' },
+          ExpressionAttributeValues: {
+            ':link': restart.link,
+            ':pending': 'pending',
+            ':at': restart.at,
+            ':generation': restart.generation,
+            ...(restart.from ? { ':from': restart.from } : {}),
+          },
           ReturnValues: 'ALL_NEW',
         }),
       ),
@@ -463,16 +492,17 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
     return updated?.Attributes ? toUrl(updated.Attributes) : null;
   }
 
-  async failUrl(userId: string, agentId: string, urlId: string, message: string, at: string): Promise<void> {
+  async failUrl(userId: string, agentId: string, urlId: string, generation: string | undefined, message: string, at: string): Promise<void> {
+    const round = pendingInRound(generation);
     await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, 'URL', urlId) },
           UpdateExpression: 'SET #status = :failed, #error = :error, lastUpdateAt = :at',
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#status': 'status', '#error': 'error' },
-          ExpressionAttributeValues: { ':failed': 'failed', ':error': message, ':at': at },
+          ConditionExpression: round.condition,
+          ExpressionAttributeNames: { '#status': 'status', '#error': 'error', ...round.names },
+          ExpressionAttributeValues: { ':failed': 'failed', ':error': message, ':at': at, ...round.values },
         }),
       ),
     );
@@ -575,23 +605,31 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
     );
     if (!Item) return null;
     const source = kind === 'file' ? toFile(Item) : toUrl(Item);
-    const common = { kind, sourceId, status: source.status, ...(source.contentHash ? { contentHash: source.contentHash } : {}) };
+    const common = {
+      kind,
+      sourceId,
+      status: source.status,
+      ...(source.contentHash ? { contentHash: source.contentHash } : {}),
+      ...(source.generation ? { generation: source.generation } : {}),
+    };
     if ('s3Key' in source) {
       return { ...common, name: source.originalName, s3Key: source.s3Key, mimeType: source.mimeType, size: source.size };
     }
     return { ...common, name: source.link, link: source.link };
   }
 
-  async update(
+  async settle(
     userId: string,
     agentId: string,
     kind: KnowledgeSourceKind,
     sourceId: string,
+    generation: string | undefined,
     update: KnowledgeSourceUpdate,
     chunksChanged: boolean,
-  ): Promise<KnowledgeState | null> {
-    const names: Record<string, string> = { '#status': 'status', '#lastUpdateAt': 'lastUpdateAt', '#error': 'error' };
-    const values: Record<string, unknown> = { ':status': update.status, ':at': this.now().toISOString() };
+  ): Promise<SettleResult> {
+    const round = pendingInRound(generation);
+    const names: Record<string, string> = { '#status': 'status', '#lastUpdateAt': 'lastUpdateAt', '#error': 'error', ...round.names };
+    const values: Record<string, unknown> = { ':status': update.status, ':at': this.now().toISOString(), ...round.values };
     const sets = ['#status = :status', '#lastUpdateAt = :at'];
     const { error, chunkCount, contentHash, title } = update;
     setDefined({ error, chunkCount, contentHash, title }, names, values, sets);
@@ -601,14 +639,14 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
           TableName: this.tableName,
           Key: { pk: userPk(userId), sk: childSk(agentId, KIND_OF_SOURCE[kind], sourceId) },
           UpdateExpression: `SET ${sets.join(', ')}${update.error === undefined ? ' REMOVE #error' : ''}`,
-          ConditionExpression: 'attribute_exists(pk)',
+          ConditionExpression: round.condition,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
         }),
       ),
     );
-    // Deleted while it was being processed: nothing to record.
-    if (!updated || !chunksChanged) return null;
-    return bumpKnowledgeVersion(this.db, this.tableName, userId, agentId);
+    // Deleted while it was being processed, already settled, or reprocessed since: nothing recorded.
+    if (!updated) return { settled: false, state: null };
+    return { settled: true, state: chunksChanged ? await bumpKnowledgeVersion(this.db, this.tableName, userId, agentId) : null };
   }
 }

@@ -16,11 +16,15 @@ export interface FileRecord extends AgentFile {
   agentId: string;
   s3Key: string;
   contentHash?: string;
+  /** The processing round it is (or was last) pending in: contract/jobs.ts `generation`. */
+  generation?: string;
 }
 
 export interface UrlRecord extends AgentUrl {
   agentId: string;
   contentHash?: string;
+  /** The processing round it is (or was last) pending in: contract/jobs.ts `generation`. */
+  generation?: string;
 }
 
 /** The API's agent without its children (stored as items of their own). */

@@ -17,6 +17,8 @@ export interface FileStatusChange {
   /** The stored object's real size, when known. */
   size?: number;
   error?: string;
+  /** Back to pending: the new processing round its job is queued for. */
+  generation?: string;
 }
 
 export interface AgentRepository extends AgentReader {
@@ -51,10 +53,13 @@ export interface AgentRepository extends AgentReader {
   /** All or nothing; false when the agent does not exist (nothing written). */
   addUrls(userId: string, agentId: string, urls: readonly UrlRecord[]): Promise<boolean>;
   getUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null>;
-  /** Back to pending (error cleared) with `link`; null when missing. */
-  restartUrl(userId: string, agentId: string, urlId: string, link: string, at: string): Promise<UrlRecord | null>;
-  /** Marks a URL failed (used when its job could not be queued); no-op when missing. */
-  failUrl(userId: string, agentId: string, urlId: string, error: string, at: string): Promise<void>;
+  /**
+   * Back to pending (error cleared) in a new processing round `generation`, with `link`; only from
+   * status `from` when given. null when missing (or not in `from`).
+   */
+  restartUrl(userId: string, agentId: string, urlId: string, restart: { link: string; at: string; generation: string; from?: UrlRecord['status'] }): Promise<UrlRecord | null>;
+  /** Marks a URL still pending in `generation` failed (its job could not be queued); no-op otherwise. */
+  failUrl(userId: string, agentId: string, urlId: string, generation: string | undefined, error: string, at: string): Promise<void>;
   deleteUrl(userId: string, agentId: string, urlId: string): Promise<UrlRecord | null>;
 }
 

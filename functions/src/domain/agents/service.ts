@@ -7,6 +7,12 @@
  * Deleting something that has chunks removes the item first (so a queued job finds nothing and
  * is dropped), then the chunks, then bumps the agent's knowledgeVersion (retrieval caches key
  * on it), then the stored object.
+ *
+ * Issue 34: every time a file or URL goes (back) to pending it gets a new processing round
+ * (`generation`, carried by its job), so only that round's job can record the outcome; a failed
+ * one can be reprocessed (a new round). A storage outage while a request stores or confirms a
+ * document answers 503 (agentMessages.storageUnavailable) with nothing half-written, so the same
+ * request can simply be repeated.
  */
 import {
   AGENT_FILE_MAX_BYTES,
@@ -22,8 +28,10 @@ import {
   type ToolInput,
   type UpdateAgentInput,
 } from '../../contract/agents.js';
+import { knowledgeMessages } from '../../contract/server-texts.js';
 import { newId as defaultNewId, isId } from '../../lib/ids.js';
-import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { ConflictError, NotFoundError, ServiceUnavailableError, ValidationError } from '../errors.js';
+import { classifyProviderFailure, TransientError } from '../retry.js';
 import type { ChunkStore } from '../knowledge/ports.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { canonicalMimeType, fileObjectKey, rejectedFiles, stagingKey } from './files.js';
@@ -56,7 +64,6 @@ export interface DirectUpload {
   truncated: boolean;
 }
 
-const QUEUE_FAILED = 'Processing could not start. Delete it and add it again.';
 /** Parallel S3 deletes when an agent with many documents goes. */
 const DELETE_CONCURRENCY = 8;
 
@@ -66,6 +73,20 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
     while (next < items.length) await fn(items[next++]!);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+/**
+ * Runs a request's storage work (S3, the table): an outage (a TransientError, a refused or broken
+ * connection) becomes a 503 the caller may simply repeat; anything else is thrown as it is.
+ */
+async function unlessStorageIsDown<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const failure = classifyProviderFailure(error);
+    if (failure instanceof TransientError) throw new ServiceUnavailableError(agentMessages.storageUnavailable, failure.retryAfterSeconds);
+    throw error;
+  }
 }
 
 /** What a tool takes from its input on create and on update (the header value is sealed apart). */
@@ -133,9 +154,19 @@ export function createAgentService(deps: AgentServiceDeps) {
 
   async function queueFiles(userId: string, agentId: string, files: readonly FileRecord[]): Promise<void> {
     try {
-      await jobs.ingestFiles(files.map((f) => ({ userId, agentId, fileId: f._id })));
+      await jobs.ingestFiles(files.map((f) => ({ userId, agentId, fileId: f._id, ...(f.generation ? { generation: f.generation } : {}) })));
     } catch (error) {
-      await Promise.all(files.map((f) => agents.setFileStatus(userId, agentId, f._id, 'pending', { status: 'failed', error: QUEUE_FAILED })));
+      await Promise.all(files.map((f) => agents.setFileStatus(userId, agentId, f._id, 'pending', { status: 'failed', error: knowledgeMessages.notStarted })));
+      throw error;
+    }
+  }
+
+  /** Queues the scrape of URLs pending in their rounds; when that fails they are marked failed (reprocessable). */
+  async function queueUrls(userId: string, agentId: string, urls: readonly UrlRecord[], refresh: boolean): Promise<void> {
+    try {
+      await jobs.scrapeUrls(urls.map((u) => ({ userId, agentId, urlId: u._id, ...(refresh ? { refresh } : {}), ...(u.generation ? { generation: u.generation } : {}) })));
+    } catch (error) {
+      await Promise.all(urls.map((u) => agents.failUrl(userId, agentId, u._id, u.generation, knowledgeMessages.notStarted, now())));
       throw error;
     }
   }
@@ -156,6 +187,47 @@ export function createAgentService(deps: AgentServiceDeps) {
       throw new ValidationError(agentMessages.instructionsRequiredWhileEnabled, 'instructions');
     }
     return agentView(await loadAgent(userId, agentId));
+  }
+
+  /**
+   * Step 2 of a browser upload: the staged object is there with the declared size (HEAD) → copied
+   * to the file's own key (out of the expiring staging prefix), pending in a new round, and the
+   * file-ingest job is queued.
+   */
+  async function confirmUpload(userId: string, agentId: string, fileId: string): Promise<AgentFile> {
+    const file = isId(agentId) && isId(fileId) ? await agents.getFile(userId, agentId, fileId) : null;
+    if (!file) return childNotFound(userId, agentId, agentMessages.fileNotFound);
+    // Confirmed already (a repeated call): nothing more to do.
+    if (file.status !== 'uploading') return fileView(file);
+    const staged = stagingKey(file.s3Key);
+    const stored = await objects.head(staged);
+    if (!stored) throw new ValidationError(agentMessages.fileNotUploaded);
+    if (stored.size > AGENT_FILE_MAX_BYTES || stored.size !== file.size) {
+      // Not what was declared (storage already caps it at 50 MB): refuse it and remove what was stored.
+      await agents.deleteFile(userId, agentId, fileId);
+      await deleteObject(staged);
+      throw new ValidationError(
+        stored.size > AGENT_FILE_MAX_BYTES
+          ? invalidFilesMessage([{ name: file.originalName, reason: 'too large, max 50MB' }])
+          : agentMessages.fileSizeMismatch,
+      );
+    }
+    // Copied before the item says pending: a confirmed file always has its object outside staging.
+    await objects.copy(staged, file.s3Key);
+    const pending = await agents.setFileStatus(userId, agentId, fileId, 'uploading', { status: 'pending', size: stored.size, generation: newId() });
+    if (!pending) {
+      // Confirmed by a concurrent call, or deleted meanwhile.
+      const current = await agents.getFile(userId, agentId, fileId);
+      if (!current) {
+        await deleteObject(file.s3Key);
+        throw new NotFoundError(agentMessages.fileNotFound);
+      }
+      return fileView(current);
+    }
+    // Best effort: the lifecycle rule removes it after a day anyway.
+    await deleteObject(staged);
+    await queueFiles(userId, agentId, [pending]);
+    return fileView(pending);
   }
 
   return {
@@ -272,44 +344,10 @@ export function createAgentService(deps: AgentServiceDeps) {
       );
     },
 
-    /**
-     * Step 2: the staged object is there with the declared size (HEAD) → copied to the file's own key
-     * (out of the expiring staging prefix), pending, and the file-ingest job is queued.
-     */
+    /** Step 2 (confirmUpload): the staged object checked and copied, the file pending, its job queued. */
     async completeUpload(userId: string, agentId: string, fileId: string): Promise<AgentFile> {
-      const file = isId(agentId) && isId(fileId) ? await agents.getFile(userId, agentId, fileId) : null;
-      if (!file) return childNotFound(userId, agentId, agentMessages.fileNotFound);
-      // Confirmed already (a repeated call): nothing more to do.
-      if (file.status !== 'uploading') return fileView(file);
-      const staged = stagingKey(file.s3Key);
-      const stored = await objects.head(staged);
-      if (!stored) throw new ValidationError(agentMessages.fileNotUploaded);
-      if (stored.size > AGENT_FILE_MAX_BYTES || stored.size !== file.size) {
-        // Not what was declared (storage already caps it at 50 MB): refuse it and remove what was stored.
-        await agents.deleteFile(userId, agentId, fileId);
-        await deleteObject(staged);
-        throw new ValidationError(
-          stored.size > AGENT_FILE_MAX_BYTES
-            ? invalidFilesMessage([{ name: file.originalName, reason: 'too large, max 50MB' }])
-            : agentMessages.fileSizeMismatch,
-        );
-      }
-      // Copied before the item says pending: a confirmed file always has its object outside staging.
-      await objects.copy(staged, file.s3Key);
-      const pending = await agents.setFileStatus(userId, agentId, fileId, 'uploading', { status: 'pending', size: stored.size });
-      if (!pending) {
-        // Confirmed by a concurrent call, or deleted meanwhile.
-        const current = await agents.getFile(userId, agentId, fileId);
-        if (!current) {
-          await deleteObject(file.s3Key);
-          throw new NotFoundError(agentMessages.fileNotFound);
-        }
-        return fileView(current);
-      }
-      // Best effort: the lifecycle rule removes it after a day anyway.
-      await deleteObject(staged);
-      await queueFiles(userId, agentId, [pending]);
-      return fileView(pending);
+      // Repeatable: a confirm cut short by an outage (503) leaves the file uploading and its staged object in place.
+      return unlessStorageIsDown(() => confirmUpload(userId, agentId, fileId));
     },
 
     /** The spec's multipart POST: small files stored by the function itself, then queued. */
@@ -332,16 +370,37 @@ export function createAgentService(deps: AgentServiceDeps) {
           uploadedAt: at,
           status: 'pending',
           s3Key: fileObjectKey(userId, agentId, id, u.name),
+          generation: newId(),
         };
       });
-      // Objects first: a file item is never pending without its object.
-      await Promise.all(files.map((f, i) => objects.put(f.s3Key, uploads[i]!.bytes, f.mimeType)));
-      if (!(await agents.addFiles(userId, agentId, files))) {
+      // Objects first: a file item is never pending without its object. An outage stores nothing (503).
+      const stored = await Promise.allSettled(files.map((f, i) => objects.put(f.s3Key, uploads[i]!.bytes, f.mimeType)));
+      const failed = stored.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) {
+        await Promise.all(files.filter((_, i) => stored[i]!.status === 'fulfilled').map((f) => deleteObject(f.s3Key)));
+        return unlessStorageIsDown(() => Promise.reject(failed.reason));
+      }
+      if (!(await unlessStorageIsDown(() => agents.addFiles(userId, agentId, files)))) {
         await Promise.all(files.map((f) => deleteObject(f.s3Key)));
         throw agentNotFound();
       }
       await queueFiles(userId, agentId, files);
       return files.map(fileView);
+    },
+
+    /** POST …/files/{fileId}/reprocess (issue 34): a failed file back to pending in a new round, its job queued; 409 unless it failed. */
+    async reprocessFile(userId: string, agentId: string, fileId: string): Promise<AgentFile> {
+      const file = isId(agentId) && isId(fileId) ? await agents.getFile(userId, agentId, fileId) : null;
+      if (!file) return childNotFound(userId, agentId, agentMessages.fileNotFound);
+      if (file.status !== 'failed') throw new ConflictError(agentMessages.fileNotFailed);
+      const pending = await agents.setFileStatus(userId, agentId, fileId, 'failed', { status: 'pending', generation: newId() });
+      if (!pending) {
+        // Reprocessed by a concurrent call, or deleted meanwhile.
+        if (!(await agents.getFile(userId, agentId, fileId))) throw new NotFoundError(agentMessages.fileNotFound);
+        throw new ConflictError(agentMessages.fileNotFailed);
+      }
+      await queueFiles(userId, agentId, [pending]);
+      return fileView(pending);
     },
 
     async deleteFile(userId: string, agentId: string, fileId: string): Promise<void> {
@@ -372,29 +431,37 @@ export function createAgentService(deps: AgentServiceDeps) {
       const fresh = links.filter((link) => !known.has(link) && (known.add(link), true));
       if (fresh.length === 0) return [];
       const at = now();
-      const urls: UrlRecord[] = fresh.map((link) => ({ _id: newId(), agentId, link, status: 'pending', lastUpdateAt: at }));
+      const urls: UrlRecord[] = fresh.map((link) => ({ _id: newId(), agentId, link, status: 'pending', lastUpdateAt: at, generation: newId() }));
       if (!(await agents.addUrls(userId, agentId, urls))) throw agentNotFound();
-      try {
-        await jobs.scrapeUrls(urls.map((u) => ({ userId, agentId, urlId: u._id })));
-      } catch (error) {
-        await Promise.all(urls.map((u) => agents.failUrl(userId, agentId, u._id, QUEUE_FAILED, now())));
-        throw error;
-      }
+      await queueUrls(userId, agentId, urls, false);
       return urls.map(urlView);
     },
 
-    /** Re-scrape (optionally from a corrected link); chunks are replaced only when the text changed. */
+    /** Re-scrape (optionally from a corrected link) in a new round, whatever its status; chunks are replaced only when the text changed. */
     async refreshUrl(userId: string, agentId: string, urlId: string, input: { link?: string }): Promise<AgentUrl> {
       const existing = isId(agentId) && isId(urlId) ? await agents.getUrl(userId, agentId, urlId) : null;
       if (!existing) return childNotFound(userId, agentId, agentMessages.urlNotFound);
-      const restarted = await agents.restartUrl(userId, agentId, urlId, input.link ?? existing.link, now());
+      const restarted = await agents.restartUrl(userId, agentId, urlId, { link: input.link ?? existing.link, at: now(), generation: newId() });
       if (!restarted) throw new NotFoundError(agentMessages.urlNotFound);
-      try {
-        await jobs.scrapeUrls([{ userId, agentId, urlId, refresh: true }]);
-      } catch (error) {
-        await agents.failUrl(userId, agentId, urlId, QUEUE_FAILED, now());
-        throw error;
+      await queueUrls(userId, agentId, [restarted], true);
+      return urlView(restarted);
+    },
+
+    /**
+     * POST …/urls/{urlId}/reprocess (issue 34): the refresh of a URL that failed, from its own link
+     * (409 unless it failed, so a page being read or read well is not re-read by a stray click).
+     */
+    async reprocessUrl(userId: string, agentId: string, urlId: string): Promise<AgentUrl> {
+      const existing = isId(agentId) && isId(urlId) ? await agents.getUrl(userId, agentId, urlId) : null;
+      if (!existing) return childNotFound(userId, agentId, agentMessages.urlNotFound);
+      if (existing.status !== 'failed') throw new ConflictError(agentMessages.urlNotFailed);
+      const restarted = await agents.restartUrl(userId, agentId, urlId, { link: existing.link, at: now(), generation: newId(), from: 'failed' });
+      if (!restarted) {
+        // Reprocessed or refreshed by a concurrent call, or deleted meanwhile.
+        if (!(await agents.getUrl(userId, agentId, urlId))) throw new NotFoundError(agentMessages.urlNotFound);
+        throw new ConflictError(agentMessages.urlNotFailed);
       }
+      await queueUrls(userId, agentId, [restarted], true);
       return urlView(restarted);
     },
 

@@ -5,21 +5,31 @@
  *   (each with its page and heading path) → embeddings (the user's own OpenAI key) → ChunkStore
  *   → source completed (chunkCount, contentHash, title) and the agent's knowledgeVersion bumped.
  *
- * Outcomes:
+ * Outcomes (issue 34: every failure classified, every outcome guarded):
  * - The source (or its agent) no longer exists: the job is dropped (nothing written).
- * - A permanent problem with the source (KnowledgeSourceError: content not of its type (sniffed), not a PDF, no text, HTTP 404,
- *   blocked address, unsupported type, too long): the source is marked failed with the reason
- *   written for the user, and the job succeeds (no retry). Chunks of an earlier successful
- *   ingestion are kept (a refresh that fails does not wipe the knowledge).
- * - No active ChatGPT integration, or embeddings failing for a reason retrying cannot fix (bad key,
- *   unknown model...): chunks are stored WITHOUT vectors (keyword retrieval still finds them), the
- *   source completes and a warning is logged.
- * - Transient model errors (rate_limit, unavailable, timeout) and anything unexpected (DynamoDB,
- *   S3) throw, so the queue retries. On the last try a transient embedding error stores the
- *   chunks without vectors instead, and an unexpected error marks the source failed before
- *   rethrowing, so a source never stays 'pending' forever; a try that dies before any catch runs
- *   (a crash, a timeout, out of memory) is settled by the queue's give-up delivery (giveUpFile,
- *   giveUpUrl: failed with knowledgeMessages.gaveUp), after which the message dead-letters.
+ * - The source is not pending in the job's generation (already completed or failed by an earlier
+ *   delivery of the same job, or sent back to pending since by a refresh or reprocess, whose own
+ *   job does the work): the job is stale and changes nothing.
+ * - A lasting problem (KnowledgeSourceError: content not of its type (sniffed), not a PDF, a zip
+ *   bomb, no text, HTTP 404, blocked address, unsupported type, too long; the user's OpenAI key
+ *   refused (401)): the source is marked failed at once with the reason written for the user, and
+ *   the job succeeds (no retry). Chunks of an earlier successful ingestion are kept (a refresh
+ *   that fails does not wipe the knowledge).
+ * - No active ChatGPT integration, or embeddings failing for another reason retrying cannot fix
+ *   (unknown model, refused request): chunks are stored WITHOUT vectors (keyword retrieval still
+ *   finds them), the source completes and a warning is logged.
+ * - Transient failures (S3 and DynamoDB answering 5xx or throttling, a refused or broken
+ *   connection, embeddings 429/5xx/timeouts) and anything unexpected throw, so the queue retries
+ *   on its schedule (domain/retry.ts). On the last try a transient embedding error stores the
+ *   chunks without vectors instead, and any other failure marks the source failed with a reason
+ *   that says it can be reprocessed (storage unavailable, or unexpected) before rethrowing, so a
+ *   source never stays 'pending' forever; a try that dies before any catch runs (a crash, a
+ *   timeout, out of memory) is settled by the queue's give-up delivery (giveUpFile, giveUpUrl:
+ *   failed with knowledgeMessages.gaveUp), after which the message dead-letters.
+ * - Every outcome is one conditional write (KnowledgeSources.settle): only a source pending in the
+ *   job's generation becomes completed or failed, so a completed document never flips to failed.
+ *   The index snapshot written after a completion is a cache: its failure is logged, never the
+ *   source's.
  * - A URL refresh whose extracted text (the document rendered as chunks show it) has the same sha256 as last time only completes the
  *   source (lastUpdateAt, title): chunks and knowledgeVersion stay.
  */
@@ -28,6 +38,7 @@ import { agentFileKind, AGENT_FILE_MAX_BYTES, type AgentFileKind } from '../../c
 import type { FileIngestJob, UrlScrapeJob } from '../../contract/jobs.js';
 import { type AiConnector, EMBEDDING_DIMENSIONS, ModelError } from '../ai/ports.js';
 import { chunkDocument, renderDocument, type ChunkingOptions } from './chunking.js';
+import { classifyProviderFailure, TransientError } from '../retry.js';
 import { KnowledgeSourceError, knowledgeMessages } from './errors.js';
 import type {
   ChunkStore,
@@ -36,7 +47,9 @@ import type {
   KnowledgeSourceKind,
   KnowledgeSourceRecord,
   KnowledgeSources,
+  KnowledgeSourceUpdate,
   KnowledgeState,
+  SettleResult,
   StructuredDocument,
 } from './ports.js';
 import { writeIndexSnapshot } from './snapshot.js';
@@ -75,7 +88,8 @@ export interface Delivery {
   finalAttempt: boolean;
 }
 
-export type IngestOutcome = 'dropped' | 'failed' | 'completed' | 'unchanged';
+/** 'stale': the source is not pending in the job's generation (done already, or reprocessed since): nothing written. */
+export type IngestOutcome = 'dropped' | 'stale' | 'failed' | 'completed' | 'unchanged';
 
 /** Shown when something unexpected failed on the last try. */
 export const UNEXPECTED_FAILURE = knowledgeMessages.unexpected;
@@ -102,6 +116,9 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
       }
       return vectors;
     } catch (error) {
+      // The owner's key was refused: retrying cannot help until they fix it, and knowledge without
+      // vectors would hide the problem. Failed at once, with the reason; they reprocess once fixed.
+      if (error instanceof ModelError && error.kind === 'auth') throw new KnowledgeSourceError(knowledgeMessages.aiKeyRefused);
       const transient = !(error instanceof ModelError) || TRANSIENT_MODEL_ERRORS.has(error.kind);
       if (transient && !delivery.finalAttempt) throw error;
       log.warn('Knowledge stored without embeddings: the embedding call failed', {
@@ -137,13 +154,17 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
     options: { refresh: boolean },
     delivery: Delivery,
   ): Promise<IngestOutcome> {
-    const { kind, sourceId } = record;
+    const { kind, sourceId, generation } = record;
     const ref = { userId, agentId, kind, sourceId };
+    const settle = (update: KnowledgeSourceUpdate, chunksChanged: boolean) => sources.settle(userId, agentId, kind, sourceId, generation, update, chunksChanged);
     const fail = async (reason: string): Promise<IngestOutcome> => {
-      log.info('Knowledge source failed', { ...ref, reason });
-      await sources.update(userId, agentId, kind, sourceId, { status: 'failed', error: reason }, false);
-      return 'failed';
+      const { settled } = await settle({ status: 'failed', error: reason }, false);
+      log.info(settled ? 'Knowledge source failed' : 'Knowledge source failure not recorded: no longer pending in this round', { ...ref, reason });
+      return settled ? 'failed' : 'stale';
     };
+    let completed: SettleResult;
+    let chunkCount: number;
+    let withVectors: boolean;
     try {
       const document = await produce();
       const { title } = document;
@@ -152,9 +173,9 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
       const contentHash = contentHashOf(renderDocument(document, deps.chunking));
       const titled = title ? { title } : {};
       if (options.refresh && record.contentHash === contentHash) {
-        await sources.update(userId, agentId, kind, sourceId, { status: 'completed', ...titled }, false);
-        log.info('Knowledge source unchanged', ref);
-        return 'unchanged';
+        const { settled } = await settle({ status: 'completed', ...titled }, false);
+        log.info(settled ? 'Knowledge source unchanged' : 'Knowledge source unchanged, no longer pending in this round', ref);
+        return settled ? 'unchanged' : 'stale';
       }
       const vectors = await embed(userId, pieces.map((p) => p.text), delivery, ref);
       const chunkRecords: KnowledgeChunk[] = pieces.map((piece, index) => ({
@@ -169,24 +190,56 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
         vector: vectors?.[index] ?? null,
       }));
       await store.replaceSource(userId, agentId, kind, sourceId, chunkRecords);
-      const state = await sources.update(userId, agentId, kind, sourceId, { status: 'completed', chunkCount: pieces.length, contentHash, ...titled }, true);
-      // Deleted while we worked: the delete removed the chunks it saw, remove the ones we just wrote.
-      if (!(await sources.get(userId, agentId, kind, sourceId))) await store.deleteSource(userId, agentId, kind, sourceId);
-      else if (state) await writeSnapshot(userId, agentId, state, ref);
-      log.info('Knowledge source ingested', { ...ref, chunks: pieces.length, vectors: vectors !== null });
-      return 'completed';
+      completed = await settle({ status: 'completed', chunkCount: pieces.length, contentHash, ...titled }, true);
+      if (!completed.settled) {
+        // Deleted while we worked: the delete removed the chunks it saw, remove the ones we just wrote.
+        // (Still there: a newer round owns it now, and its own job writes its chunks.)
+        if (!(await sources.get(userId, agentId, kind, sourceId))) {
+          await store.deleteSource(userId, agentId, kind, sourceId);
+          return 'dropped';
+        }
+        log.info('Knowledge source ingested, but no longer pending in this round: outcome not recorded', ref);
+        return 'stale';
+      }
+      chunkCount = pieces.length;
+      withVectors = vectors !== null;
     } catch (error) {
       if (error instanceof KnowledgeSourceError) return fail(error.message);
       if (delivery.finalAttempt) {
-        await sources.update(userId, agentId, kind, sourceId, { status: 'failed', error: UNEXPECTED_FAILURE }, false).catch(() => undefined);
+        // The schedule is spent: say whether it was an outage (worth reprocessing later) or not.
+        const reason = classifyProviderFailure(error) instanceof TransientError ? knowledgeMessages.storageUnavailable : UNEXPECTED_FAILURE;
+        await settle({ status: 'failed', error: reason }, false).catch(() => undefined);
       }
       throw error;
     }
+    // Completed. What follows is a cache: it never changes the source's outcome.
+    if (completed.state) await writeSnapshot(userId, agentId, completed.state, ref);
+    log.info('Knowledge source ingested', { ...ref, chunks: chunkCount, vectors: withVectors });
+    return 'completed';
   }
 
-  async function load(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<KnowledgeSourceRecord | null> {
+  /**
+   * The source a job is for, when the job still has work to do: null when it no longer exists
+   * (dropped) or is not pending in the job's generation ('stale': an earlier delivery of the same
+   * job finished it, or a refresh or reprocess started a newer round).
+   */
+  async function load(
+    userId: string,
+    agentId: string,
+    kind: KnowledgeSourceKind,
+    sourceId: string,
+    generation: string | undefined,
+  ): Promise<KnowledgeSourceRecord | 'dropped' | 'stale'> {
     const record = await sources.get(userId, agentId, kind, sourceId);
-    if (!record) log.info('Knowledge job dropped: the source no longer exists', { userId, agentId, kind, sourceId });
+    const ref = { userId, agentId, kind, sourceId };
+    if (!record) {
+      log.info('Knowledge job dropped: the source no longer exists', ref);
+      return 'dropped';
+    }
+    if (record.status !== 'pending' || record.generation !== generation) {
+      log.info('Knowledge job stale: the source is not pending in its round', { ...ref, status: record.status, generation, current: record.generation });
+      return 'stale';
+    }
     return record;
   }
 
@@ -195,24 +248,23 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
    * perhaps by dying before any catch ran (a crash, a timeout, out of memory). A source still
    * pending ends failed, so none waits for ever; one a try did finish keeps its outcome.
    */
-  async function giveUp(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<IngestOutcome> {
-    const record = await load(userId, agentId, kind, sourceId);
-    if (!record) return 'dropped';
-    if (record.status !== 'pending') return 'unchanged';
+  async function giveUp(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, generation: string | undefined): Promise<IngestOutcome> {
+    const record = await load(userId, agentId, kind, sourceId, generation);
+    if (typeof record === 'string') return record;
     log.warn('Knowledge source given up: every try failed', { userId, agentId, kind, sourceId });
-    await sources.update(userId, agentId, kind, sourceId, { status: 'failed', error: knowledgeMessages.gaveUp }, false);
-    return 'failed';
+    const { settled } = await sources.settle(userId, agentId, kind, sourceId, generation, { status: 'failed', error: knowledgeMessages.gaveUp }, false);
+    return settled ? 'failed' : 'stale';
   }
 
   return {
-    giveUpFile: (job: FileIngestJob) => giveUp(job.userId, job.agentId, 'file', job.fileId),
-    giveUpUrl: (job: UrlScrapeJob) => giveUp(job.userId, job.agentId, 'url', job.urlId),
+    giveUpFile: (job: FileIngestJob) => giveUp(job.userId, job.agentId, 'file', job.fileId, job.generation),
+    giveUpUrl: (job: UrlScrapeJob) => giveUp(job.userId, job.agentId, 'url', job.urlId, job.generation),
 
     async ingestFile(job: FileIngestJob, delivery: Delivery): Promise<IngestOutcome> {
       const files = deps.files;
       if (!files) throw new Error('createKnowledgeIngestion: files are not wired');
-      const record = await load(job.userId, job.agentId, 'file', job.fileId);
-      if (!record) return 'dropped';
+      const record = await load(job.userId, job.agentId, 'file', job.fileId, job.generation);
+      if (typeof record === 'string') return record;
       return ingest(
         job.userId,
         job.agentId,
@@ -238,8 +290,8 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
     async scrapeUrl(job: UrlScrapeJob, delivery: Delivery): Promise<IngestOutcome> {
       const pages = deps.pages;
       if (!pages) throw new Error('createKnowledgeIngestion: pages are not wired');
-      const record = await load(job.userId, job.agentId, 'url', job.urlId);
-      if (!record) return 'dropped';
+      const record = await load(job.userId, job.agentId, 'url', job.urlId, job.generation);
+      if (typeof record === 'string') return record;
       return ingest(job.userId, job.agentId, record, () => pages.fetch(record.link ?? record.name), { refresh: job.refresh === true }, delivery);
     },
   };

@@ -109,10 +109,13 @@ export interface KnowledgeSourceRecord {
   /** sha256 of the extracted text last ingested (URL refresh replaces chunks only when it changed). */
   contentHash?: string;
   status: 'uploading' | 'pending' | 'completed' | 'failed';
+  /** The processing round it is pending in (contract/jobs.ts `generation`); absent on sources from before rounds existed. */
+  generation?: string;
 }
 
+/** A job's outcome for its source. */
 export interface KnowledgeSourceUpdate {
-  status: 'pending' | 'completed' | 'failed';
+  status: 'completed' | 'failed';
   /** Written for the user ("The PDF has no extractable text"); removed when absent. */
   error?: string;
   chunkCount?: number;
@@ -120,13 +123,29 @@ export interface KnowledgeSourceUpdate {
   title?: string;
 }
 
+/** What settle() did: `settled` false = nothing written (the source is gone, or no longer pending in that round). */
+export interface SettleResult {
+  settled: boolean;
+  /** The agent's knowledge state after the bump (what the index snapshot is labelled); null when nothing was bumped. */
+  state: KnowledgeState | null;
+}
+
 export interface KnowledgeSources {
   /** null when the source (or its agent) no longer exists: the job is dropped. */
   get(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<KnowledgeSourceRecord | null>;
   /**
-   * Sets the status (and lastUpdateAt) and ADDs 1 to the agent's knowledgeVersion when `chunksChanged`,
-   * answering the agent's knowledge state after that bump (what the index snapshot is labelled);
-   * null when nothing was bumped (chunks unchanged, or the source or agent deleted meanwhile: no-op).
+   * Records a job's outcome (status, lastUpdateAt, …) only while the source is still pending in the
+   * job's `generation` (one conditional write, issue 34): a completed or failed source, or one
+   * reprocessed since, is never overwritten by a late or repeated job. When it settles and
+   * `chunksChanged`, ADDs 1 to the agent's knowledgeVersion.
    */
-  update(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, update: KnowledgeSourceUpdate, chunksChanged: boolean): Promise<KnowledgeState | null>;
+  settle(
+    userId: string,
+    agentId: string,
+    kind: KnowledgeSourceKind,
+    sourceId: string,
+    generation: string | undefined,
+    update: KnowledgeSourceUpdate,
+    chunksChanged: boolean,
+  ): Promise<SettleResult>;
 }

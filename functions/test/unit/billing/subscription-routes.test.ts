@@ -16,8 +16,10 @@ const INTENDED = [
   'POST /api/agents/{id}/files',
   'POST /api/agents/{id}/files/uploads',
   'POST /api/agents/{id}/files/{fileId}/complete',
+  'POST /api/agents/{id}/files/{fileId}/reprocess',
   'POST /api/agents/{id}/urls',
   'PUT /api/agents/{id}/urls/{urlId}',
+  'POST /api/agents/{id}/urls/{urlId}/reprocess',
   'POST /api/agents/{id}/tools',
   'PUT /api/agents/{id}/tools/{toolId}',
   // Knowledge entries (teaching the agent, also by answering an unanswered question); dismissing is clean-up

@@ -7,15 +7,14 @@ import type {
   KnowledgeSourceRecord,
   KnowledgeSources,
   KnowledgeSourceUpdate,
-  KnowledgeState,
+  SettleResult,
 } from '../../../src/domain/knowledge/ports.js';
 
 export class MemorySources implements KnowledgeSources {
   readonly records = new Map<string, KnowledgeSourceRecord & { update?: KnowledgeSourceUpdate; chunkCount?: number; title?: string; error?: string }>();
   readonly versions = new Map<string, number>();
-  readonly updates: { key: string; update: KnowledgeSourceUpdate; chunksChanged: boolean }[] = [];
-  /** Called after each update (e.g. to delete the source "meanwhile"). */
-  afterUpdate?: () => void;
+  /** Every settle() asked, written or not (`settled`). */
+  readonly updates: { key: string; update: KnowledgeSourceUpdate; chunksChanged: boolean; settled: boolean }[] = [];
 
   key = (userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string) => `${userId}/${agentId}/${kind}/${sourceId}`;
 
@@ -24,16 +23,36 @@ export class MemorySources implements KnowledgeSources {
     this.versions.set(`${userId}/${agentId}`, this.versions.get(`${userId}/${agentId}`) ?? 0);
   }
 
+  /** Back to pending in round `generation` (what a refresh or reprocess does through the agents repository). */
+  restart(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, generation?: string): void {
+    const r = this.records.get(this.key(userId, agentId, kind, sourceId));
+    if (!r) return;
+    r.status = 'pending';
+    r.error = undefined;
+    if (generation === undefined) delete r.generation;
+    else r.generation = generation;
+  }
+
   async get(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string): Promise<KnowledgeSourceRecord | null> {
     const r = this.records.get(this.key(userId, agentId, kind, sourceId));
     return r ? { ...r } : null;
   }
 
-  async update(userId: string, agentId: string, kind: KnowledgeSourceKind, sourceId: string, update: KnowledgeSourceUpdate, chunksChanged: boolean): Promise<KnowledgeState | null> {
+  /** As the DynamoDB adapter: written only while the source is pending in the job's round. */
+  async settle(
+    userId: string,
+    agentId: string,
+    kind: KnowledgeSourceKind,
+    sourceId: string,
+    generation: string | undefined,
+    update: KnowledgeSourceUpdate,
+    chunksChanged: boolean,
+  ): Promise<SettleResult> {
     const key = this.key(userId, agentId, kind, sourceId);
-    this.updates.push({ key, update, chunksChanged });
     const r = this.records.get(key);
-    if (r) {
+    const settled = Boolean(r && r.status === 'pending' && r.generation === generation);
+    this.updates.push({ key, update, chunksChanged, settled });
+    if (r && settled) {
       r.status = update.status;
       r.error = update.error;
       if (update.chunkCount !== undefined) r.chunkCount = update.chunkCount;
@@ -41,8 +60,7 @@ export class MemorySources implements KnowledgeSources {
       if (update.title !== undefined) r.title = update.title;
       if (chunksChanged) this.versions.set(`${userId}/${agentId}`, (this.versions.get(`${userId}/${agentId}`) ?? 0) + 1);
     }
-    this.afterUpdate?.();
-    return r && chunksChanged ? { knowledgeVersion: this.versions.get(`${userId}/${agentId}`) ?? 0, language: 'es' } : null;
+    return { settled, state: settled && chunksChanged ? { knowledgeVersion: this.versions.get(`${userId}/${agentId}`) ?? 0, language: 'es' } : null };
   }
 }
 

@@ -4,6 +4,7 @@ import { createKnowledgeIngestion } from '../../../src/domain/knowledge/ingest.j
 import type { AgentKnowledgeRef, IndexSnapshotStore, StructuredDocument } from '../../../src/domain/knowledge/ports.js';
 import { CachedKnowledgeRetriever } from '../../../src/domain/knowledge/retrieval.js';
 import { decodeSnapshot } from '../../../src/domain/knowledge/snapshot.js';
+import { TransientError } from '../../../src/domain/retry.js';
 import { connector, MemoryChunkStore, MemorySources, ScriptedEmbedder } from './fakes.js';
 
 const U = 'user-1';
@@ -84,6 +85,7 @@ describe('ingestion writes the index snapshot', () => {
       ['Día', 'Horario'],
       ['Sábados', 'cerrado'],
     ]));
+    h.sources.restart(U, A, 'url', 'url-1');
     await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'url-1', refresh: true }, { finalAttempt: false });
     expect(h.snapshots.written.map((w) => w.ref.knowledgeVersion)).toEqual([1, 2]);
     expect(decodeSnapshot(h.snapshots.written[1]!.bytes, expected)!.index.chunks.map((c) => c.text).join('\n')).toContain('Sábados | cerrado');
@@ -91,6 +93,7 @@ describe('ingestion writes the index snapshot', () => {
     // Same text again: 'unchanged', no version bump, no snapshot.
     const record = h.sources.records.get(h.sources.key(U, A, 'url', 'url-1'))!;
     expect(record.contentHash).toBeDefined();
+    h.sources.restart(U, A, 'url', 'url-1');
     expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'url-1', refresh: true }, { finalAttempt: false })).toBe('unchanged');
     expect(h.snapshots.written).toHaveLength(2);
   });
@@ -105,11 +108,26 @@ describe('ingestion writes the index snapshot', () => {
     expect(h.sources.records.get(h.sources.key(U, A, 'url', 'url-1'))!.status).toBe('completed');
   });
 
+  it('on the last try too: a snapshot write failing with a storage outage never flips the completed source to failed (issue 34)', async () => {
+    const h = harness();
+    h.snapshots.failPut = new TransientError({ provider: 's3', code: 'unavailable', status: 503 });
+
+    expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'url-1' }, { finalAttempt: true })).toBe('completed');
+
+    expect(h.sources.records.get(h.sources.key(U, A, 'url', 'url-1'))).toMatchObject({ status: 'completed', error: undefined });
+    expect(h.sources.updates.map((u) => [u.update.status, u.settled])).toEqual([['completed', true]]);
+  });
+
   it('no snapshot when the source was deleted while it was ingested', async () => {
     const h = harness();
-    h.sources.afterUpdate = () => h.sources.records.delete(h.sources.key(U, A, 'url', 'url-1'));
+    // Deleted after its chunks were written, before its outcome.
+    const replace = h.store.replaceSource.bind(h.store);
+    h.store.replaceSource = async (...args) => {
+      await replace(...args);
+      h.sources.records.delete(h.sources.key(U, A, 'url', 'url-1'));
+    };
 
-    await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'url-1' }, { finalAttempt: false });
+    expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'url-1' }, { finalAttempt: false })).toBe('dropped');
 
     expect(h.snapshots.written).toHaveLength(0);
     expect(await h.store.loadAgent(U, A)).toEqual([]);

@@ -3,6 +3,7 @@ import { KnowledgeSourceError, knowledgeMessages } from '../../../src/domain/kno
 import { contentHashOf, createKnowledgeIngestion, UNEXPECTED_FAILURE, type KnowledgeIngestDeps } from '../../../src/domain/knowledge/ingest.js';
 import { agentMessages, type AgentFileKind } from '../../../src/contract/agents.js';
 import type { StructuredDocument } from '../../../src/domain/knowledge/ports.js';
+import { TransientError } from '../../../src/domain/retry.js';
 import { connector, MemoryChunkStore, MemorySources, modelError, ScriptedEmbedder } from './fakes.js';
 
 const U = 'user-1';
@@ -22,6 +23,8 @@ interface Harness {
   extracted: { kind: AgentFileKind; size: number }[];
   /** Files whose extraction gives this document instead of their bytes as text. */
   documents: Map<string, StructuredDocument>;
+  /** Reads of these keys run this instead (an outage, a race). */
+  reads: Map<string, () => Promise<Uint8Array>>;
   ingestion: ReturnType<typeof createKnowledgeIngestion>;
 }
 
@@ -35,6 +38,7 @@ function harness(options: { connected?: boolean } = {}): Harness {
     pages: new Map<string, { title: string; text: string } | Error>(),
     extracted: [] as { kind: AgentFileKind; size: number }[],
     documents: new Map<string, StructuredDocument>(),
+    reads: new Map<string, () => Promise<Uint8Array>>(),
   } as Harness;
   const deps: KnowledgeIngestDeps = {
     sources: h.sources,
@@ -42,6 +46,8 @@ function harness(options: { connected?: boolean } = {}): Harness {
     ai: connector(options.connected === false ? null : h.embedder),
     files: {
       read: async (key) => {
+        const read = h.reads.get(key);
+        if (read) return read();
         const bytes = h.files.get(key);
         if (!bytes) throw new KnowledgeSourceError(knowledgeMessages.fileMissing);
         return bytes;
@@ -133,13 +139,23 @@ describe('file ingestion', () => {
     expect(h.warnings.join()).toMatch(/no active ChatGPT integration/);
   });
 
-  it.each(['auth', 'bad_request', 'not_found'] as const)('stores chunks without vectors when embeddings fail with %s', async (kind) => {
+  it.each(['bad_request', 'not_found'] as const)('stores chunks without vectors when embeddings fail with %s', async (kind) => {
     h.embedder.failWith = modelError(kind);
     addFile(h, 'f1', 'notes.txt', longText('Helmet'));
 
     expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once)).toBe('completed');
     expect(h.store.of(U, A, 'file', 'f1')!.every((c) => c.vector === null)).toBe(true);
     expect(h.warnings).toHaveLength(1);
+  });
+
+  it('fails at once with the reason when the AI key is refused (401): no retry, no chunks, one embedding call (issue 34)', async () => {
+    h.embedder.failWith = modelError('auth');
+    addFile(h, 'f1', 'notes.txt', longText('Helmet'));
+
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once)).toBe('failed');
+    expect(record(h, 'file', 'f1')).toMatchObject({ status: 'failed', error: knowledgeMessages.aiKeyRefused });
+    expect(h.store.of(U, A, 'file', 'f1')).toBeUndefined();
+    expect(h.embedder.calls).toBe(1);
   });
 
   it.each(['rate_limit', 'unavailable', 'timeout'] as const)('throws on a transient %s so the queue retries, leaving the source pending', async (kind) => {
@@ -214,9 +230,14 @@ describe('file ingestion', () => {
 
   it('removes the chunks it wrote when the source was deleted while it worked', async () => {
     addFile(h, 'f1', 'notes.txt', longText('Helmet'));
-    h.sources.afterUpdate = () => h.sources.records.clear();
+    // Deleted after its chunks were written, before its outcome (a delete before that is the delete's own cleanup).
+    const replace = h.store.replaceSource.bind(h.store);
+    h.store.replaceSource = async (...args) => {
+      await replace(...args);
+      h.sources.records.clear();
+    };
 
-    await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once);
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once)).toBe('dropped');
     expect(h.store.of(U, A, 'file', 'f1')).toBeUndefined();
   });
 
@@ -230,6 +251,66 @@ describe('file ingestion', () => {
     expect(record(h, 'file', 'f1').status).toBe('pending');
     await expect(h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, last)).rejects.toThrow('DynamoDB is down');
     expect(record(h, 'file', 'f1')).toMatchObject({ status: 'failed', error: UNEXPECTED_FAILURE });
+  });
+
+  it('retries a storage outage (S3 5xx, a refused connection) and, when the schedule is spent, fails with a reason that says to reprocess (issue 34)', async () => {
+    addFile(h, 'f1', 'notes.txt', longText('Helmet'));
+    addFile(h, 'f2', 'more.txt', longText('Gloves'));
+    const outage = new TransientError({ provider: 's3', code: 'unavailable', status: 503 });
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:4569'), { code: 'ECONNREFUSED' }) });
+    const read = (error: Error) => async () => {
+      throw error;
+    };
+    h.reads.set('uploads/f1', read(outage));
+    h.reads.set('uploads/f2', read(refused));
+
+    for (const fileId of ['f1', 'f2']) {
+      await expect(h.ingestion.ingestFile({ userId: U, agentId: A, fileId }, once)).rejects.toThrow();
+      expect(record(h, 'file', fileId).status).toBe('pending');
+      await expect(h.ingestion.ingestFile({ userId: U, agentId: A, fileId }, last)).rejects.toThrow();
+      expect(record(h, 'file', fileId)).toMatchObject({ status: 'failed', error: knowledgeMessages.storageUnavailable });
+    }
+  });
+
+  it('does nothing for a job whose source is no longer pending in its round: a repeated delivery, a stale job after a reprocess (issue 34)', async () => {
+    addFile(h, 'f1', 'notes.txt', longText('Helmet'));
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, once)).toBe('completed');
+    const chunks = h.store.of(U, A, 'file', 'f1');
+
+    // The same job again (SQS delivers at least once), even failing on its last try: the document stays completed.
+    h.files.delete('uploads/f1');
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, last)).toBe('stale');
+    expect(await h.ingestion.giveUpFile({ userId: U, agentId: A, fileId: 'f1' })).toBe('stale');
+    expect(record(h, 'file', 'f1')).toMatchObject({ status: 'completed', error: undefined });
+    expect(h.store.of(U, A, 'file', 'f1')).toBe(chunks);
+    expect(h.embedder.calls).toBe(1);
+
+    // Reprocessed in round r2: a job of the old round is stale, the new round's job does the work.
+    addFile(h, 'f1', 'notes.txt', longText('Helmet'));
+    h.sources.restart(U, A, 'file', 'f1', 'r2');
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1' }, last)).toBe('stale');
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1', generation: 'r1' }, last)).toBe('stale');
+    expect(record(h, 'file', 'f1').status).toBe('pending');
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1', generation: 'r2' }, once)).toBe('completed');
+  });
+
+  it('a job that finished while a stale one of an older round was still reading: the stale one records nothing', async () => {
+    addFile(h, 'f1', 'notes.txt', longText('Helmet'));
+    h.sources.restart(U, A, 'file', 'f1', 'r1');
+    // While round r1's job reads the document, the file is reprocessed (r2) and r2's job completes it.
+    const original = h.files.get('uploads/f1')!;
+    let reprocessed = false;
+    h.reads.set('uploads/f1', async () => {
+      if (!reprocessed) {
+        reprocessed = true;
+        h.sources.restart(U, A, 'file', 'f1', 'r2');
+        expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1', generation: 'r2' }, once)).toBe('completed');
+      }
+      return original;
+    });
+    expect(await h.ingestion.ingestFile({ userId: U, agentId: A, fileId: 'f1', generation: 'r1' }, once)).toBe('stale');
+    expect(record(h, 'file', 'f1')).toMatchObject({ status: 'completed' });
+    expect(h.sources.versions.get(`${U}/${A}`)).toBe(1);
   });
 });
 
@@ -269,6 +350,7 @@ describe('URL ingestion', () => {
 
     // Same text, different whitespace: unchanged.
     h.pages.set(link, { title: 'Hours (new title)', text: `  ${longText('Monday').replace(/ /g, '  ')}\n` });
+    h.sources.restart(U, A, 'url', 'u1');
     expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'u1', refresh: true }, once)).toBe('unchanged');
     expect(h.store.of(U, A, 'url', 'u1')).toBe(first);
     expect(h.sources.versions.get(`${U}/${A}`)).toBe(1);
@@ -276,6 +358,7 @@ describe('URL ingestion', () => {
     expect(record(h, 'url', 'u1')).toMatchObject({ status: 'completed', title: 'Hours (new title)' });
 
     h.pages.set(link, { title: 'Hours', text: longText('Tuesday') });
+    h.sources.restart(U, A, 'url', 'u1');
     expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'u1', refresh: true }, once)).toBe('completed');
     expect(h.store.of(U, A, 'url', 'u1')![0]!.text).toContain('Tuesday');
     expect(h.sources.versions.get(`${U}/${A}`)).toBe(2);
@@ -288,6 +371,7 @@ describe('URL ingestion', () => {
     await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'u1' }, once);
 
     h.pages.delete(link);
+    h.sources.restart(U, A, 'url', 'u1');
     expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'u1', refresh: true }, once)).toBe('failed');
     expect(h.store.of(U, A, 'url', 'u1')!.length).toBeGreaterThan(0);
   });
