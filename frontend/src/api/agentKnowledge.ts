@@ -1,6 +1,7 @@
 /**
  * The agent detail tabs' calls (SPEC §7 Agents): files (presigned direct uploads with progress,
- * download, delete), web URLs (add, refresh, delete), custom tools (CRUD) and the test chat.
+ * download, delete, reprocess), web URLs (add, refresh, reprocess, delete), custom tools (CRUD)
+ * and the test chat.
  */
 import type {
   AgentFile,
@@ -31,6 +32,8 @@ export const agentKnowledgeApi = {
   completeUpload: (agentId: string, fileId: string) =>
     request<AgentFile>(`${childPath(agentId, 'files', fileId)}/complete`, { method: 'POST' }),
   deleteFile: (agentId: string, fileId: string) => request(childPath(agentId, 'files', fileId), { method: 'DELETE' }),
+  /** A file that failed read again (back to pending, its job queued). */
+  reprocessFile: (agentId: string, fileId: string) => request<AgentFile>(`${childPath(agentId, 'files', fileId)}/reprocess`, { method: 'POST' }),
   /** GET /api/files/{id}: a short-lived link to the stored file. */
   fileLink: (fileId: string) => requestData<{ url: string }>(`/api/files/${encodeURIComponent(fileId)}`),
 
@@ -39,6 +42,8 @@ export const agentKnowledgeApi = {
   addUrls: (agentId: string, urls: string[]) => request<AgentUrl[]>(`${agentPath(agentId)}/urls`, { method: 'POST', body: { urls } }),
   refreshUrl: (agentId: string, urlId: string) => request<AgentUrl>(childPath(agentId, 'urls', urlId), { method: 'PUT', body: {} }),
   deleteUrl: (agentId: string, urlId: string) => request(childPath(agentId, 'urls', urlId), { method: 'DELETE' }),
+  /** A URL that failed read again from its link. */
+  reprocessUrl: (agentId: string, urlId: string) => request<AgentUrl>(`${childPath(agentId, 'urls', urlId)}/reprocess`, { method: 'POST' }),
 
   // Custom tools
   listTools: (agentId: string, signal?: AbortSignal) => requestData<AgentTool[]>(`${agentPath(agentId)}/tools`, { signal }),

@@ -1,7 +1,8 @@
 /**
  * Files tab (SPEC §2 Agent detail, §5 Files, §8): the agent's document library — name, size,
- * upload date, status (Processing... → Completed / Failed with the reason), download and delete
- * with confirmation — and uploads by button or drag and drop with a progress bar per file.
+ * upload date, status (Processing... → Completed / Failed with the reason, and Reprocess beside
+ * it), download and delete with confirmation — and uploads by button or drag and drop with a
+ * progress bar per file.
  * While a document is being read the list refreshes every 2 s.
  */
 import { useRef, useState, type DragEvent } from 'react';
@@ -25,8 +26,8 @@ import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatPercent } from '../../../shared/intl';
 import { formatBytes, formatDateTime } from './format';
-import { tabErrorMessage } from './messages';
-import { useAgentFiles, useDeleteFile } from './queries';
+import { tabErrorMessage, tabMessage } from './messages';
+import { useAgentFiles, useDeleteFile, useReprocessFile } from './queries';
 import { useFileUploads, type UploadRow } from './useFileUploads';
 
 function FileIcon({ file }: { file: AgentFile }) {
@@ -71,6 +72,7 @@ export default function FilesTab({ agent }: { agent: Agent }) {
   const toast = useToast();
   const { files, isPlaceholderData, isFetching } = useAgentFiles(agent);
   const remove = useDeleteFile(agent._id);
+  const reprocess = useReprocessFile(agent._id);
   const { rows, upload } = useFileUploads(agent._id);
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -91,6 +93,13 @@ export default function FilesTab({ agent }: { agent: Agent }) {
     event.preventDefault();
     setDragging(false);
     choose(event.dataTransfer.files);
+  };
+
+  const onReprocess = (file: AgentFile) => {
+    reprocess.mutate(file.id, {
+      onSuccess: (res) => toast.success(res.message ? tabMessage(res.message) : t('agentTabs.files.reprocessing')),
+      onError: (err) => toast.error(tabErrorMessage(err, t('agentTabs.files.reprocessFailed'))),
+    });
   };
 
   const download = async (file: AgentFile) => {
@@ -196,6 +205,11 @@ export default function FilesTab({ agent }: { agent: Agent }) {
               icon: <FileDownloadOutlined />,
               onClick: () => void download(file),
               disabled: file.status === 'uploading',
+            }}
+            reprocess={{
+              label: t('agentTabs.files.reprocessAria', { name: file.originalName }),
+              onClick: () => onReprocess(file),
+              busy: reprocess.isPending && reprocess.variables === file.id,
             }}
             deleteLabel={t('agentTabs.files.deleteAria', { name: file.originalName })}
             onDelete={() => toDelete.ask(file)}

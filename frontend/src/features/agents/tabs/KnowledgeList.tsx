@@ -1,12 +1,14 @@
 /**
  * The list the Files and URLs tabs share (the agent's knowledge): a placeholder while the first load
- * runs, the empty state, else one row per document or page — its icon, what it is, why it failed,
- * its status, one action (download, refresh) and delete. `section` picks the `agentTabs.<section>.*` texts.
+ * runs, the empty state, else one row per document or page — its icon, what it is, why it failed
+ * (with Reprocess beside the reason), its status, one action (download, refresh) and delete.
+ * `section` picks the `agentTabs.<section>.*` texts.
  */
 import type { ReactNode } from 'react';
 import type { SvgIconComponent } from '@mui/icons-material';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
@@ -14,6 +16,7 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
+import Replay from '@mui/icons-material/Replay';
 import { useTranslation } from 'react-i18next';
 import type { AgentFile } from '@agentdesk/functions/contract';
 import { tabMessage } from './messages';
@@ -63,13 +66,15 @@ interface KnowledgeRowProps {
   error?: string | null;
   /** The button before delete, in a span so its tooltip shows while it is disabled. */
   action: { title: string; label: string; icon: ReactNode; onClick: () => void; disabled: boolean };
+  /** Read it again, offered beside the reason when it failed (issue 34). */
+  reprocess?: { label: string; onClick: () => void; busy: boolean };
   deleteLabel: string;
   onDelete: () => void;
   /** What it is: name, link, dates. */
   children: ReactNode;
 }
 
-export function KnowledgeRow({ section, testId, divider, icon, status, error, action, deleteLabel, onDelete, children }: KnowledgeRowProps) {
+export function KnowledgeRow({ section, testId, divider, icon, status, error, action, reprocess, deleteLabel, onDelete, children }: KnowledgeRowProps) {
   const { t } = useTranslation();
   return (
     <ListItem divider={divider} data-testid={testId} sx={{ py: 1.5, alignItems: 'flex-start', gap: 2, flexWrap: { xs: 'wrap', sm: 'nowrap' } }}>
@@ -77,7 +82,18 @@ export function KnowledgeRow({ section, testId, divider, icon, status, error, ac
       <Box sx={{ flex: 1, minWidth: { xs: 'calc(100% - 48px)', sm: 0 } }}>
         {children}
         {status === 'failed' && (
-          <Alert severity="error" variant="outlined" sx={{ mt: 1, py: 0 }}>
+          <Alert
+            severity="error"
+            variant="outlined"
+            sx={{ mt: 1, py: 0 }}
+            action={
+              reprocess && (
+                <Button color="inherit" size="small" startIcon={<Replay />} aria-label={reprocess.label} onClick={reprocess.onClick} disabled={reprocess.busy}>
+                  {t(`agentTabs.${section}.reprocess`)}
+                </Button>
+              )
+            }
+          >
             {error ? tabMessage(error) : t(`agentTabs.${section}.failedUnknown`)}
           </Alert>
         )}

@@ -1,8 +1,8 @@
 /**
  * Web URLs tab (SPEC §2 Agent detail, §4 URL status, §5 URLs, §8): add pages one URL per line
  * (trimmed, blank lines dropped, each http(s)), the list with status ('Processing...' → Completed /
- * Failed with the reason) and last update, Refresh (re-read the page; beyond the spec) and delete
- * with confirmation. While a page is being read the list refreshes every 2 s.
+ * Failed with the reason, and Reprocess beside it) and last update, Refresh (re-read the page;
+ * beyond the spec) and delete with confirmation. While a page is being read the list refreshes every 2 s.
  */
 import Button from '@mui/material/Button';
 import Link from '@mui/material/Link';
@@ -26,7 +26,7 @@ import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
-import { useAddUrls, useAgentUrls, useDeleteUrl, useRefreshUrl } from './queries';
+import { useAddUrls, useAgentUrls, useDeleteUrl, useRefreshUrl, useReprocessUrl } from './queries';
 
 type UrlFormInput = z.input<typeof addUrlsRequest>;
 type UrlFormValues = z.output<typeof addUrlsRequest>;
@@ -37,6 +37,7 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
   const { urls, isPlaceholderData, isFetching } = useAgentUrls(agent);
   const add = useAddUrls(agent._id);
   const refresh = useRefreshUrl(agent._id);
+  const reprocess = useReprocessUrl(agent._id);
   const remove = useDeleteUrl(agent._id);
   const toDelete = useConfirmedDelete(remove, (url: AgentUrl) => url._id, {
     deleted: t('agentTabs.urls.deleted'),
@@ -68,6 +69,13 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
     refresh.mutate(url._id, {
       onSuccess: (res) => toast.success(res.message ? tabMessage(res.message) : t('agentTabs.urls.refreshing')),
       onError: (err) => toast.error(tabErrorMessage(err, t('agentTabs.urls.refreshFailed'))),
+    });
+  };
+
+  const onReprocess = (url: AgentUrl) => {
+    reprocess.mutate(url._id, {
+      onSuccess: (res) => toast.success(res.message ? tabMessage(res.message) : t('agentTabs.urls.reprocessing')),
+      onError: (err) => toast.error(tabErrorMessage(err, t('agentTabs.urls.reprocessFailed'))),
     });
   };
 
@@ -116,6 +124,11 @@ export default function UrlsTab({ agent }: { agent: Agent }) {
               icon: <Refresh />,
               onClick: () => onRefresh(url),
               disabled: url.status === 'pending' || (refresh.isPending && refresh.variables === url._id),
+            }}
+            reprocess={{
+              label: t('agentTabs.urls.reprocessAria', { url: url.link }),
+              onClick: () => onReprocess(url),
+              busy: reprocess.isPending && reprocess.variables === url._id,
             }}
             deleteLabel={t('agentTabs.urls.deleteAria', { url: url.link })}
             onDelete={() => toDelete.ask(url)}

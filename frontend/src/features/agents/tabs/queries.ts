@@ -88,6 +88,19 @@ export function useDeleteFile(agentId: string) {
   });
 }
 
+/** Reprocess a file that failed: its row goes back to pending at once, and the list polls until it settles. */
+export function useReprocessFile(agentId: string) {
+  const refresh = useRefreshAgent(agentId);
+  const upsert = useUpsert<AgentFile>(tabKeys.files(agentId));
+  return useMutation({
+    mutationFn: (fileId: string) => agentKnowledgeApi.reprocessFile(agentId, fileId),
+    onSuccess: (res) => {
+      if (res.data?._id) upsert([res.data]);
+      void refresh();
+    },
+  });
+}
+
 export function useAddUrls(agentId: string) {
   const refresh = useRefreshAgent(agentId);
   const upsert = useUpsert<AgentUrl>(tabKeys.urls(agentId));
@@ -105,6 +118,19 @@ export function useRefreshUrl(agentId: string) {
   const upsert = useUpsert<AgentUrl>(tabKeys.urls(agentId));
   return useMutation({
     mutationFn: (urlId: string) => agentKnowledgeApi.refreshUrl(agentId, urlId),
+    onSuccess: (res) => {
+      if (res.data?._id) upsert([res.data]);
+      void refresh();
+    },
+  });
+}
+
+/** Reprocess a URL that failed (read again from its link). */
+export function useReprocessUrl(agentId: string) {
+  const refresh = useRefreshAgent(agentId);
+  const upsert = useUpsert<AgentUrl>(tabKeys.urls(agentId));
+  return useMutation({
+    mutationFn: (urlId: string) => agentKnowledgeApi.reprocessUrl(agentId, urlId),
     onSuccess: (res) => {
       if (res.data?._id) upsert([res.data]);
       void refresh();
