@@ -23,6 +23,7 @@ import {
   type VoiceConversationListItem,
 } from '../src/contract/voice.js';
 import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
+import { INTEGRATION_HEALTH_REASONS } from '../src/contract/integration-health.js';
 
 /** Component schemas (output side); the id becomes #/components/schemas/{id}. */
 export const responseRegistry = z.registry<{ id?: string; description?: string }>();
@@ -265,6 +266,10 @@ export const conversationMessageSchema = component(
     hasMedia: z.boolean(),
     media: z.optional(messageMediaSchema),
     error: z.optional(described('Why the send failed, written for a person.', z.string())),
+    errorCode: z.optional(described('The provider’s code of a failed send, as it came (Meta: 190, 131047…).', z.string())),
+    errorReason: z.optional(
+      described('Set when the send failed because the integration’s credentials were refused: a reason key (the integration then needs attention).', z.enum(INTEGRATION_HEALTH_REASONS)),
+    ),
     sentBy: z.optional(described('human: a person (the app or an API key); agent: the AI.', z.enum(['agent', 'human']))),
   }),
 );

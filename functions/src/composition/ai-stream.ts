@@ -11,6 +11,7 @@ import { createAiConnector } from '../domain/integrations/connector.js';
 import type { AiModelFactory } from '../domain/integrations/records.js';
 import { once } from '../lib/once.js';
 import { cachedAiModels, integrationRepository } from './ai-models.js';
+import { integrationHealth } from './integration-health.js';
 import { secretBox } from './secrets.js';
 
 export const streamingAiModels = once(
@@ -19,5 +20,5 @@ export const streamingAiModels = once(
 
 /** Like aiConnector(), but every connection's chat model has stream(). */
 export const streamingAiConnector = once(
-  (): AiConnector => createAiConnector({ integrations: integrationRepository(), secrets: secretBox(), models: streamingAiModels() }),
+  (): AiConnector => createAiConnector({ integrations: integrationRepository(), secrets: secretBox(), models: streamingAiModels(), health: integrationHealth() }),
 );

@@ -13,6 +13,7 @@ import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { conversationRepository, inboxSettingsRepository, messageRepository } from './conversations.js';
+import { integrationHealth } from './integration-health.js';
 import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
@@ -21,7 +22,8 @@ export const conversationService = once(() =>
   createConversationService({
     conversations: conversationRepository(),
     messages: messageRepository(),
-    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient() }),
+    // A token Meta refused flags the WhatsApp integration (issue 34), as the agent's replies do.
+    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient(), health: integrationHealth() }),
     usage: usageService(),
     inboxSettings: inboxSettingsRepository(),
     // The owner's escalation alert: in-app, e-mail, WhatsApp (issue 17).

@@ -7,6 +7,7 @@ import { createWhatsAppIntegrationService } from '../domain/whatsapp/setup.js';
 import { once } from '../lib/once.js';
 import { accountCountry } from './account-country.js';
 import { aiModels, integrationRepository, isPublicUrl } from './ai.js';
+import { integrationHealth } from './integration-health.js';
 import { secretBox } from './secrets.js';
 import { graphClient } from './whatsapp.js';
 
@@ -17,7 +18,8 @@ export const integrationService = once(() =>
     models: aiModels(),
     isPublicUrl,
     newId: randomUUID,
-    onModelError: (error) => logger.warn('Model call failed', { kind: error.kind, reason: error.message }),
+    onModelError: (error) => logger.warn('Model call failed', { kind: error.kind, code: error.code, reason: error.message }),
+    health: integrationHealth(),
   }),
 );
 
@@ -32,5 +34,6 @@ export const whatsappIntegrationService = once(() =>
     appUrl: config().APP_URL,
     accountCountry: accountCountry(),
     onGraphError: (error) => logger.warn('WhatsApp Graph call failed', { kind: error.kind, code: error.code, reason: error.message }),
+    health: integrationHealth(),
   }),
 );

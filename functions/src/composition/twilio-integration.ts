@@ -11,6 +11,7 @@ import { createTwilioIntegrationService } from '../domain/voice/twilio-setup.js'
 import type { TwilioAccountApi } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
 import { accountCountry } from './account-country.js';
+import { integrationHealth } from './integration-health.js';
 import { secretBox } from './secrets.js';
 import { twilioIntegrations } from './twilio.js';
 
@@ -24,6 +25,7 @@ export const twilioIntegrationService = once(() =>
     newId: randomUUID,
     appUrl: config().APP_URL,
     accountCountry: accountCountry(),
-    onTwilioError: (error) => logger.warn('Twilio REST call failed', { kind: error.kind, status: error.status, reason: error.message }),
+    onTwilioError: (error) => logger.warn('Twilio REST call failed', { kind: error.kind, status: error.status, code: error.code, reason: error.message }),
+    health: integrationHealth(),
   }),
 );

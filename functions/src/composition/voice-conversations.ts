@@ -11,6 +11,7 @@ import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js'
 import { createVoiceIntegrationReader } from '../domain/voice/twilio-integration.js';
 import { RecordingTooLargeError, createCallsService, type RecordingFetcher } from '../domain/voice/calls.js';
 import { once } from '../lib/once.js';
+import { integrationHealth } from './integration-health.js';
 import { secretBox } from './secrets.js';
 import { callRepository } from './voice.js';
 
@@ -25,6 +26,11 @@ export const fetchRecording: RecordingFetcher['fetch'] = async (url, auth) => {
     signal: AbortSignal.timeout(RECORDING_TIMEOUT_MS),
   });
   if (!res.ok) {
+    // A refusal's small JSON body names Twilio's code (20003): the credentials need attention (issue 34).
+    if (res.status === 401 || res.status === 403) {
+      const text = await res.text().catch(() => '');
+      return { status: res.status, contentType: res.headers.get('content-type') ?? '', body: Buffer.from(text.slice(0, 4096)) };
+    }
     await res.body?.cancel();
     return { status: res.status, contentType: '', body: Buffer.alloc(0) };
   }
@@ -53,5 +59,7 @@ export const callsService = once(() => {
     recordings: { fetch: fetchRecording },
     recordingHosts: hosts,
     contacts: new DynamoContactNames(documentClient(), c.TABLE_NAME),
+    // Credentials Twilio refused flag the Twilio integration (issue 34).
+    health: integrationHealth(),
   });
 });

@@ -16,6 +16,7 @@ import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnector } from './ai.js';
 import { contactService } from './contacts.js';
 import { inboxSettingsRepository } from './conversations.js';
+import { integrationHealth } from './integration-health.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
@@ -43,6 +44,8 @@ export const inboundPipeline = once(() => {
     alerts: escalationAlerts(),
     inboxSettings: inboxSettingsRepository(),
     recordUnanswered: unansweredRecorder(),
+    // A token Meta refused flags the WhatsApp integration and notifies the owner once (issue 34).
+    health: integrationHealth(),
     connection: whatsappCredentials,
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,

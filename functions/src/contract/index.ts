@@ -7,6 +7,7 @@ export * from './contacts-bulk.js';
 export * from './contact-jobs.js';
 export * from './contact-timeline.js';
 export * from './integrations.js';
+export * from './integration-health.js';
 export * from './agents.js';
 export * from './whatsapp.js';
 export * from './whatsapp-templates.js';

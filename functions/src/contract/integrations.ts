@@ -11,6 +11,7 @@ export type IntegrationType = (typeof INTEGRATION_TYPES)[number];
 
 export { CHATGPT_DEFAULTS, CHATGPT_LIMITS, CHATGPT_MODELS, MASKED_SECRET, type ChatGptModel } from './integration-settings.js';
 import { CHATGPT_DEFAULTS, CHATGPT_LIMITS, CHATGPT_MODELS, type ChatGptModel } from './integration-settings.js';
+import type { IntegrationHealth } from './integration-health.js';
 
 export const integrationMessages = {
   apiKeyRequired: 'API key is required',
@@ -58,6 +59,12 @@ export interface IntegrationView {
   credentials: Record<string, string>;
   settings: Record<string, unknown>;
   webhookUrl?: string;
+  /**
+   * Present only while the integration needs attention (issue 34): its stored credentials were
+   * refused (reason and the provider's code). Cleared by a successful setup or test, or a later
+   * call with the same credentials that works.
+   */
+  health?: IntegrationHealth;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,15 +3,20 @@
  * kept apart from the request schemas so that bundle does not load zod and its locale.
  */
 
-export const NOTIFICATION_KINDS = ['conversation_escalated', 'call_escalated'] as const;
+export const NOTIFICATION_KINDS = ['conversation_escalated', 'call_escalated', 'integration_needs_attention'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface AppNotification {
   _id: string;
   kind: NotificationKind;
-  /** The conversation id (conversation_escalated) or the call id (call_escalated). */
+  /**
+   * The conversation id (conversation_escalated), the call id (call_escalated), or the integration
+   * type (integration_needs_attention, issue 34).
+   */
   subjectId: string;
+  /** The contact's name; for integration_needs_attention the integration's product name. */
   contactName: string;
+  /** The escalation's reason as written; for integration_needs_attention a reason key (contract/integration-health.ts). */
   reason: string;
   createdAt: string;
   readAt: string | null;

@@ -5,6 +5,7 @@
 import * as z from 'zod/mini';
 import './zod-locale.js';
 import { looksLikePhone } from './phone.js';
+import type { IntegrationHealthReason } from './integration-health.js';
 
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
@@ -86,6 +87,10 @@ export interface Message {
   body: string;
   /** Why a send failed (Meta's error, or the plan limit), written for the user. */
   error?: string;
+  /** The provider's code of a failed send (Meta '190', '131047'…), kept as it came (issue 34). */
+  errorCode?: string;
+  /** A failed send's reason as a key the UI translates, when the integration's credentials were refused (contract/integration-health.ts). */
+  errorReason?: IntegrationHealthReason;
   /** Outgoing replies written by an agent. */
   agent?: { _id: string; name: string };
   /** Outgoing replies written by a person in the dashboard. */
@@ -237,6 +242,8 @@ export interface ConversationMessage {
   hasMedia: boolean;
   media?: MessageMedia;
   error?: string;
+  errorCode?: string;
+  errorReason?: IntegrationHealthReason;
   sentBy?: 'agent' | 'human';
 }
 

@@ -5,17 +5,22 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { IntegrationType } from '../../contract/integrations.js';
+import type { IntegrationHealth } from '../../contract/integration-health.js';
+import { healthNotificationKey, type IntegrationHealthStore } from '../../domain/integrations/health.js';
 import type { IntegrationRecord, IntegrationRepository } from '../../domain/integrations/records.js';
-import { unlessConditionFails } from './conditions.js';
+import type { StoredNotification } from '../../domain/notifications/ports.js';
+import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { withoutKeys } from './item-codec.js';
 import { userPk } from './keys.js';
+import { notificationWrites } from './notifications.js';
+import { conditionFailedAt, transactWrite } from './transact.js';
 
 const sk = (type: IntegrationType) => `INTEGRATION#${type}`;
 const INDEX_SK = 'INTEGRATION';
 
 const toRecord = (item: Record<string, unknown>) => withoutKeys<IntegrationRecord>(item);
 
-export class DynamoIntegrationRepository implements IntegrationRepository {
+export class DynamoIntegrationRepository implements IntegrationRepository, IntegrationHealthStore {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
@@ -98,6 +103,50 @@ export class DynamoIntegrationRepository implements IntegrationRepository {
       ),
     );
     return updated?.Attributes ? toRecord(updated.Attributes) : null;
+  }
+
+  /**
+   * The needs-attention flag (issue 34) and its notification in one transaction, conditional on
+   * the integration existing and not already flagged for this reason: one notification per
+   * incident however many calls fail at once.
+   */
+  async markNeedsAttention(userId: string, type: IntegrationType, health: IntegrationHealth, notification: StoredNotification): Promise<boolean> {
+    try {
+      await transactWrite(this.db, [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: sk(type) },
+            UpdateExpression: 'SET #h = :h',
+            ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#h) OR #h.#r <> :r)',
+            ExpressionAttributeNames: { '#h': 'health', '#r': 'reason' },
+            ExpressionAttributeValues: { ':h': health, ':r': health.reason },
+          },
+        },
+        ...notificationWrites(this.tableName, notification, healthNotificationKey(type, health)),
+      ]);
+      return true;
+    } catch (error) {
+      // Already flagged for this reason (or gone), or this very flag's notification exists.
+      if (conditionFailedAt(error, 0) || conditionFailedAt(error, 1)) return false;
+      throw error;
+    }
+  }
+
+  /** Removes the flag raised at `since` (a newer one stays): false when there was none. */
+  clearHealth(userId: string, type: IntegrationType, since: string): Promise<boolean> {
+    return conditionHolds(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: sk(type) },
+          UpdateExpression: 'REMOVE #h',
+          ConditionExpression: '#h.#s = :since',
+          ExpressionAttributeNames: { '#h': 'health', '#s': 'since' },
+          ExpressionAttributeValues: { ':since': since },
+        }),
+      ),
+    );
   }
 
   async delete(userId: string, type: IntegrationType): Promise<boolean> {

@@ -28,6 +28,7 @@ import {
   statusCanMove,
   type InboundInsertResult,
   type InboundState,
+  type MessageFailureDetail,
   type MessageListInput,
   type MessageRepository,
   type ReplyClaim,
@@ -358,8 +359,11 @@ export class DynamoMessageRepository implements MessageRepository {
     return moved;
   }
 
-  markFailed(userId: string, id: string, error: string): Promise<StoredMessage | null> {
-    return this.move(userId, id, ['pending', 'sent'], 'failed', { set: { error } });
+  markFailed(userId: string, id: string, error: string, detail: MessageFailureDetail = {}): Promise<StoredMessage | null> {
+    const set: Record<string, unknown> = { error };
+    if (detail.errorCode) set.errorCode = detail.errorCode;
+    if (detail.errorReason) set.errorReason = detail.errorReason;
+    return this.move(userId, id, ['pending', 'sent'], 'failed', { set });
   }
 
   async updateStatusByWamid(userId: string, waMessageId: string, status: MessageStatus, error?: string): Promise<StatusUpdateResult> {
@@ -513,6 +517,6 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   beginRetry(userId: string, id: string): Promise<StoredMessage | null> {
-    return this.move(userId, id, ['failed'], 'pending', { remove: ['error'], add: { retryCount: 1 } });
+    return this.move(userId, id, ['failed'], 'pending', { remove: ['error', 'errorCode', 'errorReason'], add: { retryCount: 1 } });
   }
 }

@@ -12,7 +12,7 @@ import type { NotificationPage, NotificationRepository, StoredNotification } fro
 import { conditionHolds } from './conditions.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { conditionFailedAt, transactWrite } from './transact.js';
+import { conditionFailedAt, transactWrite, type TransactItem } from './transact.js';
 
 type Item = Record<string, unknown>;
 
@@ -40,6 +40,39 @@ function toNotification(item: Item): StoredNotification {
   };
 }
 
+function counterUpdate(tableName: string, userId: string, delta: 1 | -1): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: userPk(userId), sk: NOTIF_COUNT_SK },
+      UpdateExpression: 'ADD unread :d SET entity = :e',
+      ExpressionAttributeValues: { ':d': delta, ':e': 'notificationCount' },
+    },
+  };
+}
+
+/**
+ * The writes that create a notification once per idempotency key: the key item (conditional: the
+ * first of them, so a cancelled transaction's reason 0 means "already raised"), the notification,
+ * the unread counter. Another repository adds them to its own transaction (integrations.ts: the
+ * needs-attention flag and its notification, together).
+ */
+export function notificationWrites(tableName: string, n: StoredNotification, key: string): TransactItem[] {
+  const pk = userPk(n.userId);
+  const { readAt: _unread, ...fields } = n;
+  return [
+    {
+      Put: {
+        TableName: tableName,
+        Item: { pk, sk: `${KEY}${key}`, entity: 'notificationKey', notificationId: n.id, expiresAt: epochSeconds(n.createdAt) + NOTIFICATION_TTL_SECONDS },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      },
+    },
+    { Put: { TableName: tableName, Item: { pk, sk: `${NOTIF}${n.id}`, entity: 'notification', ...fields } } },
+    counterUpdate(tableName, n.userId, 1),
+  ];
+}
+
 export class DynamoNotificationRepository implements NotificationRepository {
   constructor(
     private readonly db: DynamoDBDocumentClient,
@@ -47,31 +80,12 @@ export class DynamoNotificationRepository implements NotificationRepository {
   ) {}
 
   private counterUpdate(userId: string, delta: 1 | -1) {
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: { pk: userPk(userId), sk: NOTIF_COUNT_SK },
-        UpdateExpression: 'ADD unread :d SET entity = :e',
-        ExpressionAttributeValues: { ':d': delta, ':e': 'notificationCount' },
-      },
-    };
+    return counterUpdate(this.tableName, userId, delta);
   }
 
   async create(n: StoredNotification, key: string): Promise<boolean> {
-    const pk = userPk(n.userId);
-    const { readAt: _unread, ...fields } = n;
     try {
-      await transactWrite(this.db, [
-        {
-          Put: {
-            TableName: this.tableName,
-            Item: { pk, sk: `${KEY}${key}`, entity: 'notificationKey', notificationId: n.id, expiresAt: epochSeconds(n.createdAt) + NOTIFICATION_TTL_SECONDS },
-            ConditionExpression: 'attribute_not_exists(pk)',
-          },
-        },
-        { Put: { TableName: this.tableName, Item: { pk, sk: `${NOTIF}${n.id}`, entity: 'notification', ...fields } } },
-        this.counterUpdate(n.userId, 1),
-      ]);
+      await transactWrite(this.db, notificationWrites(this.tableName, n, key));
       return true;
     } catch (error) {
       if (conditionFailedAt(error, 0)) return false;

@@ -64,13 +64,28 @@ class CallerError {
   constructor(readonly error: unknown) {}
 }
 
-/** HTTP status of an error answer → ModelError (the message is for logs), with the answer's Retry-After (issue 34). */
-export function statusError(status: number, retryAfter?: string): ModelError {
-  if (status === 401 || status === 403) return new ModelError('auth', `API key rejected (${status})`);
-  if (status === 429) return new ModelError('rate_limit', 'Rate limited (429)', parseRetryAfter(retryAfter));
-  if (status === 404) return new ModelError('not_found', 'Model or endpoint not found (404)');
-  if (status === 400 || status === 422) return new ModelError('bad_request', `Request rejected (${status})`);
-  return new ModelError('unavailable', `Provider error (${status})`, parseRetryAfter(retryAfter));
+/** OpenAI's error code in an error answer's body ({error: {code}}), or undefined; never its message. */
+export function errorCodeOf(body: string | undefined): string | undefined {
+  try {
+    const code = (JSON.parse(body ?? '') as { error?: { code?: unknown } } | null)?.error?.code;
+    return typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? code : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * HTTP status of an error answer → ModelError (the message is for logs), with the answer's
+ * Retry-After (issue 34) and OpenAI's code ('invalid_api_key', 'insufficient_quota': the
+ * integration then needs attention, domain/integrations/health.ts).
+ */
+export function statusError(status: number, retryAfter?: string, body?: string): ModelError {
+  const answer = { status, ...(errorCodeOf(body) ? { code: errorCodeOf(body) } : {}) };
+  if (status === 401 || status === 403) return new ModelError('auth', `API key rejected (${status})`, undefined, answer);
+  if (status === 429) return new ModelError('rate_limit', `Rate limited (429${answer.code ? ` ${answer.code}` : ''})`, parseRetryAfter(retryAfter), answer);
+  if (status === 404) return new ModelError('not_found', 'Model or endpoint not found (404)', undefined, answer);
+  if (status === 400 || status === 422) return new ModelError('bad_request', `Request rejected (${status})`, undefined, answer);
+  return new ModelError('unavailable', `Provider error (${status})`, parseRetryAfter(retryAfter), answer);
 }
 
 /** Transport or format failure → ModelError, as model.ts maps the SDK's. */
@@ -253,12 +268,12 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
       }
       if (res.status >= 200 && res.status < 300) return res;
       const status = res.status;
-      await readText(res, MAX_ERROR_BYTES).catch(() => undefined);
+      const body = await readText(res, MAX_ERROR_BYTES).catch(() => undefined);
       if (status >= 500 && attempt === 0 && !signal.aborted) {
         await pause(this.retryDelayMs, signal);
         continue;
       }
-      throw statusError(status, res.headers['retry-after']);
+      throw statusError(status, res.headers['retry-after'], body);
     }
   }
 

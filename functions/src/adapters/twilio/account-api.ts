@@ -44,9 +44,9 @@ function classify(error: unknown, action: string): TwilioError {
   const { status, code } = error;
   const detail = `${action}: ${error.message}${code ? ` (Twilio code ${code})` : ''}`;
   // 20003 "Authenticate": wrong account SID or auth token (Twilio answers 401 for both).
-  if (status === 401 || status === 403 || code === 20003) return new TwilioError('auth', detail, status);
-  if (status === 404) return new TwilioError('not_found', detail, status);
-  return new TwilioError('unavailable', detail, status);
+  if (status === 401 || status === 403 || code === 20003) return new TwilioError('auth', detail, status, code);
+  if (status === 404) return new TwilioError('not_found', detail, status, code);
+  return new TwilioError('unavailable', detail, status, code);
 }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');

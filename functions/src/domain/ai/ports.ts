@@ -80,14 +80,22 @@ export interface Embedder {
 export type ModelErrorKind = 'auth' | 'rate_limit' | 'timeout' | 'not_found' | 'bad_request' | 'unavailable';
 
 export class ModelError extends Error {
+  /** The provider's HTTP status, when it answered. */
+  readonly status?: number;
+  /** The provider's error code (OpenAI: 'invalid_api_key', 'insufficient_quota'…), when its answer named one. */
+  readonly code?: string;
+
   constructor(
     readonly kind: ModelErrorKind,
     message: string,
     /** The provider's Retry-After (seconds) of a 429 or 5xx answer, when it sent one (domain/retry.ts honours it). */
     readonly retryAfterSeconds?: number,
+    answer?: { status?: number; code?: string },
   ) {
     super(message);
     this.name = 'ModelError';
+    if (answer?.status !== undefined) this.status = answer.status;
+    if (answer?.code) this.code = answer.code;
   }
 }
 

@@ -78,6 +78,9 @@ export interface StoredMessage extends Omit<Message, '_id' | 'contactId'> {
   retryCount?: number;
 }
 
+/** What a failed send keeps besides its text: the provider's code and our reason key (StoredMessage.errorCode / errorReason). */
+export type MessageFailureDetail = Pick<StoredMessage, 'errorCode' | 'errorReason'>;
+
 /** Forward-only order of delivery statuses; `failed` is allowed from pending and sent only. */
 export const STATUS_RANK: Record<MessageStatus, number> = { pending: 0, sent: 1, delivered: 2, read: 3, failed: 1.5 };
 
@@ -258,7 +261,8 @@ export interface MessageRepository {
    * webhooks), or → failed with an error. Returns the updated message, null if gone.
    */
   markSent(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null>;
-  markFailed(userId: string, id: string, error: string): Promise<StoredMessage | null>;
+  /** `detail`: the provider's code and, for refused credentials, the reason key (issue 34), stored beside the text. */
+  markFailed(userId: string, id: string, error: string, detail?: MessageFailureDetail): Promise<StoredMessage | null>;
   /**
    * A Meta status webhook for an outgoing wamid: moves forward only (statusCanMove), counters
    * follow. `unknown` when the wamid is not ours/indexed, `stale` when it would go backwards.

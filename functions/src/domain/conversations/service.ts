@@ -34,6 +34,7 @@ import {
   type WhatsAppTemplate,
 } from '../../contract/whatsapp-templates.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
+import { isIntegrationHealthReason } from '../../contract/integration-health.js';
 import { distinct, emptyContactNames, type ContactName, type ContactNames } from '../contacts/names.js';
 import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { takeoverView } from './takeover.js';
@@ -43,6 +44,7 @@ import type {
   InboxSettingsRepository,
   ConversationPatch,
   ConversationRepository,
+  MessageFailureDetail,
   MessageRepository,
   MessageUsage,
   ReplyChannel,
@@ -133,6 +135,8 @@ export function toMessage(m: StoredMessage): Message {
     timestamp: m.timestamp,
     body: m.body,
     ...(m.error ? { error: m.error } : {}),
+    ...(m.errorCode ? { errorCode: m.errorCode } : {}),
+    ...(m.errorReason ? { errorReason: m.errorReason } : {}),
     ...(m.agent ? { agent: m.agent } : {}),
     ...(m.sentBy ? { sentBy: m.sentBy } : {}),
   };
@@ -150,6 +154,8 @@ export function toConversationMessage(m: StoredMessage): ConversationMessage {
     hasMedia: m.hasMedia,
     ...(m.media ? { media: m.media } : {}),
     ...(m.error ? { error: m.error } : {}),
+    ...(m.errorCode ? { errorCode: m.errorCode } : {}),
+    ...(m.errorReason ? { errorReason: m.errorReason } : {}),
     ...(m.sentBy ? { sentBy: m.sentBy } : {}),
   };
 }
@@ -192,6 +198,15 @@ const pagination = (page: number, limit: number, total: number): MessagePaginati
   totalMessages: total,
   limit,
 });
+
+/** The provider's code and reason key a channel put beside a refused send's message (issue 34: the failed message keeps them). */
+function failureDetailOf(error: DomainError): MessageFailureDetail {
+  const { errorCode, errorReason } = error.details ?? {};
+  return {
+    ...(typeof errorCode === 'string' ? { errorCode } : {}),
+    ...(isIntegrationHealthReason(errorReason) ? { errorReason } : {}),
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // Service
@@ -238,7 +253,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
       const failure = error instanceof DomainError ? error : new BadGatewayError(whatsappMessages.graphUnavailable);
       if (!(error instanceof DomainError)) onError('WhatsApp send failed', error);
-      await deps.messages.markFailed(userId, message.id, failure.message).catch((e: unknown) => onError('markFailed failed', e));
+      await deps.messages.markFailed(userId, message.id, failure.message, failureDetailOf(failure)).catch((e: unknown) => onError('markFailed failed', e));
       throw failure;
     }
   }

@@ -20,6 +20,7 @@ import { withModelErrors } from '../ai/model-errors.js';
 import type { ModelError } from '../ai/ports.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { cleanImprovedText, improvementInstruction } from './ai-prompts.js';
+import type { IntegrationHealthReports } from './health.js';
 import type { AiModelFactory, IntegrationRecord, IntegrationRepository, PublicUrlCheck } from './records.js';
 import { chatgptSettings, toView } from './view.js';
 
@@ -32,6 +33,11 @@ export interface IntegrationServiceDeps {
   now?: () => Date;
   /** Model failures are logged (kind and adapter message), never shown. */
   onModelError?: (error: ModelError) => void;
+  /**
+   * The stored key's health (issue 34): a test or AI-improve call with it that OpenAI refuses flags
+   * the integration, one that works clears the flag. Absent: not reported.
+   */
+  health?: IntegrationHealthReports;
 }
 
 /** Bound of the /test and /ask calls: inside API Gateway's 29 s. */
@@ -46,6 +52,20 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
 
   async function requirePublicBaseUrl(baseUrl: string): Promise<void> {
     if (baseUrl && !(await deps.isPublicUrl(baseUrl))) throw new ValidationError(integrationMessages.baseUrlBlocked, 'baseUrl');
+  }
+
+  /** A model call with the stored key, its outcome reported as the key's health. */
+  async function withStoredKey<T>(userId: string, record: IntegrationRecord | null | undefined, run: () => Promise<T>): Promise<T> {
+    if (!record || !deps.health) return run();
+    let result: T;
+    try {
+      result = await run();
+    } catch (error) {
+      await deps.health.failed(userId, error, record.health);
+      throw error;
+    }
+    await deps.health.recovered(userId, CHATGPT, record.health);
+    return result;
   }
 
   async function mustGet(userId: string, type: IntegrationType): Promise<IntegrationRecord> {
@@ -108,6 +128,8 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       await requirePublicBaseUrl(input.baseUrl);
       const apiKey = isNewKey(input.apiKey) ? await deps.secrets.seal(input.apiKey) : storedKey!;
       const at = now();
+      // A new key (or endpoint) starts healthy; saved unchanged, a needs-attention flag stays until OpenAI takes the key again.
+      const sameCredentials = !isNewKey(input.apiKey) && !!existing && chatgptSettings(existing.settings).baseUrl === input.baseUrl;
       const record: IntegrationRecord = {
         id: existing?.id ?? deps.newId(),
         userId,
@@ -122,6 +144,7 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
           baseUrl: input.baseUrl,
         } satisfies ChatGptSettings,
         ...(existing?.webhookUrl ? { webhookUrl: existing.webhookUrl } : {}),
+        ...(sameCredentials && existing?.health ? { health: existing.health } : {}),
         createdAt: existing?.createdAt ?? at,
         updatedAt: at,
       };
@@ -143,7 +166,9 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       const baseUrl = input.baseUrl ?? stored?.baseUrl ?? '';
       const model = input.model ?? stored?.model ?? CHATGPT_DEFAULTS.model;
       await requirePublicBaseUrl(baseUrl);
-      await withModelErrors(() => deps.models.forKey(apiKey, baseUrl).verify(model), deps.onModelError);
+      // The stored key on its stored endpoint: the test tells its health (issue 34).
+      const testsStored = !isNewKey(input.apiKey) && baseUrl === stored?.baseUrl ? existing : undefined;
+      await withModelErrors(() => withStoredKey(userId, testsStored, () => deps.models.forKey(apiKey, baseUrl).verify(model)), deps.onModelError);
     },
 
     /** AI-improve: needs the active integration; returns the improved text within maxLength. */
@@ -154,17 +179,19 @@ export function createIntegrationService(deps: IntegrationServiceDeps) {
       const apiKey = await deps.secrets.open(record.credentials.apiKey);
       const completion = await withModelErrors(
         () =>
-          deps.models.forKey(apiKey, settings.baseUrl).complete({
-            model: settings.model,
-            messages: [
-              { role: 'system', content: improvementInstruction(input.promptId, input.maxLength) },
-              { role: 'user', content: input.text },
-            ],
-            // Room for the whole field (≈4 characters per token), whatever the chat setting.
-            maxTokens: Math.max(settings.maxTokens, Math.ceil((input.maxLength ?? 5000) / 3)),
-            temperature: settings.temperature,
-            timeoutMs: ASK_TIMEOUT_MS,
-          }),
+          withStoredKey(userId, record, () =>
+            deps.models.forKey(apiKey, settings.baseUrl).complete({
+              model: settings.model,
+              messages: [
+                { role: 'system', content: improvementInstruction(input.promptId, input.maxLength) },
+                { role: 'user', content: input.text },
+              ],
+              // Room for the whole field (≈4 characters per token), whatever the chat setting.
+              maxTokens: Math.max(settings.maxTokens, Math.ceil((input.maxLength ?? 5000) / 3)),
+              temperature: settings.temperature,
+              timeoutMs: ASK_TIMEOUT_MS,
+            }),
+          ),
         deps.onModelError,
       );
       const response = cleanImprovedText(completion.content ?? '', input.maxLength);

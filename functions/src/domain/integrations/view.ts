@@ -17,6 +17,7 @@ export function toView(record: IntegrationRecord): IntegrationView {
     credentials,
     settings: record.type === 'chatgpt' ? { ...chatgptSettings(record.settings) } : record.settings,
     ...(record.webhookUrl ? { webhookUrl: record.webhookUrl } : {}),
+    ...(record.health ? { health: record.health } : {}),
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,
   };

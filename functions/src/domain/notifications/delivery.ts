@@ -7,7 +7,9 @@
  * templates are another piece of work).
  */
 import type { InboxSettings } from '../../contract/inbox.js';
+import { integrationHealthReasons, isIntegrationHealthReason, type IntegrationHealthReason } from '../../contract/integration-health.js';
 import type { NotificationKind } from '../../contract/notifications.js';
+import { catalogue } from '../i18n/messages.js';
 import type { OutboundEmails } from './emails.js';
 import type { AlertSender, StoredNotification } from './ports.js';
 
@@ -36,24 +38,49 @@ export interface AlertSenderDeps<Credentials = unknown> {
 
 const LABELS: Record<Language, { subject: Record<NotificationKind, (name: string) => string>; reason: string; open: Record<NotificationKind, string>; unknown: string }> = {
   en: {
-    subject: { conversation_escalated: (n) => `Conversation escalated: ${n}`, call_escalated: (n) => `Call escalated: ${n}` },
+    subject: {
+      conversation_escalated: (n) => `Conversation escalated: ${n}`,
+      call_escalated: (n) => `Call escalated: ${n}`,
+      integration_needs_attention: (n) => `${n} needs attention`,
+    },
     reason: 'Reason',
-    open: { conversation_escalated: 'Open the conversation', call_escalated: 'Open the call' },
+    open: { conversation_escalated: 'Open the conversation', call_escalated: 'Open the call', integration_needs_attention: 'Open Integrations' },
     unknown: 'Unknown contact',
   },
   es: {
-    subject: { conversation_escalated: (n) => `Conversación escalada: ${n}`, call_escalated: (n) => `Llamada escalada: ${n}` },
+    subject: {
+      conversation_escalated: (n) => `Conversación escalada: ${n}`,
+      call_escalated: (n) => `Llamada escalada: ${n}`,
+      integration_needs_attention: (n) => `${n} requiere atención`,
+    },
     reason: 'Motivo',
-    open: { conversation_escalated: 'Abrir la conversación', call_escalated: 'Abrir la llamada' },
+    open: { conversation_escalated: 'Abrir la conversación', call_escalated: 'Abrir la llamada', integration_needs_attention: 'Abrir Integraciones' },
     unknown: 'Contacto desconocido',
   },
 };
+
+/** An integration's needs-attention reason in words (issue 34; the UI's are in frontend/src/i18n/server.es.json). */
+const integrationReasonWords = catalogue<Readonly<Record<IntegrationHealthReason, string>>>(integrationHealthReasons, {
+  whatsapp_token_invalid: 'El token de acceso de WhatsApp ha caducado o fue revocado.',
+  whatsapp_permission_missing: 'Al token de acceso de WhatsApp le falta un permiso que necesita, o se lo quitaron.',
+  whatsapp_account_locked: 'Meta bloqueó o restringió la cuenta de WhatsApp Business, así que no se puede enviar ningún mensaje.',
+  openai_key_invalid: 'OpenAI rechazó la clave de API: es incorrecta, o fue eliminada o revocada.',
+  openai_permission_missing: 'OpenAI no permite usar el modelo con esta clave de API (su proyecto, sus permisos o el país).',
+  openai_quota_exhausted: 'La cuenta de OpenAI se ha quedado sin crédito o alcanzó su límite de gasto.',
+  twilio_credentials_invalid: 'Twilio rechazó el Account SID o el auth token: puede que el token se haya cambiado.',
+});
+
+/** A notification's reason as the owner reads it: an escalation's as written, an integration's in words. */
+function reasonText(n: Pick<StoredNotification, 'kind' | 'reason'>, language: string | undefined): string {
+  return n.kind === 'integration_needs_attention' && isIntegrationHealthReason(n.reason) ? integrationReasonWords(language)[n.reason] : n.reason;
+}
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** Where the alert's link opens the subject in the app. */
 export function alertLink(appUrl: string, n: Pick<StoredNotification, 'kind' | 'subjectId'>): string {
   const base = appUrl.replace(/\/+$/, '');
+  if (n.kind === 'integration_needs_attention') return `${base}/integrations`;
   return n.kind === 'call_escalated' ? `${base}/voice-conversations/${encodeURIComponent(n.subjectId)}` : `${base}/conversations?open=${encodeURIComponent(n.subjectId)}`;
 }
 
@@ -62,7 +89,7 @@ export function alertTexts(n: StoredNotification, language: string | undefined, 
   const name = n.contactName.trim() || l.unknown;
   const subject = l.subject[n.kind](name);
   const link = alertLink(appUrl, n);
-  const reasonLine = `${l.reason}: ${n.reason}`;
+  const reasonLine = `${l.reason}: ${reasonText(n, language)}`;
   const open = l.open[n.kind];
   const text = [subject, '', reasonLine, '', `${open}: ${link}`, '', 'AgentDesk'].join('\n');
   const html = `<!doctype html><html><body style="font-family:Arial,sans-serif;color:#222">

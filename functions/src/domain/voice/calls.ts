@@ -12,8 +12,10 @@ import {
   type VoiceConversation,
   type VoiceConversationList,
 } from '../../contract/voice.js';
+import { integrationHealthReasons } from '../../contract/integration-health.js';
 import { NotFoundError, ValidationError, BadGatewayError } from '../errors.js';
-import type { CallRepository, StoredCall, VoiceIntegrationReader } from './ports.js';
+import type { IntegrationHealthReports } from '../integrations/health.js';
+import { TwilioError, type CallRepository, type StoredCall, type VoiceIntegrationReader } from './ports.js';
 import type { ContactNameLookup, ContactNames } from '../contacts/names.js';
 import { callerPhones, linkedContactIds, toVoiceConversation, toVoiceConversationListItem } from './view.js';
 
@@ -50,6 +52,18 @@ export interface CallsDeps {
   recordings: RecordingFetcher;
   /** Hosts a recording URL may point at (api.twilio.com and the configured Twilio API's host). */
   recordingHosts: readonly string[];
+  /** Credentials Twilio refused flag the integration, a fetch that works clears the flag (issue 34; never throws). */
+  health?: IntegrationHealthReports;
+}
+
+/** Twilio's error code in an error answer ({code, message, more_info, status}), or undefined. */
+function twilioCodeOf(body: Buffer): number | undefined {
+  try {
+    const code = (JSON.parse(body.toString('utf8')) as { code?: unknown } | null)?.code;
+    return typeof code === 'number' ? code : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createCallsService(deps: CallsDeps) {
@@ -110,7 +124,14 @@ export function createCallsService(deps: CallsDeps) {
         throw new BadGatewayError(callsMessages.recordingUnavailable);
       }
       if (res.status === 404) throw new NotFoundError(voiceMessages.noRecording);
+      if (res.status === 401 || res.status === 403) {
+        // The stored credentials were refused (Twilio 20003): the integration needs attention.
+        const refused = new TwilioError('auth', `recording fetch refused (${res.status})`, res.status, twilioCodeOf(res.body));
+        const failure = await deps.health?.failed(userId, refused, integration.health);
+        throw new BadGatewayError(failure ? integrationHealthReasons[failure.reason] : callsMessages.recordingUnavailable);
+      }
       if (res.status < 200 || res.status >= 300) throw new BadGatewayError(callsMessages.recordingUnavailable);
+      await deps.health?.recovered(userId, 'twilio-voice', integration.health);
       return { contentType: res.contentType.startsWith('audio/') ? res.contentType : 'audio/mpeg', body: res.body };
     },
   };

@@ -14,6 +14,7 @@ import type {
   VoiceSettings,
 } from '../../contract/voice.js';
 import type { CallSummaryJob } from '../../contract/jobs.js';
+import type { IntegrationHealth } from '../../contract/integration-health.js';
 import type { StoredEmailDelivery } from '../notifications/email-view.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -178,6 +179,8 @@ export class TwilioError extends Error {
     readonly kind: TwilioErrorKind,
     message: string,
     readonly status?: number,
+    /** Twilio's error code (20003 Authenticate…), when its answer named one. */
+    readonly code?: number,
   ) {
     super(message);
     this.name = 'TwilioError';
@@ -199,6 +202,8 @@ export interface VoiceIntegration {
   authToken: string;
   phoneNumber: string;
   isActive: boolean;
+  /** Set while the integration needs attention (issue 34): a REST call that works with these credentials clears it. */
+  health?: IntegrationHealth;
 }
 
 export interface VoiceIntegrationReader {

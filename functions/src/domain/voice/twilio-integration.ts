@@ -33,6 +33,7 @@ export function createVoiceIntegrationReader(deps: {
         authToken: await deps.secrets.open(authToken),
         phoneNumber: typeof phoneNumber === 'string' ? phoneNumber : '',
         isActive: record.isActive,
+        ...(record.health ? { health: record.health } : {}),
       };
     },
   };

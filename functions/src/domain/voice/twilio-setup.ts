@@ -11,6 +11,7 @@ import { MASKED_SECRET } from '../../contract/integrations.js';
 import { voiceMessages, type TwilioSetupInput, type TwilioSetupResult, type TwilioTestResult } from '../../contract/voice.js';
 import { businessNumberE164, phoneInvalidFor } from '../contacts/text.js';
 import { BadGatewayError, ValidationError, type DomainError } from '../errors.js';
+import type { IntegrationHealthReports } from '../integrations/health.js';
 import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
 import { TwilioError, type TwilioAccountApi, type TwilioCredentials } from './ports.js';
@@ -27,6 +28,11 @@ export interface TwilioIntegrationDeps {
   accountCountry(userId: string): Promise<string>;
   now?: () => Date;
   onTwilioError?: (error: TwilioError) => void;
+  /**
+   * The stored credentials' health (issue 34): Twilio refusing them flags the integration, a call
+   * that works with them clears the flag. Absent: not reported.
+   */
+  health?: IntegrationHealthReports;
 }
 
 const isNewSecret = (value: string | undefined): value is string => !!value && value !== MASKED_SECRET;
@@ -59,16 +65,27 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
     if (error instanceof TwilioError) deps.onTwilioError?.(error);
   };
 
-  /** Finds the number in the account and points it at our URLs; the reason when it could not. */
-  async function configureNumber(creds: TwilioCredentials, phoneNumber: string, urls: { webhookUrl: string; statusCallbackUrl: string }) {
+  /**
+   * Finds the number in the account and points it at our URLs; the reason when it could not. The
+   * credentials are the stored ones: Twilio's answer is their health (issue 34).
+   */
+  async function configureNumber(
+    userId: string,
+    record: IntegrationRecord,
+    creds: TwilioCredentials,
+    phoneNumber: string,
+    urls: { webhookUrl: string; statusCallbackUrl: string },
+  ) {
     try {
       const numberSid = await deps.twilio.findNumber(creds, phoneNumber);
+      await deps.health?.recovered(userId, TWILIO_INTEGRATION, record.health);
       if (!numberSid) return { numberConfigured: false, numberConfigError: voiceMessages.twilioNumberNotFound };
       await deps.twilio.configureNumber(creds, numberSid, { voiceUrl: urls.webhookUrl, statusCallback: urls.statusCallbackUrl });
       return { numberConfigured: true };
     } catch (error) {
       if (!(error instanceof TwilioError)) throw error;
       reportError(error);
+      await deps.health?.failed(userId, error, record.health);
       return { numberConfigured: false, numberConfigError: twilioErrorMessage(error) };
     }
   }
@@ -91,6 +108,8 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
       const sealedToken = isNewSecret(input.authToken) ? await deps.secrets.seal(input.authToken) : storedToken!;
       const urls = twilioWebhookUrls(deps.appUrl, userId);
       const at = now();
+      // New credentials start healthy; saved unchanged, a needs-attention flag stays until Twilio takes them.
+      const sameCredentials = !isNewSecret(input.authToken) && existing?.credentials.accountSid === input.accountSid;
       const record: IntegrationRecord = {
         id: existing?.id ?? deps.newId(),
         userId,
@@ -99,11 +118,12 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
         credentials: { accountSid: input.accountSid, authToken: sealedToken },
         settings: { ...existing?.settings, phoneNumber: input.phoneNumber, statusCallbackUrl: urls.statusCallbackUrl, numberConfigured: false },
         webhookUrl: urls.webhookUrl,
+        ...(sameCredentials && existing?.health ? { health: existing.health } : {}),
         createdAt: existing?.createdAt ?? at,
         updatedAt: at,
       };
       await deps.integrations.put(record);
-      const configured = await configureNumber({ accountSid: input.accountSid, authToken }, input.phoneNumber, urls);
+      const configured = await configureNumber(userId, record, { accountSid: input.accountSid, authToken }, input.phoneNumber, urls);
       if (configured.numberConfigured) {
         await deps.integrations.update(userId, TWILIO_INTEGRATION, {
           settings: { ...record.settings, numberConfigured: true },
@@ -128,13 +148,17 @@ export function createTwilioIntegrationService(deps: TwilioIntegrationDeps) {
       const stored = existing?.settings.phoneNumber;
       const phoneNumber = input.phoneNumber ? await e164Of(userId, input.phoneNumber) : typeof stored === 'string' ? stored : '';
       const creds = { accountSid, authToken };
+      // Testing the stored credentials tells their health (issue 34); values typed but not saved do not.
+      const testsStored = existing && !isNewSecret(input.authToken) && accountSid === existing.credentials.accountSid ? existing : undefined;
       try {
         const account = await deps.twilio.fetchAccount(creds);
+        if (testsStored) await deps.health?.recovered(userId, TWILIO_INTEGRATION, testsStored.health);
         const numberFound = phoneNumber ? (await deps.twilio.findNumber(creds, phoneNumber)) !== null : false;
         return { accountName: account.friendlyName, accountStatus: account.status, numberFound };
       } catch (error) {
         if (!(error instanceof TwilioError)) throw error;
         reportError(error);
+        if (testsStored) await deps.health?.failed(userId, error, testsStored.health);
         throw twilioErrorToDomain(error);
       }
     },

@@ -6,6 +6,7 @@
  * reply is sent through the Graph API and stored (pending → sent with its wamid, or failed with
  * the reason), and the conversation is escalated when the agent handed over.
  */
+import { integrationHealthReasons, type IntegrationHealth } from '../../contract/integration-health.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
@@ -23,6 +24,7 @@ import {
 import { aiPausedAt, humanSinceOf } from '../conversations/takeover.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
+import { credentialFailureOf, type IntegrationHealthReports } from '../integrations/health.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
@@ -32,6 +34,8 @@ import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.
 export interface InboundConnection {
   credentials: WhatsAppCredentials;
   phoneNumber: string;
+  /** Set while the WhatsApp integration needs attention (issue 34). */
+  health?: IntegrationHealth;
 }
 
 export interface AgentReplyDeps {
@@ -49,6 +53,8 @@ export interface AgentReplyDeps {
   alerts?: EscalationAlerts;
   /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
   recordUnanswered?: RecordUnanswered;
+  /** A send refused for the token flags the WhatsApp integration, one that works clears it (issue 34; never throws). Absent = not reported. */
+  health?: IntegrationHealthReports;
   /** The user's WhatsApp connection (token opened), or null when not connected. */
   connection(userId: string): Promise<InboundConnection | null>;
   /** 26-character time-sortable id. */
@@ -237,11 +243,17 @@ export function createAgentReply(deps: AgentReplyDeps) {
       const status = async (): Promise<ReplyOutcome> => {
         if (send.status === 'fulfilled') {
           await deps.messages.markSent(userId, pending.id, send.value.messageId);
+          await deps.health?.recovered(userId, 'whatsapp-business', whatsapp.health);
           return 'replied';
         }
         const error: unknown = send.reason;
-        const text = error instanceof GraphError ? error.message : whatsappMessages.graphUnavailable;
-        await deps.messages.markFailed(userId, pending.id, text);
+        // A refused token (Meta 190…) is stored as our reason with Meta's code, not Meta's English,
+        // and flags the integration (the owner is notified once).
+        const refused = error instanceof GraphError ? credentialFailureOf(error) : undefined;
+        if (refused) await deps.health?.failed(userId, error, whatsapp.health);
+        const text = refused ? integrationHealthReasons[refused.reason] : error instanceof GraphError ? error.message : whatsappMessages.graphUnavailable;
+        const code = error instanceof GraphError && error.code !== undefined ? String(error.code) : undefined;
+        await deps.messages.markFailed(userId, pending.id, text, { ...(code ? { errorCode: code } : {}), ...(refused ? { errorReason: refused.reason } : {}) });
         await deps.usage.release(userId, 'messages', 1);
         if (!(error instanceof GraphError)) throw error;
         onError(`WhatsApp send failed (${error.kind})`, error);

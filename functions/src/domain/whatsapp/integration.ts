@@ -10,6 +10,7 @@
  *   settings.phoneNumber                                        E.164
  *   webhookUrl                                                  {APP_URL}/api/webhooks/whatsapp-business/{id}
  */
+import type { IntegrationHealth } from '../../contract/integration-health.js';
 import type { IntegrationType } from '../../contract/integrations.js';
 import type { IntegrationRecord } from '../integrations/records.js';
 import type { SecretBox } from '../secrets/ports.js';
@@ -23,6 +24,8 @@ export interface WhatsAppConnection {
   /** The business number, E.164. */
   phoneNumber: string;
   integrationId: string;
+  /** Set while the integration needs attention (issue 34): a send that works clears it (domain/integrations/health.ts). */
+  health?: IntegrationHealth;
 }
 
 export interface WhatsAppIntegrationReader {
@@ -40,6 +43,7 @@ export function createWhatsAppConnector(deps: { integrations: WhatsAppIntegratio
         credentials: { bearerToken: await deps.secrets.open(bearerToken), businessId, phoneId },
         phoneNumber: typeof record.settings.phoneNumber === 'string' ? record.settings.phoneNumber : '',
         integrationId: record.id,
+        ...(record.health ? { health: record.health } : {}),
       };
     },
   };

@@ -3,9 +3,11 @@
  * person's reply or a retried message goes out from the user's WhatsApp number through the Graph
  * API, and a Graph failure becomes the error the user reads.
  */
+import { integrationHealthReasons } from '../../contract/integration-health.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
-import type { ReplyChannel, ReplyChannels } from '../conversations/ports.js';
-import { TooManyRequestsError, ValidationError, type DomainError } from '../errors.js';
+import type { MessageFailureDetail, ReplyChannel, ReplyChannels } from '../conversations/ports.js';
+import { DomainError, TooManyRequestsError, ValidationError } from '../errors.js';
+import { credentialFailureOf, type IntegrationHealthReports } from '../integrations/health.js';
 import { graphErrorToDomain, metaErrorWords } from './graph-errors.js';
 import { sendableTemplates } from './templates.js';
 import type { WhatsAppConnection } from './integration.js';
@@ -26,19 +28,24 @@ export function graphFailure(error: GraphError): DomainError {
   return graphErrorToDomain(error);
 }
 
+/**
+ * A send refused because of the integration's credentials (issue 34): a 400 naming the reason in
+ * words, with Meta's code and our reason key beside the message (the failed message keeps them).
+ */
+export class CredentialsRefusedError extends DomainError {
+  readonly status = 400;
+  constructor(message: string, detail: Required<MessageFailureDetail>) {
+    super(message, { ...detail });
+  }
+}
+
 export interface WhatsAppReplyChannelDeps {
   /** The user's active WhatsApp integration with its token opened, or null (composition/whatsapp.ts). */
   connection(userId: string): Promise<WhatsAppConnection | null>;
   /** The templates' calls come with the real client (adapters/whatsapp/graph.ts); a client without them has no templates. */
   graph: GraphClient & Partial<GraphTemplateClient>;
-}
-
-async function graphCall<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    throw error instanceof GraphError ? graphFailure(error) : error;
-  }
+  /** A call refused for the token flags the integration, one that works clears it (issue 34; never throws). */
+  health?: IntegrationHealthReports;
 }
 
 /** Sends from the user's WhatsApp number; a GraphError is thrown as graphFailure(), anything else as is. */
@@ -47,6 +54,24 @@ export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): Rep
     async forUser(userId: string): Promise<ReplyChannel | null> {
       const connection = await deps.connection(userId);
       if (!connection) return null;
+      let flagged = connection.health;
+      const graphCall = async <T>(run: () => Promise<T>): Promise<T> => {
+        let result: T;
+        try {
+          result = await run();
+        } catch (error) {
+          if (!(error instanceof GraphError)) throw error;
+          const refused = credentialFailureOf(error);
+          if (!refused) throw graphFailure(error);
+          await deps.health?.failed(userId, error, flagged);
+          throw new CredentialsRefusedError(integrationHealthReasons[refused.reason], { errorCode: refused.code, errorReason: refused.reason });
+        }
+        if (flagged) {
+          await deps.health?.recovered(userId, 'whatsapp-business', flagged);
+          flagged = undefined;
+        }
+        return result;
+      };
       return {
         phoneNumber: connection.phoneNumber,
         phoneNumberId: connection.credentials.phoneId,

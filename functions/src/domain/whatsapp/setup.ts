@@ -12,6 +12,7 @@ import { whatsappMessages, type WhatsAppSetupInput, type WhatsAppSetupResult } f
 import { businessNumberE164, phoneInvalidFor } from '../contacts/text.js';
 import { ValidationError } from '../errors.js';
 import type { SecretBox } from '../secrets/ports.js';
+import type { IntegrationHealthReports } from '../integrations/health.js';
 import type { IntegrationRecord, IntegrationRepository } from '../integrations/records.js';
 import { withGraphErrors } from './graph-errors.js';
 import { WHATSAPP_INTEGRATION } from './integration.js';
@@ -30,6 +31,11 @@ export interface WhatsAppIntegrationDeps {
   accountCountry(userId: string): Promise<string>;
   now?: () => Date;
   onGraphError?: (error: GraphError) => void;
+  /**
+   * The stored token's health (issue 34): testing it tells whether it works (a refusal flags the
+   * integration, a success clears the flag). Absent: not reported.
+   */
+  health?: IntegrationHealthReports;
 }
 
 const isNewSecret = (value: string | undefined): value is string => !!value && value !== MASKED_SECRET;
@@ -73,6 +79,8 @@ export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) 
       const id = existing?.id ?? deps.newId();
       const webhookUrl = whatsappWebhookUrl(deps.appUrl, id);
       const at = now();
+      // A new token (or number) starts healthy; saved unchanged, a needs-attention flag stays until Meta takes the token again.
+      const sameCredentials = !isNewSecret(input.bearerToken) && stored.phoneId === input.phoneId && stored.businessId === input.businessId;
       const record: IntegrationRecord = {
         id,
         userId,
@@ -87,6 +95,7 @@ export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) 
         },
         settings: { ...existing?.settings, phoneNumber },
         webhookUrl,
+        ...(sameCredentials && existing?.health ? { health: existing.health } : {}),
         createdAt: existing?.createdAt ?? at,
         updatedAt: at,
       };
@@ -108,7 +117,18 @@ export function createWhatsAppIntegrationService(deps: WhatsAppIntegrationDeps) 
       const phoneId = input.phoneId || stored.phoneId;
       if (!phoneId) throw new ValidationError(whatsappMessages.phoneIdRequired, 'phoneId');
       const businessId = input.businessId || stored.businessId || '';
-      return withGraphErrors(() => deps.graph.getPhoneNumber({ bearerToken, businessId, phoneId }), deps.onGraphError);
+      // Testing the stored token tells its health (issue 34); a token typed but not saved does not.
+      const testsStored = existing && !isNewSecret(input.bearerToken) && phoneId === stored.phoneId ? existing : undefined;
+      return withGraphErrors(async () => {
+        try {
+          const phone = await deps.graph.getPhoneNumber({ bearerToken, businessId, phoneId });
+          if (testsStored) await deps.health?.recovered(userId, WHATSAPP_INTEGRATION, testsStored.health);
+          return phone;
+        } catch (error) {
+          if (testsStored) await deps.health?.failed(userId, error, testsStored.health);
+          throw error;
+        }
+      }, deps.onGraphError);
     },
   };
 }

@@ -8,6 +8,7 @@ import type {
   ConversationActivity,
   ConversationPatch,
   ConversationRepository,
+  MessageFailureDetail,
   MessageRepository,
   StoredConversation,
   StoredMessage,
@@ -156,8 +157,8 @@ export class MemoryMessages implements Partial<MessageRepository> {
   markSent(userId: string, id: string, waMessageId: string) {
     return this.set(userId, id, { status: 'sent', waMessageId, error: undefined });
   }
-  markFailed(userId: string, id: string, error: string) {
-    return this.set(userId, id, { status: 'failed', error });
+  markFailed(userId: string, id: string, error: string, detail: MessageFailureDetail = {}) {
+    return this.set(userId, id, { status: 'failed', error, ...detail });
   }
   beginRetry(userId: string, id: string) {
     const m = this.of(userId).get(id);

@@ -4,6 +4,7 @@
  * closedAt, escalation, ownership (another user's id is a 404) and the views.
  */
 import { describe, expect, it } from 'vitest';
+import { integrationHealthReasons } from '../../../src/contract/integration-health.js';
 import { whatsappMessages } from '../../../src/contract/whatsapp.js';
 import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 import { conversation, hoursAgo, message, NOW, setup } from './fakes.js';
@@ -59,15 +60,21 @@ describe('reply (a person answers as the business)', () => {
   });
 
   it.each([
-    [new GraphError('unavailable', 'Something went wrong', 131000), 502, whatsappMessages.graphUnavailable],
-    [new GraphError('auth', 'Invalid OAuth access token', 190), 400, whatsappMessages.graphAuthFailed],
-  ])('a Graph failure (%s): clear %i, the message stays failed with the reason, usage given back', async (error, status, text) => {
+    [new GraphError('unavailable', 'Something went wrong', 131000), 502, whatsappMessages.graphUnavailable, {}],
+    // A refused token (issue 34): our reason in words, Meta's code and the reason key kept on the message.
+    [
+      new GraphError('auth', 'Invalid OAuth access token', 190),
+      400,
+      integrationHealthReasons.whatsapp_token_invalid,
+      { errorCode: '190', errorReason: 'whatsapp_token_invalid' },
+    ],
+  ])('a Graph failure (%s): clear %i, the message stays failed with the reason, usage given back', async (error, status, text, detail) => {
     const { service, conversations, messages, graph, usage } = setup();
     const conv = conversations.seed(USER, conversation());
     graph.failures.push(error);
 
     await expect(service.reply(USER, conv.id, 'Hi')).rejects.toMatchObject({ status, message: text });
-    expect(messages.all(USER)).toEqual([expect.objectContaining({ status: 'failed', error: text, sentBy: 'human', body: 'Hi' })]);
+    expect(messages.all(USER)).toEqual([expect.objectContaining({ status: 'failed', error: text, sentBy: 'human', body: 'Hi', ...detail })]);
     expect(usage.used).toBe(0);
   });
 
