@@ -173,8 +173,9 @@ export const routeGroups = {
   },
   'voice-conversations': {
     entry: 'src/handlers/voice-conversations.ts',
-    description: 'Call logs: list, search, detail, recording playback',
-    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    description: "Call logs: list, search, detail, recording playback, the summary e-mail's Resend",
+    // queue:outbound-email: Resend queues the summary e-mail again (issue 34).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
   },
   admin: {
     entry: 'src/handlers/admin.ts',
@@ -408,6 +409,8 @@ export const routes = [
   { method: 'GET', path: '/api/voice-conversations', group: 'voice-conversations', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/voice-conversations/{id}', group: 'voice-conversations', auth: 'userOrApiKey' },
   { method: 'GET', path: '/api/voice-conversations/{id}/recording', group: 'voice-conversations', auth: 'user' },
+  // Issue 34: the summary e-mail queued again (after a failure, or to get it once more).
+  { method: 'POST', path: '/api/voice-conversations/{id}/resend-summary', group: 'voice-conversations', auth: 'user' },
   // Apply-contact writes a contact: served by the contacts group, which carries the contacts service.
   { method: 'GET', path: '/api/voice-conversations/{id}/apply-contact/preview', group: 'contacts', auth: 'user' },
   { method: 'POST', path: '/api/voice-conversations/{id}/apply-contact', group: 'contacts', auth: 'user' },

@@ -7,6 +7,9 @@ import type {
   VoiceConversation,
   VoiceConversationList,
 } from '@agentdesk/functions/contract';
+
+/** Where a call's summary e-mail stands (issue 34). */
+export type SummaryEmailDelivery = NonNullable<VoiceConversation['summaryEmail']>;
 import { request, requestData, requestResponse } from './client';
 
 const BASE = '/api/voice-conversations';
@@ -39,6 +42,9 @@ export const voiceConversationsApi = {
   /** Writes only the chosen fields to the call's contact (created when there is none); the answer carries the undo token. */
   applyContact: (id: string, fields: ApplyContactField[]) =>
     request<ApplyContactResult>(`${BASE}/${encodeURIComponent(id)}/apply-contact`, { method: 'POST', body: { fields } }),
+  /** Queues the summary e-mail again (issue 34); answers its delivery state. */
+  resendSummary: (id: string) =>
+    request<{ summaryEmail: SummaryEmailDelivery }>(`${BASE}/${encodeURIComponent(id)}/resend-summary`, { method: 'POST' }),
   /** Undoes one apply (once, within 10 minutes). */
   undoApplyContact: (id: string, token: string) =>
     request<UndoApplyContactResult>(`${BASE}/${encodeURIComponent(id)}/apply-contact/undo`, { method: 'POST', body: { token } }),

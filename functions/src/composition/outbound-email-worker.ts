@@ -10,7 +10,8 @@ import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { SesMailer } from '../adapters/mailer.js';
 import { notificationEmailRenderer } from '../domain/notifications/alert-email.js';
 import type { OutboundEmailWorkerDeps } from '../domain/notifications/emails.js';
-import { summaryEmailRenderer } from '../domain/voice/delivery.js';
+import { recordSummaryEmail, summaryEmailRenderer } from '../domain/voice/delivery.js';
+import { logger } from '../adapters/logger.js';
 import { once } from '../lib/once.js';
 import { workers } from '../routes.js';
 import { emailDeliveryStore } from './outbound-email.js';
@@ -27,6 +28,9 @@ export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
       'call-summary': summaryEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
     },
     mailer: new SesMailer(sesSingleRequests(), c.MAIL_FROM),
+    // The call's `deliveries` keep how each summary send ended (the API's history of deliveries).
+    onSettled: { 'call-summary': recordSummaryEmail({ calls: callRepository() }) },
+    onError: (message, error, data) => logger.error(message, { ...data, error: error as Error }),
     // A claim lasts as long as the try that made it can live.
     leaseMs: workers['outbound-email'].timeout * 1000,
   };

@@ -2,7 +2,8 @@
  * Wires the voice-conversations group: the call items, the linked contacts' current names, and
  * the user's Twilio credentials for the recording proxy (plain fetch with basic auth, only to
  * api.twilio.com or the configured TWILIO_API_URL's host). No Twilio or OpenAI SDK, and not the
- * contacts service (apply-contact runs in the contacts group: composition/call-contacts.ts).
+ * contacts service (apply-contact runs in the contacts group: composition/call-contacts.ts). The
+ * summary's Resend queues it on the outbound-email queue (issue 34; no SES client).
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
@@ -14,6 +15,7 @@ import { once } from '../lib/once.js';
 import { integrationHealth } from './integration-health.js';
 import { secretBox } from './secrets.js';
 import { callRepository } from './voice.js';
+import { outboundEmails } from './outbound-email.js';
 
 /** Lambda answers are capped at 6 MB; base64 adds a third. */
 export const RECORDING_MAX_BYTES = 4 * 1024 * 1024;
@@ -59,6 +61,7 @@ export const callsService = once(() => {
     recordings: { fetch: fetchRecording },
     recordingHosts: hosts,
     contacts: new DynamoContactNames(documentClient(), c.TABLE_NAME),
+    emails: outboundEmails(),
     // Credentials Twilio refused flag the Twilio integration (issue 34).
     health: integrationHealth(),
   });

@@ -53,6 +53,11 @@ export const voiceMessages = {
   noRecording: 'This call has no recording',
   pageInvalid: 'Page must be a positive whole number',
   limitInvalid: 'Limit must be between 1 and 100',
+  // The summary e-mail's Resend (issue 34)
+  summaryNotEmailed: "This call's summary was not sent by e-mail",
+  summaryResendLimit: 'This summary has already been resent the maximum number of times',
+  summaryResendUnavailable: 'The summary could not be queued for sending. Please try again in a moment.',
+  summaryResendQueued: 'The summary will be sent again by e-mail',
   // Admin (SPEC §6: an admin assigns phone numbers)
   adminOnly: 'Only administrators can do this',
   assignedNumberInvalid: 'Phone number must be in E.164 format, e.g. +14155550123',

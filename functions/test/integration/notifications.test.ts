@@ -170,7 +170,11 @@ describe('escalation alerts', () => {
     const list = await notifications(s.token);
     expect(list.unreadCount).toBe(1);
     expect(list.notifications[0]).toMatchObject({ kind: 'conversation_escalated', subjectId: conversation.id, contactName: 'Carmen Ibáñez', reason: 'Pide factura' });
-    const mails = await alertMails(s.email);
+    // Queued by the request, sent by the outbound-email worker (issue 34): it arrives a moment later.
+    const mails = await eventually(async () => {
+      const m = await alertMails(s.email);
+      return m.length > 0 ? m : null;
+    });
     expect(mails.map((m) => m.subject)).toEqual(['Conversación escalada: Carmen Ibáñez']);
     expect(mails[0]!.body.text).toContain('Motivo: Pide factura');
   }, 60_000);

@@ -53,8 +53,20 @@ export function contactLink(contact: VoiceConversation['contact'], callerNumber:
 }
 
 /** Whether the detail should keep polling: the call is live or its analysis is still running. */
-export function callInProgress(call: Pick<VoiceConversation, 'status' | 'summaryStatus'> | undefined): boolean {
-  return !!call && (call.status === 'active' || call.summaryStatus === 'pending');
+export function callInProgress(call: Pick<VoiceConversation, 'status' | 'summaryStatus' | 'summaryEmail'> | undefined): boolean {
+  return !!call && (call.status === 'active' || call.summaryStatus === 'pending' || summaryEmailInFlight(call));
+}
+
+/** The summary e-mail is still on its way (queued, being sent, or waiting for SES to retry): the page keeps polling (issue 34). */
+export function summaryEmailInFlight(call: Pick<VoiceConversation, 'summaryEmail'>): boolean {
+  const state = call.summaryEmail?.state;
+  return state === 'queued' || state === 'sending' || state === 'retrying';
+}
+
+/** Resend is offered once the summary e-mail failed, or was sent (to get it again). */
+export function canResendSummary(call: Pick<VoiceConversation, 'summaryEmail' | 'summaryStatus'>): boolean {
+  const state = call.summaryEmail?.state;
+  return call.summaryStatus === 'completed' && (state === 'failed' || state === 'sent');
 }
 
 /** True when the analysis extracted a name, an e-mail or a website that 'Apply to contact' can offer. */

@@ -78,3 +78,12 @@ export function useUndoApplyContact(id: string) {
     onSettled: reload,
   });
 }
+
+/** POST …/resend-summary (issue 34): the summary e-mail queued again; the call reloads (and polls while it is on its way). */
+export function useResendSummary(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => voiceConversationsApi.resendSummary(id),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: callKeys.detail(id) }),
+  });
+}

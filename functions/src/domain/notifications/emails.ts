@@ -201,7 +201,24 @@ export interface OutboundEmailWorkerDeps {
   mailer: { send(message: { to: string } & RenderedEmail): Promise<void> };
   /** How long a claim holds: the worker's timeout (a try older than that is dead). */
   leaseMs: number;
+  /**
+   * Told once a send ended (sent, or failed for good), per kind: the call-summary kind records
+   * it among the call's summary deliveries. Best effort: a failure is only reported (onError).
+   */
+  onSettled?: Partial<Record<OutboundEmailKind, (ref: EmailRef, outcome: SettledEmail) => Promise<void>>>;
+  onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
   now?: () => number;
+}
+
+/** How a send ended, as onSettled hears it. */
+export interface SettledEmail {
+  state: 'sent' | 'failed';
+  reason?: EmailFailureReason;
+  /** Tries of this send. */
+  tries: number;
+  /** 0 for the first send, n for the n-th Resend. */
+  resends: number;
+  at: string;
 }
 
 export type OutboundEmailOutcome =
@@ -243,7 +260,7 @@ export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: Outb
   const iso = () => new Date(now()).toISOString();
   const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId };
   const fail = async (reason: EmailFailureReason): Promise<'failed'> => {
-    await deps.store.settle(ref, job.sendId, ['sending'], { state: 'failed', at: iso(), reason });
+    await finish(deps, ref, job.sendId, ['sending'], { state: 'failed', at: iso(), reason });
     return 'failed';
   };
 
@@ -254,7 +271,7 @@ export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: Outb
     if (current.state === 'sending') {
       if (current.leaseUntil && Date.parse(current.leaseUntil) > now()) throw new EmailSendBusyError();
       // The try that claimed it died while SES may have had the e-mail: never sent twice.
-      await deps.store.settle(ref, job.sendId, ['sending'], { state: 'failed', at: iso(), reason: 'unconfirmed' });
+      await finish(deps, ref, job.sendId, ['sending'], { state: 'failed', at: iso(), reason: 'unconfirmed' });
       return 'unconfirmed';
     }
     // queued/retrying yet not claimable: a race with another write; the queue brings it back.
@@ -282,17 +299,36 @@ export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: Outb
     await deps.store.settle(ref, job.sendId, ['sending'], { state: 'retrying', at: iso(), reason: 'unavailable' });
     throw failure;
   }
-  await deps.store.settle(ref, job.sendId, ['sending'], { state: 'sent', at: iso(), sentAt: iso() });
+  await finish(deps, ref, job.sendId, ['sending'], { state: 'sent', at: iso(), sentAt: iso() });
   return 'sent';
+}
+
+/** Settles a send for good and, when this write did it, tells the kind's onSettled. */
+async function finish(
+  deps: Pick<OutboundEmailWorkerDeps, 'store' | 'onSettled' | 'onError'>,
+  ref: EmailRef,
+  sendId: string,
+  from: readonly EmailDeliveryState[],
+  to: { state: 'sent' | 'failed'; at: string; reason?: EmailFailureReason; sentAt?: string },
+): Promise<boolean> {
+  if (!(await deps.store.settle(ref, sendId, from, to))) return false;
+  const hook = deps.onSettled?.[ref.kind];
+  if (hook) {
+    const settled = await deps.store.get(ref).catch(() => null);
+    await hook(ref, { state: to.state, at: to.at, tries: settled?.tries ?? 0, resends: settled?.resends ?? 0, ...(to.reason ? { reason: to.reason } : {}) }).catch((error: unknown) =>
+      deps.onError?.('Outbound e-mail: could not record how the send ended', error, { ...ref, sendId }),
+    );
+  }
+  return true;
 }
 
 /**
  * The give-up delivery (every try failed or died): a send still claimed is 'unconfirmed' (a try
  * died holding it), one never taken is 'unavailable'. A settled or superseded send is left alone.
  */
-export async function giveUpOutboundEmail(deps: Pick<OutboundEmailWorkerDeps, 'store' | 'now'>, job: OutboundEmailJob): Promise<void> {
+export async function giveUpOutboundEmail(deps: Pick<OutboundEmailWorkerDeps, 'store' | 'now' | 'onSettled' | 'onError'>, job: OutboundEmailJob): Promise<void> {
   const at = new Date((deps.now ?? Date.now)()).toISOString();
   const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId };
-  if (await deps.store.settle(ref, job.sendId, ['sending'], { state: 'failed', at, reason: 'unconfirmed' })) return;
-  await deps.store.settle(ref, job.sendId, ['queued', 'retrying'], { state: 'failed', at, reason: 'unavailable' });
+  if (await finish(deps, ref, job.sendId, ['sending'], { state: 'failed', at, reason: 'unconfirmed' })) return;
+  await finish(deps, ref, job.sendId, ['queued', 'retrying'], { state: 'failed', at, reason: 'unavailable' });
 }

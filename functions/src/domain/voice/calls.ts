@@ -13,7 +13,10 @@ import {
   type VoiceConversationList,
 } from '../../contract/voice.js';
 import { integrationHealthReasons } from '../../contract/integration-health.js';
-import { NotFoundError, ValidationError, BadGatewayError } from '../errors.js';
+import { NotFoundError, ValidationError, BadGatewayError, ConflictError, TooManyRequestsError } from '../errors.js';
+import type { EmailDelivery } from '../../contract/email-delivery.js';
+import { emailDeliveryView } from '../notifications/email-view.js';
+import type { OutboundEmails } from '../notifications/emails.js';
 import type { IntegrationHealthReports } from '../integrations/health.js';
 import { TwilioError, type CallRepository, type StoredCall, type VoiceIntegrationReader } from './ports.js';
 import type { ContactNameLookup, ContactNames } from '../contacts/names.js';
@@ -52,6 +55,8 @@ export interface CallsDeps {
   recordings: RecordingFetcher;
   /** Hosts a recording URL may point at (api.twilio.com and the configured Twilio API's host). */
   recordingHosts: readonly string[];
+  /** The outbound-email queue (issue 34): the summary's Resend. */
+  emails: Pick<OutboundEmails, 'queue' | 'resend'>;
   /** Credentials Twilio refused flag the integration, a fetch that works clears the flag (issue 34; never throws). */
   health?: IntegrationHealthReports;
 }
@@ -65,6 +70,9 @@ function twilioCodeOf(body: Buffer): number | undefined {
     return undefined;
   }
 }
+
+/** Resends of one call's summary e-mail (each waits for the previous one to be sent or fail). */
+export const SUMMARY_RESENDS_MAX = 5;
 
 export function createCallsService(deps: CallsDeps) {
   async function load(userId: string, id: string): Promise<StoredCall> {
@@ -97,6 +105,32 @@ export function createCallsService(deps: CallsDeps) {
     async get(userId: string, id: string): Promise<VoiceConversation> {
       const call = await load(userId, id);
       return toVoiceConversation(call, await live(userId, [call]));
+    },
+
+    /**
+     * Resend (issue 34): the call's summary e-mailed again through the outbound-email queue when
+     * its e-mail failed or was sent, at most SUMMARY_RESENDS_MAX times; a click while it is on its
+     * way changes nothing (idempotent per click). A call whose summary went out by e-mail before
+     * the queue existed (an 'email' attempt in `deliveries`) gets its first queued send. Answers
+     * the delivery as it now stands.
+     */
+    async resendSummary(userId: string, id: string): Promise<EmailDelivery> {
+      const call = await load(userId, id);
+      if (call.summaryStatus !== 'completed' || !call.summary) throw new ConflictError(voiceMessages.noSummary);
+      const ref = { kind: 'call-summary', userId, subjectId: call.id } as const;
+      try {
+        const result = await deps.emails.resend(ref, SUMMARY_RESENDS_MAX);
+        if (result.outcome === 'limit') throw new TooManyRequestsError(voiceMessages.summaryResendLimit);
+        if (result.outcome !== 'none') return emailDeliveryView(result.delivery)!;
+        if (!(call.deliveries ?? []).some((d) => d.method === 'email')) throw new ConflictError(voiceMessages.summaryNotEmailed);
+        const first = await deps.emails.queue(ref);
+        if (!first) throw new NotFoundError(voiceMessages.callNotFound);
+        return emailDeliveryView(first)!;
+      } catch (error) {
+        if (error instanceof ConflictError || error instanceof TooManyRequestsError || error instanceof NotFoundError) throw error;
+        // The queue (or the table) did not take it: nothing is on its way; the click can be repeated.
+        throw new BadGatewayError(voiceMessages.summaryResendUnavailable);
+      }
     },
 
     /** The call's recording as MP3 bytes. */

@@ -4,7 +4,8 @@
  * - email (issue 34): queued on the outbound-email queue (domain/notifications/emails.ts) by the
  *   call-summary job, never sent from here: the outbound-email worker renders it with
  *   summaryEmailRenderer when it sends, to the account's address at that time, retrying while SES
- *   fails, and keeps its state on the call (`summaryEmail`: the call page shows it, and Resend).
+ *   fails, and keeps its state on the call (`summaryEmail`: the call page shows it, and Resend);
+ *   how each send ended is added to `deliveries` (recordSummaryEmail).
  *
  * WhatsApp and webhook record every attempt on the call (CallRepository.addDelivery; the call
  * detail lists them):
@@ -34,7 +35,7 @@ import {
 } from '../../contract/voice.js';
 import type { Mailer } from '../auth/ports.js';
 import { catalogue, enumWords, formatDateTime } from '../i18n/messages.js';
-import type { EmailRenderer } from '../notifications/emails.js';
+import type { EmailRef, EmailRenderer, SettledEmail } from '../notifications/emails.js';
 import type { CallRepository, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
 import { deliveryReasons } from '../../contract/server-texts.js';
@@ -201,6 +202,21 @@ export function summaryEmailRenderer(deps: { calls: Pick<CallRepository, 'get'>;
     if (!call?.summary || call.summaryStatus !== 'completed') return null;
     return summaryEmail(call, call.summary, owner.language, deps.appUrl, owner.timeZone);
   };
+}
+
+/**
+ * How a summary e-mail ended, recorded among the call's summary deliveries (the API's
+ * `deliveries` keep one entry per send: attempt n = the n-th send, Resends included).
+ */
+export function recordSummaryEmail(deps: { calls: Pick<CallRepository, 'addDelivery'> }) {
+  return (ref: EmailRef, outcome: SettledEmail): Promise<void> =>
+    deps.calls.addDelivery(ref.userId, ref.subjectId, {
+      method: 'email',
+      attempt: outcome.resends + 1,
+      at: outcome.at,
+      ok: outcome.state === 'sent',
+      ...(outcome.state === 'failed' ? { error: outcome.reason === 'no_address' ? deliveryReasons.noEmail : deliveryReasons.emailFailed } : {}),
+    });
 }
 
 /** WhatsApp text (4096 characters at most). */

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { INBOX_DEFAULTS, type InboxSettings } from '../../../src/contract/inbox.js';
+import { notificationEmailRenderer } from '../../../src/domain/notifications/alert-email.js';
 import { alertTexts, createAlertSender } from '../../../src/domain/notifications/delivery.js';
+import type { EmailRef } from '../../../src/domain/notifications/emails.js';
 import { alertKey, type NotificationRepository, type StoredNotification } from '../../../src/domain/notifications/ports.js';
 import { createEscalationAlerts } from '../../../src/domain/notifications/raise.js';
 
@@ -86,13 +88,18 @@ describe('alert sender', () => {
   const notification: StoredNotification = { id: 'N1', userId: 'u1', kind: 'conversation_escalated', subjectId: 'C 1', contactName: 'José Núñez', reason: 'Quiere factura', createdAt: '', readAt: null };
 
   function sender(settings: Partial<InboxSettings>, options: { language?: string; connected?: boolean; whatsappFails?: boolean } = {}) {
-    const mails: Array<{ to: string; subject: string; text: string }> = [];
+    const mails: EmailRef[] = [];
     const texts: Array<{ to: string; text: string }> = [];
     const errors: string[] = [];
     const s = createAlertSender({
       settings: { get: async () => ({ ...INBOX_DEFAULTS, ...settings }) },
       users: { get: async () => ({ email: 'owner@example.com', language: options.language ?? 'en' }) },
-      mailer: { send: async (m) => void mails.push(m) },
+      emails: {
+        queue: async (ref) => {
+          mails.push(ref);
+          return null;
+        },
+      },
       whatsapp: {
         connection: async () => (options.connected === false ? null : { credentials: 'creds' }),
         sendText: async (_c, to, text) => {
@@ -106,13 +113,17 @@ describe('alert sender', () => {
     return { s, mails, texts, errors };
   }
 
-  it('e-mails the account by default, in the owner’s language, with a link that opens the conversation', async () => {
+  it('queues the alert e-mail by default (issue 34: it waits for SES), rendered from the notification in the owner’s language with a link that opens the conversation', async () => {
     const { s, mails, texts } = sender({}, { language: 'es' });
     await s.send(notification);
-    expect(mails).toEqual([expect.objectContaining({ to: 'owner@example.com', subject: 'Conversación escalada: José Núñez' })]);
-    expect(mails[0]!.text).toContain('Motivo: Quiere factura');
-    expect(mails[0]!.text).toContain('https://app.example.com/conversations?open=C%201');
+    expect(mails).toEqual([{ kind: 'notification', userId: 'u1', subjectId: 'N1' }]);
     expect(texts).toEqual([]);
+    const render = notificationEmailRenderer({ notifications: { get: async (_u, id) => (id === 'N1' ? notification : null) }, appUrl: 'https://app.example.com/' });
+    const mail = await render(mails[0]!, { email: 'owner@example.com', language: 'es' });
+    expect(mail?.subject).toBe('Conversación escalada: José Núñez');
+    expect(mail?.text).toContain('Motivo: Quiere factura');
+    expect(mail?.text).toContain('https://app.example.com/conversations?open=C%201');
+    expect(await render({ ...mails[0]!, subjectId: 'GONE' }, { email: 'owner@example.com', language: 'es' })).toBeNull();
   });
 
   it('alertByEmail off and a WhatsApp number: only the WhatsApp text, to the number’s digits', async () => {

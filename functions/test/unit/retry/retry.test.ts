@@ -12,10 +12,12 @@ import { ModelError } from '../../../src/domain/ai/ports.js';
 import {
   classifyHttpFailure,
   classifyProviderFailure,
+  classifySesFailure,
   JOB_TRIES,
   LastingError,
   MAX_RETRY_AFTER_SECONDS,
   minimumSecondsUntilReceive,
+  neverReachedProvider,
   parseRetryAfter,
   QUEUE_MAX_RECEIVES,
   retryDelaySeconds,
@@ -107,6 +109,35 @@ describe('classifyProviderFailure', () => {
     expect(classifyProviderFailure(new OutboundNetworkError('reset'))).toMatchObject({ code: 'connection' });
     expect(classifyProviderFailure(new OutboundTimeoutError('slow'))).toMatchObject({ code: 'timeout' });
     expect(classifyProviderFailure(new DOMException('The operation timed out.', 'TimeoutError'))).toMatchObject({ code: 'timeout' });
+  });
+
+  it('SES: its own refusals are lasting even outside the mailer; every other SES 4xx but throttling is lasting for SendEmail', () => {
+    const aws = (code: string, status: number, message = code) => new AwsServiceError(code, message, status, 'r', 1, {});
+    // By name, wherever the error surfaces: these names are SES's alone.
+    expect(classifyProviderFailure(aws('MessageRejected', 400))).toMatchObject({ name: 'LastingError', provider: 'ses', code: 'MessageRejected', reason: 'invalid_request' });
+    expect(classifyProviderFailure(aws('MailFromDomainNotVerifiedException', 400))).toMatchObject({ name: 'LastingError', reason: 'permission' });
+    expect(classifyProviderFailure(aws('SendingPausedException', 400))).toMatchObject({ name: 'LastingError', reason: 'permission' });
+    // What SendEmail answers (the mailer's classification): a refused request is refused again.
+    expect(classifySesFailure(aws('BadRequestException', 400))).toMatchObject({ name: 'LastingError', provider: 'ses', reason: 'invalid_request', code: 'BadRequestException' });
+    expect(classifySesFailure(aws('NotFoundException', 404))).toMatchObject({ name: 'LastingError', reason: 'not_found' });
+    expect(classifySesFailure(aws('AccessDeniedException', 403))).toMatchObject({ name: 'LastingError', reason: 'permission' });
+    expect(classifySesFailure(aws('UnrecognizedClientException', 403))).toMatchObject({ name: 'LastingError', reason: 'credentials' });
+    expect(classifySesFailure(aws('InvalidSignatureException', 403))).toMatchObject({ name: 'LastingError', reason: 'credentials' });
+    // An outage stays transient, named for SES.
+    expect(classifySesFailure(aws('TooManyRequestsException', 429))).toMatchObject({ name: 'TransientError', provider: 'ses', code: 'rate_limited', status: 429 });
+    expect(classifySesFailure(aws('InternalFailure', 500))).toMatchObject({ name: 'TransientError', provider: 'ses', code: 'unavailable', status: 500 });
+    expect(classifySesFailure(new Error('bug'))).toBeUndefined();
+  });
+
+  it('tells a request the provider never saw (refused, unresolved) from one it may have acted on (reset, timeout)', () => {
+    const failed = (code: string) => new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) });
+    expect(neverReachedProvider(failed('ECONNREFUSED'))).toBe(true);
+    expect(neverReachedProvider(failed('ENOTFOUND'))).toBe(true);
+    expect(neverReachedProvider(classifyProviderFailure(failed('ECONNREFUSED')))).toBe(true);
+    expect(neverReachedProvider(failed('ECONNRESET'))).toBe(false);
+    expect(neverReachedProvider(failed('UND_ERR_SOCKET'))).toBe(false);
+    expect(neverReachedProvider(new DOMException('The operation timed out.', 'TimeoutError'))).toBe(false);
+    expect(neverReachedProvider(new Error('bug'))).toBe(false);
   });
 
   it('passes the two kinds through and leaves anything else unclassified', () => {

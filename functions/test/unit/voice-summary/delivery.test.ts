@@ -5,6 +5,8 @@ import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 import {
   createSummaryDelivery,
   deliveryReasons,
+  recordSummaryEmail,
+  summaryEmailRenderer,
   formatDuration,
   signSummaryBody,
   type DeliveryDeps,
@@ -53,17 +55,27 @@ describe('summary delivery', () => {
     expect(formatDuration(0)).toBe('0:00');
   });
 
-  it('e-mails the account address with the analysis and a link to the call', async () => {
-    const { call, calls, mails, delivery } = setup();
-    const attempts = await delivery.deliver(call, validSummary, { method: 'email', webhookUrl: '' });
-    expect(attempts).toMatchObject([{ method: 'email', attempt: 1, ok: true }]);
-    expect(mails).toHaveLength(1);
-    expect(mails[0]!.to).toBe(user.email);
-    expect(mails[0]!.subject).toBe('Call summary: +34600111222 (1:35)');
-    expect(mails[0]!.text).toContain(validSummary.quickSummary);
-    expect(mails[0]!.text).toContain('- Confirm the booking');
-    expect(mails[0]!.text).toContain(`https://app.example.com/voice-conversations/${call.id}`);
-    expect(await stored(calls, call.id)).toEqual(attempts);
+  it('renders the summary e-mail when the outbound-email worker sends it (issue 34): the stored analysis, in the owner’s language, with a link to the call', async () => {
+    const { call, calls, mails } = setup();
+    const render = summaryEmailRenderer({ calls, appUrl: 'https://app.example.com' });
+    const ref = { kind: 'call-summary' as const, userId: call.userId, subjectId: call.id };
+    const mail = (await render(ref, { email: user.email, language: 'en' }))!;
+    expect(mail.subject).toBe('Call summary: +34600111222 (1:35)');
+    expect(mail.text).toContain(validSummary.quickSummary);
+    expect(mail.text).toContain('- Confirm the booking');
+    expect(mail.text).toContain(`https://app.example.com/voice-conversations/${call.id}`);
+    expect((await render(ref, { email: user.email, language: 'es' }))!.subject).toBe('Resumen de llamada: +34600111222 (1:35)');
+    // Nothing to send once the call (or its completed summary) is gone; the delivery never e-mails by itself.
+    expect(await render({ ...ref, subjectId: 'GONE' }, { email: user.email, language: 'en' })).toBeNull();
+    expect(mails).toEqual([]);
+    // How each send ended joins the call's deliveries (attempt n = the n-th send).
+    const record = recordSummaryEmail({ calls });
+    await record(ref, { state: 'failed', reason: 'unavailable', tries: 8, resends: 0, at: '2026-03-01T10:50:00.000Z' });
+    await record(ref, { state: 'sent', tries: 1, resends: 1, at: '2026-03-01T11:00:00.000Z' });
+    expect(await stored(calls, call.id)).toEqual([
+      { method: 'email', attempt: 1, at: '2026-03-01T10:50:00.000Z', ok: false, error: deliveryReasons.emailFailed },
+      { method: 'email', attempt: 2, at: '2026-03-01T11:00:00.000Z', ok: true },
+    ]);
   });
 
   it('signs the webhook body with the HMAC header and records the success', async () => {
@@ -133,11 +145,6 @@ describe('summary delivery', () => {
     expect(await noWa.delivery.deliver(noWa.call, validSummary, { method: 'whatsapp', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.noWhatsApp }]);
     const noPhone = setup({ users: { get: async () => ({ ...user, phoneNumber: '' }) } });
     expect(await noPhone.delivery.deliver(noPhone.call, validSummary, { method: 'whatsapp', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.noProfilePhone }]);
-  });
-
-  it('records a failed e-mail instead of throwing', async () => {
-    const s = setup({ mailer: { send: async () => Promise.reject(new Error('SES down')) } });
-    expect(await s.delivery.deliver(s.call, validSummary, { method: 'email', webhookUrl: '' })).toMatchObject([{ ok: false, error: deliveryReasons.emailFailed }]);
   });
 });
 

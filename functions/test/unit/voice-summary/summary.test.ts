@@ -117,6 +117,12 @@ const noHandoff = async (): Promise<never> => {
   throw new Error('no handoff notice expected');
 };
 
+/** The outbound-email queue, recording what the job queued (issue 34). */
+function emailQueue() {
+  const queued: Array<{ kind: string; subjectId: string }> = [];
+  return { queued, emails: { queue: async (ref: { kind: 'call-summary' | 'notification'; userId: string; subjectId: string }) => (queued.push({ kind: ref.kind, subjectId: ref.subjectId }), null) } };
+}
+
 describe('processCallSummaryJob', () => {
   const noSettings = { get: async () => null };
 
@@ -130,6 +136,7 @@ describe('processCallSummaryJob', () => {
         ai: connector(new ScriptedModel([JSON.stringify(validSummary)])),
         settings: { get: async () => ({ summaryNotificationMethod: 'webhook', summaryWebhookUrl: 'https://example.com/hook' }) },
         delivery: { deliver: async (_c, s, t) => (delivered.push({ s, t }), []), notifyHandoff: noHandoff },
+        emails: emailQueue().emails,
       },
       { userId: call.userId, callId: call.id },
       { finalAttempt: false },
@@ -139,18 +146,23 @@ describe('processCallSummaryJob', () => {
     expect(delivered).toEqual([{ s: validSummary, t: { method: 'webhook', webhookUrl: 'https://example.com/hook' } }]);
   });
 
-  it('is idempotent: a finished analysis is not redone, a completed one never delivered is only delivered', async () => {
+  it('is idempotent: a finished analysis is not redone, a completed one never delivered is only delivered (by e-mail: queued, issue 34)', async () => {
     const model = new ScriptedModel([]);
     const failed = storedCall({ summaryStatus: 'failed', summaryError: 'x' });
     const completed = storedCall({ summaryStatus: 'completed', summary: validSummary, settings: { ...storedCall().settings, summaryNotificationMethod: 'email' } });
     const sent = storedCall({ summaryStatus: 'completed', summary: validSummary, deliveries: [{ method: 'email', attempt: 1, at: 'x', ok: true }] });
-    const calls = new MemoryCallRepository(failed, completed, sent);
+    const hooked = storedCall({ summaryStatus: 'completed', summary: validSummary, settings: { ...storedCall().settings, summaryNotificationMethod: 'webhook' } });
+    const calls = new MemoryCallRepository(failed, completed, sent, hooked);
     let deliveries = 0;
-    const deps = { calls, ai: connector(model), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff } };
+    const { queued, emails } = emailQueue();
+    const deps = { calls, ai: connector(model), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff }, emails };
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: failed.id }, { finalAttempt: false })).toMatchObject({ summaryStatus: 'failed', delivered: false });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: completed.id }, { finalAttempt: false })).toMatchObject({ delivered: true, resumed: true });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: sent.id }, { finalAttempt: false })).toMatchObject({ delivered: false });
+    expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: hooked.id }, { finalAttempt: false })).toMatchObject({ delivered: true, resumed: true });
     expect(model.requests).toHaveLength(0);
+    // The e-mail is queued (the queue keeps it to one send per call), never sent from the job.
+    expect(queued).toEqual([{ kind: 'call-summary', subjectId: completed.id }]);
     expect(deliveries).toBe(1);
   });
 
@@ -159,12 +171,14 @@ describe('processCallSummaryJob', () => {
     const invalid = storedCall({ settings: { ...storedCall().settings, summaryNotificationMethod: 'email' } });
     const calls = new MemoryCallRepository(active, invalid);
     let deliveries = 0;
-    const deps = { calls, ai: connector(new ScriptedModel(['bad', 'worse'])), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff } };
+    const { queued, emails } = emailQueue();
+    const deps = { calls, ai: connector(new ScriptedModel(['bad', 'worse'])), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff }, emails };
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: active.id }, { finalAttempt: false })).toEqual({ outcome: 'active' });
     expect(await processCallSummaryJob(deps, { userId: 'user-2', callId: invalid.id }, { finalAttempt: false })).toEqual({ outcome: 'missing' });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: invalid.id }, { finalAttempt: false })).toMatchObject({ summaryStatus: 'failed', delivered: false });
     expect((await calls.get('user-1', invalid.id))?.summaryError).toContain(summaryReasons.invalidOutput);
     expect(deliveries).toBe(0);
+    expect(queued).toEqual([]);
   });
 });
 
@@ -190,6 +204,7 @@ describe('processCallSummaryJob: the handoff stage (warm transfer)', () => {
         deliver: async () => (delivered++, []),
         notifyHandoff: async (_c: unknown, summary: unknown, channel: 'email' | 'whatsapp') => (notices.push({ summary, channel }), result),
       },
+      emails: emailQueue().emails,
     };
     return { calls, notices, delivered: () => delivered, out: processCallSummaryJob(deps, { userId: call.userId, callId: call.id, stage: 'handoff' }, { finalAttempt: false }) };
   }
