@@ -11,7 +11,8 @@
  *   confirm afterwards gives the one file;
  * - embeddings 429 once: retried, completed; 401: failed at once with the key reason (one request
  *   at the fake: no retries);
- * - reprocess of a URL, and the route's rules (only failed: 409; another user's: 404).
+ * - reprocess of a URL, and the route's rules (only failed: 409; another user's: 404); a page
+ *   that answered 503 twice is retried and completes.
  *
  * The stack is shared with the other files: every fault is scoped to this file's own users (their
  * id is in every object key), and a whole-service 'refuse' is left to the fault matrix, which runs
@@ -239,6 +240,13 @@ describe('documents that recover (issue 34)', () => {
     const done = await eventually(async () => ((await urlState())?.status === 'completed' ? urlState() : null), 20_000);
     expect(done).toMatchObject({ title: 'Hours' });
     expect(done.error).toBeUndefined();
+
+    // A page that answers 503 twice is retried on the schedule: completed, never failed.
+    const busy = await site.route({ path: '/busy', headers: { 'content-type': 'text/plain' }, body: 'We deliver within three days.', sequence: [{ status: 503 }, { status: 503 }] });
+    const [busyUrl] = await addUrls(user, agentId, [busy]);
+    const busyState = async () => (await call<AgentUrl[]>(user, 'GET', `/api/agents/${agentId}/urls`)).body.data?.find((u) => u._id === busyUrl!._id);
+    expect(await eventually(async () => ((await busyState())?.status !== 'pending' ? busyState() : null), 20_000)).toMatchObject({ status: 'completed' });
+    expect((await site.requests('/busy')).length).toBe(3);
 
     const again = await call(user, 'POST', `/api/agents/${agentId}/urls/${url!._id}/reprocess`);
     expect([again.status, again.body.message]).toEqual([409, agentMessages.urlNotFailed]);

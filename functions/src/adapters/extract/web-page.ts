@@ -3,7 +3,10 @@
  * re-checked on every redirect and at connect time). HTML goes through Readability (html.ts,
  * title kept); text/plain is taken as is; anything else is refused. Every way a page cannot be
  * used becomes a KnowledgeSourceError whose message the user sees next to the URL; the user can
- * fix the URL or press Refresh, so none of them is retried by the queue.
+ * fix the URL or press Refresh. Those a site's passing trouble explains (HTTP 408, 429 and 5xx, a
+ * timeout, a refused or reset connection, a DNS server that did not answer) are marked `passing`,
+ * so the queue retries them on its schedule before the reason is final (issue 34); an unknown
+ * name, a TLS error, too many redirects, 404 and the like are final at once.
  */
 import { KnowledgeSourceError, knowledgeMessages } from '../../domain/knowledge/errors.js';
 import {
@@ -43,12 +46,15 @@ export async function fetchWebPage(link: string, fetcher: Fetcher, options: WebP
     });
   } catch (error) {
     if (error instanceof OutboundBlockedError) throw new KnowledgeSourceError(error.message.startsWith('Blocked') ? error.message : knowledgeMessages.blocked);
-    if (error instanceof OutboundTimeoutError) throw new KnowledgeSourceError(knowledgeMessages.pageTimeout(Math.round(options.timeoutMs / 1000)));
+    if (error instanceof OutboundTimeoutError) throw new KnowledgeSourceError(knowledgeMessages.pageTimeout(Math.round(options.timeoutMs / 1000)), { passing: true });
     if (error instanceof OutboundTooLargeError) throw new KnowledgeSourceError(knowledgeMessages.pageTooLarge(Math.round(options.maxBytes / (1024 * 1024))));
-    if (error instanceof OutboundNetworkError) throw new KnowledgeSourceError(error.message || knowledgeMessages.pageUnreachable);
+    if (error instanceof OutboundNetworkError) throw new KnowledgeSourceError(error.message || knowledgeMessages.pageUnreachable, { passing: passingConnectionFailure(error) });
     throw error;
   }
-  if (response.status < 200 || response.status >= 300) throw new KnowledgeSourceError(knowledgeMessages.httpStatus(response.status));
+  if (response.status < 200 || response.status >= 300) {
+    const passing = response.status === 408 || response.status === 429 || response.status >= 500;
+    throw new KnowledgeSourceError(knowledgeMessages.httpStatus(response.status), { passing });
+  }
 
   const contentType = response.headers['content-type'] ?? '';
   const [rawType, ...params] = contentType.split(';');
@@ -61,6 +67,14 @@ export async function fetchWebPage(link: string, fetcher: Fetcher, options: WebP
   }
   if (TEXT_TYPES.has(type)) return { title: '', ...extractText(body, charset) };
   throw new KnowledgeSourceError(knowledgeMessages.unsupportedContentType(type || 'unknown'));
+}
+
+/** Connection failures a site recovers from (the guard keeps the socket error as the cause). */
+const PASSING_CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+function passingConnectionFailure(error: OutboundNetworkError): boolean {
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && PASSING_CONNECTION_CODES.has(code);
 }
 
 function looksLikeHtml(body: Uint8Array): boolean {

@@ -14,7 +14,8 @@
  *   bomb, no text, HTTP 404, blocked address, unsupported type, too long; the user's OpenAI key
  *   refused (401)): the source is marked failed at once with the reason written for the user, and
  *   the job succeeds (no retry). Chunks of an earlier successful ingestion are kept (a refresh
- *   that fails does not wipe the knowledge).
+ *   that fails does not wipe the knowledge). A page that answered 408/429/5xx, timed out or
+ *   dropped the connection is retried on the schedule first, then fails with its reason.
  * - No active ChatGPT integration, or embeddings failing for another reason retrying cannot fix
  *   (unknown model, refused request): chunks are stored WITHOUT vectors (keyword retrieval still
  *   finds them), the source completes and a warning is logged.
@@ -204,7 +205,11 @@ export function createKnowledgeIngestion(deps: KnowledgeIngestDeps) {
       chunkCount = pieces.length;
       withVectors = vectors !== null;
     } catch (error) {
-      if (error instanceof KnowledgeSourceError) return fail(error.message);
+      if (error instanceof KnowledgeSourceError) {
+        // A site that was down or slow gets the schedule's tries before its reason is final.
+        if (error.passing && !delivery.finalAttempt) throw error;
+        return fail(error.message);
+      }
       if (delivery.finalAttempt) {
         // The schedule is spent: say whether it was an outage (worth reprocessing later) or not.
         const reason = classifyProviderFailure(error) instanceof TransientError ? knowledgeMessages.storageUnavailable : UNEXPECTED_FAILURE;

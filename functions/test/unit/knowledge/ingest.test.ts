@@ -340,6 +340,16 @@ describe('URL ingestion', () => {
     expect(record(h, 'url', 'u2')).toMatchObject({ status: 'failed', error: knowledgeMessages.noTextOnPage });
   });
 
+  it('retries a page that was down (passing) and fails it with the page\'s reason only on the last try (issue 34)', async () => {
+    addUrl(h, 'u1', 'https://acme.example/busy');
+    h.pages.set('https://acme.example/busy', new KnowledgeSourceError(knowledgeMessages.httpStatus(503), { passing: true }));
+
+    await expect(h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'u1' }, once)).rejects.toThrow('The page returned HTTP 503');
+    expect(record(h, 'url', 'u1').status).toBe('pending');
+    expect(await h.ingestion.scrapeUrl({ userId: U, agentId: A, urlId: 'u1' }, last)).toBe('failed');
+    expect(record(h, 'url', 'u1')).toMatchObject({ status: 'failed', error: 'The page returned HTTP 503' });
+  });
+
   it('on refresh keeps the chunks (and the version) when the text did not change, and replaces them when it did', async () => {
     const link = 'https://acme.example/hours';
     addUrl(h, 'u1', link);

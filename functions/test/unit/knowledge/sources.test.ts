@@ -86,6 +86,20 @@ describe('fetchWebPage', () => {
     );
   });
 
+  it('marks what a site recovers from as passing (retried on the schedule first), and the rest as final (issue 34)', async () => {
+    const passing = async (result: Promise<unknown>) => ((await result.catch((e: unknown) => e)) as KnowledgeSourceError).passing;
+    const socket = (code: string) => new OutboundNetworkError(`Connection to x.example failed`, { cause: Object.assign(new Error(code), { code }) });
+    for (const status of [408, 429, 500, 502, 503]) expect(await passing(fetchWebPage('https://x.example/a', page('text/html', 'busy', status))), String(status)).toBe(true);
+    expect(await passing(fetchWebPage('https://x.example/', failing(new OutboundTimeoutError('timed out'))))).toBe(true);
+    for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EAI_AGAIN']) expect(await passing(fetchWebPage('https://x.example/', failing(socket(code)))), code).toBe(true);
+
+    for (const status of [400, 401, 403, 404, 410]) expect(await passing(fetchWebPage('https://x.example/a', page('text/html', 'no', status))), String(status)).toBe(false);
+    expect(await passing(fetchWebPage('https://nope.invalid/', failing(socket('ENOTFOUND'))))).toBe(false);
+    expect(await passing(fetchWebPage('https://x.example/', failing(new OutboundNetworkError('Too many redirects (more than 5)'))))).toBe(false);
+    expect(await passing(fetchWebPage('https://x.example/', failing(new OutboundTooLargeError('big'))))).toBe(false);
+    expect(await passing(fetchWebPage('http://10.0.0.5/', failing(new OutboundBlockedError('Blocked: 10.0.0.5 is a private address'))))).toBe(false);
+  });
+
   it('lets unexpected errors through (the queue retries them)', async () => {
     await expect(fetchWebPage('https://x.example/', failing(new TypeError('bug')))).rejects.toThrow(TypeError);
   });
