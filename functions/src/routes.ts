@@ -138,9 +138,10 @@ export const routeGroups = {
   },
   conversations: {
     entry: 'src/handlers/conversations.ts',
-    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, delete',
+    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, answer waiting messages, delete',
     // queue:outbound-email: an owner's escalation alerts by e-mail (issue 17), queued (issue 34: no SES client here).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
+    // queue:whatsapp-inbound: "Answer waiting messages" (issue 34).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'queue:whatsapp-inbound'],
   },
   notifications: {
     entry: 'src/handlers/notifications.ts',
@@ -378,6 +379,9 @@ export const routes = [
   // A person's reply, also from an external system with an API key (issue 17: it pauses the AI too).
   { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'userOrApiKey' },
   { method: 'POST', path: '/api/conversations/{id}/resume-ai', group: 'conversations', auth: 'user' },
+  // Issue 34: the customers' messages the model could not answer, answered now (one conversation's, or all).
+  { method: 'POST', path: '/api/conversations/answer-waiting', group: 'conversations', auth: 'user' },
+  { method: 'POST', path: '/api/conversations/{id}/answer-waiting', group: 'conversations', auth: 'user' },
   { method: 'GET', path: '/api/inbox-settings', group: 'inbox-settings', auth: 'user' },
   { method: 'PUT', path: '/api/inbox-settings', group: 'inbox-settings', auth: 'user' },
   // Notifications (issue 17: escalation alerts)

@@ -2,21 +2,34 @@
  * Wires the conversations and messages groups: the conversation and message repositories
  * (DynamoDB), replies sent on WhatsApp (the integration record + the secret box for the user's
  * connection, the Graph API client over fetch) and the plan's message usage. Nothing else: no agent runtime, no
- * OpenAI, no queues (the inbound worker wires those).
+ * OpenAI (the inbound worker wires those); the one queue is whatsapp-inbound's "Answer waiting
+ * messages" job (issue 34), sent only by that route.
  */
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { logger } from '../adapters/logger.js';
 import { config } from '../config.js';
 import { createConversationService } from '../domain/conversations/service.js';
+import { createWaitingAnswers } from '../domain/conversations/waiting.js';
 import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
-import { conversationRepository, inboxSettingsRepository, messageRepository } from './conversations.js';
+import { conversationRepository, inboxSettingsRepository, messageRepository, waitingReplies } from './conversations.js';
 import { integrationHealth } from './integration-health.js';
 import { escalationAlerts } from './notifications.js';
+import { waitingAnswerQueue } from './queues.js';
 import { usageService } from './usage.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
+
+/** "Answer waiting messages" (issue 34): the conversations' messages the model could not answer, queued for the inbound worker. */
+export const waitingAnswers = once(() =>
+  createWaitingAnswers({
+    conversations: conversationRepository(),
+    store: waitingReplies(),
+    queue: waitingAnswerQueue(),
+    inboxSettings: inboxSettingsRepository(),
+  }),
+);
 
 export const conversationService = once(() =>
   createConversationService({
@@ -32,5 +45,7 @@ export const conversationService = once(() =>
     contactNames: new DynamoContactNames(documentClient(), config().TABLE_NAME),
     newId: () => newId(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
+    // The board's "Answer waiting messages" banner (issue 34).
+    waiting: waitingAnswers(),
   }),
 );

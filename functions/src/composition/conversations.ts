@@ -4,6 +4,7 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
 import { DynamoInboxSettingsRepository } from '../adapters/dynamo/inbox-settings.js';
 import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
+import { DynamoWaitingReplies } from '../adapters/dynamo/waiting-replies.js';
 import type { ConversationRepository, InboxSettingsRepository, MessageRepository } from '../domain/conversations/ports.js';
 import { once } from '../lib/once.js';
 
@@ -13,3 +14,5 @@ const conversations = once(() => new DynamoConversationRepository(documentClient
 export const messageRepository = (): MessageRepository => messages();
 export const conversationRepository = (): ConversationRepository => conversations();
 export const inboxSettingsRepository = once((): InboxSettingsRepository => new DynamoInboxSettingsRepository(documentClient(), config().TABLE_NAME));
+/** Customers' messages that got no answer, and the provider incidents (issue 34, domain/conversations/waiting.ts). */
+export const waitingReplies = once(() => new DynamoWaitingReplies(documentClient(), config().TABLE_NAME));

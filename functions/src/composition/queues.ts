@@ -6,6 +6,7 @@ import { queueUrl } from '../config.js';
 import { sqsService } from '../adapters/aws/sqs.js';
 import { SqsJobQueue } from '../adapters/aws/sqs-jobs.js';
 import type { KnowledgeJobs } from '../domain/agents/repository.js';
+import type { WaitingAnswerQueue } from '../domain/conversations/waiting.js';
 import type { CallSummaryQueue } from '../domain/voice/ports.js';
 import type { InboundJobQueue } from '../domain/whatsapp/webhook.js';
 import { once } from '../lib/once.js';
@@ -27,4 +28,9 @@ export const callSummaryQueue = (): CallSummaryQueue => ({
 export const whatsappInboundQueue = (): InboundJobQueue => ({
   enqueue: (job) => jobQueue().send('whatsapp-inbound', [job]),
   enqueueAll: (jobs) => jobQueue().send('whatsapp-inbound', jobs),
+});
+
+/** whatsapp-inbound, "Answer waiting messages" (issue 34): one job per conversation. */
+export const waitingAnswerQueue = (): WaitingAnswerQueue => ({
+  answerWaiting: (userId, conversationIds) => jobQueue().send('whatsapp-inbound', conversationIds.map((conversationId) => ({ userId, answerWaiting: { conversationId } }))),
 });

@@ -9,13 +9,14 @@ import { DynamoConversationRepository } from '../adapters/dynamo/conversations.j
 import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
 import { logger } from '../adapters/logger.js';
 import { S3InboundBodyStore } from '../adapters/whatsapp/inbound-bodies.js';
+import { createNoAnswer } from '../domain/conversations/waiting.js';
 import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnector } from './ai.js';
 import { contactService } from './contacts.js';
-import { inboxSettingsRepository } from './conversations.js';
+import { inboxSettingsRepository, waitingReplies } from './conversations.js';
 import { integrationHealth } from './integration-health.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { escalationAlerts } from './notifications.js';
@@ -44,6 +45,9 @@ export const inboundPipeline = once(() => {
     alerts: escalationAlerts(),
     inboxSettings: inboxSettingsRepository(),
     recordUnanswered: unansweredRecorder(),
+    // A message the model could not answer waits with a marker, the owner told once per outage; "Answer waiting messages" runs here too (issue 34).
+    noAnswer: createNoAnswer({ store: waitingReplies(), incidents: waitingReplies(), alerts: escalationAlerts(), onError: (message, error) => logger.warn(message, { error: error as Error }) }),
+    waiting: waitingReplies(),
     // A token Meta refused flags the WhatsApp integration and notifies the owner once (issue 34).
     health: integrationHealth(),
     connection: whatsappCredentials,

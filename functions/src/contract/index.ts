@@ -11,6 +11,7 @@ export * from './integration-health.js';
 export * from './agents.js';
 export * from './whatsapp.js';
 export * from './whatsapp-templates.js';
+export * from './no-answer.js';
 export * from './voice.js';
 export * from './apply-contact.js';
 export * from './dashboard.js';

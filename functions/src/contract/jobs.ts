@@ -61,14 +61,24 @@ const parkedKey = /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/* @_
  * INBOUND_BODY_PREFIX (1-day lifecycle); the worker reads and then deletes it (and refuses a
  * message with neither). `receivedAt`: ISO time the webhook acknowledged the delivery.
  */
-export const whatsappInboundJob = /* @__PURE__ */ z.object({
+export const whatsappDeliveryJob = /* @__PURE__ */ z.object({
   userId: id,
   integrationId: id,
   receivedAt: text,
   body: /* @__PURE__ */ z.optional(text),
   bodyKey: /* @__PURE__ */ z.optional(parkedKey),
 });
-type InboundFields = Omit<z.infer<typeof whatsappInboundJob>, 'body' | 'bodyKey'>;
+/**
+ * whatsapp-inbound, the other job (issue 34): "Answer waiting messages" for one conversation of
+ * the user (its messages the model could not answer; domain/conversations/waiting.ts).
+ */
+export const whatsappAnswerWaitingJob = /* @__PURE__ */ z.object({
+  userId: id,
+  answerWaiting: /* @__PURE__ */ z.object({ conversationId: id }),
+});
+export type WhatsAppAnswerWaitingJob = z.infer<typeof whatsappAnswerWaitingJob>;
+export const whatsappInboundJob = /* @__PURE__ */ z.union([whatsappAnswerWaitingJob, whatsappDeliveryJob]);
+type InboundFields = Omit<z.infer<typeof whatsappDeliveryJob>, 'body' | 'bodyKey'>;
 /** What the webhook queues: exactly one of body / bodyKey (the worker refuses a message with neither). */
 export type QueuedInboundJob = InboundFields & ({ body: string; bodyKey?: undefined } | { body?: undefined; bodyKey: string });
 /** A delivery with its body at hand (a parked piece once read back): what the inbound pipeline processes. */

@@ -3,7 +3,7 @@
  * kept apart from the request schemas so that bundle does not load zod and its locale.
  */
 
-export const NOTIFICATION_KINDS = ['conversation_escalated', 'call_escalated', 'integration_needs_attention'] as const;
+export const NOTIFICATION_KINDS = ['conversation_escalated', 'call_escalated', 'integration_needs_attention', 'messages_waiting'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface AppNotification {
@@ -11,12 +11,16 @@ export interface AppNotification {
   kind: NotificationKind;
   /**
    * The conversation id (conversation_escalated), the call id (call_escalated), or the integration
-   * type (integration_needs_attention, issue 34).
+   * type (integration_needs_attention, issue 34), or the provider whose failure left customers'
+   * messages unanswered (messages_waiting, issue 34: 'openai').
    */
   subjectId: string;
   /** The contact's name; for integration_needs_attention the integration's product name. */
   contactName: string;
-  /** The escalation's reason as written; for integration_needs_attention a reason key (contract/integration-health.ts). */
+  /**
+   * The escalation's reason as written; for integration_needs_attention a reason key
+   * (contract/integration-health.ts); for messages_waiting a NoAnswerReason key (contract/no-answer.ts).
+   */
   reason: string;
   createdAt: string;
   readAt: string | null;

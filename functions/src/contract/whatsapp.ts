@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import './zod-locale.js';
 import { looksLikePhone } from './phone.js';
 import type { IntegrationHealthReason } from './integration-health.js';
+import type { ConversationNoAnswer, NoAnswerMarker } from './no-answer.js';
 
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
@@ -215,6 +216,8 @@ export interface Conversation {
   closedAt: string | null;
   escalatedAt: string | null;
   messageCount: number;
+  /** Customer messages that got no answer (the model was unavailable, issue 34), waiting for "Answer waiting messages"; null when none. */
+  noAnswer?: ConversationNoAnswer | null;
 }
 
 export interface ConversationStats {
@@ -229,6 +232,8 @@ export interface ConversationStats {
 export interface ConversationOverview {
   conversationsByStatus: { active: Conversation[]; closed: Conversation[]; requires_human: Conversation[] };
   stats: ConversationStats;
+  /** Conversations of the account with messages waiting for an answer (issue 34), whatever the date filter. */
+  waitingConversations?: number;
 }
 
 export interface ConversationMessage {
@@ -247,10 +252,15 @@ export interface ConversationMessage {
   sentBy?: 'agent' | 'human';
 }
 
+/** A message as a conversation's detail shows it: a customer's message that got no answer carries the marker (issue 34). */
+export interface ConversationDetailMessage extends ConversationMessage {
+  noAnswer?: NoAnswerMarker;
+}
+
 /** GET /api/conversations/{id} data. */
 export interface ConversationDetail {
   conversation: Conversation;
-  messages: ConversationMessage[];
+  messages: ConversationDetailMessage[];
 }
 
 /**

@@ -1,4 +1,4 @@
-/** /api/conversations (the WhatsApp board, a conversation with its messages, changes, escalation, human reply — also with an API key —, return to AI, templates). */
+/** /api/conversations (the WhatsApp board, a conversation with its messages, changes, escalation, human reply — also with an API key —, return to AI, templates, answer waiting messages). */
 import {
   escalateRequest,
   humanReplyRequest,
@@ -8,7 +8,7 @@ import {
   whatsappMessages,
 } from '../contract/whatsapp.js';
 import { sendTemplateRequest, templateMessages } from '../contract/whatsapp-templates.js';
-import { conversationService } from '../composition/conversation-api.js';
+import { conversationService, waitingAnswers } from '../composition/conversation-api.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
@@ -51,6 +51,15 @@ export const routes: RouteTable = {
     message: whatsappMessages.aiResumed,
     data: await conversationService().resumeAi(req.userId(), req.params.id ?? ''),
   }),
+  // "Answer waiting messages" (issue 34): 202 when answers were queued.
+  'POST /api/conversations/answer-waiting': async (req) => {
+    const { message, data } = await waitingAnswers().answerAll(req.userId());
+    return { status: data.queued > 0 ? 202 : 200, message, data };
+  },
+  'POST /api/conversations/{id}/answer-waiting': async (req) => {
+    const { message, data } = await waitingAnswers().answerConversation(req.userId(), req.params.id ?? '');
+    return { status: data.queued > 0 ? 202 : 200, message, data };
+  },
   'DELETE /api/conversations/{id}': async (req) => {
     await conversationService().remove(req.userId(), req.params.id ?? '');
     return { message: whatsappMessages.conversationDeleted };

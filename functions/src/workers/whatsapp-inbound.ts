@@ -4,16 +4,24 @@
  * signature check). Stores the messages, lets the agent answer, applies the
  * delivery statuses (domain/whatsapp/inbound.ts). A failure is reported for its record only
  * (partial batch failures); the retry resumes: stored messages are not stored twice, a reply this
- * queue message had claimed is taken over by its own retry (owner = the SQS message id).
+ * queue message had claimed is taken over by its own retry (owner = the SQS message id). The
+ * other job of the queue answers a conversation's waiting messages (issue 34, inbound.ts answerWaiting).
  */
 import { logger } from '../adapters/logger.js';
 import { inboundBodies, inboundPipeline } from '../composition/whatsapp-inbound.js';
 import { sqsWorker } from './sqs-worker.js';
 
-export const handler = sqsWorker('whatsapp-inbound', async (job, record) => {
+export const handler = sqsWorker('whatsapp-inbound', async (job, record, delivery) => {
+  if ('answerWaiting' in job) {
+    // "Answer waiting messages" for one conversation (issue 34).
+    const answered = await inboundPipeline().answerWaiting(job.userId, job.answerWaiting.conversationId, record.messageId, delivery);
+    logger.info('whatsapp-inbound waiting messages answered', { messageId: record.messageId, userId: job.userId, messages: answered.map((m) => m.outcome) });
+    return;
+  }
   if (job.body === undefined && job.bodyKey === undefined) throw new Error('whatsapp-inbound message without body or bodyKey');
   const body = job.body ?? (await inboundBodies().get(job.bodyKey!));
-  const outcome = await inboundPipeline().process({ userId: job.userId, integrationId: job.integrationId, receivedAt: job.receivedAt, body }, record.messageId);
+  // On the job's last try a model still failing leaves its message waiting, visibly (issue 34), instead of failing the job.
+  const outcome = await inboundPipeline().process({ userId: job.userId, integrationId: job.integrationId, receivedAt: job.receivedAt, body }, record.messageId, delivery);
   // Processed (wamids claimed): the parked body is no longer needed; the bucket's lifecycle is the fallback.
   if (job.bodyKey) await inboundBodies().delete(job.bodyKey).catch((error: unknown) => logger.warn('Parked inbound body not deleted', { error: error as Error, key: job.bodyKey }));
   logger.info('whatsapp-inbound delivery processed', {

@@ -10,6 +10,7 @@
  * message is read/deleted by id with one GetItem.
  */
 import type { InboxSettings } from '../../contract/inbox.js';
+import type { NoAnswerMarker, NoAnswerReason } from '../../contract/no-answer.js';
 import type { WhatsAppTemplate } from '../../contract/whatsapp-templates.js';
 import type {
   ConversationLastMessage,
@@ -65,6 +66,11 @@ export interface StoredConversation {
   assignee?: string | null;
   /** Customer messages since the owner last opened it (atomic ADD per inbound message); absent = 0. */
   unreadCount?: number;
+  /** Ids of its customer messages that got no answer and wait for the answer action (issue 34, waiting.ts); absent = none. */
+  noAnswerIds?: ReadonlySet<string>;
+  /** Why the latest of them got none, and when (absent with noAnswerIds). */
+  noAnswerReason?: NoAnswerReason;
+  noAnswerAt?: string;
 }
 
 /** A message as stored: the API's Message with our own id, the contact always known, and bookkeeping. */
@@ -76,6 +82,8 @@ export interface StoredMessage extends Omit<Message, '_id' | 'contactId'> {
   createdAt: string;
   /** Retries of a failed outgoing message (POST /api/messages/{id}/retry). */
   retryCount?: number;
+  /** A customer's message that got no answer (issue 34, waiting.ts): removed once it is answered. */
+  noAnswer?: NoAnswerMarker;
 }
 
 /** What a failed send keeps besides its text: the provider's code and our reason key (StoredMessage.errorCode / errorReason). */
@@ -204,8 +212,11 @@ export interface ConversationRepository {
 // ---------------------------------------------------------------------------------------------
 // Messages
 
-/** Idempotency state of an inbound wamid: stored, a reply being produced, or fully handled. */
-export type InboundState = 'received' | 'replying' | 'handled';
+/**
+ * Idempotency state of an inbound wamid: stored, a reply being produced, fully handled, or waiting
+ * (issue 34: no answer could be sent; only the answer action takes it again, waiting.ts).
+ */
+export type InboundState = 'received' | 'replying' | 'handled' | 'waiting';
 
 export interface InboundInsertResult {
   /** False when this wamid was already stored (Meta redelivered it). */

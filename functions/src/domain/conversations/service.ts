@@ -15,6 +15,7 @@ import {
   type AssigneeFilterParam,
   type ConversationDateFilter,
   type ConversationDetail,
+  type ConversationDetailMessage,
   type ConversationMessage,
   type ConversationOverview,
   type ConversationStats,
@@ -69,6 +70,8 @@ export interface ConversationServiceDeps {
   onError?: (message: string, error: unknown) => void;
   /** The owner's alert when a conversation is escalated (issue 17); never throws. Absent = no alert. */
   alerts?: EscalationAlerts;
+  /** How many conversations have messages waiting for an answer (issue 34, waiting.ts); absent = 0. */
+  waiting?: { count(userId: string): Promise<number> };
 }
 
 /** Cards per board column (the board shows the newest activity first). */
@@ -115,6 +118,7 @@ export function toConversation(
     closedAt: c.closedAt,
     escalatedAt: c.escalatedAt,
     messageCount: c.messageCount,
+    noAnswer: c.noAnswerIds?.size ? { reason: c.noAnswerReason ?? 'unavailable', at: c.noAnswerAt ?? c.lastMessageAt, count: c.noAnswerIds.size } : null,
   };
 }
 
@@ -158,6 +162,11 @@ export function toConversationMessage(m: StoredMessage): ConversationMessage {
     ...(m.errorReason ? { errorReason: m.errorReason } : {}),
     ...(m.sentBy ? { sentBy: m.sentBy } : {}),
   };
+}
+
+/** A message of the conversation's detail: with the "no answer sent" marker of a customer's message (issue 34). */
+export function toDetailMessage(m: StoredMessage): ConversationDetailMessage {
+  return { ...toConversationMessage(m), ...(m.noAnswer ? { noAnswer: m.noAnswer } : {}) };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -367,13 +376,14 @@ export function createConversationService(deps: ConversationServiceDeps) {
       const filter = assigneeFilter(userId, assignee);
       const column = (status: ConversationStatus) =>
         deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT, filter).then((list) => named(userId, list, view));
-      const [active, closed, requiresHuman, stats] = await Promise.all([
+      const [active, closed, requiresHuman, stats, waitingConversations] = await Promise.all([
         column('active'),
         column('closed'),
         column('requires_human'),
         deps.conversations.stats(userId),
+        deps.waiting ? deps.waiting.count(userId) : 0,
       ]);
-      return { conversationsByStatus: { active, closed, requires_human: requiresHuman }, stats };
+      return { conversationsByStatus: { active, closed, requires_human: requiresHuman }, stats, waitingConversations };
     },
 
     async list(userId: string, query: { status?: ConversationStatus; search: string; page: number; limit: number; assignee?: AssigneeFilterParam }) {
@@ -412,7 +422,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
         (conversation.unreadCount ?? 0) > 0 ? deps.conversations.markRead(userId, id) : undefined,
       ]);
       const [shown] = await named(userId, [{ ...conversation, unreadCount: 0 }], toView);
-      return { conversation: shown!, messages: messages.map(toConversationMessage) };
+      return { conversation: shown!, messages: messages.map(toDetailMessage) };
     },
 
     async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }): Promise<Conversation> {

@@ -8,6 +8,7 @@
  */
 import type { InboxSettings } from '../../contract/inbox.js';
 import { integrationHealthReasons, isIntegrationHealthReason, type IntegrationHealthReason } from '../../contract/integration-health.js';
+import { isNoAnswerReason, type NoAnswerReason } from '../../contract/no-answer.js';
 import type { NotificationKind } from '../../contract/notifications.js';
 import { catalogue } from '../i18n/messages.js';
 import type { OutboundEmails } from './emails.js';
@@ -42,9 +43,10 @@ const LABELS: Record<Language, { subject: Record<NotificationKind, (name: string
       conversation_escalated: (n) => `Conversation escalated: ${n}`,
       call_escalated: (n) => `Call escalated: ${n}`,
       integration_needs_attention: (n) => `${n} needs attention`,
+      messages_waiting: () => 'Customer messages were not answered',
     },
     reason: 'Reason',
-    open: { conversation_escalated: 'Open the conversation', call_escalated: 'Open the call', integration_needs_attention: 'Open Integrations' },
+    open: { conversation_escalated: 'Open the conversation', call_escalated: 'Open the call', integration_needs_attention: 'Open Integrations', messages_waiting: 'Answer waiting messages' },
     unknown: 'Unknown contact',
   },
   es: {
@@ -52,9 +54,10 @@ const LABELS: Record<Language, { subject: Record<NotificationKind, (name: string
       conversation_escalated: (n) => `Conversación escalada: ${n}`,
       call_escalated: (n) => `Llamada escalada: ${n}`,
       integration_needs_attention: (n) => `${n} requiere atención`,
+      messages_waiting: () => 'Mensajes de clientes sin responder',
     },
     reason: 'Motivo',
-    open: { conversation_escalated: 'Abrir la conversación', call_escalated: 'Abrir la llamada', integration_needs_attention: 'Abrir Integraciones' },
+    open: { conversation_escalated: 'Abrir la conversación', call_escalated: 'Abrir la llamada', integration_needs_attention: 'Abrir Integraciones', messages_waiting: 'Responder mensajes pendientes' },
     unknown: 'Contacto desconocido',
   },
 };
@@ -70,8 +73,27 @@ const integrationReasonWords = catalogue<Readonly<Record<IntegrationHealthReason
   twilio_credentials_invalid: 'Twilio rechazó el Account SID o el auth token: puede que el token se haya cambiado.',
 });
 
-/** A notification's reason as the owner reads it: an escalation's as written, an integration's in words. */
+/** Why customers' messages were not answered (issue 34, messages_waiting; the UI's are in the notifications' i18n). */
+const noAnswerWords = catalogue<Readonly<Record<NoAnswerReason, string>>>(
+  {
+    unavailable: 'The AI model could not be reached, so the agent sent no answer. When it is back, answer the waiting messages from Conversations.',
+    credentials: 'The AI provider refused the API key, so the agent sent no answer. Fix the key in Integrations, then answer the waiting messages from Conversations.',
+    permission: 'The API key may not use the AI model, so the agent sent no answer. Check the ChatGPT integration, then answer the waiting messages from Conversations.',
+    not_found: 'The AI model was not found, so the agent sent no answer. Choose another model in Integrations, then answer the waiting messages from Conversations.',
+    invalid_request: 'The AI model refused the request, so the agent sent no answer. Answer the waiting messages from Conversations.',
+  },
+  {
+    unavailable: 'No se pudo contactar con el modelo de IA, así que el agente no envió respuesta. Cuando vuelva, responde los mensajes pendientes desde Conversaciones.',
+    credentials: 'El proveedor de IA rechazó la clave de API, así que el agente no envió respuesta. Corrige la clave en Integraciones y responde los mensajes pendientes desde Conversaciones.',
+    permission: 'La clave de API no puede usar el modelo de IA, así que el agente no envió respuesta. Revisa la integración de ChatGPT y responde los mensajes pendientes desde Conversaciones.',
+    not_found: 'No se encontró el modelo de IA, así que el agente no envió respuesta. Elige otro modelo en Integraciones y responde los mensajes pendientes desde Conversaciones.',
+    invalid_request: 'El modelo de IA rechazó la petición, así que el agente no envió respuesta. Responde los mensajes pendientes desde Conversaciones.',
+  },
+);
+
+/** A notification's reason as the owner reads it: an escalation's as written, an integration's and unanswered messages' in words. */
 function reasonText(n: Pick<StoredNotification, 'kind' | 'reason'>, language: string | undefined): string {
+  if (n.kind === 'messages_waiting' && isNoAnswerReason(n.reason)) return noAnswerWords(language)[n.reason];
   return n.kind === 'integration_needs_attention' && isIntegrationHealthReason(n.reason) ? integrationReasonWords(language)[n.reason] : n.reason;
 }
 
@@ -81,6 +103,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
 export function alertLink(appUrl: string, n: Pick<StoredNotification, 'kind' | 'subjectId'>): string {
   const base = appUrl.replace(/\/+$/, '');
   if (n.kind === 'integration_needs_attention') return `${base}/integrations`;
+  // The board with its "Answer waiting messages" banner (issue 34).
+  if (n.kind === 'messages_waiting') return `${base}/conversations?waiting=1`;
   return n.kind === 'call_escalated' ? `${base}/voice-conversations/${encodeURIComponent(n.subjectId)}` : `${base}/conversations?open=${encodeURIComponent(n.subjectId)}`;
 }
 

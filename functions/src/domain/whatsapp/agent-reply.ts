@@ -10,7 +10,7 @@ import { integrationHealthReasons, type IntegrationHealth } from '../../contract
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
 import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
-import { type AiConnector, ModelError } from '../ai/ports.js';
+import type { AiConnector } from '../ai/ports.js';
 import {
   lastMessageOf,
   type ConversationAgentRef,
@@ -24,6 +24,8 @@ import {
 import { aiPausedAt, humanSinceOf } from '../conversations/takeover.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
+import { classifyProviderFailure, LastingError } from '../retry.js';
+import type { NoAnswer } from '../conversations/waiting.js';
 import { credentialFailureOf, type IntegrationHealthReports } from '../integrations/health.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { RecordUnanswered } from '../knowledge/unanswered.js';
@@ -53,6 +55,12 @@ export interface AgentReplyDeps {
   alerts?: EscalationAlerts;
   /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
   recordUnanswered?: RecordUnanswered;
+  /**
+   * A message the model could not answer is marked and waits, the owner told once per incident;
+   * an answer ends the incident (issue 34). Absent: such a failure is thrown (the job retries,
+   * then dead-letters).
+   */
+  noAnswer?: Pick<NoAnswer, 'unanswered' | 'answered'>;
   /** A send refused for the token flags the WhatsApp integration, one that works clears it (issue 34; never throws). Absent = not reported. */
   health?: IntegrationHealthReports;
   /** The user's WhatsApp connection (token opened), or null when not connected. */
@@ -67,18 +75,25 @@ export interface AgentReplyDeps {
   onError?: (message: string, error: unknown) => void;
 }
 
-/** human_answering: a person took the conversation over (takeover.ts): the message is stored, the AI stays quiet. */
-export type ReplyOutcome = 'not_active' | 'human_answering' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'model_failed';
+/**
+ * human_answering: a person took the conversation over (takeover.ts): the message is stored, the
+ * AI stays quiet. waiting: the model could not answer (issue 34): the message keeps a "no answer
+ * sent" marker and waits for the answer action (conversations/waiting.ts).
+ */
+export type ReplyOutcome = 'not_active' | 'human_answering' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'waiting';
 
-/** A failure worth a retry of the queue message (the SQS redelivery resumes where it stopped). */
-export class RetryableInboundError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'RetryableInboundError';
-  }
+export interface AnswerOptions {
+  /**
+   * The queue job's last try (Delivery.finalAttempt): a model failure that may pass is no longer
+   * thrown for a retry; the message waits, visibly (issue 34).
+   */
+  finalAttempt?: boolean;
+  /** A waiting message answered later (the answer action): the agent reads the conversation before it, not after. */
+  waiting?: boolean;
 }
 
-const RETRYABLE_MODEL_ERRORS = new Set(['rate_limit', 'timeout', 'unavailable']);
+/** The provider behind the agent's model: its incident is per account (conversations/waiting.ts). */
+export const MODEL_PROVIDER = 'openai';
 const HISTORY_LIMIT = 20;
 
 function agentRef(agent: AgentWithChildren): ConversationAgentRef {
@@ -113,7 +128,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
 
   return {
     /** Decides and sends the agent's answer to `message` (the reply claim is held). */
-    async answer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer): Promise<ReplyOutcome> {
+    async answer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer, options: AnswerOptions = {}): Promise<ReplyOutcome> {
       if (conversation.status !== 'active' && conversation.status !== 'requires_human') return 'not_active';
       if (conversation.status === 'requires_human' || conversation.aiPaused) {
         // Escalated before the takeover was stored and with no time to count from: it waits for a person.
@@ -187,7 +202,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
           userId,
           agent,
           connection,
-          history: historyTurns(history, message, historyLimit),
+          // A waiting message is answered with what came before it (a later message may have been answered since).
+          history: historyTurns(options.waiting ? history.filter((h) => h.id < message.id) : history, message, historyLimit),
           message: agentTextOf(message),
           deadline: now() + (deps.replyBudgetMs ?? 60_000),
           now,
@@ -195,13 +211,21 @@ export function createAgentReply(deps: AgentReplyDeps) {
         });
       } catch (error) {
         await deps.usage.release(userId, 'messages', 1);
-        if (error instanceof ModelError && RETRYABLE_MODEL_ERRORS.has(error.kind)) {
-          throw new RetryableInboundError(`Model ${error.kind}: the reply is retried`, { cause: error });
-        }
-        onError('The agent could not answer a WhatsApp message', error);
-        return 'model_failed';
+        // A model failure is never a processed reply (issue 34): retried on the queue's schedule
+        // while it may pass (a TransientError keeps the provider's Retry-After), else the message
+        // waits with a marker and the owner is told.
+        const failure = classifyProviderFailure(error);
+        const lasting = failure instanceof LastingError ? failure : undefined;
+        if ((!lasting && !options.finalAttempt) || !deps.noAnswer) throw failure ?? error;
+        onError(`The agent could not answer a WhatsApp message (${lasting ? lasting.reason : 'retries exhausted'}): it waits for an answer`, error);
+        await deps.noAnswer.unanswered(userId, message, MODEL_PROVIDER, lasting ? lasting.reason : 'unavailable');
+        return 'waiting';
       }
-      await deps.recordUnanswered?.(userId, agent._id, answer.unanswered, { channel: 'whatsapp', conversationId: conversation.id });
+      await Promise.all([
+        deps.recordUnanswered?.(userId, agent._id, answer.unanswered, { channel: 'whatsapp', conversationId: conversation.id }),
+        // The model answered: an outage it was in is over for this account.
+        deps.noAnswer?.answered(userId, MODEL_PROVIDER),
+      ]);
 
       // A person took the conversation over while the model was writing (their reply or an
       // escalation paused the AI): the agent's answer would talk over them, so it is dropped.

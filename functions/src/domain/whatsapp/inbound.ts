@@ -10,16 +10,36 @@
  * - agent-reply.ts: the agent's answer when one is due, sent through the Graph API and stored,
  *   with the plan's usage and escalation;
  * - apply-status.ts: delivery statuses, forward only.
+ *
+ * A message the model could not answer (issue 34) waits with a marker (agent-reply.ts,
+ * conversations/waiting.ts); `answerWaiting` is the job of "Answer waiting messages": the
+ * conversation's waiting messages claimed one by one and answered in order.
  */
+import type { StoredConversation } from '../conversations/ports.js';
+import type { WaitingReplyStore } from '../conversations/waiting.js';
 import type { WhatsAppInboundJob } from './ports.js';
 import { createAgentReply, type AgentReplyDeps, type ReplyOutcome } from './agent-reply.js';
 import { applyStatus, type ApplyStatusDeps } from './apply-status.js';
 import { parseDelivery, type ParsedChange, type ParsedInboundMessage } from './parse-delivery.js';
 import { createInboundStore, type InboundStoreDeps } from './store-inbound.js';
 
-export type InboundDeps = InboundStoreDeps & AgentReplyDeps & Omit<ApplyStatusDeps, 'messages'>;
+export type InboundDeps = InboundStoreDeps &
+  AgentReplyDeps &
+  Omit<ApplyStatusDeps, 'messages'> & {
+    /** The waiting messages' claims and markers (issue 34); required by answerWaiting only. */
+    waiting?: Pick<WaitingReplyStore, 'claimWaiting' | 'markWaiting' | 'clearWaiting' | 'forgetConversation'>;
+  };
 
 export type MessageOutcome = 'duplicate' | 'busy' | ReplyOutcome;
+
+/** The queue delivery a job runs in (workers/sqs-worker.ts Delivery). */
+export interface JobDelivery {
+  /** The job's last try: a model failure leaves the message waiting instead of failing the job. */
+  finalAttempt: boolean;
+}
+
+/** Outcomes that settle a waiting message: answered, or a reply stored as failed where the owner sees it. */
+const SETTLED: ReadonlySet<ReplyOutcome> = new Set(['replied', 'send_failed', 'limit']);
 
 export interface DeliveryOutcome {
   messages: Array<{ wamid: string; outcome: MessageOutcome; conversationId?: string }>;
@@ -28,24 +48,33 @@ export interface DeliveryOutcome {
 
 export function createInboundPipeline(deps: InboundDeps) {
   const onError = deps.onError ?? (() => undefined);
+  const now = deps.now ?? Date.now;
+  const leaseMs = deps.replyLeaseMs ?? 60_000;
   const store = createInboundStore(deps);
   const replies = createAgentReply(deps);
 
   /** `last`: nothing of the delivery comes after this message, so its counters are written beside its last writes. */
-  async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string, last: boolean) {
+  async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string, last: boolean, delivery: JobDelivery) {
     const stored = await store.store(job.userId, change, m, owner);
     if (stored.state !== 'claimed') return { outcome: stored.state, conversationId: stored.conversationId };
-    const outcome = await replies.answer(job.userId, stored.conversation, stored.message, m.customer);
-    await Promise.all([stored.recorded, deps.messages.finishInbound(job.userId, m.wamid), last ? deps.messages.flushCounters?.() : undefined]);
+    const outcome = await replies.answer(job.userId, stored.conversation, stored.message, m.customer, { finalAttempt: delivery.finalAttempt });
+    await Promise.all([
+      stored.recorded,
+      // A waiting message's wamid was left waiting (for the answer action), not handled.
+      outcome === 'waiting' ? undefined : deps.messages.finishInbound(job.userId, m.wamid),
+      last ? deps.messages.flushCounters?.() : undefined,
+    ]);
     return { outcome, conversationId: stored.conversation.id };
   }
+
+  const customerOf = (c: StoredConversation) => ({ waId: c.customerWaId, phone: c.customerPhone, name: c.customerName });
 
   return {
     /**
      * Processes one delivery. `owner` identifies the queue message (its SQS message id): a retry of
      * the same queue message resumes a reply its crashed predecessor had claimed.
      */
-    async process(job: WhatsAppInboundJob, owner: string): Promise<DeliveryOutcome> {
+    async process(job: WhatsAppInboundJob, owner: string, delivery: JobDelivery = { finalAttempt: false }): Promise<DeliveryOutcome> {
       const changes = parseDelivery(job.body, job.receivedAt);
       const outcome: DeliveryOutcome = { messages: [], statuses: [] };
       if (!changes) {
@@ -57,7 +86,7 @@ export function createInboundPipeline(deps: InboundDeps) {
           // Messages of one delivery in order (a customer's burst is answered in the order written).
           for (const m of change.messages) {
             const last = change === changes.at(-1) && m === change.messages.at(-1) && change.statuses.length === 0;
-            const r = await handleMessage(job, change, m, owner, last);
+            const r = await handleMessage(job, change, m, owner, last, delivery);
             outcome.messages.push({ wamid: m.wamid, ...r });
           }
           for (const s of change.statuses) outcome.statuses.push({ wamid: s.wamid, result: await applyStatus(deps, job.userId, s) });
@@ -67,6 +96,44 @@ export function createInboundPipeline(deps: InboundDeps) {
         await deps.messages.flushCounters?.();
       }
       return outcome;
+    },
+
+    /**
+     * "Answer waiting messages" for one conversation (issue 34): each waiting message, oldest first,
+     * claimed (so a second job answers none twice) and answered with the conversation before it.
+     * Answered (or its reply stored as failed): its marker goes. Still unanswerable (the model is
+     * down again: marked anew on the last try; a person took over meanwhile): it keeps waiting.
+     */
+    async answerWaiting(userId: string, conversationId: string, owner: string, delivery: JobDelivery = { finalAttempt: false }): Promise<Array<{ messageId: string; outcome: MessageOutcome }>> {
+      const waiting = deps.waiting;
+      if (!waiting) throw new Error('answerWaiting needs the waiting store');
+      const first = await deps.conversations.get(userId, conversationId);
+      const ids = [...(first?.noAnswerIds ?? [])].sort();
+      if (!first || ids.length === 0) {
+        await waiting.forgetConversation(userId, conversationId);
+        return [];
+      }
+      const results: Array<{ messageId: string; outcome: MessageOutcome }> = [];
+      try {
+        for (const id of ids) {
+          const message = await deps.messages.get(userId, id);
+          if (!message) continue;
+          if (!message.noAnswer || !(await waiting.claimWaiting(userId, message.waMessageId, owner, now(), leaseMs))) {
+            results.push({ messageId: id, outcome: 'busy' });
+            continue;
+          }
+          // Read again for each message: the previous answer moved it, or a person took it over meanwhile.
+          const conversation = (await deps.conversations.get(userId, conversationId)) ?? first;
+          const outcome = await replies.answer(userId, conversation, message, customerOf(conversation), { finalAttempt: delivery.finalAttempt, waiting: true });
+          if (SETTLED.has(outcome)) await waiting.clearWaiting(userId, message);
+          // Not answered and not marked anew: back to waiting, as it was.
+          else if (outcome !== 'waiting') await waiting.markWaiting(userId, message, message.noAnswer);
+          results.push({ messageId: id, outcome });
+        }
+      } finally {
+        await deps.messages.flushCounters?.();
+      }
+      return results;
     },
   };
 }

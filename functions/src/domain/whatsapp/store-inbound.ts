@@ -94,7 +94,8 @@ export function createInboundStore(deps: InboundStoreDeps) {
       // A new message is stored and claimed for the reply in one conditional write.
       const stored = await deps.messages.insertInbound(userId, inbound, { owner, now: storedAt, leaseMs });
       if (!stored.isNew) {
-        if (stored.state === 'handled') {
+        // Handled, or waiting for the answer action (issue 34): a redelivery has nothing to answer.
+        if (stored.state === 'handled' || stored.state === 'waiting') {
           await linking;
           return { state: 'duplicate', conversationId: stored.message.conversationId };
         }

@@ -8,7 +8,9 @@ import type { AgentWithChildren } from '../../../src/domain/agents/ports.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
 import type { ConversationActivity, ConversationRepository, MessageRepository, StoredConversation, StoredMessage } from '../../../src/domain/conversations/ports.js';
 import { LimitExceededError } from '../../../src/domain/errors.js';
-import { RetryableInboundError, agentTextOf, createAgentReply, historyTurns, type AgentReplyDeps } from '../../../src/domain/whatsapp/agent-reply.js';
+import { agentTextOf, createAgentReply, historyTurns, type AgentReplyDeps } from '../../../src/domain/whatsapp/agent-reply.js';
+import type { NoAnswerReason } from '../../../src/contract/no-answer.js';
+import { LastingError, TransientError } from '../../../src/domain/retry.js';
 import { GraphError, type GraphClient } from '../../../src/domain/whatsapp/ports.js';
 import { agent, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply } from '../runtime/fakes.js';
 import { conversation, message } from '../conversations-service/fakes.js';
@@ -187,14 +189,67 @@ describe('agent reply', () => {
     expect(usage).toEqual({ used: 1, released: 1 });
   });
 
-  it('a busy or unreachable model is retried through the queue; other model failures are given up', async () => {
+  it('a busy or unreachable model is retried through the queue with its Retry-After; never a processed reply (issue 34)', async () => {
     const conv = active();
-    const busy = setup({ model: new ScriptedModel([new ModelError('rate_limit', 'slow down')]) });
-    const broken = setup({ model: new ScriptedModel([new ModelError('auth', 'bad key')]) });
+    const busy = setup({ model: new ScriptedModel([new ModelError('rate_limit', 'slow down', 20)]) });
+    const down = setup({ model: new ScriptedModel([new ModelError('unavailable', 'Provider error (500)')]) });
+    const noAnswer = recordingNoAnswer();
 
-    await expect(busy.replies.answer('u1', conv, message(conv), CUSTOMER)).rejects.toBeInstanceOf(RetryableInboundError);
-    expect(await broken.replies.answer('u1', conv, message(conv), CUSTOMER)).toBe('model_failed');
-    expect(busy.usage).toEqual({ used: 1, released: 1 });
-    expect(broken.usage).toEqual({ used: 1, released: 1 });
+    const thrown = await busy.replies.answer('u1', conv, message(conv), CUSTOMER).catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(TransientError);
+    expect(thrown).toMatchObject({ provider: 'openai', code: 'rate_limited', retryAfterSeconds: 20 });
+    await expect(createAgentReply({ ...down.deps, noAnswer }).answer('u1', conv, message(conv), CUSTOMER)).rejects.toBeInstanceOf(TransientError);
+    expect(noAnswer.marked).toEqual([]);
+    expect([busy.usage, down.usage]).toEqual([
+      { used: 1, released: 1 },
+      { used: 1, released: 1 },
+    ]);
+    expect([...busy.sends, ...busy.stored, ...down.sends, ...down.stored]).toEqual([]);
+  });
+
+  it('on the last try the message waits with the marker instead (the owner told by noAnswer); a lasting failure waits at once, with its reason', async () => {
+    const conv = active();
+    const down = setup({ model: new ScriptedModel([new ModelError('timeout', 'slow')]) });
+    const refused = setup({ model: new ScriptedModel([new ModelError('auth', 'API key rejected (401)')]) });
+    const noAnswer = recordingNoAnswer();
+    const asked = message(conv, { body: 'Do you open on Saturday?' });
+
+    expect(await createAgentReply({ ...down.deps, noAnswer }).answer('u1', conv, asked, CUSTOMER, { finalAttempt: true })).toBe('waiting');
+    expect(await createAgentReply({ ...refused.deps, noAnswer }).answer('u1', conv, asked, CUSTOMER)).toBe('waiting');
+    expect(noAnswer.marked).toEqual([
+      { userId: 'u1', messageId: asked.id, provider: 'openai', reason: 'unavailable' },
+      { userId: 'u1', messageId: asked.id, provider: 'openai', reason: 'credentials' },
+    ]);
+    expect(noAnswer.ended).toEqual([]);
+    expect([...down.sends, ...down.stored, ...refused.sends, ...refused.stored]).toEqual([]);
+    expect(refused.usage).toEqual({ used: 1, released: 1 });
+    // Without the waiting store the failure is thrown, never swallowed: the job retries, then dead-letters.
+    await expect(refused.replies.answer('u1', conv, asked, CUSTOMER)).rejects.toBeInstanceOf(LastingError);
+  });
+
+  it('an answer ends the account’s model incident; a waiting message is answered with what came before it', async () => {
+    const conv = active();
+    const model = new ScriptedModel([textReply('Yes, from 10')]);
+    const ok = setup({ model });
+    const noAnswer = recordingNoAnswer();
+    const before = message(conv, { id: `${conv.id}-01J00000000000000000000001`, body: 'Hello' });
+    const asked = message(conv, { id: `${conv.id}-01J00000000000000000000002`, body: 'Saturday?' });
+    const later = message(conv, { id: `${conv.id}-01J00000000000000000000003`, body: 'Answered since' });
+    const replies = createAgentReply({ ...ok.deps, noAnswer, messages: { ...ok.deps.messages, recent: async () => [before, asked, later] } });
+
+    expect(await replies.answer('u1', conv, asked, CUSTOMER, { waiting: true })).toBe('replied');
+    expect(noAnswer.ended).toEqual(['u1 openai']);
+    expect(model.requests[0]!.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Hello', 'Saturday?']);
   });
 });
+
+function recordingNoAnswer() {
+  const marked: { userId: string; messageId: string; provider: string; reason: NoAnswerReason }[] = [];
+  const ended: string[] = [];
+  return {
+    marked,
+    ended,
+    unanswered: async (userId: string, m: StoredMessage, provider: string, reason: NoAnswerReason) => void marked.push({ userId, messageId: m.id, provider, reason }),
+    answered: async (userId: string, provider: string) => void ended.push(`${userId} ${provider}`),
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * Customers' messages that got no answer (issue 34 item 3: nothing dropped silently).
+ *
+ * While the model's failures may pass, the inbound job is retried on the queue's schedule and
+ * nothing visible changes. When they do not (the job's last try, or a LastingError such as a
+ * refused key), the channel calls `unanswered()`: the message keeps a "no answer sent" marker
+ * with a reason key (NoAnswerReason: 'unavailable' or the LastingError's reason), its conversation
+ * lists it as waiting, the account lists the conversation, and the owner is told once per
+ * incident — an incident is one provider failing for one account, from its first unanswered
+ * message until the provider answers again (`answered()`): twenty messages failing in one outage
+ * raise one notification (keyed by the incident's start).
+ *
+ * "Answer waiting messages" (createWaitingAnswers): one conversation's, or every waiting
+ * conversation's, queued as one whatsapp-inbound job per conversation; the job claims each
+ * waiting message (its wamid: waiting → replying, so a second call or job answers nothing twice)
+ * and the agent answers it with the conversation before it as context; an answered message loses
+ * its marker. Refused while a person answers the conversation (the AI stays quiet then), once the
+ * 24-hour window has closed, or when the conversation is closed.
+ *
+ * Storage (the store port; adapters/dynamo/waiting-replies.ts, ACCESS-PATTERNS.md): the marker on
+ * the message, `noAnswerIds` (a set) on the conversation, the account's waiting conversations,
+ * the incident per account and provider.
+ */
+import { INBOX_DEFAULTS } from '../../contract/inbox.js';
+import { noAnswerMessages, type AnswerWaitingResult, type NoAnswerMarker, type NoAnswerReason } from '../../contract/no-answer.js';
+import { whatsappMessages } from '../../contract/whatsapp-messages.js';
+import { ConflictError, NotFoundError } from '../errors.js';
+import type { EscalationAlerts } from '../notifications/ports.js';
+import type { LastingReason } from '../retry.js';
+import type { ConversationRepository, InboxSettingsRepository, StoredConversation, StoredMessage } from './ports.js';
+import { insideWindow } from './service.js';
+import { takeoverView } from './takeover.js';
+
+/** Every LastingError reason is a NoAnswerReason (the marker keeps the queue core's reason as it is). */
+type Compatible<A extends B, B> = A;
+export type LastingNoAnswerReason = Compatible<LastingReason, NoAnswerReason>;
+
+export interface WaitingReplyStore {
+  /**
+   * The message got no answer: its marker, its wamid `waiting` (the reply claim given up: only the
+   * answer action takes it again), its id on the conversation's waiting list with the reason, and
+   * the conversation on the account's list. Idempotent; nothing when the conversation is gone.
+   */
+  markWaiting(userId: string, message: StoredMessage, marker: NoAnswerMarker): Promise<void>;
+  /** Takes the answer of a waiting message: its wamid from waiting (or this owner's, or an expired claim) to replying. */
+  claimWaiting(userId: string, waMessageId: string, owner: string, now: number, leaseMs: number): Promise<boolean>;
+  /**
+   * The waiting message is dealt with (answered, or its reply stored as failed where the owner sees
+   * it): marker removed, wamid handled, off the conversation's list — and the conversation off the
+   * account's list when it has no other.
+   */
+  clearWaiting(userId: string, message: StoredMessage): Promise<void>;
+  /** The account's conversations with waiting messages (may name some that no longer have any: see forgetConversation). */
+  waitingConversations(userId: string): Promise<string[]>;
+  /** Takes the conversation off the account's list, unless it has waiting messages (again). */
+  forgetConversation(userId: string, conversationId: string): Promise<void>;
+}
+
+export interface ProviderIncidentStore {
+  /** Opens the account's incident with the provider unless one is open; answers when the open one began. */
+  open(userId: string, provider: string, reason: NoAnswerReason, at: string): Promise<{ openedAt: string }>;
+  /** The provider answered again: the incident is over (the next failure opens a new one). */
+  close(userId: string, provider: string): Promise<void>;
+}
+
+/** Where "answer waiting messages" goes: one whatsapp-inbound job per conversation (composition/). */
+export interface WaitingAnswerQueue {
+  answerWaiting(userId: string, conversationIds: readonly string[]): Promise<void>;
+}
+
+/** What the owner's notification names the provider (the product they connected). */
+const PROVIDER_NAMES: Readonly<Record<string, string>> = { openai: 'ChatGPT' };
+
+/** Containers remember a closed incident this long, so a reply does not delete it every time (one write per user per minute at most). */
+export const CLOSED_INCIDENT_MEMORY_MS = 60_000;
+const MEMORY_CAP = 10_000;
+
+export interface NoAnswerDeps {
+  store: Pick<WaitingReplyStore, 'markWaiting'>;
+  incidents: ProviderIncidentStore;
+  /** The owner's notification (in-app, and the e-mail when their settings allow). Never throws. */
+  alerts?: EscalationAlerts;
+  now?: () => number;
+  onError?: (message: string, error: unknown) => void;
+}
+
+export function createNoAnswer(deps: NoAnswerDeps) {
+  const now = deps.now ?? Date.now;
+  const onError = deps.onError ?? (() => undefined);
+  /** `${userId} ${provider}` → the incident closed at (epoch ms) by this container. */
+  const closed = new Map<string, number>();
+
+  return {
+    /**
+     * `message` got no answer because `provider` failed (`reason`): marked and listed as waiting
+     * (throws when that fails: the job is retried), then the owner told once per incident (a
+     * failure there is logged: the marker stands).
+     */
+    async unanswered(userId: string, message: StoredMessage, provider: string, reason: NoAnswerReason): Promise<void> {
+      const at = new Date(now()).toISOString();
+      await deps.store.markWaiting(userId, message, { reason, at });
+      closed.delete(`${userId} ${provider}`);
+      try {
+        const { openedAt } = await deps.incidents.open(userId, provider, reason, at);
+        await deps.alerts?.escalated(userId, {
+          kind: 'messages_waiting',
+          subjectId: provider,
+          contactName: PROVIDER_NAMES[provider] ?? provider,
+          reason,
+          // One notification per incident: every message of the outage names the same start.
+          occurrence: openedAt,
+        });
+      } catch (error) {
+        onError('The owner could not be told about unanswered messages; the messages are marked', error);
+      }
+    },
+
+    /** `provider` answered for the account: its incident (if one is open) is over. Never throws. */
+    async answered(userId: string, provider: string): Promise<void> {
+      const key = `${userId} ${provider}`;
+      const at = closed.get(key);
+      if (at !== undefined && now() - at < CLOSED_INCIDENT_MEMORY_MS) return;
+      try {
+        await deps.incidents.close(userId, provider);
+        if (closed.size >= MEMORY_CAP) closed.clear();
+        closed.set(key, now());
+      } catch (error) {
+        onError('The provider incident could not be closed', error);
+      }
+    },
+  };
+}
+
+export type NoAnswer = ReturnType<typeof createNoAnswer>;
+
+// ---------------------------------------------------------------------------------------------
+// "Answer waiting messages"
+
+export interface WaitingAnswersDeps {
+  conversations: Pick<ConversationRepository, 'get' | 'getMany'>;
+  store: Pick<WaitingReplyStore, 'waitingConversations' | 'forgetConversation'>;
+  queue: WaitingAnswerQueue;
+  /** The idle hours after which the AI takes a conversation back (issue 17); INBOX_DEFAULTS when absent. */
+  inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
+  now?: () => Date;
+}
+
+export interface AnswerWaitingOutcome {
+  message: string;
+  data: AnswerWaitingResult;
+}
+
+const waitingCount = (c: StoredConversation) => c.noAnswerIds?.size ?? 0;
+
+export function createWaitingAnswers(deps: WaitingAnswersDeps) {
+  const now = deps.now ?? (() => new Date());
+
+  /** Why the AI may not answer the conversation now (null: it may). */
+  function refusal(c: StoredConversation, aiResumeAfterHours: number, at: Date): string | null {
+    if (c.status === 'closed' || c.status === 'archived') return noAnswerMessages.notOpen;
+    if (takeoverView(c, aiResumeAfterHours, at).answeredBy === 'human') return noAnswerMessages.takenOver;
+    if (!insideWindow(c.lastInboundAt, at)) return whatsappMessages.windowClosed;
+    return null;
+  }
+
+  const hours = async (userId: string) => (deps.inboxSettings ? await deps.inboxSettings.get(userId) : INBOX_DEFAULTS).aiResumeAfterHours;
+
+  /** The account's conversations that really wait (the list's stale entries are dropped from it). */
+  async function waitingOf(userId: string): Promise<StoredConversation[]> {
+    const ids = await deps.store.waitingConversations(userId);
+    if (ids.length === 0) return [];
+    const found = await deps.conversations.getMany(userId, ids);
+    const waiting = found.filter((c) => waitingCount(c) > 0);
+    const stale = ids.filter((id) => !waiting.some((c) => c.id === id));
+    await Promise.all(stale.map((id) => deps.store.forgetConversation(userId, id)));
+    return waiting;
+  }
+
+  return {
+    /** One conversation's waiting messages answered (404 for an id not the caller's; 409 when the AI may not answer it). */
+    async answerConversation(userId: string, id: string): Promise<AnswerWaitingOutcome> {
+      const conversation = await deps.conversations.get(userId, id);
+      if (!conversation) throw new NotFoundError(whatsappMessages.conversationNotFound);
+      const messages = waitingCount(conversation);
+      if (messages === 0) return { message: noAnswerMessages.nothingWaiting, data: { queued: 0, messages: 0, skipped: 0 } };
+      const refused = refusal(conversation, await hours(userId), now());
+      if (refused) throw new ConflictError(refused);
+      await deps.queue.answerWaiting(userId, [conversation.id]);
+      return { message: noAnswerMessages.answering, data: { queued: 1, messages, skipped: 0 } };
+    },
+
+    /** Every waiting conversation the AI may answer now; the others are counted as skipped. */
+    async answerAll(userId: string): Promise<AnswerWaitingOutcome> {
+      const [waiting, aiResumeAfterHours] = await Promise.all([waitingOf(userId), hours(userId)]);
+      const at = now();
+      const ready = waiting.filter((c) => refusal(c, aiResumeAfterHours, at) === null);
+      if (ready.length > 0) await deps.queue.answerWaiting(userId, ready.map((c) => c.id));
+      const messages = ready.reduce((n, c) => n + waitingCount(c), 0);
+      return {
+        message: ready.length > 0 ? noAnswerMessages.answering : noAnswerMessages.nothingWaiting,
+        data: { queued: ready.length, messages, skipped: waiting.length - ready.length },
+      };
+    },
+
+    /** How many conversations wait (the board's banner). */
+    async count(userId: string): Promise<number> {
+      return (await waitingOf(userId)).length;
+    },
+  };
+}
+
+export type WaitingAnswers = ReturnType<typeof createWaitingAnswers>;

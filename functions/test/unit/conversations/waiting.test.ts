@@ -1,0 +1,154 @@
+/**
+ * Customers' messages that got no answer (domain/conversations/waiting.ts, issue 34) over memory
+ * ports: the owner told once per incident (an incident ends when the model answers again), and
+ * "Answer waiting messages" refusing what the AI may not answer.
+ */
+import { describe, expect, it } from 'vitest';
+import type { NoAnswerMarker, NoAnswerReason } from '../../../src/contract/no-answer.js';
+import { noAnswerMessages } from '../../../src/contract/no-answer.js';
+import { whatsappMessages } from '../../../src/contract/whatsapp.js';
+import type { StoredConversation, StoredMessage } from '../../../src/domain/conversations/ports.js';
+import { CLOSED_INCIDENT_MEMORY_MS, createNoAnswer, createWaitingAnswers, type ProviderIncidentStore } from '../../../src/domain/conversations/waiting.js';
+import { ConflictError, NotFoundError } from '../../../src/domain/errors.js';
+import type { EscalationAlert } from '../../../src/domain/notifications/ports.js';
+import { conversation, hoursAgo, message, NOW } from '../conversations-service/fakes.js';
+
+class MemoryIncidents implements ProviderIncidentStore {
+  readonly open_ = new Map<string, string>();
+  closes = 0;
+  async open(userId: string, provider: string, _reason: NoAnswerReason, at: string) {
+    const key = `${userId} ${provider}`;
+    if (!this.open_.has(key)) this.open_.set(key, at);
+    return { openedAt: this.open_.get(key)! };
+  }
+  async close(userId: string, provider: string) {
+    this.closes++;
+    this.open_.delete(`${userId} ${provider}`);
+  }
+}
+
+function noAnswerSetup() {
+  let clock = NOW.getTime();
+  const marked: { id: string; marker: NoAnswerMarker }[] = [];
+  const alerts: EscalationAlert[] = [];
+  const incidents = new MemoryIncidents();
+  const noAnswer = createNoAnswer({
+    store: { markWaiting: async (_u: string, m: StoredMessage, marker: NoAnswerMarker) => void marked.push({ id: m.id, marker }) },
+    incidents,
+    alerts: { escalated: async (_u, alert) => void alerts.push(alert) },
+    now: () => clock,
+  });
+  return { noAnswer, marked, alerts, incidents, tick: (ms: number) => (clock += ms) };
+}
+
+describe('no answer: the owner told once per incident', () => {
+  it('twenty messages failing in one outage name one incident; an answer ends it and the next failure opens another', async () => {
+    const { noAnswer, marked, alerts, incidents, tick } = noAnswerSetup();
+    const conv = conversation();
+
+    for (let i = 0; i < 20; i++) {
+      await noAnswer.unanswered('u1', message(conv), 'openai', 'unavailable');
+      tick(1000);
+    }
+    expect(marked).toHaveLength(20);
+    expect(marked[0]!.marker).toEqual({ reason: 'unavailable', at: NOW.toISOString() });
+    // Every alert names the incident's start: the notification store keeps one per key.
+    expect(new Set(alerts.map((a) => `${a.kind}#${a.subjectId}#${a.occurrence}`))).toEqual(new Set([`messages_waiting#openai#${NOW.toISOString()}`]));
+    expect(alerts[0]).toMatchObject({ contactName: 'ChatGPT', reason: 'unavailable' });
+
+    await noAnswer.answered('u1', 'openai');
+    tick(1000);
+    await noAnswer.unanswered('u1', message(conv), 'openai', 'credentials');
+    expect(new Set(alerts.map((a) => a.occurrence)).size).toBe(2);
+    expect(alerts.at(-1)).toMatchObject({ reason: 'credentials' });
+    expect(incidents.closes).toBe(1);
+  });
+
+  it('a container remembers a closed incident for a minute: replies do not delete it every time; a failure here forgets that', async () => {
+    const { noAnswer, incidents, tick } = noAnswerSetup();
+    const conv = conversation();
+
+    await noAnswer.answered('u1', 'openai');
+    await noAnswer.answered('u1', 'openai');
+    expect(incidents.closes).toBe(1);
+    tick(CLOSED_INCIDENT_MEMORY_MS);
+    await noAnswer.answered('u1', 'openai');
+    expect(incidents.closes).toBe(2);
+    await noAnswer.unanswered('u1', message(conv), 'openai', 'unavailable');
+    await noAnswer.answered('u1', 'openai');
+    expect(incidents.closes).toBe(3);
+    expect(incidents.open_.size).toBe(0);
+  });
+
+  it('a failed notification leaves the message marked (logged); a failed mark is thrown (the job retries)', async () => {
+    const errors: string[] = [];
+    const conv = conversation();
+    const told = createNoAnswer({
+      store: { markWaiting: async () => undefined },
+      incidents: { open: async () => Promise.reject(new Error('DynamoDB down')), close: async () => undefined },
+      onError: (m) => void errors.push(m),
+    });
+    await told.unanswered('u1', message(conv), 'openai', 'unavailable');
+    expect(errors).toHaveLength(1);
+
+    const unmarked = createNoAnswer({ store: { markWaiting: async () => Promise.reject(new Error('DynamoDB down')) }, incidents: new MemoryIncidents() });
+    await expect(unmarked.unanswered('u1', message(conv), 'openai', 'unavailable')).rejects.toThrow('DynamoDB down');
+  });
+});
+
+describe('answer waiting messages', () => {
+  function setup(conversations: StoredConversation[], listed = conversations.map((c) => c.id)) {
+    const queued: string[][] = [];
+    const forgotten: string[] = [];
+    const byId = new Map(conversations.map((c) => [c.id, c]));
+    const answers = createWaitingAnswers({
+      conversations: {
+        get: async (_u, id) => byId.get(id) ?? null,
+        getMany: async (_u, ids) => ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
+      },
+      store: { waitingConversations: async () => listed, forgetConversation: async (_u, id) => void forgotten.push(id) },
+      queue: { answerWaiting: async (_u, ids) => void queued.push([...ids]) },
+      now: () => NOW,
+    });
+    return { answers, queued, forgotten };
+  }
+  const waiting = (over: Partial<StoredConversation> = {}, n = 1) =>
+    conversation({ noAnswerIds: new Set(Array.from({ length: n }, (_, i) => `m${i}`)), noAnswerReason: 'unavailable', noAnswerAt: hoursAgo(1), ...over });
+
+  it('queues one conversation’s waiting messages; nothing waiting is a no-op; an unknown id is 404', async () => {
+    const two = waiting({}, 2);
+    const none = conversation();
+    const { answers, queued } = setup([two, none]);
+
+    expect(await answers.answerConversation('u1', two.id)).toEqual({ message: noAnswerMessages.answering, data: { queued: 1, messages: 2, skipped: 0 } });
+    expect(await answers.answerConversation('u1', none.id)).toEqual({ message: noAnswerMessages.nothingWaiting, data: { queued: 0, messages: 0, skipped: 0 } });
+    await expect(answers.answerConversation('u1', 'NOPE')).rejects.toBeInstanceOf(NotFoundError);
+    expect(queued).toEqual([[two.id]]);
+  });
+
+  it('refuses while a person answers, once the 24-hour window closed, and on a closed conversation', async () => {
+    const human = waiting({ status: 'requires_human', escalatedAt: hoursAgo(1), humanAt: hoursAgo(1), aiPaused: true });
+    const old = waiting({ lastInboundAt: hoursAgo(25) });
+    const closed = waiting({ status: 'closed', closedAt: hoursAgo(1) });
+    const { answers, queued } = setup([human, old, closed]);
+
+    const refusal = (id: string) => answers.answerConversation('u1', id).catch((e: unknown) => e);
+    expect(await refusal(human.id)).toEqual(new ConflictError(noAnswerMessages.takenOver));
+    expect(await refusal(old.id)).toEqual(new ConflictError(whatsappMessages.windowClosed));
+    expect(await refusal(closed.id)).toEqual(new ConflictError(noAnswerMessages.notOpen));
+    expect(queued).toEqual([]);
+  });
+
+  it('all: the ones the AI may answer are queued in one go, the others counted as skipped, stale entries forgotten', async () => {
+    const a = waiting({}, 2);
+    const b = waiting();
+    const human = waiting({ aiPaused: true, humanAt: hoursAgo(1) });
+    const answered = conversation();
+    const { answers, queued, forgotten } = setup([a, b, human, answered], [a.id, b.id, human.id, answered.id, 'GONE']);
+
+    expect(await answers.answerAll('u1')).toEqual({ message: noAnswerMessages.answering, data: { queued: 2, messages: 3, skipped: 1 } });
+    expect(queued).toEqual([[a.id, b.id]]);
+    expect(forgotten.sort()).toEqual([answered.id, 'GONE'].sort());
+    expect(await answers.count('u1')).toBe(3);
+  });
+});
