@@ -3,8 +3,12 @@
  * their status (GET /api/integrations), plus 'More integrations coming soon'. WhatsApp Business
  * ChatGPT and Twilio Voice open their modals (the Twilio card and modal also link to /voice-settings).
  * A card whose setup is not offered shows the 'Contact support' badge and a disabled 'Not Available'.
+ * An integration whose credentials were refused (issue 34) shows 'Needs attention', the reason with
+ * the provider's code, and how to fix it.
  */
 import { useState, type ReactNode } from 'react';
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -16,6 +20,7 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AddCircleOutline from '@mui/icons-material/AddCircleOutline';
+import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import PhoneInTalkOutlined from '@mui/icons-material/PhoneInTalkOutlined';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import SupportAgentOutlined from '@mui/icons-material/SupportAgentOutlined';
@@ -35,6 +40,7 @@ import { WhatsAppDialog } from './WhatsAppDialog';
 import type { IntegrationDialogName } from './dialog/names';
 import { textOf } from './secretForm';
 import { apiErrorText } from '../../shared/apiTexts';
+import { healthFixText, healthLine } from '../../shared/integrationHealth';
 
 function StatusChip({ connected }: { connected: boolean }) {
   const { t } = useTranslation();
@@ -64,9 +70,29 @@ interface IntegrationCardProps {
   children?: ReactNode;
 }
 
+/**
+ * Issue 34: the stored credentials were refused (a revoked token, a deleted or exhausted key): the
+ * reason with the provider's code, and how to fix it.
+ */
+function HealthNotice({ health }: { health: NonNullable<IntegrationView['health']> }) {
+  const { t } = useTranslation();
+  return (
+    <Alert severity="warning" sx={{ mt: 1.5 }} data-testid="integration-health">
+      <AlertTitle sx={{ fontSize: '0.875rem' }}>{healthLine(health.reason, health.code)}</AlertTitle>
+      <Typography variant="body2" component="span" sx={{ fontWeight: 600 }}>
+        {t('integrationHealth.howToFix')}:
+      </Typography>{' '}
+      <Typography variant="body2" component="span" data-testid="integration-health-fix">
+        {healthFixText(health.reason)}
+      </Typography>
+    </Alert>
+  );
+}
+
 function IntegrationCard({ type, name, icon, iconColor, integration, note, onOpen, children }: IntegrationCardProps) {
   const { t } = useTranslation();
   const connected = Boolean(integration?.isActive);
+  const health = integration?.health;
   return (
     <Card component="section" aria-labelledby={`integration-${type}`} data-testid={`integration-${type}`} sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
       <CardContent sx={{ flex: 1 }}>
@@ -82,6 +108,9 @@ function IntegrationCard({ type, name, icon, iconColor, integration, note, onOpe
         </Stack>
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 1.5 }}>
           <StatusChip connected={connected} />
+          {health && (
+            <Chip size="small" color="warning" icon={<ErrorOutline />} label={t('integrationHealth.needsAttention')} data-testid="integration-needs-attention" sx={{ fontWeight: 600 }} />
+          )}
           {!onOpen && <Chip size="small" color="warning" variant="outlined" icon={<SupportAgentOutlined />} label={t('integrations.contactSupport')} />}
         </Stack>
         <Typography variant="body2" color="text.secondary" component="div">
@@ -92,6 +121,7 @@ function IntegrationCard({ type, name, icon, iconColor, integration, note, onOpe
             {note}
           </Typography>
         )}
+        {health && <HealthNotice health={health} />}
         {children}
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>

@@ -22,6 +22,7 @@ import { translateHubText } from './i18n';
 import { canRetry, relativeTime, shownStatus, typeIconKind } from './model';
 import { TypeIcon } from './TypeIcon';
 import { formatDate } from '../../shared/intl';
+import { healthLine } from '../../shared/integrationHealth';
 
 const STATUS_COLORS: Record<MessageStatus, 'default' | 'info' | 'primary' | 'success' | 'error' | 'warning'> = {
   pending: 'warning',
@@ -112,7 +113,7 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
           </Typography>
           {status === 'failed' && message.error && (
             <Typography variant="caption" color="error" component="p" sx={{ mt: 0.5 }}>
-              {translateHubText(message.error)}
+              {message.errorReason ? healthLine(message.errorReason, message.errorCode) : translateHubText(message.error)}
             </Typography>
           )}
         </Box>

@@ -24,6 +24,10 @@ import type { AppNotification } from '@agentdesk/functions/contract';
 import { formatDate } from '../../shared/intl';
 import './i18n';
 import { notificationHref } from './format';
+import { healthReasonText } from '../../shared/integrationHealth';
+
+/** What a notification says under its title: an escalation's reason as written, an integration's in words (issue 34). */
+const reasonOf = (n: AppNotification) => (n.kind === 'integration_needs_attention' ? healthReasonText(n.reason) : n.reason);
 import { useMarkAllRead, useMarkRead, useNotifications } from './queries';
 
 export function NotificationBell() {
@@ -120,7 +124,7 @@ export function NotificationBell() {
                   secondary={
                     <>
                       <Box component="span" sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                        {n.reason}
+                        {reasonOf(n)}
                       </Box>
                       <Box component="span" sx={{ display: 'block' }}>
                         {formatDate(i18n.language, n.createdAt)}

@@ -24,5 +24,7 @@ describe('notifications strings', () => {
   it('opens the conversation on the board and the call on its page', () => {
     expect(notificationHref({ kind: 'conversation_escalated', subjectId: '01ABC' })).toBe('/conversations?open=01ABC');
     expect(notificationHref({ kind: 'call_escalated', subjectId: 'C/1' })).toBe('/voice-conversations/C%2F1');
+    // Issue 34: an integration whose credentials were refused opens the integrations page.
+    expect(notificationHref({ kind: 'integration_needs_attention', subjectId: 'whatsapp-business' })).toBe('/integrations');
   });
 });
