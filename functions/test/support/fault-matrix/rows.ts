@@ -21,7 +21,7 @@
  * Shared by integration/fault-matrix.test.ts and scripts/bench-fault-matrix.ts.
  */
 import { randomUUID } from 'node:crypto';
-import type { AgentFile } from '../../../src/contract/agents.js';
+import { agentMessages, type AgentFile } from '../../../src/contract/agents.js';
 import type { NotificationList } from '../../../src/contract/notifications.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceConversation, type VoiceConversationList } from '../../../src/contract/voice.js';
 import type { Conversation, ConversationDetail } from '../../../src/contract/whatsapp.js';
@@ -496,8 +496,8 @@ async function agentFiles(o: Owner, agentId: string): Promise<AgentFile[]> {
   return (await api<AgentFile[]>('GET', `/api/agents/${agentId}/files`, { token: o.token })).body.data ?? [];
 }
 
-/** Browser-style upload: a ticket, the form POST to S3, the confirmation. Answers the file id. */
-async function uploadDocument(o: Owner, agentId: string, name: string, text: string): Promise<{ id: string; confirmed: number }> {
+/** Browser-style upload, first half: a ticket and the form POST to S3. Answers the file id. */
+async function stageDocument(o: Owner, agentId: string, name: string, text: string): Promise<string> {
   const bytes = new TextEncoder().encode(text);
   const tickets = await api<Array<{ url: string; fields: Record<string, string>; file: { _id: string } }>>('POST', `/api/agents/${agentId}/files/uploads`, {
     token: o.token,
@@ -507,8 +507,19 @@ async function uploadDocument(o: Owner, agentId: string, name: string, text: str
   if (!ticket) throw new Error(`upload ticket failed: ${tickets.status} ${tickets.body.message}`);
   const posted = await postToTicket(ticket, bytes);
   if (!posted.ok) throw new Error(`POST to S3 failed: ${posted.status}`);
-  const done = await api('POST', `/api/agents/${agentId}/files/${ticket.file._id}/complete`, { token: o.token });
-  return { id: ticket.file._id, confirmed: done.status };
+  return ticket.file._id;
+}
+
+/** The browser's confirmation of a staged upload: its status and message. */
+async function confirmDocument(o: Owner, agentId: string, id: string): Promise<{ status: number; message?: string }> {
+  const done = await api('POST', `/api/agents/${agentId}/files/${id}/complete`, { token: o.token });
+  return { status: done.status, ...(done.body.message ? { message: done.body.message } : {}) };
+}
+
+/** Browser-style upload: a ticket, the form POST to S3, the confirmation. Answers the file id. */
+async function uploadDocument(o: Owner, agentId: string, name: string, text: string): Promise<{ id: string; confirmed: number }> {
+  const id = await stageDocument(o, agentId, name, text);
+  return { id, confirmed: (await confirmDocument(o, agentId, id)).status };
 }
 
 const s3Row: MatrixRow = {
@@ -529,12 +540,18 @@ const s3Row: MatrixRow = {
     await switchProxy('s3', { state: 'hang', id: hold, match: { method: 'GET' } });
     const n = Math.max(2, Math.ceil(options.messages / 2));
     const docs = await Promise.all(Array.from({ length: n }, (_, i) => uploadDocument(o, agentId, `during-${i}.txt`, DOC_TEXT(`during-${i}`))));
+    // One more in S3, whose browser confirms it while S3 is down (below).
+    const late = await stageDocument(o, agentId, 'confirmed-during.txt', DOC_TEXT('confirmed-during'));
     // … until S3 goes down under them for 20 s.
     await waitFor(async () => (await proxyStatus('s3')).faults.some((f) => f.id === hold && f.held >= 1), 10_000);
     const held = (await proxyStatus('s3')).faults.find((f) => f.id === hold)?.held ?? 0;
     await switchProxy('s3', { state: 'refuse', forMs: 20_000 });
     await clearProxy('s3', hold);
+    // The confirm meets the outage: 503 with a message saying to try again (issue 34), and the browser does once S3 is back.
+    const refused = await confirmDocument(o, agentId, late);
     await sleep(20_000);
+    const repeated = await confirmDocument(o, agentId, late);
+    docs.push({ id: late, confirmed: repeated.status });
     const finished = (files: AgentFile[]) => docs.every((d) => files.some((f) => f.id === d.id && (f.status === 'completed' || f.status === 'failed')));
     await waitFor(async () => finished(await agentFiles(o, agentId)), 60_000, 500);
     await drained(30_000);
@@ -543,15 +560,19 @@ const s3Row: MatrixRow = {
     const completed = docs.filter((d) => state(d.id)?.status === 'completed').length;
     const flipped = state(early.id)?.status !== 'completed';
     const chunkCounts = new Set([early, ...docs].map((d) => state(d.id)?.chunkCount ?? 0));
+    // A confirm refused with anything but the 503 that says to try again leaves the browser (and the owner) nothing to do.
+    const confirmTold = refused.status === 503 && refused.message === agentMessages.storageUnavailable;
+    const copies = files.filter((f) => f.id === late).length;
     return {
-      sent: n,
-      lost: n - completed + (flipped ? 1 : 0),
-      duplicated: chunkCounts.size > 1 ? 1 : 0,
-      recovered: completed === n && !flipped,
+      sent: docs.length,
+      lost: docs.length - completed + (flipped ? 1 : 0) + (confirmTold ? 0 : 1),
+      duplicated: (chunkCounts.size > 1 ? 1 : 0) + (copies > 1 ? 1 : 0),
+      recovered: completed === docs.length && !flipped && confirmTold,
       ownerTold: null,
       detail:
-        `${completed}/${n} documents completed after the outage (${held} read(s) of them in flight when S3 went down; confirm answered ` +
-        `${docs.map((d) => d.confirmed).join(', ')}); the earlier one ${state(early.id)?.status ?? 'missing'}`,
+        `${completed}/${docs.length} documents completed after the outage (${held} read(s) of them in flight when S3 went down; confirm answered ` +
+        `${docs.map((d) => d.confirmed).join(', ')}; the one confirmed during the outage first got ${refused.status} ${refused.message ?? ''}); ` +
+        `the earlier one ${state(early.id)?.status ?? 'missing'}`,
     };
   },
 };
