@@ -22,6 +22,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { agentMessages, type AgentFile } from '../../../src/contract/agents.js';
+import { integrationHealthReasons } from '../../../src/contract/integration-health.js';
 import type { NotificationList } from '../../../src/contract/notifications.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult, type VoiceConversation, type VoiceConversationList } from '../../../src/contract/voice.js';
 import type { Conversation, ConversationDetail } from '../../../src/contract/whatsapp.js';
@@ -627,9 +628,15 @@ export function matrixRows(): MatrixRow[] {
       id: 'graph-401',
       fault: 'Graph 401 (190)',
       transient: false,
-      missing: 'WhatsApp marked "needs attention" with the reason and the owner notified once on Meta 190 (issue 34 item 6)',
       holdMs: 3_000,
       ...graphFault({ kind: 'status', code: 190 }),
+      // Issue 34 item 6: each refused reply shows our reason (Meta's code kept beside it, not its
+      // English), and one notification says WhatsApp needs attention however many failed.
+      told: async (o, count) => {
+        const notices = await api<NotificationList>('GET', '/api/notifications?limit=50', { token: o.token });
+        const needsAttention = (notices.body.data?.notifications ?? []).filter((n) => n.kind === 'integration_needs_attention' && n.subjectId === 'whatsapp-business');
+        return needsAttention.length === 1 && count.errors.length >= count.sent - count.answered && count.errors.every((e) => e === integrationHealthReasons.whatsapp_token_invalid);
+      },
     }),
     whatsappRow({
       id: 'graph-131047',
