@@ -75,17 +75,18 @@ async function eachLimited<T>(items: readonly T[], limit: number, fn: (item: T) 
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
 }
 
-/**
- * Runs a request's storage work (S3, the table): an outage (a TransientError, a refused or broken
- * connection) becomes a 503 the caller may simply repeat; anything else is thrown as it is.
- */
+/** A storage outage (a TransientError, a refused or broken connection) as the 503 a caller may simply repeat; anything else as it is. */
+function unavailableIfDown(error: unknown): unknown {
+  const failure = classifyProviderFailure(error);
+  return failure instanceof TransientError ? new ServiceUnavailableError(agentMessages.storageUnavailable, failure.retryAfterSeconds) : error;
+}
+
+/** Runs a request's storage work (S3, the table), an outage answered as a 503. */
 async function unlessStorageIsDown<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    const failure = classifyProviderFailure(error);
-    if (failure instanceof TransientError) throw new ServiceUnavailableError(agentMessages.storageUnavailable, failure.retryAfterSeconds);
-    throw error;
+    throw unavailableIfDown(error);
   }
 }
 
@@ -378,7 +379,7 @@ export function createAgentService(deps: AgentServiceDeps) {
       const failed = stored.find((r): r is PromiseRejectedResult => r.status === 'rejected');
       if (failed) {
         await Promise.all(files.filter((_, i) => stored[i]!.status === 'fulfilled').map((f) => deleteObject(f.s3Key)));
-        return unlessStorageIsDown(() => Promise.reject(failed.reason));
+        throw unavailableIfDown(failed.reason);
       }
       if (!(await unlessStorageIsDown(() => agents.addFiles(userId, agentId, files)))) {
         await Promise.all(files.map((f) => deleteObject(f.s3Key)));
