@@ -156,8 +156,13 @@ export async function subscribedUser(page: Page, label: string): Promise<string>
 }
 
 /** Sets up ChatGPT (the stack's fake OpenAI accepts any sk- key) and one enabled agent through the API. */
-export async function chatGptAndAgent(page: Page, agent: { name: string; description: string; objective: string }): Promise<void> {
-  await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey: `sk-e2e-${randomBytes(8).toString('hex')}` });
+/** `apiKey`: the ChatGPT key to connect with (a test that arms faults on the fake OpenAI scopes them to it). */
+export async function chatGptAndAgent(
+  page: Page,
+  agent: { name: string; description: string; objective: string },
+  apiKey = `sk-e2e-${randomBytes(8).toString('hex')}`,
+): Promise<void> {
+  await callApi(page, 'POST', '/api/integrations/chatgpt/setup', { apiKey });
   const created = await callApi<{ _id: string; enabled: boolean }>(page, 'POST', '/api/agents', { name: agent.name });
   // New agents start disabled until they have instructions (issue 19): give it some and enable it.
   expect(created.enabled).toBe(false);

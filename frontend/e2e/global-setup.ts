@@ -43,6 +43,8 @@ export default async function setup(project: TestProject) {
   project.provide('webFixturesUrl', web.url);
   // The fake WhatsApp Graph API the stack starts by default (its /_test/sent records the sends).
   project.provide('whatsappGraphUrl', stack.whatsappGraphUrl ?? '');
+  // The fake OpenAI's origin: POST /_test/faults makes the model fail (issue 34).
+  project.provide('openaiUrl', stack.openaiUrl ?? '');
   // The fake Twilio REST API (TWILIO_API_URL): POST /_test/accounts registers a sid + token + numbers,
   // POST /_test/calls plays a simulated call to a configured number.
   project.provide('twilioApiUrl', stack.twilioApiUrl ?? '');
@@ -67,6 +69,8 @@ declare module 'vitest' {
     webFixturesUrl: string;
     /** The fake WhatsApp Graph API's origin: GET /_test/sent?phoneId= lists what the app sent. */
     whatsappGraphUrl: string;
+    /** The fake OpenAI's origin: /_test/faults arms its failure switches (functions/local/faults.ts). */
+    openaiUrl: string;
     /** The fake Twilio REST API's origin: /_test/accounts, /_test/numbers, /_test/calls (functions/local/fake-twilio/server.ts). */
     twilioApiUrl: string;
     cognitoEndpoint: string;

@@ -19,6 +19,7 @@ import { formatPhone } from '../../shared/phone';
 import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, profileNameLine, truncate, usernameOnly } from './format';
 import { ConversationStatusChip } from './StatusChip';
 import { AnsweredByChip, UnreadBadge } from './inbox/AnsweredByChip';
+import { NoAnswerChip } from './waiting/NoAnswer';
 import { useDateTime } from './useNow';
 
 interface ConversationCardProps {
@@ -83,6 +84,7 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
           <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
             <AnsweredByChip conversation={conversation} />
           </Stack>
+          <NoAnswerChip conversation={conversation} />
 
           {conversation.status === 'requires_human' && (
             <Box sx={{ bgcolor: 'warning.light', color: 'warning.contrastText', borderRadius: 1, px: 1, py: 0.5 }}>

@@ -35,6 +35,7 @@ import { profileNameLine, usernameOnly } from './format';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';
 import { TakeoverBar } from './inbox/TakeoverBar';
+import { NoAnswerBar } from './waiting/NoAnswer';
 import { useConversation, useDeleteConversation, useEscalateConversation, useReplyToConversation, useUpdateConversation } from './queries';
 import { RetryAlert } from '../../shared/RetryAlert';
 
@@ -221,6 +222,7 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
             {error.detail}
           </Alert>
         )}
+        {conversation && <NoAnswerBar conversation={conversation} />}
         {detail.isError && conversation && (
           <Alert severity="warning" sx={{ mb: 2 }}>
             {t('conversations.errors.detailFailed')}

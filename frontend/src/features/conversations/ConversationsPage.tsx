@@ -34,6 +34,7 @@ import { PageHeader } from '../../shared/PageHeader';
 import { SavedRepliesDialog } from './saved-replies/SavedRepliesDialog';
 import { AssigneeFilter } from './inbox/AssigneeFilter';
 import { InboxSettingsDialog } from './inbox/InboxSettingsDialog';
+import { WaitingBanner } from './waiting/NoAnswer';
 
 const COLUMN_ACCENT: Record<BoardColumn, string> = {
   active: 'success.main',
@@ -148,6 +149,8 @@ export default function ConversationsPage() {
       </Stack>
 
       <StatsSummary stats={overview.data?.stats} />
+      {/* Customers' messages the agent could not answer (issue 34); the owner's notification leads here. */}
+      <WaitingBanner count={overview.data?.waitingConversations ?? 0} />
 
       {failed && (
         <RetryAlert retryLabel={t('conversations.refresh')} onRetry={() => void overview.refetch()} sx={{ mb: 2 }}>

@@ -13,17 +13,18 @@ import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import type { Conversation, ConversationMessage } from '@agentdesk/functions/contract';
+import type { Conversation, ConversationDetailMessage } from '@agentdesk/functions/contract';
 import { groupByDate, messageText, windowOpen } from './format';
 import { ReplyComposer } from './ReplyComposer';
 import { TemplateComposer } from './TemplateComposer';
 import { formatDate } from '../../shared/intl';
 import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 import { sendFailureText } from '../../shared/integrationHealth';
+import { NoAnswerNote } from './waiting/NoAnswer';
 
 const LIST_HEIGHT = 420;
 
-function MessageBubble({ message, time }: { message: ConversationMessage; time: string }) {
+function MessageBubble({ message, time }: { message: ConversationDetailMessage; time: string }) {
   const { t } = useTranslation();
   const text = messageText(message);
   const mine = message.fromMe;
@@ -34,11 +35,16 @@ function MessageBubble({ message, time }: { message: ConversationMessage; time: 
       attributes={{ 'data-testid': 'conversation-message', 'data-from-me': mine ? 'true' : 'false' }}
       meta={[sender, time, mine ? t(`conversations.modal.messageStatus.${message.status}`, { defaultValue: message.status }) : ''].filter(Boolean).join(' · ')}
       after={
-        message.status === 'failed' &&
-        (message.error || message.errorReason) && (
-          <Typography variant="caption" color="error.main" sx={{ maxWidth: '85%', textAlign: 'right' }} data-testid="message-failure">
-            {sendFailureText(message)}
-          </Typography>
+        message.noAnswer ? (
+          // A customer's message the agent could not answer (issue 34).
+          <NoAnswerNote marker={message.noAnswer} />
+        ) : (
+          message.status === 'failed' &&
+          (message.error || message.errorReason) && (
+            <Typography variant="caption" color="error.main" sx={{ maxWidth: '85%', textAlign: 'right' }} data-testid="message-failure">
+              {sendFailureText(message)}
+            </Typography>
+          )
         )
       }
     >
@@ -55,7 +61,7 @@ function MessageBubble({ message, time }: { message: ConversationMessage; time: 
 
 interface MessagesPanelProps {
   conversation: Conversation;
-  messages: ConversationMessage[];
+  messages: ConversationDetailMessage[];
   now: number;
   sending: boolean;
   /** Resolves true when the reply was sent (the composer then clears). */

@@ -7,7 +7,7 @@
 import {
   FREE_MESSAGE_WINDOW_MS,
   type Conversation,
-  type ConversationMessage,
+  type ConversationDetailMessage,
   type ConversationOverview,
   type ConversationStatus,
 } from '@agentdesk/functions/contract';
@@ -107,11 +107,11 @@ export interface MessageGroup {
   day: string;
   /** 'today', 'yesterday' or the first message's date (for the heading). */
   label: 'today' | 'yesterday' | Date;
-  messages: ConversationMessage[];
+  messages: ConversationDetailMessage[];
 }
 
 /** Messages oldest first, grouped by local day. */
-export function groupByDate(messages: readonly ConversationMessage[], now: number): MessageGroup[] {
+export function groupByDate(messages: readonly ConversationDetailMessage[], now: number): MessageGroup[] {
   const sorted = [...messages].sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
   const today = dayKey(new Date(now));
   const yesterdayDate = new Date(now);

@@ -124,7 +124,7 @@ export function NotificationBell() {
                   secondary={
                     <>
                       <Box component="span" sx={{ display: 'block', overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap' }}>
-                        {reasonOf(n)}
+                        {n.kind === 'messages_waiting' ? t(`notifications.noAnswerReasons.${n.reason}`, { defaultValue: t('notifications.noAnswerReasons.unavailable') }) : reasonOf(n)}
                       </Box>
                       <Box component="span" sx={{ display: 'block' }}>
                         {formatDate(i18n.language, n.createdAt)}

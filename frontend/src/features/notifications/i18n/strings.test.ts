@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOTIFICATION_KINDS } from '@agentdesk/functions/contract';
+import { NO_ANSWER_REASONS, NOTIFICATION_KINDS } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
 import { keyPaths as keys } from '../../../i18n/keyPaths';
@@ -9,6 +9,7 @@ describe('notifications strings', () => {
   it('has every English key in Spanish too, and a title for every kind', () => {
     expect(keys(es).sort()).toEqual(keys(en).sort());
     expect(Object.keys(en.kinds).sort()).toEqual([...NOTIFICATION_KINDS].sort());
+    expect(Object.keys(en.noAnswerReasons).sort()).toEqual([...NO_ANSWER_REASONS].sort());
   });
 
   it('says it in Spanish as the customers read it', () => {
@@ -26,5 +27,7 @@ describe('notifications strings', () => {
     expect(notificationHref({ kind: 'call_escalated', subjectId: 'C/1' })).toBe('/voice-conversations/C%2F1');
     // Issue 34: an integration whose credentials were refused opens the integrations page.
     expect(notificationHref({ kind: 'integration_needs_attention', subjectId: 'whatsapp-business' })).toBe('/integrations');
+    // Issue 34: customers' messages the agent could not answer: the board with "Answer waiting messages".
+    expect(notificationHref({ kind: 'messages_waiting', subjectId: 'openai' })).toBe('/conversations?waiting=1');
   });
 });
