@@ -24,6 +24,7 @@ import {
 } from '../src/contract/voice.js';
 import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
 import { INTEGRATION_HEALTH_REASONS } from '../src/contract/integration-health.js';
+import { EMAIL_DELIVERY_STATES, EMAIL_FAILURE_REASONS, type EmailDelivery } from '../src/contract/email-delivery.js';
 
 /** Component schemas (output side); the id becomes #/components/schemas/{id}. */
 export const responseRegistry = z.registry<{ id?: string; description?: string }>();
@@ -176,6 +177,19 @@ export const summaryDeliverySchema = component(
   }),
 );
 
+export const emailDeliverySchema = component(
+  'EmailDelivery',
+  'Where the summary e-mail stands (issue 34): queued, being sent, sent, retrying while the e-mail service does not answer, or failed with the reason.',
+  z.object({
+    state: z.enum(EMAIL_DELIVERY_STATES),
+    at: isoTime('When the state last changed (ISO 8601).'),
+    tries: described('Requests to the e-mail service in this send so far.', z.number()),
+    sentAt: z.optional(isoTime('When the e-mail service accepted it (ISO 8601).')),
+    reason: z.optional(described("'failed': why; 'retrying': why the last try failed.", z.enum(EMAIL_FAILURE_REASONS))),
+    resends: described('How many times the owner resent it (0 for the first send).', z.number()),
+  }),
+);
+
 export const callSummaryComponent = component('CallSummary', 'The analysis of a finished call.', z.object({ ...callSummarySchema.shape }));
 
 const callFields = {
@@ -210,6 +224,7 @@ export const voiceConversationSchema = component(
     messages: z.array(callTurnSchema),
     summary: z.nullable(callSummaryComponent),
     deliveries: z.array(summaryDeliverySchema),
+    summaryEmail: z.optional(z.nullable(emailDeliverySchema)),
   }),
 );
 
@@ -349,6 +364,7 @@ export type SchemaChecks = [
   Check<Same<z.infer<typeof chatReplySchema>, ChatReply>>,
   Check<Same<z.infer<typeof callTurnSchema>, CallTurn>>,
   Check<Same<z.infer<typeof summaryDeliverySchema>, SummaryDeliveryAttempt>>,
+  Check<Same<z.infer<typeof emailDeliverySchema>, EmailDelivery>>,
   Check<Same<z.infer<typeof voiceConversationSchema>, VoiceConversation>>,
   Check<Same<z.infer<typeof voiceConversationListItemSchema>, VoiceConversationListItem>>,
   Check<Same<z.infer<typeof callLogPaginationSchema>, CallLogPagination>>,

@@ -258,6 +258,25 @@ describe('Lambda functions from the manifest', () => {
     expect([...scrape].some((c) => c.includes('sqs:SendMessage'))).toBe(false);
   });
 
+  it('e-mail waits for SES (issue 34): only the outbound-email worker and the direct senders may call SES; the alert and summary producers only queue', () => {
+    const sends = (fn: AppFunction) => [...actualCapabilities(fn)].some((c) => c.includes('ses:SendEmail'));
+    const queues = (fn: AppFunction) => [...actualCapabilities(fn)].some((c) => c.startsWith('queue:outbound-email sqs:SendMessage'));
+    const outbound = s.stack.workers.functions['outbound-email'];
+    expect(sends(outbound)).toBe(true);
+    expect([...actualCapabilities(outbound)].filter((c) => /^(uploads|secrets-key|user-pool|stripe-secret)/.test(c) || (c.startsWith('queue:') && !c.startsWith('queue:outbound-email ')))).toEqual([]);
+    // The conversations API and the inbound worker raise alerts; the call logs resend summaries: all queue, none sends.
+    for (const fn of [s.stack.api.functions.conversations, s.stack.api.functions['voice-conversations'], s.stack.workers.functions['whatsapp-inbound']]) {
+      expect(sends(fn)).toBe(false);
+      expect(queues(fn)).toBe(true);
+    }
+    expect(queues(s.stack.workers.functions['call-summary'])).toBe(true);
+    // Its queue keeps the retry schedule's redrive like every queue.
+    s.template.hasResourceProperties('AWS::SQS::Queue', {
+      RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: workerDef('outbound-email').maxReceiveCount },
+      VisibilityTimeout: workerDef('outbound-email').timeout * 6,
+    });
+  });
+
   it('gives each function only the environment its needs imply', () => {
     const env = (fn: AppFunction) => {
       const props = resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties;
