@@ -151,7 +151,8 @@ export const routeGroups = {
   messages: {
     entry: 'src/handlers/messages.ts',
     description: 'WhatsApp messages: Message Hub list, stats, latest, detail, retry of a failed send, delete',
-    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    // queue:outbound-email: a retry Meta refuses for the token e-mails the owner that WhatsApp needs attention (issue 34).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
   },
   'twilio-integration': {
     entry: 'src/handlers/twilio-integration.ts',

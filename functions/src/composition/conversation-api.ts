@@ -15,7 +15,7 @@ import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { conversationRepository, inboxSettingsRepository, messageRepository, waitingReplies } from './conversations.js';
-import { integrationHealth } from './integration-health.js';
+import { integrationHealthWithEmail } from './integration-health-email.js';
 import { escalationAlerts } from './notifications.js';
 import { waitingAnswerQueue } from './queues.js';
 import { usageService } from './usage.js';
@@ -36,7 +36,7 @@ export const conversationService = once(() =>
     conversations: conversationRepository(),
     messages: messageRepository(),
     // A token Meta refused flags the WhatsApp integration (issue 34), as the agent's replies do.
-    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient(), health: integrationHealth() }),
+    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient(), health: integrationHealthWithEmail() }),
     usage: usageService(),
     inboxSettings: inboxSettingsRepository(),
     // The owner's escalation alert: in-app, e-mail, WhatsApp (issue 17).

@@ -14,10 +14,10 @@ import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-chat.js';
-import { aiConnector } from './ai.js';
+import { aiConnectorReportingTo } from './ai-stream.js';
 import { contactService } from './contacts.js';
 import { inboxSettingsRepository, waitingReplies } from './conversations.js';
-import { integrationHealth } from './integration-health.js';
+import { integrationHealthWithEmail } from './integration-health-email.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { escalationAlerts } from './notifications.js';
 import { usageService } from './usage.js';
@@ -36,7 +36,8 @@ export const inboundPipeline = once(() => {
     messages,
     contacts: contactService(),
     agents: agentReader(),
-    ai: aiConnector(),
+    // A key OpenAI refuses flags the ChatGPT integration: in-app, and e-mailed (issue 34).
+    ai: aiConnectorReportingTo(integrationHealthWithEmail()),
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
     usage: usageService(),
@@ -48,8 +49,8 @@ export const inboundPipeline = once(() => {
     // A message the model could not answer waits with a marker, the owner told once per outage; "Answer waiting messages" runs here too (issue 34).
     noAnswer: createNoAnswer({ store: waitingReplies(), incidents: waitingReplies(), alerts: escalationAlerts(), onError: (message, error) => logger.warn(message, { error: error as Error }) }),
     waiting: waitingReplies(),
-    // A token Meta refused flags the WhatsApp integration and notifies the owner once (issue 34).
-    health: integrationHealth(),
+    // A token Meta refused flags the WhatsApp integration and notifies the owner once: in-app, and e-mailed (issue 34).
+    health: integrationHealthWithEmail(),
     connection: whatsappCredentials,
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,

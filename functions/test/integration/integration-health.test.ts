@@ -15,7 +15,7 @@ import type { NotificationList } from '../../src/contract/notifications.js';
 import type { TwilioSetupResult } from '../../src/contract/voice.js';
 import type { Conversation, ConversationDetail, ConversationMessage } from '../../src/contract/whatsapp.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
-import { api, getItem, provided, until } from '../support/api.js';
+import { api, getItem, mailsTo, provided, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
 import { armFault, clearFault } from '../support/faults.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer, type ConnectedWhatsApp, type WaCustomer } from '../support/whatsapp.js';
@@ -23,6 +23,7 @@ import { connectWhatsApp, graphSends, metaDelivery, postWebhook, signMetaBody, t
 interface Owner {
   token: string;
   userId: string;
+  email: string;
   /** The ChatGPT key (OpenAI faults are scoped to it). */
   key: string;
   wa: ConnectedWhatsApp;
@@ -30,12 +31,12 @@ interface Owner {
 
 /** A subscribed owner with ChatGPT, an answering agent and WhatsApp connected. */
 async function owner(): Promise<Owner> {
-  const { token, userId } = await subscribedUser('starter');
+  const { token, userId, user } = await subscribedUser('starter');
   const key = `sk-health-${randomUUID()}`;
   const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } });
   if (chatgpt.status !== 200) throw new Error(`ChatGPT setup failed: ${chatgpt.status} ${chatgpt.body.message}`);
   await createAnsweringAgent(token);
-  return { token, userId, key, wa: await connectWhatsApp(token) };
+  return { token, userId, email: user.email, key, wa: await connectWhatsApp(token) };
 }
 
 /** A customer writes; answers once the worker is done with the message (`handled`: false, once Meta's delivery was accepted). */
@@ -81,6 +82,14 @@ describe('WhatsApp: Meta refuses the token (190)', () => {
     const notified = await needsAttention(o.token);
     expect(notified).toHaveLength(1);
     expect(notified[0]).toMatchObject({ subjectId: 'whatsapp-business', contactName: 'WhatsApp Business', reason: 'whatsapp_token_invalid', readAt: null });
+    // The owner gets alerts by e-mail (the default): one e-mail, queued and sent by the outbound-email worker.
+    const alerted = await until(async () => {
+      const mails = (await mailsTo(o.email)).filter((m) => m.subject === 'WhatsApp Business needs attention');
+      return mails.length > 0 ? mails : undefined;
+    }, 'the needs-attention e-mail', 30_000);
+    expect(alerted).toHaveLength(1);
+    expect(alerted[0]!.body.text).toContain(integrationHealthReasons.whatsapp_token_invalid);
+    expect(alerted[0]!.body.text).toContain('/integrations');
     for (const customer of customers) {
       const replies = (await conversationOf(o.token, customer)).filter((m) => m.fromMe);
       expect(replies).toEqual([

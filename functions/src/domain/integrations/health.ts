@@ -136,8 +136,8 @@ export interface IntegrationHealthDeps {
   newId(now: number): string;
   now?: () => number;
   onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
-  /** A new flag was raised (its notification written); never throws. Logs, for now. */
-  onFlagged?: (notification: StoredNotification, health: IntegrationHealth) => void;
+  /** A new flag was raised (its notification written): the e-mail side, the log. A failure here is logged, never thrown. */
+  onFlagged?: (notification: StoredNotification, health: IntegrationHealth) => void | Promise<void>;
 }
 
 /** The idempotency key of the notification of one flag (kind#subject#occurrence, as notifications/ports.ts alertKey). */
@@ -167,7 +167,13 @@ export function createIntegrationHealth(deps: IntegrationHealthDeps) {
       readAt: null,
     };
     const changed = await deps.store.markNeedsAttention(userId, type, health, notification);
-    if (changed) deps.onFlagged?.(notification, health);
+    if (changed) {
+      try {
+        await deps.onFlagged?.(notification, health);
+      } catch (error) {
+        onError('The needs-attention notice could not be sent on; the in-app notification stands', error, { userId, type, reason });
+      }
+    }
     return changed;
   }
 

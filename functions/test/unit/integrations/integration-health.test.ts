@@ -153,6 +153,30 @@ describe('createIntegrationHealth', () => {
   });
 });
 
+describe('the notice sent on (the e-mail side)', () => {
+  it('goes once per new flag; its failure is logged and the flag stands', async () => {
+    const memory = memoryStore();
+    const sent: string[] = [];
+    const logged: string[] = [];
+    const health = createIntegrationHealth({
+      store: memory.store,
+      newId: () => '01J00000000000000000000000',
+      onError: (message) => logged.push(message),
+      onFlagged: async (n) => {
+        sent.push(n.reason);
+        throw new Error('SQS down');
+      },
+    });
+
+    await health.failed('u1', new GraphError('auth', 'expired', 190));
+    await health.failed('u1', new GraphError('auth', 'expired', 190));
+
+    expect(sent).toEqual(['whatsapp_token_invalid']);
+    expect(logged).toHaveLength(1);
+    expect(memory.flags.get('whatsapp-business')).toMatchObject({ reason: 'whatsapp_token_invalid' });
+  });
+});
+
 describe('the AI connector reports every model call', () => {
   const record = (health?: IntegrationHealth): IntegrationRecord => ({
     id: 'i1',
