@@ -182,10 +182,12 @@ async function countWhatsApp(o: Owner, wa: ConnectedWhatsApp, sent: Sent[]): Pro
     const detail = conversation ? (await api<ConversationDetail>('GET', `/api/conversations/${conversation._id}`, { token: o.token })).body.data : undefined;
     const inbound = detail?.messages.filter((m) => !m.fromMe && m.body === s.text).length ?? 0;
     const failed = detail?.messages.filter((m) => m.fromMe && m.status === 'failed') ?? [];
+    // The customer's message itself marked "no answer sent" (issue 34 item 3).
+    const marked = detail?.messages.some((m) => !m.fromMe && m.body === s.text && m.noAnswer) ?? false;
     errors.push(...failed.map((m) => m.error ?? ''));
     duplicated += Math.max(0, replies - 1) + Math.max(0, inbound - 1);
     if (replies > 0) answered++;
-    else if (inbound > 0 && failed.length > 0) shown++;
+    else if (inbound > 0 && (failed.length > 0 || marked)) shown++;
     else lost++;
   }
   return { sent: sent.length, answered, shown, lost, duplicated, errors };
@@ -610,11 +612,17 @@ export function matrixRows(): MatrixRow[] {
       id: 'openai-500-past-retries',
       fault: 'OpenAI 500 past the retries',
       transient: false,
-      missing: 'a "no answer sent — model unavailable" marker on each message and one notification per incident when the retries run out (issue 34 item 3)',
       timeoutMs: 180_000,
-      // The whole retry schedule (45.5 min, scaled to ~27 s) and more.
-      holdMs: 35_000,
+      // The whole retry schedule (45.5 min, scaled to ~27 s; up to ~33 s with its jitter, plus each
+      // try's own time) and more: every message's last try fails.
+      holdMs: 45_000,
       ...openAiFault({ kind: 'status', status: 500 }),
+      // Each message marked "no answer sent", and one notification for the outage, not one per message.
+      told: async (o, count) => {
+        const list = await api<NotificationList>('GET', '/api/notifications?limit=50', { token: o.token });
+        const waiting = (list.body.data?.notifications ?? []).filter((n) => n.kind === 'messages_waiting');
+        return count.shown === count.sent && waiting.length === 1;
+      },
     }),
     whatsappRow({
       id: 'graph-500',
