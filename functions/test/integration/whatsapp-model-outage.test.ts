@@ -100,6 +100,8 @@ describe('whatsapp: the model fails while customers write (issue 34)', () => {
     const posted = Date.now();
 
     await deliver(o, asked);
+    // The 429 took this message's model call; the others come while it waits for its retry.
+    await until(async () => (await faultState('openai', fault.id))?.hits === 1, 'the 429 answered');
     await Promise.all(others.map((c, i) => deliver(o, textMessage(c, `question ${i}`))));
     const replies = await until(async () => {
       const r = await repliesTo(o);
