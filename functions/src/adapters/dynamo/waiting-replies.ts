@@ -106,6 +106,13 @@ export class DynamoWaitingReplies implements WaitingReplyStore, ProviderIncident
     await this.forgetConversation(userId, message.conversationId);
   }
 
+  async dropWaiting(userId: string, conversationId: string, messageId: string): Promise<void> {
+    await this.db
+      .send(new UpdateCommand(this.update({ pk: userPk(userId), sk: convSk(conversationId) }, 'DELETE noAnswerIds :ids', { ':ids': new Set([messageId]) }).Update!))
+      .catch(ignoreConditionFailure);
+    await this.forgetConversation(userId, conversationId);
+  }
+
   async waitingConversations(userId: string): Promise<string[]> {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: WAITING_CONVERSATIONS_SK }, ConsistentRead: true }),

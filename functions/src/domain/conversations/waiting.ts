@@ -50,6 +50,8 @@ export interface WaitingReplyStore {
    * account's list when it has no other.
    */
   clearWaiting(userId: string, message: StoredMessage): Promise<void>;
+  /** A listed id whose message is gone (deleted) or no longer waits: off the conversation's list (and the conversation off the account's when it has no other). */
+  dropWaiting(userId: string, conversationId: string, messageId: string): Promise<void>;
   /** The account's conversations with waiting messages (may name some that no longer have any: see forgetConversation). */
   waitingConversations(userId: string): Promise<string[]>;
   /** Takes the conversation off the account's list, unless it has waiting messages (again). */

@@ -27,7 +27,7 @@ export type InboundDeps = InboundStoreDeps &
   AgentReplyDeps &
   Omit<ApplyStatusDeps, 'messages'> & {
     /** The waiting messages' claims and markers (issue 34); required by answerWaiting only. */
-    waiting?: Pick<WaitingReplyStore, 'claimWaiting' | 'markWaiting' | 'clearWaiting' | 'forgetConversation'>;
+    waiting?: Pick<WaitingReplyStore, 'claimWaiting' | 'markWaiting' | 'clearWaiting' | 'dropWaiting' | 'forgetConversation'>;
   };
 
 export type MessageOutcome = 'duplicate' | 'busy' | ReplyOutcome;
@@ -117,8 +117,12 @@ export function createInboundPipeline(deps: InboundDeps) {
       try {
         for (const id of ids) {
           const message = await deps.messages.get(userId, id);
-          if (!message) continue;
-          if (!message.noAnswer || !(await waiting.claimWaiting(userId, message.waMessageId, owner, now(), leaseMs))) {
+          if (!message?.noAnswer) {
+            // Deleted, or answered already (a clear cut short): nothing waits under this id.
+            await waiting.dropWaiting(userId, conversationId, id);
+            continue;
+          }
+          if (!(await waiting.claimWaiting(userId, message.waMessageId, owner, now(), leaseMs))) {
             results.push({ messageId: id, outcome: 'busy' });
             continue;
           }
