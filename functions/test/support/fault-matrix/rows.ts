@@ -440,30 +440,34 @@ const sesRow: MatrixRow = {
   id: 'ses-down',
   fault: 'SES down',
   transient: true,
-  missing: 'escalation alerts and call summaries queued and retried until SES answers (issue 34 item 4)',
   timeoutMs: 180_000,
   async run(_stack, options) {
     const v = await voiceOwner('email');
     const wa = await connectWhatsApp(v.token);
     const alerts = Math.max(2, Math.ceil(options.messages / 3));
     const calls = Math.max(2, Math.ceil(options.messages / 3));
-    // The agent hands every conversation to a person: one alert e-mail each (alertByEmail is on by default).
+    // The agent hands a conversation to a person: its escalate_to_human, then its reply to the customer.
     const escalate = { content: null, tool_calls: [{ id: 'call_matrix', type: 'function', function: { name: 'escalate_to_human', arguments: JSON.stringify({ reason: 'Wants a manager' }) } }] };
-    await fetch(`${provided('openaiUrl')}/_test/script`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ key: v.key, responses: Array.from({ length: alerts }, () => escalate) }),
-    });
+    const reply = { content: 'Una persona del equipo le atenderá enseguida.' };
     const before = (await mailsTo(v.email)).length;
     await switchProxy('ses', { state: 'refuse', forMs: 15_000 });
     let played: SimulatedCall[];
-    let sent: Sent[];
+    const sent: Sent[] = [];
     try {
-      [sent, played] = await Promise.all([
-        customersWrite(wa, alerts, 'ses-alert'),
-        Promise.all(Array.from({ length: calls }, (_, i) => playCall(v, `Quiero reservar una mesa ${i}`))),
-      ]);
-      await waitFor(async () => (await api<VoiceConversationList>('GET', '/api/voice-conversations?limit=100', { token: v.token })).body.data?.conversations.every((c) => c.summaryStatus !== 'pending') ?? false, 15_000, 500);
+      // Every model request of the owner's key takes the next scripted answer, whatever asked: the
+      // calls and their summaries first (on the fake's own answers), then one escalation at a
+      // time, each with its script (one alert e-mail each; alertByEmail is on by default).
+      played = await Promise.all(Array.from({ length: calls }, (_, i) => playCall(v, `Quiero reservar una mesa ${i}`)));
+      await waitFor(async () => (await api<VoiceConversationList>('GET', '/api/voice-conversations?limit=100', { token: v.token })).body.data?.conversations.every((c) => c.summaryStatus !== 'pending') ?? false, 15_000, 250);
+      for (let i = 0; i < alerts; i++) {
+        await fetch(`${provided('openaiUrl')}/_test/script`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ key: v.key, responses: [escalate, reply] }),
+        });
+        sent.push(...(await customersWrite(wa, 1, `ses-alert-${i}`)));
+        await waitFor(async () => (await notificationCount(v)) > i, 15_000, 250);
+      }
     } finally {
       await clearProxy('ses').catch(() => undefined);
     }
