@@ -51,7 +51,8 @@ export function NoAnswerChip({ conversation }: { conversation: Conversation }) {
       title={t('noAnswer.card', { count: waiting.count })}
       data-testid="conversation-no-answer"
       data-reason={waiting.reason}
-      sx={{ alignSelf: 'flex-start', maxWidth: '100%' }}
+      // The whole reason, wrapped on a narrow card rather than cut.
+      sx={{ alignSelf: 'flex-start', maxWidth: '100%', height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } }}
     />
   );
 }
