@@ -10,7 +10,8 @@ import { whatsappMessages } from '../../../src/contract/whatsapp.js';
 import type { StoredConversation, StoredMessage } from '../../../src/domain/conversations/ports.js';
 import { CLOSED_INCIDENT_MEMORY_MS, createNoAnswer, createWaitingAnswers, type ProviderIncidentStore } from '../../../src/domain/conversations/waiting.js';
 import { ConflictError, NotFoundError } from '../../../src/domain/errors.js';
-import type { EscalationAlert } from '../../../src/domain/notifications/ports.js';
+import { alertTexts } from '../../../src/domain/notifications/delivery.js';
+import type { EscalationAlert, StoredNotification } from '../../../src/domain/notifications/ports.js';
 import { conversation, hoursAgo, message, NOW } from '../conversations-service/fakes.js';
 
 class MemoryIncidents implements ProviderIncidentStore {
@@ -78,6 +79,24 @@ describe('no answer: the owner told once per incident', () => {
     await noAnswer.answered('u1', 'openai');
     expect(incidents.closes).toBe(3);
     expect(incidents.open_.size).toBe(0);
+  });
+
+  it('the alert e-mail says why in the owner’s language and leads to the board’s answer action', () => {
+    const n: StoredNotification = {
+      id: 'N1',
+      userId: 'u1',
+      kind: 'messages_waiting',
+      subjectId: 'openai',
+      contactName: 'ChatGPT',
+      reason: 'credentials',
+      createdAt: NOW.toISOString(),
+      readAt: null,
+    };
+    const es = alertTexts(n, 'es', 'https://app.example.com/');
+    expect(es.subject).toBe('Mensajes de clientes sin responder');
+    expect(es.text).toContain('Motivo: El proveedor de IA rechazó la clave de API');
+    expect(es.text).toContain('Responder mensajes pendientes: https://app.example.com/conversations?waiting=1');
+    expect(alertTexts({ ...n, reason: 'unavailable' }, 'en', 'https://app.example.com').text).toContain('Reason: The AI model could not be reached');
   });
 
   it('a failed notification leaves the message marked (logged); a failed mark is thrown (the job retries)', async () => {
