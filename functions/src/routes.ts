@@ -504,8 +504,8 @@ export const workers = {
     entry: 'src/workers/call-summary.ts',
     description: 'Summarises a finished call and sends the summary where the user asked',
     job: callSummaryJob,
-    // queue:outbound-email: summaries and the ended call's alert by e-mail (issue 34); mail: only the live handoff notice.
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'mail', 'queue:outbound-email'],
+    // queue:outbound-email: summaries, handoff notices and the ended call's alert by e-mail, queued (issue 34: no SES here).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
     batchSize: 5,
     timeout: 120,
     maxReceiveCount: QUEUE_MAX_RECEIVES,

@@ -258,18 +258,18 @@ describe('Lambda functions from the manifest', () => {
     expect([...scrape].some((c) => c.includes('sqs:SendMessage'))).toBe(false);
   });
 
-  it('e-mail waits for SES (issue 34): only the outbound-email worker and the direct senders may call SES; the alert and summary producers only queue', () => {
+  it('e-mail waits for SES (issue 34): only the outbound-email worker and the direct senders may call SES; the alert, summary and handoff producers only queue', () => {
     const sends = (fn: AppFunction) => [...actualCapabilities(fn)].some((c) => c.includes('ses:SendEmail'));
     const queues = (fn: AppFunction) => [...actualCapabilities(fn)].some((c) => c.startsWith('queue:outbound-email sqs:SendMessage'));
     const outbound = s.stack.workers.functions['outbound-email'];
     expect(sends(outbound)).toBe(true);
     expect([...actualCapabilities(outbound)].filter((c) => /^(uploads|secrets-key|user-pool|stripe-secret)/.test(c) || (c.startsWith('queue:') && !c.startsWith('queue:outbound-email ')))).toEqual([]);
-    // The conversations API and the inbound worker raise alerts; the call logs resend summaries: all queue, none sends.
-    for (const fn of [s.stack.api.functions.conversations, s.stack.api.functions['voice-conversations'], s.stack.workers.functions['whatsapp-inbound']]) {
+    // The conversations API and the inbound worker raise alerts; the call-summary worker e-mails summaries, handoff
+    // notices and a call's alert; the call logs resend summaries: all queue, none sends.
+    for (const fn of [s.stack.api.functions.conversations, s.stack.api.functions['voice-conversations'], s.stack.workers.functions['whatsapp-inbound'], s.stack.workers.functions['call-summary']]) {
       expect(sends(fn)).toBe(false);
       expect(queues(fn)).toBe(true);
     }
-    expect(queues(s.stack.workers.functions['call-summary'])).toBe(true);
     // Its queue keeps the retry schedule's redrive like every queue.
     s.template.hasResourceProperties('AWS::SQS::Queue', {
       RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: workerDef('outbound-email').maxReceiveCount },

@@ -2,20 +2,18 @@
  * Wires the call-summary worker: the call and settings items, the user's ChatGPT connection, and
  * the three deliveries (e-mail queued on the outbound-email queue, the user's WhatsApp
  * integration, the summary webhook through the outbound guard, signed with the user's signing
- * secret). SES directly only for the handoff notice (a heads-up while the call is forwarded).
+ * secret). No SES client: e-mails (summaries, handoff notices, the call's alert) are queued.
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { sesRequests } from '../adapters/aws/ses.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
-import { SesMailer } from '../adapters/mailer.js';
 import { OutboundBlockedError, OutboundError, OutboundTimeoutError, guardedFetch } from '../adapters/outbound/guarded-fetch.js';
 import { createSummaryDelivery, deliveryReasons, type WebhookPostResult } from '../domain/voice/delivery.js';
 import type { CallSummaryJobDeps } from '../domain/voice/summary.js';
 import { once } from '../lib/once.js';
 import { aiConnector } from './ai.js';
-import { callRepository, voiceSettingsRepository } from './voice.js';
+import { callRepository, handoffAnalyses, voiceSettingsRepository } from './voice.js';
 import { voiceSettingsService } from './voice-settings.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { escalationAlerts } from './notifications.js';
@@ -49,11 +47,11 @@ export const callSummaryDeps = once((): CallSummaryJobDeps => {
     settings: voiceSettingsRepository(),
     alerts: escalationAlerts(),
     emails: outboundEmails(),
+    handoffs: handoffAnalyses(),
     onInvalid: (info) => logger.warn('call summary: invalid model output', info),
     delivery: createSummaryDelivery({
       calls,
       users,
-      mailer: new SesMailer(sesRequests(), c.MAIL_FROM),
       whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
       webhook: { post: postSummaryWebhook },
       signingSecret: async (userId) => (await voiceSettingsService().revealSecret(userId)).secret,

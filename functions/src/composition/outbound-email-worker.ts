@@ -10,7 +10,7 @@ import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { SesMailer } from '../adapters/mailer.js';
 import { notificationEmailRenderer } from '../domain/notifications/alert-email.js';
 import type { OutboundEmailWorkerDeps } from '../domain/notifications/emails.js';
-import { recordSummaryEmail, summaryEmailRenderer } from '../domain/voice/delivery.js';
+import { handoffEmailRenderer, recordSummaryEmail, summaryEmailRenderer } from '../domain/voice/delivery.js';
 import { logger } from '../adapters/logger.js';
 import { once } from '../lib/once.js';
 import { workers } from '../routes.js';
@@ -26,6 +26,7 @@ export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
     renderers: {
       notification: notificationEmailRenderer({ notifications: notificationRepository(), appUrl: c.APP_URL }),
       'call-summary': summaryEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
+      'call-handoff': handoffEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
     },
     mailer: new SesMailer(sesSingleRequests(), c.MAIL_FROM),
     // The call's `deliveries` keep how each summary send ended (the API's history of deliveries).

@@ -3,11 +3,13 @@ import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
 import { DynamoVoiceSettingsRepository } from '../adapters/dynamo/voice-settings.js';
-import type { CallRepository, VoiceSettingsRepository } from '../domain/voice/ports.js';
+import type { CallRepository, HandoffAnalyses, VoiceSettingsRepository } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
 
 const calls = once(() => new DynamoCallRepository(documentClient(), config().TABLE_NAME));
 const settings = once(() => new DynamoVoiceSettingsRepository(documentClient(), config().TABLE_NAME));
 
 export const callRepository = (): CallRepository => calls();
+/** A forwarded call's analysis so far, on the call item (its queued handoff notice e-mail is rendered from it, issue 34). */
+export const handoffAnalyses = (): HandoffAnalyses => calls();
 export const voiceSettingsRepository = (): VoiceSettingsRepository => settings();

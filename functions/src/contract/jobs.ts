@@ -100,7 +100,7 @@ export const contactsJob = /* @__PURE__ */ z.object({
 export type ContactsJob = z.infer<typeof contactsJob>;
 
 /** What an outbound e-mail is about (see outboundEmailJob). */
-export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary'] as const;
+export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary', 'call-handoff'] as const;
 export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
 
 /**
@@ -110,7 +110,8 @@ export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
  * what to send, never its text, address or any secret: the worker reads the owner's current
  * address and language and renders the e-mail from the stored subject when it sends.
  * - kind 'notification': the alert e-mail of an in-app notification (subjectId = the notification id);
- * - kind 'call-summary': a finished call's summary (subjectId = the call id).
+ * - kind 'call-summary': a finished call's summary (subjectId = the call id);
+ * - kind 'call-handoff': the notice of a call being forwarded to a person (subjectId = the call id).
  * `sendId`: this send, as recorded in the subject's delivery state when it was queued (a resend
  * starts a new one, so a message of an older send does nothing).
  */

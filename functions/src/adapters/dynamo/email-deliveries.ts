@@ -3,6 +3,7 @@
  * as a map attribute on its subject's item, so the page that shows the subject reads it with it:
  *
  * - call-summary: pk=USER#{u}, sk=VCALL#{callId}, attribute `summaryEmail`;
+ * - call-handoff: the same call item, attribute `handoffEmail`;
  * - notification: pk=USER#{u}, sk=NOTIF#{id}, attribute `alertEmail`.
  *
  * Every write is conditional on the subject's item existing (a deleted call gets no ghost item)
@@ -17,6 +18,7 @@ import { userPk } from './keys.js';
 /** Where each kind's delivery lives. */
 export const EMAIL_DELIVERY_PLACES = {
   'call-summary': { skPrefix: 'VCALL#', attribute: 'summaryEmail' },
+  'call-handoff': { skPrefix: 'VCALL#', attribute: 'handoffEmail' },
   notification: { skPrefix: 'NOTIF#', attribute: 'alertEmail' },
 } as const;
 

@@ -415,6 +415,11 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
     });
   }
 
+  /** A forwarded call's analysis so far, for its handoff notice e-mail (issue 34: rendered when it is sent). */
+  async setHandoffSummary(userId: string, id: string, summary: CallSummary | null): Promise<void> {
+    await this.update(userId, id, { set: 'SET handoffSummary = :h', values: { ':h': summary } });
+  }
+
   async addDelivery(userId: string, id: string, attempt: SummaryDeliveryAttempt): Promise<void> {
     await this.update(userId, id, {
       set: 'SET deliveries = list_append(if_not_exists(deliveries, :empty), :a)',

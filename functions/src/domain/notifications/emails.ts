@@ -16,7 +16,8 @@
  *   delivery.ts LABELS, store the notification, then queue it like this. Whether to e-mail at all
  *   (InboxSettings.alertByEmail…) is the producer's decision, made before it queues.
  * - kind 'call-summary' e-mails a call's completed summary (the call-summary worker; the call
- *   page's Resend: `resend`).
+ *   page's Resend: `resend`); kind 'call-handoff' the notice of a call being forwarded to a person
+ *   (the call-summary worker's handoff stage, rendered with the analysis so far kept on the call).
  * - queue() is idempotent per subject: it starts the subject's delivery once; called again (a
  *   retried producer) it only puts a message for the same send back on the queue when that send
  *   is still on its way, so a retried producer never e-mails twice. It throws when the message

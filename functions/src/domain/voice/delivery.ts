@@ -20,8 +20,10 @@
  *
  * The handoff notice (issue 16, warm transfer): while a streamed call is being forwarded, the
  * owner gets the reason, the analysis so far (when there is one) and the conversation so far, by
- * WhatsApp when that is their summary method, else by e-mail. It is a heads-up for whoever picks
- * up, not the call's summary: it is not recorded among the summary's delivery attempts.
+ * WhatsApp when that is their summary method (notifyHandoff), else by e-mail (issue 34: queued
+ * like the summary, rendered by handoffEmailRenderer from the call and its stored analysis so far).
+ * It is a heads-up for whoever picks up, not the call's summary: it is not recorded among the
+ * summary's delivery attempts.
  */
 import { createHmac } from 'node:crypto';
 import type { Language } from '../../contract/auth.js';
@@ -33,7 +35,6 @@ import {
   type SummaryMethod,
   type SummaryWebhookPayload,
 } from '../../contract/voice.js';
-import type { Mailer } from '../auth/ports.js';
 import { catalogue, enumWords, formatDateTime } from '../i18n/messages.js';
 import type { EmailRef, EmailRenderer, SettledEmail } from '../notifications/emails.js';
 import type { CallRepository, StoredCall } from './ports.js';
@@ -72,7 +73,6 @@ export interface SummaryWhatsApp<Credentials> {
 export interface DeliveryDeps<Credentials = unknown> {
   calls: Pick<CallRepository, 'addDelivery'>;
   users: { get(userId: string): Promise<DeliveryUser | null> };
-  mailer: Mailer;
   whatsapp: SummaryWhatsApp<Credentials>;
   webhook: { post(url: string, body: string, headers: Record<string, string>): Promise<WebhookPostResult> };
   /** The user's summary webhook signing secret (created on first use). */
@@ -219,6 +219,18 @@ export function recordSummaryEmail(deps: { calls: Pick<CallRepository, 'addDeliv
     });
 }
 
+/**
+ * Renders a forwarded call's handoff notice e-mail when the outbound-email worker sends it (kind
+ * 'call-handoff'): the call with the analysis so far stored for it, in the owner's language; null
+ * when the call is gone.
+ */
+export function handoffEmailRenderer(deps: { calls: Pick<CallRepository, 'get'>; appUrl: string }): EmailRenderer {
+  return async (ref, owner) => {
+    const call = await deps.calls.get(ref.userId, ref.subjectId);
+    return call ? handoffEmail(call, call.handoffSummary ?? null, owner.language, deps.appUrl) : null;
+  };
+}
+
 /** WhatsApp text (4096 characters at most). */
 export function summaryWhatsAppText(call: StoredCall, summary: CallSummary, language: Language, appUrl: string, timeZone?: string): string {
   return whatsAppOf(summaryText(call, summary, language, appUrl, timeZone));
@@ -363,16 +375,11 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
     return attempts;
   }
 
-  /** The handoff notice by e-mail or WhatsApp; never throws (the outcome is for the logs). */
-  async function notifyHandoff(call: StoredCall, summary: CallSummary | null, channel: HandoffChannel): Promise<HandoffNoticeResult> {
+  /** The handoff notice by WhatsApp (by e-mail it is queued: processHandoffNotice); never throws (the outcome is for the logs). */
+  async function notifyHandoff(call: StoredCall, summary: CallSummary | null): Promise<HandoffNoticeResult> {
     const user = await deps.users.get(call.userId);
     const language = user?.language ?? 'en';
     try {
-      if (channel === 'email') {
-        if (!user?.email) return { ok: false, error: deliveryReasons.noEmail };
-        await deps.mailer.send({ to: user.email, ...handoffEmail(call, summary, language, deps.appUrl) });
-        return { ok: true };
-      }
       const to = (user?.phoneNumber ?? '').replace(/\D/g, '');
       if (!to) return { ok: false, error: deliveryReasons.noProfilePhone };
       const connection = await deps.whatsapp.connection(call.userId);
@@ -380,9 +387,9 @@ export function createSummaryDelivery<Credentials>(deps: DeliveryDeps<Credential
       await deps.whatsapp.sendText(connection.credentials, to, handoffWhatsAppText(call, summary, language, deps.appUrl));
       return { ok: true };
     } catch (error) {
-      deps.onError?.(`handoff notice by ${channel} failed`, error);
+      deps.onError?.('handoff notice by WhatsApp failed', error);
       if ((error as { code?: unknown }).code === META_WINDOW_CLOSED) return { ok: false, error: deliveryReasons.whatsappWindow };
-      return { ok: false, error: channel === 'email' ? deliveryReasons.emailFailed : deliveryReasons.whatsappFailed(deliveryReasons.tryLater) };
+      return { ok: false, error: deliveryReasons.whatsappFailed(deliveryReasons.tryLater) };
     }
   }
 

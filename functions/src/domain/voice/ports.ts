@@ -26,6 +26,10 @@ export type CallSettingsSnapshot = Omit<VoiceSettings, 'phoneNumber' | 'summaryW
 export interface StoredCall extends Omit<VoiceConversation, '_id' | 'hasRecording' | 'summaryEmail'> {
   /** The summary e-mail's delivery (issue 34, domain/notifications/emails.ts), written by its producer and the outbound-email worker. */
   summaryEmail?: StoredEmailDelivery;
+  /** A forwarded call's analysis so far (issue 34): its handoff notice e-mail is rendered from it when sent. */
+  handoffSummary?: CallSummary | null;
+  /** The handoff notice e-mail's delivery (issue 34). */
+  handoffEmail?: StoredEmailDelivery;
   id: string;
   userId: string;
   settings: CallSettingsSnapshot;
@@ -218,4 +222,9 @@ export type { CallSummaryJob };
 
 export interface CallSummaryQueue {
   enqueue(job: CallSummaryJob): Promise<void>;
+}
+
+/** Where a forwarded call's analysis so far is kept for its handoff notice e-mail (issue 34; the call item). */
+export interface HandoffAnalyses {
+  setHandoffSummary(userId: string, id: string, summary: CallSummary | null): Promise<void>;
 }

@@ -10,7 +10,7 @@ import { SENTIMENTS, URGENCIES, callSummarySchema, type CallSummary, type CallTu
 import { type AiConnector, ModelError, type ModelMessage } from '../ai/ports.js';
 import type { HandoffChannel, SummaryDelivery } from './delivery.js';
 import type { OutboundEmails } from '../notifications/emails.js';
-import type { CallRepository, CallSummaryJob, StoredCall, StoredVoiceSettings } from './ports.js';
+import type { CallRepository, CallSummaryJob, HandoffAnalyses, StoredCall, StoredVoiceSettings } from './ports.js';
 import { sendCallAlert, type CallAlertSender } from './call-alert.js';
 import { summaryReasons } from '../../contract/server-texts.js';
 
@@ -173,8 +173,10 @@ export interface CallSummaryJobDeps extends AnalysisDeps {
   /** The user's current voice settings (summaryNotificationMethod, summaryWebhookUrl); null = none stored. */
   settings: { get(userId: string): Promise<Pick<StoredVoiceSettings, 'summaryNotificationMethod' | 'summaryWebhookUrl'> | null> };
   delivery: Pick<SummaryDelivery, 'deliver' | 'notifyHandoff'>;
-  /** The outbound-email queue (issue 34): a summary by e-mail is queued there, not sent here. */
+  /** The outbound-email queue (issue 34): a summary, or a handoff notice, by e-mail is queued there, not sent here. */
   emails: Pick<OutboundEmails, 'queue'>;
+  /** Keeps a forwarded call's analysis so far for its queued handoff notice e-mail. */
+  handoffs: HandoffAnalyses;
   /** Sends an escalated call's owner alert (issue 17) once the call is over; never throws. */
   alerts?: CallAlertSender;
 }
@@ -190,7 +192,8 @@ export type CallSummaryJobOutcome =
  * the owner is told at once — by WhatsApp when that is their summary method, by e-mail for e-mail
  * and webhook (a person is about to pick up; a webhook is for systems, after the call). Summaries
  * disabled = no notice. A model failure does not wait for a retry: the notice goes without the
- * analysis (the conversation so far is in it anyway).
+ * analysis (the conversation so far is in it anyway). By e-mail the notice is queued (issue 34:
+ * it waits for SES, once per call), rendered from the call and the analysis stored here.
  */
 export async function processHandoffNotice(deps: CallSummaryJobDeps, job: CallSummaryJob): Promise<CallSummaryJobOutcome> {
   const call = await deps.calls.get(job.userId, job.callId);
@@ -200,7 +203,12 @@ export async function processHandoffNotice(deps: CallSummaryJobDeps, job: CallSu
   if (!method) return { outcome: 'handoff', channel: null, notified: false };
   const channel: HandoffChannel = method === 'whatsapp' ? 'whatsapp' : 'email';
   const analysis = await analyseCall(deps, call, { finalAttempt: true });
-  const result = await deps.delivery.notifyHandoff(call, analysis.summary, channel);
+  if (channel === 'email') {
+    await deps.handoffs.setHandoffSummary(call.userId, call.id, analysis.summary);
+    await deps.emails.queue({ kind: 'call-handoff', userId: call.userId, subjectId: call.id });
+    return { outcome: 'handoff', channel, notified: true };
+  }
+  const result = await deps.delivery.notifyHandoff(call, analysis.summary);
   return result.ok ? { outcome: 'handoff', channel, notified: true } : { outcome: 'handoff', channel, notified: false, error: result.error };
 }
 

@@ -5,6 +5,7 @@ import { GraphError } from '../../../src/domain/whatsapp/ports.js';
 import {
   createSummaryDelivery,
   deliveryReasons,
+  handoffEmailRenderer,
   recordSummaryEmail,
   summaryEmailRenderer,
   formatDuration,
@@ -26,7 +27,6 @@ function setup(overrides: Partial<DeliveryDeps> = {}, answers: WebhookPostResult
   const deps: DeliveryDeps = {
     calls,
     users: { get: async () => user },
-    mailer: { send: async (m) => void mails.push(m) },
     whatsapp: {
       connection: async () => ({ credentials: { bearerToken: 't', businessId: 'b', phoneId: '1' } }),
       sendText: async (_c, to, text) => void texts.push({ to, text }),
@@ -158,17 +158,17 @@ describe('handoff notice', () => {
       messages: [turn('agent', 'Hola, ¿en qué puedo ayudarle?'), turn('user', 'Quiero hablar con la doctora   García'), turn('agent', 'Le paso con una persona.')],
     });
 
+  /** The handoff e-mail as the outbound-email worker renders it when it sends (issue 34: queued by the call-summary job with the analysis so far). */
+  const renderHandoff = async (call: ReturnType<typeof forwarded>, summary: typeof validSummary | null, language: 'en' | 'es') => {
+    const calls = new MemoryCallRepository({ ...call, handoffSummary: summary });
+    const mail = await handoffEmailRenderer({ calls, appUrl: 'https://app.example.com' })({ kind: 'call-handoff', userId: call.userId, subjectId: call.id }, { email: user.email, language });
+    return { calls, mail: mail! };
+  };
+
   it('e-mails the owner in their language: who is being transferred to which number, why, the analysis and the conversation so far', async () => {
     const call = forwarded();
-    const calls = new MemoryCallRepository(call);
-    const { mails, delivery } = setup({ calls, users: { get: async () => ({ ...user, language: 'es' }) } });
+    const { calls, mail } = await renderHandoff(call, validSummary, 'es');
 
-    const result = await delivery.notifyHandoff(call, validSummary, 'email');
-
-    expect(result).toEqual({ ok: true });
-    expect(mails).toHaveLength(1);
-    const mail = mails[0]! as { to: string; subject: string; text: string; html: string };
-    expect(mail.to).toBe(user.email);
     expect(mail.subject).toBe('Llamada transferida a usted: Ana (+34600111222)');
     expect(mail.text).toContain('El agente de IA está transfiriendo ahora una llamada de Ana (+34600111222) a +34910000099.');
     expect(mail.text).toContain('Motivo: Wants to speak to the doctor');
@@ -183,12 +183,10 @@ describe('handoff notice', () => {
   it('in English without an analysis: the conversation only; long conversations keep their newest part', async () => {
     const call = forwarded();
     call.messages.unshift(...Array.from({ length: 80 }, (_, i) => turn('user', `older line ${i} ${'x'.repeat(40)}`)));
-    const { mails, delivery } = setup();
+    const { mail } = await renderHandoff(call, null, 'en');
 
-    await delivery.notifyHandoff(call, null, 'email');
-
-    const text = mails[0]!.text;
-    expect(mails[0]!.subject).toBe('Call being transferred to you: Ana (+34600111222)');
+    const text = mail.text;
+    expect(mail.subject).toBe('Call being transferred to you: Ana (+34600111222)');
     expect(text).toContain('The AI agent is transferring a call from Ana (+34600111222) to +34910000099 now.');
     expect(text).not.toContain('Summary so far');
     expect(text).toContain('Caller: Quiero hablar con la doctora García');
@@ -196,7 +194,7 @@ describe('handoff notice', () => {
     expect(text).toContain('[…]');
   });
 
-  it('sends WhatsApp to the profile phone; reports (never throws) a missing phone, a missing integration, a closed window or a failed e-mail', async () => {
+  it('sends WhatsApp to the profile phone; reports (never throws) a missing phone, a missing integration or a closed window', async () => {
     const call = forwarded();
     const ok = setup();
     const noPhone = setup({ users: { get: async () => ({ ...user, phoneNumber: '' }) } });
@@ -209,21 +207,13 @@ describe('handoff notice', () => {
         },
       },
     });
-    const mailDown = setup({
-      mailer: {
-        send: async () => {
-          throw new Error('SES down');
-        },
-      },
-    });
 
-    expect(await ok.delivery.notifyHandoff(call, validSummary, 'whatsapp')).toEqual({ ok: true });
+    expect(await ok.delivery.notifyHandoff(call, validSummary)).toEqual({ ok: true });
     expect(ok.texts).toHaveLength(1);
     expect(ok.texts[0]!.to).toBe('34600999888');
     expect(ok.texts[0]!.text).toMatch(/^\*Call being transferred to you: Ana \(\+34600111222\)\*\n/);
-    expect(await noPhone.delivery.notifyHandoff(call, null, 'whatsapp')).toEqual({ ok: false, error: deliveryReasons.noProfilePhone });
-    expect(await noWhatsApp.delivery.notifyHandoff(call, null, 'whatsapp')).toEqual({ ok: false, error: deliveryReasons.noWhatsApp });
-    expect(await closed.delivery.notifyHandoff(call, null, 'whatsapp')).toEqual({ ok: false, error: deliveryReasons.whatsappWindow });
-    expect(await mailDown.delivery.notifyHandoff(call, null, 'email')).toEqual({ ok: false, error: deliveryReasons.emailFailed });
+    expect(await noPhone.delivery.notifyHandoff(call, null)).toEqual({ ok: false, error: deliveryReasons.noProfilePhone });
+    expect(await noWhatsApp.delivery.notifyHandoff(call, null)).toEqual({ ok: false, error: deliveryReasons.noWhatsApp });
+    expect(await closed.delivery.notifyHandoff(call, null)).toEqual({ ok: false, error: deliveryReasons.whatsappWindow });
   });
 });

@@ -70,6 +70,11 @@ export class MemoryCallRepository implements CallRepository {
     const c = this.mine(userId, id);
     if (c) Object.assign(c, { summaryStatus: result.summaryStatus, summary: result.summary, summaryError: result.summaryError });
   }
+  /** HandoffAnalyses (issue 34): the analysis so far of a forwarded call. */
+  async setHandoffSummary(userId: string, id: string, summary: StoredCall['handoffSummary']) {
+    const c = this.mine(userId, id);
+    if (c) c.handoffSummary = summary ?? null;
+  }
   async addDelivery(userId: string, id: string, attempt: Parameters<CallRepository['addDelivery']>[2]) {
     this.mine(userId, id)?.deliveries.push(attempt);
   }

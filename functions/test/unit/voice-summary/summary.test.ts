@@ -120,7 +120,7 @@ const noHandoff = async (): Promise<never> => {
 /** The outbound-email queue, recording what the job queued (issue 34). */
 function emailQueue() {
   const queued: Array<{ kind: string; subjectId: string }> = [];
-  return { queued, emails: { queue: async (ref: { kind: 'call-summary' | 'notification'; userId: string; subjectId: string }) => (queued.push({ kind: ref.kind, subjectId: ref.subjectId }), null) } };
+  return { queued, emails: { queue: async (ref: { kind: 'call-summary' | 'notification' | 'call-handoff'; userId: string; subjectId: string }) => (queued.push({ kind: ref.kind, subjectId: ref.subjectId }), null) } };
 }
 
 describe('processCallSummaryJob', () => {
@@ -137,6 +137,7 @@ describe('processCallSummaryJob', () => {
         settings: { get: async () => ({ summaryNotificationMethod: 'webhook', summaryWebhookUrl: 'https://example.com/hook' }) },
         delivery: { deliver: async (_c, s, t) => (delivered.push({ s, t }), []), notifyHandoff: noHandoff },
         emails: emailQueue().emails,
+        handoffs: calls,
       },
       { userId: call.userId, callId: call.id },
       { finalAttempt: false },
@@ -155,7 +156,7 @@ describe('processCallSummaryJob', () => {
     const calls = new MemoryCallRepository(failed, completed, sent, hooked);
     let deliveries = 0;
     const { queued, emails } = emailQueue();
-    const deps = { calls, ai: connector(model), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff }, emails };
+    const deps = { calls, ai: connector(model), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff }, emails, handoffs: calls };
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: failed.id }, { finalAttempt: false })).toMatchObject({ summaryStatus: 'failed', delivered: false });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: completed.id }, { finalAttempt: false })).toMatchObject({ delivered: true, resumed: true });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: sent.id }, { finalAttempt: false })).toMatchObject({ delivered: false });
@@ -172,7 +173,7 @@ describe('processCallSummaryJob', () => {
     const calls = new MemoryCallRepository(active, invalid);
     let deliveries = 0;
     const { queued, emails } = emailQueue();
-    const deps = { calls, ai: connector(new ScriptedModel(['bad', 'worse'])), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff }, emails };
+    const deps = { calls, ai: connector(new ScriptedModel(['bad', 'worse'])), settings: noSettings, delivery: { deliver: async () => (deliveries++, []), notifyHandoff: noHandoff }, emails, handoffs: calls };
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: active.id }, { finalAttempt: false })).toEqual({ outcome: 'active' });
     expect(await processCallSummaryJob(deps, { userId: 'user-2', callId: invalid.id }, { finalAttempt: false })).toEqual({ outcome: 'missing' });
     expect(await processCallSummaryJob(deps, { userId: 'user-1', callId: invalid.id }, { finalAttempt: false })).toMatchObject({ summaryStatus: 'failed', delivered: false });
@@ -194,19 +195,27 @@ describe('processCallSummaryJob: the handoff stage (warm transfer)', () => {
 
   function run(call: ReturnType<typeof active>, model: ScriptedModel, result: { ok: true } | { ok: false; error: string } = { ok: true }) {
     const calls = new MemoryCallRepository(call);
+    // Every notice: by WhatsApp through notifyHandoff, by e-mail queued with the analysis so far kept on the call (issue 34).
     const notices: Array<{ summary: unknown; channel: string }> = [];
     let delivered = 0;
+    const { queued, emails } = emailQueue();
     const deps = {
       calls,
       ai: connector(model),
       settings: { get: async () => null },
       delivery: {
         deliver: async () => (delivered++, []),
-        notifyHandoff: async (_c: unknown, summary: unknown, channel: 'email' | 'whatsapp') => (notices.push({ summary, channel }), result),
+        notifyHandoff: async (_c: unknown, summary: unknown) => (notices.push({ summary, channel: 'whatsapp' }), result),
       },
-      emails: emailQueue().emails,
+      emails: {
+        queue: async (ref: { kind: 'call-summary' | 'notification' | 'call-handoff'; userId: string; subjectId: string }) => {
+          notices.push({ summary: (await calls.get(ref.userId, ref.subjectId))?.handoffSummary, channel: 'email' });
+          return emails.queue(ref as never);
+        },
+      },
+      handoffs: calls,
     };
-    return { calls, notices, delivered: () => delivered, out: processCallSummaryJob(deps, { userId: call.userId, callId: call.id, stage: 'handoff' }, { finalAttempt: false }) };
+    return { calls, notices, queued, delivered: () => delivered, out: processCallSummaryJob(deps, { userId: call.userId, callId: call.id, stage: 'handoff' }, { finalAttempt: false }) };
   }
 
   it('analyses the call so far while it is still active and tells the owner at once, storing nothing (the final summary comes after the call)', async () => {
@@ -214,7 +223,9 @@ describe('processCallSummaryJob: the handoff stage (warm transfer)', () => {
     const t = run(call, new ScriptedModel([JSON.stringify(validSummary)]));
 
     expect(await t.out).toEqual({ outcome: 'handoff', channel: 'email', notified: true });
+    // By e-mail: queued (it waits for SES), rendered from the call and the analysis so far kept for it.
     expect(t.notices).toEqual([{ summary: validSummary, channel: 'email' }]);
+    expect(t.queued).toEqual([{ kind: 'call-handoff', subjectId: call.id }]);
     expect(await t.calls.get(call.userId, call.id)).toMatchObject({ summaryStatus: 'pending', summary: null });
     expect(t.delivered()).toBe(0);
   });
@@ -226,18 +237,20 @@ describe('processCallSummaryJob: the handoff stage (warm transfer)', () => {
     const disabled = run(active(null), disabledModel);
 
     expect(await whatsapp.out).toMatchObject({ channel: 'whatsapp', notified: true });
+    expect(whatsapp.notices).toEqual([{ summary: validSummary, channel: 'whatsapp' }]);
     expect(await webhook.out).toMatchObject({ channel: 'email', notified: true });
+    expect(webhook.queued).toHaveLength(1);
     expect(await disabled.out).toEqual({ outcome: 'handoff', channel: null, notified: false });
     expect(disabled.notices).toEqual([]);
     expect(disabledModel.requests).toHaveLength(0);
   });
 
-  it('does not wait for a retry when the model fails: the notice goes without the analysis; a failed send is reported', async () => {
+  it('does not wait for a retry when the model fails: the notice goes without the analysis; a failed WhatsApp send is reported', async () => {
     const failing = run(active('email'), new ScriptedModel([new ModelError('unavailable', 'down')]));
-    const unsent = run(active('email'), new ScriptedModel([JSON.stringify(validSummary)]), { ok: false, error: 'The e-mail could not be sent.' });
+    const unsent = run(active('whatsapp'), new ScriptedModel([JSON.stringify(validSummary)]), { ok: false, error: 'The WhatsApp message could not be sent.' });
 
     expect(await failing.out).toMatchObject({ notified: true });
     expect(failing.notices).toEqual([{ summary: null, channel: 'email' }]);
-    expect(await unsent.out).toEqual({ outcome: 'handoff', channel: 'email', notified: false, error: 'The e-mail could not be sent.' });
+    expect(await unsent.out).toEqual({ outcome: 'handoff', channel: 'whatsapp', notified: false, error: 'The WhatsApp message could not be sent.' });
   });
 });
