@@ -3,6 +3,8 @@
  * kept apart from the request schemas so that bundle does not load zod and its locale.
  */
 
+import type { EmailDelivery } from './email-delivery.js';
+
 export const NOTIFICATION_KINDS = ['conversation_escalated', 'call_escalated', 'integration_needs_attention', 'messages_waiting'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -24,6 +26,11 @@ export interface AppNotification {
   reason: string;
   createdAt: string;
   readAt: string | null;
+  /**
+   * Issue 34: where the alert's e-mail stands (queued on the outbound-email queue: queued,
+   * sending, sent, retrying, failed + reason); absent or null when the alert was not e-mailed.
+   */
+  email?: EmailDelivery | null;
 }
 
 export interface NotificationList {

@@ -58,8 +58,11 @@ async function escalationAlert(o: Owner): Promise<string> {
   return alert._id;
 }
 
-/** The alert's e-mail delivery, as the worker keeps it on the notification item. */
-const alertEmail = async (o: Owner, notificationId: string) => (await getItem(`USER#${o.userId}`, `NOTIF#${notificationId}`))?.alertEmail as EmailDelivery | undefined;
+/** The alert's e-mail delivery, as the notifications list shows it (kept on the notification item by the worker). */
+async function alertEmail(o: Owner, notificationId: string): Promise<EmailDelivery | undefined> {
+  const res = await api<NotificationList>('GET', '/api/notifications', { token: o.token });
+  return res.body.data?.notifications.find((n) => n._id === notificationId)?.email ?? undefined;
+}
 const summaryEmail = async (o: Owner, callId: string) => (await getCall(o.token, callId))?.summaryEmail ?? undefined;
 
 const summaryMails = async (o: Owner) => (await mailsTo(o.email)).filter((m) => /^(Call summary|Resumen de llamada)/.test(m.subject));

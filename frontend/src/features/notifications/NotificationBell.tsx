@@ -129,6 +129,12 @@ export function NotificationBell() {
                       <Box component="span" sx={{ display: 'block' }}>
                         {formatDate(i18n.language, n.createdAt)}
                       </Box>
+                      {(n.email?.state === 'retrying' || n.email?.state === 'failed') && (
+                        // Issue 34: the alert's e-mail waits for the e-mail service, or could not be sent.
+                        <Box component="span" sx={{ display: 'block', color: n.email.state === 'failed' ? 'error.main' : 'warning.main' }} data-testid="notification-email" data-state={n.email.state}>
+                          {t(`notifications.email.${n.email.state}`)}
+                        </Box>
+                      )}
                     </>
                   }
                   slotProps={{ primary: { sx: { fontWeight: isUnread ? 600 : 400 } } }}

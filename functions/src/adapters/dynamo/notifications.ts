@@ -9,7 +9,9 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../contract/notification-kinds.js';
 import type { NotificationPage, NotificationRepository, StoredNotification } from '../../domain/notifications/ports.js';
+import { emailDeliveryView } from '../../domain/notifications/email-view.js';
 import { conditionHolds } from './conditions.js';
+import { toEmailDelivery } from './email-deliveries.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
 import { conditionFailedAt, transactWrite, type TransactItem } from './transact.js';
@@ -37,6 +39,8 @@ function toNotification(item: Item): StoredNotification {
     reason: str(item.reason),
     createdAt: str(item.createdAt),
     readAt: typeof item.readAt === 'string' ? item.readAt : null,
+    // Issue 34: the alert e-mail's delivery (written by the outbound-email worker).
+    ...(item.alertEmail ? { email: emailDeliveryView(toEmailDelivery(item.alertEmail)) } : {}),
   };
 }
 

@@ -14,7 +14,7 @@ export interface NotificationServiceDeps {
 const ID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
 export function toAppNotification(n: StoredNotification): AppNotification {
-  return { _id: n.id, kind: n.kind, subjectId: n.subjectId, contactName: n.contactName, reason: n.reason, createdAt: n.createdAt, readAt: n.readAt };
+  return { _id: n.id, kind: n.kind, subjectId: n.subjectId, contactName: n.contactName, reason: n.reason, createdAt: n.createdAt, readAt: n.readAt, email: n.email ?? null };
 }
 
 export function createNotificationService(deps: NotificationServiceDeps) {
