@@ -303,19 +303,20 @@ function SummaryEmailStatus({ call }: { call: VoiceConversation }) {
       sx={{ mb: 1.5 }}
       data-testid="summary-email-status"
       data-state={email.state}
-      action={
-        canResendSummary(call) ? (
-          <Button color="inherit" size="small" onClick={onResend} disabled={resend.isPending} data-testid="summary-email-resend">
-            {resend.isPending ? t('voiceCalls.detail.summaryEmail.resending') : t('voiceCalls.detail.summaryEmail.resend')}
-          </Button>
-        ) : undefined
-      }
     >
       {text}
       {email.state === 'retrying' && email.tries > 0 && (
         <Typography variant="body2" sx={{ mt: 0.5 }}>
           {t('voiceCalls.detail.summaryEmail.retryingTries', { count: email.tries })}
         </Typography>
+      )}
+      {/* Below the text, not beside it: the card sits in the page's narrow column. */}
+      {canResendSummary(call) && (
+        <Box sx={{ mt: 1 }}>
+          <Button color="inherit" size="small" variant="outlined" onClick={onResend} disabled={resend.isPending} data-testid="summary-email-resend">
+            {resend.isPending ? t('voiceCalls.detail.summaryEmail.resending') : t('voiceCalls.detail.summaryEmail.resend')}
+          </Button>
+        </Box>
       )}
     </Alert>
   );
