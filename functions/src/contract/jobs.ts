@@ -113,9 +113,10 @@ export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
  * - kind 'call-summary': a finished call's summary (subjectId = the call id);
  * - kind 'call-handoff': the notice of a call being forwarded to a person (subjectId = the call id).
  * `sendId`: this send, as recorded in the subject's delivery state when it was queued (a resend
- * starts a new one, so a message of an older send does nothing).
+ * starts a new one, so a message of an older send does nothing). Strict: a message carrying
+ * anything more (an address, a text) is refused, not sent.
  */
-export const outboundEmailJob = /* @__PURE__ */ z.object({
+export const outboundEmailJob = /* @__PURE__ */ z.strictObject({
   userId: id,
   kind: /* @__PURE__ */ z.enum(OUTBOUND_EMAIL_KINDS),
   subjectId: callId,

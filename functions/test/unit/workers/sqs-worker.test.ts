@@ -219,6 +219,17 @@ describe('sqsWorker validates with the job schema the manifest names for its que
         'a cursor offset as text': { userId: 'u1', jobId: 'j1', kind: 'import', cursor: { offset: '1024', line: 40, row: 39 } },
       },
     },
+    {
+      // Issue 34: ids only, never an address, a text or a secret.
+      queue: 'outbound-email',
+      valid: { userId: 'u1', kind: 'call-summary', subjectId: 'c1', sendId: 's1' },
+      malformed: {
+        'an unknown kind': { userId: 'u1', kind: 'newsletter', subjectId: 'c1', sendId: 's1' },
+        'no sendId': { userId: 'u1', kind: 'notification', subjectId: 'n1' },
+        'an empty subjectId': { userId: 'u1', kind: 'call-handoff', subjectId: '', sendId: 's1' },
+        'an address carried along': { userId: 'u1', kind: 'notification', subjectId: 'n1', sendId: 's1', to: 'someone@example.com' },
+      },
+    },
   ];
 
   it('covers every queue of the manifest', () => {
