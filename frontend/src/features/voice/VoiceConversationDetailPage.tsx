@@ -295,7 +295,7 @@ function SummaryEmailStatus({ call }: { call: VoiceConversation }) {
   const onResend = () =>
     resend.mutate(undefined, {
       onSuccess: (env) => toast.success(env.message ? translateMessage(env.message) : t('voiceCalls.detail.summaryEmail.resent')),
-      onError: (err) => toast.error(err instanceof ApiError && err.serverMessage && err.status < 500 ? translateMessage(err.serverMessage) : t('voiceCalls.detail.summaryEmail.resendFailed')),
+      onError: (err) => toast.error(err instanceof ApiError && err.serverMessage && (err.status < 500 || err.status === 503) ? translateMessage(err.serverMessage) : t('voiceCalls.detail.summaryEmail.resendFailed')),
     });
   return (
     <Alert

@@ -13,7 +13,7 @@ import {
   type VoiceConversationList,
 } from '../../contract/voice.js';
 import { integrationHealthReasons } from '../../contract/integration-health.js';
-import { NotFoundError, ValidationError, BadGatewayError, ConflictError, TooManyRequestsError } from '../errors.js';
+import { NotFoundError, ValidationError, BadGatewayError, ConflictError, ServiceUnavailableError, TooManyRequestsError } from '../errors.js';
 import type { EmailDelivery } from '../../contract/email-delivery.js';
 import { emailDeliveryView } from '../notifications/email-view.js';
 import type { OutboundEmails } from '../notifications/emails.js';
@@ -128,8 +128,8 @@ export function createCallsService(deps: CallsDeps) {
         return emailDeliveryView(first)!;
       } catch (error) {
         if (error instanceof ConflictError || error instanceof TooManyRequestsError || error instanceof NotFoundError) throw error;
-        // The queue (or the table) did not take it: nothing is on its way; the click can be repeated.
-        throw new BadGatewayError(voiceMessages.summaryResendUnavailable);
+        // The queue (or the table) did not take it: nothing is on its way; the click can be repeated (503).
+        throw new ServiceUnavailableError(voiceMessages.summaryResendUnavailable);
       }
     },
 
