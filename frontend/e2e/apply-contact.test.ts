@@ -6,8 +6,7 @@
  * row unchecked (the contact has one) and the e-mail row checked; applying keeps the name and adds
  * the e-mail; "Deshacer" in the snackbar takes the e-mail away again.
  */
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { testDocumentClientAt } from '../../functions/test/support/document-clients.js';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoCallRepository } from '../../functions/src/adapters/dynamo/voice-calls.js';
 import type { Contact } from '../../functions/src/contract/contacts.js';
@@ -21,10 +20,8 @@ const browser = useBrowser();
 
 /** A finished call with its AI analysis, as the call loop and the call-summary worker store it. */
 async function seedAnalysedCall(userId: string, phoneNumber: string): Promise<string> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  // The tests' client: the app's repositories send their own (fetch-based) commands through it.
+  const db = testDocumentClientAt(inject('dynamoEndpoint'));
   const at = new Date().toISOString();
   const call: StoredCall = {
     id: newId(),

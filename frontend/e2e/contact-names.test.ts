@@ -7,8 +7,7 @@
  * newest first, and its links open the call's detail and the conversation.
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { testDocumentClientAt } from '../../functions/test/support/document-clients.js';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoCallRepository } from '../../functions/src/adapters/dynamo/voice-calls.js';
 import type { Contact } from '../../functions/src/contract/contacts.js';
@@ -36,10 +35,8 @@ const browser = useBrowser();
 
 /** A finished call from `contact`'s number an hour ago, linked to the contact as the call loop links it. */
 async function seedCall(userId: string, contact: Contact): Promise<string> {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  // The tests' client: the app's repositories send their own (fetch-based) commands through it.
+  const db = testDocumentClientAt(inject('dynamoEndpoint'));
   const at = new Date(Date.now() - 3600_000).toISOString();
   const call: StoredCall = {
     id: newId(),

@@ -9,8 +9,7 @@
  * "Open WhatsApp" button, and the template goes to Meta's `recipient` field.
  */
 import { randomBytes } from 'node:crypto';
-import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { testDocumentClientAt } from '../../functions/test/support/document-clients.js';
 import { describe, expect, inject, it } from 'vitest';
 import { DynamoConversationRepository } from '../../functions/src/adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../../functions/src/adapters/dynamo/messages.js';
@@ -38,10 +37,8 @@ type TemplateSend = GraphSend & { template?: { name: string; parameters: string[
 const graphSends = (phoneId: string) => sentFromGraph<TemplateSend>(phoneId);
 
 function repositories() {
-  const db = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint: inject('dynamoEndpoint'), region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
+  // The tests' client: the app's repositories send their own (fetch-based) commands through it.
+  const db = testDocumentClientAt(inject('dynamoEndpoint'));
   const messages = new DynamoMessageRepository(db, inject('tableName'));
   return { messages, conversations: new DynamoConversationRepository(db, inject('tableName'), messages) };
 }

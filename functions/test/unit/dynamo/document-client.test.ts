@@ -144,7 +144,7 @@ describe('the app’s document client reads the SDK’s answers', () => {
     expect(get.appOut).toEqual(get.sdkOut);
     expect(get.appOut).toMatchObject({ Item: { pk: 'USER#1', n: 12, map: { a: true }, set: new Set(['a']) } });
     // Binary attributes come back as bytes (a stored vector reads as the floats written).
-    const read = (get.appOut as { Item: { vector: Uint8Array } }).Item.vector;
+    const read = (get.appOut as unknown as { Item: { vector: Uint8Array } }).Item.vector;
     expect(read).toBeInstanceOf(Uint8Array);
     expect([...new Float32Array(read.slice().buffer)]).toEqual([0.25, -1, 3.5]);
 
