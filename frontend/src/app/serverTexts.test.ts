@@ -17,20 +17,9 @@ import { translateApiKeyText } from '../features/api-keys/messages';
 import { translateHubText } from '../features/messages/i18n';
 import { inboxTexts } from '../features/conversations/inbox/api';
 import { tabMessage } from '../features/agents/tabs/messages';
-// Every feature's strings (their server texts register with i18next on import).
-import '../features/voice/i18n/calls';
-import '../features/admin/i18n';
-import '../features/agents/i18n';
-import '../features/api-keys/i18n';
-import '../features/billing/i18n';
-import '../features/contacts/i18n';
-import '../features/conversations/i18n';
-import '../features/conversations/inbox/i18n';
-import '../features/conversations/saved-replies/i18n';
-import '../features/dashboard/i18n';
-import '../features/integrations/i18n';
-import '../features/notifications/i18n';
-import '../features/voice/settings/i18n';
+// Every feature's strings (their server texts register with i18next on import), found by path so a
+// new feature's catalogue cannot be left out of this check.
+import.meta.glob(['../features/**/i18n/index.ts', '../features/voice/i18n/calls.ts'], { eager: true });
 
 const translators = [translateMessage, translateContractText, translateAdminText, translateVoiceText, translateSavedReplyText, translateApiKeyText, translateHubText, inboxTexts.translate, tabMessage];
 
