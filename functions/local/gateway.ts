@@ -1,5 +1,6 @@
 /**
- * The local API Gateway: one origin serving the API from the route manifest, the built
+ * The local API Gateway: one origin serving the API from the route manifest (through the
+ * API Gateway routes of its route plan, as the stack creates them: src/route-plan.ts), the built
  * frontend, GET /config.json (deployed next to the SPA in AWS), local-only tools under
  * /_local/ and the manifest's WebSocket APIs under /_ws/<name> (sockets.ts). Limits follow HTTP
  * API: 10 MB request payload (413) and a 30 s integration timeout (503).
@@ -9,6 +10,8 @@ import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { apiKeyMessages } from '../src/contract/api-keys.js';
 import { presentedApiKey } from '../src/domain/api-keys/secret.js';
+import { pathSegments, templateRouter } from '../src/http/route-match.js';
+import { routePlan } from '../src/route-plan.js';
 import { apiAuthorizer, routeGroups, routes, socketApis, type AuthKind } from '../src/routes.js';
 import { buildAuthorizerEvent, buildEvent, writeJson, writeResult, type EventAuth, type MatchedRoute } from './api-event.js';
 import { authorize, type AuthorizerConfig } from './jwt-authorizer.js';
@@ -57,58 +60,41 @@ export interface GatewayOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
-interface CompiledRoute {
-  method: string;
-  path: string;
-  group: string;
-  auth: AuthKind;
-  pattern: RegExp;
-  params: string[];
-}
-
-/** /api/contacts/{id} → ^/api/contacts/([^/]+)$ ; {proxy+} is greedy like API Gateway's. */
-function compile(route: RouteLike): CompiledRoute {
-  const params: string[] = [];
-  const source = route.path
-    .split('/')
-    .map((segment) => {
-      const m = /^\{([\w-]+)(\+?)\}$/.exec(segment);
-      if (!m?.[1]) return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-      params.push(m[1]);
-      return m[2] ? '(.+)' : '([^/]+)';
-    })
-    .join('/');
-  return { ...route, pattern: new RegExp(`^${source}$`), params };
-}
-
 type RouteLike = { method: string; path: string; group: string; auth: AuthKind };
 export type RouteMatch = MatchedRoute & { group: string; auth: AuthKind };
 
-/** A matcher over a route list; literal routes win over templated ones, as in API Gateway. */
+/** A path segment decoded as API Gateway decodes path parameters (kept as sent when it is not valid percent-encoding). */
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/**
+ * A matcher over a route list, choosing as API Gateway does (http/route-match.ts: a full match
+ * before a greedy one, literal segments before {variables}, a named method before ANY), with
+ * decoded path parameters; a greedy {proxy+} gets the rest of the path.
+ */
 export function routeMatcher(list: readonly RouteLike[]): (method: string, path: string) => RouteMatch | undefined {
-  const compiled = list.map(compile).sort((a, b) => a.params.length - b.params.length);
+  const route = templateRouter(list);
   return (method, path) => {
-    for (const route of compiled) {
-      if (route.method !== method) continue;
-      const m = route.pattern.exec(path);
-      if (!m) continue;
-      const pathParameters: Record<string, string> = {};
-      route.params.forEach((name, i) => {
-        const raw = m[i + 1] ?? '';
-        try {
-          pathParameters[name] = decodeURIComponent(raw);
-        } catch {
-          pathParameters[name] = raw;
-        }
-      });
-      return { routeKey: `${route.method} ${route.path}`, pathParameters, group: route.group, auth: route.auth };
-    }
-    return undefined;
+    const found = route(method, pathSegments(path), decodeSegment);
+    if (!found) return undefined;
+    return { routeKey: `${found.route.method} ${found.route.path}`, pathParameters: found.params, group: found.route.group, auth: found.route.auth };
   };
 }
 
-/** The manifest's routes: the only list the gateway serves. */
+/** The manifest's routes: what the API-key guard allows (as the CloudFront function does) and what `npm run invoke` runs. */
 export const matchRoute = routeMatcher(routes);
+
+/**
+ * The API Gateway routes the stack creates (route-plan.ts: greedy and ANY routes serving several
+ * manifest routes), so events carry the routeKey and pathParameters API Gateway sends and the
+ * HTTP wrapper's resolution runs locally exactly as in AWS.
+ */
+export const matchApiRoute = routeMatcher(routePlan());
 
 class PayloadTooLarge extends Error {}
 
@@ -149,12 +135,12 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const method = (req.method ?? 'GET').toUpperCase();
-    const route = matchRoute(method, path);
     // An API key anywhere but the public API: 403, before routing (in AWS the CloudFront function
     // on /api/* answers this, generated from the same manifest: infra/lib/api-key-guard.ts).
-    if (route?.auth !== 'userOrApiKey' && presentedApiKey(lowerHeaders(req)) !== null) {
+    if (matchRoute(method, path)?.auth !== 'userOrApiKey' && presentedApiKey(lowerHeaders(req)) !== null) {
       return writeJson(res, 403, { success: false, message: apiKeyMessages.routeNotAllowed });
     }
+    const route = matchApiRoute(method, path);
     if (!route) return writeJson(res, 404, { message: 'Not Found' });
 
     let body: Buffer;

@@ -1,8 +1,31 @@
 /**
  * The HTTP API and its Lambda functions, built from the route manifest
- * (functions/src/routes.ts): one function per route group, one route per entry.
+ * (functions/src/routes.ts): one function per route group, and the API Gateway routes of the
+ * route plan (functions/src/route-plan.ts) that serve the manifest's routes.
  * 'user' routes carry the Cognito JWT authorizer, 'userOrApiKey' routes the API authorizer
  * (a Lambda: Cognito token or API key); the other kinds authenticate in the handler.
+ *
+ * Why a route plan and not one API Gateway route per manifest route: at ~150 routes the stack
+ * had 433 of CloudFormation's 500 resources per stack, and HTTP APIs have a default quota of 300
+ * routes; the next features add ~60 routes. The options weighed:
+ * - one route per manifest route (before): ~1 resource per route, hits both limits;
+ * - a single `$default` / `ANY /api/{proxy+}` route into one router function: one function for
+ *   everything, and one authorizer for all (public, webhook and API-key routes would have to
+ *   authenticate in code) and one throttle bucket: no;
+ * - nested stacks: room for resources, not for the 300 routes of one API, and cross-stack
+ *   references for every function;
+ * - (chosen) greedy routes `ANY /api/<prefix>/{proxy+}` (one method when the routes share it),
+ *   one per prefix where every manifest route under it has the same function, the same auth kind
+ *   (so the same authorizer) and so the same throttle class, and explicit routes for the routes
+ *   that differ (a public or API-key route under a user prefix, another function's routes); routes
+ *   of one function and auth kind on one path share an `ANY` route. API Gateway picks a full match
+ *   before a greedy route and the most specific greedy route, so explicit routes sit next to
+ *   greedy ones; the plan keeps explicit any route whose requests another route could take under
+ *   any reading of "most specific". The function resolves the manifest route from the method and
+ *   path among the routes of THAT API Gateway route only (functions/src/http/handler.ts), so no
+ *   request reaches a route behind a weaker authorizer than its own. ~150 routes become ~65.
+ * Throttling stays per class: per-route settings on each public and webhook route (greedy or
+ * not); the app routes draw on the stage default.
  */
 import { Duration, Stack, Validations } from 'aws-cdk-lib';
 import * as apigw from 'aws-cdk-lib/aws-apigatewayv2';
@@ -10,15 +33,8 @@ import { HttpLambdaAuthorizer, HttpLambdaResponseType, HttpUserPoolAuthorizer } 
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import {
-  apiAuthorizer,
-  routeGroups,
-  routes,
-  type AuthKind,
-  type RouteDef,
-  type RouteGroup,
-  type RouteGroupName,
-} from '../../functions/src/routes.js';
+import { routePlan, type ThrottleClass } from '../../functions/src/route-plan.js';
+import { apiAuthorizer, routeGroups, type AuthKind, type RouteGroup, type RouteGroupName } from '../../functions/src/routes.js';
 import { AppFunction } from './app-function.js';
 import { applyNeeds, type SharedResources } from './needs.js';
 
@@ -46,19 +62,8 @@ export interface Throttle {
   burstLimit: number;
 }
 
-/**
- * Which throttle bucket a route draws from, derived from its auth kind so a new route lands in
- * the right one without a second list: 'public' routes (sign-up, login, token refresh, code
- * sends, password reset) are what credential stuffing and mail bombing hit, so they get a
- * tight per-route bucket; 'webhook' routes get their own generous one, so a burst of app
- * traffic never makes API Gateway refuse a provider's delivery (nor a webhook storm starve
- * the app); every other route shares the stage default.
- */
-export type ThrottleClass = 'public' | 'webhook' | 'app';
-
-export function throttleClassOf(route: Pick<RouteDef, 'auth'>): ThrottleClass {
-  return route.auth === 'public' ? 'public' : route.auth === 'webhook' ? 'webhook' : 'app';
-}
+// Which throttle bucket a route draws from, derived from its auth kind (route-plan.ts).
+export { throttleClassOf, type ThrottleClass } from '../../functions/src/route-plan.js';
 
 export interface ApiProps {
   userPool: SharedResources['userPool'];
@@ -169,23 +174,22 @@ export class Api extends Construct {
 
     const routeSettings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = {};
     const cfnStage = this.stage.node.defaultChild as apigw.CfnStage;
-    for (const route of routes as readonly RouteDef[]) {
+    for (const route of routePlan()) {
       const [created] = this.httpApi.addRoutes({
         path: route.path,
         methods: [route.method as apigw.HttpMethod],
         integration: integrations[route.group],
         authorizer: route.auth === 'user' ? this.authorizer : route.auth === 'userOrApiKey' ? lambdaAuthorizer : undefined,
       });
-      if (!created) throw new Error(`No route created for ${route.method} ${route.path}`);
+      if (!created) throw new Error(`No route created for ${route.key}`);
       if (route.auth !== 'user' && route.auth !== 'userOrApiKey') {
-        const reason = `${route.method} ${route.path}: ${unauthorizedRouteReasons[route.auth]}`;
+        const reason = `${route.key}: ${unauthorizedRouteReasons[route.auth]}`;
         // (COG4 is the REST API variant of this rule; it does not apply to HTTP API routes.)
         Validations.of(created).acknowledge({ id: 'AwsSolutions-APIG4', reason });
       }
-      const throttleClass = throttleClassOf(route);
-      if (throttleClass !== 'app') {
-        const { rateLimit, burstLimit } = this.throttle[throttleClass];
-        routeSettings[`${route.method} ${route.path}`] = { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit };
+      if (route.throttle !== 'app') {
+        const { rateLimit, burstLimit } = this.throttle[route.throttle];
+        routeSettings[route.key] = { ThrottlingRateLimit: rateLimit, ThrottlingBurstLimit: burstLimit };
         // CloudFormation rejects route settings for a route key the API does not have yet.
         cfnStage.addDependency(created.node.defaultChild as apigw.CfnRoute);
       }

@@ -8,6 +8,7 @@
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { routePlan, sharedRoutes } from '../../functions/src/route-plan.js';
 import { apiKeyRouteKeys, routeGroups, routes, subscriptionRouteKeys, webhookVerifications } from '../../functions/src/routes.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -51,8 +52,9 @@ export const bundleSettings = {
 /**
  * Build-time constants of the function built from `entry` (relative to functions/ or absolute):
  * the manifest's rules for ITS routes only (paid-feature routes, 'userOrApiKey' routes, webhook
- * verifications), as strings http/route-rules.ts reads instead of importing the whole route
- * manifest (~9 KB in every function otherwise). A function that serves no route gets empty rules.
+ * verifications, the shared API Gateway routes of the route plan that lead to it), as strings
+ * http/route-rules.ts reads instead of importing the whole route manifest (~9 KB in every
+ * function otherwise). A function that serves no route gets empty rules.
  */
 export function defineFor(entry: string): Record<string, string> {
   const relative = path.isAbsolute(entry) ? path.relative(functionsDir, entry) : entry;
@@ -63,6 +65,8 @@ export function defineFor(entry: string): Record<string, string> {
     'globalThis.AGENTDESK_SUBSCRIPTION_ROUTES': JSON.stringify([...subscriptionRouteKeys(served)].join(',')),
     'globalThis.AGENTDESK_API_KEY_ROUTES': JSON.stringify([...apiKeyRouteKeys(served)].join(',')),
     'globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS': JSON.stringify(JSON.stringify(webhookVerifications(served))),
+    // Planned over the whole manifest (a route elsewhere can keep one of these explicit), kept to this function's.
+    'globalThis.AGENTDESK_SHARED_ROUTES': JSON.stringify(JSON.stringify(sharedRoutes(routePlan().filter((r) => groups.has(r.group))))),
   };
 }
 

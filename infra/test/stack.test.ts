@@ -45,6 +45,7 @@ import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { throttleClassOf } from '../lib/api.js';
+import { routeKeyOf, routePlan } from '../../functions/src/route-plan.js';
 import { COUNTED_COMMON_RULES, edgeWebAcl, WEBHOOK_PATH_PREFIX } from '../lib/edge.js';
 import { API_CONTENT_SECURITY_POLICY, HSTS_MAX_AGE_SECONDS, siteContentSecurityPolicy } from '../../functions/src/http/security-headers.js';
 
@@ -494,16 +495,23 @@ describe('data', () => {
 });
 
 describe('HTTP API and Cognito', () => {
-  it('creates every manifest route: the JWT authorizer exactly on user routes, the API authorizer exactly on userOrApiKey routes', () => {
+  it("creates the route plan's routes, each manifest route served by exactly one of its function: the JWT authorizer exactly on user routes, the API authorizer exactly on userOrApiKey routes", () => {
     const authorizerId = logicalId(s.stack.api.httpApi.node.findChild('CognitoJwt'));
     const apiAuthorizerId = logicalId(s.stack.api.httpApi.node.findChild('ApiAuthorizer'));
     const httpApiId = logicalId(s.stack.api.httpApi);
     const created = Object.values(resources('AWS::ApiGatewayV2::Route')).filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: httpApiId }));
-    expect(created).toHaveLength(routes.length);
+    const plan = routePlan();
+    expect(created.map((r) => r.Properties.RouteKey).sort()).toEqual(plan.map((r) => r.key).sort());
     expect(routes.filter((r) => r.auth === 'userOrApiKey').length).toBeGreaterThan(0);
+    const integrations = resources('AWS::ApiGatewayV2::Integration');
     for (const route of routes) {
-      const match = created.find((r) => r.Properties.RouteKey === `${route.method} ${route.path}`);
+      const served = plan.filter((r) => r.serves.includes(routeKeyOf(route)));
+      expect(served, routeKeyOf(route)).toHaveLength(1);
+      const match = created.find((r) => r.Properties.RouteKey === served[0]!.key);
       expect(match, `${route.method} ${route.path}`).toBeDefined();
+      // The integration of the route's own function.
+      const integrationId = String(JSON.stringify(match?.Properties.Target)).match(/"Ref":"([^"]+)"/)?.[1] ?? '';
+      expect(JSON.stringify(integrations[integrationId]?.Properties.IntegrationUri), routeKeyOf(route)).toContain(logicalId(s.stack.api.functions[route.group].fn));
       if (route.auth === 'user') {
         expect(match?.Properties.AuthorizationType).toBe('JWT');
         expect(match?.Properties.AuthorizerId).toEqual({ Ref: authorizerId });
@@ -532,6 +540,13 @@ describe('HTTP API and Cognito', () => {
 
   it('stays well under CloudFormation\'s 500 resources per stack, so new routes and workers still fit', () => {
     expect(Object.keys(s.template.toJSON().Resources).length).toBeLessThan(420);
+  });
+
+  it("keeps the HTTP API's routes (greedy ones where a prefix's routes are alike) far from API Gateway's 300 routes per API", () => {
+    const httpApiId = logicalId(s.stack.api.httpApi);
+    const created = Object.values(resources('AWS::ApiGatewayV2::Route')).filter((r) => JSON.stringify(r.Properties.ApiId) === JSON.stringify({ Ref: httpApiId }));
+    expect(created.length).toBeLessThanOrEqual(Math.ceil(routes.length / 2));
+    expect(created.some((r) => String(r.Properties.RouteKey).endsWith('/{proxy+}'))).toBe(true);
   });
 
   it('checks Cognito-issued tokens for the web client', () => {
@@ -894,19 +909,24 @@ describe('edge: per-route throttles', () => {
     expect(byClass('app')).toEqual(expect.arrayContaining(['/api/me', '/api/agents', '/api/contacts']));
   });
 
-  it('gives each public and webhook route its own bucket on the stage, the app routes the stage default', () => {
+  it('gives each public and webhook API Gateway route (greedy or not) its own bucket on the stage, the app routes the stage default', () => {
     const { app, public: tight, webhook } = defaultParameters.apiThrottle;
     const props = stage().Properties as { DefaultRouteSettings: Settings; RouteSettings: Record<string, Settings> };
 
     expect(props.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: app.rateLimit, ThrottlingBurstLimit: app.burstLimit });
     const expected: Record<string, Settings> = {};
+    const plan = routePlan();
     for (const r of routes) {
       const c = throttleClassOf(r);
       if (c === 'app') continue;
       const t = c === 'public' ? tight : webhook;
-      expected[`${r.method} ${r.path}`] = { ThrottlingRateLimit: t.rateLimit, ThrottlingBurstLimit: t.burstLimit };
+      // The API Gateway route that serves it is of its class.
+      const served = plan.find((a) => a.serves.includes(routeKeyOf(r)))!;
+      expect(served.throttle, routeKeyOf(r)).toBe(c);
+      expected[served.key] = { ThrottlingRateLimit: t.rateLimit, ThrottlingBurstLimit: t.burstLimit };
     }
     expect(props.RouteSettings).toEqual(expected);
+    expect(props.RouteSettings['POST /api/webhooks/twilio/{proxy+}']).toEqual({ ThrottlingRateLimit: webhook.rateLimit, ThrottlingBurstLimit: webhook.burstLimit });
     expect(props.RouteSettings['POST /api/login']).toEqual({ ThrottlingRateLimit: tight.rateLimit, ThrottlingBurstLimit: tight.burstLimit });
     // Tighter than the app default for sign-in, more generous for providers.
     expect(tight.rateLimit).toBeLessThan(app.rateLimit);

@@ -5,6 +5,9 @@
  * HTTP API v2 events, picks the route by `event.routeKey` ("POST /api/login"),
  * and runs a small route function that parses input, calls one domain function
  * and returns data. Errors become responses in exactly one place: `toErrorResponse`.
+ * An API Gateway route that serves several manifest routes (route-plan.ts: a greedy
+ * "ANY /api/x/{proxy+}", or ANY on one path) is first resolved to the manifest route
+ * the request is, so everything after sees that route's routeKey and pathParameters.
  */
 import middy from '@middy/core';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
@@ -28,7 +31,8 @@ import type { ApiAuthContext } from '../auth/context.js';
 import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
 import type { RouteKey } from '../routes.js';
-import { API_KEY_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
+import { API_KEY_ROUTES, SHARED_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
+import { parseTemplate, templateRouter } from './route-match.js';
 import type { VerifiedPayloads, VerifiedWebhook, WebhookStep } from './webhook-verification.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -193,6 +197,38 @@ export interface GroupOptions {
   webhooks?: WebhookStep;
 }
 
+/**
+ * The resolvers of the shared API Gateway routes that serve this table's routes, compiled once:
+ * each takes the request's method and path (a greedy route's {proxy}, decoded by API Gateway
+ * like every path parameter, after its prefix) to the manifest route API Gateway would have
+ * chosen among the routes THAT API Gateway route serves (never one behind another authorizer),
+ * with its path parameters; undefined when none matches.
+ */
+export function sharedRouteResolvers(table: RouteTable): Map<string, (event: HttpEvent) => HttpEvent | undefined> {
+  const resolvers = new Map<string, (event: HttpEvent) => HttpEvent | undefined>();
+  for (const [apiRouteKey, served] of Object.entries(SHARED_ROUTES)) {
+    const mine = served.filter((key) => key in table).map((key) => ({ key, method: key.slice(0, key.indexOf(' ')), path: key.slice(key.indexOf(' ') + 1) }));
+    if (mine.length === 0) continue;
+    const template = parseTemplate(apiRouteKey.slice(apiRouteKey.indexOf(' ') + 1));
+    const route = templateRouter(mine);
+    resolvers.set(apiRouteKey, (event) => {
+      const params = (event.pathParameters ?? {}) as Record<string, string>;
+      // The request's path segments, rebuilt from the route's template and API Gateway's (decoded) parameters.
+      const segments = template.flatMap((s) => (s.kind === 0 ? [s.text] : s.kind === 1 ? [params[s.text] ?? ''] : (params[s.text] ?? '').split('/')));
+      const found = route(event.requestContext?.http?.method ?? '', segments);
+      if (!found) return undefined;
+      const { pathParameters: _shared, ...rest } = event;
+      return {
+        ...rest,
+        routeKey: found.route.key,
+        ...(Object.keys(found.params).length > 0 ? { pathParameters: found.params } : {}),
+        requestContext: { ...event.requestContext, routeKey: found.route.key },
+      } as HttpEvent;
+    });
+  }
+  return resolvers;
+}
+
 /** Build the Lambda handler of one route group from its route table. */
 export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
   const keys = Object.keys(routes);
@@ -202,9 +238,14 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
   }
   const needsApiKeys = keys.find((key) => API_KEY_ROUTES.has(key));
   if (needsApiKeys && !options.apiKeys) throw new Error(`${needsApiKeys} accepts API keys, but its handler has no API-key guard`);
-  const base = async (event: HttpEvent, _context: Context): Promise<HttpResult> => {
-    const route = routes[event.routeKey as RouteKey];
-    if (!route) return toErrorResponse(new NotFoundError('Not found'));
+  const shared = sharedRouteResolvers(routes);
+  const base = async (received: HttpEvent, _context: Context): Promise<HttpResult> => {
+    // Before anything else: a shared route's event becomes its manifest route's (a path it does not serve: 404).
+    const resolve = shared.get(received.routeKey);
+    const event = resolve ? resolve(received) : received;
+    logger.appendKeys({ routeKey: event?.routeKey ?? received.routeKey });
+    const route = event && routes[event.routeKey as RouteKey];
+    if (!event || !route) return toErrorResponse(new NotFoundError('Not found'));
     try {
       const auth = lambdaAuth(event);
       if (auth && auth.authType !== 'user') {
@@ -240,9 +281,5 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
     }
   };
   // resetKeys: the routeKey appended for one request must not label the next one's logs.
-  return middy(base)
-    .use(injectLambdaContext(logger, { resetKeys: true }))
-    .before(async (request) => {
-      logger.appendKeys({ routeKey: request.event.routeKey });
-    });
+  return middy(base).use(injectLambdaContext(logger, { resetKeys: true }));
 }

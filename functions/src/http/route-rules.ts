@@ -1,9 +1,11 @@
 /**
  * The manifest's per-route rules the HTTP wrapper applies: paid-feature routes, 'userOrApiKey'
- * routes and webhook verifications. A deployed bundle gets them as build-time constants
+ * routes, webhook verifications, and the API Gateway routes that serve several manifest routes
+ * (route-plan.ts). A deployed bundle gets them as build-time constants
  * (infra/lib/bundling.ts, esbuild define) so it does not carry the whole manifest (~9 KB in every
  * function otherwise); unbundled (local runtime, tests) they are read from the manifest itself.
  */
+import { sharedRoutes } from '../route-plan.js';
 import { apiKeyRouteKeys, subscriptionRouteKeys, webhookVerifications, type WebhookVerification } from '../routes.js';
 
 declare global {
@@ -13,6 +15,8 @@ declare global {
   var AGENTDESK_API_KEY_ROUTES: string | undefined;
   /** JSON {"METHOD /path": {provider, secret}} of the 'webhook' routes. */
   var AGENTDESK_WEBHOOK_VERIFICATIONS: string | undefined;
+  /** JSON {"ANY /api/x/{proxy+}": ["GET /api/x/{id}", …]} of the API Gateway routes that serve several manifest routes. */
+  var AGENTDESK_SHARED_ROUTES: string | undefined;
 }
 
 const keySet = (list: string) => new Set(list.split(',').filter(Boolean));
@@ -30,3 +34,7 @@ export const WEBHOOK_VERIFICATIONS: Readonly<Record<string, WebhookVerification>
   globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS !== undefined
     ? (JSON.parse(globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS) as Record<string, WebhookVerification>)
     : webhookVerifications();
+
+/** API Gateway routes (greedy, or ANY on one path) → the manifest routes each serves: the wrapper resolves which one a request is. */
+export const SHARED_ROUTES: Readonly<Record<string, readonly string[]>> =
+  globalThis.AGENTDESK_SHARED_ROUTES !== undefined ? (JSON.parse(globalThis.AGENTDESK_SHARED_ROUTES) as Record<string, string[]>) : sharedRoutes();

@@ -106,6 +106,26 @@ describe('local gateway', () => {
     });
   });
 
+  it("sends a greedy route's event as API Gateway does: its route key, the rest of the path decoded in {proxy}", async () => {
+    behaviour = async () => ({ statusCode: 200, body: '{}' });
+    const token = await new SignJWT({ sub: 'user-1', client_id: clientId })
+      .setProtectedHeader({ alg: 'RS256', kid: 'k1' })
+      .setIssuer(issuer)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(signingKey);
+
+    const profile = await call('/api/user/profile', { method: 'PUT', headers: { authorization: `Bearer ${token}` } });
+    const unknown = await call('/api/user/a%20b/c', { headers: { authorization: `Bearer ${token}` } });
+    const anonymous = await call('/api/user/profile');
+
+    expect(profile.event).toMatchObject({ routeKey: 'ANY /api/user/{proxy+}', rawPath: '/api/user/profile', pathParameters: { proxy: 'profile' }, requestContext: { routeKey: 'ANY /api/user/{proxy+}', http: { method: 'PUT' } } });
+    // A path no manifest route has still reaches the function behind the greedy route (it answers 404).
+    expect(unknown.event).toMatchObject({ routeKey: 'ANY /api/user/{proxy+}', pathParameters: { proxy: 'a b/c' } });
+    // The greedy route keeps its routes' JWT authorizer.
+    expect([anonymous.status, anonymous.event]).toEqual([401, undefined]);
+  });
+
   it('answers 401 without calling the handler when the token is missing', async () => {
     const res = await call('/api/me');
 
