@@ -1,9 +1,9 @@
 /**
  * The route manifest: the single list of API routes, WebSocket APIs, queue workers and schedules.
  *
- * The CDK stack creates one Lambda function per route group and one API Gateway
- * route per entry; the local gateway serves the same list. A route never exists
- * in two lists. `needs` drives least-privilege grants in infra/.
+ * The CDK stack creates one Lambda function per route group and the API Gateway
+ * routes that serve these entries (route-plan.ts: greedy routes where a prefix's entries
+ * are alike); the local gateway serves the same plan. A route never exists in two lists. `needs` drives least-privilege grants in infra/.
  */
 
 import type * as z from 'zod/mini';

@@ -116,7 +116,7 @@ export class Api extends Construct {
   }
 
   /**
-   * One function per route group and one route per manifest entry. Separate from the
+   * One function per route group and the route plan's routes. Separate from the
    * constructor because the functions need the site URL, and the site needs the API.
    */
   addManifestRoutes(props: ApiFunctionsProps): void {

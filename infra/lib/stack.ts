@@ -29,7 +29,8 @@ export interface AgentDeskParameters {
   siteDir?: string;
   /**
    * HTTP API throttling per route class (api.ts throttleClassOf): 'app' is the stage default,
-   * 'public' applies to each sign-in / code-send route, 'webhook' to each provider webhook.
+   * 'public' applies to each sign-in / code-send API Gateway route, 'webhook' to each provider
+   * webhook API Gateway route (a greedy one, e.g. POST /api/webhooks/twilio/{proxy+}, is one bucket).
    */
   apiThrottle: Record<ThrottleClass, Throttle>;
   /**
