@@ -3,7 +3,8 @@
  *
  * The CDK stack creates one Lambda function per route group and the API Gateway
  * routes that serve these entries (route-plan.ts: greedy routes where a prefix's entries
- * are alike); the local gateway serves the same plan. A route never exists in two lists. `needs` drives least-privilege grants in infra/.
+ * are alike); the local gateway serves the same plan. A route never exists in two lists.
+ * `needs` drives least-privilege grants in infra/.
  */
 
 import type * as z from 'zod/mini';
