@@ -9,10 +9,12 @@
 
 /**
  * Why no answer was sent, as a key the UI says in the user's language: 'unavailable' (the model
- * failed on every try: an outage, rate limits, timeouts) or the reason of the LastingError the
- * model's failure was (domain/retry.ts LastingReason: the same keys).
+ * failed on every try: an outage, rate limits, timeouts), the reason of the LastingError the
+ * model's failure was (domain/retry.ts LastingReason: the same keys), or 'whatsapp_unavailable'
+ * (the agent wrote its reply but WhatsApp refused to take it on every try: the reply is kept as
+ * failed, and the answer action sends it).
  */
-export const NO_ANSWER_REASONS = ['unavailable', 'credentials', 'permission', 'not_found', 'invalid_request'] as const;
+export const NO_ANSWER_REASONS = ['unavailable', 'credentials', 'permission', 'not_found', 'invalid_request', 'whatsapp_unavailable'] as const;
 export type NoAnswerReason = (typeof NO_ANSWER_REASONS)[number];
 
 export const isNoAnswerReason = (value: unknown): value is NoAnswerReason => typeof value === 'string' && (NO_ANSWER_REASONS as readonly string[]).includes(value);

@@ -21,6 +21,13 @@ export const whatsappMessages = {
   graphAuthFailed: 'WhatsApp rejected the access token. Check the token in Integrations.',
   graphPhoneNotFound: 'WhatsApp could not find this phone number ID for the token.',
   graphUnavailable: 'WhatsApp could not be reached. Please try again later.',
+  /** Issue 34: a person's send (a reply, a template, a retry) Meta refused for now (5xx, throttled): answered 503, and the failed message's reason. */
+  graphTemporarilyUnavailable: 'WhatsApp is temporarily unavailable, so the message was not sent. Try again in a moment.',
+  /** Issue 34: a send whose answer was lost (a timeout): Meta may have it, so it is never sent again by itself (answered 504 to a person). */
+  deliveryUnknown:
+    'WhatsApp did not confirm this message in time: it may have reached the customer, so it was not sent again (it could arrive twice). Its status changes if WhatsApp reports it; if not, send it again.',
+  /** Issue 34: the agent's reply WhatsApp refused on every try of the retry schedule (the customer's message waits for "Answer waiting messages"). */
+  replyNotSentUnavailable: "WhatsApp was unavailable on every try, so the agent's reply was not sent. Answer the waiting messages from Conversations to send it when WhatsApp is back.",
   notConnected: 'Connect the WhatsApp Business integration first',
   // Conversations (SPEC §8 and beyond)
   conversationNotFound: 'Conversation not found',

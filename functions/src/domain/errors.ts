@@ -77,8 +77,9 @@ export class ServiceUnavailableError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds?: number,
+    details?: Record<string, unknown>,
   ) {
-    super(message);
+    super(message, details);
   }
 }
 

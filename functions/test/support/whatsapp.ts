@@ -132,6 +132,8 @@ export interface StatusOptions {
   at?: Date;
   /** failed: Meta's errors[] (default 131047, re-engagement window). */
   errors?: StatusError[];
+  /** The send's biz_opaque_callback_data, echoed by Meta (our message id; issue 34). */
+  reference?: string;
 }
 
 /** One statuses[] entry for one of our outbound messages (wamid) to a customer. */
@@ -153,6 +155,7 @@ export function statusUpdate(wamid: string, status: WaStatus, recipient: WaCusto
     timestamp: unixSeconds(options.at),
     recipient_id: recipient.waId,
     ...(recipient.userId ? { recipient_user_id: recipient.userId } : {}),
+    ...(options.reference ? { biz_opaque_callback_data: options.reference } : {}),
     ...(status !== 'failed'
       ? {
           conversation: {

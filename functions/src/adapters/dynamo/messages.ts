@@ -32,6 +32,7 @@ import {
   type MessageListInput,
   type MessageRepository,
   type ReplyClaim,
+  type ReplyDraft,
   type StatusUpdateResult,
   type StoredMessage,
 } from '../../domain/conversations/ports.js';
@@ -285,10 +286,48 @@ export class DynamoMessageRepository implements MessageRepository {
     );
   }
 
-  async insertOutbound(userId: string, message: StoredMessage): Promise<void> {
-    await this.db.send(
-      new PutCommand({ TableName: this.tableName, Item: this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' }),
+  async noteReply(userId: string, messageId: string, reply: ReplyDraft): Promise<void> {
+    const key = this.key(userId, messageId);
+    if (!key) return;
+    await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: 'SET #reply = :reply',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#reply': 'reply' },
+          ExpressionAttributeValues: { ':reply': { id: reply.id, state: reply.state } },
+        }),
+      ),
     );
+  }
+
+  async insertOutbound(userId: string, message: StoredMessage, options: { replyTo?: string } = {}): Promise<void> {
+    const put = { TableName: this.tableName, Item: this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' };
+    const inbound = options.replyTo ? this.key(userId, options.replyTo) : null;
+    if (inbound) {
+      const reply: ReplyDraft = { id: message.id, state: 'sending' };
+      await this.db.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Put: put },
+            {
+              Update: {
+                TableName: this.tableName,
+                Key: inbound,
+                UpdateExpression: 'SET #reply = :reply',
+                ConditionExpression: 'attribute_exists(pk)',
+                ExpressionAttributeNames: { '#reply': 'reply' },
+                ExpressionAttributeValues: { ':reply': reply },
+              },
+            },
+          ],
+        }),
+      );
+    } else {
+      await this.db.send(new PutCommand(put));
+    }
     await this.count(userId, message.createdAt, countDeltas(message, 1));
   }
 
@@ -298,7 +337,7 @@ export class DynamoMessageRepository implements MessageRepository {
     id: string,
     from: readonly MessageStatus[],
     to: MessageStatus,
-    extra: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number> } = {},
+    extra: { set?: Record<string, unknown>; remove?: string[]; add?: Record<string, number>; condition?: { expression: string; values: Record<string, unknown> } } = {},
   ): Promise<StoredMessage | null> {
     const key = this.key(userId, id);
     if (!key) return null;
@@ -322,13 +361,14 @@ export class DynamoMessageRepository implements MessageRepository {
       }
       expr += ` ADD ${Object.keys(extra.add).map((k) => `#${k} :${k}`).join(', ')}`;
     }
+    if (extra.condition) Object.assign(values, extra.condition.values);
     const result = await unlessConditionFails(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
           Key: key,
           UpdateExpression: expr,
-          ConditionExpression: `attribute_exists(pk) AND #st IN (${from.map((_, i) => `:f${i}`).join(', ')})`,
+          ConditionExpression: `attribute_exists(pk) AND #st IN (${from.map((_, i) => `:f${i}`).join(', ')})${extra.condition ? ` AND ${extra.condition.expression}` : ''}`,
           ExpressionAttributeNames: names,
           ExpressionAttributeValues: values,
           ReturnValues: 'ALL_OLD',
@@ -364,6 +404,24 @@ export class DynamoMessageRepository implements MessageRepository {
     if (detail.errorCode) set.errorCode = detail.errorCode;
     if (detail.errorReason) set.errorReason = detail.errorReason;
     return this.move(userId, id, ['pending', 'sent'], 'failed', { set });
+  }
+
+  async adoptSend(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null> {
+    // Only our outgoing message that never got a wamid: a reference cannot move anything else.
+    const moved = await this.move(userId, id, ['pending', 'failed'], 'sent', {
+      set: { waMessageId },
+      remove: ['error', 'errorCode', 'errorReason'],
+      condition: { expression: 'fromMe = :fromMe AND waMessageId = :none', values: { ':fromMe': true, ':none': '' } },
+    });
+    if (!moved) return null;
+    const nowSec = Math.floor(this.clock() / 1000);
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { pk: userPk(userId), sk: wamidSk(waMessageId), entity: 'wamid', dir: 'out', messageId: id, expiresAt: nowSec + WAMID_TTL_SECONDS },
+      }),
+    );
+    return moved;
   }
 
   async updateStatusByWamid(userId: string, waMessageId: string, status: MessageStatus, error?: string): Promise<StatusUpdateResult> {

@@ -9,8 +9,13 @@
  *   404, code 100 (object does not exist / invalid parameter)          → not_found
  *   429, codes 4, 80007, 130429, 131048, 131056 (throughput/spam caps)  → rate_limit
  *   other 4xx                                                          → bad_request
+ *   codes 2, 131000, 131016, 133004 (Meta's "temporarily unavailable") → unavailable
  *   5xx, network failure, timeout, a body that is not Graph JSON       → unavailable
  * The message is Meta's own text when it gave one (it never echoes the token), else a generic one.
+ * A Retry-After header is kept (retryAfterSeconds). A send (POST) whose request went out but whose
+ * answer was lost (a timeout, a connection broken once open, a 2xx answer we cannot read) is marked
+ * deliveryUnknown: Meta may have accepted it, and its send API is not idempotent. A connection that
+ * was never made (refused, the name did not resolve) is not: Meta never saw the request.
  */
 import {
   GraphError,
@@ -22,7 +27,9 @@ import {
   type GraphTemplateClient,
   type TemplateSend,
   type WhatsAppCredentials,
+  type SendOptions,
 } from '../../domain/whatsapp/ports.js';
+import { neverReachedProvider, parseRetryAfter } from '../../domain/retry.js';
 
 export const GRAPH_TIMEOUT_MS = 10_000;
 /** Templates asked per page and the pages followed: a business with more than 1,000 templates sees the first 1,000. */
@@ -38,6 +45,10 @@ export function recipientFields(to: string): { to: string } | { recipient: strin
 }
 
 const RATE_LIMIT_CODES = new Set([4, 80007, 130429, 131048, 131056]);
+/** Meta's codes for a service that is down or overloaded for now, whatever the HTTP status: 2 API Service, 131000 Something went wrong, 131016 Service unavailable, 133004 Server temporarily unavailable. */
+const UNAVAILABLE_CODES = new Set([2, 131000, 131016, 133004]);
+/** Meta's limit for biz_opaque_callback_data. */
+const MAX_REFERENCE = 512;
 
 const FALLBACK_MESSAGES: Record<GraphErrorKind, string> = {
   auth: 'The WhatsApp access token was rejected',
@@ -60,13 +71,13 @@ export function graphErrorKind(status: number, code: number | undefined): GraphE
   if (status === 401 || code === 190 || code === 10 || (code !== undefined && code >= 200 && code <= 299)) return 'auth';
   if (status === 429 || (code !== undefined && RATE_LIMIT_CODES.has(code))) return 'rate_limit';
   if (status === 404 || code === 100) return 'not_found';
-  if (status >= 500) return 'unavailable';
+  if (status >= 500 || (code !== undefined && UNAVAILABLE_CODES.has(code))) return 'unavailable';
   if (status >= 400) return 'bad_request';
   return 'unavailable';
 }
 
-/** A GraphError from a non-2xx answer's status and text. */
-export function toGraphError(status: number, text: string): GraphError {
+/** A GraphError from a non-2xx answer's status and text (and its Retry-After header). */
+export function toGraphError(status: number, text: string, retryAfter?: string | null): GraphError {
   let body: GraphErrorBody | undefined;
   try {
     const parsed = JSON.parse(text) as { error?: GraphErrorBody };
@@ -78,7 +89,13 @@ export function toGraphError(status: number, text: string): GraphError {
   const kind = graphErrorKind(status, code);
   const details = typeof body?.error_data?.details === 'string' ? body.error_data.details : '';
   const message = typeof body?.message === 'string' && body.message.trim() ? body.message.trim() : FALLBACK_MESSAGES[kind];
-  return new GraphError(kind, details && !message.includes(details) ? `${message}: ${details}` : message, code);
+  const retryAfterSeconds = parseRetryAfter(retryAfter);
+  return new GraphError(kind, details && !message.includes(details) ? `${message}: ${details}` : message, code, retryAfterSeconds !== undefined ? { retryAfterSeconds } : {});
+}
+
+/** Meta's biz_opaque_callback_data for a send's reference (absent without one). */
+function callbackData(options: { reference?: string } | undefined): { biz_opaque_callback_data?: string } {
+  return options?.reference ? { biz_opaque_callback_data: options.reference.slice(0, MAX_REFERENCE) } : {};
 }
 
 export interface HttpGraphClientOptions {
@@ -99,13 +116,14 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
     this.fetchFn = options.fetch ?? fetch;
   }
 
-  async sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<{ messageId: string }> {
+  async sendText(credentials: WhatsAppCredentials, to: string, text: string, options?: SendOptions): Promise<{ messageId: string }> {
     return this.send(credentials, {
       messaging_product: 'whatsapp',
       recipient_type: 'individual',
       ...recipientFields(to),
       type: 'text',
       text: { preview_url: false, body: text },
+      ...callbackData(options),
     });
   }
 
@@ -125,6 +143,7 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
         language: { code: template.language },
         ...(parameters.length ? { components: [{ type: 'body', parameters }] } : {}),
       },
+      ...callbackData(template),
     });
   }
 
@@ -162,7 +181,8 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
   private async send(credentials: WhatsAppCredentials, payload: Record<string, unknown>): Promise<{ messageId: string }> {
     const body = await this.call<{ messages?: { id?: unknown }[] }>(credentials, 'POST', `/${encodeURIComponent(credentials.phoneId)}/messages`, payload);
     const messageId = body.messages?.[0]?.id;
-    if (typeof messageId !== 'string' || !messageId) throw new GraphError('unavailable', 'WhatsApp accepted the message without an id');
+    // A 2xx answer: Meta took the message, we just cannot tell its id.
+    if (typeof messageId !== 'string' || !messageId) throw new GraphError('unavailable', 'WhatsApp accepted the message without an id', undefined, { deliveryUnknown: true });
     return { messageId };
   }
 
@@ -180,8 +200,10 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
   }
 
   private async call<T>(credentials: WhatsAppCredentials, method: 'GET' | 'POST', path: string, payload?: unknown): Promise<T> {
-    let res: Response;
+    let res: Response | undefined;
     let text: string;
+    // Only a POST changes anything at Meta: a lost answer to it leaves the send's outcome unknown.
+    const sends = method === 'POST';
     try {
       res = await this.fetchFn(`${this.baseUrl}${path}`, {
         method,
@@ -196,13 +218,17 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
       text = await res.text();
     } catch (error) {
       const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
-      throw new GraphError('unavailable', timedOut ? 'WhatsApp did not answer in time' : FALLBACK_MESSAGES.unavailable);
+      // An error status already answered is a refusal whatever happens to its body; a connection
+      // never made never reached Meta; anything else after the request went out may have.
+      if (res && !res.ok) throw toGraphError(res.status, '', res.headers.get('retry-after'));
+      const deliveryUnknown = sends && !neverReachedProvider(error);
+      throw new GraphError('unavailable', timedOut ? 'WhatsApp did not answer in time' : FALLBACK_MESSAGES.unavailable, undefined, { deliveryUnknown });
     }
-    if (!res.ok) throw toGraphError(res.status, text);
+    if (!res.ok) throw toGraphError(res.status, text, res.headers.get('retry-after'));
     try {
       return JSON.parse(text) as T;
     } catch {
-      throw new GraphError('unavailable', 'WhatsApp answered with an unreadable body');
+      throw new GraphError('unavailable', 'WhatsApp answered with an unreadable body', undefined, { deliveryUnknown: sends });
     }
   }
 }

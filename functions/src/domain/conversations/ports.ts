@@ -84,6 +84,20 @@ export interface StoredMessage extends Omit<Message, '_id' | 'contactId'> {
   retryCount?: number;
   /** A customer's message that got no answer (issue 34, waiting.ts): removed once it is answered. */
   noAnswer?: NoAnswerMarker;
+  /** On a customer's message: the agent's reply to it once written (issue 34, whatsapp/agent-reply.ts ReplyDraft). */
+  reply?: ReplyDraft;
+}
+
+/**
+ * The agent's reply to a customer's message, noted on that message while it is sent (issue 34):
+ * a later try of the same job resumes it instead of asking the model again. `id` is the reply
+ * (an outgoing message, pending until Meta takes it); `state` is what the last try knew:
+ * 'sending' (the send was under way: found so by a later try, that try died mid-send and Meta may
+ * have the reply) or 'retry' (Meta refused it for now: the same text may be sent again).
+ */
+export interface ReplyDraft {
+  id: string;
+  state: 'sending' | 'retry';
 }
 
 /** What a failed send keeps besides its text: the provider's code and our reason key (StoredMessage.errorCode / errorReason). */
@@ -265,8 +279,15 @@ export interface MessageRepository {
   claimReply(userId: string, waMessageId: string, owner: string, now: number, leaseMs: number): Promise<boolean>;
   /** Marks the inbound wamid handled (replied, or no reply was due). */
   finishInbound(userId: string, waMessageId: string): Promise<void>;
-  /** Stores an outgoing message (usually status pending, waMessageId '') with its counters. */
-  insertOutbound(userId: string, message: StoredMessage): Promise<void>;
+  /** Notes the agent's reply on the customer's message `messageId` (StoredMessage.reply); nothing when the message is gone. */
+  noteReply(userId: string, messageId: string, reply: ReplyDraft): Promise<void>;
+  /**
+   * Stores an outgoing message (usually status pending, waMessageId '') with its counters.
+   * `replyTo`: the customer's message it answers, which notes it as its reply (ReplyDraft, state
+   * 'sending') in the same transaction: the reply is never stored without the note, nor the note
+   * without the reply.
+   */
+  insertOutbound(userId: string, message: StoredMessage, options?: { replyTo?: string }): Promise<void>;
   /**
    * Our own send outcome: pending → sent with Meta's wamid (also indexes the wamid for status
    * webhooks), or → failed with an error. Returns the updated message, null if gone.
@@ -274,6 +295,13 @@ export interface MessageRepository {
   markSent(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null>;
   /** `detail`: the provider's code and, for refused credentials, the reason key (issue 34), stored beside the text. */
   markFailed(userId: string, id: string, error: string, detail?: MessageFailureDetail): Promise<StoredMessage | null>;
+  /**
+   * Meta reported a send we never got the answer to (issue 34: its status webhook names the
+   * message by our reference, apply-status.ts): an outgoing message still without a wamid, pending
+   * or failed, becomes sent with it (the error cleared, the wamid indexed). Null when there is no
+   * such message (unknown, or it has a wamid already).
+   */
+  adoptSend(userId: string, id: string, waMessageId: string): Promise<StoredMessage | null>;
   /**
    * A Meta status webhook for an outgoing wamid: moves forward only (statusCanMove), counters
    * follow. `unknown` when the wamid is not ours/indexed, `stale` when it would go backwards.
@@ -327,9 +355,10 @@ export interface ReplyChannel {
   /**
    * Sends a text and resolves to the channel's message id. A send the channel refused is thrown
    * as the DomainError the user should read (its message is stored on the failed message);
-   * anything else thrown is unexpected (logged, answered 502).
+   * anything else thrown is unexpected (logged, answered 502). `reference`: our message's id,
+   * echoed in the channel's status reports.
    */
-  sendText(to: string, text: string): Promise<{ messageId: string }>;
+  sendText(to: string, text: string, options?: { reference?: string }): Promise<{ messageId: string }>;
   /** The approved message templates a person may send when the 24-hour window is closed (issue 17); absent = none. */
   listTemplates?(): Promise<WhatsAppTemplate[]>;
   /** Sends a template with its body parameters (errors as sendText's). */
@@ -343,6 +372,8 @@ export interface OutgoingTemplate {
   parameters: string[];
   /** The placeholders ('1', '2'… or names), same order. */
   parameterNames: string[];
+  /** Our id of the message, echoed in the channel's status reports (a send whose answer was lost; issue 34). */
+  reference?: string;
 }
 
 export interface ReplyChannels {

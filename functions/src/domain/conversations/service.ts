@@ -245,17 +245,20 @@ export function createConversationService(deps: ConversationServiceDeps) {
   /**
    * Sends a stored outgoing message (status pending) on the user's channel: the plan's usage is
    * reserved first and given back when the send fails; the message ends sent (with the channel's
-   * message id) or failed (with the reason), and a failure is thrown as a clear 4xx/502.
+   * message id) or failed (with the reason), and a failure is thrown as a clear 4xx/502 (issue 34:
+   * 503 when WhatsApp is unavailable for now, 504 when it did not confirm the send; the message is
+   * kept as failed either way, to be sent again with Retry). The send carries the message's id as
+   * its reference (the channel's status reports name it).
    */
   async function deliver(
     userId: string,
     channel: ReplyChannel,
     message: StoredMessage,
     to: string,
-    send: (to: string) => Promise<{ messageId: string }> = (recipient) => channel.sendText(recipient, message.body),
+    send: (to: string, reference: string) => Promise<{ messageId: string }> = (recipient, reference) => channel.sendText(recipient, message.body, { reference }),
   ): Promise<StoredMessage> {
     try {
-      const { messageId } = await send(to);
+      const { messageId } = await send(to, message.id);
       const sent = await deps.messages.markSent(userId, message.id, messageId);
       return sent ?? { ...message, status: 'sent', waMessageId: messageId };
     } catch (error) {
@@ -278,7 +281,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
     userId: string,
     conversation: StoredConversation,
     channel: ReplyChannel,
-    outgoing: { type: string; body: string; send?: (to: string) => Promise<{ messageId: string }> },
+    outgoing: { type: string; body: string; send?: (to: string, reference: string) => Promise<{ messageId: string }> },
   ): Promise<StoredMessage> {
     await deps.usage.reserve(userId, 'messages');
     const timestamp = now().toISOString();
@@ -507,7 +510,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       const sent = await sendAsHuman(userId, conversation, channel, {
         type: TEMPLATE_MESSAGE_TYPE,
         body,
-        send: (to) => sendTemplate.call(channel, to, outgoing),
+        send: (to, reference) => sendTemplate.call(channel, to, { ...outgoing, reference }),
       });
       return toConversationMessage(sent);
     },

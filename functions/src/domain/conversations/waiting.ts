@@ -71,7 +71,7 @@ export interface WaitingAnswerQueue {
 }
 
 /** What the owner's notification names the provider (the product they connected). */
-const PROVIDER_NAMES: Readonly<Record<string, string>> = { openai: 'ChatGPT' };
+const PROVIDER_NAMES: Readonly<Record<string, string>> = { openai: 'ChatGPT', whatsapp: 'WhatsApp' };
 
 /** Containers remember a closed incident this long, so a reply does not delete it every time (one write per user per minute at most). */
 export const CLOSED_INCIDENT_MEMORY_MS = 60_000;

@@ -81,6 +81,7 @@ const noAnswerWords = catalogue<Readonly<Record<NoAnswerReason, string>>>(
     permission: 'The API key may not use the AI model, so the agent sent no answer. Check the ChatGPT integration, then answer the waiting messages from Conversations.',
     not_found: 'The AI model was not found, so the agent sent no answer. Choose another model in Integrations, then answer the waiting messages from Conversations.',
     invalid_request: 'The AI model refused the request, so the agent sent no answer. Answer the waiting messages from Conversations.',
+    whatsapp_unavailable: "WhatsApp was unavailable, so the agent's replies were not sent. When it is back, answer the waiting messages from Conversations to send them.",
   },
   {
     unavailable: 'No se pudo contactar con el modelo de IA, así que el agente no envió respuesta. Cuando vuelva, responde los mensajes pendientes desde Conversaciones.',
@@ -88,6 +89,7 @@ const noAnswerWords = catalogue<Readonly<Record<NoAnswerReason, string>>>(
     permission: 'La clave de API no puede usar el modelo de IA, así que el agente no envió respuesta. Revisa la integración de ChatGPT y responde los mensajes pendientes desde Conversaciones.',
     not_found: 'No se encontró el modelo de IA, así que el agente no envió respuesta. Elige otro modelo en Integraciones y responde los mensajes pendientes desde Conversaciones.',
     invalid_request: 'El modelo de IA rechazó la petición, así que el agente no envió respuesta. Responde los mensajes pendientes desde Conversaciones.',
+    whatsapp_unavailable: 'WhatsApp no estaba disponible, así que las respuestas del agente no se enviaron. Cuando vuelva, responde los mensajes pendientes desde Conversaciones para enviarlas.',
   },
 );
 

@@ -5,6 +5,23 @@
  * limit is stored as a failed reply), the agent runs on the conversation's recent history, its
  * reply is sent through the Graph API and stored (pending → sent with its wamid, or failed with
  * the reason), and the conversation is escalated when the agent handed over.
+ *
+ * A send Meta refuses for now (issue 34 item 2: 5xx, its "temporarily unavailable" codes,
+ * throttling, a connection never made) is retried on the queue's schedule with the SAME reply:
+ * the reply is noted on the customer's message when it is stored (ReplyDraft, one transaction),
+ * and a later try of the job resumes it without asking the model again. On the job's last try it
+ * is stored as failed (our words, Meta's code), the customer's message waits with a "no answer
+ * sent — WhatsApp unavailable" marker, the owner is told once per incident (conversations/
+ * waiting.ts), and "Answer waiting messages" sends that reply then.
+ *
+ * Never twice: Meta's send API is not idempotent. A send whose answer was lost after the request
+ * went out (a timeout, a connection broken once open) may have been accepted, and so may a send a
+ * later try finds still 'sending' (the try died mid-send). We chose at most once for those: the
+ * reply is stored as failed, "not confirmed", and never sent again by itself; a duplicate reply
+ * cannot be taken back, while an unconfirmed one is in front of the owner, and each send carries
+ * our message id as Meta's biz_opaque_callback_data, so when Meta did take it its status webhook
+ * turns the reply to sent (apply-status.ts). Lasting refusals (131047, 131026, 100, 190…) fail at
+ * once with their reason.
  */
 import { integrationHealthReasons, type IntegrationHealth } from '../../contract/integration-health.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
@@ -18,6 +35,7 @@ import {
   type InboxSettingsRepository,
   type MessageRepository,
   type MessageUsage,
+  type ReplyDraft,
   type StoredConversation,
   type StoredMessage,
 } from '../conversations/ports.js';
@@ -31,6 +49,7 @@ import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
+import { sendFailureOf } from './graph-errors.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
 
 export interface InboundConnection {
@@ -94,6 +113,8 @@ export interface AnswerOptions {
 
 /** The provider behind the agent's model: its incident is per account (conversations/waiting.ts). */
 export const MODEL_PROVIDER = 'openai';
+/** The provider behind the replies' sends: a reply it refused on every try is an incident of its own. */
+export const SEND_PROVIDER = 'whatsapp';
 const HISTORY_LIMIT = 20;
 
 function agentRef(agent: AgentWithChildren): ConversationAgentRef {
@@ -120,15 +141,180 @@ export function historyTurns(history: StoredMessage[], message: Pick<StoredMessa
 
 type Reservation = { ok: true } | { ok: false; error: unknown };
 
+/** Where a reply's activity goes: the conversation, and the agent it names (absent when the agent is gone). */
+interface ActivityTarget {
+  userId: string;
+  conversation: StoredConversation;
+  agent?: ConversationAgentRef;
+  /** The reply was counted on the conversation already (it failed before: the answer action sends it again). */
+  counted?: boolean;
+}
+
+/** What a send of the reply needs besides the reply. */
+interface SendContext extends ActivityTarget {
+  /** The customer's message it answers (its ReplyDraft note, its "no answer sent" marker). */
+  message: StoredMessage;
+  whatsapp: InboundConnection;
+  finalAttempt: boolean;
+}
+
+/** A promise's outcome, never rejected (the send's outcome is decided on, not thrown). */
+const settledOf = <T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> =>
+  promise.then(
+    (value): PromiseSettledResult<T> => ({ status: 'fulfilled', value }),
+    (reason: unknown): PromiseSettledResult<T> => ({ status: 'rejected', reason }),
+  );
+
 export function createAgentReply(deps: AgentReplyDeps) {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
   const onError = deps.onError ?? (() => undefined);
   const historyLimit = deps.historyLimit ?? HISTORY_LIMIT;
 
+  /**
+   * The reply's send is over: its status, the conversation's activity (its last message is the
+   * reply's text and time whatever the status; issue 28: beside the status, one round trip less),
+   * and what the queue does next. A send Meta refused for now is thrown as a TransientError (the
+   * job is retried with this reply) unless this is the last try. A send that failed for another
+   * reason than a GraphError (a bug: the client answers GraphErrors) is stored as failed and
+   * thrown, with no activity: its outcome is unknown, so the retry does not send it again.
+   */
+  async function settle(ctx: SendContext, pending: StoredMessage, send: PromiseSettledResult<{ messageId: string }>): Promise<ReplyOutcome> {
+    const { userId, message, whatsapp } = ctx;
+    if (send.status === 'rejected' && send.reason instanceof GraphError && sendFailureOf(send.reason) === 'retry' && !ctx.finalAttempt) {
+      // Meta did not take it: the same reply goes again on the queue's schedule (no activity yet).
+      await Promise.all([deps.messages.noteReply(userId, message.id, { id: pending.id, state: 'retry' }), deps.usage.release(userId, 'messages', 1)]);
+      throw classifyProviderFailure(send.reason) ?? send.reason;
+    }
+    const failed = (text: string, code: number | undefined, detail: { errorReason?: StoredMessage['errorReason'] } = {}) =>
+      deps.messages.markFailed(userId, pending.id, text, { ...(code !== undefined ? { errorCode: String(code) } : {}), ...detail });
+    const status = async (): Promise<ReplyOutcome> => {
+      if (send.status === 'fulfilled') {
+        await deps.messages.markSent(userId, pending.id, send.value.messageId);
+        // WhatsApp took it: a refused token or a sending outage it was in is over.
+        await Promise.all([deps.health?.recovered(userId, 'whatsapp-business', whatsapp.health), deps.noAnswer?.answered(userId, SEND_PROVIDER)]);
+        return 'replied';
+      }
+      const error: unknown = send.reason;
+      if (!(error instanceof GraphError)) {
+        await failed(whatsappMessages.graphUnavailable, undefined);
+        await deps.usage.release(userId, 'messages', 1);
+        throw error;
+      }
+      const failure = sendFailureOf(error);
+      if (failure === 'unknown') {
+        // At most once (see the header): stored as not confirmed, never sent again by itself; the
+        // plan's message stays counted, as Meta most likely has it.
+        onError('WhatsApp did not confirm the agent’s reply: stored as not confirmed, not sent again', error);
+        await failed(whatsappMessages.deliveryUnknown, error.code);
+        return 'send_failed';
+      }
+      if (failure === 'retry') {
+        // The last try: the reply is kept as failed (the answer action sends it), the customer's
+        // message waits with the marker, the owner is told once per incident.
+        onError('WhatsApp refused the agent’s reply on every try: it waits for "Answer waiting messages"', error);
+        await Promise.all([
+          failed(whatsappMessages.replyNotSentUnavailable, error.code),
+          deps.messages.noteReply(userId, message.id, { id: pending.id, state: 'retry' }),
+          deps.usage.release(userId, 'messages', 1),
+        ]);
+        if (!deps.noAnswer) return 'send_failed';
+        await deps.noAnswer.unanswered(userId, message, SEND_PROVIDER, 'whatsapp_unavailable');
+        return 'waiting';
+      }
+      // Refused for good. A refused token (Meta 190…) is stored as our reason with Meta's code, not
+      // Meta's English, and flags the integration (the owner is notified once).
+      const refused = credentialFailureOf(error);
+      if (refused) await deps.health?.failed(userId, error, whatsapp.health);
+      await failed(refused ? integrationHealthReasons[refused.reason] : error.message, error.code, refused ? { errorReason: refused.reason } : {});
+      await deps.usage.release(userId, 'messages', 1);
+      onError(`WhatsApp send failed (${error.kind})`, error);
+      return 'send_failed';
+    };
+    const recordsActivity = send.status === 'fulfilled' || send.reason instanceof GraphError;
+    const [outcome, touched] = await Promise.allSettled([status(), recordsActivity ? touchFor(ctx, pending) : undefined]);
+    if (outcome.status === 'rejected') throw outcome.reason;
+    if (touched.status === 'rejected') throw touched.reason;
+    return outcome.value;
+  }
+
+  /** The conversation's activity of a reply (recorded once per reply, when its send is over: the count moves by one). */
+  function touchFor(target: ActivityTarget, reply: StoredMessage) {
+    return deps.conversations.touch(target.userId, target.conversation.id, {
+      lastMessage: lastMessageOf(reply),
+      ...(target.agent ? { lastAgent: target.agent } : {}),
+      lastMessageAt: reply.createdAt,
+      messageCountDelta: target.counted ? 0 : 1,
+    });
+  }
+
+  /** A written reply that is not sent after all (not confirmed; not connected, the plan's limit): stored as failed with why. */
+  async function failDraft(target: ActivityTarget, draft: StoredMessage, text: string): Promise<void> {
+    // A failed one (the answer action's) had its activity recorded when it failed.
+    await Promise.all([deps.messages.markFailed(target.userId, draft.id, text), draft.status === 'pending' ? touchFor(target, draft) : undefined]);
+  }
+
+  /**
+   * An earlier try of this job wrote the reply (`reply`, the customer's message's note): it is
+   * resumed, never written again. Null: the reply was written before a person took the
+   * conversation over (or it was closed), so it is dropped and the usual rules decide anew.
+   */
+  async function resume(
+    userId: string,
+    conversation: StoredConversation,
+    message: StoredMessage,
+    customer: InboundCustomer,
+    reply: ReplyDraft,
+    options: AnswerOptions,
+  ): Promise<ReplyOutcome | null> {
+    const draft = await deps.messages.get(userId, reply.id);
+    // Deleted by a person meanwhile: not sent.
+    if (!draft) return 'send_failed';
+    const [whatsapp, agent] = await Promise.all([deps.connection(userId), draft.agent ? deps.agents.get(userId, draft.agent._id) : null]);
+    const target: ActivityTarget = { userId, conversation, ...(agent ? { agent: agentRef(agent) } : {}) };
+    if (draft.status === 'pending' && reply.state === 'sending') {
+      // The try that sent it died before Meta's answer was recorded: Meta may have it. At most once.
+      onError('An agent reply was being sent when its try died: stored as not confirmed, not sent again', new Error(draft.id));
+      await failDraft(target, draft, whatsappMessages.deliveryUnknown);
+      return 'send_failed';
+    }
+    // Sent again: a reply Meta refused for now, or (the answer action) one it refused on every try.
+    const again = draft.status === 'pending' || (options.waiting === true && draft.status === 'failed' && reply.state === 'retry');
+    if (!again) return draft.status === 'failed' ? 'send_failed' : 'replied';
+    const superseded = conversation.status === 'closed' || conversation.status === 'archived' || (conversation.humanAt ?? '') > draft.createdAt;
+    if (superseded) {
+      if (draft.status === 'pending') await deps.messages.remove(userId, draft.id);
+      return null;
+    }
+    if (!whatsapp) {
+      await failDraft(target, draft, whatsappMessages.notConnected);
+      return 'not_connected';
+    }
+    try {
+      await deps.usage.reserve(userId, 'messages', 1);
+    } catch (error) {
+      if (!(error instanceof LimitExceededError) && !(error instanceof PaymentRequiredError)) throw error;
+      await failDraft(target, draft, error instanceof LimitExceededError ? whatsappMessages.usageLimitReached : error.message);
+      return 'limit';
+    }
+    if (draft.status === 'failed' && !(await deps.messages.beginRetry(userId, draft.id))) {
+      // Sent again from the Message Hub (or deleted) meanwhile.
+      await deps.usage.release(userId, 'messages', 1);
+      return 'send_failed';
+    }
+    // Noted as under way first: a try that dies mid-send leaves it 'sending', never sent a third time.
+    await deps.messages.noteReply(userId, message.id, { id: draft.id, state: 'sending' });
+    const send = await settledOf(deps.graph.sendText(whatsapp.credentials, customer.waId, draft.body, { reference: draft.id }));
+    return settle({ ...target, counted: draft.status === 'failed', message, whatsapp, finalAttempt: options.finalAttempt ?? false }, { ...draft, status: 'pending' }, send);
+  }
+
   return {
     /** Decides and sends the agent's answer to `message` (the reply claim is held). */
     async answer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer, options: AnswerOptions = {}): Promise<ReplyOutcome> {
+      if (message.reply) {
+        const resumed = await resume(userId, conversation, message, customer, message.reply, options);
+        if (resumed) return resumed;
+      }
       if (conversation.status !== 'active' && conversation.status !== 'requires_human') return 'not_active';
       if (conversation.status === 'requires_human' || conversation.aiPaused) {
         // Escalated before the takeover was stored and with no time to count from: it waits for a person.
@@ -251,53 +437,18 @@ export function createAgentReply(deps: AgentReplyDeps) {
         }
       }
 
-      // The reply is stored as pending while it is sent (side by side), then moved to sent or failed.
+      // The reply is stored as pending (and noted on the customer's message, one transaction) while
+      // it is sent, side by side; then moved to sent or failed (settle).
       const pending = outgoing(answer.reply, 'pending');
-      const [insert, send] = await Promise.allSettled([
-        deps.messages.insertOutbound(userId, pending),
-        deps.graph.sendText(whatsapp.credentials, customer.waId, answer.reply),
+      const [insert, send] = await Promise.all([
+        settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
+        settledOf(deps.graph.sendText(whatsapp.credentials, customer.waId, answer.reply, { reference: pending.id })),
       ]);
       if (insert.status === 'rejected') {
         if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
         throw insert.reason;
       }
-      // The reply's status, and beside it (issue 28: one round trip less) the conversation's
-      // activity: its last message is the reply's text and time whatever the status. A send that
-      // failed for another reason than Meta's answer is retried (thrown): no activity then.
-      const status = async (): Promise<ReplyOutcome> => {
-        if (send.status === 'fulfilled') {
-          await deps.messages.markSent(userId, pending.id, send.value.messageId);
-          await deps.health?.recovered(userId, 'whatsapp-business', whatsapp.health);
-          return 'replied';
-        }
-        const error: unknown = send.reason;
-        // A refused token (Meta 190…) is stored as our reason with Meta's code, not Meta's English,
-        // and flags the integration (the owner is notified once).
-        const refused = error instanceof GraphError ? credentialFailureOf(error) : undefined;
-        if (refused) await deps.health?.failed(userId, error, whatsapp.health);
-        const text = refused ? integrationHealthReasons[refused.reason] : error instanceof GraphError ? error.message : whatsappMessages.graphUnavailable;
-        const code = error instanceof GraphError && error.code !== undefined ? String(error.code) : undefined;
-        await deps.messages.markFailed(userId, pending.id, text, { ...(code ? { errorCode: code } : {}), ...(refused ? { errorReason: refused.reason } : {}) });
-        await deps.usage.release(userId, 'messages', 1);
-        if (!(error instanceof GraphError)) throw error;
-        onError(`WhatsApp send failed (${error.kind})`, error);
-        return 'send_failed';
-      };
-      const recordsActivity = send.status === 'fulfilled' || send.reason instanceof GraphError;
-      const [outcome, touched] = await Promise.allSettled([
-        status(),
-        recordsActivity
-          ? deps.conversations.touch(userId, conversation.id, {
-              lastMessage: lastMessageOf(pending),
-              lastAgent: agentRef(agent),
-              lastMessageAt: pending.createdAt,
-              messageCountDelta: 1,
-            })
-          : undefined,
-      ]);
-      if (outcome.status === 'rejected') throw outcome.reason;
-      if (touched.status === 'rejected') throw touched.reason;
-      return outcome.value;
+      return settle({ userId, conversation, message, whatsapp, agent: agentRef(agent), finalAttempt: options.finalAttempt ?? false }, pending, send);
     },
   };
 }

@@ -27,6 +27,21 @@ export function graphErrorToDomain(error: GraphError): DomainError {
   }
 }
 
+/**
+ * What a failed send allows (issue 34):
+ * - 'retry': Meta refused it for now (5xx, its "temporarily unavailable" codes, throttling 4 /
+ *   80007 / 130429…, a connection never made): it did not take the message, the same send may be
+ *   made again later;
+ * - 'unknown': the request went out and its answer was lost (GraphError.deliveryUnknown): Meta may
+ *   have accepted it, and a second send could deliver twice, so it is never repeated by itself;
+ * - 'refused': Meta refused this send for good (the 24-hour window 131047, undeliverable 131026,
+ *   invalid parameter 100, a token 190…): the same send fails again.
+ */
+export function sendFailureOf(error: GraphError): 'retry' | 'unknown' | 'refused' {
+  if (error.deliveryUnknown) return 'unknown';
+  return error.kind === 'unavailable' || error.kind === 'rate_limit' ? 'retry' : 'refused';
+}
+
 /** Runs a Graph call; a GraphError becomes its DomainError (after onError), anything else propagates. */
 export async function withGraphErrors<T>(run: () => Promise<T>, onError?: (error: GraphError) => void): Promise<T> {
   try {

@@ -29,6 +29,8 @@ export interface ParsedStatus {
   wamid: string;
   status: MessageStatus;
   error?: string;
+  /** Our reference sent with the message (biz_opaque_callback_data): the id of our message, for a send whose answer was lost (issue 34). */
+  reference?: string;
 }
 
 export interface ParsedChange {
@@ -102,12 +104,14 @@ function parseStatus(s: Obj): ParsedStatus | null {
   const wamid = str(s.id);
   const status = STATUS_MAP[str(s.status)];
   if (!wamid || !status) return null;
-  if (status !== 'failed') return { wamid, status };
+  const reference = str(s.biz_opaque_callback_data).slice(0, 512);
+  const base = { wamid, status, ...(reference ? { reference } : {}) };
+  if (status !== 'failed') return base;
   const e = obj(arr(s.errors)[0]) ?? {};
   const title = str(e.title) || str(e.message);
   const details = str(obj(e.error_data)?.details) || (str(e.message) !== title ? str(e.message) : '');
   const text = [title, details].filter(Boolean).join(': ') || 'WhatsApp could not deliver the message.';
-  return { wamid, status, error: text.slice(0, 500) };
+  return { ...base, error: text.slice(0, 500) };
 }
 
 /** The message changes of a webhook body (`entry[].changes[].value`); null when it is not JSON. */

@@ -16,9 +16,19 @@ export interface GraphPhoneNumber {
   verifiedName: string;
 }
 
+/** What a send carries besides its content. */
+export interface SendOptions {
+  /**
+   * Our id of the message (Meta's biz_opaque_callback_data, echoed in its status webhooks): when
+   * the answer to a send was lost, Meta's status still tells which of our messages it accepted
+   * (apply-status.ts).
+   */
+  reference?: string;
+}
+
 export interface GraphClient {
   /** POST /{phoneId}/messages (type text; `to` a phone/wa_id, or a BSUID sent as `recipient`). Returns Meta's message id (wamid…). */
-  sendText(credentials: WhatsAppCredentials, to: string, text: string): Promise<{ messageId: string }>;
+  sendText(credentials: WhatsAppCredentials, to: string, text: string, options?: SendOptions): Promise<{ messageId: string }>;
   /** GET /{phoneId}: proves the token and the phone number id (the integration's /test). */
   getPhoneNumber(credentials: WhatsAppCredentials): Promise<GraphPhoneNumber>;
 }
@@ -40,6 +50,8 @@ export interface TemplateSend {
   /** Body parameters in placeholder order; `names` set for a template with named placeholders. */
   parameters: string[];
   names?: string[];
+  /** As SendOptions.reference. */
+  reference?: string;
 }
 
 /** The WhatsApp Business Management side of the Graph API (issue 17), apart from GraphClient's sends. */
@@ -63,14 +75,26 @@ export type GraphErrorKind = 'auth' | 'not_found' | 'rate_limit' | 'bad_request'
 
 /** A Graph API failure; `message` is written for the user (Meta's own error text when it gave one, never tokens). */
 export class GraphError extends Error {
+  /** Meta's Retry-After (seconds), when its answer had one. */
+  readonly retryAfterSeconds?: number;
+  /**
+   * A send whose outcome is unknown (issue 34): the request went out but its answer was lost (a
+   * timeout, a connection broken after the request was written, an unreadable 2xx answer), so Meta
+   * may have accepted it. Its send API is not idempotent: sending again could deliver twice.
+   */
+  readonly deliveryUnknown: boolean;
+
   constructor(
     readonly kind: GraphErrorKind,
     message: string,
     /** Meta's numeric error code, when there was one (e.g. 131047 = re-engagement window closed). */
     readonly code?: number,
+    options: { retryAfterSeconds?: number; deliveryUnknown?: boolean } = {},
   ) {
     super(message);
     this.name = 'GraphError';
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+    this.deliveryUnknown = options.deliveryUnknown ?? false;
   }
 }
 

@@ -6,25 +6,30 @@
 import { integrationHealthReasons } from '../../contract/integration-health.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import type { MessageFailureDetail, ReplyChannel, ReplyChannels } from '../conversations/ports.js';
-import { DomainError, TooManyRequestsError, ValidationError } from '../errors.js';
+import { DomainError, GatewayTimeoutError, ServiceUnavailableError, TooManyRequestsError, ValidationError } from '../errors.js';
 import { credentialFailureOf, type IntegrationHealthReports } from '../integrations/health.js';
-import { graphErrorToDomain, metaErrorWords } from './graph-errors.js';
+import { graphErrorToDomain, metaErrorWords, sendFailureOf } from './graph-errors.js';
 import { sendableTemplates } from './templates.js';
 import type { WhatsAppConnection } from './integration.js';
 import { GraphError, type GraphClient, type GraphTemplateClient } from './ports.js';
 
 /**
  * A send's Graph API failure as the user should read it (the HTTP error, and the text stored on
- * the message): the integration's mapping (token → 400, phone id → 400, else 502), except that a
- * rate limit is a 429 and a refused message is a 400 with Meta's reason (the closed 24-hour window
- * in our words).
+ * the message): the integration's mapping (token → 400, phone id → 400), except that a rate limit
+ * is a 429, a refused message is a 400 with Meta's reason (the closed 24-hour window in our
+ * words), and (issue 34) WhatsApp unavailable for now is a 503 "temporarily unavailable, not sent,
+ * try again" with Meta's code beside it, while a send whose answer was lost is a 504 "not
+ * confirmed": Meta may have it, so it is not sent again by itself (agent-reply.ts, at most once).
  */
 export function graphFailure(error: GraphError): DomainError {
+  const code = error.code !== undefined ? { errorCode: String(error.code) } : undefined;
+  if (sendFailureOf(error) === 'unknown') return new GatewayTimeoutError(whatsappMessages.deliveryUnknown, code);
   if (error.kind === 'rate_limit') return new TooManyRequestsError(error.message);
   // Meta answers some template errors with 404 (132001): the code says more than the status.
   const words = metaErrorWords(error.code);
   if (words) return new ValidationError(words);
   if (error.kind === 'bad_request') return new ValidationError(error.message);
+  if (error.kind === 'unavailable') return new ServiceUnavailableError(whatsappMessages.graphTemporarilyUnavailable, error.retryAfterSeconds, code);
   return graphErrorToDomain(error);
 }
 
@@ -75,7 +80,7 @@ export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): Rep
       return {
         phoneNumber: connection.phoneNumber,
         phoneNumberId: connection.credentials.phoneId,
-        sendText: (to, text) => graphCall(() => deps.graph.sendText(connection.credentials, to, text)),
+        sendText: (to, text, options) => graphCall(() => deps.graph.sendText(connection.credentials, to, text, options)),
         async listTemplates() {
           const { listTemplates } = deps.graph;
           if (!listTemplates) return [];
@@ -91,6 +96,7 @@ export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): Rep
               language: template.language,
               parameters: template.parameters,
               ...(named ? { names: template.parameterNames } : {}),
+              ...(template.reference ? { reference: template.reference } : {}),
             }),
           );
         },

@@ -60,7 +60,10 @@ describe('reply (a person answers as the business)', () => {
   });
 
   it.each([
-    [new GraphError('unavailable', 'Something went wrong', 131000), 502, whatsappMessages.graphUnavailable, {}],
+    // WhatsApp unavailable for now (issue 34): 503 "not sent, try again", Meta's code kept.
+    [new GraphError('unavailable', 'Something went wrong', 131000), 503, whatsappMessages.graphTemporarilyUnavailable, { errorCode: '131000' }],
+    // Its answer lost after the request went out: 504 "not confirmed" (it may have arrived: never sent again by itself).
+    [new GraphError('unavailable', 'WhatsApp did not answer in time', undefined, { deliveryUnknown: true }), 504, whatsappMessages.deliveryUnknown, {}],
     // A refused token (issue 34): our reason in words, Meta's code and the reason key kept on the message.
     [
       new GraphError('auth', 'Invalid OAuth access token', 190),
@@ -109,7 +112,7 @@ describe('retryMessage', () => {
     const failed = messages.seed(USER, message(conv, { fromMe: true, status: 'failed', waMessageId: '' }));
     graph.failures.push(new GraphError('unavailable', 'down'));
 
-    await expect(service.retryMessage(USER, failed.id)).rejects.toMatchObject({ status: 502 });
+    await expect(service.retryMessage(USER, failed.id)).rejects.toMatchObject({ status: 503, message: whatsappMessages.graphTemporarilyUnavailable });
     expect((await messages.get(USER, failed.id))?.status).toBe('failed');
     expect(usage.used).toBe(0);
   });

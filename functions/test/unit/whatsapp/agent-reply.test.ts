@@ -238,7 +238,8 @@ describe('agent reply', () => {
     const replies = createAgentReply({ ...ok.deps, noAnswer, messages: { ...ok.deps.messages, recent: async () => [before, asked, later] } });
 
     expect(await replies.answer('u1', conv, asked, CUSTOMER, { waiting: true })).toBe('replied');
-    expect(noAnswer.ended).toEqual(['u1 openai']);
+    // The model answered, and WhatsApp took the reply: both providers' incidents (if any) are over.
+    expect(noAnswer.ended).toEqual(['u1 openai', 'u1 whatsapp']);
     expect(model.requests[0]!.messages.filter((m) => m.role !== 'system').map((m) => m.content)).toEqual(['Hello', 'Saturday?']);
   });
 });

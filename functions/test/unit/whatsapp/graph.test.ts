@@ -100,6 +100,43 @@ describe('HttpGraphClient', () => {
     expect(slow.kind).toBe('unavailable');
     expect(slow.message).toBe('WhatsApp did not answer in time');
     expect(Date.now() - started).toBeLessThan(1500);
+    // Both sends went out before their answer was lost: Meta may have them (issue 34: never sent again by themselves).
+    expect([dropped.deliveryUnknown, slow.deliveryUnknown]).toEqual([true, true]);
+  });
+
+  it('a connection never made is safe to retry; a read whose answer was lost changes nothing at Meta', async () => {
+    const closed: Server = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const nowhere = new HttpGraphClient({ baseUrl: `http://127.0.0.1:${port}/v21.0` });
+    fake.fail(phoneId, { status: 0, scope: 'all' });
+
+    const refused = await graphError(() => nowhere.sendText(credentials, '34600000001', 'hi'));
+    const read = await graphError(() => client.getPhoneNumber(credentials));
+
+    expect(refused).toMatchObject({ kind: 'unavailable', deliveryUnknown: false });
+    expect(read).toMatchObject({ kind: 'unavailable', deliveryUnknown: false });
+  });
+
+  it("keeps Meta's Retry-After, and reads its 'temporarily unavailable' codes as unavailable whatever the status", async () => {
+    const arm = (fault: Record<string, unknown>) =>
+      fetch(`${fake.url}/_test/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'status', times: 1, ...fault }) });
+    await arm({ status: 503, code: 2, retryAfter: 20 });
+    const throttled = await graphError(() => client.sendText(credentials, '34600000001', 'hi'));
+    await arm({ status: 400, code: 131000 });
+    const wrong = await graphError(() => client.sendText(credentials, '34600000001', 'hi'));
+
+    expect(throttled).toMatchObject({ kind: 'unavailable', code: 2, retryAfterSeconds: 20, deliveryUnknown: false });
+    expect(wrong).toMatchObject({ kind: 'unavailable', code: 131000, deliveryUnknown: false });
+    await fetch(`${fake.url}/_test/faults`, { method: 'DELETE' });
+  });
+
+  it('sends our reference as biz_opaque_callback_data (echoed in Meta’s status webhooks)', async () => {
+    await client.sendText(credentials, '34600000001', 'hi', { reference: '01J0CONV-01J0MSG' });
+    await client.sendTemplate(credentials, '34600000001', { name: 'recordatorio_cita', language: 'es', parameters: ['Ana', 'lunes'], reference: '01J0CONV-01J0TPL' });
+
+    expect(fake.sent.map((s) => s.payload.biz_opaque_callback_data)).toEqual(['01J0CONV-01J0MSG', '01J0CONV-01J0TPL']);
   });
 
   it('treats a non-Graph answer by its status only', async () => {

@@ -129,6 +129,12 @@ describe('parseDelivery: statuses', () => {
       { wamid: 'wamid.B', status: 'failed', error: 'Message undeliverable: The recipient is not on WhatsApp.' },
     ]);
   });
+
+  it('keeps our reference (biz_opaque_callback_data) echoed by Meta', () => {
+    const [change] = parseDelivery(metaDelivery(business, { statuses: [statusUpdate('wamid.C', 'delivered', ana, { reference: 'CONV-MSG' })] }), RECEIVED)!;
+
+    expect(change!.statuses).toEqual([{ wamid: 'wamid.C', status: 'delivered', reference: 'CONV-MSG' }]);
+  });
 });
 
 describe('helpers', () => {

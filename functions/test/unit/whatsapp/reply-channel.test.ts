@@ -1,7 +1,7 @@
 /** WhatsApp as the conversations' reply channel: who sends, what is sent, and Graph failures as the user reads them. */
 import { describe, expect, it } from 'vitest';
 import { whatsappMessages } from '../../../src/contract/whatsapp.js';
-import { DomainError } from '../../../src/domain/errors.js';
+import { DomainError, ServiceUnavailableError } from '../../../src/domain/errors.js';
 import type { WhatsAppConnection } from '../../../src/domain/whatsapp/integration.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials } from '../../../src/domain/whatsapp/ports.js';
 import { createWhatsAppReplyChannels, graphFailure } from '../../../src/domain/whatsapp/reply-channel.js';
@@ -13,11 +13,22 @@ describe('graphFailure', () => {
     [new GraphError('bad_request', 'Re-engagement message', 131047), 400, whatsappMessages.windowClosed],
     [new GraphError('bad_request', 'Recipient phone number not in allowed list', 131030), 400, 'Recipient phone number not in allowed list'],
     [new GraphError('rate_limit', 'Too many messages', 130429), 429, 'Too many messages'],
-    [new GraphError('unavailable', 'Something went wrong', 131000), 502, whatsappMessages.graphUnavailable],
+    [new GraphError('unavailable', 'Something went wrong', 131000), 503, whatsappMessages.graphTemporarilyUnavailable],
+    [new GraphError('unavailable', 'WhatsApp could not be reached'), 503, whatsappMessages.graphTemporarilyUnavailable],
+    [new GraphError('unavailable', 'WhatsApp did not answer in time', undefined, { deliveryUnknown: true }), 504, whatsappMessages.deliveryUnknown],
   ])('%s → %i', (error, status, message) => {
     const failure = graphFailure(error);
     expect(failure.status).toBe(status);
     expect(failure.message).toBe(message);
+  });
+});
+
+describe('graphFailure: WhatsApp unavailable for now (issue 34)', () => {
+  it("is a 503 with Meta's code beside it and its Retry-After", () => {
+    const failure = graphFailure(new GraphError('unavailable', 'Service temporarily unavailable', 2, { retryAfterSeconds: 30 }));
+
+    expect(failure).toBeInstanceOf(ServiceUnavailableError);
+    expect(failure).toMatchObject({ status: 503, retryAfterSeconds: 30, details: { errorCode: '2' }, message: whatsappMessages.graphTemporarilyUnavailable });
   });
 });
 

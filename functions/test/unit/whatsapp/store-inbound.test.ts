@@ -113,4 +113,23 @@ describe('apply status', () => {
     expect(seen).toEqual(['wamid.out:read', 'wamid.out:read', 'wamid.out:read']);
     expect(await applyStatus({ messages: { updateStatusByWamid: async () => 'unknown' }, statusRetryDelaysMs: [] }, 'u1', { wamid: 'x', status: 'sent' })).toBe('unknown');
   });
+
+  it('a wamid still unknown with our reference: the send whose answer was lost takes it, then the status applies (issue 34)', async () => {
+    const indexed = new Set<string>();
+    const adopted: string[] = [];
+    const messages = {
+      updateStatusByWamid: async (_u: string, wamid: string): Promise<StatusUpdateResult> => (indexed.has(wamid) ? 'updated' : 'unknown'),
+      adoptSend: async (_u: string, id: string, wamid: string) => {
+        if (id !== 'CONV-MINE') return null;
+        adopted.push(`${id} ${wamid}`);
+        indexed.add(wamid);
+        return message(conversation(), { id });
+      },
+    };
+
+    expect(await applyStatus({ messages, statusRetryDelaysMs: [1] }, 'u1', { wamid: 'wamid.lost', status: 'delivered', reference: 'CONV-MINE' })).toBe('updated');
+    expect(await applyStatus({ messages, statusRetryDelaysMs: [1] }, 'u1', { wamid: 'wamid.other', status: 'read', reference: 'CONV-NOT-OURS' })).toBe('unknown');
+    expect(await applyStatus({ messages, statusRetryDelaysMs: [1] }, 'u1', { wamid: 'wamid.none', status: 'read' })).toBe('unknown');
+    expect(adopted).toEqual(['CONV-MINE wamid.lost']);
+  });
 });
