@@ -309,6 +309,14 @@ const operations: Record<PublicRouteKey, Json> = {
       },
       '404': use('NotFound'),
       '502': { description: 'WhatsApp could not be reached.', content: jsonContent(ref('Error')) },
+      '503': {
+        description: `WhatsApp is temporarily unavailable ("${whatsappMessages.graphTemporarilyUnavailable}"): the message was not sent and is kept as failed; send it again later. \`errorCode\` is Meta's code; Retry-After when Meta gave one.`,
+        content: jsonContent(ref('Error')),
+      },
+      '504': {
+        description: `WhatsApp did not confirm the send in time ("${whatsappMessages.deliveryUnknown}"): it may have reached the customer, so it is not sent again by itself.`,
+        content: jsonContent(ref('Error')),
+      },
     },
   },
   'GET /api/voice-conversations/{id}': {
