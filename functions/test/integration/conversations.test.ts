@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Contact } from '../../src/contract/contacts.js';
-import type { Conversation, ConversationDetail, ConversationMessage, ConversationOverview, ConversationStats, WhatsAppImportResult } from '../../src/contract/whatsapp.js';
+import { whatsappMessages, type Conversation, type ConversationDetail, type ConversationMessage, type ConversationOverview, type ConversationStats, type WhatsAppImportResult } from '../../src/contract/whatsapp.js';
 import { api, itemsOf, registerUser } from '../support/api.js';
 import { activeUser, addContact, listContacts } from '../support/contacts.js';
 import {
@@ -236,15 +236,15 @@ describe('human reply (POST /api/conversations/{id}/messages)', () => {
     expect(empty).toMatchObject({ status: 400, body: { message: 'Message is required' } });
   });
 
-  it('a Graph API outage: 502, the message is kept as failed with the reason', async () => {
+  it('a Graph API outage: 503 "not sent, try again", the message is kept as failed with the reason and Meta’s code (issue 34)', async () => {
     const { token, wa, conv } = await withConversation();
     await failGraphSends(wa.phoneId, { status: 500, code: 131000 });
 
     const res = await conversationsApi.reply(token, conv.id, { text: 'Hello' });
 
-    expect(res).toMatchObject({ status: 502, body: { message: 'WhatsApp could not be reached. Please try again later.' } });
+    expect(res).toMatchObject({ status: 503, body: { message: whatsappMessages.graphTemporarilyUnavailable, errorCode: '131000' } });
     const detail = (await conversationsApi.get(token, conv.id)).body.data as ConversationDetail;
-    expect(detail.messages.at(-1)).toMatchObject({ fromMe: true, body: 'Hello', status: 'failed', error: 'WhatsApp could not be reached. Please try again later.' });
+    expect(detail.messages.at(-1)).toMatchObject({ fromMe: true, body: 'Hello', status: 'failed', error: whatsappMessages.graphTemporarilyUnavailable, errorCode: '131000' });
   });
 });
 

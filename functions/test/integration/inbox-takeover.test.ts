@@ -155,7 +155,7 @@ describe('a person takes over: the AI never talks over them', () => {
     await sendsReach(s, 1);
     const id = await conversationIdOf(s, elena);
     await failGraphSends(s.wa.phoneId, { status: 503, count: 1 });
-    expect((await reply(s.token, id, 'Sí, a las 9:30.')).status).toBe(502);
+    expect((await reply(s.token, id, 'Sí, a las 9:30.')).status).toBe(503);
     expect((await resumeAi(s.token, id)).body.data?.answeredBy).toBe('ai');
 
     const failed = (await detail(s.token, id)).body.data!.messages.find((m) => m.status === 'failed')!;

@@ -6,7 +6,7 @@
  * repositories the worker uses, at chosen times.
  */
 import { describe, expect, it } from 'vitest';
-import type { Message, MessageListResponse, MessageStats } from '../../src/contract/whatsapp.js';
+import { whatsappMessages, type Message, type MessageListResponse, type MessageStats } from '../../src/contract/whatsapp.js';
 import { activeUser } from '../support/contacts.js';
 import { ago, conversationsApi, DAY, inbound, messagesApi, openConversation, outbound, spanishWaId, type SeedBusiness } from '../support/conversations.js';
 import { connectWhatsApp, failGraphSends, graphSends } from '../support/whatsapp.js';
@@ -155,7 +155,7 @@ describe('one message', () => {
     const incoming = await inbound(user.userId, wa, conv, { body: '¿Hay stock?' });
     await failGraphSends(wa.phoneId, { status: 503, count: 2 });
     const reply = await conversationsApi.reply(user.token, conv.id, { text: 'Sí, quedan 3' });
-    expect(reply.status).toBe(502);
+    expect(reply.status).toBe(503);
     const failed = ((await messagesApi.list(user.token, { status: 'failed' })).body.data as Message[])[0]!;
 
     const stillDown = await messagesApi.retry(user.token, failed._id);
@@ -164,7 +164,7 @@ describe('one message', () => {
     const again = await messagesApi.retry(user.token, failed._id);
     const inboundRetry = await messagesApi.retry(user.token, incoming.id);
 
-    expect(stillDown).toMatchObject({ status: 502, body: { message: 'WhatsApp could not be reached. Please try again later.' } });
+    expect(stillDown).toMatchObject({ status: 503, body: { message: whatsappMessages.graphTemporarilyUnavailable } });
     expect(afterStillDown).toMatchObject({ status: 'failed' });
     expect(res).toMatchObject({ status: 200, body: { message: 'Message retry initiated', data: { _id: failed._id, status: 'sent' } } });
     const sends = await graphSends(wa.phoneId);
