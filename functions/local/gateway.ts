@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { Context } from 'aws-lambda';
 import { apiKeyMessages } from '../src/contract/api-keys.js';
 import { presentedApiKey } from '../src/domain/api-keys/secret.js';
-import { pathSegments, templateRouter } from '../src/http/route-match.js';
+import { decodePathSegment, pathSegments, templateRouter } from '../src/http/route-match.js';
 import { routePlan } from '../src/route-plan.js';
 import { apiAuthorizer, routeGroups, routes, socketApis, type AuthKind } from '../src/routes.js';
 import { buildAuthorizerEvent, buildEvent, writeJson, writeResult, type EventAuth, type MatchedRoute } from './api-event.js';
@@ -63,15 +63,6 @@ export interface GatewayOptions {
 type RouteLike = { method: string; path: string; group: string; auth: AuthKind };
 export type RouteMatch = MatchedRoute & { group: string; auth: AuthKind };
 
-/** A path segment decoded as API Gateway decodes path parameters (kept as sent when it is not valid percent-encoding). */
-function decodeSegment(segment: string): string {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return segment;
-  }
-}
-
 /**
  * A matcher over a route list, choosing as API Gateway does (http/route-match.ts: a full match
  * before a greedy one, literal segments before {variables}, a named method before ANY), with
@@ -80,7 +71,7 @@ function decodeSegment(segment: string): string {
 export function routeMatcher(list: readonly RouteLike[]): (method: string, path: string) => RouteMatch | undefined {
   const route = templateRouter(list);
   return (method, path) => {
-    const found = route(method, pathSegments(path), decodeSegment);
+    const found = route(method, pathSegments(path), decodePathSegment);
     if (!found) return undefined;
     return { routeKey: `${found.route.method} ${found.route.path}`, pathParameters: found.params, group: found.route.group, auth: found.route.auth };
   };

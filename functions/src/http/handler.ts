@@ -32,7 +32,7 @@ import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
 import type { RouteKey } from '../routes.js';
 import { API_KEY_ROUTES, SHARED_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
-import { parseTemplate, templateRouter } from './route-match.js';
+import { decodePathSegment, isGreedy, parseTemplate, pathSegments, templateRouter } from './route-match.js';
 import type { VerifiedPayloads, VerifiedWebhook, WebhookStep } from './webhook-verification.js';
 
 export type HttpEvent = APIGatewayProxyEventV2WithJWTAuthorizer;
@@ -199,10 +199,12 @@ export interface GroupOptions {
 
 /**
  * The resolvers of the shared API Gateway routes that serve this table's routes, compiled once:
- * each takes the request's method and path (a greedy route's {proxy}, decoded by API Gateway
- * like every path parameter, after its prefix) to the manifest route API Gateway would have
- * chosen among the routes THAT API Gateway route serves (never one behind another authorizer),
- * with its path parameters; undefined when none matches.
+ * each takes the request's method and path to the manifest route API Gateway would have chosen
+ * among the routes THAT API Gateway route serves (never one behind another authorizer), with its
+ * path parameters; undefined when none matches. A greedy route's path is the raw path, cut into
+ * segments before each is decoded, as API Gateway matched and decoded them for an explicit route
+ * (its decoded {proxy} would turn an encoded "/" inside an id into two segments); an ANY route on
+ * one path already has its parameters.
  */
 export function sharedRouteResolvers(table: RouteTable): Map<string, (event: HttpEvent) => HttpEvent | undefined> {
   const resolvers = new Map<string, (event: HttpEvent) => HttpEvent | undefined>();
@@ -210,12 +212,14 @@ export function sharedRouteResolvers(table: RouteTable): Map<string, (event: Htt
     const mine = served.filter((key) => key in table).map((key) => ({ key, method: key.slice(0, key.indexOf(' ')), path: key.slice(key.indexOf(' ') + 1) }));
     if (mine.length === 0) continue;
     const template = parseTemplate(apiRouteKey.slice(apiRouteKey.indexOf(' ') + 1));
+    const greedy = isGreedy(template);
     const route = templateRouter(mine);
     resolvers.set(apiRouteKey, (event) => {
       const params = (event.pathParameters ?? {}) as Record<string, string>;
-      // The request's path segments, rebuilt from the route's template and API Gateway's (decoded) parameters.
-      const segments = template.flatMap((s) => (s.kind === 0 ? [s.text] : s.kind === 1 ? [params[s.text] ?? ''] : (params[s.text] ?? '').split('/')));
-      const found = route(event.requestContext?.http?.method ?? '', segments);
+      const method = event.requestContext?.http?.method ?? '';
+      const found = greedy
+        ? route(method, pathSegments(event.rawPath ?? ''), decodePathSegment)
+        : route(method, template.map((s) => (s.kind === 0 ? s.text : (params[s.text] ?? ''))));
       if (!found) return undefined;
       const { pathParameters: _shared, ...rest } = event;
       return {

@@ -31,6 +31,15 @@ export function parseTemplate(path: string): TemplateSegment[] {
 /** A request path's segments, as parseTemplate cuts a template. */
 export const pathSegments = (path: string): string[] => path.split('/').slice(1);
 
+/** A raw path segment decoded as API Gateway decodes path parameters (kept as sent when it is not valid percent-encoding). */
+export function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export const isGreedy = (segments: readonly TemplateSegment[]): boolean => segments.at(-1)?.kind === 2;
 
 /** Negative when route a is chosen before route b for a request both match. */

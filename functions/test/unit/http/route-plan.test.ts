@@ -22,11 +22,11 @@ const manifest = routes as readonly RouteDef[];
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'];
 const context = { functionName: 'test', awsRequestId: 'r' } as Context;
 
-/** Request paths for a route: each {variable} as a plain id and as every literal the manifest has at that segment. */
+/** Request paths for a route: each {variable} as a plain id, percent-encoded ids (an encoded "/" too) and every literal the manifest has at that segment. */
 function probesOf(path: string, literals: Map<number, Set<string>>): string[] {
   let paths = [''];
   pathSegments(path).forEach((segment, i) => {
-    const values = segment.startsWith('{') ? ['01J0000000000000000000000X', ...(literals.get(i) ?? [])] : [segment];
+    const values = segment.startsWith('{') ? ['01J0000000000000000000000X', 'a%2Fb', '%C3%B1and%C3%BA%20x', '%ZZ', ...(literals.get(i) ?? [])] : [segment];
     paths = paths.flatMap((p) => values.map((v) => `${p}/${v}`));
   });
   return paths;
@@ -72,9 +72,9 @@ const resolversOf = (group: string) => {
   return resolversByGroup.get(group)!;
 };
 
-/** What the function of the chosen API Gateway route runs: the manifest route key (undefined: its 404). */
-function resolved(route: ApiRoute, method: string, pathParameters: Record<string, string>): string | undefined {
-  const event = { routeKey: route.key, pathParameters, requestContext: { http: { method }, routeKey: route.key } } as unknown as HttpEvent;
+/** What the function of the chosen API Gateway route runs for a request: the manifest route key (undefined: its 404). */
+function resolved(route: ApiRoute, method: string, rawPath: string, pathParameters: Record<string, string>): string | undefined {
+  const event = { routeKey: route.key, rawPath, pathParameters, requestContext: { http: { method }, routeKey: route.key } } as unknown as HttpEvent;
   const resolve = resolversOf(route.group).get(route.key);
   const out = resolve ? resolve(event) : event;
   return out && out.routeKey in tableOf(route.group) ? out.routeKey : undefined;
@@ -126,7 +126,7 @@ describe('the route plan', () => {
           const segments = pathSegments(path);
           const before = today(method, segments);
           const after = planned(method, segments);
-          const served = after && resolved(after.route, method, after.params);
+          const served = after && resolved(after.route, method, path, after.params);
           const label = `${method} ${path} (API Gateway route ${after?.route.key ?? 'none'})`;
           expect(served, label).toBe(before ? routeKeyOf(before.route) : undefined);
           if (before && after) {
@@ -148,7 +148,7 @@ describe('the route plan', () => {
         const api = matchApiRoute(method, path);
         const route = api && plan.find((a) => a.key === api.routeKey);
         expect(route === undefined, `${method} ${path}`).toBe(api === undefined);
-        const served = route && resolved(route, method, api.pathParameters ?? {});
+        const served = route && resolved(route, method, path, api.pathParameters ?? {});
         expect(served, `${method} ${path}`).toBe(before?.routeKey);
         if (before && api) expect([api.group, api.auth]).toEqual([before.group, before.auth]);
       }
@@ -166,7 +166,7 @@ describe('the route plan', () => {
           : (parseTemplate(a.path).every((s, i) => s.kind !== 0 || s.text === segments[i]) && segments.length === parseTemplate(a.path).length && {});
         if (!params) continue;
         crossings++;
-        expect(resolved(a, r.method, params as Record<string, string>), `${a.key} must not run ${routeKeyOf(r)}`).toBeUndefined();
+        expect(resolved(a, r.method, path, params as Record<string, string>), `${a.key} must not run ${routeKeyOf(r)}`).toBeUndefined();
       }
     }
     // e.g. the conversations function's user greedy route and its API-key route POST /api/conversations/{id}/messages.
@@ -223,18 +223,22 @@ describe('the HTTP wrapper on a shared route', () => {
     return { data: { routeKey: req.event.routeKey, params: req.params } };
   };
   const claims = { sub: 'user-1' };
-  const event = (routeKey: string, method: string, pathParameters?: Record<string, string>, extra: Partial<HttpEvent> = {}): HttpEvent =>
-    ({
+  /** As API Gateway sends it: a greedy route's {proxy} is the decoded rest of the raw path. */
+  const event = (routeKey: string, method: string, rawPath: string, extra: Partial<HttpEvent> = {}): HttpEvent => {
+    const prefix = routeKey.slice(routeKey.indexOf(' ') + 1).replace('{proxy+}', '');
+    const pathParameters = routeKey.endsWith('{proxy+}') && rawPath.startsWith(prefix) ? { proxy: rawPath.slice(prefix.length).split('/').map(decodeURIComponent).join('/') } : undefined;
+    return {
       version: '2.0',
       routeKey,
-      rawPath: '/api/x',
+      rawPath,
       rawQueryString: '',
       headers: {},
       isBase64Encoded: false,
       ...(pathParameters ? { pathParameters } : {}),
       requestContext: { routeKey, http: { method, sourceIp: '' }, authorizer: { jwt: { claims, scopes: [] } } },
       ...extra,
-    }) as unknown as HttpEvent;
+    } as unknown as HttpEvent;
+  };
   const body = (result: HttpResult) => JSON.parse(String(result.body)) as { success: boolean; message?: string; data?: unknown };
   const greedyOf = (key: string) => plan.find((a) => a.serves.includes(key))!.key;
 
@@ -252,7 +256,7 @@ describe('the HTTP wrapper on a shared route', () => {
     expect(greedy).toBe('ANY /api/saved-replies/{proxy+}');
     seen.length = 0;
 
-    const result = await handler(event(greedy, 'PUT', { proxy: 'r 1é' }), context);
+    const result = await handler(event(greedy, 'PUT', '/api/saved-replies/r%201%C3%A9'), context);
 
     expect(result.statusCode).toBe(200);
     expect(seen).toEqual([{ routeKey: 'PUT /api/saved-replies/{id}', params: { id: 'r 1é' }, eventRouteKey: 'PUT /api/saved-replies/{id}', contextRouteKey: 'PUT /api/saved-replies/{id}' }]);
@@ -263,7 +267,7 @@ describe('the HTTP wrapper on a shared route', () => {
     expect(any).toBe('ANY /api/saved-replies');
     seen.length = 0;
 
-    await handler(event(any, 'POST'), context);
+    await handler(event(any, 'POST', '/api/saved-replies'), context);
 
     expect(seen.map((s) => [s.routeKey, s.params])).toEqual([['POST /api/saved-replies', {}]]);
   });
@@ -273,11 +277,12 @@ describe('the HTTP wrapper on a shared route', () => {
     const greedy = 'ANY /api/saved-replies/{proxy+}';
 
     const results = await Promise.all([
-      handler(event(greedy, 'GET', { proxy: 'r1/extra' }), context),
-      handler(event(greedy, 'POST', { proxy: 'r1' }), context),
-      handler(event(greedy, 'PATCH', { proxy: 'r1' }), context),
-      handler(event(greedy, 'GET', {}), context),
-      handler(event('ANY /api/saved-replies', 'DELETE'), context),
+      handler(event(greedy, 'GET', '/api/saved-replies/r1/extra'), context),
+      handler(event(greedy, 'POST', '/api/saved-replies/r1'), context),
+      handler(event(greedy, 'PATCH', '/api/saved-replies/r1'), context),
+      handler(event(greedy, 'GET', '/api/saved-replies/'), context),
+      handler(event(greedy, 'GET', '/api/other/r1'), context),
+      handler(event('ANY /api/saved-replies', 'DELETE', '/api/saved-replies'), context),
     ]);
 
     for (const result of results) {
@@ -299,16 +304,21 @@ describe('the HTTP wrapper on a shared route', () => {
     const voice = Object.fromEntries(manifest.filter((r) => r.group === 'voice-webhook').map((r) => [routeKeyOf(r), async (req: Parameters<typeof record>[0]) => ({ data: { user: req.webhook('twilio').userId, routeKey: req.event.routeKey } })]));
     const webhookHandler = httpGroup(voice, { webhooks: step });
     const greedy = greedyOf('POST /api/webhooks/twilio/{userId}/voice/gather');
-    const call = (text: string) => webhookHandler(event(greedy, 'POST', { proxy: 'U1/voice/gather' }, { body: text, requestContext: { routeKey: greedy, http: { method: 'POST', sourceIp: '' } } } as Partial<HttpEvent>), context);
+    const call = (text: string, rawPath = '/api/webhooks/twilio/U1/voice/gather') =>
+      webhookHandler(event(greedy, 'POST', rawPath, { body: text, requestContext: { routeKey: greedy, http: { method: 'POST', sourceIp: '' } } } as Partial<HttpEvent>), context);
 
     const refused = await call('forged');
     const passed = await call('signed');
+    // An encoded slash stays inside its segment, as the explicit route's {userId} had it.
+    const slashed = await call('forged', '/api/webhooks/twilio/a%2Fb/voice');
 
     expect(refused).toEqual({ statusCode: 403, body: 'refused' });
+    expect(slashed).toEqual({ statusCode: 403, body: 'refused' });
     expect(body(passed).data).toEqual({ user: 'U1', routeKey: 'POST /api/webhooks/twilio/{userId}/voice/gather' });
     expect(checked).toEqual([
       { provider: 'twilio', params: { userId: 'U1' }, body: 'forged' },
       { provider: 'twilio', params: { userId: 'U1' }, body: 'signed' },
+      { provider: 'twilio', params: { userId: 'a/b' }, body: 'forged' },
     ]);
   });
 
@@ -318,7 +328,7 @@ describe('the HTTP wrapper on a shared route', () => {
     const contactsHandler = httpGroup(contacts, { apiKeys: async (auth) => (guarded.push(auth.authType), undefined) });
     const any = greedyOf('GET /api/contacts');
     const withKey = (method: string) =>
-      event(any, method, undefined, { requestContext: { routeKey: any, http: { method, sourceIp: '' }, authorizer: { lambda: { authType: 'apiKey', sub: 'user-1', keyId: 'k', keyHash: 'h' } } } } as unknown as Partial<HttpEvent>);
+      event(any, method, '/api/contacts', { requestContext: { routeKey: any, http: { method, sourceIp: '' }, authorizer: { lambda: { authType: 'apiKey', sub: 'user-1', keyId: 'k', keyHash: 'h' } } } } as unknown as Partial<HttpEvent>);
     seen.length = 0;
 
     const listed = await contactsHandler(withKey('GET'), context);
@@ -331,7 +341,7 @@ describe('the HTTP wrapper on a shared route', () => {
   it('still serves an event whose routeKey is the manifest route itself (npm run invoke, the events/ files, tests)', async () => {
     seen.length = 0;
 
-    await handler(event('GET /api/saved-replies/{id}', 'GET', { id: 'r2' }), context);
+    await handler(event('GET /api/saved-replies/{id}', 'GET', '/api/saved-replies/r2', { pathParameters: { id: 'r2' } }), context);
 
     expect(seen.map((s) => [s.routeKey, s.params])).toEqual([['GET /api/saved-replies/{id}', { id: 'r2' }]]);
   });
