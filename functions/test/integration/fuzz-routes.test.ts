@@ -262,6 +262,7 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/voice-conversations/{id}/recording': none,
   'GET /api/voice-conversations/{id}/apply-contact/preview': none,
   'POST /api/voice-conversations/{id}/apply-contact': json(applyContactRequest, { fields: ['email', 'web'] }),
+  'POST /api/voice-conversations/{id}/resend-summary': none,
   'POST /api/voice-conversations/{id}/apply-contact/undo': json(undoApplyContactRequest, { token: 'AAAAAAAAAAAAAAAAAAAAAAAA' }),
   'GET /api/admin/phone-requests': { query: adminListQuery },
   'POST /api/admin/phone-requests/{userId}/approve': none,
