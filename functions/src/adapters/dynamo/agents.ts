@@ -32,7 +32,7 @@ import { unlessConditionFails } from './conditions.js';
 import { bool, itemCodec, list, num, optNum, optStr, str, strOr, valueOr } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { conditionFailedAt } from './transact.js';
+import { cancellationReasons, conditionFailedAt, transactWrite } from './transact.js';
 
 type Item = Record<string, unknown>;
 type ChildKind = 'FILE' | 'URL' | 'TOOL' | 'ENTRY';
@@ -633,20 +633,42 @@ export class DynamoKnowledgeSources implements KnowledgeSources {
     const sets = ['#status = :status', '#lastUpdateAt = :at'];
     const { error, chunkCount, contentHash, title } = update;
     setDefined({ error, chunkCount, contentHash, title }, names, values, sets);
-    const updated = await unlessConditionFails(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: childSk(agentId, KIND_OF_SOURCE[kind], sourceId) },
-          UpdateExpression: `SET ${sets.join(', ')}${update.error === undefined ? ' REMOVE #error' : ''}`,
-          ConditionExpression: round.condition,
-          ExpressionAttributeNames: names,
-          ExpressionAttributeValues: values,
-        }),
-      ),
-    );
-    // Deleted while it was being processed, already settled, or reprocessed since: nothing recorded.
-    if (!updated) return { settled: false, state: null };
-    return { settled: true, state: chunksChanged ? await bumpKnowledgeVersion(this.db, this.tableName, userId, agentId) : null };
+    const settle = {
+      TableName: this.tableName,
+      Key: { pk: userPk(userId), sk: childSk(agentId, KIND_OF_SOURCE[kind], sourceId) },
+      UpdateExpression: `SET ${sets.join(', ')}${update.error === undefined ? ' REMOVE #error' : ''}`,
+      ConditionExpression: round.condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    };
+    if (!chunksChanged) {
+      // Deleted while it was being processed, already settled, or reprocessed since: nothing recorded.
+      return { settled: (await unlessConditionFails(this.db.send(new UpdateCommand(settle)))) !== null, state: null };
+    }
+    // New chunks: the outcome and the agent's knowledgeVersion in one transaction, so no reader sees
+    // the document completed with the old version, and a crash between two writes cannot leave warm
+    // indexes stale for good.
+    try {
+      await transactWrite(this.db, [
+        { Update: settle },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: agentSk(agentId) },
+            UpdateExpression: 'ADD knowledgeVersion :one',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':one': 1 },
+          },
+        },
+      ]);
+    } catch (error) {
+      // The source is no longer pending in this round, or the agent is gone: nothing recorded.
+      if (cancellationReasons(error)?.some((r) => r.code === 'ConditionalCheckFailed')) return { settled: false, state: null };
+      throw error;
+    }
+    const agent = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: agentSk(agentId) }, ConsistentRead: true }));
+    if (!agent.Item) return { settled: true, state: null };
+    const { knowledgeVersion, language } = toAgent(agent.Item);
+    return { settled: true, state: { knowledgeVersion, language } };
   }
 }
