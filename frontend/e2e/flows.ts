@@ -29,8 +29,11 @@ export function useBrowser(): () => Browser {
   };
 }
 
-/** A fresh browser context; if the test fails, what the page showed is saved under test-results/. */
-export async function newPage(browser: Browser, options: { locale?: string } = {}): Promise<Page> {
+/** A fresh browser context (1280×800 unless `viewport` says otherwise); if the test fails, what the page showed is saved under test-results/. */
+export async function newPage(
+  browser: Browser,
+  options: { locale?: string; timezoneId?: string; viewport?: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = {},
+): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
   // The app must run under the CSP the local gateway sends (the same as CloudFront's): any
