@@ -26,7 +26,7 @@ import { fakeEmbedding, toBase64 } from './embeddings.js';
 import { fillSchema } from './schema-fill.js';
 import { streamCompletion, type StreamDelays } from './stream.js';
 
-export const FAKE_OPENAI_CHAT_MODELS = [...CHATGPT_MODELS, 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'o4-mini'];
+export const FAKE_OPENAI_CHAT_MODELS = [...new Set([...CHATGPT_MODELS, 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'o4-mini'])];
 export const FAKE_OPENAI_EMBEDDING_MODELS = ['text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002'];
 const EMBEDDING_DIMENSIONS: Record<string, number> = {
   'text-embedding-3-small': 1536,

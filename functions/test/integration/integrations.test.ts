@@ -78,7 +78,7 @@ describe('ChatGPT setup', () => {
       type: 'chatgpt',
       isActive: true,
       credentials: { apiKey: '***' },
-      settings: { model: 'gpt-3.5-turbo', maxTokens: 1000, temperature: 0.7, systemPrompt: '', baseUrl: '' },
+      settings: { model: 'gpt-4.1-mini', maxTokens: 1000, temperature: 0.7, systemPrompt: '', baseUrl: '' },
     });
     expect(JSON.stringify(res.body)).not.toContain(key);
     const sealed = (item?.credentials as Record<string, string>).apiKey;

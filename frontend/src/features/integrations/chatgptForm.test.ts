@@ -20,7 +20,7 @@ function messages(hasKey: boolean, input: unknown): string[] {
 
 describe('ChatGPT setup form', () => {
   it('starts from the spec defaults without an integration', () => {
-    expect(formFromIntegration(null)).toEqual({ apiKey: '', model: 'gpt-3.5-turbo', maxTokens: 1000, temperature: 0.7, systemPrompt: '', baseUrl: '' });
+    expect(formFromIntegration(null)).toEqual({ apiKey: '', model: 'gpt-4.1-mini', maxTokens: 1000, temperature: 0.7, systemPrompt: '', baseUrl: '' });
   });
 
   it('starts from the stored settings, the key masked', () => {

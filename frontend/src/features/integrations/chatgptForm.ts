@@ -37,7 +37,7 @@ const isNumber = (v: unknown): v is number => typeof v === 'number' && Number.is
 const isString = (v: unknown): v is string => typeof v === 'string';
 const isModel = (v: unknown): v is ChatGptModel => typeof v === 'string' && (CHATGPT_MODELS as readonly string[]).includes(v);
 
-/** The form's starting values: the stored settings, else the spec's defaults (gpt-3.5-turbo, 1000, 0.7). */
+/** The form's starting values: the stored settings, else the defaults (gpt-4.1-mini, 1000, 0.7). */
 export function formFromIntegration(integration: IntegrationView | null | undefined): ChatGptFormValues {
   const s = integration?.settings ?? {};
   return {

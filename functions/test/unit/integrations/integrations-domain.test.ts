@@ -22,7 +22,9 @@ describe('integration view', () => {
   });
 
   it('reads stored ChatGPT settings with defaults for anything missing or out of range', () => {
-    expect(chatgptSettings({})).toEqual({ model: 'gpt-3.5-turbo', maxTokens: 1000, temperature: 0.7, systemPrompt: '', baseUrl: '' });
+    // Issue 29: the default is a current model; a stored older one stays as it is.
+    expect(chatgptSettings({})).toEqual({ model: 'gpt-4.1-mini', maxTokens: 1000, temperature: 0.7, systemPrompt: '', baseUrl: '' });
+    expect(chatgptSettings({ model: 'gpt-3.5-turbo' }).model).toBe('gpt-3.5-turbo');
     expect(chatgptSettings({ model: 'gpt-5', maxTokens: 99999, temperature: 1.5, systemPrompt: 'Hi', baseUrl: 'https://x/v1' })).toEqual({
       model: 'gpt-5',
       maxTokens: 1000,
