@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
 import { metaDelivery, signMetaBody, textMessage, webhookPath, type GraphSend, type WaCustomer } from '../../functions/test/support/whatsapp.js';
 import { connectBrowser, waitForMailCode } from './browser.js';
@@ -29,10 +29,10 @@ export function useBrowser(): () => Browser {
   };
 }
 
-/** A fresh browser context (1280×800 unless `viewport` says otherwise); if the test fails, what the page showed is saved under test-results/. */
+/** A fresh browser context (1280×800 unless `viewport` says otherwise; `storageState` carries a session over); if the test fails, what the page showed is saved under test-results/. */
 export async function newPage(
   browser: Browser,
-  options: { locale?: string; timezoneId?: string; viewport?: { width: number; height: number }; isMobile?: boolean; hasTouch?: boolean } = {},
+  options: Pick<BrowserContextOptions, 'locale' | 'timezoneId' | 'viewport' | 'isMobile' | 'hasTouch' | 'storageState'> = {},
 ): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
