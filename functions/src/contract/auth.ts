@@ -144,6 +144,16 @@ export type Language = z.infer<typeof language>;
 
 // ---- Requests ----
 
+/**
+ * What the page knows of a person signing up (issue 29), for the account it creates: the UI
+ * language (their choice on the page, else their browser's) and the browser's time zone. Neither
+ * ever blocks a sign-up: an unknown value is dropped (English; the country's zone).
+ */
+const signUpPreferences = {
+  language: z.catch(z.optional(z.enum(['en', 'es'])), undefined),
+  timeZone: z.catch(z.optional(timeZoneField), undefined),
+};
+
 export const sendVerificationRequest = z.object({
   email,
   /** Optional: the language of the code e-mail (the UI language); English when absent. */
@@ -156,6 +166,7 @@ export const registerRequest = z.object({
   verificationCode,
   /** Beyond the spec: preset from the browser locale; absent = the deployment's default country. */
   country: z.optional(countryField),
+  ...signUpPreferences,
 });
 export const loginRequest = z.object({ email, password: loginPassword });
 export const refreshTokenRequest = z.object({
@@ -169,6 +180,7 @@ export const googleAuthRequest = z.object({
     .check(z.minLength(1, 'Google credential is required'), z.maxLength(8192, 'Google credential is invalid')),
   /** The country of an account this sign-in creates (browser locale); never blocks a sign-in. */
   country: z.catch(z.optional(countryField), undefined),
+  ...signUpPreferences,
 });
 export const sendPasswordResetRequest = z.object({ email });
 export const resetPasswordRequest = z.object({

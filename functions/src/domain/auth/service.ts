@@ -124,7 +124,15 @@ export function createSignInService(deps: SignInDeps) {
   }
 
   return {
-    async register(input: { name: string; email: string; password: string; verificationCode: string; country?: string | undefined }): Promise<AuthSession> {
+    async register(input: {
+      name: string;
+      email: string;
+      password: string;
+      verificationCode: string;
+      country?: string | undefined;
+      language?: Language | undefined;
+      timeZone?: string | undefined;
+    }): Promise<AuthSession> {
       // The code first: a registered address is never sent one (send-verification mails it how
       // to sign in instead), so without proof of the mailbox register cannot tell who has an account.
       const checked = await otp.check(verificationCodePolicy, input.email, input.verificationCode);
@@ -146,6 +154,8 @@ export function createSignInService(deps: SignInDeps) {
             authProvider: 'password',
             now: deps.clock.now(),
             country: input.country,
+            language: input.language,
+            timeZone: input.timeZone,
           }),
         );
       } catch (error) {
@@ -189,7 +199,12 @@ export function createSignInService(deps: SignInDeps) {
      * email_verified) before anything else. First use creates the user; an e-mail that already
      * has a password account is not taken over by a Google sign-in (409: log in with the password).
      */
-    async googleSignIn(input: { credential: string; country?: string | undefined }): Promise<SessionResult> {
+    async googleSignIn(input: {
+      credential: string;
+      country?: string | undefined;
+      language?: Language | undefined;
+      timeZone?: string | undefined;
+    }): Promise<SessionResult> {
       const google = await deps.google.verify(input.credential);
       const email = google.email.toLowerCase();
       let identity = await deps.identity.findByEmail(email);
@@ -207,6 +222,8 @@ export function createSignInService(deps: SignInDeps) {
               googleSub: google.googleSub,
               now: deps.clock.now(),
               country: input.country,
+              language: input.language,
+              timeZone: input.timeZone,
             }),
           );
         } catch (error) {

@@ -1,5 +1,6 @@
 /** The `User` the API returns (contract/auth.ts), built from the profile item. */
-import type { User } from '../../contract/auth.js';
+import type { Language, User } from '../../contract/auth.js';
+import { startingTimeZone } from '../../contract/time-zones.js';
 import type { AvatarUrlSigner, UserProfile, UserRepository } from './ports.js';
 
 export interface UserViewDeps {
@@ -34,7 +35,11 @@ export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<
   };
 }
 
-/** A new profile with the defaults of SPEC §3 (role 'user', language 'en'). */
+/**
+ * A new profile with the defaults of SPEC §3 (role 'user', language 'en'), except what the person
+ * signing up already told us (issue 29): the language of the page they signed up in, and the time
+ * zone from their country and browser.
+ */
 export function newProfile(input: {
   userId: string;
   email: string;
@@ -44,19 +49,25 @@ export function newProfile(input: {
   googleSub?: string;
   /** From the sign-up's browser locale; absent = the deployment's default until the user chooses. */
   country?: string | undefined;
+  /** The sign-up page's language; absent = English. */
+  language?: Language | undefined;
+  /** The browser's IANA zone; kept only when it lies in `country` (startingTimeZone). */
+  timeZone?: string | undefined;
 }): UserProfile {
   const at = new Date(input.now).toISOString();
+  const timeZone = startingTimeZone(input.country, input.timeZone);
   return {
     userId: input.userId,
     email: input.email,
     name: input.name,
     phoneNumber: '',
-    language: 'en',
+    language: input.language ?? 'en',
     role: 'user',
     authProvider: input.authProvider,
     createdAt: at,
     updatedAt: at,
     ...(input.googleSub ? { googleSub: input.googleSub } : {}),
     ...(input.country ? { country: input.country } : {}),
+    ...(timeZone ? { timeZone } : {}),
   };
 }
