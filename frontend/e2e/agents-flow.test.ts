@@ -160,10 +160,13 @@ describe('agents', () => {
     await dialog.getByRole('button', { name: 'Test connection' }).click();
     await eventually(() => dialog.getByText('Connection successful').count()).toBeGreaterThan(0);
 
-    // Edit settings: the stored key stays (the field shows it is stored), the temperature changes.
+    // Edit settings: the stored key stays (the field shows it is stored), the temperature (Creativity,
+    // folded away under Advanced options) changes.
     await dialog.getByRole('button', { name: 'Edit settings' }).click();
     await eventually(() => dialog.getByText(/A key is stored/).count()).toBe(1);
-    await dialog.getByRole('spinbutton', { name: 'Temperature' }).fill('0.3');
+    expect(await dialog.getByRole('spinbutton', { name: 'Creativity' }).isVisible()).toBe(false);
+    await dialog.getByRole('button', { name: /Advanced options/ }).click();
+    await dialog.getByRole('spinbutton', { name: 'Creativity' }).fill('0.3');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await eventually(() => page.getByText('ChatGPT integration configured successfully').count()).toBeGreaterThan(0);
     const stored = await callApi<{ settings: { temperature: number }; credentials: { apiKey: string } }>(page, 'GET', '/api/integrations/chatgpt');

@@ -1,20 +1,22 @@
 /**
  * The ChatGPT modal (SPEC §2 Integrations, §5 ChatGPT, §8): connection details when connected,
  * else (or on Edit settings) the setup form — API key (a stored key reads '***' and is kept unless
- * retyped), model, max tokens, temperature (slider + number), system prompt and, under Advanced,
- * an optional API base URL (Azure OpenAI, a self-hosted server). Test connection shows the
- * server's answer; Save configures it and shows the details; Disconnect asks first.
+ * retyped), model, the instructions for every agent (system prompt) and, folded away under
+ * Advanced options (issue 29: no model knobs in front of an owner), the response length (max
+ * tokens), creativity (temperature: slider + number) and an optional API base URL (Azure OpenAI, a
+ * self-hosted server). Test connection shows the server's answer; Save configures it and shows the
+ * details; Disconnect asks first.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import Accordion from '@mui/material/Accordion';
+import AccordionDetails from '@mui/material/AccordionDetails';
+import AccordionSummary from '@mui/material/AccordionSummary';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import Collapse from '@mui/material/Collapse';
 import MenuItem from '@mui/material/MenuItem';
 import Slider from '@mui/material/Slider';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import ExpandLess from '@mui/icons-material/ExpandLess';
 import ExpandMore from '@mui/icons-material/ExpandMore';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Controller, useForm, useWatch } from 'react-hook-form';
@@ -26,7 +28,7 @@ import {
   type ChatGptSetupInput,
   type IntegrationView,
 } from '@agentdesk/functions/contract';
-import { chatGptForm, clampTemperature, formFromIntegration, setupBody, type ChatGptFormInput } from './chatgptForm';
+import { chatGptForm, clampTemperature, creativityOf, formFromIntegration, setupBody, wordsForTokens, type ChatGptFormInput } from './chatgptForm';
 import { hasStoredSecret } from './secretForm';
 import { ConnectionDetailRows } from './dialog/ConnectionDetailRows';
 import { SecretField } from './dialog/SecretField';
@@ -35,11 +37,21 @@ import { SetupFormContent, type SetupFormProps } from './dialog/SetupForm';
 import { contractFieldProps as fieldProps, translateContractText } from '../../shared/apiTexts';
 import { selectProps } from '../../shared/forms';
 import { useSetupChatGpt, useTestChatGpt } from './queries';
+import { useIntl } from '../../shared/useIntl';
+
+/** A model as the picker names it: the default one marked as recommended. */
+function useModelLabel() {
+  const { t } = useTranslation();
+  return (model: string) => (model === CHATGPT_DEFAULTS.model ? t('integrations.chatgpt.modelRecommended', { model }) : model);
+}
 
 /** What is configured (after a successful setup, and when opening a connected card). */
 function ConnectionDetails({ integration }: { integration: IntegrationView }) {
   const { t } = useTranslation();
+  const intl = useIntl();
+  const modelLabel = useModelLabel();
   const s = formFromIntegration(integration);
+  const creativity = `${t(`integrations.chatgpt.creativity.${creativityOf(Number(s.temperature))}`)} (${intl.number(Number(s.temperature))})`;
   return (
     <ConnectionDetailRows
       name="chatgpt"
@@ -47,10 +59,10 @@ function ConnectionDetails({ integration }: { integration: IntegrationView }) {
       preWrap
       rows={[
         [t('integrations.chatgpt.apiKey'), hasStoredSecret(integration, 'apiKey') ? t('integrations.chatgpt.keyStored') : t('integrations.chatgpt.notSet')],
-        [t('integrations.chatgpt.model'), s.model],
-        [t('integrations.chatgpt.maxTokens'), String(s.maxTokens)],
-        [t('integrations.chatgpt.temperature'), String(s.temperature)],
+        [t('integrations.chatgpt.model'), modelLabel(s.model)],
         [t('integrations.chatgpt.systemPrompt'), s.systemPrompt || t('integrations.chatgpt.notSet')],
+        [t('integrations.chatgpt.maxTokens'), t('integrations.chatgpt.maxTokensWords', { words: wordsForTokens(Number(s.maxTokens)) })],
+        [t('integrations.chatgpt.temperature'), creativity],
         [t('integrations.chatgpt.baseUrl'), s.baseUrl || t('integrations.chatgpt.baseUrlDefault')],
       ]}
     />
@@ -61,6 +73,8 @@ function SetupForm({ integration, ...done }: SetupFormProps<IntegrationView>) {
   const { t } = useTranslation();
   const storedKey = hasStoredSecret(integration, 'apiKey');
   const defaults = formFromIntegration(integration);
+  const modelLabel = useModelLabel();
+  // Folded away unless a custom API address is set; opened when one of its fields has an error.
   const [advanced, setAdvanced] = useState(defaults.baseUrl !== '');
   const form = useForm<ChatGptFormInput, unknown, ChatGptSetupInput>({ resolver: zodResolver(chatGptForm(storedKey)), defaultValues: defaults });
   const {
@@ -70,6 +84,10 @@ function SetupForm({ integration, ...done }: SetupFormProps<IntegrationView>) {
   } = form;
   const apiKey = useWatch({ control, name: 'apiKey' });
   const systemPrompt = useWatch({ control, name: 'systemPrompt' }) ?? '';
+  const advancedError = Boolean(errors.maxTokens || errors.temperature || errors.baseUrl);
+  useEffect(() => {
+    if (advancedError) setAdvanced(true);
+  }, [advancedError]);
 
   return (
     <SetupFormContent name="chatgpt" form={form} setup={useSetupChatGpt()} test={useTestChatGpt()} toBody={setupBody} {...done} formSx={{ pt: 1 }}>
@@ -91,68 +109,15 @@ function SetupForm({ integration, ...done }: SetupFormProps<IntegrationView>) {
           <TextField
             label={t('integrations.chatgpt.model')}
             {...selectProps(field)}
-            {...fieldProps(errors.model)}
+            {...fieldProps(errors.model, t('integrations.chatgpt.modelHint'))}
           >
             {CHATGPT_MODELS.map((model) => (
               <MenuItem key={model} value={model}>
-                {model}
+                {modelLabel(model)}
               </MenuItem>
             ))}
           </TextField>
         )}
-      />
-      <TextField
-        label={t('integrations.chatgpt.maxTokens')}
-        type="number"
-        slotProps={{ htmlInput: { min: CHATGPT_LIMITS.maxTokensMin, max: CHATGPT_LIMITS.maxTokensMax, step: 1 } }}
-        {...register('maxTokens')}
-        {...fieldProps(errors.maxTokens, t('integrations.chatgpt.maxTokensHint'))}
-      />
-      <Controller
-        control={control}
-        name="temperature"
-        render={({ field, fieldState }) => {
-          const numeric = typeof field.value === 'number' ? field.value : Number(field.value);
-          return (
-            <Box>
-              <Typography id="chatgpt-temperature-label" gutterBottom>
-                {t('integrations.chatgpt.temperature')}
-              </Typography>
-              <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-                <Slider
-                  aria-labelledby="chatgpt-temperature-label"
-                  min={CHATGPT_LIMITS.temperatureMin}
-                  max={CHATGPT_LIMITS.temperatureMax}
-                  step={0.1}
-                  marks={[{ value: 0 }, { value: 1 }, { value: 2 }]}
-                  valueLabelDisplay="auto"
-                  value={Number.isFinite(numeric) ? clampTemperature(numeric) : 0}
-                  onChange={(_e, v) => field.onChange(clampTemperature(v))}
-                  sx={{ flex: 1 }}
-                />
-                <TextField
-                  type="number"
-                  value={field.value}
-                  onChange={(e) => field.onChange(e.target.value)}
-                  onBlur={() => {
-                    // Rounded to the 0.1 step; an emptied field goes back to the default (0.7).
-                    if (field.value === '') field.onChange(CHATGPT_DEFAULTS.temperature);
-                    else if (Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
-                    field.onBlur();
-                  }}
-                  error={Boolean(fieldState.error)}
-                  fullWidth={false}
-                  size="small"
-                  sx={{ width: 96 }}
-                  slotProps={{ htmlInput: { min: 0, max: 2, step: 0.1, 'aria-label': t('integrations.chatgpt.temperature') } }}
-                />
-              </Stack>
-              <Typography variant="caption" color={fieldState.error ? 'error' : 'text.secondary'}>
-                {fieldState.error?.message ? translateContractText(fieldState.error.message) : t('integrations.chatgpt.temperatureHint')}
-              </Typography>
-            </Box>
-          );
-        }}
       />
       <TextField
         label={t('integrations.chatgpt.systemPrompt')}
@@ -166,28 +131,92 @@ function SetupForm({ integration, ...done }: SetupFormProps<IntegrationView>) {
           t('integrations.chatgpt.systemPromptHint', { count: systemPrompt.length, max: CHATGPT_LIMITS.systemPrompt }),
         )}
       />
-      <Box>
-        <Button
-          size="small"
-          onClick={() => setAdvanced((v) => !v)}
-          endIcon={advanced ? <ExpandLess /> : <ExpandMore />}
-          aria-expanded={advanced}
-          aria-controls="chatgpt-advanced"
-          sx={{ ml: -1 }}
-        >
-          {t('integrations.chatgpt.advanced')}
-        </Button>
-        <Collapse in={advanced} id="chatgpt-advanced">
-          <TextField
-            sx={{ mt: 1.5 }}
-            label={t('integrations.chatgpt.baseUrl')}
-            placeholder="https://my-resource.openai.azure.com/openai/v1"
-            autoComplete="off"
-            {...register('baseUrl')}
-            {...fieldProps(errors.baseUrl, t('integrations.chatgpt.baseUrlHint'))}
-          />
-        </Collapse>
-      </Box>
+      <Accordion
+        expanded={advanced}
+        onChange={(_e, open) => setAdvanced(open)}
+        disableGutters
+        variant="outlined"
+        sx={{ '&::before': { display: 'none' } }}
+        data-testid="chatgpt-advanced"
+      >
+        <AccordionSummary expandIcon={<ExpandMore />} aria-controls="chatgpt-advanced-content" id="chatgpt-advanced-header">
+          <Box>
+            <Typography>{t('integrations.chatgpt.advanced')}</Typography>
+            <Typography variant="body2" color="text.secondary">
+              {t('integrations.chatgpt.advancedHint')}
+            </Typography>
+          </Box>
+        </AccordionSummary>
+        <AccordionDetails id="chatgpt-advanced-content">
+          <Stack spacing={2.5}>
+            <TextField
+              label={t('integrations.chatgpt.maxTokens')}
+              type="number"
+              slotProps={{ htmlInput: { min: CHATGPT_LIMITS.maxTokensMin, max: CHATGPT_LIMITS.maxTokensMax, step: 1 } }}
+              {...register('maxTokens')}
+              {...fieldProps(errors.maxTokens, t('integrations.chatgpt.maxTokensHint'))}
+            />
+            <Controller
+              control={control}
+              name="temperature"
+              render={({ field, fieldState }) => {
+                const numeric = typeof field.value === 'number' ? field.value : Number(field.value);
+                return (
+                  <Box>
+                    <Typography id="chatgpt-temperature-label" gutterBottom>
+                      {t('integrations.chatgpt.temperature')}
+                    </Typography>
+                    <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+                      <Slider
+                        aria-labelledby="chatgpt-temperature-label"
+                        min={CHATGPT_LIMITS.temperatureMin}
+                        max={CHATGPT_LIMITS.temperatureMax}
+                        step={0.1}
+                        marks={[
+                          { value: 0, label: t('integrations.chatgpt.creativity.precise') },
+                          { value: 1, label: t('integrations.chatgpt.creativity.balanced') },
+                          { value: 2, label: t('integrations.chatgpt.creativity.creative') },
+                        ]}
+                        valueLabelDisplay="auto"
+                        getAriaValueText={(v) => `${t(`integrations.chatgpt.creativity.${creativityOf(v)}`)} (${v})`}
+                        value={Number.isFinite(numeric) ? clampTemperature(numeric) : 0}
+                        onChange={(_e, v) => field.onChange(clampTemperature(v))}
+                        sx={{ flex: 1 }}
+                      />
+                      <TextField
+                        type="number"
+                        value={field.value}
+                        onChange={(e) => field.onChange(e.target.value)}
+                        onBlur={() => {
+                          // Rounded to the 0.1 step; an emptied field goes back to the default (0.7).
+                          if (field.value === '') field.onChange(CHATGPT_DEFAULTS.temperature);
+                          else if (Number.isFinite(numeric)) field.onChange(clampTemperature(numeric));
+                          field.onBlur();
+                        }}
+                        error={Boolean(fieldState.error)}
+                        fullWidth={false}
+                        size="small"
+                        sx={{ width: 96 }}
+                        slotProps={{ htmlInput: { min: 0, max: 2, step: 0.1, 'aria-label': t('integrations.chatgpt.temperature') } }}
+                      />
+                    </Stack>
+                    <Typography variant="caption" color={fieldState.error ? 'error' : 'text.secondary'}>
+                      {fieldState.error?.message ? translateContractText(fieldState.error.message) : t('integrations.chatgpt.temperatureHint')}
+                    </Typography>
+                  </Box>
+                );
+              }}
+            />
+            <TextField
+              label={t('integrations.chatgpt.baseUrl')}
+              placeholder="https://my-resource.openai.azure.com/openai/v1"
+              autoComplete="off"
+              {...register('baseUrl')}
+              {...fieldProps(errors.baseUrl, t('integrations.chatgpt.baseUrlHint'))}
+            />
+          </Stack>
+        </AccordionDetails>
+      </Accordion>
     </SetupFormContent>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { IntegrationView } from '@agentdesk/functions/contract';
-import { chatGptForm, clampTemperature, formFromIntegration, setupBody } from './chatgptForm';
+import { chatGptForm, clampTemperature, creativityOf, formFromIntegration, setupBody, wordsForTokens } from './chatgptForm';
 import { hasStoredSecret } from './secretForm';
 
 const stored: IntegrationView = {
@@ -55,5 +55,20 @@ describe('ChatGPT setup form', () => {
   it('keeps a stored key when the field was left empty', () => {
     const parsed = chatGptForm(true).parse({ ...formFromIntegration(stored), apiKey: '' });
     expect(setupBody(parsed).apiKey).toBe('***');
+  });
+});
+
+describe('model knobs in words (issue 29)', () => {
+  it('names a temperature as precise, balanced or creative', () => {
+    expect([0, 0.3, 0.4, 0.7, 1, 1.1, 2, Number.NaN].map(creativityOf)).toEqual(['precise', 'precise', 'balanced', 'balanced', 'balanced', 'creative', 'creative', 'precise']);
+  });
+
+  it('turns a response length in tokens into about how many words', () => {
+    expect(wordsForTokens(1000)).toBe(750);
+    expect(wordsForTokens(4000)).toBe(3000);
+    expect(wordsForTokens(333)).toBe(250);
+    expect(wordsForTokens(50)).toBe(38);
+    expect(wordsForTokens(1)).toBe(1);
+    expect(wordsForTokens(Number.NaN)).toBe(1);
   });
 });

@@ -60,3 +60,17 @@ export function clampTemperature(value: number): number {
 export function setupBody(values: ChatGptSetupInput): ChatGptSetupInput {
   return keepStoredSecrets(values, ['apiKey']);
 }
+
+/** How a temperature reads to an owner (issue 29: no model knobs in words they do not know). */
+export type Creativity = 'precise' | 'balanced' | 'creative';
+
+export function creativityOf(temperature: number): Creativity {
+  if (!Number.isFinite(temperature) || temperature <= 0.3) return 'precise';
+  return temperature <= 1 ? 'balanced' : 'creative';
+}
+
+/** About how many words a response length (max tokens) allows: OpenAI counts ~0.75 English words a token; tens from 100 on. */
+export function wordsForTokens(maxTokens: number): number {
+  const words = Math.max(0, Number.isFinite(maxTokens) ? maxTokens : 0) * 0.75;
+  return words < 100 ? Math.max(1, Math.round(words)) : Math.round(words / 10) * 10;
+}
