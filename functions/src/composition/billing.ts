@@ -5,6 +5,7 @@ import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { createBillingService } from '../domain/billing/billing-service.js';
 import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
 import { subscriptionRepository } from './billing-table.js';
 import { paymentGateway } from './stripe.js';
 
@@ -13,6 +14,7 @@ export const billingService = once(() =>
     subscriptions: subscriptionRepository(),
     gateway: paymentGateway(),
     profiles: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
+    accountCountry: accountCountry(),
     clock: { now: () => Date.now() },
     log: logger,
     appUrl: config().APP_URL,

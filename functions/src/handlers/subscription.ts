@@ -10,10 +10,7 @@ export const routes: RouteTable = {
     const subscription = await subscriptionService().current(req.userId());
     return subscription ? { data: subscription } : { data: null, message: billingServerMessages.noSubscription };
   },
-  'GET /api/subscription/plans': async (req) => {
-    req.userId();
-    return { data: subscriptionService().plans() };
-  },
+  'GET /api/subscription/plans': async (req) => ({ data: await subscriptionService().plans(req.userId()) }),
   'GET /api/subscription/analytics': async (req) => ({ data: await subscriptionService().analytics(req.userId()) }),
   'POST /api/subscription/check-limit': async (req) => {
     const userId = req.userId();

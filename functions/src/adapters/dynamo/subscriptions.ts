@@ -42,6 +42,7 @@ const subscriptionCodec = itemCodec<StoredSubscription>({
   stripeCustomerId: anyStr,
   stripeSubscriptionId: anyStr,
   stripeStatus: anyStr,
+  currency: anyStr,
   lastEventCreated: (v) => (typeof v === 'number' ? v : undefined),
   ended: bool,
   trialUsed: bool,
@@ -133,6 +134,8 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
         'cancelAtPeriodEnd = :cape, trialEnd = :te, stripeCustomerId = :cus, stripeSubscriptionId = :sid,',
         'stripeStatus = :ss, lastEventCreated = :created, ended = :ended, trialUsed = :true, updatedAt = :now,',
         'gsi1pk = :gpk, gsi1sk = :gsk, userId = :uid, entity = :entity',
+        // A state without a currency (a hand-made event) keeps the one stored.
+        ...(state.currency ? [', currency = :cur'] : []),
         'ADD version :one',
       ].join(' '),
       ConditionExpression: condition.ConditionExpression,
@@ -157,6 +160,7 @@ export class DynamoSubscriptionRepository implements SubscriptionRepository {
         ':uid': userId,
         ':entity': 'subscription',
         ':one': 1,
+        ...(state.currency ? { ':cur': state.currency.toLowerCase() } : {}),
       },
     });
   }

@@ -6,7 +6,8 @@
 import Stripe from 'stripe';
 import type { PlanId } from '../../contract/billing.js';
 import { billingServerMessages as msg } from '../../domain/billing/messages.js';
-import type { PriceIds } from '../../domain/billing/plans.js';
+import { accountCurrency, type BillingCurrency } from '../../domain/billing/currency.js';
+import { planAmountMinor, type PriceIds } from '../../domain/billing/plans.js';
 import type { CheckoutSessionInfo, CheckoutSessionRequest, PaymentGateway, SubscriptionState } from '../../domain/billing/ports.js';
 import { BadGatewayError, NotFoundError, PaymentRequiredError } from '../../domain/errors.js';
 import { logger } from '../logger.js';
@@ -31,7 +32,27 @@ export function toDomainError(error: unknown, notFound?: string): Error {
   return new BadGatewayError(msg.providerRejected);
 }
 
+/**
+ * A multi-currency price's amount in `currency` (smallest unit): its own amount when that is its
+ * default currency, else its `currency_options` entry (present only when expanded); null when
+ * the price cannot charge in that currency.
+ */
+export function amountIn(
+  price: { currency: string; unit_amount: number | null; currency_options?: Record<string, { unit_amount: number | null }> | null },
+  currency: string,
+): number | null {
+  const option = price.currency_options?.[currency];
+  if (option) return option.unit_amount;
+  return price.currency === currency ? price.unit_amount : null;
+}
+
+/** How long a checked price stays trusted: a price's amounts cannot change at Stripe (only new prices), but its currency options can. */
+const PRICE_CHECK_TTL_MS = 10 * 60_000;
+
 export class StripePaymentGateway implements PaymentGateway {
+  /** `${priceId}:${currency}` → when the price was found to charge the plan's amount in that currency. */
+  private readonly checkedPrices = new Map<string, number>();
+
   /** `connect`: the SDK client and the plans' price ids (read from the Stripe secret at first use). */
   constructor(private readonly connect: () => Promise<{ stripe: Stripe; prices: PriceIds }>) {}
 
@@ -53,6 +74,26 @@ export class StripePaymentGateway implements PaymentGateway {
     return price;
   }
 
+  /**
+   * The plan's price id after checking (expand[]=currency_options) that Stripe charges exactly
+   * the plan table's amount in `currency`: the customer pays what the app showed, or nothing.
+   */
+  private async chargeablePrice(s: Stripe, prices: PriceIds, plan: PlanId, currency: BillingCurrency): Promise<string> {
+    const priceId = this.price(prices, plan);
+    const key = `${priceId}:${currency}`;
+    const checkedAt = this.checkedPrices.get(key);
+    if (checkedAt !== undefined && Date.now() - checkedAt < PRICE_CHECK_TTL_MS) return priceId;
+    const price = await s.prices.retrieve(priceId, { expand: ['currency_options'] });
+    const amount = amountIn(price, currency);
+    const expected = planAmountMinor(plan, currency);
+    if (amount !== expected) {
+      logger.error('The Stripe price does not charge the plan table amount in this currency', { plan, priceId, currency, amount, expected });
+      throw new BadGatewayError(amount === null ? msg.currencyUnavailable : msg.providerRejected);
+    }
+    this.checkedPrices.set(key, Date.now());
+    return priceId;
+  }
+
   createCustomer(input: { userId: string; email: string; name: string }): Promise<string> {
     return this.call(async (s) => {
       const customer = await s.customers.create(
@@ -66,9 +107,11 @@ export class StripePaymentGateway implements PaymentGateway {
 
   createCheckoutSession(input: CheckoutSessionRequest): Promise<{ id: string; url: string }> {
     return this.call(async (s, prices) => {
-      const price = this.price(prices, input.plan);
+      const price = await this.chargeablePrice(s, prices, input.plan, input.currency);
       const session = await s.checkout.sessions.create({
         mode: 'subscription',
+        // The account's currency, not the one Checkout would guess from the browser's IP address.
+        currency: input.currency,
         customer: input.customerId,
         client_reference_id: input.userId,
         line_items: [{ price, quantity: 1 }],
@@ -111,10 +154,11 @@ export class StripePaymentGateway implements PaymentGateway {
 
   changePlan(subscriptionId: string, plan: PlanId): Promise<SubscriptionState> {
     return this.call(async (s, prices) => {
-      const price = this.price(prices, plan);
       const current = await s.subscriptions.retrieve(subscriptionId);
       const item = current.items.data[0];
       if (!item) throw new BadGatewayError(msg.providerRejected);
+      // The subscription keeps its currency: the new price is charged in that currency's option.
+      const price = await this.chargeablePrice(s, prices, plan, accountCurrency(null, current.currency));
       const updated = await s.subscriptions.update(subscriptionId, {
         items: [{ id: item.id, price }],
         proration_behavior: 'create_prorations',

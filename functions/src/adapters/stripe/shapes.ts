@@ -27,6 +27,7 @@ export const stripeSubscription = z.object({
   id: z.string(),
   customer: ref,
   status: z.string(),
+  currency: z.nullish(z.string()),
   items: z.nullish(z.object({ data: z.array(subscriptionItem) })),
   // Before 2025-03-31.basil.
   current_period_start: epoch,
@@ -77,5 +78,6 @@ export function toSubscriptionState(sub: StripeSubscriptionShape, prices: PriceI
     cancelAtPeriodEnd: sub.cancel_at_period_end === true,
     trialEnd: iso(sub.trial_end),
     userId: sub.metadata?.userId || null,
+    ...(sub.currency ? { currency: sub.currency.toLowerCase() } : {}),
   };
 }

@@ -11,6 +11,7 @@ import {
   type VerifySessionResponse,
 } from '../../contract/billing.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { currencyForCountry } from './currency.js';
 import { billingServerMessages as msg } from './messages.js';
 import { planById } from './plans.js';
 import type {
@@ -29,6 +30,8 @@ export interface BillingDeps {
   subscriptions: SubscriptionRepository;
   gateway: PaymentGateway;
   profiles: { get(userId: string): Promise<{ email: string; name: string } | null> };
+  /** The account's country (ISO alpha-2): a new subscription is charged in its currency. */
+  accountCountry: (userId: string) => Promise<string>;
   clock: BillingClock;
   log: BillingLogger;
   /** Public origin of the app: Stripe sends the browser back here. */
@@ -75,7 +78,11 @@ export function createBillingService(deps: BillingDeps) {
   }
 
   return {
-    /** Starts a Stripe Checkout for a user without a usable subscription; the 5-day trial only once per customer. */
+    /**
+     * Starts a Stripe Checkout for a user without a usable subscription, in the currency of the
+     * account's country (a new subscription may start in another currency than an ended one);
+     * the 5-day trial only once per customer.
+     */
     async checkout(userId: string, planId: PlanId): Promise<{ url: string; sessionId: string }> {
       const plan = planById(planId);
       if (plan.disabled) throw new ValidationError(msg.planDisabled, 'plan');
@@ -84,12 +91,13 @@ export function createBillingService(deps: BillingDeps) {
         if (isActiveStatus(stored.status)) throw new ConflictError(msg.alreadyActive);
         if (stored.status === 'past_due' || stored.status === 'unpaid') throw new ConflictError(msg.paymentProblem);
       }
-      const customerId = await customerOf(userId, stored);
+      const [customerId, country] = await Promise.all([customerOf(userId, stored), deps.accountCountry(userId)]);
       const firstSubscription = !stored?.trialUsed && !stored?.stripeSubscriptionId;
       const session = await deps.gateway.createCheckoutSession({
         customerId,
         userId,
         plan: planId,
+        currency: currencyForCountry(country),
         trialDays: firstSubscription ? TRIAL_DAYS : null,
         successUrl: `${appUrl}/subscription/success?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${appUrl}/subscription`,

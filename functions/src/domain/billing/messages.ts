@@ -23,6 +23,8 @@ export const billingServerMessages = {
   paymentPending: 'Your payment has not been completed yet',
   providerUnavailable: 'The payment provider could not be reached. Please try again in a moment.',
   providerRejected: 'The payment provider could not process this request. Please try again or contact support.',
+  /** The Stripe price has no amount (or another amount) in the account's currency: never charge what was not shown. */
+  currencyUnavailable: 'Payments in your currency are not available right now. Please contact support.',
   invalidSignature: 'Invalid Stripe signature',
   webhookNotJson: 'Stripe webhook body is not valid JSON',
   webhookNotEvent: 'Stripe webhook body is not a Stripe event (an object with an id and a type)',

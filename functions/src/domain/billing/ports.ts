@@ -3,6 +3,7 @@
  * (DynamoDB adapters) and the payment provider (the Stripe adapter). Unit tests use fakes.
  */
 import type { PlanId, SubscriptionStatus, UsageAction } from '../../contract/billing.js';
+import type { BillingCurrency } from './currency.js';
 
 /** A subscription as the payment provider reports it, already translated to our terms. */
 export interface SubscriptionState {
@@ -19,6 +20,8 @@ export interface SubscriptionState {
   trialEnd: string | null;
   /** Our user id from the subscription's metadata, when present. */
   userId: string | null;
+  /** ISO 4217, lower case: what the subscription is charged in (fixed for its life at Stripe). */
+  currency?: string;
 }
 
 /** The subscription item of a user (pk=USER#{sub}, sk=SUBSCRIPTION). */
@@ -33,6 +36,8 @@ export interface StoredSubscription {
   stripeCustomerId?: string;
   stripeSubscriptionId?: string;
   stripeStatus?: string;
+  /** The subscription's currency ('usd', 'eur'), as the provider last reported it. */
+  currency?: string;
   /** created (epoch seconds) of the newest event or provider read applied. */
   lastEventCreated?: number;
   /** The stored subscription was deleted at the provider (final). */
@@ -115,6 +120,8 @@ export interface CheckoutSessionRequest {
   customerId: string;
   userId: string;
   plan: PlanId;
+  /** The currency the session charges in (the price's currency option): the account's. */
+  currency: BillingCurrency;
   trialDays: number | null;
   successUrl: string;
   cancelUrl: string;

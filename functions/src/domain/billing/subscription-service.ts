@@ -2,7 +2,8 @@
 import type { LimitCheck, Plan, Subscription, SubscriptionAnalytics, UsageAction } from '../../contract/billing.js';
 import { NotFoundError } from '../errors.js';
 import { billingServerMessages } from './messages.js';
-import { PLANS, planById } from './plans.js';
+import { accountCurrency } from './currency.js';
+import { planById, plansIn } from './plans.js';
 import type { SubscriptionRepository, UsageRepository } from './ports.js';
 import { ACTION_METRIC, fits, remaining, utilization } from './rules.js';
 import { periodOf, requireActiveSubscription } from './usage.js';
@@ -11,12 +12,17 @@ import { toSubscription } from './view.js';
 export interface SubscriptionDeps {
   subscriptions: SubscriptionRepository;
   usage: UsageRepository;
+  /** The account's country (ISO alpha-2): it chooses the currency of the prices shown. */
+  accountCountry: (userId: string) => Promise<string>;
 }
 
 export function createSubscriptionService(deps: SubscriptionDeps) {
   return {
-    plans(): Plan[] {
-      return PLANS.map((p) => ({ ...p, features: [...p.features], limits: { ...p.limits } }));
+    /** The plans priced in the account's currency: its live subscription's, else its country's. */
+    async plans(userId: string): Promise<Plan[]> {
+      const [stored, country] = await Promise.all([deps.subscriptions.get(userId), deps.accountCountry(userId)]);
+      const held = stored && !stored.ended && stored.status !== 'canceled' ? stored.currency : undefined;
+      return plansIn(accountCurrency(country, held));
     },
 
     async current(userId: string): Promise<Subscription | null> {

@@ -63,6 +63,8 @@ export class MemorySubscriptions implements SubscriptionRepository {
       stripeCustomerId: state.customerId,
       stripeSubscriptionId: state.subscriptionId,
       stripeStatus: state.providerStatus,
+      // As the DynamoDB repository: a state without a currency keeps the stored one.
+      ...(state.currency ? { currency: state.currency } : {}),
       lastEventCreated: input.created,
       ended: input.ended,
       trialUsed: true,

@@ -14,9 +14,10 @@ function setup() {
   const claims = new MemoryClaims();
   const gateway = new FakeGateway();
   const profiles = { get: async (userId: string) => (userId === 'ghost' ? null : { email: `${userId}@example.com`, name: 'Ana' }) };
-  const billing = createBillingService({ subscriptions, gateway, profiles, clock, log: silentLog, appUrl: 'https://app.test/' });
+  const accountCountry = async () => 'US';
+  const billing = createBillingService({ subscriptions, gateway, profiles, accountCountry, clock, log: silentLog, appUrl: 'https://app.test/' });
   const webhook = createWebhookService({ subscriptions, claims, gateway, clock, log: silentLog });
-  const subscription = createSubscriptionService({ subscriptions, usage });
+  const subscription = createSubscriptionService({ subscriptions, usage, accountCountry });
   const usageService = createUsageService({ subscriptions, usage });
   return { clock, subscriptions, usage, claims, gateway, billing, webhook, subscription, usageService };
 }
