@@ -111,7 +111,7 @@ describe('agents', () => {
     const toolCard = page.getByTestId('agent-tool').filter({ hasText: 'check_price' });
     await eventually(() => toolCard.count()).toBe(1);
     expect(await toolCard.getByText('HTTP Request').count()).toBe(1);
-    expect(await toolCard.getByText('service *: string').count()).toBe(1);
+    expect(await toolCard.getByText('service *: text').count()).toBe(1);
 
     // Test Agent: one message that names the tool (with its argument) and asks about the PDF.
     await page.getByRole('tab', { name: 'Test Agent' }).click();

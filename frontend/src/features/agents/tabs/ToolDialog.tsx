@@ -287,12 +287,12 @@ export function ToolDialog({ open, agentId, tool, prefill, onClose }: ToolDialog
                                 select
                                 size="small"
                                 label={t('agentTabs.tools.form.parameterType')}
-                                sx={{ flex: { md: '0 0 130px' } }}
+                                sx={{ flex: { md: '0 0 170px' } }}
                                 {...errorOrHint(rowErrors?.type)}
                               >
                                 {TOOL_PARAMETER_TYPES.map((type) => (
                                   <MenuItem key={type} value={type}>
-                                    {type}
+                                    {t(`agentTabs.tools.parameterTypes.${type}`)}
                                   </MenuItem>
                                 ))}
                               </TextField>

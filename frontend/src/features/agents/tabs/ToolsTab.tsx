@@ -104,8 +104,11 @@ function ToolCard({ tool, onEdit, onDelete }: { tool: AgentTool; onEdit: () => v
                     size="small"
                     variant="outlined"
                     sx={{ fontFamily: 'monospace' }}
-                    label={`${name}${required ? ' *' : ''}: ${p.type}`}
-                    aria-label={t(required ? 'agentTabs.tools.parameterRequiredAria' : 'agentTabs.tools.parameterAria', { name, type: p.type })}
+                    label={`${name}${required ? ' *' : ''}: ${t(`agentTabs.tools.parameterTypes.${p.type}`, { defaultValue: p.type })}`}
+                    aria-label={t(required ? 'agentTabs.tools.parameterRequiredAria' : 'agentTabs.tools.parameterAria', {
+                      name,
+                      type: t(`agentTabs.tools.parameterTypes.${p.type}`, { defaultValue: p.type }),
+                    })}
                   />
                 </Tooltip>
               );
