@@ -1,6 +1,7 @@
 /** Auth and account calls (SPEC §7 Auth). */
 import { countryFromLocale, type AuthSession, type Language, type PasswordChangedSession, type User } from '@agentdesk/functions/contract';
 import { request, requestData } from './client';
+import { currentLanguage } from '../i18n';
 import { setSession } from './session';
 
 export function storeSession(session: Pick<AuthSession, 'token' | 'refreshToken' | 'expiresIn'>): void {
@@ -16,15 +17,32 @@ export function browserCountry(): string | undefined {
   return countryFromLocale(navigator.language);
 }
 
+/** The browser's IANA time zone ('Europe/Madrid'), for the zone a new account starts with. */
+export function browserTimeZone(): string | undefined {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a sign-up tells the server about the person (issue 29): the page's language (their choice,
+ * else their browser's) becomes the account's, so onboarding, the app and every e-mail follow it;
+ * the country and zone preset the account's. An existing account keeps its own.
+ */
+const signUpPreferences = () => ({ country: browserCountry(), language: currentLanguage(), timeZone: browserTimeZone() });
+
 export const authApi = {
   login: (body: { email: string; password: string }) =>
     requestData<AuthSession>('/api/login', { method: 'POST', body }),
   register: (body: { name: string; email: string; password: string; verificationCode: string }) =>
-    requestData<AuthSession>('/api/register', { method: 'POST', body: { ...body, country: browserCountry() } }),
-  /** The country only matters when this sign-in creates the account. */
+    requestData<AuthSession>('/api/register', { method: 'POST', body: { ...body, ...signUpPreferences() } }),
+  /** The preferences only matter when this sign-in creates the account. */
   googleAuth: (credential: string) =>
-    requestData<AuthSession>('/api/google-auth', { method: 'POST', body: { credential, country: browserCountry() } }),
-  sendVerification: (email: string) => request('/api/send-verification', { method: 'POST', body: { email } }),
+    requestData<AuthSession>('/api/google-auth', { method: 'POST', body: { credential, ...signUpPreferences() } }),
+  /** The code e-mail is written in the page's language. */
+  sendVerification: (email: string) => request('/api/send-verification', { method: 'POST', body: { email, language: currentLanguage() } }),
   sendPasswordReset: (email: string) => request('/api/send-password-reset', { method: 'POST', body: { email } }),
   resetPassword: (body: { email: string; resetCode: string; newPassword: string }) =>
     request('/api/reset-password', { method: 'POST', body }),

@@ -45,6 +45,11 @@ function applyLanguage(lng: string) {
 applyLanguage(i18n.language);
 i18n.on('languageChanged', applyLanguage);
 
+/** The UI's language now (the visitor's choice, their browser's, or the signed-in account's). */
+export function currentLanguage(): AppLanguage {
+  return i18n.language?.startsWith('es') ? 'es' : 'en';
+}
+
 /** Switches the UI language and remembers it for the next visit. */
 export function setLanguage(lng: AppLanguage): void {
   try {

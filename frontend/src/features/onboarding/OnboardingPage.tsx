@@ -21,6 +21,7 @@ import ArrowForward from '@mui/icons-material/ArrowForward';
 import { useTranslation } from 'react-i18next';
 import { useAuth } from '../../shared/session';
 import { Brand } from '../../shared/Brand';
+import { LanguageSwitcher } from '../../shared/LanguageSwitcher';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { onboardingSteps, type StepNavigation } from './steps';
 
@@ -39,9 +40,13 @@ export default function OnboardingPage({ renderPlanStep }: { renderPlanStep: (na
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
       <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: { xs: 2, md: 4 }, py: 2 }}>
         <Brand />
-        <IconButton onClick={() => setConfirmOpen(true)} aria-label={t('onboarding.close')} title={t('onboarding.close')}>
-          <CloseIcon />
-        </IconButton>
+        <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+          {/* The account's language, changeable before the app's profile page is reachable (issue 29). */}
+          <LanguageSwitcher />
+          <IconButton onClick={() => setConfirmOpen(true)} aria-label={t('onboarding.close')} title={t('onboarding.close')}>
+            <CloseIcon />
+          </IconButton>
+        </Stack>
       </Stack>
       <Box component="main" sx={{ flex: 1, display: 'flex', alignItems: 'center', justifyContent: 'center', px: 2, pb: 6 }}>
         <Paper
