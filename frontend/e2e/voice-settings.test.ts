@@ -36,17 +36,17 @@ describe('voice settings', () => {
 
     // The voice picker: the default voice, premium voices listed but disabled.
     const voice = page.getByRole('combobox', { name: 'Voice' });
-    expect(await voice.textContent()).toContain('Standard A');
+    expect(await voice.textContent()).toContain('Female voice 1');
     await voice.click();
     const premium = page.getByRole('option', { name: /Leda \(HD\)/ });
     expect(await premium.getAttribute('aria-disabled')).toBe('true');
     await premium.click({ force: true });
     await page.keyboard.press('Escape');
     await eventually(() => page.getByRole('listbox').count()).toBe(0);
-    expect(await voice.textContent()).toContain('Standard A');
+    expect(await voice.textContent()).toContain('Female voice 1');
     await voice.click();
-    await page.getByRole('option', { name: /^Lucia/ }).click();
-    expect(await voice.textContent()).toContain('Lucia');
+    await page.getByRole('option', { name: /^Lucía/ }).click();
+    expect(await voice.textContent()).toContain('Lucía');
 
     // Numbers typed in the form are saved as numbers.
     await speechRate.fill('1.5');
@@ -76,7 +76,7 @@ describe('voice settings', () => {
     await resetDialog.getByRole('button', { name: 'Reset to Defaults' }).click();
     await eventually(() => page.getByText('Voice settings reset to defaults').count()).toBeGreaterThan(0);
     await eventually(() => page.getByLabel('Speech rate', { exact: true }).inputValue()).toBe('1');
-    expect(await page.getByRole('combobox', { name: 'Voice' }).textContent()).toContain('Standard A');
+    expect(await page.getByRole('combobox', { name: 'Voice' }).textContent()).toContain('Female voice 1');
     expect(await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings')).toMatchObject({ speechRate: 1, maxCallDuration: 300, voice: 'Google.es-ES-Standard-A' });
 
     // The phone number panel (#phone-number): request, then cancel after the confirmation.
@@ -116,7 +116,7 @@ describe('voice settings', () => {
     await voice.click();
     const conchita = page.getByRole('option', { name: /^Conchita/ });
     expect(await conchita.getByText('Classic mode only').count()).toBe(1);
-    expect(await page.getByRole('option', { name: /^Lucia/ }).getByText('Classic mode only').count()).toBe(0);
+    expect(await page.getByRole('option', { name: /^Lucía/ }).getByText('Classic mode only').count()).toBe(0);
     await conchita.click();
     await eventually(() => page.getByTestId('voice-cannot-stream').textContent()).toBe(
       'The voice Conchita cannot answer in real time, so calls with it use the classic mode. Choose another voice to answer in real time.',

@@ -58,9 +58,12 @@ import {
   voiceById,
   voiceCanStream,
   voiceLanguageMismatch,
+  voiceKey,
   voiceOptions,
   type VoiceSettingsFormValues,
 } from './settingsForm';
+import { useAuth } from '../../../shared/session';
+import { phoneHint } from '../../../shared/phoneCountry';
 import { WebhookSecret } from './WebhookSecret';
 import { RetryAlert } from '../../../shared/RetryAlert';
 import { PageHeader } from '../../../shared/PageHeader';
@@ -104,19 +107,29 @@ const NUMBER_FIELDS = [
   ['volume', VOICE_LIMITS.volume, 0.1],
 ] as const;
 
+/** A voice's name and description in the UI language (the catalogue's English ones for a voice the catalogue lacks). */
+function useVoiceText() {
+  const { t } = useTranslation();
+  return (voice: VoiceCatalogueEntry) => ({
+    name: t(`voiceSettings.voices.${voiceKey(voice.id)}.name`, { defaultValue: voice.name }),
+    description: t(`voiceSettings.voices.${voiceKey(voice.id)}.description`, { defaultValue: voice.description }),
+  });
+}
+
 function VoiceOption({ voice }: { voice: VoiceCatalogueEntry }) {
   const { t } = useTranslation();
+  const text = useVoiceText()(voice);
   return (
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, width: '100%', minWidth: 0 }}>
       <Box sx={{ minWidth: 0, flex: 1 }}>
         <Typography component="span" sx={{ fontWeight: 500 }}>
-          {voice.name}
+          {text.name}
         </Typography>{' '}
         <Typography component="span" variant="body2" color="text.secondary">
           · {t(`voiceSettings.fields.${voice.gender}`)} · {t(`voiceSettings.languages.${voice.language}`)}
         </Typography>
         <Typography variant="caption" color="text.secondary" component="div" noWrap>
-          {voice.description}
+          {text.description}
         </Typography>
       </Box>
       {voice.included && !voiceCanStream(voice.id) && <Chip size="small" variant="outlined" label={t('voiceSettings.fields.classicOnly')} />}
@@ -147,6 +160,9 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
   const messages = useWatch({ control, name: MESSAGE_FIELDS });
   const { included, premium } = voiceOptions();
   const chosen = voiceById(voice);
+  const voiceText = useVoiceText();
+  const { user } = useAuth();
+  const forwardExample = phoneHint(user?.country || 'US').international;
 
   const onSave = handleSubmit(async (body) => {
     try {
@@ -211,7 +227,7 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
               >
                 {VOICE_LANGUAGES.map((lang) => (
                   <MenuItem key={lang} value={lang}>
-                    {t(`voiceSettings.languages.${lang}`)} ({lang})
+                    {t(`voiceSettings.languages.${lang}`)}
                   </MenuItem>
                 ))}
               </TextField>
@@ -240,7 +256,7 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
               >
                 {VOICE_LANGUAGES.filter((lang) => lang !== language).map((lang) => (
                   <MenuItem key={lang} value={lang} data-testid={`additional-language-${lang}`}>
-                    {t(`voiceSettings.languages.${lang}`)} ({lang})
+                    {t(`voiceSettings.languages.${lang}`)}
                   </MenuItem>
                 ))}
               </TextField>
@@ -255,7 +271,10 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
                 {...selectProps(field)}
                 slotProps={{
                   select: {
-                    renderValue: (value) => voiceById(String(value))?.name ?? String(value),
+                    renderValue: (value) => {
+                      const entry = voiceById(String(value));
+                      return entry ? voiceText(entry).name : String(value);
+                    },
                     MenuProps: { slotProps: { paper: { sx: { maxHeight: 420 } } } },
                     SelectDisplayProps: { 'data-testid': 'voice-select' } as object,
                   },
@@ -338,7 +357,7 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
           />
           {conversationMode === 'streaming' && chosen && !voiceCanStream(voice) && (
             <Alert severity="info" data-testid="voice-cannot-stream">
-              {t('voiceSettings.fields.voiceCannotStream', { voice: chosen.name })}
+              {t('voiceSettings.fields.voiceCannotStream', { voice: voiceText(chosen).name })}
             </Alert>
           )}
           <Controller
@@ -409,10 +428,10 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
           <TextField
             label={t('voiceSettings.fields.escalationForwardNumber')}
             type="tel"
-            placeholder="+14155550123"
+            placeholder={forwardExample}
             autoComplete="off"
             {...register('escalationForwardNumber')}
-            {...fieldProps(errors.escalationForwardNumber, t('voiceSettings.fields.escalationForwardNumberHint'))}
+            {...fieldProps(errors.escalationForwardNumber, t('voiceSettings.fields.escalationForwardNumberHint', { example: forwardExample }))}
           />
         </Section>
       </Stack>

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { VOICE_CATALOGUE, VOICE_DEFAULTS, voiceMessages, type VoiceSettings } from '@agentdesk/functions/contract';
-import { formFromSettings, parseForm, voiceCanStream, voiceLanguageMismatch, voiceOptions } from './settingsForm';
+import { compactPhone, formFromSettings, parseForm, voiceCanStream, voiceKey, voiceLanguageMismatch, voiceOptions } from './settingsForm';
+import en from './i18n/en.json';
+import es from './i18n/es.json';
 
 const stored: VoiceSettings = {
   ...VOICE_DEFAULTS,
@@ -105,5 +107,29 @@ describe('voice settings form', () => {
     expect(refused(['en-US', 'en-US'])).toBe(voiceMessages.additionalLanguageRepeated);
     expect(refused(['en-US', 'en-GB', 'es-MX', 'en-US'])).toBe(voiceMessages.additionalLanguagesTooMany);
     expect(refused(['fr-FR'])).toBe(voiceMessages.additionalLanguageInvalid);
+  });
+});
+
+describe('voices and numbers in an owner\'s words (issue 29)', () => {
+  it('takes a forwarding number written with spaces or dashes and sends it in E.164', () => {
+    expect(compactPhone('+34 612 34 56 78')).toBe('+34612345678');
+    expect(compactPhone('+34-612-345-678')).toBe('+34612345678');
+    expect(compactPhone('+1 (415) 555-0123')).toBe('+14155550123');
+    const parsed = parseForm({ ...formFromSettings(stored), escalationForwardNumber: '+34 612 34 56 78' });
+    expect(parsed.ok && parsed.body.escalationForwardNumber).toBe('+34612345678');
+    const refused = parseForm({ ...formFromSettings(stored), escalationForwardNumber: '612 34 56 78' });
+    expect(refused.ok ? null : refused.errors.escalationForwardNumber).toBe(voiceMessages.forwardNumberInvalid);
+  });
+
+  it('names and describes every catalogue voice in both languages, with no provider code as a name', () => {
+    for (const catalogue of [en, es]) {
+      for (const voice of VOICE_CATALOGUE) {
+        const text = (catalogue.voices as Record<string, { name: string; description: string } | undefined>)[voiceKey(voice.id)];
+        expect(text?.name, voice.id).toBeTruthy();
+        expect(text?.description, voice.id).toBeTruthy();
+        expect(text?.name, voice.id).not.toMatch(/Standard|Chirp|Polly|Google|[a-z]{2}-[A-Z]{2}/);
+      }
+    }
+    expect(es.voices[voiceKey('Google.es-ES-Standard-A') as 'Google_es-ES-Standard-A'].name).toBe('Voz femenina 1');
   });
 });

@@ -75,9 +75,14 @@ export function settingsBody(values: VoiceSettingsFormOutput): VoiceSettingsInpu
   return { ...values, summaryNotificationMethod: values.summaryNotificationMethod as SummaryMethod | null };
 }
 
+/** A forwarding number as people write it ("+34 612 34 56 78", "+34-612-345-678") in the E.164 form the server takes. */
+export function compactPhone(value: string): string {
+  return value.replace(/[\s().\-/]/g, '');
+}
+
 /** Validates typed values like the form does; the body, or the first message per field. */
 export function parseForm(values: VoiceSettingsFormValues): { ok: true; body: VoiceSettingsInput } | { ok: false; errors: Record<string, string> } {
-  const result = voiceSettingsRequest.safeParse(values);
+  const result = voiceSettingsRequest.safeParse({ ...values, escalationForwardNumber: compactPhone(values.escalationForwardNumber) });
   if (result.success) return { ok: true, body: settingsBody(result.data) };
   const errors: Record<string, string> = {};
   for (const issue of result.error.issues) {
@@ -97,6 +102,15 @@ export function voiceOptions(): { included: VoiceCatalogueEntry[]; premium: Voic
 
 export function voiceById(id: string): VoiceCatalogueEntry | undefined {
   return VOICE_CATALOGUE.find((v) => v.id === id);
+}
+
+/**
+ * The catalogue key of a voice's name and description (voiceSettings.voices.<key>): its id without
+ * dots, which i18next reads as nesting. Issue 29: an owner sees "Voz femenina 1 · Clara y neutra",
+ * not the provider's "Standard A" and an English description.
+ */
+export function voiceKey(id: string): string {
+  return id.replace(/\./g, '_');
 }
 
 /** Whether real-time calls can use the voice (Twilio ConversationRelay speaks it); other voices keep the classic mode. */
