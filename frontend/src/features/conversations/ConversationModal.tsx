@@ -1,7 +1,11 @@
 /**
  * The conversation detail modal (SPEC §2 Conversations): the contact header with 'Open WhatsApp'
  * (wa.me link, SPEC §5 prefixing) and 'View contact' or 'Search in Contacts'; the manage panel on
- * the left, the messages and the reply composer on the right; an error banner when an action fails.
+ * the left, the messages and the reply composer on the right, each scrolling on its own so the reply
+ * box is always in view; an error banner when an action fails. On a phone (issue 29) it fills the
+ * screen like a chat app: a back arrow, the customer and who answers on top, then the 'Messages' tab
+ * (the list, the reply box at the bottom) and the 'Details' tab (contact links, assignment, status,
+ * notes, escalation, delete).
  */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -15,9 +19,12 @@ import DialogTitle from '@mui/material/DialogTitle';
 import IconButton from '@mui/material/IconButton';
 import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import ArrowBack from '@mui/icons-material/ArrowBack';
 import Close from '@mui/icons-material/Close';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import Search from '@mui/icons-material/Search';
@@ -34,7 +41,7 @@ import { contactLabel } from './ConversationCard';
 import { profileNameLine, usernameOnly } from './format';
 import { ManagePanel } from './ManagePanel';
 import { MessagesPanel } from './MessagesPanel';
-import { TakeoverBar } from './inbox/TakeoverBar';
+import { AssigneeLine, TakeoverBar } from './inbox/TakeoverBar';
 import { NoAnswerBar } from './waiting/NoAnswer';
 import { useConversation, useDeleteConversation, useEscalateConversation, useReplyToConversation, useUpdateConversation } from './queries';
 import { RetryAlert } from '../../shared/RetryAlert';
@@ -47,6 +54,8 @@ interface ConversationModalProps {
   onExited: () => void;
 }
 
+type ModalTab = 'messages' | 'details';
+
 interface ActionError {
   title: string;
   detail: string;
@@ -58,67 +67,82 @@ function actionError(title: string, err: unknown): ActionError {
   return { title, detail: detail === title ? '' : detail };
 }
 
-function ContactHeader({ conversation }: { conversation: Conversation }) {
+/** The customer as the conversation knows them: number (none for a username customer) and the contact-page search. */
+function contactOf(conversation: Conversation) {
+  // No number for a username customer (a business-scoped id is no phone): no "Open WhatsApp" either.
+  const phone = conversation.contact?.phoneNumber || (/^\d+$/.test(conversation.customerWaId ?? '') ? `+${conversation.customerWaId}` : '');
+  const search = conversation.contact?.name?.trim() || conversation.contact?.phoneNumber || conversation.customerWaId || '';
+  return { phone, search, contactId: conversation.contact?._id };
+}
+
+/** Avatar, name, number and the WhatsApp profile name. */
+function ContactIdentity({ conversation }: { conversation: Conversation }) {
   const { t } = useTranslation();
   const username = usernameOnly(conversation);
   const name = contactLabel(conversation) || (username ? t('conversations.card.whatsappUser') : t('conversations.card.unknownContact'));
-  // No number for a username customer (a business-scoped id is no phone): no "Open WhatsApp" either.
-  const phone = conversation.contact?.phoneNumber || (/^\d+$/.test(conversation.customerWaId ?? '') ? `+${conversation.customerWaId}` : '');
-  const wa = whatsappLink(phone);
-  const contactId = conversation.contact?._id;
+  const { phone } = contactOf(conversation);
   const profile = profileNameLine(conversation);
-  const search = conversation.contact?.name?.trim() || conversation.contact?.phoneNumber || conversation.customerWaId || '';
+  return (
+    <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+      <Avatar sx={{ bgcolor: 'success.main' }} aria-hidden>
+        {name.charAt(0).toUpperCase()}
+      </Avatar>
+      <Box sx={{ minWidth: 0 }}>
+        <Typography variant="h6" component="h2" noWrap>
+          {name}
+        </Typography>
+        {phone ? (
+          <Typography variant="body2" color="text.secondary" noWrap>
+            {formatPhone(phone)}
+          </Typography>
+        ) : (
+          username &&
+          name !== t('conversations.card.whatsappUser') && (
+            <Typography variant="body2" color="text.secondary" noWrap data-testid="conversation-whatsapp-user">
+              {t('conversations.card.whatsappUser')}
+            </Typography>
+          )
+        )}
+        {profile && (
+          <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="conversation-profile-name">
+            {t('conversations.card.profileName', { name: profile })}
+          </Typography>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+/** 'Open WhatsApp' (wa.me link, SPEC §5 prefixing) and 'View contact' or 'Search in Contacts'. */
+function ContactActions({ conversation }: { conversation: Conversation }) {
+  const { t } = useTranslation();
+  const { phone, search, contactId } = contactOf(conversation);
+  const wa = whatsappLink(phone);
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flex: 'none', flexWrap: 'wrap' }}>
+      {wa && (
+        <Button size="small" variant="outlined" color="success" startIcon={<WhatsApp />} href={wa} target="_blank" rel="noopener noreferrer">
+          {t('conversations.modal.openWhatsApp')}
+        </Button>
+      )}
+      {contactId ? (
+        <Button size="small" variant="outlined" startIcon={<PersonOutline />} component={RouterLink} to={`/contacts/${encodeURIComponent(contactId)}`}>
+          {t('conversations.modal.viewContact')}
+        </Button>
+      ) : (
+        <Button size="small" variant="outlined" startIcon={<Search />} component={RouterLink} to={`/contacts?${new URLSearchParams({ search })}`}>
+          {t('conversations.modal.searchContacts')}
+        </Button>
+      )}
+    </Stack>
+  );
+}
+
+function ContactHeader({ conversation }: { conversation: Conversation }) {
   return (
     <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5} sx={{ alignItems: { sm: 'center' }, justifyContent: 'space-between', pr: 5 }}>
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'center', minWidth: 0 }}>
-        <Avatar sx={{ bgcolor: 'success.main' }} aria-hidden>
-          {name.charAt(0).toUpperCase()}
-        </Avatar>
-        <Box sx={{ minWidth: 0 }}>
-          <Typography variant="h6" component="h2" noWrap>
-            {name}
-          </Typography>
-          {phone ? (
-            <Typography variant="body2" color="text.secondary" noWrap>
-              {formatPhone(phone)}
-            </Typography>
-          ) : (
-            username &&
-            name !== t('conversations.card.whatsappUser') && (
-              <Typography variant="body2" color="text.secondary" noWrap data-testid="conversation-whatsapp-user">
-                {t('conversations.card.whatsappUser')}
-              </Typography>
-            )
-          )}
-          {profile && (
-            <Typography variant="caption" color="text.secondary" noWrap component="p" data-testid="conversation-profile-name">
-              {t('conversations.card.profileName', { name: profile })}
-            </Typography>
-          )}
-        </Box>
-      </Stack>
-      <Stack direction="row" spacing={1} sx={{ flex: 'none' }}>
-        {wa && (
-          <Button size="small" variant="outlined" color="success" startIcon={<WhatsApp />} href={wa} target="_blank" rel="noopener noreferrer">
-            {t('conversations.modal.openWhatsApp')}
-          </Button>
-        )}
-        {contactId ? (
-          <Button size="small" variant="outlined" startIcon={<PersonOutline />} component={RouterLink} to={`/contacts/${encodeURIComponent(contactId)}`}>
-            {t('conversations.modal.viewContact')}
-          </Button>
-        ) : (
-          <Button
-            size="small"
-            variant="outlined"
-            startIcon={<Search />}
-            component={RouterLink}
-            to={`/contacts?${new URLSearchParams({ search })}`}
-          >
-            {t('conversations.modal.searchContacts')}
-          </Button>
-        )}
-      </Stack>
+      <ContactIdentity conversation={conversation} />
+      <ContactActions conversation={conversation} />
     </Stack>
   );
 }
@@ -127,7 +151,8 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
   const { t } = useTranslation();
   const toast = useToast();
   const theme = useTheme();
-  const fullScreen = useMediaQuery(theme.breakpoints.down('md'));
+  const phone = useMediaQuery(theme.breakpoints.down('md'));
+  const [tab, setTab] = useState<ModalTab>('messages');
   const detail = useConversation(id);
   const update = useUpdateConversation(id);
   const escalate = useEscalateConversation(id);
@@ -167,12 +192,17 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
     }
   };
 
+  // On a phone the conversation opens on its messages, the details behind their tab (issue 29).
+  const tabProps = (value: ModalTab) => ({ id: `conversation-tab-${value}`, 'aria-controls': `conversation-tabpanel-${value}` });
+  const panelProps = (value: ModalTab) => ({ role: 'tabpanel', id: `conversation-tabpanel-${value}`, 'aria-labelledby': `conversation-tab-${value}` });
+  const fill = { flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' } as const;
+
   let body;
   if (detail.isPending) {
     body = (
       <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, gap: 3 }}>
-        <Skeleton variant="rounded" height={360} />
-        <Skeleton variant="rounded" height={480} />
+        {!phone && <Skeleton variant="rounded" height={360} />}
+        <Skeleton variant="rounded" height={phone ? 320 : 480} />
       </Box>
     );
   } else if (!conversation) {
@@ -182,20 +212,41 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
       </RetryAlert>
     );
   } else {
-    body = (
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: '1fr', md: '5fr 7fr' }, gap: 3 }}>
-        <ManagePanel
-          conversation={conversation}
-          updating={update.isPending}
-          escalating={escalate.isPending}
-          deleting={remove.isPending}
-          onUpdate={onUpdate}
-          onEscalate={onEscalate}
-          onDelete={() => setConfirmDelete(true)}
-        />
-        <MessagesPanel conversation={conversation} messages={detail.data?.messages ?? []} now={now} sending={reply.isPending} onSend={onSend} />
-      </Box>
+    const manage = (
+      <ManagePanel
+        conversation={conversation}
+        updating={update.isPending}
+        escalating={escalate.isPending}
+        deleting={remove.isPending}
+        onUpdate={onUpdate}
+        onEscalate={onEscalate}
+        onDelete={() => setConfirmDelete(true)}
+      />
     );
+    const messages = <MessagesPanel conversation={conversation} messages={detail.data?.messages ?? []} now={now} sending={reply.isPending} onSend={onSend} />;
+    if (!phone) {
+      // Side by side; each column scrolls on its own so the reply box stays in view.
+      body = (
+        <Box sx={{ ...fill, display: 'grid', gridTemplateColumns: '5fr 7fr', gridTemplateRows: 'minmax(0, 1fr)', gap: 3 }}>
+          <Box sx={{ minHeight: 0, overflowY: 'auto', pr: 1 }}>{manage}</Box>
+          {messages}
+        </Box>
+      );
+    } else if (tab === 'messages') {
+      body = (
+        <Box {...panelProps('messages')} sx={fill}>
+          {messages}
+        </Box>
+      );
+    } else {
+      body = (
+        <Stack {...panelProps('details')} spacing={2.5}>
+          <ContactActions conversation={conversation} />
+          <AssigneeLine conversation={conversation} />
+          {manage}
+        </Stack>
+      );
+    }
   }
 
   return (
@@ -204,18 +255,39 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
       onClose={onClose}
       fullWidth
       maxWidth="lg"
-      fullScreen={fullScreen}
+      fullScreen={phone}
       aria-label={titleName ? t('conversations.modal.title', { name: titleName }) : t('conversations.title')}
-      slotProps={{ transition: { onExited } }}
+      slotProps={{ transition: { onExited }, paper: { sx: { height: { md: 'calc(100% - 64px)' } } } }}
     >
-      <DialogTitle component="div" sx={{ pb: 1.5 }}>
-        {conversation ? <ContactHeader conversation={conversation} /> : <Skeleton width={240} height={40} />}
-        {conversation && <TakeoverBar conversation={conversation} />}
-        <IconButton aria-label={t('conversations.modal.close')} onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
-          <Close />
-        </IconButton>
-      </DialogTitle>
-      <DialogContent dividers>
+      {phone ? (
+        <DialogTitle component="div" sx={{ px: 1, pt: 1, pb: 1 }}>
+          <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center', minWidth: 0 }}>
+            <IconButton aria-label={t('conversations.modal.back')} onClick={onClose} sx={{ flex: 'none' }}>
+              <ArrowBack />
+            </IconButton>
+            {conversation ? <ContactIdentity conversation={conversation} /> : <Skeleton width={200} height={40} />}
+          </Stack>
+          {conversation && <TakeoverBar conversation={conversation} compact />}
+        </DialogTitle>
+      ) : (
+        <DialogTitle component="div" sx={{ pb: 1.5 }}>
+          {conversation ? <ContactHeader conversation={conversation} /> : <Skeleton width={240} height={40} />}
+          {conversation && <TakeoverBar conversation={conversation} />}
+          <IconButton aria-label={t('conversations.modal.close')} onClick={onClose} sx={{ position: 'absolute', right: 12, top: 12 }}>
+            <Close />
+          </IconButton>
+        </DialogTitle>
+      )}
+      {phone && conversation && (
+        <Tabs value={tab} onChange={(_, value: ModalTab) => setTab(value)} variant="fullWidth" aria-label={t('conversations.modal.sections')} sx={{ borderBottom: 1, borderColor: 'divider', minHeight: 44 }}>
+          <Tab value="messages" label={t('conversations.modal.tabs.messages')} {...tabProps('messages')} sx={{ minHeight: 44 }} />
+          <Tab value="details" label={t('conversations.modal.tabs.details')} {...tabProps('details')} sx={{ minHeight: 44 }} />
+        </Tabs>
+      )}
+      <DialogContent
+        dividers={!phone}
+        sx={{ ...fill, overflowY: phone && tab === 'details' ? 'auto' : 'hidden', px: { xs: 1.5, md: 3 }, py: { xs: 1, md: 2 } }}
+      >
         {error && (
           <Alert severity="error" onClose={() => setError(null)} sx={{ mb: 2 }} data-testid="conversation-error">
             <AlertTitle sx={{ mb: error.detail ? 0.5 : 0 }}>{error.title}</AlertTitle>

@@ -6,7 +6,7 @@
  * so does `?open={id}` (the contact page's timeline links here).
  */
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router-dom';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -82,15 +82,28 @@ export default function ConversationsPage() {
   const [search, setSearch] = useState('');
   const [dateFilter, setDateFilter] = useState<ConversationDateFilter>('today');
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
   const [selected, setSelected] = useState<string | null>(() => params.get('open'));
   const [modalOpen, setModalOpen] = useState(() => Boolean(params.get('open')));
-  // A notification clicked while the board is shown changes ?open= without remounting the page.
+  // ?open= is the open conversation: a card pushes it, so the phone's Back closes the conversation
+  // and not the inbox (issue 29); a notification clicked while the board is shown changes it too.
   const openParam = params.get('open');
   useEffect(() => {
-    if (!openParam) return;
+    if (!openParam) {
+      setModalOpen(false);
+      return;
+    }
     setSelected(openParam);
     setModalOpen(true);
   }, [openParam]);
+  const openConversation = (id: string) => setParams({ open: id }, { state: { fromBoard: true } });
+  const closeConversation = () => {
+    setModalOpen(false);
+    // Opened from a card: going back removes the entry it pushed; opened by a link: the link's entry is replaced.
+    if ((location.state as { fromBoard?: boolean } | null)?.fromBoard) navigate(-1);
+    else if (params.has('open')) setParams({}, { replace: true });
+  };
   const [savedRepliesOpen, setSavedRepliesOpen] = useState(false);
   const [assignee, setAssignee] = useState<AssigneeFilterParam>('all');
   const [inboxSettingsOpen, setInboxSettingsOpen] = useState(false);
@@ -210,10 +223,7 @@ export default function ConversationsPage() {
                       key={conversation._id}
                       conversation={conversation}
                       relative={relative}
-                      onOpen={(c) => {
-                        setSelected(c._id);
-                        setModalOpen(true);
-                      }}
+                      onOpen={(c) => openConversation(c._id)}
                     />
                   ))
                 )}
@@ -229,10 +239,7 @@ export default function ConversationsPage() {
           id={selected}
           open={modalOpen}
           now={now}
-          onClose={() => {
-            setModalOpen(false);
-            if (params.has('open')) setParams({}, { replace: true });
-          }}
+          onClose={closeConversation}
           onExited={() => setSelected(null)}
         />
       )}

@@ -1,6 +1,6 @@
 /**
- * The modal's right panel (SPEC §2 Conversations): the messages grouped by date in a fixed-height
- * list, the total count, the 24-hour window note ('Can send new messages for free during 24h
+ * The modal's right panel (SPEC §2 Conversations): the messages grouped by date in a list that
+ * takes the height left, the total count, the 24-hour window note ('Can send new messages for free during 24h
  * period' / 'Last message sent more than 24h ago', from the customer's last message), and the
  * human-reply composer (beyond the spec; ReplyComposer, with the `/` saved replies) while the window
  * is open, the template composer (TemplateComposer) once it is closed.
@@ -21,8 +21,6 @@ import { formatDate } from '../../shared/intl';
 import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 import { sendFailureText } from '../../shared/integrationHealth';
 import { NoAnswerNote } from './waiting/NoAnswer';
-
-const LIST_HEIGHT = 420;
 
 function MessageBubble({ message, time }: { message: ConversationDetailMessage; time: string }) {
   const { t } = useTranslation();
@@ -83,8 +81,10 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
   }, [lastId, messages.length]);
 
   return (
-    <Stack spacing={1.5} sx={{ minWidth: 0 }}>
-      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center' }}>
+    // Fills the height it is given: the list scrolls inside it and the reply box stays at the bottom (issue 29).
+    <Stack spacing={1.5} sx={{ minWidth: 0, minHeight: 0, flex: 1 }}>
+      {/* On a phone the 'Messages' tab names the list already. */}
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', display: { xs: 'none', md: 'flex' } }}>
         <Typography variant="h6" component="h3">
           {t('conversations.modal.messagesTitle')}
         </Typography>
@@ -94,7 +94,9 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
         ref={listRef}
         role="log"
         aria-label={t('conversations.modal.messagesTitle')}
-        sx={{ height: LIST_HEIGHT, overflowY: 'auto', bgcolor: 'action.hover', borderRadius: 1, p: 1.5 }}
+        // Scrollable from the keyboard too (axe: scrollable-region-focusable).
+        tabIndex={0}
+        sx={{ flex: 1, minHeight: 120, overflowY: 'auto', bgcolor: 'action.hover', borderRadius: 1, p: { xs: 1, md: 1.5 } }}
       >
         {groups.length === 0 ? (
           <Typography color="text.secondary" sx={{ textAlign: 'center', mt: 8 }}>

@@ -18,30 +18,26 @@ import { useDateTime } from '../useNow';
 import { AnsweredByChip } from './AnsweredByChip';
 import './i18n';
 
-export function TakeoverBar({ conversation }: { conversation: Conversation }) {
+/** `compact`: the phone's header (who answers only; the assignment is on the Details tab, no room kept for a close button). */
+export function TakeoverBar({ conversation, compact = false }: { conversation: Conversation; compact?: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const user = useCurrentUser();
   const dateTime = useDateTime();
   const resume = useResumeAi(conversation._id);
-  const assign = useUpdateConversation(conversation._id);
   const human = conversation.answeredBy === 'human';
-  const mine = conversation.assignee === user._id;
 
   const onResume = () =>
     resume.mutate(undefined, {
       onSuccess: () => toast.success(t('inbox.header.returned')),
       onError: (err) => toast.error(errorMessage(err, t('inbox.header.returnFailed'))),
     });
-  const onAssign = () =>
-    assign.mutate({ assignee: mine ? null : user._id }, { onError: (err) => toast.error(errorMessage(err, t('inbox.header.assignFailed'))) });
 
   return (
     <Stack
       direction={{ xs: 'column', sm: 'row' }}
       spacing={1.5}
       useFlexGap
-      sx={{ mt: 1.5, alignItems: { sm: 'center' }, justifyContent: 'space-between', flexWrap: 'wrap', pr: 5 }}
+      sx={{ mt: compact ? 1 : 1.5, px: compact ? 1 : 0, alignItems: { sm: 'center' }, justifyContent: 'space-between', flexWrap: 'wrap', pr: compact ? 1 : 5 }}
       data-testid="conversation-takeover"
     >
       <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
@@ -60,14 +56,28 @@ export function TakeoverBar({ conversation }: { conversation: Conversation }) {
           </Button>
         )}
       </Stack>
-      <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
-        <Typography variant="body2" color="text.secondary" data-testid="conversation-assignee">
-          {t(mine ? 'inbox.header.assignedToYou' : conversation.assignee ? 'inbox.header.assignee' : 'inbox.header.unassigned')}
-        </Typography>
-        <Button size="small" variant="outlined" startIcon={<AssignmentIndOutlined />} onClick={onAssign} disabled={assign.isPending}>
-          {t(mine ? 'inbox.header.unassign' : 'inbox.header.assignToMe')}
-        </Button>
-      </Stack>
+      {!compact && <AssigneeLine conversation={conversation} />}
+    </Stack>
+  );
+}
+
+/** The assignee with "Assign to me" / "Unassign". */
+export function AssigneeLine({ conversation }: { conversation: Conversation }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const user = useCurrentUser();
+  const assign = useUpdateConversation(conversation._id);
+  const mine = conversation.assignee === user._id;
+  const onAssign = () =>
+    assign.mutate({ assignee: mine ? null : user._id }, { onError: (err) => toast.error(errorMessage(err, t('inbox.header.assignFailed'))) });
+  return (
+    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+      <Typography variant="body2" color="text.secondary" data-testid="conversation-assignee">
+        {t(mine ? 'inbox.header.assignedToYou' : conversation.assignee ? 'inbox.header.assignee' : 'inbox.header.unassigned')}
+      </Typography>
+      <Button size="small" variant="outlined" startIcon={<AssignmentIndOutlined />} onClick={onAssign} disabled={assign.isPending}>
+        {t(mine ? 'inbox.header.unassign' : 'inbox.header.assignToMe')}
+      </Button>
     </Stack>
   );
 }
