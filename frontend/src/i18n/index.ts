@@ -9,6 +9,7 @@ import { messages as contractMessages, parsePhoneInvalid } from '@agentdesk/func
 import en from './en.json';
 import es from './es.json';
 import { serverMessageOf } from '../api/client';
+import { readManyAsOther } from './plurals';
 
 export type AppLanguage = 'en' | 'es';
 export const LANGUAGES: readonly AppLanguage[] = ['en', 'es'];
@@ -38,6 +39,7 @@ void i18n.use(initReactI18next).init({
   returnNull: false,
   initAsync: false,
 });
+readManyAsOther(i18n);
 
 function applyLanguage(lng: string) {
   document.documentElement.lang = lng;
