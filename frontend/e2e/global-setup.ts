@@ -48,6 +48,9 @@ export default async function setup(project: TestProject) {
   // The fake Twilio REST API (TWILIO_API_URL): POST /_test/accounts registers a sid + token + numbers,
   // POST /_test/calls plays a simulated call to a configured number.
   project.provide('twilioApiUrl', stack.twilioApiUrl ?? '');
+  // The fake Web Push service (https, its own certificate): /_test/subscriptions mints a device, /_test/messages (issue 29).
+  project.provide('pushServiceUrl', stack.pushServiceUrl ?? '');
+  project.provide('pushServiceCa', stack.pushServiceCa ?? '');
   // cognito-local and the pool, to put a user in the 'admin' group (as `npm run make-admin` does).
   project.provide('cognitoEndpoint', stack.endpoints.cognito);
   project.provide('userPoolId', stack.userPoolId);
@@ -73,6 +76,9 @@ declare module 'vitest' {
     openaiUrl: string;
     /** The fake Twilio REST API's origin: /_test/accounts, /_test/numbers, /_test/calls (functions/local/fake-twilio/server.ts). */
     twilioApiUrl: string;
+    /** The fake Web Push service's origin (https) and certificate: functions/local/fake-push/server.ts. */
+    pushServiceUrl: string;
+    pushServiceCa: string;
     cognitoEndpoint: string;
     userPoolId: string;
     /** The shared Chromium server's endpoint (`connectBrowser`). */

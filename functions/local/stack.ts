@@ -9,6 +9,7 @@
  *   fake WhatsApp Graph API (in-process: WHATSAPP_GRAPH_URL of the handlers, offline)
  *   fake Twilio REST API (in-process: TWILIO_API_URL of the handlers; plays simulated calls)
  *   WebSocket APIs on the gateway (/_ws/voice-relay: VOICE_RELAY_URL, VOICE_RELAY_CONNECTIONS_URL)
+ *   fake Web Push service (in-process, https: the push endpoints of subscriptions it mints; issue 29)
  *   fault proxies in front of s3rver, the SES mailbox, DynamoDB Local (option faultProxies; tests)
  */
 import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
@@ -25,6 +26,8 @@ import { startFakeOpenAi } from './fake-openai/server.js';
 import type { StreamDelays } from './fake-openai/stream.js';
 import { startFakeWhatsApp } from './fake-whatsapp/server.js';
 import { startFakeTwilio } from './fake-twilio/server.js';
+import { startFakePush } from './fake-push/server.js';
+import { localVapidKeys } from './vapid.js';
 import { PROXIED_SERVICES, startFaultProxy, type FaultProxy, type ProxiedService } from './fault-proxy.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
 import { resolvePorts, type PortRequest } from './ports.js';
@@ -44,7 +47,7 @@ import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-d
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
 
-export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp' | 'twilio';
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp' | 'twilio' | 'push';
 
 export interface LocalStackOptions {
   /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
@@ -101,6 +104,12 @@ export interface LocalStackOptions {
    */
   twilio?: false;
   /**
+   * The fake Web Push service (the default; issue 29): https on loopback, its certificate trusted
+   * by the handlers (OUTBOUND_EXTRA_CA) and its host:port on OUTBOUND_ALLOW_HOSTS, so pushes to the
+   * subscriptions it mints are delivered and decrypted offline. false = no fake.
+   */
+  push?: false;
+  /**
    * Fault proxies (issue 34, fault-proxy.ts) in front of s3rver, the SES mailbox and DynamoDB
    * Local: the handlers and workers get the proxies' endpoints (`appEndpoints`), switched with
    * /_local/faults/{s3|ses|dynamodb}; `endpoints` stay the services' own, for the tests' seeding
@@ -139,6 +148,9 @@ export interface LocalStack {
   whatsappGraphUrl: string | null;
   /** The fake Twilio's origin (TWILIO_API_URL; control API under /_test, see local/fake-twilio/server.ts); null when disabled. */
   twilioApiUrl: string | null;
+  /** The fake Web Push service's origin (https; control API under /_test) and its certificate (PEM); null when disabled. */
+  pushServiceUrl: string | null;
+  pushServiceCa: string | null;
   tableName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -174,7 +186,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.[name],
     envVar: options.portEnvVars?.[name],
   });
-  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp' | 'twilio'>, number> & { stripe?: number; openai?: number; whatsapp?: number; twilio?: number } = await resolvePorts<ServiceName>({
+  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp' | 'twilio' | 'push'>, number> & { stripe?: number; openai?: number; whatsapp?: number; twilio?: number; push?: number } = await resolvePorts<ServiceName>({
     gateway: want('gateway', 'gateway'),
     dynamodb: want('dynamodb', 'DynamoDB Local'),
     cognito: want('cognito', 'cognito-local'),
@@ -186,6 +198,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ...((options.openai === false ? {} : { openai: want('openai', 'fake OpenAI') }) as { openai: PortRequest }),
     ...((options.whatsapp === false ? {} : { whatsapp: want('whatsapp', 'fake WhatsApp Graph API') }) as { whatsapp: PortRequest }),
     ...((options.twilio === false ? {} : { twilio: want('twilio', 'fake Twilio REST API') }) as { twilio: PortRequest }),
+    ...((options.push === false ? {} : { push: want('push', 'fake Web Push service') }) as { push: PortRequest }),
   });
   const apiUrl = `http://127.0.0.1:${ports.gateway}`;
   const appUrl = options.appUrl ?? apiUrl;
@@ -244,7 +257,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
         : Promise.resolve(undefined);
     const fakeTwilio =
       options.twilio !== false && ports.twilio !== undefined ? startFakeTwilio({ port: ports.twilio, log }) : Promise.resolve(undefined);
-    const [twilioResult, whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+    const fakePush = options.push !== false && ports.push !== undefined ? startFakePush({ port: ports.push, log }) : Promise.resolve(undefined);
+    const [pushResult, twilioResult, whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+      fakePush,
       fakeTwilio,
       fakeWhatsApp,
       fakeOpenAi,
@@ -255,12 +270,13 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSes(dataDir, ports.ses, supervision),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
+    if (pushResult.status === 'fulfilled' && pushResult.value) started.push(pushResult.value);
     if (twilioResult.status === 'fulfilled' && twilioResult.value) started.push(twilioResult.value);
     if (whatsappResult.status === 'fulfilled' && whatsappResult.value) started.push(whatsappResult.value);
     if (openaiResult.status === 'fulfilled' && openaiResult.value) started.push(openaiResult.value);
     if (stripeResult.status === 'fulfilled' && stripeResult.value) started.push(stripeResult.value);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
-    const failure = [twilioResult, whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failure = [pushResult, twilioResult, whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     const runningOpenAi = openaiResult.status === 'fulfilled' ? openaiResult.value : undefined;
     // The handlers' default model API, and the only loopback host:ports the outbound guard lets
     // through (plus any the caller adds, e.g. the tests' web server).
@@ -280,8 +296,12 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       VOICE_RELAY_CONNECTIONS_URL: `${apiUrl}/_ws/voice-relay`,
       VOICE_RELAY_FUNCTION: '',
     };
+    const runningPush = pushResult.status === 'fulfilled' ? pushResult.value : undefined;
+    // Web Push (issue 29): the VAPID pair generated once under .data, and the fake's certificate.
+    const pushEnv: Record<string, string> = { ...localVapidKeys(dataDir), ...(runningPush ? { OUTBOUND_EXTRA_CA: runningPush.ca } : {}) };
     const allowHosts = [
       ...(runningOpenAi ? [`127.0.0.1:${runningOpenAi.port}`, `localhost:${runningOpenAi.port}`] : []),
+      ...(runningPush ? [`127.0.0.1:${runningPush.port}`, `localhost:${runningPush.port}`] : []),
       ...(options.env?.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     ];
     if (failure) throw failure.reason;
@@ -340,7 +360,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints: appEndpoints,
       queueUrls,
       stripe: stripe ?? undefined,
-      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...relayEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
+      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...relayEnv, ...pushEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
     // RETRY_TIME_SCALE (validated here, before anything runs): the local queue's clock.
@@ -392,6 +412,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       openaiUrl: runningOpenAi?.url ?? null,
       whatsappGraphUrl: runningWhatsApp?.url ?? null,
       twilioApiUrl: runningTwilio?.url ?? null,
+      pushServiceUrl: runningPush?.url ?? null,
+      pushServiceCa: runningPush?.ca ?? null,
       tableName: TABLE_NAME,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,

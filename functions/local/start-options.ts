@@ -19,6 +19,7 @@ const PORT_ENV: Record<ServiceName, [string, number]> = {
   openai: ['OPENAI_PORT', 4010],
   whatsapp: ['WHATSAPP_GRAPH_PORT', 4011],
   twilio: ['TWILIO_PORT', 4012],
+  push: ['PUSH_PORT', 4013],
 };
 
 type Env = Record<string, string | undefined>;

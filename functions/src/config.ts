@@ -52,6 +52,7 @@ const envSchema = z.object({
   QUEUE_URL_CALL_SUMMARY: optionalText,
   QUEUE_URL_CONTACTS_JOBS: optionalText,
   QUEUE_URL_OUTBOUND_EMAIL: optionalText,
+  QUEUE_URL_WEB_PUSH: optionalText,
   /**
    * Issue 16, the voice-relay WebSocket API: the public wss:// URL Twilio's ConversationRelay
    * connects to (and signs), the connection-posting endpoint (https://{api}.execute-api…/{stage},
@@ -87,6 +88,22 @@ const envSchema = z.object({
   STRIPE_SECRET_KEY: optionalText,
   /** whsec_...: Stripe-Signature of webhook deliveries is verified with it. */
   STRIPE_WEBHOOK_SECRET: optionalText,
+  /**
+   * Web Push (issue 29): Secrets Manager secret (name or ARN) holding the VAPID key pair as JSON
+   * (publicKey, privateKey: unpadded base64url as `web-push generate-vapid-keys` prints them;
+   * subject: a mailto: or https: contact for the push services), read at runtime once per
+   * container. Set in AWS; unset (local runtime, tests) = the VAPID_* variables below (the local
+   * runtime generates a pair once and keeps it under .data).
+   */
+  PUSH_SECRET_ID: z._default(z.string().check(z.trim()), ''),
+  VAPID_PUBLIC_KEY: optionalText,
+  VAPID_PRIVATE_KEY: optionalText,
+  VAPID_SUBJECT: optionalText,
+  /**
+   * Local runtime and tests only: PEM certificates the outbound guard trusts besides the system's
+   * (the local fake push service serves https with its own certificate). Never set in AWS.
+   */
+  OUTBOUND_EXTRA_CA: optionalText,
   /** Only for the local runtime and tests (a fake Stripe API on loopback); unset = api.stripe.com. */
   STRIPE_API_URL: optionalUrl,
   /** Stripe price id of each plan (see domain/billing/plans.ts). */
@@ -161,6 +178,7 @@ export function queueUrl(name: QueueName): string {
     'call-summary': c.QUEUE_URL_CALL_SUMMARY,
     'contacts-jobs': c.QUEUE_URL_CONTACTS_JOBS,
     'outbound-email': c.QUEUE_URL_OUTBOUND_EMAIL,
+    'web-push': c.QUEUE_URL_WEB_PUSH,
   };
   return urls[name];
 }

@@ -8,7 +8,7 @@
  */
 
 import type * as z from 'zod/mini';
-import { callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, urlScrapeJob, whatsappInboundJob } from './contract/jobs.js';
+import { callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, urlScrapeJob, webPushJob, whatsappInboundJob } from './contract/jobs.js';
 import { QUEUE_MAX_RECEIVES } from './domain/retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -49,6 +49,10 @@ export type Need =
   | 'queue:contacts-jobs'
   /** Queue an e-mail to an account's owner (issue 34: alerts, call summaries); only the outbound-email worker has 'mail' for them. */
   | 'queue:outbound-email'
+  /** Queue a Web Push to an account's owner's devices (issue 29: escalations, waiting messages, the test button). */
+  | 'queue:web-push'
+  /** Read the VAPID key pair of Web Push (a Secrets Manager secret in AWS, local config otherwise). */
+  | 'push-keys'
   /** Post to and close connections of the voice-relay WebSocket API (execute-api:ManageConnections). */
   | 'sockets:voice-relay'
   /** Invoke the voice-relay function asynchronously (the incoming-call webhook warms it up). */
@@ -141,13 +145,14 @@ export const routeGroups = {
     entry: 'src/handlers/conversations.ts',
     description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, answer waiting messages, delete',
     // queue:outbound-email: an owner's escalation alerts by e-mail (issue 17), queued (issue 34: no SES client here).
-    // queue:whatsapp-inbound: "Answer waiting messages" (issue 34).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'queue:whatsapp-inbound'],
+    // queue:whatsapp-inbound: "Answer waiting messages" (issue 34). queue:web-push: the alerts' pushes (issue 29).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'queue:whatsapp-inbound', 'queue:web-push'],
   },
   notifications: {
     entry: 'src/handlers/notifications.ts',
-    description: 'In-app notifications of escalations: list with the unread count, mark one or all read',
-    needs: ['table:read', 'table:write'],
+    description: "In-app notifications of escalations: list with the unread count, mark one or all read; the owner's Web Push devices and which events push (issue 29)",
+    // push-keys: the VAPID public key the browser subscribes with; queue:web-push: a device's test push.
+    needs: ['table:read', 'table:write', 'push-keys', 'queue:web-push'],
   },
   messages: {
     entry: 'src/handlers/messages.ts',
@@ -390,6 +395,14 @@ export const routes = [
   { method: 'GET', path: '/api/notifications', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/notifications/read-all', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/notifications/{id}/read', group: 'notifications', auth: 'user' },
+  // Web Push (issue 29): the VAPID public key, the owner's devices, a test push, which events push.
+  { method: 'GET', path: '/api/push/public-key', group: 'notifications', auth: 'user' },
+  { method: 'GET', path: '/api/push/devices', group: 'notifications', auth: 'user' },
+  { method: 'POST', path: '/api/push/devices', group: 'notifications', auth: 'user' },
+  { method: 'DELETE', path: '/api/push/devices/{id}', group: 'notifications', auth: 'user' },
+  { method: 'POST', path: '/api/push/devices/{id}/test', group: 'notifications', auth: 'user' },
+  { method: 'GET', path: '/api/push/settings', group: 'notifications', auth: 'user' },
+  { method: 'PUT', path: '/api/push/settings', group: 'notifications', auth: 'user' },
   { method: 'POST', path: '/api/conversations/{id}/template', group: 'conversations', auth: 'user' },
   { method: 'GET', path: '/api/whatsapp/templates', group: 'conversations', auth: 'user' },
   { method: 'GET', path: '/api/messages', group: 'messages', auth: 'user' },
@@ -447,7 +460,7 @@ export const routes = [
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
 
-export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email';
+export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email' | 'web-push';
 
 export interface WorkerDef {
   entry: string;
@@ -495,8 +508,8 @@ export const workers = {
     entry: 'src/workers/whatsapp-inbound.ts',
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
     job: whatsappInboundJob,
-    // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'knowledge-index:search'],
+    // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34); queue:web-push: their pushes (issue 29).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'knowledge-index:search'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
@@ -505,8 +518,8 @@ export const workers = {
     entry: 'src/workers/call-summary.ts',
     description: 'Summarises a finished call and sends the summary where the user asked',
     job: callSummaryJob,
-    // queue:outbound-email: summaries, handoff notices and the ended call's alert by e-mail, queued (issue 34: no SES here).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
+    // queue:outbound-email: summaries, handoff notices and the ended call's alert by e-mail, queued (issue 34: no SES here); queue:web-push: its push (issue 29).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'queue:web-push'],
     batchSize: 5,
     timeout: 120,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
@@ -531,6 +544,17 @@ export const workers = {
     needs: ['table:read', 'table:write', 'mail'],
     batchSize: 5,
     // Also the lease of a claimed send (a try older than this is dead).
+    timeout: 30,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
+  },
+  'web-push': {
+    entry: 'src/workers/web-push.ts',
+    // Issue 29 item 6: producers queue, only this worker holds the VAPID private key and talks to push services.
+    description: "Web Push to an account's owner's devices (escalations, waiting messages, test): VAPID-signed aes128gcm pushes, a gone subscription removed, retried while the push service fails",
+    job: webPushJob,
+    // queue:web-push: a notification's job fans out to one job per device.
+    needs: ['table:read', 'table:write', 'push-keys', 'queue:web-push'],
+    batchSize: 5,
     timeout: 30,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
   },

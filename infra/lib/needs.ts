@@ -107,6 +107,8 @@ export interface SharedResources {
    * priceStarter, priceProfessional, priceEnterprise (read and checked by the functions).
    */
   stripeSecretName: string;
+  /** Secrets Manager secret with the Web Push VAPID key pair, as JSON: publicKey, privateKey, subject. */
+  pushSecretName: string;
   /** The WebSocket APIs of the manifest's socketApis, by name. */
   sockets: Record<SocketApiName, SocketResources>;
 }
@@ -213,6 +215,13 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
           new iam.PolicyStatement({ actions: [...stripeSecretActions], resources: [stripeSecretArn(stack, r.stripeSecretName)] }),
         );
         env.STRIPE_SECRET_ID = r.stripeSecretName;
+        break;
+      case 'push-keys':
+        // Like Stripe's: only the secret's name; the VAPID private key is read at runtime.
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...stripeSecretActions], resources: [stripeSecretArn(stack, r.pushSecretName)] }),
+        );
+        env.PUSH_SECRET_ID = r.pushSecretName;
         break;
       default: {
         if (need.startsWith('sockets:')) {

@@ -40,6 +40,12 @@ export interface AgentDeskParameters {
    * answers 502 and the Stripe webhook 500.
    */
   stripeSecretName: string;
+  /**
+   * Name of the Secrets Manager secret holding the Web Push VAPID key pair (JSON: publicKey,
+   * privateKey, subject; README: Web Push). The notifications function and the web-push worker get
+   * only its name and read it at runtime: until it exists, push routes answer 503 and pushes are logged.
+   */
+  pushSecretName: string;
   /** Requests per IP per 5 minutes the WAF allows before blocking that IP (webhooks excluded). */
   wafRatePerIpPer5Min: number;
   /**
@@ -60,6 +66,7 @@ export const defaultParameters: AgentDeskParameters = {
     webhook: { rateLimit: 100, burstLimit: 200 },
   },
   stripeSecretName: 'agentdesk/stripe',
+  pushSecretName: 'agentdesk/web-push',
   wafRatePerIpPer5Min: 2000,
   voiceRelayProvisionedConcurrency: 0,
 };
@@ -107,6 +114,7 @@ export class AgentDeskStack extends Stack {
       googleClientId: p.googleClientId,
       whatsappUserIds: p.whatsappUserIds,
       stripeSecretName: p.stripeSecretName,
+      pushSecretName: p.pushSecretName,
       sockets: this.sockets.resources,
     };
 

@@ -94,6 +94,7 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
+    else if (need === 'push-keys') add('push-secret', stripeSecretActions);
     else if (need.startsWith('queue:')) add(need, SQS_SEND);
     else if (need.startsWith('sockets:')) add(`socket-api:${need.slice('sockets:'.length)}-connections`, socketConnectionActions);
     else if (need.startsWith('invoke:')) add(`socket-function:${need.slice('invoke:'.length)}`, socketInvokeActions);
@@ -120,6 +121,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     if (/:ses:.*:identity\/\*/.test(text)) return 'ses-identities';
     if (/:ses:.*:configuration-set\/\*/.test(text)) return 'ses-configuration-sets';
     if (text.includes(`:secretsmanager:`) && text.includes(`:secret:${defaultParameters.stripeSecretName}-??????"`)) return 'stripe-secret';
+    if (text.includes(`:secretsmanager:`) && text.includes(`:secret:${defaultParameters.pushSecretName}-??????"`)) return 'push-secret';
     const ref = /"Fn::GetAtt":\["([^"]+)"|"Ref":"([^"]+)"/.exec(text);
     const base = kinds.get(ref?.[1] ?? ref?.[2] ?? '') ?? `UNKNOWN(${text})`;
     if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;

@@ -16,6 +16,7 @@ import { inboxSettingsRepository } from './conversations.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { escalationAlertsWith } from './notification-store.js';
 import { outboundEmails } from './outbound-email.js';
+import { pushAlerts } from './push.js';
 
 const alertSender = once(() =>
   createAlertSender({
@@ -23,6 +24,8 @@ const alertSender = once(() =>
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     emails: outboundEmails(),
     whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
+    // Issue 29: the push to the owner's devices, queued (the web-push worker sends it).
+    push: pushAlerts(),
     appUrl: config().APP_URL,
     onError: (message, error, data) => logger.warn(message, { ...data, error: error as Error }),
     onInfo: (message, data) => logger.info(message, { ...data }),

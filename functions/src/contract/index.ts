@@ -20,5 +20,6 @@ export * from './api-keys.js';
 export * from './inbox.js';
 export * from './saved-replies.js';
 export * from './notifications.js';
+export * from './push.js';
 export * from './server-texts.js';
 export * from './time-zones.js';

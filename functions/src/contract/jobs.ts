@@ -123,3 +123,22 @@ export const outboundEmailJob = /* @__PURE__ */ z.strictObject({
   sendId: id,
 });
 export type OutboundEmailJob = z.infer<typeof outboundEmailJob>;
+
+/**
+ * web-push (issue 29 item 6): a push to the owner's devices, sent by the web-push worker with the
+ * VAPID keys and retried on the schedule while the push service fails. Ids only: the worker reads
+ * the device's subscription and the owner's language, and renders the text, when it sends.
+ * - {userId, notificationId}: a notification was raised; the worker checks which events the owner
+ *   pushes and queues one job per subscribed device (so one device's failure retries only it);
+ * - {userId, notificationId, deviceId}: that notification's push to one device;
+ * - {userId, deviceId, test: true}: the "send a test" button of one device.
+ */
+export const webPushJob = /* @__PURE__ */ z
+  .strictObject({
+    userId: id,
+    notificationId: /* @__PURE__ */ z.optional(id),
+    deviceId: /* @__PURE__ */ z.optional(id),
+    test: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.literal(true)),
+  })
+  .check(/* @__PURE__ */ z.refine((job) => (job.test === true ? job.deviceId !== undefined && job.notificationId === undefined : job.notificationId !== undefined), 'a web-push job names a notification, or a device to test'));
+export type WebPushJob = z.infer<typeof webPushJob>;

@@ -1,6 +1,11 @@
-/** /api/notifications: the owner's in-app notifications (escalations), unread count, mark read ('user' auth). */
+/**
+ * /api/notifications: the owner's in-app notifications (escalations), unread count, mark read;
+ * /api/push: the owner's Web Push devices and which events push (issue 29) ('user' auth).
+ */
 import { listNotificationsQuery, notificationMessages } from '../contract/notifications.js';
+import { pushMessages, pushSettingsRequest, pushSubscriptionRequest } from '../contract/push.js';
 import { notificationService } from '../composition/notification-api.js';
+import { pushService } from '../composition/push.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
 export const routes: RouteTable = {
@@ -13,6 +18,30 @@ export const routes: RouteTable = {
     message: notificationMessages.markedRead,
     data: await notificationService().markRead(req.userId(), req.params.id ?? ''),
   }),
+  'GET /api/push/public-key': async (req) => {
+    req.userId();
+    return { data: await pushService().publicKey() };
+  },
+  'GET /api/push/devices': async (req) => ({ data: { devices: await pushService().list(req.userId()) } }),
+  'POST /api/push/devices': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(pushSubscriptionRequest, req.json());
+    return { status: 201, message: pushMessages.subscribed, data: { device: await pushService().subscribe(userId, input) } };
+  },
+  'DELETE /api/push/devices/{id}': async (req) => {
+    await pushService().remove(req.userId(), req.params.id ?? '');
+    return { message: pushMessages.removed };
+  },
+  'POST /api/push/devices/{id}/test': async (req) => {
+    await pushService().test(req.userId(), req.params.id ?? '');
+    return { status: 202, message: pushMessages.testQueued };
+  },
+  'GET /api/push/settings': async (req) => ({ data: await pushService().settings(req.userId()) }),
+  'PUT /api/push/settings': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(pushSettingsRequest, req.json());
+    return { message: pushMessages.settingsSaved, data: await pushService().saveSettings(userId, input) };
+  },
 };
 
 export const handler = httpGroup(routes);

@@ -30,6 +30,7 @@ import {
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
 import { inboxSettingsRequest } from '../../src/contract/inbox.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
+import { pushSettingsRequest, pushSubscriptionRequest } from '../../src/contract/push.js';
 import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
 import { applyContactRequest, undoApplyContactRequest } from '../../src/contract/apply-contact.js';
 import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
@@ -237,6 +238,18 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/notifications': { query: listNotificationsQuery },
   'POST /api/notifications/read-all': none,
   'POST /api/notifications/{id}/read': none,
+  'GET /api/push/public-key': none,
+  'GET /api/push/devices': none,
+  'POST /api/push/devices': json(pushSubscriptionRequest, {
+    endpoint: 'https://fcm.googleapis.com/fcm/send/fuzz-device',
+    expirationTime: null,
+    keys: { p256dh: `B${'A'.repeat(86)}`, auth: 'A'.repeat(22) },
+    label: 'Móvil',
+  }),
+  'DELETE /api/push/devices/{id}': none,
+  'POST /api/push/devices/{id}/test': none,
+  'GET /api/push/settings': none,
+  'PUT /api/push/settings': json(pushSettingsRequest, { escalations: true, waiting: false }),
   'POST /api/conversations/{id}/template': json(sendTemplateRequest, { name: 'recordatorio_cita', language: 'es', parameters: ['Lucía', 'martes'] }),
   'GET /api/whatsapp/templates': none,
   'GET /api/messages': { query: listMessagesQuery },

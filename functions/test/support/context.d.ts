@@ -62,5 +62,11 @@ declare module 'vitest' {
      * the call simulator), /_test/reset (see local/fake-twilio/server.ts).
      */
     twilioApiUrl: string;
+    /**
+     * The fake Web Push service's origin (https, issue 29) and its certificate (PEM): control API
+     * /_test/subscriptions, /_test/messages, /_test/faults (use support/push.ts).
+     */
+    pushServiceUrl: string;
+    pushServiceCa: string;
   }
 }

@@ -87,6 +87,9 @@ export default async function setup(project: TestProject) {
   project.provide('whatsappGraphUrl', stack.whatsappGraphUrl);
   if (!stack.twilioApiUrl) throw new Error('the integration stack must run the fake Twilio');
   project.provide('twilioApiUrl', stack.twilioApiUrl);
+  if (!stack.pushServiceUrl || !stack.pushServiceCa) throw new Error('the integration stack must run the fake Web Push service');
+  project.provide('pushServiceUrl', stack.pushServiceUrl);
+  project.provide('pushServiceCa', stack.pushServiceCa);
 
   const running = stack;
   return async () => {

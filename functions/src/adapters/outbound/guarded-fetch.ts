@@ -22,6 +22,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
+import tls from 'node:tls';
 import { pipeline, type Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { config } from '../../config.js';
@@ -108,6 +109,8 @@ export interface GuardOptions {
   /** host:port pairs that may reach loopback addresses; default none. */
   allowHosts?: readonly string[];
   resolve?: Resolver;
+  /** PEM certificates trusted besides the system's (the local fake push service's; never in AWS). */
+  extraCa?: string;
 }
 
 export interface Guard {
@@ -196,7 +199,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
   // Per guard: a kept-alive socket is only ever reused by the guard (and allow-list) that checked it.
   const agents = {
     'http:': new http.Agent({ keepAlive: true, timeout: 4_000 }),
-    'https:': new https.Agent({ keepAlive: true, timeout: 4_000 }),
+    'https:': new https.Agent({ keepAlive: true, timeout: 4_000, ...(options.extraCa ? { ca: [...tls.rootCertificates, options.extraCa] } : {}) }),
   };
 
   /** Resolve, refuse the whole answer if any address is not allowed, hand Node what it asked for. */
@@ -469,7 +472,7 @@ export function createGuard(options: GuardOptions = {}): Guard {
 }
 
 /** The process-wide guard with the configured allow-list. */
-const defaultGuard = once(() => createGuard({ allowHosts: config().OUTBOUND_ALLOW_HOSTS }));
+const defaultGuard = once(() => createGuard({ allowHosts: config().OUTBOUND_ALLOW_HOSTS, ...(config().OUTBOUND_EXTRA_CA ? { extraCa: config().OUTBOUND_EXTRA_CA } : {}) }));
 
 export function guardedFetch(url: string, req?: GuardedRequest): Promise<GuardedResponse> {
   return defaultGuard().fetch(url, req);

@@ -31,6 +31,11 @@ export interface AlertSenderDeps<Credentials = unknown> {
     connection(userId: string): Promise<{ credentials: Credentials } | null>;
     sendText(credentials: Credentials, to: string, text: string): Promise<unknown>;
   };
+  /**
+   * Web Push (issue 29): queues the notification's push to the owner's devices (the web-push
+   * worker checks which events the owner pushes and sends to each device). Absent: no push.
+   */
+  push?: { queue(notification: StoredNotification): Promise<void> };
   /** The app's public origin (links in the alert). */
   appUrl: string;
   onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
@@ -94,7 +99,7 @@ const noAnswerWords = catalogue<Readonly<Record<NoAnswerReason, string>>>(
 );
 
 /** A notification's reason as the owner reads it: an escalation's as written, an integration's and unanswered messages' in words. */
-function reasonText(n: Pick<StoredNotification, 'kind' | 'reason'>, language: string | undefined): string {
+export function reasonText(n: Pick<StoredNotification, 'kind' | 'reason'>, language: string | undefined): string {
   if (n.kind === 'messages_waiting' && isNoAnswerReason(n.reason)) return noAnswerWords(language)[n.reason];
   return n.kind === 'integration_needs_attention' && isIntegrationHealthReason(n.reason) ? integrationReasonWords(language)[n.reason] : n.reason;
 }
@@ -150,9 +155,10 @@ export function createAlertSender<Credentials>(deps: AlertSenderDeps<Credentials
           if (!connection) return onInfo('Escalation alert: no WhatsApp connection to send the alert from', data);
           await deps.whatsapp.sendText(connection.credentials, to, texts.whatsapp);
         };
-        const results = await Promise.allSettled([email(), whatsapp()]);
+        const push = async () => deps.push?.queue(n);
+        const results = await Promise.allSettled([email(), whatsapp(), push()]);
         results.forEach((r, i) => {
-          if (r.status === 'rejected') onError(`Escalation alert by ${i === 0 ? 'e-mail' : 'WhatsApp'} failed`, r.reason, data);
+          if (r.status === 'rejected') onError(`Escalation alert by ${['e-mail', 'WhatsApp', 'Web Push'][i]} failed`, r.reason, data);
         });
       } catch (error) {
         onError('Escalation alert could not be sent', error, data);

@@ -1,0 +1,141 @@
+/**
+ * Web Push devices and settings in the single table (issue 29; ACCESS-PATTERNS.md "Web Push"):
+ * - device item  pk=USER#{sub}, sk=PUSHDEV#{id} (id = the endpoint's SHA-256, 22 base64url
+ *   characters): endpoint, p256dh, auth, label, createdAt, lastPushAt, expirationTime
+ * - count item   pk=USER#{sub}, sk=PUSHDEV#COUNT: n (capped in the create transaction)
+ * - settings     pk=USER#{sub}, sk=PUSH#SETTINGS: escalations, waiting (missing = PUSH_DEFAULTS)
+ * A new device and the count change in ONE transaction, so the cap holds under concurrency.
+ */
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
+import { PUSH_DEFAULTS, type PushSettings } from '../../contract/push.js';
+import type { PushDeviceRepository, StoredPushDevice } from '../../domain/notifications/push.js';
+import { conditionHolds } from './conditions.js';
+import { itemCodec, optNum, optStr, str } from './item-codec.js';
+import { userPk } from './keys.js';
+import { queryItems } from './query-items.js';
+import { cancellationReasons, transactWrite } from './transact.js';
+
+const DEVICE_PREFIX = 'PUSHDEV#';
+const deviceKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: `${DEVICE_PREFIX}${id}` });
+const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'PUSHDEV#COUNT' });
+const settingsKey = (userId: string) => ({ pk: userPk(userId), sk: 'PUSH#SETTINGS' });
+
+const fromItem = itemCodec<StoredPushDevice>({
+  id: str,
+  userId: str,
+  endpoint: str,
+  p256dh: str,
+  auth: str,
+  label: str,
+  createdAt: str,
+  lastPushAt: optStr,
+  expirationTime: optNum,
+});
+
+export class DynamoPushDeviceRepository implements PushDeviceRepository {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async list(userId: string): Promise<StoredPushDevice[]> {
+    const items = await queryItems(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
+      // The count item shares the prefix; it has no endpoint.
+      FilterExpression: 'attribute_exists(endpoint)',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':sk': DEVICE_PREFIX },
+      ConsistentRead: true,
+    });
+    return items.map(fromItem);
+  }
+
+  async get(userId: string, id: string): Promise<StoredPushDevice | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: deviceKey(userId, id), ConsistentRead: true }));
+    return Item ? fromItem(Item) : null;
+  }
+
+  async save(device: StoredPushDevice, max: number): Promise<'created' | 'updated' | 'tooMany'> {
+    const item = { ...deviceKey(device.userId, device.id), entity: 'pushDevice', ...device };
+    try {
+      await transactWrite(this.db, [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: countKey(device.userId),
+            UpdateExpression: 'ADD n :one SET entity = :entity',
+            ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+            ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'pushDeviceCount' },
+          },
+        },
+        { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
+      ]);
+      return 'created';
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      // The device exists: the same endpoint subscribed again takes its new keys (the count stays).
+      if (reasons[1]?.code === 'ConditionalCheckFailed') {
+        await this.db.send(new PutCommand({ TableName: this.tableName, Item: item }));
+        return 'updated';
+      }
+      if (reasons[0]?.code === 'ConditionalCheckFailed') return 'tooMany';
+      throw error;
+    }
+  }
+
+  async remove(userId: string, id: string): Promise<boolean> {
+    try {
+      await transactWrite(this.db, [
+        { Delete: { TableName: this.tableName, Key: deviceKey(userId, id), ConditionExpression: 'attribute_exists(pk)' } },
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: countKey(userId),
+            UpdateExpression: 'ADD n :minus',
+            ConditionExpression: 'n > :zero',
+            ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
+          },
+        },
+      ]);
+      return true;
+    } catch (error) {
+      const reasons = cancellationReasons(error);
+      if (!reasons) throw error;
+      if (reasons[0]?.code === 'ConditionalCheckFailed') return false;
+      // A count that lost track (never below 0): the device goes anyway.
+      return conditionHolds(this.db.send(new DeleteCommand({ TableName: this.tableName, Key: deviceKey(userId, id), ConditionExpression: 'attribute_exists(pk)' })));
+    }
+  }
+
+  async touch(userId: string, id: string, at: string): Promise<void> {
+    await conditionHolds(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: deviceKey(userId, id),
+          UpdateExpression: 'SET lastPushAt = :at',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      ),
+    );
+  }
+
+  async settings(userId: string): Promise<PushSettings> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: settingsKey(userId) }));
+    return {
+      escalations: typeof Item?.escalations === 'boolean' ? Item.escalations : PUSH_DEFAULTS.escalations,
+      waiting: typeof Item?.waiting === 'boolean' ? Item.waiting : PUSH_DEFAULTS.waiting,
+    };
+  }
+
+  async saveSettings(userId: string, settings: PushSettings): Promise<void> {
+    await this.db.send(
+      new PutCommand({
+        TableName: this.tableName,
+        Item: { ...settingsKey(userId), entity: 'pushSettings', escalations: settings.escalations, waiting: settings.waiting },
+      }),
+    );
+  }
+}
