@@ -9,7 +9,7 @@
 import * as z from 'zod/mini';
 import { API_KEY_PREFIX, API_KEY_PREFIX_LENGTH, type ApiKeyView, type CreatedApiKey } from '../src/contract/api-keys.js';
 import type { ChatReply, ChatSource, ChatToolCall } from '../src/contract/agents.js';
-import { CONTACT_SOURCES, type Contact, type ContactListResponse, type ContactMetadata, type ContactPagination } from '../src/contract/contacts.js';
+import { CONTACT_ORIGINS, CONTACT_SOURCES, type Contact, type ContactListResponse, type ContactMetadata, type ContactPagination } from '../src/contract/contacts.js';
 import {
   CALL_STATUSES,
   SUMMARY_METHODS,
@@ -61,12 +61,15 @@ export const contactSchema = component(
   'A contact of the directory.',
   z.object({
     _id: z.string(),
-    name: z.string(),
+    name: described('The whole name: first name and last name joined.', z.string()),
+    firstName: described('The first name (a contact saved with one name has it all here).', z.string()),
+    lastName: described("The last name(s), or ''.", z.string()),
     shortName: described('First word of the name (the WhatsApp short name for imported contacts).', z.string()),
     phoneNumber: described("E.164, e.g. +14155550123, or '' when the contact has no number.", z.string()),
     email: z.string(),
     customFields: z.record(z.string(), z.string()),
     source: described("'api' for contacts created with an API key.", z.enum(CONTACT_SOURCES)),
+    origin: described("Where the contact came from: 'csv' (a file import), 'whatsapp', 'call', 'manual' or 'api'.", z.enum(CONTACT_ORIGINS)),
     isWAContact: z.boolean(),
     metadata: contactMetadataSchema,
     createdAt: isoTime('ISO 8601.'),

@@ -31,7 +31,7 @@ export const applyCallContact = once(() =>
         const stored = await contactRepository().get(userId, id);
         return stored ? contactService().get(userId, id) : null;
       },
-      create: (userId, input) => contactService().create(userId, input),
+      create: (userId, input) => contactService().create(userId, input, 'manual', 'call'),
       patch: (userId, id, change) => contactService().patch(userId, id, change),
       removeIf: (userId, id, guard) => contactService().removeIf(userId, id, guard),
       toE164: async (userId, input) => toE164(input, await accountCountry()(userId)),

@@ -33,8 +33,11 @@ export type CsvDelimiter = (typeof CSV_DELIMITERS)[number];
 export const CSV_ENCODINGS = ['utf-8', 'windows-1252'] as const;
 export type CsvEncoding = (typeof CSV_ENCODINGS)[number];
 
-/** What a column of the file becomes: a contact field, a custom field named `name`, or nothing. */
-export const IMPORT_FIELDS = ['name', 'phone', 'email', 'tags', 'notes', 'custom', 'ignore'] as const;
+/**
+ * What a column of the file becomes: a contact field, a custom field named `name`, or nothing.
+ * 'name' is the first name when another column is the 'lastName' (Apellidos), else the whole name.
+ */
+export const IMPORT_FIELDS = ['name', 'lastName', 'phone', 'email', 'tags', 'notes', 'custom', 'ignore'] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
 
 export const contactJobMessages = {
@@ -53,9 +56,9 @@ export const contactJobMessages = {
   encodingInvalid: 'Encoding must be utf-8 or windows-1252',
   columnsRequired: 'Map the file’s columns first',
   tooManyColumns: 'The file has at most 200 columns',
-  fieldInvalid: 'Each column must be one of name, phone, email, tags, notes, custom, ignore',
+  fieldInvalid: 'Each column must be one of name, lastName, phone, email, tags, notes, custom, ignore',
   phoneColumnRequired: 'Choose the column with the phone number',
-  fieldTwice: 'Each of name, phone, email, tags and notes can be chosen for one column only',
+  fieldTwice: 'Each of name, last name, phone, email, tags and notes can be chosen for one column only',
   customNameRequired: 'Give each custom-field column a name',
   customNameTooLong: `Custom field names must be ${CONTACT_LIMITS.customFieldName} characters or less`,
   customNameTwice: 'Two custom-field columns have the same name',
@@ -162,7 +165,7 @@ export function mappingProblem(columns: readonly ImportColumnMapping[]): string 
     }
   }
   if (!counts.get('phone')) return contactJobMessages.phoneColumnRequired;
-  if ((['name', 'phone', 'email', 'tags', 'notes'] as const).some((f) => (counts.get(f) ?? 0) > 1)) return contactJobMessages.fieldTwice;
+  if ((['name', 'lastName', 'phone', 'email', 'tags', 'notes'] as const).some((f) => (counts.get(f) ?? 0) > 1)) return contactJobMessages.fieldTwice;
   return undefined;
 }
 
@@ -210,6 +213,13 @@ export interface JobFailure {
   message: string;
 }
 
+/**
+ * Why a row was skipped (issue 29: the history says how many and why). A row with several
+ * problems counts under the first; the error report gives each row's every reason in words.
+ */
+export const IMPORT_SKIP_REASONS = ['phone_missing', 'phone_invalid', 'email_invalid', 'too_long', 'duplicate', 'duplicate_in_file', 'plan_limit', 'not_saved'] as const;
+export type ImportSkipReason = (typeof IMPORT_SKIP_REASONS)[number];
+
 export interface ImportJobProgress {
   /** Data rows in the file (known once the worker has read it). */
   rowsTotal?: number;
@@ -233,6 +243,10 @@ export interface ContactImportJob {
   failure?: JobFailure;
   /** Contacts the undo removed so far (status undoing/undone). */
   undone?: number;
+  /** When the import is done: the skipped rows (duplicates and errors) per reason; reasons with none are absent. */
+  skipped?: Partial<Record<ImportSkipReason, number>>;
+  /** True when the job has an error report that can still be downloaded (GET the job for its link). */
+  hasErrorReport: boolean;
   /** Rows with errors or duplicates: a CSV (line, the row, the reason in the user's language). GET of one job only, when there is one. */
   errorReportUrl?: string;
   createdAt: string;
@@ -278,7 +292,9 @@ export interface ContactExportJob {
   /** Contacts written so far. */
   rows: number;
   failure?: JobFailure;
-  /** When done: a link that downloads contacts.csv (valid a few minutes; GET the job again for a fresh one). */
+  /** The file's name in the account's language, dated (contactos-2026-11-28.csv, contacts-2026-11-28.csv). */
+  fileName: string;
+  /** When done: a link that downloads the file as `fileName` (valid a few minutes; GET the job again for a fresh one). */
   downloadUrl?: string;
   createdAt: string;
   updatedAt: string;

@@ -14,6 +14,14 @@ import { looksLikePhone } from './phone.js';
 export const CONTACT_SOURCES = ['manual', 'whatsapp_import', 'api'] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
 
+/**
+ * Where a contact came from, in the owner's words (issue 29): derived when a contact is read, so
+ * contacts stored before it say it too. A CSV import and a call's "save as contact" are stored as
+ * source 'manual' (the list's source filter and counters keep their three sources).
+ */
+export const CONTACT_ORIGINS = ['manual', 'csv', 'whatsapp', 'call', 'api'] as const;
+export type ContactOrigin = (typeof CONTACT_ORIGINS)[number];
+
 /** Page size choices (SPEC §9). */
 export const CONTACT_PAGE_SIZES = [5, 10, 25, 50] as const;
 export type ContactPageSize = (typeof CONTACT_PAGE_SIZES)[number];
@@ -51,7 +59,12 @@ export interface ContactMetadata {
 
 export interface Contact {
   _id: string;
+  /** The whole name as shown and searched: first name and last name joined (issue 29). */
   name: string;
+  /** A contact stored before issue 29 (one `name`) reads as that name with no last name. */
+  firstName: string;
+  /** Surname(s) ("López García"); '' when none. */
+  lastName: string;
   /** First word of the name for manual contacts; the WhatsApp short name for imported ones. */
   shortName: string;
   /** E.164 (+14155550123), or '' when the contact has no number. */
@@ -59,6 +72,8 @@ export interface Contact {
   email: string;
   customFields: Record<string, string>;
   source: ContactSource;
+  /** `source` in the owner's words (see CONTACT_ORIGINS). */
+  origin: ContactOrigin;
   isWAContact: boolean;
   metadata: ContactMetadata;
   createdAt: string;
@@ -173,10 +188,27 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // The shape of a typed phone number lives in phone.ts (zod-free: the integrations' forms use it too).
 export { PHONE_INPUT_RE, looksLikePhone } from './phone.js';
 
-/** Trimmed; '' allowed (no name). */
+/** Trimmed; '' allowed (no name). Also each of first name and last name. */
 export const contactName = z
   .string()
   .check(z.trim(), z.maxLength(CONTACT_LIMITS.name, contactMessages.nameTooLong));
+
+/** The whole name of a first name and a last name (either may be ''). */
+export const joinName = (firstName: string, lastName: string) => [firstName.trim(), lastName.trim()].filter(Boolean).join(' ');
+
+/**
+ * A request's name as parts: `firstName`/`lastName` when either is sent, else the one `name` of
+ * older clients as the first name. Undefined when the request sends none of them (an edit keeps the name).
+ */
+export function nameParts(input: { name?: string; firstName?: string; lastName?: string }): { firstName: string; lastName: string; name: string } | undefined {
+  if (input.firstName !== undefined || input.lastName !== undefined) {
+    const firstName = input.firstName ?? '';
+    const lastName = input.lastName ?? '';
+    return { firstName, lastName, name: joinName(firstName, lastName) };
+  }
+  if (input.name !== undefined) return { firstName: input.name, lastName: '', name: input.name };
+  return undefined;
+}
 
 /** Required, trimmed, plausibly a phone number (the server also checks it against the numbering plan). */
 export const contactPhone = z
@@ -273,6 +305,9 @@ export const contactNotes = z
 /** POST /api/contacts. */
 export const createContactRequest = z.object({
   name: z._default(contactName, ''),
+  /** With `lastName`, the name in parts (the whole `name` is then their join). */
+  firstName: z.optional(contactName),
+  lastName: z.optional(contactName),
   phoneNumber: contactPhone,
   email: z._default(contactEmail, ''),
   customFields: z._default(contactCustomFields, {}),
@@ -286,6 +321,8 @@ export type CreateContactRequest = z.output<typeof createContactRequest>;
  */
 export const updateContactRequest = z.object({
   name: z.optional(contactName),
+  firstName: z.optional(contactName),
+  lastName: z.optional(contactName),
   phoneNumber: contactPhone,
   email: z.optional(contactEmail),
   customFields: z.optional(contactCustomFields),
@@ -370,4 +407,4 @@ export const importContactsRequest = z.object({
 export type ImportContactsRequest = z.output<typeof importContactsRequest>;
 
 /** Columns of the CSV export (and the recognised import columns); any other import column is a custom field. */
-export const CONTACT_CSV_COLUMNS = ['name', 'phone', 'email', 'tags'] as const;
+export const CONTACT_CSV_COLUMNS = ['firstName', 'lastName', 'phone', 'email', 'tags', 'notes', 'origin', 'createdAt'] as const;

@@ -216,25 +216,26 @@ export class DynamoContactJobStore implements ContactJobStore {
   }
 }
 
-/** The profile's language and country (H1: `country`), projected from the profile item. */
+/** The profile's language, country (H1: `country`) and time zone, projected from the profile item. */
 export class DynamoJobAccountSettings {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
   ) {}
 
-  async settings(userId: string): Promise<{ language?: string; country?: string }> {
+  async settings(userId: string): Promise<{ language?: string; country?: string; timeZone?: string }> {
     const { Item } = await this.db.send(
       new GetCommand({
         TableName: this.tableName,
         Key: { pk: userPk(userId), sk: 'PROFILE' },
-        ProjectionExpression: '#l, #c',
-        ExpressionAttributeNames: { '#l': 'language', '#c': 'country' },
+        ProjectionExpression: '#l, #c, #t',
+        ExpressionAttributeNames: { '#l': 'language', '#c': 'country', '#t': 'timeZone' },
       }),
     );
     return {
       ...(typeof Item?.language === 'string' ? { language: Item.language } : {}),
       ...(typeof Item?.country === 'string' ? { country: Item.country } : {}),
+      ...(typeof Item?.timeZone === 'string' && Item.timeZone ? { timeZone: Item.timeZone } : {}),
     };
   }
 }

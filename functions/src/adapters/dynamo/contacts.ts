@@ -54,7 +54,7 @@ const shardOf = (seq: number) => seq % DIRECTORY_SHARDS;
 
 /** Attributes of a contact item that make up a StoredContact. */
 const CONTACT_ATTRS = [
-  'id', 'seq', 'name', 'shortName', 'phoneNumber', 'email', 'customFields', 'source', 'isWAContact',
+  'id', 'seq', 'name', 'firstName', 'lastName', 'createdVia', 'shortName', 'phoneNumber', 'email', 'customFields', 'source', 'isWAContact',
   'notes', 'tags', 'importedAt', 'importJobId', 'clientId', 'createdAt', 'updatedAt', 'version',
 ] as const;
 /** The list and search views never need the tokens: leave them out of the read. */
@@ -74,6 +74,9 @@ const toStored = itemCodec<StoredContactWithVersion>({
   id: str,
   seq: Number,
   name: str,
+  firstName: anyStr,
+  lastName: anyStr,
+  createdVia: (v) => (v === 'call' ? 'call' : undefined),
   shortName: str,
   phoneNumber: str,
   email: str,

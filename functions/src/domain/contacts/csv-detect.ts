@@ -128,11 +128,16 @@ export function headerKey(title: string): string {
     .replace(/[^a-z]/g, '');
 }
 
-type ContactField = 'name' | 'phone' | 'email' | 'tags' | 'notes';
+type ContactField = 'name' | 'lastName' | 'phone' | 'email' | 'tags' | 'notes';
 
 /** Header synonyms, Spanish and English, folded with headerKey. */
 const HEADER_SYNONYMS: Record<ContactField, readonly string[]> = {
-  name: ['name', 'fullname', 'contactname', 'nombre', 'nombrecompleto', 'nombreyapellidos', 'contacto', 'cliente', 'paciente'],
+  name: [
+    'name', 'fullname', 'contactname', 'firstname', 'givenname', 'forename',
+    'nombre', 'nombrecompleto', 'nombreyapellidos', 'nombredepila', 'contacto', 'cliente', 'paciente',
+  ],
+  // Issue 29: a Spanish sheet's "Apellidos" (both surnames in one column) is the contact's last name.
+  lastName: ['apellidos', 'apellido', 'primerapellido', 'surname', 'surnames', 'lastname', 'lastnames', 'familyname'],
   phone: [
     'phone', 'phonenumber', 'mobile', 'mobilephone', 'cell', 'cellphone', 'telephone', 'tel', 'whatsapp',
     'telefono', 'numerodetelefono', 'telefonomovil', 'movil', 'celular', 'numero', 'tlf', 'tfno',
@@ -141,6 +146,9 @@ const HEADER_SYNONYMS: Record<ContactField, readonly string[]> = {
   tags: ['tags', 'tag', 'labels', 'label', 'etiquetas', 'etiqueta', 'grupos', 'grupo'],
   notes: ['notes', 'note', 'comments', 'notas', 'nota', 'observaciones', 'comentarios'],
 };
+/** Columns our own export adds that are not contact data to import again: suggested as "don't import". */
+const IGNORED_HEADERS = new Set(['origin', 'source', 'origen', 'created', 'createdat', 'creado', 'fechadecreacion', 'fechadealta']);
+
 const FIELD_BY_KEY = new Map<string, ContactField>(
   (Object.entries(HEADER_SYNONYMS) as [ContactField, readonly string[]][]).flatMap(([field, keys]) => keys.map((k) => [k, field] as const)),
 );
@@ -159,6 +167,7 @@ export function suggestColumns(header: readonly string[]): ImportColumnMapping[]
   const customNames = new Set<string>();
   return header.map((raw) => {
     const title = raw.trim();
+    if (IGNORED_HEADERS.has(headerKey(title))) return { field: 'ignore' as const };
     const field = fieldOfHeader(title);
     if (field && !taken.has(field)) {
       taken.add(field);

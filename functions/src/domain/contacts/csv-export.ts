@@ -1,37 +1,59 @@
 /**
  * CSV export: every contact the list's filters select (search, source, tag, custom field; the same
- * matching as GET /api/contacts), as name, phone, email, tags, then one column per custom field.
+ * matching as GET /api/contacts), every field in the account's language (issue 29): first name,
+ * last name, phone, email, tags, notes, origin, created, then one column per custom field. The
+ * headers are the ones the import recognises, so an export imports again as it is.
  */
 import type { ContactSource, ExportContactsQuery } from '../../contract/contacts.js';
+import { languageOf, type Language } from '../i18n/messages.js';
 import type { ContactContext } from './context.js';
 import { csvCell, csvDocument } from './csv.js';
 import { hasContactFilter, matchesFilter, type ContactFilter } from './list-filters.js';
 import type { StoredContact } from './ports.js';
+import { namePartsOf, originOf } from './records.js';
 import { contactsInOrder, searchContactIds } from './search.js';
+import { dayIn, exportTexts } from './export-texts.js';
+import { phoneForSheet } from './text.js';
 
 /** Rows read per page. */
 const EXPORT_PAGE = 500;
 
-/** The export's cells of one contact under these custom-field columns (phone numbers are not formula-escaped: E.164 starts with +). */
-export function contactCsvCells(c: StoredContact, customNames: readonly string[]): string[] {
+export interface ExportLocale {
+  language: Language;
+  timeZone?: string;
+}
+
+/**
+ * The export's cells of one contact under these custom-field columns. The phone is written
+ * "+34 612345678": a bare "+34612345678" is read by Excel as the number 34612345678.
+ */
+export function contactCsvCells(c: StoredContact, customNames: readonly string[], locale: ExportLocale = { language: 'en' }): string[] {
+  const { firstName, lastName } = namePartsOf(c);
   return [
-    csvCell(c.name),
-    csvCell(c.phoneNumber, { formulaSafe: false }),
+    csvCell(firstName),
+    csvCell(lastName),
+    csvCell(phoneForSheet(c.phoneNumber), { formulaSafe: false }),
     csvCell(c.email),
-    csvCell(c.tags.join('|')),
+    csvCell(c.tags.join(', ')),
+    csvCell(c.notes ?? ''),
+    csvCell(exportTexts(locale.language).origin[originOf(c)]),
+    csvCell(dayIn(c.createdAt, locale.timeZone)),
     ...customNames.map((n) => csvCell(c.customFields[n] ?? '')),
   ];
 }
 
-export const contactCsvHeader = (customNames: readonly string[]) => ['name', 'phone', 'email', 'tags', ...customNames].map((h) => csvCell(h));
+export const contactCsvHeader = (customNames: readonly string[], language: unknown = 'en') =>
+  [...exportTexts(language).header, ...customNames].map((h) => csvCell(h));
 
 /**
  * The CSV text of these contacts: a UTF-8 BOM first (issue 19: without it Excel reads "Muñoz" as
- * "MuÃ±oz"), the given delimiter (Spanish Excel expects ';'), CRLF line ends.
+ * "MuÃ±oz"), the given delimiter (Spanish Excel expects ';'), CRLF line ends, headers and origins
+ * in the account's language.
  */
-export function contactsCsv(contacts: readonly StoredContact[], delimiter = ','): string {
+export function contactsCsv(contacts: readonly StoredContact[], delimiter = ',', language: unknown = 'en', timeZone?: string): string {
+  const locale: ExportLocale = { language: languageOf(language), ...(timeZone ? { timeZone } : {}) };
   const customNames = [...new Set(contacts.flatMap((c) => Object.keys(c.customFields)))];
-  return csvDocument([contactCsvHeader(customNames), ...contacts.map((c) => contactCsvCells(c, customNames))], delimiter);
+  return csvDocument([contactCsvHeader(customNames, locale.language), ...contacts.map((c) => contactCsvCells(c, customNames, locale))], delimiter);
 }
 
 /** The list's filters without its paging: what an export (direct or as a job) selects. */

@@ -7,6 +7,8 @@ import {
   CONTACT_IMPORT_MAX_ROWS,
   contactMessages,
   createContactRequest,
+  joinName,
+  nameParts,
   normaliseTags,
   type ContactImportPreview,
   type ContactImportResult,
@@ -20,7 +22,9 @@ import type { ContactDraft } from './records.js';
 import { toE164 } from './text.js';
 
 export interface ImportColumns {
+  /** The whole name, or the first name when `lastName` is a column too. */
   name?: number;
+  lastName?: number;
   phone?: number;
   email?: number;
   tags?: number;
@@ -60,14 +64,18 @@ export interface CheckedRow {
   draft?: ContactDraft;
 }
 
-/** One CSV record checked with the API's rules: the first failing rule of each field, the phone in E.164, tags split on ; or |. */
+/** Tags of one cell: several split on ',', ';' or '|' ("vip, dental" or "vip;dental"). */
+export const splitTags = (cell: string) => normaliseTags(cell.split(/[,;|]/));
+
+/** One CSV record checked with the API's rules: the first failing rule of each field, the phone in E.164, tags split on , ; or |. */
 export function checkImportRow(record: { line: number; fields: string[] }, columns: ImportColumns, defaultCountry: string): CheckedRow {
   const cell = (i: number | undefined) => (i === undefined ? '' : (record.fields[i] ?? '').trim());
   const rawPhone = cell(columns.phone);
   const customFields = Object.fromEntries(
     columns.custom.map(({ name, index }) => [name, cell(index)] as const).filter(([, v]) => v !== ''),
   );
-  const parsed = createContactRequest.safeParse({ name: cell(columns.name), phoneNumber: rawPhone, email: cell(columns.email), customFields });
+  const names = columns.lastName === undefined ? { name: cell(columns.name) } : { firstName: cell(columns.name), lastName: cell(columns.lastName) };
+  const parsed = createContactRequest.safeParse({ ...names, phoneNumber: rawPhone, email: cell(columns.email), customFields });
   const firstByField = new Map<string, string>();
   for (const issue of parsed.success ? [] : parsed.error.issues) {
     const field = String(issue.path[0]);
@@ -76,13 +84,14 @@ export function checkImportRow(record: { line: number; fields: string[] }, colum
   const errors = [...new Set(firstByField.values())];
   const e164 = rawPhone ? toE164(rawPhone, defaultCountry) : null;
   if (rawPhone && !e164 && !errors.includes(contactMessages.phoneInvalid)) errors.push(contactMessages.phoneInvalid);
-  const tags = normaliseTags(cell(columns.tags).split(/[;|]/));
+  const tags = splitTags(cell(columns.tags));
   if (tags.length > 50) errors.push(contactMessages.tooManyTags);
   if (tags.some((t) => t.length > 50)) errors.push(contactMessages.tagTooLong);
   const data = parsed.success ? parsed.data : undefined;
+  const parts = data ? nameParts(data) : undefined;
   const row: ContactImportRow = {
     line: record.line,
-    name: data?.name ?? cell(columns.name),
+    name: parts?.name ?? joinName(cell(columns.name), cell(columns.lastName)),
     phoneNumber: e164 ?? rawPhone,
     email: data?.email ?? cell(columns.email),
     tags,
@@ -90,11 +99,11 @@ export function checkImportRow(record: { line: number; fields: string[] }, colum
     status: errors.length ? 'error' : 'new',
     errors,
   };
-  if (errors.length || !data || !e164) return { row };
+  if (errors.length || !data || !e164 || !parts) return { row };
   return {
     row,
     draft: {
-      name: data.name,
+      ...(columns.lastName === undefined ? { name: parts.name } : parts),
       phoneNumber: e164,
       email: data.email,
       customFields: data.customFields,

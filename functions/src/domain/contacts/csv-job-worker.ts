@@ -6,7 +6,14 @@
  * report. Undo deletes what the import created (the batch items list the ids); export writes the
  * contacts the list's filters select to a CSV file (UTF-8 BOM, the chosen delimiter).
  */
-import { CONTACT_JOB_MAX_ROWS, contactJobMessages, type CreateImportJobRequest, type JobFailure, type JobFailureCode } from '../../contract/contact-jobs.js';
+import {
+  CONTACT_JOB_MAX_ROWS,
+  contactJobMessages,
+  type CreateImportJobRequest,
+  type ImportSkipReason,
+  type JobFailure,
+  type JobFailureCode,
+} from '../../contract/contact-jobs.js';
 import { CONTACT_LIMITS } from '../../contract/contacts.js';
 import type { ContactsJob } from '../../contract/jobs.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
@@ -16,7 +23,7 @@ import { decodeFile, detectDelimiter, looksBinary } from './csv-detect.js';
 import { checkImportRow, type ImportColumns } from './csv-import.js';
 import { CSV_TYPE, jobFileKey, uploadKey } from './csv-job-files.js';
 import { csvCell, csvDocument, csvRecords, type CsvRecordAt } from './csv.js';
-import { importReasons, reasonText } from './import-report.js';
+import { importReasons, reasonText, skipReasonOf } from './import-report.js';
 import type { ContactBulkWriter, ContactFiles, ContactJobQueue, ContactJobStore, ImportCursor, ImportJobRecord, ReportRow } from './job-ports.js';
 import type { StoredContact } from './ports.js';
 import { buildStoredContact, type ContactDraft } from './records.js';
@@ -78,14 +85,14 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
     return n;
   }
 
-  const reportRow = (line: number, fields: string[], reason: string): ReportRow => {
+  const reportRow = (line: number, fields: string[], reason: string, code: ImportSkipReason): ReportRow => {
     let budget = REPORT_CELLS_MAX;
     const cells = fields.map((f) => {
       const cell = f.slice(0, Math.max(budget, 0));
       budget -= cell.length;
       return cell;
     });
-    return { line, cells, reason };
+    return { line, cells, reason, code };
   };
 
   /** One batch of records: checked, deduplicated (in the batch, and against the directory), written. */
@@ -103,13 +110,13 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
       if (notes.length > CONTACT_LIMITS.notes) row.errors.push(texts.notesTooLong);
       if (!draft || row.errors.length) {
         errors++;
-        report.push(reportRow(record.line, record.fields, row.errors.map((e) => reasonText(e, job.language)).join('; ')));
+        report.push(reportRow(record.line, record.fields, row.errors.map((e) => reasonText(e, job.language)).join('; '), skipReasonOf(row.errors[0] ?? '')));
         continue;
       }
       const earlier = seen.get(draft.phoneNumber);
       if (earlier !== undefined) {
         duplicates++;
-        report.push(reportRow(record.line, record.fields, texts.duplicateLine(earlier)));
+        report.push(reportRow(record.line, record.fields, texts.duplicateLine(earlier), 'duplicate_in_file'));
         continue;
       }
       seen.set(draft.phoneNumber, record.line);
@@ -125,7 +132,7 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
       else {
         duplicates++;
         const owner = owned.get(ownerId);
-        report.push(reportRow(p.record.line, p.record.fields, texts.duplicateContact(owner?.name || owner?.phoneNumber || p.draft.phoneNumber)));
+        report.push(reportRow(p.record.line, p.record.fields, texts.duplicateContact(owner?.name || owner?.phoneNumber || p.draft.phoneNumber), 'duplicate'));
       }
     }
     const outcome = await writeDrafts(userId, job, batchIndex, toWrite);
@@ -160,7 +167,7 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
     }
     for (const r of rows.slice(room)) {
       result.errors++;
-      result.report.push(reportRow(r.record.line, r.record.fields, texts.planLimit));
+      result.report.push(reportRow(r.record.line, r.record.fields, texts.planLimit, 'plan_limit'));
     }
     const writable = rows.slice(0, room);
     if (writable.length === 0) return result;
@@ -188,7 +195,7 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
     for (const d of written.duplicates) {
       result.duplicates++;
       const record = recordOf.get(d.contact)!;
-      result.report.push(reportRow(record.line, record.fields, texts.duplicateContact(d.contact.phoneNumber)));
+      result.report.push(reportRow(record.line, record.fields, texts.duplicateContact(d.contact.phoneNumber), 'duplicate'));
     }
     return result;
   }
@@ -268,8 +275,12 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
     // Line, the file's own columns, then the reason: the owner can fix the rows and import the report's middle again.
     const width = job.header?.length ?? 0;
     const rows: string[][] = [];
+    const skipped: Partial<Record<ImportSkipReason, number>> = {};
     for await (const batch of jobs.batches(userId, jobId)) {
       for (const r of batch.report) {
+        // A report row written before issue 29 has no code: a duplicate's reason names a contact or a line, else it was an error.
+        const code = r.code ?? 'not_saved';
+        skipped[code] = (skipped[code] ?? 0) + 1;
         const cells = Array.from({ length: Math.max(width, r.cells.length) }, (_, i) => csvCell(r.cells[i] ?? ''));
         rows.push([csvCell(String(r.line)), ...cells, csvCell(r.reason)]);
       }
@@ -280,7 +291,7 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
       const header = [texts.header.line, ...(job.header ?? []), texts.header.reason].map((h) => csvCell(h));
       await files.put(reportKey, new TextEncoder().encode(csvDocument([header, ...rows], job.delimiter ?? ',')), `${CSV_TYPE}; charset=utf-8`);
     }
-    await jobs.updateImport(userId, jobId, ['running'], { status: 'done', finishedAt: nowIso(), ...(reportKey ? { reportKey } : {}) });
+    await jobs.updateImport(userId, jobId, ['running'], { status: 'done', finishedAt: nowIso(), skipped, ...(reportKey ? { reportKey } : {}) });
   }
 
   async function runUndo(message: ContactsJob, startedAt: number): Promise<void> {
@@ -318,7 +329,7 @@ export function contactCsvJobWorker(ctx: ContactContext, deps: ContactJobWorkerD
         value: job.value ?? '',
       });
       const fileKey = jobFileKey(userId, jobId, 'contacts.csv');
-      await files.put(fileKey, new TextEncoder().encode(contactsCsv(contacts, job.delimiter)), `${CSV_TYPE}; charset=utf-8`);
+      await files.put(fileKey, new TextEncoder().encode(contactsCsv(contacts, job.delimiter, job.language ?? 'en', job.timeZone)), `${CSV_TYPE}; charset=utf-8`);
       await jobs.updateExport(userId, jobId, { status: 'done', rows: contacts.length, fileKey, finishedAt: nowIso() });
     } catch (error) {
       ctx.onError('contact export job failed', error);

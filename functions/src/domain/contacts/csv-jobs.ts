@@ -25,6 +25,7 @@ import { newId, isId } from '../../lib/ids.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { languageOf } from '../i18n/messages.js';
 import { decodeFile, detectDelimiter, looksBinary, suggestColumns } from './csv-detect.js';
+import { exportFileName } from './export-texts.js';
 import { CSV_TYPE, uploadKey } from './csv-job-files.js';
 import { csvRecords, type CsvRecordAt } from './csv.js';
 import type { ContactFiles, ContactJobQueue, ContactJobStore, ExportJobRecord, ImportJobRecord, JobAccountSettings } from './job-ports.js';
@@ -67,6 +68,8 @@ export function contactCsvJobs(deps: ContactJobApiDeps) {
       progress: job.progress,
       ...(job.failure ? { failure: job.failure } : {}),
       ...(job.undone !== undefined ? { undone: job.undone } : {}),
+      ...(job.skipped ? { skipped: job.skipped } : {}),
+      hasErrorReport: Boolean(reportFresh),
       ...(withLinks && reportFresh ? { errorReportUrl: await files.downloadUrl(job.reportKey!, reportName(job), CSV_TYPE) } : {}),
       createdAt: job.createdAt,
       updatedAt: job.updatedAt,
@@ -78,6 +81,7 @@ export function contactCsvJobs(deps: ContactJobApiDeps) {
     `${job.language === 'es' ? 'errores' : 'errors'}-${job.fileName.replace(/\.[^.]*$/, '')}.csv`;
 
   async function exportView(job: ExportJobRecord): Promise<ContactExportJob> {
+    const fileName = exportFileName(job.language, job.createdAt, job.timeZone);
     return {
       _id: job.id,
       status: job.status,
@@ -88,8 +92,9 @@ export function contactCsvJobs(deps: ContactJobApiDeps) {
       ...(job.field ? { field: job.field } : {}),
       ...(job.value ? { value: job.value } : {}),
       rows: job.rows,
+      fileName,
       ...(job.failure ? { failure: job.failure } : {}),
-      ...(job.status === 'done' && job.fileKey ? { downloadUrl: await files.downloadUrl(job.fileKey, 'contacts.csv', CSV_TYPE) } : {}),
+      ...(job.status === 'done' && job.fileKey ? { downloadUrl: await files.downloadUrl(job.fileKey, fileName, CSV_TYPE) } : {}),
       createdAt: job.createdAt,
       updatedAt: job.updatedAt,
       ...(job.finishedAt ? { finishedAt: job.finishedAt } : {}),
@@ -184,6 +189,8 @@ export function contactCsvJobs(deps: ContactJobApiDeps) {
   }
 
   async function createExport(userId: string, input: CreateExportJobRequest): Promise<ContactExportJob> {
+    // Headers, origins and the file's name in the account's language; its dates in its time zone.
+    const settings = await account.settings(userId);
     const at = nowIso();
     const job: ExportJobRecord = {
       id: newId(now().getTime()),
@@ -195,6 +202,8 @@ export function contactCsvJobs(deps: ContactJobApiDeps) {
       ...(input.tag ? { tag: input.tag } : {}),
       ...(input.field ? { field: input.field, ...(input.value ? { value: input.value } : {}) } : {}),
       rows: 0,
+      language: languageOf(settings.language),
+      ...(settings.timeZone ? { timeZone: settings.timeZone } : {}),
       createdAt: at,
       updatedAt: at,
     };

@@ -5,6 +5,7 @@
  */
 import {
   contactMessages,
+  nameParts,
   type Contact,
   type ContactListResponse,
   type ContactSource,
@@ -19,10 +20,20 @@ import type { ContactContext } from './context.js';
 import { createContacts, duplicateError } from './create-path.js';
 import { ContactChangedError, DuplicatePhoneError, type StoredContact } from './ports.js';
 import { isContactId } from './contact-id.js';
-import { shortNameOf, toContact, type ContactDraft } from './records.js';
+import { namePartsOf, shortNameOf, toContact, type ContactDraft } from './records.js';
 import { contactsInOrder, searchContactIds } from './search.js';
 import { facetsOf, hasContactFilter, matchesFilter, type ContactFilter } from './list-filters.js';
 import { contactTokens, phoneInvalidFor, toE164 } from './text.js';
+
+/**
+ * The parts of a whole name written over a contact (a call's "save to contact" and its undo): the
+ * contact's last name is kept when the new name still ends with it, else the whole name is the first name.
+ */
+export function partsOfWholeName(name: string, stored: Pick<StoredContact, 'name' | 'firstName' | 'lastName'>): { firstName: string; lastName: string } {
+  const { lastName } = namePartsOf(stored);
+  if (lastName && name.endsWith(` ${lastName}`)) return { firstName: name.slice(0, -lastName.length - 1).trim(), lastName };
+  return { firstName: name, lastName: '' };
+}
 
 /** E.164 of a phone number typed in the account's `country`, or the 400 'Please enter a valid phone number, e.g. …'. */
 export function e164OrThrow(input: string, country: string): string {
@@ -103,9 +114,10 @@ export function contactDirectory(ctx: ContactContext) {
     },
 
     /** source 'api' when the caller used an API key (the public API), else 'manual'. */
-    async create(userId: string, input: CreateContactRequest, source: ContactSource = 'manual'): Promise<Contact> {
+    async create(userId: string, input: CreateContactRequest, source: ContactSource = 'manual', createdVia?: 'call'): Promise<Contact> {
+      const parts = nameParts(input)!;
       const draft: ContactDraft = {
-        name: input.name,
+        ...parts,
         phoneNumber: e164OrThrow(input.phoneNumber, await ctx.accountCountry(userId)),
         email: input.email,
         customFields: input.customFields,
@@ -113,6 +125,7 @@ export function contactDirectory(ctx: ContactContext) {
         notes: '',
         source,
         isWAContact: false,
+        ...(createdVia ? { createdVia } : {}),
       };
       const [outcome] = await createContacts(ctx, userId, [draft], true);
       if (outcome?.kind !== 'created') throw new Error('create did not create');
@@ -123,12 +136,14 @@ export function contactDirectory(ctx: ContactContext) {
       const phoneNumber = e164OrThrow(input.phoneNumber, await ctx.accountCountry(userId));
       for (let attempt = 0; ; attempt++) {
         const before = await load(userId, id);
-        const name = input.name ?? before.name;
+        const parts = nameParts(input);
+        const name = parts?.name ?? before.name;
         const email = input.email ?? before.email;
         const after: StoredContact = {
           ...before,
           name,
-          shortName: input.name !== undefined ? shortNameOf(name) : before.shortName,
+          ...(parts ? { firstName: parts.firstName, lastName: parts.lastName } : {}),
+          shortName: parts ? shortNameOf(parts.firstName || name) : before.shortName,
           phoneNumber,
           email,
           customFields: input.customFields ?? before.customFields,
@@ -167,6 +182,7 @@ export function contactDirectory(ctx: ContactContext) {
         const after: StoredContact = {
           ...stored,
           name,
+          ...(input.name !== undefined ? partsOfWholeName(name, stored) : {}),
           shortName: input.name !== undefined ? shortNameOf(name) : stored.shortName,
           phoneNumber,
           email,

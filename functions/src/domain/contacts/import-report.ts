@@ -3,6 +3,7 @@
  * imported, and the report's header. Row checks give the contract's English texts; each is
  * mapped to a reason code and rendered from the catalogue (the compiler checks es has every key).
  */
+import type { ImportSkipReason } from '../../contract/contact-jobs.js';
 import { contactMessages } from '../../contract/contacts.js';
 import { catalogue } from '../i18n/messages.js';
 
@@ -81,4 +82,21 @@ export function reasonText(text: string, language: unknown): string {
   // The invalid-phone text may carry an example after the contract's prefix (the account's country).
   if (text.startsWith(contactMessages.phoneInvalid)) return texts.phoneInvalid;
   return text;
+}
+
+/** Why-codes of the checks' texts (the history's counts); any length or count limit is 'too_long'. */
+const CODE_BY_KEY: Partial<Record<PlainKey, ImportSkipReason>> = {
+  phoneRequired: 'phone_missing',
+  phoneInvalid: 'phone_invalid',
+  emailInvalid: 'email_invalid',
+  planLimit: 'plan_limit',
+  notSaved: 'not_saved',
+};
+
+/** The skip reason of a row check's text (an English contract text). */
+export function skipReasonOf(text: string): ImportSkipReason {
+  const key = KEY_BY_TEXT.get(text);
+  if (key) return CODE_BY_KEY[key] ?? 'too_long';
+  if (text.startsWith(contactMessages.phoneInvalid)) return 'phone_invalid';
+  return 'not_saved';
 }

@@ -6,6 +6,7 @@ import type {
   ImportColumnMapping,
   ImportJobProgress,
   ImportJobStatus,
+  ImportSkipReason,
   JobFailure,
 } from '../../contract/contact-jobs.js';
 import type { ContactSource } from '../../contract/contacts.js';
@@ -57,6 +58,8 @@ export interface ImportJobRecord {
   failure?: JobFailure;
   undone?: number;
   reportKey?: string;
+  /** Skipped rows per reason, counted from the report when the job finishes. */
+  skipped?: Partial<Record<ImportSkipReason, number>>;
   createdAt: string;
   updatedAt: string;
   finishedAt?: string;
@@ -75,6 +78,9 @@ export interface ExportJobRecord {
   value?: string;
   rows: number;
   fileKey?: string;
+  /** The account's language and time zone when the export was asked for (headers, file name); absent on older jobs: English, UTC. */
+  language?: 'en' | 'es';
+  timeZone?: string;
   failure?: JobFailure;
   createdAt: string;
   updatedAt: string;
@@ -86,6 +92,8 @@ export interface ReportRow {
   line: number;
   cells: string[];
   reason: string;
+  /** The reason as a code (the history's per-reason counts); absent on rows of jobs before issue 29. */
+  code?: ImportSkipReason;
 }
 
 /** What one committed batch of an import changed. */
@@ -124,7 +132,7 @@ export interface ContactJobStore {
 
 /** The account settings a job needs (profile). */
 export interface JobAccountSettings {
-  settings(userId: string): Promise<{ language?: string; country?: string }>;
+  settings(userId: string): Promise<{ language?: string; country?: string; timeZone?: string }>;
 }
 
 /** A browser form upload (S3 POST). */

@@ -55,6 +55,16 @@ export function toE164(input: string, defaultCountry: string): string | null {
 }
 
 /**
+ * An E.164 number as a spreadsheet keeps it: the country code apart ("+34 612345678"), so Excel
+ * reads text, not the number 34612345678; anything that does not parse is written as it is.
+ */
+export function phoneForSheet(e164: string): string {
+  if (!e164) return '';
+  const parsed = parsePhoneNumberFromString(e164);
+  return parsed ? `+${parsed.countryCallingCode} ${parsed.nationalNumber}` : e164;
+}
+
+/**
  * E.164 of a business's own number (WhatsApp, Twilio setup) typed in the account's `country`:
  * a valid number at home ("911 22 23 33" in ES), or with its country code and no + ("34 612 345
  * 678"); failing those, a number of possible length is kept, because the providers' test numbers

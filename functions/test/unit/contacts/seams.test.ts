@@ -124,19 +124,21 @@ describe('CSV import checks', () => {
 });
 
 describe('contactsCsv', () => {
-  it('writes a header with one column per custom field and keeps the leading + of phone numbers', () => {
-    const a = buildStoredContact(draft({ customFields: { Company: 'ACME' }, tags: ['x', 'y'] }), 1, 't', 'aaaaaa');
+  it('writes every field and one column per custom field, the phone with its country code apart (issue 29: Excel keeps it as text)', () => {
+    const a = buildStoredContact(draft({ customFields: { Company: 'ACME' }, tags: ['x', 'y'], notes: 'Prefers mornings' }), 1, '2026-11-28T10:00:00.000Z', 'aaaaaa');
 
-    expect(contactsCsv([a])).toBe('\uFEFFname,phone,email,tags,Company\r\nJosé García,+34612345678,jose@example.com,x|y,ACME\r\n');
+    expect(contactsCsv([a])).toBe(
+      '\uFEFFFirst name,Last name,Phone,Email,Tags,Notes,Origin,Created,Company\r\nJosé García,,+34 612345678,jose@example.com,"x, y",Prefers mornings,Manual,2026-11-28,ACME\r\n',
+    );
   });
 
   it('starts with a UTF-8 BOM and separates with the chosen delimiter, quoting cells that contain it (issue 19: Spanish Excel)', () => {
-    const a = buildStoredContact(draft({ name: 'Muñoz; Peña', customFields: { Ciudad: 'Madrid' } }), 1, 't', 'aaaaaa');
+    const a = buildStoredContact(draft({ name: 'Muñoz; Peña', customFields: { Ciudad: 'Madrid' } }), 1, '2026-11-28T10:00:00.000Z', 'aaaaaa');
 
     const csv = contactsCsv([a], ';');
 
     expect(csv.startsWith('\uFEFF')).toBe(true);
-    expect(csv).toBe('\uFEFFname;phone;email;tags;Ciudad\r\n"Muñoz; Peña";+34612345678;jose@example.com;;Madrid\r\n');
+    expect(csv).toBe('\uFEFFFirst name;Last name;Phone;Email;Tags;Notes;Origin;Created;Ciudad\r\n"Muñoz; Peña";;+34 612345678;jose@example.com;;;Manual;2026-11-28;Madrid\r\n');
   });
 });
 
