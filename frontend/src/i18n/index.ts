@@ -9,6 +9,7 @@ import { messages as contractMessages, parsePhoneInvalid } from '@agentdesk/func
 import en from './en.json';
 import es from './es.json';
 import { serverMessageOf } from '../api/client';
+import { compilePatterns, fillPattern, type CompiledPattern } from './patterns';
 import { readManyAsOther } from './plurals';
 
 export type AppLanguage = 'en' | 'es';
@@ -82,11 +83,15 @@ export function translateMessage(text: string | undefined): string {
 /** A server text (English) in the UI language, from the `server` namespace; the text itself when unknown. */
 export const serverText = (text: string): string => i18n.t(text, { ns: 'server', keySeparator: false, nsSeparator: false, defaultValue: text });
 
-/** Server texts with values ("The page returned HTTP 404"), set by i18n/serverTexts.ts with the signed-in shell; null = none matches. */
-let serverPattern: (text: string) => string | null = () => null;
+/** The sign-in pages' texts with values ("… try again in 30 seconds."): es.json's serverMessages templates. */
+const SIGN_IN_PATTERNS: Record<string, CompiledPattern[]> = { es: compilePatterns(esServer) };
+const signInPattern = (text: string) => fillPattern(SIGN_IN_PATTERNS[i18n.language.slice(0, 2)] ?? [], text, serverText);
+
+/** Server texts with values ("The page returned HTTP 404"): the app's are added by i18n/serverTexts.ts with the signed-in shell; null = none matches. */
+let serverPattern: (text: string) => string | null = signInPattern;
 
 export function setServerPatterns(translate: (text: string) => string | null): void {
-  serverPattern = translate;
+  serverPattern = (text) => translate(text) ?? signInPattern(text);
 }
 
 export default i18n;

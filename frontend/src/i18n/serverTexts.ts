@@ -7,26 +7,11 @@
  * Every contract catalogue is checked against this by app/serverTexts.test.ts.
  */
 import i18n, { serverText, setServerPatterns } from './index';
+import { compilePatterns, fillPattern } from './patterns';
 import serverEs from './server.es.json';
 
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-function compile(patterns: Record<string, string>) {
-  return Object.entries(patterns).map(([english, text]) => ({
-    re: new RegExp(`^${english.split(/\{\{\d+\}\}/).map(escapeRegExp).join('(.*?)')}$`, 's'),
-    slots: [...english.matchAll(/\{\{(\d+)\}\}/g)].map((m) => m[1] ?? ''),
-    text,
-  }));
-}
-
-const PATTERNS: Record<string, ReturnType<typeof compile>> = { es: compile(serverEs.patterns) };
+const PATTERNS: Record<string, ReturnType<typeof compilePatterns>> = { es: compilePatterns(serverEs.patterns) };
 
 i18n.addResourceBundle('es', 'server', serverEs.texts, true, false);
 
-setServerPatterns((text) => {
-  for (const { re, slots, text: template } of PATTERNS[i18n.language.slice(0, 2)] ?? []) {
-    const match = re.exec(text);
-    if (match) return slots.reduce((out, slot, i) => out.replace(`{{${slot}}}`, serverText(match[i + 1] ?? '')), template);
-  }
-  return null;
-});
+setServerPatterns((text) => fillPattern(PATTERNS[i18n.language.slice(0, 2)] ?? [], text, serverText));

@@ -22,6 +22,7 @@ import {
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
 import { decodeJwt } from 'jose';
+import { authMessages } from '../contract/account-texts.js';
 import { SESSION_TOKENS } from '../contract/auth.js';
 import { UnauthorizedError } from '../domain/errors.js';
 import {
@@ -32,7 +33,7 @@ import {
   type Tokens,
 } from '../domain/auth/ports.js';
 
-export const GOOGLE_LOGIN_FAILED = 'Google login failed: the Google credential is invalid or expired';
+export const GOOGLE_LOGIN_FAILED = authMessages.googleLoginFailed;
 
 const errorName = (error: unknown) => (error as { name?: string } | null)?.name ?? '';
 

@@ -6,6 +6,7 @@
 import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { UnauthorizedError, ValidationError } from '../domain/errors.js';
 import type { GoogleIdentity, GoogleTokenVerifier } from '../domain/auth/ports.js';
+import { authMessages } from '../contract/account-texts.js';
 import { GOOGLE_LOGIN_FAILED } from './cognito.js';
 
 export const GOOGLE_ISSUERS = ['accounts.google.com', 'https://accounts.google.com'];
@@ -21,7 +22,7 @@ export class JoseGoogleTokenVerifier implements GoogleTokenVerifier {
   }
 
   async verify(credential: string): Promise<GoogleIdentity> {
-    if (!this.clientId) throw new ValidationError('Google sign-in is not configured');
+    if (!this.clientId) throw new ValidationError(authMessages.googleNotConfigured);
     let payload;
     try {
       ({ payload } = await jwtVerify(credential, this.keys, {

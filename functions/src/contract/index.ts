@@ -23,3 +23,4 @@ export * from './notifications.js';
 export * from './push.js';
 export * from './server-texts.js';
 export * from './time-zones.js';
+export * from './account-texts.js';

@@ -7,6 +7,7 @@
  * function bundles this wiring.
  */
 import { apiKeyAccess } from '../composition/api-key-access.js';
+import { httpMessages } from '../contract/account-texts.js';
 import { API_KEY_LIMITS, apiKeyMessages } from '../contract/api-keys.js';
 import { TooManyRequestsError } from '../domain/errors.js';
 import { json, toErrorResponse, type ApiKeyGuard } from './handler.js';
@@ -15,7 +16,7 @@ export const apiKeyGuard: ApiKeyGuard = async (auth) => {
   if (auth.authType === 'none') {
     if (auth.reason === 'invalidKey') return json(401, { success: false, message: apiKeyMessages.invalid }, { 'www-authenticate': 'Bearer' });
     // As API Gateway's JWT authorizer answers a missing or invalid token on the 'user' routes.
-    return json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+    return json(401, { message: httpMessages.unauthorized }, { 'www-authenticate': 'Bearer' });
   }
   const decision = await apiKeyAccess().recordUse({
     userId: auth.sub,

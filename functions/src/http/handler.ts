@@ -27,6 +27,7 @@ import {
   ValidationError,
 } from '../domain/errors.js';
 import { logger } from '../adapters/logger.js';
+import { httpMessages } from '../contract/account-texts.js';
 import type { ApiAuthContext } from '../auth/context.js';
 import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
@@ -95,7 +96,7 @@ export function parseWith<S extends z.ZodMiniType>(schema: S, input: unknown): z
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.join('.') || undefined;
-  throw new ValidationError(issue?.message ?? 'Invalid request', field);
+  throw new ValidationError(issue?.message ?? httpMessages.invalidRequest, field);
 }
 
 export function toErrorResponse(error: unknown): HttpResult {
@@ -110,7 +111,7 @@ export function toErrorResponse(error: unknown): HttpResult {
   }
   // Anything else is our fault: log it, answer without internals.
   logger.error('Unhandled error', { error: error as Error });
-  return json(500, { success: false, message: 'Internal server error' });
+  return json(500, { success: false, message: httpMessages.internalError });
 }
 
 /** The request's headers by lower-cased name (API Gateway v2 already lower-cases them; the local gateway and tests may not). */
@@ -143,7 +144,7 @@ function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody
         try {
           parsed = JSON.parse(rawBody.toString('utf8'));
         } catch {
-          throw new ValidationError('Request body must be valid JSON');
+          throw new ValidationError(httpMessages.invalidJson);
         }
       }
       return parsed;
@@ -151,7 +152,7 @@ function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody
     userId() {
       const lambda = lambdaAuth(event);
       const sub = lambda ? (lambda.authType === 'none' ? undefined : lambda.sub) : event.requestContext?.authorizer?.jwt?.claims?.sub;
-      if (typeof sub !== 'string' || !sub) throw new UnauthorizedError('Authentication required');
+      if (typeof sub !== 'string' || !sub) throw new UnauthorizedError(httpMessages.authenticationRequired);
       return sub;
     },
     authType() {
@@ -167,7 +168,7 @@ function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody
     accessToken() {
       const value = headers.authorization ?? '';
       const match = /^Bearer\s+(.+)$/i.exec(value);
-      if (!match?.[1]) throw new UnauthorizedError('Authentication required');
+      if (!match?.[1]) throw new UnauthorizedError(httpMessages.authenticationRequired);
       return match[1];
     },
     webhook<P extends keyof VerifiedPayloads>(provider: P): VerifiedPayloads[P] {
@@ -249,12 +250,12 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
     const event = resolve ? resolve(received) : received;
     logger.appendKeys({ routeKey: event?.routeKey ?? received.routeKey });
     const route = event && routes[event.routeKey as RouteKey];
-    if (!event || !route) return toErrorResponse(new NotFoundError('Not found'));
+    if (!event || !route) return toErrorResponse(new NotFoundError(httpMessages.notFound));
     try {
       const auth = lambdaAuth(event);
       if (auth && auth.authType !== 'user') {
         // Only the API authorizer sets this context; without the guard, fail closed.
-        const refused = options.apiKeys ? await options.apiKeys(auth) : json(401, { message: 'Unauthorized' }, { 'www-authenticate': 'Bearer' });
+        const refused = options.apiKeys ? await options.apiKeys(auth) : json(401, { message: httpMessages.unauthorized }, { 'www-authenticate': 'Bearer' });
         if (refused) return refused;
       }
       const headers = lowerCaseHeaders(event);

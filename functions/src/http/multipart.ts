@@ -8,6 +8,7 @@
  * file stream (kept or skipped) has an 'error' listener, and the read settles exactly once.
  */
 import busboy from 'busboy';
+import { httpMessages } from '../contract/account-texts.js';
 import { ValidationError } from '../domain/errors.js';
 
 export interface UploadedFile {
@@ -18,10 +19,7 @@ export interface UploadedFile {
   mimeType: string;
 }
 
-export const multipartMessages = {
-  notMultipart: 'Request must be multipart/form-data',
-  malformed: 'The upload could not be read: the multipart/form-data body is malformed or incomplete',
-} as const;
+export const multipartMessages = { notMultipart: httpMessages.notMultipart, malformed: httpMessages.multipartMalformed } as const;
 
 /** A busboy parser for the body's Content-Type; anything but multipart/form-data with a boundary is a 400. */
 function parserFor(headers: Record<string, string>, config: Omit<busboy.BusboyConfig, 'headers'>): busboy.Busboy {

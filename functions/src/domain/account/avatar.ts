@@ -1,11 +1,9 @@
 /** Avatar rules: PNG, JPEG, WebP or GIF recognised by their magic bytes, at most 2 MB. */
+import { avatarMessages } from '../../contract/account-texts.js';
+
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
-export const avatarMessages = {
-  required: 'Avatar image is required',
-  badType: 'Avatar must be a PNG, JPEG, WebP or GIF image',
-  tooLarge: 'Avatar must be 2 MB or smaller',
-} as const;
+export { avatarMessages };
 
 export interface ImageType {
   ext: 'png' | 'jpg' | 'webp' | 'gif';

@@ -2,6 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Language, PasswordChangedSession, User } from '../../contract/auth.js';
 import { messages as contractMessages } from '../../contract/auth.js';
+import { accountMessages } from '../../contract/account-texts.js';
 import { NotFoundError, ValidationError } from '../errors.js';
 import {
   IdentityPasswordPolicyError,
@@ -16,17 +17,8 @@ import { phoneInvalidFor, toE164 } from '../contacts/text.js';
 import { AVATAR_MAX_BYTES, avatarMessages, detectImageType } from './avatar.js';
 import type { AvatarStore } from './ports.js';
 
-export const accountMessages = {
-  userUpdated: 'User updated successfully',
-  profileUpdated: 'Profile updated successfully',
-  passwordUpdated: 'Password updated successfully',
-  loggedOut: 'Logged out successfully',
-  currentPasswordIncorrect: 'Current password is incorrect',
-  samePassword: 'New password must be different from the current password',
-  googleAccount: 'This account signs in with Google and has no password to change',
-  avatarUpdated: 'Avatar updated successfully',
-  userNotFound: 'User not found',
-} as const;
+/** Its texts live in the contract, where the UI's translations are checked against them. */
+export { accountMessages };
 
 export interface AccountDeps extends UserViewDeps {
   identity: IdentityProvider;

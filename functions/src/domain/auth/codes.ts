@@ -10,6 +10,7 @@ import {
   VERIFICATION_CODE_LENGTH,
   VERIFICATION_CODE_TTL_MINUTES,
 } from '../../contract/auth.js';
+import { codeMessages } from '../../contract/account-texts.js';
 import { ValidationError } from '../errors.js';
 import type { Clock, CodePurpose, CodeStore, StoredCode } from './ports.js';
 
@@ -54,13 +55,13 @@ export const verificationCodePolicy: CodePolicy = {
   generate: generateVerificationCode,
   normalise: (v) => v.trim().toUpperCase(),
   messages: {
-    invalid: 'Invalid verification code',
-    expired: 'Verification code has expired. Please request a new one.',
-    tooManyAttempts: 'Too many incorrect attempts. Please request a new verification code.',
+    invalid: codeMessages.verificationInvalid,
+    expired: codeMessages.verificationExpired,
+    tooManyAttempts: codeMessages.verificationTooManyAttempts,
   },
 };
 
-const RESET_INVALID = 'Invalid or expired reset code';
+const RESET_INVALID = codeMessages.resetInvalid;
 export const resetCodePolicy: CodePolicy = {
   purpose: 'reset',
   ttlMinutes: RESET_CODE_TTL_MINUTES,

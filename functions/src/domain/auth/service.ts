@@ -29,18 +29,10 @@ import {
 } from './throttle.js';
 import { newProfile, toUser, type UserViewDeps } from './user-view.js';
 import { messages as contractMessages } from '../../contract/auth.js';
+import { authMessages } from '../../contract/account-texts.js';
 
-export const authMessages = {
-  codeSent: 'Verification code sent to your email!',
-  accountExists: 'An account with this email already exists',
-  googleAccountUsesPassword: 'An account with this email already exists. Please log in with your email and password.',
-  invalidCredentials: 'Invalid email or password',
-  registered: 'Registration successful',
-  loggedIn: 'Login successful',
-  sessionExpired: 'Session expired. Please log in again.',
-  resetSent: 'If an account exists for this email, a reset code has been sent.',
-  passwordReset: 'Password reset successfully. Please log in with your new password.',
-} as const;
+/** Its texts live in the contract, where the UI's translations are checked against them. */
+export { authMessages };
 
 /**
  * How soon send-password-reset and reset-password may answer (ms after the request began): the

@@ -1,4 +1,5 @@
 /** Rate limits of the auth flows (fixed windows per e-mail or per client address, see RateLimiter). */
+import { signInLimitMessages } from '../../contract/account-texts.js';
 import { TooManyRequestsError } from '../errors.js';
 import type { RateDecision, RateLimiter, RateReservation, RateRule, Tokens } from './ports.js';
 
@@ -25,20 +26,14 @@ export const RATE_ACTIONS = {
   sendPasswordReset: 'send-password-reset',
 } as const;
 
-export const TOO_MANY_LOGINS = `Too many failed login attempts. Please try again in ${LOGIN_FAILURE_WINDOW_MINUTES} minutes.`;
-export const TOO_MANY_LOGINS_FROM_CLIENT = `Too many failed login attempts from your network. Please try again in ${LOGIN_FAILURE_WINDOW_MINUTES} minutes.`;
+export const TOO_MANY_LOGINS = signInLimitMessages.tooManyLogins(LOGIN_FAILURE_WINDOW_MINUTES);
+export const TOO_MANY_LOGINS_FROM_CLIENT = signInLimitMessages.tooManyLoginsFromClient(LOGIN_FAILURE_WINDOW_MINUTES);
 
 /** What the AWS WAF answers (429) to an address over its sign-in request rate (infra/lib/edge.ts). */
-export const TOO_MANY_SIGN_IN_REQUESTS = 'Too many sign-in requests from your network. Please try again in a few minutes.';
+export const TOO_MANY_SIGN_IN_REQUESTS = signInLimitMessages.tooManySignInRequests;
 
 /** The rate limiter's key of a client address (the other keys are e-mails, which hold an '@'). */
 export const clientRateKey = (address: string) => `client:${address}`;
-
-export function describeWait(seconds: number): string {
-  if (seconds < 60) return `${seconds} second${seconds === 1 ? '' : 's'}`;
-  const minutes = Math.ceil(seconds / 60);
-  return `${minutes} minute${minutes === 1 ? '' : 's'}`;
-}
 
 export function throwIfLimited<D extends RateDecision>(
   decision: D,
@@ -47,8 +42,11 @@ export function throwIfLimited<D extends RateDecision>(
   if (!decision.allowed) throw new TooManyRequestsError(message(decision.retryAfterSeconds), decision.retryAfterSeconds);
 }
 
+/** Seconds under a minute, else whole minutes; never "1 seconds" (one text per unit, so the UI can translate it). */
 export const tooManyCodeEmails = (retryAfterSeconds: number) =>
-  `Too many code requests for this email. Please try again in ${describeWait(retryAfterSeconds)}.`;
+  retryAfterSeconds < 60
+    ? signInLimitMessages.codeEmailsSeconds(Math.max(2, retryAfterSeconds))
+    : signInLimitMessages.codeEmailsMinutes(Math.max(2, Math.ceil(retryAfterSeconds / 60)));
 
 /**
  * A password check under the failed-login throttles: the attempt is counted (atomically, only
