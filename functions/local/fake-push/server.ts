@@ -22,7 +22,7 @@
  */
 import { createECDH, createPublicKey, createDecipheriv, hkdfSync, randomBytes, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http';
 import { closeOnce, createWaits, listen, sendJson } from '../fake-http.js';
 import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
 import { selfSignedCert } from './tls.js';
@@ -274,9 +274,9 @@ export async function startFakePush(options: FakePushOptions = {}): Promise<Fake
       sendJson(res, 500, errorBody(500, 999, 'Internal error'));
     });
   });
-  const port = await listen(server as unknown as import('node:http').Server, options.port ?? 0, host);
+  const port = await listen(server as unknown as HttpServer, options.port ?? 0, host);
   origin = `https://${host}:${port}`;
   options.log?.('info', `[push] fake Web Push service at ${origin}`);
-  const close = closeOnce(server as unknown as import('node:http').Server, { cancel: () => (waits.cancel(), faults.close()) });
+  const close = closeOnce(server as unknown as HttpServer, { cancel: () => (waits.cancel(), faults.close()) });
   return { url: origin, port, ca: tls.cert, messages, mint, close, stop: close };
 }
