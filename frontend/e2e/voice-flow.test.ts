@@ -91,7 +91,7 @@ describe('voice', () => {
       await page.reload();
       return rows.first().getByTestId('call-status').textContent();
     }).toMatch(/^(Completed|Hung up)$/);
-    expect(await page.getByTestId('calls-showing').textContent()).toBe('Showing 1 to 1 of 1 results');
+    expect(await page.getByTestId('calls-showing').textContent()).toBe('Showing 1 to 1 of 1 result');
 
     // Search by phone number narrows the log.
     const search = page.getByRole('searchbox', { name: 'Search by phone number' });

@@ -10,7 +10,7 @@ import en from './en.json';
 import es from './es.json';
 import { serverMessageOf } from '../api/client';
 import { compilePatterns, fillPattern, type CompiledPattern } from './patterns';
-import { readManyAsOther } from './plurals';
+import { formatCounts, readManyAsOther } from './plurals';
 
 export type AppLanguage = 'en' | 'es';
 export const LANGUAGES: readonly AppLanguage[] = ['en', 'es'];
@@ -36,11 +36,13 @@ void i18n.use(initReactI18next).init({
   lng: initialLanguage(),
   fallbackLng: 'en',
   supportedLngs: LANGUAGES as AppLanguage[],
-  interpolation: { escapeValue: false },
+  // alwaysFormat: counts are formatted in the UI language without `, number` (formatCounts).
+  interpolation: { escapeValue: false, alwaysFormat: true },
   returnNull: false,
   initAsync: false,
 });
 readManyAsOther(i18n);
+formatCounts(i18n);
 
 function applyLanguage(lng: string) {
   document.documentElement.lang = lng;

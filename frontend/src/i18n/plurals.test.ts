@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
-import { readManyAsOther } from './plurals';
+import { formatCounts, readManyAsOther } from './plurals';
 
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
@@ -9,10 +9,10 @@ async function instance() {
   await i18n.init({
     lng: 'es',
     fallbackLng: 'en',
-    interpolation: { escapeValue: false },
+    interpolation: { escapeValue: false, alwaysFormat: true },
     resources: {
-      en: { translation: { calls_one: '{{count, number}} call', calls_other: '{{count, number}} calls' } },
-      es: { translation: { calls_one: '{{count, number}} llamada', calls_other: '{{count, number}} llamadas' } },
+      en: { translation: { calls_one: '{{count, number}} call', calls_other: '{{count, number}} calls', rows_one: '{{count}} row', rows_other: '{{count}} rows', of: '{{count}} of {{max}} in {{year}}' } },
+      es: { translation: { calls_one: '{{count, number}} llamada', calls_other: '{{count, number}} llamadas', rows_one: '{{count}} fila', rows_other: '{{count}} filas', of: '{{count}} de {{max}} en {{year}}' } },
     },
   });
   return i18n;
@@ -45,5 +45,31 @@ describe('plural forms (issue 29)', () => {
     readManyAsOther(i18n);
     const resolver = i18n.services.pluralResolver as { getSuffix(code: string, count: number, options?: object): string };
     expect(resolver.getSuffix('en', 2, { ordinal: true })).toBe('_ordinal_two');
+  });
+});
+
+describe('counts in the account locale (issue 29)', () => {
+  it('without the fix, a bare {{count}} is not grouped', async () => {
+    const i18n = await instance();
+    expect(i18n.t('rows', { count: 10_000 })).toBe('10000 filas');
+  });
+
+  it('formats every {{count}} (and {{max}}) as a number in the UI language; other values stay as they are', async () => {
+    const i18n = await instance();
+    formatCounts(i18n);
+    expect(i18n.t('rows', { count: 1 })).toBe('1 fila');
+    expect(plain(i18n.t('rows', { count: 10_000 }))).toBe('10.000 filas');
+    expect(plain(i18n.t('rows', { count: 2.5 }))).toBe('2,5 filas');
+    expect(plain(i18n.t('of', { count: 12_345, max: 20000, year: 2026 }))).toBe('12.345 de 20.000 en 2026');
+    expect(plain(i18n.t('calls', { count: 10_000 }))).toBe('10.000 llamadas');
+    await i18n.changeLanguage('en');
+    expect(i18n.t('rows', { count: 10_000 })).toBe('10,000 rows');
+    expect(i18n.t('of', { count: '7', max: 9, year: 2026 })).toBe('7 of 9 in 2026');
+  });
+
+  it('refuses an instance that does not format every value', async () => {
+    const i18n = i18next.createInstance();
+    await i18n.init({ lng: 'en', resources: {} });
+    expect(() => formatCounts(i18n)).toThrow(/alwaysFormat/);
   });
 });

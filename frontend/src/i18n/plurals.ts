@@ -19,3 +19,24 @@ export function readManyAsOther(instance: I18n): void {
     return options.ordinal ? suffix : suffix.replace(/many$/, 'other');
   };
 }
+
+type Format = (value: unknown, format: string | undefined, lng: string | undefined, options?: { interpolationkey?: string }) => unknown;
+
+/** The interpolated values that are quantities: counts and the limits and totals they are read against. */
+const QUANTITIES = new Set(['count', 'max', 'total']);
+
+/**
+ * Every `{{count}}` (and `{{max}}`, `{{total}}`) formatted as a number in the UI language ("10.000
+ * contactos", "10,000 contacts"), as `{{count, number}}` does, so no catalogue can forget it. Needs
+ * the instance initialised with `interpolation.alwaysFormat: true` (i18next then asks the formatter
+ * about every value; the others are returned as they are: a year or an id is not a quantity).
+ */
+export function formatCounts(instance: I18n): void {
+  const interpolator = instance.services.interpolator as unknown as { format: Format; alwaysFormat: boolean };
+  if (!interpolator.alwaysFormat) throw new Error('formatCounts needs interpolation.alwaysFormat');
+  const format = interpolator.format.bind(interpolator);
+  interpolator.format = (value, spec, lng, options) => {
+    if (!spec && QUANTITIES.has(options?.interpolationkey ?? '') && typeof value === 'number') return format(value, 'number', lng, options);
+    return spec ? format(value, spec, lng, options) : value;
+  };
+}

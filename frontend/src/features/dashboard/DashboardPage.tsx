@@ -177,7 +177,7 @@ function TopNumbers({ data, now }: { data: DashboardData; now: number }) {
                   {formatPhone(n.phoneNumber)}
                 </Typography>
                 <Typography variant="caption" color="text.secondary" component="p">
-                  {t('dashboard.top.completed', { count: n.completedCalls })} · {t('dashboard.top.avgMessages', { value: formatAverage(n.avgMessages, i18n.language) })}
+                  {t('dashboard.top.completed', { count: n.completedCalls })} · {t('dashboard.top.avgMessages', { value: formatAverage(n.avgMessages, i18n.language), count: Math.round(n.avgMessages * 10) / 10 })}
                 </Typography>
                 <Typography variant="caption" color="text.secondary" component="p" noWrap>
                   {t('dashboard.top.lastCall', { when: when(n.lastCall) })}

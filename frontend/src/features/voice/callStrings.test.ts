@@ -14,7 +14,9 @@ describe('call log strings', () => {
     expect(en.list.empty).toBe('No voice conversations found');
     expect(en.list.loadFailed).toBe('Failed to load voice conversations');
     expect(en.list.unknown).toBe('Unknown');
-    expect(en.pagination.showing).toBe('Showing {{from}} to {{to}} of {{total}} results');
+    // SPEC's text for many results; one result reads 'of 1 result' (issue 29: plurals by ICU rules).
+    expect(en.pagination.showing_other).toBe('Showing {{from}} to {{to}} of {{count}} results');
+    expect(en.pagination.showing_one).toBe('Showing {{from}} to {{to}} of {{count}} result');
     expect(en.detail.loadFailed).toBe('Failed to load voice conversation details');
     expect(en.detail.notFound).toBe(voiceMessages.callNotFound);
     expect(en.detail.viewContact).toBe('View Contact Details');

@@ -143,7 +143,7 @@ export function GettingStarted() {
           aria-label={t('gettingStarted.title')}
         />
         <Typography variant="body2" color="text.secondary" data-testid="getting-started-progress">
-          {t('gettingStarted.progress', { done: count(doneCount), total: count(total) })}
+          {t('gettingStarted.progress', { done: count(doneCount), count: total })}
         </Typography>
       </Stack>
       <Stack component="ol" spacing={1.5} sx={{ listStyle: 'none', m: 0, p: 0 }}>
