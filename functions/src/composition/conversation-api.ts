@@ -25,6 +25,7 @@ import { graphClient, whatsappCredentials } from './whatsapp.js';
 export const waitingAnswers = once(() =>
   createWaitingAnswers({
     conversations: conversationRepository(),
+    messages: messageRepository(),
     store: waitingReplies(),
     queue: waitingAnswerQueue(),
     inboxSettings: inboxSettingsRepository(),
@@ -45,7 +46,7 @@ export const conversationService = once(() =>
     contactNames: new DynamoContactNames(documentClient(), config().TABLE_NAME),
     newId: () => newId(),
     onError: (message, error) => logger.error(message, { error: error as Error }),
-    // The board's "Answer waiting messages" banner (issue 34).
+    // The board's "Answer waiting messages" banner (issue 34); "Return to AI" hands over what was left unanswered (issue 29).
     waiting: waitingAnswers(),
   }),
 );

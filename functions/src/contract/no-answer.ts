@@ -12,9 +12,11 @@
  * failed on every try: an outage, rate limits, timeouts), the reason of the LastingError the
  * model's failure was (domain/retry.ts LastingReason: the same keys), or 'whatsapp_unavailable'
  * (the agent wrote its reply but WhatsApp refused to take it on every try: the reply is kept as
- * failed, and the answer action sends it).
+ * failed, and the answer action sends it), or 'taken_over' (issue 29: the customer wrote while a
+ * person answered and nobody replied; "Return to AI" hands it to the agent, and it keeps this
+ * marker if the agent cannot answer it then).
  */
-export const NO_ANSWER_REASONS = ['unavailable', 'credentials', 'permission', 'not_found', 'invalid_request', 'whatsapp_unavailable'] as const;
+export const NO_ANSWER_REASONS = ['unavailable', 'credentials', 'permission', 'not_found', 'invalid_request', 'whatsapp_unavailable', 'taken_over'] as const;
 export type NoAnswerReason = (typeof NO_ANSWER_REASONS)[number];
 
 export const isNoAnswerReason = (value: unknown): value is NoAnswerReason => typeof value === 'string' && (NO_ANSWER_REASONS as readonly string[]).includes(value);

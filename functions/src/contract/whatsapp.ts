@@ -211,13 +211,28 @@ export interface Conversation {
   lastAgent: { _id: string; name: string; description: string; objective: string; priority: number } | null;
   createdAt: string;
   lastMessageAt: string;
-  /** The customer's last message: the 24-hour window is counted from it. */
+  /**
+   * When the customer last wrote, as Meta stamps the message (issue 29: not when its delivery
+   * reached us; never later than it was stored): the 24-hour window is counted from it.
+   */
   lastInboundAt: string | null;
   closedAt: string | null;
   escalatedAt: string | null;
   messageCount: number;
   /** Customer messages that got no answer (the model was unavailable, issue 34), waiting for "Answer waiting messages"; null when none. */
   noAnswer?: ConversationNoAnswer | null;
+}
+
+/**
+ * POST /api/conversations/{id}/resume-ai data (issue 29): the conversation, and the customer's
+ * messages a person left unanswered (those after the last reply) — the AI answers them now,
+ * once, unless the 24-hour window has closed or the conversation is closed.
+ */
+export interface ResumeAiResult extends Conversation {
+  /** The customer's messages after the last reply when it was returned (0: none). */
+  leftUnanswered: number;
+  /** Whether the AI is answering them now (false: none, already being answered, the window closed, or closed). */
+  answering: boolean;
 }
 
 export interface ConversationStats {

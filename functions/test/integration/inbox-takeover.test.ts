@@ -10,7 +10,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../src/contract/api-keys.js';
 import { INBOX_DEFAULTS, inboxMessages, type InboxSettings } from '../../src/contract/inbox.js';
-import type { Conversation, ConversationDetail, ConversationMessage, ConversationOverview } from '../../src/contract/whatsapp.js';
+import type { Conversation, ConversationDetail, ConversationMessage, ConversationOverview, ResumeAiResult } from '../../src/contract/whatsapp.js';
 import { whatsappMessages } from '../../src/contract/whatsapp.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, getItem, provided, tableName, until } from '../support/api.js';
@@ -73,7 +73,7 @@ async function conversationIdOf(s: Setup, customer: WaCustomer): Promise<string>
 
 const detail = (token: string, id: string) => api<ConversationDetail>('GET', `/api/conversations/${id}`, { token });
 const reply = (token: string, id: string, text: string) => api<ConversationMessage>('POST', `/api/conversations/${id}/messages`, { token, body: { text } });
-const resumeAi = (token: string, id: string) => api<Conversation>('POST', `/api/conversations/${id}/resume-ai`, { token });
+const resumeAi = (token: string, id: string) => api<ResumeAiResult>('POST', `/api/conversations/${id}/resume-ai`, { token });
 const listAll = (token: string, query = '') => api<Conversation[]>('GET', `/api/conversations${query}`, { token });
 const overview = (token: string, query = '') => api<ConversationOverview>('GET', `/api/conversations/overview${query}`, { token });
 const putSettings = (token: string, body: unknown) => api<InboxSettings>('PUT', '/api/inbox-settings', { token, body });
@@ -119,9 +119,11 @@ describe('a person takes over: the AI never talks over them', () => {
     const resumed = await resumeAi(s.token, id);
     expect(resumed.status).toBe(200);
     expect(resumed.body.message).toBe(whatsappMessages.aiResumed);
-    expect(resumed.body.data).toMatchObject({ answeredBy: 'ai', humanSince: null, aiResumesAt: null, status: 'active' });
+    // Issue 29: the message the person left unanswered is the AI's now.
+    expect(resumed.body.data).toMatchObject({ answeredBy: 'ai', humanSince: null, aiResumesAt: null, status: 'active', leftUnanswered: 1, answering: true });
+    expect((await sendsReach(s, 3)).at(-1)?.text).toBe('Echo: ¿Y el domingo?');
     await customerWrites(s, lucia, '¿Hay aparcamiento?');
-    expect((await sendsReach(s, 3)).at(-1)?.text).toBe('Echo: ¿Hay aparcamiento?');
+    expect((await sendsReach(s, 4)).at(-1)?.text).toBe('Echo: ¿Hay aparcamiento?');
   });
 
   it('drops the agent’s answer when a person replies while the model is still writing', async () => {
@@ -235,9 +237,10 @@ describe('a person takes over: the AI never talks over them', () => {
     expect((await sends(s)).map((x) => x.text)).toEqual(['Le paso con una persona.']);
 
     const resumed = await resumeAi(s.token, id);
-    expect(resumed.body.data).toMatchObject({ status: 'active', answeredBy: 'ai' });
+    expect(resumed.body.data).toMatchObject({ status: 'active', answeredBy: 'ai', leftUnanswered: 1, answering: true });
+    expect((await sendsReach(s, 2)).at(-1)?.text).toBe('Echo: ¿Hola?');
     await customerWrites(s, pablo, 'Vale, gracias');
-    expect((await sendsReach(s, 2)).at(-1)?.text).toBe('Echo: Vale, gracias');
+    expect((await sendsReach(s, 3)).at(-1)?.text).toBe('Echo: Vale, gracias');
   });
 
   it('an owner’s escalation from the board pauses the AI', async () => {

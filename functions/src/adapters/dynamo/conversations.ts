@@ -181,13 +181,8 @@ export class DynamoConversationRepository implements ConversationRepository {
 
   async touch(userId: string, id: string, a: ConversationActivity): Promise<StoredConversation | null> {
     if (!ID_RE.test(id)) return null;
-    const names: Record<string, string> = {};
-    const values: Item = { ':n': a.messageCountDelta, ':at': a.lastMessageAt, ':now': new Date().toISOString() };
+    const values: Item = { ':n': a.messageCountDelta, ':now': new Date().toISOString() };
     const sets = ['updatedAt = :now'];
-    if (a.lastInboundAt) {
-      sets.push('lastInboundAt = :in');
-      values[':in'] = a.lastInboundAt;
-    }
     if (a.customerName) {
       sets.push('customerName = :cname');
       values[':cname'] = a.customerName;
@@ -212,36 +207,37 @@ export class DynamoConversationRepository implements ConversationRepository {
       'gsi1sk = :g1sk',
       ...(a.lastAgent ? ['lastAgent = :la'] : []),
     ];
-    const latestValues: Item = { ':lm': a.lastMessage, ':g1sk': `${a.lastMessageAt}#${id}`, ...(a.lastAgent ? { ':la': a.lastAgent } : {}) };
-    const newest = await unlessConditionFails(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: convSk(id) },
-          UpdateExpression: `SET ${[...sets, ...latest].join(', ')} ADD ${adds.join(', ')}`,
-          // Only a newer message becomes the last one (workers may finish out of order).
-          ConditionExpression: 'attribute_exists(pk) AND lastMessageAt <= :at',
-          ExpressionAttributeNames: Object.keys(names).length ? names : undefined,
-          ExpressionAttributeValues: { ...values, ...latestValues },
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
-    if (newest) return newest.Attributes ? toConversation(newest.Attributes) : null;
-    // An older message: count it (and the inbound time if it is later) without moving lastMessage.
-    const older = await unlessConditionFails(
-      this.db.send(
-        new UpdateCommand({
-          TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: convSk(id) },
-          UpdateExpression: `SET ${sets.filter((s) => !s.startsWith('lastInboundAt')).join(', ')} ADD ${adds.join(', ')}`,
-          ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeValues: Object.fromEntries(Object.entries(values).filter(([k]) => k !== ':in' && k !== ':at')),
-          ReturnValues: 'ALL_NEW',
-        }),
-      ),
-    );
-    return older?.Attributes ? toConversation(older.Attributes) : null;
+    const latestValues: Item = { ':at': a.lastMessageAt, ':lm': a.lastMessage, ':g1sk': `${a.lastMessageAt}#${id}`, ...(a.lastAgent ? { ':la': a.lastAgent } : {}) };
+    // The 24-hour window's start only moves forward (issue 29): a late redelivery of an old message
+    // must not pull it back (lastInboundAt is stored null until the customer's first message).
+    const inbound = a.lastInboundAt
+      ? { set: 'lastInboundAt = :in', values: { ':in': a.lastInboundAt, ':nul': 'NULL' }, forward: '(attribute_not_exists(lastInboundAt) OR attribute_type(lastInboundAt, :nul) OR lastInboundAt <= :in)' }
+      : null;
+    // Only a newer message becomes the last one (workers may finish out of order); the first write
+    // that holds is the only one made (the counts move once). Usually the first.
+    const attempts = [
+      ...(inbound ? [{ latest: true, inbound: true }] : []),
+      { latest: true, inbound: false },
+      ...(inbound ? [{ latest: false, inbound: true }] : []),
+      { latest: false, inbound: false },
+    ];
+    for (const attempt of attempts) {
+      const withInbound = attempt.inbound && inbound;
+      const written = await unlessConditionFails(
+        this.db.send(
+          new UpdateCommand({
+            TableName: this.tableName,
+            Key: { pk: userPk(userId), sk: convSk(id) },
+            UpdateExpression: `SET ${[...sets, ...(withInbound ? [withInbound.set] : []), ...(attempt.latest ? latest : [])].join(', ')} ADD ${adds.join(', ')}`,
+            ConditionExpression: ['attribute_exists(pk)', ...(attempt.latest ? ['lastMessageAt <= :at'] : []), ...(withInbound ? [withInbound.forward] : [])].join(' AND '),
+            ExpressionAttributeValues: { ...values, ...(attempt.latest ? latestValues : {}), ...(withInbound ? withInbound.values : {}) },
+            ReturnValues: 'ALL_NEW',
+          }),
+        ),
+      );
+      if (written) return written.Attributes ? toConversation(written.Attributes) : null;
+    }
+    return null;
   }
 
   async update(userId: string, id: string, patch: ConversationPatch, now: string, expectedStatus?: ConversationStatus): Promise<StoredConversation | null> {

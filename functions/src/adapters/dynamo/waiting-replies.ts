@@ -52,11 +52,30 @@ export class DynamoWaitingReplies implements WaitingReplyStore, ProviderIncident
   }
 
   async markWaiting(userId: string, message: StoredMessage, marker: NoAnswerMarker): Promise<void> {
+    await this.mark(userId, message, marker, false);
+  }
+
+  markLeft(userId: string, message: StoredMessage, marker: NoAnswerMarker): Promise<boolean> {
+    return this.mark(userId, message, marker, true);
+  }
+
+  /** `fromHandled`: only while the wamid is handled (false when it is not, nothing written). */
+  private async mark(userId: string, message: StoredMessage, marker: NoAnswerMarker, fromHandled: boolean): Promise<boolean> {
     const conversation = { pk: userPk(userId), sk: convSk(message.conversationId) };
+    const wamid: TransactItem = {
+      Update: {
+        TableName: this.tableName,
+        Key: { pk: userPk(userId), sk: wamidSk(message.waMessageId) },
+        UpdateExpression: 'SET #st = :waiting REMOVE #owner, leaseUntil',
+        ConditionExpression: fromHandled ? 'attribute_exists(pk) AND #st = :handled' : 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#st': 'state', '#owner': 'owner' },
+        ExpressionAttributeValues: { ':waiting': 'waiting', ...(fromHandled ? { ':handled': 'handled' } : {}) },
+      },
+    };
     try {
       await transactWrite(this.db, [
         this.update(this.messageKey(userId, message.id), 'SET noAnswer = :m', { ':m': marker }),
-        this.update({ pk: userPk(userId), sk: wamidSk(message.waMessageId) }, 'SET #st = :waiting REMOVE #owner, leaseUntil', { ':waiting': 'waiting' }, { '#st': 'state', '#owner': 'owner' }),
+        wamid,
         this.update(conversation, 'SET noAnswerReason = :r, noAnswerAt = :at ADD noAnswerIds :ids', { ':r': marker.reason, ':at': marker.at, ':ids': new Set([message.id]) }),
         {
           Update: {
@@ -67,9 +86,12 @@ export class DynamoWaitingReplies implements WaitingReplyStore, ProviderIncident
           },
         },
       ]);
+      return true;
     } catch (error) {
       // The conversation (with its messages) was deleted meanwhile: nothing waits any more.
-      if (conditionFailedAt(error, 0) || conditionFailedAt(error, 2)) return;
+      if (conditionFailedAt(error, 0) || conditionFailedAt(error, 2)) return false;
+      // Already waiting or being answered (markLeft): handed to the agent before.
+      if (fromHandled && conditionFailedAt(error, 1)) return false;
       throw error;
     }
   }

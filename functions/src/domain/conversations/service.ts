@@ -25,6 +25,7 @@ import {
   type MessagePagination,
   type MessageStats,
   type MessageStatus,
+  type ResumeAiResult,
   type TimeFilter,
 } from '../../contract/whatsapp.js';
 import {
@@ -39,6 +40,7 @@ import { isIntegrationHealthReason } from '../../contract/integration-health.js'
 import { distinct, emptyContactNames, type ContactName, type ContactNames } from '../contacts/names.js';
 import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { takeoverView } from './takeover.js';
+import type { LeftUnanswered } from './waiting.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type {
   AssigneeFilter,
@@ -70,8 +72,11 @@ export interface ConversationServiceDeps {
   onError?: (message: string, error: unknown) => void;
   /** The owner's alert when a conversation is escalated (issue 17); never throws. Absent = no alert. */
   alerts?: EscalationAlerts;
-  /** How many conversations have messages waiting for an answer (issue 34, waiting.ts); absent = 0. */
-  waiting?: { count(userId: string): Promise<number> };
+  /**
+   * How many conversations have messages waiting for an answer (issue 34, waiting.ts; absent = 0),
+   * and "Return to AI"'s hand-over of what a person left unanswered (issue 29; absent = none).
+   */
+  waiting?: { count(userId: string): Promise<number>; answerLeft?(userId: string, conversation: StoredConversation): Promise<LeftUnanswered> };
 }
 
 /** Cards per board column (the board shows the newest activity first). */
@@ -434,15 +439,19 @@ export function createConversationService(deps: ConversationServiceDeps) {
 
     /**
      * "Return to AI": the agent answers the conversation again (an escalated one becomes active);
-     * humanAt stays as when a person last acted.
+     * humanAt stays as when a person last acted. What the customer wrote after the last reply is
+     * handed to the agent now (issue 29, waiting.ts answerLeft), and counted for the owner.
      */
-    async resumeAi(userId: string, id: string): Promise<Conversation> {
+    async resumeAi(userId: string, id: string): Promise<ResumeAiResult> {
       for (let attempt = 0; ; attempt++) {
         const current = await loadConversation(userId, id);
         const patch: ConversationPatch = { aiPaused: false };
         if (current.status === 'requires_human') patch.status = 'active';
         const updated = await deps.conversations.update(userId, id, patch, now().toISOString(), current.status);
-        if (updated) return namedOne(userId, updated);
+        if (updated) {
+          const left = deps.waiting?.answerLeft ? await deps.waiting.answerLeft(userId, updated) : { leftUnanswered: 0, answering: false };
+          return { ...(await namedOne(userId, updated)), ...left };
+        }
         if (attempt >= 2) throw new NotFoundError(whatsappMessages.conversationNotFound);
       }
     },

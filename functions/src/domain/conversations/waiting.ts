@@ -27,7 +27,7 @@ import { whatsappMessages } from '../../contract/whatsapp-messages.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type { LastingReason } from '../retry.js';
-import type { ConversationRepository, InboxSettingsRepository, StoredConversation, StoredMessage } from './ports.js';
+import type { ConversationRepository, InboxSettingsRepository, MessageRepository, StoredConversation, StoredMessage } from './ports.js';
 import { insideWindow } from './service.js';
 import { takeoverView } from './takeover.js';
 
@@ -42,6 +42,12 @@ export interface WaitingReplyStore {
    * the conversation on the account's list. Idempotent; nothing when the conversation is gone.
    */
   markWaiting(userId: string, message: StoredMessage, marker: NoAnswerMarker): Promise<void>;
+  /**
+   * markWaiting for a message a person left unanswered (issue 29), only while its wamid is
+   * `handled`: false when it already waits or is being answered (a second "Return to AI"), so it
+   * is handed to the agent once. False too when the message or its conversation is gone.
+   */
+  markLeft(userId: string, message: StoredMessage, marker: NoAnswerMarker): Promise<boolean>;
   /** Takes the answer of a waiting message: its wamid from waiting (or this owner's, or an expired claim) to replying. */
   claimWaiting(userId: string, waMessageId: string, owner: string, now: number, leaseMs: number): Promise<boolean>;
   /**
@@ -140,7 +146,9 @@ export type NoAnswer = ReturnType<typeof createNoAnswer>;
 
 export interface WaitingAnswersDeps {
   conversations: Pick<ConversationRepository, 'get' | 'getMany'>;
-  store: Pick<WaitingReplyStore, 'waitingConversations' | 'forgetConversation'>;
+  /** The conversation's last messages (what a person left unanswered, issue 29). */
+  messages: Pick<MessageRepository, 'recent'>;
+  store: Pick<WaitingReplyStore, 'waitingConversations' | 'forgetConversation' | 'markLeft'>;
   queue: WaitingAnswerQueue;
   /** The idle hours after which the AI takes a conversation back (issue 17); INBOX_DEFAULTS when absent. */
   inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
@@ -153,6 +161,25 @@ export interface AnswerWaitingOutcome {
 }
 
 const waitingCount = (c: StoredConversation) => c.noAnswerIds?.size ?? 0;
+
+/** How far back "Return to AI" looks for the customer's unanswered messages. */
+export const LEFT_LOOKBACK = 50;
+
+/**
+ * The customer's messages after the last reply (issue 29), oldest first: what nobody answered. A
+ * failed send is no reply (the customer never got it); a reaction is not a message to answer.
+ */
+export function leftUnansweredOf(messages: readonly StoredMessage[]): StoredMessage[] {
+  let from = messages.length;
+  while (from > 0 && !(messages[from - 1]!.fromMe && messages[from - 1]!.status !== 'failed')) from--;
+  return messages.slice(from).filter((m) => !m.fromMe && m.type !== 'reaction');
+}
+
+/** What "Return to AI" found left unanswered (ResumeAiResult's fields). */
+export interface LeftUnanswered {
+  leftUnanswered: number;
+  answering: boolean;
+}
 
 export function createWaitingAnswers(deps: WaitingAnswersDeps) {
   const now = deps.now ?? (() => new Date());
@@ -202,6 +229,26 @@ export function createWaitingAnswers(deps: WaitingAnswersDeps) {
         message: ready.length > 0 ? noAnswerMessages.answering : noAnswerMessages.nothingWaiting,
         data: { queued: ready.length, messages, skipped: waiting.length - ready.length },
       };
+    },
+
+    /**
+     * "Return to AI" (issue 29): the customer's messages a person left unanswered during the pause
+     * are handed to the agent through the whatsapp-inbound queue, as "Answer waiting messages"
+     * does: the last one is marked waiting ('taken_over'; the agent reads the ones before it as
+     * the conversation, so one answer covers them) and the job answers it. Once: the mark only
+     * holds on a handled message, so a second press (or a second job) hands nothing over, and a
+     * message the agent cannot answer then keeps its marker in front of the owner. Not handed
+     * over when the conversation is closed or its 24-hour window has closed: only counted.
+     */
+    async answerLeft(userId: string, conversation: StoredConversation): Promise<LeftUnanswered> {
+      const left = leftUnansweredOf(await deps.messages.recent(userId, conversation.id, LEFT_LOOKBACK));
+      const last = left.at(-1);
+      if (!last) return { leftUnanswered: 0, answering: false };
+      const at = now();
+      const open = conversation.status !== 'closed' && conversation.status !== 'archived' && insideWindow(conversation.lastInboundAt, at);
+      const answering = open && last.waMessageId !== '' && (await deps.store.markLeft(userId, last, { reason: 'taken_over', at: at.toISOString() }));
+      if (answering) await deps.queue.answerWaiting(userId, [conversation.id]);
+      return { leftUnanswered: left.length, answering };
     },
 
     /** How many conversations wait (the board's banner). */

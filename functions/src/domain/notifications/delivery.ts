@@ -87,6 +87,7 @@ const noAnswerWords = catalogue<Readonly<Record<NoAnswerReason, string>>>(
     not_found: 'The AI model was not found, so the agent sent no answer. Choose another model in Integrations, then answer the waiting messages from Conversations.',
     invalid_request: 'The AI model refused the request, so the agent sent no answer. Answer the waiting messages from Conversations.',
     whatsapp_unavailable: "WhatsApp was unavailable, so the agent's replies were not sent. When it is back, answer the waiting messages from Conversations to send them.",
+    taken_over: 'A customer wrote while a person was answering and got no reply. Answer the waiting messages from Conversations.',
   },
   {
     unavailable: 'No se pudo contactar con el modelo de IA, así que el agente no envió respuesta. Cuando vuelva, responde los mensajes pendientes desde Conversaciones.',
@@ -95,6 +96,7 @@ const noAnswerWords = catalogue<Readonly<Record<NoAnswerReason, string>>>(
     not_found: 'No se encontró el modelo de IA, así que el agente no envió respuesta. Elige otro modelo en Integraciones y responde los mensajes pendientes desde Conversaciones.',
     invalid_request: 'El modelo de IA rechazó la petición, así que el agente no envió respuesta. Responde los mensajes pendientes desde Conversaciones.',
     whatsapp_unavailable: 'WhatsApp no estaba disponible, así que las respuestas del agente no se enviaron. Cuando vuelva, responde los mensajes pendientes desde Conversaciones para enviarlas.',
+    taken_over: 'Un cliente escribió mientras atendía una persona y no recibió respuesta. Responde los mensajes pendientes desde Conversaciones.',
   },
 );
 

@@ -39,6 +39,7 @@ import {
   type StoredConversation,
   type StoredMessage,
 } from '../conversations/ports.js';
+import { insideWindow } from '../conversations/service.js';
 import { aiPausedAt, humanSinceOf } from '../conversations/takeover.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
@@ -49,6 +50,7 @@ import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
+import { customerWroteAt } from './store-inbound.js';
 import { sendFailureOf } from './graph-errors.js';
 import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
 
@@ -96,10 +98,12 @@ export interface AgentReplyDeps {
 
 /**
  * human_answering: a person took the conversation over (takeover.ts): the message is stored, the
- * AI stays quiet. waiting: the model could not answer (issue 34): the message keeps a "no answer
+ * AI stays quiet. window_closed: the customer last wrote more than 24 hours ago as Meta stamped it
+ * (a late redelivery, issue 29): Meta would refuse a free-form reply, so none is written; the
+ * owner's way is a template. waiting: the model could not answer (issue 34): the message keeps a "no answer
  * sent" marker and waits for the answer action (conversations/waiting.ts).
  */
-export type ReplyOutcome = 'not_active' | 'human_answering' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'waiting';
+export type ReplyOutcome = 'not_active' | 'human_answering' | 'window_closed' | 'no_agent' | 'not_connected' | 'limit' | 'replied' | 'send_failed' | 'waiting';
 
 export interface AnswerOptions {
   /**
@@ -331,6 +335,10 @@ export function createAgentReply(deps: AgentReplyDeps) {
           conversation.status,
         );
       }
+      // Meta refuses a free-form reply once the customer's last message is 24 hours old (as Meta
+      // stamped it: a late redelivery is not a new message): no model call, no plan message.
+      const wrote = [conversation.lastInboundAt, customerWroteAt(message.timestamp, now())].filter((t): t is string => !!t).sort().at(-1) ?? null;
+      if (!insideWindow(wrote, new Date(now()))) return 'window_closed';
       // Everything the reply needs, read at once; the plan's message is reserved alongside (given
       // back below when no reply is due).
       const [agents, connection, whatsapp, history, reservation] = await Promise.all([

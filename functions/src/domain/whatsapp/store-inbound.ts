@@ -40,6 +40,12 @@ export type StoredInbound =
       recorded: Promise<unknown>;
     };
 
+/** When the customer wrote (Meta's timestamp, ISO) as the window counts it: no later than `now` (epoch ms). */
+export function customerWroteAt(timestamp: string, now: number): string {
+  const at = Date.parse(timestamp);
+  return new Date(Number.isFinite(at) ? Math.min(at, now) : now).toISOString();
+}
+
 export function createInboundStore(deps: InboundStoreDeps) {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
@@ -110,7 +116,9 @@ export function createInboundStore(deps: InboundStoreDeps) {
         .touch(userId, conversation.id, {
           lastMessage: lastMessageOf(message),
           lastMessageAt: message.createdAt,
-          lastInboundAt: message.createdAt,
+          // The 24-hour window counts from when the customer wrote as Meta stamps it, not from when
+          // the delivery reached us (a late redelivery); never from the future (clock skew).
+          lastInboundAt: customerWroteAt(message.timestamp, storedAt),
           messageCountDelta: stored.isNew ? 1 : 0,
           // Unread until the owner opens it (one atomic ADD with the activity; a redelivery adds nothing).
           ...(stored.isNew ? { unreadDelta: 1 } : {}),

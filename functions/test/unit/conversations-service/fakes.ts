@@ -89,7 +89,7 @@ export class MemoryConversations implements Partial<ConversationRepository> {
     if (!c) return null;
     c.lastMessage = activity.lastMessage;
     c.lastMessageAt = activity.lastMessageAt;
-    if (activity.lastInboundAt) c.lastInboundAt = activity.lastInboundAt;
+    if (activity.lastInboundAt && (!c.lastInboundAt || c.lastInboundAt <= activity.lastInboundAt)) c.lastInboundAt = activity.lastInboundAt;
     c.messageCount += activity.messageCountDelta;
     return structuredClone(c);
   }

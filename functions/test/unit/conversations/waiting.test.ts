@@ -8,7 +8,13 @@ import type { NoAnswerMarker, NoAnswerReason } from '../../../src/contract/no-an
 import { noAnswerMessages } from '../../../src/contract/no-answer.js';
 import { whatsappMessages } from '../../../src/contract/whatsapp.js';
 import type { StoredConversation, StoredMessage } from '../../../src/domain/conversations/ports.js';
-import { CLOSED_INCIDENT_MEMORY_MS, createNoAnswer, createWaitingAnswers, type ProviderIncidentStore } from '../../../src/domain/conversations/waiting.js';
+import {
+  CLOSED_INCIDENT_MEMORY_MS,
+  createNoAnswer,
+  createWaitingAnswers,
+  leftUnansweredOf,
+  type ProviderIncidentStore,
+} from '../../../src/domain/conversations/waiting.js';
 import { ConflictError, NotFoundError } from '../../../src/domain/errors.js';
 import { alertTexts } from '../../../src/domain/notifications/delivery.js';
 import type { EscalationAlert, StoredNotification } from '../../../src/domain/notifications/ports.js';
@@ -116,20 +122,27 @@ describe('no answer: the owner told once per incident', () => {
 });
 
 describe('answer waiting messages', () => {
-  function setup(conversations: StoredConversation[], listed = conversations.map((c) => c.id)) {
+  function setup(conversations: StoredConversation[], listed = conversations.map((c) => c.id), recent: StoredMessage[] = []) {
     const queued: string[][] = [];
     const forgotten: string[] = [];
+    /** Messages markLeft handed over (it holds once per message, as the wamid's handled → waiting does). */
+    const left = new Map<string, NoAnswerMarker>();
     const byId = new Map(conversations.map((c) => [c.id, c]));
     const answers = createWaitingAnswers({
       conversations: {
         get: async (_u, id) => byId.get(id) ?? null,
         getMany: async (_u, ids) => ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
       },
-      store: { waitingConversations: async () => listed, forgetConversation: async (_u, id) => void forgotten.push(id) },
+      messages: { recent: async (_u, id, limit) => recent.filter((m) => m.conversationId === id).slice(-limit) },
+      store: {
+        waitingConversations: async () => listed,
+        forgetConversation: async (_u, id) => void forgotten.push(id),
+        markLeft: async (_u, m, marker) => !left.has(m.id) && !!left.set(m.id, marker),
+      },
       queue: { answerWaiting: async (_u, ids) => void queued.push([...ids]) },
       now: () => NOW,
     });
-    return { answers, queued, forgotten };
+    return { answers, queued, forgotten, left };
   }
   const waiting = (over: Partial<StoredConversation> = {}, n = 1) =>
     conversation({ noAnswerIds: new Set(Array.from({ length: n }, (_, i) => `m${i}`)), noAnswerReason: 'unavailable', noAnswerAt: hoursAgo(1), ...over });
@@ -169,5 +182,46 @@ describe('answer waiting messages', () => {
     expect(queued).toEqual([[a.id, b.id]]);
     expect(forgotten.sort()).toEqual([answered.id, 'GONE'].sort());
     expect(await answers.count('u1')).toBe(3);
+  });
+
+  describe('Return to AI: what a person left unanswered (issue 29)', () => {
+    const conv = conversation();
+    const at = (h: number) => ({ createdAt: hoursAgo(h), timestamp: hoursAgo(h) });
+    const customer = (body: string, h: number, over: Partial<StoredMessage> = {}) => message(conv, { body, ...at(h), ...over });
+    const reply = (body: string, h: number, over: Partial<StoredMessage> = {}) => message(conv, { body, fromMe: true, status: 'sent', sentBy: 'human', ...at(h), ...over });
+
+    it('the customer’s messages after the last reply; a failed send is no reply, a reaction no message', () => {
+      const hola = customer('Hola', 5);
+      const marta = reply('Soy Marta', 4);
+      const cita = customer('Quería una cita', 3);
+      const emoji = customer('👍', 2.5, { type: 'reaction' });
+      const failed = reply('Te llamo', 2, { status: 'failed' });
+      const manana = customer('¿Mañana?', 1);
+      expect(leftUnansweredOf([hola, marta, cita, emoji, failed, manana]).map((m) => m.body)).toEqual(['Quería una cita', '¿Mañana?']);
+      expect(leftUnansweredOf([hola, marta])).toEqual([]);
+      expect(leftUnansweredOf([hola])).toEqual([hola]);
+      expect(leftUnansweredOf([])).toEqual([]);
+    });
+
+    it('hands the last one to the agent once (one job); counts without handing over when closed or out of the window', async () => {
+      const recent = [customer('Hola', 5), reply('Soy Marta', 4), customer('Quería una cita', 2), customer('¿Mañana a las 5?', 1)];
+      const { answers, queued, left } = setup([conv], [], recent);
+      expect(await answers.answerLeft('u1', conv)).toEqual({ leftUnanswered: 2, answering: true });
+      expect([...left]).toEqual([[recent[3]!.id, { reason: 'taken_over', at: NOW.toISOString() }]]);
+      expect(queued).toEqual([[conv.id]]);
+      // A second press: already handed over.
+      expect(await answers.answerLeft('u1', conv)).toEqual({ leftUnanswered: 2, answering: false });
+      expect(queued).toEqual([[conv.id]]);
+
+      for (const over of [{ lastInboundAt: hoursAgo(25) }, { status: 'closed' as const, closedAt: hoursAgo(1) }]) {
+        const other = conversation(over);
+        const mine = [message(other, { body: 'Hola', ...at(26) })];
+        const s = setup([other], [], mine);
+        expect(await s.answers.answerLeft('u1', other)).toEqual({ leftUnanswered: 1, answering: false });
+        expect(s.queued).toEqual([]);
+      }
+      const answered = setup([conv], [], [customer('Hola', 2), reply('Hola', 1)]);
+      expect(await answered.answers.answerLeft('u1', conv)).toEqual({ leftUnanswered: 0, answering: false });
+    });
   });
 });

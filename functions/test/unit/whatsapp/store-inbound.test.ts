@@ -14,7 +14,7 @@ import type {
 } from '../../../src/domain/conversations/ports.js';
 import { applyStatus } from '../../../src/domain/whatsapp/apply-status.js';
 import type { ParsedChange, ParsedInboundMessage } from '../../../src/domain/whatsapp/parse-delivery.js';
-import { createInboundStore } from '../../../src/domain/whatsapp/store-inbound.js';
+import { createInboundStore, customerWroteAt } from '../../../src/domain/whatsapp/store-inbound.js';
 import { conversation, message } from '../conversations-service/fakes.js';
 
 const CHANGE: ParsedChange = { phoneNumberId: '1055', displayPhoneNumber: '1 555-0100', messages: [], statuses: [] };
@@ -71,8 +71,16 @@ describe('store inbound', () => {
       body: 'Hola',
     });
     expect(claims).toEqual([]);
-    expect(touches).toMatchObject([{ messageCountDelta: 1, customerName: 'Lucía', lastInboundAt: '2026-03-18T12:00:00.000Z' }]);
+    // The 24-hour window starts when the customer wrote as Meta stamped it, not when it was stored (issue 29).
+    expect(touches).toMatchObject([{ messageCountDelta: 1, customerName: 'Lucía', lastInboundAt: '2026-03-18T11:59:00.000Z' }]);
     expect(links).toEqual(['contact-1']);
+  });
+
+  it('the window’s start: Meta’s time, never later than now (a clock ahead), now when Meta sent none readable', () => {
+    const now = Date.parse('2026-03-18T12:00:00.000Z');
+    expect(customerWroteAt('2026-03-17T06:00:00.000Z', now)).toBe('2026-03-17T06:00:00.000Z');
+    expect(customerWroteAt('2026-03-18T17:00:00.000Z', now)).toBe('2026-03-18T12:00:00.000Z');
+    expect(customerWroteAt('', now)).toBe('2026-03-18T12:00:00.000Z');
   });
 
   it('Meta’s redelivery of an answered message is a duplicate: nothing claimed, nothing counted', async () => {
