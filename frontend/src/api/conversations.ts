@@ -11,6 +11,7 @@ import type {
   ConversationMessage,
   ConversationOverview,
   ConversationStatus,
+  ResumeAiResult,
 } from '@agentdesk/functions/contract';
 import { request, requestData } from './client';
 
@@ -51,8 +52,15 @@ export const conversationsApi = {
   escalate: async (id: string, reason: string) =>
     conversationOf((await request<unknown>(`${path(id)}/escalate`, { method: 'POST', body: { reason } })).data),
   remove: (id: string) => request(path(id), { method: 'DELETE' }),
-  /** "Return to AI" (issue 17): the agent answers the conversation again. */
-  resumeAi: async (id: string) => conversationOf((await request<unknown>(`${path(id)}/resume-ai`, { method: 'POST' })).data),
+  /**
+   * "Return to AI" (issue 17): the agent answers the conversation again; `left` says how many of
+   * the customer's messages nobody answered and whether the AI answers them now (issue 29).
+   */
+  resumeAi: async (id: string) => {
+    const data = (await request<unknown>(`${path(id)}/resume-ai`, { method: 'POST' })).data;
+    const result = (data ?? {}) as Partial<ResumeAiResult>;
+    return { conversation: conversationOf(data), left: { count: result.leftUnanswered ?? 0, answering: result.answering === true } };
+  },
   /** A person's reply as the business; the server refuses it outside the 24-hour window. */
   reply: async (id: string, text: string) =>
     (await request<ConversationMessage>(`${path(id)}/messages`, { method: 'POST', body: { text } })).data,

@@ -66,7 +66,7 @@ export function useResumeAi(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => conversationsApi.resumeAi(id),
-    onSuccess: (conversation) => afterChange(queryClient, id, conversation),
+    onSuccess: ({ conversation }) => afterChange(queryClient, id, conversation),
   });
 }
 

@@ -13,6 +13,7 @@ import type { Conversation } from '@agentdesk/functions/contract';
 import { errorMessage } from '../../../i18n';
 import { useCurrentUser } from '../../../shared/session';
 import { useToast } from '../../../shared/useToast';
+import { windowOpen } from '../format';
 import { useResumeAi, useUpdateConversation } from '../queries';
 import { useDateTime } from '../useNow';
 import { AnsweredByChip } from './AnsweredByChip';
@@ -28,7 +29,13 @@ export function TakeoverBar({ conversation, compact = false }: { conversation: C
 
   const onResume = () =>
     resume.mutate(undefined, {
-      onSuccess: () => toast.success(t('inbox.header.returned')),
+      // What the customer wrote while a person answered (issue 29): the AI answers it now, or the
+      // 24-hour window has closed and only a template can reach them.
+      onSuccess: ({ left }) => {
+        if (left.answering) toast.success(t('inbox.header.answeringLeft', { count: left.count }));
+        else if (left.count > 0 && !windowOpen(conversation.lastInboundAt, Date.now())) toast.info(t('inbox.header.leftWindowClosed', { count: left.count }));
+        else toast.success(t('inbox.header.returned'));
+      },
       onError: (err) => toast.error(errorMessage(err, t('inbox.header.returnFailed'))),
     });
 

@@ -98,7 +98,7 @@ export function NoAnswerBar({ conversation }: { conversation: Conversation }) {
   return (
     <Alert severity="warning" sx={{ mb: 2 }} data-testid="conversation-no-answer-bar" action={<AnswerButton id={conversation._id} />}>
       <AlertTitle>{text(waiting)}</AlertTitle>
-      {t('noAnswer.card', { count: waiting.count })}. {t('noAnswer.modalHint')}
+      {t('noAnswer.card', { count: waiting.count })}. {t(waiting.reason === 'taken_over' ? 'noAnswer.modalHintTakenOver' : 'noAnswer.modalHint')}
     </Alert>
   );
 }
