@@ -49,8 +49,10 @@ export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
   };
 
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', height: '100%' }}>
-      <Box component="nav" aria-label={t('nav.label')} sx={{ flex: 1, overflowY: 'auto', px: 1.5, py: 1 }}>
+    // Below the drawer's toolbar: the links scroll inside their own box so "Log out" stays in view
+    // whatever the screen's height (issue 29: it was pushed below a 1366×768 screen).
+    <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
+      <Box component="nav" aria-label={t('nav.label')} sx={{ flex: 1, minHeight: 0, overflowY: 'auto', px: 1.5, py: 1 }}>
         <List component="div" disablePadding>
           {navigationFor(user).map((entry) => {
             if (entry.kind === 'link') return renderLink(entry, false);
