@@ -11,6 +11,7 @@ import { AdminAddUserToGroupCommand, CognitoIdentityProviderClient } from '@aws-
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { VoiceSettings } from '@agentdesk/functions/contract';
+import { formatPhone } from '../src/shared/phone.js';
 import { callApi, eventually, login, newPage, pressConnect, subscribedUser, userIdOf, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
@@ -254,9 +255,9 @@ describe('voice settings', () => {
     expect(await row.textContent()).toContain('+34930000199');
     expect(await row.getByRole('button').count()).toBe(0);
 
-    // The customer's panel shows the number.
+    // The customer's panel shows the number, in the app's one phone format (issue 29).
     await customer.goto(`${appUrl}/voice-settings#phone-number`);
-    await eventually(() => customer.getByTestId('phone-assigned-number').textContent()).toBe('+34930000199');
+    await eventually(() => customer.getByTestId('phone-assigned-number').textContent()).toBe(formatPhone('+34930000199'));
     expect(await customer.getByTestId('phone-request-status').textContent()).toBe('Assigned');
   });
 });

@@ -27,6 +27,11 @@ export const integrationKeys = {
   detail: (type: IntegrationType) => ['integrations', type] as const,
 };
 
+/** The number a Twilio Voice integration answers (kept in its settings, or its credentials by older setups); '' when none. */
+export function twilioNumberOf(integration: IntegrationView | null | undefined): string {
+  return [integration?.settings.phoneNumber, integration?.credentials.phoneNumber].find((v): v is string => typeof v === 'string' && v !== '') ?? '';
+}
+
 /** A connection test's answer: the server's message ('Connection successful' or why not). */
 export interface IntegrationTestResult {
   ok: boolean;

@@ -28,7 +28,7 @@ import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
 import type { IntegrationType, IntegrationView } from '@agentdesk/functions/contract';
-import { useIntegrations } from '../../api/integrations';
+import { twilioNumberOf, useIntegrations } from '../../api/integrations';
 import { PageHeader } from '../../shared/PageHeader';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { SectionHeading } from '../../shared/SectionHeading';
@@ -180,7 +180,7 @@ export default function IntegrationsPage() {
   const whatsapp = byType('whatsapp-business');
   const whatsappPhone = textOf(whatsapp?.settings.phoneNumber);
   const twilio = byType('twilio-voice');
-  const twilioPhone = [twilio?.settings.phoneNumber, twilio?.credentials.phoneNumber].find((v): v is string => typeof v === 'string' && v !== '') ?? '';
+  const twilioPhone = twilioNumberOf(twilio);
   const cards: IntegrationCardProps[] = [
     {
       type: 'whatsapp-business',

@@ -2,7 +2,8 @@
  * The phone number request panel (SPEC §2 Voice settings, anchor #phone-number; §4 pending,
  * approved, rejected, assigned; §5 cancel confirmation; §8 texts; §9 up to 96 hours). With no
  * request (or a rejected one) the request button shows with optional notes; a pending request can
- * be cancelled after confirming; an assigned request shows the number.
+ * be cancelled after confirming; an assigned request shows the number. With Twilio Voice connected
+ * (issue 29) the panel shows that number instead and offers no request: calls already reach the agent.
  */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -12,9 +13,11 @@ import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
 import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
+import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import PhoneOutlined from '@mui/icons-material/PhoneOutlined';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router-dom';
 import { VOICE_LIMITS, voiceMessages, type PhoneNumberRequest } from '@agentdesk/functions/contract';
 import { ConfirmDialog } from '../../../shared/ConfirmDialog';
 import { useToast } from '../../../shared/useToast';
@@ -22,6 +25,8 @@ import { serverOr, translateVoiceText } from './messages';
 import { useCancelPhoneRequest, useRequestPhone } from './queries';
 import { formatDate } from '../../../shared/intl';
 import { PHONE_STATUS_COLOR } from '../../../shared/phoneRequestStatus';
+import { formatPhone } from '../../../shared/phone';
+import { twilioNumberOf, useIntegrations } from '../../../api/integrations';
 
 /** Whether a new request may be made: none yet, or the last one was rejected. */
 export function canRequest(phone: PhoneNumberRequest): boolean {
@@ -36,6 +41,8 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
   const [notes, setNotes] = useState('');
   const [confirming, setConfirming] = useState(false);
   const tooLong = notes.trim().length > VOICE_LIMITS.notes;
+  const twilio = useIntegrations().data?.find((i) => i.type === 'twilio-voice');
+  const connected = twilio?.isActive ? twilioNumberOf(twilio) : '';
 
   const onRequest = async () => {
     if (tooLong) return;
@@ -67,7 +74,8 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
           <Typography id="phone-number-title" variant="h6" component="h2" sx={{ flex: 1 }}>
             {t('voiceSettings.sections.phone')}
           </Typography>
-          {status && (
+          {connected && <Chip size="small" color="success" label={t('voiceSettings.phone.connected')} data-testid="phone-connected" />}
+          {status && !connected && (
             <Chip
               size="small"
               color={PHONE_STATUS_COLOR[status]}
@@ -80,9 +88,24 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
         <Typography variant="body2" color="text.secondary">
           {t('voiceSettings.phone.intro')}
         </Typography>
-        <Alert severity="info" sx={{ my: 2 }} data-testid="phone-wait-note">
-          {t('voiceSettings.phone.waitNote')}
-        </Alert>
+        {connected ? (
+          <Stack spacing={0.5} sx={{ my: 2 }}>
+            <Typography variant="body2" color="text.secondary">
+              {t('voiceSettings.phone.connectedNumber')}
+            </Typography>
+            <Typography variant="h5" component="p" data-testid="phone-connected-number" sx={{ fontWeight: 600 }}>
+              {formatPhone(connected)}
+            </Typography>
+            <Typography variant="body2">{t('voiceSettings.phone.connectedNote')}</Typography>
+            <Link component={RouterLink} to="/integrations" variant="body2" sx={{ alignSelf: 'flex-start', py: 0.5 }}>
+              {t('voiceSettings.phone.manageConnected')}
+            </Link>
+          </Stack>
+        ) : (
+          <Alert severity="info" sx={{ my: 2 }} data-testid="phone-wait-note">
+            {t('voiceSettings.phone.waitNote')}
+          </Alert>
+        )}
 
         {status === 'assigned' && phone.number && (
           <Stack spacing={0.5} sx={{ mb: 1 }}>
@@ -90,7 +113,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
               {t('voiceSettings.phone.number')}
             </Typography>
             <Typography variant="h5" component="p" data-testid="phone-assigned-number" sx={{ fontWeight: 600 }}>
-              {phone.number}
+              {formatPhone(phone.number)}
             </Typography>
             {phone.assignedAt && (
               <Typography variant="body2" color="text.secondary">
@@ -124,7 +147,7 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
           </Alert>
         )}
 
-        {canRequest(phone) && (
+        {canRequest(phone) && !connected && (
           <Stack spacing={2}>
             <TextField
               label={t('voiceSettings.phone.notes')}
