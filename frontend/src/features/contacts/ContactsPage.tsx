@@ -8,7 +8,6 @@ import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
@@ -24,9 +23,6 @@ import TableRow from '@mui/material/TableRow';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import DeleteOutline from '@mui/icons-material/DeleteOutline';
-import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
-import FileUploadOutlined from '@mui/icons-material/FileUploadOutlined';
-import PersonAddAltOutlined from '@mui/icons-material/PersonAddAltOutlined';
 import VisibilityOutlined from '@mui/icons-material/VisibilityOutlined';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
@@ -35,7 +31,6 @@ import { CONTACT_FILTER_MAX_SCANNED, CONTACT_SEARCH_MAX_MATCHES } from '@agentde
 import { FullPageSpinner } from '../../shared/FullPageSpinner';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
-import { PremiumGate } from '../../shared/PremiumGate';
 import { AddContactDialog } from './AddContactDialog';
 import { ContactsPagination } from './ContactsPagination';
 import { DeleteContactDialog } from './DeleteContactDialog';
@@ -63,6 +58,7 @@ import { formatDate } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { ClearFiltersButton, FetchingBar, SearchField, SelectFilter } from '../../shared/filters';
 import { PageHeader } from '../../shared/PageHeader';
+import { ContactsHeaderActions } from './ContactsHeaderActions';
 
 const MAX_TAGS_SHOWN = 2;
 
@@ -296,26 +292,13 @@ export default function ContactsPage() {
   return (
     <Box>
       <PageHeader title={t('contacts.title')} subtitle={t('contacts.subtitle')} breakpoint="md">
-        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
-          <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => setExporting(true)}>
-            {t('contacts.exportCsv')}
-          </Button>
-          <PremiumGate tooltip={t('contacts.empty.importTooltip')}>
-            <Button variant="outlined" startIcon={<WhatsApp />} onClick={() => void onImportWhatsApp()} disabled={importWhatsApp.isPending}>
-              {importWhatsApp.isPending ? t('contacts.whatsappImport.importing') : t('contacts.empty.importWhatsApp')}
-            </Button>
-          </PremiumGate>
-          <PremiumGate>
-            <Button variant="outlined" startIcon={<FileUploadOutlined />} onClick={() => setImporting(true)}>
-              {t('contacts.importCsv')}
-            </Button>
-          </PremiumGate>
-          <PremiumGate>
-            <Button variant="contained" startIcon={<PersonAddAltOutlined />} onClick={() => setAdding(true)}>
-              {t('contacts.addContact')}
-            </Button>
-          </PremiumGate>
-        </Stack>
+        <ContactsHeaderActions
+          onExport={() => setExporting(true)}
+          onImportWhatsApp={() => void onImportWhatsApp()}
+          importingWhatsApp={importWhatsApp.isPending}
+          onImportCsv={() => setImporting(true)}
+          onAdd={() => setAdding(true)}
+        />
       </PageHeader>
 
       <StatsRow stats={stats.data} />
