@@ -1,6 +1,7 @@
 import i18next from 'i18next';
 import { describe, expect, it } from 'vitest';
 import { formatCounts, readManyAsOther } from './plurals';
+import { formatNumber } from '../shared/intl';
 
 const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ');
 
@@ -71,5 +72,24 @@ describe('counts in the account locale (issue 29)', () => {
     const i18n = i18next.createInstance();
     await i18n.init({ lng: 'en', resources: {} });
     expect(() => formatCounts(i18n)).toThrow(/alwaysFormat/);
+  });
+});
+
+describe('one way of writing numbers (issue 29)', () => {
+  it('writes a count in a message exactly as the screens write a number (shared/intl formatNumber)', async () => {
+    const i18n = await instance();
+    readManyAsOther(i18n);
+    formatCounts(i18n);
+    for (const language of ['es', 'en']) {
+      await i18n.changeLanguage(language);
+      for (const n of [0, 1, 7, 999, 1000, 9999, 10_000, 123_456, 1_000_000, 2.5]) {
+        const row = language === 'es' ? (n === 1 ? 'fila' : 'filas') : n === 1 ? 'row' : 'rows';
+        expect(i18n.t('rows', { count: n })).toBe(`${formatNumber(language, n)} ${row}`);
+      }
+    }
+    // The choice, written down: Spanish groups from five digits (CLDR's minimumGroupingDigits 2, the RAE's rule).
+    expect(formatNumber('es', 1000)).toBe('1000');
+    expect(formatNumber('es', 10_000)).toBe('10.000');
+    expect(formatNumber('en', 1000)).toBe('1,000');
   });
 });
