@@ -13,6 +13,7 @@ import {
   apiList,
   checkoutLineItemObject,
   checkoutSessionObject,
+  currencyOptionsObject,
   customerObject,
   invoiceObject,
   newId,
@@ -29,7 +30,7 @@ import {
   type StripeEventObject,
   type SubscriptionObject,
 } from './objects.js';
-import type { LocalPrice } from './prices.js';
+import { unitAmountIn, type LocalPrice } from './prices.js';
 
 export const API_VERSION: string = Stripe.API_VERSION;
 
@@ -80,6 +81,8 @@ const invalidParam = (param: string, message: string) =>
 interface StoredCheckout {
   session: CheckoutSessionObject;
   priceId: string;
+  /** The currency the session charges in (absent in states saved before multi-currency prices: the price's default). */
+  currency?: string;
   quantity: number;
   trialPeriodDays: number | null;
   subscriptionMetadata: Metadata;
@@ -168,6 +171,40 @@ export class FakeStripeEngine {
     return price;
   }
 
+  /** GET /v1/prices/:id (currency_options only with expand[]=currency_options). */
+  priceObject(id: string, params: Params) {
+    return this.expand(priceObject(this.price(id), 0), params);
+  }
+
+  /** GET /v1/prices: active recurring prices, filtered by currency (the default one, as Stripe does) and lookup_keys. */
+  listPrices(params: Params) {
+    const currency = str(params, 'currency')?.toLowerCase();
+    const lookupKeys = list(params, 'lookup_keys').filter((k): k is string => typeof k === 'string');
+    const data = this.prices
+      .filter((p) => !currency || p.currency === currency)
+      .filter((p) => lookupKeys.length === 0 || lookupKeys.includes(p.planId))
+      .map((p) => priceObject(p, 0));
+    return this.expand(apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/prices'), params);
+  }
+
+  /**
+   * The price's amount in `currency`, as Stripe picks it from a multi-currency price (its
+   * default currency or a currency option); Stripe's 400 when the price has no such option.
+   */
+  private amountIn(price: LocalPrice, currency: string, param: string): number {
+    const amount = unitAmountIn(price, currency);
+    if (amount === null) {
+      throw invalidParam(param, `The price specified (${price.id}) does not support the currency ${currency}. Add a currency option for ${currency} to the price, or use a price in ${currency}.`);
+    }
+    return amount;
+  }
+
+  /** The subscription's price amount in the subscription's currency. */
+  private subscriptionAmount(subscription: SubscriptionObject): { price: LocalPrice; unitAmount: number } {
+    const price = this.itemPrice(subscription);
+    return { price, unitAmount: this.amountIn(price, String(subscription.currency), 'currency') };
+  }
+
   // -------------------------------------------------------------- events
 
   private emit(
@@ -254,8 +291,12 @@ export class FakeStripeEngine {
     if (trialDays !== undefined && (!Number.isInteger(trialDays) || trialDays < 1 || trialDays > 730)) {
       throw invalidParam('subscription_data[trial_period_days]', 'trial_period_days must be between 1 and 730.');
     }
+    // Stripe picks the currency of a multi-currency price from the customer's location unless the
+    // session names one; the fake has no location, so without `currency` it is the price's default.
+    const currency = (str(params, 'currency') ?? price.currency).toLowerCase();
+    const unitAmount = this.amountIn(price, currency, 'currency');
     const id = newId('cs_test', 58);
-    const amount = trialDays ? 0 : price.unitAmount * quantity;
+    const amount = trialDays ? 0 : unitAmount * quantity;
     const session = checkoutSessionObject({
       id,
       created: this.now(),
@@ -267,12 +308,13 @@ export class FakeStripeEngine {
       cancelUrl: str(params, 'cancel_url') ?? null,
       allowPromotionCodes: bool(params, 'allow_promotion_codes') ?? null,
       amount,
-      currency: price.currency,
+      currency,
       metadata: metadataParam(params) ?? {},
     });
     this.data.checkouts[id] = {
       session,
       priceId: price.id,
+      currency,
       quantity,
       trialPeriodDays: trialDays ?? null,
       subscriptionMetadata: metadataParam(subscriptionData) ?? {},
@@ -291,7 +333,7 @@ export class FakeStripeEngine {
     const price = this.price(priceId);
     const amount = (session.amount_total as number | null) ?? 0;
     return apiList(
-      [checkoutLineItemObject(price, quantity, session.created as number, amount)],
+      [checkoutLineItemObject(price, quantity, session.created as number, amount, String(session.currency))],
       `/v1/checkout/sessions/${id}/line_items`,
     );
   }
@@ -319,6 +361,8 @@ export class FakeStripeEngine {
       ? this.getCustomer(session.customer)
       : this.createCustomer(session.customer_email ? { email: session.customer_email } : {});
     const price = this.price(stored.priceId);
+    const currency = stored.currency ?? price.currency;
+    const unitAmount = this.amountIn(price, currency, 'currency');
     const trialEnd = stored.trialPeriodDays ? now + stored.trialPeriodDays * 86_400 : null;
     const subscriptionId = newId('sub');
     const item = subscriptionItemObject({
@@ -336,7 +380,8 @@ export class FakeStripeEngine {
       customer: customer.id,
       status: trialEnd ? 'trialing' : 'active',
       item,
-      currency: price.currency,
+      // The session's currency: the subscription (and its invoices) stay in it for good.
+      currency,
       created: now,
       trialStart: trialEnd ? now : null,
       trialEnd,
@@ -344,12 +389,12 @@ export class FakeStripeEngine {
     });
     this.data.subscriptions[subscription.id] = subscription;
     const invoice = this.createInvoice(subscription, {
-      amount: trialEnd ? 0 : price.unitAmount * stored.quantity,
+      amount: trialEnd ? 0 : unitAmount * stored.quantity,
       paid: true,
       billingReason: 'subscription_create',
       description: trialEnd
         ? `Trial period for ${price.name}`
-        : `${stored.quantity} × ${price.name} (at ${formatAmount(price.unitAmount, price.currency)} / ${price.interval})`,
+        : `${stored.quantity} × ${price.name} (at ${formatAmount(unitAmount, currency)} / ${price.interval})`,
     });
     subscription.latest_invoice = invoice.id;
 
@@ -473,6 +518,8 @@ export class FakeStripeEngine {
       const priceId = str(entry, 'price');
       if (!priceId) return;
       const price = this.price(priceId, `items[${index}][price]`);
+      // A subscription keeps its currency: the new price must have an option in it.
+      this.amountIn(price, String(subscription.currency), `items[${index}][price]`);
       const itemId = str(entry, 'id');
       const current = itemId ? subscription.items.data.find((i) => i.id === itemId) : subscription.items.data[0];
       if (itemId && !current) throw notFound('subscription_item', itemId, `items[${index}][id]`);
@@ -487,7 +534,6 @@ export class FakeStripeEngine {
         periodEnd: current.current_period_end,
       });
       subscription.items.data[subscription.items.data.indexOf(current)] = replacement;
-      subscription.currency = price.currency;
     });
     if (cancelAtPeriodEnd !== undefined) this.setCancelAtPeriodEnd(subscription, cancelAtPeriodEnd);
     if (trialEnd === 'now' && subscription.status === 'trialing') this.startNewPeriod(subscription, 'active');
@@ -537,9 +583,9 @@ export class FakeStripeEngine {
     const subscription = this.activeSubscription(id);
     const before = clone(subscription);
     this.startNewPeriod(subscription, 'past_due');
-    const price = this.itemPrice(subscription);
+    const { price, unitAmount } = this.subscriptionAmount(subscription);
     const invoice = this.createInvoice(subscription, {
-      amount: price.unitAmount * (subscription.items.data[0]?.quantity ?? 1),
+      amount: unitAmount * (subscription.items.data[0]?.quantity ?? 1),
       paid: false,
       billingReason: 'subscription_cycle',
       description: `${price.name} (renewal, payment failed in local test mode)`,
@@ -619,6 +665,12 @@ export class FakeStripeEngine {
     if (!target || typeof target !== 'object' || path.length === 0) return;
     const [head, ...rest] = path as [string, ...string[]];
     const record = target as Record<string, unknown>;
+    // A price's currency_options is not an id but a field Stripe leaves out unless expanded.
+    if (head === 'currency_options' && rest.length === 0 && record.object === 'price' && typeof record.id === 'string') {
+      const price = this.prices.find((p) => p.id === record.id);
+      if (price) record.currency_options = currencyOptionsObject(price);
+      return;
+    }
     if (head === 'data' && Array.isArray(record.data)) {
       for (const entry of record.data) this.expandPath(entry, rest);
       return;
@@ -684,13 +736,13 @@ export class FakeStripeEngine {
   private renew(subscription: SubscriptionObject, start: number): void {
     const before = clone(subscription);
     this.startNewPeriod(subscription, 'active', start);
-    const price = this.itemPrice(subscription);
+    const { price, unitAmount } = this.subscriptionAmount(subscription);
     const quantity = subscription.items.data[0]?.quantity ?? 1;
     const invoice = this.createInvoice(subscription, {
-      amount: price.unitAmount * quantity,
+      amount: unitAmount * quantity,
       paid: true,
       billingReason: 'subscription_cycle',
-      description: `${quantity} × ${price.name} (at ${formatAmount(price.unitAmount, price.currency)} / ${price.interval})`,
+      description: `${quantity} × ${price.name} (at ${formatAmount(unitAmount, String(subscription.currency))} / ${price.interval})`,
     });
     subscription.latest_invoice = invoice.id;
     this.emit('invoice.paid', invoice, AUTOMATIC);
@@ -705,6 +757,8 @@ export class FakeStripeEngine {
     if (!item) throw new Error(`subscription ${subscription.id} has no items`);
     const id = newId('in');
     this.data.invoiceSequence += 1;
+    const price = this.price(item.price.id);
+    const currency = String(subscription.currency);
     const invoice = invoiceObject({
       id,
       number: `LOCAL-${String(this.data.invoiceSequence).padStart(4, '0')}`,
@@ -712,7 +766,9 @@ export class FakeStripeEngine {
       customer: this.getCustomer(subscription.customer),
       subscription,
       item,
-      price: this.price(item.price.id),
+      price,
+      currency,
+      unitAmount: unitAmountIn(price, currency) ?? price.unitAmount,
       amount: input.amount,
       paid: input.paid,
       billingReason: input.billingReason,
@@ -740,6 +796,7 @@ function mergeMetadata(current: Metadata, update: Metadata, clearAll: boolean): 
   return next;
 }
 
-export function formatAmount(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+/** An amount (smallest unit) in its currency and a locale: '$79.00', '79,00 €' (es-ES). */
+export function formatAmount(cents: number, currency: string, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
 }

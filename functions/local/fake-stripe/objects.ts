@@ -8,7 +8,7 @@
  * and an invoice names its subscription at parent.subscription_details.subscription.
  */
 import { randomBytes } from 'node:crypto';
-import type { LocalPrice } from './prices.js';
+import { currencyOptionsOf, type LocalPrice } from './prices.js';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -106,6 +106,19 @@ export function priceObject(price: LocalPrice, created: number): Record<string, 
     unit_amount: price.unitAmount,
     unit_amount_decimal: String(price.unitAmount),
   };
+}
+
+/**
+ * A price's `currency_options` as Stripe returns it, only when asked for with
+ * `expand[]=currency_options` (every currency the price charges in, its default one included).
+ */
+export function currencyOptionsObject(price: LocalPrice): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(
+    Object.entries(currencyOptionsOf(price)).map(([currency, amount]) => [
+      currency,
+      { custom_unit_amount: null, tax_behavior: 'unspecified', unit_amount: amount, unit_amount_decimal: String(amount) },
+    ]),
+  );
 }
 
 /** The legacy `plan` every subscription item still carries next to `price`. */
@@ -274,6 +287,9 @@ export function invoiceObject(input: {
   subscription: SubscriptionObject;
   item: SubscriptionItemObject;
   price: LocalPrice;
+  /** The subscription's currency, and the price's amount in it. */
+  currency: string;
+  unitAmount: number;
   amount: number;
   paid: boolean;
   billingReason: 'subscription_create' | 'subscription_cycle' | 'subscription_update';
@@ -287,7 +303,7 @@ export function invoiceObject(input: {
     id: newId('il'),
     object: 'line_item',
     amount,
-    currency: input.price.currency,
+    currency: input.currency,
     description: input.description,
     discount_amounts: [],
     discountable: true,
@@ -311,7 +327,7 @@ export function invoiceObject(input: {
     pricing: {
       price_details: { price: input.price.id, product: input.price.product },
       type: 'price_details',
-      unit_amount_decimal: String(input.price.unitAmount),
+      unit_amount_decimal: String(input.unitAmount),
     },
     quantity: input.item.quantity,
     subscription: input.subscription.id,
@@ -338,7 +354,7 @@ export function invoiceObject(input: {
     billing_reason: input.billingReason,
     collection_method: 'charge_automatically',
     created,
-    currency: input.price.currency,
+    currency: input.currency,
     custom_fields: null,
     customer: input.customer.id,
     customer_account: null,
@@ -498,7 +514,7 @@ export function checkoutSessionObject(input: {
   };
 }
 
-export function checkoutLineItemObject(price: LocalPrice, quantity: number, created: number, amount: number) {
+export function checkoutLineItemObject(price: LocalPrice, quantity: number, created: number, amount: number, currency: string) {
   return {
     id: newId('li'),
     object: 'item',
@@ -507,7 +523,7 @@ export function checkoutLineItemObject(price: LocalPrice, quantity: number, crea
     amount_subtotal: amount,
     amount_tax: 0,
     amount_total: amount,
-    currency: price.currency,
+    currency,
     description: price.name,
     metadata: {},
     price: priceObject(price, created),

@@ -5,7 +5,7 @@
  */
 import { formatAmount } from './engine.js';
 import type { CheckoutSessionObject, PortalSessionObject, SubscriptionObject } from './objects.js';
-import type { LocalPrice } from './prices.js';
+import { unitAmountIn, type LocalPrice } from './prices.js';
 
 export const TEST_MODE_BANNER = 'Test mode — no real payment';
 
@@ -59,7 +59,27 @@ signed Stripe webhook to AgentDesk.</p>
 </html>`;
 }
 
-const perInterval = (price: LocalPrice) => `${formatAmount(price.unitAmount, price.currency)} per ${price.interval}`;
+/**
+ * The locale amounts are shown in: the browser's first Accept-Language tag, as Stripe's hosted
+ * pages do with locale 'auto' ('79,00 €' for es-ES); en-US when there is none Intl knows.
+ */
+export function pageLocale(acceptLanguage: string | undefined): string {
+  const first = acceptLanguage?.split(',')[0]?.split(';')[0]?.trim();
+  if (!first || first === '*') return 'en-US';
+  try {
+    return Intl.NumberFormat.supportedLocalesOf([first])[0] ?? 'en-US';
+  } catch {
+    return 'en-US';
+  }
+}
+
+/** The price in `currency` (its currency option) per interval; the default currency's when it has no such option. */
+function perInterval(price: LocalPrice, currency: string, locale: string): string {
+  const amount = unitAmountIn(price, currency);
+  return amount === null
+    ? `${formatAmount(price.unitAmount, price.currency, locale)} per ${price.interval}`
+    : `${formatAmount(amount, currency, locale)} per ${price.interval}`;
+}
 
 const date = (unix: number | null | undefined) =>
   unix ? new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '—';
@@ -72,8 +92,11 @@ export function checkoutPage(input: {
   email: string | null;
   /** Where "continue" goes on a completed session. */
   successUrl: string;
+  locale: string;
 }): string {
-  const { session, price, trialPeriodDays } = input;
+  const { session, price, trialPeriodDays, locale } = input;
+  const currency = String(session.currency);
+  const unitAmount = unitAmountIn(price, currency) ?? price.unitAmount;
   if (session.status === 'complete') {
     return layout(
       'Payment complete',
@@ -91,14 +114,14 @@ ${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Back to A
   }
   const trial = trialPeriodDays
     ? `<div class="trial">${trialPeriodDays}-day free trial</div>
-<p class="muted">Then ${escapeHtml(perInterval(price))}. Nothing is due today.</p>`
+<p class="muted">Then ${escapeHtml(perInterval(price, currency, locale))}. Nothing is due today.</p>`
     : '';
   return layout(
     `Subscribe to ${price.name}`,
     `<div class="card">
 <p class="muted">AgentDesk</p>
 <h1>Subscribe to ${escapeHtml(price.name)}</h1>
-<div class="price">${escapeHtml(formatAmount(price.unitAmount, price.currency))}<span class="muted"> per ${escapeHtml(price.interval)}</span></div>
+<div class="price" data-currency="${escapeHtml(currency)}">${escapeHtml(formatAmount(unitAmount, currency, locale))}<span class="muted"> per ${escapeHtml(price.interval)}</span></div>
 ${trial}
 ${input.quantity > 1 ? `<p>Quantity: ${input.quantity}</p>` : ''}
 ${input.email ? `<p class="muted">Billed to ${escapeHtml(input.email)}</p>` : ''}
@@ -127,8 +150,9 @@ export function portalPage(input: {
   subscriptions: SubscriptionObject[];
   prices: LocalPrice[];
   message?: string;
+  locale: string;
 }): string {
-  const { session } = input;
+  const { session, locale } = input;
   const base = `/portal/${escapeHtml(session.id)}/subscriptions`;
   const action = (sub: SubscriptionObject, name: string, label: string, cls = 'secondary', extra = '') =>
     `<form method="post" action="${base}/${escapeHtml(sub.id)}/${name}">${extra}<button type="submit" class="${cls}">${escapeHtml(label)}</button></form>`;
@@ -140,16 +164,17 @@ export function portalPage(input: {
     const live = sub.status !== 'canceled';
     const rows = [
       ['Status', STATUS_LABEL[sub.status] ?? sub.status],
-      ['Price', price ? perInterval(price) : '—'],
+      ['Price', price ? perInterval(price, String(sub.currency), locale) : '—'],
       ...(sub.status === 'trialing' ? [['Trial ends', date(sub.trial_end)]] : []),
       ...(live ? [[sub.cancel_at_period_end ? 'Cancels on' : 'Current period ends', date(item?.current_period_end)]] : []),
       ...(!live ? [['Canceled on', date(sub.ended_at ?? sub.canceled_at)]] : []),
     ];
     const switches = live
       ? input.prices
-          .filter((p) => p.id !== price?.id)
+          // A subscription keeps its currency: only prices with an option in it can replace its price.
+          .filter((p) => p.id !== price?.id && unitAmountIn(p, String(sub.currency)) !== null)
           .map((p) =>
-            action(sub, 'switch', `Switch to ${p.name} (${perInterval(p)})`, 'secondary', `<input type="hidden" name="price" value="${escapeHtml(p.id)}">`),
+            action(sub, 'switch', `Switch to ${p.name} (${perInterval(p, String(sub.currency), locale)})`, 'secondary', `<input type="hidden" name="price" value="${escapeHtml(p.id)}">`),
           )
           .join('\n')
       : '';

@@ -6,8 +6,10 @@
  *   /v1/...          the REST API subset AgentDesk uses, form-encoded in, Stripe JSON out:
  *                    what adapters/stripe/gateway.ts calls (POST customers, POST/GET
  *                    checkout/sessions, POST billing_portal/sessions, GET/POST/DELETE
- *                    subscriptions/:id) and the lists the tests read (GET customers,
- *                    subscriptions, invoices); anything else is Stripe's 404
+ *                    subscriptions/:id, GET prices/:id with expand[]=currency_options,
+ *                    GET events/:id) and
+ *                    the lists the tests read (GET customers, subscriptions, invoices,
+ *                    prices); anything else is Stripe's 404
  *   /checkout/:id    the hosted checkout stand-in (Pay → signed webhooks → success_url)
  *   /portal/:id      the customer portal stand-in (switch plan, cancel, resume, simulations)
  *   /_test/...       control API for tests (recorded requests, deliveries, clock, payments)
@@ -26,12 +28,13 @@ import {
   FakeStripeEngine,
   StripeApiError,
   emptyData,
+  formatAmount,
   notFound,
   type FakeStripeData,
   type RequestContext,
 } from './engine.js';
 import { newId } from './objects.js';
-import { checkoutPage, messagePage, portalPage } from './pages.js';
+import { checkoutPage, messagePage, pageLocale, portalPage } from './pages.js';
 import { localPrices, priceIdsByPlan, type LocalPrice } from './prices.js';
 import { WebhookDeliverer, type Delivery } from './webhooks.js';
 import type { PlanId } from '../../src/contract/billing.js';
@@ -233,6 +236,15 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
       }
     }
     if (a === 'billing_portal' && b === 'sessions' && is('POST', 3)) return engine.createPortalSession(params);
+    if (a === 'events' && is('GET', 3)) {
+      const event = engine.data.events.find((e) => e.id === b);
+      if (!event) throw notFound('event', b ?? '');
+      return event;
+    }
+    if (a === 'prices') {
+      if (is('GET', 2)) return engine.listPrices(params);
+      if (is('GET', 3)) return engine.priceObject(b ?? '', params);
+    }
     if (a === 'subscriptions') {
       if (is('GET', 2)) return engine.expand(engine.listSubscriptions(params), params);
       if (is('GET', 3)) return engine.expand(engine.servedSubscription(b ?? ''), params);
@@ -343,6 +355,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
           trialPeriodDays: stored.trialPeriodDays,
           email: customerEmail,
           successUrl: engine.successRedirect(stored.session),
+          locale: pageLocale(req.headers['accept-language']),
         }),
       );
       return true;
@@ -371,6 +384,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
           subscriptions: live.length > 0 ? live : all.slice(0, 1),
           prices: engine.prices,
           message: url.searchParams.get('message') ?? undefined,
+          locale: pageLocale(req.headers['accept-language']),
         }),
       );
       return true;
@@ -424,7 +438,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
         200,
         messagePage(
           `Invoice ${String(invoice.number)}`,
-          `Status ${invoice.status}; amount due ${invoice.amount_due / 100} ${String(invoice.currency).toUpperCase()}, paid ${invoice.amount_paid / 100}.`,
+          `Status ${invoice.status}; amount due ${formatAmount(invoice.amount_due, String(invoice.currency), pageLocale(req.headers['accept-language']))}, paid ${formatAmount(invoice.amount_paid, String(invoice.currency), pageLocale(req.headers['accept-language']))}.`,
         ),
       );
       return true;
