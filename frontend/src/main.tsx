@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
 import { App } from './app/App';
+import { registerServiceWorker } from './shared/pwa';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
@@ -11,3 +12,5 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+registerServiceWorker();

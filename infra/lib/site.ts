@@ -24,6 +24,9 @@ import {
 } from '../../functions/src/http/security-headers.js';
 import { apiKeyGuardCode } from './api-key-guard.js';
 
+/** The installable app's files at fixed names (frontend/public, issue 29): never cached as immutable. */
+export const SITE_ENTRY_FILES = ['sw.js', 'manifest.webmanifest'] as const;
+
 /**
  * Viewer-request function on the SPA behaviour: any path whose last segment has no file
  * extension is a client-side route and gets /index.html. /api/* never reaches it (its own
@@ -182,14 +185,17 @@ export class Site extends Construct {
 
   /**
    * Publish the built app (frontend/dist) plus /config.json. Hashed assets are cached for a
-   * year; index.html and config.json are revalidated on every load and published after the
-   * assets they reference. Old assets are kept (prune: false) for tabs still running them.
+   * year; index.html, config.json and the installable app's unhashed entry files (the service
+   * worker and the web manifest, issue 29: a cached old service worker would keep serving an old
+   * shell) are revalidated on every load and published after the assets they reference. Old
+   * assets are kept (prune: false) for tabs still running them.
    */
   deploy(distDir: string, config: Record<string, unknown>): void {
     const indexFile = path.join(distDir, 'index.html');
+    const entryFiles = SITE_ENTRY_FILES.filter((name) => fs.existsSync(path.join(distDir, name)));
     const assets = new s3deploy.BucketDeployment(this, 'DeployAssets', {
       destinationBucket: this.bucket,
-      sources: [s3deploy.Source.asset(distDir, { exclude: ['index.html', 'config.json'] })],
+      sources: [s3deploy.Source.asset(distDir, { exclude: ['index.html', 'config.json', ...SITE_ENTRY_FILES] })],
       cacheControl: [s3deploy.CacheControl.fromString('public, max-age=31536000, immutable')],
       prune: false,
     });
@@ -198,11 +204,12 @@ export class Site extends Construct {
       sources: [
         s3deploy.Source.data('index.html', fs.readFileSync(indexFile, 'utf8')),
         s3deploy.Source.jsonData('config.json', config),
+        ...entryFiles.map((name) => s3deploy.Source.data(name, fs.readFileSync(path.join(distDir, name), 'utf8'))),
       ],
       cacheControl: [s3deploy.CacheControl.noCache()],
       prune: false,
       distribution: this.distribution,
-      distributionPaths: ['/index.html', '/config.json'],
+      distributionPaths: ['/index.html', '/config.json', ...entryFiles.map((name) => `/${name}`)],
     });
     entry.node.addDependency(assets);
 

@@ -18,6 +18,7 @@ import Stack from '@mui/material/Stack';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import NotificationsIcon from '@mui/icons-material/NotificationsOutlined';
+import PhoneAlertIcon from '@mui/icons-material/MobileFriendlyOutlined';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { AppNotification } from '@agentdesk/functions/contract';
@@ -29,11 +30,13 @@ import { healthReasonText } from '../../shared/integrationHealth';
 /** What a notification says under its title: an escalation's reason as written, an integration's in words (issue 34). */
 const reasonOf = (n: AppNotification) => (n.kind === 'integration_needs_attention' ? healthReasonText(n.reason) : n.reason);
 import { useMarkAllRead, useMarkRead, useNotifications } from './queries';
+import { PushSettingsDialog } from './PushSettingsDialog';
 
 export function NotificationBell() {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const [pushOpen, setPushOpen] = useState(false);
   const query = useNotifications();
   const markRead = useMarkRead();
   const markAll = useMarkAllRead();
@@ -148,7 +151,20 @@ export function NotificationBell() {
             <Alert severity="error">{t('notifications.markFailed')}</Alert>
           </Box>
         )}
+        <Divider component="li" />
+        {/* Issue 29: Web Push on this device (the installable app's alerts). */}
+        <MenuItem
+          onClick={() => {
+            setAnchor(null);
+            setPushOpen(true);
+          }}
+          data-testid="push-settings-open"
+        >
+          <PhoneAlertIcon fontSize="small" sx={{ mr: 1.5, color: 'text.secondary' }} />
+          <ListItemText primary={t('notifications.push.menuItem')} />
+        </MenuItem>
       </Menu>
+      <PushSettingsDialog open={pushOpen} onClose={() => setPushOpen(false)} />
     </>
   );
 }

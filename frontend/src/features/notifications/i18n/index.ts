@@ -7,3 +7,6 @@ i18n.addResourceBundle('en', 'translation', { notifications: en }, true, false);
 i18n.addResourceBundle('es', 'translation', { notifications: es }, true, false);
 
 export const notificationStrings = { en, es };
+
+// Web Push (issue 29): its own files, registered with the bell's.
+export { pushStrings } from './push';
