@@ -14,13 +14,14 @@ import { Link as RouterLink } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useAuth, useCurrentUser } from '../../shared/session';
 import { Brand } from '../../shared/Brand';
+import { MAIN_CONTENT_ID, SkipLink } from '../../shared/SkipLink';
+import { VisuallyHidden } from '../../shared/VisuallyHidden';
 import { Sidebar } from './Sidebar';
 // Spanish for the server texts of the signed-in screens (kept out of the login route).
 import '../../i18n/serverTexts';
 import { NotificationBell } from '../../features/notifications/NotificationBell';
 
 const DRAWER_WIDTH = 264;
-const VISUALLY_HIDDEN = { position: 'absolute', width: '1px', height: '1px', overflow: 'hidden', clip: 'rect(0 0 0 0)', whiteSpace: 'nowrap' } as const;
 
 export default function AppShell({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
@@ -34,6 +35,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
 
   return (
     <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <SkipLink />
       <AppBar
         position="fixed"
         color="inherit"
@@ -62,9 +64,7 @@ export default function AppShell({ children }: { children: ReactNode }) {
             </Avatar>
             {/* The link's name is its visible text plus this (WCAG 2.5.3: no aria-label that hides the name). */}
             {user.hasActiveSubscription && (
-              <Box component="span" sx={VISUALLY_HIDDEN}>
-                {t('nav.account')}
-              </Box>
+              <VisuallyHidden>{t('nav.account')}</VisuallyHidden>
             )}
           </Box>
         </Toolbar>
@@ -95,7 +95,8 @@ export default function AppShell({ children }: { children: ReactNode }) {
           {sidebar}
         </Drawer>
       )}
-      <Box component="main" sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 } }}>
+      {/* The skip link's target: focusable by script only (tabIndex -1), no ring around the whole page. */}
+      <Box component="main" id={MAIN_CONTENT_ID} tabIndex={-1} sx={{ flexGrow: 1, minWidth: 0, p: { xs: 2, sm: 3, md: 4 }, '&:focus': { outline: 'none' } }}>
         <Toolbar />
         {children}
       </Box>

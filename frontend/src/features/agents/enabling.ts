@@ -9,14 +9,4 @@ export function needsInstructionsToEnable(agent: Pick<Agent, 'enabled' | 'instru
 }
 
 /** Read by screen readers, not shown: the reason a control is disabled (a tooltip needs a hover). */
-export const VISUALLY_HIDDEN = {
-  border: 0,
-  clip: 'rect(0 0 0 0)',
-  height: '1px',
-  margin: '-1px',
-  overflow: 'hidden',
-  padding: 0,
-  position: 'absolute',
-  whiteSpace: 'nowrap',
-  width: '1px',
-} as const;
+export { VISUALLY_HIDDEN } from '../../shared/VisuallyHidden';

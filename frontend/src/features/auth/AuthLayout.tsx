@@ -20,7 +20,9 @@ export function AuthLayout({ title, subtitle, children }: AuthLayoutProps) {
   usePageTitle(title);
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', bgcolor: 'background.default' }}>
+      {/* Every piece of the page inside a landmark (axe: region): the brand panel, the bar, the form. */}
       <Box
+        component="aside"
         sx={{
           display: { xs: 'none', md: 'flex' },
           flexDirection: 'column',
@@ -44,7 +46,7 @@ export function AuthLayout({ title, subtitle, children }: AuthLayoutProps) {
         </Typography>
       </Box>
       <Box sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'center', px: 2, py: 3 }}>
-        <Stack direction="row" sx={{ width: '100%', maxWidth: 480, justifyContent: 'space-between', alignItems: 'center', mb: 3 }}>
+        <Stack component="header" direction="row" sx={{ width: '100%', maxWidth: 480, justifyContent: 'space-between', alignItems: 'center', mb: 3 }}>
           <Box sx={{ display: { xs: 'block', md: 'none' } }}>
             <Brand />
           </Box>

@@ -256,8 +256,12 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
       fullWidth
       maxWidth="lg"
       fullScreen={phone}
-      aria-label={titleName ? t('conversations.modal.title', { name: titleName }) : t('conversations.title')}
-      slotProps={{ transition: { onExited }, paper: { sx: { height: { md: 'calc(100% - 64px)' } } } }}
+      // The name goes on the paper, the element with role="dialog" (on the Dialog it lands on the
+      // presentation root: the dialog had no name and axe found content outside any landmark).
+      slotProps={{
+        transition: { onExited },
+        paper: { 'aria-label': titleName ? t('conversations.modal.title', { name: titleName }) : t('conversations.title'), sx: { height: { md: 'calc(100% - 64px)' } } },
+      }}
     >
       {phone ? (
         <DialogTitle component="div" sx={{ px: 1, pt: 1, pb: 1 }}>

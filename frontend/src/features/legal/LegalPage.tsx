@@ -16,7 +16,8 @@ export default function LegalPage({ kind }: { kind: 'terms' | 'privacy' }) {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default', py: 4 }}>
       <Container maxWidth="md">
-        <Box sx={{ mb: 3 }}>
+        {/* Every piece of the page inside a landmark (axe: region). */}
+        <Box component="header" sx={{ mb: 3 }}>
           <Brand />
         </Box>
         <Paper component="main" variant="outlined" sx={{ p: { xs: 3, md: 5 } }}>

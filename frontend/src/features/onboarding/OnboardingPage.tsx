@@ -38,7 +38,8 @@ export default function OnboardingPage({ renderPlanStep }: { renderPlanStep: (na
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-      <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: { xs: 2, md: 4 }, py: 2 }}>
+      {/* A landmark like the <main> below, so nothing on the page sits outside one (axe: region). */}
+      <Stack component="header" direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', px: { xs: 2, md: 4 }, py: 2 }}>
         <Brand />
         <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
           {/* The account's language, changeable before the app's profile page is reachable (issue 29). */}

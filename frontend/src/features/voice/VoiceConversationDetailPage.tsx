@@ -183,6 +183,7 @@ function VoiceSettingsCard({ call }: { call: VoiceConversation }) {
 const SENTIMENT_COLOR = { positive: 'success', negative: 'error', mixed: 'warning', neutral: 'default' } as const;
 const URGENCY_COLOR = { critical: 'error', high: 'warning', medium: 'info', low: 'default' } as const;
 
+/** Inside the Analysis section (an h2): its parts are h3, not subtitle2's default h6 (axe: heading-order). */
 function SummaryView({ summary }: { summary: CallSummary }) {
   const { t } = useTranslation();
   const none = t('voiceCalls.detail.none');
@@ -191,7 +192,7 @@ function SummaryView({ summary }: { summary: CallSummary }) {
   return (
     <Stack spacing={2} data-testid="call-analysis">
       <Box>
-        <Typography variant="subtitle2" color="text.secondary">
+        <Typography variant="subtitle2" component="h3" color="text.secondary">
           {t('voiceCalls.detail.quickSummary')}
         </Typography>
         <Typography sx={{ whiteSpace: 'pre-wrap' }} data-testid="call-quick-summary">
@@ -199,7 +200,7 @@ function SummaryView({ summary }: { summary: CallSummary }) {
         </Typography>
       </Box>
       <Box>
-        <Typography variant="subtitle2" color="text.secondary">
+        <Typography variant="subtitle2" component="h3" color="text.secondary">
           {t('voiceCalls.detail.actionPoints')}
         </Typography>
         {summary.actionPoints.length ? (
@@ -216,19 +217,19 @@ function SummaryView({ summary }: { summary: CallSummary }) {
       </Box>
       <Stack direction="row" spacing={3} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Box>
-          <Typography variant="subtitle2" color="text.secondary">
+          <Typography variant="subtitle2" component="h3" color="text.secondary">
             {t('voiceCalls.detail.sentiment')}
           </Typography>
           <Chip size="small" color={SENTIMENT_COLOR[summary.sentiment] ?? 'default'} label={t(`voiceCalls.detail.sentiments.${summary.sentiment}`, { defaultValue: summary.sentiment })} />
         </Box>
         <Box>
-          <Typography variant="subtitle2" color="text.secondary">
+          <Typography variant="subtitle2" component="h3" color="text.secondary">
             {t('voiceCalls.detail.urgency')}
           </Typography>
           <Chip size="small" color={URGENCY_COLOR[summary.urgency] ?? 'default'} label={t(`voiceCalls.detail.urgencies.${summary.urgency}`, { defaultValue: summary.urgency })} />
         </Box>
         <Box>
-          <Typography variant="subtitle2" color="text.secondary">
+          <Typography variant="subtitle2" component="h3" color="text.secondary">
             {t('voiceCalls.detail.tone')}
           </Typography>
           <Typography>{orNone(summary.tone, none)}</Typography>
@@ -236,7 +237,7 @@ function SummaryView({ summary }: { summary: CallSummary }) {
       </Stack>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'repeat(2, minmax(0, 1fr))' } }}>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+          <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
             {t('voiceCalls.detail.extractedContact')}
           </Typography>
           <Row label={t('voiceCalls.detail.name')}>{orNone(c.name, none)}</Row>
@@ -245,7 +246,7 @@ function SummaryView({ summary }: { summary: CallSummary }) {
           <Row label={t('voiceCalls.detail.web')}>{orNone(c.web, none)}</Row>
         </Paper>
         <Paper variant="outlined" sx={{ p: 2 }}>
-          <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
+          <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
             {t('voiceCalls.detail.extractedBooking')}
           </Typography>
           <Row label={t('voiceCalls.detail.from')}>{orNone(b.from, none)}</Row>
