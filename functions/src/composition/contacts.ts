@@ -5,6 +5,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
+import { DynamoJobAccountSettings } from '../adapters/dynamo/contact-jobs.js';
 import { DynamoWhatsAppCustomers } from '../adapters/dynamo/whatsapp-customers.js';
 import { logger } from '../adapters/logger.js';
 import { createContactService } from '../domain/contacts/service.js';
@@ -17,6 +18,9 @@ export const contactRepository = once(() => new DynamoContactRepository(document
 /** The WhatsApp customers' pointers only (not the whole conversation repository: bundle size). */
 const whatsappCustomers = once(() => new DynamoWhatsAppCustomers(documentClient(), config().TABLE_NAME));
 
+/** The profile's language and time zone (the export's words and dates). */
+const accountSettings = once(() => new DynamoJobAccountSettings(documentClient(), config().TABLE_NAME));
+
 export const contactService = once(() =>
   createContactService({
     contacts: contactRepository(),
@@ -26,6 +30,7 @@ export const contactService = once(() =>
     whatsapp: whatsappCustomers(),
     defaultCountry: config().CONTACTS_DEFAULT_COUNTRY,
     accountCountry: accountCountry(),
+    accountLocale: (userId) => accountSettings().settings(userId),
     onError: (message, error) => logger.error(message, { error: error as Error }),
   }),
 );

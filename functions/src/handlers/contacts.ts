@@ -53,13 +53,13 @@ export const routes: RouteTable = {
   'GET /api/contacts/export': async (req) => {
     const userId = req.userId();
     const query = parseWith(exportContactsQuery, req.query);
-    const csv = await contactService().exportCsv(userId, query);
+    const { csv, fileName } = await contactService().exportCsv(userId, query);
     return {
       raw: {
         statusCode: 200,
         headers: {
           'content-type': 'text/csv; charset=utf-8',
-          'content-disposition': 'attachment; filename="contacts.csv"',
+          'content-disposition': `attachment; filename="${fileName}"`,
           'cache-control': 'no-store',
         },
         body: csv,

@@ -237,14 +237,17 @@ describe('contacts export', () => {
 
     const { job: done, bytes, download } = await exportJob(token, { delimiter: ';' });
     expect(done.rows).toBe(1);
-    expect(download.headers.get('content-disposition')).toContain('contacts.csv');
+    // Issue 29: a Spanish account's export has Spanish headers, every field and a dated Spanish name.
+    expect(download.headers.get('content-disposition')).toMatch(/contactos-\d{4}-\d{2}-\d{2}\.csv/);
     expect([...bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(new TextDecoder().decode(bytes.slice(3))).toBe('name;phone;email;tags;Ciudad\r\n"Muñoz; Peña";+34600111333;;;Móstoles\r\n');
+    expect(new TextDecoder().decode(bytes.slice(3))).toMatch(
+      /^Nombre;Apellidos;Teléfono;Correo electrónico;Etiquetas;Notas;Origen;Creado;Ciudad\r\n"Muñoz; Peña";;\+34 600111333;;;;Manual;\d{4}-\d{2}-\d{2};Móstoles\r\n$/,
+    );
 
     const sync = await fetch(`${provided('apiUrl')}/api/contacts/export?delimiter=%3B`, { headers: { authorization: `Bearer ${token}` } });
     const syncBytes = new Uint8Array(await sync.arrayBuffer());
     expect([...syncBytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
-    expect(new TextDecoder().decode(syncBytes.slice(3)).split('\r\n')[0]).toBe('name;phone;email;tags;Ciudad');
+    expect(new TextDecoder().decode(syncBytes.slice(3)).split('\r\n')[0]).toBe('Nombre;Apellidos;Teléfono;Correo electrónico;Etiquetas;Notas;Origen;Creado;Ciudad');
   }, 120_000);
 });
 

@@ -12,6 +12,8 @@ export interface ContactDeps {
   defaultCountry: string;
   /** The account's country (issue 19: profile `country`, else the default); absent = `defaultCountry`. */
   accountCountry?: (userId: string) => Promise<string>;
+  /** The account's language and time zone (issue 29: the export's headers, words and dates); absent = English, UTC. */
+  accountLocale?: (userId: string) => Promise<{ language?: string; timeZone?: string }>;
   now?: () => Date;
   /** 6 random base-36 characters (the id suffix). */
   randomSuffix?: () => string;
@@ -28,6 +30,7 @@ export function contactContext(deps: ContactDeps): ContactContext {
     now: deps.now ?? (() => new Date()),
     randomSuffix: deps.randomSuffix ?? randomIdSuffix,
     accountCountry: deps.accountCountry ?? (() => Promise.resolve(deps.defaultCountry)),
+    accountLocale: deps.accountLocale ?? (() => Promise.resolve({})),
     importConcurrency: deps.importConcurrency ?? 8,
     onError: deps.onError ?? (() => undefined),
   };

@@ -12,7 +12,7 @@ import { hasContactFilter, matchesFilter, type ContactFilter } from './list-filt
 import type { StoredContact } from './ports.js';
 import { namePartsOf, originOf } from './records.js';
 import { contactsInOrder, searchContactIds } from './search.js';
-import { dayIn, exportTexts } from './export-texts.js';
+import { dayIn, exportFileName, exportTexts } from './export-texts.js';
 import { phoneForSheet } from './text.js';
 
 /** Rows read per page. */
@@ -83,8 +83,13 @@ export async function contactsToExport(ctx: ContactContext, userId: string, filt
 
 export function contactCsvExport(ctx: ContactContext) {
   return {
-    async exportCsv(userId: string, query: ExportContactsQuery): Promise<string> {
-      return contactsCsv(await contactsToExport(ctx, userId, query), query.delimiter);
+    /** The CSV in the account's language and its dated file name (contactos-2026-11-28.csv). */
+    async exportCsv(userId: string, query: ExportContactsQuery): Promise<{ csv: string; fileName: string }> {
+      const [contacts, locale] = await Promise.all([contactsToExport(ctx, userId, query), ctx.accountLocale(userId)]);
+      return {
+        csv: contactsCsv(contacts, query.delimiter, locale.language, locale.timeZone),
+        fileName: exportFileName(locale.language, ctx.now(), locale.timeZone),
+      };
     },
   };
 }
