@@ -295,7 +295,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
             key={id}
             id={id}
             label={t(`dashboard.cards.${id}`)}
-            value={formatCallDuration(durationStats[id])}
+            value={formatCallDuration(durationStats[id], i18n.language)}
             hint={t(`dashboard.cards.${id}Hint`)}
             icon={icon}
             color={color}

@@ -12,6 +12,14 @@ describe('formatCallDuration (SPEC §9: "Nm Ns" or seconds only)', () => {
     expect(formatCallDuration(60)).toBe('1m 0s');
     expect(formatCallDuration(80)).toBe('1m 20s');
     expect(formatCallDuration(59.6)).toBe('1m 0s');
+    expect(formatCallDuration(60_000)).toBe('1,000m 0s');
+  });
+
+  it('writes the units Spanish uses (issue 29)', () => {
+    expect(formatCallDuration(45, 'es')).toBe('45 s');
+    expect(formatCallDuration(80, 'es')).toBe('1 min 20 s');
+    expect(formatCallDuration(undefined, 'es')).toBe('0 s');
+    expect(formatCallDuration(6_000_000, 'es')).toBe('100.000 min 0 s');
     expect(formatCallDuration(3725)).toBe('62m 5s');
   });
 

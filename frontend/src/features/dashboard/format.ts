@@ -6,11 +6,16 @@
 import { formatDate, formatNumber } from '../../shared/intl';
 import type { DashboardData } from '@agentdesk/functions/contract';
 
-/** Seconds → '1m 5s' from a minute on, else '45s' (rounded; missing, negative or invalid → '0s'). */
-export function formatCallDuration(seconds: number | null | undefined): string {
+/**
+ * Seconds → '1m 5s' from a minute on, else '45s' (rounded; missing, negative or invalid → '0s');
+ * in Spanish with the units Spanish writes, '1 min 5 s' / '45 s' (issue 29).
+ */
+export function formatCallDuration(seconds: number | null | undefined, language = 'en'): string {
   const total = typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0 ? Math.round(seconds) : 0;
+  const minutes = formatNumber(language, Math.floor(total / 60));
+  if (language.startsWith('es')) return total < 60 ? `${total} s` : `${minutes} min ${total % 60} s`;
   if (total < 60) return `${total}s`;
-  return `${Math.floor(total / 60)}m ${total % 60}s`;
+  return `${minutes}m ${total % 60}s`;
 }
 
 export type ActivityTime = { unit: 'now' } | { unit: 'hours'; count: number } | { unit: 'date'; date: Date };
