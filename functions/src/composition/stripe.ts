@@ -9,6 +9,7 @@ import { logger } from '../adapters/logger.js';
 import { createStripeClient } from '../adapters/stripe/client.js';
 import { StripePaymentGateway } from '../adapters/stripe/gateway.js';
 import { cachedStripeSecrets, type StripeSecrets } from '../adapters/stripe/secrets.js';
+import { billingServerMessages } from '../domain/billing/messages.js';
 import { BadGatewayError } from '../domain/errors.js';
 import { once, onceAsync } from '../lib/once.js';
 
@@ -25,7 +26,7 @@ const secretsSource = once((): (() => Promise<StripeSecrets>) => {
 
 export const stripeSecrets = (): Promise<StripeSecrets> => secretsSource()();
 
-const NOT_CONFIGURED = 'Payments are not configured. Please contact support.';
+const NOT_CONFIGURED = billingServerMessages.notConfigured;
 
 /** The SDK client and the price ids; an unreadable secret or an unset key is a 502 with a plain text. */
 const stripeConnection = onceAsync(async () => {

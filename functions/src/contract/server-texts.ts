@@ -82,3 +82,21 @@ export const recordingMessages = {
   recordingUnavailable: 'The recording could not be loaded from Twilio. Please try again later.',
   recordingTooLarge: 'This recording is too long to play here. Open it in the Twilio console.',
 } as const;
+
+/** Refusals the API answers from below the features (issue 29: each one in the contract, so each has its Spanish). */
+export const serverErrorMessages = {
+  /** Two saves of one contact met (its version changed under the second). */
+  contactChanged: 'The contact was changed at the same time. Please try again.',
+  /** The outbound guard refused an address (the address and its range stay in the log). */
+  blockedAddress: 'Blocked: the address points to a private or local network and cannot be reached',
+} as const;
+
+/** What WhatsApp's refusals say when Meta's answer carries no message of its own. */
+export const whatsappProviderMessages = {
+  auth: 'The WhatsApp access token was rejected',
+  not_found: 'The WhatsApp object was not found',
+  rate_limit: 'WhatsApp is rate limiting this number',
+  bad_request: 'WhatsApp refused the request',
+  unavailable: 'WhatsApp could not be reached',
+  timeout: 'WhatsApp did not answer in time',
+} as const;

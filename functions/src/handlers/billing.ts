@@ -17,7 +17,7 @@ export const routes: RouteTable = {
   'GET /api/subscription/verify-session/{id}': async (req) => {
     const userId = req.userId();
     const sessionId = req.params.id ?? '';
-    if (!SESSION_ID.test(sessionId)) throw new ValidationError('Invalid session ID', 'id');
+    if (!SESSION_ID.test(sessionId)) throw new ValidationError(msg.invalidSessionId, 'id');
     // SPEC §7: success, message, session and subscription at the top level.
     return { raw: json(200, await billingService().verifySession(userId, sessionId)) };
   },

@@ -3,6 +3,8 @@
  * supplied the URL (they name their own host, never our internals nor an IP address a name
  * resolved to); `detail` holds what only logs may see.
  */
+import { serverErrorMessages } from '../../contract/server-texts.js';
+
 export class OutboundError extends Error {
   readonly detail?: string;
 
@@ -18,7 +20,7 @@ export class OutboundError extends Error {
  * literal, a name's DNS answer, a redirect): naming the IP would let a user map our network
  * (what internal names resolve to) through error texts.
  */
-export const BLOCKED_ADDRESS_MESSAGE = 'Blocked: the address points to a private or local network and cannot be reached';
+export const BLOCKED_ADDRESS_MESSAGE = serverErrorMessages.blockedAddress;
 
 /** The scheme or the address is refused (not http/https, not a public unicast address). */
 export class OutboundBlockedError extends OutboundError {

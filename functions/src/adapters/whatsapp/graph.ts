@@ -29,6 +29,7 @@ import {
   type WhatsAppCredentials,
   type SendOptions,
 } from '../../domain/whatsapp/ports.js';
+import { whatsappProviderMessages } from '../../contract/server-texts.js';
 import { neverReachedProvider, parseRetryAfter } from '../../domain/retry.js';
 
 export const GRAPH_TIMEOUT_MS = 10_000;
@@ -50,13 +51,7 @@ const UNAVAILABLE_CODES = new Set([2, 131000, 131016, 133004]);
 /** Meta's limit for biz_opaque_callback_data. */
 const MAX_REFERENCE = 512;
 
-const FALLBACK_MESSAGES: Record<GraphErrorKind, string> = {
-  auth: 'The WhatsApp access token was rejected',
-  not_found: 'The WhatsApp object was not found',
-  rate_limit: 'WhatsApp is rate limiting this number',
-  bad_request: 'WhatsApp refused the request',
-  unavailable: 'WhatsApp could not be reached',
-};
+const FALLBACK_MESSAGES: Record<GraphErrorKind, string> = whatsappProviderMessages;
 
 interface GraphErrorBody {
   message?: unknown;
@@ -222,7 +217,7 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
       // never made never reached Meta; anything else after the request went out may have.
       if (res && !res.ok) throw toGraphError(res.status, '', res.headers.get('retry-after'));
       const deliveryUnknown = sends && !neverReachedProvider(error);
-      throw new GraphError('unavailable', timedOut ? 'WhatsApp did not answer in time' : FALLBACK_MESSAGES.unavailable, undefined, { deliveryUnknown });
+      throw new GraphError('unavailable', timedOut ? whatsappProviderMessages.timeout : FALLBACK_MESSAGES.unavailable, undefined, { deliveryUnknown });
     }
     if (!res.ok) throw toGraphError(res.status, text, res.headers.get('retry-after'));
     try {

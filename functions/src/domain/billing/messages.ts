@@ -12,6 +12,9 @@ export const billingServerMessages = {
   samePlan: 'You are already on this plan',
   subscriptionEnded: 'Your subscription has ended. Choose a plan to subscribe again.',
   sessionNotFound: 'Checkout session not found',
+  invalidSessionId: 'Invalid session ID',
+  /** The deployment has no Stripe keys (composition/stripe.ts). */
+  notConfigured: 'Payments are not configured. Please contact support.',
   userNotFound: 'User not found',
   checkoutCreated: 'Checkout session created',
   planChanged: 'Plan updated successfully',

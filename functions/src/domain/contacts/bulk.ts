@@ -6,6 +6,7 @@
  */
 import type { BulkDeleteContactsResult, BulkTagContactsRequest, BulkTagContactsResult } from '../../contract/contacts-bulk.js';
 import { CONTACT_LIMITS } from '../../contract/contacts.js';
+import { serverErrorMessages } from '../../contract/server-texts.js';
 import { mapLimit } from '../../lib/map-limit.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { ContactContext } from './context.js';
@@ -64,7 +65,7 @@ export function contactBulk(ctx: ContactContext, removeOne: RemoveOne) {
             if (error instanceof ContactChangedError) {
               // Deleted meanwhile, or edited three times during our write.
               if (!(await ctx.contacts.get(userId, id))) return 'notFound';
-              throw new ConflictError('The contact was changed at the same time. Please try again.');
+              throw new ConflictError(serverErrorMessages.contactChanged);
             }
             throw error;
           }

@@ -15,6 +15,7 @@ import {
   type UpdateContactRequest,
 } from '../../contract/contacts.js';
 import { CONTACT_FILTER_MAX_SCANNED, type ContactFacets } from '../../contract/contacts-bulk.js';
+import { serverErrorMessages } from '../../contract/server-texts.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import type { ContactContext } from './context.js';
 import { createContacts, duplicateError } from './create-path.js';
@@ -158,7 +159,7 @@ export function contactDirectory(ctx: ContactContext) {
         } catch (error) {
           if (error instanceof DuplicatePhoneError) throw await duplicateError(ctx, userId, error.existingContactId, phoneNumber);
           if (error instanceof ContactChangedError && attempt < 2) continue;
-          if (error instanceof ContactChangedError) throw new ConflictError('The contact was changed at the same time. Please try again.');
+          if (error instanceof ContactChangedError) throw new ConflictError(serverErrorMessages.contactChanged);
           throw error;
         }
       }
@@ -196,7 +197,7 @@ export function contactDirectory(ctx: ContactContext) {
         } catch (error) {
           if (error instanceof DuplicatePhoneError) throw await duplicateError(ctx, userId, error.existingContactId, phoneNumber);
           if (error instanceof ContactChangedError && attempt < 2) continue;
-          if (error instanceof ContactChangedError) throw new ConflictError('The contact was changed at the same time. Please try again.');
+          if (error instanceof ContactChangedError) throw new ConflictError(serverErrorMessages.contactChanged);
           throw error;
         }
       }
@@ -209,7 +210,7 @@ export function contactDirectory(ctx: ContactContext) {
       try {
         await ctx.contacts.remove(userId, contact);
       } catch (error) {
-        if (error instanceof ContactChangedError) throw new ConflictError('The contact was changed at the same time. Please try again.');
+        if (error instanceof ContactChangedError) throw new ConflictError(serverErrorMessages.contactChanged);
         throw error;
       }
       await ctx.usage.release(userId, 'contacts');

@@ -16,9 +16,14 @@ export function languageOf(value: unknown): Language {
   return value === 'es' ? 'es' : 'en';
 }
 
+/** Every catalogue made so far, for the test that checks each Spanish text is Spanish (not the English). */
+const catalogues: Record<Language, unknown>[] = [];
+export const registeredCatalogues = (): readonly Record<Language, unknown>[] => catalogues;
+
 /** One feature's texts in every language; Spanish must have the English keys and types. */
 export function catalogue<T>(en: T, es: NoInfer<T>): (language: unknown) => T {
   const texts: Record<Language, T> = { en, es };
+  catalogues.push(texts);
   return (language) => texts[languageOf(language)];
 }
 
