@@ -72,7 +72,8 @@ export function BillingTab({ subscription, plan }: { subscription: Subscription;
         {plan && (
           <>
             <Row label={t('billing.details.price')}>
-              {text.price(plan)} {plan.currency.toUpperCase()} {text.per(plan)}
+              {text.price(plan)}
+              {text.per(plan)}
             </Row>
             <Divider />
           </>

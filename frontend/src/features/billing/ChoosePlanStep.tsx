@@ -1,6 +1,7 @@
 /**
  * Onboarding step 5 'Choose your plan' (SPEC §2 Onboarding): plan cards as a radio group (first
- * 4 features, professional marked 'Popular' and preselected, dollars per interval). Continue
+ * 4 lines — the limits, then the features —, professional marked 'Popular' and preselected, the
+ * price per interval in the account's currency, issue 29). Continue
  * starts a checkout and sends the browser to its url; meanwhile every button is disabled and
  * Continue reads 'Processing...'; a failure shows in a panel titled 'Error' and the buttons
  * come back.
@@ -138,7 +139,7 @@ export function ChoosePlanStep({ onPrevious }: { onPrevious: () => void }) {
                   </Typography>
                   <Typography color="text.secondary">{text.per(plan)}</Typography>
                 </Stack>
-                <PlanFeatureList features={plan.features.slice(0, ONBOARDING_FEATURES)} />
+                <PlanFeatureList plan={plan} max={ONBOARDING_FEATURES} />
                 {plan.disabled && (
                   <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
                     {t('billing.contactUsNote')}

@@ -74,7 +74,7 @@ export function OverviewTab({ plan }: { plan: Plan | undefined }) {
             <Typography id="features-title" variant="h6" component="h2" sx={{ mb: 1 }}>
               {t('billing.features')}
             </Typography>
-            <PlanFeatureList features={plan.features} />
+            <PlanFeatureList plan={plan} />
           </CardContent>
         </Card>
       )}

@@ -1,7 +1,8 @@
 /**
  * The confirmation before a plan change (issue 19: 'Upgrade' changed the plan to a higher price
- * at once): the new plan's price per month/year (Intl currency), the limits that differ and the
- * features gained or lost; Cancel / Confirm. Nothing is changed before Confirm.
+ * at once): the new plan's price per month/year (Intl, in the account's currency) and, under one
+ * heading, what an upgrade gains or what a downgrade loses (issue 29): the limits, numbers in the
+ * locale ('1000 → 10.000'), then the features. Cancel / Confirm; nothing changes before Confirm.
  */
 import Button from '@mui/material/Button';
 import Dialog from '@mui/material/Dialog';
@@ -35,6 +36,7 @@ export function PlanChangeDialog({ from, to, pending, onCancel, onConfirm }: Pla
   const text = usePlanText();
   const id = useId();
   const change = from && to ? planChange(from, to) : null;
+  const upgrade = change?.direction !== 'downgrade';
   const limit = (n: number) => (n < 0 ? t('billing.usage.unlimited') : formatNumber(text.language, n));
   const interval = (plan: Plan) => t(`billing.confirmChange.intervals.${plan.interval}`, { defaultValue: plan.interval });
 
@@ -43,7 +45,7 @@ export function PlanChangeDialog({ from, to, pending, onCancel, onConfirm }: Pla
       {to && (
         <>
           <DialogTitle id={`${id}-title`}>
-            {t(change?.direction === 'downgrade' ? 'billing.confirmChange.titleDowngrade' : 'billing.confirmChange.titleUpgrade', { plan: text.name(to) })}
+            {t(upgrade ? 'billing.confirmChange.titleUpgrade' : 'billing.confirmChange.titleDowngrade', { plan: text.name(to) })}
           </DialogTitle>
           <DialogContent>
             <DialogContentText id={`${id}-body`}>
@@ -57,47 +59,30 @@ export function PlanChangeDialog({ from, to, pending, onCancel, onConfirm }: Pla
                 {t('billing.confirmChange.currentPrice', { price: text.price(from), interval: interval(from) })}
               </Typography>
             )}
-            {change && change.limits.length > 0 && (
-              <>
-                <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
-                  {t('billing.confirmChange.limits')}
+            {change && (change.limits.length > 0 || change.features.length > 0) && (
+              <section aria-labelledby={`${id}-changes`}>
+                <Typography id={`${id}-changes`} variant="subtitle2" component="h3" sx={{ mt: 2 }}>
+                  {t(upgrade ? 'billing.confirmChange.gains' : 'billing.confirmChange.losses')}
                 </Typography>
-                <List dense disablePadding data-testid="plan-change-limits">
-                  {change.limits.map((l) => (
-                    <ListItem key={l.metric} disableGutters>
-                      {t('billing.confirmChange.limit', { metric: t(METRIC_LABEL[l.metric]), from: limit(l.from), to: limit(l.to) })}
-                    </ListItem>
-                  ))}
-                </List>
-              </>
-            )}
-            {change && change.added.length > 0 && (
-              <>
-                <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
-                  {t('billing.confirmChange.added')}
-                </Typography>
-                <List dense disablePadding data-testid="plan-change-added">
-                  {change.added.map((f) => (
-                    <ListItem key={f} disableGutters>
-                      {text.feature(f)}
-                    </ListItem>
-                  ))}
-                </List>
-              </>
-            )}
-            {change && change.removed.length > 0 && (
-              <>
-                <Typography variant="subtitle2" component="h3" sx={{ mt: 2 }}>
-                  {t('billing.confirmChange.removed')}
-                </Typography>
-                <List dense disablePadding data-testid="plan-change-removed">
-                  {change.removed.map((f) => (
-                    <ListItem key={f} disableGutters>
-                      {text.feature(f)}
-                    </ListItem>
-                  ))}
-                </List>
-              </>
+                {change.limits.length > 0 && (
+                  <List dense disablePadding data-testid="plan-change-limits">
+                    {change.limits.map((l) => (
+                      <ListItem key={l.metric} disableGutters>
+                        {t('billing.confirmChange.limit', { metric: t(METRIC_LABEL[l.metric]), from: limit(l.from), to: limit(l.to) })}
+                      </ListItem>
+                    ))}
+                  </List>
+                )}
+                {change.features.length > 0 && (
+                  <List dense disablePadding data-testid={upgrade ? 'plan-change-added' : 'plan-change-removed'}>
+                    {change.features.map((f) => (
+                      <ListItem key={f} disableGutters>
+                        {text.feature(f)}
+                      </ListItem>
+                    ))}
+                  </List>
+                )}
+              </section>
             )}
           </DialogContent>
           <DialogActions sx={{ px: 3, pb: 2 }}>

@@ -81,7 +81,7 @@ export function PlanGrid({ plans, current, pending, onChoose }: PlanGridProps) {
                 </Typography>
                 <Typography color="text.secondary">{text.per(plan)}</Typography>
               </Stack>
-              <PlanFeatureList features={plan.features} sx={{ flex: 1, mb: 2 }} />
+              <PlanFeatureList plan={plan} sx={{ flex: 1, mb: 2 }} />
               {plan.disabled && (
                 <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
                   {t('billing.contactUsNote')}

@@ -167,9 +167,6 @@ function SubscriptionDashboard({ subscription, plans }: { subscription: Subscrip
                   </Typography>
                   <Typography color="text.secondary">{text.per(plan)}</Typography>
                 </Stack>
-                <Typography variant="caption" color="text.secondary">
-                  {plan.currency.toUpperCase()}
-                </Typography>
               </Box>
             )}
           </Stack>

@@ -85,25 +85,32 @@ describe('planChange (what the confirmation shows)', () => {
   const starter = full('starter', { contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100 }, ['WhatsApp', 'E-mail support']);
   const pro = full('professional', { contacts: 5000, messagesPerMonth: 1000, minutesPerMonth: -1 }, ['WhatsApp', 'Voice', 'Priority support']);
 
-  it('lists only the limits that differ and the features gained and lost, upwards', () => {
+  it('lists what an upgrade gains: the limits raised and the features added, nothing lost', () => {
     expect(planChange(starter, pro)).toEqual({
       direction: 'upgrade',
       limits: [
         { metric: 'contacts', from: 500, to: 5000 },
         { metric: 'minutesPerMonth', from: 100, to: -1 },
       ],
-      added: ['Voice', 'Priority support'],
-      removed: ['E-mail support'],
+      // 'E-mail support' is not on the professional plan: an upgrade does not list it as a loss.
+      features: ['Voice', 'Priority support'],
     });
   });
 
-  it('is a downgrade the other way, with the same differences reversed', () => {
-    const down = planChange(pro, starter);
-    expect(down.direction).toBe('downgrade');
-    expect(down.limits).toEqual([
-      { metric: 'contacts', from: 5000, to: 500 },
-      { metric: 'minutesPerMonth', from: -1, to: 100 },
-    ]);
-    expect([down.added, down.removed]).toEqual([['E-mail support'], ['Voice', 'Priority support']]);
+  it('lists what a downgrade loses: the limits lowered and the features removed, nothing gained', () => {
+    expect(planChange(pro, starter)).toEqual({
+      direction: 'downgrade',
+      limits: [
+        { metric: 'contacts', from: 5000, to: 500 },
+        { metric: 'minutesPerMonth', from: -1, to: 100 },
+      ],
+      features: ['Voice', 'Priority support'],
+    });
+  });
+
+  it('leaves out a limit that moves against the change', () => {
+    const odd = full('enterprise', { contacts: 100, messagesPerMonth: -1, minutesPerMonth: 100 }, ['WhatsApp', 'Voice', 'Priority support']);
+    expect(planChange(pro, odd).limits).toEqual([{ metric: 'messagesPerMonth', from: 1000, to: -1 }]);
+    expect(planChange(odd, pro).limits).toEqual([{ metric: 'messagesPerMonth', from: -1, to: 1000 }]);
   });
 });

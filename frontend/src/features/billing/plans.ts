@@ -72,21 +72,33 @@ export function needsBillingFix(sub: Subscription | null | undefined): boolean {
   return sub?.status === 'past_due' || sub?.status === 'unpaid';
 }
 
-/** What a plan change changes (shown before it is confirmed): the limits that differ and the features gained or lost. */
+/**
+ * What a plan change changes, shown before it is confirmed (issue 29): an upgrade lists what
+ * you gain (limits raised, features added), a downgrade what you lose (limits lowered, features
+ * removed) — never a mix, so an upgrade does not read as a loss.
+ */
 export interface PlanChange {
   direction: 'upgrade' | 'downgrade';
   limits: { metric: keyof PlanLimits; from: number; to: number }[];
-  added: string[];
-  removed: string[];
+  /** Gained on an upgrade, lost on a downgrade. */
+  features: string[];
 }
 
-const LIMIT_METRICS: readonly (keyof PlanLimits)[] = ['contacts', 'messagesPerMonth', 'minutesPerMonth'];
+export const LIMIT_METRICS: readonly (keyof PlanLimits)[] = ['contacts', 'messagesPerMonth', 'minutesPerMonth'];
+
+/** Whether limit `a` allows more than `b` (-1 is unlimited). */
+const allowsMore = (a: number, b: number) => a !== b && (a < 0 || (b >= 0 && a > b));
 
 export function planChange(from: Plan, to: Plan): PlanChange {
+  const upgrade = PLAN_RANK[to.id] > PLAN_RANK[from.id];
+  const [better, worse] = upgrade ? [to, from] : [from, to];
   return {
-    direction: PLAN_RANK[to.id] > PLAN_RANK[from.id] ? 'upgrade' : 'downgrade',
-    limits: LIMIT_METRICS.filter((m) => from.limits[m] !== to.limits[m]).map((metric) => ({ metric, from: from.limits[metric], to: to.limits[metric] })),
-    added: to.features.filter((f) => !from.features.includes(f)),
-    removed: from.features.filter((f) => !to.features.includes(f)),
+    direction: upgrade ? 'upgrade' : 'downgrade',
+    limits: LIMIT_METRICS.filter((m) => allowsMore(better.limits[m], worse.limits[m])).map((metric) => ({
+      metric,
+      from: from.limits[metric],
+      to: to.limits[metric],
+    })),
+    features: better.features.filter((f) => !worse.features.includes(f)),
   };
 }
