@@ -6,9 +6,8 @@
  * moves it to Requires Human with ACTION NEEDED; a human reply sent from the composer reaches the
  * Graph API; closing it moves it to Closed.
  *
- * The sidebar's WhatsApp group is shown only to allow-listed user ids (WHATSAPP_USER_IDS on the
- * server); a freshly registered user cannot be on that list, so the test opens /conversations by
- * its URL — the route itself is open to every subscribed user.
+ * The sidebar's WhatsApp group is every subscribed account's (issue 29 item 7: WHATSAPP_USER_IDS is
+ * only an optional operator rollout list, empty here), so a freshly registered user sees it.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
@@ -92,7 +91,8 @@ describe('whatsapp', () => {
     const replyText = agentReply?.text ?? '';
     expect(replyText).not.toBe('');
 
-    // The board: under Active, with the agent's reply as the last message.
+    // The board: under Active, with the agent's reply as the last message. The sidebar offers WhatsApp to this new account.
+    expect(await page.getByTestId('nav-group-whatsapp').count()).toBe(1);
     await page.goto(`${appUrl}/conversations`);
     const column = (status: string) => page.getByTestId(`conversation-column-${status}`);
     const card = (status: string) => column(status).getByTestId('conversation-card').filter({ hasText: customer.name });

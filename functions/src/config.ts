@@ -67,7 +67,10 @@ const envSchema = z.object({
   GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),
   /** ISO 3166-1 alpha-2 country of contact phone numbers typed without a +country prefix. */
   CONTACTS_DEFAULT_COUNTRY: z._default(z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/), z.toUpperCase()), 'US'),
-  /** User ids (Cognito sub) that see the WhatsApp sidebar group. */
+  /**
+   * Optional operator rollout list (issue 29 item 7): when set, only these user ids (Cognito sub)
+   * see WhatsApp; empty (the default) = every subscribed account does.
+   */
   WHATSAPP_USER_IDS: csv,
   LOG_LEVEL: z._default(z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR']), 'INFO'),
   // Local emulator endpoints; unset in AWS.

@@ -5,7 +5,7 @@
  *
  *   mailFrom         AGENTDESK_MAIL_FROM          "AgentDesk <no-reply@example.com>"
  *   googleClientId   AGENTDESK_GOOGLE_CLIENT_ID   "" (Google sign-in off)
- *   whatsappUserIds  AGENTDESK_WHATSAPP_USER_IDS  "" (comma-separated Cognito subs)
+ *   whatsappUserIds  AGENTDESK_WHATSAPP_USER_IDS  "" (optional rollout list of Cognito subs; "" = WhatsApp for every account)
  *   domainName       AGENTDESK_DOMAIN_NAME        unset (use the CloudFront domain)
  *   certificateArn   AGENTDESK_CERTIFICATE_ARN    required with domainName (ACM, us-east-1)
  *   logLevel         AGENTDESK_LOG_LEVEL          "INFO"

@@ -21,7 +21,7 @@ export interface AgentDeskParameters {
   mailFrom: string;
   /** Google OAuth client id for Google sign-in ('' disables it). */
   googleClientId: string;
-  /** Comma-separated Cognito subs that see the WhatsApp features. */
+  /** Optional WhatsApp rollout list (issue 29 item 7): comma-separated Cognito subs; '' (the default) = every account sees WhatsApp. */
   whatsappUserIds: string;
   customDomain?: CustomDomain;
   logLevel: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR';

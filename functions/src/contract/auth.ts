@@ -268,7 +268,10 @@ export interface User {
   /** Whether the user signed up with Google (no password to change). */
   authProvider: 'password' | 'google';
   avatarUrl?: string;
-  /** The WhatsApp sidebar group is shown only to allow-listed users (configuration, not code). */
+  /**
+   * Whether the WhatsApp group shows: true for every account unless the operator set the optional
+   * rollout list WHATSAPP_USER_IDS (issue 29 item 7; the app itself only shows to subscribed accounts).
+   */
   features: { whatsapp: boolean };
   /** Active means status active or trialing (SPEC §4). Without it the app shows only onboarding. */
   hasActiveSubscription: boolean;

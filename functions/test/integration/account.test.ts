@@ -34,7 +34,8 @@ describe('GET /api/me and /api/user/profile', () => {
       role: 'user',
       createdAt: session.user.createdAt,
       authProvider: 'password',
-      features: { whatsapp: false },
+      // Issue 29 item 7: no rollout list configured = WhatsApp for every account.
+      features: { whatsapp: true },
       hasActiveSubscription: false,
     });
     expect((await get<User>('/api/user/profile', session.token)).body.data).toEqual(me.body.data);

@@ -147,7 +147,8 @@ describe('POST /api/register', () => {
       role: 'user',
       createdAt: expect.any(String),
       authProvider: 'password',
-      features: { whatsapp: false },
+      // Issue 29 item 7: no rollout list configured (WHATSAPP_USER_IDS empty) = WhatsApp for every account.
+      features: { whatsapp: true },
       hasActiveSubscription: false,
     });
     const profile = await getItem(`USER#${session.user._id}`, 'PROFILE');

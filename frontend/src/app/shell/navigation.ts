@@ -65,7 +65,7 @@ export const navigation: NavEntry[] = [
       link('conversations', 'nav.conversations', '/conversations', ForumOutlined),
       link('message-hub', 'nav.messageHub', '/messages', ChatOutlined),
     ],
-    // The allow-list lives on the server (configuration); the user says whether it applies.
+    // Every subscribed account's, unless the operator set a rollout list on the server (issue 29 item 7): the user says whether it applies.
     visible: (user) => user.features?.whatsapp === true,
   },
   link('contacts', 'nav.contacts', '/contacts', ContactsOutlined),

@@ -5,13 +5,19 @@ import type { AvatarUrlSigner, UserProfile, UserRepository } from './ports.js';
 
 export interface UserViewDeps {
   users: UserRepository;
-  /** Sub ids allowed to see the WhatsApp group (config WHATSAPP_USER_IDS). */
+  /**
+   * The operator's optional WhatsApp rollout list (config WHATSAPP_USER_IDS, issue 29 item 7):
+   * empty = every account sees WhatsApp (the default); otherwise only these sub ids.
+   */
   whatsappUserIds: readonly string[];
   /** The country of profiles that never chose one (config CONTACTS_DEFAULT_COUNTRY). */
   defaultCountry: string;
   /** Absent in route groups without uploads access: avatarUrl is then omitted. */
   avatars?: AvatarUrlSigner;
 }
+
+/** WhatsApp is every account's unless the operator set a rollout list (then only its ids). */
+export const whatsappFor = (userId: string, allowList: readonly string[]): boolean => allowList.length === 0 || allowList.includes(userId);
 
 export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<User> {
   const [hasActiveSubscription, avatarUrl] = await Promise.all([
@@ -30,7 +36,7 @@ export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<
     createdAt: profile.createdAt,
     authProvider: profile.authProvider,
     ...(avatarUrl ? { avatarUrl } : {}),
-    features: { whatsapp: deps.whatsappUserIds.includes(profile.userId) },
+    features: { whatsapp: whatsappFor(profile.userId, deps.whatsappUserIds) },
     hasActiveSubscription,
   };
 }

@@ -46,7 +46,8 @@ describe('sign-up', () => {
       phoneNumber: '',
       authProvider: 'password',
       hasActiveSubscription: false,
-      features: { whatsapp: false },
+      // Issue 29 item 7: no rollout list = WhatsApp for every account.
+      features: { whatsapp: true },
     });
     expect(users.profiles.get(session.user._id)?.role).toBe('user');
     await expect(auth.login({ email: 'ana@example.com', password: PASSWORD })).resolves.toBeDefined();
