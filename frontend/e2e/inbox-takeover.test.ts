@@ -2,7 +2,7 @@
  * A person takes over a WhatsApp conversation (issue 17) in a real browser against the local
  * runtime (fake OpenAI and fake Graph API): the owner replies from the conversation modal, the card
  * and the modal show a person answering, the customer's next message gets no AI reply, "Return to
- * AI" gives it back and the AI answers the message after. In Spanish: the same texts, the unread
+ * AI" gives it back: the AI answers that message (issue 29), then the one after. In Spanish: the same texts, the unread
  * badge, "Asignar a mí" with the "Mías" filter, and the inbox settings dialog (a Spanish number
  * typed without +34 is saved as +34…).
  */
@@ -80,12 +80,14 @@ describe('inbox takeover', () => {
     await new Promise((r) => setTimeout(r, 3000));
     expect(await texts(business)).toEqual(['Echo: Do you open on Saturday?', reply]);
 
-    // Return to AI: the AI answers the next message.
+    // Return to AI: the AI answers what the customer wrote meanwhile (issue 29), then the next message.
     await dialog.getByRole('button', { name: 'Return to AI' }).click();
     await eventually(() => dialog.getByTestId('conversation-answered-by-text').textContent()).toBe('AI answering');
     expect(await dialog.getByRole('button', { name: 'Return to AI' }).count()).toBe(0);
+    await eventually(() => page.getByText('The AI is answering 1 unanswered message').count()).toBeGreaterThan(0);
+    await slowly(() => texts(business)).toEqual(['Echo: Do you open on Saturday?', reply, 'Echo: And on Sunday?']);
     await customerWrites(business, customer, 'Is there parking?');
-    await slowly(() => texts(business)).toEqual(['Echo: Do you open on Saturday?', reply, 'Echo: Is there parking?']);
+    await slowly(() => texts(business)).toEqual(['Echo: Do you open on Saturday?', reply, 'Echo: And on Sunday?', 'Echo: Is there parking?']);
   });
 
   it('in Spanish: who answers, Devolver a la IA, Asignar a mí with Mías, and the inbox settings', async () => {

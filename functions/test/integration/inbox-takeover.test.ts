@@ -124,7 +124,7 @@ describe('a person takes over: the AI never talks over them', () => {
     expect((await sendsReach(s, 3)).at(-1)?.text).toBe('Echo: ¿Y el domingo?');
     await customerWrites(s, lucia, '¿Hay aparcamiento?');
     expect((await sendsReach(s, 4)).at(-1)?.text).toBe('Echo: ¿Hay aparcamiento?');
-  });
+  }, 60_000);
 
   it('drops the agent’s answer when a person replies while the model is still writing', async () => {
     const s = await ready();
