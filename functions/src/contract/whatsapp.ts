@@ -96,6 +96,8 @@ export interface Message {
   agent?: { _id: string; name: string };
   /** Outgoing replies written by a person in the dashboard. */
   sentBy?: 'agent' | 'human';
+  /** The customer's entry in the contacts directory, when there is one (issue 29: the Message Hub names them); GET /api/messages. */
+  contact?: { _id: string; name: string };
 }
 
 export interface MessagePagination {

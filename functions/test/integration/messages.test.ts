@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { whatsappMessages, type Message, type MessageListResponse, type MessageStats } from '../../src/contract/whatsapp.js';
-import { activeUser } from '../support/contacts.js';
+import { activeUser, addContact, putContact } from '../support/contacts.js';
 import { ago, conversationsApi, DAY, inbound, messagesApi, openConversation, outbound, spanishWaId, type SeedBusiness } from '../support/conversations.js';
 import { connectWhatsApp, failGraphSends, graphSends } from '../support/whatsapp.js';
 
@@ -42,6 +42,28 @@ describe('GET /api/messages', () => {
     expect(bodies(small)).toHaveLength(5);
     expect(badPage).toMatchObject({ status: 400, body: { message: 'Page must be a positive whole number' } });
     expect(badLimit).toMatchObject({ status: 400, body: { message: 'Limit must be between 1 and 100' } });
+  });
+
+  it("names the customer by their contact's current name (issue 29): by the number for a customer saved after writing; none without a contact", async () => {
+    const { token, userId, wa, conv } = await userWithConversation();
+    const stranger = await openConversation(userId, wa, { waId: spanishWaId(), name: 'Nico' });
+    await inbound(userId, wa, conv, { body: 'Hola, soy Marta' });
+    await outbound(userId, wa, conv, { body: 'Hola Marta', status: 'sent' });
+    await inbound(userId, wa, stranger, { body: '¿Quién eres?' });
+    const saved = await addContact(token, { name: 'Marta Peña Núñez', phoneNumber: conv.customerPhone });
+
+    const res = await messagesApi.list(token);
+
+    const named = Object.fromEntries((res.body.data as Message[]).map((m) => [m.body, m.contact ?? null]));
+    expect(named).toEqual({
+      'Hola, soy Marta': { _id: saved._id, name: 'Marta Peña Núñez' },
+      'Hola Marta': { _id: saved._id, name: 'Marta Peña Núñez' },
+      '¿Quién eres?': null,
+    });
+    // Renamed: the list follows the directory.
+    await putContact(token, saved._id, { name: 'Marta P.', phoneNumber: conv.customerPhone });
+    const renamed = await messagesApi.list(token, { search: 'soy Marta' });
+    expect((renamed.body.data as Message[])[0]!.contact).toEqual({ _id: saved._id, name: 'Marta P.' });
   });
 
   it('filters: search in the body (accents ignored), status (unknown = pending), direction', async () => {

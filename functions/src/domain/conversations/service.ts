@@ -352,6 +352,22 @@ export function createConversationService(deps: ConversationServiceDeps) {
   }
   const namedOne = async (userId: string, c: StoredConversation): Promise<Conversation> => (await named(userId, [c], viewer(userId)))[0]!;
 
+  /** Messages named by their customer's contact (issue 29, the Message Hub): one batch read per page, by contact id, else by the customer's number. */
+  async function namedMessages(userId: string, items: readonly StoredMessage[]): Promise<Message[]> {
+    const customerOf = (m: StoredMessage) => (m.fromMe ? m.to : m.from);
+    const found =
+      deps.contactNames && items.length
+        ? await deps.contactNames.lookup(userId, {
+            ids: distinct(items.map((m) => m.contactId)),
+            phones: distinct(items.filter((m) => !m.contactId).map(customerOf)),
+          })
+        : emptyContactNames();
+    return items.map((m) => {
+      const entry = (m.contactId ? found.byId.get(m.contactId) : undefined) ?? found.byPhone.get(customerOf(m));
+      return entry?.name ? { ...toMessage(m), contact: { _id: entry.id, name: entry.name } } : toMessage(m);
+    });
+  }
+
   /** Applies a status/notes/assignee change, conditional on the status read (re-read on a concurrent change). */
   async function applyUpdate(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }) {
     // One user today: a conversation is assigned to its owner or to nobody.
@@ -536,7 +552,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
         timeFilter: query.timeFilter,
         now: now().toISOString(),
       });
-      return { data: items.map(toMessage), pagination: pagination(query.page, query.limit, total) };
+      return { data: await namedMessages(userId, items), pagination: pagination(query.page, query.limit, total) };
     },
 
     messageStats(userId: string, timeFilter: TimeFilter): Promise<MessageStats> {
