@@ -92,6 +92,22 @@ describe('historyTurns', () => {
 });
 
 describe('agent reply', () => {
+  it('a message Meta stamped more than 24 hours ago (a late redelivery, issue 29): no free-form reply Meta would refuse, no model call, no plan message', async () => {
+    const now = Date.parse('2026-03-18T12:00:00.000Z');
+    const hoursAgo = (h: number) => new Date(now - h * 3600 * 1000).toISOString();
+    const late = setup();
+    const conv = { ...active(), lastInboundAt: hoursAgo(30) };
+    const old = message(conv, { timestamp: hoursAgo(30), createdAt: new Date(now).toISOString() });
+    expect(await late.replies.answer('u1', conv, old, CUSTOMER)).toBe('window_closed');
+    expect([late.usage, late.sends, late.stored]).toEqual([{ used: 0, released: 0 }, [], []]);
+
+    // A newer message of the customer keeps the window open; a stamp in the future counts as now.
+    const newer = setup();
+    expect(await newer.replies.answer('u1', { ...conv, lastInboundAt: hoursAgo(2) }, old, CUSTOMER)).toBe('replied');
+    const skewed = setup();
+    expect(await skewed.replies.answer('u1', conv, message(conv, { timestamp: new Date(now + 5 * 3600 * 1000).toISOString() }), CUSTOMER)).toBe('replied');
+  });
+
   it('a person took over (issue 17): no reply, no plan message, until the idle hours pass; then the AI takes it back and answers', async () => {
     const now = Date.parse('2026-03-18T12:00:00.000Z');
     const hoursAgo = (h: number) => new Date(now - h * 3600 * 1000).toISOString();
