@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthSession, User } from '../../src/contract/auth.js';
 import { mintGoogleIdToken, type GoogleClaims } from '../support/fake-google.js';
-import { api, get, getItem, mailsTo, post, provided, readCode, STRONG_PASSWORD, uniqueEmail } from '../support/api.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { api, db, get, getItem, mailsTo, post, provided, readCode, STRONG_PASSWORD, tableName, uniqueEmail } from '../support/api.js';
 
 const mint = (claims: GoogleClaims) => mintGoogleIdToken(provided('googlePrivateJwk'), claims);
 
@@ -102,5 +103,31 @@ describe('the time zone at sign-up', () => {
 
     expect(session.user.timeZone).toBe(zone);
     expect(await getItem(`USER#${session.user._id}`, 'PROFILE')).toMatchObject({ timeZone: zone });
+  });
+});
+
+describe('an account made before the zone was set at sign-up', () => {
+  /** The profile as sign-up left it before issue 29: a country, no zone. */
+  const forgetZone = (userId: string) =>
+    db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${userId}`, sk: 'PROFILE' }, UpdateExpression: 'REMOVE #zone', ExpressionAttributeNames: { '#zone': 'timeZone' } }));
+
+  it("gets its country's zone at the next sign-in, stored for every reader", async () => {
+    const { email, session } = await signUp({ language: 'es', country: 'ES' }, 'es');
+    await forgetZone(session.user._id);
+    expect((await get<User>('/api/me', session.token)).body.data!.timeZone).toBe('UTC');
+
+    const login = await post<AuthSession>('/api/login', { email, password: STRONG_PASSWORD });
+
+    expect(login.body.data!.user.timeZone).toBe('Europe/Madrid');
+    expect(await getItem(`USER#${session.user._id}`, 'PROFILE')).toMatchObject({ timeZone: 'Europe/Madrid' });
+  });
+
+  it('keeps a zone the person chose, UTC included', async () => {
+    const { email, session } = await signUp({ language: 'es', country: 'ES' }, 'es');
+    await api('PUT', '/api/user/profile', { token: session.token, body: { name: 'Lucía Muñoz', language: 'es', timeZone: 'UTC' } });
+
+    const login = await post<AuthSession>('/api/login', { email, password: STRONG_PASSWORD });
+
+    expect(login.body.data!.user.timeZone).toBe('UTC');
   });
 });

@@ -30,6 +30,7 @@ import {
 import { newProfile, toUser, type UserViewDeps } from './user-view.js';
 import { messages as contractMessages } from '../../contract/auth.js';
 import { authMessages } from '../../contract/account-texts.js';
+import { mainTimeZoneOf } from '../../contract/time-zones.js';
 
 /** Its texts live in the contract, where the UI's translations are checked against them. */
 export { authMessages };
@@ -102,8 +103,19 @@ export function createSignInService(deps: SignInDeps) {
       token: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expiresIn: tokens.expiresIn,
-      user: await toUser(profile, deps),
+      user: await toUser(await withTimeZone(profile), deps),
     };
+  }
+
+  /**
+   * A profile made before sign-up set the zone (issue 29) has none, which every reader takes for
+   * UTC: one with a country gets that country's main zone at its next sign-in, stored, so the
+   * dashboard's days and the e-mails' times agree with the app. A zone once set is never changed.
+   */
+  async function withTimeZone(profile: UserProfile): Promise<UserProfile> {
+    const timeZone = profile.timeZone ? undefined : mainTimeZoneOf(profile.country);
+    if (!timeZone) return profile;
+    return (await deps.users.update(profile.userId, { timeZone }, new Date(deps.clock.now()).toISOString())) ?? profile;
   }
 
   /** The profile of an identity, created with defaults if a previous sign-up stopped half way. */
