@@ -4,15 +4,19 @@
  * of the screen and the details (contact, assignment, status, delete) behind the "Detalles" tab;
  * the phone's Back closes the conversation and leaves the inbox as it was. At 1366×768 the reply
  * box is in view as soon as the conversation opens, however long it is (the messages scroll
- * inside their list). axe finds nothing serious in the open conversation at either size.
+ * inside their list). axe finds nothing serious in the open conversation at either size. The
+ * Message Hub on a phone names customers by their contact, shows every number in the app's one
+ * format and a customer's message as "Recibido", not a send status.
  */
 import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { seriousViolations } from './axe.js';
+import { formatPhone } from '../src/shared/phone.js';
 import { LAPTOP, PHONE, screenshot, spanishOwner, wholeInView } from './layout.js';
 import {
+  callApi,
   chatGptAndAgent,
   connectWhatsAppBusiness,
   customerWrites,
@@ -141,5 +145,38 @@ describe('phone-first inbox', () => {
     expect(await dialog.getByRole('tab').count()).toBe(0);
     await screenshot(page, 'laptop-inbox-conversation');
     expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
+  });
+
+  it('390×844: the Message Hub names customers by their contact, one phone format, a customer\'s message "Recibido"', async () => {
+    const { page, business } = await spanishInbox('phone-hub', PHONE);
+    const known = waCustomer(`Begoña ${randomBytes(2).toString('hex')}`, `346${randomDigits(8)}`);
+    const stranger = waCustomer(`Nico ${randomBytes(2).toString('hex')}`, `346${randomDigits(8)}`);
+    await callApi(page, 'POST', '/api/contacts', { name: 'Begoña Ruiz Peña', phoneNumber: `+${known.waId}` });
+    await chat(business, known, ['¿Tenéis hueco el martes?']);
+    await chat(business, stranger, ['¿Dónde estáis?']);
+
+    await page.goto(`${appUrl}/messages`);
+    const cards = page.getByTestId('message-card');
+    await slowly(() => cards.count()).toBe(4);
+    const cardOf = (body: string) => cards.filter({ has: page.getByTestId('message-body').getByText(body, { exact: true }) });
+    const fromKnown = cardOf('¿Tenéis hueco el martes?');
+    expect(await fromKnown.getByTestId('message-party').textContent()).toBe('De Begoña Ruiz Peña');
+    expect(await fromKnown.getByTestId('message-status').textContent()).toBe('Recibido');
+    expect(await fromKnown.textContent()).toContain(formatPhone(`+${known.waId}`));
+    const toKnown = cardOf('Echo: ¿Tenéis hueco el martes?');
+    expect(await toKnown.getByTestId('message-party').textContent()).toBe('Para Begoña Ruiz Peña');
+    expect(await toKnown.getByTestId('message-status').textContent()).not.toBe('Recibido');
+    // A customer who wrote first is in the directory under their WhatsApp name; without a contact, the number.
+    const fromStranger = cardOf('¿Dónde estáis?');
+    expect(await fromStranger.getByTestId('message-party').textContent()).toBe(`De ${stranger.name}`);
+    expect(await fromStranger.getByTestId('message-status').textContent()).toBe('Recibido');
+    const [saved] = await callApi<{ _id: string }[]>(page, 'GET', `/api/contacts?${new URLSearchParams({ search: stranger.waId.slice(-8) })}`);
+    await callApi(page, 'DELETE', `/api/contacts/${saved!._id}`);
+    await page.reload();
+    await slowly(() => fromStranger.getByTestId('message-party').textContent()).toBe(`De ${formatPhone(`+${stranger.waId}`)}`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await cards.first().scrollIntoViewIfNeeded();
+    await screenshot(page, 'phone-message-hub');
+    expect(await seriousViolations(page, 'main')).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 /**
- * One message of the Message Hub (SPEC §2 Messages): direction, recipient (or sender), the
- * sending phone number's name, the status badge (unknown → pending), the relative time, the type
- * icon and the body clamped to 2 lines; a failed outgoing message can be retried, any can be
- * deleted.
+ * One message of the Message Hub (SPEC §2 Messages): direction, recipient (or sender) — by their
+ * contact's name when they have one, with the number in the app's one phone format (issue 29) —
+ * the sending phone number's name, the status badge (unknown → pending; a customer's message is
+ * 'Received', not a send status), the relative time, the type icon and the body clamped to 2
+ * lines; a failed outgoing message can be retried, any can be deleted.
  */
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -23,6 +24,7 @@ import { canRetry, relativeTime, shownStatus, typeIconKind } from './model';
 import { TypeIcon } from './TypeIcon';
 import { formatDate } from '../../shared/intl';
 import { healthLine } from '../../shared/integrationHealth';
+import { formatPhone } from '../../shared/phone';
 
 const STATUS_COLORS: Record<MessageStatus, 'default' | 'info' | 'primary' | 'success' | 'error' | 'warning'> = {
   pending: 'warning',
@@ -53,7 +55,8 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
   const { t } = useTranslation();
   const status = shownStatus(message.status);
   const when = useRelativeTime(message.timestamp, now);
-  const party = message.fromMe ? message.to : message.from;
+  const number = formatPhone(message.fromMe ? message.to : message.from);
+  const party = message.contact?.name || number;
   const kind = typeIconKind(message.type);
   const body = message.body || message.media?.caption || message.media?.filename || t('messageHub.list.noBody', { type: t(`messageHub.types.${kind}`) });
   const author = message.fromMe
@@ -87,10 +90,14 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
         </Tooltip>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>
-            <Typography sx={{ fontWeight: 600 }} noWrap>
+            <Typography sx={{ fontWeight: 600 }} noWrap data-testid="message-party">
               {message.fromMe ? t('messageHub.list.to', { recipient: party }) : t('messageHub.list.from', { sender: party })}
             </Typography>
-            <Chip size="small" color={STATUS_COLORS[status]} label={t(`messageHub.statuses.${status}`)} data-testid="message-status" />
+            {message.fromMe ? (
+              <Chip size="small" color={STATUS_COLORS[status]} label={t(`messageHub.statuses.${status}`)} data-testid="message-status" />
+            ) : (
+              <Chip size="small" variant="outlined" label={t('messageHub.list.incoming')} data-testid="message-status" />
+            )}
             <Tooltip title={t(`messageHub.types.${kind}`)}>
               <Box component="span" sx={{ display: 'inline-flex', color: 'text.secondary' }} role="img" aria-label={t(`messageHub.types.${kind}`)}>
                 <TypeIcon type={message.type} fontSize="small" />
@@ -102,7 +109,13 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
             </Typography>
           </Stack>
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }}>
-            {[message.phoneNumberId?.name ? t('messageHub.list.via', { name: message.phoneNumberId.name }) : '', author].filter(Boolean).join(' · ')}
+            {[
+              message.contact?.name && number !== party ? number : '',
+              message.phoneNumberId?.name ? t('messageHub.list.via', { name: formatPhone(message.phoneNumberId.name) }) : '',
+              author,
+            ]
+              .filter(Boolean)
+              .join(' · ')}
           </Typography>
           <Typography
             variant="body2"
