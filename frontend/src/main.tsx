@@ -2,7 +2,6 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import './i18n';
 import { App } from './app/App';
-import { registerServiceWorker } from './shared/pwa';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root missing from index.html');
@@ -13,4 +12,5 @@ createRoot(root).render(
   </StrictMode>,
 );
 
-registerServiceWorker();
+// The installable app's service worker (issue 29), in a chunk of its own: not part of the login page's first JavaScript.
+void import('./shared/serviceWorker').then(({ registerServiceWorker }) => registerServiceWorker());

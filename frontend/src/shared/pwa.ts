@@ -1,21 +1,9 @@
 /**
- * The installable app (issue 29): the service worker (public/sw.js: the app shell offline, Web
- * Push) is registered in production builds only — in `vite dev` it would cache modules that
- * change on every save. Also the browser side of Web Push: whether this browser can, the
- * permission, and this device's subscription (the browser's push service endpoint and keys).
+ * The browser side of Web Push (issue 29): whether this browser can, the permission, and this
+ * device's subscription (the browser's push service endpoint and keys). The service worker itself
+ * is registered by serviceWorker.ts (kept apart: it is in the login page's first JavaScript).
  */
-export const SERVICE_WORKER_URL = '/sw.js';
-
-export function registerServiceWorker(): void {
-  if (!import.meta.env.PROD || !('serviceWorker' in navigator)) return;
-  const register = () => {
-    navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: '/' }).catch(() => {
-      // No shell offline and no push on this browser; the app itself works as before.
-    });
-  };
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
-}
+import { SERVICE_WORKER_URL } from './serviceWorker';
 
 /** Push needs a service worker, the Push API and notifications (iOS: only once installed on the home screen). */
 export const pushSupported = (): boolean =>

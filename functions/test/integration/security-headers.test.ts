@@ -3,7 +3,7 @@
  * from the same definitions (src/http/security-headers.ts): the site's CSP, HSTS, nosniff and
  * no framing on the app, `default-src 'none'` on every API answer, JSON or not, error or not.
  */
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalJWKSet } from 'jose';
@@ -91,6 +91,27 @@ describe('local gateway security headers: the built app', () => {
 
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 404]);
     answers.forEach((r, i) => expectSiteHeaders(r.headers, uploads, paths[i]!));
+  });
+
+  it('the installable app (issue 29): the service worker and the web manifest are served as such, under the site headers, and the CSP lets them load', async () => {
+    const publicDir = join(import.meta.dirname, '../../../frontend/public');
+    copyFileSync(join(publicDir, 'sw.js'), join(dist, 'sw.js'));
+    copyFileSync(join(publicDir, 'manifest.webmanifest'), join(dist, 'manifest.webmanifest'));
+
+    const [sw, manifest] = await Promise.all([fetch(`${gateway.url}/sw.js`), fetch(`${gateway.url}/manifest.webmanifest`)]);
+
+    expect([sw.status, manifest.status]).toEqual([200, 200]);
+    expect(sw.headers.get('content-type')).toMatch(/^text\/javascript/);
+    expect(manifest.headers.get('content-type')).toBe('application/manifest+json');
+    expectSiteHeaders(sw.headers, uploads, '/sw.js');
+    expectSiteHeaders(manifest.headers, uploads, '/manifest.webmanifest');
+    // A worker falls back to script-src and a manifest to default-src: both allow our own origin.
+    const directives = new Map(siteContentSecurityPolicy({ uploads: [uploads] }).split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    expect(directives.get('worker-src') ?? directives.get('child-src') ?? directives.get('script-src')).toContain("'self'");
+    expect(directives.get('manifest-src') ?? directives.get('default-src')).toContain("'self'");
+    const body = (await manifest.json()) as { display: string; icons: { sizes: string; purpose: string }[] };
+    expect(body.display).toBe('standalone');
+    expect(body.icons.map((i) => `${i.sizes} ${i.purpose}`)).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '192x192 maskable', '512x512 maskable']));
   });
 
   it('an API route that fails inside the gateway (500) still answers with the API headers', async () => {
