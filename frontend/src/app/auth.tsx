@@ -10,6 +10,7 @@ import { authApi, storeSession } from '../api/auth';
 import { ApiError, endServerSession, refreshSession, setUnauthorizedHandler } from '../api/client';
 import { clearSession, getSession, msUntilRefresh, subscribeSession } from '../api/session';
 import { setLanguage } from '../i18n';
+import { setDisplayCountry } from '../shared/displayCountry';
 import { setDisplayTimeZone } from '../shared/intl';
 import { AuthContext, ME_QUERY_KEY, type Access } from '../shared/session';
 
@@ -70,6 +71,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   // Dates and times follow the profile's time zone; set while rendering so this render's children already use it.
   setDisplayTimeZone(user?.timeZone);
+  // Phone numbers show in national form for the account's country (shared/phone.ts).
+  setDisplayCountry(user?.country);
 
   // The user's language setting switches the UI.
   const userLanguage = user?.language;
