@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   CALL_STATUSES,
+  CONTACT_ORIGINS,
   CONTACT_SOURCES,
   CONVERSATION_DATE_FILTERS,
   CONVERSATION_MODES,
@@ -53,8 +54,8 @@ type Words = Record<string, unknown>;
 
 /** [what, the contract's values, English words, Spanish words] */
 const ROWS: [string, readonly string[], Words, Words][] = [
-  ['contact source (list chip and filter)', CONTACT_SOURCES, contactsEn.sources, contactsEs.sources],
-  ['contact source (contact page)', CONTACT_SOURCES, contactsEn.detail.sourceNames, contactsEs.detail.sourceNames],
+  ['contact source (list filter)', CONTACT_SOURCES, contactsEn.sources, contactsEs.sources],
+  ['contact origin (list chip and contact page)', CONTACT_ORIGINS, contactsEn.origins, contactsEs.origins],
   ['contact activity: call status', CALL_STATUSES, contactsEn.detail.activityStatus, contactsEs.detail.activityStatus],
   ['contact activity: conversation status', CONVERSATION_STATUSES, contactsEn.detail.activityStatus, contactsEs.detail.activityStatus],
   ['import job status', IMPORT_JOB_STATUSES, contactsEn.wizard.status, contactsEs.wizard.status],
@@ -96,10 +97,10 @@ describe('enum values in English and Spanish', () => {
     expect(missing).toEqual([]);
   });
 
-  it("shows a WhatsApp-imported contact's source as 'Importado de WhatsApp' in Spanish (SPEC's 'whatsapp import' in English)", () => {
-    expect(contactsEs.detail.sourceNames.whatsapp_import).toBe('Importado de WhatsApp');
+  it("says where a contact came from in words (issue 29): 'Importado (CSV)', 'WhatsApp', 'Llamada', 'Manual'", () => {
+    expect(contactsEs.origins).toMatchObject({ csv: 'Importado (CSV)', whatsapp: 'WhatsApp', call: 'Llamada', manual: 'Manual' });
+    expect(contactsEn.origins).toMatchObject({ csv: 'Imported (CSV)', whatsapp: 'WhatsApp', call: 'Call', manual: 'Manual' });
     expect(contactsEs.sources.whatsapp_import).toBe('Importado de WhatsApp');
-    expect(contactsEn.detail.sourceNames.whatsapp_import).toBe('whatsapp import');
   });
 
   it('words sentiment and urgency in Spanish as the summary e-mail does', () => {

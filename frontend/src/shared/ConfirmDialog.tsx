@@ -24,9 +24,11 @@ interface ConfirmDialogProps {
   pending: boolean;
   onCancel: () => void;
   onConfirm: () => void;
+  /** 'primary' for a confirmation that adds rather than removes (Import from WhatsApp); red otherwise. */
+  tone?: 'danger' | 'primary';
 }
 
-export function ConfirmDialog({ open, title, body, subject, confirmLabel, pendingLabel, pending, onCancel, onConfirm }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, body, subject, confirmLabel, pendingLabel, pending, onCancel, onConfirm, tone = 'danger' }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const id = useId();
   return (
@@ -44,7 +46,7 @@ export function ConfirmDialog({ open, title, body, subject, confirmLabel, pendin
         <Button onClick={onCancel} disabled={pending}>
           {t('common.cancel')}
         </Button>
-        <Button color="error" variant="contained" onClick={onConfirm} disabled={pending}>
+        <Button color={tone === 'danger' ? 'error' : 'primary'} variant="contained" onClick={onConfirm} disabled={pending}>
           {pending ? pendingLabel : confirmLabel}
         </Button>
       </DialogActions>

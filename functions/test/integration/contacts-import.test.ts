@@ -122,21 +122,29 @@ describe('GET /api/contacts/export', () => {
     });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/csv/);
-    expect(res.headers.get('content-disposition')).toBe('attachment; filename="contacts.csv"');
-    expect(await res.text()).toBe('name,phone,email,tags,Plan\r\n"Zoë, ""Z""",+14155551000,zoe@example.com,,gold\r\n');
+    // Issue 29: every field, a dated file name, the phone with its country code apart (Excel keeps it as text).
+    const day = new Date().toISOString().slice(0, 10);
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="contacts-${day}.csv"`);
+    expect(await res.text()).toBe(`First name,Last name,Phone,Email,Tags,Notes,Origin,Created,Plan\r\n"Zoë, ""Z""",,+1 4155551000,zoe@example.com,,,Manual,${day},gold\r\n`);
 
     const all = await api('GET', '/api/contacts/export', { token });
     const text = all.body.message as string; // not JSON: the helper keeps the text as message
     expect(text.split('\r\n').filter(Boolean)).toEqual([
-      'name,phone,email,tags,Plan',
-      'Other,+14155551002,,,',
-      "'=cmd(),+14155551001,,,",
-      '"Zoë, ""Z""",+14155551000,zoe@example.com,,gold',
+      'First name,Last name,Phone,Email,Tags,Notes,Origin,Created,Plan',
+      `Other,,+1 4155551002,,,,Manual,${day},`,
+      `'=cmd(),,+1 4155551001,,,,Manual,${day},`,
+      `"Zoë, ""Z""",,+1 4155551000,zoe@example.com,,,Manual,${day},gold`,
     ]);
     expect((await api('GET', '/api/contacts/export?source=nope', { token })).status).toBe(400);
 
     const other = await activeUser();
     const roundTrip = await post<ContactImportPreview>('/api/contacts/import/preview', { csv: text }, other.token);
     expect(roundTrip.body.data?.summary).toEqual({ total: 3, new: 3, duplicates: 0, errors: 0 });
+    // The names and numbers come back as they were; the origin and date columns are not imported.
+    expect(roundTrip.body.data?.rows.map((r) => [r.name, r.phoneNumber, r.customFields])).toEqual([
+      ['Other', '+14155551002', {}],
+      ["'=cmd()", '+14155551001', {}],
+      ['Zoë, "Z"', '+14155551000', { Plan: 'gold' }],
+    ]);
   });
 });

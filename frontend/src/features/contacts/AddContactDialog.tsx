@@ -1,5 +1,5 @@
 /**
- * 'Add New Contact' (SPEC §2 Contacts, §5 New contact): Name, Phone Number (placeholder
+ * 'Add New Contact' (SPEC §2 Contacts, §5 New contact): first and last name (issue 29), Phone Number (placeholder
  * +1234567890, hint '* Phone number is required.'), Email, custom field rows; Cancel clears
  * everything, including the rows. A duplicate number offers a link to the existing contact.
  */
@@ -98,14 +98,25 @@ export function AddContactDialog({ open, onClose }: AddContactDialogProps) {
       pending={isSubmitting}
     >
       <Stack spacing={2.5} sx={{ pt: 1 }}>
-        <TextField
-          label={t('contacts.form.name')}
-          placeholder={t('contacts.form.namePlaceholder')}
-          autoComplete="off"
-          autoFocus
-          {...register('name')}
-          {...fieldProps(errors.name)}
-        />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <TextField
+            label={t('contacts.form.firstName')}
+            placeholder={t('contacts.form.firstNamePlaceholder')}
+            autoComplete="off"
+            autoFocus
+            fullWidth
+            {...register('firstName')}
+            {...fieldProps(errors.firstName)}
+          />
+          <TextField
+            label={t('contacts.form.lastName')}
+            placeholder={t('contacts.form.lastNamePlaceholder')}
+            autoComplete="off"
+            fullWidth
+            {...register('lastName')}
+            {...fieldProps(errors.lastName)}
+          />
+        </Stack>
         <TextField
           label={t('contacts.form.phone')}
           placeholder={phone.placeholder ?? t('contacts.form.phonePlaceholder')}

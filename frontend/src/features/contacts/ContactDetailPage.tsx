@@ -1,7 +1,7 @@
 /**
  * /contacts/{id} (SPEC §2 Contact detail): view mode and edit mode (Save / Cancel) with contact
- * information, custom fields, tags, notes and system information (source with underscores as
- * spaces); Delete asks first. 'Contact not found' goes back to /contacts. The contact's WhatsApp
+ * information (first and last name), custom fields, tags, notes and system information (the
+ * origin in words, issue 29); Delete asks first. 'Contact not found' goes back to /contacts. The contact's WhatsApp
  * conversations and calls get their place here once those screens exist.
  */
 import { useEffect, useState, type ReactNode } from 'react';
@@ -33,7 +33,7 @@ import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 import { ContactTimelineCard } from './ContactTimelineCard';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { DeleteContactDialog } from './DeleteContactDialog';
-import { addTag, displayName, removeTag, sourceLabel } from './fields';
+import { addTag, contactOrigin, displayName, removeTag } from './fields';
 import { contactForm, formFromContact, updateInput, type ContactFormInput, type ContactFormValues } from './form';
 import { contactErrorMessage, translateContactMessage } from './i18n';
 import { formatPhone, whatsappLink } from '../../shared/phone';
@@ -203,7 +203,10 @@ function ContactView({ contact }: { contact: Contact }) {
           <DetailSection title={t('contacts.detail.info')}>
             {editing ? (
               <Stack spacing={2.5} sx={{ pt: 1, maxWidth: 560 }}>
-                <TextField label={t('contacts.form.name')} autoComplete="off" {...register('name')} {...fieldProps(errors.name)} />
+                <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+                  <TextField label={t('contacts.form.firstName')} autoComplete="off" fullWidth {...register('firstName')} {...fieldProps(errors.firstName)} />
+                  <TextField label={t('contacts.form.lastName')} autoComplete="off" fullWidth {...register('lastName')} {...fieldProps(errors.lastName)} />
+                </Stack>
                 <TextField
                   label={t('contacts.form.phone')}
                   placeholder={phoneField.placeholder ?? t('contacts.form.phonePlaceholder')}
@@ -284,7 +287,7 @@ function ContactView({ contact }: { contact: Contact }) {
 
         <Stack spacing={3}>
           <DetailSection title={t('contacts.detail.system')}>
-            <Row label={t('contacts.detail.source')}>{t(`contacts.detail.sourceNames.${contact.source}`, { defaultValue: sourceLabel(contact.source) })}</Row>
+            <Row label={t('contacts.detail.origin')}>{t(`contacts.origins.${contactOrigin(contact)}`)}</Row>
             <Divider />
             <Row label={t('contacts.detail.waContact')}>{contact.isWAContact ? t('contacts.detail.yes') : t('contacts.detail.no')}</Row>
             <Divider />

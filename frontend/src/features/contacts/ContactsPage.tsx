@@ -35,7 +35,8 @@ import { AddContactDialog } from './AddContactDialog';
 import { ContactsPagination } from './ContactsPagination';
 import { DeleteContactDialog } from './DeleteContactDialog';
 import { EmptyDirectoryState, NoMatchesState } from './EmptyState';
-import { displayName } from './fields';
+import { contactOrigin, displayName } from './fields';
+import { ConfirmDialog } from '../../shared/ConfirmDialog';
 import {
   DEFAULT_FILTERS,
   filtersToParams,
@@ -114,7 +115,7 @@ function ContactRow({ contact, onDelete, selected, onToggle }: { contact: Contac
         )}
       </TableCell>
       <TableCell sx={hideSm}>
-        <Chip size="small" variant="outlined" label={t(`contacts.sources.${contact.source}`, { defaultValue: contact.source })} />
+        <Chip size="small" variant="outlined" label={t(`contacts.origins.${contactOrigin(contact)}`)} />
       </TableCell>
       <TableCell sx={{ display: { xs: 'none', lg: 'table-cell' } }}>
         <Stack direction="row" spacing={0.5}>
@@ -218,12 +219,17 @@ export default function ContactsPage() {
     }
   };
 
-  const onImportWhatsApp = async () => {
+  // Import from WhatsApp says what it will do and asks first (issue 29).
+  const [confirmingWhatsApp, setConfirmingWhatsApp] = useState(false);
+  const onImportWhatsApp = () => setConfirmingWhatsApp(true);
+  const onConfirmWhatsApp = async () => {
     try {
       const env = await importWhatsApp.mutateAsync();
       toast.success(env.message ? translateContactMessage(env.message) : t('contacts.whatsappImport.done', { count: env.data?.imported ?? 0 }));
     } catch (err) {
       toast.error(contactErrorMessage(err, t('contacts.whatsappImport.failed')));
+    } finally {
+      setConfirmingWhatsApp(false);
     }
   };
 
@@ -252,7 +258,7 @@ export default function ContactsPage() {
     body = filtered ? (
       <NoMatchesState />
     ) : (
-      <EmptyDirectoryState onAdd={() => setAdding(true)} onImportWhatsApp={() => void onImportWhatsApp()} importing={importWhatsApp.isPending} />
+      <EmptyDirectoryState onAdd={() => setAdding(true)} onImportWhatsApp={onImportWhatsApp} importing={importWhatsApp.isPending} />
     );
   } else {
     body = (
@@ -294,7 +300,7 @@ export default function ContactsPage() {
       <PageHeader title={t('contacts.title')} subtitle={t('contacts.subtitle')} breakpoint="md">
         <ContactsHeaderActions
           onExport={() => setExporting(true)}
-          onImportWhatsApp={() => void onImportWhatsApp()}
+          onImportWhatsApp={onImportWhatsApp}
           importingWhatsApp={importWhatsApp.isPending}
           onImportCsv={() => setImporting(true)}
           onAdd={() => setAdding(true)}
@@ -398,6 +404,17 @@ export default function ContactsPage() {
         onClose={() => setExporting(false)}
         filters={filters}
         matching={list.data && !list.isPlaceholderData && !list.data.filterTruncated && !list.data.searchTruncated ? list.data.pagination.totalContacts : undefined}
+      />
+      <ConfirmDialog
+        open={confirmingWhatsApp}
+        tone="primary"
+        title={t('contacts.whatsappImport.confirmTitle')}
+        body={t('contacts.whatsappImport.confirmBody')}
+        confirmLabel={t('contacts.whatsappImport.confirm')}
+        pendingLabel={t('contacts.whatsappImport.importing')}
+        pending={importWhatsApp.isPending}
+        onCancel={() => setConfirmingWhatsApp(false)}
+        onConfirm={() => void onConfirmWhatsApp()}
       />
       <DeleteContactDialog
         name={toDelete ? displayName(toDelete) || t('contacts.unnamed') : null}

@@ -1,7 +1,8 @@
 /**
  * Export as a background job (issue 19): the separator (';' by default in the Spanish UI, as
  * Spanish Excel expects; ',' otherwise), then the job's progress and a download link when ready.
- * The file is UTF-8 with a BOM, so Excel shows accents. Exports what the list shows: its search,
+ * The file is UTF-8 with a BOM, so Excel shows accents; its headers, origins and dated name are in
+ * the account's language (issue 29: contactos-2026-11-28.csv). Exports what the list shows: its search,
  * source, tag and custom-field filters, with the list's count when it is exact.
  */
 import { useState } from 'react';
@@ -113,8 +114,8 @@ export function ExportDialog({
             <Alert severity="success" role="status">
               <Stack spacing={1}>
                 <span>{t('contacts.exportDialog.ready', { rows: number.format(job.data.rows) })}</span>
-                <Button variant="contained" startIcon={<FileDownloadOutlined />} href={job.data.downloadUrl} download="contacts.csv" sx={{ alignSelf: 'flex-start' }}>
-                  {t('contacts.exportDialog.download')}
+                <Button variant="contained" startIcon={<FileDownloadOutlined />} href={job.data.downloadUrl} download={job.data.fileName} sx={{ alignSelf: 'flex-start' }}>
+                  {t('contacts.exportDialog.download', { fileName: job.data.fileName })}
                 </Button>
               </Stack>
             </Alert>

@@ -2,8 +2,9 @@
  * CSV import as a background job (issue 19): 1. choose the file, upload it straight to storage
  * (presigned form POST, with a progress bar); 2. map the columns, with the detected separator and
  * encoding (changeable: the preview reloads) and the first rows; 3. the job's progress (rows done,
- * created, duplicates, errors, polled), then the result with the error report and a one-click undo.
- * The first step also lists the recent imports, each with its undo.
+ * created, duplicates, errors, polled), then the result with the skipped rows per reason, the error
+ * report and a one-click undo. The first step also lists the recent imports, each with its skipped
+ * rows per reason, its error report and its undo (issue 29).
  */
 import { useEffect, useRef, useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -34,6 +35,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { useTheme } from '@mui/material/styles';
+import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import UploadFileOutlined from '@mui/icons-material/UploadFileOutlined';
 import { useTranslation } from 'react-i18next';
 import {
@@ -43,6 +45,7 @@ import {
   CSV_DELIMITERS,
   CSV_ENCODINGS,
   IMPORT_FIELDS,
+  IMPORT_SKIP_REASONS,
   mappingProblem,
   type ContactImportJob,
   type CsvDelimiter,
@@ -99,6 +102,56 @@ function UndoButton({ job, size = 'medium' }: { job: ContactImportJob; size?: 's
   );
 }
 
+/** "3 rows skipped: phone number not valid (1), repeated in the file (2)" (issue 29), or nothing when none was. */
+function SkippedRows({ job }: { job: ContactImportJob }) {
+  const { t, i18n } = useTranslation();
+  const reasons = IMPORT_SKIP_REASONS.flatMap((reason) => {
+    const n = job.skipped?.[reason] ?? 0;
+    return n > 0 ? [[reason, n] as const] : [];
+  });
+  if (reasons.length === 0) return null;
+  const number = new Intl.NumberFormat(i18n.language);
+  const total = reasons.reduce((sum, [, n]) => sum + n, 0);
+  const list = new Intl.ListFormat(i18n.language, { type: 'unit' }).format(
+    reasons.map(([reason, n]) => t('contacts.wizard.skipReason', { reason: t(`contacts.wizard.skipReasons.${reason}`), n: number.format(n) })),
+  );
+  return (
+    <Typography variant="body2" color="text.secondary" data-testid="import-skipped">
+      {t('contacts.wizard.skipped', { count: total })} {list}
+    </Typography>
+  );
+}
+
+/**
+ * The error report of a job listed in the history: the list carries no links (each is signed), so
+ * the job is read for a fresh one and the browser downloads it.
+ */
+function ReportButton({ job }: { job: ContactImportJob }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [pending, setPending] = useState(false);
+  const onDownload = async () => {
+    setPending(true);
+    try {
+      const fresh = await contactsApi.importJob(job._id);
+      if (!fresh.errorReportUrl) throw new Error('no report link');
+      const link = document.createElement('a');
+      link.href = fresh.errorReportUrl;
+      link.download = '';
+      link.click();
+    } catch (err) {
+      toast.error(contactErrorMessage(err, t('contacts.wizard.errorReportFailed')));
+    } finally {
+      setPending(false);
+    }
+  };
+  return (
+    <Button size="small" startIcon={<FileDownloadOutlined />} onClick={() => void onDownload()} disabled={pending} sx={{ alignSelf: 'flex-start' }}>
+      {t('contacts.wizard.errorReport')}
+    </Button>
+  );
+}
+
 function statusColor(job: ContactImportJob) {
   if (job.status === 'failed') return 'error' as const;
   if (job.status === 'done') return 'success' as const;
@@ -133,7 +186,14 @@ function RecentImports() {
                     <Chip size="small" variant="outlined" color={statusColor(job)} label={t(`contacts.wizard.status.${job.status}`)} />
                   </Stack>
                 }
-                secondary={t('contacts.wizard.recentRow', { date: formatDate(i18n.language, job.createdAt) ?? '', created: job.progress.created })}
+                secondary={
+                  <Stack component="span" spacing={0.5} sx={{ display: 'flex' }}>
+                    <span>{t('contacts.wizard.recentRow', { date: formatDate(i18n.language, job.createdAt) ?? '', created: job.progress.created })}</span>
+                    <SkippedRows job={job} />
+                    {job.hasErrorReport && <ReportButton job={job} />}
+                  </Stack>
+                }
+                slotProps={{ secondary: { component: 'div' } }}
               />
             </ListItem>
           ))}
@@ -279,6 +339,7 @@ function ProgressStep({ jobId }: { jobId: string }) {
       <Typography color="text.secondary" data-testid="import-counts">
         {t('contacts.wizard.counts', { created: number.format(progress.created), duplicates: number.format(progress.duplicates), errors: number.format(progress.errors) })}
       </Typography>
+      <SkippedRows job={job.data} />
       {job.data.failure && (
         <Alert severity="error">{t(`contacts.wizard.failures.${job.data.failure.code}`, { defaultValue: translateContactMessage(job.data.failure.message) })}</Alert>
       )}

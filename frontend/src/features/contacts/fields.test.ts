@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addTag, collectCustomFields, customFieldRows, displayName, removeTag, sourceLabel } from './fields';
+import { addTag, collectCustomFields, customFieldRows, displayName, removeTag, contactOrigin } from './fields';
 
 describe('collectCustomFields (SPEC §5)', () => {
   it('keeps rows with a name and a value, trimmed', () => {
@@ -50,8 +50,11 @@ describe('display helpers', () => {
     expect(displayName({ name: '', shortName: '', phoneNumber: '+34600' })).toBe('+34600');
   });
 
-  it('shows the source with underscores as spaces', () => {
-    expect(sourceLabel('whatsapp_import')).toBe('whatsapp import');
-    expect(sourceLabel('manual')).toBe('manual');
+  it('says where a contact came from: the server’s origin, else its source (an import time on a manual contact is a CSV import)', () => {
+    expect(contactOrigin({ source: 'manual', origin: 'call' })).toBe('call');
+    expect(contactOrigin({ source: 'whatsapp_import' })).toBe('whatsapp');
+    expect(contactOrigin({ source: 'api' })).toBe('api');
+    expect(contactOrigin({ source: 'manual', metadata: { importedAt: '2026-01-01T00:00:00.000Z' } })).toBe('csv');
+    expect(contactOrigin({ source: 'manual' })).toBe('manual');
   });
 });

@@ -1,5 +1,5 @@
 /** Form rules of the contact screens (SPEC §5 New contact, Contact edit). */
-import { normaliseCustomFields } from '@agentdesk/functions/contract';
+import { normaliseCustomFields, type Contact, type ContactOrigin } from '@agentdesk/functions/contract';
 
 export interface CustomFieldRow {
   name: string;
@@ -39,7 +39,13 @@ export function displayName(contact: { name?: string; shortName?: string; phoneN
   return contact.name?.trim() || contact.shortName?.trim() || contact.phoneNumber?.trim() || '';
 }
 
-/** 'whatsapp_import' → 'whatsapp import' (SPEC §2 Contact detail: underscores as spaces). */
-export function sourceLabel(source: string): string {
-  return source.replace(/_/g, ' ');
+/**
+ * Where the contact came from (issue 29): the server's `origin`, or for an answer without it the
+ * same mapping of the stored source (an import time on a manual contact means a CSV import).
+ */
+export function contactOrigin(contact: Pick<Contact, 'source'> & { origin?: ContactOrigin; metadata?: { importedAt?: string } }): ContactOrigin {
+  if (contact.origin) return contact.origin;
+  if (contact.source === 'whatsapp_import') return 'whatsapp';
+  if (contact.source === 'api') return 'api';
+  return contact.metadata?.importedAt ? 'csv' : 'manual';
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { contactForm, createInput, EMPTY_CONTACT_FORM, updateInput } from './form';
+import type { Contact } from '@agentdesk/functions/contract';
+import { contactForm, createInput, EMPTY_CONTACT_FORM, formFromContact, updateInput } from './form';
 
 describe('contact form', () => {
   it('requires a phone number with the spec text', () => {
@@ -16,10 +17,11 @@ describe('contact form', () => {
     expect(contactForm.safeParse({ ...EMPTY_CONTACT_FORM, phoneNumber: '+14155550123' }).success).toBe(true);
   });
 
-  it('trims name and phone and keeps only complete custom fields', () => {
+  it('trims the name parts and phone and keeps only complete custom fields', () => {
     const values = contactForm.parse({
       ...EMPTY_CONTACT_FORM,
-      name: '  Ana Ruiz ',
+      firstName: '  Ana ',
+      lastName: ' Ruiz Peña ',
       phoneNumber: ' +34 612 345 678 ',
       customFields: [
         { name: 'city', value: 'Madrid' },
@@ -29,7 +31,13 @@ describe('contact form', () => {
       notes: ' call after 5 ',
       tags: ['vip'],
     });
-    expect(createInput(values)).toEqual({ name: 'Ana Ruiz', phoneNumber: '+34 612 345 678', email: '', customFields: { city: 'Sevilla' } });
+    expect(createInput(values)).toEqual({ firstName: 'Ana', lastName: 'Ruiz Peña', phoneNumber: '+34 612 345 678', email: '', customFields: { city: 'Sevilla' } });
     expect(updateInput(values).metadata).toEqual({ notes: 'call after 5', tags: ['vip'] });
+  });
+
+  it('edits a contact saved with one name (before issue 29) with that name as its first name', () => {
+    const older = { name: 'Ana Ruiz', phoneNumber: '+34612345678', email: '', customFields: {}, metadata: { notes: '', tags: [] } } as unknown as Contact;
+    expect(formFromContact(older)).toMatchObject({ firstName: 'Ana Ruiz', lastName: '' });
+    expect(formFromContact({ ...older, firstName: 'Ana', lastName: 'Ruiz' })).toMatchObject({ firstName: 'Ana', lastName: 'Ruiz' });
   });
 });

@@ -8,7 +8,9 @@ import { collectCustomFields, customFieldRows } from './fields';
 import type { Contact, CreateContactInput, UpdateContactInput } from './types';
 
 export const contactForm = z.object({
-  name: contactName,
+  // Issue 29: the name in two parts, shown and searched together.
+  firstName: contactName,
+  lastName: contactName,
   phoneNumber: contactPhone,
   email: contactEmail,
   customFields: z.array(z.object({ name: z.string(), value: z.string() })),
@@ -19,11 +21,13 @@ export const contactForm = z.object({
 export type ContactFormInput = z.input<typeof contactForm>;
 export type ContactFormValues = z.output<typeof contactForm>;
 
-export const EMPTY_CONTACT_FORM: ContactFormInput = { name: '', phoneNumber: '', email: '', customFields: [], notes: '', tags: [] };
+export const EMPTY_CONTACT_FORM: ContactFormInput = { firstName: '', lastName: '', phoneNumber: '', email: '', customFields: [], notes: '', tags: [] };
 
 export function formFromContact(contact: Contact): ContactFormInput {
   return {
-    name: contact.name ?? '',
+    // A contact saved with one name (before issue 29) reads it as its first name.
+    firstName: contact.firstName ?? contact.name ?? '',
+    lastName: contact.lastName ?? '',
     phoneNumber: contact.phoneNumber ?? '',
     email: contact.email ?? '',
     customFields: customFieldRows(contact.customFields),
@@ -34,7 +38,8 @@ export function formFromContact(contact: Contact): ContactFormInput {
 
 export function createInput(values: ContactFormValues): CreateContactInput {
   return {
-    name: values.name,
+    firstName: values.firstName,
+    lastName: values.lastName,
     phoneNumber: values.phoneNumber,
     email: values.email,
     customFields: collectCustomFields(values.customFields),

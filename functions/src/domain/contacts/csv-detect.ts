@@ -153,6 +153,9 @@ const FIELD_BY_KEY = new Map<string, ContactField>(
   (Object.entries(HEADER_SYNONYMS) as [ContactField, readonly string[]][]).flatMap(([field, keys]) => keys.map((k) => [k, field] as const)),
 );
 
+/** A column of our own export that is not contact data (origin, created): not imported. */
+export const isIgnoredHeader = (title: string) => IGNORED_HEADERS.has(headerKey(title));
+
 /** The field a header title suggests, or undefined for a custom field. */
 export function fieldOfHeader(title: string): ContactField | undefined {
   return FIELD_BY_KEY.get(headerKey(title));
@@ -167,7 +170,7 @@ export function suggestColumns(header: readonly string[]): ImportColumnMapping[]
   const customNames = new Set<string>();
   return header.map((raw) => {
     const title = raw.trim();
-    if (IGNORED_HEADERS.has(headerKey(title))) return { field: 'ignore' as const };
+    if (isIgnoredHeader(title)) return { field: 'ignore' as const };
     const field = fieldOfHeader(title);
     if (field && !taken.has(field)) {
       taken.add(field);

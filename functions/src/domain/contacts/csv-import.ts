@@ -18,6 +18,7 @@ import { ValidationError } from '../errors.js';
 import type { ContactContext } from './context.js';
 import { createContacts } from './create-path.js';
 import { parseCsv } from './csv.js';
+import { fieldOfHeader, isIgnoredHeader } from './csv-detect.js';
 import type { ContactDraft } from './records.js';
 import { toE164 } from './text.js';
 
@@ -31,26 +32,19 @@ export interface ImportColumns {
   custom: { name: string; index: number }[];
 }
 
-const HEADER_ALIASES: Record<string, 'name' | 'phone' | 'email' | 'tags'> = {
-  name: 'name',
-  fullname: 'name',
-  phone: 'phone',
-  phonenumber: 'phone',
-  mobile: 'phone',
-  email: 'email',
-  emailaddress: 'email',
-  mail: 'email',
-  tags: 'tags',
-  tag: 'tags',
-};
-
-/** Header → column roles: name, phone (or phoneNumber), email, tags; any other named column is a custom field. */
+/**
+ * Header → column roles, with the import jobs' Spanish and English synonyms (issue 29: "Apellidos"
+ * or "Last name" is the last name, so an export imports back): name, last name, phone, email,
+ * tags; our export's origin and created columns are left out; any other named column (notes too)
+ * is a custom field.
+ */
 export function importColumns(header: string[]): ImportColumns {
   const columns: ImportColumns = { custom: [] };
   header.forEach((raw, index) => {
     const title = raw.trim();
-    const key = title.toLowerCase().replace(/[^a-z]/g, '');
-    const role = HEADER_ALIASES[key];
+    if (isIgnoredHeader(title)) return;
+    const field = fieldOfHeader(title);
+    const role = field === 'notes' ? undefined : field;
     if (role && columns[role] === undefined) columns[role] = index;
     else if (title) columns.custom.push({ name: title, index });
   });
