@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import type { User } from '../../functions/src/contract/auth.js';
-import { callApi, eventually, newPage, PASSWORD, useBrowser } from './flows.js';
+import { callApi, eventually, newPage, PASSWORD, subscribedUser, useBrowser } from './flows.js';
 import { waitForMailCode } from './browser.js';
 
 const appUrl = inject('appUrl');
@@ -68,5 +68,22 @@ describe('the language a person signs up in', () => {
     await eventually(async () => (await callApi<User>(other, 'GET', '/api/me')).language).toBe('en');
     await page.reload();
     await eventually(() => page.getByRole('heading', { name: ONBOARDING_EN }).count()).toBe(1);
+  });
+
+  it("the settings' time zone follows a new country: Spain gives Europe/Madrid, not UTC", async () => {
+    const page = await newPage(browser(), { locale: 'en-US', timezoneId: 'UTC' });
+    await subscribedUser(page, 'zone-follows');
+
+    await page.goto(`${appUrl}/profile?tab=settings`);
+    const zone = page.getByRole('combobox', { name: 'Time Zone' });
+    await eventually(() => zone.inputValue()).toBe('America/New_York');
+    const country = page.getByRole('combobox', { name: 'Country' });
+    await country.fill('Spain');
+    await page.getByRole('option', { name: /Spain/ }).click();
+
+    await eventually(() => zone.inputValue()).toBe('Europe/Madrid');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await eventually(async () => (await callApi<User>(page, 'GET', '/api/me')).timeZone).toBe('Europe/Madrid');
+    expect((await callApi<User>(page, 'GET', '/api/me')).country).toBe('ES');
   });
 });

@@ -6,8 +6,8 @@ import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { messages, settingsForm, type User } from '@agentdesk/functions/contract';
-import { authApi } from '../../api/auth';
+import { messages, settingsForm, startingTimeZone, zoneInCountry, type User } from '@agentdesk/functions/contract';
+import { authApi, browserTimeZone } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { dashboardKeys } from '../../api/dashboard';
 import { useAuth } from '../../shared/session';
@@ -40,7 +40,6 @@ export function SettingsTab({ user }: { user: User }) {
   const countryLabel = useMemo(() => new Map(countries.map((o) => [o.code, o.label])), [countries]);
   const { refetchUser } = useAuth();
   const queryClient = useQueryClient();
-  const zoneOptions = useMemo(() => timeZoneOptions(user.timeZone || 'UTC'), [user.timeZone]);
   const {
     register,
     control,
@@ -49,10 +48,15 @@ export function SettingsTab({ user }: { user: User }) {
     reset,
     setError,
     watch,
+    getValues,
+    setValue,
   } = useForm({
     resolver: zodResolver(settingsForm),
     defaultValues: { name: user.name, phoneNumber: user.phoneNumber ?? '', language: user.language === 'es' ? 'es' : 'en', timeZone: user.timeZone || 'UTC', country: user.country || 'US' },
   });
+
+  const chosenZone = watch('timeZone');
+  const zoneOptions = useMemo(() => timeZoneOptions(chosenZone || 'UTC'), [chosenZone]);
 
   // The phone is read in the country being chosen (issue 19), so its adornment follows the choice.
   const phone = usePhoneFieldProps(watch('country'));
@@ -131,7 +135,15 @@ export function SettingsTab({ user }: { user: User }) {
               }}
               disableClearable
               autoHighlight
-              onChange={(_, value) => field.onChange(value)}
+              onChange={(_, value) => {
+                field.onChange(value);
+                // The zone follows a new country unless it already lies there (issue 29): Madrid for Spain, never UTC.
+                const zone = getValues('timeZone');
+                if (!zone || zone === 'UTC' || !zoneInCountry(zone, value)) {
+                  const next = startingTimeZone(value, browserTimeZone());
+                  if (next) setValue('timeZone', next, { shouldDirty: true });
+                }
+              }}
               onBlur={field.onBlur}
               renderInput={(params) => (
                 <TextField
