@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDate, formatMoney, formatNumber, formatPercent, localeFor, setDisplayTimeZone } from './intl';
+import { formatDate, formatLanguageName, formatMoney, formatNumber, formatPercent, localeFor, setDisplayTimeZone } from './intl';
 
 const AT = '2026-05-05T15:04:05Z';
 // Intl separates some parts with narrow/non-breaking spaces: compare with plain spaces.
@@ -79,5 +79,20 @@ describe('formatNumber, formatPercent, formatMoney', () => {
     expect(formatMoney('en', 79.5, 'usd')).toBe('$79.50');
     expect(plain(formatMoney('es', 79.5, 'eur'))).toBe('79,50 €');
     expect(formatMoney('en', 5, 'not-a-currency')).toBe('5 NOT-A-CURRENCY');
+  });
+});
+
+describe('formatLanguageName (issue 29: no codes in front of an owner)', () => {
+  it('names a language code in the UI language, capitalised', () => {
+    expect(formatLanguageName('es', 'es-ES')).toBe('Español (España)');
+    expect(formatLanguageName('es', 'es-MX')).toBe('Español (México)');
+    expect(formatLanguageName('es', 'en-GB')).toBe('Inglés (Reino Unido)');
+    expect(formatLanguageName('en', 'es-ES')).toBe('Spanish (Spain)');
+    expect(formatLanguageName('en', 'en-US')).toBe('English (United States)');
+  });
+
+  it('keeps what it cannot name', () => {
+    expect(formatLanguageName('es', 'not a code')).toBe('not a code');
+    expect(formatLanguageName('es', '')).toBe('');
   });
 });

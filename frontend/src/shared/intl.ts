@@ -96,3 +96,19 @@ export function formatMoney(language: string, amount: number, currency: string):
     return `${amount} ${currency.toUpperCase()}`;
   }
 }
+
+/**
+ * A language code ('es-ES') as a name in the UI language ('Español (España)' / 'Spanish (Spain)'),
+ * capitalised as a label; the code itself when Intl does not know it. Issue 29: no codes in front
+ * of an owner.
+ */
+export function formatLanguageName(language: string, code: string): string {
+  if (!code) return code;
+  try {
+    const name = new Intl.DisplayNames([localeFor(language)], { type: 'language', languageDisplay: 'standard' }).of(code);
+    if (!name || name === code) return code;
+    return name.charAt(0).toLocaleUpperCase(localeFor(language)) + name.slice(1);
+  } catch {
+    return code;
+  }
+}

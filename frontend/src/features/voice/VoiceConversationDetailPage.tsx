@@ -52,7 +52,7 @@ import { RecordingPlayer } from './RecordingPlayer';
 import { LatencyTimeline } from './LatencyTimeline';
 import { CallStatusChip } from './CallStatusChip';
 import './i18n/calls';
-import { formatDate } from '../../shared/intl';
+import { formatDate, formatLanguageName } from '../../shared/intl';
 import { RetryAlert } from '../../shared/RetryAlert';
 import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 
@@ -169,13 +169,15 @@ function StatisticsCard({ call }: { call: VoiceConversation }) {
 }
 
 function VoiceSettingsCard({ call }: { call: VoiceConversation }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const none = t('voiceCalls.detail.none');
+  const language = call.voiceSettings?.language;
   return (
     <DetailSection title={t('voiceCalls.detail.voiceSettings')}>
       <Row label={t('voiceCalls.detail.voiceName')}>{orNone(call.voiceSettings?.name, none)}</Row>
       <Row label={t('voiceCalls.detail.voiceDescription')}>{orNone(call.voiceSettings?.description, none)}</Row>
-      <Row label={t('voiceCalls.detail.voiceLanguage')}>{orNone(call.voiceSettings?.language, none)}</Row>
+      {/* The language by name ('Español (España)'), not its code (issue 29). */}
+      <Row label={t('voiceCalls.detail.voiceLanguage')}>{orNone(language && formatLanguageName(i18n.language, language), none)}</Row>
     </DetailSection>
   );
 }
