@@ -102,6 +102,10 @@ async function main(): Promise<void> {
       ? `fake Twilio REST API at ${stack.twilioApiUrl.replace('127.0.0.1', 'localhost')} — register accounts and play calls at /_test, offline`
       : `${realTwilioUrl} (TWILIO_API_URL from the environment)`,
   );
+  if (stack.pushServiceUrl) {
+    // Browsers subscribe at their own push service (online); this fake takes subscriptions it minted (tests).
+    line('Web Push', `VAPID keys in ${dataDir}/vapid.json; fake push service at ${stack.pushServiceUrl} — subscriptions at /_test/subscriptions, pushes decrypted at /_test/messages`);
+  }
   line(
     'Outbound',
     outboundAllowHosts.length
