@@ -40,12 +40,12 @@ describe('prices in euros for a Spanish account', () => {
     expect(everything).toContain('€');
     expect(everything).not.toMatch(/US\$|USD|\$/);
 
-    // Checkout in euros on the local test checkout (formatted in the browser's locale, as Stripe's page).
+    // Checkout in euros on the local test checkout, in the account's language (locale 'es').
     await professional.getByRole('button', { name: 'Empezar' }).click();
-    await eventually(() => page.getByRole('button', { name: 'Pay' }).count()).toBe(1);
+    await eventually(() => page.getByRole('button', { name: 'Pagar' }).count()).toBe(1);
     expect(await page.locator('.price').getAttribute('data-currency')).toBe('eur');
     expect((await page.locator('.price').textContent())?.replace(/\s/g, ' ')).toContain('79,00 €');
-    await page.getByRole('button', { name: 'Pay' }).click();
+    await page.getByRole('button', { name: 'Pagar' }).click();
     await eventually(() => new URL(page.url()).pathname).toBe('/subscription/success');
     const plan = async () => (await callApi<Subscription>(page, 'GET', '/api/subscription/current')).plan;
     await eventually(plan).toBe('professional');

@@ -30,6 +30,7 @@ import {
   type StripeEventObject,
   type SubscriptionObject,
 } from './objects.js';
+import { CHECKOUT_LOCALES, isCheckoutLocale } from './locales.js';
 import { unitAmountIn, type LocalPrice } from './prices.js';
 
 export const API_VERSION: string = Stripe.API_VERSION;
@@ -295,6 +296,11 @@ export class FakeStripeEngine {
     // session names one; the fake has no location, so without `currency` it is the price's default.
     const currency = (str(params, 'currency') ?? price.currency).toLowerCase();
     const unitAmount = this.amountIn(price, currency, 'currency');
+    // The page's language: one of Stripe's documented locales, else Stripe's 400; none = the browser's ('auto').
+    const locale = str(params, 'locale') || undefined;
+    if (locale !== undefined && !isCheckoutLocale(locale)) {
+      throw invalidParam('locale', `Invalid locale: must be one of ${CHECKOUT_LOCALES.join(', ')}`);
+    }
     const id = newId('cs_test', 58);
     const amount = trialDays ? 0 : unitAmount * quantity;
     const session = checkoutSessionObject({
@@ -309,6 +315,7 @@ export class FakeStripeEngine {
       allowPromotionCodes: bool(params, 'allow_promotion_codes') ?? null,
       amount,
       currency,
+      locale: locale ?? null,
       metadata: metadataParam(params) ?? {},
     });
     this.data.checkouts[id] = {

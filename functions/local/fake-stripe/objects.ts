@@ -449,6 +449,8 @@ export function checkoutSessionObject(input: {
   allowPromotionCodes: boolean | null;
   amount: number;
   currency: string;
+  /** Stripe's `locale` of the hosted page (null: the browser's language). */
+  locale: string | null;
   metadata: Metadata;
 }): CheckoutSessionObject {
   return {
@@ -484,7 +486,7 @@ export function checkoutSessionObject(input: {
     invoice: null,
     invoice_creation: null,
     livemode: false,
-    locale: null,
+    locale: input.locale,
     managed_payments: null,
     metadata: input.metadata,
     mode: 'subscription',

@@ -5,9 +5,10 @@
  */
 import { formatAmount } from './engine.js';
 import type { CheckoutSessionObject, PortalSessionObject, SubscriptionObject } from './objects.js';
+import { checkoutLanguage, englishTexts, type CheckoutTexts } from './locales.js';
 import { unitAmountIn, type LocalPrice } from './prices.js';
 
-export const TEST_MODE_BANNER = 'Test mode — no real payment';
+export const TEST_MODE_BANNER = englishTexts.testMode;
 
 export function escapeHtml(value: unknown): string {
   return String(value ?? '')
@@ -39,21 +40,20 @@ const STYLE = `
   a{color:#635bff}
 `;
 
-function layout(title: string, body: string): string {
+function layout(title: string, body: string, texts: CheckoutTexts = englishTexts): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${texts.lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · ${TEST_MODE_BANNER}</title>
+<title>${escapeHtml(title)} · ${escapeHtml(texts.testMode)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
-<div class="banner" role="status">${TEST_MODE_BANNER}</div>
+<div class="banner" role="status">${escapeHtml(texts.testMode)}</div>
 <main>
 ${body}
-<p class="muted">Local billing mode: this page stands in for Stripe. Nothing is charged; paying here sends a
-signed Stripe webhook to AgentDesk.</p>
+<p class="muted">${escapeHtml(texts.footer)}</p>
 </main>
 </body>
 </html>`;
@@ -84,6 +84,10 @@ function perInterval(price: LocalPrice, currency: string, locale: string): strin
 const date = (unix: number | null | undefined) =>
   unix ? new Date(unix * 1000).toISOString().slice(0, 16).replace('T', ' ') + ' UTC' : '—';
 
+/**
+ * The hosted checkout stand-in, in the session's `locale` (the browser's language for 'auto' or
+ * none) with amounts in the browser's locale when it speaks that language.
+ */
 export function checkoutPage(input: {
   session: CheckoutSessionObject;
   price: LocalPrice;
@@ -92,46 +96,52 @@ export function checkoutPage(input: {
   email: string | null;
   /** Where "continue" goes on a completed session. */
   successUrl: string;
+  /** The browser's locale (pageLocale of its Accept-Language). */
   locale: string;
 }): string {
-  const { session, price, trialPeriodDays, locale } = input;
+  const { session, price, trialPeriodDays } = input;
+  const { texts: t, amountLocale: locale } = checkoutLanguage(session.locale, input.locale);
   const currency = String(session.currency);
   const unitAmount = unitAmountIn(price, currency) ?? price.unitAmount;
   if (session.status === 'complete') {
     return layout(
-      'Payment complete',
-      `<div class="card"><h1>Payment complete</h1>
-<p>This checkout session is complete: you are subscribed to ${escapeHtml(price.name)}.</p>
-<p><a href="${escapeHtml(input.successUrl)}">Continue to AgentDesk</a></p></div>`,
+      t.completeTitle,
+      `<div class="card"><h1>${escapeHtml(t.completeTitle)}</h1>
+<p>${escapeHtml(t.completeText(price.name))}</p>
+<p><a href="${escapeHtml(input.successUrl)}">${escapeHtml(t.continueLink)}</a></p></div>`,
+      t,
     );
   }
   if (session.status === 'expired') {
     return layout(
-      'Checkout expired',
-      `<div class="card"><h1>Checkout expired</h1><p>This checkout session has expired. Start again from AgentDesk.</p>
-${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">Back to AgentDesk</a></p>` : ''}</div>`,
+      t.expiredTitle,
+      `<div class="card"><h1>${escapeHtml(t.expiredTitle)}</h1><p>${escapeHtml(t.expiredText)}</p>
+${session.cancel_url ? `<p><a href="${escapeHtml(session.cancel_url)}">${escapeHtml(t.backLink)}</a></p>` : ''}</div>`,
+      t,
     );
   }
+  const trialAmount = formatAmount(unitAmount, unitAmountIn(price, currency) === null ? price.currency : currency, locale);
   const trial = trialPeriodDays
-    ? `<div class="trial">${trialPeriodDays}-day free trial</div>
-<p class="muted">Then ${escapeHtml(perInterval(price, currency, locale))}. Nothing is due today.</p>`
+    ? `<div class="trial">${escapeHtml(t.freeTrial(trialPeriodDays))}</div>
+<p class="muted">${escapeHtml(t.thenNothingDue(t.perInterval(trialAmount, price.interval)))}</p>`
     : '';
   return layout(
-    `Subscribe to ${price.name}`,
+    t.subscribeTo(price.name),
     `<div class="card">
 <p class="muted">AgentDesk</p>
-<h1>Subscribe to ${escapeHtml(price.name)}</h1>
-<div class="price" data-currency="${escapeHtml(currency)}">${escapeHtml(formatAmount(unitAmount, currency, locale))}<span class="muted"> per ${escapeHtml(price.interval)}</span></div>
+<h1>${escapeHtml(t.subscribeTo(price.name))}</h1>
+<div class="price" data-currency="${escapeHtml(currency)}">${escapeHtml(formatAmount(unitAmount, currency, locale))}<span class="muted"> ${escapeHtml(t.intervalUnit(price.interval))}</span></div>
 ${trial}
-${input.quantity > 1 ? `<p>Quantity: ${input.quantity}</p>` : ''}
-${input.email ? `<p class="muted">Billed to ${escapeHtml(input.email)}</p>` : ''}
+${input.quantity > 1 ? `<p>${escapeHtml(t.quantity(input.quantity))}</p>` : ''}
+${input.email ? `<p class="muted">${escapeHtml(t.billedTo(input.email))}</p>` : ''}
 </div>
 <div class="card">
 <form method="post" action="/checkout/${escapeHtml(session.id)}/pay">
-<button type="submit" class="pay">Pay</button>
+<button type="submit" class="pay">${escapeHtml(t.pay)}</button>
 </form>
-${session.cancel_url ? `<p style="text-align:center"><a href="${escapeHtml(session.cancel_url)}">Cancel</a></p>` : ''}
+${session.cancel_url ? `<p style="text-align:center"><a href="${escapeHtml(session.cancel_url)}">${escapeHtml(t.cancel)}</a></p>` : ''}
 </div>`,
+    t,
   );
 }
 

@@ -8,6 +8,7 @@ import type { PlanId } from '../../contract/billing.js';
 import { billingServerMessages as msg } from '../../domain/billing/messages.js';
 import { accountCurrency, type BillingCurrency } from '../../domain/billing/currency.js';
 import { planAmountMinor, type PriceIds } from '../../domain/billing/plans.js';
+import type { Language } from '../../domain/i18n/messages.js';
 import type { CheckoutSessionInfo, CheckoutSessionRequest, PaymentGateway, SubscriptionState } from '../../domain/billing/ports.js';
 import { BadGatewayError, NotFoundError, PaymentRequiredError } from '../../domain/errors.js';
 import { logger } from '../logger.js';
@@ -45,6 +46,9 @@ export function amountIn(
   if (option) return option.unit_amount;
   return price.currency === currency ? price.unit_amount : null;
 }
+
+/** Stripe Checkout's locale for each app language (Stripe's documented values: 'es' is Spanish of Spain, 'es-419' Latin America's). */
+const CHECKOUT_LOCALE: Record<Language, Stripe.Checkout.SessionCreateParams.Locale> = { en: 'en', es: 'es' };
 
 /** How long a checked price stays trusted: a price's amounts cannot change at Stripe (only new prices), but its currency options can. */
 const PRICE_CHECK_TTL_MS = 10 * 60_000;
@@ -112,6 +116,8 @@ export class StripePaymentGateway implements PaymentGateway {
         mode: 'subscription',
         // The account's currency, not the one Checkout would guess from the browser's IP address.
         currency: input.currency,
+        // The account's language, not the browser's ('auto'): Stripe's 'es' is Spain's Spanish.
+        locale: CHECKOUT_LOCALE[input.language],
         customer: input.customerId,
         client_reference_id: input.userId,
         line_items: [{ price, quantity: 1 }],

@@ -11,6 +11,7 @@ import {
   type VerifySessionResponse,
 } from '../../contract/billing.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
+import { languageOf } from '../i18n/messages.js';
 import { currencyForCountry } from './currency.js';
 import { billingServerMessages as msg } from './messages.js';
 import { planById } from './plans.js';
@@ -29,7 +30,8 @@ import { toSubscription } from './view.js';
 export interface BillingDeps {
   subscriptions: SubscriptionRepository;
   gateway: PaymentGateway;
-  profiles: { get(userId: string): Promise<{ email: string; name: string } | null> };
+  /** The account's profile: the Stripe customer's e-mail and name, and the language Checkout speaks. */
+  profiles: { get(userId: string): Promise<{ email: string; name: string; language?: string } | null> };
   /** The account's country (ISO alpha-2): a new subscription is charged in its currency. */
   accountCountry: (userId: string) => Promise<string>;
   clock: BillingClock;
@@ -67,10 +69,8 @@ export function createBillingService(deps: BillingDeps) {
       trialEnd: fallback.trialEnd,
     };
 
-  async function customerOf(userId: string, stored: StoredSubscription | null): Promise<string> {
+  async function customerOf(userId: string, stored: StoredSubscription | null, profile: { email: string; name: string }): Promise<string> {
     if (stored?.stripeCustomerId) return stored.stripeCustomerId;
-    const profile = await deps.profiles.get(userId);
-    if (!profile) throw new NotFoundError(msg.userNotFound);
     const customerId = await deps.gateway.createCustomer({ userId, email: profile.email, name: profile.name });
     await deps.subscriptions.linkCustomer(userId, customerId);
     // A concurrent checkout may have linked another customer first: use the stored one.
@@ -80,8 +80,8 @@ export function createBillingService(deps: BillingDeps) {
   return {
     /**
      * Starts a Stripe Checkout for a user without a usable subscription, in the currency of the
-     * account's country (a new subscription may start in another currency than an ended one);
-     * the 5-day trial only once per customer.
+     * account's country (a new subscription may start in another currency than an ended one) and
+     * the account's language (not the browser's guess); the 5-day trial only once per customer.
      */
     async checkout(userId: string, planId: PlanId): Promise<{ url: string; sessionId: string }> {
       const plan = planById(planId);
@@ -91,13 +91,16 @@ export function createBillingService(deps: BillingDeps) {
         if (isActiveStatus(stored.status)) throw new ConflictError(msg.alreadyActive);
         if (stored.status === 'past_due' || stored.status === 'unpaid') throw new ConflictError(msg.paymentProblem);
       }
-      const [customerId, country] = await Promise.all([customerOf(userId, stored), deps.accountCountry(userId)]);
+      const [profile, country] = await Promise.all([deps.profiles.get(userId), deps.accountCountry(userId)]);
+      if (!profile) throw new NotFoundError(msg.userNotFound);
+      const customerId = await customerOf(userId, stored, profile);
       const firstSubscription = !stored?.trialUsed && !stored?.stripeSubscriptionId;
       const session = await deps.gateway.createCheckoutSession({
         customerId,
         userId,
         plan: planId,
         currency: currencyForCountry(country),
+        language: languageOf(profile.language),
         trialDays: firstSubscription ? TRIAL_DAYS : null,
         successUrl: `${appUrl}/subscription/success?session_id={CHECKOUT_SESSION_ID}`,
         cancelUrl: `${appUrl}/subscription`,

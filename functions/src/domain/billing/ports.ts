@@ -3,6 +3,7 @@
  * (DynamoDB adapters) and the payment provider (the Stripe adapter). Unit tests use fakes.
  */
 import type { PlanId, SubscriptionStatus, UsageAction } from '../../contract/billing.js';
+import type { Language } from '../i18n/messages.js';
 import type { BillingCurrency } from './currency.js';
 
 /** A subscription as the payment provider reports it, already translated to our terms. */
@@ -122,6 +123,8 @@ export interface CheckoutSessionRequest {
   plan: PlanId;
   /** The currency the session charges in (the price's currency option): the account's. */
   currency: BillingCurrency;
+  /** The language the checkout page speaks: the account's. */
+  language: Language;
   trialDays: number | null;
   successUrl: string;
   cancelUrl: string;
