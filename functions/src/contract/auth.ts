@@ -142,6 +142,26 @@ export const countryField = z
   .check(z.trim(), z.toUpperCase(), z.refine(isPhoneCountry, messages.countryInvalid));
 export type Language = z.infer<typeof language>;
 
+/**
+ * The product language a browser's Accept-Language prefers ("es-ES,es;q=0.9,en;q=0.8" → 'es'):
+ * the highest-weighted of English and Spanish; undefined when it names neither. For a sign-up
+ * whose page named no language (issue 29): the page's own choice always wins.
+ */
+export function languageFromAcceptLanguage(header: string | undefined): Language | undefined {
+  const ranked = (header ?? '')
+    .slice(0, 512)
+    .split(',')
+    .map((part, order) => {
+      const [tag = '', ...params] = part.trim().split(';');
+      const q = Number(params.map((p) => p.trim()).find((p) => p.startsWith('q='))?.slice(2) ?? '1');
+      return { base: tag.trim().toLowerCase().split('-')[0], q: Number.isFinite(q) ? q : 0, order };
+    })
+    .filter((entry) => entry.q > 0)
+    .sort((a, b) => b.q - a.q || a.order - b.order);
+  const found = ranked.find((entry) => entry.base === 'es' || entry.base === 'en');
+  return found ? (found.base as Language) : undefined;
+}
+
 // ---- Requests ----
 
 /**

@@ -4,6 +4,7 @@
  */
 import {
   googleAuthRequest,
+  languageFromAcceptLanguage,
   loginRequest,
   refreshTokenRequest,
   registerRequest,
@@ -16,7 +17,8 @@ import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 export const routes: RouteTable = {
   'POST /api/register': async (req) => {
     const input = parseWith(registerRequest, req.json());
-    return { status: 201, message: authMessages.registered, data: await signInService().register(input) };
+    const language = input.language ?? languageFromAcceptLanguage(req.headers['accept-language']);
+    return { status: 201, message: authMessages.registered, data: await signInService().register({ ...input, language }) };
   },
   'POST /api/login': async (req) => {
     const input = parseWith(loginRequest, req.json());
@@ -28,7 +30,8 @@ export const routes: RouteTable = {
   },
   'POST /api/google-auth': async (req) => {
     const input = parseWith(googleAuthRequest, req.json());
-    const { session, created } = await signInService().googleSignIn(input);
+    const language = input.language ?? languageFromAcceptLanguage(req.headers['accept-language']);
+    const { session, created } = await signInService().googleSignIn({ ...input, language });
     return { status: created ? 201 : 200, message: authMessages.loggedIn, data: session };
   },
   'POST /api/reset-password': async (req) => {

@@ -1,5 +1,5 @@
 /** The routes that e-mail one-time codes (public): sign-up verification and password reset. */
-import { sendPasswordResetRequest, sendVerificationRequest } from '../contract/auth.js';
+import { languageFromAcceptLanguage, sendPasswordResetRequest, sendVerificationRequest } from '../contract/auth.js';
 import { codeMailService } from '../composition/codes.js';
 import { authMessages } from '../domain/auth/service.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
@@ -7,7 +7,8 @@ import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 export const routes: RouteTable = {
   'POST /api/send-verification': async (req) => {
     const input = parseWith(sendVerificationRequest, req.json());
-    const data = await codeMailService().sendVerification(input);
+    const language = input.language ?? languageFromAcceptLanguage(req.headers['accept-language']);
+    const data = await codeMailService().sendVerification({ ...input, language });
     return { message: authMessages.codeSent, data };
   },
   'POST /api/send-password-reset': async (req) => {

@@ -131,3 +131,36 @@ describe('an account made before the zone was set at sign-up', () => {
     expect(login.body.data!.user.timeZone).toBe('UTC');
   });
 });
+
+describe("the browser's Accept-Language when the page names no language", () => {
+  const spanishBrowser = { 'accept-language': 'es-ES,es;q=0.9,en;q=0.8' };
+
+  it('writes the code e-mail and makes the account in Spanish for a Spanish browser', async () => {
+    const email = uniqueEmail('cabecera');
+    expect((await api('POST', '/api/send-verification', { body: { email }, headers: spanishBrowser })).status).toBe(200);
+    const [codeMail] = await mailsTo(email);
+    const verificationCode = await readCode(email, 'verify');
+
+    const res = await api<AuthSession>('POST', '/api/register', { body: { name: 'Lucía Muñoz', email, password: STRONG_PASSWORD, verificationCode }, headers: spanishBrowser });
+
+    expect(codeMail?.subject).toBe('Tu código de verificación de AgentDesk');
+    expect(res.body.data!.user.language).toBe('es');
+  });
+
+  it("lets the page's own language win over the browser's", async () => {
+    const email = uniqueEmail('elige');
+    await api('POST', '/api/send-verification', { body: { email, language: 'en' }, headers: spanishBrowser });
+    const verificationCode = await readCode(email, 'verify');
+
+    const res = await api<AuthSession>('POST', '/api/register', { body: { name: 'Lucy Moon', email, password: STRONG_PASSWORD, verificationCode, language: 'en' }, headers: spanishBrowser });
+
+    expect((await mailsTo(email))[0]?.subject).toBe('Your AgentDesk verification code');
+    expect(res.body.data!.user.language).toBe('en');
+  });
+
+  it('Google sign-in reads it too', async () => {
+    const email = uniqueEmail('gmail-cabecera');
+    const res = await api<AuthSession>('POST', '/api/google-auth', { body: { credential: await mint({ email, name: 'Gala Gómez' }) }, headers: spanishBrowser });
+    expect(res.body.data!.user.language).toBe('es');
+  });
+});
