@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
+import type { MintedSubscription } from '../../functions/test/support/push.js';
 import { metaDelivery, signMetaBody, textMessage, webhookPath, type GraphSend, type WaCustomer } from '../../functions/test/support/whatsapp.js';
 import { connectBrowser, waitForMailCode } from './browser.js';
 
@@ -36,14 +37,34 @@ export async function newPage(
 ): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
-  // The app must run under the CSP the local gateway sends (the same as CloudFront's): any
-  // violation Chromium reports fails the test.
-  const cspViolations: string[] = [];
+  watchPage(page);
+  return page;
+}
+
+const cspViolationsOf = new WeakMap<Page, string[]>();
+
+/** What Chromium reported against the CSP on this page so far (listened to from the first call). */
+function cspViolations(page: Page): string[] {
+  const known = cspViolationsOf.get(page);
+  if (known) return known;
+  const seen: string[] = [];
   page.on('console', (msg) => {
-    if (/Content Security Policy/i.test(msg.text())) cspViolations.push(msg.text());
+    if (/Content Security Policy/i.test(msg.text())) seen.push(msg.text());
   });
+  cspViolationsOf.set(page, seen);
+  return seen;
+}
+
+/**
+ * Checks the page in the running test: the app must run under the CSP the local gateway sends
+ * (the same as CloudFront's), so any violation Chromium reports fails it; if it fails, a
+ * screenshot goes under test-results/. newPage does it for the test that opens the page; a
+ * later test of the same file that goes on with the page calls it again.
+ */
+export function watchPage(page: Page): void {
+  const violations = cspViolations(page);
   onTestFinished(() => {
-    expect(cspViolations, 'CSP violations reported by the browser').toEqual([]);
+    expect(violations, 'CSP violations reported by the browser').toEqual([]);
   });
   onTestFailed(async ({ task }) => {
     await mkdir('test-results', { recursive: true });
@@ -51,23 +72,52 @@ export async function newPage(
     await page.screenshot({ path: file, fullPage: true }).catch(() => undefined);
     console.error(`e2e failure at ${page.url()}; screenshot: ${file}`);
   });
-  return page;
 }
 
-/** Signs up through the register page with the code the local mailbox received. */
-export async function register(page: Page, appUrl: string, mailboxUrl: string, email: string): Promise<void> {
+/** The register page's words in each UI language. */
+const SIGN_UP = {
+  en: {
+    name: 'Name',
+    email: 'Email',
+    send: 'Send Code',
+    sent: /60 minutes/,
+    code: 'Verification Code',
+    password: 'Password',
+    confirm: 'Confirm Password',
+    terms: /I agree to the Terms of Service/,
+    create: 'Create Account',
+  },
+  es: {
+    name: 'Nombre',
+    email: 'Correo electrónico',
+    send: 'Enviar código',
+    sent: /60 minutos/,
+    code: 'Código de verificación',
+    password: 'Contraseña',
+    confirm: 'Confirmar contraseña',
+    terms: /Acepto los/,
+    create: 'Crear cuenta',
+  },
+};
+
+/**
+ * Signs up through the register page with the code the local mailbox received. `language`: the
+ * language the page shows (Spanish for a Spanish browser that chose nothing), whose words it uses.
+ */
+export async function register(page: Page, appUrl: string, mailboxUrl: string, email: string, language: 'en' | 'es' = 'en'): Promise<void> {
+  const words = SIGN_UP[language];
   await page.goto(`${appUrl}/register`);
-  await page.getByLabel('Name', { exact: true }).fill('Dana Dentist');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByRole('button', { name: 'Send Code' }).click();
+  await page.getByLabel(words.name, { exact: true }).fill(language === 'es' ? 'Lucía Muñoz' : 'Dana Dentist');
+  await page.getByLabel(words.email, { exact: true }).fill(email);
+  await page.getByRole('button', { name: words.send }).click();
   // The note appears once the server accepted the request and e-mailed the code.
-  await eventually(() => page.getByText(/60 minutes/).count()).toBeGreaterThan(0);
+  await eventually(() => page.getByText(words.sent).count()).toBeGreaterThan(0);
   const code = await waitForMailCode(mailboxUrl, email, /\b([A-Z0-9]{10})\b/);
-  await page.getByLabel('Verification Code').fill(code);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByLabel('Confirm Password').fill(PASSWORD);
-  await page.getByRole('checkbox', { name: /I agree to the Terms of Service/ }).check();
-  await page.getByRole('button', { name: 'Create Account' }).click();
+  await page.getByLabel(words.code).fill(code);
+  await page.getByLabel(words.password, { exact: true }).fill(PASSWORD);
+  await page.getByLabel(words.confirm).fill(PASSWORD);
+  await page.getByRole('checkbox', { name: words.terms }).check();
+  await page.getByRole('button', { name: words.create }).click();
 }
 
 export async function login(page: Page, email: string): Promise<void> {
@@ -227,4 +277,43 @@ export async function pressConnect(page: Page, cardTestId: string): Promise<Loca
   await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
   await card.getByRole('button', { name: 'Connect' }).click();
   return card;
+}
+
+/** Today's date (YYYY-MM-DD) in a time zone: what a dated file name or a 'created' column says there. */
+export function dayIn(timeZone: string, at = new Date()): string {
+  const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(at);
+  const part = (type: string) => parts.find((p) => p.type === type)!.value;
+  return `${part('year')}-${part('month')}-${part('day')}`;
+}
+
+/**
+ * Before any script of the page: its PushManager answers with a subscription the fake push
+ * service minted (Chromium's own push service cannot be reached offline), and keeps the
+ * application server key it was given in window.__pushServerKey (base64url).
+ */
+export async function useMintedSubscription(page: Page, minted: MintedSubscription): Promise<void> {
+  await page.addInitScript((sub: MintedSubscription['subscription']) => {
+    let current: PushSubscription | null = null;
+    const w = window as unknown as { __pushServerKey?: string };
+    PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
+      const key = options?.applicationServerKey;
+      const bytes = key instanceof ArrayBuffer ? new Uint8Array(key) : key && typeof key !== 'string' ? new Uint8Array(key.buffer, key.byteOffset, key.byteLength) : new Uint8Array();
+      w.__pushServerKey = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      current = {
+        endpoint: sub.endpoint,
+        expirationTime: null,
+        options: { userVisibleOnly: true, applicationServerKey: null },
+        getKey: () => null,
+        toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
+        unsubscribe: async () => {
+          current = null;
+          return true;
+        },
+      } as unknown as PushSubscription;
+      return current;
+    };
+    PushManager.prototype.getSubscription = async function getSubscription() {
+      return current;
+    };
+  }, minted.subscription);
 }

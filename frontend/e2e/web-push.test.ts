@@ -14,42 +14,14 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { Conversation } from '@agentdesk/functions/contract';
-import { fakePushClient, type MintedSubscription } from '../../functions/test/support/push.js';
+import { fakePushClient } from '../../functions/test/support/push.js';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
-import { callApi, connectWhatsAppBusiness, customerWrites, eventually, newPage, randomDigits, slowly, subscribedUser, useBrowser } from './flows.js';
+import { callApi, connectWhatsAppBusiness, customerWrites, eventually, newPage, randomDigits, slowly, subscribedUser, useBrowser, useMintedSubscription } from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
 const fake = fakePushClient(inject('pushServiceUrl'), inject('pushServiceCa'));
 afterAll(() => fake.close());
-
-/** Before any script of the page: its PushManager answers with the fake service's subscription, and keeps the key it was given. */
-async function useMintedSubscription(page: Page, minted: MintedSubscription): Promise<void> {
-  await page.addInitScript((sub: MintedSubscription['subscription']) => {
-    let current: PushSubscription | null = null;
-    const w = window as unknown as { __pushServerKey?: string };
-    PushManager.prototype.subscribe = async function subscribe(options?: PushSubscriptionOptionsInit) {
-      const key = options?.applicationServerKey;
-      const bytes = key instanceof ArrayBuffer ? new Uint8Array(key) : key && typeof key !== 'string' ? new Uint8Array(key.buffer, key.byteOffset, key.byteLength) : new Uint8Array();
-      w.__pushServerKey = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-      current = {
-        endpoint: sub.endpoint,
-        expirationTime: null,
-        options: { userVisibleOnly: true, applicationServerKey: null },
-        getKey: () => null,
-        toJSON: () => ({ endpoint: sub.endpoint, expirationTime: null, keys: sub.keys }),
-        unsubscribe: async () => {
-          current = null;
-          return true;
-        },
-      } as unknown as PushSubscription;
-      return current;
-    };
-    PushManager.prototype.getSubscription = async function getSubscription() {
-      return current;
-    };
-  }, minted.subscription);
-}
 
 /** The notifications the service worker is showing (their titles). */
 const shownTitles = (page: Page) =>
