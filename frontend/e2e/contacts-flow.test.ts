@@ -25,7 +25,8 @@ describe('contacts', () => {
     await page.getByRole('button', { name: 'Add Contact' }).first().click();
     const dialog = page.getByRole('dialog');
     await eventually(() => dialog.getByText('Add New Contact').count()).toBe(1);
-    await dialog.getByLabel('Name').fill('José Álvarez');
+    await dialog.getByLabel('First name').fill('José');
+    await dialog.getByLabel('Last name').fill('Álvarez');
     await dialog.getByLabel('Phone Number').fill('+1 (202) 555-0143');
     await dialog.getByLabel('Email').fill('jose@example.com');
     await dialog.getByRole('button', { name: 'Add Field' }).click();

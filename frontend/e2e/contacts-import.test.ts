@@ -80,7 +80,7 @@ describe('contacts import and bulk actions (Spanish UI)', () => {
     const exporter = page.getByRole('dialog', { name: 'Exportar contactos' });
     expect(await exporter.getByRole('radio', { name: /^Punto y coma/ }).isChecked()).toBe(true);
     await exporter.getByRole('button', { name: 'Exportar' }).click();
-    const download = exporter.getByRole('link', { name: 'Descargar contacts.csv' });
+    const download = exporter.getByRole('link', { name: /^Descargar contactos-\d{4}-\d{2}-\d{2}\.csv$/ });
     await slowly(() => download.count()).toBe(1);
     const file = Buffer.from(await (await fetch((await download.getAttribute('href'))!)).arrayBuffer());
     expect([...file.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
