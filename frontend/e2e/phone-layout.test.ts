@@ -3,12 +3,14 @@
  * "Cerrar sesión" is in view without scrolling (the sidebar at the laptop, the drawer on the
  * phone); the contacts header keeps its main action and puts the rest in a menu instead of
  * overflowing; voice settings show the connected Twilio number and offer no "Solicitar número"
- * while one is connected. axe finds nothing serious in what these tests open.
+ * while one is connected; a call to it reads on the phone (list, detail, back) without anything
+ * wider than the screen. axe finds nothing serious in what these tests open.
  */
 import { describe, expect, inject, it } from 'vitest';
+import type { VoiceConversationList } from '../../functions/src/contract/voice.js';
 import { formatPhone } from '../src/shared/phone.js';
 import { seriousViolations } from './axe.js';
-import { eventually, callApi, randomDigits, twilioControl, useBrowser } from './flows.js';
+import { callApi, chatGptAndAgent, eventually, randomDigits, slowly, twilioControl, useBrowser } from './flows.js';
 import { LAPTOP, PHONE, screenshot, spanishOwner, wholeInView } from './layout.js';
 
 const appUrl = inject('appUrl');
@@ -85,5 +87,24 @@ describe('layout at a laptop and a phone', () => {
     await panel.scrollIntoViewIfNeeded();
     await screenshot(page, 'phone-voice-number');
     expect(await seriousViolations(page, '[data-testid="phone-number-panel"]')).toEqual([]);
+
+    // A call to that number, read on the phone: the list, its detail with nothing wider than the screen, and back.
+    await chatGptAndAgent(page, { name: 'Recepción', description: 'Contesta las llamadas de la clínica', objective: 'Dar citas' });
+    const caller = `+346${randomDigits(8)}`;
+    await twilioControl('calls', { to: number, from: caller, turns: [{ speech: 'Quiero una cita para mañana', confidence: 0.9 }], hangup: 'after-script' });
+    await slowly(async () => (await callApi<VoiceConversationList>(page, 'GET', '/api/voice-conversations')).conversations.length).toBe(1);
+    await page.goto(`${appUrl}/voice-conversations`);
+    const rows = page.getByTestId('call-row');
+    await eventually(() => rows.count()).toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'phone-voice-list');
+    await rows.first().click();
+    await eventually(() => new URL(page.url()).pathname).toMatch(/^\/voice-conversations\/[^/]+$/);
+    await slowly(() => page.getByTestId('call-transcript').getByTestId('call-turn').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await screenshot(page, 'phone-voice-detail');
+    expect(await seriousViolations(page, 'main')).toEqual([]);
+    await page.goBack();
+    await eventually(() => new URL(page.url()).pathname).toBe('/voice-conversations');
   });
 });

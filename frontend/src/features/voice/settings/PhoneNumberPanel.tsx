@@ -85,11 +85,14 @@ export function PhoneNumberPanel({ phone }: { phone: PhoneNumberRequest }) {
             />
           )}
         </Stack>
-        <Typography variant="body2" color="text.secondary">
-          {t('voiceSettings.phone.intro')}
-        </Typography>
+        {/* 'A number assigned by our team' is not true of the owner's own Twilio number. */}
+        {!connected && (
+          <Typography variant="body2" color="text.secondary">
+            {t('voiceSettings.phone.intro')}
+          </Typography>
+        )}
         {connected ? (
-          <Stack spacing={0.5} sx={{ my: 2 }}>
+          <Stack spacing={0.5} sx={{ mb: 2 }}>
             <Typography variant="body2" color="text.secondary">
               {t('voiceSettings.phone.connectedNumber')}
             </Typography>
