@@ -879,11 +879,28 @@ describe('Stripe configuration', () => {
       // "-??????": Secrets Manager's random suffix of this one name, not "agentdesk/stripe*".
       expect(statements[0]!.Resource).toBe('arn:aws:secretsmanager:eu-west-1:123456789012:secret:agentdesk/stripe-??????');
     }
-    // Functions without the need have neither.
+    // Functions without the need have neither (the Web Push functions read their own secret only: below).
     for (const [name, fn] of Object.entries(s.stack.api.functions)) {
       if (stripeGroups().includes(name as RouteGroupName)) continue;
       expect(variables(fn).STRIPE_SECRET_ID, name).toBeUndefined();
-      expect([...actualCapabilities(fn)].some((c) => c.includes('secretsmanager:')), name).toBe(false);
+      expect([...actualCapabilities(fn)].some((c) => c.includes('secretsmanager:') && !c.startsWith('push-secret ')), name).toBe(false);
+    }
+  });
+
+  it('gives the Web Push functions (issue 29) the VAPID secret name and GetSecretValue on that one secret only, and no key in the environment', () => {
+    const pushFunctions: [string, AppFunction][] = [
+      ...groupNames.filter((name) => groupDef(name).needs.includes('push-keys' as Need)).map((name) => [name, s.stack.api.functions[name]] as [string, AppFunction]),
+      ...workerNames.filter((q) => (workers[q].needs as readonly Need[]).includes('push-keys')).map((q) => [q, s.stack.workers.functions[q]] as [string, AppFunction]),
+    ];
+    expect(pushFunctions.map(([name]) => name).sort()).toEqual(['notifications', 'web-push']);
+    for (const [name, fn] of pushFunctions) {
+      expect(variables(fn).PUSH_SECRET_ID, name).toBe('agentdesk/web-push');
+      expect(variables(fn).VAPID_PRIVATE_KEY, name).toBeUndefined();
+      expect([...actualCapabilities(fn)].filter((c) => c.includes('secretsmanager:')), name).toEqual(['push-secret secretsmanager:GetSecretValue']);
+    }
+    for (const [id, fn] of Object.entries(resources('AWS::Lambda::Function'))) {
+      const vars = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+      for (const name of ['VAPID_PUBLIC_KEY', 'VAPID_PRIVATE_KEY', 'OUTBOUND_EXTRA_CA']) expect(vars[name], `${id} ${name}`).toBeUndefined();
     }
   });
 
