@@ -200,7 +200,8 @@ describe('POST /api/voice-conversations/{id}/apply-contact', () => {
     expect(created).toBe(true);
     expect(contact).toMatchObject({ name: 'Ana García', email: 'ana@example.com', phoneNumber: seeded.phoneNumber });
     expect(conversation.contact).toEqual({ _id: contact._id, name: 'Ana García', phoneNumber: seeded.phoneNumber });
-    expect((await api<Contact>('GET', `/api/contacts/${contact._id}`, { token: user.token })).body.data).toMatchObject({ name: 'Ana García', email: 'ana@example.com' });
+    // Issue 29: a contact saved from a call says so ('Llamada').
+    expect((await api<Contact>('GET', `/api/contacts/${contact._id}`, { token: user.token })).body.data).toMatchObject({ name: 'Ana García', email: 'ana@example.com', origin: 'call' });
     expect((await getCall(user.token, seeded.id))?.contact?._id).toBe(contact._id);
   });
 
