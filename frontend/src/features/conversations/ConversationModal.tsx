@@ -288,10 +288,8 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
           <Tab value="details" label={t('conversations.modal.tabs.details')} {...tabProps('details')} sx={{ minHeight: 44 }} />
         </Tabs>
       )}
-      <DialogContent
-        dividers={!phone}
-        sx={{ ...fill, overflowY: phone && tab === 'details' ? 'auto' : 'hidden', px: { xs: 1.5, md: 3 }, py: { xs: 1, md: 2 } }}
-      >
+      {/* The message list gives way to what is below it; only if even its smallest height does not fit (a long template form, alerts) does the content scroll. */}
+      <DialogContent dividers={!phone} sx={{ ...fill, overflowY: 'auto', px: { xs: 1.5, md: 3 }, py: { xs: 1, md: 2 } }}>
         {error && (
           <Alert severity="error" onClose={() => setError(null)} sx={{ mb: 2 }} data-testid="conversation-error">
             <AlertTitle sx={{ mb: error.detail ? 0.5 : 0 }}>{error.title}</AlertTitle>
