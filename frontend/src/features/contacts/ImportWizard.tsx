@@ -187,7 +187,7 @@ function RecentImports() {
                   </Stack>
                 }
                 secondary={
-                  <Stack component="span" spacing={0.5} sx={{ display: 'flex' }}>
+                  <Stack spacing={0.5}>
                     <span>{t('contacts.wizard.recentRow', { date: formatDate(i18n.language, job.createdAt) ?? '', created: job.progress.created })}</span>
                     <SkippedRows job={job} />
                     {job.hasErrorReport && <ReportButton job={job} />}
