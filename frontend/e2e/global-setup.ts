@@ -13,7 +13,9 @@ import { startLocalStack } from '../../functions/local/stack.js';
 import { startWebFixtures } from '../../functions/test/support/web-fixtures.js';
 import { startBrowserServer } from './browser.js';
 
-const frontendDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+// E2E_FRONTEND_DIR: a build of one's own (e.g. `npx vite build --outDir /tmp/my-dist` in frontend/), so
+// a long run on a shared machine is not broken by someone else rebuilding frontend/dist meanwhile.
+const frontendDir = process.env.E2E_FRONTEND_DIR ? path.resolve(process.env.E2E_FRONTEND_DIR) : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 
 export default async function setup(project: TestProject) {
   if (!existsSync(path.join(frontendDir, 'index.html'))) {
