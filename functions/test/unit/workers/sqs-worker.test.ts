@@ -230,6 +230,17 @@ describe('sqsWorker validates with the job schema the manifest names for its que
         'an address carried along': { userId: 'u1', kind: 'notification', subjectId: 'n1', sendId: 's1', to: 'someone@example.com' },
       },
     },
+    {
+      // Issue 29: ids only; the device's subscription and the text are read when the push is sent.
+      queue: 'web-push',
+      valid: { userId: 'u1', notificationId: 'n1', deviceId: 'd1' },
+      malformed: {
+        'neither a notification nor a test': { userId: 'u1', deviceId: 'd1' },
+        'a test without a device': { userId: 'u1', test: true },
+        'an endpoint carried along': { userId: 'u1', notificationId: 'n1', endpoint: 'https://push.example/x' },
+        'an empty userId': { userId: '', notificationId: 'n1' },
+      },
+    },
   ];
 
   it('covers every queue of the manifest', () => {
