@@ -2,7 +2,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
 import type { MintedSubscription } from '../../functions/test/support/push.js';
@@ -142,18 +142,42 @@ export async function userIdOf(page: Page): Promise<string> {
   });
 }
 
-/**
- * Gives a user an active trial the way the billing webhook records one, for tests about
- * features behind the subscription (billing-flow.test.ts covers paying through the checkout).
- */
-export async function activateTrial(userId: string): Promise<void> {
-  const client = DynamoDBDocumentClient.from(
+/** The stack's DynamoDB Local, for the few facts a browser cannot see. */
+function table(): DynamoDBDocumentClient {
+  return DynamoDBDocumentClient.from(
     new DynamoDBClient({
       endpoint: inject('dynamoEndpoint'),
       region: 'us-east-1',
       credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
     }),
   );
+}
+
+/**
+ * How many of the user's WhatsApp customer messages the agent has not settled yet (still
+ * 'received' or 'replying': not answered, nor left to a person). 0 once every stored message
+ * was taken up: e.g. a message written while a person answers has been seen and left alone.
+ */
+export async function customerMessagesInFlight(userId: string): Promise<number> {
+  const { Items = [] } = await table().send(
+    new QueryCommand({
+      TableName: inject('tableName'),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :wamid)',
+      FilterExpression: '#dir = :in AND #state IN (:received, :replying)',
+      ExpressionAttributeNames: { '#dir': 'dir', '#state': 'state' },
+      ExpressionAttributeValues: { ':pk': `USER#${userId}`, ':wamid': 'WAMID#', ':in': 'in', ':received': 'received', ':replying': 'replying' },
+      ConsistentRead: true,
+    }),
+  );
+  return Items.length;
+}
+
+/**
+ * Gives a user an active trial the way the billing webhook records one, for tests about
+ * features behind the subscription (billing-flow.test.ts covers paying through the checkout).
+ */
+export async function activateTrial(userId: string): Promise<void> {
+  const client = table();
   const now = Date.now();
   await client.send(
     new PutCommand({
