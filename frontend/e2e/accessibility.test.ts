@@ -4,7 +4,7 @@
  * best practices and the label-content-name rule, any impact) finds nothing on every route of
  * the router — the visitor pages, onboarding's every step and every signed-in page with data
  * (an agent per tab, a contact, WhatsApp conversations, an escalated one open, a call with its
- * summary, the admin page) — in English and in Spanish at 1366×768, and on the inbox at 390×844.
+ * summary, the admin page, the plan-change dialog) — in English and in Spanish at 1366×768, and on the inbox at 390×844.
  * The route list is read from AppRoutes.tsx, so a new page fails here until it is covered.
  *
  * Keyboard: the first Tab on a signed-in page reaches a skip link that moves the focus to the
@@ -237,6 +237,14 @@ describe('accessibility (axe: no violation on any page, English and Spanish)', (
         await ready(page, 'the open conversation');
         const open = await allViolations(page);
         if (open.length > 0) found[`${language} /conversations (open)`] = open;
+        // The plan-change dialog (the trial's Professional → another plan).
+        await page.goto(`${appUrl}/subscription?tab=settings`);
+        await ready(page, '/subscription?tab=settings');
+        await page.getByRole('button', { name: language === 'es' ? /^(Mejorar|Bajar de plan)$/ : /^(Upgrade|Downgrade)$/ }).first().click();
+        await eventually(() => page.getByRole('dialog').count()).toBe(1);
+        await ready(page, 'the plan-change dialog');
+        const planDialog = await allViolations(page);
+        if (planDialog.length > 0) found[`${language} /subscription (plan-change dialog)`] = planDialog;
         expect(lines(found)).toEqual([]);
         await page.context().close();
       }, 480_000);
