@@ -12,6 +12,11 @@ export function registerServiceWorker(): void {
       // No shell offline and no push on this browser; the app itself works as before.
     });
   };
+  // A notification clicked while this window was not yet controlled by the worker: it asks the page to open the link (same origin only).
+  navigator.serviceWorker.addEventListener('message', (event: MessageEvent<{ type?: string; url?: unknown }>) => {
+    const url = event.data?.url;
+    if (event.data?.type === 'open' && typeof url === 'string' && url.startsWith('/') && !url.startsWith('//')) window.location.assign(url);
+  });
   if (document.readyState === 'complete') register();
   else window.addEventListener('load', register, { once: true });
 }
