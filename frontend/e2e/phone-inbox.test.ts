@@ -64,6 +64,8 @@ describe('phone-first inbox', () => {
     await page.goto(`${appUrl}/conversations`);
     const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
     await slowly(() => card.count()).toBe(1);
+    // The conversations come first on a phone: the card is on the first screen.
+    expect(await wholeInView(page, card)).toBe('in view');
     await screenshot(page, 'phone-inbox-list');
 
     await card.getByRole('button').first().click();

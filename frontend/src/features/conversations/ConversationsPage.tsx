@@ -50,7 +50,8 @@ function StatsSummary({ stats }: { stats: ConversationStats | undefined }) {
     <Box
       component="dl"
       aria-label={t('conversations.stats.label')}
-      sx={{ display: 'grid', gridTemplateColumns: { xs: 'repeat(3, 1fr)', sm: 'repeat(5, 1fr)' }, gap: 1.5, m: 0, mb: 2 }}
+      // On a phone the conversations come first: the columns carry their own counts (issue 29).
+      sx={{ display: { xs: 'none', sm: 'grid' }, gridTemplateColumns: 'repeat(5, 1fr)', gap: 1.5, m: 0, mb: 2 }}
     >
       {STAT_KEYS.map((key) => (
         <Paper key={key} variant="outlined" sx={{ px: { xs: 1.5, sm: 2 }, py: 1.25 }} data-testid={`conversation-stat-${key}`}>
