@@ -116,43 +116,52 @@ describe('the route plan', () => {
     expect(plan.find((a) => a.serves.includes('POST /api/webhooks/twilio/{userId}/voice'))?.key).toBe('POST /api/webhooks/twilio/{proxy+}');
   });
 
+  // Computed once: tens of thousands of requests. Mismatches are collected and compared once, so a
+  // failure still names every request that went wrong, without an expect() per request.
+  const probes = requestPaths(manifest);
+
   for (const [reading, compare] of Object.entries(READINGS)) {
     it(`routes every request as one route per manifest entry did (API Gateway reading: ${reading})`, () => {
       const today = templateRouter(manifest, compare);
       const planned = templateRouter(plan, compare);
+      const mismatches: string[] = [];
       let checked = 0;
-      for (const path of requestPaths(manifest)) {
+      for (const path of probes) {
+        const segments = pathSegments(path);
         for (const method of METHODS) {
-          const segments = pathSegments(path);
           const before = today(method, segments);
           const after = planned(method, segments);
           const served = after && resolved(after.route, method, path, after.params);
           const label = `${method} ${path} (API Gateway route ${after?.route.key ?? 'none'})`;
-          expect(served, label).toBe(before ? routeKeyOf(before.route) : undefined);
+          const expected = before ? routeKeyOf(before.route) : undefined;
+          if (served !== expected) mismatches.push(`${label}: serves ${served ?? 'nothing'}, was ${expected ?? 'nothing'}`);
           if (before && after) {
-            expect(after.route.auth, label).toBe(before.route.auth);
-            expect(after.route.group, label).toBe(before.route.group);
-            expect(after.route.throttle, label).toBe(throttleClassOf(before.route));
+            const was = [before.route.auth, before.route.group, throttleClassOf(before.route)].join(' ');
+            const now = [after.route.auth, after.route.group, after.route.throttle].join(' ');
+            if (was !== now) mismatches.push(`${label}: auth/group/throttle ${now}, was ${was}`);
           }
           checked++;
         }
       }
+      expect(mismatches).toEqual([]);
       expect(checked).toBeGreaterThan(10_000);
     });
   }
 
   it('the local gateway serves the same plan: its events carry the API Gateway route key, and resolve to the manifest route it matched before', () => {
-    for (const path of requestPaths(manifest)) {
+    const mismatches: string[] = [];
+    for (const path of probes) {
       for (const method of METHODS) {
         const before = matchRoute(method, path);
         const api = matchApiRoute(method, path);
         const route = api && plan.find((a) => a.key === api.routeKey);
-        expect(route === undefined, `${method} ${path}`).toBe(api === undefined);
+        if ((route === undefined) !== (api === undefined)) mismatches.push(`${method} ${path}: route key ${api?.routeKey} not in the plan`);
         const served = route && resolved(route, method, path, api.pathParameters ?? {});
-        expect(served, `${method} ${path}`).toBe(before?.routeKey);
-        if (before && api) expect([api.group, api.auth]).toEqual([before.group, before.auth]);
+        if (served !== before?.routeKey) mismatches.push(`${method} ${path}: serves ${served ?? 'nothing'}, was ${before?.routeKey ?? 'nothing'}`);
+        if (before && api && (api.group !== before.group || api.auth !== before.auth)) mismatches.push(`${method} ${path}: ${api.group}/${api.auth}, was ${before.group}/${before.auth}`);
       }
     }
+    expect(mismatches).toEqual([]);
   });
 
   it("never lets a shared route reach a route of its function behind another authorizer (or another API Gateway route): the function answers 404", () => {
