@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, onTestFailed, onTestFinished } from 'vitest';
 import type { MintedSubscription } from '../../functions/test/support/push.js';
 import { metaDelivery, signMetaBody, textMessage, webhookPath, type GraphSend, type WaCustomer } from '../../functions/test/support/whatsapp.js';
@@ -301,6 +301,13 @@ export async function pressConnect(page: Page, cardTestId: string): Promise<Loca
   await eventually(() => card.getByRole('button', { name: 'Connect' }).count()).toBe(1);
   await card.getByRole('button', { name: 'Connect' }).click();
   return card;
+}
+
+/** A download's bytes: the browser runs apart from the tests (one shared Chromium server), so its file comes as a stream, not a path. */
+export async function downloadedBytes(download: Download): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
 }
 
 /** Today's date (YYYY-MM-DD) in a time zone: what a dated file name or a 'created' column says there. */

@@ -32,6 +32,7 @@ import {
   customerMessagesInFlight,
   customerWrites,
   dayIn,
+  downloadedBytes,
   eventually,
   graphSends,
   newPage,
@@ -183,6 +184,14 @@ describe('the first hour of a Spanish clinic owner', () => {
     const history = wizard.getByRole('list', { name: 'Importaciones recientes' });
     await eventually(() => history.getByText(skipped).count()).toBe(1);
     expect(await history.getByText(/pacientes\.csv/).count()).toBeGreaterThan(0);
+    // Its error report: each skipped line with the reason, in Spanish.
+    const [report] = await Promise.all([page.waitForEvent('download'), history.getByRole('button', { name: 'Descargar informe de errores' }).click()]);
+    expect(report.suggestedFilename()).toBe('errores-pacientes.csv');
+    expect((await downloadedBytes(report)).toString('utf8').replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual([
+      'Línea;Nombre;Apellidos;Teléfono;Etiquetas;Notas;Motivo',
+      '4;Ana;Ruiz;12345;;;Introduce un número de teléfono válido',
+      '5;Pepa;Martín;612 34 56 78;;;Mismo número de teléfono que la línea 2',
+    ]);
     await wizard.getByRole('button', { name: 'Cancelar' }).click();
     await eventually(() => wizard.count()).toBe(0);
   });
@@ -287,10 +296,7 @@ describe('the first hour of a Spanish clinic owner', () => {
     await slowly(() => link.count()).toBe(1);
     const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(download.suggestedFilename()).toBe(fileName);
-    // The browser runs apart from the test (a shared Chromium server): the file comes as a stream.
-    const chunks: Buffer[] = [];
-    for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-    const bytes = Buffer.concat(chunks);
+    const bytes = await downloadedBytes(download);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
     expect(lines[0]).toBe('Nombre;Apellidos;Teléfono;Correo electrónico;Etiquetas;Notas;Origen;Creado');
