@@ -508,8 +508,9 @@ export const workers = {
     entry: 'src/workers/whatsapp-inbound.ts',
     description: 'Stores inbound WhatsApp messages and lets the agent answer',
     job: whatsappInboundJob,
-    // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34); queue:web-push: their pushes (issue 29).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'knowledge-index:search'],
+    // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34); queue:web-push: their pushes (issue 29);
+    // queue:whatsapp-inbound: a person's pause ending by itself, checked again later and handed to the agent (issue 29).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,

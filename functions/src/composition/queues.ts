@@ -30,7 +30,8 @@ export const whatsappInboundQueue = (): InboundJobQueue => ({
   enqueueAll: (jobs) => jobQueue().send('whatsapp-inbound', jobs),
 });
 
-/** whatsapp-inbound, "Answer waiting messages" (issue 34): one job per conversation. */
+/** whatsapp-inbound, "Answer waiting messages" (issue 34): one job per conversation; the resume check of a pause (issue 29), delayed. */
 export const waitingAnswerQueue = (): WaitingAnswerQueue => ({
   answerWaiting: (userId, conversationIds) => jobQueue().send('whatsapp-inbound', conversationIds.map((conversationId) => ({ userId, answerWaiting: { conversationId } }))),
+  resumeCheck: (userId, conversationId, wroteAt, delaySeconds) => jobQueue().send('whatsapp-inbound', [{ userId, resumeCheck: { conversationId, wroteAt } }], delaySeconds),
 });

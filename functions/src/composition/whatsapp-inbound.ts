@@ -20,6 +20,7 @@ import { inboxSettingsRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { escalationAlerts } from './notifications.js';
+import { waitingAnswerQueue } from './queues.js';
 import { usageService } from './usage.js';
 import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
@@ -49,6 +50,8 @@ export const inboundPipeline = once(() => {
     // A message the model could not answer waits with a marker, the owner told once per outage; "Answer waiting messages" runs here too (issue 34).
     noAnswer: createNoAnswer({ store: waitingReplies(), incidents: waitingReplies(), alerts: escalationAlerts(), onError: (message, error) => logger.warn(message, { error: error as Error }) }),
     waiting: waitingReplies(),
+    // A message written during a person's pause is answered when the pause ends by itself (issue 29).
+    resumeChecks: waitingAnswerQueue(),
     // A token Meta refused flags the WhatsApp integration and notifies the owner once: in-app, and e-mailed (issue 34).
     health: integrationHealthWithEmail(),
     connection: whatsappCredentials,

@@ -77,7 +77,17 @@ export const whatsappAnswerWaitingJob = /* @__PURE__ */ z.object({
   answerWaiting: /* @__PURE__ */ z.object({ conversationId: id }),
 });
 export type WhatsAppAnswerWaitingJob = z.infer<typeof whatsappAnswerWaitingJob>;
-export const whatsappInboundJob = /* @__PURE__ */ z.union([whatsappAnswerWaitingJob, whatsappDeliveryJob]);
+/**
+ * whatsapp-inbound, the third job (issue 29): the customer wrote while a person answered; when the
+ * pause has ended by itself, what they left is handed to the agent (domain/conversations/waiting.ts
+ * resumeCheck). `wroteAt`: when that message was written as the conversation's lastInboundAt has
+ * it (a newer one supersedes the check).
+ */
+export const whatsappResumeCheckJob = /* @__PURE__ */ z.object({
+  userId: id,
+  resumeCheck: /* @__PURE__ */ z.object({ conversationId: id, wroteAt: id }),
+});
+export const whatsappInboundJob = /* @__PURE__ */ z.union([whatsappAnswerWaitingJob, whatsappResumeCheckJob, whatsappDeliveryJob]);
 type InboundFields = Omit<z.infer<typeof whatsappDeliveryJob>, 'body' | 'bodyKey'>;
 /** What the webhook queues: exactly one of body / bodyKey (the worker refuses a message with neither). */
 export type QueuedInboundJob = InboundFields & ({ body: string; bodyKey?: undefined } | { body?: undefined; bodyKey: string });

@@ -5,9 +5,11 @@
  * delivery statuses (domain/whatsapp/inbound.ts). A failure is reported for its record only
  * (partial batch failures); the retry resumes: stored messages are not stored twice, a reply this
  * queue message had claimed is taken over by its own retry (owner = the SQS message id). The
- * other job of the queue answers a conversation's waiting messages (issue 34, inbound.ts answerWaiting).
+ * other jobs of the queue answer a conversation's waiting messages (issue 34, inbound.ts answerWaiting)
+ * and check whether a person's pause has ended (issue 29, conversations/waiting.ts resumeCheck).
  */
 import { logger } from '../adapters/logger.js';
+import { waitingAnswers } from '../composition/conversation-api.js';
 import { inboundBodies, inboundPipeline } from '../composition/whatsapp-inbound.js';
 import { sqsWorker } from './sqs-worker.js';
 
@@ -16,6 +18,12 @@ export const handler = sqsWorker('whatsapp-inbound', async (job, record, deliver
     // "Answer waiting messages" for one conversation (issue 34).
     const answered = await inboundPipeline().answerWaiting(job.userId, job.answerWaiting.conversationId, record.messageId, delivery);
     logger.info('whatsapp-inbound waiting messages answered', { messageId: record.messageId, userId: job.userId, messages: answered.map((m) => m.outcome) });
+    return;
+  }
+  if ('resumeCheck' in job) {
+    // A message written during a person's pause: answered once the pause has ended (issue 29).
+    const outcome = await waitingAnswers().resumeCheck(job.userId, job.resumeCheck.conversationId, job.resumeCheck.wroteAt);
+    logger.info('whatsapp-inbound resume check', { messageId: record.messageId, userId: job.userId, outcome });
     return;
   }
   if (job.body === undefined && job.bodyKey === undefined) throw new Error('whatsapp-inbound message without body or bodyKey');

@@ -11,13 +11,18 @@
  * - "Return to AI": the customer's messages left during the person's pause are answered by the
  *   AI, once (a second press, or Meta redelivering the message, sends nothing more); when the
  *   window has closed meanwhile they are counted and not answered.
+ * - The pause ending by itself (the idle hours pass, no button): the same hand-over, once, without
+ *   the customer writing again (the resume check on the whatsapp-inbound queue; the person's last
+ *   action is moved back in the table, as the takeover tests do, and the local queue runs its
+ *   delays at RETRY_TIME_SCALE).
  */
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import type { ConversationDetail, ConversationMessage, ResumeAiResult } from '../../src/contract/whatsapp.js';
 import { whatsappMessages } from '../../src/contract/whatsapp.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
-import { api, getItem, registerUser, until } from '../support/api.js';
+import { api, db, getItem, registerUser, tableName, until } from '../support/api.js';
 import { grantSubscription } from '../support/billing.js';
 import {
   connectWhatsApp,
@@ -218,6 +223,62 @@ describe('Return to AI answers what the customer wrote during the pause', { time
     expect(resumed.body.data).toMatchObject({ leftUnanswered: 1, answering: false, answeredBy: 'ai' });
     await settle();
     // Only the person's template went out.
+    expect((await graphSends(s.wa.phoneId)).map((x) => x.type)).toEqual(['template']);
+  });
+});
+
+describe('the pause ends by itself (the idle hours pass)', { timeout: 60_000 }, () => {
+  /** The person last acted `ms` ago (the pause's start, moved back). */
+  const actedAgo = (s: Setup, id: string, ms: number) =>
+    db().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { pk: `USER#${s.userId}`, sk: `CONV#${id}` },
+        UpdateExpression: 'SET humanAt = :at',
+        ExpressionAttributeValues: { ':at': new Date(Date.now() - ms).toISOString() },
+      }),
+    );
+
+  it('what the customer wrote during the pause is answered once when the idle hours pass, without a new message', async () => {
+    const s = await ready();
+    const lucia = waCustomer('Lucía Peña', spanishMobile());
+    await deliver(s, textMessage(lucia, 'Hola, ¿tenéis cita el lunes?'));
+    await textsReach(s, 1);
+    const id = await conversationIdOf(s, lucia);
+    expect((await reply(s, id, 'Hola Lucía, soy Marta. Miro la agenda.')).status).toBe(201);
+    await deliver(s, textMessage(lucia, '¿Y el martes por la tarde?'));
+    await settle();
+    // Still paused: nobody answers it.
+    expect(await texts(s)).toEqual(['Echo: Hola, ¿tenéis cita el lunes?', 'Hola Lucía, soy Marta. Miro la agenda.']);
+
+    // The idle hours (12 by default) pass since the person's reply; nobody presses anything.
+    await actedAgo(s, id, 13 * HOUR);
+    await textsReach(s, 3);
+    await settle();
+    expect(await texts(s)).toEqual(['Echo: Hola, ¿tenéis cita el lunes?', 'Hola Lucía, soy Marta. Miro la agenda.', 'Echo: ¿Y el martes por la tarde?']);
+    const after = (await detail(s, id)).body.data!;
+    expect(after.conversation).toMatchObject({ answeredBy: 'ai', noAnswer: null });
+
+    // The owner presses "Return to AI" afterwards: nothing is left, nothing more is sent.
+    expect((await resumeAi(s, id)).body.data).toMatchObject({ leftUnanswered: 0, answering: false });
+    await settle();
+    expect(await texts(s)).toHaveLength(3);
+  });
+
+  it('when the window closed during the pause nothing is sent', async () => {
+    const s = await ready();
+    const elena = waCustomer('Elena Sáez', spanishMobile());
+    await deliver(s, textMessage(elena, 'Hola', { at: new Date(Date.now() - 40 * HOUR) }));
+    const id = await conversationIdOf(s, elena);
+    await seedGraphTemplates(s.wa.businessId, [{ name: 'hola', language: 'es', components: [{ type: 'BODY', text: 'Hola, ¿en qué te ayudo?' }] }], s.wa.phoneId);
+    const template = await api('POST', `/api/conversations/${id}/template`, { token: s.token, body: { name: 'hola', language: 'es', parameters: [] } });
+    expect(template.status, template.body.message).toBe(201);
+    await deliver(s, textMessage(elena, '¿Seguís abiertos?', { at: new Date(Date.now() - 26 * HOUR) }));
+
+    await actedAgo(s, id, 13 * HOUR);
+    await settle();
+    await settle();
+    expect((await detail(s, id)).body.data!.conversation).toMatchObject({ answeredBy: 'ai' });
     expect((await graphSends(s.wa.phoneId)).map((x) => x.type)).toEqual(['template']);
   });
 });

@@ -14,6 +14,8 @@ import type { AwsJsonService } from './aws-json.js';
 
 const MAX_BATCH_ENTRIES = 10;
 const MAX_BATCH_BYTES = 256 * 1024;
+/** SQS holds a message back 15 minutes at most. */
+export const MAX_DELAY_SECONDS = 900;
 
 /** Items packed in order into batches within SQS's entry and byte limits (an item over the byte limit goes alone). */
 export function packBatches<T>(items: readonly T[], bytesOf: (item: T) => number): T[][] {
@@ -40,11 +42,12 @@ export class SqsJobQueue {
     private readonly queueUrl: (queue: QueueName) => string,
   ) {}
 
-  /** Sends every job to `queue`, in order; resolves once SQS accepted them all. */
-  async send<Q extends QueueName>(queue: Q, jobs: readonly QueueJob<Q>[]): Promise<void> {
+  /** Sends every job to `queue`, in order; resolves once SQS accepted them all. `delaySeconds`: held back that long (SQS: 0-900). */
+  async send<Q extends QueueName>(queue: Q, jobs: readonly QueueJob<Q>[], delaySeconds?: number): Promise<void> {
     const QueueUrl = this.queueUrl(queue);
     if (!QueueUrl) throw new Error(`No queue URL configured for ${queue}`);
-    const entries: SendMessageBatchRequestEntry[] = jobs.map((job, i) => ({ Id: `m${i}`, MessageBody: JSON.stringify(job) }));
+    const delay = delaySeconds === undefined ? {} : { DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))) };
+    const entries: SendMessageBatchRequestEntry[] = jobs.map((job, i) => ({ Id: `m${i}`, MessageBody: JSON.stringify(job), ...delay }));
     for (const batch of packBatches(entries, (e) => Buffer.byteLength(e.MessageBody!, 'utf8'))) {
       let pending = batch;
       let codes: string[] = [];

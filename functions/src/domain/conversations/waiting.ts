@@ -29,7 +29,7 @@ import type { EscalationAlerts } from '../notifications/ports.js';
 import type { LastingReason } from '../retry.js';
 import type { ConversationRepository, InboxSettingsRepository, MessageRepository, StoredConversation, StoredMessage } from './ports.js';
 import { insideWindow } from './service.js';
-import { takeoverView } from './takeover.js';
+import { humanSinceOf, takeoverView } from './takeover.js';
 
 /** Every LastingError reason is a NoAnswerReason (the marker keeps the queue core's reason as it is). */
 type Compatible<A extends B, B> = A;
@@ -74,7 +74,31 @@ export interface ProviderIncidentStore {
 /** Where "answer waiting messages" goes: one whatsapp-inbound job per conversation (composition/). */
 export interface WaitingAnswerQueue {
   answerWaiting(userId: string, conversationIds: readonly string[]): Promise<void>;
+  /** The resume check of a conversation (issue 29), held back `delaySeconds` (at most RESUME_CHECK_HOP_SECONDS). */
+  resumeCheck(userId: string, conversationId: string, wroteAt: string, delaySeconds: number): Promise<void>;
 }
+
+/**
+ * The pause ending by itself (issue 29). The pause is decided where it is read (takeover.ts), so
+ * nothing happens when the idle hours pass. When the customer writes during a pause, the inbound
+ * worker queues a resume check on the whatsapp-inbound queue, held back until the pause ends: SQS
+ * holds a message back 15 minutes at most, so the check puts itself back in hops of that until
+ * then (a person acting again moves the end). Chosen over a schedule: no new rule, no index of
+ * paused conversations to sweep, nothing runs for a pause the customer did not write in, and the
+ * AI answers within the hop's precision of the pause's end; a newer message of the customer's
+ * supersedes its check (it has its own), so one check per conversation keeps going.
+ */
+export const RESUME_CHECK_HOP_SECONDS = 900;
+
+/** Seconds until the resume check should look again: the pause's end, at most one hop away (null: no pause now). */
+export function resumeCheckDelay(c: StoredConversation, aiResumeAfterHours: number, at: Date): number | null {
+  const resumesAt = takeoverView(c, aiResumeAfterHours, at).aiResumesAt;
+  if (!resumesAt) return null;
+  return Math.min(RESUME_CHECK_HOP_SECONDS, Math.max(1, Math.ceil((Date.parse(resumesAt) - at.getTime()) / 1000)));
+}
+
+/** What a resume check did: superseded (a newer message has its own) or gone, later (still paused: queued again), returned by the owner (the button handed over), or handed over. */
+export type ResumeCheckOutcome = 'gone' | 'superseded' | 'later' | 'returned' | 'answering' | 'nothing_left';
 
 /** What the owner's notification names the provider (the product they connected). */
 const PROVIDER_NAMES: Readonly<Record<string, string>> = { openai: 'ChatGPT', whatsapp: 'WhatsApp' };
@@ -205,6 +229,26 @@ export function createWaitingAnswers(deps: WaitingAnswersDeps) {
     return waiting;
   }
 
+  /**
+   * "Return to AI" (issue 29): the customer's messages a person left unanswered during the pause
+   * are handed to the agent through the whatsapp-inbound queue, as "Answer waiting messages"
+   * does: the last one is marked waiting ('taken_over'; the agent reads the ones before it as
+   * the conversation, so one answer covers them) and the job answers it. Once: the mark only
+   * holds on a handled message, so a second press (or a second job) hands nothing over, and a
+   * message the agent cannot answer then keeps its marker in front of the owner. Not handed
+   * over when the conversation is closed or its 24-hour window has closed: only counted.
+   */
+  async function answerLeft(userId: string, conversation: StoredConversation): Promise<LeftUnanswered> {
+    const left = leftUnansweredOf(await deps.messages.recent(userId, conversation.id, LEFT_LOOKBACK));
+    const last = left.at(-1);
+    if (!last) return { leftUnanswered: 0, answering: false };
+    const at = now();
+    const open = conversation.status !== 'closed' && conversation.status !== 'archived' && insideWindow(conversation.lastInboundAt, at);
+    const answering = open && last.waMessageId !== '' && (await deps.store.markLeft(userId, last, { reason: 'taken_over', at: at.toISOString() }));
+    if (answering) await deps.queue.answerWaiting(userId, [conversation.id]);
+    return { leftUnanswered: left.length, answering };
+  }
+
   return {
     /** One conversation's waiting messages answered (404 for an id not the caller's; 409 when the AI may not answer it). */
     async answerConversation(userId: string, id: string): Promise<AnswerWaitingOutcome> {
@@ -231,24 +275,25 @@ export function createWaitingAnswers(deps: WaitingAnswersDeps) {
       };
     },
 
+    answerLeft,
+
     /**
-     * "Return to AI" (issue 29): the customer's messages a person left unanswered during the pause
-     * are handed to the agent through the whatsapp-inbound queue, as "Answer waiting messages"
-     * does: the last one is marked waiting ('taken_over'; the agent reads the ones before it as
-     * the conversation, so one answer covers them) and the job answers it. Once: the mark only
-     * holds on a handled message, so a second press (or a second job) hands nothing over, and a
-     * message the agent cannot answer then keeps its marker in front of the owner. Not handed
-     * over when the conversation is closed or its 24-hour window has closed: only counted.
+     * The resume check (issue 29, RESUME_CHECK_HOP_SECONDS): once the pause has ended by itself
+     * (or by "Return to AI"), what the customer left is handed over as the button does (answerLeft:
+     * once, only inside the 24-hour window); still paused, the check is queued again.
      */
-    async answerLeft(userId: string, conversation: StoredConversation): Promise<LeftUnanswered> {
-      const left = leftUnansweredOf(await deps.messages.recent(userId, conversation.id, LEFT_LOOKBACK));
-      const last = left.at(-1);
-      if (!last) return { leftUnanswered: 0, answering: false };
-      const at = now();
-      const open = conversation.status !== 'closed' && conversation.status !== 'archived' && insideWindow(conversation.lastInboundAt, at);
-      const answering = open && last.waMessageId !== '' && (await deps.store.markLeft(userId, last, { reason: 'taken_over', at: at.toISOString() }));
-      if (answering) await deps.queue.answerWaiting(userId, [conversation.id]);
-      return { leftUnanswered: left.length, answering };
+    async resumeCheck(userId: string, conversationId: string, wroteAt: string): Promise<ResumeCheckOutcome> {
+      const conversation = await deps.conversations.get(userId, conversationId);
+      if (!conversation) return 'gone';
+      if ((conversation.lastInboundAt ?? '') > wroteAt) return 'superseded';
+      const delay = resumeCheckDelay(conversation, await hours(userId), now());
+      if (delay !== null) {
+        await deps.queue.resumeCheck(userId, conversationId, wroteAt, delay);
+        return 'later';
+      }
+      // Returned by the owner: "Return to AI" handed over what was left (and says so to the owner).
+      if (!humanSinceOf(conversation)) return 'returned';
+      return (await answerLeft(userId, conversation)).answering ? 'answering' : 'nothing_left';
     },
 
     /** How many conversations wait (the board's banner). */

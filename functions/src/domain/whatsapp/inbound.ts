@@ -15,19 +15,22 @@
  * conversations/waiting.ts); `answerWaiting` is the job of "Answer waiting messages": the
  * conversation's waiting messages claimed one by one and answered in order.
  */
-import type { StoredConversation } from '../conversations/ports.js';
-import type { WaitingReplyStore } from '../conversations/waiting.js';
+import type { StoredConversation, StoredMessage } from '../conversations/ports.js';
+import { INBOX_DEFAULTS } from '../../contract/inbox.js';
+import { RESUME_CHECK_HOP_SECONDS, resumeCheckDelay, type WaitingAnswerQueue, type WaitingReplyStore } from '../conversations/waiting.js';
 import type { WhatsAppInboundJob } from './ports.js';
 import { createAgentReply, type AgentReplyDeps, type ReplyOutcome } from './agent-reply.js';
 import { applyStatus, type ApplyStatusDeps } from './apply-status.js';
 import { parseDelivery, type ParsedChange, type ParsedInboundMessage } from './parse-delivery.js';
-import { createInboundStore, type InboundStoreDeps } from './store-inbound.js';
+import { createInboundStore, customerWroteAt, type InboundStoreDeps } from './store-inbound.js';
 
 export type InboundDeps = InboundStoreDeps &
   AgentReplyDeps &
   Omit<ApplyStatusDeps, 'messages'> & {
     /** The waiting messages' claims and markers (issue 34); required by answerWaiting only. */
     waiting?: Pick<WaitingReplyStore, 'claimWaiting' | 'markWaiting' | 'clearWaiting' | 'dropWaiting' | 'forgetConversation'>;
+    /** Where a message written during a person's pause queues its resume check (issue 29, waiting.ts); absent = none. */
+    resumeChecks?: Pick<WaitingAnswerQueue, 'resumeCheck'>;
   };
 
 export type MessageOutcome = 'duplicate' | 'busy' | ReplyOutcome;
@@ -58,6 +61,9 @@ export function createInboundPipeline(deps: InboundDeps) {
     const stored = await store.store(job.userId, change, m, owner);
     if (stored.state !== 'claimed') return { outcome: stored.state, conversationId: stored.conversationId };
     const outcome = await replies.answer(job.userId, stored.conversation, stored.message, m.customer, { finalAttempt: delivery.finalAttempt });
+    // Left to a person: answered when their pause ends, by the button or by itself (issue 29).
+    // Queued before the wamid is handled: a failure retries the job, which queues it then.
+    if (outcome === 'human_answering') await queueResumeCheck(job.userId, stored.conversation, stored.message);
     await Promise.all([
       stored.recorded,
       // A waiting message's wamid was left waiting (for the answer action), not handled.
@@ -65,6 +71,16 @@ export function createInboundPipeline(deps: InboundDeps) {
       last ? deps.messages.flushCounters?.() : undefined,
     ]);
     return { outcome, conversationId: stored.conversation.id };
+  }
+
+  async function queueResumeCheck(userId: string, conversation: StoredConversation, message: StoredMessage): Promise<void> {
+    if (!deps.resumeChecks) return;
+    const { aiResumeAfterHours } = deps.inboxSettings ? await deps.inboxSettings.get(userId) : INBOX_DEFAULTS;
+    // The model was writing when a person took over (not paused then by the stored view): one hop.
+    const delay = resumeCheckDelay(conversation, aiResumeAfterHours, new Date(now())) ?? RESUME_CHECK_HOP_SECONDS;
+    // As the conversation's lastInboundAt has this message (store-inbound.ts).
+    const wroteAt = customerWroteAt(message.timestamp, Date.parse(message.createdAt));
+    await deps.resumeChecks.resumeCheck(userId, conversation.id, wroteAt, delay);
   }
 
   const customerOf = (c: StoredConversation) => ({ waId: c.customerWaId, phone: c.customerPhone, name: c.customerName });

@@ -13,6 +13,7 @@ import {
   createNoAnswer,
   createWaitingAnswers,
   leftUnansweredOf,
+  RESUME_CHECK_HOP_SECONDS,
   type ProviderIncidentStore,
 } from '../../../src/domain/conversations/waiting.js';
 import { ConflictError, NotFoundError } from '../../../src/domain/errors.js';
@@ -124,6 +125,7 @@ describe('no answer: the owner told once per incident', () => {
 describe('answer waiting messages', () => {
   function setup(conversations: StoredConversation[], listed = conversations.map((c) => c.id), recent: StoredMessage[] = []) {
     const queued: string[][] = [];
+    const checks: { id: string; wroteAt: string; delaySeconds: number }[] = [];
     const forgotten: string[] = [];
     /** Messages markLeft handed over (it holds once per message, as the wamid's handled → waiting does). */
     const left = new Map<string, NoAnswerMarker>();
@@ -139,10 +141,13 @@ describe('answer waiting messages', () => {
         forgetConversation: async (_u, id) => void forgotten.push(id),
         markLeft: async (_u, m, marker) => !left.has(m.id) && !!left.set(m.id, marker),
       },
-      queue: { answerWaiting: async (_u, ids) => void queued.push([...ids]) },
+      queue: {
+        answerWaiting: async (_u, ids) => void queued.push([...ids]),
+        resumeCheck: async (_u, id, wroteAt, delaySeconds) => void checks.push({ id, wroteAt, delaySeconds }),
+      },
       now: () => NOW,
     });
-    return { answers, queued, forgotten, left };
+    return { answers, queued, forgotten, left, checks };
   }
   const waiting = (over: Partial<StoredConversation> = {}, n = 1) =>
     conversation({ noAnswerIds: new Set(Array.from({ length: n }, (_, i) => `m${i}`)), noAnswerReason: 'unavailable', noAnswerAt: hoursAgo(1), ...over });
@@ -222,6 +227,42 @@ describe('answer waiting messages', () => {
       }
       const answered = setup([conv], [], [customer('Hola', 2), reply('Hola', 1)]);
       expect(await answered.answers.answerLeft('u1', conv)).toEqual({ leftUnanswered: 0, answering: false });
+    });
+
+    it('the pause ending by itself: the resume check waits in hops until it ends, then hands over once; a newer message supersedes it', async () => {
+      const wrote = hoursAgo(1);
+      const recent = [customer('Hola', 5), reply('Soy Marta', 4), customer('¿Y el martes?', 1)];
+      // The person replied 11 h 50 min ago: the pause (12 h by default) ends in 10 min, within one hop.
+      const soon = conversation({ id: conv.id, aiPaused: true, humanAt: hoursAgo(11 + 50 / 60), lastInboundAt: wrote });
+      const a = setup([soon], [], recent);
+      expect(await a.answers.resumeCheck('u1', conv.id, wrote)).toBe('later');
+      expect(a.checks).toEqual([{ id: conv.id, wroteAt: wrote, delaySeconds: 600 }]);
+      // Hours away: one hop at most.
+      const far = setup([conversation({ id: conv.id, aiPaused: true, humanAt: hoursAgo(2), lastInboundAt: wrote })], [], recent);
+      expect(await far.answers.resumeCheck('u1', conv.id, wrote)).toBe('later');
+      expect(far.checks.map((c) => c.delaySeconds)).toEqual([RESUME_CHECK_HOP_SECONDS]);
+      expect([...a.queued, ...far.queued]).toEqual([]);
+
+      // The idle hours passed (aiPaused still stored: the pause is decided where it is read).
+      const ended = setup([conversation({ id: conv.id, aiPaused: true, humanAt: hoursAgo(13), lastInboundAt: wrote })], [], recent);
+      expect(await ended.answers.resumeCheck('u1', conv.id, wrote)).toBe('answering');
+      expect(ended.queued).toEqual([[conv.id]]);
+      expect([...ended.left.keys()]).toEqual([recent[2]!.id]);
+      // A second check (or the button) hands nothing over again.
+      expect(await ended.answers.resumeCheck('u1', conv.id, wrote)).toBe('nothing_left');
+      expect(ended.queued).toEqual([[conv.id]]);
+      expect(ended.checks).toEqual([]);
+
+      // Returned by the owner meanwhile: the button handed over what was left, the check does nothing.
+      const returned = setup([conversation({ id: conv.id, aiPaused: false, humanAt: hoursAgo(2), lastInboundAt: wrote })], [], recent);
+      expect(await returned.answers.resumeCheck('u1', conv.id, wrote)).toBe('returned');
+      expect([...returned.queued, ...returned.checks, ...returned.left.keys()]).toEqual([]);
+
+      // The customer wrote again after (its own check goes on), or the conversation is gone.
+      const newer = setup([conversation({ id: conv.id, aiPaused: true, humanAt: hoursAgo(13), lastInboundAt: hoursAgo(0.5) })], [], recent);
+      expect(await newer.answers.resumeCheck('u1', conv.id, wrote)).toBe('superseded');
+      expect(await newer.answers.resumeCheck('u1', 'GONE', wrote)).toBe('gone');
+      expect([...newer.queued, ...newer.checks]).toEqual([]);
     });
   });
 });
