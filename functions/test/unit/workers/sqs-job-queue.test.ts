@@ -8,7 +8,7 @@ import { SqsDispatcher, type MessageInput } from '../../../local/sqs-dispatcher.
 import { queueUrlFor, startSqsEndpoint } from '../../../local/sqs-endpoint.js';
 import { freePort } from '../../../local/ports.js';
 import { awsJsonService, type AwsJsonService } from '../../../src/adapters/aws/aws-json.js';
-import { packBatches, SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
+import { MAX_DELAY_SECONDS, packBatches, SqsJobQueue } from '../../../src/adapters/aws/sqs-jobs.js';
 import { workers, type QueueName } from '../../../src/routes.js';
 
 /** The local dispatcher, refusing (as SQS does under throttling) the sends `refuse` picks. */
@@ -123,6 +123,28 @@ describe('SqsJobQueue', () => {
 
     expect(calls).toEqual([2, 1]);
     expect(sentBodies('url-scrape', before)).toEqual([jobs[0]]);
+  });
+
+  it('holds jobs back when asked, within SQS’s 15 minutes (a resume check, issue 29)', async () => {
+    const entries: Array<{ DelaySeconds?: number }> = [];
+    const spy: AwsJsonService = { call: (operation, input) => (entries.push(...((input as { Entries: typeof entries }).Entries ?? [])), sqs.call(operation, input)) };
+    const delayed = new SqsJobQueue(spy, (name: QueueName) => queueUrlFor(endpoint, name));
+    const job = { userId: 'u1', resumeCheck: { conversationId: 'c1', wroteAt: '2026-05-01T10:00:00.000Z' } };
+    const before = dispatcher.sent('whatsapp-inbound').length;
+
+    // The local queue's clock sped up, so the held messages are out before the drain after each test.
+    dispatcher.setTimeScale(0.0001);
+    try {
+      await delayed.send('whatsapp-inbound', [job], 4.2);
+      await delayed.send('whatsapp-inbound', [job], 12 * 3600);
+      await delayed.send('whatsapp-inbound', [job]);
+      await dispatcher.drain();
+    } finally {
+      dispatcher.setTimeScale(1);
+    }
+
+    expect(entries.map((e) => e.DelaySeconds)).toEqual([5, MAX_DELAY_SECONDS, undefined]);
+    expect(sentBodies('whatsapp-inbound', before)).toEqual([job, job, job]);
   });
 
   it('refuses to send without a queue URL (a missing QUEUE_URL_* setting), before calling SQS', async () => {
