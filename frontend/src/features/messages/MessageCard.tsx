@@ -43,6 +43,14 @@ function useRelativeTime(iso: string, now: number): string {
   return formatDate(i18n.language, rel.value) ?? '';
 }
 
+/**
+ * A number as the app shows numbers (Meta's display number comes as bare digits with the country
+ * code, '34910000000'), its groups kept on one line: a narrow card breaks before it, not inside it.
+ */
+function shownNumber(value: string): string {
+  return formatPhone(/^\d{8,15}$/.test(value) ? `+${value}` : value).replace(/ /g, '\u00a0');
+}
+
 interface MessageCardProps {
   message: Message;
   now: number;
@@ -55,7 +63,7 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
   const { t } = useTranslation();
   const status = shownStatus(message.status);
   const when = useRelativeTime(message.timestamp, now);
-  const number = formatPhone(message.fromMe ? message.to : message.from);
+  const number = shownNumber(message.fromMe ? message.to : message.from);
   const party = message.contact?.name || number;
   const kind = typeIconKind(message.type);
   const body = message.body || message.media?.caption || message.media?.filename || t('messageHub.list.noBody', { type: t(`messageHub.types.${kind}`) });
@@ -90,7 +98,7 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
         </Tooltip>
         <Box sx={{ flex: 1, minWidth: 0 }}>
           <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>
-            <Typography sx={{ fontWeight: 600 }} noWrap data-testid="message-party">
+            <Typography sx={{ fontWeight: 600, minWidth: 0, overflowWrap: 'break-word' }} data-testid="message-party">
               {message.fromMe ? t('messageHub.list.to', { recipient: party }) : t('messageHub.list.from', { sender: party })}
             </Typography>
             {message.fromMe ? (
@@ -111,7 +119,7 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
           <Typography variant="caption" color="text.secondary" component="p" sx={{ mb: 0.5 }}>
             {[
               message.contact?.name && number !== party ? number : '',
-              message.phoneNumberId?.name ? t('messageHub.list.via', { name: formatPhone(message.phoneNumberId.name) }) : '',
+              message.phoneNumberId?.name ? t('messageHub.list.via', { name: shownNumber(message.phoneNumberId.name) }) : '',
               author,
             ]
               .filter(Boolean)
