@@ -1,7 +1,7 @@
 /**
  * Before/after screenshots for an issue's closing note, from any checkout of the repository:
  *
- *   npx tsx frontend/e2e/scripts/screenshots.ts [--checkout <dir>] [--prefix before] [--out /work/shots]
+ *   npx tsx frontend/e2e/scripts/screenshots.ts [--checkout <dir>] [--prefix before] [--out /work/shots] [--dist <built frontend>]
  *
  * It starts that checkout's local runtime on free ports (its own functions/local/stack.ts, as the
  * e2e global setup does) serving that checkout's built frontend (frontend/dist: build it first),
@@ -29,11 +29,13 @@ const { values: args } = parseArgs({
     checkout: { type: 'string', default: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..') },
     prefix: { type: 'string', default: 'shot' },
     out: { type: 'string', default: 'test-results/screenshots' },
+    // A build of one's own (vite build --outDir …), when others may rebuild the checkout's frontend/dist meanwhile.
+    dist: { type: 'string' },
   },
 });
 const checkout = path.resolve(args.checkout);
 const outDir = path.resolve(args.out);
-const frontendDir = path.join(checkout, 'frontend/dist');
+const frontendDir = args.dist ? path.resolve(args.dist) : path.join(checkout, 'frontend/dist');
 const PASSWORD = 'Sunny-Day#42';
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -172,7 +174,8 @@ async function main() {
     await page.setViewportSize(PHONE);
     await page.goto(`${appUrl}/conversations`);
     await settled(page);
-    const card = page.getByText('Marta García').first();
+    // The card's button: named "Abrir la conversación con Marta García…" in every version.
+    const card = page.getByRole('button', { name: /Marta García/ }).first();
     await poll('the conversation in the inbox', () => card.isVisible(), Boolean);
     await card.click();
     await poll('its messages', () => page.getByText(/tenéis cita mañana/).first().isVisible(), Boolean);
