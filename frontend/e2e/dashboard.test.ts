@@ -62,7 +62,8 @@ describe('dashboard', () => {
 
     // Two contacts; the first is the frequent caller.
     const frequent = `+346${randomDigits(8)}`;
-    const other = `+447${randomDigits(9)}`;
+    // A UK mobile of the 74 range: the 70 and 76 ranges group otherwise.
+    const other = `+4474${randomDigits(8)}`;
     const failing = `+336${randomDigits(8)}`;
     await callApi(page, 'POST', '/api/contacts', { name: 'Ana Caller', phoneNumber: frequent });
     await callApi(page, 'POST', '/api/contacts', { name: 'Bruno Quiet', phoneNumber: `+49151${randomDigits(8)}` });
@@ -105,13 +106,19 @@ describe('dashboard', () => {
     // Top phone numbers: the frequent caller first with 2 calls, then the two others with 1.
     const top = page.getByTestId('top-number');
     expect(await top.count()).toBe(3);
-    expect(await top.nth(0).getByTestId('top-number-phone').textContent()).toBe(frequent);
+    // Grouped in the international format (issue 29: a US account, foreign numbers).
+    const grouped = {
+      [frequent]: `+34 ${frequent.slice(3, 6)} ${frequent.slice(6, 8)} ${frequent.slice(8, 10)} ${frequent.slice(10)}`,
+      [other]: `+44 ${other.slice(3, 7)} ${other.slice(7)}`,
+      [failing]: `+33 ${failing.slice(3, 4)} ${failing.slice(4, 6)} ${failing.slice(6, 8)} ${failing.slice(8, 10)} ${failing.slice(10)}`,
+    };
+    expect(await top.nth(0).getByTestId('top-number-phone').textContent()).toBe(grouped[frequent]!);
     expect(await top.nth(0).getByTestId('top-number-calls').textContent()).toBe('2 calls');
     expect(await top.nth(0).getByText('2 completed', { exact: false }).count()).toBe(1);
     expect(await top.nth(1).getByTestId('top-number-calls').textContent()).toBe('1 call');
     expect(await top.nth(2).getByTestId('top-number-calls').textContent()).toBe('1 call');
     const others = [await top.nth(1).getByTestId('top-number-phone').textContent(), await top.nth(2).getByTestId('top-number-phone').textContent()];
-    expect(others.sort()).toEqual([other, failing].sort());
+    expect(others.sort()).toEqual([grouped[other], grouped[failing]].sort());
 
     // Recent Activity: newest first, the contact's name where the number is known, 'Just now'.
     const activity = page.getByTestId('activity-item');
@@ -134,7 +141,7 @@ describe('dashboard', () => {
     // A recent activity opens its call.
     await activity.nth(2).click();
     await eventually(() => pathOf(page)).toMatch(/^\/voice-conversations\/[^/]+$/);
-    await eventually(() => page.getByText(other).count()).toBeGreaterThan(0);
+    await eventually(() => page.getByText(grouped[other]!, { exact: true }).count()).toBeGreaterThan(0);
 
     // The banner's 'View agents' goes to /agents/.
     await page.goto(`${appUrl}/`);

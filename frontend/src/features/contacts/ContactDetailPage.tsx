@@ -306,12 +306,6 @@ function ContactView({ contact }: { contact: Contact }) {
                 <Row label={t('contacts.detail.clientId')}>{contact.metadata.clientId}</Row>
               </>
             )}
-            <Divider />
-            <Row label={t('contacts.detail.contactId')}>
-              <Typography component="span" variant="body2" sx={{ fontFamily: 'ui-monospace, monospace' }}>
-                {contact._id}
-              </Typography>
-            </Row>
           </DetailSection>
 
           <DetailSection title={t('contacts.detail.activity')}>

@@ -29,6 +29,7 @@ import Typography from '@mui/material/Typography';
 import ArrowBack from '@mui/icons-material/ArrowBack';
 import AutoFixHighOutlined from '@mui/icons-material/AutoFixHighOutlined';
 import CheckCircleOutline from '@mui/icons-material/CheckCircleOutline';
+import ContentCopy from '@mui/icons-material/ContentCopy';
 import ErrorOutline from '@mui/icons-material/ErrorOutline';
 import PersonOutline from '@mui/icons-material/PersonOutline';
 import PhoneDisabledOutlined from '@mui/icons-material/PhoneDisabledOutlined';
@@ -403,6 +404,25 @@ function TranscriptSection({ messages }: { messages: CallTurn[] }) {
   );
 }
 
+/** The call's reference (SPEC §2: the call id, which support asks for), copied rather than shown: an owner reads no raw ids. */
+function CopyReference({ reference }: { reference: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(reference);
+      toast.success(t('voiceCalls.detail.referenceCopied'));
+    } catch {
+      toast.error(t('voiceCalls.detail.referenceCopyFailed'));
+    }
+  };
+  return (
+    <Button size="small" variant="text" startIcon={<ContentCopy fontSize="small" />} onClick={() => void copy()}>
+      {t('voiceCalls.detail.copyReference')}
+    </Button>
+  );
+}
+
 function CallView({ call, refreshing, onRefresh }: { call: VoiceConversation; refreshing: boolean; onRefresh: () => void }) {
   const { t } = useTranslation();
   const fmt = useDateTime();
@@ -419,10 +439,10 @@ function CallView({ call, refreshing, onRefresh }: { call: VoiceConversation; re
             </Typography>
             <CallStatusChip status={call.status} />
           </Stack>
-          <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-            {t('voiceCalls.detail.callId', { id: call.callSid || call._id })}
-          </Typography>
-          <Typography color="text.secondary">{fmt(call.createdAt)}</Typography>
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+            <Typography color="text.secondary">{fmt(call.createdAt)}</Typography>
+            <CopyReference reference={call.callSid || call._id} />
+          </Stack>
         </Box>
         <Button variant="outlined" startIcon={<Refresh />} onClick={onRefresh} disabled={refreshing} sx={{ flexShrink: 0 }}>
           {t('voiceCalls.detail.refresh')}
