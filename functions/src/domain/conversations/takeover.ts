@@ -2,7 +2,8 @@
  * Who answers a conversation (issue 17, a person takes over): a person's reply or an escalation
  * pauses the AI on it (`aiPaused`, from `humanAt`) until the owner returns it to the AI or
  * InboxSettings.aiResumeAfterHours pass since the person last acted. Decided where it is read
- * (the board, the inbound agent reply), so no sweeper has to end a pause.
+ * (the board, the inbound agent reply), so no sweeper has to end a pause; what the customer wrote
+ * during one is answered at its end by a delayed resume check (waiting.ts resumeCheck, issue 29).
  */
 import type { ConversationResponder, ConversationStatus } from '../../contract/whatsapp.js';
 
