@@ -69,6 +69,8 @@ async function poll<T>(what: string, read: () => Promise<T>, ok: (value: T) => b
 async function settled(page: Page): Promise<void> {
   await page.waitForLoadState('networkidle').catch(() => undefined);
   await poll('the page to stop loading', () => page.locator('.MuiCircularProgress-root, .MuiSkeleton-root').count(), (n) => n === 0, 30_000);
+  // A toast from the step before ('code sent', 'saved') covers the top bar: let it go (notistack hides it in ~5 s).
+  await poll('the toasts to go', () => page.locator('#notistack-snackbar').count(), (n) => n === 0, 10_000).catch(() => undefined);
   await page.waitForTimeout(500);
 }
 
