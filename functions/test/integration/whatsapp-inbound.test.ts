@@ -151,7 +151,7 @@ describe('whatsapp-inbound: a customer writes', () => {
     // Counters: 1 in, 1 out (sent), 2 chat.
     const stats = await messages().stats(s.userId, 'today', new Date().toISOString());
     expect(stats).toMatchObject({ totalMessages: 2, receivedMessages: 1, sentMessages: 1, mediaMessages: 0 });
-    expect(stats.statusBreakdown).toEqual({ pending: 0, sent: 1, delivered: 1, read: 0, failed: 0 });
+    expect(stats.statusBreakdown).toEqual({ pending: 0, sent: 1, delivered: 0, read: 0, failed: 0 });
     expect(await conversations().stats(s.userId)).toEqual({ total: 1, active: 1, requiresHuman: 0, closed: 0, archived: 0 });
   });
 

@@ -1,8 +1,9 @@
 /**
  * The Message Hub's analytics (SPEC §2 Messages): Total, Sent, Received (labelled 'Disabled' and
  * dimmed) and Media cards with their own time filter (Today, Last 7 Days, Last 30 Days, All
- * Time; default Last 7 Days), the delivery status breakdown (pending, sent, read, failed —
- * delivered counts under sent) and the type breakdown, percentages to 1 decimal. The cards blur
+ * Time; default Last 7 Days), the delivery status breakdown of the messages sent (pending, sent,
+ * read, failed — delivered counts under sent; a customer's message has no delivery status, so the
+ * percentages are of the sent ones) and the type breakdown, percentages to 1 decimal. The cards blur
  * while the numbers load.
  */
 import type { ReactNode } from 'react';
@@ -139,7 +140,7 @@ export function StatsSection({ timeFilter, onTimeFilter }: { timeFilter: TimeFil
                   key={status}
                   label={t(`messageHub.statuses.${status}`)}
                   count={statuses[status]}
-                  total={total}
+                  total={stats.sentMessages}
                   color={`${STATUS_COLORS[status]}.main`}
                   hint={status === 'sent' ? t('messageHub.stats.sentIncludesDelivered') : undefined}
                 />

@@ -104,7 +104,9 @@ function activityDeltas(deltas: Record<string, number>) {
 }
 
 function countDeltas(m: Pick<StoredMessage, 'fromMe' | 'status' | 'type' | 'hasMedia'>, sign: number): Record<string, number> {
-  const d: Record<string, number> = { total: sign, [m.fromMe ? 'out' : 'in']: sign, [`s_${m.status}`]: sign, [`t_${m.type}`]: sign };
+  const d: Record<string, number> = { total: sign, [m.fromMe ? 'out' : 'in']: sign, [`t_${m.type}`]: sign };
+  // Delivery statuses are about what we sent: a customer's message is stored 'delivered' and must not count as sent.
+  if (m.fromMe) d[`s_${m.status}`] = sign;
   if (m.hasMedia || MEDIA_TYPES.has(m.type)) d.media = sign;
   return d;
 }
@@ -377,7 +379,7 @@ export class DynamoMessageRepository implements MessageRepository {
     );
     if (!result) return null;
     const before = toMessage(result.Attributes ?? {});
-    await this.count(userId, before.createdAt, { [`s_${before.status}`]: -1, [`s_${to}`]: 1 });
+    if (before.fromMe) await this.count(userId, before.createdAt, { [`s_${before.status}`]: -1, [`s_${to}`]: 1 });
     const after: StoredMessage = { ...before, ...(extra.set as Partial<StoredMessage>), status: to };
     for (const k of extra.remove ?? []) delete (after as unknown as Item)[k];
     if (extra.add) for (const [k, v] of Object.entries(extra.add)) (after as unknown as Item)[k] = (Number((before as unknown as Item)[k]) || 0) + v;
