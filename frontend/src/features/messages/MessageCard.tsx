@@ -38,6 +38,7 @@ function useRelativeTime(iso: string, now: number): string {
   const { t, i18n } = useTranslation();
   const rel = relativeTime(iso, now);
   if (!rel) return '';
+  if (rel.kind === 'now') return t('messageHub.list.justNow');
   if (rel.kind === 'minutes') return t('messageHub.list.minutesAgo', { count: rel.value });
   if (rel.kind === 'hours') return t('messageHub.list.hoursAgo', { count: rel.value });
   return formatDate(i18n.language, rel.value) ?? '';

@@ -60,9 +60,11 @@ describe('Message Hub display rules', () => {
     expect(canRetry({ fromMe: true, status: 'sent' })).toBe(false);
   });
 
-  it('gives minutes under an hour, hours under a day, else the date', () => {
+  it('gives now under a minute (never "0 min ago"), minutes under an hour, hours under a day, else the date', () => {
     const now = Date.parse('2026-03-10T12:00:00.000Z');
-    expect(relativeTime('2026-03-10T11:59:30.000Z', now)).toEqual({ kind: 'minutes', value: 0 });
+    expect(relativeTime('2026-03-10T11:59:30.000Z', now)).toEqual({ kind: 'now' });
+    expect(relativeTime('2026-03-10T12:00:05.000Z', now)).toEqual({ kind: 'now' });
+    expect(relativeTime('2026-03-10T11:59:00.000Z', now)).toEqual({ kind: 'minutes', value: 1 });
     expect(relativeTime('2026-03-10T11:01:00.000Z', now)).toEqual({ kind: 'minutes', value: 59 });
     expect(relativeTime('2026-03-10T11:00:00.000Z', now)).toEqual({ kind: 'hours', value: 1 });
     expect(relativeTime('2026-03-09T12:00:01.000Z', now)).toEqual({ kind: 'hours', value: 23 });

@@ -89,17 +89,21 @@ export function canRetry(message: { fromMe: boolean; status: string }): boolean 
   return message.fromMe && message.status === 'failed';
 }
 
-export type RelativeTime = { kind: 'minutes'; value: number } | { kind: 'hours'; value: number } | { kind: 'date'; value: Date };
+export type RelativeTime = { kind: 'now' } | { kind: 'minutes'; value: number } | { kind: 'hours'; value: number } | { kind: 'date'; value: Date };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** SPEC §9 (messages): under 1 hour 'Nm ago', under 24 hours 'Nh ago', else the local date and time. */
+/**
+ * SPEC §9 (messages): under 1 minute 'Just now' (as the conversations board; never '0m ago'),
+ * under 1 hour 'Nm ago', under 24 hours 'Nh ago', else the local date and time.
+ */
 export function relativeTime(iso: string, now: number): RelativeTime | null {
   const at = new Date(iso);
   const time = at.getTime();
   if (!Number.isFinite(time)) return null;
   const elapsed = Math.max(0, now - time);
+  if (elapsed < MINUTE) return { kind: 'now' };
   if (elapsed < HOUR) return { kind: 'minutes', value: Math.floor(elapsed / MINUTE) };
   if (elapsed < 24 * HOUR) return { kind: 'hours', value: Math.floor(elapsed / HOUR) };
   return { kind: 'date', value: at };
