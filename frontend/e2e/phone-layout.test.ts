@@ -69,6 +69,32 @@ describe('layout at a laptop and a phone', () => {
     expect(await laptop.getByRole('button', { name: 'Más acciones de contactos' }).count()).toBe(0);
   });
 
+  it('390×844: the voice settings Save bar is one compact row, Restablecer beside Guardar, also with unsaved changes', async () => {
+    const page = await spanishOwner(browser(), 'voice-save-bar', PHONE);
+    await page.goto(`${appUrl}/voice-settings`);
+    const save = page.getByRole('button', { name: 'Guardar configuración' });
+    const reset = page.getByRole('button', { name: 'Restablecer valores predeterminados' });
+    await eventually(() => wholeInView(page, save)).toBe('in view');
+    const bar = page.getByTestId('voice-settings-actions');
+    const compact = async () => {
+      expect(await wholeInView(page, reset)).toBe('in view');
+      const [barBox, saveBox, resetBox] = await Promise.all([bar.boundingBox(), save.boundingBox(), reset.boundingBox()]);
+      expect(barBox!.height).toBeLessThanOrEqual(72);
+      // One row: Restablecer and Guardar side by side.
+      expect(Math.abs(resetBox!.y + resetBox!.height / 2 - (saveBox!.y + saveBox!.height / 2))).toBeLessThan(4);
+    };
+    await compact();
+    await screenshot(page, 'phone-voice-save-bar');
+    await page.getByRole('textbox', { name: 'Mensaje de bienvenida' }).fill('Hola, has llamado a la Clínica Peña. ¿En qué te ayudo?');
+    await eventually(() => bar.getByText('Tienes cambios sin guardar.').count()).toBe(1);
+    await compact();
+    await screenshot(page, 'phone-voice-save-bar-unsaved');
+    // Restablecer still asks first.
+    await reset.click();
+    await eventually(() => page.getByRole('dialog', { name: 'Restablecer la configuración de voz' }).count()).toBe(1);
+    expect(await seriousViolations(page, '[data-testid="voice-settings-actions"]')).toEqual([]);
+  });
+
   it('voice settings show the connected Twilio number and no "Solicitar número de teléfono"', async () => {
     const page = await spanishOwner(browser(), 'voice-number', PHONE);
     await page.goto(`${appUrl}/voice-settings`);

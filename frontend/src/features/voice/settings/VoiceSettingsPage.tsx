@@ -15,6 +15,7 @@ import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
 import CardContent from '@mui/material/CardContent';
 import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormHelperText from '@mui/material/FormHelperText';
@@ -28,7 +29,10 @@ import Skeleton from '@mui/material/Skeleton';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
+import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { useTheme } from '@mui/material/styles';
 import RestartAlt from '@mui/icons-material/RestartAlt';
 import Save from '@mui/icons-material/Save';
 import { Controller, useForm, useWatch, type FieldError, type Resolver } from 'react-hook-form';
@@ -144,6 +148,8 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
   const save = useSaveVoiceSettings();
   const reset = useResetVoiceSettings();
   const [confirmReset, setConfirmReset] = useState(false);
+  // On a phone the sticky bar stays one row: reset as an icon, 'Guardar' short (its name stays whole).
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'));
   const {
     register,
     control,
@@ -440,19 +446,38 @@ function SettingsForm({ settings }: { settings: VoiceSettings }) {
 
       <Paper
         variant="outlined"
-        sx={{ position: 'sticky', bottom: 0, zIndex: 2, p: 2, display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center' }}
+        data-testid="voice-settings-actions"
+        sx={{ position: 'sticky', bottom: 0, zIndex: 2, p: phone ? 1 : 2, display: 'flex', flexWrap: phone ? 'nowrap' : 'wrap', gap: phone ? 1 : 1.5, alignItems: 'center' }}
       >
         {isDirty && (
-          <Typography variant="body2" color="text.secondary" sx={{ flex: 1 }}>
+          <Typography variant={phone ? 'caption' : 'body2'} color="text.secondary" sx={{ flex: 1, minWidth: 0 }}>
             {t('voiceSettings.actions.unsaved')}
           </Typography>
         )}
         <Box sx={{ flex: isDirty ? 0 : 1 }} />
-        <Button variant="outlined" color="inherit" startIcon={<RestartAlt />} onClick={() => setConfirmReset(true)} disabled={isSubmitting || reset.isPending}>
-          {t('voiceSettings.actions.reset')}
-        </Button>
-        <Button type="submit" form="voice-settings-form" variant="contained" startIcon={<Save />} disabled={isSubmitting || reset.isPending}>
-          {isSubmitting ? t('voiceSettings.actions.saving') : t('voiceSettings.actions.save')}
+        {phone ? (
+          <Tooltip title={t('voiceSettings.actions.reset')}>
+            <span>
+              <IconButton aria-label={t('voiceSettings.actions.reset')} onClick={() => setConfirmReset(true)} disabled={isSubmitting || reset.isPending}>
+                <RestartAlt />
+              </IconButton>
+            </span>
+          </Tooltip>
+        ) : (
+          <Button variant="outlined" color="inherit" startIcon={<RestartAlt />} onClick={() => setConfirmReset(true)} disabled={isSubmitting || reset.isPending}>
+            {t('voiceSettings.actions.reset')}
+          </Button>
+        )}
+        <Button
+          type="submit"
+          form="voice-settings-form"
+          variant="contained"
+          startIcon={<Save />}
+          disabled={isSubmitting || reset.isPending}
+          aria-label={phone && !isSubmitting ? t('voiceSettings.actions.save') : undefined}
+          sx={{ flexShrink: 0 }}
+        >
+          {isSubmitting ? t('voiceSettings.actions.saving') : phone ? t('voiceSettings.actions.saveShort') : t('voiceSettings.actions.save')}
         </Button>
       </Paper>
 
