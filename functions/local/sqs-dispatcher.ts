@@ -320,7 +320,12 @@ export class SqsDispatcher {
     return out;
   }
 
-  /** Resolves once no message is waiting, scheduled for retry or being processed. */
+  /**
+   * Resolves once no message is waiting, scheduled for retry or being processed. A message its
+   * sender held back (DelaySeconds, never received yet) counts only once it is visible: the
+   * WhatsApp resume checks (issue 29) re-queue themselves every 15 minutes (scaled) until a
+   * person's pause ends, hours later, and would otherwise keep every drain waiting.
+   */
   drain(): Promise<void> {
     if (this.isIdle()) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
@@ -572,7 +577,8 @@ export class SqsDispatcher {
 
   private isIdle(): boolean {
     if (this.stopped) return true;
-    if (this.waiting.size > 0) return false;
+    const now = Date.now();
+    for (const m of this.waiting.values()) if (m.receiveCount > 0 || m.visibleAt <= now) return false;
     for (const state of this.queues.values()) if (state.inFlight > 0 || state.ready.length > 0) return false;
     return true;
   }

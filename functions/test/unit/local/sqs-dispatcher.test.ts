@@ -67,6 +67,24 @@ describe('SqsDispatcher', () => {
     expect(dispatcher.stats().jobs).toMatchObject({ succeeded: 2, failedDeliveries: 1, pending: 0 });
   });
 
+  it('drains without waiting for a message its sender held back (DelaySeconds), and delivers it when its time comes', async () => {
+    const worker = fakeWorker(() => false);
+    const dispatcher = dispatcherWith(worker.handler);
+
+    // 300 s scaled to 60 ms: drain() is not held by it, but waits for the message sent now.
+    dispatcher.send('jobs', { body: 'later', delaySeconds: 300 });
+    dispatcher.send('jobs', { body: 'now' });
+    await dispatcher.drain();
+    expect(worker.deliveriesOf('now')).toHaveLength(1);
+    expect(worker.deliveriesOf('later')).toHaveLength(0);
+    expect(dispatcher.stats().jobs).toMatchObject({ pending: 1 });
+
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await dispatcher.drain();
+    expect(worker.deliveriesOf('later')).toHaveLength(1);
+    expect(dispatcher.stats().jobs).toMatchObject({ pending: 0 });
+  });
+
   it('moves a poison message to the dead-letter list after maxReceiveCount deliveries', async () => {
     const worker = fakeWorker((body) => body === 'poison');
     const dispatcher = dispatcherWith(worker.handler);
