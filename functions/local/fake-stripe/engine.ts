@@ -257,9 +257,8 @@ export class FakeStripeEngine {
 
   listCustomers(params: Params) {
     const email = str(params, 'email');
-    const data = Object.values(this.data.customers)
-      .filter((c) => email === undefined || c.email === email)
-      .sort((a, b) => b.created - a.created);
+    const data = newestFirst(Object.values(this.data.customers)
+      .filter((c) => email === undefined || c.email === email));
     return apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/customers');
   }
 
@@ -493,7 +492,7 @@ export class FakeStripeEngine {
     const customer = str(params, 'customer');
     const price = str(params, 'price');
     const status = str(params, 'status');
-    const data = Object.values(this.data.subscriptions)
+    const data = newestFirst(Object.values(this.data.subscriptions)
       .filter((s) => !customer || s.customer === customer)
       .filter((s) => !price || s.items.data.some((i) => i.price.id === price))
       .filter((s) => {
@@ -501,8 +500,7 @@ export class FakeStripeEngine {
         if (status === 'ended') return s.status === 'canceled';
         if (status) return s.status === status;
         return s.status !== 'canceled';
-      })
-      .sort((a, b) => b.created - a.created);
+      }));
     return apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/subscriptions');
   }
 
@@ -645,11 +643,10 @@ export class FakeStripeEngine {
     const customer = str(params, 'customer');
     const subscription = str(params, 'subscription');
     const status = str(params, 'status');
-    const data = Object.values(this.data.invoices)
+    const data = newestFirst(Object.values(this.data.invoices)
       .filter((i) => !customer || i.customer === customer)
       .filter((i) => !subscription || i.parent.subscription_details?.subscription === subscription)
-      .filter((i) => !status || i.status === status)
-      .sort((a, b) => b.created - a.created);
+      .filter((i) => !status || i.status === status));
     return apiList(data.slice(0, int(params, 'limit') ?? 10), '/v1/invoices');
   }
 
@@ -806,4 +803,9 @@ function mergeMetadata(current: Metadata, update: Metadata, clearAll: boolean): 
 /** An amount (smallest unit) in its currency and a locale: '$79.00', '79,00 €' (es-ES). */
 export function formatAmount(cents: number, currency: string, locale = 'en-US'): string {
   return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(cents / 100);
+}
+
+/** Stripe lists newest first; objects created in the same second come newest first too (as Stripe's ids sort), not in creation order. */
+export function newestFirst<T extends { created: number }>(items: T[]): T[] {
+  return items.reverse().sort((a, b) => b.created - a.created);
 }

@@ -29,6 +29,7 @@ import {
   StripeApiError,
   emptyData,
   formatAmount,
+  newestFirst,
   notFound,
   type FakeStripeData,
   type RequestContext,
@@ -371,9 +372,7 @@ export async function startFakeStripe(options: FakeStripeOptions): Promise<FakeS
     }
     if (kind === 'portal' && parts.length === 2 && method === 'GET') {
       const session = engine.portalSession(id);
-      const all = Object.values(engine.data.subscriptions)
-        .filter((s) => s.customer === session.customer)
-        .sort((x, y) => y.created - x.created);
+      const all = newestFirst(Object.values(engine.data.subscriptions).filter((s) => s.customer === session.customer));
       const live = all.filter((s) => s.status !== 'canceled');
       sendHtml(
         res,
