@@ -7,9 +7,8 @@
  * contactos-<date>.csv with Spanish headers and every field.
  */
 import { randomUUID } from 'node:crypto';
-import type { Download } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { activateTrial, callApi, eventually, newPage, ONBOARDING_HEADING, register, slowly, useBrowser, userIdOf } from './flows.js';
+import { activateTrial, callApi, dayIn, downloadedBytes, eventually, newPage, ONBOARDING_HEADING, register, slowly, useBrowser, userIdOf } from './flows.js';
 
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
@@ -23,20 +22,6 @@ const SHEET = [
   'Pepa;Martín;612 34 56 78;;',
   '',
 ].join('\r\n');
-
-/** A download's bytes (the browser runs remotely: read through its stream). */
-async function bytesOf(download: Download): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of await download.createReadStream()) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-/** Today in Madrid (the export's file name and its dates). */
-const madridDay = () => {
-  const parts = new Intl.DateTimeFormat('en-US', { timeZone: 'Europe/Madrid', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
-  const part = (t: string) => parts.find((p) => p.type === t)!.value;
-  return `${part('year')}-${part('month')}-${part('day')}`;
-};
 
 describe('contacts like a Spanish sheet (Spanish UI)', () => {
   it('imports Nombre + Apellidos and multi-tag cells, shows the skipped rows and their report in the history, and exports in Spanish', async () => {
@@ -91,7 +76,7 @@ describe('contacts like a Spanish sheet (Spanish UI)', () => {
     await eventually(() => history.getByText('2 filas omitidas: teléfono no válido (1) y repetida en el archivo (1)').count()).toBe(1);
     const [report] = await Promise.all([page.waitForEvent('download'), history.getByRole('button', { name: 'Descargar informe de errores' }).click()]);
     expect(report.suggestedFilename()).toBe('errores-pacientes.csv');
-    const reportText = (await bytesOf(report)).toString('utf8');
+    const reportText = (await downloadedBytes(report)).toString('utf8');
     expect(reportText.replace(/^\uFEFF/, '').trim().split('\r\n')).toEqual([
       'Línea;Nombre;Apellidos;Teléfono;Etiquetas;Notas;Motivo',
       '4;Ana;Ruiz;12345;;;Introduce un número de teléfono válido',
@@ -103,16 +88,16 @@ describe('contacts like a Spanish sheet (Spanish UI)', () => {
     await page.getByRole('button', { name: 'Exportar CSV' }).click();
     const exporter = page.getByRole('dialog', { name: 'Exportar contactos' });
     await exporter.getByRole('button', { name: 'Exportar' }).click();
-    const fileName = `contactos-${madridDay()}.csv`;
+    const fileName = `contactos-${dayIn('Europe/Madrid')}.csv`;
     const link = exporter.getByRole('link', { name: `Descargar ${fileName}` });
     await slowly(() => link.count()).toBe(1);
     const [file] = await Promise.all([page.waitForEvent('download'), link.click()]);
     expect(file.suggestedFilename()).toBe(fileName);
-    const bytes = await bytesOf(file);
+    const bytes = await downloadedBytes(file);
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const lines = bytes.subarray(3).toString('utf8').trim().split('\r\n');
     expect(lines[0]).toBe('Nombre;Apellidos;Teléfono;Correo electrónico;Etiquetas;Notas;Origen;Creado');
-    expect(lines).toContain(`María;López García;+34 612345678;;"vip, ortodoncia";Prefiere mañanas;Importado (CSV);${madridDay()}`);
+    expect(lines).toContain(`María;López García;+34 612345678;;"vip, ortodoncia";Prefiere mañanas;Importado (CSV);${dayIn('Europe/Madrid')}`);
     await page.context().close();
   }, 120_000);
 });

@@ -213,6 +213,14 @@ export async function callApi<T>(page: Page, method: string, path: string, body?
 export const slowly = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 60_000, interval: 250 });
 
 /** n random decimal digits (unique phone numbers per test). */
+/** The inbox, opened now, and a customer's card in its active column once it is there. */
+export async function activeCard(page: Page, appUrl: string, customerName: string): Promise<Locator> {
+  await page.goto(`${appUrl}/conversations`);
+  const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customerName });
+  await slowly(() => card.count()).toBe(1);
+  return card;
+}
+
 export const randomDigits = (n: number) => Array.from(randomBytes(n), (b) => String(b % 10)).join('');
 
 /** POSTs to the fake Twilio's test control (`/_test/<path>`: accounts, calls); its JSON answer. */

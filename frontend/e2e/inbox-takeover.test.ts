@@ -11,6 +11,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import {
+  activeCard,
   callApi,
   chatGptAndAgent,
   connectWhatsAppBusiness,
@@ -51,9 +52,7 @@ describe('inbox takeover', () => {
     await customerWrites(business, customer, 'Do you open on Saturday?');
     await slowly(() => texts(business)).toEqual(['Echo: Do you open on Saturday?']);
 
-    await page.goto(`${appUrl}/conversations`);
-    const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
-    await slowly(() => card.count()).toBe(1);
+    const card = await activeCard(page, appUrl, customer.name);
     expect(await card.getByTestId('conversation-answered-by').getAttribute('data-answered-by')).toBe('ai');
     expect(await card.getByTestId('conversation-answered-by').textContent()).toBe('AI');
     expect(await card.getByTestId('conversation-unread').textContent()).toBe('1');
@@ -99,9 +98,7 @@ describe('inbox takeover', () => {
     await customerWrites(business, customer, '¿Tienen cita mañana?');
     await slowly(() => texts(business)).toEqual(['Echo: ¿Tienen cita mañana?']);
 
-    await page.goto(`${appUrl}/conversations`);
-    const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
-    await slowly(() => card.count()).toBe(1);
+    const card = await activeCard(page, appUrl, customer.name);
     expect(await card.getByTestId('conversation-answered-by').textContent()).toBe('IA');
     expect(await card.getByTestId('conversation-unread').getAttribute('aria-label')).toBe('1 mensaje sin leer');
 

@@ -5,7 +5,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { callApi, newPage, subscribedUser } from './flows.js';
+import { activeCard, callApi, newPage, subscribedUser } from './flows.js';
 
 export const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: 'es-ES', timezoneId: 'Europe/Madrid' };
 export const LAPTOP = { viewport: { width: 1366, height: 768 }, locale: 'es-ES', timezoneId: 'Europe/Madrid' };
@@ -39,4 +39,12 @@ export async function spanishOwner(browser: Browser, label: string, options: Bro
   const storageState = await signup.context().storageState();
   await signup.context().close();
   return newPage(browser, { ...options, storageState });
+}
+
+/** Opens a customer's conversation from the Spanish inbox: its card, the dialog and the message log. */
+export async function openSpanishConversation(page: Page, appUrl: string, customerName: string): Promise<{ card: Locator; dialog: Locator; log: Locator }> {
+  const card = await activeCard(page, appUrl, customerName);
+  await card.getByRole('button').first().click();
+  const dialog = page.getByRole('dialog');
+  return { card, dialog, log: dialog.getByRole('log', { name: 'Mensajes' }) };
 }

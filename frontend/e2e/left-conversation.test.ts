@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
 import { metaDelivery, signMetaBody, textMessage, waCustomer, webhookPath, type WaCustomer } from '../../functions/test/support/whatsapp.js';
-import { PHONE, spanishOwner } from './layout.js';
+import { openSpanishConversation, PHONE, spanishOwner } from './layout.js';
 import { chatGptAndAgent, connectWhatsAppBusiness, customerWrites, eventually, graphSends, randomDigits, slowly, useBrowser, type WhatsAppBusiness } from './flows.js';
 
 const appUrl = inject('appUrl');
@@ -45,12 +45,7 @@ describe('the conversation the owner left', () => {
     await customerWrites(business, customer, '¿Tenéis cita el sábado?');
     await slowly(() => texts(business)).toEqual(['Echo: ¿Tenéis cita el sábado?']);
 
-    await page.goto(`${appUrl}/conversations`);
-    const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
-    await slowly(() => card.count()).toBe(1);
-    await card.getByRole('button').first().click();
-    const dialog = page.getByRole('dialog');
-    const log = dialog.getByRole('log', { name: 'Mensajes' });
+    const { dialog, log } = await openSpanishConversation(page, appUrl, customer.name);
 
     // The owner answers: a person is answering now.
     await dialog.getByRole('textbox', { name: /Respuesta/ }).fill('Sí, a las 10. Un saludo, Marta');

@@ -14,8 +14,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { seriousViolations } from './axe.js';
 import { formatPhone } from '../src/shared/phone.js';
-import { LAPTOP, PHONE, screenshot, spanishOwner, wholeInView } from './layout.js';
+import { LAPTOP, openSpanishConversation, PHONE, screenshot, spanishOwner, wholeInView } from './layout.js';
 import {
+  activeCard,
   callApi,
   chatGptAndAgent,
   connectWhatsAppBusiness,
@@ -64,9 +65,7 @@ describe('phone-first inbox', () => {
     await chat(business, customer, ['Hola, ¿tenéis cita el sábado?', '¿Y cuánto cuesta una limpieza?', '¿Aceptáis tarjeta?']);
 
     await page.goto(`${appUrl}/dashboard`);
-    await page.goto(`${appUrl}/conversations`);
-    const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
-    await slowly(() => card.count()).toBe(1);
+    const card = await activeCard(page, appUrl, customer.name);
     // The conversations come first on a phone: the card is on the first screen.
     expect(await wholeInView(page, card)).toBe('in view');
     await screenshot(page, 'phone-inbox-list');
@@ -132,12 +131,7 @@ describe('phone-first inbox', () => {
       Array.from({ length: 7 }, (_, i) => `Pregunta número ${i + 1} sobre la cita`),
     );
 
-    await page.goto(`${appUrl}/conversations`);
-    const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
-    await slowly(() => card.count()).toBe(1);
-    await card.getByRole('button').first().click();
-    const dialog = page.getByRole('dialog');
-    const log = dialog.getByRole('log', { name: 'Mensajes' });
+    const { dialog, log } = await openSpanishConversation(page, appUrl, customer.name);
     await eventually(() => log.getByText('Pregunta número 7 sobre la cita', { exact: true }).count()).toBe(1);
     await eventually(() => wholeInView(page, dialog.getByRole('textbox', { name: /Respuesta/ }))).toBe('in view');
     expect(await wholeInView(page, dialog.getByRole('button', { name: 'Enviar', exact: true }))).toBe('in view');

@@ -23,7 +23,7 @@ import type { Contact, Conversation, Plan, Subscription } from '@agentdesk/funct
 import type { User } from '../../functions/src/contract/auth.js';
 import { fakePushClient, type MintedSubscription } from '../../functions/test/support/push.js';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
-import { LAPTOP, PHONE, wholeInView } from './layout.js';
+import { LAPTOP, openSpanishConversation, PHONE, wholeInView } from './layout.js';
 import {
   activateTrial,
   callApi,
@@ -211,12 +211,7 @@ describe('the first hour of a Spanish clinic owner', () => {
     await customerWrites(business, customer, '¿Tenéis cita el sábado?');
     await slowly(() => agentTexts(business)).toEqual(['Echo: ¿Tenéis cita el sábado?']);
 
-    await page.goto(`${appUrl}/conversations`);
-    const card = page.getByTestId('conversation-column-active').getByTestId('conversation-card').filter({ hasText: customer.name });
-    await slowly(() => card.count()).toBe(1);
-    await card.getByRole('button').first().click();
-    const dialog = page.getByRole('dialog');
-    const log = dialog.getByRole('log', { name: 'Mensajes' });
+    const { dialog, log } = await openSpanishConversation(page, appUrl, customer.name);
     await eventually(() => log.getByText('¿Tenéis cita el sábado?', { exact: true }).count()).toBe(1);
     walk.conversationId = new URL(page.url()).searchParams.get('open') ?? undefined;
 
