@@ -49,25 +49,6 @@ function countedWords(value: string): string[] {
   return words;
 }
 
-/**
- * Known offenders in the contacts feature, which issue 29 item 4 (the Spanish-sheet import and its
- * history) is rewriting at the same time: listed by name so that they are the only exceptions, and
- * to be removed from here with that work. Anything else, in contacts too, fails.
- */
-const PENDING = new Set([
-  'features/contacts/i18n/en.json searchTruncated',
-  'features/contacts/i18n/en.json filterTruncated',
-  'features/contacts/i18n/en.json wizard.progress',
-  'features/contacts/i18n/en.json wizard.recentRow',
-  'features/contacts/i18n/en.json wizard.done',
-  'features/contacts/i18n/es.json searchTruncated',
-  'features/contacts/i18n/es.json filterTruncated',
-  'features/contacts/i18n/es.json wizard.progress',
-  'features/contacts/i18n/es.json wizard.recentRow',
-  'features/contacts/i18n/es.json wizard.done',
-  'features/contacts/i18n/es.json form.phonePlaceholder',
-]);
-const pending = (leaf: Leaf) => PENDING.has(`${leaf.file} ${leaf.key}`);
 
 describe('UI catalogues: counts (issue 29)', () => {
   it('finds the catalogues', () => {
@@ -76,7 +57,7 @@ describe('UI catalogues: counts (issue 29)', () => {
   });
 
   it('puts every counted noun in a plural form (key_one / key_other)', () => {
-    const offenders = uiLeaves.filter((l) => !pending(l) && !PLURAL.test(l.key) && countedWords(l.value).length > 0).map((l) => `${l.file} ${l.key}: ${l.value}`);
+    const offenders = uiLeaves.filter((l) => !PLURAL.test(l.key) && countedWords(l.value).length > 0).map((l) => `${l.file} ${l.key}: ${l.value}`);
     expect(offenders).toEqual([]);
   });
 
@@ -114,7 +95,7 @@ describe('Spanish catalogues: no jargon in front of an owner (issue 29)', () => 
   for (const [what, pattern] of JARGON) {
     it(`shows no ${what}`, () => {
       const offenders = spanishLeaves
-        .filter((l) => OWNER_FACING(l) && !pending(l))
+        .filter((l) => OWNER_FACING(l))
         .filter((l) => !ADVANCED_KEYS.has(l.key) && pattern.test(l.value))
         .map((l) => `${l.file} ${l.key}: ${l.value}`);
       expect(offenders).toEqual([]);

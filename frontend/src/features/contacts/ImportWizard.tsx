@@ -188,7 +188,7 @@ function RecentImports() {
                 }
                 secondary={
                   <Stack spacing={0.5}>
-                    <span>{t('contacts.wizard.recentRow', { date: formatDate(i18n.language, job.createdAt) ?? '', created: job.progress.created })}</span>
+                    <span>{t('contacts.wizard.recentRow', { date: formatDate(i18n.language, job.createdAt) ?? '', count: job.progress.created })}</span>
                     <SkippedRows job={job} />
                     {job.hasErrorReport && <ReportButton job={job} />}
                   </Stack>
@@ -333,7 +333,7 @@ function ProgressStep({ jobId }: { jobId: string }) {
       )}
       <Typography>
         {progress.rowsTotal !== undefined
-          ? t('contacts.wizard.progress', { done: number.format(progress.rowsDone), total: number.format(progress.rowsTotal) })
+          ? t('contacts.wizard.progress', { done: number.format(progress.rowsDone), count: progress.rowsTotal })
           : t('contacts.wizard.progressUnknown', { done: number.format(progress.rowsDone) })}
       </Typography>
       <Typography color="text.secondary" data-testid="import-counts">
