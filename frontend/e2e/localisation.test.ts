@@ -1,7 +1,7 @@
 /**
  * Issue 19's localisation in a real browser: the profile's language switch confirms in the new
  * language, and a Spanish owner in Mexico City reads a WhatsApp customer's contact page in
- * Spanish ("Importado de WhatsApp") with its dates in their own time zone, not the browser's.
+ * Spanish (origin "WhatsApp") with its dates in their own time zone, not the browser's.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, inject, it } from 'vitest';
@@ -45,8 +45,10 @@ describe('localisation', () => {
     expect(saved!.source).toBe('whatsapp_import');
 
     await page.goto(`${appUrl}/contacts/${saved!._id}`);
-    await eventually(() => page.getByText('Importado de WhatsApp').count()).toBeGreaterThan(0);
-    expect(await page.getByText('whatsapp import').count()).toBe(0);
+    // Its origin in words (issue 29: 'WhatsApp', 'Importado (CSV)', 'Llamada', 'Manual'), never the stored code.
+    const originRow = page.getByText('Origen', { exact: true }).locator('xpath=..');
+    await eventually(() => originRow.textContent()).toBe('OrigenWhatsApp');
+    expect(await page.getByText(/whatsapp[ _]import/i).count()).toBe(0);
     // Created: in Mexico City's time, whatever the browser's zone (Spanish format, e.g. "26 nov 2026, 1:15").
     const created = new Intl.DateTimeFormat('es-ES', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'America/Mexico_City' }).format(new Date(saved!.createdAt));
     await eventually(() => page.getByText(created, { exact: true }).count()).toBeGreaterThan(0);
