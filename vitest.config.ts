@@ -68,9 +68,12 @@ export default defineConfig({
           globalSetup: ['frontend/e2e/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
-          // Files run one after another in one worker: sharing its module cache saves each
-          // file importing playwright-core, the AWS SDK and the test support again.
+          // Two files at a time against the one stack and Chromium server: a browser test mostly
+          // waits (on the stack, the queue, a poll), so on CI's 2 cores two of them take ~6 min
+          // where one after another took ~9.5. Each worker shares its module cache between its
+          // files, so no file imports playwright-core, the AWS SDK and the test support again.
+          fileParallelism: true,
+          maxWorkers: 2,
           isolate: false,
         },
       },
