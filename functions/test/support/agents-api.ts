@@ -174,6 +174,15 @@ export async function sentTo(queue: string): Promise<number> {
   return (await queueStats())[queue]?.sent ?? 0;
 }
 
+/**
+ * How many of the messages lately sent to `queue` (GET /_local/queues/sent) name `id`: what this
+ * test's request queued, whatever other test files running on the same stack send meanwhile.
+ */
+export async function sentNaming(queue: string, id: string): Promise<number> {
+  const res = await fetch(`${inject('apiUrl')}/_local/queues/sent?queue=${encodeURIComponent(queue)}`);
+  return ((await res.json()) as { body: string }[]).filter((m) => m.body.includes(id)).length;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` passes (returns its value) or fails after timeoutMs. */
