@@ -14,7 +14,7 @@ import { keySk, lookupKey } from './api-key-access.js';
 import { itemCodec, strOrNull } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { conditionFailedAt, type TransactItem } from './transact.js';
+import { conditionFailedAt, countDown, countUpTo, type TransactItem } from './transact.js';
 
 const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'APIKEYS#COUNT' });
 const keyItemKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: keySk(id) });
@@ -56,15 +56,7 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
 
   async create(key: StoredApiKey, max: number): Promise<CreateOutcome> {
     const created = await this.transactUnlessFirstFails([
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: countKey(key.userId),
-          UpdateExpression: 'ADD n :one SET entity = :entity',
-          ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-          ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'apiKeyCount' },
-        },
-      },
+      countUpTo(this.tableName, countKey(key.userId), max, 'apiKeyCount'),
       {
         Put: {
           TableName: this.tableName,
@@ -110,15 +102,7 @@ export class DynamoApiKeyRepository implements ApiKeyRepository {
         },
       },
       { Delete: { TableName: this.tableName, Key: lookupKey(keyHash) } },
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: countKey(userId),
-          UpdateExpression: 'ADD n :minus',
-          ConditionExpression: 'n > :zero',
-          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-        },
-      },
+      countDown(this.tableName, countKey(userId)),
     ]);
   }
 

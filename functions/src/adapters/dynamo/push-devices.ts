@@ -13,7 +13,7 @@ import { conditionHolds } from './conditions.js';
 import { itemCodec, optNum, optStr, str } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { cancellationReasons, transactWrite } from './transact.js';
+import { cancellationReasons, countDown, countUpTo, transactWrite } from './transact.js';
 
 const DEVICE_PREFIX = 'PUSHDEV#';
 const deviceKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: `${DEVICE_PREFIX}${id}` });
@@ -59,15 +59,7 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     const item = { ...deviceKey(device.userId, device.id), entity: 'pushDevice', ...device };
     try {
       await transactWrite(this.db, [
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: countKey(device.userId),
-            UpdateExpression: 'ADD n :one SET entity = :entity',
-            ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-            ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'pushDeviceCount' },
-          },
-        },
+        countUpTo(this.tableName, countKey(device.userId), max, 'pushDeviceCount'),
         { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       ]);
       return 'created';
@@ -88,15 +80,7 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     try {
       await transactWrite(this.db, [
         { Delete: { TableName: this.tableName, Key: deviceKey(userId, id), ConditionExpression: 'attribute_exists(pk)' } },
-        {
-          Update: {
-            TableName: this.tableName,
-            Key: countKey(userId),
-            UpdateExpression: 'ADD n :minus',
-            ConditionExpression: 'n > :zero',
-            ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-          },
-        },
+        countDown(this.tableName, countKey(userId)),
       ]);
       return true;
     } catch (error) {

@@ -10,7 +10,7 @@ import type { SavedReplyRepository, SavedReplyWriteOutcome, StoredSavedReply } f
 import { itemCodec } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
+import { cancellationReasons, countDown, countUpTo, type TransactItem, transactWrite } from './transact.js';
 
 const REPLY_PREFIX = 'SAVEDREPLY#';
 const replyKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: `${REPLY_PREFIX}${id}` });
@@ -63,15 +63,7 @@ export class DynamoSavedReplyRepository implements SavedReplyRepository {
 
   async create(reply: StoredSavedReply, max: number): Promise<SavedReplyWriteOutcome> {
     const failed = await failedAt(this.db, [
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: countKey(reply.userId),
-          UpdateExpression: 'ADD n :one SET entity = :entity',
-          ConditionExpression: 'attribute_not_exists(n) OR n < :max',
-          ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': 'savedReplyCount' },
-        },
-      },
+      countUpTo(this.tableName, countKey(reply.userId), max, 'savedReplyCount'),
       this.putTitle(reply),
       {
         Put: {
@@ -116,15 +108,7 @@ export class DynamoSavedReplyRepository implements SavedReplyRepository {
         },
       },
       this.deleteTitle(reply),
-      {
-        Update: {
-          TableName: this.tableName,
-          Key: countKey(reply.userId),
-          UpdateExpression: 'ADD n :minus',
-          ConditionExpression: 'n > :zero',
-          ExpressionAttributeValues: { ':minus': -1, ':zero': 0 },
-        },
-      },
+      countDown(this.tableName, countKey(reply.userId)),
     ]);
     return failed === null;
   }

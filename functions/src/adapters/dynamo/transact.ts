@@ -47,3 +47,26 @@ export async function transactWrite(db: DynamoDBDocumentClient, items: TransactI
     }
   }
 }
+
+/**
+ * A per-user cap (API keys, saved replies, push devices): +1 on the count item inside the create
+ * transaction, cancelled (ConditionalCheckFailed) once `max` are there.
+ */
+export function countUpTo(tableName: string, key: Record<string, string>, max: number, entity: string): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: key,
+      UpdateExpression: 'ADD n :one SET entity = :entity',
+      ConditionExpression: 'attribute_not_exists(n) OR n < :max',
+      ExpressionAttributeValues: { ':one': 1, ':max': max, ':entity': entity },
+    },
+  };
+}
+
+/** Its −1 inside the delete transaction; never below 0. */
+export function countDown(tableName: string, key: Record<string, string>): TransactItem {
+  return {
+    Update: { TableName: tableName, Key: key, UpdateExpression: 'ADD n :minus', ConditionExpression: 'n > :zero', ExpressionAttributeValues: { ':minus': -1, ':zero': 0 } },
+  };
+}
