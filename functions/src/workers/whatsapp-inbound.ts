@@ -18,12 +18,16 @@ export const handler = sqsWorker('whatsapp-inbound', async (job, record, deliver
     // "Answer waiting messages" for one conversation (issue 34).
     const answered = await inboundPipeline().answerWaiting(job.userId, job.answerWaiting.conversationId, record.messageId, delivery);
     logger.info('whatsapp-inbound waiting messages answered', { messageId: record.messageId, userId: job.userId, messages: answered.map((m) => m.outcome) });
+    // Stopped behind a message another job holds: tried again after the visibility timeout, for
+    // whatever that job did not reach (it read the list before). On the last try they stay waiting, visibly.
+    if (answered.some((m) => m.outcome === 'busy') && !delivery.finalAttempt) throw new Error('waiting message held by another job');
     return;
   }
   if ('resumeCheck' in job) {
     // A message written during a person's pause: answered once the pause has ended (issue 29).
     const outcome = await waitingAnswers().resumeCheck(job.userId, job.resumeCheck.conversationId, job.resumeCheck.wroteAt);
-    logger.info('whatsapp-inbound resume check', { messageId: record.messageId, userId: job.userId, outcome });
+    // 'later' is the usual hop of a pause still running: not worth a line each time.
+    (outcome === 'later' ? logger.debug : logger.info).call(logger, 'whatsapp-inbound resume check', { messageId: record.messageId, userId: job.userId, outcome });
     return;
   }
   if (job.body === undefined && job.bodyKey === undefined) throw new Error('whatsapp-inbound message without body or bodyKey');

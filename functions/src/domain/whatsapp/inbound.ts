@@ -139,8 +139,10 @@ export function createInboundPipeline(deps: InboundDeps) {
             continue;
           }
           if (!(await waiting.claimWaiting(userId, message.waMessageId, owner, now(), leaseMs))) {
+            // Another job is answering this one: it goes on to the later ones in order. Answering a
+            // later message here would send it before the earlier reply (the worker retries on busy).
             results.push({ messageId: id, outcome: 'busy' });
-            continue;
+            break;
           }
           // Read again for each message: the previous answer moved it, or a person took it over meanwhile.
           const conversation = (await deps.conversations.get(userId, conversationId)) ?? first;
