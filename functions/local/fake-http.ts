@@ -43,8 +43,17 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(text);
 }
 
+/**
+ * Node closes an idle keep-alive socket after 5 s, the clients (undici, the SDKs) after about 4 s:
+ * on a loaded machine the client's timer runs late and a request written on the socket just as the
+ * server closes it fails with "other side closed" (seen on CI, a presigned upload). The local
+ * servers keep idle sockets longer than any client, as AWS's and the providers' endpoints do.
+ */
+export const IDLE_KEEP_ALIVE_MS = 65_000;
+
 /** Listens on `port` (0 = any free port) and returns the port it got. */
 export async function listen(server: Server, port: number, host: string): Promise<number> {
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -22,7 +22,7 @@
 import { randomBytes } from 'node:crypto';
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { readBody, sendJson } from './fake-http.js';
+import { IDLE_KEEP_ALIVE_MS, readBody, sendJson } from './fake-http.js';
 import { FaultInputError, FaultRegistry, faultHeaders, handleFaultControl, type FaultAnswer, type FaultState } from './faults.js';
 
 export type ProxiedService = 's3' | 'ses' | 'dynamodb';
@@ -208,6 +208,7 @@ export async function startFaultProxy(options: FaultProxyOptions): Promise<Fault
     socket.once('close', () => sockets.delete(socket));
   });
 
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS; // longer than any client keeps an idle socket (fake-http.ts)
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server.once('error', reject);

@@ -24,6 +24,7 @@ import { apiSecurityHeaders, siteSecurityHeaders, type SiteCspSources } from '..
 import { loadEntry, loadSocketApi, type AnyHandler } from './handlers.js';
 import type { FaultProxy } from './fault-proxy.js';
 import { SOCKET_PATH_PREFIX, socketGateway, type SocketLimits } from './sockets.js';
+import { IDLE_KEEP_ALIVE_MS } from './fake-http.js';
 
 export const MAX_PAYLOAD_BYTES = 10 * 1024 * 1024;
 const API_GATEWAY_TIMEOUT_S = 30;
@@ -306,6 +307,7 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
 
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS; // longer than any client keeps an idle socket (fake-http.ts)
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, host, () => {

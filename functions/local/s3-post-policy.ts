@@ -14,6 +14,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from 'node:http';
 import busboy from 'busboy';
+import { IDLE_KEEP_ALIVE_MS } from './fake-http.js';
 
 export interface PostPolicyGateOptions {
   host: string;
@@ -214,6 +215,7 @@ export async function startPostPolicyGate(options: PostPolicyGateOptions): Promi
     if (req.method === 'POST' && bucket && url.search === '' && isForm) post(req, res, decodeURIComponent(bucket));
     else forward(req, res);
   });
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS; // longer than any client keeps an idle socket (fake-http.ts)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());

@@ -32,6 +32,7 @@ import S3rver from 's3rver';
 import { tableDefinition } from '../src/adapters/dynamo/table.js';
 import { PASSWORD_RULE, SESSION_TOKENS } from '../src/contract/auth.js';
 import { spawnChild, waitUntilReady, type ManagedChild } from './child.js';
+import { IDLE_KEEP_ALIVE_MS } from './fake-http.js';
 import { startPostPolicyGate } from './s3-post-policy.js';
 import { supervise, type Incarnation, type ServiceStatus, type SupervisorOptions } from './supervisor.js';
 
@@ -371,6 +372,8 @@ export async function startS3(
       configureBuckets: [{ name: bucket, configs: [cors] }],
     });
     const { port: s3rverPort } = (await server.run()) as { port: number };
+    // The gate's keep-alive sockets to s3rver outlive their idle time on a loaded machine (fake-http.ts).
+    (server as unknown as { httpServer: Server }).httpServer.keepAliveTimeout = IDLE_KEEP_ALIVE_MS;
     let gate: { stop(): Promise<void> };
     try {
       gate = await startPostPolicyGate({

@@ -8,6 +8,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { SQSMessageAttributes } from 'aws-lambda';
 import { QueueOperationError, type SqsDispatcher } from './sqs-dispatcher.js';
+import { IDLE_KEEP_ALIVE_MS } from './fake-http.js';
 
 export const LOCAL_ACCOUNT_ID = '000000000000';
 /** SQS's limit for one message body and for the bodies of one SendMessageBatch (256 KiB). */
@@ -167,6 +168,7 @@ export function startSqsEndpoint(dispatcher: SqsDispatcher, port: number, host =
   };
 
   const server = createServer((req, res) => void handle(req, res));
+  server.keepAliveTimeout = IDLE_KEEP_ALIVE_MS; // longer than any client keeps an idle socket (fake-http.ts)
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () =>
