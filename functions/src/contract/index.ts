@@ -19,6 +19,7 @@ export * from './getting-started.js';
 export * from './api-keys.js';
 export * from './inbox.js';
 export * from './saved-replies.js';
+export * from './bookings.js';
 export * from './notifications.js';
 export * from './push.js';
 export * from './server-texts.js';
