@@ -66,6 +66,16 @@ export interface BookingEvents {
   changed(userId: string, change: BookingChange): Promise<void>;
 }
 
+/**
+ * One consumer of booking changes (the booking-events worker runs each in turn): the customer's
+ * WhatsApp confirmation and reminder, the owner's e-mail, Google Calendar, the dashboard's
+ * outcome counters. A change may be handled twice (a queue retry): each listener is idempotent.
+ */
+export interface BookingChangeListener {
+  name: string;
+  handle(userId: string, change: BookingChange): Promise<void>;
+}
+
 /** A busy interval from outside AgentDesk (Google Calendar free/busy), epoch ms, end excluded. */
 export interface BusyInterval {
   start: number;
