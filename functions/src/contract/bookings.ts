@@ -185,11 +185,19 @@ export interface BookingList {
   nextCursor: string | null;
 }
 
-/** GET /api/bookings/calendar-feed: the private iCalendar feed URLs (a secret token each). */
+/**
+ * GET /api/bookings/calendar-feed: the private iCalendar feed URLs (a secret token each), the
+ * business's first, then one per staff member. A feed URL is a credential: like an API key it is
+ * shown whole only in the answer of POST (create or rotate); GET shows it masked.
+ */
 export interface CalendarFeed {
-  /** null = no feed (never created or revoked). */
+  /** null = no feed (never created or revoked); masked ("…/calendar-feeds/••••k3Zq") unless `masked` is false. */
   url: string | null;
+  /** true in GET (the token's last 4 characters only); false in POST's answer, the one time it is shown whole. */
+  masked: boolean;
   staffId: string | null;
+  /** The staff member's name (null: the whole business). */
+  staffName: string | null;
   createdAt: string | null;
 }
 
@@ -271,6 +279,11 @@ export const bookingMessages = {
   // calendar feed and Google Calendar
   feedCreated: 'Calendar feed link created',
   feedRevoked: 'Calendar feed link revoked',
+  feedNotFound: 'This calendar link does not exist or was revoked',
+  googleNotConfigured: 'Google Calendar is not set up on this server',
+  googleStateInvalid: 'This Google Calendar connection link has expired or was already used: connect again',
+  googleFailed: 'Google Calendar could not be connected: please try again',
+  googleSaved: 'Google Calendar choices saved',
   googleNotConnected: 'Google Calendar is not connected',
   googleConnected: 'Google Calendar connected',
   googleDisconnected: 'Google Calendar disconnected',
@@ -493,5 +506,16 @@ export const bookingListQuery = z.strictObject(
     cursor: z.optional(z.string().check(z.maxLength(400))),
     limit: z.optional(z.string().check(z.regex(/^\d{1,3}$/))),
   },
+  { error: strictError },
+);
+
+/** POST /api/bookings/calendar-feed: create or rotate the feed of the business (null) or of a staff member. */
+export const calendarFeedRequest = z.strictObject(
+  { staffId: z.nullable(z.string({ error: bookingMessages.staffNotFound }).check(z.minLength(1, bookingMessages.staffNotFound), z.maxLength(40, bookingMessages.staffNotFound))) },
+  { error: strictError },
+);
+/** DELETE /api/bookings/calendar-feed?staffId= (absent or empty: the business's feed). */
+export const calendarFeedQuery = z.strictObject(
+  { staffId: z.optional(z.string().check(z.maxLength(40, bookingMessages.staffNotFound))) },
   { error: strictError },
 );
