@@ -20,11 +20,12 @@ import { translateApiKeyText } from '../features/api-keys/messages';
 import { translateHubText } from '../features/messages/i18n';
 import { inboxTexts } from '../features/conversations/inbox/api';
 import { tabMessage } from '../features/agents/tabs/messages';
+import { translateBookingText } from '../features/bookings/messages';
 // Every feature's strings (their server texts register with i18next on import), found by path so a
 // new feature's catalogue cannot be left out of this check.
 import.meta.glob(['../features/**/i18n/index.ts', '../features/voice/i18n/calls.ts'], { eager: true });
 
-const translators = [translateMessage, translateContractText, translateAdminText, translateVoiceText, translateSavedReplyText, translateApiKeyText, translateHubText, inboxTexts.translate, tabMessage];
+const translators = [translateMessage, translateContractText, translateAdminText, translateVoiceText, translateSavedReplyText, translateApiKeyText, translateHubText, inboxTexts.translate, tabMessage, translateBookingText];
 
 /**
  * Texts whose Spanish is rightly the English itself (true cognates, names), each with why. A text
