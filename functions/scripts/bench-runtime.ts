@@ -82,6 +82,7 @@ const agent: AgentWithChildren = {
   priority: 5,
   language: 'en',
   minRelevance: 0,
+  bookingsEnabled: false,
   entries: [],
   enabled: true,
   knowledgeVersion: 1,

@@ -6,6 +6,7 @@
 import * as z from 'zod/mini';
 import './zod-locale.js';
 import { AGENT_LANGUAGES, AGENT_LIMITS, type AgentLanguage } from './agent-limits.js';
+import { bookingMessages } from './bookings.js';
 import { isHttpUrl } from './urls.js';
 
 // The limits and knowledge defaults live in a module without zod, so the runtime's bundles (the voice relay)
@@ -178,8 +179,10 @@ export const TOOL_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 export type ToolMethod = (typeof TOOL_METHODS)[number];
 export const TOOL_PARAMETER_TYPES = ['string', 'number', 'boolean', 'object', 'array'] as const;
 export type ToolParameterType = (typeof TOOL_PARAMETER_TYPES)[number];
-/** Built into every agent; a custom tool cannot take these names. */
-export const BUILT_IN_TOOL_NAMES = ['search_knowledge', 'escalate_to_human'] as const;
+/** The built-in booking tools (issue 30), offered when the agent's Bookings switch is on. */
+export const BOOKING_TOOL_NAMES = ['find_slots', 'book', 'find_my_bookings', 'reschedule', 'cancel_booking'] as const;
+/** Built into every agent (the booking ones when switched on); a custom tool cannot take these names. */
+export const BUILT_IN_TOOL_NAMES = ['search_knowledge', 'escalate_to_human', ...BOOKING_TOOL_NAMES] as const;
 
 export interface AgentTool {
   _id: string;
@@ -210,6 +213,8 @@ export interface Agent {
   language: AgentLanguage;
   /** Absolute relevance (0..1) a passage needs to support an answer; below it the agent says it does not know. Beyond the spec. */
   minRelevance: number;
+  /** The built-in booking tools (issue 30: find_slots, book, find_my_bookings, reschedule, cancel_booking); off by default. */
+  bookingsEnabled: boolean;
   files: AgentFile[];
   urls: AgentUrl[];
   tools: AgentTool[];
@@ -310,6 +315,7 @@ export const updateAgentRequest = z.object({
   minRelevance: z.optional(
     z.number({ error: agentMessages.minRelevanceRange }).check(z.gte(0, agentMessages.minRelevanceRange), z.lte(1, agentMessages.minRelevanceRange)),
   ),
+  bookingsEnabled: z.optional(z.boolean({ error: bookingMessages.booleanInvalid })),
 });
 export type UpdateAgentInput = z.infer<typeof updateAgentRequest>;
 

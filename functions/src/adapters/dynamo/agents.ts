@@ -66,6 +66,8 @@ const toAgent = itemCodec<AgentRecord>({
   // Agents stored before these settings existed read as English at the default threshold.
   language: strOr<AgentRecord['language']>('en'),
   minRelevance: (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? v : DEFAULT_MIN_RELEVANCE),
+  // Off for agents stored before the booking tools (issue 30).
+  bookingsEnabled: (v) => v === true,
   knowledgeVersion: num,
   createdAt: str,
   updatedAt: str,

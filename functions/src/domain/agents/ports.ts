@@ -54,6 +54,7 @@ export function newAgentRecord(_id: string, name: string, at: string, language: 
     enabled: false,
     language,
     minRelevance: DEFAULT_MIN_RELEVANCE,
+    bookingsEnabled: false,
     knowledgeVersion: 0,
     createdAt: at,
     updatedAt: at,

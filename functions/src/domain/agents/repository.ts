@@ -8,7 +8,7 @@ import type { AgentReader, AgentRecord, AgentWithChildren, FileRecord, ToolRecor
 
 /** Fields of an agent the API may change. */
 export type AgentChanges = Partial<
-  Pick<AgentRecord, 'name' | 'description' | 'objective' | 'instructions' | 'knowledgeBase' | 'priority' | 'enabled' | 'language' | 'minRelevance'>
+  Pick<AgentRecord, 'name' | 'description' | 'objective' | 'instructions' | 'knowledgeBase' | 'priority' | 'enabled' | 'language' | 'minRelevance' | 'bookingsEnabled'>
 >;
 
 /** What a file's status may be set to by the API (the workers set completed/failed through KnowledgeSources). */

@@ -72,6 +72,7 @@ export function agentView(agent: AgentWithChildren): Agent {
     enabled: agent.enabled,
     language: agent.language,
     minRelevance: agent.minRelevance,
+    bookingsEnabled: agent.bookingsEnabled,
     files: agent.files.map(fileView),
     urls: agent.urls.map(urlView),
     tools: agent.tools.map(toolView),

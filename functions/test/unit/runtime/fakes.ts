@@ -45,6 +45,7 @@ export function agent(over: Partial<AgentWithChildren> = {}): AgentWithChildren 
     enabled: true,
     language: 'en',
     minRelevance: 0,
+    bookingsEnabled: false,
     entries: [],
     knowledgeVersion: 3,
     createdAt: '2026-01-01T00:00:00.000Z',

@@ -4,7 +4,9 @@
  * channel keeps its own deadline, history and error handling.
  */
 import type { AiConnection } from '../../ai/ports.js';
+import type { Bookings } from '../../bookings/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
+import type { BookingTurn } from './booking-tools.js';
 import type { ToolExecutor } from './ports.js';
 import type { Channel } from './prompt.js';
 import { runAgent, type AgentReply, type RunAgentInput } from './run-agent.js';
@@ -13,17 +15,22 @@ import { runAgent, type AgentReply, type RunAgentInput } from './run-agent.js';
 export interface AnswerDeps {
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** The bookings core, for the built-in booking tools (issue 30); absent = never offered. */
+  bookings?: Bookings;
 }
 
 /** The turn's own part of RunAgentInput; the model, its settings and the embedder come from `connection`. */
-export type AnswerTurn = Omit<RunAgentInput, 'settings' | 'model' | 'embedder' | 'retriever' | 'tools' | 'channel'> & {
+export type AnswerTurn = Omit<RunAgentInput, 'settings' | 'model' | 'embedder' | 'retriever' | 'tools' | 'channel' | 'booking'> & {
   connection: AiConnection;
+  /** The channel's customer (the booking tools act for this phone only); absent = no booking tools. */
+  customer?: Omit<BookingTurn, 'bookings'>;
 };
 
 export function answerAs(channel: Channel, deps: AnswerDeps, turn: AnswerTurn): Promise<AgentReply> {
-  const { connection, ...rest } = turn;
+  const { connection, customer, ...rest } = turn;
   return runAgent({
     ...rest,
+    ...(deps.bookings && customer ? { booking: { ...customer, bookings: deps.bookings } } : {}),
     settings: connection.settings,
     model: connection.chat,
     embedder: connection.embedder,

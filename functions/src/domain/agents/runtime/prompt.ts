@@ -90,6 +90,8 @@ export function buildSystemPrompt(input: {
   unsupported?: boolean;
   /** A BCP-47 code the reply must be written in (a multi-language voice call); absent = the customer's language. */
   replyLanguage?: string;
+  /** The booking tools' section (booking-tools.ts bookingPrompt): today, the services, the customer's upcoming bookings. */
+  bookings?: string;
 }): string {
   const { settings, agent, channel, excerpts } = input;
   const parts: (string | null)[] = [];
@@ -107,6 +109,7 @@ export function buildSystemPrompt(input: {
       `Use ${ESCALATE_TO_HUMAN} when the customer asks for a person or you cannot help. ` +
       'Never invent facts, prices or policies: if you do not know, say so.',
   );
+  parts.push(input.bookings?.trim() || null);
   // On WhatsApp the offer of a person comes once: with NO_SUPPORT when nothing supports an answer.
   if (input.knowledge) parts.push(channel === 'whatsapp' && !input.unsupported ? `${ANSWER_FROM_KNOWLEDGE} ${ANSWER_FROM_KNOWLEDGE_WHATSAPP}` : ANSWER_FROM_KNOWLEDGE);
   if (input.unsupported) {

@@ -37,6 +37,7 @@ import { MarkerFilter, stripMarker } from './marker.js';
 import { NO_SUPPORT_SEARCH, UNANSWERED_MARKER, buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
 import { isRealQuestion } from './question.js';
 import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE, parseToolArguments, toolSpecs } from './tools.js';
+import { BOOKING_TOOLS, bookingPrompt, bookingToolSpecs, loadBookingContext, runBookingTool, type BookingContext, type BookingTurn } from './booking-tools.js';
 
 export const RUNTIME_LIMITS = {
   /** Model rounds that may call tools per reply; then one last call without tools. */
@@ -112,6 +113,11 @@ export interface RunAgentInput {
   stream?: AgentStream;
   /** The language the reply must be in (BCP-47; a voice call answered in the caller's language, issue 28). */
   replyLanguage?: string;
+  /**
+   * The channel's customer for the built-in booking tools (issue 30), offered when the agent's
+   * Bookings switch is on and this is present: the phone comes from the channel, never the model.
+   */
+  booking?: BookingTurn;
 }
 
 export interface AgentReply {
@@ -150,6 +156,8 @@ interface TurnState {
   toolAnswered: boolean;
   /** The model marked a reply as not knowing the answer (UNANSWERED_MARKER). */
   modelUnanswered: boolean;
+  /** The booking tools' context when they are offered this turn. */
+  booking: BookingContext | null;
 }
 
 const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -171,16 +179,33 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
     retrievalFailed: false,
     toolAnswered: false,
     modelUnanswered: false,
+    booking: null,
   };
 
   throwIfCancelled(state);
   const knowledge = hasKnowledge(input.agent);
+  // The booking context (the business's zone, services, the customer's bookings) is read beside the knowledge.
+  const bookingRead = bookingContext(state);
   const excerpts = knowledge ? await untilCancelled(state, retrieve(state, state.query, RUNTIME_LIMITS.promptExcerpts)) : [];
+  state.booking = await untilCancelled(state, bookingRead);
+  if (state.booking) state.specs = toolSpecs(input.agent.tools, bookingToolSpecs);
   state.excerptCount = excerpts.length;
   const unsupported = knowledge && excerpts.length === 0 && !state.retrievalFailed;
 
   const messages: ModelMessage[] = [
-    { role: 'system', content: buildSystemPrompt({ settings: input.settings, agent: input.agent, channel: input.channel, excerpts, knowledge, unsupported, replyLanguage: input.replyLanguage }) },
+    {
+      role: 'system',
+      content: buildSystemPrompt({
+        settings: input.settings,
+        agent: input.agent,
+        channel: input.channel,
+        excerpts,
+        knowledge,
+        unsupported,
+        replyLanguage: input.replyLanguage,
+        ...(state.booking ? { bookings: bookingPrompt(state.booking) } : {}),
+      }),
+    },
     ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
     { role: 'user', content: input.message },
   ];
@@ -294,6 +319,25 @@ function untilCancelled<T>(state: TurnState, work: Promise<T>): Promise<T> {
   });
   work.catch(() => undefined);
   return Promise.race([work, cancelled]).finally(() => signal.removeEventListener('abort', onAbort!));
+}
+
+/** The turn's booking context when the agent's Bookings switch is on and the channel gave the customer; null when it cannot be read (logged: no booking tools this turn). */
+async function bookingContext(state: TurnState): Promise<BookingContext | null> {
+  const { input } = state;
+  if (!input.agent.bookingsEnabled || !input.booking) return null;
+  try {
+    return await loadBookingContext({
+      turn: input.booking,
+      userId: input.userId,
+      agentId: input.agent._id,
+      channel: input.channel,
+      language: input.replyLanguage ?? input.agent.language,
+      now: state.now(),
+    });
+  } catch (error) {
+    input.onError?.('The booking context could not be read; no booking tools this turn', error);
+    return null;
+  }
 }
 
 /** Only agents with files, web pages or knowledge entries have chunks to search. */
@@ -418,6 +462,14 @@ async function runToolCall(state: TurnState, call: ModelToolCall, indexInRound: 
     if (reason === '') return done(args, 'Missing required parameter: reason.', false);
     state.escalation ??= { reason };
     return done(args, 'The conversation has been handed to a human team member, who will follow up with the customer.', true);
+  }
+
+  if (state.booking && BOOKING_TOOLS.has(call.name)) {
+    const remaining = state.input.deadline === undefined ? undefined : state.input.deadline - state.now();
+    if (remaining !== undefined && remaining <= 0) return done(args, 'The tool was not called: there is no time left for this reply.', false);
+    const outcome = await runBookingTool(state.booking, call.name, args);
+    if (outcome.ok) state.toolAnswered = true;
+    return done(args, outcome.text, outcome.ok);
   }
 
   const tool: ToolRecord | undefined = state.input.agent.tools.find((t) => t.name === call.name);

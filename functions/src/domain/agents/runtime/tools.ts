@@ -54,11 +54,17 @@ export const builtInToolSpecs: readonly ModelToolSpec[] = [
   },
 ];
 
-/** Every tool offered to the model: the agent's custom tools, then the built-ins. */
-export function toolSpecs(tools: readonly ToolRecord[]): ModelToolSpec[] {
+/**
+ * Every tool offered to the model: the agent's custom tools, then the built-ins (with the booking
+ * tools when `extra` holds them). A custom tool stored under a built-in's name before that name was
+ * reserved is left out: the model cannot be offered two functions of one name.
+ */
+export function toolSpecs(tools: readonly ToolRecord[], extra: readonly ModelToolSpec[] = []): ModelToolSpec[] {
+  const builtIns = [...builtInToolSpecs, ...extra];
+  const reserved = new Set(builtIns.map((b) => b.name));
   return [
-    ...tools.map((t) => ({ name: t.name, description: t.description, parameters: customToolSchema(t) })),
-    ...builtInToolSpecs,
+    ...tools.filter((t) => !reserved.has(t.name)).map((t) => ({ name: t.name, description: t.description, parameters: customToolSchema(t) })),
+    ...builtIns,
   ];
 }
 
