@@ -53,6 +53,8 @@ export type Need =
   | 'queue:web-push'
   /** Read the VAPID key pair of Web Push (a Secrets Manager secret in AWS, local config otherwise). */
   | 'push-keys'
+  /** Read the Google Calendar connection's OAuth client (issue 30; a Secrets Manager secret in AWS, local config otherwise). */
+  | 'google-calendar'
   /** Post to and close connections of the voice-relay WebSocket API (execute-api:ManageConnections). */
   | 'sockets:voice-relay'
   /** Invoke the voice-relay function asynchronously (the incoming-call webhook warms it up). */
@@ -212,6 +214,18 @@ export const routeGroups = {
     description: "Saved replies: the owner's short answers (title + text) for the reply box's / shortcut",
     needs: ['table:read', 'table:write'],
   },
+  // Issue 30: the owner's own calendar. Apart from the bookings group: the public feed answers a
+  // calendar app's poll without the core's write paths, and only the Google group holds the OAuth client.
+  'calendar-feed': {
+    entry: 'src/handlers/calendar-feed.ts',
+    description: "Bookings' private iCalendar feeds: the owner's feed links (list, create or rotate, revoke) and the public feed a calendar app subscribes to",
+    needs: ['table:read', 'table:write'],
+  },
+  'google-calendar': {
+    entry: 'src/handlers/google-calendar.ts',
+    description: 'Google Calendar connection: status with the calendars, OAuth connect and callback (refresh token sealed), calendar choices, disconnect (revoked at Google)',
+    needs: ['table:read', 'table:write', 'secrets:encrypt', 'secrets:decrypt', 'google-calendar'],
+  },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
     description: 'Stripe webhook: signature check, idempotent subscription updates',
@@ -339,6 +353,17 @@ export const routes = [
   { method: 'GET', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
   { method: 'PUT', path: '/api/integrations/{type}', group: 'integrations', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/integrations/{type}', group: 'integrations', auth: 'user' },
+  // Google Calendar (issue 30): Google sends the browser back to the public callback with our single-use state.
+  { method: 'GET', path: '/api/integrations/google-calendar', group: 'google-calendar', auth: 'user' },
+  { method: 'PUT', path: '/api/integrations/google-calendar', group: 'google-calendar', auth: 'user', requires: 'subscription' },
+  { method: 'DELETE', path: '/api/integrations/google-calendar', group: 'google-calendar', auth: 'user' },
+  { method: 'POST', path: '/api/integrations/google-calendar/connect', group: 'google-calendar', auth: 'user', requires: 'subscription' },
+  { method: 'GET', path: '/api/integrations/google-calendar/callback', group: 'google-calendar', auth: 'public' },
+  // The private iCalendar feeds (issue 30): the public feed's token in the path is its credential.
+  { method: 'GET', path: '/api/bookings/calendar-feed', group: 'calendar-feed', auth: 'user' },
+  { method: 'POST', path: '/api/bookings/calendar-feed', group: 'calendar-feed', auth: 'user', requires: 'subscription' },
+  { method: 'DELETE', path: '/api/bookings/calendar-feed', group: 'calendar-feed', auth: 'user' },
+  { method: 'GET', path: '/api/calendar-feeds/{token}', group: 'calendar-feed', auth: 'public' },
   // Agents (SPEC §7 Agents)
   { method: 'GET', path: '/api/agents', group: 'agents', auth: 'user' },
   { method: 'POST', path: '/api/agents', group: 'agents', auth: 'user', requires: 'subscription' },

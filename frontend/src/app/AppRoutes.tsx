@@ -28,6 +28,7 @@ const VoiceConversationDetailPage = lazy(() => import('../features/voice/VoiceCo
 const VoiceSettingsPage = lazy(() => import('../features/voice/settings/VoiceSettingsPage'));
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage'));
+const BookingsCalendarPage = lazy(() => import('../features/bookings/calendar/BookingsCalendarPage'));
 const PlaceholderPage = lazy(() => import('../shared/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../shared/NotFoundPage'));
 
@@ -54,6 +55,7 @@ export function AppRoutes() {
           <Route path="/subscription/success" element={<PaymentSuccessPage />} />
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/contacts/:id" element={<ContactDetailPage />} />
+          <Route path="/bookings" element={<BookingsCalendarPage />} />
           <Route path="/integrations" element={<IntegrationsPage />} />
           <Route path="/api-keys" element={<ApiKeysPage />} />
           <Route path="/agents" element={<AgentsPage />} />

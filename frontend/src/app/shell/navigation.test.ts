@@ -26,7 +26,7 @@ describe('navigationFor', () => {
 
   it('with one offers the whole sidebar, the WhatsApp group and admin only to whom they apply', () => {
     const all = paths(navigationFor(user({ role: 'admin' })));
-    expect(all).toEqual(expect.arrayContaining(['/', '/agents', '/contacts', '/conversations', '/subscription', '/admin']));
+    expect(all).toEqual(expect.arrayContaining(['/', '/agents', '/contacts', '/bookings', '/conversations', '/subscription', '/admin']));
     const plain = paths(navigationFor(user({ features: { whatsapp: false } })));
     expect(plain).not.toContain('/conversations');
     expect(plain).not.toContain('/admin');

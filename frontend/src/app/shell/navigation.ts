@@ -9,6 +9,7 @@ import WhatsApp from '@mui/icons-material/WhatsApp';
 import ForumOutlined from '@mui/icons-material/ForumOutlined';
 import ChatOutlined from '@mui/icons-material/ChatOutlined';
 import ContactsOutlined from '@mui/icons-material/ContactsOutlined';
+import EventOutlined from '@mui/icons-material/EventOutlined';
 import SettingsOutlined from '@mui/icons-material/SettingsOutlined';
 import ExtensionOutlined from '@mui/icons-material/ExtensionOutlined';
 import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
@@ -69,6 +70,7 @@ export const navigation: NavEntry[] = [
     visible: (user) => user.features?.whatsapp === true,
   },
   link('contacts', 'nav.contacts', '/contacts', ContactsOutlined),
+  link('bookings', 'nav.bookings', '/bookings', EventOutlined),
   {
     kind: 'group',
     id: 'settings',
