@@ -1,10 +1,11 @@
 /**
- * A contact's calls and WhatsApp conversations (issue 17: the contact page's "Conversations &
- * Calls" card): GET /api/contacts/{id}/timeline?limit=n, newest first. `limit` grows with the
+ * A contact's calls, WhatsApp conversations and (issue 30) bookings (the contact page's
+ * "Conversations & Calls" card): GET /api/contacts/{id}/timeline?limit=n, newest first. `limit` grows with the
  * card's "Show more" (capped): `hasMore` says whether older items exist beyond it.
  * Browser-safe: no Node imports.
  */
 import * as z from 'zod/mini';
+import type { BookingChannel } from './bookings.js';
 import './zod-locale.js';
 
 export const CONTACT_TIMELINE_DEFAULT_LIMIT = 10;
@@ -14,21 +15,42 @@ export const contactTimelineMessages = {
   limitInvalid: `Limit must be a whole number from 1 to ${CONTACT_TIMELINE_MAX_LIMIT}`,
 } as const;
 
-export type ContactTimelineKind = 'call' | 'conversation';
+export type ContactTimelineKind = 'call' | 'conversation' | 'booking';
+
+/** What happened to a booking (issue 30): one timeline item per change. */
+export const BOOKING_TIMELINE_EVENTS = ['booked', 'moved', 'cancelled', 'completed', 'no_show'] as const;
+export type BookingTimelineEvent = (typeof BOOKING_TIMELINE_EVENTS)[number];
+
+/** A booking's change as the contact's timeline shows it (as it was at that change). */
+export interface ContactTimelineBooking {
+  event: BookingTimelineEvent;
+  serviceName: string;
+  staffName: string;
+  /** UTC ISO; shown in `timeZone` (the business's), the time the customer was given. */
+  start: string;
+  end: string;
+  timeZone: string;
+  /** moved: where it was before ('' otherwise). */
+  previousStart: string;
+  channel: BookingChannel;
+  bookedBy: 'agent' | 'owner' | 'api';
+}
 
 export interface ContactTimelineItem {
   kind: ContactTimelineKind;
-  /** The call's id (→ /voice-conversations/{id}) or the conversation's (→ /conversations?open={id}). */
+  /** The call's id (→ /voice-conversations/{id}), the conversation's (→ /conversations?open={id}) or the booking's (→ /bookings?open={id}). */
   id: string;
-  /** ISO: when the call started, or the conversation's latest message. */
+  /** ISO: when the call started, the conversation's latest message, or when the booking changed. */
   at: string;
-  /** The call's quick summary, or the conversation's last message ('' when none). */
+  /** The call's quick summary, or the conversation's last message ('' when none; '' for a booking). */
   summary: string;
-  /** The call's status (active, completed, …) or the conversation's (active, closed, requires_human, archived). */
+  /** The call's status (active, completed, …), the conversation's (active, closed, requires_human, archived) or the booking's event. */
   status: string;
   /** Calls: seconds; conversations: messages. */
   duration?: number;
   messageCount?: number;
+  /** kind 'booking' only. */
+  booking?: ContactTimelineBooking;
 }
 
 export interface ContactTimeline {

@@ -88,6 +88,30 @@ export interface DashboardRecentActivity {
   callId: string;
 }
 
+/** The channels the agent books on (issue 30), in the order the dashboard shows them. */
+export const AGENT_BOOKING_CHANNELS = ['whatsapp', 'voice', 'chat'] as const;
+export type AgentBookingChannel = (typeof AGENT_BOOKING_CHANNELS)[number];
+
+export interface AgentBookingFigures {
+  /** Bookings the agent made in the period (counted when they were made) that are not cancelled. */
+  count: number;
+  /** Of the bookings the agent made in the period, those cancelled since (not in `count`). */
+  cancelled: number;
+  /** The prices of the `count` bookings (cents of `currency`); bookings of unpriced services add 0. */
+  valueCents: number;
+}
+
+/**
+ * Issue 30, the first row of the outcome ledger: bookings made by the agent in the period, by
+ * channel, from per-hour counters kept by a booking change listener (never a read of bookings).
+ */
+export interface DashboardAgentBookings extends AgentBookingFigures {
+  /** ISO 4217, upper case: the currency the bookings were priced in (else the account's). */
+  currency: string;
+  /** Every agent channel, in AGENT_BOOKING_CHANNELS order (zeros included). */
+  byChannel: Array<AgentBookingFigures & { channel: AgentBookingChannel }>;
+}
+
 /** data of GET /api/dashboard. */
 export interface DashboardData {
   timeFilter: DashboardTimeFilter;
@@ -96,6 +120,7 @@ export interface DashboardData {
   whatsappAnalytics: DashboardWhatsAppAnalytics;
   messageAnalytics: DashboardMessageAnalytics;
   contactAnalytics: { overview: { totalContacts: number; addedInPeriod: number } };
+  agentBookings: DashboardAgentBookings;
   /** Newest calls first (at most DASHBOARD_RECENT_ACTIVITY). */
   recentActivity: DashboardRecentActivity[];
 }

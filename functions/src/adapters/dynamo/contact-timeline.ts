@@ -1,13 +1,17 @@
 /**
- * A contact's calls and conversations (domain/contacts/timeline.ts; ACCESS-PATTERNS.md "Names stay
- * true and the contact timeline"): GetItem of the contact, then side by side the Query of the
- * calls-by-number items (pk=USER#{u}, sk=VCALLNUM#{e164}#{callId}, written in the call's create
- * transaction) and the Query of the customer pointers linked to the contact (gsi1
- * USER#{u}#CONTACT#{id} → conversationIds), then ONE BatchGetItem of the calls and conversations
- * (projected). Eventually consistent beyond the contact read.
+ * A contact's calls, conversations and bookings (domain/contacts/timeline.ts; ACCESS-PATTERNS.md
+ * "Names stay true and the contact timeline"): GetItem of the contact, then side by side the
+ * Query of the calls-by-number items (pk=USER#{u}, sk=VCALLNUM#{e164}#{callId}, written in the
+ * call's create transaction), the Query of the customer pointers linked to the contact (gsi1
+ * USER#{u}#CONTACT#{id} → conversationIds) and (issue 30) the Query of the number's booking
+ * changes (sk=BKNUM#{e164}#{at}#{bookingId}#{event}, whole items: nothing more to read), then ONE
+ * BatchGetItem of the calls and conversations (projected). Eventually consistent beyond the
+ * contact read.
  */
-import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import type { ContactTimelineItem } from '../../contract/contact-timeline.js';
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
+import type { BookingTimelineEvent, ContactTimelineItem } from '../../contract/contact-timeline.js';
+import type { BookingChannel } from '../../contract/bookings.js';
+import type { BookingTimelineEntry, BookingTimelineWriter } from '../../domain/bookings/contact-timeline.js';
 import type { ContactTimelineReader } from '../../domain/contacts/timeline.js';
 import { batchGetItems } from './batch.js';
 import { callByNumberSk, userPk } from './keys.js';
@@ -21,6 +25,31 @@ const contactSk = (id: string) => `CONTACT#${id}`;
 const callSk = (id: string) => `VCALL#${id}`;
 const convSk = (id: string) => `CONV#${id}`;
 const contactGsi = (userId: string, contactId: string) => `USER#${userId}#CONTACT#${contactId}`;
+
+/** A booking change of a number (issue 30), newest first by `at`. */
+export const bookingByNumberSk = (e164: string, entry?: Pick<BookingTimelineEntry, 'at' | 'bookingId' | 'event'>) =>
+  entry ? `BKNUM#${e164}#${entry.at}#${entry.bookingId}#${entry.event}` : `BKNUM#${e164}#`;
+
+function bookingItem(it: Item): ContactTimelineItem {
+  return {
+    kind: 'booking',
+    id: str(it.bookingId),
+    at: str(it.at),
+    summary: '',
+    status: str(it.event),
+    booking: {
+      event: str(it.event) as BookingTimelineEvent,
+      serviceName: str(it.serviceName),
+      staffName: str(it.staffName),
+      start: str(it.start),
+      end: str(it.end),
+      timeZone: str(it.timeZone),
+      previousStart: str(it.previousStart),
+      channel: str(it.channel) as BookingChannel,
+      bookedBy: (str(it.bookedBy) || 'owner') as 'agent' | 'owner' | 'api',
+    },
+  };
+}
 
 function callItem(it: Item): ContactTimelineItem {
   const summary = it.summary as { quickSummary?: unknown } | null | undefined;
@@ -86,10 +115,29 @@ export class DynamoContactTimelineReader implements ContactTimelineReader {
     return [...ids].sort().reverse();
   }
 
+  private async bookings(userId: string, phoneNumber: string, limit: number): Promise<ContactTimelineItem[]> {
+    if (!phoneNumber) return [];
+    const prefix = bookingByNumberSk(phoneNumber);
+    const { Items } = await this.db.send(
+      new QueryCommand({
+        TableName: this.tableName,
+        KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
+        ExpressionAttributeValues: { ':pk': userPk(userId), ':lo': prefix, ':hi': `${prefix}~` },
+        ScanIndexForward: false,
+        Limit: limit,
+      }),
+    );
+    return (Items ?? []).map(bookingItem);
+  }
+
   async items(userId: string, who: { contactId: string; phoneNumber: string }, limit: number) {
-    const [callIds, allConversationIds] = await Promise.all([this.callIds(userId, who.phoneNumber, limit + 1), this.conversationIds(userId, who.contactId)]);
+    const [callIds, allConversationIds, bookingChanges] = await Promise.all([
+      this.callIds(userId, who.phoneNumber, limit + 1),
+      this.conversationIds(userId, who.contactId),
+      this.bookings(userId, who.phoneNumber, limit + 1),
+    ]);
     const conversationIds = allConversationIds.slice(0, limit + 1);
-    const more = callIds.length > limit || conversationIds.length > limit;
+    const more = callIds.length > limit || conversationIds.length > limit || bookingChanges.length > limit;
     const pk = userPk(userId);
     const keys = [...callIds.slice(0, limit).map((id) => ({ pk, sk: callSk(id) })), ...conversationIds.slice(0, limit).map((id) => ({ pk, sk: convSk(id) }))];
     const items = keys.length
@@ -102,6 +150,19 @@ export class DynamoContactTimelineReader implements ContactTimelineReader {
       : [];
     const calls = items.filter((it) => str(it.sk).startsWith('VCALL#')).map(callItem);
     const conversations = items.filter((it) => str(it.sk).startsWith('CONV#')).map(conversationItem);
-    return { calls, conversations, more };
+    return { calls, conversations, bookings: bookingChanges.slice(0, limit), more };
+  }
+}
+
+/** Writes the booking changes the contact timeline shows (issue 30; domain/bookings/contact-timeline.ts). */
+export class DynamoBookingTimelineWriter implements BookingTimelineWriter {
+  constructor(
+    private readonly db: DynamoDBDocumentClient,
+    private readonly tableName: string,
+  ) {}
+
+  async record(userId: string, entry: BookingTimelineEntry): Promise<void> {
+    // The key names the change: a second delivery overwrites the entry with the same values.
+    await this.db.send(new PutCommand({ TableName: this.tableName, Item: { pk: userPk(userId), sk: bookingByNumberSk(entry.phone, entry), ...entry } }));
   }
 }

@@ -10,7 +10,7 @@
  * Eventually consistent reads (a dashboard may lag a write by a moment; half the read cost).
  */
 import { QueryCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import type { ActivityDay, DashboardReader, DashboardSnapshot, RecentCall, TopCaller } from '../../domain/dashboard/ports.js';
+import { BOOKING_CURRENCY_ATTRIBUTE, type ActivityDay, type DashboardReader, type DashboardSnapshot, type RecentCall, type TopCaller } from '../../domain/dashboard/ports.js';
 import { activitySk, callersGsi } from './activity.js';
 import { batchGetItems, type BatchGetOptions } from './batch.js';
 import { DIRECTORY_SHARDS, shardSk } from './contacts.js';
@@ -48,9 +48,12 @@ export class DynamoDashboardReader implements DashboardReader {
     const days: ActivityDay[] = [];
     for (const day of utcDays) {
       const it = bySk.get(activitySk(day));
-      if (it) days.push({ day, counters: countersOf(it) });
+      if (!it) continue;
+      const bookingCurrency = str(it[BOOKING_CURRENCY_ATTRIBUTE]);
+      days.push(bookingCurrency ? { day, counters: countersOf(it), bookingCurrency } : { day, counters: countersOf(it) });
     }
-    return { timeZone: str(bySk.get(PROFILE_SK)?.timeZone), days, conversations: bySk.get(CONV_STATS_SK) ?? {} };
+    const profile = bySk.get(PROFILE_SK);
+    return { timeZone: str(profile?.timeZone), country: str(profile?.country), days, conversations: bySk.get(CONV_STATS_SK) ?? {} };
   }
 
   async days(userId: string, utcDays: readonly string[]): Promise<Pick<DashboardSnapshot, 'timeZone' | 'days'>> {
@@ -107,6 +110,7 @@ export class DynamoDashboardReader implements DashboardReader {
     }));
     return {
       timeZone: main.timeZone,
+      country: main.country,
       days: main.days,
       contactsTotal: Math.max(0, shards.reduce((n, s) => n + num(s.total), 0)),
       conversations: {

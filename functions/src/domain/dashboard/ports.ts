@@ -3,6 +3,7 @@
  * conversation and contact write, and the bounded read the dashboard is computed from.
  * Adapter: adapters/dynamo/activity.ts (ACCESS-PATTERNS.md "Dashboard").
  */
+import { AGENT_BOOKING_CHANNELS, type AgentBookingChannel } from '../../contract/dashboard.js';
 
 /**
  * Counted per UTC hour. calls = calls started; done = calls finished with status completed;
@@ -14,6 +15,19 @@
 export const ACTIVITY_METRICS = ['calls', 'done', 'sec', 'dsec', 'in', 'out', 'fail', 'conv', 'esc', 'ct'] as const;
 export type ActivityMetric = (typeof ACTIVITY_METRICS)[number];
 export type ActivityDeltas = Partial<Record<ActivityMetric, number>>;
+
+/**
+ * Issue 30, the agent's bookings (written by the bookings outcome listener, domain/bookings/outcomes.ts,
+ * in the ACT day item of the hour the booking was MADE): per agent channel, `bk{c}` = bookings
+ * made, `bx{c}` = of those, cancelled since, `bv{c}` = the prices (cents) of those not cancelled.
+ * Channel codes: wa = WhatsApp, ph = phone (voice), ch = chat (the test chat).
+ */
+export const BOOKING_CHANNEL_CODES = { whatsapp: 'wa', voice: 'ph', chat: 'ch' } as const satisfies Record<AgentBookingChannel, string>;
+export type BookingFigure = 'bk' | 'bx' | 'bv';
+export const bookingMetric = (figure: BookingFigure, channel: AgentBookingChannel) => `${figure}${BOOKING_CHANNEL_CODES[channel]}`;
+export const BOOKING_METRICS = AGENT_BOOKING_CHANNELS.flatMap((c) => (['bk', 'bx', 'bv'] as const).map((f) => bookingMetric(f, c)));
+/** The ACT day item's attribute holding the currency of the booking values (the last booking counted that day). */
+export const BOOKING_CURRENCY_ATTRIBUTE = 'bcur';
 
 export interface ActivityCounters {
   /** ADDs the deltas to the UTC hour of `at` (ISO). Never throws (a lost count is logged). */
@@ -46,6 +60,8 @@ export interface FinishedCall {
 export interface ActivityDay {
   day: string;
   counters: Record<string, number>;
+  /** Issue 30: the currency of the day's booking values (BOOKING_CURRENCY_ATTRIBUTE), when any. */
+  bookingCurrency?: string;
 }
 
 export interface TopCaller {
@@ -71,6 +87,8 @@ export interface RecentCall {
 export interface DashboardSnapshot {
   /** The profile's time zone as stored ('' = not set). */
   timeZone: string;
+  /** The profile's country (ISO alpha-2, '' = not set): the currency of booking values when no day names one. */
+  country?: string;
   /** The requested UTC days that have counters (absent = no activity). */
   days: ActivityDay[];
   contactsTotal: number;

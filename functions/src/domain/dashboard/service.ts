@@ -8,21 +8,26 @@
  * in the first 30/45 local minutes after midnight is counted in the previous day.
  */
 import {
+  AGENT_BOOKING_CHANNELS,
   DASHBOARD_CHART_DAYS,
   DASHBOARD_RECENT_ACTIVITY,
   DASHBOARD_TOP_NUMBERS,
+  type DashboardAgentBookings,
   type DashboardData,
   type DashboardTimeFilter,
   type VoiceTrends,
 } from '../../contract/dashboard.js';
-import type { ActivityDay, ActivityMetric, DashboardContactNames, DashboardReader, RecentCall } from './ports.js';
+import { BOOKING_METRICS, bookingMetric, type ActivityDay, type ActivityMetric, type DashboardContactNames, type DashboardReader, type RecentCall } from './ports.js';
 import { histogramMedian, type LatencyHistogram, parseLatencyAttribute } from './turn-latency.js';
 
 const DAY_MS = 24 * 3600 * 1000;
 const HOUR_MS = 3600 * 1000;
 const PERIOD_DAYS: Record<DashboardTimeFilter, number> = { '7days': 7, '30days': 30 };
-type Sums = Record<ActivityMetric | 'max', number>;
-const emptySums = (): Sums => ({ calls: 0, done: 0, sec: 0, dsec: 0, in: 0, out: 0, fail: 0, conv: 0, esc: 0, ct: 0, max: 0 });
+type Sums = Record<ActivityMetric | 'max', number> & Record<string, number>;
+const emptySums = (): Sums => ({
+  calls: 0, done: 0, sec: 0, dsec: 0, in: 0, out: 0, fail: 0, conv: 0, esc: 0, ct: 0, max: 0,
+  ...Object.fromEntries(BOOKING_METRICS.map((m) => [m, 0])),
+});
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 /** A valid IANA zone, else 'UTC' (a stored zone a newer ICU dropped must not break the page). */
@@ -121,7 +126,7 @@ export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wa
       if (!sums) continue;
       const value = counters[attr]!;
       if (metric === 'max') sums.max = Math.max(sums.max, value);
-      else sums[metric] += value;
+      else sums[metric] = (sums[metric] ?? 0) + value;
     }
   }
   return out;
@@ -144,13 +149,40 @@ export function latencyOfPeriod(days: readonly ActivityDay[], timeZone: string, 
   return out;
 }
 
-const total = (sums: Sums[], metric: keyof Sums) => sums.reduce((n, s) => n + s[metric], 0);
+const total = (sums: readonly Sums[], metric: keyof Sums) => sums.reduce((n, s) => n + (s[metric] ?? 0), 0);
 const nonNegative = (n: number) => Math.max(0, n);
+
+/**
+ * Issue 30: the agent's bookings made in the period (domain/bookings/outcomes.ts keeps the
+ * counters): kept = made − cancelled since; the value is of the kept ones. The currency is the
+ * one the latest counted day names, else `fallbackCurrency` (the account country's).
+ */
+export function agentBookingsOf(period: readonly Sums[], days: readonly ActivityDay[], fallbackCurrency: string): DashboardAgentBookings {
+  const byChannel = AGENT_BOOKING_CHANNELS.map((channel) => {
+    const cancelled = nonNegative(total(period, bookingMetric('bx', channel)));
+    return {
+      channel,
+      count: nonNegative(total(period, bookingMetric('bk', channel)) - cancelled),
+      cancelled,
+      valueCents: nonNegative(total(period, bookingMetric('bv', channel))),
+    };
+  });
+  const named = [...days].reverse().find((d) => d.bookingCurrency)?.bookingCurrency;
+  return {
+    count: byChannel.reduce((n, c) => n + c.count, 0),
+    cancelled: byChannel.reduce((n, c) => n + c.cancelled, 0),
+    valueCents: byChannel.reduce((n, c) => n + c.valueCents, 0),
+    currency: (named || fallbackCurrency).toUpperCase(),
+    byChannel,
+  };
+}
 
 export interface DashboardDeps {
   reader: DashboardReader;
   /** Recent activity names each call's contact as the directory does now (absent = as stored). */
   contactNames?: DashboardContactNames;
+  /** The currency of an account's country (ISO alpha-2, '' = unknown): booking values before any booking names one. */
+  currencyOf?: (country: string) => string;
   now?: () => number;
 }
 
@@ -211,6 +243,7 @@ export function createDashboardService(deps: DashboardDeps) {
           perDay: periodDays.map((date) => ({ date, received: nonNegative(byDay.get(date)!.in), sent: nonNegative(byDay.get(date)!.out) })),
         },
         contactAnalytics: { overview: { totalContacts: snap.contactsTotal, addedInPeriod: nonNegative(total(period, 'ct')) } },
+        agentBookings: agentBookingsOf(period, snap.days, deps.currencyOf?.(snap.country ?? '') ?? 'usd'),
         recentActivity: snap.recentCalls.map((c, i) => ({
           status: c.status,
           contactName: names[i] ?? c.contactName,
