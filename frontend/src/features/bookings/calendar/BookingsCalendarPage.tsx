@@ -6,7 +6,7 @@
  * sends the owner to the setup screens.
  */
 import { useMemo, useState } from 'react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Card from '@mui/material/Card';
@@ -45,7 +45,21 @@ export default function BookingsCalendarPage() {
   const settings = useBookingSettings();
   const services = useBookingServices();
   const staff = useBookingStaff();
-  const [view, setView] = useState<View>('week');
+  // ?view=day|week|list and ?date=YYYY-MM-DD open the page there (a link to a booking's week).
+  const [params, setParams] = useSearchParams();
+  const [view, setViewState] = useState<View>(() => (VIEWS as readonly string[]).includes(params.get('view') ?? '') ? (params.get('view') as View) : 'week');
+  const [initialDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(params.get('date') ?? '') ? params.get('date')! : undefined));
+  const setView = (next: View) => {
+    setViewState(next);
+    setParams(
+      (prev) => {
+        const q = new URLSearchParams(prev);
+        q.set('view', next);
+        return q;
+      },
+      { replace: true },
+    );
+  };
   /** Staff ids whose bookings and hours show; empty = everyone. */
   const [shown, setShown] = useState<ReadonlySet<string>>(new Set());
   const [open, setOpen] = useState<Booking | null>(null);
@@ -178,6 +192,7 @@ export default function BookingsCalendarPage() {
           ) : (
             <CalendarView
               view={view}
+              initialDate={initialDate}
               timeZone={timeZone}
               slotStepMinutes={settings.data.slotStepMinutes}
               staff={shownStaff}

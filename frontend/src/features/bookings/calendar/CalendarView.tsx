@@ -35,6 +35,8 @@ const FC_VIEW: Record<GridView, string> = { day: 'timeGridDay', week: 'timeGridW
 
 interface CalendarViewProps {
   view: GridView;
+  /** The day to open on ("YYYY-MM-DD", the business's); today when absent. */
+  initialDate?: string;
   timeZone: string;
   slotStepMinutes: number;
   /** The staff whose hours and bookings show. */
@@ -47,7 +49,7 @@ interface CalendarViewProps {
 
 const twentyFourHours = { hour: '2-digit', minute: '2-digit', hour12: false } as const;
 
-export function CalendarView({ view, timeZone, slotStepMinutes, staff, shown, colours, onSelectTime, onOpen }: CalendarViewProps) {
+export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, staff, shown, colours, onSelectTime, onOpen }: CalendarViewProps) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -155,6 +157,7 @@ export function CalendarView({ view, timeZone, slotStepMinutes, staff, shown, co
           ref={ref}
           plugins={[timeGridPlugin, interactionPlugin]}
           initialView={FC_VIEW[view]}
+          initialDate={initialDate}
           headerToolbar={false}
           timeZone="UTC"
           now={() => coercedNow(timeZone)}
