@@ -112,3 +112,14 @@ export function formatLanguageName(language: string, code: string): string {
     return code;
   }
 }
+
+/** Every IANA zone the browser knows, UTC first (some engines leave it out of the list); the profile's and the bookings' zone pickers. */
+export function timeZoneOptions(current: string): string[] {
+  let zones: string[] = [];
+  try {
+    zones = Intl.supportedValuesOf('timeZone');
+  } catch {
+    // An engine without the list still offers UTC and the current zone.
+  }
+  return [...new Set(['UTC', current, ...zones])];
+}

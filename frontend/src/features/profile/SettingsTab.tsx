@@ -16,18 +16,8 @@ import { useToast } from '../../shared/useToast';
 import i18n, { errorMessage, LANGUAGES, setLanguage } from '../../i18n';
 import { ProfileCard, ProfileForm } from './ProfileCard';
 import { countryOptions, dialCodeOf, flagOf } from '../../shared/phoneCountry';
+import { timeZoneOptions } from '../../shared/intl';
 import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
-
-/** Every IANA zone the browser knows, UTC first (some engines leave it out of the list). */
-function timeZoneOptions(current: string): string[] {
-  let zones: string[] = [];
-  try {
-    zones = Intl.supportedValuesOf('timeZone');
-  } catch {
-    // An engine without the list still offers UTC and the current zone.
-  }
-  return [...new Set(['UTC', current, ...zones])];
-}
 
 /**
  * Name, phone, language and the time zone of the dashboard's days (beyond the spec; IANA, 'UTC'
