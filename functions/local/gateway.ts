@@ -43,7 +43,7 @@ export interface GatewayOptions {
   sessionClock?: SessionClock;
   /** The fault proxies in front of S3 / SES / DynamoDB (stack option faultProxies): /_local/faults/{name} switches them. */
   faultProxies?: Record<string, Pick<FaultProxy, 'control' | 'status'>>;
-  /** The manifest's schedules: POST /_local/schedules/{name}/run runs one now and answers its result. */
+  /** The manifest's schedules: POST /_local/schedules/{name}/run[?time=ISO] runs one now (for that scheduled time) and answers its result. */
   schedules?: Pick<ScheduleRunner, 'run' | 'names'>;
   frontendDir?: string;
   /** Served as GET /config.json. */
@@ -230,7 +230,10 @@ export function startGateway(options: GatewayOptions): Promise<Gateway> {
     if (proxies && fault && Object.hasOwn(proxies, fault[1]!)) return proxies[fault[1]!]!.control(req, res, fault[2] ?? '');
     const schedule = /^\/_local\/schedules\/([^/]+)\/run$/.exec(url.pathname);
     if (req.method === 'POST' && schedule && options.schedules?.names().includes(schedule[1]!)) {
-      return writeJson(res, 200, (await options.schedules.run(schedule[1]!)) ?? null);
+      // ?time=<ISO>: a run for that scheduled time (schedules.ts); a malformed one is a 400.
+      const time = url.searchParams.get('time') ?? undefined;
+      if (time !== undefined && Number.isNaN(Date.parse(time))) return writeJson(res, 400, { message: 'time must be an ISO date-time' });
+      return writeJson(res, 200, (await options.schedules.run(schedule[1]!, time)) ?? null);
     }
     if (req.method === 'GET' && url.pathname === '/_local/services' && options.services) return writeJson(res, 200, options.services());
     const dispatcher = options.dispatcher;

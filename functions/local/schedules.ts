@@ -12,8 +12,12 @@ import { lambdaContext } from './sqs-dispatcher.js';
 
 export interface ScheduleRunner {
   names(): string[];
-  /** Runs the schedule now (or joins the run in progress) and resolves with the handler's result. */
-  run(name: string): Promise<unknown>;
+  /**
+   * Runs the schedule now (or joins the run in progress) and resolves with the handler's result.
+   * `time`: the event's scheduled time instead of now (issue 30: a reminder due later, run today);
+   * such a run is its own invocation, never joined, so tests can overlap two runs.
+   */
+  run(name: string, time?: string): Promise<unknown>;
   stop(): void;
 }
 
@@ -27,10 +31,10 @@ export function scheduleRunner(options: {
   const running = new Map<string, Promise<unknown>>();
   const timers: NodeJS.Timeout[] = [];
 
-  async function invoke(name: ScheduleName): Promise<unknown> {
+  async function invoke(name: ScheduleName, at?: string): Promise<unknown> {
     const def = schedules[name];
     const handler = await loadEntry(def.entry);
-    const time = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const time = at ?? new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
     const event = {
       version: '0',
       id: randomUUID(),
@@ -53,8 +57,12 @@ export function scheduleRunner(options: {
     }
   }
 
-  function run(name: string): Promise<unknown> {
+  function run(name: string, time?: string): Promise<unknown> {
     if (!isSchedule(name)) return Promise.reject(new HandlerNotFoundError(`Schedule ${name} is not in the manifest`));
+    if (time !== undefined) {
+      if (Number.isNaN(Date.parse(time))) return Promise.reject(new RangeError(`time must be an ISO date-time, got ${time}`));
+      return invoke(name, new Date(time).toISOString());
+    }
     let current = running.get(name);
     if (!current) {
       current = invoke(name).finally(() => running.delete(name));

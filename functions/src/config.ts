@@ -53,6 +53,7 @@ const envSchema = z.object({
   QUEUE_URL_CONTACTS_JOBS: optionalText,
   QUEUE_URL_OUTBOUND_EMAIL: optionalText,
   QUEUE_URL_WEB_PUSH: optionalText,
+  QUEUE_URL_BOOKING_EVENTS: optionalText,
   /**
    * Issue 16, the voice-relay WebSocket API: the public wss:// URL Twilio's ConversationRelay
    * connects to (and signs), the connection-posting endpoint (https://{api}.execute-api…/{stage},
@@ -182,6 +183,7 @@ export function queueUrl(name: QueueName): string {
     'contacts-jobs': c.QUEUE_URL_CONTACTS_JOBS,
     'outbound-email': c.QUEUE_URL_OUTBOUND_EMAIL,
     'web-push': c.QUEUE_URL_WEB_PUSH,
+    'booking-events': c.QUEUE_URL_BOOKING_EVENTS,
   };
   return urls[name];
 }

@@ -8,7 +8,7 @@
  */
 
 import type * as z from 'zod/mini';
-import { callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, urlScrapeJob, webPushJob, whatsappInboundJob } from './contract/jobs.js';
+import { bookingEventsJob, callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, urlScrapeJob, webPushJob, whatsappInboundJob } from './contract/jobs.js';
 import { QUEUE_MAX_RECEIVES } from './domain/retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -51,6 +51,8 @@ export type Need =
   | 'queue:outbound-email'
   /** Queue a Web Push to an account's owner's devices (issue 29: escalations, waiting messages, the test button). */
   | 'queue:web-push'
+  /** Report a booking's change to its listeners (issue 30: every function that books, moves or cancels; the reminders schedule). */
+  | 'queue:booking-events'
   /** Read the VAPID key pair of Web Push (a Secrets Manager secret in AWS, local config otherwise). */
   | 'push-keys'
   /** Read the Google Calendar connection's OAuth client (issue 30; a Secrets Manager secret in AWS, local config otherwise). */
@@ -225,6 +227,11 @@ export const routeGroups = {
     entry: 'src/handlers/google-calendar.ts',
     description: 'Google Calendar connection: status with the calendars, OAuth connect and callback (refresh token sealed), calendar choices, disconnect (revoked at Google)',
     needs: ['table:read', 'table:write', 'secrets:encrypt', 'secrets:decrypt', 'google-calendar'],
+  },
+  bookings: {
+    entry: 'src/handlers/bookings.ts',
+    description: 'Bookings (issue 30): booking settings, services, staff or rooms with their hours and closures, free slots, bookings (the owner, and the public API with a key)',
+    needs: ['table:read', 'table:write'],
   },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
@@ -481,11 +488,30 @@ export const routes = [
   { method: 'GET', path: '/api/saved-replies/{id}', group: 'saved-replies', auth: 'user' },
   { method: 'PUT', path: '/api/saved-replies/{id}', group: 'saved-replies', auth: 'user' },
   { method: 'DELETE', path: '/api/saved-replies/{id}', group: 'saved-replies', auth: 'user' },
+  // Bookings (issue 30): the setup is the owner's; the bookings, the free slots and the ids a client needs (services, staff) are the public API's too.
+  { method: 'GET', path: '/api/bookings/settings', group: 'bookings', auth: 'user' },
+  { method: 'PUT', path: '/api/bookings/settings', group: 'bookings', auth: 'user' },
+  { method: 'GET', path: '/api/bookings/services', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/bookings/services', group: 'bookings', auth: 'user' },
+  { method: 'GET', path: '/api/bookings/services/{id}', group: 'bookings', auth: 'user' },
+  { method: 'PUT', path: '/api/bookings/services/{id}', group: 'bookings', auth: 'user' },
+  { method: 'DELETE', path: '/api/bookings/services/{id}', group: 'bookings', auth: 'user' },
+  { method: 'GET', path: '/api/bookings/staff', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/bookings/staff', group: 'bookings', auth: 'user' },
+  { method: 'GET', path: '/api/bookings/staff/{id}', group: 'bookings', auth: 'user' },
+  { method: 'PUT', path: '/api/bookings/staff/{id}', group: 'bookings', auth: 'user' },
+  { method: 'DELETE', path: '/api/bookings/staff/{id}', group: 'bookings', auth: 'user' },
+  { method: 'GET', path: '/api/bookings/availability', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'GET', path: '/api/bookings', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/bookings', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'GET', path: '/api/bookings/{id}', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'PATCH', path: '/api/bookings/{id}', group: 'bookings', auth: 'userOrApiKey' },
+  { method: 'POST', path: '/api/bookings/{id}/cancel', group: 'bookings', auth: 'userOrApiKey' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
 
-export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email' | 'web-push';
+export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email' | 'web-push' | 'booking-events';
 
 export interface WorkerDef {
   entry: string;
@@ -584,6 +610,17 @@ export const workers = {
     timeout: 30,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
   },
+  'booking-events': {
+    entry: 'src/workers/booking-events.ts',
+    // Issue 30: the core reports each stored change here; each listener (composition/booking-events.ts) is idempotent.
+    description: "After a booking's change: the customer's WhatsApp confirmation, the reminder's schedule, the owner's e-mail and the other listeners; and the reminders the schedule found due",
+    job: bookingEventsJob,
+    // secrets:decrypt: the WhatsApp token; queue:outbound-email: the owner's e-mail, queued.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
+    batchSize: 5,
+    timeout: 60,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
+  },
 } as const satisfies Record<QueueName, WorkerDef>;
 
 /** The body of a message on queue Q, as its manifest schema declares it. */
@@ -638,6 +675,14 @@ export const schedules = {
     entry: 'src/schedules/stale-calls.ts',
     description: 'Closes calls whose final Twilio status never came: bills what is known, queues the summary',
     needs: ['table:read', 'table:write', 'queue:call-summary'],
+    rateMinutes: 5,
+    timeout: 60,
+  },
+  'booking-reminders': {
+    entry: 'src/schedules/booking-reminders.ts',
+    // Issue 30: a Query of the hour partitions of reminders due now (never a Scan); each claimed once, then queued.
+    description: 'Queues the booking reminders due now (reminder items in hour partitions) on booking-events, each claimed by one run',
+    needs: ['table:read', 'table:write', 'queue:booking-events'],
     rateMinutes: 5,
     timeout: 60,
   },

@@ -6,8 +6,10 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { sesSingleRequests } from '../adapters/aws/ses.js';
+import { DynamoBookingMessages } from '../adapters/dynamo/booking-messages.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { SesMailer } from '../adapters/mailer.js';
+import { bookingChangeEmailRenderer } from '../domain/bookings/owner-email.js';
 import { notificationEmailRenderer } from '../domain/notifications/alert-email.js';
 import type { OutboundEmailWorkerDeps } from '../domain/notifications/emails.js';
 import { handoffEmailRenderer, recordSummaryEmail, summaryEmailRenderer } from '../domain/voice/delivery.js';
@@ -27,6 +29,8 @@ export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
       notification: notificationEmailRenderer({ notifications: notificationRepository(), appUrl: c.APP_URL }),
       'call-summary': summaryEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
       'call-handoff': handoffEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
+      // Issue 30: a booking the agent made, moved or cancelled (settings.emailOwner).
+      'booking-change': bookingChangeEmailRenderer({ notices: new DynamoBookingMessages(documentClient(), c.TABLE_NAME), appUrl: c.APP_URL }),
     },
     mailer: new SesMailer(sesSingleRequests(), c.MAIL_FROM),
     // The call's `deliveries` keep how each summary send ended (the API's history of deliveries).

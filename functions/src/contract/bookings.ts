@@ -170,6 +170,37 @@ export interface Booking {
   cancelledAt: string | null;
 }
 
+/**
+ * What the customer was told about a booking on WhatsApp (issue 30, the booking-events worker):
+ * each change's confirmation and the reminder, with how it ended. `reason` (not_sent) and `error`
+ * (failed: WhatsApp's words) say why one did not go out; the UI words the reason.
+ */
+export const BOOKING_CUSTOMER_MESSAGE_KINDS = ['created', 'moved', 'cancelled', 'reminder'] as const;
+export type BookingCustomerMessageKind = (typeof BOOKING_CUSTOMER_MESSAGE_KINDS)[number];
+export const BOOKING_CUSTOMER_MESSAGE_REASONS = [
+  /** No WhatsApp number connected. */
+  'whatsapp_not_connected',
+  /** The customer has no phone WhatsApp can reach. */
+  'no_whatsapp_number',
+  /** Outside the 24-hour window and no template chosen in the booking settings. */
+  'no_template',
+  /** The chosen template is not among the approved ones (deleted, renamed, paused) or needs other parameters. */
+  'template_not_approved',
+  /** The plan's messages are used up. */
+  'plan_limit',
+] as const;
+export type BookingCustomerMessageReason = (typeof BOOKING_CUSTOMER_MESSAGE_REASONS)[number];
+export interface BookingCustomerMessage {
+  kind: BookingCustomerMessageKind;
+  state: 'sending' | 'sent' | 'not_sent' | 'failed';
+  reason: BookingCustomerMessageReason | null;
+  error: string | null;
+  /** A free text inside the 24-hour window, else the chosen template. */
+  via: 'text' | 'template' | null;
+  conversationId: string | null;
+  at: string;
+}
+
 /** A free slot (availability and find_slots). */
 export interface BookingSlot {
   start: string;

@@ -110,7 +110,7 @@ export const contactsJob = /* @__PURE__ */ z.object({
 export type ContactsJob = z.infer<typeof contactsJob>;
 
 /** What an outbound e-mail is about (see outboundEmailJob). */
-export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary', 'call-handoff'] as const;
+export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary', 'call-handoff', 'booking-change'] as const;
 export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
 
 /**
@@ -122,6 +122,8 @@ export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
  * - kind 'notification': the alert e-mail of an in-app notification (subjectId = the notification id);
  * - kind 'call-summary': a finished call's summary (subjectId = the call id);
  * - kind 'call-handoff': the notice of a call being forwarded to a person (subjectId = the call id).
+ * - kind 'booking-change' (issue 30): a booking the agent made, moved or cancelled (subjectId = the
+ *   change's record, domain/bookings/owner-email.ts).
  * `sendId`: this send, as recorded in the subject's delivery state when it was queued (a resend
  * starts a new one, so a message of an older send does nothing). Strict: a message carrying
  * anything more (an address, a text) is refused, not sent.
@@ -152,3 +154,29 @@ export const webPushJob = /* @__PURE__ */ z
   })
   .check(/* @__PURE__ */ z.refine((job) => (job.test === true ? job.deviceId !== undefined && job.notificationId === undefined : job.notificationId !== undefined), 'a web-push job names a notification, or a device to test'));
 export type WebPushJob = z.infer<typeof webPushJob>;
+
+/**
+ * booking-events (issue 30): what follows a booking's change (domain/bookings/change-runner.ts).
+ * - {userId, change}: one stored change (BookingChange of domain/bookings/ports.ts, as the core
+ *   reported it), handed to each listener of composition/booking-events.ts in turn; the booking is
+ *   read again there where the current state matters, so only the fields the runner relies on are
+ *   checked here and the rest travels as sent;
+ * - {userId, reminder}: a reminder the booking-reminders schedule found due, for the booking as it
+ *   was when scheduled (`start`: a booking moved since is not reminded of its old time).
+ */
+const bookingRef = /* @__PURE__ */ z.looseObject({ _id: id, start: id, status: id, updatedAt: id });
+export const bookingChangeJob = /* @__PURE__ */ z.object({
+  userId: id,
+  change: /* @__PURE__ */ z.looseObject({
+    kind: /* @__PURE__ */ z.enum(['created', 'moved', 'cancelled', 'status']),
+    booking: bookingRef,
+    before: /* @__PURE__ */ z.optional(bookingRef),
+    actor: /* @__PURE__ */ z.looseObject({ by: /* @__PURE__ */ z.enum(['agent', 'owner', 'api']), channel: id }),
+  }),
+});
+export const bookingReminderJob = /* @__PURE__ */ z.object({
+  userId: id,
+  reminder: /* @__PURE__ */ z.object({ bookingId: id, start: id }),
+});
+export type BookingReminderJob = z.infer<typeof bookingReminderJob>;
+export const bookingEventsJob = /* @__PURE__ */ z.union([bookingReminderJob, bookingChangeJob]);

@@ -96,6 +96,12 @@ export class DynamoConversationRepository implements ConversationRepository {
     return Item ? toConversation(Item) : null;
   }
 
+  /** The customer's latest conversation (any status) by their pointer, without opening one (issue 30: a booking message's 24-hour window). */
+  async latestFor(userId: string, waId: string): Promise<StoredConversation | null> {
+    const { Item: pointer } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: customerSk(waId) }, ConsistentRead: true }));
+    return typeof pointer?.conversationId === 'string' ? this.get(userId, pointer.conversationId) : null;
+  }
+
   async getMany(userId: string, ids: readonly string[]): Promise<StoredConversation[]> {
     const valid = [...new Set(ids.filter((id) => ID_RE.test(id)))];
     const keys = valid.map((id) => ({ pk: userPk(userId), sk: convSk(id) }));

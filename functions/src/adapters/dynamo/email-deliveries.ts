@@ -4,7 +4,8 @@
  *
  * - call-summary: pk=USER#{u}, sk=VCALL#{callId}, attribute `summaryEmail`;
  * - call-handoff: the same call item, attribute `handoffEmail`;
- * - notification: pk=USER#{u}, sk=NOTIF#{id}, attribute `alertEmail`.
+ * - notification: pk=USER#{u}, sk=NOTIF#{id}, attribute `alertEmail`;
+ * - booking-change: pk=USER#{u}, sk=BKMAIL#{noticeId}, attribute `email` (issue 30).
  *
  * Every write is conditional on the subject's item existing (a deleted call gets no ghost item)
  * and on the send it expects (sendId and state), which is what makes a send happen once.
@@ -20,6 +21,8 @@ export const EMAIL_DELIVERY_PLACES = {
   'call-summary': { skPrefix: 'VCALL#', attribute: 'summaryEmail' },
   'call-handoff': { skPrefix: 'VCALL#', attribute: 'handoffEmail' },
   notification: { skPrefix: 'NOTIF#', attribute: 'alertEmail' },
+  // Issue 30: the owner's e-mail about a change the agent made (adapters/dynamo/booking-messages.ts).
+  'booking-change': { skPrefix: 'BKMAIL#', attribute: 'email' },
 } as const;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

@@ -54,6 +54,7 @@ function world(options: { email?: string | null; language?: string } = {}) {
       'call-summary': async (r, o) => (store.subjects.has(`${r.kind}#${r.userId}#${r.subjectId}`) ? { subject: `Summary ${r.subjectId} (${o.language})`, text: 't', html: '<p>t</p>' } : null),
       notification: async (r) => ({ subject: `Alert ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
       'call-handoff': async (r) => ({ subject: `Handoff ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
+      'booking-change': async (r) => ({ subject: `Booking ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
     },
     mailer,
     leaseMs: 30_000,
