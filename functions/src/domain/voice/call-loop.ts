@@ -36,7 +36,8 @@ import type { CallTurn, RelayVoice, VoiceSettings } from '../../contract/voice.j
 import { RELAY_LANGUAGE_VOICES, VOICE_CATALOGUE, VOICE_DEFAULTS, VOICE_LIMITS, callLanguages, relayVoiceOf, type VoiceLanguage } from '../../contract/voice.js';
 import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
-import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import { answerAs, customerE164, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import type { Bookings } from '../bookings/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { AiConnection, AiConnector } from '../ai/ports.js';
 import type { ActivityCounters } from '../dashboard/ports.js';
@@ -137,6 +138,8 @@ export interface CallLoopDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
+  bookings?: Bookings;
   usage: CallUsage;
   contacts: CallContacts;
   queue: CallSummaryQueue;
@@ -310,7 +313,9 @@ export function createCallLoop(deps: CallLoopDeps) {
       timer = setTimeout(() => reject(new Error(`The agent turn took longer than ${turnMs} ms`)), turnMs + 250);
     });
     try {
-      const reply = await Promise.race([answerAs('voice', deps, { userId, agent, connection, history, message, deadline, now, onError }), late]);
+      // The booking tools act for the caller's number (a hidden caller id books nothing).
+      const customer = { customerPhone: customerE164(call.phoneNumber), callId: call.id };
+      const reply = await Promise.race([answerAs('voice', deps, { userId, agent, connection, history, message, deadline, now, onError, customer }), late]);
       await deps.recordUnanswered?.(userId, agent._id, reply.unanswered, { channel: 'voice', callId: call.id });
       return reply;
     } finally {

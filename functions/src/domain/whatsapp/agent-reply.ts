@@ -26,8 +26,9 @@
 import { integrationHealthReasons, type IntegrationHealth } from '../../contract/integration-health.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
-import { answerAs, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import { answerAs, customerE164, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
 import type { AiConnector } from '../ai/ports.js';
+import type { Bookings } from '../bookings/ports.js';
 import {
   lastMessageOf,
   type ConversationAgentRef,
@@ -68,6 +69,8 @@ export interface AgentReplyDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
+  bookings?: Bookings;
   usage: MessageUsage;
   graph: GraphClient;
   /** The idle hours after which the AI takes a conversation back from a person (issue 17); INBOX_DEFAULTS when absent. */
@@ -402,6 +405,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
           deadline: now() + (deps.replyBudgetMs ?? 60_000),
           now,
           onError,
+          // The booking tools act for the number that wrote (E.164), never one the model names.
+          customer: { customerPhone: customerE164(customer.phone || conversation.customerPhone), customerName: customer.name || conversation.customerName, conversationId: conversation.id },
         });
       } catch (error) {
         await deps.usage.release(userId, 'messages', 1);

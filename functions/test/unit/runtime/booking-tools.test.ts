@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_TOOL_NAMES, toolRequest } from '../../../src/contract/agents.js';
-import { bookingToolSpecs } from '../../../src/domain/agents/runtime/booking-tools.js';
+import { bookingToolSpecs, customerE164 } from '../../../src/domain/agents/runtime/booking-tools.js';
+import { createAgentChat } from '../../../src/domain/agents/runtime/chat.js';
 import { runAgent, type RunAgentInput } from '../../../src/domain/agents/runtime/run-agent.js';
 import { agent, call, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply, tool, toolsReply } from './fakes.js';
 import { MemoryBookings } from './booking-fakes.js';
@@ -234,5 +235,39 @@ describe('find_my_bookings, reschedule, cancel_booking: only the customer\'s own
     expect(done.result.result).toBe('Cancelled: Limpieza dental, martes 1 de diciembre a las 10:30. Tell the customer it is cancelled.');
     expect(mine.status).toBe('cancelled');
     expect(bookings.actors.at(-1)).toMatchObject({ by: 'agent', channel: 'voice', callId: 'call1', customerPhone: ANA });
+  });
+});
+
+describe('the customer comes from the channel', () => {
+  it('customerE164: E.164 kept, digits of an old profile get their +, hidden caller ids and junk are no customer', () => {
+    expect(customerE164('+34600111222')).toBe('+34600111222');
+    expect(customerE164('34 600 111 222')).toBe('+34600111222');
+    for (const hidden of ['+266696687', '+86282452253', 'anonymous', '', null, undefined, '600', '+0123456789']) expect(customerE164(hidden)).toBeNull();
+  });
+
+  it('the Test Agent chat books for the owner by the phone of their profile; without one it books nothing', async () => {
+    const bookings = new MemoryBookings(() => NOW);
+    const chat = (phoneNumber: string) =>
+      createAgentChat({
+        agents: { get: async () => agent({ bookingsEnabled: true, language: 'es' }), list: async () => [] },
+        ai: {
+          forUser: async () => ({
+            settings: settings(),
+            chat: new ScriptedModel([toolsReply(call('book', { start: '2026-12-01T10:30', service: 'Limpieza', customer_name: 'Marta', customer_confirmed: true })), textReply('Reservado')]),
+            embedder: null,
+          }),
+        },
+        retriever: new MemoryRetriever(),
+        tools: new RecordingExecutor(),
+        bookings,
+        users: { get: async () => ({ name: 'Marta Ruiz', phoneNumber }) },
+        now: () => NOW,
+      });
+    const booked = await chat('+34611222333').chat('u1', 'agent1', { message: 'Reserva', messages: [] });
+    expect(booked.toolCalls[0]).toMatchObject({ name: 'book', ok: true });
+    expect(bookings.bookings[0]).toMatchObject({ customer: { phone: '+34611222333', name: 'Marta' }, channel: 'chat' });
+    const none = await chat('').chat('u1', 'agent1', { message: 'Reserva', messages: [] });
+    expect(none.toolCalls[0]!.result).toMatch(/phone number is unknown/);
+    expect(bookings.bookings).toHaveLength(1);
   });
 });

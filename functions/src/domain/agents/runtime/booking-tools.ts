@@ -129,6 +129,19 @@ export const bookingToolSpecs: readonly ModelToolSpec[] = [
 
 export const BOOKING_TOOLS: ReadonlySet<string> = new Set(bookingToolSpecs.map((s) => s.name));
 
+/** Caller ids Twilio sends for a hidden number (anonymous, restricted, unavailable, blocked): no customer to book for. */
+const HIDDEN_CALLER_IDS = new Set(['+266696687', '+86282452253', '+8656696', '+2562533']);
+
+/**
+ * The channel's phone as E.164 ('+' and 7 to 15 digits; a profile phone saved before issue 19 as
+ * digits alone gets its '+'), or null: no phone, "anonymous", a hidden caller id.
+ */
+export function customerE164(phone: string | null | undefined): string | null {
+  const compact = (phone ?? '').replace(/[\s().-]/g, '');
+  const e164 = /^\+[1-9]\d{6,14}$/.test(compact) ? compact : /^[1-9]\d{6,14}$/.test(compact) ? `+${compact}` : null;
+  return e164 && !HIDDEN_CALLER_IDS.has(e164) ? e164 : null;
+}
+
 // ------------------------------------------------------------------ time in words
 
 const DAY = 86_400_000;

@@ -4,6 +4,10 @@
  * turn. Model failures become messages the user can act on (integrationMessages.model*). A turn
  * without a supporting passage is recorded as unanswered (channel 'chat'), best effort; an answered
  * turn marks the agent as tested (the dashboard's getting-started checklist).
+ *
+ * The booking tools (issue 30) act for a test customer: the owner, by the phone of their profile
+ * (Settings). Without a profile phone the agent can still find free times but books nothing, and
+ * says so.
  */
 import type { ChatInput, ChatReply } from '../../../contract/agents.js';
 import { agentMessages } from '../../../contract/agents.js';
@@ -11,17 +15,23 @@ import { integrationMessages } from '../../../contract/integrations.js';
 import { withModelErrors } from '../../ai/model-errors.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AiConnector } from '../../ai/ports.js';
+import type { Bookings } from '../../bookings/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
 import type { ToolExecutor } from './ports.js';
 import { answerAs } from './answer.js';
+import { customerE164 } from './booking-tools.js';
 
 export interface AgentChatDeps {
   agents: AgentReader;
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
+  bookings?: Bookings;
+  /** The owner's profile (name, phone): the test chat's customer for the booking tools. */
+  users?: { get(userId: string): Promise<{ name: string; phoneNumber: string } | null> };
   /** Records a question the knowledge could not answer (never throws). */
   recordUnanswered?: RecordUnanswered;
   /** The getting-started checklist's "test" step: marks the agent once it answered a turn (at most one write per agent). */
@@ -36,6 +46,14 @@ export const DEFAULT_REPLY_BUDGET_MS = 25_000;
 
 export function createAgentChat(deps: AgentChatDeps) {
   const now = deps.now ?? Date.now;
+
+  /** The test chat's customer: the owner by their profile phone (null without one: nothing is booked). */
+  async function testCustomer(userId: string) {
+    if (!deps.bookings || !deps.users) return undefined;
+    const owner = await deps.users.get(userId);
+    return { customerPhone: customerE164(owner?.phoneNumber), customerName: owner?.name ?? null };
+  }
+
   return {
     /** `agentId` null: the user's answering agent (highest priority enabled, ties → oldest). */
     async chat(userId: string, agentId: string | null, input: ChatInput): Promise<ChatReply> {
@@ -48,7 +66,7 @@ export function createAgentChat(deps: AgentChatDeps) {
         agent = await deps.agents.get(userId, agentId);
         if (!agent) throw new NotFoundError(agentMessages.notFound);
       }
-      const connection = await deps.ai.forUser(userId);
+      const [connection, customer] = await Promise.all([deps.ai.forUser(userId), agent.bookingsEnabled ? testCustomer(userId) : undefined]);
       if (!connection) throw new ValidationError(integrationMessages.chatgptNotConnected);
 
       const reply = await withModelErrors(
@@ -62,6 +80,7 @@ export function createAgentChat(deps: AgentChatDeps) {
             deadline: started + (deps.replyBudgetMs ?? DEFAULT_REPLY_BUDGET_MS),
             now,
             onError: deps.onError,
+            ...(customer ? { customer } : {}),
           }),
         (error) => {
           // The user's own key, model or quota are theirs to fix; the rest may be ours or the provider's.

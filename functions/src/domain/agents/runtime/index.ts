@@ -11,5 +11,5 @@ export {
 } from './run-agent.js';
 export { answerAs, type AnswerDeps, type AnswerTurn } from './answer.js';
 export type { Channel } from './prompt.js';
-export type { BookingTurn } from './booking-tools.js';
+export { customerE164, type BookingTurn } from './booking-tools.js';
 export type { ToolExecutor, ToolOutcome, ToolCallOptions } from './ports.js';

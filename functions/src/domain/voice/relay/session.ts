@@ -44,7 +44,8 @@ import { DETECT_LANGUAGE, VOICE_LIMITS, callLanguages } from '../../../contract/
 import { parseRelayFrame, type RelayOutboundFrame } from '../../../contract/voice-relay.js';
 import { isId, isUuid } from '../../../lib/ids.js';
 import type { AgentReader, AgentWithChildren } from '../../agents/ports.js';
-import { answerAs, TurnCancelledError, type AgentReply, type HistoryMessage, type ToolExecutor } from '../../agents/runtime/index.js';
+import { answerAs, customerE164, TurnCancelledError, type AgentReply, type HistoryMessage, type ToolExecutor } from '../../agents/runtime/index.js';
+import type { Bookings } from '../../bookings/ports.js';
 import type { AiConnection, AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
@@ -103,6 +104,8 @@ export interface RelaySessionDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
+  bookings?: Bookings;
   /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
   recordUnanswered?: RecordUnanswered;
   /** The relay's public wss:// URL (VOICE_RELAY_URL); '' = not deployed (every handshake refused). */
@@ -502,7 +505,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
           out.abortModel();
         }, turnMs + 250);
         try {
-          const reply = await answerAs('voice', { retriever: deps.retriever, tools }, {
+          const reply = await answerAs('voice', { retriever: deps.retriever, tools, ...(deps.bookings ? { bookings: deps.bookings } : {}) }, {
             userId,
             agent,
             connection,
@@ -513,6 +516,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
             onError,
             // A call that can switch languages answers in the one it speaks now.
             ...(languages.length > 1 ? { replyLanguage: language } : {}),
+            // The booking tools act for the caller's number, and change nothing unless this turn's claim was taken.
+            customer: { customerPhone: customerE164(call.phoneNumber), callId, gate: async () => (await claim) !== null },
             stream: {
               signal: out.signal,
               skipHandoffReply: true,
