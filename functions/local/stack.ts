@@ -10,6 +10,7 @@
  *   fake Twilio REST API (in-process: TWILIO_API_URL of the handlers; plays simulated calls)
  *   WebSocket APIs on the gateway (/_ws/voice-relay: VOICE_RELAY_URL, VOICE_RELAY_CONNECTIONS_URL)
  *   fake Web Push service (in-process, https: the push endpoints of subscriptions it mints; issue 29)
+ *   fake Google OAuth + Calendar API v3 (in-process: the Google Calendar connection, issue 30)
  *   fault proxies in front of s3rver, the SES mailbox, DynamoDB Local (option faultProxies; tests)
  */
 import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
@@ -27,6 +28,7 @@ import type { StreamDelays } from './fake-openai/stream.js';
 import { startFakeWhatsApp } from './fake-whatsapp/server.js';
 import { startFakeTwilio } from './fake-twilio/server.js';
 import { startFakePush } from './fake-push/server.js';
+import { startFakeGoogleCalendar } from './fake-google-calendar/server.js';
 import { localVapidKeys } from './vapid.js';
 import { PROXIED_SERVICES, startFaultProxy, type FaultProxy, type ProxiedService } from './fault-proxy.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
@@ -47,7 +49,7 @@ import { SqsDispatcher, type DispatcherSnapshot, type SqsHandler } from './sqs-d
 import { queueUrlFor, startSqsEndpoint } from './sqs-endpoint.js';
 import { readState, writeState } from './state.js';
 
-export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp' | 'twilio' | 'push';
+export type ServiceName = 'gateway' | 'dynamodb' | 'cognito' | 's3' | 'ses' | 'sqs' | 'stripe' | 'openai' | 'whatsapp' | 'twilio' | 'push' | 'google';
 
 export interface LocalStackOptions {
   /** Absolute folder for all local data (DynamoDB files, users, uploads, mailbox, logs). */
@@ -110,6 +112,12 @@ export interface LocalStackOptions {
    */
   push?: false;
   /**
+   * The fake Google OAuth + Calendar API (the default; issue 30): the GOOGLE_OAUTH_* and
+   * GOOGLE_CALENDAR_* variables of the handlers point at it, so connecting Google Calendar works
+   * offline. false = no fake; those variables from the environment (a real OAuth client).
+   */
+  googleCalendar?: false;
+  /**
    * Fault proxies (issue 34, fault-proxy.ts) in front of s3rver, the SES mailbox and DynamoDB
    * Local: the handlers and workers get the proxies' endpoints (`appEndpoints`), switched with
    * /_local/faults/{s3|ses|dynamodb}; `endpoints` stay the services' own, for the tests' seeding
@@ -151,6 +159,8 @@ export interface LocalStack {
   /** The fake Web Push service's origin (https; control API under /_test) and its certificate (PEM); null when disabled. */
   pushServiceUrl: string | null;
   pushServiceCa: string | null;
+  /** The fake Google's origin (OAuth at /o/oauth2/v2/auth and /token, Calendar API at /calendar/v3, control API under /_test); null when disabled. */
+  googleCalendarUrl: string | null;
   tableName: string;
   userPoolId: string;
   userPoolClientId: string;
@@ -186,7 +196,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     port: options.ports?.[name],
     envVar: options.portEnvVars?.[name],
   });
-  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp' | 'twilio' | 'push'>, number> & { stripe?: number; openai?: number; whatsapp?: number; twilio?: number; push?: number } = await resolvePorts<ServiceName>({
+  const ports: Record<Exclude<ServiceName, 'stripe' | 'openai' | 'whatsapp' | 'twilio' | 'push' | 'google'>, number> & { stripe?: number; openai?: number; whatsapp?: number; twilio?: number; push?: number; google?: number } = await resolvePorts<ServiceName>({
     gateway: want('gateway', 'gateway'),
     dynamodb: want('dynamodb', 'DynamoDB Local'),
     cognito: want('cognito', 'cognito-local'),
@@ -199,6 +209,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ...((options.whatsapp === false ? {} : { whatsapp: want('whatsapp', 'fake WhatsApp Graph API') }) as { whatsapp: PortRequest }),
     ...((options.twilio === false ? {} : { twilio: want('twilio', 'fake Twilio REST API') }) as { twilio: PortRequest }),
     ...((options.push === false ? {} : { push: want('push', 'fake Web Push service') }) as { push: PortRequest }),
+    ...((options.googleCalendar === false ? {} : { google: want('google', 'fake Google Calendar API') }) as { google: PortRequest }),
   });
   const apiUrl = `http://127.0.0.1:${ports.gateway}`;
   const appUrl = options.appUrl ?? apiUrl;
@@ -258,7 +269,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const fakeTwilio =
       options.twilio !== false && ports.twilio !== undefined ? startFakeTwilio({ port: ports.twilio, log }) : Promise.resolve(undefined);
     const fakePush = options.push !== false && ports.push !== undefined ? startFakePush({ port: ports.push, log }) : Promise.resolve(undefined);
-    const [pushResult, twilioResult, whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+    const fakeGoogle =
+      options.googleCalendar !== false && ports.google !== undefined ? startFakeGoogleCalendar({ port: ports.google, log }) : Promise.resolve(undefined);
+    const [googleResult, pushResult, twilioResult, whatsappResult, openaiResult, stripeResult, ...results] = await Promise.allSettled([
+      fakeGoogle,
       fakePush,
       fakeTwilio,
       fakeWhatsApp,
@@ -270,13 +284,14 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       startSes(dataDir, ports.ses, supervision),
       startSqsEndpoint(dispatcher, ports.sqs),
     ]);
+    if (googleResult.status === 'fulfilled' && googleResult.value) started.push(googleResult.value);
     if (pushResult.status === 'fulfilled' && pushResult.value) started.push(pushResult.value);
     if (twilioResult.status === 'fulfilled' && twilioResult.value) started.push(twilioResult.value);
     if (whatsappResult.status === 'fulfilled' && whatsappResult.value) started.push(whatsappResult.value);
     if (openaiResult.status === 'fulfilled' && openaiResult.value) started.push(openaiResult.value);
     if (stripeResult.status === 'fulfilled' && stripeResult.value) started.push(stripeResult.value);
     for (const r of results) if (r.status === 'fulfilled') started.push(r.value);
-    const failure = [pushResult, twilioResult, whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    const failure = [googleResult, pushResult, twilioResult, whatsappResult, openaiResult, stripeResult, ...results].find((r): r is PromiseRejectedResult => r.status === 'rejected');
     const runningOpenAi = openaiResult.status === 'fulfilled' ? openaiResult.value : undefined;
     // The handlers' default model API, and the only loopback host:ports the outbound guard lets
     // through (plus any the caller adds, e.g. the tests' web server).
@@ -299,6 +314,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     const runningPush = pushResult.status === 'fulfilled' ? pushResult.value : undefined;
     // Web Push (issue 29): the VAPID pair generated once under .data, and the fake's certificate.
     const pushEnv: Record<string, string> = { ...localVapidKeys(dataDir), ...(runningPush ? { OUTBOUND_EXTRA_CA: runningPush.ca } : {}) };
+    const runningGoogle = googleResult.status === 'fulfilled' ? googleResult.value : undefined;
+    const googleEnv: Record<string, string> = runningGoogle ? runningGoogle.env : {};
     const allowHosts = [
       ...(runningOpenAi ? [`127.0.0.1:${runningOpenAi.port}`, `localhost:${runningOpenAi.port}`] : []),
       ...(runningPush ? [`127.0.0.1:${runningPush.port}`, `localhost:${runningPush.port}`] : []),
@@ -360,7 +377,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       endpoints: appEndpoints,
       queueUrls,
       stripe: stripe ?? undefined,
-      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...relayEnv, ...pushEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
+      extra: { ...openaiEnv, ...whatsappEnv, ...twilioEnv, ...relayEnv, ...pushEnv, ...googleEnv, ...options.env, ...(allowHosts.length ? { OUTBOUND_ALLOW_HOSTS: allowHosts.join(',') } : {}) },
     });
     applyHandlerEnv(env);
     // RETRY_TIME_SCALE (validated here, before anything runs): the local queue's clock.
@@ -414,6 +431,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       twilioApiUrl: runningTwilio?.url ?? null,
       pushServiceUrl: runningPush?.url ?? null,
       pushServiceCa: runningPush?.ca ?? null,
+      googleCalendarUrl: runningGoogle?.url ?? null,
       tableName: TABLE_NAME,
       userPoolId: pool.userPoolId,
       userPoolClientId: pool.userPoolClientId,

@@ -20,6 +20,7 @@ const PORT_ENV: Record<ServiceName, [string, number]> = {
   whatsapp: ['WHATSAPP_GRAPH_PORT', 4011],
   twilio: ['TWILIO_PORT', 4012],
   push: ['PUSH_PORT', 4013],
+  google: ['GOOGLE_CALENDAR_PORT', 4014],
 };
 
 type Env = Record<string, string | undefined>;
@@ -82,7 +83,7 @@ export interface StartConfig {
   vitePort: number;
   appUrl: string;
   /** The real services configured instead of the fakes (undefined = the fake runs). */
-  real: { stripeKey?: string; openAiUrl?: string; graphUrl?: string; twilioUrl?: string };
+  real: { stripeKey?: string; openAiUrl?: string; graphUrl?: string; twilioUrl?: string; googleCalendarClientId?: string };
   /** OUTBOUND_ALLOW_HOSTS as the guard will see it (before the fake OpenAI's own entries). */
   outboundAllowHosts: string[];
   /** startLocalStack's options except dataDir and frontendDir. */
@@ -101,6 +102,7 @@ export function localStartConfig(env: Env, options: { dev: boolean }): StartConf
     openAiUrl: env.OPENAI_BASE_URL?.trim() || undefined,
     graphUrl: env.WHATSAPP_GRAPH_URL?.trim() || undefined,
     twilioUrl: env.TWILIO_API_URL?.trim() || undefined,
+    googleCalendarClientId: env.GOOGLE_CALENDAR_CLIENT_ID?.trim() || undefined,
   };
   const outboundAllowHosts = parseOutboundAllowHosts(env.OUTBOUND_ALLOW_HOSTS);
   return {
@@ -122,6 +124,8 @@ export function localStartConfig(env: Env, options: { dev: boolean }): StartConf
       ...(real.openAiUrl ? { openai: false as const } : {}),
       ...(real.graphUrl ? { whatsapp: false as const } : {}),
       ...(real.twilioUrl ? { twilio: false as const } : {}),
+      // A real Google OAuth client (GOOGLE_CALENDAR_CLIENT_ID / _SECRET): Google's own endpoints.
+      ...(real.googleCalendarClientId ? { googleCalendar: false as const } : {}),
     },
   };
 }

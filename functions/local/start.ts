@@ -107,6 +107,12 @@ async function main(): Promise<void> {
     line('Web Push', `VAPID keys in ${dataDir}/vapid.json; fake push service at ${stack.pushServiceUrl} — subscriptions at /_test/subscriptions, pushes decrypted at /_test/messages`);
   }
   line(
+    'Google Cal.',
+    stack.googleCalendarUrl
+      ? `fake Google OAuth + Calendar API at ${stack.googleCalendarUrl.replace('127.0.0.1', 'localhost')} — consents at once; busy time and events at /_test, offline`
+      : 'Google (GOOGLE_CALENDAR_CLIENT_ID / _SECRET from the environment)',
+  );
+  line(
     'Outbound',
     outboundAllowHosts.length
       ? `URL sources and custom tools may also reach ${outboundAllowHosts.join(', ')} (OUTBOUND_ALLOW_HOSTS)`

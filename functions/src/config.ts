@@ -66,6 +66,21 @@ const envSchema = z.object({
   SECRETS_KEY_ID: optionalText,
   GOOGLE_CLIENT_ID: optionalText,
   GOOGLE_JWKS_URL: z._default(z.url(), 'https://www.googleapis.com/oauth2/v3/certs'),
+  /**
+   * Google Calendar connection (issue 30): Secrets Manager secret (name or ARN) holding the OAuth
+   * client as JSON (clientId, clientSecret), read at runtime once per container. Set in AWS; unset
+   * (local runtime, tests) = GOOGLE_CALENDAR_CLIENT_ID / _SECRET below. Neither: not offered.
+   */
+  GOOGLE_CALENDAR_SECRET_ID: z._default(z.string().check(z.trim()), ''),
+  GOOGLE_CALENDAR_CLIENT_ID: optionalText,
+  GOOGLE_CALENDAR_CLIENT_SECRET: optionalText,
+  /** The OAuth redirect URI registered with the client; unset = {APP_URL}/api/integrations/google-calendar/callback. */
+  GOOGLE_CALENDAR_REDIRECT_URI: optionalUrl,
+  /** Google's endpoints; the local runtime and tests point them at the fake (local/fake-google-calendar/). */
+  GOOGLE_OAUTH_AUTHORIZE_URL: z._default(z.url(), 'https://accounts.google.com/o/oauth2/v2/auth'),
+  GOOGLE_OAUTH_TOKEN_URL: z._default(z.url(), 'https://oauth2.googleapis.com/token'),
+  GOOGLE_OAUTH_REVOKE_URL: z._default(z.url(), 'https://oauth2.googleapis.com/revoke'),
+  GOOGLE_CALENDAR_API_URL: z._default(z.url(), 'https://www.googleapis.com/calendar/v3'),
   /** ISO 3166-1 alpha-2 country of contact phone numbers typed without a +country prefix. */
   CONTACTS_DEFAULT_COUNTRY: z._default(z.string().check(z.trim(), z.regex(/^[A-Za-z]{2}$/), z.toUpperCase()), 'US'),
   /**

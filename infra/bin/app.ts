@@ -12,6 +12,8 @@
  *   stackName        AGENTDESK_STACK_NAME         "AgentDesk"
  *   stripeSecretName AGENTDESK_STRIPE_SECRET_NAME "agentdesk/stripe" (Secrets Manager; read at runtime)
  *   pushSecretName   AGENTDESK_PUSH_SECRET_NAME   "agentdesk/web-push" (Web Push VAPID keys; read at runtime)
+ *   googleCalendarSecretName AGENTDESK_GOOGLE_CALENDAR_SECRET_NAME "agentdesk/google-calendar" (Google
+ *                    Calendar OAuth client: clientId, clientSecret; read at runtime)
  *   wafRatePerIpPer5Min AGENTDESK_WAF_RATE_PER_IP 2000 (WAF: requests per IP per 5 minutes, webhooks excluded)
  *   voiceRelayProvisionedConcurrency AGENTDESK_VOICE_RELAY_PROVISIONED_CONCURRENCY 0 (voice-relay
  *                    instances kept warm, billed while deployed; 0 = none)
@@ -81,6 +83,7 @@ const parameters: AgentDeskParameters = {
   logLevel: logLevel as AgentDeskParameters['logLevel'],
   stripeSecretName: param('stripeSecretName', 'AGENTDESK_STRIPE_SECRET_NAME') ?? defaultParameters.stripeSecretName,
   pushSecretName: param('pushSecretName', 'AGENTDESK_PUSH_SECRET_NAME') ?? defaultParameters.pushSecretName,
+  googleCalendarSecretName: param('googleCalendarSecretName', 'AGENTDESK_GOOGLE_CALENDAR_SECRET_NAME') ?? defaultParameters.googleCalendarSecretName,
   wafRatePerIpPer5Min: wafRate(param('wafRatePerIpPer5Min', 'AGENTDESK_WAF_RATE_PER_IP')),
   voiceRelayProvisionedConcurrency: provisionedConcurrency(
     // -c gives a string; a number in cdk.json's context is taken as it is.

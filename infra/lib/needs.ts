@@ -109,6 +109,8 @@ export interface SharedResources {
   stripeSecretName: string;
   /** Secrets Manager secret with the Web Push VAPID key pair, as JSON: publicKey, privateKey, subject. */
   pushSecretName: string;
+  /** Secrets Manager secret with the Google Calendar connection's OAuth client, as JSON: clientId, clientSecret (issue 30). */
+  googleCalendarSecretName: string;
   /** The WebSocket APIs of the manifest's socketApis, by name. */
   sockets: Record<SocketApiName, SocketResources>;
 }
@@ -222,6 +224,14 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
           new iam.PolicyStatement({ actions: [...stripeSecretActions], resources: [stripeSecretArn(stack, r.pushSecretName)] }),
         );
         env.PUSH_SECRET_ID = r.pushSecretName;
+        break;
+      case 'google-calendar':
+        // Like Stripe's: only the secret's name; the OAuth client secret is read at runtime. The
+        // Google endpoints and the redirect URI keep config.ts's defaults ({APP_URL}/api/…/callback).
+        fn.addToRolePolicy(
+          new iam.PolicyStatement({ actions: [...stripeSecretActions], resources: [stripeSecretArn(stack, r.googleCalendarSecretName)] }),
+        );
+        env.GOOGLE_CALENDAR_SECRET_ID = r.googleCalendarSecretName;
         break;
       default: {
         if (need.startsWith('sockets:')) {

@@ -46,6 +46,12 @@ export interface AgentDeskParameters {
    * only its name and read it at runtime: until it exists, push routes answer 503 and pushes are logged.
    */
   pushSecretName: string;
+  /**
+   * Name of the Secrets Manager secret holding the Google Calendar OAuth client (JSON: clientId,
+   * clientSecret; README: Google Calendar). Read at runtime: until it exists, the Integrations
+   * page says Google Calendar is not set up and availability has no Google busy times.
+   */
+  googleCalendarSecretName: string;
   /** Requests per IP per 5 minutes the WAF allows before blocking that IP (webhooks excluded). */
   wafRatePerIpPer5Min: number;
   /**
@@ -67,6 +73,7 @@ export const defaultParameters: AgentDeskParameters = {
   },
   stripeSecretName: 'agentdesk/stripe',
   pushSecretName: 'agentdesk/web-push',
+  googleCalendarSecretName: 'agentdesk/google-calendar',
   wafRatePerIpPer5Min: 2000,
   voiceRelayProvisionedConcurrency: 0,
 };
@@ -115,6 +122,7 @@ export class AgentDeskStack extends Stack {
       whatsappUserIds: p.whatsappUserIds,
       stripeSecretName: p.stripeSecretName,
       pushSecretName: p.pushSecretName,
+      googleCalendarSecretName: p.googleCalendarSecretName,
       sockets: this.sockets.resources,
     };
 

@@ -95,6 +95,7 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
     else if (need === 'push-keys') add('push-secret', stripeSecretActions);
+    else if (need === 'google-calendar') add('google-calendar-secret', stripeSecretActions);
     else if (need.startsWith('queue:')) add(need, SQS_SEND);
     else if (need.startsWith('sockets:')) add(`socket-api:${need.slice('sockets:'.length)}-connections`, socketConnectionActions);
     else if (need.startsWith('invoke:')) add(`socket-function:${need.slice('invoke:'.length)}`, socketInvokeActions);
@@ -122,6 +123,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     if (/:ses:.*:configuration-set\/\*/.test(text)) return 'ses-configuration-sets';
     if (text.includes(`:secretsmanager:`) && text.includes(`:secret:${defaultParameters.stripeSecretName}-??????"`)) return 'stripe-secret';
     if (text.includes(`:secretsmanager:`) && text.includes(`:secret:${defaultParameters.pushSecretName}-??????"`)) return 'push-secret';
+    if (text.includes(`:secretsmanager:`) && text.includes(`:secret:${defaultParameters.googleCalendarSecretName}-??????"`)) return 'google-calendar-secret';
     const ref = /"Fn::GetAtt":\["([^"]+)"|"Ref":"([^"]+)"/.exec(text);
     const base = kinds.get(ref?.[1] ?? ref?.[2] ?? '') ?? `UNKNOWN(${text})`;
     if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;
@@ -883,7 +885,25 @@ describe('Stripe configuration', () => {
     for (const [name, fn] of Object.entries(s.stack.api.functions)) {
       if (stripeGroups().includes(name as RouteGroupName)) continue;
       expect(variables(fn).STRIPE_SECRET_ID, name).toBeUndefined();
-      expect([...actualCapabilities(fn)].some((c) => c.includes('secretsmanager:') && !c.startsWith('push-secret ')), name).toBe(false);
+      expect([...actualCapabilities(fn)].some((c) => c.includes('secretsmanager:') && !c.startsWith('push-secret ') && !c.startsWith('google-calendar-secret ')), name).toBe(false);
+    }
+  });
+
+  it('gives the Google Calendar functions (issue 30) the OAuth client secret name and GetSecretValue on that one secret only, and no client secret in the environment', () => {
+    const googleFunctions: [string, AppFunction][] = [
+      ...groupNames.filter((name) => groupDef(name).needs.includes('google-calendar' as Need)).map((name) => [name, s.stack.api.functions[name]] as [string, AppFunction]),
+      ...workerNames.filter((q) => (workers[q].needs as readonly Need[]).includes('google-calendar')).map((q) => [q, s.stack.workers.functions[q]] as [string, AppFunction]),
+    ];
+    expect(googleFunctions.map(([name]) => name)).toContain('google-calendar');
+    for (const [name, fn] of googleFunctions) {
+      expect(variables(fn).GOOGLE_CALENDAR_SECRET_ID, name).toBe('agentdesk/google-calendar');
+      expect([...actualCapabilities(fn)].filter((c) => c.includes('secretsmanager:') && !c.startsWith('push-secret ')), name).toEqual([
+        'google-calendar-secret secretsmanager:GetSecretValue',
+      ]);
+    }
+    for (const [id, fn] of Object.entries(resources('AWS::Lambda::Function'))) {
+      const vars = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};
+      expect(vars.GOOGLE_CALENDAR_CLIENT_SECRET, id).toBeUndefined();
     }
   });
 

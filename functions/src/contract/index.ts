@@ -20,6 +20,7 @@ export * from './api-keys.js';
 export * from './inbox.js';
 export * from './saved-replies.js';
 export * from './bookings.js';
+export * from './google-calendar.js';
 export * from './notifications.js';
 export * from './push.js';
 export * from './server-texts.js';

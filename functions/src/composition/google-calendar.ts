@@ -1,0 +1,65 @@
+/**
+ * Wires the Google Calendar connection (issue 30): the connection in DynamoDB, the refresh token
+ * sealed by the secret box (KMS in AWS), Google's OAuth and Calendar API over fetch (the local
+ * fake on loopback when the GOOGLE_* URLs point there), the OAuth client from Secrets Manager.
+ * `googleBusyTimes()` is the bookings core's ExternalBusyTimes; `googleCalendarListener()` runs in
+ * the booking-events worker.
+ */
+import { randomBytes } from 'node:crypto';
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { SecretsManagerReader, secretsManagerService } from '../adapters/aws/secrets-manager.js';
+import { DynamoGoogleConnectionRepository } from '../adapters/dynamo/google-calendar.js';
+import { googleCalendarApi, googleOAuth } from '../adapters/google-calendar/api.js';
+import { cachedGoogleClient } from '../adapters/google-calendar/client-secret.js';
+import { logger } from '../adapters/logger.js';
+import { createGoogleCalendar, GoogleApiError, type GoogleCalendar } from '../domain/bookings/google-calendar.js';
+import type { BookingChangeListener, ExternalBusyTimes } from '../domain/bookings/ports.js';
+import { once } from '../lib/once.js';
+import { bookings } from './bookings.js';
+import { secretBox } from './secrets.js';
+
+export const GOOGLE_CALENDAR_CALLBACK_PATH = '/api/integrations/google-calendar/callback';
+
+const googleClient = once(() => {
+  const c = config();
+  return cachedGoogleClient({
+    secretId: c.GOOGLE_CALENDAR_SECRET_ID,
+    reader: () => new SecretsManagerReader(secretsManagerService()),
+    env: { clientId: c.GOOGLE_CALENDAR_CLIENT_ID, clientSecret: c.GOOGLE_CALENDAR_CLIENT_SECRET },
+  });
+});
+
+export const googleCalendar = once((): GoogleCalendar => {
+  const c = config();
+  const endpoints = {
+    authorizeUrl: c.GOOGLE_OAUTH_AUTHORIZE_URL,
+    tokenUrl: c.GOOGLE_OAUTH_TOKEN_URL,
+    revokeUrl: c.GOOGLE_OAUTH_REVOKE_URL,
+    calendarApiUrl: c.GOOGLE_CALENDAR_API_URL,
+  };
+  const redirectUri = c.GOOGLE_CALENDAR_REDIRECT_URI ?? `${c.APP_URL.replace(/\/+$/, '')}${GOOGLE_CALENDAR_CALLBACK_PATH}`;
+  return createGoogleCalendar({
+    connections: new DynamoGoogleConnectionRepository(documentClient(), c.TABLE_NAME),
+    oauth: async () => {
+      const client = await googleClient()();
+      return client ? googleOAuth(endpoints, { ...client, redirectUri }) : null;
+    },
+    api: googleCalendarApi(endpoints),
+    secrets: secretBox(),
+    bookings: () => bookings(),
+    appUrl: c.APP_URL,
+    newState: () => randomBytes(32).toString('base64url'),
+    onError: (what, error) =>
+      logger.warn('Google Calendar call failed', {
+        what,
+        ...(error instanceof GoogleApiError ? { status: error.status, reason: error.reason } : {}),
+        message: (error as Error)?.message,
+      }),
+  });
+});
+
+/** The bookings core's ExternalBusyTimes (composition/bookings.ts). */
+export const googleBusyTimes = (): ExternalBusyTimes => googleCalendar().busyTimes;
+/** The booking-events worker's listener (composition/booking-events.ts). */
+export const googleCalendarListener = (): BookingChangeListener => googleCalendar().listener;
