@@ -231,7 +231,8 @@ export const routeGroups = {
   bookings: {
     entry: 'src/handlers/bookings.ts',
     description: 'Bookings (issue 30): booking settings, services, staff or rooms with their hours and closures, free slots, bookings (the owner, and the public API with a key)',
-    needs: ['table:read', 'table:write'],
+    // secrets:decrypt + google-calendar: the free slots leave out the busy times of the owner's Google Calendar (its refresh token is sealed).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'google-calendar'],
   },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
@@ -615,8 +616,9 @@ export const workers = {
     // Issue 30: the core reports each stored change here; each listener (composition/booking-events.ts) is idempotent.
     description: "After a booking's change: the customer's WhatsApp confirmation, the reminder's schedule, the owner's e-mail and the other listeners; and the reminders the schedule found due",
     job: bookingEventsJob,
-    // secrets:decrypt: the WhatsApp token; queue:outbound-email: the owner's e-mail, queued.
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
+    // secrets:decrypt: the WhatsApp token (and Google Calendar's refresh token); queue:outbound-email: the owner's e-mail, queued;
+    // google-calendar: the OAuth client that writes the booking to the owner's Google Calendar.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'google-calendar'],
     batchSize: 5,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
