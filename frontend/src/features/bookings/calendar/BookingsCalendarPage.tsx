@@ -38,6 +38,8 @@ import { nextWholeHour } from './time';
 type View = GridView | 'list';
 const VIEWS: readonly View[] = ['day', 'week', 'list'];
 const SETUP_PATH = '/bookings/setup';
+/** A zone as its city, as people say it ("Madrid", "Canary" → the last part of the IANA name). */
+const zoneCity = (zone: string) => (zone.split('/').pop() ?? zone).replace(/_/g, ' ');
 
 export default function BookingsCalendarPage() {
   const { t } = useTranslation();
@@ -80,7 +82,7 @@ export default function BookingsCalendarPage() {
   const onlyOne = shown.size === 1 ? [...shown][0] : undefined;
 
   const header = (
-    <PageHeader title={t('bookingsCalendar.title')} subtitle={settings.data ? t('bookingsCalendar.subtitle', { zone: timeZone.replace(/_/g, ' ') }) : undefined}>
+    <PageHeader title={t('bookingsCalendar.title')} subtitle={settings.data ? t('bookingsCalendar.subtitle', { zone: zoneCity(timeZone) }) : undefined}>
       <Stack direction="row" spacing={1}>
         <Button component={RouterLink} to={SETUP_PATH} startIcon={<TuneOutlined />}>
           {t('bookingsCalendar.setup')}

@@ -26,7 +26,7 @@ import { RetryAlert } from '../../../shared/RetryAlert';
 import { useToast } from '../../../shared/useToast';
 import { bookingErrorText } from '../messages';
 import { calendarApi, calendarKeys, type RangeFilter } from './api';
-import { calendarEvents, type CalendarEvent } from './events';
+import { calendarEvents, STAFF_COLOURS, type CalendarEvent } from './events';
 import { businessHoursOf, coercedNow, localOf, rangeOf, visibleHours } from './time';
 import { useStatusText } from './labels';
 
@@ -108,12 +108,11 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
     onOpen(info.event.extendedProps.booking as Booking);
   };
 
-  // Events are focusable (FullCalendar adds tabindex and Enter); say what each is to a screen reader.
+  // Events are focusable (FullCalendar adds tabindex and Enter opens them): buttons, named by their text.
   const onEventMount = (info: EventMountArg) => {
-    const booking = info.event.extendedProps.booking as Booking;
-    const time = info.timeText;
+    const booking = info.event.extendedProps.booking as Booking | undefined;
+    if (!booking) return;
     info.el.setAttribute('role', 'button');
-    info.el.setAttribute('aria-label', t('bookingsCalendar.event.label', { time, customer: booking.customer.name, service: booking.serviceName, staff: booking.staffName }));
     info.el.dataset.bookingId = booking._id;
   };
 
@@ -177,7 +176,9 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
           businessHours={businessHours.length ? businessHours : false}
           events={events satisfies CalendarEvent[]}
           selectable
-          selectMirror
+          // The mirror's own colour reads below AA with white text; the highlight is enough (the dialog opens at once).
+          selectMirror={false}
+          eventColor={STAFF_COLOURS[STAFF_COLOURS.length - 1]}
           unselectAuto
           editable
           eventDurationEditable={false}

@@ -46,7 +46,8 @@ export function calendarEvents(
       const status = b.status === 'confirmed' ? '' : ` · ${options.statusText(b)}`;
       return {
         id: b._id,
-        title: `${b.customer.name} · ${b.serviceName}${status}`,
+        // The staff member in words too: the colour alone would not say who (WCAG 1.4.1).
+        title: `${b.customer.name} · ${b.serviceName} · ${b.staffName}${status}`,
         start: wallClock(b.start, options.timeZone),
         end: wallClock(b.end, options.timeZone),
         backgroundColor: colour,

@@ -92,7 +92,7 @@ describe('bookings as events', () => {
       ['b2', '2026-12-01T10:00:00', STAFF_COLOURS[1], false],
       ['b4', '2026-11-27T10:00:00', STAFF_COLOURS[0], false],
     ]);
-    expect(all[1]!.title).toBe('Lucía Núñez · Limpieza dental · completed');
+    expect(all[1]!.title).toBe('Lucía Núñez · Limpieza dental · Dra. García · completed');
     expect(calendarEvents(list, { timeZone: 'Europe/Madrid', colours, shown: new Set(['luis']), statusText, now }).map((e) => e.id)).toEqual(['b2']);
     expect(isMovable(booking({ status: 'no_show' }), now)).toBe(false);
   });
