@@ -29,6 +29,7 @@ const VoiceSettingsPage = lazy(() => import('../features/voice/settings/VoiceSet
 const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage'));
 const BookingsCalendarPage = lazy(() => import('../features/bookings/calendar/BookingsCalendarPage'));
+const BookingSetupPage = lazy(() => import('../features/bookings/setup/BookingSetupPage'));
 const PlaceholderPage = lazy(() => import('../shared/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../shared/NotFoundPage'));
 
@@ -56,6 +57,7 @@ export function AppRoutes() {
           <Route path="/contacts" element={<ContactsPage />} />
           <Route path="/contacts/:id" element={<ContactDetailPage />} />
           <Route path="/bookings" element={<BookingsCalendarPage />} />
+          <Route path="/bookings/setup" element={<BookingSetupPage />} />
           <Route path="/integrations" element={<IntegrationsPage />} />
           <Route path="/api-keys" element={<ApiKeysPage />} />
           <Route path="/agents" element={<AgentsPage />} />

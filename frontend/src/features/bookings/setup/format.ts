@@ -4,7 +4,7 @@
  * stored in cents; minutes read as "30 min" or "1 h 30 min".
  */
 import { BOOKING_LIMITS } from '@agentdesk/functions/contract';
-import { formatMoney, formatNumber } from '../../../shared/intl';
+import { formatMoney, formatNumber, localeFor } from '../../../shared/intl';
 
 /** The language's decimal separator ("," in Spanish). */
 function decimalSeparator(language: string): string {
@@ -50,4 +50,14 @@ export function formatMinutes(language: string, minutes: number): string {
   const n = (v: number) => formatNumber(language, v);
   if (h === 0) return `${n(m)} min`;
   return m === 0 ? `${n(h)} h` : `${n(h)} h ${n(m)} min`;
+}
+
+/** The currency's symbol in the language ("€", "$"); the code when Intl has none. */
+export function currencySymbol(language: string, currency: string): string {
+  try {
+    const parts = new Intl.NumberFormat(localeFor(language), { style: 'currency', currency: currency.toUpperCase() }).formatToParts(0);
+    return parts.find((p) => p.type === 'currency')?.value ?? currency.toUpperCase();
+  } catch {
+    return currency.toUpperCase();
+  }
 }
