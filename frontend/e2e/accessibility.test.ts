@@ -16,7 +16,16 @@ import { randomUUID } from 'node:crypto';
 import { AdminAddUserToGroupCommand, CognitoIdentityProviderClient } from '@aws-sdk/client-cognito-identity-provider';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import type { Agent, ConversationOverview, VoiceConversation, VoiceConversationList, VoiceSettings } from '@agentdesk/functions/contract';
+import type {
+  Agent,
+  BookingService,
+  BookingSettings,
+  BookingStaff,
+  ConversationOverview,
+  VoiceConversation,
+  VoiceConversationList,
+  VoiceSettings,
+} from '@agentdesk/functions/contract';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { allViolations, type AxeFinding } from './axe.js';
 import { LAPTOP, PHONE } from './layout.js';
@@ -26,6 +35,7 @@ import {
   chatGptAndAgent,
   connectWhatsAppBusiness,
   customerWrites,
+  dayIn,
   eventually,
   login,
   newPage,
@@ -60,6 +70,8 @@ interface Owner {
   agentId: string;
   contactId: string;
   callId: string;
+  /** The day (the business's) of a booking the calendar shows (issue 30). */
+  bookingDay: string;
   /** The escalated WhatsApp conversation's customer (its orange chips are on the board). */
   escalated: string;
 }
@@ -71,6 +83,7 @@ const signedInScreens = (o: Owner): Record<string, string[]> => ({
   '/subscription/success': ['/subscription/success'],
   '/contacts': ['/contacts'],
   '/contacts/:id': [`/contacts/${o.contactId}`],
+  '/bookings': [`/bookings?view=week&date=${o.bookingDay}`, `/bookings?view=day&date=${o.bookingDay}`, '/bookings?view=list'],
   '/integrations': ['/integrations'],
   '/api-keys': ['/api-keys'],
   '/agents': ['/agents'],
@@ -130,6 +143,14 @@ async function setUpOwner(b: Browser): Promise<Owner> {
   await callApi(page, 'POST', '/api/agents', { name: 'Borrador' });
   const agent = (await callApi<Agent[]>(page, 'GET', '/api/agents')).find((a) => a.name === 'Recepción')!;
   const contact = await callApi<{ _id: string }>(page, 'POST', '/api/contacts', { name: 'Lucía Muñoz', phoneNumber: '+34600111333' });
+  // Bookings (issue 30): two dentists open every day, a service, and a booking tomorrow at 10:00.
+  const open = [{ start: '09:00', end: '14:00' }, { start: '16:00', end: '20:00' }];
+  const weeklyHours = { mon: open, tue: open, wed: open, thu: open, fri: open, sat: open, sun: open };
+  const dentists = await Promise.all(['Dra. García', 'Dr. Ruiz'].map((staffName) => callApi<BookingStaff>(page, 'POST', '/api/bookings/staff', { name: staffName, weeklyHours })));
+  const cleaning = await callApi<BookingService>(page, 'POST', '/api/bookings/services', { name: 'Limpieza dental', durationMinutes: 30, staffIds: dentists.map((d) => d._id) });
+  const { timeZone } = await callApi<BookingSettings>(page, 'GET', '/api/bookings/settings');
+  const bookingDay = new Date(Date.parse(`${dayIn(timeZone)}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+  await callApi(page, 'POST', '/api/bookings', { serviceId: cleaning._id, staffId: dentists[0]!._id, start: `${bookingDay}T10:00`, customer: { name: 'Lucía Muñoz', phone: '600111333' } });
   await callApi(page, 'POST', '/api/voice-settings/request-phone', { notes: 'Madrid, por favor' });
   // A call played by the fake Twilio; the call-summary worker summarises it with the fake OpenAI.
   const settings = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');
@@ -171,12 +192,12 @@ async function setUpOwner(b: Browser): Promise<Owner> {
   await eventually(() => page.getByTestId('nav-admin').count()).toBe(1);
   const storageState = await context.storageState();
   await context.close();
-  return { storageState, name, agentId: agent._id, contactId: contact._id, callId: call._id, escalated };
+  return { storageState, name, agentId: agent._id, contactId: contact._id, callId: call._id, bookingDay, escalated };
 }
 
 describe('accessibility (axe: no violation on any page, English and Spanish)', () => {
   it('covers every route of the router', () => {
-    const placeholder: Owner = { storageState: undefined, name: '', agentId: 'a', contactId: 'c', callId: 'v', escalated: '' };
+    const placeholder: Owner = { storageState: undefined, name: '', agentId: 'a', contactId: 'c', callId: 'v', bookingDay: '2026-12-01', escalated: '' };
     const covered = new Set([...Object.keys(VISITOR_SCREENS), ...Object.keys(signedInScreens(placeholder))]);
     expect(ROUTER_PATHS.length).toBeGreaterThan(20);
     expect(ROUTER_PATHS.filter((p) => !covered.has(p))).toEqual([]);
