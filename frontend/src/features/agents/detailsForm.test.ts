@@ -13,6 +13,7 @@ const agent: Agent = {
   enabled: true,
   language: 'es',
   minRelevance: 0.35,
+  bookingsEnabled: false,
   files: [],
   urls: [],
   tools: [],

@@ -2,7 +2,7 @@
  * Custom Tools tab (SPEC §2 Custom Tools, §3 Agent tool, §8 Tools): each tool with its name, the
  * 'HTTP Request' badge, description, method + endpoint, header key and parameters (name, type, a
  * star when required), edit and delete (confirmed). The header has 'View Examples' and 'Add Tool';
- * with none, 'No tools configured'.
+ * with none, 'No tools configured'. Above them, the built-in Bookings tool and its switch (issue 30).
  */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
@@ -22,6 +22,7 @@ import VpnKeyOutlined from '@mui/icons-material/VpnKeyOutlined';
 import { useTranslation } from 'react-i18next';
 import type { Agent, AgentTool, ToolMethod } from '@agentdesk/functions/contract';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
+import { BookingsToolCard } from './BookingsToolCard';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { tabErrorMessage } from './messages';
@@ -148,6 +149,8 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
           </Stack>
         }
       />
+
+      <BookingsToolCard agent={agent} />
 
       {isError && !isFetching && (
         <RetryAlert retryLabel={t('agentTabs.common.retry')} onRetry={() => void refetch()}>

@@ -8,6 +8,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Agent, AgentFile, AgentTool, AgentUrl, ToolInput } from '@agentdesk/functions/contract';
 import { agentKeys } from '../../../api/agents';
 import { agentKnowledgeApi } from '../../../api/agentKnowledge';
+import { requestData } from '../../../api/client';
 
 export const POLL_INTERVAL_MS = 2000;
 
@@ -16,6 +17,23 @@ export const tabKeys = {
   urls: (agentId: string) => [...agentKeys.detail(agentId), 'urls'] as const,
   tools: (agentId: string) => [...agentKeys.detail(agentId), 'tools'] as const,
 };
+
+/**
+ * Whether the business has something to book (the Bookings card, issue 30): at least one service
+ * and one staff member or room. Under the bookings key, so a change on the setup page refreshes it.
+ */
+export function useBookingsSetUp() {
+  return useQuery({
+    queryKey: ['bookings', 'set-up'] as const,
+    queryFn: async ({ signal }) => {
+      const [services, staff] = await Promise.all([
+        requestData<unknown[]>('/api/bookings/services', { signal }),
+        requestData<unknown[]>('/api/bookings/staff', { signal }),
+      ]);
+      return Array.isArray(services) && services.length > 0 && Array.isArray(staff) && staff.length > 0;
+    },
+  });
+}
 
 /** Whether a list still has items the workers are processing. */
 export function hasPending(items: readonly { status: string }[] | undefined): boolean {
