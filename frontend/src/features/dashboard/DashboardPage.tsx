@@ -5,7 +5,8 @@
  * beside the Top phone numbers, the three duration cards ('Nm Ns' or seconds), Recent Activity
  * ('Just now' under an hour, 'Nh ago' under a day, else a date) and the agents banner; beyond the
  * spec (issue 16) the period's median response time of real-time calls beside them. First load:
- * 'Loading dashboard...'; failure: 'Error Loading Dashboard' with Try Again (refetch). Figures come
+ * 'Loading dashboard...'; failure: 'Error Loading Dashboard' with Try Again (refetch). Issue 30: the
+ * bookings made by the agent in the period (AgentBookingsCard) below the summary cards. Figures come
  * from GET /api/dashboard; days follow the profile's time zone.
  */
 import { lazy, Suspense, useState, type ReactNode } from 'react';
@@ -50,6 +51,7 @@ import { activityDate, activityTime, formatAverage, formatCallDuration } from '.
 import { useDashboard } from './queries';
 import { GettingStarted, ShowGettingStarted } from './getting-started/GettingStarted';
 import { WhatsAppSection } from './WhatsAppSection';
+import { AgentBookingsCard } from './AgentBookingsCard';
 import { formatNumber } from '../../shared/intl';
 import { formatLatency } from '../../shared/latency';
 
@@ -285,6 +287,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
         <StatCard id="completedCalls" label={t('dashboard.cards.completedCalls')} value={count(overview.completedCalls)} icon={<TaskAltOutlined />} color="success" />
         <StatCard id="totalContacts" label={t('dashboard.cards.totalContacts')} value={count(data.contactAnalytics.overview.totalContacts)} icon={<ContactsOutlined />} color="secondary" />
       </Box>
+      <AgentBookingsCard data={data} />
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 2fr) minmax(0, 1fr)' } }}>
         <ChartSection data={data} />
         <TopNumbers data={data} now={now} />

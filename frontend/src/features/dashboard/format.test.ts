@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { activityDate, activityTime, dayLabel, formatAverage, formatCallDuration, MAX_X_TICKS, showTick, tickStep, whatsappFigures, yAxisMax } from './format';
+import {
+  activityDate,
+  activityTime,
+  agentBookingFigures,
+  dayLabel,
+  formatAverage,
+  formatBookingValue,
+  formatCallDuration,
+  MAX_X_TICKS,
+  showTick,
+  tickStep,
+  whatsappFigures,
+  yAxisMax,
+} from './format';
 
 describe('formatCallDuration (SPEC §9: "Nm Ns" or seconds only)', () => {
   it('shows seconds only under a minute', () => {
@@ -141,5 +154,40 @@ describe('whatsappFigures (issue 19: the API returned them, the page showed none
     expect(whatsappFigures(data()).empty).toBe(true);
     expect(whatsappFigures(data()).hasDailyMessages).toBe(false);
     expect(whatsappFigures(data({ active: 2 })).empty).toBe(false);
+  });
+});
+
+describe('formatBookingValue (issue 30: the value of the bookings the agent made)', () => {
+  // Intl separates the amount from "€" with a no-break space.
+  const plain = (text: string) => text.replace(/\u00a0|\u202f/g, ' ');
+
+  it('writes euros as Spain does, grouped from the thousands', () => {
+    expect(plain(formatBookingValue(123_450, 'eur', 'es'))).toBe('1.234,50 €');
+    expect(plain(formatBookingValue(4550, 'EUR', 'es'))).toBe('45,50 €');
+    expect(plain(formatBookingValue(1_000_000, 'eur', 'es'))).toBe('10.000 €');
+    expect(plain(formatBookingValue(0, 'eur', 'es'))).toBe('0 €');
+  });
+
+  it('in English, and in dollars', () => {
+    expect(formatBookingValue(123_450, 'eur', 'en')).toBe('€1,234.50');
+    expect(formatBookingValue(7000, 'usd', 'en')).toBe('$70');
+  });
+
+  it('never throws on an unknown currency or a bad amount', () => {
+    expect(formatBookingValue(150, 'not-a-currency', 'en')).toBe('1.50 NOT-A-CURRENCY');
+    expect(plain(formatBookingValue(Number.NaN, 'eur', 'es'))).toBe('0 €');
+  });
+});
+
+describe('agentBookingFigures', () => {
+  const channels = [
+    { channel: 'whatsapp' as const, count: 0, cancelled: 0, valueCents: 0 },
+    { channel: 'voice' as const, count: 0, cancelled: 0, valueCents: 0 },
+    { channel: 'chat' as const, count: 0, cancelled: 0, valueCents: 0 },
+  ];
+  it('is empty with nothing made or cancelled, and shows a value only when there is one', () => {
+    expect(agentBookingFigures({ count: 0, cancelled: 0, valueCents: 0, currency: 'EUR', byChannel: channels })).toMatchObject({ empty: true, hasValue: false });
+    expect(agentBookingFigures({ count: 0, cancelled: 1, valueCents: 0, currency: 'EUR', byChannel: channels })).toMatchObject({ empty: false, hasValue: false });
+    expect(agentBookingFigures({ count: 2, cancelled: 0, valueCents: 4550, currency: 'EUR', byChannel: channels })).toMatchObject({ empty: false, hasValue: true });
   });
 });

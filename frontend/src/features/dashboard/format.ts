@@ -83,3 +83,28 @@ export function whatsappFigures(data: Pick<DashboardData, 'whatsappAnalytics' | 
     empty: messages.totalMessages === 0 && cards.every((c) => c.value === 0) && onBoard === 0,
   };
 }
+
+/**
+ * Issue 30: a booking value (cents) as money in the UI language, grouped from the thousands as an
+ * amount of money is read ('1.234,50 €' in Spanish, whose numbers otherwise group from 10.000;
+ * '€1,234.50'); whole amounts without decimals ('45 €'), like the plans' prices.
+ */
+export function formatBookingValue(cents: number, currency: string, language: string): string {
+  const amount = Number.isFinite(cents) ? Math.round(cents) / 100 : 0;
+  const digits = Number.isInteger(amount) ? 0 : 2;
+  const code = (currency || 'EUR').toUpperCase();
+  try {
+    return formatNumber(language, amount, { style: 'currency', currency: code, minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: 'always' });
+  } catch {
+    return `${formatNumber(language, amount, { minimumFractionDigits: digits, maximumFractionDigits: digits })} ${code}`;
+  }
+}
+
+/** The agent's bookings card (issue 30): nothing made or cancelled in the period = the empty state; a value only when a booked service has a price. */
+export function agentBookingFigures(bookings: DashboardData['agentBookings']) {
+  return {
+    empty: bookings.count === 0 && bookings.cancelled === 0,
+    hasValue: bookings.valueCents > 0,
+    channels: bookings.byChannel,
+  };
+}
