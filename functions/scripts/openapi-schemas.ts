@@ -25,6 +25,20 @@ import {
 import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
 import { INTEGRATION_HEALTH_REASONS } from '../src/contract/integration-health.js';
 import { EMAIL_DELIVERY_STATES, EMAIL_FAILURE_REASONS, type EmailDelivery } from '../src/contract/email-delivery.js';
+import {
+  BOOKING_CHANNELS,
+  BOOKING_STATUSES,
+  STAFF_KINDS,
+  type Booking,
+  type BookingCustomer,
+  type BookingList,
+  type BookingService,
+  type BookingSlot,
+  type BookingStaff,
+  type Closure,
+  type TimeRange,
+  type WeeklyHours,
+} from '../src/contract/bookings.js';
 
 /** Component schemas (output side); the id becomes #/components/schemas/{id}. */
 export const responseRegistry = z.registry<{ id?: string; description?: string }>();
@@ -317,6 +331,125 @@ export const createdApiKeySchema = component(
 );
 
 // ---------------------------------------------------------------------------------------------
+// Bookings (issue 30)
+
+export const timeRangeSchema = component(
+  'TimeRange',
+  'Opening hours of one range, local wall-clock time of the business ("09:00"–"14:00"; 24:00 as an end is midnight).',
+  z.object({ start: z.string(), end: z.string() }),
+);
+
+export const weeklyHoursSchema = component(
+  'WeeklyHours',
+  'Opening ranges per weekday (an empty list: closed that day).',
+  z.object({
+    mon: z.array(timeRangeSchema),
+    tue: z.array(timeRangeSchema),
+    wed: z.array(timeRangeSchema),
+    thu: z.array(timeRangeSchema),
+    fri: z.array(timeRangeSchema),
+    sat: z.array(timeRangeSchema),
+    sun: z.array(timeRangeSchema),
+  }),
+);
+
+export const closureSchema = component(
+  'Closure',
+  'Closed days (holidays, leave): local dates of the business, both included.',
+  z.object({ _id: z.string(), from: described('YYYY-MM-DD.', z.string()), to: described('YYYY-MM-DD (on or after from).', z.string()), reason: z.string() }),
+);
+
+export const bookingServiceSchema = component(
+  'BookingService',
+  'What a customer books (a consultation, a haircut…): its length, price and who can do it. `_id` is the `serviceId` of availability and bookings.',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    durationMinutes: described('Length of a booking, a multiple of 5.', z.number()),
+    bufferAfterMinutes: described('Time kept free after each booking (cleaning, notes); not part of the booking.', z.number()),
+    priceCents: described("Cents of the account's currency; null when no price is shown.", z.nullable(z.number())),
+    staffIds: described('The staff members or rooms that can do it.', z.array(z.string())),
+    bookableByAgent: described('false: only the business books it (the agent does not offer it).', z.boolean()),
+    createdAt: isoTime('ISO 8601.'),
+    updatedAt: isoTime('ISO 8601.'),
+  }),
+);
+
+export const bookingStaffSchema = component(
+  'BookingStaff',
+  'A staff member or a room with its weekly hours and closures. `_id` is the `staffId` of availability and bookings.',
+  z.object({
+    _id: z.string(),
+    name: z.string(),
+    kind: z.enum(STAFF_KINDS),
+    weeklyHours: weeklyHoursSchema,
+    closures: z.array(closureSchema),
+    googleCalendarIds: described('Google calendars whose busy times block this staff member.', z.array(z.string())),
+    createdAt: isoTime('ISO 8601.'),
+    updatedAt: isoTime('ISO 8601.'),
+  }),
+);
+
+export const bookingSlotSchema = component(
+  'BookingSlot',
+  'A free time: send its `start` (and `staffId`) to POST /api/bookings to book it.',
+  z.object({
+    start: isoTime('UTC instant (ISO 8601, Z).'),
+    end: isoTime('UTC instant; the service buffer is not included.'),
+    staffId: z.string(),
+    staffName: z.string(),
+    label: described("The slot in words, in the account's language and time zone.", z.string()),
+  }),
+);
+
+export const bookingCustomerSchema = component(
+  'BookingCustomer',
+  'Who the booking is for, linked to the contact directory by phone number.',
+  z.object({
+    name: z.string(),
+    phone: described("E.164; a number sent without a prefix gets the account's country.", z.string()),
+    contactId: described('The contact (found by phone, created when new); null when none.', z.nullable(z.string())),
+  }),
+);
+
+export const bookingSchema = component(
+  'Booking',
+  'An appointment.',
+  z.object({
+    _id: z.string(),
+    serviceId: z.string(),
+    serviceName: described('As when booked.', z.string()),
+    staffId: z.string(),
+    staffName: described('As when booked.', z.string()),
+    start: isoTime('UTC instant (ISO 8601, Z).'),
+    end: isoTime('UTC instant; the service buffer is not included.'),
+    timeZone: described('The business’s IANA time zone (e.g. Europe/Madrid): the local time is start in this zone.', z.string()),
+    status: z.enum(BOOKING_STATUSES),
+    customer: bookingCustomerSchema,
+    channel: described('Where it was booked.', z.enum(BOOKING_CHANNELS)),
+    conversationId: described('The WhatsApp conversation it came from, or null.', z.nullable(z.string())),
+    callId: described('The call it came from, or null.', z.nullable(z.string())),
+    agentId: z.nullable(z.string()),
+    bookedBy: described("'api' for bookings made with an API key.", z.enum(['agent', 'owner', 'api'])),
+    notes: z.string(),
+    priceCents: z.nullable(z.number()),
+    currency: z.string(),
+    createdAt: isoTime('ISO 8601.'),
+    updatedAt: isoTime('ISO 8601.'),
+    cancelledAt: z.nullable(isoTime('ISO 8601; null unless cancelled.')),
+  }),
+);
+
+export const bookingListSchema = component(
+  'BookingList',
+  'A page of bookings, soonest first.',
+  z.object({
+    bookings: z.array(bookingSchema),
+    nextCursor: described('Send it as `cursor` for the next page; null on the last page.', z.nullable(z.string())),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
 // Errors
 
 export const errorSchema = component(
@@ -374,4 +507,13 @@ export type SchemaChecks = [
   Check<Same<z.infer<typeof voiceConversationListSchema>, VoiceConversationList>>,
   Check<Same<z.infer<typeof apiKeyViewSchema>, ApiKeyView>>,
   Check<Same<z.infer<typeof createdApiKeySchema>, CreatedApiKey>>,
+  Check<Same<z.infer<typeof timeRangeSchema>, TimeRange>>,
+  Check<Same<z.infer<typeof weeklyHoursSchema>, WeeklyHours>>,
+  Check<Same<z.infer<typeof closureSchema>, Closure>>,
+  Check<Same<z.infer<typeof bookingServiceSchema>, BookingService>>,
+  Check<Same<z.infer<typeof bookingStaffSchema>, BookingStaff>>,
+  Check<Same<z.infer<typeof bookingSlotSchema>, BookingSlot>>,
+  Check<Same<z.infer<typeof bookingCustomerSchema>, BookingCustomer>>,
+  Check<Same<z.infer<typeof bookingSchema>, Booking>>,
+  Check<Same<z.infer<typeof bookingListSchema>, BookingList>>,
 ];

@@ -15,6 +15,16 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
 import { chatRequest } from '../src/contract/agents.js';
+import {
+  BOOKING_DEFAULTS,
+  BOOKING_LIMITS,
+  BOOKING_STATUSES,
+  availabilityQuery,
+  bookingCreateRequest,
+  bookingListQuery,
+  bookingMessages,
+  bookingUpdateRequest,
+} from '../src/contract/bookings.js';
 import { API_KEY_LIMITS, API_KEY_PREFIX, apiKeyMessages, createApiKeyRequest } from '../src/contract/api-keys.js';
 import { CONTACT_PAGE_SIZES, CONTACT_SOURCES, DEFAULT_CONTACT_PAGE_SIZE, createContactRequest, listContactsQuery } from '../src/contract/contacts.js';
 import { VOICE_LIMITS, listCallsQuery } from '../src/contract/voice.js';
@@ -23,6 +33,11 @@ import { billingServerMessages } from '../src/domain/billing/messages.js';
 import { routes, type RouteDef } from '../src/routes.js';
 import {
   apiKeyViewSchema,
+  bookingListSchema,
+  bookingSchema,
+  bookingServiceSchema,
+  bookingSlotSchema,
+  bookingStaffSchema,
   chatReplySchema,
   contactListResponseSchema,
   contactSchema,
@@ -52,6 +67,16 @@ requestRegistry.add(chatRequest, {
 });
 requestRegistry.add(createApiKeyRequest, { id: 'CreateApiKeyRequest', description: 'A name to recognise the key by.' });
 requestRegistry.add(humanReplyRequest, { id: 'ConversationReplyRequest', description: 'The text sent to the customer (trimmed, 1 to 4096 characters).' });
+requestRegistry.add(bookingCreateRequest, {
+  id: 'CreateBookingRequest',
+  description:
+    "A new booking. `start`: the business's local time (\"2026-12-01T10:30\") or an instant with its offset (\"2026-12-01T09:30:00Z\"), on a 5-minute step. Without `staffId` the first free staff member who does the service is booked. The customer's phone links the booking to the contact directory (a new number creates a contact; without a prefix it gets the account's country).",
+});
+requestRegistry.add(bookingUpdateRequest, {
+  id: 'UpdateBookingRequest',
+  description:
+    'A change of a confirmed booking: a move (`start` and/or `staffId`, under the same rules as a new booking), a status (completed, no_show; cancelled is POST …/cancel), notes. At least one field.',
+});
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
@@ -184,6 +209,14 @@ type PublicRouteKey =
   | 'GET /api/voice-conversations'
   | 'GET /api/voice-conversations/{id}'
   | 'POST /api/conversations/{id}/messages'
+  | 'GET /api/bookings/services'
+  | 'GET /api/bookings/staff'
+  | 'GET /api/bookings/availability'
+  | 'GET /api/bookings'
+  | 'POST /api/bookings'
+  | 'GET /api/bookings/{id}'
+  | 'PATCH /api/bookings/{id}'
+  | 'POST /api/bookings/{id}/cancel'
   | 'GET /api/api-keys'
   | 'POST /api/api-keys'
   | 'PUT /api/api-keys/{id}/regenerate'
@@ -203,6 +236,87 @@ const chatErrors = {
   '502': { description: 'The AI model could not be reached.', content: jsonContent(ref('Error')) },
   '504': { description: 'The AI model took too long (a reply is bounded by about 25 seconds).', content: jsonContent(ref('Error')) },
 };
+
+// Bookings (issue 30). Examples: a Spanish clinic (Europe/Madrid).
+
+const exampleBooking = {
+  _id: '01JF3Q8Z6X0M4R7T2K9B5N1C8D',
+  serviceId: '01JF3PZ1AB2CD3EF4GH5JK6MN7',
+  serviceName: 'Limpieza dental',
+  staffId: '01JF3PX9QR8ST7UV6WX5YZ4AB3',
+  staffName: 'Dra. García',
+  start: '2026-12-01T09:30:00.000Z',
+  end: '2026-12-01T10:00:00.000Z',
+  timeZone: 'Europe/Madrid',
+  status: 'confirmed',
+  customer: { name: 'Lucía Fernández', phone: '+34612345678', contactId: '01JF3Q8Z6X0M4R7T2K9B5N1C8E' },
+  channel: 'api',
+  conversationId: null,
+  callId: null,
+  agentId: null,
+  bookedBy: 'api',
+  notes: 'Primera visita',
+  priceCents: 4500,
+  currency: 'EUR',
+  createdAt: '2026-11-28T12:00:00.000Z',
+  updatedAt: '2026-11-28T12:00:00.000Z',
+  cancelledAt: null,
+};
+
+const exampleSlot = {
+  start: '2026-12-01T09:30:00.000Z',
+  end: '2026-12-01T10:00:00.000Z',
+  staffId: '01JF3PX9QR8ST7UV6WX5YZ4AB3',
+  staffName: 'Dra. García',
+  label: 'martes 1 de diciembre a las 10:30',
+};
+
+const exampleService = {
+  _id: '01JF3PZ1AB2CD3EF4GH5JK6MN7',
+  name: 'Limpieza dental',
+  durationMinutes: 30,
+  bufferAfterMinutes: 10,
+  priceCents: 4500,
+  staffIds: ['01JF3PX9QR8ST7UV6WX5YZ4AB3'],
+  bookableByAgent: true,
+  createdAt: '2026-11-20T08:00:00.000Z',
+  updatedAt: '2026-11-20T08:00:00.000Z',
+};
+
+const morningAndAfternoon = [
+  { start: '09:00', end: '14:00' },
+  { start: '16:00', end: '20:00' },
+];
+const exampleStaff = {
+  _id: '01JF3PX9QR8ST7UV6WX5YZ4AB3',
+  name: 'Dra. García',
+  kind: 'person',
+  weeklyHours: { mon: morningAndAfternoon, tue: morningAndAfternoon, wed: morningAndAfternoon, thu: morningAndAfternoon, fri: [{ start: '09:00', end: '15:00' }], sat: [], sun: [] },
+  closures: [{ _id: '01JF3PY0CL05UR3S0000000001', from: '2026-12-24', to: '2026-12-26', reason: 'Navidad' }],
+  googleCalendarIds: [],
+  createdAt: '2026-11-20T08:00:00.000Z',
+  updatedAt: '2026-11-20T08:00:00.000Z',
+};
+
+const bookingData = (description: string, message?: string): Json => ({
+  description,
+  content: { 'application/json': { schema: envelope(ref(idOf(responseRegistry, bookingSchema)), message), example: { success: true, ...(message ? { message } : {}), data: exampleBooking } } },
+});
+
+const bookingRules = [
+  bookingMessages.inPast,
+  bookingMessages.tooSoon('N'),
+  bookingMessages.tooFarAhead('N'),
+  bookingMessages.outsideHours,
+  bookingMessages.closed,
+  bookingMessages.staffCannotDoService,
+  bookingMessages.notBookableByAgent,
+  bookingMessages.busyInCalendar,
+]
+  .map((m) => `"${m}"`)
+  .join(', ');
+
+const bookingIdParameter = idParameter('The booking id (`_id`).');
 
 const chatBody = { required: true, content: jsonContent(ref(idOf(requestRegistry, chatRequest))) };
 
@@ -338,6 +452,147 @@ const operations: Record<PublicRouteKey, Json> = {
       '404': use('NotFound'),
     },
   },
+  'GET /api/bookings/services': {
+    operationId: 'listBookingServices',
+    tags: ['Bookings'],
+    summary: 'List services',
+    description: 'The services of the account by name: their `_id` is the `serviceId` that availability and bookings take.',
+    responses: {
+      '200': {
+        description: 'The services.',
+        content: { 'application/json': { schema: envelope({ type: 'array', items: ref(idOf(responseRegistry, bookingServiceSchema)) }), example: { success: true, data: [exampleService] } } },
+      },
+      ...publicErrors,
+    },
+  },
+  'GET /api/bookings/staff': {
+    operationId: 'listBookingStaff',
+    tags: ['Bookings'],
+    summary: 'List staff and rooms',
+    description: 'The staff members and rooms of the account by name, with their weekly hours (local times of the business) and closures: their `_id` is the `staffId` that availability and bookings take.',
+    responses: {
+      '200': {
+        description: 'The staff members and rooms.',
+        content: { 'application/json': { schema: envelope({ type: 'array', items: ref(idOf(responseRegistry, bookingStaffSchema)) }), example: { success: true, data: [exampleStaff] } } },
+      },
+      ...publicErrors,
+    },
+  },
+  'GET /api/bookings/availability': {
+    operationId: 'findSlots',
+    tags: ['Bookings'],
+    summary: 'Find free slots',
+    description: `The nearest free times for a service between two local dates of the business, soonest first: inside the staff's weekly hours, outside closures and other bookings (with the service's buffer), after the minimum notice and within how far ahead bookings are taken, on the slot step of the booking settings. At most ${BOOKING_LIMITS.availabilityDays} days per request.`,
+    parameters: queryParameters(availabilityQuery, {
+      serviceId: { description: 'The service (`_id` of GET /api/bookings/services).' },
+      from: { description: 'First local date (YYYY-MM-DD), included.', schema: { format: 'date', examples: ['2026-12-01'] } },
+      to: { description: `Last local date (YYYY-MM-DD), included; at most ${BOOKING_LIMITS.availabilityDays} days after from.`, schema: { format: 'date', examples: ['2026-12-15'] } },
+      staffId: { description: 'Only this staff member or room; absent: everyone who does the service.' },
+      limit: { description: `Slots to answer, 1 to ${BOOKING_LIMITS.slots}.`, schema: { default: String(BOOKING_DEFAULTS.slots) } },
+    }),
+    responses: {
+      '200': {
+        description: 'The free slots (an empty list: none in those days).',
+        content: { 'application/json': { schema: envelope({ type: 'array', items: ref(idOf(responseRegistry, bookingSlotSchema)) }), example: { success: true, data: [exampleSlot] } } },
+      },
+      '400': {
+        description: `Invalid query: "${bookingMessages.rangeInvalid}", "${bookingMessages.rangeTooLong(BOOKING_LIMITS.availabilityDays)}", "${bookingMessages.noStaffForService}", "${bookingMessages.staffCannotDoService}"…`,
+        content: jsonContent(ref('Error')),
+      },
+      ...publicErrors,
+      '404': { description: `"${bookingMessages.serviceNotFound}" or "${bookingMessages.staffNotFound}".`, content: jsonContent(ref('Error')) },
+    },
+  },
+  'GET /api/bookings': {
+    operationId: 'listBookings',
+    tags: ['Bookings'],
+    summary: 'List bookings',
+    description: `The bookings starting between two local dates of the business, soonest first, ${BOOKING_LIMITS.pageSize} at most per page (then \`nextCursor\`). At most ${BOOKING_LIMITS.listDays} days per request.`,
+    parameters: queryParameters(bookingListQuery, {
+      from: { description: 'First local date (YYYY-MM-DD), included.', schema: { format: 'date', examples: ['2026-12-01'] } },
+      to: { description: `Last local date (YYYY-MM-DD), included; at most ${BOOKING_LIMITS.listDays} days after from.`, schema: { format: 'date', examples: ['2026-12-31'] } },
+      staffId: { description: 'Only this staff member or room.' },
+      status: { description: `Only bookings with this status: ${BOOKING_STATUSES.join(', ')}.` },
+      cursor: { description: '`nextCursor` of the previous page.' },
+      limit: { description: `Page size, 1 to ${BOOKING_LIMITS.pageSize}.`, schema: { default: String(BOOKING_LIMITS.pageSize) } },
+    }),
+    responses: {
+      '200': {
+        description: 'A page of bookings.',
+        content: { 'application/json': { schema: envelope(ref(idOf(responseRegistry, bookingListSchema))), example: { success: true, data: { bookings: [exampleBooking], nextCursor: null } } } },
+      },
+      '400': use('BadRequest'),
+      ...publicErrors,
+    },
+  },
+  'POST /api/bookings': {
+    operationId: 'createBooking',
+    tags: ['Bookings'],
+    summary: 'Book a slot',
+    description:
+      "Books the time if it is free when written: two bookings of one staff member never overlap (the database refuses the second, whoever makes it: the owner, the agent or the API). With an API key the booking settings' minimum notice and how far ahead apply (the owner in the app may book any future time), and so do the busy times of a connected Google Calendar. A booking made with an API key has `bookedBy` and `channel` 'api'.",
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: ref(idOf(requestRegistry, bookingCreateRequest)),
+          example: { serviceId: exampleService._id, staffId: exampleStaff._id, start: '2026-12-01T10:30', customer: { name: 'Lucía Fernández', phone: '612 345 678' }, notes: 'Primera visita' },
+        },
+      },
+    },
+    responses: {
+      '201': bookingData('Booked.', bookingMessages.created),
+      '400': { description: `Invalid input, or a time the rules refuse: ${bookingRules}.`, content: jsonContent(ref('Error')) },
+      ...publicErrors,
+      '404': { description: `"${bookingMessages.serviceNotFound}" or "${bookingMessages.staffNotFound}".`, content: jsonContent(ref('Error')) },
+      '409': { description: `The time was taken meanwhile ("${bookingMessages.slotTaken}"): ask for availability again.`, content: jsonContent(ref('Error')) },
+    },
+  },
+  'GET /api/bookings/{id}': {
+    operationId: 'getBooking',
+    tags: ['Bookings'],
+    summary: 'Get a booking',
+    parameters: [bookingIdParameter],
+    responses: { '200': bookingData('The booking.'), ...publicErrors, '404': use('NotFound') },
+  },
+  'PATCH /api/bookings/{id}': {
+    operationId: 'updateBooking',
+    tags: ['Bookings'],
+    summary: 'Move or change a booking',
+    description: 'A move keeps the no-overlap rule and the booking rules of a new booking. Only confirmed, upcoming bookings can be moved or change status; notes can always be changed.',
+    parameters: [bookingIdParameter],
+    requestBody: {
+      required: true,
+      content: { 'application/json': { schema: ref(idOf(requestRegistry, bookingUpdateRequest)), example: { start: '2026-12-02T17:00', notes: 'Cambiada a la tarde' } } },
+    },
+    responses: {
+      '200': bookingData('Changed.', bookingMessages.updated),
+      '400': {
+        description: `Invalid input, a time the rules refuse (${bookingRules}), or a move or status change of a cancelled or past booking ("${bookingMessages.notActive}").`,
+        content: jsonContent(ref('Error')),
+      },
+      ...publicErrors,
+      '404': use('NotFound'),
+      '409': {
+        description: `The new time is taken ("${bookingMessages.slotTaken}"), or the booking was changed at the same time ("${bookingMessages.changedMeanwhile}").`,
+        content: jsonContent(ref('Error')),
+      },
+    },
+  },
+  'POST /api/bookings/{id}/cancel': {
+    operationId: 'cancelBooking',
+    tags: ['Bookings'],
+    summary: 'Cancel a booking',
+    description: 'The time is free again at once. The booking stays, with status cancelled.',
+    parameters: [bookingIdParameter],
+    responses: {
+      '200': bookingData('Cancelled.', bookingMessages.cancelled),
+      '400': { description: `Already cancelled, or past ("${bookingMessages.notActive}").`, content: jsonContent(ref('Error')) },
+      ...publicErrors,
+      '404': use('NotFound'),
+      '409': { description: `Changed at the same time ("${bookingMessages.changedMeanwhile}"): read it again.`, content: jsonContent(ref('Error')) },
+    },
+  },
   'GET /api/api-keys': {
     operationId: 'listApiKeys',
     tags: ['API keys'],
@@ -425,7 +680,7 @@ export function buildOpenApi(): Json {
       title: 'AgentDesk public API',
       version: '1.0.0',
       description: [
-        'Chat with your agents, manage contacts and read call logs from your own code.',
+        'Chat with your agents, manage contacts, read call logs and book appointments from your own code.',
         '',
         `Authenticate with an API key (Settings → API keys in the app): \`Authorization: Bearer ${API_KEY_PREFIX}…\` or \`x-api-key: ${API_KEY_PREFIX}…\`. ` +
           'The app’s sign-in token works on the same routes. An API key on any other route answers 403.',
@@ -444,6 +699,7 @@ export function buildOpenApi(): Json {
       { name: 'Contacts', description: 'The contact directory.' },
       { name: 'Voice conversations', description: 'Call logs of the voice agent.' },
       { name: 'WhatsApp conversations', description: 'Reply to customers as a person (it pauses the AI on the conversation).' },
+      { name: 'Bookings', description: "Appointments in the calendar AgentDesk keeps: free slots, book, move, cancel (times in UTC, the business's hours in its time zone)." },
       { name: 'API keys', description: 'Manage keys (signed-in users in the app; not reachable with an API key).' },
     ],
     paths,

@@ -232,7 +232,8 @@ export const routeGroups = {
     entry: 'src/handlers/bookings.ts',
     description: 'Bookings (issue 30): booking settings, services, staff or rooms with their hours and closures, free slots, bookings (the owner, and the public API with a key)',
     // secrets:decrypt + google-calendar: the free slots leave out the busy times of the owner's Google Calendar (its refresh token is sealed).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'google-calendar'],
+    // queue:booking-events: each booking, move and cancel is reported to its listeners (confirmations, reminders…).
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'google-calendar', 'queue:booking-events'],
   },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { apiKeyMessages } from '../../../src/contract/api-keys.js';
+import { bookingCreateRequest, bookingMessages, bookingUpdateRequest } from '../../../src/contract/bookings.js';
 import { routes } from '../../../src/routes.js';
 import { OPENAPI_FILE, buildOpenApi, renderOpenApi } from '../../../scripts/openapi.js';
 
@@ -81,6 +82,24 @@ describe('docs/openapi.json', () => {
 
     expect(Object.keys(schemas.ApiKey.properties)).not.toContain('key');
     expect(schemas.CreatedApiKey.required).toEqual(['apiKey', 'key']);
+  });
+
+  it('describes the bookings of the public API (issue 30): examples the contract accepts, the slot-taken 409', () => {
+    const doc = committed();
+    const create = operation(doc, 'POST', '/api/bookings')!;
+    const update = operation(doc, 'PATCH', '/api/bookings/{id}')!;
+
+    expect(bookingCreateRequest.safeParse(create.requestBody.content['application/json'].example).success).toBe(true);
+    expect(bookingUpdateRequest.safeParse(update.requestBody.content['application/json'].example).success).toBe(true);
+    expect(create.responses['409'].description).toContain(bookingMessages.slotTaken);
+    expect(doc.components.schemas.CreateBookingRequest.required).toEqual(['serviceId', 'start', 'customer']);
+    expect(doc.components.schemas.CreateBookingRequest.additionalProperties).toBe(false);
+    expect(doc.components.schemas.Booking.required).toEqual(expect.arrayContaining(['start', 'end', 'timeZone', 'status', 'customer']));
+    const availability = operation(doc, 'GET', '/api/bookings/availability')!;
+    expect(availability.parameters.map((p: Json) => p.name)).toEqual(['serviceId', 'from', 'to', 'staffId', 'limit']);
+    // The setup stays the owner's: not reachable with a key, so not in the document.
+    expect(doc.paths['/api/bookings/settings']).toBeUndefined();
+    expect(operation(doc, 'POST', '/api/bookings/services')).toBeUndefined();
   });
 
   it('has no dangling $ref', () => {
