@@ -1,6 +1,6 @@
 /**
  * The getting-started checklist in the Spanish UI (issue 19): a new owner sees "Primeros pasos"
- * with the five steps to do, follows the first step's link to Integrations, connects ChatGPT in
+ * with the six steps to do, follows the first step's link to Integrations, connects ChatGPT in
  * its dialog, comes back to the dashboard and sees that step ticked (from the server's real
  * state, not from the click); "Ocultar" hides the checklist (also after a reload) and "Mostrar
  * primeros pasos" in the dashboard's header brings it back. axe-core (the shared ./axe.ts) finds no
@@ -25,12 +25,13 @@ describe('getting-started checklist (Spanish UI)', () => {
     await page.goto(`${appUrl}/`);
     const checklist = page.getByTestId('getting-started');
     await eventually(() => checklist.getByRole('heading', { name: 'Primeros pasos' }).count()).toBe(1);
-    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('0 de 5 completados');
-    for (const step of ['chatgpt', 'agent', 'knowledge', 'channel', 'test']) {
+    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('0 de 6 completados');
+    for (const step of ['chatgpt', 'agent', 'knowledge', 'channel', 'test', 'bookings']) {
       expect(await page.getByTestId(`getting-started-${step}`).getAttribute('data-done')).toBe('false');
     }
     expect(await checklist.getByText('1. Conecta ChatGPT').count()).toBe(1);
     expect(await checklist.getByText('5. Prueba tu agente').count()).toBe(1);
+    expect(await checklist.getByText('6. Configura tus citas').count()).toBe(1);
     expect(await seriousViolations(page, CHECKLIST)).toEqual([]);
 
     // The first step's link: Integrations, where ChatGPT is connected in its dialog.
@@ -51,7 +52,7 @@ describe('getting-started checklist (Spanish UI)', () => {
     expect(await page.getByTestId('getting-started-chatgpt').getByText('Hecho').count()).toBe(1);
     expect(await page.getByTestId('getting-started-chatgpt').getByRole('link').count()).toBe(0);
     expect(await page.getByTestId('getting-started-agent').getAttribute('data-done')).toBe('false');
-    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 5 completados');
+    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 6 completados');
     expect(await seriousViolations(page, CHECKLIST)).toEqual([]);
 
     // Ocultar: gone now and after a reload (stored on the server).
@@ -68,7 +69,7 @@ describe('getting-started checklist (Spanish UI)', () => {
     await eventually(() => checklist.getByRole('heading', { name: 'Primeros pasos' }).count()).toBe(1);
     // Keyboard focus lands on the checklist (the button it was on is gone).
     await eventually(() => page.evaluate(() => document.activeElement?.id)).toBe('getting-started-title');
-    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 5 completados');
+    expect(await page.getByTestId('getting-started-progress').textContent()).toBe('1 de 6 completados');
     expect(await page.getByRole('button', { name: 'Mostrar primeros pasos' }).count()).toBe(0);
     expect((await callApi<{ hidden: boolean }>(page, 'GET', '/api/dashboard/getting-started')).hidden).toBe(false);
   });

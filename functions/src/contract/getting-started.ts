@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import './zod-locale.js';
 
 /** In the order a new owner does them; the UI links each one to its screen. */
-export const GETTING_STARTED_STEPS = ['chatgpt', 'agent', 'knowledge', 'channel', 'test'] as const;
+export const GETTING_STARTED_STEPS = ['chatgpt', 'agent', 'knowledge', 'channel', 'test', 'bookings'] as const;
 export type GettingStartedStepId = (typeof GETTING_STARTED_STEPS)[number];
 
 /**
@@ -17,6 +17,7 @@ export type GettingStartedStepId = (typeof GETTING_STARTED_STEPS)[number];
  * - channel: an active WhatsApp Business or Twilio Voice integration.
  * - test: an agent answered in the Test Agent chat (or through the chat API), or a WhatsApp
  *   conversation or a voice call exists.
+ * - bookings (issue 30): at least one staff member or room and one service (the agent can book).
  */
 export interface GettingStartedStep {
   id: GettingStartedStepId;

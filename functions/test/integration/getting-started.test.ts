@@ -2,7 +2,7 @@
  * GET/PUT /api/dashboard/getting-started (issue 19) through the local gateway: each step turns
  * true from what the owner really did through the API (ChatGPT connected, an agent, a knowledge
  * entry or a scraped page, WhatsApp or Twilio connected, an answered Test Agent turn or a WhatsApp
- * conversation), and another account's data never counts.
+ * conversation, a staff member and a service for bookings), and another account's data never counts.
  */
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
@@ -39,6 +39,7 @@ describe('GET /api/dashboard/getting-started', () => {
         { id: 'knowledge', done: false },
         { id: 'channel', done: false },
         { id: 'test', done: false },
+        { id: 'bookings', done: false },
       ],
       allDone: false,
       hidden: false,
@@ -46,7 +47,7 @@ describe('GET /api/dashboard/getting-started', () => {
     });
   });
 
-  it('ticks each step as the owner does it: ChatGPT, an agent, a knowledge entry, WhatsApp, a test chat', async () => {
+  it('ticks each step as the owner does it: ChatGPT, an agent, a knowledge entry, WhatsApp, a test chat, bookings', async () => {
     const user = await agentsUser();
 
     await connectChatGpt(user);
@@ -67,7 +68,22 @@ describe('GET /api/dashboard/getting-started', () => {
     expect(reply.status).toBe(200);
     const done = await checklist(user);
     expect(doneSteps(done)).toEqual(['chatgpt', 'agent', 'knowledge', 'channel', 'test']);
-    expect(done.allDone).toBe(true);
+    expect(done.allDone).toBe(false);
+
+    // Bookings: a staff member alone is not enough; with a service they do, the step is done.
+    const week = { mon: [{ start: '09:00', end: '14:00' }, { start: '16:00', end: '20:00' }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+    const staff = await call<{ _id: string }>(user, 'POST', '/api/bookings/staff', { name: 'Dra. García', weeklyHours: week });
+    expect(staff.status).toBe(201);
+    expect(doneSteps(await checklist(user))).not.toContain('bookings');
+    const service = await call<{ _id: string }>(user, 'POST', '/api/bookings/services', { name: 'Limpieza dental', durationMinutes: 30, priceCents: 4500, staffIds: [staff.body.data!._id] });
+    expect(service.status).toBe(201);
+    const all = await checklist(user);
+    expect(doneSteps(all)).toEqual(['chatgpt', 'agent', 'knowledge', 'channel', 'test', 'bookings']);
+    expect(all.allDone).toBe(true);
+
+    // Derived from the data, not from a click: the only service deleted, the step is to do again.
+    expect((await call(user, 'DELETE', `/api/bookings/services/${service.body.data!._id}`)).status).toBe(200);
+    expect(doneSteps(await checklist(user))).not.toContain('bookings');
   });
 
   it('a web page counts as knowledge once it is scraped, not while pending or when it failed', async () => {
@@ -122,6 +138,9 @@ describe('GET /api/dashboard/getting-started', () => {
     await addEntry(stranger, strangers._id);
     await connectWhatsApp(stranger.token);
     await call(stranger, 'POST', `/api/agents/${strangers._id}/chat`, { message: 'Hola', messages: [] });
+    const week = { mon: [{ start: '09:00', end: '14:00' }], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
+    const staff = await call<{ _id: string }>(stranger, 'POST', '/api/bookings/staff', { name: 'Sillón 2', weeklyHours: week });
+    await call(stranger, 'POST', '/api/bookings/services', { name: 'Revisión', durationMinutes: 20, staffIds: [staff.body.data!._id] });
     expect((await checklist(stranger)).allDone).toBe(true);
 
     // The owner naming the stranger's agent gets a 404 and marks nothing.

@@ -6,8 +6,9 @@
  * 2. Query the agents range (agents and their children, key order), projected to entity, status,
  *    testedAt, expiresAt; stops at the first page that settles the three agent flags, so a new
  *    account costs one small page and a big one rarely more.
- * 3. BatchGetItem: CONVS#STATS, VCALLS#STATS (counters kept by the conversation and call writes)
- *    and GETTING_STARTED (the hidden preference).
+ * 3. BatchGetItem: CONVS#STATS, VCALLS#STATS (counters kept by the conversation and call writes),
+ *    BKCOUNT#STAFF and BKCOUNT#SERVICES (the bookings' cap counters, issue 30) and GETTING_STARTED
+ *    (the hidden preference).
  *
  * The tested marker is `testedAt` on the agent item, SET once (condition: absent); a container
  * remembers agents it marked so later turns do not write again.
@@ -23,6 +24,9 @@ type Item = Record<string, unknown>;
 const GETTING_STARTED_SK = 'GETTING_STARTED';
 const CONV_STATS_SK = 'CONVS#STATS';
 const CALL_STATS_SK = 'VCALLS#STATS';
+/** The bookings adapter's cap counters (bookings.ts; not imported: that module is not in this bundle). */
+const BOOKING_STAFF_SK = 'BKCOUNT#STAFF';
+const BOOKING_SERVICES_SK = 'BKCOUNT#SERVICES';
 /** The agents adapter's key prefix (agents.ts AGENT_SK_PREFIX; not imported: that module is not in this bundle). */
 const AGENT_PREFIX = 'AGENT#';
 const CHANNELS = new Set(['INTEGRATION#whatsapp-business', 'INTEGRATION#twilio-voice']);
@@ -47,7 +51,7 @@ export class DynamoGettingStartedStore implements GettingStartedStore {
         }),
       ),
       this.agentFacts(pk),
-      batchGetItems(this.db, this.tableName, [CONV_STATS_SK, CALL_STATS_SK, GETTING_STARTED_SK].map((sk) => ({ pk, sk }))),
+      batchGetItems(this.db, this.tableName, [CONV_STATS_SK, CALL_STATS_SK, BOOKING_STAFF_SK, BOOKING_SERVICES_SK, GETTING_STARTED_SK].map((sk) => ({ pk, sk }))),
     ]);
     const active = new Set((integrations.Items ?? []).filter((i) => i.isActive === true).map((i) => String(i.sk)));
     const bySk = new Map(counters.map((it) => [String(it.sk), it]));
@@ -57,6 +61,8 @@ export class DynamoGettingStartedStore implements GettingStartedStore {
       channelConnected: [...active].some((sk) => CHANNELS.has(sk)),
       ...agents,
       conversations: num(conv.active) + num(conv.closed) + num(conv.requires_human) + num(conv.archived) + num(bySk.get(CALL_STATS_SK)?.total),
+      bookingStaff: num(bySk.get(BOOKING_STAFF_SK)?.n),
+      bookingServices: num(bySk.get(BOOKING_SERVICES_SK)?.n),
       hidden: bySk.get(GETTING_STARTED_SK)?.hidden === true,
     };
   }

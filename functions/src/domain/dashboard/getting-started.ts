@@ -16,6 +16,9 @@ export interface GettingStartedFacts {
   agentTested: boolean;
   /** WhatsApp conversations and voice calls ever stored (counters). */
   conversations: number;
+  /** Booking staff (or rooms) and services (their cap counters). */
+  bookingStaff: number;
+  bookingServices: number;
   hidden: boolean;
 }
 
@@ -31,6 +34,7 @@ export function gettingStartedFrom(facts: GettingStartedFacts): GettingStarted {
     knowledge: facts.hasKnowledge,
     channel: facts.channelConnected,
     test: facts.agentTested || facts.conversations > 0,
+    bookings: facts.bookingStaff > 0 && facts.bookingServices > 0,
   };
   const steps = GETTING_STARTED_STEPS.map((id) => ({ id, done: done[id] }));
   return { steps, allDone: steps.every((s) => s.done), hidden: facts.hidden, agentId: facts.firstAgentId };

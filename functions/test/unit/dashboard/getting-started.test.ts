@@ -8,6 +8,8 @@ const none: GettingStartedFacts = {
   hasKnowledge: false,
   agentTested: false,
   conversations: 0,
+  bookingStaff: 0,
+  bookingServices: 0,
   hidden: false,
 };
 const done = (facts: Partial<GettingStartedFacts>) => gettingStartedFrom({ ...none, ...facts }).steps.filter((s) => s.done).map((s) => s.id);
@@ -26,8 +28,14 @@ describe('getting-started steps', () => {
     expect(done({ conversations: 1 })).toEqual(['test']);
   });
 
+  it('counts bookings as set up with a staff member or room and a service, not one of them alone', () => {
+    expect(done({ bookingStaff: 1 })).toEqual([]);
+    expect(done({ bookingServices: 2 })).toEqual([]);
+    expect(done({ bookingStaff: 1, bookingServices: 1 })).toEqual(['bookings']);
+  });
+
   it('is all done only with every step, and passes hidden and the agent to link to through', () => {
-    const all = gettingStartedFrom({ chatgptConnected: true, channelConnected: true, firstAgentId: 'A1', hasKnowledge: true, agentTested: true, conversations: 0, hidden: true });
+    const all = gettingStartedFrom({ chatgptConnected: true, channelConnected: true, firstAgentId: 'A1', hasKnowledge: true, agentTested: true, conversations: 0, bookingStaff: 2, bookingServices: 1, hidden: true });
     expect(all).toMatchObject({ allDone: true, hidden: true, agentId: 'A1' });
     expect(gettingStartedFrom({ ...none, chatgptConnected: true }).allDone).toBe(false);
   });

@@ -13,6 +13,7 @@ describe('getting-started step links', () => {
       '/agents/A1?tab=knowledge',
       '/integrations',
       '/agents/A1?tab=test',
+      '/bookings/setup',
     ]);
   });
 

@@ -13,5 +13,7 @@ export function stepLink(id: GettingStartedStepId, agentId: GettingStarted['agen
       return agentId ? `/agents/${encodeURIComponent(agentId)}?tab=knowledge` : '/agents';
     case 'test':
       return agentId ? `/agents/${encodeURIComponent(agentId)}?tab=test` : '/agents';
+    case 'bookings':
+      return '/bookings/setup';
   }
 }
