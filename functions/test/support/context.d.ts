@@ -68,5 +68,11 @@ declare module 'vitest' {
      */
     pushServiceUrl: string;
     pushServiceCa: string;
+    /**
+     * The fake Google OAuth + Calendar API's origin (issue 30; the handlers' GOOGLE_OAUTH_* and
+     * GOOGLE_CALENDAR_API_URL): control API /_test/accounts, /_test/consent, /_test/busy,
+     * /_test/events, /_test/requests, /_test/faults (see local/fake-google-calendar/server.ts).
+     */
+    googleCalendarUrl: string;
   }
 }

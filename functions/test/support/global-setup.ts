@@ -90,6 +90,8 @@ export default async function setup(project: TestProject) {
   if (!stack.pushServiceUrl || !stack.pushServiceCa) throw new Error('the integration stack must run the fake Web Push service');
   project.provide('pushServiceUrl', stack.pushServiceUrl);
   project.provide('pushServiceCa', stack.pushServiceCa);
+  if (!stack.googleCalendarUrl) throw new Error('the integration stack must run the fake Google Calendar API');
+  project.provide('googleCalendarUrl', stack.googleCalendarUrl);
 
   const running = stack;
   return async () => {
