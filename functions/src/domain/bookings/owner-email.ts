@@ -29,6 +29,7 @@ export interface BookingChangeNotice {
   timeZone: string;
   customerName: string;
   customerPhone: string;
+  /** Where the change was made. */
   channel: BookingChannel;
   at: string;
 }
@@ -67,7 +68,8 @@ export function ownerEmailListener(deps: { bookings: Pick<Bookings, 'settings'>;
         timeZone: b.timeZone,
         customerName: b.customer.name,
         customerPhone: b.customer.phone,
-        channel: b.channel,
+        // Where the agent made this change (a booking made on the calendar may be cancelled on WhatsApp).
+        channel: change.actor.channel,
         at: new Date((deps.now ?? Date.now)()).toISOString(),
       };
       await deps.notices.putOnce(notice);
