@@ -84,6 +84,7 @@ const signedInScreens = (o: Owner): Record<string, string[]> => ({
   '/contacts': ['/contacts'],
   '/contacts/:id': [`/contacts/${o.contactId}`],
   '/bookings': [`/bookings?view=week&date=${o.bookingDay}`, `/bookings?view=day&date=${o.bookingDay}`, '/bookings?view=list'],
+  '/bookings/setup': ['/bookings/setup', '/bookings/setup?tab=staff', '/bookings/setup?tab=closures', '/bookings/setup?tab=rules'],
   '/integrations': ['/integrations'],
   '/api-keys': ['/api-keys'],
   '/agents': ['/agents'],
