@@ -151,7 +151,7 @@ async function setUpOwner(b: Browser): Promise<Owner> {
   const cleaning = await callApi<BookingService>(page, 'POST', '/api/bookings/services', { name: 'Limpieza dental', durationMinutes: 30, staffIds: dentists.map((d) => d._id) });
   const { timeZone } = await callApi<BookingSettings>(page, 'GET', '/api/bookings/settings');
   const bookingDay = new Date(Date.parse(`${dayIn(timeZone)}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
-  await callApi(page, 'POST', '/api/bookings', { serviceId: cleaning._id, staffId: dentists[0]!._id, start: `${bookingDay}T10:00`, customer: { name: 'Lucía Muñoz', phone: '600111333' } });
+  await callApi(page, 'POST', '/api/bookings', { serviceId: cleaning._id, staffId: dentists[0]!._id, start: `${bookingDay}T10:00`, customer: { name: 'Lucía Muñoz', phone: '+34600111333' } });
   await callApi(page, 'POST', '/api/voice-settings/request-phone', { notes: 'Madrid, por favor' });
   // A call played by the fake Twilio; the call-summary worker summarises it with the fake OpenAI.
   const settings = await callApi<VoiceSettings>(page, 'GET', '/api/voice-settings');

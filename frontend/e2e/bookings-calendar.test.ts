@@ -4,13 +4,27 @@
  * another time (the PATCH is stored), drags it onto a taken time (it goes back, and the page says
  * why in Spanish), books a new patient from an empty time (a phone without +34), moves a booking
  * to the other staff member from the keyboard's Move form, filters by staff, and cancels from the
- * booking's detail.
+ * booking's detail. Then the issue's whole browser flow: the agent (its Bookings switch on) books
+ * from the Test Agent chat, the booking shows in the week view, the owner drags it, and the
+ * customer's WhatsApp gets the change.
  */
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import type { Booking, BookingList, BookingService, BookingSettings, BookingStaff, WeeklyHours } from '@agentdesk/functions/contract';
+import type { Agent, Booking, BookingList, BookingService, BookingSettings, BookingStaff, WeeklyHours } from '@agentdesk/functions/contract';
+import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { LAPTOP, spanishOwner } from './layout.js';
-import { callApi, dayIn, eventually, useBrowser } from './flows.js';
+import {
+  callApi,
+  chatGptAndAgent,
+  connectWhatsAppBusiness,
+  customerWrites,
+  dayIn,
+  eventually,
+  graphSends,
+  randomDigits,
+  slowly,
+  useBrowser,
+} from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
@@ -42,26 +56,50 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
   await page.mouse.up();
 }
 
+/** A Spanish owner (Madrid, Spain; `phoneNumber`: their profile's, the Test Agent chat's customer) on a laptop. */
+async function clinicOwner(label: string, phoneNumber = ''): Promise<Page> {
+  const page = await spanishOwner(browser(), label, { ...LAPTOP, viewport: { width: 1366, height: 900 } });
+  await page.goto(`${appUrl}/`);
+  await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es', country: 'ES', timeZone: ZONE, phoneNumber });
+  return page;
+}
+
+/** The business, through the API: Madrid time, no minimum notice; a 30-minute cleaning two dentists do, weekdays 9–14 and 16–20. */
+async function setUpClinic(page: Page) {
+  const settings = await callApi<BookingSettings>(page, 'GET', '/api/bookings/settings');
+  const { updatedAt: _updatedAt, ...rules } = settings;
+  await callApi(page, 'PUT', '/api/bookings/settings', { ...rules, timeZone: ZONE, minNoticeMinutes: 0, slotStepMinutes: 15 });
+  const garcia = await callApi<BookingStaff>(page, 'POST', '/api/bookings/staff', { name: 'Dra. García', weeklyHours: WEEKDAYS_OPEN });
+  const ruiz = await callApi<BookingStaff>(page, 'POST', '/api/bookings/staff', { name: 'Dr. Ruiz', weeklyHours: WEEKDAYS_OPEN });
+  const cleaning = await callApi<BookingService>(page, 'POST', '/api/bookings/services', { name: 'Limpieza dental', durationMinutes: 30, staffIds: [garcia._id, ruiz._id] });
+  const monday = nextMonday();
+  return { garcia, ruiz, cleaning, monday, tuesday: plusDays(monday, 1), wednesday: plusDays(monday, 2) };
+}
+
+/** The week grid's parts: a booking's event, a day's column, a time's row, and a drag of an event (by its first quarter hour) onto a day's time. */
+function grid(page: Page) {
+  const event = (id: string) => page.locator(`[data-booking-id="${id}"]`);
+  const column = (day: string) => page.locator(`.fc-timegrid-col[data-date="${day}"]`);
+  const slot = (time: string) => page.locator(`.fc-timegrid-slot-lane[data-time="${time}:00"]`);
+  const box = async (locator: Locator) => {
+    const b = await locator.boundingBox();
+    if (!b) throw new Error('not on screen');
+    return b;
+  };
+  const dragTo = async (id: string, day: string, time: string) => {
+    await event(id).scrollIntoViewIfNeeded();
+    const from = await box(event(id));
+    const col = await box(column(day));
+    const row = await box(slot(time));
+    await drag(page, { x: from.x + from.width / 2, y: from.y + 4 }, { x: col.x + col.width / 2, y: row.y + 4 });
+  };
+  return { event, column, slot, box, dragTo };
+}
+
 describe('the bookings calendar (Spanish clinic)', () => {
   it('shows the week, moves by drag (a taken time reverts in Spanish), books from an empty time, moves from the keyboard and cancels from the detail', async () => {
-    const page = await spanishOwner(browser(), 'citas', { ...LAPTOP, viewport: { width: 1366, height: 900 } });
-    await page.goto(`${appUrl}/`);
-    await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es', country: 'ES', timeZone: ZONE });
-
-    // The business: Madrid time, no minimum notice; a 30-minute cleaning two dentists do.
-    const settings = await callApi<BookingSettings>(page, 'GET', '/api/bookings/settings');
-    const { updatedAt: _updatedAt, ...rules } = settings;
-    await callApi(page, 'PUT', '/api/bookings/settings', { ...rules, timeZone: ZONE, minNoticeMinutes: 0, slotStepMinutes: 15 });
-    const garcia = await callApi<BookingStaff>(page, 'POST', '/api/bookings/staff', { name: 'Dra. García', weeklyHours: WEEKDAYS_OPEN });
-    const ruiz = await callApi<BookingStaff>(page, 'POST', '/api/bookings/staff', { name: 'Dr. Ruiz', weeklyHours: WEEKDAYS_OPEN });
-    const cleaning = await callApi<BookingService>(page, 'POST', '/api/bookings/services', {
-      name: 'Limpieza dental',
-      durationMinutes: 30,
-      staffIds: [garcia._id, ruiz._id],
-    });
-    const monday = nextMonday();
-    const tuesday = plusDays(monday, 1);
-    const wednesday = plusDays(monday, 2);
+    const page = await clinicOwner('citas');
+    const { garcia, ruiz, cleaning, monday, tuesday, wednesday } = await setUpClinic(page);
     const book = (name: string, phone: string, start: string) =>
       callApi<Booking>(page, 'POST', '/api/bookings', { serviceId: cleaning._id, staffId: garcia._id, start, customer: { name, phone } });
     const lucia = await book('Lucía Núñez', '612 34 56 78', `${tuesday}T10:00`);
@@ -77,7 +115,7 @@ describe('the bookings calendar (Spanish clinic)', () => {
     await eventually(() => page.getByTestId('bookings-calendar').count()).toBe(1);
     expect(await page.getByRole('button', { name: 'Semana', pressed: true }).count()).toBe(1);
     await page.getByRole('button', { name: 'Siguiente' }).click();
-    const event = (id: string) => page.locator(`[data-booking-id="${id}"]`);
+    const { event, column, slot, box, dragTo } = grid(page);
     await eventually(() => event(lucia._id).count()).toBe(1);
     expect(await page.locator('.fc-col-header-cell').first().getAttribute('data-date')).toBe(monday);
     expect(await page.locator('.fc-col-header-cell').first().textContent()).toMatch(/^lun/);
@@ -86,21 +124,6 @@ describe('the bookings calendar (Spanish clinic)', () => {
     expect(await event(lucia._id).getAttribute('role')).toBe('button');
     expect(await event(lucia._id).textContent()).toBe('10:00 - 10:30Lucía Núñez · Limpieza dental · Dra. García');
 
-    const column = (day: string) => page.locator(`.fc-timegrid-col[data-date="${day}"]`);
-    const slot = (time: string) => page.locator(`.fc-timegrid-slot-lane[data-time="${time}:00"]`);
-    const box = async (locator: Locator) => {
-      const b = await locator.boundingBox();
-      if (!b) throw new Error('not on screen');
-      return b;
-    };
-    /** Drags a booking's event by its first quarter hour onto a day's time. */
-    const dragTo = async (id: string, day: string, time: string) => {
-      await event(id).scrollIntoViewIfNeeded();
-      const from = await box(event(id));
-      const col = await box(column(day));
-      const row = await box(slot(time));
-      await drag(page, { x: from.x + from.width / 2, y: from.y + 4 }, { x: col.x + col.width / 2, y: row.y + 4 });
-    };
 
     // Drag Lucía from 10:00 to 11:00: the move is stored.
     await dragTo(lucia._id, tuesday, '11:00');
@@ -172,5 +195,54 @@ describe('the bookings calendar (Spanish clinic)', () => {
     await page.getByRole('button', { name: 'Lista' }).click();
     const list = page.getByTestId('bookings-list');
     await eventually(() => list.getByRole('row').filter({ hasText: 'Lucía Núñez' }).filter({ hasText: 'Cancelada' }).count()).toBe(1);
+  }, 240_000);
+
+  it('the agent books from the Test Agent chat, the booking shows in the week view, the owner drags it and the customer gets the change on WhatsApp', async () => {
+    // The owner's profile phone is the test chat's customer; the same number writes on WhatsApp (the 24-hour window is open).
+    const digits = `3461${randomDigits(7)}`;
+    const page = await clinicOwner('citas-agente', `+${digits}`);
+    const { tuesday } = await setUpClinic(page);
+    await chatGptAndAgent(page, { name: 'Recepción', description: 'Atiende a los pacientes', objective: 'Dar citas' });
+    const agent = (await callApi<Agent[]>(page, 'GET', '/api/agents')).find((a) => a.name === 'Recepción')!;
+    const business = await connectWhatsAppBusiness(page);
+    await customerWrites(business, waCustomer('Ana Peña', digits), 'Hola, quiero pedir cita para una limpieza');
+    const toAna = async () => (await graphSends(business.phoneId)).filter((m) => m.to === digits && m.status === 200).map((m) => m.text);
+    // The agent answered her: her message is stored and the window is open.
+    await slowly(async () => (await toAna()).length).toBeGreaterThan(0);
+
+    // The agent's Bookings switch, in its Custom Tools tab.
+    await page.goto(`${appUrl}/agents/${agent._id}?tab=tools`);
+    const bookingsSwitch = page.getByLabel('Citas: permitir que este agente reserve citas');
+    await eventually(() => bookingsSwitch.count()).toBe(1);
+    // A controlled switch: it turns on once the server saved it.
+    await bookingsSwitch.click();
+    await eventually(() => page.getByText('Citas activadas para este agente').count()).toBeGreaterThan(0);
+    await eventually(() => bookingsSwitch.isChecked()).toBe(true);
+
+    // Test Agent: the (fake) model calls book with the arguments the message names.
+    await page.getByRole('tab', { name: 'Probar agente' }).click();
+    const input = page.getByLabel('Mensaje', { exact: true });
+    await input.fill(`book start=${tuesday}T09:30 service="Limpieza dental" staff="Dra. García" customer_name="Ana Peña" customer_confirmed=true`);
+    await input.press('Enter');
+    await slowly(() => page.getByTestId('chat-agent-message').count()).toBe(1);
+    const tuesdayList = async () => (await callApi<BookingList>(page, 'GET', `/api/bookings?from=${tuesday}&to=${tuesday}`)).bookings;
+    await eventually(async () => (await tuesdayList()).map((b) => `${b.customer.name} ${b.customer.phone} ${b.staffName} ${madrid(b.start)} ${b.channel} ${b.bookedBy}`)).toEqual([
+      `Ana Peña +${digits} Dra. García ${tuesday} 09:30 chat agent`,
+    ]);
+    const ana = (await tuesdayList())[0]!;
+    await slowly(async () => (await toAna()).some((text) => text.startsWith('Tu cita de Limpieza dental (Dra. García) está confirmada para el'))).toBe(true);
+
+    // The week view shows it; the owner drags it to 11:00.
+    await page.goto(`${appUrl}/bookings?date=${tuesday}`);
+    const { event, dragTo } = grid(page);
+    await eventually(() => event(ana._id).count()).toBe(1);
+    expect(await event(ana._id).textContent()).toBe('09:30 - 10:00Ana Peña · Limpieza dental · Dra. García');
+    await dragTo(ana._id, tuesday, '11:00');
+    await eventually(async () => madrid((await callApi<Booking>(page, 'GET', `/api/bookings/${ana._id}`)).start)).toBe(`${tuesday} 11:00`);
+
+    // Ana's WhatsApp gets the change, in Spanish, with the new time and the old one.
+    await slowly(async () => (await toAna()).find((text) => text.includes('ha cambiado')) ?? '').toMatch(
+      /^Tu cita de Limpieza dental \(Dra\. García\) ha cambiado: ahora es el .+ a las 11:00 \(antes, el .+ a las 09:30\)\.$/,
+    );
   }, 240_000);
 });
