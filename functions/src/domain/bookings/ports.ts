@@ -117,7 +117,8 @@ export interface Bookings {
   /** A move, a status, notes (PATCH); a move keeps the no-overlap rule. */
   update(userId: string, id: string, input: BookingUpdateInput, actor: BookingActor): Promise<Booking>;
   cancel(userId: string, id: string, actor: BookingActor): Promise<Booking>;
-  get(userId: string, id: string): Promise<Booking>;
+  /** With the agent as `actor`, only its customer's bookings (another's answers 404 like a missing one). */
+  get(userId: string, id: string, actor?: BookingActor): Promise<Booking>;
   list(userId: string, query: BookingListQuery): Promise<BookingList>;
   /** A customer's bookings by phone (E.164), upcoming confirmed ones first; what find_my_bookings shows. */
   ofCustomer(userId: string, phone: string, options?: { upcomingOnly?: boolean }): Promise<Booking[]>;
