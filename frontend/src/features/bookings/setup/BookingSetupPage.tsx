@@ -68,6 +68,7 @@ function BusinessClosures({ settings, today }: { settings: BookingSettings; toda
           hint={t('bookingSetup.closures.businessHint')}
           today={today}
           pending={save.isPending}
+          headingLevel="h2"
         />
       </CardContent>
     </Card>
@@ -127,7 +128,7 @@ export default function BookingSetupPage() {
             aria-label={t('bookingSetup.tabs.label')}
           >
             {TABS.map((id) => (
-              <Tab key={id} value={id} label={t(`bookingSetup.tabs.${id}`)} id={`booking-setup-tab-${id}`} aria-controls={`booking-setup-panel-${id}`} />
+              <Tab key={id} value={id} label={t(`bookingSetup.tabs.${id}`)} id={`booking-setup-tab-${id}`} aria-controls={id === tab ? `booking-setup-panel-${id}` : undefined} />
             ))}
           </Tabs>
         </Box>

@@ -34,6 +34,8 @@ interface ClosuresEditorProps {
   /** Today in the business's zone ("2026-12-01"): closures that ended before are marked past. */
   today: string;
   pending?: boolean;
+  /** The title's element (h2 on its own tab, h3 inside a dialog). */
+  headingLevel?: 'h2' | 'h3';
 }
 
 /** A local date ("2026-12-24") in the UI language, the date itself (not shifted by any zone). */
@@ -42,7 +44,7 @@ export function useLocalDate() {
   return (date: string) => intl.date(`${date}T12:00:00Z`, 'date', 'UTC') ?? date;
 }
 
-export function ClosuresEditor({ value, onChange, title, hint, today, pending = false }: ClosuresEditorProps) {
+export function ClosuresEditor({ value, onChange, title, hint, today, pending = false, headingLevel = 'h3' }: ClosuresEditorProps) {
   const { t } = useTranslation();
   const localDate = useLocalDate();
   const [draft, setDraft] = useState<ClosureDraft>({ from: today, to: today, reason: '' });
@@ -68,7 +70,7 @@ export function ClosuresEditor({ value, onChange, title, hint, today, pending = 
 
   return (
     <Box>
-      <SectionHeading title={title} text={hint} variant="subtitle1" component="h3" />
+      <SectionHeading title={title} text={hint} variant={headingLevel === 'h2' ? 'h6' : 'subtitle1'} component={headingLevel} />
       {value.length === 0 ? (
         <Box sx={{ color: 'text.secondary', my: 1 }}>{t('bookingSetup.closures.empty')}</Box>
       ) : (

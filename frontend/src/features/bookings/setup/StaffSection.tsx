@@ -92,7 +92,7 @@ export function StaffSection({ staff, today }: { staff: BookingStaff[]; today: s
                 <Card key={member._id} variant="outlined" data-testid="booking-staff" component="section" aria-labelledby={`staff-${member._id}`}>
                   <CardContent>
                     <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1 }}>
-                      <Typography id={`staff-${member._id}`} variant="h6" component="h3" sx={{ flex: 1, overflowWrap: 'anywhere' }}>
+                      <Typography id={`staff-${member._id}`} variant="h6" component="h2" sx={{ flex: 1, overflowWrap: 'anywhere' }}>
                         {member.name}
                       </Typography>
                       <Chip size="small" label={t(`bookingSetup.staff.${member.kind}`)} />

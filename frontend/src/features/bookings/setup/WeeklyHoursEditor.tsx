@@ -37,14 +37,14 @@ export function WeeklyHoursEditor({ value, onChange, showProblems = true }: Week
   const problems = weekProblems(value);
   return (
     <Box component="fieldset" sx={{ border: 0, p: 0, m: 0, minWidth: 0 }} data-testid="weekly-hours">
-      <Stack direction={{ xs: 'column', sm: 'row' }} sx={{ justifyContent: 'space-between', alignItems: { sm: 'center' }, mb: 1 }} spacing={1}>
-        <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, p: 0 }}>
-          {t('bookingSetup.hours.legend')}
-        </Typography>
+      <Typography component="legend" variant="subtitle1" sx={{ fontWeight: 600, p: 0 }}>
+        {t('bookingSetup.hours.legend')}
+      </Typography>
+      <Box sx={{ mb: 1 }}>
         <Button size="small" startIcon={<ContentCopy />} onClick={() => onChange(copyMondayToWeekdays(value))}>
           {t('bookingSetup.hours.copyMonday')}
         </Button>
-      </Stack>
+      </Box>
       <Stack spacing={1.5}>
         {WEEKDAYS.map((day) => {
           const dayName = t(`bookingSetup.days.${day}`);
