@@ -624,6 +624,37 @@ describe('bookings API: two tenants', () => {
   });
 });
 
+describe('bookings API: odd ids', () => {
+  it('ids of 2,000 characters, of emoji, with an encoded slash or a key separator answer 404 on every route that takes one, never 5xx', async () => {
+    const c = await clinic();
+    const before = await snapshot(c);
+    const ids = ['a'.repeat(2_000), encodeURIComponent('😀'.repeat(300)), 'a%2Fb', encodeURIComponent('STAFF#x'), '..'];
+    const routes: [string, string, unknown, string][] = [
+      ['GET', '/api/bookings/services/{id}', undefined, bookingMessages.serviceNotFound],
+      ['PUT', '/api/bookings/services/{id}', { name: 'Otra', durationMinutes: 30, staffIds: [c.staff._id] }, bookingMessages.serviceNotFound],
+      ['DELETE', '/api/bookings/services/{id}', undefined, bookingMessages.serviceNotFound],
+      ['GET', '/api/bookings/staff/{id}', undefined, bookingMessages.staffNotFound],
+      ['PUT', '/api/bookings/staff/{id}', { name: 'Otro', weeklyHours: weekdaysOnly }, bookingMessages.staffNotFound],
+      ['DELETE', '/api/bookings/staff/{id}', undefined, bookingMessages.staffNotFound],
+      ['GET', '/api/bookings/{id}', undefined, bookingMessages.notFound],
+      ['PATCH', '/api/bookings/{id}', { notes: 'x' }, bookingMessages.notFound],
+      ['POST', '/api/bookings/{id}/cancel', undefined, bookingMessages.notFound],
+    ];
+
+    const wrong: string[] = [];
+    for (const [method, template, body, message] of routes) {
+      for (const id of ids) {
+        const res = await call(c, method, template.replace('{id}', id), body);
+        // '..' may be resolved away by the path's normalisation: then it is another route's answer, still a 4xx.
+        const ok = id === '..' ? res.status >= 400 && res.status < 500 : res.status === 404 && res.body.message === message;
+        if (!ok) wrong.push(`${method} ${template} with ${id.slice(0, 20)}… (${id.length}) → ${res.status} ${res.body.message}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot(c)).toEqual(before);
+  });
+});
+
 describe('bookings API: a staff member with upcoming bookings', () => {
   it('cannot be deleted (409 with the count) until those bookings are cancelled', async () => {
     const c = await clinic();

@@ -37,6 +37,16 @@ import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
 import { bulkDeleteContactsRequest, bulkTagContactsRequest } from '../../src/contract/contacts-bulk.js';
 import { createExportJobRequest, createImportJobRequest, importPreviewRequest, importUploadRequest, listImportJobsQuery } from '../../src/contract/contact-jobs.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
+import {
+  availabilityQuery,
+  bookingCreateRequest,
+  bookingListQuery,
+  bookingServiceRequest,
+  bookingSettingsRequest,
+  bookingStaffRequest,
+  bookingUpdateRequest,
+  WEEKDAYS,
+} from '../../src/contract/bookings.js';
 import { gettingStartedUpdate } from '../../src/contract/getting-started.js';
 import {
   googleAuthRequest,
@@ -127,6 +137,23 @@ const chatgpt = { apiKey: 'sk-fuzz-0000', model: 'gpt-4o', maxTokens: 500, tempe
 const whatsapp = { bearerToken: 'EAAFuzz', businessId: '1234567890', phoneId: '9876543210', phoneNumber: '+14155550123', appSecret: 'fuzz-secret' };
 const twilio = { accountSid: `AC${'0123456789abcdef'.repeat(2)}`, authToken: 'fuzz-token', phoneNumber: '+14155550100' };
 const voiceSettings = { ...VOICE_DEFAULTS };
+// Bookings (issue 30): a clinic open round the clock, so the owner's booking and the examples' times are bookable.
+const allDay = Object.fromEntries(WEEKDAYS.map((d) => [d, [{ start: '00:00', end: '24:00' }]]));
+const bookingStaff = { name: 'Dra. García', kind: 'person', weeklyHours: allDay, closures: [{ from: '2026-12-24', to: '2026-12-26', reason: 'Navidad' }] };
+/** A local date this many days ahead (the business's zone is near enough UTC for a whole-day opening). */
+const daysAhead = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+const bookingSettings = {
+  timeZone: 'Europe/Madrid',
+  minNoticeMinutes: 120,
+  maxAdvanceDays: 60,
+  slotStepMinutes: 15,
+  closures: [],
+  remindersEnabled: true,
+  reminderHours: 24,
+  confirmationTemplate: null,
+  reminderTemplate: null,
+  emailOwner: false,
+};
 
 /** Keyed by "METHOD /path" (plain strings, so an entry can land before or after its route: both directions are checked below). */
 const FUZZ: Record<string, FuzzSpec> = {
@@ -294,7 +321,33 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/saved-replies/{id}': none,
   'PUT /api/saved-replies/{id}': json(savedReplyRequest, { title: 'Cita médica', text: 'Su cita está confirmada.' }),
   'DELETE /api/saved-replies/{id}': none,
+  'GET /api/bookings/settings': none,
+  'PUT /api/bookings/settings': json(bookingSettingsRequest, bookingSettings),
+  'GET /api/bookings/services': none,
+  // Getters: the examples name the owner's real staff and service (made in makeOwner).
+  'POST /api/bookings/services': { body: bookingServiceRequest, get example() { return bookingService(); } },
+  'GET /api/bookings/services/{id}': none,
+  'PUT /api/bookings/services/{id}': { body: bookingServiceRequest, get example() { return bookingService(); } },
+  'DELETE /api/bookings/services/{id}': none,
+  'GET /api/bookings/staff': none,
+  'POST /api/bookings/staff': json(bookingStaffRequest, bookingStaff),
+  'GET /api/bookings/staff/{id}': none,
+  'PUT /api/bookings/staff/{id}': json(bookingStaffRequest, bookingStaff),
+  'DELETE /api/bookings/staff/{id}': none,
+  'GET /api/bookings/availability': { query: availabilityQuery },
+  'GET /api/bookings': { query: bookingListQuery },
+  'POST /api/bookings': { body: bookingCreateRequest, get example() { return bookingCreate(); } },
+  'GET /api/bookings/{id}': none,
+  'PATCH /api/bookings/{id}': json(bookingUpdateRequest, { start: `${daysAhead(9)}T11:00`, notes: 'Cambiada a las 11' }),
+  'POST /api/bookings/{id}/cancel': none,
 };
+
+function bookingService(): Record<string, unknown> {
+  return { name: 'Limpieza dental', durationMinutes: 30, bufferAfterMinutes: 10, priceCents: 4500, staffIds: owner?.ids.staff ?? [], bookableByAgent: true };
+}
+function bookingCreate(): Record<string, unknown> {
+  return { serviceId: owner?.ids.service?.[0] ?? '', staffId: owner?.ids.staff?.[0] ?? '', start: `${daysAhead(8)}T10:30`, customer: { name: 'Lucía Fernández', phone: '+34 612 345 678' }, notes: 'Primera visita' };
+}
 
 /**
  * 5xx the fuzzer finds in areas other engineers are fixing right now (issue 14). Each entry names
@@ -405,6 +458,14 @@ async function makeOwner(): Promise<Owner> {
   const contact = await must<{ _id: string }>('POST', '/api/contacts', { name: 'Ann Example', phoneNumber: '+14155550123' });
   const key = await must<{ apiKey: { _id: string } }>('POST', '/api/api-keys', { name: 'Fuzz key' });
   const savedReply = await must<{ _id: string }>('POST', '/api/saved-replies', { title: 'Fuzz reply', text: 'Hola' });
+  const staff = await must<{ _id: string }>('POST', '/api/bookings/staff', bookingStaff);
+  const service = await must<{ _id: string }>('POST', '/api/bookings/services', { name: 'Revisión', durationMinutes: 30, staffIds: [staff._id] });
+  const booking = await must<{ _id: string }>('POST', '/api/bookings', {
+    serviceId: service._id,
+    staffId: staff._id,
+    start: `${daysAhead(7)}T09:00`,
+    customer: { name: 'Álvaro Núñez', phone: '+34 612 345 679' },
+  });
   const call = await seedCall(sub.userId);
   return {
     get token() {
@@ -420,6 +481,9 @@ async function makeOwner(): Promise<Owner> {
       contact: [contact._id],
       apiKey: [key.apiKey._id],
       savedReply: [savedReply._id],
+      staff: [staff._id],
+      service: [service._id],
+      booking: [booking._id],
       call: [call.id],
       user: [sub.userId],
       session: [sub.sessionId],
@@ -439,6 +503,9 @@ function realIds(path: string, param: string): string[] {
   if (path.startsWith('/api/contacts/')) return ids.contact ?? [];
   if (path.startsWith('/api/api-keys/')) return ids.apiKey ?? [];
   if (path.startsWith('/api/saved-replies/')) return ids.savedReply ?? [];
+  if (path.startsWith('/api/bookings/services/')) return ids.service ?? [];
+  if (path.startsWith('/api/bookings/staff/')) return ids.staff ?? [];
+  if (path.startsWith('/api/bookings/')) return ids.booking ?? [];
   if (path.startsWith('/api/voice-conversations/')) return ids.call ?? [];
   if (path.startsWith('/api/subscription/verify-session/')) return ids.session ?? [];
   return [];
@@ -727,6 +794,7 @@ describe('route fuzzing: every route of the manifest', () => {
       ['POST /api/contacts/import/preview', (s) => ({ csv: `name,phone\n${s}` })],
       ['POST /api/agents/{id}/chat', (s) => ({ message: s })],
       ['PUT /api/voice-settings', (s) => ({ ...voiceSettings, messageWelcome: s })],
+      ['POST /api/bookings', (s) => ({ ...bookingCreate(), notes: s })],
     ];
     for (const [key, make] of cases) {
       const route = routes.find((r) => keyOf(r) === key);
