@@ -198,6 +198,7 @@ export default function BookingsCalendarPage() {
               timeZone={timeZone}
               slotStepMinutes={settings.data.slotStepMinutes}
               staff={shownStaff}
+              closures={settings.data.closures}
               shown={shown}
               colours={colours}
               onSelectTime={(start) => setProposal({ start, staffId: onlyOne })}

@@ -21,12 +21,12 @@ import Typography from '@mui/material/Typography';
 import ChevronLeft from '@mui/icons-material/ChevronLeft';
 import ChevronRight from '@mui/icons-material/ChevronRight';
 import { useTranslation } from 'react-i18next';
-import type { Booking, BookingStaff } from '@agentdesk/functions/contract';
+import type { Booking, BookingStaff, Closure } from '@agentdesk/functions/contract';
 import { RetryAlert } from '../../../shared/RetryAlert';
 import { useToast } from '../../../shared/useToast';
 import { bookingErrorText } from '../messages';
 import { calendarApi, calendarKeys, type RangeFilter } from './api';
-import { calendarEvents, STAFF_COLOURS, type CalendarEvent } from './events';
+import { calendarEvents, closureEvents, STAFF_COLOURS } from './events';
 import { businessHoursOf, coercedNow, localOf, rangeOf, visibleHours } from './time';
 import { useStatusText } from './labels';
 
@@ -41,6 +41,8 @@ interface CalendarViewProps {
   slotStepMinutes: number;
   /** The staff whose hours and bookings show. */
   staff: BookingStaff[];
+  /** The business's closures (holidays). */
+  closures: Closure[];
   shown: ReadonlySet<string>;
   colours: Map<string, string>;
   onSelectTime: (start: string) => void;
@@ -49,7 +51,7 @@ interface CalendarViewProps {
 
 const twentyFourHours = { hour: '2-digit', minute: '2-digit', hour12: false } as const;
 
-export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, staff, shown, colours, onSelectTime, onOpen }: CalendarViewProps) {
+export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, staff, closures, shown, colours, onSelectTime, onOpen }: CalendarViewProps) {
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -69,6 +71,10 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
   const events = useMemo(
     () => calendarEvents(bookings.data ?? [], { timeZone, colours, shown, statusText }),
     [bookings.data, timeZone, colours, shown, statusText],
+  );
+  const closed = useMemo(
+    () => closureEvents(closures, staff, (reason) => (reason ? t('bookingsCalendar.closedBecause', { reason }) : t('bookingsCalendar.closed'))),
+    [closures, staff, t],
   );
   const hours = useMemo(() => visibleHours(staff, events), [staff, events]);
   const businessHours = useMemo(() => businessHoursOf(staff), [staff]);
@@ -148,7 +154,10 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
           '& .fc': { fontFamily: 'inherit' },
           // Text on the grid reads at AA on the page's background (FullCalendar's greys are lighter).
           '& .fc .fc-col-header-cell-cushion, & .fc .fc-timegrid-slot-label-cushion, & .fc .fc-timegrid-axis-cushion': { color: 'text.primary' },
-          '& .fc .fc-event': { cursor: 'pointer' },
+          '& .fc .fc-event:not(.fc-bg-event)': { cursor: 'pointer' },
+          // A closed day: grey, its reason in the text colour (FullCalendar's default is a faint italic).
+          '& .fc .booking-closure': { opacity: 1 },
+          '& .fc .booking-closure .fc-event-title': { color: 'text.primary', fontStyle: 'normal' },
           '& .fc .fc-event:focus-visible': { outline: '3px solid', outlineColor: 'warning.main', outlineOffset: 1 },
         }}
       >
@@ -174,7 +183,7 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
           snapDuration={{ minutes: slotStepMinutes }}
           scrollTime={hours.slotMinTime}
           businessHours={businessHours.length ? businessHours : false}
-          events={events satisfies CalendarEvent[]}
+          events={[...events, ...closed]}
           selectable
           // The mirror's own colour reads below AA with white text; the highlight is enough (the dialog opens at once).
           selectMirror={false}

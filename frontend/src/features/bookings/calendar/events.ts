@@ -3,8 +3,8 @@
  * WCAG AA, 4.5:1 or more), wall-clock times in the business's zone (time.ts), and only confirmed
  * bookings still ahead can be dragged (a cancelled, completed or past one is read-only, as the API says).
  */
-import type { Booking, BookingStaff } from '@agentdesk/functions/contract';
-import { wallClock } from './time';
+import type { Booking, BookingStaff, Closure } from '@agentdesk/functions/contract';
+import { addDays, wallClock } from './time';
 
 /** Dark enough for white text (contrast ≥ 4.5:1), told apart from their neighbours. */
 export const STAFF_COLOURS = ['#1565c0', '#2e7d32', '#6a1b9a', '#c62828', '#00695c', '#ad1457', '#4e342e', '#283593', '#bf360c', '#37474f'] as const;
@@ -57,4 +57,34 @@ export function calendarEvents(
         extendedProps: { booking: b },
       };
     });
+}
+
+export interface ClosureEvent {
+  id: string;
+  title: string;
+  start: string;
+  end: string;
+  display: 'background';
+  backgroundColor: string;
+  classNames: string[];
+}
+
+/** A closed day's grey: light, so its reason reads in the text colour at AA. */
+const CLOSED_GREY = '#e6e8eb';
+
+/**
+ * Closed days greyed on the grid, with their reason: the business's closures, and a staff
+ * member's own when only that staff member is shown (with several shown, the others may be open).
+ */
+export function closureEvents(businessClosures: readonly Closure[], shownStaff: readonly BookingStaff[], closedText: (reason: string) => string): ClosureEvent[] {
+  const own = shownStaff.length === 1 ? shownStaff[0]!.closures : [];
+  return [...businessClosures, ...own].map((c) => ({
+    id: `closure-${c._id}`,
+    title: closedText(c.reason),
+    start: `${c.from}T00:00:00`,
+    end: `${addDays(c.to, 1)}T00:00:00`,
+    display: 'background',
+    backgroundColor: CLOSED_GREY,
+    classNames: ['booking-closure'],
+  }));
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Booking, BookingStaff, WeeklyHours } from '@agentdesk/functions/contract';
 import { addDays, businessHoursOf, coercedNow, localOf, nextWholeHour, rangeOf, visibleHours, wallClock } from './time';
-import { calendarEvents, isMovable, staffColours, STAFF_COLOURS } from './events';
+import { calendarEvents, closureEvents, isMovable, staffColours, STAFF_COLOURS } from './events';
 
 const closed: WeeklyHours = { mon: [], tue: [], wed: [], thu: [], fri: [], sat: [], sun: [] };
 const staff = (id: string, hours: Partial<WeeklyHours>): BookingStaff => ({
@@ -95,5 +95,17 @@ describe('bookings as events', () => {
     expect(all[1]!.title).toBe('Lucía Núñez · Limpieza dental · Dra. García · completed');
     expect(calendarEvents(list, { timeZone: 'Europe/Madrid', colours, shown: new Set(['luis']), statusText, now }).map((e) => e.id)).toEqual(['b2']);
     expect(isMovable(booking({ status: 'no_show' }), now)).toBe(false);
+  });
+
+  it('greys the business’s closed days, and a staff member’s own only when they alone are shown', () => {
+    const holiday = { _id: 'h1', from: '2026-12-08', to: '2026-12-08', reason: 'Inmaculada Concepción' };
+    const leave = { _id: 'l1', from: '2026-12-21', to: '2026-12-23', reason: '' };
+    const ana = { ...staff('ana', {}), closures: [leave] };
+    const text = (reason: string) => `Cerrado${reason ? `: ${reason}` : ''}`;
+    expect(closureEvents([holiday], [ana], text).map((e) => [e.title, e.start, e.end, e.display])).toEqual([
+      ['Cerrado: Inmaculada Concepción', '2026-12-08T00:00:00', '2026-12-09T00:00:00', 'background'],
+      ['Cerrado', '2026-12-21T00:00:00', '2026-12-24T00:00:00', 'background'],
+    ]);
+    expect(closureEvents([holiday], [ana, staff('luis', {})], text).map((e) => e.id)).toEqual(['closure-h1']);
   });
 });
