@@ -54,7 +54,7 @@ export const googleCalendar = once((): GoogleCalendar => {
       logger.warn('Google Calendar call failed', {
         what,
         ...(error instanceof GoogleApiError ? { status: error.status, reason: error.reason } : {}),
-        message: (error as Error)?.message,
+        detail: (error as Error)?.message,
       }),
   });
 });

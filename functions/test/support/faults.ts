@@ -22,8 +22,8 @@ import { provided } from './api.js';
 export type { FaultState } from '../../local/faults.js';
 export type { FaultProxyStatus, ProxiedService } from '../../local/fault-proxy.js';
 
-export type FakeName = 'openai' | 'whatsapp' | 'twilio' | 'stripe';
-const FAKE_URL_KEY: Record<FakeName, string> = { openai: 'openaiUrl', whatsapp: 'whatsappGraphUrl', twilio: 'twilioApiUrl', stripe: 'stripeApiUrl' };
+export type FakeName = 'openai' | 'whatsapp' | 'twilio' | 'stripe' | 'google';
+const FAKE_URL_KEY: Record<FakeName, string> = { openai: 'openaiUrl', whatsapp: 'whatsappGraphUrl', twilio: 'twilioApiUrl', stripe: 'stripeApiUrl', google: 'googleCalendarUrl' };
 
 /** A fault for a fake (see local/faults.ts for every field). */
 export interface FakeFault {
