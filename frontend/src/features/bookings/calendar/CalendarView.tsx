@@ -66,6 +66,8 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
     queryFn: ({ signal }) => calendarApi.range(range!, signal),
     enabled: range !== null,
     placeholderData: keepPreviousData,
+    // The agent books on WhatsApp and on the phone meanwhile: the open week catches up on its own.
+    refetchInterval: 60_000,
   });
 
   const events = useMemo(
