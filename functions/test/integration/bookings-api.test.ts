@@ -579,6 +579,63 @@ describe('bookings API: every validation text is a 400 that changes nothing', ()
   });
 });
 
+describe('bookings API: names, caps, and a service nobody can do', () => {
+  it('a taken name is a 409, the caps (staff, services, Google calendars) a 400, and a service whose staff are gone books nobody', { timeout: 120_000 }, async () => {
+    const c = await clinic();
+    const ruiz = await must<BookingStaff>(call(c, 'POST', '/api/bookings/staff', { name: 'Dr. Ruiz', weeklyHours: weekdaysOnly }), 201);
+    const ortho = await must<BookingService>(call(c, 'POST', '/api/bookings/services', { name: 'Ortodoncia', durationMinutes: 45, staffIds: [ruiz._id] }), 201);
+    const before = await snapshot(c);
+
+    const refusals: [string, string, unknown, number, string][] = [
+      ['POST', '/api/bookings/services', { name: 'Limpieza dental', durationMinutes: 30, staffIds: [c.staff._id] }, 409, bookingMessages.serviceNameTaken],
+      ['PUT', `/api/bookings/services/${ortho._id}`, { name: 'Limpieza dental', durationMinutes: 30, staffIds: [ruiz._id] }, 409, bookingMessages.serviceNameTaken],
+      ['POST', '/api/bookings/staff', { name: 'Dra. García', weeklyHours: weekdaysOnly }, 409, bookingMessages.staffNameTaken],
+      ['PUT', `/api/bookings/staff/${ruiz._id}`, { name: 'Dra. García', weeklyHours: weekdaysOnly }, 409, bookingMessages.staffNameTaken],
+      [
+        'POST',
+        '/api/bookings/staff',
+        { name: 'Sala 3', weeklyHours: weekdaysOnly, googleCalendarIds: Array.from({ length: BOOKING_LIMITS.googleCalendars + 1 }, (_, i) => `sala${i}@group.calendar.google.com`) },
+        400,
+        bookingMessages.googleCalendarUnknown,
+      ],
+    ];
+    for (const [method, path, body, status, message] of refusals) {
+      const res = await call(c, method, path, body);
+      expect([res.status, res.body.message], `${method} ${path}`).toEqual([status, message]);
+    }
+    expect(await snapshot(c)).toEqual(before);
+
+    // Ruiz leaves (no bookings): Ortodoncia has nobody to do it.
+    await must(call(c, 'DELETE', `/api/bookings/staff/${ruiz._id}`));
+    const monday = aMonday();
+    const slots = await call(c, 'GET', `/api/bookings/availability?serviceId=${ortho._id}&from=${monday}&to=${monday}`);
+    const booked = await call(c, 'POST', '/api/bookings', { ...bookingBody(c, `${monday}T10:00`), serviceId: ortho._id, staffId: undefined });
+    expect([slots.status, slots.body.message]).toEqual([400, bookingMessages.noStaffForService]);
+    expect([booked.status, booked.body.message]).toEqual([400, bookingMessages.noStaffForService]);
+
+    // The caps: staff members and rooms, then services (a few at a time).
+    const fill = async (count: number, make: (i: number) => Promise<ApiResponse<unknown>>) => {
+      for (let i = 0; i < count; i += 10) {
+        const batch = await Promise.all(Array.from({ length: Math.min(10, count - i) }, (_, j) => make(i + j)));
+        expect(batch.map((r) => r.status)).toEqual(batch.map(() => 201));
+      }
+    };
+    const staffNow = (await must<BookingStaff[]>(call(c, 'GET', '/api/bookings/staff'))).length;
+    await fill(BOOKING_LIMITS.staffPerUser - staffNow, (i) => call(c, 'POST', '/api/bookings/staff', { name: `Sillón ${i + 1}`, kind: 'room', weeklyHours: weekdaysOnly }));
+    const overStaff = await call(c, 'POST', '/api/bookings/staff', { name: 'Uno más', weeklyHours: weekdaysOnly });
+    expect([overStaff.status, overStaff.body.message]).toEqual([400, bookingMessages.tooManyStaff]);
+    const servicesNow = (await must<BookingService[]>(call(c, 'GET', '/api/bookings/services'))).length;
+    await fill(BOOKING_LIMITS.servicesPerUser - servicesNow, (i) => call(c, 'POST', '/api/bookings/services', { name: `Tratamiento ${i + 1}`, durationMinutes: 30, staffIds: [c.staff._id] }));
+    const overServices = await call(c, 'POST', '/api/bookings/services', { name: 'Uno más', durationMinutes: 30, staffIds: [c.staff._id] });
+    expect([overServices.status, overServices.body.message]).toEqual([400, bookingMessages.tooManyServices]);
+    expect(await must<BookingStaff[]>(call(c, 'GET', '/api/bookings/staff'))).toHaveLength(BOOKING_LIMITS.staffPerUser);
+    expect(await must<BookingService[]>(call(c, 'GET', '/api/bookings/services'))).toHaveLength(BOOKING_LIMITS.servicesPerUser);
+    // Deleting one frees a place.
+    await must(call(c, 'DELETE', `/api/bookings/services/${ortho._id}`));
+    expect((await call(c, 'POST', '/api/bookings/services', { name: 'Uno más', durationMinutes: 30, staffIds: [c.staff._id] })).status).toBe(201);
+  });
+});
+
 describe('bookings API: two tenants', () => {
   it("every id of another account answers 404 on every route, with its token and its API key, and the owner's data is untouched", async () => {
     const [a, b] = await Promise.all([clinic(), clinic()]);
@@ -688,6 +745,7 @@ describe('bookings API: no double booking', () => {
     const monday = aMonday(4);
     const start = `${monday}T11:00`;
 
+    const started = performance.now();
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) => {
         const body = bookingBody(c, start, { customer: { name: `Paciente ${i + 1}`, phone: spanishPhone() } });
@@ -695,6 +753,7 @@ describe('bookings API: no double booking', () => {
       }),
     );
 
+    console.log(`50 parallel bookings of one slot: ${(performance.now() - started).toFixed(0)} ms through the local gateway`);
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);
