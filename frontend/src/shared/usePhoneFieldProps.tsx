@@ -22,7 +22,8 @@ export function usePhoneFieldProps(countryOverride?: string) {
       countryName: name,
       placeholder: hint.example ? t('phone.placeholder', { example: hint.example }) : undefined,
       startAdornment: (
-        <InputAdornment position="start" aria-label={t('phone.countryLabel', { country: name })} title={name}>
+        // role img: an aria-label is allowed only on an element with a role (axe aria-prohibited-attr on a plain div).
+        <InputAdornment position="start" role="img" aria-label={t('phone.countryLabel', { country: name })} title={name}>
           <span aria-hidden="true">{hint.prefix}</span>
         </InputAdornment>
       ),
