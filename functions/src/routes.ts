@@ -510,6 +510,8 @@ export const routes = [
   { method: 'GET', path: '/api/bookings/{id}', group: 'bookings', auth: 'userOrApiKey' },
   { method: 'PATCH', path: '/api/bookings/{id}', group: 'bookings', auth: 'userOrApiKey' },
   { method: 'POST', path: '/api/bookings/{id}/cancel', group: 'bookings', auth: 'userOrApiKey' },
+  // What the customer was told on WhatsApp about the booking (confirmations, reminder) and why one did not go out.
+  { method: 'GET', path: '/api/bookings/{id}/messages', group: 'bookings', auth: 'user' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;

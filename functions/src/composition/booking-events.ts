@@ -17,7 +17,6 @@
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoBookingMessages } from '../adapters/dynamo/booking-messages.js';
 import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
 import { DynamoReminderStore } from '../adapters/dynamo/booking-reminders.js';
@@ -32,6 +31,7 @@ import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { bookingOutcomes } from './booking-outcomes.js';
+import { customerMessageRecords } from './booking-customer-messages.js';
 import { bookings } from './bookings.js';
 import { bookingTimeline } from './contact-timeline.js';
 import { googleCalendarListener } from './google-calendar.js';
@@ -44,7 +44,7 @@ const isNotFound = (error: unknown) => error instanceof NotFoundError;
 const onError = (message: string, error: unknown, data?: Record<string, unknown>) => logger.error(message, { ...data, error: error as Error });
 
 /** The customer-message records and the owner's change notices (one adapter, BKMSG# / BKMAIL# items). */
-export const bookingMessageStore = once(() => new DynamoBookingMessages(documentClient(), config().TABLE_NAME));
+export const bookingMessageStore = customerMessageRecords;
 export const reminderStore = once(() => new DynamoReminderStore(documentClient(), config().TABLE_NAME));
 
 const conversations = once(() => {

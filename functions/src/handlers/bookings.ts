@@ -17,6 +17,7 @@ import {
   bookingUpdateRequest,
 } from '../contract/bookings.js';
 import { bookings } from '../composition/bookings.js';
+import { customerMessageRecords } from '../composition/booking-customer-messages.js';
 import type { BookingActor } from '../domain/bookings/ports.js';
 import { httpGroup, parseWith, type Request, type RouteTable } from '../http/handler.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
@@ -97,6 +98,11 @@ export const routes: RouteTable = {
     message: bookingMessages.cancelled,
     data: await bookings().cancel(req.userId(), id(req), actorOf(req)),
   }),
+  // The booking's WhatsApp messages to the customer (issue 30, the booking-events worker): a 404 for another account's booking.
+  'GET /api/bookings/{id}/messages': async (req) => {
+    const booking = await bookings().get(req.userId(), id(req));
+    return { data: await customerMessageRecords().list(req.userId(), booking._id) };
+  },
 };
 
 export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });
