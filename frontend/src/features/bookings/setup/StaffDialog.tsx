@@ -88,7 +88,8 @@ export function StaffForm({ staff, initialHours, nameOnly = false, today, onSave
   const save = useSaveStaff();
   const [name, setName] = useState(staff?.name ?? '');
   const [kind, setKind] = useState<StaffKind>(staff?.kind ?? 'person');
-  const [hours, setHours] = useState<WeeklyHours>(staff?.weeklyHours ?? initialHours ?? defaultWeek());
+  // The wizard's hours win (its first step may have changed since this staff member was saved).
+  const [hours, setHours] = useState<WeeklyHours>((nameOnly ? initialHours : undefined) ?? staff?.weeklyHours ?? initialHours ?? defaultWeek());
   const [closures, setClosures] = useState<ClosureDraft[]>(staff?.closures ?? []);
   const [errors, setErrors] = useState<Errors>({});
   const [tried, setTried] = useState(false);
