@@ -28,6 +28,7 @@ import { useIntl } from '../../../shared/useIntl';
 import { useToast } from '../../../shared/useToast';
 import { bookingErrorText } from '../messages';
 import { calendarApi, calendarKeys } from './api';
+import { CustomerMessages } from './CustomerMessages';
 import { isMovable } from './events';
 import { StaffDot } from './StaffDot';
 import { wallClock } from './time';
@@ -156,6 +157,9 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
               </Link>
             </Box>
           )}
+        </DetailRow>
+        <DetailRow label={t('bookingsCalendar.detail.messages.label')} labelWidth={LABEL_WIDTH}>
+          <CustomerMessages booking={booking} timeZone={timeZone} />
         </DetailRow>
 
         <Stack spacing={1} sx={{ mt: 2 }}>
