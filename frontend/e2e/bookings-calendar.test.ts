@@ -1,8 +1,8 @@
 /**
  * Issue 30's calendar page in a real browser, as a Spanish clinic uses it (es-ES, Madrid time, a
  * laptop): a service and two staff members, a booking in the week view; the owner drags it to
- * another time (the PATCH is stored), drags it onto a taken time (it goes back, and the page says
- * why in Spanish), books a new patient from an empty time (a phone without +34), moves a booking
+ * another time (the PATCH is stored), drags it onto a taken time and into the lunch break (it goes
+ * back, and the page says why in Spanish), books a new patient from an empty time (a phone without +34), moves a booking
  * to the other staff member from the keyboard's Move form, filters by staff, and cancels from the
  * booking's detail. Then the issue's whole browser flow: the agent (its Bookings switch on) books
  * from the Test Agent chat, the booking shows in the week view, the owner drags it, and the
@@ -87,7 +87,9 @@ function grid(page: Page) {
     return b;
   };
   const dragTo = async (id: string, day: string, time: string) => {
-    await event(id).scrollIntoViewIfNeeded();
+    // Both ends in view: the page scrolled so that the midpoint of the event and the target is centred.
+    const [a, b] = [await box(event(id)), await box(slot(time))];
+    await page.evaluate((dy) => window.scrollBy(0, dy), (a.y + b.y) / 2 - (page.viewportSize()?.height ?? 900) / 2);
     const from = await box(event(id));
     const col = await box(column(day));
     const row = await box(slot(time));
@@ -97,7 +99,7 @@ function grid(page: Page) {
 }
 
 describe('the bookings calendar (Spanish clinic)', () => {
-  it('shows the week, moves by drag (a taken time reverts in Spanish), books from an empty time, moves from the keyboard and cancels from the detail', async () => {
+  it('shows the week, moves by drag (a taken time or the lunch break reverts, saying why in Spanish), books from an empty time, moves from the keyboard and cancels from the detail', async () => {
     const page = await clinicOwner('citas');
     const { garcia, ruiz, cleaning, monday, tuesday, wednesday } = await setUpClinic(page);
     const book = (name: string, phone: string, start: string) =>
@@ -133,6 +135,11 @@ describe('the bookings calendar (Spanish clinic)', () => {
     // Onto Pablo's 12:00: refused, the event goes back to 11:00 and the page says why in Spanish.
     await dragTo(lucia._id, tuesday, '12:00');
     await eventually(() => page.getByText('Esta hora ya no está libre: elige otra').count()).toBeGreaterThan(0);
+    expect(madrid((await stored(lucia._id)).start)).toBe(`${tuesday} 11:00`);
+    await eventually(async () => Math.abs((await box(event(lucia._id))).y - (await box(slot('11:00'))).y) < 4).toBe(true);
+    // Onto the lunch break (closed 14:00–16:00): refused as outside the hours, back at 11:00.
+    await dragTo(lucia._id, tuesday, '14:30');
+    await eventually(() => page.getByText('Esta hora está fuera del horario').count()).toBeGreaterThan(0);
     expect(madrid((await stored(lucia._id)).start)).toBe(`${tuesday} 11:00`);
     await eventually(async () => Math.abs((await box(event(lucia._id))).y - (await box(slot('11:00'))).y) < 4).toBe(true);
 
