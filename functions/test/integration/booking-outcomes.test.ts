@@ -1,23 +1,29 @@
 /**
  * Issue 30 on the local stack: the dashboard's "bookings made by the agent" and the contact's
- * timeline of bookings. The booking changes are handed to the real listeners
+ * timeline of bookings. First the booking changes are handed to the real listeners
  * (domain/bookings/outcomes.ts, domain/bookings/contact-timeline.ts) over DynamoDB Local with the
- * real adapters, as the booking-events worker does; the figures and the timeline are read through
- * the gateway (GET /api/dashboard, GET /api/contacts/{id}/timeline) of a Spanish account.
+ * real adapters, as the booking-events worker does; then end to end: the agent books in the Test
+ * Agent chat and on WhatsApp (signed delivery → worker → fake OpenAI calling `book`), the owner
+ * cancels, and the booking-events worker moves the figures and the timeline. Read through the
+ * gateway (GET /api/dashboard, GET /api/contacts/{id}/timeline) of a Spanish account.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DynamoBookingOutcomeStore } from '../../src/adapters/dynamo/booking-outcomes.js';
 import { DynamoBookingTimelineWriter } from '../../src/adapters/dynamo/contact-timeline.js';
 import type { User } from '../../src/contract/auth.js';
-import type { Booking } from '../../src/contract/bookings.js';
+import type { Agent, ChatReply } from '../../src/contract/agents.js';
+import type { Booking, BookingList, BookingService, BookingStaff } from '../../src/contract/bookings.js';
 import type { ContactTimeline } from '../../src/contract/contact-timeline.js';
 import type { DashboardData } from '../../src/contract/dashboard.js';
 import { createBookingTimeline } from '../../src/domain/bookings/contact-timeline.js';
 import { createBookingOutcomes } from '../../src/domain/bookings/outcomes.js';
 import type { BookingChange } from '../../src/domain/bookings/ports.js';
-import { api, get, tableName } from '../support/api.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
+import { api, get, tableName, until } from '../support/api.js';
 import { activeUser, addContact } from '../support/contacts.js';
-import { testDocumentClient } from '../support/stack-clients.js';
+import { drainQueues, testDocumentClient } from '../support/stack-clients.js';
+import { connectWhatsApp, graphSends, metaDelivery, postWebhook, randomDigits, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
 
 const HOUR = 3_600_000;
 const outcomes = () => createBookingOutcomes({ store: new DynamoBookingOutcomeStore(testDocumentClient(), tableName()) });
@@ -161,5 +167,91 @@ describe("the contact's timeline shows their bookings", () => {
     // limit counts the booking entries with the rest: the newest one, and more beyond it.
     const one = await get<ContactTimeline>(`/api/contacts/${contact._id}/timeline?limit=1`, u.token);
     expect(one.body.data).toMatchObject({ items: [{ kind: 'booking', status: 'cancelled' }], hasMore: true });
+  });
+});
+
+describe('end to end: the agent books, the booking-events worker counts and records', () => {
+  const ZONE = 'Europe/Madrid';
+  const mornings = [{ start: '09:00', end: '14:00' }];
+  const ok = async <T>(res: Promise<{ status: number; body: { data?: T; message?: string } }>): Promise<T> => {
+    const r = await res;
+    expect(r.status, `${r.status} ${r.body.message}`).toBeLessThan(300);
+    return r.body.data as T;
+  };
+  /** The first Tuesday at least a week ahead (Madrid). */
+  const tuesdayAhead = () => {
+    const from = Date.parse(`${new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date())}T12:00:00Z`) + 7 * 86_400_000;
+    const dow = (new Date(from).getUTCDay() + 6) % 7;
+    return new Date(from + ((1 - dow + 7) % 7) * 86_400_000).toISOString().slice(0, 10);
+  };
+
+  it('a test-chat and a WhatsApp booking with prices count on their channels; the owner’s cancellation moves it apart; the customer’s timeline shows it', async () => {
+    const u = await activeUser();
+    const { token } = u;
+    // The Test Agent chat books for the owner's profile phone (typed without +34).
+    await ok(api('PUT', '/api/user/profile', { token, body: { name: 'Clínica Peña', language: 'es', timeZone: ZONE, country: 'ES', phoneNumber: '612 345 678' } }));
+    const key = `sk-test-${randomUUID()}`;
+    await ok(api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } }));
+    const agent = await ok(api<Agent>('PUT', `/api/agents/${(await createAnsweringAgent(token))._id}`, { token, body: { bookingsEnabled: true, language: 'es' } }));
+    await ok(
+      api('PUT', '/api/bookings/settings', {
+        token,
+        body: { timeZone: ZONE, minNoticeMinutes: 60, maxAdvanceDays: 90, slotStepMinutes: 30, closures: [], remindersEnabled: false, reminderHours: 24, confirmationTemplate: null, reminderTemplate: null, emailOwner: false },
+      }),
+    );
+    const weeklyHours = { mon: mornings, tue: mornings, wed: mornings, thu: mornings, fri: mornings, sat: [], sun: [] };
+    const staff = await ok(api<BookingStaff>('POST', '/api/bookings/staff', { token, body: { name: 'Dra. García', weeklyHours } }));
+    const service = await ok(api<BookingService>('POST', '/api/bookings/services', { token, body: { name: 'Limpieza dental', durationMinutes: 30, priceCents: 123_450, staffIds: [staff._id] } }));
+    const tuesday = tuesdayAhead();
+
+    const chat = await ok(api<ChatReply>('POST', `/api/agents/${agent._id}/chat`, { token, body: { message: `book start=${tuesday}T09:30 service=Limpieza customer_name="Clínica Peña" customer_confirmed=true`, messages: [] } }));
+    expect(chat.toolCalls[0]).toMatchObject({ name: 'book', ok: true });
+
+    const wa = await connectWhatsApp(token);
+    const ana = waCustomer('Ana Pérez', `346${randomDigits(8)}`);
+    const body = metaDelivery(wa, { messages: [textMessage(ana, `book start=${tuesday}T11:00 service=Limpieza customer_name="Ana Pérez" customer_confirmed=true`)] });
+    expect((await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret))).status).toBe(200);
+    await until(async () => (await graphSends(wa.phoneId)).find((s) => s.to === ana.waId && (s.text ?? '').startsWith('Tool book returned: Booked')), 'the WhatsApp booking', 30_000);
+
+    const list = await ok(api<BookingList>('GET', `/api/bookings?from=${tuesday}&to=${tuesday}`, { token }));
+    const byChannel = Object.fromEntries(list.bookings.map((b) => [b.channel, b]));
+    expect(Object.keys(byChannel).sort()).toEqual(['chat', 'whatsapp']);
+    expect(list.bookings.every((b) => b.serviceId === service._id && b.priceCents === 123_450 && b.bookedBy === 'agent')).toBe(true);
+
+    await drainQueues();
+    const figures = await until(async () => {
+      const f = await dashboard(token);
+      return f.count === 2 ? f : undefined;
+    }, 'two agent bookings on the dashboard');
+    expect(figures).toEqual({
+      count: 2,
+      cancelled: 0,
+      valueCents: 2 * 123_450,
+      currency: 'EUR',
+      byChannel: [
+        { channel: 'whatsapp', count: 1, cancelled: 0, valueCents: 123_450 },
+        { channel: 'voice', count: 0, cancelled: 0, valueCents: 0 },
+        { channel: 'chat', count: 1, cancelled: 0, valueCents: 123_450 },
+      ],
+    });
+
+    // The owner cancels the chat booking: it leaves the count and the value, counted apart.
+    await ok(api('POST', `/api/bookings/${byChannel.chat!._id}/cancel`, { token }));
+    await drainQueues();
+    const after = await until(async () => {
+      const f = await dashboard(token);
+      return f.cancelled === 1 ? f : undefined;
+    }, 'the cancellation on the dashboard');
+    expect(after).toMatchObject({ count: 1, cancelled: 1, valueCents: 123_450, byChannel: [{ count: 1 }, { count: 0 }, { channel: 'chat', count: 0, cancelled: 1, valueCents: 0 }] });
+
+    // Ana's contact (created by the booking, by her number) lists the booking on its timeline.
+    const contactId = byChannel.whatsapp!.customer.contactId;
+    expect(contactId).toBeTruthy();
+    const items = await until(async () => {
+      const res = await get<ContactTimeline>(`/api/contacts/${contactId}/timeline`, token);
+      const found = (res.body.data?.items ?? []).filter((i) => i.kind === 'booking');
+      return found.length ? found : undefined;
+    }, "the booking on Ana's timeline");
+    expect(items).toMatchObject([{ id: byChannel.whatsapp!._id, status: 'booked', booking: { serviceName: 'Limpieza dental', staffName: 'Dra. García', timeZone: ZONE, channel: 'whatsapp', bookedBy: 'agent' } }]);
   });
 });
