@@ -15,6 +15,7 @@ import ContentCopy from '@mui/icons-material/ContentCopy';
 import Check from '@mui/icons-material/Check';
 import { useTranslation } from 'react-i18next';
 import { apiKeyMessages } from '@agentdesk/functions/contract';
+import { copyText } from '../../shared/clipboard';
 import { useToast } from '../../shared/useToast';
 import { translateApiKeyText } from './messages';
 
@@ -24,23 +25,6 @@ export interface RevealedKey {
   key: string;
   /** The server's message; the contract's text for the kind when it sent none. */
   message?: string;
-}
-
-/** Clipboard API first; the selected input and execCommand where it is unavailable. */
-async function copyText(text: string, input: HTMLInputElement | null): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    if (!input) return false;
-    input.focus();
-    input.select();
-    try {
-      return document.execCommand('copy');
-    } catch {
-      return false;
-    }
-  }
 }
 
 export function ApiKeyRevealDialog({ revealed, onClose }: { revealed: RevealedKey | null; onClose: () => void }) {

@@ -37,6 +37,7 @@ import './i18n';
 import { ChatGptDialog } from './ChatGptDialog';
 import { TwilioDialog } from './TwilioDialog';
 import { WhatsAppDialog } from './WhatsAppDialog';
+import { GoogleCalendarCard } from './google-calendar/GoogleCalendarCard';
 import type { IntegrationDialogName } from './dialog/names';
 import { textOf } from './secretForm';
 import { apiErrorText } from '../../shared/apiTexts';
@@ -237,6 +238,7 @@ export default function IntegrationsPage() {
         {cards.map((card) => (
           <IntegrationCard key={card.type} {...card} />
         ))}
+        <GoogleCalendarCard />
         <ComingSoonCard />
       </Box>
     );

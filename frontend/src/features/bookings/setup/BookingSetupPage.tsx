@@ -25,6 +25,7 @@ import { usePageTitle } from '../../../shared/usePageTitle';
 import { useToast } from '../../../shared/useToast';
 import { useBookingServices, useBookingSettings, useBookingStaff, useSaveBookingSettings } from '../api';
 import { wallClock } from '../calendar/time';
+import { CalendarFeedPanel } from '../feed/CalendarFeedPanel';
 import { bookingErrorText } from '../messages';
 import { ClosuresEditor } from './ClosuresEditor';
 import { RulesSection } from './RulesSection';
@@ -35,7 +36,7 @@ import { StaffSection } from './StaffSection';
 import type { ClosureDraft } from './hours';
 import './i18n';
 
-const TABS = ['services', 'staff', 'closures', 'rules'] as const;
+const TABS = ['services', 'staff', 'closures', 'rules', 'subscribe'] as const;
 type TabId = (typeof TABS)[number];
 
 /** The account's currency (what its prices are in): billing's, as the plans are priced for this account. */
@@ -116,6 +117,7 @@ export default function BookingSetupPage() {
       staff: <StaffSection staff={staff.data} today={today} />,
       closures: <BusinessClosures settings={settings.data} today={today} />,
       rules: <RulesSection key={settings.data.updatedAt ?? 'new'} settings={settings.data} />,
+      subscribe: <CalendarFeedPanel />,
     }[tab];
     body = (
       <>
