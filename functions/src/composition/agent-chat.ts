@@ -9,6 +9,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoAgentRepository } from '../adapters/dynamo/agents.js';
+import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { dynamoAgentTestMarker } from '../adapters/dynamo/getting-started.js';
 import { HttpToolExecutor } from '../adapters/http-tools/executor.js';
 import { logger } from '../adapters/logger.js';
@@ -16,6 +17,7 @@ import { guardedFetch } from '../adapters/outbound/guarded-fetch.js';
 import { createAgentChat } from '../domain/agents/runtime/chat.js';
 import { once } from '../lib/once.js';
 import { aiConnector } from './ai.js';
+import { bookings } from './bookings.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { secretBox } from './secrets.js';
 import { unansweredRecorder } from './unanswered.js';
@@ -34,6 +36,9 @@ export const agentChat = once(() =>
     ai: aiConnector(),
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
+    // The agent's built-in booking tools (issue 30); the test chat books for the owner's profile phone.
+    bookings: bookings(),
+    users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     recordUnanswered: unansweredRecorder(),
     markTested: dynamoAgentTestMarker(documentClient(), config().TABLE_NAME),
     onError: logError,

@@ -26,6 +26,7 @@ import { usageService } from './usage.js';
 import { callRepository, voiceSettingsRepository } from './voice.js';
 import { notificationsOnly } from './notification-store.js';
 import { unansweredRecorder } from './unanswered.js';
+import { bookings } from './bookings.js';
 
 /** TwiML for a call script (the call loop's answers). */
 export { renderTwiml } from '../adapters/twilio/twiml.js';
@@ -61,6 +62,8 @@ export const callLoop = once(() =>
     ai: aiConnector(),
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
+    // The agent's built-in booking tools (issue 30), for the caller's number.
+    bookings: bookings(),
     usage: usageService(),
     contacts: callContacts(),
     queue: callSummaryQueue(),

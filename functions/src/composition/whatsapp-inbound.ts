@@ -15,6 +15,7 @@ import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-chat.js';
 import { aiConnectorReportingTo } from './ai-stream.js';
+import { bookings } from './bookings.js';
 import { contactService } from './contacts.js';
 import { inboxSettingsRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
@@ -41,6 +42,8 @@ export const inboundPipeline = once(() => {
     ai: aiConnectorReportingTo(integrationHealthWithEmail()),
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
+    // The agent's built-in booking tools (issue 30), for the customer's WhatsApp number.
+    bookings: bookings(),
     usage: usageService(),
     graph: graphClient(),
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).

@@ -17,7 +17,9 @@
 import { BOOKING_DEFAULTS, BOOKING_LIMITS, isCalendarDate, type Booking, type BookingService, type BookingSlot, type BookingStaff } from '../../../contract/bookings.js';
 import { DomainError, NotFoundError } from '../../errors.js';
 import type { ModelToolSpec } from '../../ai/ports.js';
+import { slotLabel } from '../../bookings/labels.js';
 import type { BookingActor, Bookings } from '../../bookings/ports.js';
+import { addDays, clockOf, daysBetween, localOf } from '../../bookings/time.js';
 import type { Channel } from './prompt.js';
 
 export const FIND_SLOTS = 'find_slots';
@@ -144,28 +146,17 @@ export function customerE164(phone: string | null | undefined): string | null {
 
 // ------------------------------------------------------------------ time in words
 
-const DAY = 86_400_000;
-const locale = (language: string) => (language.toLowerCase().startsWith('es') ? 'es-ES' : 'en-GB');
-
 /** The local date ("2026-12-01") and clock ("10:30") of an instant in the business's zone. */
 export function localParts(at: number, zone: string): { date: string; clock: string } {
-  const parts: Record<string, string> = {};
-  const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' });
-  for (const p of format.formatToParts(new Date(at))) parts[p.type] = p.value;
-  return { date: `${parts.year}-${parts.month}-${parts.day}`, clock: `${parts.hour}:${parts.minute}` };
+  const { date, minutes } = localOf(at, zone);
+  return { date, clock: clockOf(minutes) };
 }
 
-/** "martes 1 de diciembre a las 10:30" / "Tuesday 1 December at 10:30", in the business's zone. */
-export function whenLabel(at: number, zone: string, language: string): string {
-  const day = new Intl.DateTimeFormat(locale(language), { timeZone: zone, weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(at)).replace(',', '');
-  const { clock } = localParts(at, zone);
-  return language.toLowerCase().startsWith('es') ? `${day} a las ${clock}` : `${day} at ${clock}`;
-}
+/** "martes 1 de diciembre a las 10:30" / "Tuesday 1 December at 10:30", in the business's zone (the core's slot labels). */
+export const whenLabel = (at: number, zone: string, language: string): string => slotLabel(at, language.slice(0, 2), zone);
 
 const weekdayName = (date: string, language: string) =>
-  new Intl.DateTimeFormat(locale(language), { timeZone: 'UTC', weekday: 'long' }).format(new Date(`${date}T12:00:00Z`));
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY).toISOString().slice(0, 10);
-const daysBetween = (from: string, to: string) => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / DAY);
+  new Intl.DateTimeFormat(language.toLowerCase().startsWith('es') ? 'es-ES' : 'en-GB', { timeZone: 'UTC', weekday: 'long' }).format(new Date(`${date}T12:00:00Z`));
 
 // ------------------------------------------------------------------ context and prompt
 
