@@ -5,8 +5,6 @@
  * (no overlap, hours, closures, notice) is the core's, the same for owner, API and agent.
  */
 import {
-  BOOKING_DEFAULTS,
-  BOOKING_LIMITS,
   availabilityQuery,
   bookingCreateRequest,
   bookingListQuery,
@@ -25,8 +23,8 @@ import { apiKeyGuard } from '../http/api-key-auth.js';
 /** Who acts: the owner in the app, or an external system with the owner's API key. */
 const actorOf = (req: Request): BookingActor => (req.authType() === 'apiKey' ? { by: 'api', channel: 'api' } : { by: 'owner', channel: 'dashboard' });
 
-/** A "limit" query value (digits only, checked by the schema) kept within 1..max; absent: the default. */
-const limitOf = (text: string | undefined, fallback: number, max: number) => (text === undefined ? fallback : Math.min(Math.max(Number(text), 1), max));
+/** A "limit" query value (digits only, checked by the schema) as a number; the core keeps it within its bounds. */
+const limitOf = (text: string | undefined) => (text === undefined ? {} : { limit: Number(text) });
 
 const id = (req: Request) => req.params.id ?? '';
 
@@ -75,13 +73,13 @@ export const routes: RouteTable = {
   'GET /api/bookings/availability': async (req) => {
     const userId = req.userId();
     const { limit, ...query } = parseWith(availabilityQuery, req.query);
-    return { data: await bookings().findSlots(userId, { ...query, limit: limitOf(limit, BOOKING_DEFAULTS.slots, BOOKING_LIMITS.slots) }) };
+    return { data: await bookings().findSlots(userId, { ...query, ...limitOf(limit) }) };
   },
 
   'GET /api/bookings': async (req) => {
     const userId = req.userId();
     const { limit, ...query } = parseWith(bookingListQuery, req.query);
-    return { data: await bookings().list(userId, { ...query, limit: limitOf(limit, BOOKING_LIMITS.pageSize, BOOKING_LIMITS.pageSize) }) };
+    return { data: await bookings().list(userId, { ...query, ...limitOf(limit) }) };
   },
   'POST /api/bookings': async (req) => {
     const userId = req.userId();

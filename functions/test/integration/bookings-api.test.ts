@@ -10,6 +10,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
+  BOOKING_DEFAULTS,
   BOOKING_LIMITS,
   WEEKDAYS,
   bookingMessages,
@@ -878,5 +879,12 @@ describe('bookings API: availability', () => {
     expect(onlyRoom.map((s) => localOf(s.start).slice(11))).toEqual(['07:00', '07:15', '07:30']);
     expect(defaults).toHaveLength(5);
     expect(doctorSunday).toEqual([]);
+    // limit is kept within 1..20 (0 takes the default).
+    const week = (limit: string) => must<BookingSlot[]>(call(c, 'GET', `/api/bookings/availability?serviceId=${c.service._id}&from=${monday}&to=${addDays(monday, 4)}&limit=${limit}`));
+    expect(await week('99')).toHaveLength(BOOKING_LIMITS.slots);
+    expect(await week('1')).toHaveLength(1);
+    expect(await week('0')).toHaveLength(BOOKING_DEFAULTS.slots);
+    const huge = await call(c, 'GET', `/api/bookings/availability?serviceId=${c.service._id}&from=${monday}&to=${monday}&limit=1000`);
+    expect(huge.status).toBe(400);
   });
 });
