@@ -18,6 +18,6 @@ export const handler = sqsWorker('booking-events', async (job, record, { receive
   }
   // The core reported it typed (queues.ts bookingEvents); the schema checked what the runner relies on.
   const change = job.change as unknown as BookingChange;
-  const result = await runBookingChange(bookingChangeListeners(), job.userId, change, bookingEventsError);
+  const result = await runBookingChange(bookingChangeListeners(), job.userId, change, bookingEventsError, { finalAttempt });
   logger.info('Booking change processed', { messageId: record.messageId, userId: job.userId, bookingId: change.booking._id, kind: change.kind, receiveCount, ...result });
 });

@@ -22,12 +22,13 @@ export async function runBookingChange(
   userId: string,
   change: BookingChange,
   onError: (message: string, error: unknown, data: Record<string, unknown>) => void = () => undefined,
+  delivery: { finalAttempt: boolean } = { finalAttempt: false },
 ): Promise<ChangeRunResult> {
   const result: ChangeRunResult = { done: [], failed: [] };
   let first: { error: unknown } | undefined;
   for (const listener of listeners) {
     try {
-      await listener.handle(userId, change);
+      await listener.handle(userId, change, delivery);
       result.done.push(listener.name);
     } catch (error) {
       result.failed.push(listener.name);

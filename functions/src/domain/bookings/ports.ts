@@ -73,7 +73,8 @@ export interface BookingEvents {
  */
 export interface BookingChangeListener {
   name: string;
-  handle(userId: string, change: BookingChange): Promise<void>;
+  /** `delivery.finalAttempt`: the queue's last try of this change (record a failure for good rather than throw). */
+  handle(userId: string, change: BookingChange, delivery?: { finalAttempt: boolean }): Promise<void>;
 }
 
 /** A busy interval from outside AgentDesk (Google Calendar free/busy), epoch ms, end excluded. */

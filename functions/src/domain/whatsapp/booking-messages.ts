@@ -235,12 +235,12 @@ export function createBookingMessages(deps: BookingMessagesDeps) {
     confirmation(): BookingChangeListener {
       return {
         name: 'confirmation',
-        async handle(userId: string, change: BookingChange): Promise<void> {
+        async handle(userId: string, change: BookingChange, delivery?: { finalAttempt: boolean }): Promise<void> {
           if (change.kind === 'status') return;
           const now = await current(userId, change.booking._id);
           // Changed again since (moved, cancelled): that change's own confirmation tells the latest, this one would mislead.
           if (!now || now.status !== change.booking.status || now.start !== change.booking.start || now.staffId !== change.booking.staffId) return;
-          await send(userId, change.booking, change.kind, change.booking.updatedAt, change.before);
+          await send(userId, change.booking, change.kind, change.booking.updatedAt, change.before, { finalAttempt: delivery?.finalAttempt ?? false });
         },
       };
     },

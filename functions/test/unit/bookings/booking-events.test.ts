@@ -342,6 +342,12 @@ describe('the customer’s WhatsApp confirmation', () => {
     await w.confirmation.handle('u1', change('created', w.b));
     expect(w.sends).toHaveLength(1);
     expect([...w.stored.values()]).toMatchObject([{ status: 'sent' }]);
+
+    // On the queue's last try the failure is kept for good: the message failed with WhatsApp's words, the record says so.
+    const last = whatsapp({ lastInboundAt: new Date(NOW - HOUR).toISOString(), fail: [new ServiceUnavailableError('WhatsApp is temporarily unavailable')] });
+    await last.confirmation.handle('u1', change('created', last.b), { finalAttempt: true });
+    expect([...last.stored.values()]).toMatchObject([{ status: 'failed', error: 'WhatsApp is temporarily unavailable' }]);
+    expect(await last.records.list()).toMatchObject([{ state: 'failed', error: 'WhatsApp is temporarily unavailable' }]);
   });
 });
 
