@@ -241,6 +241,25 @@ describe('sqsWorker validates with the job schema the manifest names for its que
         'an empty userId': { userId: '', notificationId: 'n1' },
       },
     },
+    {
+      // Issue 30: a booking's stored change for its listeners (the booking travels as reported), or a due reminder.
+      queue: 'booking-events',
+      valid: {
+        userId: 'u1',
+        change: {
+          kind: 'moved',
+          booking: { _id: 'b1', start: '2026-12-03T09:30:00.000Z', status: 'confirmed', updatedAt: '2026-12-01T08:00:00.000Z', serviceName: 'Limpieza dental' },
+          before: { _id: 'b1', start: '2026-12-02T09:30:00.000Z', status: 'confirmed', updatedAt: '2026-11-30T08:00:00.000Z' },
+          actor: { by: 'owner', channel: 'dashboard' },
+        },
+      },
+      malformed: {
+        'an unknown change kind': { userId: 'u1', change: { kind: 'deleted', booking: { _id: 'b1', start: 's', status: 'confirmed', updatedAt: 'u' }, actor: { by: 'owner', channel: 'dashboard' } } },
+        'a change without its booking id': { userId: 'u1', change: { kind: 'created', booking: { start: 's', status: 'confirmed', updatedAt: 'u' }, actor: { by: 'agent', channel: 'whatsapp' } } },
+        'a reminder without its start': { userId: 'u1', reminder: { bookingId: 'b1' } },
+        'neither a change nor a reminder': { userId: 'u1' },
+      },
+    },
   ];
 
   it('covers every queue of the manifest', () => {
