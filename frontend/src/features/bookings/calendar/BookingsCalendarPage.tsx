@@ -16,6 +16,8 @@ import CircularProgress from '@mui/material/CircularProgress';
 import Stack from '@mui/material/Stack';
 import ToggleButton from '@mui/material/ToggleButton';
 import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import { useTheme } from '@mui/material/styles';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import Add from '@mui/icons-material/Add';
 import EventAvailableOutlined from '@mui/icons-material/EventAvailableOutlined';
 import TuneOutlined from '@mui/icons-material/TuneOutlined';
@@ -49,7 +51,9 @@ export default function BookingsCalendarPage() {
   const staff = useBookingStaff();
   // ?view=day|week|list and ?date=YYYY-MM-DD open the page there (a link to a booking's week).
   const [params, setParams] = useSearchParams();
-  const [view, setViewState] = useState<View>(() => (VIEWS as readonly string[]).includes(params.get('view') ?? '') ? (params.get('view') as View) : 'week');
+  // A phone opens on one day: seven columns do not fit 390 px.
+  const phone = useMediaQuery(useTheme().breakpoints.down('sm'), { noSsr: true });
+  const [view, setViewState] = useState<View>(() => ((VIEWS as readonly string[]).includes(params.get('view') ?? '') ? (params.get('view') as View) : phone ? 'day' : 'week'));
   const [initialDate] = useState(() => (/^\d{4}-\d{2}-\d{2}$/.test(params.get('date') ?? '') ? params.get('date')! : undefined));
   const setView = (next: View) => {
     setViewState(next);
