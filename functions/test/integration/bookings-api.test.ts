@@ -505,7 +505,9 @@ describe('bookings API: every validation text is a 400 that changes nothing', ()
     // Soon: an hour from now (on a 5-minute step), with a line open round the clock.
     const line = await must<BookingStaff>(call(c, 'POST', '/api/bookings/staff', { name: 'Teléfono 24 h', weeklyHours: everyDay([{ start: '00:00', end: '24:00' }]) }), 201);
     const phoneService = await must<BookingService>(call(c, 'POST', '/api/bookings/services', { name: 'Consulta telefónica', durationMinutes: 15, staffIds: [line._id] }), 201);
-    const soon = localOf(Math.ceil((Date.now() + 60 * 60_000) / 300_000) * 300_000);
+    const inAnHour = localOf(Math.ceil((Date.now() + 60 * 60_000) / 300_000) * 300_000);
+    // A 15-minute call from 23:50 would end the next day: then midnight, still under the 120 minutes' notice.
+    const soon = inAnHour.slice(11) > '23:45' ? `${addDays(inAnHour.slice(0, 10), 1)}T00:00` : inAnHour;
     const farMonday = `${nextWeekday(addDays(today(), 70), 0)}T10:00`;
     const anHourAgo = new Date(Math.floor((Date.now() - 3_600_000) / 300_000) * 300_000).toISOString();
 
