@@ -12,7 +12,6 @@ import IconButton from '@mui/material/IconButton';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
-import Stack from '@mui/material/Stack';
 import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Add from '@mui/icons-material/Add';
@@ -101,7 +100,8 @@ export function ClosuresEditor({ value, onChange, title, hint, today, pending = 
           ))}
         </List>
       )}
-      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ alignItems: { sm: 'flex-start' }, mt: 1 }}>
+      {/* A grid, not a flex row: the date fields' own width left the reason field a few pixels wide. */}
+      <Box sx={{ display: 'grid', gap: 1, gridTemplateColumns: { xs: '1fr', sm: '170px 170px minmax(160px, 1fr) auto' }, alignItems: 'start', mt: 1 }}>
         <TextField
           type="date"
           size="small"
@@ -138,12 +138,11 @@ export function ClosuresEditor({ value, onChange, title, hint, today, pending = 
             }
           }}
           slotProps={{ htmlInput: { maxLength: BOOKING_LIMITS.closureReason } }}
-          sx={{ flex: 1 }}
         />
         <Button variant="outlined" startIcon={<Add />} onClick={() => void add()} disabled={pending} sx={{ whiteSpace: 'nowrap', height: 40 }}>
           {t('bookingSetup.closures.add')}
         </Button>
-      </Stack>
+      </Box>
       {problem && (
         <Alert severity="error" role="alert" sx={{ mt: 1 }}>
           {problem}

@@ -84,7 +84,7 @@ export function WeeklyHoursEditor({ value, onChange, showProblems = true }: Week
                           error={bad}
                           onChange={(e) => onChange(setRange(value, day, i, { start: e.target.value }))}
                           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300, 'aria-label': t('bookingSetup.hours.fromLabel', { day: dayName, n }), 'aria-describedby': problem ? problemId : undefined } }}
-                          sx={{ width: 130 }}
+                          sx={{ width: 150 }}
                         />
                         <TextField
                           type="time"
@@ -94,7 +94,7 @@ export function WeeklyHoursEditor({ value, onChange, showProblems = true }: Week
                           error={bad}
                           onChange={(e) => onChange(setRange(value, day, i, { end: e.target.value }))}
                           slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300, 'aria-label': t('bookingSetup.hours.toLabel', { day: dayName, n }), 'aria-describedby': problem ? problemId : undefined } }}
-                          sx={{ width: 130 }}
+                          sx={{ width: 150 }}
                         />
                         <Tooltip title={t('bookingSetup.hours.removeRange')}>
                           <IconButton aria-label={t('bookingSetup.hours.removeRangeLabel', { n, day: dayName })} onClick={() => onChange(removeRange(value, day, i))}>
