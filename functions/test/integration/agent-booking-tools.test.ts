@@ -13,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import type { Agent, ChatReply } from '../../src/contract/agents.js';
 import { VOICE_DEFAULTS, type TwilioSetupResult } from '../../src/contract/voice.js';
 import type { Booking, BookingList, BookingService, BookingStaff, WeeklyHours } from '../../src/contract/bookings.js';
+import { RELAY_FILLERS } from '../../src/domain/voice/relay/session.js';
 import { simulateCall } from '../../local/fake-twilio/call-simulator.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, provided, until, type ApiResponse } from '../support/api.js';
@@ -163,6 +164,28 @@ describe('WhatsApp: the agent finds, books, lists, moves and cancels for the num
     expect(cancelled).toContain('Cancelled: Limpieza dental, miércoles');
     expect((await bookingsOf(c)).find((b) => b._id === booking!._id)).toMatchObject({ status: 'cancelled' });
     expect(await say(wa, ana, 'find_my_bookings', 'find_my_bookings')).toContain('This customer has no upcoming appointments.');
+    // Ten WhatsApp round trips through the webhook, the queue and the worker.
+  }, 120_000);
+
+  it('a reply to a reminder reaches the agent with the booking in context (booked by the owner with the phone typed without +34)', async () => {
+    const c = await clinic();
+    const wa = await whatsapp(c);
+    const digits = `6${randomDigits(8)}`;
+    const ana = waCustomer('Ana', `34${digits}`);
+    const friday = weekdayAhead(5);
+    const booking = await must<Booking>(
+      api('POST', '/api/bookings', { token: c.token, body: { serviceId: c.service._id, start: `${friday}T10:00`, customer: { name: 'Ana', phone: `${digits.slice(0, 3)} ${digits.slice(3, 6)} ${digits.slice(6)}` } } }),
+      201,
+    );
+    const before = (await graphSends(wa.phoneId)).length;
+    const body = metaDelivery(wa, { messages: [textMessage(ana, 'No puedo ir, cancela')] });
+    expect((await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret))).status).toBe(200);
+    await until(async () => (await graphSends(wa.phoneId)).slice(before).find((m) => m.to === ana.waId && (m.text ?? '').startsWith('Echo: No puedo ir')), 'the reply', 30_000);
+    const res = await fetch(`${provided('openaiUrl')}/_test/requests?key=${encodeURIComponent(c.key)}&path=/v1/chat/completions`);
+    const requests = ((await res.json()) as { requests: { body: { messages: { role: string; content: string }[] } }[] }).requests;
+    const system = requests.at(-1)!.body.messages[0]!.content;
+    expect(system).toContain(`This customer's upcoming appointments (a message like "I can't come" or "cancel" is most likely about one of them):`);
+    expect(system).toMatch(new RegExp(`- Limpieza dental, viernes \\d+ de \\w+ a las 10:00, con Dra\\. García \\[booking_id=${booking._id}\\]`));
   });
 });
 
@@ -194,6 +217,8 @@ describe('a streamed call books for the caller’s number', () => {
     });
 
     const turn = call.relaySessions[0]!.turns[0]!;
+    // The filler while the tool runs, then the tool's answer.
+    expect(turn.heard.startsWith(RELAY_FILLERS.es)).toBe(true);
     expect(turn.heard).toMatch(/Booked: Limpieza dental, jueves \d+ de \w+ a las 11:00/);
     const [booking] = await bookingsOf(c);
     expect(booking).toMatchObject({ status: 'confirmed', channel: 'voice', bookedBy: 'agent', customer: { name: 'Marta Gil', phone: caller } });
