@@ -45,7 +45,7 @@ describe('bookings setup (Spanish clinic, first use)', () => {
     // 1. Business hours: a split day Monday to Friday to start with; weekends closed.
     expect(await page.getByLabel('Lunes, franja 1: desde').inputValue()).toBe('09:00');
     expect(await page.getByLabel('Lunes, franja 2: hasta').inputValue()).toBe('20:00');
-    expect(await page.getByRole('switch', { name: 'Abierto el Sábado' }).isChecked()).toBe(false);
+    expect(await page.getByRole('switch', { name: 'Sábado: abierto' }).isChecked()).toBe(false);
     await guide.getByRole('button', { name: 'Siguiente' }).click();
 
     // 2. The first dentist (starts with those hours).
@@ -78,7 +78,7 @@ describe('bookings setup (Spanish clinic, first use)', () => {
     await page.getByRole('button', { name: 'Añadir profesional o sala' }).click();
     const dialog = page.getByRole('dialog', { name: 'Añadir profesional o sala' });
     await dialog.getByRole('textbox', { name: 'Nombre' }).fill('Dr. Pérez');
-    await dialog.getByRole('button', { name: 'Quitar la franja 2 del Lunes' }).click();
+    await dialog.getByRole('button', { name: 'Quitar franja 2: Lunes' }).click();
     await dialog.getByRole('button', { name: 'Añadir franja: Lunes' }).click();
     expect(await dialog.getByLabel('Lunes, franja 2: desde').inputValue()).toBe('16:00');
     await dialog.getByLabel('Lunes, franja 2: desde').fill('13:00');
@@ -86,7 +86,7 @@ describe('bookings setup (Spanish clinic, first use)', () => {
     await eventually(() => dialog.getByText('Las franjas de un mismo día no pueden solaparse').count()).toBe(1);
     await dialog.getByLabel('Lunes, franja 2: desde').fill('16:00');
     // Tuesday closed, then Monday copied over the weekdays brings it back.
-    await dialog.getByRole('switch', { name: 'Abierto el Martes' }).click();
+    await dialog.getByRole('switch', { name: 'Martes: abierto' }).click();
     expect(await dialog.getByLabel('Martes, franja 1: desde').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Copiar el lunes al resto de días laborables' }).click();
     expect(await dialog.getByLabel('Martes, franja 2: hasta').inputValue()).toBe('20:00');

@@ -83,7 +83,7 @@ export function WeeklyHoursEditor({ value, onChange, showProblems = true }: Week
                           value={range.start}
                           error={bad}
                           onChange={(e) => onChange(setRange(value, day, i, { start: e.target.value }))}
-                          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300, 'aria-label': t('bookingSetup.hours.fromLabel', { day: dayName, n }), 'aria-describedby': problem ? problemId : undefined } }}
+                          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300, 'aria-label': t('bookingSetup.hours.fromLabel', { day: dayName, position: n }), 'aria-describedby': problem ? problemId : undefined } }}
                           sx={{ width: 150 }}
                         />
                         <TextField
@@ -93,11 +93,11 @@ export function WeeklyHoursEditor({ value, onChange, showProblems = true }: Week
                           value={range.end === '24:00' ? '23:59' : range.end}
                           error={bad}
                           onChange={(e) => onChange(setRange(value, day, i, { end: e.target.value }))}
-                          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300, 'aria-label': t('bookingSetup.hours.toLabel', { day: dayName, n }), 'aria-describedby': problem ? problemId : undefined } }}
+                          slotProps={{ inputLabel: { shrink: true }, htmlInput: { step: 300, 'aria-label': t('bookingSetup.hours.toLabel', { day: dayName, position: n }), 'aria-describedby': problem ? problemId : undefined } }}
                           sx={{ width: 150 }}
                         />
                         <Tooltip title={t('bookingSetup.hours.removeRange')}>
-                          <IconButton aria-label={t('bookingSetup.hours.removeRangeLabel', { n, day: dayName })} onClick={() => onChange(removeRange(value, day, i))}>
+                          <IconButton aria-label={t('bookingSetup.hours.removeRangeLabel', { position: n, day: dayName })} onClick={() => onChange(removeRange(value, day, i))}>
                             <DeleteOutline />
                           </IconButton>
                         </Tooltip>
