@@ -88,9 +88,10 @@ export default function BookingSetupPage() {
   const [guide, setGuide] = useState<boolean | null>(null);
   const loaded = settings.isSuccess && services.isSuccess && staff.isSuccess;
   const firstUse = loaded && services.data.length === 0 && staff.data.length === 0;
-  if (loaded && guide === null) setGuide(firstUse);
-
   const tabParam = params.get('tab');
+  // A link to one tab (?tab=subscribe…) opens that tab, not the guide.
+  if (loaded && guide === null) setGuide(firstUse && tabParam === null);
+
   const tab: TabId = (TABS as readonly string[]).includes(tabParam ?? '') ? (tabParam as TabId) : 'services';
   const today = settings.data ? wallClock(new Date(), settings.data.timeZone).slice(0, 10) : new Date().toISOString().slice(0, 10);
 
