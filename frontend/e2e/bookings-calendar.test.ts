@@ -3,7 +3,7 @@
  * laptop): a service and two staff members, a booking in the week view; the owner drags it to
  * another time (the PATCH is stored), drags it onto a taken time and into the lunch break (it goes
  * back, and the page says why in Spanish), books a new patient from an empty time (a phone without +34), moves a booking
- * to the other staff member from the keyboard's Move form, filters by staff, and cancels from the
+ * to the other staff member from the keyboard's Move form, marks it a no-show, filters by staff, and cancels from the
  * booking's detail. Then the issue's whole browser flow: the agent (its Bookings switch on) books
  * from the Test Agent chat, the booking shows in the week view, the owner drags it, and the
  * customer's WhatsApp gets the change.
@@ -177,6 +177,12 @@ describe('the bookings calendar (Spanish clinic)', () => {
       return `${b.staffName} ${madrid(b.start)}`;
     }).toBe(`Dr. Ruiz ${wednesday} 17:00`);
     await eventually(() => detail.getByTestId('booking-staff').textContent()).toBe('Dr. Ruiz');
+    // The status from the detail: he did not come. The event says so and no longer moves.
+    await detail.getByRole('button', { name: 'Marcar como no presentada' }).click();
+    await eventually(async () => (await stored(alvaro._id)).status).toBe('no_show');
+    await eventually(() => detail.getByTestId('booking-status').textContent()).toBe('No se presentó');
+    expect(await detail.getByTestId('move-form').count()).toBe(0);
+    await eventually(() => event(alvaro._id).textContent()).toBe('17:00 - 17:30Álvaro Peña · Limpieza dental · Dr. Ruiz · No se presentó');
     await page.keyboard.press('Escape');
     await eventually(() => detail.count()).toBe(0);
 
@@ -195,6 +201,8 @@ describe('the bookings calendar (Spanish clinic)', () => {
     await confirm.getByRole('button', { name: 'Cancelar cita' }).click();
     await eventually(async () => (await stored(lucia._id)).status).toBe('cancelled');
     await eventually(() => detail.getByTestId('booking-status').textContent()).toBe('Cancelada');
+    // The Cancel button is gone: the focus is back on the detail (not lost on the page), so Escape closes it.
+    await eventually(() => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="booking-detail"]')))).toBe(true);
     await page.keyboard.press('Escape');
     await eventually(() => event(lucia._id).count()).toBe(0);
 

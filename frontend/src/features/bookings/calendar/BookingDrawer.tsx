@@ -3,7 +3,7 @@
  * (its WhatsApp conversation or its call, linked), notes; a Move form (date, time, staff) that
  * does from the keyboard what a drag does, the status (completed, no-show) and Cancel.
  */
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Alert from '@mui/material/Alert';
@@ -62,11 +62,15 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
   const [notes, setNotes] = useState(booking.notes);
   useEffect(() => setNotes(booking.notes), [booking.notes]);
 
+  const heading = useRef<HTMLHeadingElement>(null);
   const changed = (next: Booking | undefined, message: string) => {
     if (next) queryClient.setQueryData(calendarKeys.one(next._id), next);
     void queryClient.invalidateQueries({ queryKey: calendarKeys.all });
     setError('');
     toast.success(message);
+    // The button pressed may be gone now (a cancelled or no-show booking has other actions): the
+    // focus goes back to the drawer's heading, not to the page behind, so Escape and Tab still work.
+    requestAnimationFrame(() => heading.current?.focus());
   };
   const update = useMutation({
     mutationFn: ({ input }: { input: BookingUpdateInput; message: string }) => calendarApi.update(booking._id, input),
@@ -94,7 +98,7 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
     <Drawer anchor="right" open onClose={onClose} slotProps={{ paper: { sx: { width: { xs: '100%', sm: 440 } }, role: 'dialog', 'aria-labelledby': titleId } as object }}>
       <Box sx={{ p: 3 }} data-testid="booking-detail">
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
-          <Typography variant="h6" component="h2" id={titleId}>
+          <Typography variant="h6" component="h2" id={titleId} ref={heading} tabIndex={-1} sx={{ outline: 'none' }}>
             {t('bookingsCalendar.detail.title')}: {booking.customer.name}
           </Typography>
           <IconButton aria-label={t('bookingsCalendar.detail.close')} onClick={onClose}>
