@@ -340,6 +340,7 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/bookings/{id}': none,
   'PATCH /api/bookings/{id}': json(bookingUpdateRequest, { start: `${daysAhead(9)}T11:00`, notes: 'Cambiada a las 11' }),
   'POST /api/bookings/{id}/cancel': none,
+  'GET /api/bookings/{id}/messages': none,
 };
 
 function bookingService(): Record<string, unknown> {
