@@ -134,8 +134,8 @@ export const routeGroups = {
     // connection (entries are embedded) and table writes, and a function of their own would put
     // the stack over CloudFormation's 500 resources.
     description: 'The agent runtime behind the Test Agent chat (retrieval, model, custom tools, unanswered questions recorded), knowledge entries and the unanswered list',
-    // queue:booking-events: the agent's booking tools report each change (issue 30).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:search', 'queue:booking-events'],
+    // queue:booking-events: the agent's booking tools report each change (issue 30); google-calendar: their free slots count Google busy times.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'knowledge-index:search', 'queue:booking-events', 'google-calendar'],
     timeout: 29,
     // Vectors of an agent's knowledge stay in memory between warm invocations.
     memoryMb: 1024,
@@ -174,7 +174,7 @@ export const routeGroups = {
   'voice-webhook': {
     entry: 'src/handlers/voice-webhook.ts',
     description: 'Twilio call loop: X-Twilio-Signature check, incoming call, speech turns with the agent, status and recording callbacks',
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'invoke:voice-relay', 'knowledge-index:search', 'queue:booking-events'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'invoke:voice-relay', 'knowledge-index:search', 'queue:booking-events', 'google-calendar'],
     // Twilio waits 15 s for TwiML; a turn is bounded by VOICE_LIMITS.turnMs.
     timeout: 14,
     memoryMb: 1024,
@@ -566,8 +566,8 @@ export const workers = {
     job: whatsappInboundJob,
     // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34); queue:web-push: their pushes (issue 29);
     // queue:whatsapp-inbound: a person's pause ending by itself, checked again later and handed to the agent (issue 29).
-    // queue:booking-events: the agent's booking tools report each change (issue 30).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search', 'queue:booking-events'],
+    // queue:booking-events: the agent's booking tools report each change (issue 30); google-calendar: their free slots count Google busy times.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search', 'queue:booking-events', 'google-calendar'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
@@ -656,7 +656,7 @@ export const socketApis = {
   'voice-relay': {
     entry: 'src/handlers/voice-relay.ts',
     description: 'Twilio ConversationRelay: X-Twilio-Signature on $connect, caller prompts streamed to the agent, answer tokens posted back, interrupts, DTMF',
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'sockets:voice-relay', 'knowledge-index:search', 'queue:booking-events'],
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:call-summary', 'sockets:voice-relay', 'knowledge-index:search', 'queue:booking-events', 'google-calendar'],
     // A streamed turn is bounded by VOICE_LIMITS.turnMs; the rest is room for the tools and the last posts.
     timeout: 30,
     memoryMb: 1024,
