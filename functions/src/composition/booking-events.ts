@@ -87,7 +87,7 @@ export const bookingChangeListeners = once((): BookingChangeListener[] => [
 ]);
 
 /** A due reminder, sent once if the booking is still as it was (domain/bookings/reminders.ts). */
-export const dueReminder = (userId: string, reminder: { bookingId: string; start: string }, finalAttempt: boolean) =>
-  sendDueReminder({ bookings: bookings(), isNotFound, send: (u, booking) => customerBookingMessages().reminder(u, booking, { finalAttempt }) }, userId, reminder);
+export const dueReminder = (userId: string, reminder: { bookingId: string; start: string; at?: string }, finalAttempt: boolean) =>
+  sendDueReminder({ bookings: bookings(), store: reminderStore(), isNotFound, send: (u, booking) => customerBookingMessages().reminder(u, booking, { finalAttempt }) }, userId, reminder);
 
 export { onError as bookingEventsError };

@@ -176,7 +176,8 @@ export const bookingChangeJob = /* @__PURE__ */ z.object({
 });
 export const bookingReminderJob = /* @__PURE__ */ z.object({
   userId: id,
-  reminder: /* @__PURE__ */ z.object({ bookingId: id, start: id }),
+  // at: the run's scheduled time (ISO) the reminder was found due at.
+  reminder: /* @__PURE__ */ z.object({ bookingId: id, start: id, at: /* @__PURE__ */ z.optional(id) }),
 });
 export type BookingReminderJob = z.infer<typeof bookingReminderJob>;
 export const bookingEventsJob = /* @__PURE__ */ z.union([bookingReminderJob, bookingChangeJob]);

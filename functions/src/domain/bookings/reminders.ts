@@ -83,7 +83,7 @@ export function reminderScheduler(deps: ReminderSchedulerDeps): BookingChangeLis
 
 /** The booking-events queue, for due reminders. */
 export interface ReminderJobQueue {
-  enqueue(jobs: ReadonlyArray<{ userId: string; reminder: { bookingId: string; start: string } }>): Promise<void>;
+  enqueue(jobs: ReadonlyArray<{ userId: string; reminder: { bookingId: string; start: string; at: string } }>): Promise<void>;
 }
 
 export interface ReminderSweeperDeps {
@@ -128,7 +128,7 @@ export function createReminderSweeper(deps: ReminderSweeperDeps) {
       for (let i = 0; i < claimed.length; i += 10) {
         const chunk = claimed.slice(i, i + 10);
         try {
-          await deps.queue.enqueue(chunk.map((e) => ({ userId: e.userId, reminder: { bookingId: e.bookingId, start: e.start } })));
+          await deps.queue.enqueue(chunk.map((e) => ({ userId: e.userId, reminder: { bookingId: e.bookingId, start: e.start, at: new Date(now).toISOString() } })));
         } catch (error) {
           // Left claimed: the next run after the lease takes them again.
           result.failed += chunk.length;
@@ -151,14 +151,19 @@ export type ReminderSweeper = ReturnType<typeof createReminderSweeper>;
 export interface DueReminderDeps {
   bookings: Pick<Bookings, 'get' | 'settings'>;
   send(userId: string, booking: Booking): Promise<unknown>;
+  /** The owner shortened the reminder time since it was scheduled: it goes back in, at the new time. */
+  store: Pick<ReminderStore, 'put'>;
   isNotFound(error: unknown): boolean;
   now?: () => number;
 }
 
-export type DueReminderOutcome = 'sent' | 'gone' | 'stale' | 'disabled' | 'past';
+export type DueReminderOutcome = 'sent' | 'gone' | 'stale' | 'disabled' | 'past' | 'rescheduled';
+
+/** A reminder found due this much before the current setting's time is put back (the schedule's step, and then some). */
+const EARLY_MS = 10 * 60_000;
 
 /** The worker's side of a due reminder: still confirmed at that start, not begun, reminders on → the sender (which sends it once). */
-export async function sendDueReminder(deps: DueReminderDeps, userId: string, reminder: { bookingId: string; start: string }): Promise<DueReminderOutcome> {
+export async function sendDueReminder(deps: DueReminderDeps, userId: string, reminder: { bookingId: string; start: string; at?: string }): Promise<DueReminderOutcome> {
   let booking: Booking;
   try {
     booking = await deps.bookings.get(userId, reminder.bookingId);
@@ -167,8 +172,18 @@ export async function sendDueReminder(deps: DueReminderDeps, userId: string, rem
     throw error;
   }
   if (booking.status !== 'confirmed' || booking.start !== reminder.start) return 'stale';
-  if (Date.parse(booking.start) <= (deps.now ?? Date.now)()) return 'past';
-  if (!(await deps.bookings.settings(userId)).remindersEnabled) return 'disabled';
+  const now = (deps.now ?? Date.now)();
+  if (Date.parse(booking.start) <= now) return 'past';
+  const settings = await deps.bookings.settings(userId);
+  if (!settings.remindersEnabled) return 'disabled';
+  // Scheduled under a longer reminder time than the owner's current one: not yet, at the new time
+  // (compared with the time the run found it due, which a retried job keeps).
+  const due = Date.parse(booking.start) - settings.reminderHours * HOUR_MS;
+  const foundAt = reminder.at ? Date.parse(reminder.at) : Number.NaN;
+  if (due > (Number.isFinite(foundAt) ? foundAt : now) + EARLY_MS) {
+    await deps.store.put({ userId, bookingId: booking._id, start: booking.start, dueAt: new Date(due).toISOString() });
+    return 'rescheduled';
+  }
   await deps.send(userId, booking);
   return 'sent';
 }

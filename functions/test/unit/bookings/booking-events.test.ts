@@ -161,7 +161,7 @@ describe('reminders', () => {
     const sweeper = createReminderSweeper({ store, queue: { enqueue: async (jobs) => void queued.push(...jobs) }, newRunId: () => `run${++run}` });
     const at = Date.parse('2026-12-02T09:31:00.000Z');
     const [a, b] = await Promise.all([sweeper.sweep(at), sweeper.sweep(at)]);
-    expect(queued).toEqual([{ userId: 'u1', reminder: { bookingId: 'bk1', start: '2026-12-03T09:30:00.000Z' } }]);
+    expect(queued).toEqual([{ userId: 'u1', reminder: { bookingId: 'bk1', start: '2026-12-03T09:30:00.000Z', at: '2026-12-02T09:31:00.000Z' } }]);
     expect(a.queued + b.queued).toBe(1);
     expect(a.skipped + b.skipped).toBe(1);
     expect(store.items.has('bk1')).toBe(false);
@@ -177,17 +177,28 @@ describe('reminders', () => {
     expect(await sweeper.sweep(noon + 6 * 60_000)).toMatchObject({ queued: 1 });
   });
 
-  it('sends a due reminder only for a booking still confirmed at that start, before it begins', async () => {
+  it('sends a due reminder only for a booking still confirmed at that start, before it begins, and puts back one the owner has since shortened', async () => {
     const b = booking();
     const bookings = core([b]);
     const sent: string[] = [];
-    const deps = { bookings, isNotFound, send: async (_u: string, x: Booking) => void sent.push(x._id), now: () => NOW };
-    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: '2026-12-02T09:30:00.000Z' })).toBe('stale');
-    expect(await sendDueReminder(deps, 'u1', { bookingId: 'gone', start: b.start })).toBe('gone');
-    expect(await sendDueReminder({ ...deps, now: () => Date.parse(b.start) + 1 }, 'u1', { bookingId: 'bk1', start: b.start })).toBe('past');
-    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: b.start })).toBe('sent');
+    const store = new MemoryReminders();
+    // The run found it due at its time, a day before the start.
+    const at = '2026-12-02T09:31:00.000Z';
+    const deps = { bookings, store, isNotFound, send: async (_u: string, x: Booking) => void sent.push(x._id), now: () => Date.parse(at) + 5_000 };
+    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: '2026-12-02T09:30:00.000Z', at })).toBe('stale');
+    expect(await sendDueReminder(deps, 'u1', { bookingId: 'gone', start: b.start, at })).toBe('gone');
+    expect(await sendDueReminder({ ...deps, now: () => Date.parse(b.start) + 1 }, 'u1', { bookingId: 'bk1', start: b.start, at })).toBe('past');
+    // The owner shortened the reminder to 2 hours after this one was scheduled: put back at the new time, not sent now.
+    bookings.current = settings({ reminderHours: 2 });
+    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: b.start, at })).toBe('rescheduled');
+    expect(store.items.get('bk1')).toMatchObject({ dueAt: '2026-12-03T07:30:00.000Z' });
+    bookings.current = settings();
+    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: b.start, at })).toBe('sent');
     bookings.rows.set('bk1', { ...b, status: 'cancelled' });
-    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: b.start })).toBe('stale');
+    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: b.start, at })).toBe('stale');
+    bookings.current = settings({ remindersEnabled: false });
+    bookings.rows.set('bk1', b);
+    expect(await sendDueReminder(deps, 'u1', { bookingId: 'bk1', start: b.start, at })).toBe('disabled');
     expect(sent).toEqual(['bk1']);
   });
 });
