@@ -45,8 +45,12 @@ import {
   bookingSettingsRequest,
   bookingStaffRequest,
   bookingUpdateRequest,
+  calendarFeedQuery,
+  calendarFeedRequest,
   WEEKDAYS,
+  type CalendarFeed,
 } from '../../src/contract/bookings.js';
+import { googleCalendarCallbackQuery, googleCalendarSettingsRequest } from '../../src/contract/google-calendar.js';
 import { gettingStartedUpdate } from '../../src/contract/getting-started.js';
 import {
   googleAuthRequest,
@@ -341,7 +345,24 @@ const FUZZ: Record<string, FuzzSpec> = {
   'PATCH /api/bookings/{id}': json(bookingUpdateRequest, { start: `${daysAhead(9)}T11:00`, notes: 'Cambiada a las 11' }),
   'POST /api/bookings/{id}/cancel': none,
   'GET /api/bookings/{id}/messages': none,
+  // The owner's own calendar (issue 30). The business's feed is rotated by POST; the public feed is
+  // read with the staff member's token (made in makeOwner), so it stays valid while POST runs.
+  'GET /api/bookings/calendar-feed': none,
+  'POST /api/bookings/calendar-feed': json(calendarFeedRequest, { staffId: null }),
+  'DELETE /api/bookings/calendar-feed': { query: calendarFeedQuery },
+  'GET /api/calendar-feeds/{token}': none,
+  // The owner is connected to the fake Google (makeOwner): settings name its real calendars and staff.
+  'GET /api/integrations/google-calendar': none,
+  'PUT /api/integrations/google-calendar': { body: googleCalendarSettingsRequest, get example() { return googleSettings(); } },
+  'DELETE /api/integrations/google-calendar': none,
+  'POST /api/integrations/google-calendar/connect': none,
+  'GET /api/integrations/google-calendar/callback': { query: googleCalendarCallbackQuery },
 };
+
+function googleSettings(): Record<string, unknown> {
+  const calendar = owner?.ids.googleCalendar?.[0] ?? '';
+  return { businessCalendarIds: [calendar], eventsCalendarId: calendar, staff: [{ staffId: owner?.ids.staff?.[0] ?? '', googleCalendarIds: [calendar] }] };
+}
 
 function bookingService(): Record<string, unknown> {
   return { name: 'Limpieza dental', durationMinutes: 30, bufferAfterMinutes: 10, priceCents: 4500, staffIds: owner?.ids.staff ?? [], bookableByAgent: true };
@@ -467,6 +488,10 @@ async function makeOwner(): Promise<Owner> {
     start: `${daysAhead(7)}T09:00`,
     customer: { name: 'Álvaro Núñez', phone: '+34 612 345 679' },
   });
+  // A staff member's feed: its token is the real {token} of the public feed.
+  const feed = await must<CalendarFeed>('POST', '/api/bookings/calendar-feed', { staffId: staff._id });
+  const feedToken = feed.url?.split('/').pop() ?? '';
+  const googleCalendar = await connectGoogle(token);
   const call = await seedCall(sub.userId);
   return {
     get token() {
@@ -485,12 +510,32 @@ async function makeOwner(): Promise<Owner> {
       staff: [staff._id],
       service: [service._id],
       booking: [booking._id],
+      feedToken: [feedToken],
+      googleCalendar: [googleCalendar],
       call: [call.id],
       user: [sub.userId],
       session: [sub.sessionId],
       type: ['chatgpt', 'twilio-voice', 'whatsapp-business'],
     },
   };
+}
+
+/**
+ * Connects the owner to the fake Google Calendar as the Integrations page does (connect → Google's
+ * consent page, which consents at once → our callback), so the settings and disconnect routes are
+ * fuzzed on a real connection. Answers the Google account's primary calendar.
+ */
+async function connectGoogle(token: string): Promise<string> {
+  const email = `fuzz-${randomUUID().slice(0, 8)}@gmail.test`;
+  const google = await fetch(`${provided('googleCalendarUrl')}/_test/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, calendars: [] }) });
+  if (!google.ok) throw new Error(`fake Google account: ${google.status}`);
+  const connect = await api<{ url: string }>('POST', '/api/integrations/google-calendar/connect', { token });
+  if (connect.status !== 200 || !connect.body.data) throw new Error(`Google connect: ${connect.status} ${connect.body.message}`);
+  const consent = await fetch(connect.body.data.url, { redirect: 'manual' });
+  const callback = new URL(consent.headers.get('location') ?? '');
+  const back = await fetch(`${provided('apiUrl')}${callback.pathname}${callback.search}`, { redirect: 'manual' });
+  if (!/googleCalendar=connected$/.test(back.headers.get('location') ?? '')) throw new Error(`Google callback: ${back.status} ${back.headers.get('location')}`);
+  return email;
 }
 
 /** Real ids that fit a path parameter of a route (the owner's objects), or none. */
@@ -500,6 +545,7 @@ function realIds(path: string, param: string): string[] {
   if (param === 'urlId') return ids.url ?? [];
   if (param === 'userId') return ids.user ?? [];
   if (param === 'type') return ids.type ?? [];
+  if (param === 'token') return ids.feedToken ?? [];
   if (path.startsWith('/api/agents/')) return ids.agent ?? [];
   if (path.startsWith('/api/contacts/')) return ids.contact ?? [];
   if (path.startsWith('/api/api-keys/')) return ids.apiKey ?? [];
