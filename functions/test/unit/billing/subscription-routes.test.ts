@@ -35,6 +35,11 @@ const INTENDED = [
   'POST /api/integrations/twilio-voice/setup',
   'POST /api/integrations/twilio-voice/test',
   'PUT /api/integrations/{type}',
+  // Google Calendar (issue 30): connecting and choosing calendars is an integration's setup; status and disconnect stay open
+  'POST /api/integrations/google-calendar/connect',
+  'PUT /api/integrations/google-calendar',
+  // A private calendar feed link is a new working credential, like an API key; listing and revoking stay open
+  'POST /api/bookings/calendar-feed',
   // API keys: a new working key
   'POST /api/api-keys',
   'PUT /api/api-keys/{id}/regenerate',
@@ -75,6 +80,8 @@ describe("routes.ts: requires 'subscription'", () => {
       'DELETE /api/integrations/{type}',
       'DELETE /api/api-keys/{id}',
       'DELETE /api/voice-settings/request-phone',
+      'DELETE /api/integrations/google-calendar',
+      'DELETE /api/bookings/calendar-feed',
     ]) {
       expect(routes.some((r) => `${r.method} ${r.path}` === key), key).toBe(true);
       expect(flagged.has(key), key).toBe(false);
