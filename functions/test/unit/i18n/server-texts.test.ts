@@ -41,6 +41,7 @@ const KEPT_OUTSIDE: Record<string, string> = {
   'http/multipart.ts#multipartMessages': 'made of contract texts only (httpMessages)',
   'domain/agents/runtime/prompt.ts#NO_SUPPORT_WHATSAPP': 'an instruction to the model, never shown to a person',
   'domain/agents/runtime/prompt.ts#ANSWER_FROM_KNOWLEDGE_WHATSAPP': 'an instruction to the model, never shown to a person',
+  'domain/agents/runtime/booking-tools.ts#NOT_FOUND': "a booking tool's result for the model (it answers in the customer's language), never shown to a person",
 };
 
 describe('texts the API answers live in the contract', () => {
