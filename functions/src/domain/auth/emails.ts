@@ -1,6 +1,7 @@
 /** The auth e-mails, as plain text and simple HTML, in English or Spanish. */
 import type { Language } from '../../contract/auth.js';
 import type { AuthProvider } from './ports.js';
+import { escapeHtml } from '../../lib/html.js';
 
 export interface EmailContent {
   subject: string;
@@ -8,8 +9,6 @@ export interface EmailContent {
   html: string;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 function render(lines: { greeting: string; intro: string; code: string; expiry: string; ignore: string }, subject: string): EmailContent {
   const text = [lines.greeting, '', lines.intro, '', `    ${lines.code}`, '', lines.expiry, lines.ignore, '', 'AgentDesk'].join('\n');

@@ -13,6 +13,7 @@ import type { NotificationKind } from '../../contract/notifications.js';
 import { catalogue } from '../i18n/messages.js';
 import type { OutboundEmails } from './emails.js';
 import type { AlertSender, StoredNotification } from './ports.js';
+import { escapeHtml } from '../../lib/html.js';
 
 type Language = 'en' | 'es';
 
@@ -106,7 +107,6 @@ export function reasonText(n: Pick<StoredNotification, 'kind' | 'reason'>, langu
   return n.kind === 'integration_needs_attention' && isIntegrationHealthReason(n.reason) ? integrationReasonWords(language)[n.reason] : n.reason;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
 
 /** Where the alert's link opens the subject in the app. */
 export function alertLink(appUrl: string, n: Pick<StoredNotification, 'kind' | 'subjectId'>): string {

@@ -11,6 +11,7 @@ import type { Mailer, UserRepository } from '../auth/ports.js';
 import { isUuid } from '../../lib/ids.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { VoiceSettingsRepository } from './ports.js';
+import { escapeHtml } from '../../lib/html.js';
 
 export interface AdminDeps {
   settings: VoiceSettingsRepository;
@@ -21,8 +22,6 @@ export interface AdminDeps {
   onMailError?: (error: unknown) => void;
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 /** The e-mail telling a user which number was assigned to them. */
 export function numberAssignedEmail(number: string, settingsUrl: string, language: Language = 'en', name?: string): EmailContent {

@@ -40,6 +40,7 @@ import type { EmailRef, EmailRenderer, SettledEmail } from '../notifications/ema
 import type { CallRepository, StoredCall } from './ports.js';
 import { toVoiceConversation } from './view.js';
 import { deliveryReasons } from '../../contract/server-texts.js';
+import { escapeHtml } from '../../lib/html.js';
 
 /** Failure reasons, written for the user (contract texts: the call detail shows them in the user's language). */
 export { deliveryReasons };
@@ -167,8 +168,6 @@ function summaryText(call: StoredCall, summary: CallSummary, language: Language,
   return { subject: l.subject(from, duration), lines, link: `${appUrl.replace(/\/+$/, '')}/voice-conversations/${call.id}` };
 }
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 
 function emailOf(t: SummaryText, open: string) {
   const text = [...t.lines, '', `${open}: ${t.link}`, '', 'AgentDesk'].join('\n');
