@@ -17,6 +17,8 @@ const BENCHES = [
   'functions/scripts/bench-voice-webhook.ts',
   'functions/scripts/bench-voice-relay.ts',
   'functions/scripts/bench-dashboard.ts',
+  // Issue 30: find_slots over 3 months for 10 staff, and 50 bookings racing for one slot.
+  'functions/scripts/bench-bookings.ts',
   // Issue 34: every dependency failing in turn; fails on any loss or duplicate.
   'functions/scripts/bench-fault-matrix.ts',
 ];

@@ -5,8 +5,9 @@
  * - staff         sk=BKSTAFF#{id} (+ bookingSeq: +1 by every booking that takes its time); name guard
  *                 sk=BKSTAFFNAME#{nameKey}; cap sk=BKCOUNT#STAFF (n)
  * - booking       sk=BOOKING#{id}; gsi1pk=BOOKINGS#{sub}, gsi1sk={start ISO}#{id} (the list by start time)
- * - busy day      sk=BKDAY#{staffId}#{UTC date}: spans [{b: bookingId, s, e}] (epoch ms, end with the
- *                 buffer) and a version `v`: the no-overlap rule lives here
+ * - busy day      sk=BKDAY#{UTC date}#{staffId}: staffId, spans [{b: bookingId, s, e}] (epoch ms, end with
+ *                 the buffer) and a version `v`: the no-overlap rule lives here; date first, so one
+ *                 Query reads a range of days for every staff member
  * - by customer   sk=BKCUST#{e164}#{bookingId}: bookingId (find_my_bookings)
  *
  * NO DOUBLE BOOKING, enforced by the database: a booking, a move or a cancel reads the staff
@@ -17,7 +18,7 @@
  * loser sees the overlap. Free slots read one Query per staff member over the day items of the
  * range: O(staff × days), however many bookings there are.
  */
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
+import { GetCommand, PutCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import {
   BOOKING_CHANNELS,
   BOOKING_STATUSES,
@@ -32,6 +33,7 @@ import {
 import { savedReplyTitleKey as nameKeyOf } from '../../contract/saved-replies.js';
 import { occupies, spanOf, type BookingStore, type BookingWrite, type BusySpan, type NamedWrite, type StaffRemoval, type StoredBooking, type StoredListQuery, type StoredService, type StoredStaff } from '../../domain/bookings/store.js';
 import { batchGetItems } from './batch.js';
+import { unlessConditionFails } from './conditions.js';
 import { bool, itemCodec, num, str, strOrNull } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems, queryPages } from './query-items.js';
@@ -46,7 +48,8 @@ const STAFF = 'BKSTAFF#';
 const BOOKING = 'BOOKING#';
 const key = (userId: string, sk: string) => ({ pk: userPk(userId), sk });
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-const daySk = (staffId: string, day: string) => `BKDAY#${staffId}#${day}`;
+const daySk = (staffId: string, day: string) => `BKDAY#${day}#${staffId}`;
+const DAY_PREFIX = 'BKDAY#';
 const listPk = (userId: string) => `BOOKINGS#${userId}`;
 const customerSk = (phone: string, bookingId: string) => `BKCUST#${phone}#${bookingId}`;
 /** The UTC days a span touches (one, or two across UTC midnight; more only for a very long one). */
@@ -174,7 +177,7 @@ async function failedAt(db: DynamoDBDocumentClient, items: TransactItem[]): Prom
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Rounds of read-check-write while other bookings of the same days keep winning. */
-const WRITE_ATTEMPTS = 25;
+const WRITE_ATTEMPTS = 40;
 
 export class DynamoBookingStore implements BookingStore {
   constructor(
@@ -237,10 +240,12 @@ export class DynamoBookingStore implements BookingStore {
     const item = await this.get(userId, `${STAFF}${staff._id}`);
     if (!item) return 'changed';
     const seq = typeof item.bookingSeq === 'number' ? item.bookingSeq : null;
+    // Every later day item of the business, filtered to this staff member's (a rare call: the delete).
     const days = await queryItems(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-      ExpressionAttributeValues: { ':pk': userPk(userId), ':a': daySk(staff._id, dayOf(now)), ':b': daySk(staff._id, '9999') },
+      FilterExpression: 'staffId = :staff',
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':a': `${DAY_PREFIX}${dayOf(now)}#`, ':b': `${DAY_PREFIX}9999`, ':staff': staff._id },
       ConsistentRead: true,
     });
     const upcoming = new Set(days.flatMap((d) => spansOf(d).filter((s) => s.end > now).map((s) => s.bookingId)));
@@ -253,25 +258,33 @@ export class DynamoBookingStore implements BookingStore {
   // ---------------------------------------------------------------- bookings
 
   async busy(userId: string, staffIds: readonly string[], from: number, to: number): Promise<Map<string, BusySpan[]>> {
-    const out = new Map<string, BusySpan[]>();
-    await Promise.all(
-      [...new Set(staffIds)].map(async (staffId) => {
-        const items = await queryItems(this.db, {
-          TableName: this.tableName,
-          KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-          ExpressionAttributeValues: { ':pk': userPk(userId), ':a': daySk(staffId, dayOf(from)), ':b': daySk(staffId, dayOf(to - 1)) },
-          ProjectionExpression: 'spans',
-        });
-        const seen = new Set<string>();
-        const spans: BusySpan[] = [];
-        for (const span of items.flatMap((i) => spansOf(i))) {
-          if (span.end <= from || span.start >= to || seen.has(span.bookingId)) continue;
-          seen.add(span.bookingId);
-          spans.push(span);
-        }
-        out.set(staffId, spans);
-      }),
-    );
+    const wanted = [...new Set(staffIds)];
+    const out = new Map<string, BusySpan[]>(wanted.map((id) => [id, []]));
+    if (wanted.length === 0 || to <= from) return out;
+    // ONE Query over the days (every staff member's day items of those days), kept to the ones asked for.
+    const items = await queryItems(this.db, {
+      TableName: this.tableName,
+      KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
+      FilterExpression: `staffId IN (${wanted.map((_, i) => `:s${i}`).join(', ')})`,
+      ExpressionAttributeValues: {
+        ':pk': userPk(userId),
+        ':a': `${DAY_PREFIX}${dayOf(from)}#`,
+        ':b': `${DAY_PREFIX}${dayOf(to - 1)}#~`,
+        ...Object.fromEntries(wanted.map((id, i) => [`:s${i}`, id])),
+      },
+      ProjectionExpression: 'staffId, spans',
+    });
+    const seen = new Set<string>();
+    for (const item of items) {
+      const spans = out.get(str(item.staffId));
+      if (!spans) continue;
+      for (const span of spansOf(item)) {
+        // A span across UTC midnight is in two day items: once is enough.
+        if (span.end <= from || span.start >= to || seen.has(span.bookingId)) continue;
+        seen.add(span.bookingId);
+        spans.push(span);
+      }
+    }
     return out;
   }
 
@@ -331,14 +344,39 @@ export class DynamoBookingStore implements BookingStore {
         ...(before ? [] : [{ Put: { TableName: this.tableName, Item: { ...key(userId, customerSk(next.customer.phone, next._id)), entity: 'bookingCustomer', bookingId: next._id } } }]),
         ...dayWrites,
       ];
-      const failed = await failedAt(this.db, items);
-      if (failed === null) return 'ok';
+      // One attempt (not transactWrite's retries of the same items): after a conflict the versions
+      // read are stale anyway, so the days are read again and the overlap checked afresh.
+      let reasons: { code: string }[] | null;
+      try {
+        await this.db.send(new TransactWriteCommand({ TransactItems: items }));
+        return 'ok';
+      } catch (error) {
+        reasons = cancellationReasons(error);
+        if (!reasons && (error as { name?: string }).name !== 'TransactionConflictException') throw error;
+      }
+      const failed = reasons?.findIndex((r) => r.code === 'ConditionalCheckFailed') ?? -1;
       if (failed === 0) return 'changed';
       if (takesStaff && failed === 1) return 'staffGone';
-      // A day item changed since it was read (another booking of that day): read again.
-      await sleep(Math.random() * Math.min(50, 5 * 2 ** Math.min(attempt, 4)));
+      if (failed < 0 && reasons && !reasons.every((r) => r.code === 'TransactionConflict' || r.code === 'None')) throw new Error(`booking write cancelled: ${reasons.map((r) => r.code).join(',')}`);
+      // A day item changed since it was read, or another transaction held one: read again.
+      await sleep(Math.random() * Math.min(40, 4 * 2 ** Math.min(attempt, 4)));
     }
     return 'changed';
+  }
+
+  async setContact(userId: string, bookingId: string, contactId: string): Promise<void> {
+    // A booking gone meanwhile has nothing to link.
+    await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key(userId, `${BOOKING}${bookingId}`),
+          UpdateExpression: 'SET customer.contactId = :c',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeValues: { ':c': contactId },
+        }),
+      ),
+    );
   }
 
   async list(userId: string, query: StoredListQuery): Promise<{ bookings: StoredBooking[]; more: boolean }> {

@@ -37,6 +37,7 @@ import {
 import { mainTimeZoneOf } from '../../contract/time-zones.js';
 import { newId } from '../../lib/ids.js';
 import { currencyForCountry } from '../billing/currency.js';
+import { toE164 } from '../contacts/text.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { bookableWindow, freeSlots, slotProblem, type SlotProblem } from './availability.js';
 import { slotLabel } from './labels.js';
@@ -51,7 +52,7 @@ import type {
   ExternalBusyTimes,
   SlotQuery,
 } from './ports.js';
-import { type BookingStore, type StoredBooking, type StoredService, type StoredStaff } from './store.js';
+import { type BookingStore, type BusySpan, type StoredBooking, type StoredService, type StoredStaff } from './store.js';
 import { addDays, daysBetween, iso, localInstant, localOf, parseStart } from './time.js';
 
 const MINUTE = 60_000;
@@ -91,6 +92,8 @@ const toStaff = ({ version: _v, ...s }: StoredStaff): BookingStaff => s;
 export const toBooking = ({ version: _v, bufferAfterMinutes: _b, ...b }: StoredBooking): Booking => b;
 
 const SLOT_PROBLEM_ORDER: SlotProblem[] = ['busy', 'closed', 'outsideHours'];
+/** Days findSlots reads first (the rest of the range only when they do not hold enough slots). */
+const FIRST_WINDOW_DAYS = 7;
 const CURSOR_CONTENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[0-9A-Z]{26}$/;
 
 export function createBookings(deps: BookingsDeps): Bookings {
@@ -162,18 +165,18 @@ export function createBookings(deps: BookingsDeps): Bookings {
   }
 
   /** The service's staff who still exist, in the service's order. */
-  async function staffOf(userId: string, service: StoredService): Promise<StoredStaff[]> {
-    const all = new Map((await store.staff(userId)).map((s) => [s._id, s]));
-    return service.staffIds.map((id) => all.get(id)).filter((s): s is StoredStaff => !!s);
+  async function staffOf(userId: string, service: StoredService, all?: readonly StoredStaff[]): Promise<StoredStaff[]> {
+    const byId = new Map((all ?? (await store.staff(userId))).map((s) => [s._id, s]));
+    return service.staffIds.map((id) => byId.get(id)).filter((s): s is StoredStaff => !!s);
   }
 
   /** The candidates for a booking or a slot search: the one asked for (who must do the service), else all who do it. */
-  async function candidates(userId: string, service: StoredService, staffId: string | undefined): Promise<StoredStaff[]> {
-    const staff = await staffOf(userId, service);
+  async function candidates(userId: string, service: StoredService, staffId: string | undefined, all?: readonly StoredStaff[]): Promise<StoredStaff[]> {
+    const staff = await staffOf(userId, service, all);
     if (staffId !== undefined) {
       const chosen = staff.find((s) => s._id === staffId);
       if (chosen) return [chosen];
-      await loadStaff(userId, staffId);
+      if (!(all ?? (await store.staff(userId))).some((s) => s._id === staffId)) throw new NotFoundError(bookingMessages.staffNotFound);
       throw new ValidationError(bookingMessages.staffCannotDoService, 'staffId');
     }
     if (staff.length === 0) throw new ValidationError(bookingMessages.noStaffForService, 'serviceId');
@@ -211,8 +214,9 @@ export function createBookings(deps: BookingsDeps): Bookings {
     build: (staff: StoredStaff) => StoredBooking,
   ): Promise<StoredBooking> {
     const end = start + occupiedMinutes * MINUTE;
+    // One candidate: the write itself finds an overlap (one read fewer); several: their busy times pick the free one.
     const [busy, external] = await Promise.all([
-      store.busy(userId, staff.map((s) => s._id), start, end),
+      staff.length > 1 ? store.busy(userId, staff.map((s) => s._id), start, end) : Promise.resolve(new Map<string, BusySpan[]>()),
       actor.by === 'owner' ? Promise.resolve(new Map<string, BusyInterval[]>()) : externalBusy(userId, staff, start, end),
     ]);
     const problems = new Set<SlotProblem | 'external'>();
@@ -239,13 +243,35 @@ export function createBookings(deps: BookingsDeps): Bookings {
     throw new ValidationError(worst === 'closed' ? bookingMessages.closed : bookingMessages.outsideHours, 'start');
   }
 
-  async function customerFor(userId: string, input: { name: string; phone: string }, actor: BookingActor) {
-    if (actor.by === 'agent') {
-      // The agent books for the customer on the line (the channel's number), never for another phone.
-      if (!actor.customerPhone) throw new ValidationError(bookingMessages.customerPhoneInvalid, 'customer.phone');
-      return deps.customers.ensure(userId, { name: input.name, phone: actor.customerPhone });
+  /**
+   * The customer's phone as stored (E.164): the agent's customer is the one on the line (the
+   * channel's number, never another phone the model wrote); a typed one is read in the account's country.
+   */
+  function customerPhone(input: { phone: string }, actor: BookingActor, account: BookingAccount): string {
+    const typed = actor.by === 'agent' ? actor.customerPhone : input.phone;
+    let phone: string | null = null;
+    try {
+      phone = typed ? toE164(typed, account.country || 'ZZ') : null;
+    } catch {
+      phone = null;
     }
-    return deps.customers.ensure(userId, input);
+    if (!phone) throw new ValidationError(bookingMessages.customerPhoneInvalid, 'customer.phone');
+    return phone;
+  }
+
+  /**
+   * The booking's contact, found or created by phone AFTER the booking is stored: a request that
+   * loses the slot creates no contact. Best effort: the booking keeps the name and phone anyway.
+   */
+  async function linkContact(userId: string, booking: StoredBooking): Promise<void> {
+    try {
+      const { contactId } = await deps.customers.ensure(userId, { name: booking.customer.name, phone: booking.customer.phone });
+      if (!contactId) return;
+      await store.setContact(userId, booking._id, contactId);
+      booking.customer = { ...booking.customer, contactId };
+    } catch (error) {
+      report('booking contact not linked', error);
+    }
   }
 
   function checkDates(from: string, to: string, maxDays: number): void {
@@ -347,43 +373,51 @@ export function createBookings(deps: BookingsDeps): Bookings {
 
     async findSlots(userId, query: SlotQuery) {
       checkDates(query.from, query.to, BOOKING_LIMITS.availabilityDays);
-      const [settings, service, account] = await Promise.all([settingsOf(userId), loadService(userId, query.serviceId), deps.account(userId)]);
+      const [settings, service, account, allStaff] = await Promise.all([settingsOf(userId), loadService(userId, query.serviceId), deps.account(userId), store.staff(userId)]);
       if (query.forAgent && !service.bookableByAgent) throw new ValidationError(bookingMessages.notBookableByAgent, 'serviceId');
-      const staff = await candidates(userId, service, query.staffId);
+      const staff = await candidates(userId, service, query.staffId, allStaff);
       const zone = settings.timeZone;
-      const at = now();
       const limit = Math.max(1, Math.min(BOOKING_LIMITS.slots, Math.floor(query.limit ?? BOOKING_DEFAULTS.slots) || BOOKING_DEFAULTS.slots));
-      const rules = { zone, now: at, minNoticeMinutes: settings.minNoticeMinutes, maxAdvanceDays: settings.maxAdvanceDays };
+      const rules = { zone, now: now(), minNoticeMinutes: settings.minNoticeMinutes, maxAdvanceDays: settings.maxAdvanceDays };
       const { earliest, lastDate } = bookableWindow(rules);
-      // Read only the days the rules leave open (a past or too-far range reads nothing).
-      const from = Math.max(localInstant(query.from, 0, zone), earliest);
-      const to = localInstant(addDays(query.to < lastDate ? query.to : lastDate, 1), 0, zone) + (service.durationMinutes + service.bufferAfterMinutes) * MINUTE;
-      if (from >= to) return [];
-      const [busy, external] = await Promise.all([store.busy(userId, staff.map((s) => s._id), from, to), externalBusy(userId, staff, from, to)]);
-      const intervals = new Map(staff.map((s) => [s._id, [...(busy.get(s._id) ?? []), ...(external.get(s._id) ?? [])]]));
-      const slots = freeSlots({
-        ...rules,
-        slotStepMinutes: settings.slotStepMinutes,
-        businessClosures: settings.closures,
-        durationMinutes: service.durationMinutes,
-        bufferAfterMinutes: service.bufferAfterMinutes,
-        staff: staff.map(toStaff),
-        busy: intervals,
-        from: query.from,
-        to: query.to,
-        limit,
-      });
+      // Only the days the rules leave open are read (a past or too-far range reads nothing); the
+      // first week first: most searches are answered by it, a full calendar reads the rest after.
+      const firstDate = localOf(earliest, zone).date;
+      const fromDate = query.from > firstDate ? query.from : firstDate;
+      const toDate = query.to < lastDate ? query.to : lastDate;
+      const occupied = (service.durationMinutes + service.bufferAfterMinutes) * MINUTE;
       const language = query.language ?? account.language;
-      return slots.map((s): BookingSlot => ({ start: iso(s.start), end: iso(s.end), staffId: s.staffId, staffName: s.staffName, label: slotLabel(s.start, language, zone) }));
+      const out: BookingSlot[] = [];
+      for (let windowFrom = fromDate; windowFrom <= toDate && out.length < limit; ) {
+        const windowTo = out.length === 0 && windowFrom === fromDate && addDays(windowFrom, FIRST_WINDOW_DAYS - 1) < toDate ? addDays(windowFrom, FIRST_WINDOW_DAYS - 1) : toDate;
+        const from = Math.max(localInstant(windowFrom, 0, zone), earliest);
+        const to = localInstant(addDays(windowTo, 1), 0, zone) + occupied;
+        const [busy, external] = await Promise.all([store.busy(userId, staff.map((s) => s._id), from, to), externalBusy(userId, staff, from, to)]);
+        const slots = freeSlots({
+          ...rules,
+          slotStepMinutes: settings.slotStepMinutes,
+          businessClosures: settings.closures,
+          durationMinutes: service.durationMinutes,
+          bufferAfterMinutes: service.bufferAfterMinutes,
+          staff: staff.map(toStaff),
+          busy: new Map(staff.map((s) => [s._id, [...(busy.get(s._id) ?? []), ...(external.get(s._id) ?? [])]])),
+          from: windowFrom,
+          to: windowTo,
+          limit: limit - out.length,
+        });
+        for (const slot of slots) out.push({ start: iso(slot.start), end: iso(slot.end), staffId: slot.staffId, staffName: slot.staffName, label: slotLabel(slot.start, language, zone) });
+        windowFrom = addDays(windowTo, 1);
+      }
+      return out;
     },
 
     async book(userId, input, actor) {
       const parsed = valid(bookingCreateRequest, input);
-      const [settings, service, account] = await Promise.all([settingsOf(userId), loadService(userId, parsed.serviceId), deps.account(userId)]);
+      const [settings, service, account, allStaff] = await Promise.all([settingsOf(userId), loadService(userId, parsed.serviceId), deps.account(userId), store.staff(userId)]);
       if (actor.by === 'agent' && !service.bookableByAgent) throw new ValidationError(bookingMessages.notBookableByAgent, 'serviceId');
       const start = checkStart(parsed.start, settings, actor);
-      const staff = await candidates(userId, service, parsed.staffId);
-      const customer = await customerFor(userId, parsed.customer, actor);
+      const staff = await candidates(userId, service, parsed.staffId, allStaff);
+      const phone = customerPhone(parsed.customer, actor, account);
       const at = new Date(now()).toISOString();
       const id = newId();
       const booking = await place(userId, settings, staff, start, service.durationMinutes + service.bufferAfterMinutes, actor, null, (member) => ({
@@ -396,7 +430,7 @@ export function createBookings(deps: BookingsDeps): Bookings {
         end: iso(start + service.durationMinutes * MINUTE),
         timeZone: settings.timeZone,
         status: 'confirmed',
-        customer: { name: parsed.customer.name, phone: customer.phone, contactId: customer.contactId },
+        customer: { name: parsed.customer.name, phone, contactId: null },
         channel: actor.channel,
         conversationId: actor.conversationId ?? null,
         callId: actor.callId ?? null,
@@ -411,6 +445,7 @@ export function createBookings(deps: BookingsDeps): Bookings {
         version: 1,
         bufferAfterMinutes: service.bufferAfterMinutes,
       }));
+      await linkContact(userId, booking);
       await tell(userId, { kind: 'created', booking, actor });
       return toBooking(booking);
     },

@@ -71,6 +71,8 @@ export interface BookingStore {
    * was deleted. Nothing is written unless 'ok'.
    */
   writeBooking(userId: string, before: StoredBooking | null, next: StoredBooking): Promise<BookingWrite>;
+  /** Links the booking's customer to their contact (after the booking is stored). */
+  setContact(userId: string, bookingId: string, contactId: string): Promise<void>;
   list(userId: string, query: StoredListQuery): Promise<{ bookings: StoredBooking[]; more: boolean }>;
   /** Every booking of a customer phone (E.164). */
   ofCustomer(userId: string, phone: string): Promise<StoredBooking[]>;

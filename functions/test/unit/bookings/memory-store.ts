@@ -121,6 +121,10 @@ export class MemoryBookingStore implements BookingStore {
     m.set(next._id, clone(next));
     return 'ok';
   }
+  async setContact(userId: string, bookingId: string, contactId: string) {
+    const b = this.of(this.bookingsOf, userId).get(bookingId);
+    if (b) b.customer.contactId = contactId;
+  }
   async list(userId: string, q: StoredListQuery) {
     const all = [...this.of(this.bookingsOf, userId).values()]
       .filter((b) => b.start >= q.from && b.start < q.to && (!q.staffId || b.staffId === q.staffId) && (!q.status || b.status === q.status))
