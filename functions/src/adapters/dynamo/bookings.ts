@@ -392,21 +392,22 @@ export class DynamoBookingStore implements BookingStore {
       values[':status'] = query.status;
       names['#status'] = 'status';
     }
-    const afterId = query.after?.split('#')[1];
+    // After the cursor: every gsi1sk is `{ISO}#{id}` of one length, so `{after}!` is above it and below the next.
+    const lower = query.after && `${query.after}!` > query.from ? `${query.after}!` : query.from;
+    // A cursor past the range (another range's): nothing more (BETWEEN with its bounds reversed is refused).
+    if (lower > query.to) return { bookings: [], more: false };
     const pages = queryPages(
       this.db,
       {
         TableName: this.tableName,
         IndexName: 'gsi1',
         KeyConditionExpression: 'gsi1pk = :gpk AND gsi1sk BETWEEN :from AND :to',
-        ExpressionAttributeValues: { ':gpk': listPk(userId), ':from': query.from, ':to': query.to, ...values },
+        ExpressionAttributeValues: { ':gpk': listPk(userId), ':from': lower, ':to': query.to, ...values },
         ...(Object.keys(names).length > 0 ? { ExpressionAttributeNames: names } : {}),
         ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
-        ...(query.after && afterId ? { ExclusiveStartKey: { gsi1pk: listPk(userId), gsi1sk: query.after, pk: userPk(userId), sk: `${BOOKING}${afterId}` } } : {}),
       },
-      undefined,
-      // A filtered page reads more items than it keeps.
-      filters.length > 0 ? 1000 : query.limit + 1,
+      // Unfiltered: the page and one more (is there a next page?); filtered: pages of what the index holds until the page is full.
+      filters.length > 0 ? undefined : query.limit + 1,
     );
     const out: StoredBooking[] = [];
     for await (const page of pages) {
