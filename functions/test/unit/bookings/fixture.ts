@@ -1,6 +1,6 @@
 /** A Madrid clinic for the bookings core's unit tests: the real service over the in-memory store, a clock you set. */
 import type { BookingStaffInput, WeeklyHours } from '../../../src/contract/bookings.js';
-import type { BookingActor, BookingChange, BookingCustomerDirectory } from '../../../src/domain/bookings/ports.js';
+import type { BookingActor, BookingChange, BookingCustomerDirectory, ExternalBusyTimes } from '../../../src/domain/bookings/ports.js';
 import { createBookings, type BookingAccount } from '../../../src/domain/bookings/service.js';
 import { MemoryBookingStore } from './memory-store.js';
 
@@ -27,7 +27,7 @@ export const owner: BookingActor = { by: 'owner', channel: 'dashboard' };
 export const agentFor = (customerPhone: string): BookingActor => ({ by: 'agent', channel: 'whatsapp', conversationId: 'c1', agentId: 'a1', customerPhone });
 export const api: BookingActor = { by: 'api', channel: 'api' };
 
-export function clinic(options: { account?: BookingAccount; failEvents?: boolean } = {}) {
+export function clinic(options: { account?: BookingAccount; failEvents?: boolean; externalBusy?: ExternalBusyTimes } = {}) {
   const store = new MemoryBookingStore();
   const clock = { now: MONDAY_9 };
   const events: BookingChange[] = [];
@@ -50,6 +50,7 @@ export function clinic(options: { account?: BookingAccount; failEvents?: boolean
         events.push(change);
       },
     },
+    ...(options.externalBusy ? { externalBusy: options.externalBusy } : {}),
     now: () => clock.now,
     onError: (message) => errors.push(message),
   });

@@ -200,6 +200,30 @@ describe('book', () => {
     await rejects(bookings.book(USER, { serviceId: cleaning._id, start: '2026-12-01T11:00', customer, notes: '' }, { by: 'agent', channel: 'voice' }), ValidationError, bookingMessages.customerPhoneInvalid);
   });
 
+  it("the connected calendar's busy times: no slot offered there; the agent and the API are refused, the owner may book", async () => {
+    const busyAt = { start: Date.parse('2026-12-01T09:00:00Z'), end: Date.parse('2026-12-01T10:00:00Z') }; // 10:00–11:00 in Madrid
+    const { bookings, cleaning, garcia } = await setUp({
+      externalBusy: { busy: async (_u, staff) => new Map(staff.map((s) => [s._id, s.name === 'Dra. García' ? [busyAt] : []])) },
+    });
+    const slots = await bookings.findSlots(USER, { serviceId: cleaning._id, staffId: garcia._id, from: '2026-12-01', to: '2026-12-01', limit: 20 });
+    expect(slots.map((s) => s.label.slice(-5))).not.toContain('10:00');
+    expect(slots.map((s) => s.label.slice(-5))).toContain('11:00');
+    // 09:30 + 30 + 10 after meets 10:00.
+    expect(slots.map((s) => s.label.slice(-5))).not.toContain('09:30');
+    const input = { serviceId: cleaning._id, staffId: garcia._id, start: '2026-12-01T10:15', customer, notes: '' };
+    await rejects(bookings.book(USER, input, api), ConflictError, bookingMessages.busyInCalendar);
+    await rejects(bookings.book(USER, input, agentFor('+34600111222')), ConflictError, bookingMessages.busyInCalendar);
+    expect((await bookings.book(USER, input, owner)).status).toBe('confirmed');
+    // Without a staff member: the next one who does the service and is free takes it.
+    expect((await bookings.book(USER, { ...input, staffId: undefined, start: '2026-12-01T10:30' } as never, api)).staffName).toBe('Dr. Ruiz');
+  });
+
+  it('a calendar that cannot be read blocks nothing (logged)', async () => {
+    const { bookings, cleaning, errors } = await setUp({ externalBusy: { busy: async () => Promise.reject(new Error('Google down')) } });
+    expect(await bookings.findSlots(USER, { serviceId: cleaning._id, from: '2026-12-01', to: '2026-12-01', limit: 1 })).toHaveLength(1);
+    expect(errors).toContain('external busy times unavailable');
+  });
+
   it('a failing change listener never fails the booking (logged)', async () => {
     const { bookings, cleaning, errors } = await setUp({ failEvents: true });
     const b = await bookings.book(USER, { serviceId: cleaning._id, start: '2026-12-01T10:00', customer, notes: '' }, owner);
