@@ -35,7 +35,7 @@ import {
   type Closure,
 } from '../../contract/bookings.js';
 import { mainTimeZoneOf } from '../../contract/time-zones.js';
-import { newId } from '../../lib/ids.js';
+import { isId, newId } from '../../lib/ids.js';
 import { currencyForCountry } from '../billing/currency.js';
 import { toE164 } from '../contacts/text.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
@@ -121,13 +121,14 @@ export function createBookings(deps: BookingsDeps): Bookings {
   }
 
   async function loadService(userId: string, id: string): Promise<StoredService> {
-    const found = await store.service(userId, id);
+    // Ids are ours (ULIDs): anything else (2,000 characters, emoji) is not found without a read.
+    const found = isId(id) ? await store.service(userId, id) : null;
     if (!found) throw new NotFoundError(bookingMessages.serviceNotFound);
     return found;
   }
 
   async function loadStaff(userId: string, id: string): Promise<StoredStaff> {
-    const found = await store.staffMember(userId, id);
+    const found = isId(id) ? await store.staffMember(userId, id) : null;
     if (!found) throw new NotFoundError(bookingMessages.staffNotFound);
     return found;
   }
@@ -139,7 +140,7 @@ export function createBookings(deps: BookingsDeps): Bookings {
   }
 
   async function loadBooking(userId: string, id: string, actor?: BookingActor): Promise<StoredBooking> {
-    const found = id && id.length <= 40 ? await store.booking(userId, id) : null;
+    const found = isId(id) ? await store.booking(userId, id) : null;
     if (!visibleTo(found, actor)) throw new NotFoundError(bookingMessages.notFound);
     return found;
   }

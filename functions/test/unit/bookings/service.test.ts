@@ -293,6 +293,10 @@ describe('update and cancel', () => {
     await rejects(bookings.update(USER, theirs._id, { start: '2026-12-02T10:00' }, agent), NotFoundError, bookingMessages.notFound);
     expect((await bookings.update(USER, mine._id, { start: '2026-12-02T10:00' }, agent)).start).toBe('2026-12-02T09:00:00.000Z');
     await rejects(bookings.get(USER, 'nope'), NotFoundError, bookingMessages.notFound);
+    // Ids that cannot be ours are not found without a read (a 2,000-character key would be the table's 500).
+    await rejects(bookings.get(USER, 'a'.repeat(2000)), NotFoundError, bookingMessages.notFound);
+    await rejects(bookings.getService(USER, '😀'.repeat(900)), NotFoundError, bookingMessages.serviceNotFound);
+    await rejects(bookings.deleteStaff(USER, `${'A'.repeat(26)}#x`), NotFoundError, bookingMessages.staffNotFound);
   });
 });
 
