@@ -18,6 +18,8 @@ export const BOOKING_LIMITS = {
   closureReason: 120,
   notes: 1000,
   customerName: 120,
+  /** As typed (spaces, a prefix or none): E.164 is at most 16. */
+  customerPhone: 40,
   servicesPerUser: 100,
   staffPerUser: 50,
   /** Opening ranges in one weekday (morning and afternoon, a split shift…). */
@@ -480,7 +482,7 @@ const customerField = z.strictObject(
     name: z
       .string({ error: bookingMessages.customerNameRequired })
       .check(z.trim(), z.minLength(1, bookingMessages.customerNameRequired), z.maxLength(BOOKING_LIMITS.customerName, bookingMessages.customerNameTooLong)),
-    phone: z.string({ error: bookingMessages.customerPhoneInvalid }).check(z.trim(), z.minLength(3, bookingMessages.customerPhoneInvalid), z.maxLength(40, bookingMessages.customerPhoneInvalid)),
+    phone: z.string({ error: bookingMessages.customerPhoneInvalid }).check(z.trim(), z.minLength(3, bookingMessages.customerPhoneInvalid), z.maxLength(BOOKING_LIMITS.customerPhone, bookingMessages.customerPhoneInvalid)),
   },
   { error: strictError },
 );

@@ -170,7 +170,7 @@ export function NewBookingDialog({ proposal, services, staff, onClose }: NewBook
           helperText={errors.phone ?? phoneProps.helperText}
           placeholder={phoneProps.placeholder}
           autoComplete="off"
-          slotProps={{ input: { startAdornment: phoneProps.startAdornment }, htmlInput: { maxLength: 40, inputMode: 'tel' } }}
+          slotProps={{ input: { startAdornment: phoneProps.startAdornment }, htmlInput: { maxLength: BOOKING_LIMITS.customerPhone, inputMode: 'tel' } }}
         />
         <TextField
           label={t('bookingsCalendar.create.notes')}
