@@ -2,33 +2,24 @@
  * Wires the agent-chat group: the agent runtime over the agents table, the user's ChatGPT
  * connection, retrieval and HTTP tools.
  *
- * The agent repository is built here rather than taken from agents.ts's agentRepository(): that
- * module also wires the agents group's S3 presigner and SQS client at load time, which this
- * bundle (400 KB budget, 150 ms load) never uses.
+ * The agents reader (agent-runtime.ts) rather than agents.ts's agentRepository(): that module
+ * also wires the agents group's S3 presigner and SQS client at load time, which this bundle
+ * (400 KB budget, 150 ms load) never uses.
  */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoAgentRepository } from '../adapters/dynamo/agents.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { dynamoAgentTestMarker } from '../adapters/dynamo/getting-started.js';
-import { HttpToolExecutor } from '../adapters/http-tools/executor.js';
 import { logger } from '../adapters/logger.js';
-import { guardedFetch } from '../adapters/outbound/guarded-fetch.js';
 import { createAgentChat } from '../domain/agents/runtime/chat.js';
 import { once } from '../lib/once.js';
 import { aiConnector } from './ai.js';
-import { bookings } from './bookings.js';
+import { agentBookings } from './agent-bookings.js';
+import { agentReader, toolExecutor } from './agent-runtime.js';
 import { knowledgeRetriever } from './knowledge.js';
-import { secretBox } from './secrets.js';
 import { unansweredRecorder } from './unanswered.js';
 
 const logError = (message: string, error: unknown) => logger.error(message, { error: error as Error });
-
-export const toolExecutor = once(
-  () => new HttpToolExecutor({ fetch: guardedFetch, secrets: secretBox(), timeoutMs: config().TOOL_TIMEOUT_MS, onError: logError }),
-);
-
-export const agentReader = once(() => new DynamoAgentRepository(documentClient(), config().TABLE_NAME));
 
 export const agentChat = once(() =>
   createAgentChat({
@@ -37,7 +28,7 @@ export const agentChat = once(() =>
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
     // The agent's built-in booking tools (issue 30); the test chat books for the owner's profile phone.
-    bookings: bookings(),
+    bookings: agentBookings(),
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     recordUnanswered: unansweredRecorder(),
     markTested: dynamoAgentTestMarker(documentClient(), config().TABLE_NAME),

@@ -22,6 +22,7 @@ import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
 import { DynamoReminderStore } from '../adapters/dynamo/booking-reminders.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
+import { contactLinker } from '../domain/bookings/customers.js';
 import { ownerEmailListener } from '../domain/bookings/owner-email.js';
 import type { BookingChangeListener } from '../domain/bookings/ports.js';
 import { reminderScheduler, sendDueReminder } from '../domain/bookings/reminders.js';
@@ -32,7 +33,7 @@ import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { bookingOutcomes } from './booking-outcomes.js';
 import { customerMessageRecords } from './booking-customer-messages.js';
-import { bookings } from './bookings.js';
+import { bookingCustomers, bookings, bookingStore } from './bookings.js';
 import { bookingTimeline } from './contact-timeline.js';
 import { googleCalendarListener } from './google-calendar.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
@@ -72,6 +73,8 @@ export const customerBookingMessages = once(() => {
 
 /** Every listener of a booking change, in order (see "Adding a listener" above). */
 export const bookingChangeListeners = once((): BookingChangeListener[] => [
+  // The customer's contact, found or created by phone, for a booking the agent made (its core has no contacts: agent-bookings.ts).
+  contactLinker({ customers: bookingCustomers(), bookings: bookings(), store: bookingStore(), isNotFound }),
   // The customer's WhatsApp confirmation (created, moved, cancelled).
   customerBookingMessages().confirmation(),
   // The reminder item follows the booking (moved with it, dropped when cancelled).

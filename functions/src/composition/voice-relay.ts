@@ -21,7 +21,7 @@ import { verifyTwilioSignature } from '../adapters/twilio/signature.js';
 import { createRelaySession } from '../domain/voice/relay/session.js';
 import { once } from '../lib/once.js';
 import { streamingAiConnector } from './ai-stream.js';
-import { bookings } from './bookings.js';
+import { agentBookings } from './agent-bookings.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { secretBox } from './secrets.js';
 import { voiceIntegrationReader } from './twilio.js';
@@ -51,7 +51,7 @@ export const relaySession = once(() => {
     retriever: knowledgeRetriever(),
     tools: new HttpToolExecutor({ fetch: guardedFetch, secrets: secretBox(), timeoutMs: TOOL_TIMEOUT_MS, onError: logError }),
     // The agent's built-in booking tools (issue 30), for the caller's number.
-    bookings: bookings(),
+    bookings: agentBookings(),
     relayUrl: () => config().VOICE_RELAY_URL,
     recordUnanswered: unansweredRecorder(),
     onError: logError,

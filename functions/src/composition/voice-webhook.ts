@@ -11,13 +11,13 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { createRelayWarmer } from '../adapters/aws/relay-warmer.js';
 import { DynamoActivityCounters } from '../adapters/dynamo/activity.js';
 import { DynamoCallHandoffs } from '../adapters/dynamo/call-handoffs.js';
-import { DynamoContactRepository } from '../adapters/dynamo/contacts.js';
+import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { logger } from '../adapters/logger.js';
 import { createTwilioWebhookVerifier } from '../adapters/twilio/webhook-verifier.js';
 import { createCallLoop, type CallContacts } from '../domain/voice/call-loop.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
-import { agentReader, toolExecutor } from './agent-chat.js';
+import { agentReader, toolExecutor } from './agent-runtime.js';
 import { aiConnector } from './ai.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { callSummaryQueue } from './queues.js';
@@ -26,7 +26,7 @@ import { usageService } from './usage.js';
 import { callRepository, voiceSettingsRepository } from './voice.js';
 import { notificationsOnly } from './notification-store.js';
 import { unansweredRecorder } from './unanswered.js';
-import { bookings } from './bookings.js';
+import { agentBookings } from './agent-bookings.js';
 
 /** TwiML for a call script (the call loop's answers). */
 export { renderTwiml } from '../adapters/twilio/twiml.js';
@@ -39,13 +39,15 @@ export const twilioWebhookVerifier = once(() =>
   }),
 );
 
-/** The contact holding the caller's number (lookup only: a call never creates a contact). */
+/**
+ * The contact holding the caller's number (lookup only: a call never creates a contact): the
+ * projected names reader, not the contacts repository (~8 KB of a first-contact bundle).
+ */
 const callContacts = once((): CallContacts => {
-  const contacts = new DynamoContactRepository(documentClient(), config().TABLE_NAME);
+  const contacts = new DynamoContactNames(documentClient(), config().TABLE_NAME, { consistentRead: true });
   return {
     async findByPhone(userId, phone) {
-      const id = (await contacts.phoneOwners(userId, [phone])).get(phone);
-      const contact = id ? await contacts.get(userId, id) : null;
+      const contact = (await contacts.lookup(userId, { ids: [], phones: [phone] })).byPhone.get(phone);
       return contact ? { _id: contact.id, name: contact.name, phoneNumber: contact.phoneNumber } : null;
     },
   };
@@ -63,7 +65,7 @@ export const callLoop = once(() =>
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
     // The agent's built-in booking tools (issue 30), for the caller's number.
-    bookings: bookings(),
+    bookings: agentBookings(),
     usage: usageService(),
     contacts: callContacts(),
     queue: callSummaryQueue(),

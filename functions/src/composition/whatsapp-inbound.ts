@@ -13,9 +13,9 @@ import { createNoAnswer } from '../domain/conversations/waiting.js';
 import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
-import { agentReader, toolExecutor } from './agent-chat.js';
+import { agentReader, toolExecutor } from './agent-runtime.js';
 import { aiConnectorReportingTo } from './ai-stream.js';
-import { bookings } from './bookings.js';
+import { agentBookings } from './agent-bookings.js';
 import { contactService } from './contacts.js';
 import { inboxSettingsRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
@@ -43,7 +43,7 @@ export const inboundPipeline = once(() => {
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
     // The agent's built-in booking tools (issue 30), for the customer's WhatsApp number.
-    bookings: bookings(),
+    bookings: agentBookings(),
     usage: usageService(),
     graph: graphClient(),
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).

@@ -244,9 +244,14 @@ describe('end to end: the agent books, the booking-events worker counts and reco
     }, 'the cancellation on the dashboard');
     expect(after).toMatchObject({ count: 1, cancelled: 1, valueCents: 123_450, byChannel: [{ count: 1 }, { count: 0 }, { channel: 'chat', count: 0, cancelled: 1, valueCents: 0 }] });
 
-    // Ana's contact (created by the booking, by her number) lists the booking on its timeline.
-    const contactId = byChannel.whatsapp!.customer.contactId;
-    expect(contactId).toBeTruthy();
+    // Ana's contact (created for the booking by her number, in the booking-events worker: the
+    // agent's core links no contact itself) lists the booking on its timeline.
+    const contactId = await until(async () => {
+      await drainQueues();
+      return (await ok(api<Booking>('GET', `/api/bookings/${byChannel.whatsapp!._id}`, { token }))).customer.contactId ?? undefined;
+    }, "Ana's contact linked to her booking");
+    const contact = await get<{ phoneNumber: string; name: string }>(`/api/contacts/${contactId}`, token);
+    expect(contact.body.data).toMatchObject({ phoneNumber: `+${ana.waId}`, name: 'Ana Pérez' });
     const items = await until(async () => {
       const res = await get<ContactTimeline>(`/api/contacts/${contactId}/timeline`, token);
       const found = (res.body.data?.items ?? []).filter((i) => i.kind === 'booking');

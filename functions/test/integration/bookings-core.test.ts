@@ -10,6 +10,7 @@ import { describe, expect, inject, it } from 'vitest';
 import { DynamoBookingStore } from '../../src/adapters/dynamo/bookings.js';
 import { bookingMessages, type BookingStaff, type WeeklyHours } from '../../src/contract/bookings.js';
 import type { BookingActor } from '../../src/domain/bookings/ports.js';
+import { toE164 } from '../../src/domain/contacts/text.js';
 import { createBookings } from '../../src/domain/bookings/service.js';
 import { addDays, localInstant, localOf } from '../../src/domain/bookings/time.js';
 import { ConflictError } from '../../src/domain/errors.js';
@@ -45,6 +46,8 @@ async function business(settings: { timeZone?: string } = {}) {
         return { contactId: null, phone: c.phone };
       },
     },
+    // The owner's typed phones, read as composition/bookings.ts reads them.
+    phone: toE164,
     account: async () => ({ timeZone: settings.timeZone ?? ZONE, country: 'ES', language: 'es' }),
   });
   const { updatedAt: _u, ...input } = await bookings.settings(userId);

@@ -29,10 +29,12 @@ export class DynamoContactNames implements ContactNames {
   constructor(
     private readonly db: DynamoDBDocumentClient,
     private readonly tableName: string,
+    /** Strongly consistent reads (the call loop's caller lookup: a contact saved a moment before the call). */
+    private readonly options: { consistentRead?: boolean } = {},
   ) {}
 
   private get(keys: Item[]): Promise<Item[]> {
-    return keys.length ? batchGetItems(this.db, this.tableName, keys, { projection: PROJECTION }) : Promise.resolve([]);
+    return keys.length ? batchGetItems(this.db, this.tableName, keys, { projection: PROJECTION, consistentRead: this.options.consistentRead }) : Promise.resolve([]);
   }
 
   async lookup(userId: string, query: { ids: readonly string[]; phones?: readonly string[] }): Promise<ContactNameLookup> {

@@ -8,7 +8,8 @@ import { bookingMessages } from '../../contract/bookings.js';
 import { CONTACT_LIMITS } from '../../contract/contacts.js';
 import { ConflictError, LimitExceededError, ValidationError } from '../errors.js';
 import { toE164 } from '../contacts/text.js';
-import type { BookingCustomerDirectory } from './ports.js';
+import type { BookingChangeListener, BookingCustomerDirectory, Bookings } from './ports.js';
+import type { BookingStore } from './store.js';
 
 export interface BookingCustomerDeps {
   accountCountry(userId: string): Promise<string>;
@@ -34,6 +35,45 @@ export function createBookingCustomers(deps: BookingCustomerDeps): BookingCustom
         if (error instanceof LimitExceededError) return { contactId: null, phone };
         throw error;
       }
+    },
+  };
+}
+
+export interface ContactLinkerDeps {
+  customers: BookingCustomerDirectory;
+  bookings: Pick<Bookings, 'get'>;
+  store: Pick<BookingStore, 'setContact'>;
+  isNotFound(error: unknown): boolean;
+}
+
+/**
+ * The booking's contact, for a booking stored by a core without a customer directory (the agent's
+ * calls, chat and WhatsApp): found or created by the booking's phone in the booking-events worker.
+ * Idempotent: a booking already linked is left alone and a second run finds the contact the first
+ * created. Reads the booking as it is now (a change may arrive late). A failure is thrown: retried.
+ */
+export function contactLinker(deps: ContactLinkerDeps): BookingChangeListener {
+  return {
+    name: 'booking-contact',
+    async handle(userId, change) {
+      if (change.kind !== 'created' || change.booking.customer.contactId) return;
+      let booking;
+      try {
+        booking = await deps.bookings.get(userId, change.booking._id);
+      } catch (error) {
+        if (deps.isNotFound(error)) return;
+        throw error;
+      }
+      if (booking.customer.contactId) return;
+      let contactId: string | null;
+      try {
+        ({ contactId } = await deps.customers.ensure(userId, { name: booking.customer.name, phone: booking.customer.phone }));
+      } catch (error) {
+        // A number the contacts refuse (E.164-shaped but not a real one): retrying cannot fix it.
+        if (error instanceof ValidationError) return;
+        throw error;
+      }
+      if (contactId) await deps.store.setContact(userId, booking._id, contactId);
     },
   };
 }

@@ -37,7 +37,6 @@ import {
 import { mainTimeZoneOf } from '../../contract/time-zones.js';
 import { isId, newId } from '../../lib/ids.js';
 import { currencyForCountry } from '../billing/currency.js';
-import { toE164 } from '../contacts/text.js';
 import { ConflictError, NotFoundError, ValidationError } from '../errors.js';
 import { bookableWindow, freeSlots, slotProblem, type SlotProblem } from './availability.js';
 import { slotLabel } from './labels.js';
@@ -66,7 +65,18 @@ export interface BookingAccount {
 
 export interface BookingsDeps {
   store: BookingStore;
-  customers: BookingCustomerDirectory;
+  /**
+   * Finds or creates the booking's contact right after it is stored. Absent in the first-contact
+   * functions (calls, chat, WhatsApp: the contacts service and libphonenumber are too heavy for
+   * their bundles): the booking-events worker links the contact there (contactLinker in customers.ts).
+   */
+  customers?: BookingCustomerDirectory;
+  /**
+   * A typed phone read in the account's country: E.164, or null when it is not a phone
+   * (toE164 of domain/contacts/text.ts). Absent: only an E.164 number is taken — the agent's
+   * customer is the channel's number, E.164 already.
+   */
+  phone?(typed: string, country: string): string | null;
   account(userId: string): Promise<BookingAccount>;
   /** Told after each stored change; best effort (a failure is logged, never fails the change). */
   events?: BookingEvents;
@@ -94,6 +104,7 @@ export const toBooking = ({ version: _v, bufferAfterMinutes: _b, ...b }: StoredB
 const SLOT_PROBLEM_ORDER: SlotProblem[] = ['busy', 'closed', 'outsideHours'];
 /** Days findSlots reads first (the rest of the range only when they do not hold enough slots). */
 const FIRST_WINDOW_DAYS = 7;
+const E164 = /^\+[1-9]\d{6,14}$/;
 const CURSOR_CONTENT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z#[0-9A-Z]{26}$/;
 
 export function createBookings(deps: BookingsDeps): Bookings {
@@ -252,7 +263,7 @@ export function createBookings(deps: BookingsDeps): Bookings {
     const typed = actor.by === 'agent' ? actor.customerPhone : input.phone;
     let phone: string | null = null;
     try {
-      phone = typed ? toE164(typed, account.country || 'ZZ') : null;
+      phone = !typed ? null : deps.phone ? deps.phone(typed, account.country || 'ZZ') : E164.test(typed.trim()) ? typed.trim() : null;
     } catch {
       phone = null;
     }
@@ -265,6 +276,7 @@ export function createBookings(deps: BookingsDeps): Bookings {
    * loses the slot creates no contact. Best effort: the booking keeps the name and phone anyway.
    */
   async function linkContact(userId: string, booking: StoredBooking): Promise<void> {
+    if (!deps.customers) return;
     try {
       const { contactId } = await deps.customers.ensure(userId, { name: booking.customer.name, phone: booking.customer.phone });
       if (!contactId) return;

@@ -1,8 +1,10 @@
-/** The booking's customer in the contact directory (domain/bookings/customers.ts): found by phone, created when new, never blocking a booking. */
+/** The booking's customer in the contact directory (domain/bookings/customers.ts): found by phone, created when new, never blocking a booking; linked later by the booking-events worker for the agent's bookings. */
 import { describe, expect, it } from 'vitest';
 import { bookingMessages } from '../../../src/contract/bookings.js';
-import { createBookingCustomers } from '../../../src/domain/bookings/customers.js';
-import { ConflictError, LimitExceededError, ValidationError } from '../../../src/domain/errors.js';
+import type { Booking } from '../../../src/contract/bookings.js';
+import { contactLinker, createBookingCustomers } from '../../../src/domain/bookings/customers.js';
+import type { BookingChange } from '../../../src/domain/bookings/ports.js';
+import { ConflictError, LimitExceededError, NotFoundError, ValidationError } from '../../../src/domain/errors.js';
 
 function directory(options: { existing?: Record<string, string>; fail?: Error } = {}) {
   const created: { name: string; phoneNumber: string }[] = [];
@@ -42,5 +44,69 @@ describe('createBookingCustomers', () => {
     expect(await race.customers.ensure('u', { name: 'Ana', phone: '612345678' })).toEqual({ contactId: 'other', phone: '+34612345678' });
     const full = directory({ fail: new LimitExceededError('limit') });
     expect(await full.customers.ensure('u', { name: 'Ana', phone: '612345678' })).toEqual({ contactId: null, phone: '+34612345678' });
+  });
+});
+
+describe('contactLinker (booking-events worker: the contact of a booking made by the agent)', () => {
+  const booking = (contactId: string | null, phone = '+34612345678') =>
+    ({ _id: 'b1', customer: { name: 'Ana Pérez', phone, contactId } }) as unknown as Booking;
+  const change = (kind: BookingChange['kind'], b: Booking): BookingChange => ({ kind, booking: b, actor: { by: 'agent', channel: 'voice' } });
+
+  function linker(stored: Booking | null, options: { existing?: Record<string, string>; fail?: Error } = {}) {
+    const { customers, created } = directory(options);
+    const links: [string, string][] = [];
+    let current = stored;
+    const listener = contactLinker({
+      customers,
+      bookings: {
+        async get() {
+          if (!current) throw new NotFoundError('gone');
+          return current;
+        },
+      },
+      store: {
+        async setContact(_u, id, contactId) {
+          links.push([id, contactId]);
+          current = current && { ...current, customer: { ...current.customer, contactId } };
+        },
+      },
+      isNotFound: (e) => e instanceof NotFoundError,
+    });
+    return { listener, created, links };
+  }
+
+  it('creates the contact by the booking’s number and links it; a second delivery changes nothing', async () => {
+    const { listener, created, links } = linker(booking(null));
+    await listener.handle('u', change('created', booking(null)));
+    await listener.handle('u', change('created', booking(null)));
+    expect(created).toEqual([{ name: 'Ana Pérez', phoneNumber: '+34612345678' }]);
+    expect(links).toEqual([['b1', 'c1']]);
+  });
+
+  it('links the contact that already holds the number (no new one)', async () => {
+    const { listener, created, links } = linker(booking(null), { existing: { '+34612345678': 'old' } });
+    await listener.handle('u', change('created', booking(null)));
+    expect(created).toEqual([]);
+    expect(links).toEqual([['b1', 'old']]);
+  });
+
+  it('leaves alone a booking already linked (the owner’s core linked it), one gone, a move, a number the contacts refuse and a full plan', async () => {
+    const linked = linker(booking('c9'));
+    await linked.listener.handle('u', change('created', booking('c9')));
+    await linked.listener.handle('u', change('created', booking(null)));
+    const gone = linker(null);
+    await gone.listener.handle('u', change('created', booking(null)));
+    const moved = linker(booking(null));
+    await moved.listener.handle('u', change('moved', booking(null)));
+    const invalid = linker(booking(null, '+3400'));
+    await invalid.listener.handle('u', change('created', booking(null, '+3400')));
+    const full = linker(booking(null), { fail: new LimitExceededError('limit') });
+    await full.listener.handle('u', change('created', booking(null)));
+    for (const l of [linked, gone, moved, invalid, full]) expect(l.links).toEqual([]);
+  });
+
+  it('a contacts failure is thrown (the queue retries the change)', async () => {
+    const { listener } = linker(booking(null), { fail: new Error('table down') });
+    await expect(listener.handle('u', change('created', booking(null)))).rejects.toThrow('table down');
   });
 });

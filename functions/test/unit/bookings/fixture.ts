@@ -2,6 +2,7 @@
 import type { BookingStaffInput, WeeklyHours } from '../../../src/contract/bookings.js';
 import type { BookingActor, BookingChange, BookingCustomerDirectory, ExternalBusyTimes } from '../../../src/domain/bookings/ports.js';
 import { createBookings, type BookingAccount } from '../../../src/domain/bookings/service.js';
+import { toE164 } from '../../../src/domain/contacts/text.js';
 import { MemoryBookingStore } from './memory-store.js';
 
 export const USER = 'u1';
@@ -27,7 +28,8 @@ export const owner: BookingActor = { by: 'owner', channel: 'dashboard' };
 export const agentFor = (customerPhone: string): BookingActor => ({ by: 'agent', channel: 'whatsapp', conversationId: 'c1', agentId: 'a1', customerPhone });
 export const api: BookingActor = { by: 'api', channel: 'api' };
 
-export function clinic(options: { account?: BookingAccount; failEvents?: boolean; externalBusy?: ExternalBusyTimes } = {}) {
+/** `agentCore`: wired as the first-contact functions are (composition/agent-bookings.ts): no contact directory, no phone parsing. */
+export function clinic(options: { account?: BookingAccount; failEvents?: boolean; externalBusy?: ExternalBusyTimes; agentCore?: boolean } = {}) {
   const store = new MemoryBookingStore();
   const clock = { now: MONDAY_9 };
   const events: BookingChange[] = [];
@@ -42,7 +44,7 @@ export function clinic(options: { account?: BookingAccount; failEvents?: boolean
   };
   const bookings = createBookings({
     store,
-    customers,
+    ...(options.agentCore ? {} : { customers, phone: toE164 }),
     account: async () => options.account ?? { timeZone: 'Europe/Madrid', country: 'ES', language: 'es' },
     events: {
       async changed(_userId, change) {

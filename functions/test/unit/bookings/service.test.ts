@@ -200,6 +200,16 @@ describe('book', () => {
     await rejects(bookings.book(USER, { serviceId: cleaning._id, start: '2026-12-01T11:00', customer, notes: '' }, { by: 'agent', channel: 'voice' }), ValidationError, bookingMessages.customerPhoneInvalid);
   });
 
+  it("the agent's core (calls, chat, WhatsApp: no contact directory, no phone parsing) books for the E.164 number on the line and links no contact; a typed number it cannot read is refused", async () => {
+    const { bookings, cleaning, store } = await setUp({ agentCore: true });
+    const b = await bookings.book(USER, { serviceId: cleaning._id, start: '2026-12-01T10:00', customer, notes: '' }, agentFor(' +34611222333 '));
+    expect(b.customer).toEqual({ name: 'Ana López', phone: '+34611222333', contactId: null });
+    expect((await store.booking(USER, b._id))?.customer.contactId).toBeNull();
+    // A typed "600 111 222" needs the account's country (libphonenumber): the owner's core reads it, this one refuses it.
+    await rejects(bookings.book(USER, { serviceId: cleaning._id, start: '2026-12-01T11:00', customer, notes: '' }, owner), ValidationError, bookingMessages.customerPhoneInvalid);
+    await rejects(bookings.book(USER, { serviceId: cleaning._id, start: '2026-12-01T11:00', customer, notes: '' }, agentFor('611222333')), ValidationError, bookingMessages.customerPhoneInvalid);
+  });
+
   it("the connected calendar's busy times: no slot offered there; the agent and the API are refused, the owner may book", async () => {
     const busyAt = { start: Date.parse('2026-12-01T09:00:00Z'), end: Date.parse('2026-12-01T10:00:00Z') }; // 10:00–11:00 in Madrid
     const { bookings, cleaning, garcia } = await setUp({
