@@ -13,10 +13,11 @@ import { DynamoGoogleConnectionRepository } from '../adapters/dynamo/google-cale
 import { googleCalendarApi, googleOAuth } from '../adapters/google-calendar/api.js';
 import { cachedGoogleClient } from '../adapters/google-calendar/client-secret.js';
 import { logger } from '../adapters/logger.js';
+import { createGoogleAccess, createGoogleBusyTimes } from '../domain/bookings/google-busy.js';
 import { createGoogleCalendar, GoogleApiError, type GoogleCalendar } from '../domain/bookings/google-calendar.js';
 import type { BookingChangeListener, ExternalBusyTimes } from '../domain/bookings/ports.js';
 import { once } from '../lib/once.js';
-import { bookings } from './bookings.js';
+import { agentBookings } from './agent-bookings.js';
 import { secretBox } from './secrets.js';
 
 export const GOOGLE_CALENDAR_CALLBACK_PATH = '/api/integrations/google-calendar/callback';
@@ -30,36 +31,57 @@ const googleClient = once(() => {
   });
 });
 
-export const googleCalendar = once((): GoogleCalendar => {
+const endpoints = () => {
   const c = config();
-  const endpoints = {
+  return {
     authorizeUrl: c.GOOGLE_OAUTH_AUTHORIZE_URL,
     tokenUrl: c.GOOGLE_OAUTH_TOKEN_URL,
     revokeUrl: c.GOOGLE_OAUTH_REVOKE_URL,
     calendarApiUrl: c.GOOGLE_CALENDAR_API_URL,
   };
+};
+
+const connections = once(() => new DynamoGoogleConnectionRepository(documentClient(), config().TABLE_NAME));
+const calendarApi = once(() => googleCalendarApi(endpoints()));
+
+const oauth = async () => {
+  const c = config();
+  const client = await googleClient()();
   const redirectUri = c.GOOGLE_CALENDAR_REDIRECT_URI ?? `${c.APP_URL.replace(/\/+$/, '')}${GOOGLE_CALENDAR_CALLBACK_PATH}`;
+  return client ? googleOAuth(endpoints(), { ...client, redirectUri }) : null;
+};
+
+/** The accounts' access tokens, one cache for free/busy and the rest of the integration. */
+const googleAccess = once(() => createGoogleAccess({ oauth, secrets: secretBox() }));
+
+const onError = (what: string, error: unknown) =>
+  logger.warn('Google Calendar call failed', {
+    what,
+    ...(error instanceof GoogleApiError ? { status: error.status, reason: error.reason } : {}),
+    detail: (error as Error)?.message,
+  });
+
+// PURE: a bundle that only finds slots (googleBusyTimes) leaves the whole integration out.
+export const googleCalendar = /* @__PURE__ */ once((): GoogleCalendar => {
+  const c = config();
   return createGoogleCalendar({
-    connections: new DynamoGoogleConnectionRepository(documentClient(), c.TABLE_NAME),
-    oauth: async () => {
-      const client = await googleClient()();
-      return client ? googleOAuth(endpoints, { ...client, redirectUri }) : null;
-    },
-    api: googleCalendarApi(endpoints),
+    connections: connections(),
+    oauth,
+    access: googleAccess(),
+    api: calendarApi(),
     secrets: secretBox(),
-    bookings: () => bookings(),
+    // Staff and bookings, never a customer: the core without contacts does (agent-bookings.ts, lighter bundles).
+    bookings: () => agentBookings(),
     appUrl: c.APP_URL,
     newState: () => randomBytes(32).toString('base64url'),
-    onError: (what, error) =>
-      logger.warn('Google Calendar call failed', {
-        what,
-        ...(error instanceof GoogleApiError ? { status: error.status, reason: error.reason } : {}),
-        detail: (error as Error)?.message,
-      }),
+    onError,
   });
 });
 
-/** The bookings core's ExternalBusyTimes (composition/bookings.ts). */
-export const googleBusyTimes = (): ExternalBusyTimes => googleCalendar().busyTimes;
+/**
+ * The bookings core's ExternalBusyTimes (composition/agent-bookings.ts): free/busy alone, not
+ * through googleCalendar(), so the call, chat and WhatsApp bundles leave the rest of the integration out.
+ */
+export const googleBusyTimes = once((): ExternalBusyTimes => createGoogleBusyTimes({ connections: connections(), access: googleAccess(), api: calendarApi(), onError }));
 /** The booking-events worker's listener (composition/booking-events.ts). */
 export const googleCalendarListener = (): BookingChangeListener => googleCalendar().listener;

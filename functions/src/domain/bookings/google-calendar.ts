@@ -13,11 +13,12 @@
  *   they never come back through free/busy as busy time that would block the booking itself.
  */
 import { createHash } from 'node:crypto';
-import { bookingMessages, type Booking, type BookingStaff } from '../../contract/bookings.js';
+import { bookingMessages, type Booking } from '../../contract/bookings.js';
 import type { GoogleCalendarEntry, GoogleCalendarOutcome, GoogleCalendarSettingsInput, GoogleCalendarStatus } from '../../contract/google-calendar.js';
 import { NotFoundError, ServiceUnavailableError, ValidationError } from '../errors.js';
 import type { SecretBox } from '../secrets/ports.js';
-import type { BookingChange, BookingChangeListener, Bookings, BusyInterval, ExternalBusyTimes } from './ports.js';
+import { createGoogleAccess, createGoogleBusyTimes, type GoogleAccess } from './google-busy.js';
+import type { BookingChange, BookingChangeListener, Bookings, BusyInterval } from './ports.js';
 
 export interface GoogleConnection {
   userId: string;
@@ -112,12 +113,11 @@ export interface GoogleCalendarDeps {
   now?: () => Date;
   /** How long free/busy answers are reused (ms). */
   busyCacheMs?: number;
+  /** The access tokens, shared with the core's free/busy (google-busy.ts); built from oauth and secrets when absent. */
+  access?: GoogleAccess;
 }
 
 const STATE_TTL_MS = 10 * 60_000;
-/** freeBusy takes at most 50 calendars a call. */
-const FREEBUSY_BATCH = 50;
-const BUSY_CACHE_ENTRIES = 200;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The Google event of a booking: base32hex (0-9a-v), derived from account and booking, so a retry finds it. */
@@ -139,27 +139,11 @@ export function bookingEventBody(b: Booking): GoogleEventBody {
 
 export function createGoogleCalendar(deps: GoogleCalendarDeps) {
   const now = deps.now ?? (() => new Date());
-  const busyCacheMs = deps.busyCacheMs ?? 60_000;
   const report = (what: string, error: unknown) => deps.onError?.(what, error);
-  /** Access tokens per account, kept while the container is warm (a refresh per hour, not per call). */
-  const accessTokens = new Map<string, { token: string; refreshToken: string; expiresAt: number }>();
-  const busyCache = new Map<string, { at: number; busy: Map<string, BusyInterval[]> }>();
+  const access = deps.access ?? createGoogleAccess(deps);
   const backTo = (outcome: GoogleCalendarOutcome) => `${deps.appUrl.replace(/\/+$/, '')}/integrations?googleCalendar=${outcome}`;
 
-  async function requireOAuth(): Promise<GoogleOAuth> {
-    const oauth = await deps.oauth();
-    if (!oauth) throw new ServiceUnavailableError(bookingMessages.googleNotConfigured);
-    return oauth;
-  }
-
-  async function accessToken(connection: GoogleConnection): Promise<string> {
-    const cached = accessTokens.get(connection.userId);
-    if (cached && cached.refreshToken === connection.refreshToken && cached.expiresAt > now().getTime() + 60_000) return cached.token;
-    const oauth = await requireOAuth();
-    const tokens = await oauth.refresh(await deps.secrets.open(connection.refreshToken));
-    accessTokens.set(connection.userId, { token: tokens.accessToken, refreshToken: connection.refreshToken, expiresAt: now().getTime() + tokens.expiresIn * 1000 });
-    return tokens.accessToken;
-  }
+  const { requireOAuth, accessToken } = access;
 
   async function view(userId: string, connection: GoogleConnection | null): Promise<GoogleCalendarStatus> {
     const [oauth, staff] = await Promise.all([deps.oauth(), deps.bookings().listStaff(userId)]);
@@ -188,42 +172,7 @@ export function createGoogleCalendar(deps: GoogleCalendarDeps) {
     };
   }
 
-  async function busyOf(connection: GoogleConnection, ids: string[], from: Date, to: Date): Promise<Map<string, BusyInterval[]>> {
-    const key = `${connection.userId}|${connection.updatedAt}|${ids.join(',')}|${from.getTime()}|${to.getTime()}`;
-    const hit = busyCache.get(key);
-    if (hit && now().getTime() - hit.at < busyCacheMs) return hit.busy;
-    const token = await accessToken(connection);
-    const busy = new Map<string, BusyInterval[]>();
-    for (let i = 0; i < ids.length; i += FREEBUSY_BATCH) {
-      for (const [id, intervals] of await deps.api.freeBusy(token, ids.slice(i, i + FREEBUSY_BATCH), from, to)) busy.set(id, intervals);
-    }
-    if (busyCache.size >= BUSY_CACHE_ENTRIES) busyCache.delete(busyCache.keys().next().value as string);
-    busyCache.set(key, { at: now().getTime(), busy });
-    return busy;
-  }
-
-  const busyTimes: ExternalBusyTimes = {
-    async busy(userId: string, staff: readonly BookingStaff[], from: Date, to: Date) {
-      const result = new Map<string, BusyInterval[]>();
-      try {
-        const connection = await deps.connections.get(userId);
-        if (!connection) return result;
-        const idsOf = (s: BookingStaff) => [...new Set([...connection.businessCalendarIds, ...s.googleCalendarIds])];
-        const ids = [...new Set(staff.flatMap(idsOf))].sort();
-        if (ids.length === 0) return result;
-        const busy = await busyOf(connection, ids, from, to);
-        for (const s of staff) {
-          const intervals = idsOf(s).flatMap((id) => busy.get(id) ?? []);
-          if (intervals.length > 0) result.set(s._id, intervals.sort((a, b) => a.start - b.start));
-        }
-        return result;
-      } catch (error) {
-        // Availability goes on without Google's busy times rather than failing find_slots.
-        report('freeBusy', error);
-        return new Map();
-      }
-    },
-  };
+  const busyTimes = createGoogleBusyTimes({ connections: deps.connections, access, api: deps.api, onError: deps.onError, now: deps.now, busyCacheMs: deps.busyCacheMs });
 
   /**
    * Makes the booking's Google event match the booking as it is now (read again: changes of one
@@ -331,7 +280,7 @@ export function createGoogleCalendar(deps: GoogleCalendarDeps) {
           connectedAt: previous?.connectedAt ?? at,
           updatedAt: at,
         });
-        accessTokens.set(userId, { token: tokens.accessToken, refreshToken, expiresAt: now().getTime() + tokens.expiresIn * 1000 });
+        access.remember(userId, refreshToken, tokens);
         return backTo('connected');
       } catch (error) {
         report('connect', error);
@@ -375,7 +324,7 @@ export function createGoogleCalendar(deps: GoogleCalendarDeps) {
     /** DELETE: forget the connection and revoke the grant at Google (best effort: it is gone here either way). */
     async disconnect(userId: string): Promise<void> {
       const removed = await deps.connections.remove(userId);
-      accessTokens.delete(userId);
+      access.forget(userId);
       if (!removed) return;
       try {
         const oauth = await deps.oauth();
