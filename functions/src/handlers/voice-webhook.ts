@@ -10,7 +10,7 @@
  */
 import { logger } from '../adapters/logger.js';
 import { callLoop, renderTwiml, twilioWebhookVerifier } from '../composition/voice-webhook.js';
-import { VOICE_DEFAULTS } from '../contract/voice.js';
+import { VOICE_DEFAULTS } from '../contract/voice-catalogue.js';
 import type { CallScript, TwilioCallParams } from '../domain/voice/call-loop.js';
 import { httpGroup, type HttpResult, type Request, type RouteResult, type RouteTable } from '../http/handler.js';
 import { webhookVerification } from '../http/webhook-verification.js';

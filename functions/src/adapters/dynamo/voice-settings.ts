@@ -9,7 +9,7 @@
  *   request exists: the admin's list across users, newest first, one Query per status.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import { EMPTY_PHONE_REQUEST, VOICE_DEFAULTS, type PhoneNumberRequest } from '../../contract/voice.js';
+import { EMPTY_PHONE_REQUEST, VOICE_DEFAULTS, type PhoneNumberRequest } from '../../contract/voice-catalogue.js';
 import type { StoredVoiceSettings, VoiceSettingsRepository } from '../../domain/voice/ports.js';
 import { conditionHolds } from './conditions.js';
 import { userPk } from './keys.js';

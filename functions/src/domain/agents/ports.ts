@@ -3,7 +3,9 @@
  * contract/agents.ts `Agent`; the records differ where the API must not show something
  * (a tool's sealed header value, S3 keys, knowledgeVersion).
  */
-import { DEFAULT_MIN_RELEVANCE, type Agent, type AgentFile, type AgentLanguage, type AgentTool, type AgentUrl, type KnowledgeEntry } from '../../contract/agents.js';
+import type { Agent, AgentFile, AgentLanguage, AgentTool, AgentUrl, KnowledgeEntry } from '../../contract/agents.js';
+// agent-limits.js, not agents.js: the call loop's bundle needs the value, not the request schemas.
+import { DEFAULT_MIN_RELEVANCE } from '../../contract/agent-limits.js';
 
 /** The API's tool with its header value sealed instead of masked. */
 export interface ToolRecord extends Omit<AgentTool, 'headerValue'> {

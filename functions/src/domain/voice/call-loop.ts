@@ -33,7 +33,9 @@
  * notice once), the error message after a failed session, else <Hangup/>.
  */
 import type { CallTurn, RelayVoice, VoiceSettings } from '../../contract/voice.js';
-import { RELAY_LANGUAGE_VOICES, VOICE_CATALOGUE, VOICE_DEFAULTS, VOICE_LIMITS, callLanguages, relayVoiceOf, type VoiceLanguage } from '../../contract/voice.js';
+// voice-catalogue.js and voice-limits.js, not voice.js: this bundle (first contact) needs no request schema.
+import { RELAY_LANGUAGE_VOICES, VOICE_CATALOGUE, VOICE_DEFAULTS, relayVoiceOf, type VoiceLanguage } from '../../contract/voice-catalogue.js';
+import { VOICE_LIMITS, callLanguages } from '../../contract/voice-limits.js';
 import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
 import { answerAs, customerE164, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
