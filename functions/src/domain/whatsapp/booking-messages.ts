@@ -240,7 +240,9 @@ export function createBookingMessages(deps: BookingMessagesDeps) {
           const now = await current(userId, change.booking._id);
           // Changed again since (moved, cancelled): that change's own confirmation tells the latest, this one would mislead.
           if (!now || now.status !== change.booking.status || now.start !== change.booking.start || now.staffId !== change.booking.staffId) return;
-          await send(userId, change.booking, change.kind, change.booking.updatedAt, change.before, { finalAttempt: delivery?.finalAttempt ?? false });
+          // The contact as linked now: an agent's booking gets it in this worker (contactLinker runs first), after the change was told.
+          const booking = now.customer.contactId && !change.booking.customer.contactId ? { ...change.booking, customer: { ...change.booking.customer, contactId: now.customer.contactId } } : change.booking;
+          await send(userId, booking, change.kind, change.booking.updatedAt, change.before, { finalAttempt: delivery?.finalAttempt ?? false });
         },
       };
     },
