@@ -254,6 +254,7 @@ function whatsapp(options: { lastInboundAt: string | null; settings?: BookingSet
   const stored = new Map<string, StoredMessage>();
   const fail = options.fail ?? [];
   const conv = conversation(options.lastInboundAt);
+  const openedFor: Array<{ contactId: string }> = [];
   let ids = 0;
   const messages = createBookingMessages({
     bookings,
@@ -276,7 +277,10 @@ function whatsapp(options: { lastInboundAt: string | null; settings?: BookingSet
       }),
     },
     conversations: {
-      findOrOpen: async () => ({ conversation: conv, opened: false }),
+      findOrOpen: async (_u, who) => {
+        openedFor.push(who);
+        return { conversation: conv, opened: false };
+      },
       get: async () => conv,
       touch: async () => conv,
     },
@@ -301,7 +305,7 @@ function whatsapp(options: { lastInboundAt: string | null; settings?: BookingSet
     newId: () => `01JMSG${String(++ids).padStart(20, '0')}`,
     now: () => NOW,
   });
-  return { b, bookings, records, sends, stored, messages, confirmation: messages.confirmation() };
+  return { b, bookings, records, sends, stored, openedFor, messages, confirmation: messages.confirmation() };
 }
 
 describe('the customer’s WhatsApp confirmation', () => {
@@ -312,6 +316,14 @@ describe('the customer’s WhatsApp confirmation', () => {
     expect(w.sends).toEqual([{ to: '34600111222', text: 'Tu cita de Limpieza dental (Dra. García) está confirmada para el jueves 3 de diciembre a las 10:30.' }]);
     expect([...w.stored.values()]).toMatchObject([{ fromMe: true, sentBy: 'agent', status: 'sent', type: 'chat', body: w.sends[0]!.text }]);
     expect(await w.records.list()).toMatchObject([{ kind: 'created', state: 'sent', via: 'text' }]);
+  });
+
+  it('an agent’s booking told without a contact: the conversation gets the contact linked since (the contactLinker ran first)', async () => {
+    const told = booking({ customer: { name: 'Ana Pérez', phone: '+34600111222', contactId: null } });
+    const w = whatsapp({ lastInboundAt: new Date(NOW - 2 * HOUR).toISOString(), b: booking() });
+    await w.confirmation.handle('u1', change('created', told));
+    expect(w.openedFor).toMatchObject([{ contactId: 'c1' }]);
+    expect(w.sends).toHaveLength(1);
   });
 
   it('outside the window: the chosen template with its parameters; none chosen: not sent, and the record says why', async () => {
