@@ -8,85 +8,17 @@
  * its key=value arguments (local/fake-openai/brain.ts rule 3), and says the tool's result back
  * (rule 1: "Tool <name> returned: …").
  */
-import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Agent, ChatReply } from '../../src/contract/agents.js';
-import { VOICE_DEFAULTS, type TwilioSetupResult } from '../../src/contract/voice.js';
-import type { Booking, BookingList, BookingService, BookingStaff, WeeklyHours } from '../../src/contract/bookings.js';
+import type { Booking } from '../../src/contract/bookings.js';
 import { RELAY_FILLERS } from '../../src/domain/voice/relay/session.js';
 import { simulateCall } from '../../local/fake-twilio/call-simulator.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
-import { api, provided, until, type ApiResponse } from '../support/api.js';
+import { api, provided, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
+import { addDays, bookingsOf, clinic, clinicVoice, localOf, must, sayOnWhatsApp as say, weekdayAhead, type Clinic } from '../support/bookings.js';
 import { callerNumber } from '../support/seed-calls.js';
-import { connectWhatsApp, graphSends, metaDelivery, postWebhook, randomDigits, signMetaBody, textMessage, waCustomer, type ConnectedWhatsApp, type WaCustomer } from '../support/whatsapp.js';
-
-const ZONE = 'Europe/Madrid';
-const DAY_MS = 86_400_000;
-const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: ZONE }).format(new Date());
-const addDays = (date: string, days: number) => new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-/** The first Tuesday (or other weekday, 1 = Monday … 5 = Friday) at least a week ahead. */
-const weekdayAhead = (weekday: number) => {
-  const from = addDays(today(), 7);
-  const dow = (new Date(`${from}T12:00:00Z`).getUTCDay() + 6) % 7; // 0 = Monday
-  return addDays(from, (weekday - 1 - dow + 7) % 7);
-};
-/** The Madrid wall-clock "YYYY-MM-DDTHH:mm" of an instant. */
-const localOf = (iso: string) => {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone: ZONE, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' })
-      .formatToParts(new Date(iso))
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}`;
-};
-
-const mornings = [{ start: '09:00', end: '14:00' }];
-const WEEKDAYS_9_14: WeeklyHours = { mon: mornings, tue: mornings, wed: mornings, thu: mornings, fri: mornings, sat: [], sun: [] };
-
-interface Clinic {
-  token: string;
-  userId: string;
-  key: string;
-  agent: Agent;
-  service: BookingService;
-  staff: BookingStaff;
-}
-
-async function must<T>(res: Promise<ApiResponse<T>>, status = 200): Promise<T> {
-  const r = await res;
-  expect(r.status, `${r.status} ${r.body.message}`).toBe(status);
-  return r.body.data as T;
-}
-
-/** A subscribed Spanish clinic with ChatGPT, a Spanish answering agent with Bookings on, one doctor (weekdays 9–14) and a 30-minute cleaning. */
-async function clinic(profile: { phoneNumber?: string } = {}): Promise<Clinic> {
-  const { token, userId } = await subscribedUser('starter');
-  await must(api('PUT', '/api/user/profile', { token, body: { name: 'Clínica Peña', language: 'es', timeZone: ZONE, country: 'ES', phoneNumber: profile.phoneNumber ?? '' } }));
-  const key = `sk-test-${randomUUID()}`;
-  await must(api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key, model: 'gpt-4o' } }));
-  const created = await createAnsweringAgent(token);
-  const agent = await must<Agent>(api('PUT', `/api/agents/${created._id}`, { token, body: { bookingsEnabled: true, language: 'es' } }));
-  expect(agent.bookingsEnabled).toBe(true);
-  await must(
-    api('PUT', '/api/bookings/settings', {
-      token,
-      body: { timeZone: ZONE, minNoticeMinutes: 60, maxAdvanceDays: 90, slotStepMinutes: 30, closures: [], remindersEnabled: false, reminderHours: 24, confirmationTemplate: null, reminderTemplate: null, emailOwner: false },
-    }),
-  );
-  const staff = await must<BookingStaff>(api('POST', '/api/bookings/staff', { token, body: { name: 'Dra. García', weeklyHours: WEEKDAYS_9_14 } }), 201);
-  const service = await must<BookingService>(
-    api('POST', '/api/bookings/services', { token, body: { name: 'Limpieza dental', durationMinutes: 30, priceCents: 4500, staffIds: [staff._id] } }),
-    201,
-  );
-  return { token, userId, key, agent, service, staff };
-}
-
-/** The clinic's bookings of the next two months (every status). */
-async function bookingsOf(c: Clinic): Promise<Booking[]> {
-  const list = await must<BookingList>(api('GET', `/api/bookings?from=${today()}&to=${addDays(today(), 60)}`, { token: c.token }));
-  return list.bookings;
-}
+import { connectWhatsApp, graphSends, metaDelivery, postWebhook, randomDigits, signMetaBody, textMessage, waCustomer, type ConnectedWhatsApp } from '../support/whatsapp.js';
 
 describe('the Bookings switch on the agent', () => {
   it('is off for a new agent, PUT turns it on and off, anything but a boolean is a 400 that changes nothing', async () => {
@@ -110,16 +42,6 @@ describe('the Bookings switch on the agent', () => {
 describe('WhatsApp: the agent finds, books, lists, moves and cancels for the number that writes', () => {
   async function whatsapp(c: Clinic): Promise<ConnectedWhatsApp> {
     return connectWhatsApp(c.token);
-  }
-
-  /** The customer writes `text`; resolves the agent's reply that says `tool`'s result. */
-  async function say(wa: ConnectedWhatsApp, customer: WaCustomer, text: string, tool: string): Promise<string> {
-    const before = (await graphSends(wa.phoneId)).length;
-    const body = metaDelivery(wa, { messages: [textMessage(customer, text)] });
-    const res = await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret));
-    expect(res.status).toBe(200);
-    const reply = await until(async () => (await graphSends(wa.phoneId)).slice(before).find((s) => s.to === customer.waId && (s.text ?? '').startsWith(`Tool ${tool} returned:`)), `the ${tool} reply`, 30_000);
-    return reply.text ?? '';
   }
 
   it('every tool, with the booking in the API after each step; another number sees none of it', async () => {
@@ -192,24 +114,15 @@ describe('WhatsApp: the agent finds, books, lists, moves and cancels for the num
 describe('a streamed call books for the caller’s number', () => {
   it('the relay simulator says book; the booking is the caller’s, from the call', async () => {
     const c = await clinic();
-    const number = `+3491${randomDigits(7)}`;
-    const control = async (path: string, body: unknown) => {
-      const res = await fetch(`${provided('twilioApiUrl')}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return (await res.json()) as { accountSid: string; authToken: string };
-    };
-    const account = await control('/_test/accounts', { numbers: [number] });
-    const setup = await must<TwilioSetupResult>(
-      api('POST', '/api/integrations/twilio-voice/setup', { token: c.token, body: { accountSid: account.accountSid, authToken: account.authToken, phoneNumber: number } }),
-    );
-    await must(api('PUT', '/api/voice-settings', { token: c.token, body: { ...VOICE_DEFAULTS, conversationMode: 'streaming' } }));
+    const { accountSid, authToken, number, setup } = await clinicVoice(c.token, { conversationMode: 'streaming' });
     const caller = callerNumber();
     const thursday = weekdayAhead(4);
 
     const call = await simulateCall({
       voiceUrl: setup.webhookUrl,
       statusCallbackUrl: setup.statusCallbackUrl,
-      accountSid: account.accountSid,
-      authToken: account.authToken,
+      accountSid,
+      authToken,
       from: caller,
       to: number,
       turns: [{ speech: `book start=${thursday}T11:00 service=Limpieza customer_name="Marta Gil" customer_confirmed=true`, confidence: 0.9 }],

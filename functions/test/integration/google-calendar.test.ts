@@ -13,9 +13,11 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { bookingMessages, WEEKDAYS, type Booking, type BookingService, type BookingSlot, type BookingStaff, type WeeklyHours } from '../../src/contract/bookings.js';
 import type { GoogleCalendarStatus } from '../../src/contract/google-calendar.js';
-import { api, getItem, provided, registerUser, type ApiResponse } from '../support/api.js';
+import { api, getItem, provided, registerUser } from '../support/api.js';
 import { grantSubscription } from '../support/billing.js';
+import { must } from '../support/bookings.js';
 import { armFault, clearFault } from '../support/faults.js';
+import { connectGoogle, google, googleEvents } from '../support/google-calendar.js';
 import { drainQueues } from '../support/stack-clients.js';
 
 const ZONE = 'Europe/Madrid';
@@ -35,31 +37,6 @@ function madrid(date: string, time: string): string {
   };
   return new Date(guess - offset(guess - offset(guess))).toISOString();
 }
-
-async function must<T>(res: Promise<ApiResponse<T>>, status = 200): Promise<T> {
-  const r = await res;
-  expect(r.status, `${r.status} ${r.body.message}`).toBe(status);
-  return r.body.data as T;
-}
-
-async function google<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${provided('googleCalendarUrl')}${path}`, {
-    method,
-    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
-  });
-  if (!res.ok) throw new Error(`fake Google ${method} ${path}: ${res.status} ${await res.text()}`);
-  return (await res.json()) as T;
-}
-
-interface GoogleEvent {
-  id: string;
-  status: string;
-  summary: string;
-  start: { dateTime: string; timeZone?: string };
-  end: { dateTime: string };
-  transparency: string;
-}
-const googleEvents = async (calendarId: string) => (await google<{ events: GoogleEvent[] }>('GET', `/_test/events?calendarId=${encodeURIComponent(calendarId)}`)).events;
 
 interface Clinic {
   token: string;
@@ -97,27 +74,9 @@ async function clinic(name: string): Promise<Clinic> {
   return { token, userId: session.user._id, doctor, chair, service, email: `clinica-${id}@gmail.test`, doctorCalendar: `dra-garcia-${id}@group.calendar.google.com` };
 }
 
-/** The owner clicks Connect: Google's consent page (the fake consents at once) sends the browser to our callback, which sends it to the app. */
-async function connect(c: Clinic, consent: 'allow' | 'deny' = 'allow'): Promise<{ landed: string; callback: string }> {
-  await google('POST', '/_test/accounts', { email: c.email, calendars: [{ id: c.doctorCalendar, summary: 'Agenda Dra. García' }, { id: `festivos-${c.email}`, summary: 'Festivos', accessRole: 'reader' }] });
-  if (consent === 'deny') await google('POST', '/_test/consent', { answer: 'deny' });
-  const { url } = await must<{ url: string }>(api('POST', '/api/integrations/google-calendar/connect', { token: c.token }));
-  const authorize = new URL(url);
-  expect(authorize.pathname).toBe('/o/oauth2/v2/auth');
-  expect(authorize.searchParams.get('scope')!.split(' ').sort()).toEqual([
-    'https://www.googleapis.com/auth/calendar.calendarlist.readonly',
-    'https://www.googleapis.com/auth/calendar.events',
-    'https://www.googleapis.com/auth/calendar.freebusy',
-  ]);
-  expect(authorize.searchParams.get('access_type')).toBe('offline');
-  const consentPage = await fetch(url, { redirect: 'manual' });
-  expect(consentPage.status).toBe(302);
-  const callback = consentPage.headers.get('location')!;
-  expect(new URL(callback).pathname).toBe('/api/integrations/google-calendar/callback');
-  const back = await fetch(`${provided('apiUrl')}${new URL(callback).pathname}${new URL(callback).search}`, { redirect: 'manual' });
-  expect(back.status).toBe(302);
-  return { landed: back.headers.get('location')!, callback };
-}
+/** The owner connects the clinic's Google account (its own calendar, the doctor's and a read-only one). */
+const connect = (c: Clinic, consent: 'allow' | 'deny' = 'allow') =>
+  connectGoogle(c.token, { email: c.email, calendars: [{ id: c.doctorCalendar, summary: 'Agenda Dra. García' }, { id: `festivos-${c.email}`, summary: 'Festivos', accessRole: 'reader' }] }, consent);
 
 const status = (c: Clinic) => must<GoogleCalendarStatus>(api('GET', '/api/integrations/google-calendar', { token: c.token }));
 
