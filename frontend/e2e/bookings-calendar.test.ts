@@ -203,7 +203,10 @@ describe('the bookings calendar (Spanish clinic)', () => {
     await eventually(() => detail.getByTestId('booking-status').textContent()).toBe('Cancelada');
     // The Cancel button is gone: the focus is back on the detail (not lost on the page), so Escape closes it.
     await eventually(() => page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="booking-detail"]')))).toBe(true);
+    // Escape goes to the topmost modal: the confirmation must be gone (its closing transition too).
+    await eventually(() => confirm.count()).toBe(0);
     await page.keyboard.press('Escape');
+    await eventually(() => detail.count()).toBe(0);
     await eventually(() => event(lucia._id).count()).toBe(0);
 
     // The list view shows it, cancelled, beside the others.
