@@ -26,13 +26,15 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
   /** 'primary' for a confirmation that adds rather than removes (Import from WhatsApp); red otherwise. */
   tone?: 'danger' | 'primary';
+  /** The caller moves the focus itself after confirming (the pressed button may be gone): the dialog does not restore it on close. */
+  keepFocusOnClose?: boolean;
 }
 
-export function ConfirmDialog({ open, title, body, subject, confirmLabel, pendingLabel, pending, onCancel, onConfirm, tone = 'danger' }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, body, subject, confirmLabel, pendingLabel, pending, onCancel, onConfirm, tone = 'danger', keepFocusOnClose = false }: ConfirmDialogProps) {
   const { t } = useTranslation();
   const id = useId();
   return (
-    <Dialog open={open} onClose={pending ? undefined : onCancel} maxWidth="xs" fullWidth aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
+    <Dialog open={open} onClose={pending ? undefined : onCancel} disableRestoreFocus={keepFocusOnClose} maxWidth="xs" fullWidth aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`}>
       <DialogTitle id={`${id}-title`}>{title}</DialogTitle>
       <DialogContent>
         <DialogContentText id={`${id}-body`}>{body}</DialogContentText>

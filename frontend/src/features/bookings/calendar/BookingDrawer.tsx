@@ -69,9 +69,15 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
     setError('');
     toast.success(message);
     // The button pressed may be gone now (a cancelled or no-show booking has other actions): the
-    // focus goes back to the drawer's heading, not to the page behind, so Escape and Tab still work.
+    // focus goes back to the drawer's heading, not to the page behind, so Escape and Tab still work;
+    // again when the refetched booking re-renders the detail (the effect below).
+    refocus.current = true;
     requestAnimationFrame(() => heading.current?.focus());
   };
+  const refocus = useRef(false);
+  useEffect(() => {
+    if (refocus.current && !heading.current?.closest('[data-testid="booking-detail"]')?.contains(document.activeElement)) heading.current?.focus();
+  }, [booking.status, booking.updatedAt]);
   const update = useMutation({
     mutationFn: ({ input }: { input: BookingUpdateInput; message: string }) => calendarApi.update(booking._id, input),
     onSuccess: (env, { message }) => changed(env.data, message),
@@ -234,6 +240,8 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
         pending={cancel.isPending}
         onCancel={() => setConfirmCancel(false)}
         onConfirm={() => cancel.mutate()}
+        // The drawer puts the focus on its heading after the cancel (the Cancel button is gone).
+        keepFocusOnClose
       />
     </Drawer>
   );
