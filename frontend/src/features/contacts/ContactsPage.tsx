@@ -44,6 +44,7 @@ import {
   PAGE_SIZES,
   parseFilters,
   SEARCH_DEBOUNCE_MS,
+  searchBoxAfterUrlChange,
   withFilter,
   type ContactFilters,
 } from './filters';
@@ -142,13 +143,16 @@ function ContactRow({ contact, onDelete, selected, onToggle }: { contact: Contac
   );
 }
 
-/** The search box's text: follows the URL when it changes from outside (links, back, Clear Filters). */
+/** The search box's text: follows the URL when it changes from outside (see searchBoxAfterUrlChange). */
 function useSearchInput(urlSearch: string, onDebounced: (search: string) => void) {
   const [input, setInput] = useState(urlSearch);
   const [seenUrl, setSeenUrl] = useState(urlSearch);
+  const [pushed, setPushed] = useState<string | null>(null);
   if (urlSearch !== seenUrl) {
+    const next = searchBoxAfterUrlChange({ input, pushed }, urlSearch);
     setSeenUrl(urlSearch);
-    if (input.trim() !== urlSearch) setInput(urlSearch);
+    setPushed(next.pushed);
+    if (next.input !== input) setInput(next.input);
   }
   // The callback is a new function on every render: kept in a ref so an unrelated re-render
   // (a query settling, a toast) does not restart the 500 ms timer.
@@ -159,7 +163,10 @@ function useSearchInput(urlSearch: string, onDebounced: (search: string) => void
   useEffect(() => {
     const next = input.trim();
     if (next === urlSearch) return undefined;
-    const timer = setTimeout(() => onDebouncedRef.current(next), SEARCH_DEBOUNCE_MS);
+    const timer = setTimeout(() => {
+      setPushed(next);
+      onDebouncedRef.current(next);
+    }, SEARCH_DEBOUNCE_MS);
     return () => clearTimeout(timer);
   }, [input, urlSearch]);
   return [input, setInput] as const;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_FILTERS, exportQuery, filtersToParams, hasActiveFilter, listQuery, parseFilters, withFilter } from './filters';
+import { DEFAULT_FILTERS, exportQuery, filtersToParams, hasActiveFilter, listQuery, parseFilters, searchBoxAfterUrlChange, withFilter } from './filters';
 
 describe('parseFilters', () => {
   it('reads search, source, page and limit from the URL', () => {
@@ -68,5 +68,22 @@ describe('API queries', () => {
     expect(listQuery({ ...DEFAULT_FILTERS, tag: 'Ortodoncia', field: 'Ciudad', value: 'Málaga' })).toBe('page=1&limit=10&tag=Ortodoncia&field=Ciudad&value=M%C3%A1laga');
     expect(exportQuery({ search: '', source: '' })).toBe('');
     expect(exportQuery({ search: 'ana', source: 'api' })).toBe('search=ana&source=api');
+  });
+});
+
+describe('searchBoxAfterUrlChange', () => {
+  it("keeps what was typed while the box's own push was landing", () => {
+    // 'jose' was pushed by the debounce; before the navigation rendered the user typed on.
+    expect(searchBoxAfterUrlChange({ input: 'nobody-here', pushed: 'jose' }, 'jose')).toEqual({ input: 'nobody-here', pushed: null });
+  });
+
+  it('follows a change from outside: a link, Back or Clear Filters', () => {
+    expect(searchBoxAfterUrlChange({ input: 'jose', pushed: null }, '555-0143')).toEqual({ input: '555-0143', pushed: null });
+    expect(searchBoxAfterUrlChange({ input: 'ab', pushed: 'ab' }, 'a')).toEqual({ input: 'a', pushed: null });
+    expect(searchBoxAfterUrlChange({ input: 'jose', pushed: null }, '')).toEqual({ input: '', pushed: null });
+  });
+
+  it('leaves the text alone when it already matches the URL', () => {
+    expect(searchBoxAfterUrlChange({ input: ' ana ', pushed: null }, 'ana')).toEqual({ input: ' ana ', pushed: null });
   });
 });

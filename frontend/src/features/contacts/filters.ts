@@ -90,3 +90,20 @@ export function exportQuery(filters: Pick<ContactFilters, 'search' | 'source'>):
   if (filters.source) params.set('source', filters.source);
   return params.toString();
 }
+
+/** What the search box shows and what it last pushed to the URL itself. */
+export interface SearchBoxState {
+  input: string;
+  /** The value the box's own debounce last put in the URL (null once that navigation has landed). */
+  pushed: string | null;
+}
+
+/**
+ * The box after the URL's search changed to `urlSearch`: a change from outside (a link, Back,
+ * Clear Filters) replaces the text; the box's own push landing late (React Router 7 renders
+ * navigations as transitions) keeps whatever was typed meanwhile.
+ */
+export function searchBoxAfterUrlChange(box: SearchBoxState, urlSearch: string): SearchBoxState {
+  const outside = urlSearch !== box.pushed && box.input.trim() !== urlSearch;
+  return { input: outside ? urlSearch : box.input, pushed: null };
+}
