@@ -24,6 +24,7 @@ import {
 } from '../src/contract/voice.js';
 import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
 import { INTEGRATION_HEALTH_REASONS } from '../src/contract/integration-health.js';
+import { MEDIA_FAILURE_REASONS, MEDIA_STATES } from '../src/contract/whatsapp-media.js';
 import { EMAIL_DELIVERY_STATES, EMAIL_FAILURE_REASONS, type EmailDelivery } from '../src/contract/email-delivery.js';
 import {
   BOOKING_CHANNELS,
@@ -280,9 +281,37 @@ export const messageMediaSchema = component(
     sha256: z.optional(z.string()),
     caption: z.optional(z.string()),
     filename: z.optional(z.string()),
-    url: z.optional(z.string()),
+    url: z.optional(described('A presigned link to our copy (valid for an hour), when the media was stored.', z.string())),
+    state: z.optional(described('pending: not fetched yet; stored: in our storage (and understood); failed: see failure.', z.enum(MEDIA_STATES))),
+    failure: z.optional(described('Why the media could not be stored or understood (the message is kept).', z.enum(MEDIA_FAILURE_REASONS))),
+    size: z.optional(described('Bytes of our copy.', z.number())),
+    transcript: z.optional(
+      z.object({
+        text: z.string(),
+        language: z.string(),
+        durationSeconds: z.number(),
+        truncated: z.optional(described('Only the first 10 minutes were transcribed.', z.boolean())),
+      }),
+    ),
+    textPreview: z.optional(described('The start of a document’s text.', z.string())),
+    pages: z.optional(z.number()),
   }),
 );
+
+const messageExtras = {
+  location: z.optional(
+    z.object({ latitude: z.number(), longitude: z.number(), name: z.optional(z.string()), address: z.optional(z.string()), url: z.optional(z.string()) }),
+  ),
+  contactCards: z.optional(z.array(z.object({ name: z.string(), phones: z.array(z.string()) }))),
+  interactive: z.optional(
+    z.object({
+      kind: z.enum(['buttons', 'list']),
+      options: z.array(z.object({ id: z.string(), title: z.string(), description: z.optional(z.string()) })),
+      buttonLabel: z.optional(z.string()),
+    }),
+  ),
+  interactiveReply: z.optional(described('The reply button or list row the customer tapped.', z.object({ id: z.string(), title: z.string() }))),
+};
 
 export const conversationMessageSchema = component(
   'ConversationMessage',
@@ -303,6 +332,7 @@ export const conversationMessageSchema = component(
       described('Set when the send failed because the integration’s credentials were refused: a reason key (the integration then needs attention).', z.enum(INTEGRATION_HEALTH_REASONS)),
     ),
     sentBy: z.optional(described('human: a person (the app or an API key); agent: the AI.', z.enum(['agent', 'human']))),
+    ...messageExtras,
   }),
 );
 

@@ -8,6 +8,7 @@ import './zod-locale.js';
 import { AGENT_LANGUAGES, AGENT_LIMITS, type AgentLanguage } from './agent-limits.js';
 import { bookingMessages } from './bookings.js';
 import { isHttpUrl } from './urls.js';
+import { mediaMessages, type AgentWhatsAppTools } from './whatsapp-media.js';
 
 // The limits and knowledge defaults live in a module without zod, so the runtime's bundles (the voice relay)
 // take them without every schema of this file.
@@ -161,6 +162,8 @@ export interface AgentFile {
   /** Why ingestion failed, written for the user. */
   error?: string;
   chunkCount?: number;
+  /** "Can be sent to customers" (issue 31): the agent's send_file tool may send it on WhatsApp. Off by default. */
+  shareable: boolean;
 }
 
 export interface AgentUrl {
@@ -215,6 +218,8 @@ export interface Agent {
   minRelevance: number;
   /** The built-in booking tools (issue 30: find_slots, book, find_my_bookings, reschedule, cancel_booking); off by default. */
   bookingsEnabled: boolean;
+  /** The built-in WhatsApp tools (issue 31: send_file, send_location, offer_choices), each off by default. */
+  whatsappTools: AgentWhatsAppTools;
   files: AgentFile[];
   urls: AgentUrl[];
   tools: AgentTool[];
@@ -316,6 +321,17 @@ export const updateAgentRequest = z.object({
     z.number({ error: agentMessages.minRelevanceRange }).check(z.gte(0, agentMessages.minRelevanceRange), z.lte(1, agentMessages.minRelevanceRange)),
   ),
   bookingsEnabled: z.optional(z.boolean({ error: bookingMessages.booleanInvalid })),
+  /** Issue 31: any of the three switches; an absent one is unchanged. */
+  whatsappTools: z.optional(
+    z.strictObject(
+      {
+        sendFiles: z.optional(z.boolean({ error: mediaMessages.whatsappToolsInvalid })),
+        sendLocation: z.optional(z.boolean({ error: mediaMessages.whatsappToolsInvalid })),
+        offerChoices: z.optional(z.boolean({ error: mediaMessages.whatsappToolsInvalid })),
+      },
+      { error: mediaMessages.whatsappToolsInvalid },
+    ),
+  ),
 });
 export type UpdateAgentInput = z.infer<typeof updateAgentRequest>;
 

@@ -26,3 +26,4 @@ export * from './push.js';
 export * from './server-texts.js';
 export * from './time-zones.js';
 export * from './account-texts.js';
+export * from './whatsapp-media.js';

@@ -7,6 +7,7 @@ import './zod-locale.js';
 import { looksLikePhone } from './phone.js';
 import type { IntegrationHealthReason } from './integration-health.js';
 import type { ConversationNoAnswer, NoAnswerMarker } from './no-answer.js';
+import type { InteractiveReply, MediaFailureReason, MediaState, MediaTranscript, MessageContactCard, MessageInteractive, MessageLocation } from './whatsapp-media.js';
 
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
@@ -47,7 +48,7 @@ export interface WhatsAppSetupResult {
 // ---------------------------------------------------------------------------------------------
 // Messages (SPEC §3 Message, §4, §7 Messages)
 
-export const MESSAGE_TYPES = ['chat', 'image', 'video', 'audio', 'ptt', 'document', 'sticker'] as const;
+export const MESSAGE_TYPES = ['chat', 'image', 'video', 'audio', 'ptt', 'document', 'sticker', 'location', 'contacts', 'interactive'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number] | (string & {});
 export const MESSAGE_STATUSES = ['pending', 'sent', 'delivered', 'read', 'failed'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
@@ -63,8 +64,21 @@ export interface MessageMedia {
   sha256?: string;
   caption?: string;
   filename?: string;
-  /** Presigned link when the media was copied to our storage. */
+  /** Presigned link when the media was copied to our storage (set on the way out, never stored). */
   url?: string;
+  // Issue 31 (contract/whatsapp-media.ts): the customer's media fetched, stored and understood.
+  /** How far the worker got; absent on messages stored before issue 31 (and on outgoing media sent by link). */
+  state?: MediaState;
+  /** Why it could not be stored or understood (the message itself is kept). */
+  failure?: MediaFailureReason;
+  /** Bytes of our copy. */
+  size?: number;
+  /** A voice note or audio as text. */
+  transcript?: MediaTranscript;
+  /** A document's text, its first MEDIA_LIMITS.documentPreviewChars (the agent read up to documentTextChars at the time). */
+  textPreview?: string;
+  /** Pages of a PDF, when known. */
+  pages?: number;
 }
 
 export interface Message {
@@ -98,6 +112,15 @@ export interface Message {
   sentBy?: 'agent' | 'human';
   /** The customer's entry in the contacts directory, when there is one (issue 29: the Message Hub names them); GET /api/messages. */
   contact?: { _id: string; name: string };
+  // Issue 31: what a message carries besides text and media.
+  /** type 'location': a customer's shared location, or the business's location sent by the agent. */
+  location?: MessageLocation;
+  /** type 'contacts': the contact cards a customer shared. */
+  contactCards?: MessageContactCard[];
+  /** type 'interactive' (outgoing): reply buttons or a list sent with `body`. */
+  interactive?: MessageInteractive;
+  /** An inbound button or list reply: the option tapped (its title is `body`). */
+  interactiveReply?: InteractiveReply;
 }
 
 export interface MessagePagination {
@@ -267,6 +290,11 @@ export interface ConversationMessage {
   errorCode?: string;
   errorReason?: IntegrationHealthReason;
   sentBy?: 'agent' | 'human';
+  /** Issue 31: as Message. */
+  location?: MessageLocation;
+  contactCards?: MessageContactCard[];
+  interactive?: MessageInteractive;
+  interactiveReply?: InteractiveReply;
 }
 
 /** A message as a conversation's detail shows it: a customer's message that got no answer carries the marker (issue 34). */

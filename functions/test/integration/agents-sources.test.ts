@@ -33,6 +33,7 @@ async function file(agentId: string, name = 'Guía.txt'): Promise<FileRecord> {
     id,
     _id: id,
     agentId,
+    shareable: false,
     originalName: name,
     mimeType: 'text/plain',
     size: 4,

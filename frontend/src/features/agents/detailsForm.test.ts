@@ -14,6 +14,7 @@ const agent: Agent = {
   language: 'es',
   minRelevance: 0.35,
   bookingsEnabled: false,
+  whatsappTools: { sendFiles: false, sendLocation: false, offerChoices: false },
   files: [],
   urls: [],
   tools: [],

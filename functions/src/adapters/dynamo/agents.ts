@@ -68,6 +68,11 @@ const toAgent = itemCodec<AgentRecord>({
   minRelevance: (v) => (typeof v === 'number' && v >= 0 && v <= 1 ? v : DEFAULT_MIN_RELEVANCE),
   // Off for agents stored before the booking tools (issue 30).
   bookingsEnabled: (v) => v === true,
+  // Each switch off for agents stored before the WhatsApp tools (issue 31).
+  whatsappTools: (v) => {
+    const t = typeof v === 'object' && v !== null ? (v as Record<string, unknown>) : {};
+    return { sendFiles: t.sendFiles === true, sendLocation: t.sendLocation === true, offerChoices: t.offerChoices === true };
+  },
   knowledgeVersion: num,
   createdAt: str,
   updatedAt: str,
@@ -86,6 +91,8 @@ const fileCodec = itemCodec<FileRecord>({
   uploadedAt: str,
   status: strOr<FileRecord['status']>('pending'),
   s3Key: str,
+  // Not sent to customers unless the owner says so (issue 31; files stored before it too).
+  shareable: (v) => v === true,
   ...ingestion,
 });
 /** A file's `id` repeats its `_id`. */

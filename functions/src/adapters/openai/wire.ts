@@ -29,8 +29,12 @@ export function isReasoningModel(model: string): boolean {
 /** reasoning_effort 'minimal' exists for gpt-5, gpt-5-mini and gpt-5-nano (not gpt-5.1+, not o-series). */
 export const supportsMinimalEffort = (model: string) => /^gpt-5(-mini|-nano)?(-\d{4}-\d{2}-\d{2})?$/.test(model);
 
+/** OpenAI's content parts of a user message: text, and an image by URL (a data: URL here; detail auto). */
+export type WireContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
 export type WireMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string | WireContentPart[] }
   | {
       role: 'assistant';
       content: string | null;
@@ -53,8 +57,15 @@ export interface ChatCompletionBody {
 export function toWireMessage(message: ModelMessage): WireMessage {
   switch (message.role) {
     case 'system':
+      return { role: 'system', content: message.content };
     case 'user':
-      return { role: message.role, content: message.content };
+      return {
+        role: 'user',
+        content:
+          typeof message.content === 'string'
+            ? message.content
+            : message.content.map((part): WireContentPart => (part.type === 'text' ? part : { type: 'image_url', image_url: { url: part.dataUrl } })),
+      };
     case 'assistant':
       return {
         role: 'assistant',

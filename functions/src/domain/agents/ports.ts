@@ -6,6 +6,7 @@
 import type { Agent, AgentFile, AgentLanguage, AgentTool, AgentUrl, KnowledgeEntry } from '../../contract/agents.js';
 // agent-limits.js, not agents.js: the call loop's bundle needs the value, not the request schemas.
 import { DEFAULT_MIN_RELEVANCE } from '../../contract/agent-limits.js';
+import { WHATSAPP_TOOLS_OFF } from '../../contract/whatsapp-media.js';
 
 /** The API's tool with its header value sealed instead of masked. */
 export interface ToolRecord extends Omit<AgentTool, 'headerValue'> {
@@ -57,6 +58,7 @@ export function newAgentRecord(_id: string, name: string, at: string, language: 
     language,
     minRelevance: DEFAULT_MIN_RELEVANCE,
     bookingsEnabled: false,
+    whatsappTools: WHATSAPP_TOOLS_OFF,
     knowledgeVersion: 0,
     createdAt: at,
     updatedAt: at,

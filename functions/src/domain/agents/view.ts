@@ -26,6 +26,7 @@ export function fileView(file: FileRecord): AgentFile {
     size: file.size,
     uploadedAt: file.uploadedAt,
     status: file.status,
+    shareable: file.shareable,
     ...(file.error ? { error: file.error } : {}),
     ...(file.chunkCount !== undefined ? { chunkCount: file.chunkCount } : {}),
   };
@@ -73,6 +74,7 @@ export function agentView(agent: AgentWithChildren): Agent {
     language: agent.language,
     minRelevance: agent.minRelevance,
     bookingsEnabled: agent.bookingsEnabled,
+    whatsappTools: agent.whatsappTools,
     files: agent.files.map(fileView),
     urls: agent.urls.map(urlView),
     tools: agent.tools.map(toolView),

@@ -6,9 +6,12 @@
  */
 import type { ChatGptSettings } from '../../contract/integrations.js';
 
+/** A part of a customer's message for a model that sees (issue 31): text, or a photo sent inline as a data: URL. */
+export type UserContentPart = { type: 'text'; text: string } | { type: 'image'; dataUrl: string };
+
 export type ModelMessage =
   | { role: 'system'; content: string }
-  | { role: 'user'; content: string }
+  | { role: 'user'; content: string | UserContentPart[] }
   | { role: 'assistant'; content: string | null; toolCalls?: ModelToolCall[] }
   | { role: 'tool'; toolCallId: string; content: string };
 

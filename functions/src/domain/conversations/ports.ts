@@ -17,6 +17,7 @@ import type {
   ConversationStats,
   ConversationStatus,
   Message,
+  MessageMedia,
   MessageStats,
   MessageStatus,
   TimeFilter,
@@ -74,9 +75,16 @@ export interface StoredConversation {
 }
 
 /** A message as stored: the API's Message with our own id, the contact always known, and bookkeeping. */
-export interface StoredMessage extends Omit<Message, '_id' | 'contactId'> {
+/** A message's media as stored: the view's fields and our copy's key (never sent to the browser). */
+export interface StoredMessageMedia extends MessageMedia {
+  /** Our copy in the uploads bucket (contract WHATSAPP_MEDIA_PREFIX…). */
+  storedKey?: string;
+}
+
+export interface StoredMessage extends Omit<Message, '_id' | 'contactId' | 'media'> {
   /** `{conversationId}-{26-char id}` (time-ordered within the conversation). */
   id: string;
+  media?: StoredMessageMedia;
   contactId: string;
   /** ISO time stored. */
   createdAt: string;

@@ -3,6 +3,7 @@
  * speaks HTTP to config().WHATSAPP_GRAPH_URL (Meta's https://graph.facebook.com/v2x.0 in production,
  * the fake Graph server in local/fake-whatsapp/ locally and in tests).
  */
+import type { MessageInteractive, MessageLocation } from '../../contract/whatsapp-media.js';
 
 export interface WhatsAppCredentials {
   bearerToken: string;
@@ -31,6 +32,22 @@ export interface GraphClient {
   sendText(credentials: WhatsAppCredentials, to: string, text: string, options?: SendOptions): Promise<{ messageId: string }>;
   /** GET /{phoneId}: proves the token and the phone number id (the integration's /test). */
   getPhoneNumber(credentials: WhatsAppCredentials): Promise<GraphPhoneNumber>;
+}
+
+/**
+ * What a send carries besides text (issue 31), in Meta's message types: an uploaded media (its
+ * Meta media id; a caption; a document's file name), a location, or reply buttons / a list with
+ * their body text.
+ */
+export type OutboundContent =
+  | { type: 'image' | 'document' | 'audio' | 'video'; mediaId: string; caption?: string; fileName?: string }
+  | { type: 'location'; location: MessageLocation }
+  | { type: 'interactive'; body: string; interactive: MessageInteractive };
+
+/** Sends of media, locations and interactive messages (issue 31), beside GraphClient's text. */
+export interface GraphContentClient {
+  /** POST /{phoneId}/messages with `content` in Meta's shape. Returns Meta's message id. Errors as sendText. */
+  sendContent(credentials: WhatsAppCredentials, to: string, content: OutboundContent, options?: SendOptions): Promise<{ messageId: string }>;
 }
 
 /** A message template as Meta lists it (GET /{waba-id}/message_templates). */

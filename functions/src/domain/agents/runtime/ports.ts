@@ -3,6 +3,7 @@
  * agent's custom tools. The HTTP adapter (adapters/http-tools/) calls the tool's endpoint through
  * the outbound guard; tests and the bench use in-memory executors.
  */
+import type { BusinessLocation, MessageInteractive } from '../../../contract/whatsapp-media.js';
 import type { ToolRecord } from '../ports.js';
 
 /** The outcome of one custom tool call, as the model will read it. Never thrown: failures are outcomes. */
@@ -24,3 +25,15 @@ export interface ToolExecutor {
   /** Runs `tool` with the model's arguments (already parsed as a JSON object). Must not throw. */
   execute(tool: ToolRecord, args: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolOutcome>;
 }
+
+/**
+ * What the agent's built-in WhatsApp tools (issue 31: send_file, send_location) asked to send with
+ * its reply, in the order asked. The runtime only records them (it sends nothing); the WhatsApp
+ * channel (whatsapp/agent-reply.ts) sends each after the reply's text, as its own message.
+ */
+export type ReplyOutbound =
+  | { type: 'file'; fileId: string; fileName: string; mimeType: string; s3Key: string; caption?: string }
+  | { type: 'location'; location: BusinessLocation };
+
+/** The reply's text goes as reply buttons or a list (offer_choices); a tapped option comes back as the customer's message. */
+export type ReplyChoices = MessageInteractive;

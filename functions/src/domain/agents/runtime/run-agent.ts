@@ -32,7 +32,7 @@ import { bestPassage } from '../../knowledge/passage.js';
 import type { AgentKnowledgeRef, KnowledgeRetriever, RetrievedChunk } from '../../knowledge/ports.js';
 import { searchQueryFor } from '../../knowledge/query.js';
 import type { AgentWithChildren, ToolRecord } from '../ports.js';
-import type { ToolExecutor } from './ports.js';
+import type { ReplyChoices, ReplyOutbound, ToolExecutor } from './ports.js';
 import { MarkerFilter, stripMarker } from './marker.js';
 import { NO_SUPPORT_SEARCH, UNANSWERED_MARKER, buildSystemPrompt, formatExcerpts, type Channel } from './prompt.js';
 import { isRealQuestion } from './question.js';
@@ -132,6 +132,10 @@ export interface AgentReply {
    * owner's unanswered list. null otherwise.
    */
   unanswered: { question: string } | null;
+  /** Issue 31 (WhatsApp only): files and the location the tools asked to send after the reply, in order. */
+  outbound?: ReplyOutbound[];
+  /** Issue 31 (WhatsApp only): the reply goes as reply buttons or a list (offer_choices). */
+  choices?: ReplyChoices;
 }
 
 interface TurnState {
