@@ -11,6 +11,7 @@
  * again; one that `failed` keeps its reason. Never more than one copy of the bytes in memory.
  */
 import type { MediaFailureReason, MediaKind, MediaTranscript } from '../../../contract/whatsapp-media.js';
+import type { StoredMessage, StoredMessageMedia } from '../../conversations/ports.js';
 import type { WhatsAppCredentials } from '../ports.js';
 
 /** What Meta says of a media id (GET /{media-id}); `fileSize` arrives as a number or a string. */
@@ -110,4 +111,34 @@ export interface PreparedMedia {
   state: 'stored' | 'failed';
   failure?: MediaFailureReason;
   kind: MediaKind;
+}
+
+/** What understanding a stored media message needs (media/understand.ts implements it). */
+export interface UnderstandInput {
+  userId: string;
+  /** The customer's message, with its media as stored so far (state 'stored', storedKey set). */
+  message: StoredMessage;
+  /** The bytes just stored (one copy, never re-read when given); null: read them from storedKey if needed. */
+  bytes: Uint8Array | null;
+  /** The language hint (the answering agent's language). */
+  language?: string;
+  /** The business's own names for the transcription prompt (agent name, services, staff, knowledge titles). */
+  names?: string[];
+  /** The queue job's last try: a provider failure that may pass is stored as a failure instead of thrown for a retry. */
+  finalAttempt: boolean;
+}
+
+/**
+ * Step two of a media message (after media/fetch.ts stored it): the transcript of a voice note,
+ * the text of a document, the plan's minutes; and, at answer time, what the agent reads of any
+ * message (also of media messages in the history, also when answered later).
+ */
+export interface MediaUnderstanding {
+  /**
+   * The media fields to store on the message (transcript, textPreview, pages, or state 'failed' with
+   * a failure). Throws a TransientError while a provider failure may pass and this is not the last try.
+   */
+  understand(input: UnderstandInput): Promise<Partial<StoredMessageMedia>>;
+  /** What the agent reads for `message` (a photo's image read from our copy when `withImage`). Never throws. */
+  forAgent(userId: string, message: StoredMessage, options: { withImage: boolean }): Promise<MediaForAgent>;
 }
