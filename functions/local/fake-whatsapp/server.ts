@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { closeOnce, createWaits, listen, readJsonObject, sendJson } from '../fake-http.js';
 import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
+import { checkContent } from './content-checks.js';
 
 export const FAKE_GRAPH_VERSION = 'v21.0';
 const MAX_BODY = 1024 * 1024;
@@ -325,6 +326,9 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       }
       if (type === 'text' && !text) throw new GraphApiError(400, 100, '(#100) The parameter text[\'body\'] is required.');
       if (template) checkTemplate(phoneId, template);
+      // Media, location and interactive sends in Meta's shapes and limits (issue 31, content-checks.ts).
+      const refusal = checkContent(type, payload);
+      if (refusal) throw new GraphApiError(400, refusal.code, refusal.message, 'OAuthException', undefined, refusal.details);
       const failed = await applyFailure(phoneId, 'sends', res);
       if (failed !== undefined) {
         record({ phoneId, to, text, type, id: '', status: failed, at, payload, ...(template ? { template } : {}) });

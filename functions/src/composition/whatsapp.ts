@@ -8,13 +8,13 @@ import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoIntegrationRepository } from '../adapters/dynamo/integrations.js';
 import { HttpGraphClient } from '../adapters/whatsapp/graph.js';
 import { createWhatsAppConnector, type WhatsAppConnection } from '../domain/whatsapp/integration.js';
-import type { GraphClient, GraphTemplateClient } from '../domain/whatsapp/ports.js';
+import type { GraphClient, GraphContentClient, GraphTemplateClient } from '../domain/whatsapp/ports.js';
 import { once } from '../lib/once.js';
 import { secretBox } from './secrets.js';
 
 export type { WhatsAppConnection };
 
-export const graphClient = once((): GraphClient & GraphTemplateClient => new HttpGraphClient({ baseUrl: config().WHATSAPP_GRAPH_URL }));
+export const graphClient = once((): GraphClient & GraphTemplateClient & GraphContentClient => new HttpGraphClient({ baseUrl: config().WHATSAPP_GRAPH_URL }));
 
 /** The integrations table (built here, not taken from ai.ts, so WhatsApp bundles skip the OpenAI SDK). */
 export const whatsappIntegrations = once(() => new DynamoIntegrationRepository(documentClient(), config().TABLE_NAME));

@@ -21,7 +21,9 @@ import {
   GraphError,
   isBsuid,
   type GraphClient,
+  type GraphContentClient,
   type GraphErrorKind,
+  type OutboundContent,
   type GraphPhoneNumber,
   type GraphTemplate,
   type GraphTemplateClient,
@@ -100,7 +102,39 @@ export interface HttpGraphClientOptions {
   fetch?: typeof fetch;
 }
 
-export class HttpGraphClient implements GraphClient, GraphTemplateClient {
+/**
+ * The message fields of a content send in Meta's shapes (issue 31; Cloud API "Image / Document /
+ * Audio / Video messages" by uploaded media id, "Location messages", "Interactive reply buttons"
+ * and "Interactive list messages"). The limits (contract MEDIA_LIMITS) are the caller's: Meta
+ * answers 131009 for a value over them, and that refusal is what the user reads.
+ */
+export function contentFields(content: OutboundContent): Record<string, unknown> {
+  switch (content.type) {
+    case 'location': {
+      const { latitude, longitude, name, address } = content.location;
+      return { type: 'location', location: { latitude, longitude, ...(name ? { name } : {}), ...(address ? { address } : {}) } };
+    }
+    case 'interactive': {
+      const { kind, options, buttonLabel } = content.interactive;
+      const action =
+        kind === 'buttons'
+          ? { buttons: options.map((o) => ({ type: 'reply', reply: { id: o.id, title: o.title } })) }
+          : {
+              button: buttonLabel ?? '',
+              sections: [{ rows: options.map((o) => ({ id: o.id, title: o.title, ...(o.description ? { description: o.description } : {}) })) }],
+            };
+      return { type: 'interactive', interactive: { type: kind === 'buttons' ? 'button' : 'list', body: { text: content.body }, action } };
+    }
+    default: {
+      // Audio takes no caption; only a document has a file name (the client picks its icon by the extension).
+      const caption = content.caption && content.type !== 'audio' ? { caption: content.caption } : {};
+      const filename = content.type === 'document' && content.fileName ? { filename: content.fileName } : {};
+      return { type: content.type, [content.type]: { id: content.mediaId, ...caption, ...filename } };
+    }
+  }
+}
+
+export class HttpGraphClient implements GraphClient, GraphTemplateClient, GraphContentClient {
   private readonly baseUrl: string;
   private readonly timeoutMs: number;
   private readonly fetchFn: typeof fetch;
@@ -118,6 +152,16 @@ export class HttpGraphClient implements GraphClient, GraphTemplateClient {
       ...recipientFields(to),
       type: 'text',
       text: { preview_url: false, body: text },
+      ...callbackData(options),
+    });
+  }
+
+  async sendContent(credentials: WhatsAppCredentials, to: string, content: OutboundContent, options?: SendOptions): Promise<{ messageId: string }> {
+    return this.send(credentials, {
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      ...recipientFields(to),
+      ...contentFields(content),
       ...callbackData(options),
     });
   }
