@@ -45,6 +45,11 @@ export interface PostPolicyOptions {
   minBytes: number;
   maxBytes: number;
   expiresInSeconds?: number;
+  /**
+   * User metadata stored with the object (x-amz-meta-{name}, signed as exact-match fields; HEAD
+   * returns them as headers): ASCII header-safe values only (encode others, e.g. encodeURIComponent).
+   */
+  metadata?: Record<string, string>;
 }
 
 export interface PresignOptions {
@@ -98,6 +103,7 @@ export class S3Presigner implements AvatarUrlSigner {
       'X-Amz-Credential': `${credentials.accessKeyId}/${scope}`,
       'X-Amz-Date': signingDate,
       ...(credentials.sessionToken ? { 'X-Amz-Security-Token': credentials.sessionToken } : {}),
+      ...Object.fromEntries(Object.entries(policy.metadata ?? {}).map(([name, value]) => [`x-amz-meta-${name.toLowerCase()}`, value])),
     };
     const expiration = new Date(now.getTime() + (policy.expiresInSeconds ?? this.options.expiresInSeconds) * 1000);
     const encodedPolicy = Buffer.from(
@@ -129,6 +135,15 @@ export class S3Presigner implements AvatarUrlSigner {
   async copyRequest(sourceKey: string, key: string): Promise<{ url: string; headers: Record<string, string> }> {
     const headers = { 'x-amz-copy-source': `/${this.options.bucket}/${encodeKey(sourceKey)}` };
     const url = await this.presign('PUT', key, { headers, unhoistable: Object.keys(headers) });
+    return { url, headers };
+  }
+
+  /**
+   * A link that stores a body at `key` with `headers` signed as headers (S3 reads server-side
+   * encryption and tagging only as headers, not hoisted into the query): send `headers` with the PUT.
+   */
+  async putRequest(key: string, headers: Record<string, string>, options: PresignOptions = {}): Promise<{ url: string; headers: Record<string, string> }> {
+    const url = await this.presign('PUT', key, { ...options, headers, unhoistable: Object.keys(headers) });
     return { url, headers };
   }
 

@@ -80,6 +80,17 @@ export class MediaTooLargeError extends Error {
   }
 }
 
+/** The body ended before the length it declared (Meta's file_size / Content-Length): nothing is kept. */
+export class MediaIncompleteError extends Error {
+  constructor(
+    readonly expected: number,
+    readonly received: number,
+  ) {
+    super(`The media ended after ${received} of the ${expected} bytes declared`);
+    this.name = 'MediaIncompleteError';
+  }
+}
+
 /** What one audio transcription needs. */
 export interface TranscriptionRequest {
   bytes: Uint8Array;
