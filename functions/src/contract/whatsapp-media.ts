@@ -194,6 +194,9 @@ export const mediaMessages = {
   attachmentIdInvalid: 'Attachment id is invalid',
   captionTooLong: `Caption must be ${MEDIA_LIMITS.captionChars} characters or less`,
   attachmentSent: 'File sent',
+  // What the agent sends after its reply (a file, the location), stored failed with why
+  outboundFileGone: 'The file was not sent: it is no longer stored. Check the agent’s files.',
+  outboundFileTooLarge: 'The file was not sent: it is too large for WhatsApp (images up to 5 MB, documents up to 16 MB).',
 } as const;
 
 /**
@@ -261,6 +264,23 @@ export const attachmentUploadRequest = z.object({
   size: z.number({ error: mediaMessages.attachmentTooLarge }).check(z.int(), z.gte(1, mediaMessages.attachmentTooLarge)),
 });
 export type AttachmentUploadInput = z.infer<typeof attachmentUploadRequest>;
+
+/**
+ * POST /api/conversations/{id}/attachments data: the browser POSTs `fields` then the file as
+ * `file` (multipart/form-data) to `url` before `expiresAt`; storage refuses another type, a size
+ * over `maxBytes` or another key. Then the reply carries `attachment: {uploadId}`.
+ */
+export interface AttachmentUploadTicket {
+  uploadId: string;
+  kind: 'image' | 'document';
+  /** The file name the customer sees (as given, without a path). */
+  fileName: string;
+  mimeType: string;
+  maxBytes: number;
+  url: string;
+  fields: Record<string, string>;
+  expiresAt: string;
+}
 
 /** The attachment of a reply (POST /api/conversations/{id}/messages `attachment`): the upload's id. */
 export const replyAttachment = z.object({
