@@ -119,6 +119,25 @@ const fold = (s: string) =>
 
 const toMessage = (item: Item) => withoutKeys<StoredMessage>(item, ['mid']);
 
+/** What the Message Hub's search reads of a message: its text, numbers, and what its media became (issue 31: a transcript, a document's text). */
+function searchText(m: StoredMessage): string {
+  const media = m.media;
+  return [
+    m.body,
+    m.from,
+    m.to,
+    media?.caption,
+    media?.filename,
+    media?.transcript?.text,
+    media?.textPreview,
+    m.location?.name,
+    m.location?.address,
+    ...(m.contactCards ?? []).map((c) => c.name),
+  ]
+    .filter(Boolean)
+    .join(' ');
+}
+
 export class DynamoMessageRepository implements MessageRepository {
   /** Deferred counter deltas by counter sk (deferred mode only). */
   private readonly pending = new Map<string, { userId: string; deltas: Record<string, number> }>();
@@ -500,7 +519,7 @@ export class DynamoMessageRepository implements MessageRepository {
       (m) =>
         (input.status === '' || m.status === input.status) &&
         (input.fromMe === undefined || m.fromMe === input.fromMe) &&
-        (term === '' || fold(`${m.body} ${m.from} ${m.to} ${m.media?.caption ?? ''} ${m.media?.filename ?? ''}`).includes(term)),
+        (term === '' || fold(searchText(m)).includes(term)),
     );
     return { items: matches.slice(offset, offset + input.limit), total: matches.length };
   }

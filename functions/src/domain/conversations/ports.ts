@@ -122,9 +122,30 @@ export function statusCanMove(from: MessageStatus, to: MessageStatus): boolean {
   return STATUS_RANK[to] > STATUS_RANK[from];
 }
 
-/** A stored message as its conversation's lastMessage (the board card's preview). */
+/** Characters of a media message's transcript kept as the board card's preview (the card shows 100). */
+export const LAST_MESSAGE_PREVIEW_CHARS = 200;
+
+/**
+ * What a message without text says on the board card (issue 31): a voice note's transcript, a
+ * document's name, a place, a contact's name. The card puts the kind's word before it ("🎤 Nota de
+ * voz"), so a voice note not transcribed yet previews as '' and shows just that word.
+ */
+export function previewOf(m: Pick<StoredMessage, 'body' | 'media' | 'location' | 'contactCards'>): string {
+  const text =
+    m.body ||
+    m.media?.caption ||
+    m.media?.transcript?.text ||
+    m.media?.filename ||
+    [m.location?.name, m.location?.address].filter(Boolean).join(', ') ||
+    (m.contactCards ?? []).map((c) => c.name).filter(Boolean).join(', ');
+  const trimmed = text.trim().replace(/\s+/g, ' ');
+  return trimmed.length > LAST_MESSAGE_PREVIEW_CHARS ? `${trimmed.slice(0, LAST_MESSAGE_PREVIEW_CHARS - 1).trimEnd()}…` : trimmed;
+}
+
+/** A stored message as its conversation's lastMessage (the board card's preview; a text message's body as it is). */
 export function lastMessageOf(m: StoredMessage): ConversationLastMessage {
-  return { type: m.type, fromMe: m.fromMe, content: m.body, body: m.body, timestamp: m.timestamp, createdAt: m.createdAt };
+  const body = m.body || previewOf(m);
+  return { type: m.type, fromMe: m.fromMe, content: body, body, timestamp: m.timestamp, createdAt: m.createdAt };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,6 @@ import {
   type AssigneeFilterParam,
   type ConversationDateFilter,
   type ConversationDetail,
-  type ConversationDetailMessage,
   type ConversationMessage,
   type ConversationOverview,
   type ConversationStats,
@@ -40,6 +39,7 @@ import { isIntegrationHealthReason } from '../../contract/integration-health.js'
 import { distinct, emptyContactNames, type ContactName, type ContactNames } from '../contacts/names.js';
 import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { takeoverView } from './takeover.js';
+import { mediaLinksOf, toConversationMessage, toDetailMessage, toMessage, type MediaLinks } from './message-view.js';
 import type { LeftUnanswered } from './waiting.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type {
@@ -77,6 +77,8 @@ export interface ConversationServiceDeps {
    * and "Return to AI"'s hand-over of what a person left unanswered (issue 29; absent = none).
    */
   waiting?: { count(userId: string): Promise<number>; answerLeft?(userId: string, conversation: StoredConversation): Promise<LeftUnanswered> };
+  /** Presigned links to customers' media in our bucket (issue 31; local signing, no request); absent = no links. */
+  mediaLinks?: MediaLinks;
 }
 
 /** Cards per board column (the board shows the newest activity first). */
@@ -127,52 +129,8 @@ export function toConversation(
   };
 }
 
-export function toMessage(m: StoredMessage): Message {
-  return {
-    _id: m.id,
-    waMessageId: m.waMessageId,
-    conversationId: m.conversationId,
-    ...(m.contactId ? { contactId: m.contactId } : {}),
-    type: m.type,
-    hasMedia: m.hasMedia,
-    ...(m.media ? { media: m.media } : {}),
-    fromMe: m.fromMe,
-    to: m.to,
-    from: m.from,
-    phoneNumberId: m.phoneNumberId,
-    status: m.status,
-    timestamp: m.timestamp,
-    body: m.body,
-    ...(m.error ? { error: m.error } : {}),
-    ...(m.errorCode ? { errorCode: m.errorCode } : {}),
-    ...(m.errorReason ? { errorReason: m.errorReason } : {}),
-    ...(m.agent ? { agent: m.agent } : {}),
-    ...(m.sentBy ? { sentBy: m.sentBy } : {}),
-  };
-}
-
-export function toConversationMessage(m: StoredMessage): ConversationMessage {
-  return {
-    _id: m.id,
-    fromMe: m.fromMe,
-    type: m.type,
-    body: m.body,
-    content: m.body,
-    timestamp: m.timestamp,
-    status: m.status,
-    hasMedia: m.hasMedia,
-    ...(m.media ? { media: m.media } : {}),
-    ...(m.error ? { error: m.error } : {}),
-    ...(m.errorCode ? { errorCode: m.errorCode } : {}),
-    ...(m.errorReason ? { errorReason: m.errorReason } : {}),
-    ...(m.sentBy ? { sentBy: m.sentBy } : {}),
-  };
-}
-
-/** A message of the conversation's detail: with the "no answer sent" marker of a customer's message (issue 34). */
-export function toDetailMessage(m: StoredMessage): ConversationDetailMessage {
-  return { ...toConversationMessage(m), ...(m.noAnswer ? { noAnswer: m.noAnswer } : {}) };
-}
+// toMessage, toConversationMessage and toDetailMessage live in message-view.ts (issue 31: media links, no stored keys).
+export { toConversationMessage, toDetailMessage, toMessage } from './message-view.js';
 
 // ---------------------------------------------------------------------------------------------
 // Rules
@@ -352,19 +310,30 @@ export function createConversationService(deps: ConversationServiceDeps) {
   }
   const namedOne = async (userId: string, c: StoredConversation): Promise<Conversation> => (await named(userId, [c], viewer(userId)))[0]!;
 
+  /** Presigned links of the messages' stored media (issue 31), by message id. */
+  const linksOf = (items: readonly StoredMessage[]) => mediaLinksOf(deps.mediaLinks, items, onError);
+  /** Messages as the Message Hub shows them, with their media links. */
+  async function hubMessages(items: readonly StoredMessage[]): Promise<Message[]> {
+    const links = await linksOf(items);
+    return items.map((m) => toMessage(m, links.get(m.id)));
+  }
+
   /** Messages named by their customer's contact (issue 29, the Message Hub): one batch read per page, by contact id, else by the customer's number. */
   async function namedMessages(userId: string, items: readonly StoredMessage[]): Promise<Message[]> {
     const customerOf = (m: StoredMessage) => (m.fromMe ? m.to : m.from);
-    const found =
+    const [found, links] = await Promise.all([
       deps.contactNames && items.length
-        ? await deps.contactNames.lookup(userId, {
+        ? deps.contactNames.lookup(userId, {
             ids: distinct(items.map((m) => m.contactId)),
             phones: distinct(items.filter((m) => !m.contactId).map(customerOf)),
           })
-        : emptyContactNames();
+        : emptyContactNames(),
+      linksOf(items),
+    ]);
     return items.map((m) => {
       const entry = (m.contactId ? found.byId.get(m.contactId) : undefined) ?? found.byPhone.get(customerOf(m));
-      return entry?.name ? { ...toMessage(m), contact: { _id: entry.id, name: entry.name } } : toMessage(m);
+      const shown = toMessage(m, links.get(m.id));
+      return entry?.name ? { ...shown, contact: { _id: entry.id, name: entry.name } } : shown;
     });
   }
 
@@ -445,8 +414,8 @@ export function createConversationService(deps: ConversationServiceDeps) {
         viewer(userId),
         (conversation.unreadCount ?? 0) > 0 ? deps.conversations.markRead(userId, id) : undefined,
       ]);
-      const [shown] = await named(userId, [{ ...conversation, unreadCount: 0 }], toView);
-      return { conversation: shown!, messages: messages.map(toDetailMessage) };
+      const [[shown], links] = await Promise.all([named(userId, [{ ...conversation, unreadCount: 0 }], toView), linksOf(messages)]);
+      return { conversation: shown!, messages: messages.map((m) => toDetailMessage(m, links.get(m.id))) };
     },
 
     async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }): Promise<Conversation> {
@@ -561,11 +530,12 @@ export function createConversationService(deps: ConversationServiceDeps) {
 
     async latestMessages(userId: string, limit = LATEST_MESSAGES_DEFAULT): Promise<Message[]> {
       const bounded = Math.min(Math.max(1, Math.trunc(limit) || LATEST_MESSAGES_DEFAULT), LATEST_MESSAGES_MAX);
-      return (await deps.messages.latest(userId, bounded)).map(toMessage);
+      return hubMessages(await deps.messages.latest(userId, bounded));
     },
 
     async getMessage(userId: string, id: string): Promise<Message> {
-      return toMessage(await loadMessage(userId, id));
+      const [shown] = await hubMessages([await loadMessage(userId, id)]);
+      return shown!;
     },
 
     /** Sends a failed outgoing message again (same rules as a reply: window, connection, plan limit). */
