@@ -158,6 +158,27 @@ export const chatReplySchema = component(
     toolCalls: z.array(chatToolCallSchema),
     sources: z.array(chatSourceSchema),
     escalation: described('Set when the agent handed the conversation to a human.', z.nullable(z.object({ reason: z.string() }))),
+    outbound: z.optional(
+      described(
+        'What the WhatsApp tools would send after the reply (issue 31): a file of the agent, or the business location.',
+        z.array(
+          z.union([
+            z.object({ type: z.literal('file'), fileId: z.string(), fileName: z.string(), mimeType: z.string(), caption: z.optional(z.string()) }),
+            z.object({ type: z.literal('location'), location: z.object({ name: z.string(), address: z.string(), latitude: z.number(), longitude: z.number() }) }),
+          ]),
+        ),
+      ),
+    ),
+    choices: z.optional(
+      described(
+        'The options offer_choices would show under the reply: reply buttons (up to 3) or a list.',
+        z.object({
+          kind: z.enum(['buttons', 'list']),
+          options: z.array(z.object({ id: z.string(), title: z.string(), description: z.optional(z.string()) })),
+          buttonLabel: z.optional(z.string()),
+        }),
+      ),
+    ),
   }),
 );
 

@@ -8,7 +8,7 @@ import './zod-locale.js';
 import { AGENT_LANGUAGES, AGENT_LIMITS, type AgentLanguage } from './agent-limits.js';
 import { bookingMessages } from './bookings.js';
 import { isHttpUrl } from './urls.js';
-import { mediaMessages, type AgentWhatsAppTools } from './whatsapp-media.js';
+import { mediaMessages, type AgentWhatsAppTools, type BusinessLocation, type MessageInteractive } from './whatsapp-media.js';
 
 // The limits and knowledge defaults live in a module without zod, so the runtime's bundles (the voice relay)
 // take them without every schema of this file.
@@ -514,7 +514,16 @@ export interface ChatReply {
   sources: ChatSource[];
   /** Set when the agent handed the conversation to a human. */
   escalation: { reason: string } | null;
+  /** Issue 31: what the WhatsApp tools would send after the reply (a file, the business location), in order. */
+  outbound?: ChatOutbound[];
+  /** Issue 31: the options offer_choices would show under the reply (buttons or a list). */
+  choices?: MessageInteractive;
 }
+
+/** A file or the business location the agent would send on WhatsApp (the Test Agent chat shows it). */
+export type ChatOutbound =
+  | { type: 'file'; fileId: string; fileName: string; mimeType: string; caption?: string }
+  | { type: 'location'; location: BusinessLocation };
 
 /** SPEC §3 Chat message (the Test Agent tab's history). */
 export interface ChatMessage {

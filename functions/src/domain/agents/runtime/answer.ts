@@ -7,7 +7,7 @@ import type { AiConnection } from '../../ai/ports.js';
 import type { Bookings } from '../../bookings/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { BookingTurn } from './booking-tools.js';
-import type { ToolExecutor } from './ports.js';
+import type { BusinessLocationReader, ToolExecutor } from './ports.js';
 import type { Channel } from './prompt.js';
 import { runAgent, type AgentReply, type RunAgentInput } from './run-agent.js';
 
@@ -17,10 +17,12 @@ export interface AnswerDeps {
   tools: ToolExecutor;
   /** The bookings core, for the built-in booking tools (issue 30); absent = never offered. */
   bookings?: Bookings;
+  /** The owner's business location, for the send_location tool (issue 31); absent = never offered. */
+  businessLocations?: BusinessLocationReader;
 }
 
 /** The turn's own part of RunAgentInput; the model, its settings and the embedder come from `connection`. */
-export type AnswerTurn = Omit<RunAgentInput, 'settings' | 'model' | 'embedder' | 'retriever' | 'tools' | 'channel' | 'booking'> & {
+export type AnswerTurn = Omit<RunAgentInput, 'settings' | 'model' | 'embedder' | 'retriever' | 'tools' | 'channel' | 'booking' | 'whatsapp'> & {
   connection: AiConnection;
   /** The channel's customer (the booking tools act for this phone only); absent = no booking tools. */
   customer?: Omit<BookingTurn, 'bookings'>;
@@ -28,9 +30,12 @@ export type AnswerTurn = Omit<RunAgentInput, 'settings' | 'model' | 'embedder' |
 
 export function answerAs(channel: Channel, deps: AnswerDeps, turn: AnswerTurn): Promise<AgentReply> {
   const { connection, customer, ...rest } = turn;
+  const locations = deps.businessLocations;
   return runAgent({
     ...rest,
     ...(deps.bookings && customer ? { booking: { ...customer, bookings: deps.bookings } } : {}),
+    // The WhatsApp tools (issue 31) on WhatsApp and in the test chat (which shows what would be sent); never on a call.
+    ...(channel !== 'voice' ? { whatsapp: locations ? { businessLocation: () => locations.get(turn.userId) } : {} } : {}),
     settings: connection.settings,
     model: connection.chat,
     embedder: connection.embedder,

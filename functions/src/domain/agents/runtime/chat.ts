@@ -8,6 +8,9 @@
  * The booking tools (issue 30) act for a test customer: the owner, by the phone of their profile
  * (Settings). Without a profile phone the agent can still find free times but books nothing, and
  * says so.
+ *
+ * The WhatsApp tools (issue 31) run here as on WhatsApp and send nothing: the reply shows what
+ * would be sent (a file, the business location, the options under the reply).
  */
 import type { ChatInput, ChatReply } from '../../../contract/agents.js';
 import { agentMessages } from '../../../contract/agents.js';
@@ -19,7 +22,7 @@ import type { Bookings } from '../../bookings/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
-import type { ToolExecutor } from './ports.js';
+import type { BusinessLocationReader, ToolExecutor } from './ports.js';
 import { answerAs } from './answer.js';
 import { customerE164 } from './booking-tools.js';
 
@@ -30,6 +33,8 @@ export interface AgentChatDeps {
   tools: ToolExecutor;
   /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
   bookings?: Bookings;
+  /** The owner's business location, for the send_location tool (issue 31); absent = not offered. */
+  businessLocations?: BusinessLocationReader;
   /** The owner's profile (name, phone): the test chat's customer for the booking tools. */
   users?: { get(userId: string): Promise<{ name: string; phoneNumber: string } | null> };
   /** Records a question the knowledge could not answer (never throws). */
@@ -89,11 +94,17 @@ export function createAgentChat(deps: AgentChatDeps) {
           }
         },
       );
-      const { unanswered, ...shown } = reply;
+      const { unanswered, outbound, ...shown } = reply;
       await deps.recordUnanswered?.(userId, agent._id, unanswered, { channel: 'chat' });
       // Best effort: a lost marker only leaves a checklist step unticked until the next turn.
       await deps.markTested?.(userId, agent._id).catch((error: unknown) => deps.onError?.('Marking the agent tested failed', error));
-      return { ...shown, agent: { _id: agent._id, name: agent.name }, timestamp: new Date(now()).toISOString() };
+      return {
+        ...shown,
+        // What WhatsApp would send, without the stored object's key (never shown to the browser).
+        ...(outbound ? { outbound: outbound.map((o) => (o.type === 'file' ? { type: 'file' as const, fileId: o.fileId, fileName: o.fileName, mimeType: o.mimeType, ...(o.caption ? { caption: o.caption } : {}) } : o)) } : {}),
+        agent: { _id: agent._id, name: agent.name },
+        timestamp: new Date(now()).toISOString(),
+      };
     },
   };
 }

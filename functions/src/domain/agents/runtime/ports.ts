@@ -37,3 +37,8 @@ export type ReplyOutbound =
 
 /** The reply's text goes as reply buttons or a list (offer_choices); a tapped option comes back as the customer's message. */
 export type ReplyChoices = MessageInteractive;
+
+/** The owner's business location (Profile → Business location) as the runtime reads it for send_location. */
+export interface BusinessLocationReader {
+  get(userId: string): Promise<BusinessLocation | null>;
+}

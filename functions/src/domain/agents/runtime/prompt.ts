@@ -92,6 +92,8 @@ export function buildSystemPrompt(input: {
   replyLanguage?: string;
   /** The booking tools' section (booking-tools.ts bookingPrompt): today, the services, the customer's upcoming bookings. */
   bookings?: string;
+  /** The WhatsApp tools' section (whatsapp-tools.ts whatsappPrompt): when to send a file, the location, options. */
+  whatsappTools?: string;
 }): string {
   const { settings, agent, channel, excerpts } = input;
   const parts: (string | null)[] = [];
@@ -110,6 +112,7 @@ export function buildSystemPrompt(input: {
       'Never invent facts, prices or policies: if you do not know, say so.',
   );
   parts.push(input.bookings?.trim() || null);
+  parts.push(input.whatsappTools?.trim() || null);
   // On WhatsApp the offer of a person comes once: with NO_SUPPORT when nothing supports an answer.
   if (input.knowledge) parts.push(channel === 'whatsapp' && !input.unsupported ? `${ANSWER_FROM_KNOWLEDGE} ${ANSWER_FROM_KNOWLEDGE_WHATSAPP}` : ANSWER_FROM_KNOWLEDGE);
   if (input.unsupported) {

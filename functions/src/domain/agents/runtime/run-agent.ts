@@ -38,6 +38,7 @@ import { NO_SUPPORT_SEARCH, UNANSWERED_MARKER, buildSystemPrompt, formatExcerpts
 import { isRealQuestion } from './question.js';
 import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE, parseToolArguments, toolSpecs } from './tools.js';
 import { BOOKING_TOOLS, bookingPrompt, bookingToolSpecs, loadBookingContext, runBookingTool, type BookingContext, type BookingTurn } from './booking-tools.js';
+import { WHATSAPP_TOOLS, loadWhatsAppTools, runWhatsAppTool, whatsappPrompt, whatsappToolSpecs, type WhatsAppToolsContext, type WhatsAppToolsTurn } from './whatsapp-tools.js';
 
 export const RUNTIME_LIMITS = {
   /** Model rounds that may call tools per reply; then one last call without tools. */
@@ -118,6 +119,12 @@ export interface RunAgentInput {
    * Bookings switch is on and this is present: the phone comes from the channel, never the model.
    */
   booking?: BookingTurn;
+  /**
+   * The channel's side of the built-in WhatsApp tools (issue 31: send_file, send_location,
+   * offer_choices), offered per the agent's switches when present and the channel is not voice
+   * (WhatsApp, and the Test Agent chat, which shows what would be sent).
+   */
+  whatsapp?: WhatsAppToolsTurn;
 }
 
 export interface AgentReply {
@@ -162,6 +169,8 @@ interface TurnState {
   modelUnanswered: boolean;
   /** The booking tools' context when they are offered this turn. */
   booking: BookingContext | null;
+  /** The WhatsApp tools' context (and what they recorded) when any is offered this turn. */
+  whatsapp: WhatsAppToolsContext | null;
 }
 
 const cap = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
@@ -184,15 +193,20 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
     toolAnswered: false,
     modelUnanswered: false,
     booking: null,
+    whatsapp: null,
   };
 
   throwIfCancelled(state);
   const knowledge = hasKnowledge(input.agent);
   // The booking context (the business's zone, services, the customer's bookings) is read beside the knowledge.
   const bookingRead = bookingContext(state);
+  const whatsappRead = loadWhatsAppTools({ agent: input.agent, channel: input.channel, turn: input.whatsapp, language: input.replyLanguage ?? input.agent.language, onError: input.onError });
   const excerpts = knowledge ? await untilCancelled(state, retrieve(state, state.query, RUNTIME_LIMITS.promptExcerpts)) : [];
   state.booking = await untilCancelled(state, bookingRead);
-  if (state.booking) state.specs = toolSpecs(input.agent.tools, bookingToolSpecs);
+  state.whatsapp = await untilCancelled(state, whatsappRead);
+  if (state.booking || state.whatsapp) {
+    state.specs = toolSpecs(input.agent.tools, [...(state.booking ? bookingToolSpecs : []), ...(state.whatsapp ? whatsappToolSpecs(state.whatsapp) : [])]);
+  }
   state.excerptCount = excerpts.length;
   const unsupported = knowledge && excerpts.length === 0 && !state.retrievalFailed;
 
@@ -208,6 +222,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
         unsupported,
         replyLanguage: input.replyLanguage,
         ...(state.booking ? { bookings: bookingPrompt(state.booking) } : {}),
+        ...(state.whatsapp ? { whatsappTools: whatsappPrompt(state.whatsapp) } : {}),
       }),
     },
     ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
@@ -370,6 +385,8 @@ async function finish(state: TurnState, content: string | null): Promise<AgentRe
     sources: [...state.sources.values()],
     escalation: state.escalation,
     unanswered: unansweredOf(state),
+    ...(state.whatsapp && state.whatsapp.outbound.length > 0 ? { outbound: [...state.whatsapp.outbound] } : {}),
+    ...(state.whatsapp?.choices ? { choices: state.whatsapp.choices } : {}),
   };
 }
 
@@ -473,6 +490,11 @@ async function runToolCall(state: TurnState, call: ModelToolCall, indexInRound: 
     if (remaining !== undefined && remaining <= 0) return done(args, 'The tool was not called: there is no time left for this reply.', false);
     const outcome = await runBookingTool(state.booking, call.name, args);
     if (outcome.ok) state.toolAnswered = true;
+    return done(args, outcome.text, outcome.ok);
+  }
+
+  if (state.whatsapp && WHATSAPP_TOOLS.has(call.name)) {
+    const outcome = runWhatsAppTool(state.whatsapp, call.name, args);
     return done(args, outcome.text, outcome.ok);
   }
 
