@@ -135,6 +135,12 @@ const envSchema = z.object({
    */
   OPENAI_BASE_URL: optionalUrl,
   /**
+   * The model that transcribes customers' voice notes (issue 31, adapters/openai/transcriber.ts):
+   * gpt-4o-mini-transcribe (accurate on Spanish, half whisper-1's price); whisper-1 also works
+   * (it reports the audio's language and duration).
+   */
+  OPENAI_TRANSCRIPTION_MODEL: z._default(z.string().check(z.trim(), z.minLength(1)), 'gpt-4o-mini-transcribe'),
+  /**
    * Exact host:port pairs (comma-separated, e.g. "127.0.0.1:4010,localhost:4010") that outbound
    * calls to user-supplied URLs may reach on a loopback address. Only the local runtime and tests
    * set it (fake OpenAI, test web server); empty = every loopback/private address is refused.

@@ -4,6 +4,7 @@
  * function uses it (ai.ts re-exports it): nothing here imports the `openai` package, so bundles
  * stay small and cold starts short (issue 28).
  */
+import { config } from '../config.js';
 import { FetchOpenAiModel } from '../adapters/openai/fetch-model.js';
 import { checkOutboundUrl, guardedStream } from '../adapters/outbound/guarded-fetch.js';
 import type { AiConnector } from '../domain/ai/ports.js';
@@ -24,5 +25,5 @@ export const streamingAiConnector = once((): AiConnector => aiConnectorReporting
 
 /** The connector with the key's health reported to `health` (the whatsapp-inbound worker's also e-mails the owner). */
 export function aiConnectorReportingTo(health: IntegrationHealthReports): AiConnector {
-  return createAiConnector({ integrations: integrationRepository(), secrets: secretBox(), models: streamingAiModels(), health });
+  return createAiConnector({ integrations: integrationRepository(), secrets: secretBox(), models: streamingAiModels(), health, transcriptionModel: config().OPENAI_TRANSCRIPTION_MODEL });
 }

@@ -17,6 +17,7 @@ import {
   type CompletionRequest,
   type Embedder,
   type ModelToolCall,
+  type TranscriptionRequest,
 } from '../../domain/ai/ports.js';
 import { parseRetryAfter } from '../../domain/retry.js';
 import {
@@ -28,6 +29,7 @@ import {
 } from '../outbound/errors.js';
 import type { GuardedStreamRequest, GuardedStreamResponse } from '../outbound/guarded-fetch.js';
 import { chatStreamEvents, sseData, StreamedModelError } from './chat-stream.js';
+import { parseTranscription, RawBody, TRANSCRIBE_TIMEOUT_MS, transcriptionBody } from './transcriber.js';
 import {
   chatCompletionBody,
   DEFAULT_CHAT_TIMEOUT_MS,
@@ -224,6 +226,15 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
     );
   }
 
+  /** A voice note's transcript with `model` (issue 31, transcriber.ts: the request and its answer). */
+  async transcribe(request: TranscriptionRequest, model: string): Promise<{ text: string; language: string; durationSeconds: number }> {
+    const body = await transcriptionBody(request, model);
+    return this.call(request.timeoutMs ?? TRANSCRIBE_TIMEOUT_MS, undefined, async (signal, deadline) => {
+      const res = await this.open('POST', '/audio/transcriptions', body, signal, deadline);
+      return parseTranscription(await readText(res, MAX_RESPONSE_BYTES), request);
+    });
+  }
+
   /** The cheapest real call that proves the key (and that it may use `model`): GET /models/{model}. */
   async verify(model: string): Promise<void> {
     await this.call(VERIFY_TIMEOUT_MS, undefined, async (signal, deadline) => {
@@ -242,9 +253,9 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
       accept: streamed ? 'text/event-stream' : 'application/json',
       // A compressed event stream may be held back by the decompressor; tokens must flow at once.
       ...(streamed ? { 'accept-encoding': 'identity' } : {}),
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(body === undefined ? {} : { 'content-type': body instanceof RawBody ? body.contentType : 'application/json' }),
     };
-    const payload = body === undefined ? undefined : JSON.stringify(body);
+    const payload = body === undefined ? undefined : body instanceof RawBody ? body.bytes : JSON.stringify(body);
     for (let attempt = 0; ; attempt++) {
       // The call's own timer decides; the guard's bounds are only a backstop a little later.
       const backstop = Math.max(1, deadline - Date.now()) + 1_000;

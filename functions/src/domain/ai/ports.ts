@@ -5,6 +5,7 @@
  * OpenAI-compatible server in local/fake-openai/. Nothing here knows about HTTP.
  */
 import type { ChatGptSettings } from '../../contract/integrations.js';
+import type { MediaTranscript } from '../../contract/whatsapp-media.js';
 
 /** A part of a customer's message for a model that sees (issue 31): text, or a photo sent inline as a data: URL. */
 export type UserContentPart = { type: 'text'; text: string } | { type: 'image'; dataUrl: string };
@@ -102,6 +103,24 @@ export class ModelError extends Error {
   }
 }
 
+/** What one audio transcription needs. */
+export interface TranscriptionRequest {
+  bytes: Uint8Array;
+  mimeType: string;
+  fileName: string;
+  /** ISO 639-1 hint ('es'); the provider detects it when absent. */
+  language?: string;
+  /** The business's own names (≤ MEDIA_LIMITS.transcriptionPromptChars) so they come out spelt right. */
+  prompt?: string;
+  /** Bounds the call. */
+  timeoutMs?: number;
+}
+
+/** Throws ModelError like the chat model: auth, rate_limit, timeout, unavailable, bad_request. */
+export interface Transcriber {
+  transcribe(request: TranscriptionRequest): Promise<Omit<MediaTranscript, 'truncated'>>;
+}
+
 /**
  * What features that answer with the model (agent chat, WhatsApp, voice, summaries, ingestion)
  * need: the user's ready model, or null when their ChatGPT integration is missing or inactive.
@@ -111,6 +130,8 @@ export interface AiConnection {
   settings: ChatGptSettings;
   chat: ChatModel;
   embedder: Embedder;
+  /** Voice notes → text with the same key (issue 31); absent when the connector has no transcription model. */
+  transcriber?: Transcriber;
 }
 
 export interface AiConnector {

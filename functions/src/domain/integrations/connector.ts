@@ -8,16 +8,16 @@
  * first call that works clears a flag read with the integration (no write while it is healthy).
  */
 import type { SecretBox } from '../secrets/ports.js';
-import type { AiConnection, AiConnector, ChatModel, Embedder } from '../ai/ports.js';
+import type { AiConnection, AiConnector, Transcriber } from '../ai/ports.js';
 import type { IntegrationHealth } from '../../contract/integration-health.js';
 import type { IntegrationHealthReports } from './health.js';
-import type { AiModelFactory, IntegrationRepository } from './records.js';
+import type { AiModel, AiModelFactory, IntegrationRepository } from './records.js';
 import { chatgptSettings } from './view.js';
 
 const CHATGPT = 'chatgpt' as const;
 
 /** The model with each call's outcome reported: a failure once per call, a success once per connection (it clears at most one flag). */
-function reporting(model: ChatModel & Embedder, userId: string, health: IntegrationHealthReports, flagged: IntegrationHealth | undefined): ChatModel & Embedder {
+function reporting(model: AiModel, userId: string, health: IntegrationHealthReports, flagged: IntegrationHealth | undefined): AiModel {
   let pending = flagged;
   const track = async <T>(call: () => Promise<T>): Promise<T> => {
     let result: T;
@@ -34,11 +34,13 @@ function reporting(model: ChatModel & Embedder, userId: string, health: Integrat
     }
     return result;
   };
-  const { stream } = model;
+  const { stream, transcribe } = model;
   return {
     complete: (request) => track(() => model.complete(request)),
     ...(stream ? { stream: (request, options) => track(() => stream.call(model, request, options)) } : {}),
     embed: (texts) => track(() => model.embed(texts)),
+    verify: (name) => model.verify(name),
+    ...(transcribe ? { transcribe: (request, name) => track(() => transcribe.call(model, request, name)) } : {}),
   };
 }
 
@@ -48,7 +50,14 @@ export function createAiConnector(deps: {
   models: AiModelFactory;
   /** Absent: calls are not reported (tests of other features). */
   health?: IntegrationHealthReports;
+  /** The transcription model (config OPENAI_TRANSCRIPTION_MODEL, issue 31); absent = connections have no transcriber. */
+  transcriptionModel?: string;
 }): AiConnector {
+  const transcriberOf = (model: AiModel): Transcriber | undefined => {
+    const { transcribe } = model;
+    const name = deps.transcriptionModel;
+    return transcribe && name ? { transcribe: (request) => transcribe.call(model, request, name) } : undefined;
+  };
   return {
     async forUser(userId: string): Promise<AiConnection | null> {
       const record = await deps.integrations.get(userId, CHATGPT);
@@ -56,7 +65,8 @@ export function createAiConnector(deps: {
       const settings = chatgptSettings(record.settings);
       const opened = deps.models.forKey(await deps.secrets.open(record.credentials.apiKey), settings.baseUrl);
       const model = deps.health ? reporting(opened, userId, deps.health, record.health) : opened;
-      return { settings, chat: model, embedder: model };
+      const transcriber = transcriberOf(model);
+      return { settings, chat: model, embedder: model, ...(transcriber ? { transcriber } : {}) };
     },
   };
 }

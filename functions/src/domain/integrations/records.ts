@@ -4,7 +4,7 @@
  * use). Secret credentials are stored sealed (SecretBox) and only ever shown as '***'.
  */
 import type { IntegrationType, IntegrationView } from '../../contract/integrations.js';
-import type { ChatModel, Embedder } from '../ai/ports.js';
+import type { ChatModel, Embedder, TranscriptionRequest } from '../ai/ports.js';
 
 /** The API's integration keyed by user, with its secrets sealed rather than masked. */
 export interface IntegrationRecord extends Omit<IntegrationView, '_id'> {
@@ -32,6 +32,8 @@ export interface IntegrationRepository {
 /** A model for one API key: chat, embeddings, and the cheapest call that proves the key works. */
 export interface AiModel extends ChatModel, Embedder {
   verify(model: string): Promise<void>;
+  /** Audio → text with `model` (issue 31: customers' voice notes); absent = the key's provider cannot. */
+  transcribe?(request: TranscriptionRequest, model: string): Promise<{ text: string; language: string; durationSeconds: number }>;
 }
 
 export interface AiModelFactory {

@@ -10,7 +10,7 @@
  * updated with what the agent reads. A redelivered message whose media is `stored` is not fetched
  * again; one that `failed` keeps its reason. Never more than one copy of the bytes in memory.
  */
-import type { MediaFailureReason, MediaKind, MediaTranscript } from '../../../contract/whatsapp-media.js';
+import type { MediaFailureReason, MediaKind } from '../../../contract/whatsapp-media.js';
 import type { StoredMessage, StoredMessageMedia } from '../../conversations/ports.js';
 import type { WhatsAppCredentials } from '../ports.js';
 
@@ -91,23 +91,8 @@ export class MediaIncompleteError extends Error {
   }
 }
 
-/** What one audio transcription needs. */
-export interface TranscriptionRequest {
-  bytes: Uint8Array;
-  mimeType: string;
-  fileName: string;
-  /** ISO 639-1 hint ('es'); the provider detects it when absent. */
-  language?: string;
-  /** The business's own names (≤ MEDIA_LIMITS.transcriptionPromptChars) so they come out spelt right. */
-  prompt?: string;
-  /** Bounds the call. */
-  timeoutMs?: number;
-}
-
-/** Throws ModelError (domain/ai/ports.ts) like the chat model: auth, rate_limit, timeout, unavailable, bad_request. */
-export interface Transcriber {
-  transcribe(request: TranscriptionRequest): Promise<Omit<MediaTranscript, 'truncated'>>;
-}
+/** The transcription port lives with the model's (domain/ai/ports.ts: the user's AI connection has it). */
+export type { TranscriptionRequest, Transcriber } from '../../ai/ports.js';
 
 /** What the agent reads of a customer's media message, besides its caption. */
 export interface MediaForAgent {

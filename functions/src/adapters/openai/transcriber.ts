@@ -1,0 +1,84 @@
+/**
+ * OpenAI's audio transcription (POST /audio/transcriptions, multipart/form-data: file, model,
+ * language, prompt, response_format) as the request and answer the fetch model sends and reads
+ * (fetch-model.ts transcribe(): the same outbound guard, key, base URL check, timeout, one retry
+ * of a 5xx and ModelError kinds as its chat calls). Not the `openai` SDK: the whatsapp-inbound
+ * bundle stays without it (issue 28); the SDK's own request is the oracle in the tests
+ * (test/unit/openai/transcriber.test.ts sends both to the fake OpenAI and compares them).
+ *
+ * Models: whisper-1 answers verbose_json (the language heard, as an English name, and the
+ * duration); gpt-4o-transcribe and gpt-4o-mini-transcribe answer only json/text: the text and a
+ * usage (tokens, or seconds of audio). What the answer does not say, the caller knows: the hint's
+ * language, the container's duration (domain/whatsapp/media/audio.ts).
+ */
+import { ModelError, type TranscriptionRequest } from '../../domain/ai/ports.js';
+
+/** A body the fetch model sends as it is (not as JSON). */
+export class RawBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly contentType: string,
+  ) {}
+}
+
+/** Bounds one transcription (10 minutes of audio take OpenAI 10-30 s). */
+export const TRANSCRIBE_TIMEOUT_MS = 90_000;
+
+/** Only whisper-1 gives verbose_json (language and duration); the gpt-4o family takes json. */
+export const transcriptionFormat = (model: string): 'verbose_json' | 'json' => (model.startsWith('whisper') ? 'verbose_json' : 'json');
+
+/** The multipart body OpenAI's SDK sends for the same request (FormData serialised by fetch's Response). */
+export async function transcriptionBody(request: TranscriptionRequest, model: string): Promise<RawBody> {
+  const form = new FormData();
+  form.append('file', new Blob([request.bytes as Uint8Array<ArrayBuffer>], { type: request.mimeType }), request.fileName);
+  form.append('model', model);
+  if (request.language) form.append('language', request.language);
+  if (request.prompt) form.append('prompt', request.prompt);
+  form.append('response_format', transcriptionFormat(model));
+  const encoded = new Response(form);
+  const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
+  return new RawBody(new Uint8Array(await encoded.arrayBuffer()), contentType);
+}
+
+/** Whisper's language names (verbose_json) for the languages our customers speak; ISO 639-1 codes pass as they are. */
+const LANGUAGE_CODES: Record<string, string> = {
+  spanish: 'es',
+  english: 'en',
+  catalan: 'ca',
+  galician: 'gl',
+  basque: 'eu',
+  portuguese: 'pt',
+  french: 'fr',
+  italian: 'it',
+  german: 'de',
+  dutch: 'nl',
+  romanian: 'ro',
+  arabic: 'ar',
+  chinese: 'zh',
+  russian: 'ru',
+  ukrainian: 'uk',
+};
+
+export function languageCode(language: unknown): string | undefined {
+  if (typeof language !== 'string') return undefined;
+  const name = language.trim().toLowerCase();
+  if (/^[a-z]{2}(-[a-z0-9]{2,8})?$/i.test(name)) return name.slice(0, 2);
+  return LANGUAGE_CODES[name];
+}
+
+/** The answer: text, the language heard (else the hint, else ''), seconds of audio when told (else 0). */
+export function parseTranscription(body: string, request: TranscriptionRequest): { text: string; language: string; durationSeconds: number } {
+  let answer: { text?: unknown; language?: unknown; duration?: unknown; usage?: { type?: unknown; seconds?: unknown } };
+  try {
+    answer = JSON.parse(body) as typeof answer;
+  } catch {
+    throw new ModelError('unavailable', 'Malformed transcription answer');
+  }
+  if (typeof answer?.text !== 'string') throw new ModelError('unavailable', 'The transcription answer has no text');
+  const seconds = typeof answer.duration === 'number' ? answer.duration : answer.usage?.type === 'duration' && typeof answer.usage.seconds === 'number' ? answer.usage.seconds : 0;
+  return {
+    text: answer.text.trim(),
+    language: languageCode(answer.language) ?? request.language ?? '',
+    durationSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 0,
+  };
+}
