@@ -25,6 +25,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { closeOnce, createWaits, listen, readJsonObject, sendJson } from '../fake-http.js';
 import { fakeFaults, type FaultAnswer, type ProviderError } from '../faults.js';
 import { checkContent } from './content-checks.js';
+import { createFakeMedia } from './media.js';
 
 export const FAKE_GRAPH_VERSION = 'v21.0';
 const MAX_BODY = 1024 * 1024;
@@ -249,6 +250,12 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
   const faults = fakeFaults({ errorFor: graphFaultError });
   const templatesByWaba = new Map<string, FakeTemplate[]>();
   const wabaOfPhone = new Map<string, string>();
+  // The media endpoints and their control API (issue 31, media.ts).
+  const media = createFakeMedia({
+    baseUrl: () => url,
+    checkToken,
+    sendError: (res, e) => sendError(res, new GraphApiError(e.status, e.code, e.message, e.type, e.subcode, e.details)),
+  });
   const templatesOf = (wabaId: string | undefined) => (wabaId !== undefined && templatesByWaba.get(wabaId)) || DEFAULT_TEMPLATES;
   const seedTemplates = (wabaId: string, templates: FakeTemplate[], phoneId?: string) => {
     templatesByWaba.set(
@@ -399,6 +406,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
 
   async function handleApi(req: IncomingMessage, res: ServerResponse, method: string, path: string, query: URLSearchParams): Promise<void> {
     try {
+      if (await media.handle(req, res, method, path, query)) return;
       const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
       if (method === 'POST' && parts.length === 2 && parts[1] === 'messages') return await sendMessage(req, res, parts[0]!);
       if (method === 'GET' && parts.length === 2 && parts[1] === 'message_templates') return listTemplates(req, res, parts[0]!, query);
@@ -462,6 +470,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
 
   async function handle(req: IncomingMessage, res: ServerResponse, method: string, url: URL): Promise<void> {
     if (await faults.control(req, res, url.pathname)) return;
+    if (await media.control(req, res, method, url)) return;
     if (url.pathname.startsWith('/_test/')) return handleControl(req, res, method, url);
     if (url.pathname === '/' && method === 'GET') {
       return send(res, 200, { service: 'fake WhatsApp Cloud API (AgentDesk local runtime)', graphUrl: `/${FAKE_GRAPH_VERSION}` });

@@ -30,10 +30,15 @@ const KINDS: Record<GraphErrorKind, GraphMediaErrorKind> = {
   unavailable: 'unavailable',
 };
 
-/** A GraphMediaError from a failed Graph answer (Meta's error body read as graph.ts does). */
-function mediaError(status: number, text: string): GraphMediaError {
+/**
+ * A GraphMediaError from a failed Graph answer (Meta's error body read as graph.ts does). Meta's
+ * code 100 is "does not exist" for a lookup but "invalid parameter" for an upload (a type it does
+ * not take): a refused upload is bad_request.
+ */
+function mediaError(status: number, text: string, call: 'lookup' | 'upload' = 'lookup'): GraphMediaError {
   const error = toGraphError(status, text);
-  return new GraphMediaError(KINDS[error.kind], error.message, error.code);
+  const kind = KINDS[error.kind];
+  return new GraphMediaError(call === 'upload' && kind === 'not_found' && status !== 404 ? 'bad_request' : kind, error.message, error.code);
 }
 
 /** Meta's file_size: a number, or a string of digits. NaN when neither. */
@@ -120,7 +125,7 @@ export class HttpGraphMediaClient implements GraphMediaClient {
     form.set('messaging_product', 'whatsapp');
     form.set('type', file.mimeType);
     form.set('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.mimeType }), file.fileName);
-    const text = await this.request(credentials, `${this.baseUrl}/${encodeURIComponent(credentials.phoneId)}/media`, { method: 'POST', body: form }, MEDIA_UPLOAD_TIMEOUT_MS);
+    const text = await this.request(credentials, `${this.baseUrl}/${encodeURIComponent(credentials.phoneId)}/media`, { method: 'POST', body: form }, MEDIA_UPLOAD_TIMEOUT_MS, 'upload');
     let id: unknown;
     try {
       id = (JSON.parse(text) as { id?: unknown }).id;
@@ -132,7 +137,7 @@ export class HttpGraphMediaClient implements GraphMediaClient {
   }
 
   /** One bounded Graph call with the Bearer token: its body's text, or a GraphMediaError. */
-  private async request(credentials: WhatsAppCredentials, url: string, init: RequestInit, timeoutMs: number): Promise<string> {
+  private async request(credentials: WhatsAppCredentials, url: string, init: RequestInit, timeoutMs: number, call: 'lookup' | 'upload' = 'lookup'): Promise<string> {
     let res: Response;
     let text: string;
     try {
@@ -146,7 +151,7 @@ export class HttpGraphMediaClient implements GraphMediaClient {
       const timedOut = (error as Error)?.name === 'TimeoutError' || (error as Error)?.name === 'AbortError';
       throw new GraphMediaError('unavailable', timedOut ? 'WhatsApp did not answer in time' : 'WhatsApp could not be reached');
     }
-    if (!res.ok) throw mediaError(res.status, text);
+    if (!res.ok) throw mediaError(res.status, text, call);
     return text;
   }
 }
