@@ -52,8 +52,12 @@ import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
 import { customerWroteAt } from './store-inbound.js';
+import { agentText, type AgentTextMessage } from './media/agent-text.js';
+import type { MediaForAgent, MediaUnderstanding } from './media/ports.js';
 import { sendFailureOf } from './graph-errors.js';
-import { GraphError, type GraphClient, type WhatsAppCredentials } from './ports.js';
+import { assistantTextOf, interactiveOf, sendStoredMessage, textWithOptions, type StoredSendDeps } from './outbound-content.js';
+import { GraphError, type GraphClient, type GraphContentClient, type WhatsAppCredentials } from './ports.js';
+import { createReplyOutbound } from './reply-outbound.js';
 
 export interface InboundConnection {
   credentials: WhatsAppCredentials;
@@ -72,7 +76,12 @@ export interface AgentReplyDeps {
   /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
   bookings?: Bookings;
   usage: MessageUsage;
-  graph: GraphClient;
+  /** Issue 31: what the agent reads of the message it answers (a transcript, a document's text, the photo as an image input); absent = its text only. */
+  understanding?: Pick<MediaUnderstanding, 'forAgent'>;
+  /** Text sends, and (issue 31) replies with buttons or a list, files and locations when the client has sendContent. */
+  graph: GraphClient & Partial<GraphContentClient>;
+  /** Issue 31: a file the agent sends is read from the uploads bucket and uploaded to Meta; absent = files are stored as not sent. */
+  media?: StoredSendDeps['media'];
   /** The idle hours after which the AI takes a conversation back from a person (issue 17); INBOX_DEFAULTS when absent. */
   inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   /** The owner's alert when the agent escalates (issue 17); never throws. Absent = no alert. */
@@ -128,11 +137,9 @@ function agentRef(agent: AgentWithChildren): ConversationAgentRef {
   return { _id: agent._id, name: agent.name, description: agent.description, objective: agent.objective, priority: agent.priority };
 }
 
-/** What the agent reads for a message: its text, or a note of what was sent. */
-export function agentTextOf(m: Pick<StoredMessage, 'type' | 'body' | 'media'>): string {
-  if (m.body.trim()) return m.type === 'chat' ? m.body : `[${m.type}] ${m.body}`;
-  if (m.media?.filename) return `[The customer sent a ${m.type}: ${m.media.filename}]`;
-  return `[The customer sent a ${m.type === 'ptt' ? 'voice message' : m.type}]`;
+/** What the agent reads for a message in the history: its text, a transcript, a document's preview, a location, or a note of what was sent (media/agent-text.ts). */
+export function agentTextOf(m: AgentTextMessage): string {
+  return agentText(m);
 }
 
 /**
@@ -142,7 +149,7 @@ export function agentTextOf(m: Pick<StoredMessage, 'type' | 'body' | 'media'>): 
 export function historyTurns(history: StoredMessage[], message: Pick<StoredMessage, 'id'>, limit: number): HistoryMessage[] {
   const turns: HistoryMessage[] = history
     .filter((h) => h.id !== message.id && (h.status !== 'failed' || !h.fromMe))
-    .map((h) => ({ role: h.fromMe ? 'assistant' : 'user', content: h.fromMe ? h.body : agentTextOf(h) }));
+    .map((h) => ({ role: h.fromMe ? 'assistant' : 'user', content: h.fromMe ? assistantTextOf(h) : agentTextOf(h) }));
   return turns.slice(-limit);
 }
 
@@ -177,6 +184,9 @@ export function createAgentReply(deps: AgentReplyDeps) {
   const iso = () => new Date(now()).toISOString();
   const onError = deps.onError ?? (() => undefined);
   const historyLimit = deps.historyLimit ?? HISTORY_LIMIT;
+  /** A stored reply as it goes out: its text, or (issue 31) its buttons or list — one place for the first send and a resumed one. */
+  const sendStored = (credentials: WhatsAppCredentials, to: string, reply: StoredMessage) => sendStoredMessage({ ...deps, now }, credentials, to, reply);
+  const outbound = createReplyOutbound({ ...deps, now, onError });
 
   /**
    * The reply's send is over: its status, the conversation's activity (its last message is the
@@ -311,7 +321,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
     }
     // Noted as under way first: a try that dies mid-send leaves it 'sending', never sent a third time.
     await deps.messages.noteReply(userId, message.id, { id: draft.id, state: 'sending' });
-    const send = await settledOf(deps.graph.sendText(whatsapp.credentials, customer.waId, draft.body, { reference: draft.id }));
+    const send = await settledOf(sendStored(whatsapp.credentials, customer.waId, draft));
     return settle({ ...target, counted: draft.status === 'failed', message, whatsapp, finalAttempt: options.finalAttempt ?? false }, { ...draft, status: 'pending' }, send);
   }
 
@@ -344,7 +354,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
       if (!insideWindow(wrote, new Date(now()))) return 'window_closed';
       // Everything the reply needs, read at once; the plan's message is reserved alongside (given
       // back below when no reply is due).
-      const [agents, connection, whatsapp, history, reservation] = await Promise.all([
+      const [agents, connection, whatsapp, history, reservation, read] = await Promise.all([
         deps.agents.list(userId),
         deps.ai.forUser(userId),
         deps.connection(userId),
@@ -353,6 +363,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
           (): Reservation => ({ ok: true }),
           (error: unknown): Reservation => ({ ok: false, error }),
         ),
+        // Only the message answered carries its photo; the history reads media messages as text.
+        deps.understanding ? deps.understanding.forAgent(userId, message, { withImage: true }) : ({ text: agentTextOf(message) } satisfies MediaForAgent),
       ]);
       const agent = pickAnsweringAgent(agents);
       const skip: ReplyOutcome | null = !agent || !connection ? 'no_agent' : !whatsapp ? 'not_connected' : null;
@@ -401,7 +413,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
           connection,
           // A waiting message is answered with what came before it (a later message may have been answered since).
           history: historyTurns(options.waiting ? history.filter((h) => h.id < message.id) : history, message, historyLimit),
-          message: agentTextOf(message),
+          message: read.text,
+          ...(read.imageDataUrl ? { image: read.imageDataUrl } : {}),
           deadline: now() + (deps.replyBudgetMs ?? 60_000),
           now,
           onError,
@@ -452,16 +465,26 @@ export function createAgentReply(deps: AgentReplyDeps) {
 
       // The reply is stored as pending (and noted on the customer's message, one transaction) while
       // it is sent, side by side; then moved to sent or failed (settle).
-      const pending = outgoing(answer.reply, 'pending');
+      // Issue 31: offered choices go as reply buttons or a list (stored so, and resumed so); a text
+      // too long for Meta's interactive body carries them as lines instead.
+      const interactive = interactiveOf(answer.reply, answer.choices);
+      const body = answer.choices && !interactive ? textWithOptions(answer.reply, answer.choices) : answer.reply;
+      const pending: StoredMessage = { ...outgoing(body, 'pending'), ...(interactive ? { type: 'interactive', interactive } : {}) };
       const [insert, send] = await Promise.all([
         settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
-        settledOf(deps.graph.sendText(whatsapp.credentials, customer.waId, answer.reply, { reference: pending.id })),
+        settledOf(sendStored(whatsapp.credentials, customer.waId, pending)),
       ]);
       if (insert.status === 'rejected') {
         if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
         throw insert.reason;
       }
-      return settle({ userId, conversation, message, whatsapp, agent: agentRef(agent), finalAttempt: options.finalAttempt ?? false }, pending, send);
+      try {
+        return await settle({ userId, conversation, message, whatsapp, agent: agentRef(agent), finalAttempt: options.finalAttempt ?? false }, pending, send);
+      } finally {
+        // The files and location the agent sent go once the reply's send is over, each its own
+        // message, whatever became of the reply (a job retried for it does not send them again).
+        if (answer.outbound?.length) await outbound.send({ userId, credentials: whatsapp.credentials, to: customer.waId, reply: pending }, answer.outbound);
+      }
     },
   };
 }
