@@ -25,6 +25,7 @@ import { waitingAnswerQueue } from './queues.js';
 import { usageService } from './usage.js';
 import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
+import { graphMediaClient, mediaObjects } from './whatsapp-media.js';
 import { unansweredRecorder } from './unanswered.js';
 
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
@@ -46,6 +47,8 @@ export const inboundPipeline = once(() => {
     bookings: agentBookings(),
     usage: usageService(),
     graph: graphClient(),
+    // The files the agent sends: read from the uploads bucket, uploaded to Meta (issue 31).
+    media: { client: graphMediaClient(), objects: mediaObjects() },
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).
     alerts: escalationAlerts(),
     inboxSettings: inboxSettingsRepository(),
