@@ -420,6 +420,8 @@ export const routes = [
   { method: 'POST', path: '/api/conversations/{id}/escalate', group: 'conversations', auth: 'user' },
   // A person's reply, also from an external system with an API key (issue 17: it pauses the AI too).
   { method: 'POST', path: '/api/conversations/{id}/messages', group: 'conversations', auth: 'userOrApiKey' },
+  // Issue 31: a file to attach to that reply (a signed form upload to the staging prefix, then the reply names it).
+  { method: 'POST', path: '/api/conversations/{id}/attachments', group: 'conversations', auth: 'userOrApiKey' },
   { method: 'POST', path: '/api/conversations/{id}/resume-ai', group: 'conversations', auth: 'user' },
   // Issue 34: the customers' messages the model could not answer, answered now (one conversation's, or all).
   { method: 'POST', path: '/api/conversations/answer-waiting', group: 'conversations', auth: 'user' },

@@ -8,6 +8,7 @@
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { logger } from '../adapters/logger.js';
+import { S3Attachments } from '../adapters/s3-attachments.js';
 import { config } from '../config.js';
 import { createConversationService } from '../domain/conversations/service.js';
 import { createWaitingAnswers } from '../domain/conversations/waiting.js';
@@ -19,7 +20,9 @@ import { integrationHealthWithEmail } from './integration-health-email.js';
 import { escalationAlerts } from './notifications.js';
 import { waitingAnswerQueue } from './queues.js';
 import { usageService } from './usage.js';
+import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
+import { graphMediaClient, mediaObjects } from './whatsapp-media.js';
 
 /** "Answer waiting messages" (issue 34): the conversations' messages the model could not answer, queued for the inbound worker. */
 export const waitingAnswers = once(() =>
@@ -37,7 +40,10 @@ export const conversationService = once(() =>
     conversations: conversationRepository(),
     messages: messageRepository(),
     // A token Meta refused flags the WhatsApp integration (issue 34), as the agent's replies do.
-    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient(), health: integrationHealthWithEmail() }),
+    // An owner's attachment is uploaded to Meta's media endpoint, then sent by its id (issue 31).
+    channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient(), media: graphMediaClient(), health: integrationHealthWithEmail() }),
+    // Owners' attachments: staged browser uploads and our copies beside customers' media (issue 31).
+    attachments: new S3Attachments(uploadsPresigner(), mediaObjects()),
     usage: usageService(),
     inboxSettings: inboxSettingsRepository(),
     // The owner's escalation alert: in-app, e-mail, WhatsApp (issue 17).

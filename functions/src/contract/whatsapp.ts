@@ -8,6 +8,7 @@ import { looksLikePhone } from './phone.js';
 import type { IntegrationHealthReason } from './integration-health.js';
 import type { ConversationNoAnswer, NoAnswerMarker } from './no-answer.js';
 import type { InteractiveReply, MediaFailureReason, MediaState, MediaTranscript, MessageContactCard, MessageInteractive, MessageLocation } from './whatsapp-media.js';
+import { MEDIA_LIMITS, mediaMessages, replyAttachment } from './whatsapp-media.js';
 
 // ---------------------------------------------------------------------------------------------
 // Integration (POST /api/integrations/whatsapp-business/setup, /test)
@@ -355,12 +356,20 @@ export const escalateRequest = z.object({
     ),
 });
 
-/** POST /api/conversations/{id}/messages: a person replies as the business (beyond the spec's modal). */
-export const humanReplyRequest = z.object({
-  text: z
-    .string({ error: whatsappMessages.replyRequired })
-    .check(z.trim(), z.minLength(1, whatsappMessages.replyRequired), z.maxLength(4096, whatsappMessages.replyTooLong)),
-});
+/**
+ * POST /api/conversations/{id}/messages: a person replies as the business (beyond the spec's modal).
+ * With `attachment` (issue 31: an upload from POST …/attachments) the text is the file's caption
+ * (≤ MEDIA_LIMITS.captionChars) and may be empty.
+ */
+export const humanReplyRequest = z
+  .object({
+    text: z._default(z.string({ error: whatsappMessages.replyRequired }).check(z.trim(), z.maxLength(4096, whatsappMessages.replyTooLong)), ''),
+    attachment: z.optional(replyAttachment),
+  })
+  .check(
+    z.refine((r) => r.text.length > 0 || r.attachment !== undefined, { message: whatsappMessages.replyRequired, path: ['text'] }),
+    z.refine((r) => r.attachment === undefined || r.text.length <= MEDIA_LIMITS.captionChars, { message: mediaMessages.captionTooLong, path: ['text'] }),
+  );
 
 /** POST /api/contacts/import-whatsapp data. */
 export interface WhatsAppImportResult {

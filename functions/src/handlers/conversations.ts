@@ -8,6 +8,7 @@ import {
   whatsappMessages,
 } from '../contract/whatsapp.js';
 import { sendTemplateRequest, templateMessages } from '../contract/whatsapp-templates.js';
+import { attachmentUploadRequest, mediaMessages } from '../contract/whatsapp-media.js';
 import { conversationService, waitingAnswers } from '../composition/conversation-api.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
@@ -38,8 +39,15 @@ export const routes: RouteTable = {
   },
   'POST /api/conversations/{id}/messages': async (req) => {
     const userId = req.userId();
-    const { text } = parseWith(humanReplyRequest, req.json());
-    return { status: 201, message: whatsappMessages.replySent, data: await conversationService().reply(userId, req.params.id ?? '', text) };
+    const { text, attachment } = parseWith(humanReplyRequest, req.json());
+    const data = await conversationService().reply(userId, req.params.id ?? '', text, attachment);
+    return { status: 201, message: attachment ? mediaMessages.attachmentSent : whatsappMessages.replySent, data };
+  },
+  // Issue 31: where the browser (or an API client) uploads a file before the reply that sends it.
+  'POST /api/conversations/{id}/attachments': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(attachmentUploadRequest, req.json());
+    return { status: 201, data: await conversationService().requestAttachmentUpload(userId, req.params.id ?? '', input) };
   },
   'POST /api/conversations/{id}/template': async (req) => {
     const userId = req.userId();
@@ -66,5 +74,5 @@ export const routes: RouteTable = {
   },
 };
 
-// POST /api/conversations/{id}/messages accepts API keys (an external system's reply).
+// POST /api/conversations/{id}/messages and …/attachments accept API keys (an external system's reply, with a file).
 export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });

@@ -392,6 +392,17 @@ export interface ReplyChannel {
   listTemplates?(): Promise<WhatsAppTemplate[]>;
   /** Sends a template with its body parameters (errors as sendText's). */
   sendTemplate?(to: string, template: OutgoingTemplate): Promise<{ messageId: string }>;
+  /** Uploads a file to the channel and sends it (issue 31: an owner's attachment; errors as sendText's); absent = the channel sends no files. */
+  sendMedia?(to: string, media: OutgoingMedia, options?: { reference?: string }): Promise<{ messageId: string }>;
+}
+
+/** A file a person sends (issue 31): an image shown inline or a document sent as a file, with an optional caption. */
+export interface OutgoingMedia {
+  kind: 'image' | 'document';
+  bytes: Uint8Array;
+  mimeType: string;
+  fileName: string;
+  caption?: string;
 }
 
 export interface OutgoingTemplate {

@@ -35,10 +35,12 @@ import {
   type WhatsAppTemplate,
 } from '../../contract/whatsapp-templates.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
+import { MEDIA_LIMITS, mediaMessages, type AttachmentUploadInput, type AttachmentUploadTicket } from '../../contract/whatsapp-media.js';
 import { isIntegrationHealthReason } from '../../contract/integration-health.js';
 import { distinct, emptyContactNames, type ContactName, type ContactNames } from '../contacts/names.js';
 import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationError } from '../errors.js';
 import { takeoverView } from './takeover.js';
+import { ATTACHMENT_MAX_BYTES, attachmentFileName, attachmentMedia, attachmentStagingKey, checkAttachment, conversationMediaKey, loadAttachment, type AttachmentStore } from './attachments.js';
 import { mediaLinksOf, toConversationMessage, toDetailMessage, toMessage, type MediaLinks } from './message-view.js';
 import type { LeftUnanswered } from './waiting.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
@@ -54,11 +56,15 @@ import type {
   ReplyChannels,
   StoredConversation,
   StoredMessage,
+  StoredMessageMedia,
+  OutgoingMedia,
 } from './ports.js';
 
 export interface ConversationServiceDeps {
   conversations: ConversationRepository;
   messages: MessageRepository;
+  /** Owners' attachments to replies (issue 31: staged uploads and our copies); absent = replies carry no files. */
+  attachments?: AttachmentStore;
   /** Where a person's replies go out (the user's WhatsApp number; composition/ wires it). */
   channels: ReplyChannels;
   usage: MessageUsage;
@@ -244,18 +250,33 @@ export function createConversationService(deps: ConversationServiceDeps) {
     userId: string,
     conversation: StoredConversation,
     channel: ReplyChannel,
-    outgoing: { type: string; body: string; send?: (to: string, reference: string) => Promise<{ messageId: string }> },
+    outgoing: {
+      type: string;
+      body: string;
+      send?: (to: string, reference: string) => Promise<{ messageId: string }>;
+      /** A file sent (issue 31): our copy kept under the message's id before it is stored; dropped again when the message is not stored. */
+      media?: { keep(messageId: string): Promise<StoredMessageMedia>; discard(media: StoredMessageMedia): Promise<void> };
+    },
   ): Promise<StoredMessage> {
     await deps.usage.reserve(userId, 'messages');
     const timestamp = now().toISOString();
     const text = outgoing.body;
+    const id = `${conversation.id}-${deps.newId()}`;
+    let media: StoredMessageMedia | undefined;
+    try {
+      media = await outgoing.media?.keep(id);
+    } catch (error) {
+      await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+      throw error;
+    }
     const message: StoredMessage = {
-      id: `${conversation.id}-${deps.newId()}`,
+      id,
       conversationId: conversation.id,
       waMessageId: '',
       contactId: conversation.contactId,
       type: outgoing.type,
-      hasMedia: false,
+      hasMedia: media !== undefined,
+      ...(media ? { media } : {}),
       fromMe: true,
       from: channel.phoneNumber,
       to: conversation.customerPhone || conversation.customerWaId,
@@ -270,11 +291,14 @@ export function createConversationService(deps: ConversationServiceDeps) {
       await deps.messages.insertOutbound(userId, message);
     } catch (error) {
       await deps.usage.release(userId, 'messages').catch((e: unknown) => onError('usage release failed', e));
+      if (media) await outgoing.media?.discard(media).catch((e: unknown) => onError('attachment copy delete failed', e));
       throw error;
     }
+    // A file without a caption previews as its name on the board card.
+    const preview = text || media?.filename || '';
     await deps.conversations
       .touch(userId, conversation.id, {
-        lastMessage: { type: outgoing.type === 'chat' ? 'text' : outgoing.type, fromMe: true, content: text, body: text, timestamp, createdAt: timestamp },
+        lastMessage: { type: outgoing.type === 'chat' ? 'text' : outgoing.type, fromMe: true, content: preview, body: preview, timestamp, createdAt: timestamp },
         lastMessageAt: timestamp,
         messageCountDelta: 1,
         // A person answered: the AI stays quiet on this conversation (takeover.ts).
@@ -282,6 +306,50 @@ export function createConversationService(deps: ConversationServiceDeps) {
       })
       .catch((e: unknown) => onError('conversation touch failed', e));
     return deliver(userId, channel, message, conversation.customerWaId || conversation.customerPhone, outgoing.send);
+  }
+
+  /**
+   * A person's reply with a file (issue 31): the staged upload checked and read once, our copy
+   * kept under the message (as customers' media), then uploaded to the channel and sent with the
+   * text as its caption (a file alone is fine). A failed send keeps the message failed with our
+   * copy, so Retry sends the file again.
+   */
+  async function sendAttachment(userId: string, conversation: StoredConversation, channel: ReplyChannel, caption: string, uploadId: string): Promise<StoredMessage> {
+    const { attachments } = deps;
+    const { sendMedia } = channel;
+    if (!attachments || !sendMedia) throw new ValidationError(whatsappMessages.graphUnavailable);
+    if (caption.length > MEDIA_LIMITS.captionChars) throw new ValidationError(mediaMessages.captionTooLong, 'text');
+    const file = await loadAttachment(attachments, userId, uploadId, caption);
+    return sendAsHuman(userId, conversation, channel, {
+      type: file.kind,
+      body: caption,
+      media: {
+        async keep(messageId) {
+          const storedKey = conversationMediaKey(userId, conversation.id, messageId);
+          await attachments.keep(storedKey, file.bytes, file.mimeType);
+          // Our copy is the file from now on: the staged upload has served.
+          await attachments.delete(file.stagingKey).catch((e: unknown) => onError('staged attachment delete failed', e));
+          return attachmentMedia(file, storedKey);
+        },
+        discard: (media) => (media.storedKey ? attachments.delete(media.storedKey) : Promise.resolve()),
+      },
+      send: (to, reference) => sendMedia.call(channel, to, file, { reference }),
+    });
+  }
+
+  /** How a failed message is sent again: a person's file from our copy (issue 31), anything else as its text. */
+  function resendOf(channel: ReplyChannel, message: StoredMessage): ((to: string, reference: string) => Promise<{ messageId: string }>) | undefined {
+    const kind: OutgoingMedia['kind'] | null = message.type === 'image' ? 'image' : message.type === 'document' ? 'document' : null;
+    const { attachments } = deps;
+    const { sendMedia } = channel;
+    const storedKey = message.media?.storedKey;
+    if (!kind || !storedKey || !attachments || !sendMedia) return undefined;
+    return async (to, reference) => {
+      const bytes = await attachments.read(storedKey, ATTACHMENT_MAX_BYTES);
+      if (!bytes || bytes === 'too_large') throw new ValidationError(mediaMessages.attachmentNotUploaded);
+      const media = { kind, bytes, mimeType: message.media?.mimeType ?? 'application/octet-stream', fileName: message.media?.filename ?? 'file', ...(message.body ? { caption: message.body } : {}) };
+      return sendMedia.call(channel, to, media, { reference });
+    };
   }
 
   type View = (c: StoredConversation, directory?: ContactName) => Conversation;
@@ -469,11 +537,30 @@ export function createConversationService(deps: ConversationServiceDeps) {
      * customer's last message), refused outside it; stored (sentBy human) before the send so a
      * failed send stays visible and retryable.
      */
-    async reply(userId: string, id: string, text: string): Promise<ConversationMessage> {
+    async reply(userId: string, id: string, text: string, attachment?: { uploadId: string }): Promise<ConversationMessage> {
       const conversation = await loadConversation(userId, id);
       if (!insideWindow(conversation.lastInboundAt, now())) throw new ValidationError(whatsappMessages.windowClosed);
       const channel = await channelOrThrow(userId);
-      return toConversationMessage(await sendAsHuman(userId, conversation, channel, { type: 'chat', body: text }));
+      if (!attachment) return toConversationMessage(await sendAsHuman(userId, conversation, channel, { type: 'chat', body: text }));
+      return toConversationMessage(await sendAttachment(userId, conversation, channel, text, attachment.uploadId));
+    },
+
+    /**
+     * Step 1 of a reply with a file (issue 31): a signed form upload to the attachment's staging
+     * key (its type, its kind's size limit and its file name fixed by the form), and its uploadId
+     * for the reply. Refused early as the reply would be: a foreign conversation, the window closed.
+     */
+    async requestAttachmentUpload(userId: string, id: string, input: AttachmentUploadInput): Promise<AttachmentUploadTicket> {
+      const conversation = await loadConversation(userId, id);
+      if (!insideWindow(conversation.lastInboundAt, now())) throw new ValidationError(whatsappMessages.windowClosed);
+      if (!deps.attachments) throw new ValidationError(whatsappMessages.graphUnavailable);
+      const { kind, mimeType } = checkAttachment(input.mimeType, input.size);
+      const fileName = attachmentFileName(input.fileName);
+      if (!fileName) throw new ValidationError(mediaMessages.attachmentFileNameRequired, 'fileName');
+      const uploadId = deps.newId();
+      const maxBytes = MEDIA_LIMITS.attachmentMaxBytes[kind];
+      const form = await deps.attachments.uploadRequest(attachmentStagingKey(userId, uploadId), { contentType: mimeType, maxBytes, fileName });
+      return { uploadId, kind, fileName, mimeType, maxBytes, ...form };
     },
 
     /** The business's approved message templates (what a person may send once the 24-hour window closed). */
@@ -563,7 +650,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
           .update(userId, conversation.id, { humanAt: at, aiPaused: true }, at)
           .catch((e: unknown) => onError('conversation takeover on retry failed', e));
       }
-      return toMessage(await deliver(userId, channel, pending, conversation.customerWaId || conversation.customerPhone));
+      return toMessage(await deliver(userId, channel, pending, conversation.customerWaId || conversation.customerPhone, resendOf(channel, pending)));
     },
 
     async removeMessage(userId: string, id: string): Promise<void> {

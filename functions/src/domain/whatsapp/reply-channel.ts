@@ -11,7 +11,8 @@ import { credentialFailureOf, type IntegrationHealthReports } from '../integrati
 import { graphErrorToDomain, metaErrorWords, sendFailureOf } from './graph-errors.js';
 import { sendableTemplates } from './templates.js';
 import type { WhatsAppConnection } from './integration.js';
-import { GraphError, type GraphClient, type GraphTemplateClient } from './ports.js';
+import { GraphMediaError, type GraphMediaClient, type GraphMediaErrorKind } from './media/ports.js';
+import { GraphError, type GraphClient, type GraphContentClient, type GraphErrorKind, type GraphTemplateClient } from './ports.js';
 
 /**
  * A send's Graph API failure as the user should read it (the HTTP error, and the text stored on
@@ -48,10 +49,22 @@ export interface WhatsAppReplyChannelDeps {
   /** The user's active WhatsApp integration with its token opened, or null (composition/whatsapp.ts). */
   connection(userId: string): Promise<WhatsAppConnection | null>;
   /** The templates' calls come with the real client (adapters/whatsapp/graph.ts); a client without them has no templates. */
-  graph: GraphClient & Partial<GraphTemplateClient>;
+  graph: GraphClient & Partial<GraphTemplateClient> & Partial<GraphContentClient>;
+  /** Meta's media endpoint (issue 31: an owner's attachment is uploaded, then sent by its media id); absent = no files. */
+  media?: Pick<GraphMediaClient, 'upload'>;
   /** A call refused for the token flags the integration, one that works clears it (issue 34; never throws). */
   health?: IntegrationHealthReports;
 }
+
+/** A media upload's failure as a send's (an upload is not a send: its outcome is never unknown). */
+const UPLOAD_FAILURE_KINDS: Record<GraphMediaErrorKind, GraphErrorKind> = {
+  auth: 'auth',
+  not_found: 'not_found',
+  bad_request: 'bad_request',
+  expired: 'unavailable',
+  unavailable: 'unavailable',
+};
+const asGraphError = (error: unknown) => (error instanceof GraphMediaError ? new GraphError(UPLOAD_FAILURE_KINDS[error.kind], error.message, error.code) : error);
 
 /** Sends from the user's WhatsApp number; a GraphError is thrown as graphFailure(), anything else as is. */
 export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): ReplyChannels {
@@ -77,10 +90,27 @@ export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): Rep
         }
         return result;
       };
+      // Issue 31: a file is uploaded to Meta's media endpoint first, then sent by its media id (a document with its file name).
+      const { media: mediaClient } = deps;
+      const { sendContent } = deps.graph;
+      const sendMedia: ReplyChannel['sendMedia'] =
+        mediaClient && sendContent
+          ? async (to, media, options) => {
+              const upload = { bytes: media.bytes, mimeType: media.mimeType, fileName: media.fileName };
+              const { mediaId } = await graphCall(() =>
+                mediaClient.upload(connection.credentials, upload).catch((error: unknown) => {
+                  throw asGraphError(error);
+                }),
+              );
+              const content = { type: media.kind, mediaId, ...(media.caption ? { caption: media.caption } : {}), ...(media.kind === 'document' ? { fileName: media.fileName } : {}) };
+              return graphCall(() => sendContent.call(deps.graph, connection.credentials, to, content, options));
+            }
+          : undefined;
       return {
         phoneNumber: connection.phoneNumber,
         phoneNumberId: connection.credentials.phoneId,
         sendText: (to, text, options) => graphCall(() => deps.graph.sendText(connection.credentials, to, text, options)),
+        ...(sendMedia ? { sendMedia } : {}),
         async listTemplates() {
           const { listTemplates } = deps.graph;
           if (!listTemplates) return [];
