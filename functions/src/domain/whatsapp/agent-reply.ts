@@ -364,7 +364,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
           (error: unknown): Reservation => ({ ok: false, error }),
         ),
         // Only the message answered carries its photo; the history reads media messages as text.
-        deps.understanding ? deps.understanding.forAgent(userId, message, { withImage: true }) : ({ text: agentTextOf(message) } satisfies MediaForAgent),
+        deps.understanding ? deps.understanding.forAgent(userId, message, { withImage: true }) : Promise.resolve<MediaForAgent>({ text: agentTextOf(message) }),
       ]);
       const agent = pickAnsweringAgent(agents);
       const skip: ReplyOutcome | null = !agent || !connection ? 'no_agent' : !whatsapp ? 'not_connected' : null;

@@ -104,6 +104,8 @@ export interface RunAgentInput {
   /** The conversation before `message`, oldest first (only the last AGENT_LIMITS.chatHistory are used). */
   history: readonly HistoryMessage[];
   message: string;
+  /** Issue 31: the customer's photo (a data: URL) sent with `message` as an image input; only the message answered carries one. */
+  image?: string;
   channel: Channel;
   /** Epoch ms by which the reply must be ready (voice turns, the API Gateway limit): bounds model and tool calls. */
   deadline?: number;
@@ -226,7 +228,15 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
       }),
     },
     ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
-    { role: 'user', content: input.message },
+    {
+      role: 'user',
+      content: input.image
+        ? [
+            { type: 'text', text: input.message },
+            { type: 'image', dataUrl: input.image },
+          ]
+        : input.message,
+    },
   ];
 
   for (let round = 0; round < RUNTIME_LIMITS.toolRounds; round++) {
