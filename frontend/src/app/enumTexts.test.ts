@@ -16,6 +16,7 @@ import {
   IMPORT_FIELDS,
   IMPORT_JOB_STATUSES,
   JOB_FAILURE_CODES,
+  MEDIA_FAILURE_REASONS,
   MESSAGE_STATUSES,
   MESSAGE_TYPES,
   NOTIFICATION_KINDS,
@@ -49,6 +50,8 @@ import callsEn from '../features/voice/i18n/calls.en.json';
 import callsEs from '../features/voice/i18n/calls.es.json';
 import voiceSettingsEn from '../features/voice/settings/i18n/en.json';
 import voiceSettingsEs from '../features/voice/settings/i18n/es.json';
+import messageMediaEn from '../shared/i18n/messageMedia.en.json';
+import messageMediaEs from '../shared/i18n/messageMedia.es.json';
 
 type Words = Record<string, unknown>;
 
@@ -80,6 +83,8 @@ const ROWS: [string, readonly string[], Words, Words][] = [
   // ptt (voice notes) is shown as audio (SPEC §4).
   ['message type', MESSAGE_TYPES.filter((type) => type !== 'ptt'), messagesEn.types, messagesEs.types],
   ['message time filter', TIME_FILTERS, messagesEn.timeFilters, messagesEs.timeFilters],
+  // Issue 31: why a customer's media could not be stored or understood (inbox and Message Hub).
+  ['media failure reason', MEDIA_FAILURE_REASONS, messageMediaEn.messageMedia.failures, messageMediaEs.messageMedia.failures],
   ['dashboard range', DASHBOARD_TIME_FILTERS, dashboardEn.range, dashboardEs.range],
   ['notification kind', NOTIFICATION_KINDS, notificationsEn.kinds, notificationsEs.kinds],
   ['plan', PLAN_IDS, billingEn.planNames, billingEs.planNames],

@@ -81,6 +81,20 @@ export function formatNumber(language: string, value: number, options: Intl.Numb
   return cached('number', language, options, (locale) => new Intl.NumberFormat(locale, options)).format(Number.isFinite(value) ? value : 0);
 }
 
+/** 0 B, 512 B, 1.5 KB, 12 MB (binary units, one decimal under 10), in the UI language. */
+export function formatBytes(bytes: number, language = 'en'): string {
+  if (!Number.isFinite(bytes) || bytes < 0) return '—';
+  const units = ['B', 'KB', 'MB', 'GB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  const digits = unit === 0 || value >= 10 ? 0 : 1;
+  return `${formatNumber(language, value, { maximumFractionDigits: digits })} ${units[unit]}`;
+}
+
 /** A 0..1 fraction as a whole percentage in the language: 87% / 87 % (clamped to 0..1). */
 export function formatPercent(language: string, fraction: number): string {
   const clamped = Number.isFinite(fraction) ? Math.min(1, Math.max(0, fraction)) : 0;

@@ -119,6 +119,34 @@ export function mediaMessage(from: WaCustomer, type: MediaType, media: MediaFiel
 export const imageMessage = (from: WaCustomer, caption?: string, options: MessageOptions = {}) =>
   mediaMessage(from, 'image', caption === undefined ? {} : { caption }, options);
 
+/** A shared location (Meta sends the coordinates as numbers; name/address/url only for a place). */
+export function locationMessage(
+  from: WaCustomer,
+  location: { latitude: number | string; longitude: number | string; name?: string; address?: string; url?: string },
+  options: MessageOptions = {},
+): InboundMessage {
+  return { customer: from, message: { ...baseMessage(from, 'location', options), location } };
+}
+
+/** Shared contact cards in Meta's shape (name.formatted_name, phones[{phone, wa_id?, type}]). */
+export function contactsMessage(from: WaCustomer, cards: { name: string; phones: string[] }[], options: MessageOptions = {}): InboundMessage {
+  const contacts = cards.map((c) => ({
+    name: { formatted_name: c.name, first_name: c.name.split(' ')[0] },
+    phones: c.phones.map((phone) => ({ phone, ...(/^\+?\d+$/.test(phone.replace(/[\s-]/g, '')) ? { wa_id: phone.replace(/\D/g, '') } : {}), type: 'CELL' })),
+  }));
+  return { customer: from, message: { ...baseMessage(from, 'contacts', options), contacts } };
+}
+
+/** A tapped reply button or list row of one of our interactive messages (`replyTo`: its wamid). */
+export function interactiveReplyMessage(from: WaCustomer, kind: 'button_reply' | 'list_reply', reply: { id: string; title: string; description?: string }, options: MessageOptions = {}): InboundMessage {
+  return { customer: from, message: { ...baseMessage(from, 'interactive', options), interactive: { type: kind, [kind]: reply } } };
+}
+
+/** A template's quick-reply button tapped (type 'button': {payload, text}). */
+export function templateButtonMessage(from: WaCustomer, button: { payload: string; text: string }, options: MessageOptions = {}): InboundMessage {
+  return { customer: from, message: { ...baseMessage(from, 'button', options), button } };
+}
+
 export type WaStatus = 'sent' | 'delivered' | 'read' | 'failed';
 
 export interface StatusError {
@@ -382,4 +410,102 @@ export async function seedGraphTemplates(wabaId: string, templates: SeedTemplate
     body: JSON.stringify({ wabaId, templates, ...(phoneId ? { phoneId } : {}) }),
   });
   if (!res.ok) throw new Error(`fake Graph /_test/templates: ${res.status}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Media (issue 31): the fake Graph API's media endpoints (local/fake-whatsapp/media.ts)
+
+export interface RegisterMediaOptions {
+  /** Declares another sha256 than the bytes'. */
+  wrongSha256?: boolean;
+  /** Declares this size instead of the bytes' (the download's Content-Length stays true). */
+  declaredSize?: number;
+  /** GET /{media-id} answers Meta's 400 code 100 "does not exist". */
+  notFound?: boolean;
+  /** The first n download URLs issued are already expired. */
+  expiredUrls?: number;
+  /** The download has no Content-Length. */
+  chunked?: boolean;
+  fileSizeAs?: 'string' | 'number';
+  mediaId?: string;
+}
+
+export interface FakeMediaState {
+  mediaId: string;
+  mimeType: string;
+  size: number;
+  /** The sha256 GET /{media-id} declares (hex). */
+  sha256: string;
+  fileSize: number;
+  describes: number;
+  downloads: number;
+  expiredDownloads: number;
+}
+
+/** Registers a customer's media on the fake Graph API: its media id goes in the webhook's message. */
+export async function registerMedia(bytes: Uint8Array, mimeType: string, options: RegisterMediaOptions = {}): Promise<FakeMediaState> {
+  const res = await fetch(`${provided('whatsappGraphUrl')}/_test/media`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ bytes: Buffer.from(bytes).toString('base64'), mimeType, ...options }),
+  });
+  if (!res.ok) throw new Error(`fake Graph /_test/media: ${res.status} ${await res.text()}`);
+  return (await res.json()) as FakeMediaState;
+}
+
+/** What the fake Graph API saw of a media id (lookups, downloads, expired downloads). */
+export async function mediaState(mediaId: string): Promise<FakeMediaState> {
+  const res = await fetch(`${provided('whatsappGraphUrl')}/_test/media/${encodeURIComponent(mediaId)}`);
+  if (!res.ok) throw new Error(`fake Graph /_test/media/${mediaId}: ${res.status}`);
+  return (await res.json()) as FakeMediaState;
+}
+
+/** How long the download URLs issued from now on stay valid (0: expired at once; default 300). */
+export async function setMediaUrlSeconds(seconds: number): Promise<void> {
+  const res = await fetch(`${provided('whatsappGraphUrl')}/_test/media/expiry`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seconds }) });
+  if (!res.ok) throw new Error(`fake Graph /_test/media/expiry: ${res.status}`);
+}
+
+export interface GraphUpload {
+  id: string;
+  phoneId: string;
+  fileName: string;
+  mimeType: string;
+  size: number;
+  sha256: string;
+  at: string;
+}
+
+/** The media uploaded to the fake Graph API (POST /{phone-id}/media) for a phone id. */
+export async function graphUploads(phoneId: string): Promise<GraphUpload[]> {
+  const res = await fetch(`${provided('whatsappGraphUrl')}/_test/media/uploads?phoneId=${encodeURIComponent(phoneId)}`);
+  return ((await res.json()) as { uploads: GraphUpload[] }).uploads;
+}
+
+/** One upload's bytes as the fake received them. */
+export async function graphUploadBytes(mediaId: string): Promise<Buffer> {
+  const res = await fetch(`${provided('whatsappGraphUrl')}/_test/media/uploads/${encodeURIComponent(mediaId)}`);
+  if (!res.ok) throw new Error(`fake Graph upload ${mediaId}: ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+/**
+ * Registers `bytes` on the fake Graph API and posts a signed delivery of a media message carrying
+ * its id (Meta's shape: mime_type, sha256 as Meta declares it, id, caption, filename, voice).
+ */
+export async function sendMediaDelivery(
+  wa: ConnectedWhatsApp,
+  customer: WaCustomer,
+  type: MediaType,
+  bytes: Uint8Array,
+  fields: Omit<MediaFields, 'mediaId' | 'sha256'> & { media?: RegisterMediaOptions } = {},
+  options: MessageOptions = {},
+): Promise<{ media: FakeMediaState; message: InboundMessage; body: string; response: WebhookResponse }> {
+  const mimeType = fields.mimeType ?? DEFAULT_MIME[type];
+  const media = await registerMedia(bytes, mimeType, fields.media);
+  const { media: _registered, ...messageFields } = fields;
+  const message = mediaMessage(customer, type, { ...messageFields, mimeType, mediaId: media.mediaId, sha256: Buffer.from(media.sha256, 'hex').toString('base64') }, options);
+  const body = metaDelivery(wa, { messages: [message] });
+  const response = await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret));
+  return { media, message, body, response };
 }

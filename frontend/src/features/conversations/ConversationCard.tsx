@@ -15,6 +15,7 @@ import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import WarningAmberRounded from '@mui/icons-material/WarningAmberRounded';
 import { useTranslation } from 'react-i18next';
 import type { Conversation } from '@agentdesk/functions/contract';
+import { kindPreview } from '../../shared/messageMedia';
 import { formatPhone } from '../../shared/phone';
 import { VisuallyHidden } from '../../shared/VisuallyHidden';
 import { AGENT_DESCRIPTION_LENGTH, lastActivity, messageText, profileNameLine, truncate, usernameOnly } from './format';
@@ -42,7 +43,10 @@ export function ConversationCard({ conversation, relative, onOpen }: Conversatio
   const phone = formatPhone(conversation.contact?.phoneNumber);
   const profile = profileNameLine(conversation);
   const last = conversation.lastMessage;
-  const lastText = messageText(last) || (last ? t('conversations.card.media', { type: last.type }) : '');
+  // A media message leads with its kind ("🎤 Nota de voz: Quería pedir cita…", issue 31).
+  const kind = kindPreview(last?.type);
+  const lastBody = messageText(last);
+  const lastText = (kind && lastBody ? `${kind}: ${lastBody}` : kind || lastBody) || (last ? t('conversations.card.media', { type: last.type }) : '');
   const activity = lastActivity(conversation);
   const agent = conversation.lastAgent;
   return (

@@ -19,6 +19,7 @@ import { ReplyComposer } from './ReplyComposer';
 import { TemplateComposer } from './TemplateComposer';
 import { formatDate } from '../../shared/intl';
 import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
+import { MessageContent } from '../../shared/MessageContent';
 import { sendFailureText } from '../../shared/integrationHealth';
 import { NoAnswerNote } from './waiting/NoAnswer';
 
@@ -46,13 +47,8 @@ function MessageBubble({ message, time }: { message: ConversationDetailMessage; 
         )
       }
     >
-      {message.hasMedia && (
-        <Typography variant="body2" sx={{ fontStyle: 'italic', opacity: 0.85 }}>
-          {t('conversations.modal.mediaMessage', { type: message.type })}
-          {message.media?.filename ? ` ${message.media.filename}` : ''}
-        </Typography>
-      )}
-      {text && <BubbleText>{text}</BubbleText>}
+      {/* Issue 31: a voice note's player and transcript, a photo, a document, a location, contact cards, options. */}
+      <MessageContent message={{ ...message, body: text }} own={mine} renderText={(value) => <BubbleText>{value}</BubbleText>} />
     </ChatBubble>
   );
 }

@@ -20,9 +20,10 @@ import Replay from '@mui/icons-material/Replay';
 import { useTranslation } from 'react-i18next';
 import type { Message, MessageStatus } from '@agentdesk/functions/contract';
 import { translateHubText } from './i18n';
-import { canRetry, relativeTime, shownStatus, typeIconKind } from './model';
+import { canRetry, hasRichContent, relativeTime, shownStatus, typeIconKind } from './model';
 import { TypeIcon } from './TypeIcon';
 import { formatDate } from '../../shared/intl';
+import { MessageContent } from '../../shared/MessageContent';
 import { healthLine } from '../../shared/integrationHealth';
 import { formatPhone } from '../../shared/phone';
 
@@ -52,6 +53,19 @@ function shownNumber(value: string): string {
   return formatPhone(/^\d{8,15}$/.test(value) ? `+${value}` : value).replace(/ /g, '\u00a0');
 }
 
+/** The body clamped to 2 lines. */
+function clamped(text: string) {
+  return (
+    <Typography
+      variant="body2"
+      sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
+      data-testid="message-body"
+    >
+      {text}
+    </Typography>
+  );
+}
+
 interface MessageCardProps {
   message: Message;
   now: number;
@@ -68,6 +82,7 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
   const party = message.contact?.name || number;
   const kind = typeIconKind(message.type);
   const body = message.body || message.media?.caption || message.media?.filename || t('messageHub.list.noBody', { type: t(`messageHub.types.${kind}`) });
+  const rich = hasRichContent(message);
   const author = message.fromMe
     ? message.agent?.name
       ? t('messageHub.list.byAgent', { name: message.agent.name })
@@ -126,13 +141,14 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
               .filter(Boolean)
               .join(' · ')}
           </Typography>
-          <Typography
-            variant="body2"
-            sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden', overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}
-            data-testid="message-body"
-          >
-            {body}
-          </Typography>
+          {rich ? (
+            // Issue 31: a voice note's player and transcript, a photo, a document, a location, contact cards, options.
+            <Box sx={{ maxWidth: 480 }}>
+              <MessageContent message={message} own={message.fromMe} renderText={clamped} />
+            </Box>
+          ) : (
+            clamped(body)
+          )}
           {status === 'failed' && message.error && (
             <Typography variant="caption" color="error" component="p" sx={{ mt: 0.5 }}>
               {message.errorReason ? healthLine(message.errorReason, message.errorCode) : translateHubText(message.error)}

@@ -6,6 +6,9 @@ import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
 import EmojiEmotionsOutlined from '@mui/icons-material/EmojiEmotionsOutlined';
 import ImageOutlined from '@mui/icons-material/ImageOutlined';
 import MicNoneOutlined from '@mui/icons-material/MicNoneOutlined';
+import PersonOutline from '@mui/icons-material/PersonOutline';
+import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
+import SmartButtonOutlined from '@mui/icons-material/SmartButtonOutlined';
 import VideocamOutlined from '@mui/icons-material/VideocamOutlined';
 import { typeIconKind, type TypeIconKind } from './model';
 
@@ -16,6 +19,9 @@ const ICONS: Record<TypeIconKind, typeof ChatBubbleOutline> = {
   audio: MicNoneOutlined,
   document: DescriptionOutlined,
   sticker: EmojiEmotionsOutlined,
+  location: PlaceOutlined,
+  contacts: PersonOutline,
+  interactive: SmartButtonOutlined,
   media: AttachmentOutlined,
 };
 

@@ -9,6 +9,7 @@ import {
   shownStatus,
   statusCounts,
   typeIconKind,
+  hasRichContent,
   withFilter,
 } from './model';
 
@@ -46,12 +47,23 @@ describe('Message Hub display rules', () => {
     expect(shownStatus(undefined)).toBe('pending');
   });
 
-  it('shows ptt like audio and other media with the generic icon', () => {
+  it('shows ptt like audio, a location, contacts and options by their own icon (issue 31), and other types with the generic icon', () => {
     expect(typeIconKind('ptt')).toBe('audio');
     expect(typeIconKind('audio')).toBe('audio');
     expect(typeIconKind('chat')).toBe('chat');
     expect(typeIconKind('sticker')).toBe('sticker');
-    expect(typeIconKind('location')).toBe('media');
+    expect(typeIconKind('location')).toBe('location');
+    expect(typeIconKind('contacts')).toBe('contacts');
+    expect(typeIconKind('interactive')).toBe('interactive');
+    expect(typeIconKind('reaction')).toBe('media');
+  });
+
+  it('shows media, a location, contact cards and options with more than their text (issue 31)', () => {
+    expect(hasRichContent({ hasMedia: false })).toBe(false);
+    expect(hasRichContent({ hasMedia: false, contactCards: [] })).toBe(false);
+    expect(hasRichContent({ hasMedia: true })).toBe(true);
+    expect(hasRichContent({ hasMedia: false, location: { latitude: 40.4, longitude: -3.7 } })).toBe(true);
+    expect(hasRichContent({ hasMedia: false, interactiveReply: { id: 'a', title: 'Mañana' } })).toBe(true);
   });
 
   it('retries only failed outgoing messages', () => {

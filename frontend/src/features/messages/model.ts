@@ -7,6 +7,7 @@ import {
   MESSAGE_STATUSES,
   MESSAGES_PAGE_SIZE,
   TIME_FILTERS,
+  type Message,
   type MessageStats,
   type MessageStatus,
   type TimeFilter,
@@ -61,7 +62,7 @@ export function shownStatus(status: string | undefined): MessageStatus {
   return (MESSAGE_STATUSES as readonly string[]).includes(status ?? '') ? (status as MessageStatus) : 'pending';
 }
 
-export type TypeIconKind = 'chat' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'media';
+export type TypeIconKind = 'chat' | 'image' | 'video' | 'audio' | 'document' | 'sticker' | 'location' | 'contacts' | 'interactive' | 'media';
 
 /** SPEC §4: ptt is shown like audio; any other media type gets the generic media icon. */
 export function typeIconKind(type: string | undefined): TypeIconKind {
@@ -78,10 +79,21 @@ export function typeIconKind(type: string | undefined): TypeIconKind {
     case 'video':
     case 'document':
     case 'sticker':
+    case 'location':
+    case 'contacts':
+    case 'interactive':
       return type;
     default:
       return 'media';
   }
+}
+
+/**
+ * A message shown with more than its text (issue 31): media (a player, a photo, a document…), a
+ * location, contact cards, the options offered or the option tapped.
+ */
+export function hasRichContent(message: Pick<Message, 'hasMedia' | 'media' | 'location' | 'contactCards' | 'interactive' | 'interactiveReply'>): boolean {
+  return Boolean(message.hasMedia || message.media || message.location || message.contactCards?.length || message.interactive || message.interactiveReply);
 }
 
 /** Only a failed outgoing message can be retried. */
