@@ -48,7 +48,7 @@ export const inboundPipeline = once(() => {
     usage: usageService(),
     graph: graphClient(),
     // The files the agent sends: read from the uploads bucket, uploaded to Meta (issue 31).
-    media: { client: graphMediaClient(), objects: mediaObjects() },
+    mediaUpload: { client: graphMediaClient(), objects: mediaObjects() },
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).
     alerts: escalationAlerts(),
     inboxSettings: inboxSettingsRepository(),

@@ -81,7 +81,7 @@ export interface AgentReplyDeps {
   /** Text sends, and (issue 31) replies with buttons or a list, files and locations when the client has sendContent. */
   graph: GraphClient & Partial<GraphContentClient>;
   /** Issue 31: a file the agent sends is read from the uploads bucket and uploaded to Meta; absent = files are stored as not sent. */
-  media?: StoredSendDeps['media'];
+  mediaUpload?: StoredSendDeps['mediaUpload'];
   /** The idle hours after which the AI takes a conversation back from a person (issue 17); INBOX_DEFAULTS when absent. */
   inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   /** The owner's alert when the agent escalates (issue 17); never throws. Absent = no alert. */

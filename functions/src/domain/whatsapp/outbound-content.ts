@@ -19,7 +19,7 @@ const MEDIA_SEND_TYPES = new Set(['image', 'document', 'audio', 'video']);
 export interface StoredSendDeps {
   graph: GraphClient & Partial<GraphContentClient>;
   /** Uploads our copy (media.storedKey) to Meta; absent = a file without a fresh media id cannot be sent. */
-  media?: { client: Pick<GraphMediaClient, 'upload'>; objects: Pick<MediaObjects, 'get'> };
+  mediaUpload?: { client: Pick<GraphMediaClient, 'upload'>; objects: Pick<MediaObjects, 'get'> };
   now?: () => number;
 }
 
@@ -111,13 +111,13 @@ export async function mediaIdFor(deps: StoredSendDeps, credentials: WhatsAppCred
   const now = deps.now ?? Date.now;
   const fresh = media.id && now() - Date.parse(message.createdAt) < MEDIA_ID_DAYS * DAY_MS;
   if (fresh) return media.id;
-  if (!media.storedKey || !deps.media) {
+  if (!media.storedKey || !deps.mediaUpload) {
     if (media.id) return media.id;
     throw new MediaNotSendableError('no_copy');
   }
-  const bytes = await deps.media.objects.get(media.storedKey, uploadMaxBytes(message.type));
+  const bytes = await deps.mediaUpload.objects.get(media.storedKey, uploadMaxBytes(message.type));
   if (!bytes) throw new MediaNotSendableError('no_copy');
-  const { mediaId } = await deps.media.client.upload(credentials, { bytes, mimeType: media.mimeType ?? 'application/octet-stream', fileName: media.filename ?? 'file' });
+  const { mediaId } = await deps.mediaUpload.client.upload(credentials, { bytes, mimeType: media.mimeType ?? 'application/octet-stream', fileName: media.filename ?? 'file' });
   return mediaId;
 }
 

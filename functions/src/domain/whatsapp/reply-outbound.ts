@@ -119,10 +119,10 @@ export function createReplyOutbound(deps: ReplyOutboundDeps) {
     let counted = true;
     try {
       // A file goes to Meta's media endpoint first: its id is kept on the message (a retry sends it by id).
-      if (item.type === 'file' && deps.media) {
-        const bytes = await deps.media.objects.get(item.s3Key, uploadMaxBytes(message.type));
+      if (item.type === 'file' && deps.mediaUpload) {
+        const bytes = await deps.mediaUpload.objects.get(item.s3Key, uploadMaxBytes(message.type));
         if (!bytes) throw new MediaNotSendableError('no_copy');
-        const { mediaId } = await deps.media.client.upload(target.credentials, { bytes, mimeType: item.mimeType, fileName: item.fileName });
+        const { mediaId } = await deps.mediaUpload.client.upload(target.credentials, { bytes, mimeType: item.mimeType, fileName: item.fileName });
         message = { ...message, media: { ...message.media, id: mediaId } };
       }
     } catch (error) {
