@@ -38,6 +38,12 @@ export type Need =
   | 'knowledge-index:search'
   /** Write an agent's knowledge index snapshot after ingestion. */
   | 'knowledge-index:write'
+  /** Customers' WhatsApp media (issue 31, whatsapp-media/ only): read them and sign the inbox's view links. */
+  | 'whatsapp-media:read'
+  /** Store customers' media and the copies of owners' attachments (encrypted, tagged for retention), and delete them. */
+  | 'whatsapp-media:write'
+  /** Owners' attachments staged by the browser (incoming/attachments/ only): sign the upload form, read the upload, delete it once sent. */
+  | 'attachments:stage'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
   /** Stripe API key, webhook secret and price ids (from a Secrets Manager secret in AWS). */
@@ -151,7 +157,9 @@ export const routeGroups = {
     description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, answer waiting messages, delete',
     // queue:outbound-email: an owner's escalation alerts by e-mail (issue 17), queued (issue 34: no SES client here).
     // queue:whatsapp-inbound: "Answer waiting messages" (issue 34). queue:web-push: the alerts' pushes (issue 29).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'queue:whatsapp-inbound', 'queue:web-push'],
+    // Issue 31: attachments:stage: an attachment's signed upload under incoming/attachments/, its read and deletion;
+    // whatsapp-media:*: our copy under whatsapp-media/ (tagged for retention) and the inbox's media links.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'queue:whatsapp-inbound', 'queue:web-push', 'attachments:stage', 'whatsapp-media:read', 'whatsapp-media:write'],
   },
   notifications: {
     entry: 'src/handlers/notifications.ts',
@@ -163,7 +171,8 @@ export const routeGroups = {
     entry: 'src/handlers/messages.ts',
     description: 'WhatsApp messages: Message Hub list, stats, latest, detail, retry of a failed send, delete',
     // queue:outbound-email: a retry Meta refuses for the token e-mails the owner that WhatsApp needs attention (issue 34).
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email'],
+    // whatsapp-media:read (issue 31): the Message Hub's media links are signed here.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'whatsapp-media:read'],
   },
   'twilio-integration': {
     entry: 'src/handlers/twilio-integration.ts',
@@ -569,7 +578,8 @@ export const workers = {
     // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34); queue:web-push: their pushes (issue 29);
     // queue:whatsapp-inbound: a person's pause ending by itself, checked again later and handed to the agent (issue 29).
     // queue:booking-events: the agent's booking tools report each change (issue 30); google-calendar: their free slots count Google busy times.
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search', 'queue:booking-events', 'google-calendar'],
+    // whatsapp-media:* (issue 31): customers' media fetched from Meta are stored (encrypted, tagged for retention) and read back.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search', 'queue:booking-events', 'google-calendar', 'whatsapp-media:read', 'whatsapp-media:write'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,

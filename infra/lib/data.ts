@@ -9,7 +9,13 @@ import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
-import { EXPIRING_UPLOAD_PREFIXES } from '../../functions/src/adapters/uploads-lifecycle.js';
+import { WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
+import {
+  EXPIRING_UPLOAD_PREFIXES,
+  MEDIA_RETENTION_DAYS,
+  MEDIA_RETENTION_MAX_DAYS,
+  MEDIA_RETENTION_TAG_KEY,
+} from '../../functions/src/adapters/uploads-lifecycle.js';
 
 const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
 
@@ -25,6 +31,26 @@ export function expireAfterOneDay(prefixes: readonly string[]): s3.LifecycleRule
     if (!/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new Error(`Expiring prefix must be a folder like 'incoming/': ${prefix}`);
     return { id: `expire-${prefix.slice(0, -1).replace(/\//g, '-')}-after-1-day`, prefix, expiration: Duration.days(1) };
   });
+}
+
+/**
+ * Customers' WhatsApp media (issue 31): one rule per retention tag value under the media prefix,
+ * plus one for the prefix alone at the longest retention, so an object whose tag is missing or
+ * unknown is not kept for ever (S3 applies the shortest expiration among the rules that match).
+ * Tags rather than one prefix per retention: an account's choice can change without moving keys.
+ */
+export function mediaRetentionRules(prefix: string = WHATSAPP_MEDIA_PREFIX): s3.LifecycleRule[] {
+  if (!/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new Error(`Media prefix must be a folder like 'whatsapp-media/': ${prefix}`);
+  const folder = prefix.slice(0, -1).replace(/\//g, '-');
+  return [
+    ...Object.entries(MEDIA_RETENTION_DAYS).map(([value, days]) => ({
+      id: `expire-${folder}-retention-${value}-after-${days}-days`,
+      prefix,
+      tagFilters: { [MEDIA_RETENTION_TAG_KEY]: value },
+      expiration: Duration.days(days),
+    })),
+    { id: `expire-${folder}-untagged-after-${MEDIA_RETENTION_MAX_DAYS}-days`, prefix, expiration: Duration.days(MEDIA_RETENTION_MAX_DAYS) },
+  ];
 }
 
 export class Data extends Construct {
@@ -74,7 +100,12 @@ export class Data extends Construct {
       versioned: false,
       serverAccessLogsBucket: this.logs,
       serverAccessLogsPrefix: 'uploads/',
-      lifecycleRules: [{ abortIncompleteMultipartUploadAfter: Duration.days(1) }, ...expireAfterOneDay(EXPIRING_UPLOAD_PREFIXES)],
+      // Customers' media are also written with SSE-S3 (AES256) named on each PUT (adapters/s3-media.ts).
+      lifecycleRules: [
+        { abortIncompleteMultipartUploadAfter: Duration.days(1) },
+        ...expireAfterOneDay(EXPIRING_UPLOAD_PREFIXES),
+        ...mediaRetentionRules(),
+      ],
       removalPolicy: RemovalPolicy.RETAIN,
     });
 

@@ -18,7 +18,7 @@ import {
 import { apiAuthorizer } from '../../functions/src/routes.js';
 import { apiKeyMessages } from '../../functions/src/contract/api-keys.js';
 import { groupDef, groupNames } from '../lib/api.js';
-import { expireAfterOneDay } from '../lib/data.js';
+import { expireAfterOneDay, mediaRetentionRules } from '../lib/data.js';
 import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
 import {
@@ -34,8 +34,13 @@ import {
   userPoolActions,
   knowledgeIndexSearchActions,
   knowledgeIndexWriteActions,
+  whatsappMediaReadActions,
+  whatsappMediaWriteActions,
+  attachmentStagingActions,
 } from '../lib/needs.js';
 import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-snapshots.js';
+import { ATTACHMENT_STAGING_PREFIX, WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
+import { EXPIRING_UPLOAD_PREFIXES, MEDIA_RETENTION_DAYS, MEDIA_RETENTION_MAX_DAYS, MEDIA_RETENTION_TAG_KEY } from '../../functions/src/adapters/uploads-lifecycle.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { SOCKET_STAGE_NAME, socketDef, socketNames, socketRouteReasons } from '../lib/sockets.js';
 import { workerDef, workerNames } from '../lib/workers.js';
@@ -91,6 +96,9 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'uploads:write') add('uploads-objects', uploadsWriteActions);
     else if (need === 'knowledge-index:search') add('uploads-knowledge-index', knowledgeIndexSearchActions);
     else if (need === 'knowledge-index:write') add('uploads-knowledge-index', knowledgeIndexWriteActions);
+    else if (need === 'whatsapp-media:read') add('uploads-whatsapp-media', whatsappMediaReadActions);
+    else if (need === 'whatsapp-media:write') add('uploads-whatsapp-media', whatsappMediaWriteActions);
+    else if (need === 'attachments:stage') add('uploads-attachments', attachmentStagingActions);
     else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
@@ -129,6 +137,8 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     if (text.endsWith('"/index/*"]]}')) return `${base}-indexes`;
     if (text.endsWith('"/*"]]}')) return `${base}-objects`;
     if (text.endsWith('"/knowledge-index/*"]]}')) return `${base}-knowledge-index`;
+    if (text.endsWith(`"/${WHATSAPP_MEDIA_PREFIX}*"]]}`)) return `${base}-whatsapp-media`;
+    if (text.endsWith(`"/${ATTACHMENT_STAGING_PREFIX}*"]]}`)) return `${base}-attachments`;
     if (text.endsWith(`"/${SOCKET_STAGE_NAME}/*/@connections/*"]]}`)) return `${base}-connections`;
     return base;
   };
@@ -457,17 +467,70 @@ describe('data', () => {
   it('deletes abandoned uploads (the staging prefix), parked WhatsApp bodies and contacts CSV job files a day after they were written, and nothing else', () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
     const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
-    const expiring = rules.filter((r) => r.ExpirationInDays !== undefined);
+    const expiring = rules.filter((r) => r.ExpirationInDays !== undefined && r.Prefix !== WHATSAPP_MEDIA_PREFIX);
     expect(expiring).toEqual([
       { Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' },
       { Id: 'expire-tmp-whatsapp-inbound-after-1-day', Prefix: 'tmp/whatsapp-inbound/', ExpirationInDays: 1, Status: 'Enabled' },
       // Issue 19: uploaded CSV files, error reports and exports of the contacts jobs.
       { Id: 'expire-contact-jobs-after-1-day', Prefix: 'contact-jobs/', ExpirationInDays: 1, Status: 'Enabled' },
     ]);
-    // Confirmed documents live under agents/, current knowledge index snapshots under knowledge-index/: no expiring rule covers them.
-    for (const kept of ['agents/', KNOWLEDGE_INDEX_PREFIX]) {
+    // Confirmed documents live under agents/, current knowledge index snapshots under knowledge-index/, customers' media
+    // under whatsapp-media/ (kept for their retention, below): no one-day rule covers them.
+    for (const kept of ['agents/', KNOWLEDGE_INDEX_PREFIX, WHATSAPP_MEDIA_PREFIX]) {
       expect(expiring.every((r) => typeof r.Prefix === 'string' && !kept.startsWith(r.Prefix) && r.Prefix !== '')).toBe(true);
     }
+    // Issue 31: an owner's attachment staged by the browser and never sent goes with the day's abandoned uploads.
+    expect(EXPIRING_UPLOAD_PREFIXES.some((prefix) => ATTACHMENT_STAGING_PREFIX.startsWith(prefix))).toBe(true);
+  });
+
+  it("keeps customers' WhatsApp media encrypted for the retention their tag names: a year by default, 30 to 730 days by choice, never longer than the longest (issue 31)", () => {
+    const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
+    expect(uploads?.Properties.BucketEncryption).toEqual({
+      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+    });
+    const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+    const media = rules.filter((r) => r.Prefix === WHATSAPP_MEDIA_PREFIX);
+    const byTag = new Map(
+      media.filter((r) => r.TagFilters).map((r) => [(r.TagFilters as { Key: string; Value: string }[]).map((t) => `${t.Key}=${t.Value}`).join('&'), r]),
+    );
+    expect(MEDIA_RETENTION_DAYS.default).toBe(365);
+    for (const days of [30, 90, 180, 365, 730]) expect(Object.values(MEDIA_RETENTION_DAYS)).toContain(days);
+    for (const [value, days] of Object.entries(MEDIA_RETENTION_DAYS)) {
+      expect(byTag.get(`${MEDIA_RETENTION_TAG_KEY}=${value}`), value).toMatchObject({ ExpirationInDays: days, Status: 'Enabled' });
+    }
+    // An object without a known tag: gone after the longest retention (S3 applies the shortest expiry that matches).
+    const untagged = media.filter((r) => !r.TagFilters);
+    expect(untagged).toEqual([expect.objectContaining({ ExpirationInDays: MEDIA_RETENTION_MAX_DAYS, Status: 'Enabled' })]);
+    expect(MEDIA_RETENTION_MAX_DAYS).toBe(Math.max(...Object.values(MEDIA_RETENTION_DAYS)));
+    expect(media).toHaveLength(Object.keys(MEDIA_RETENTION_DAYS).length + 1);
+    expect(() => mediaRetentionRules('whatsapp-media')).toThrow(/must be a folder/);
+  });
+
+  it("lets only the inbound worker, the conversations and the messages functions reach customers' media, and only the conversations function stage attachments (issue 31)", () => {
+    const readers = new Set(['group:conversations', 'group:messages', 'worker:whatsapp-inbound']);
+    const writers = new Set(['group:conversations', 'worker:whatsapp-inbound']);
+    const stagers = new Set(['group:conversations']);
+    const all: [string, readonly Need[]][] = [
+      ...groupNames.map((g) => [`group:${g}`, groupDef(g).needs] as [string, readonly Need[]]),
+      ...workerNames.map((w) => [`worker:${w}`, workerDef(w).needs] as [string, readonly Need[]]),
+      ...socketNames.map((n) => [`socket:${n}`, socketDef(n).needs] as [string, readonly Need[]]),
+      ...scheduleNames.map((n) => [`schedule:${n}`, scheduleDef(n).needs] as [string, readonly Need[]]),
+    ];
+    for (const [name, needs] of all) {
+      expect({ name, read: needs.includes('whatsapp-media:read') }).toEqual({ name, read: readers.has(name) });
+      expect({ name, write: needs.includes('whatsapp-media:write') }).toEqual({ name, write: writers.has(name) });
+      expect({ name, stage: needs.includes('attachments:stage') }).toEqual({ name, stage: stagers.has(name) });
+    }
+    // The tag on each PUT needs PutObjectTagging; the grants stay on their prefix.
+    const worker = actualCapabilities(s.stack.workers.functions['whatsapp-inbound']);
+    expect(worker.has('uploads-whatsapp-media s3:PutObjectTagging')).toBe(true);
+    const conversations = [...actualCapabilities(s.stack.api.functions.conversations)];
+    expect(conversations.filter((c) => c.startsWith('uploads')).sort()).toEqual(
+      [
+        ...attachmentStagingActions.map((a) => `uploads-attachments ${a}`),
+        ...[...whatsappMediaReadActions, ...whatsappMediaWriteActions].map((a) => `uploads-whatsapp-media ${a}`),
+      ].sort(),
+    );
   });
 
   it('lets every function that searches knowledge read and write the index snapshots, the ingestion workers write them, and nothing else touch them', () => {
