@@ -44,6 +44,8 @@ export const conversationService = once(() =>
     channels: createWhatsAppReplyChannels({ connection: whatsappCredentials, graph: graphClient(), media: graphMediaClient(), health: integrationHealthWithEmail() }),
     // Owners' attachments: staged browser uploads and our copies beside customers' media (issue 31).
     attachments: new S3Attachments(uploadsPresigner(), mediaObjects()),
+    // The inbox's and the Message Hub's links to media in our bucket (issue 31): presigned, no request.
+    mediaLinks: mediaObjects(),
     usage: usageService(),
     inboxSettings: inboxSettingsRepository(),
     // The owner's escalation alert: in-app, e-mail, WhatsApp (issue 17).

@@ -11,6 +11,7 @@
  */
 import type { InboxSettings } from '../../contract/inbox.js';
 import type { NoAnswerMarker, NoAnswerReason } from '../../contract/no-answer.js';
+import type { MessageInteractive, MessageLocation } from '../../contract/whatsapp-media.js';
 import type { WhatsAppTemplate } from '../../contract/whatsapp-templates.js';
 import type {
   ConversationLastMessage,
@@ -394,7 +395,12 @@ export interface ReplyChannel {
   sendTemplate?(to: string, template: OutgoingTemplate): Promise<{ messageId: string }>;
   /** Uploads a file to the channel and sends it (issue 31: an owner's attachment; errors as sendText's); absent = the channel sends no files. */
   sendMedia?(to: string, media: OutgoingMedia, options?: { reference?: string }): Promise<{ messageId: string }>;
+  /** Sends a location or reply buttons / a list (issue 31: a failed one of the agent's, sent again in its own shape; errors as sendText's); absent = as text. */
+  sendContent?(to: string, content: OutgoingContent, options?: { reference?: string }): Promise<{ messageId: string }>;
 }
+
+/** What a message carries besides text and files (issue 31): a location, or a text with reply buttons or a list. */
+export type OutgoingContent = { type: 'location'; location: MessageLocation } | { type: 'interactive'; body: string; interactive: MessageInteractive };
 
 /** A file a person sends (issue 31): an image shown inline or a document sent as a file, with an optional caption. */
 export interface OutgoingMedia {

@@ -57,6 +57,7 @@ import type {
   StoredConversation,
   StoredMessage,
   StoredMessageMedia,
+  OutgoingContent,
   OutgoingMedia,
 } from './ports.js';
 
@@ -337,8 +338,16 @@ export function createConversationService(deps: ConversationServiceDeps) {
     });
   }
 
-  /** How a failed message is sent again: a person's file from our copy (issue 31), anything else as its text. */
+  /** How a failed message is sent again: a person's file from our copy (issue 31), a location or buttons / a list in its own shape, anything else as its text. */
   function resendOf(channel: ReplyChannel, message: StoredMessage): ((to: string, reference: string) => Promise<{ messageId: string }>) | undefined {
+    const { sendContent } = channel;
+    const content: OutgoingContent | null =
+      message.type === 'location' && message.location
+        ? { type: 'location', location: message.location }
+        : message.type === 'interactive' && message.interactive
+          ? { type: 'interactive', body: message.body, interactive: message.interactive }
+          : null;
+    if (content && sendContent) return (to, reference) => sendContent.call(channel, to, content, { reference });
     const kind: OutgoingMedia['kind'] | null = message.type === 'image' ? 'image' : message.type === 'document' ? 'document' : null;
     const { attachments } = deps;
     const { sendMedia } = channel;

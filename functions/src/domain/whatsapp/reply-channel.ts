@@ -111,6 +111,8 @@ export function createWhatsAppReplyChannels(deps: WhatsAppReplyChannelDeps): Rep
         phoneNumberId: connection.credentials.phoneId,
         sendText: (to, text, options) => graphCall(() => deps.graph.sendText(connection.credentials, to, text, options)),
         ...(sendMedia ? { sendMedia } : {}),
+        // Issue 31: a location or buttons / a list sent again in its own shape (the Message Hub's retry).
+        ...(sendContent ? { sendContent: (to, content, options) => graphCall(() => sendContent.call(deps.graph, connection.credentials, to, content, options)) } : {}),
         async listTemplates() {
           const { listTemplates } = deps.graph;
           if (!listTemplates) return [];
