@@ -29,6 +29,7 @@ import {
   type InboundInsertResult,
   type InboundState,
   type MessageFailureDetail,
+  type MessageMediaUpdate,
   type MessageListInput,
   type MessageRepository,
   type ReplyClaim,
@@ -322,6 +323,28 @@ export class DynamoMessageRepository implements MessageRepository {
         }),
       ),
     );
+  }
+
+  async updateMedia(userId: string, messageId: string, update: MessageMediaUpdate): Promise<StoredMessage | null> {
+    const key = this.key(userId, messageId);
+    // Only these three fields, whatever else the caller's object carries.
+    const fields = (['media', 'location', 'contactCards'] as const).filter((f) => update[f] !== undefined);
+    if (!key || fields.length === 0) return key ? this.get(userId, messageId) : null;
+    const written = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: key,
+          UpdateExpression: `SET ${fields.map((f) => `#${f} = :${f}`).join(', ')}`,
+          // A customer's message that still exists (never an outgoing one, never a deleted one recreated).
+          ConditionExpression: 'attribute_exists(pk) AND #fromMe = :false',
+          ExpressionAttributeNames: { '#fromMe': 'fromMe', ...Object.fromEntries(fields.map((f) => [`#${f}`, f])) },
+          ExpressionAttributeValues: { ':false': false, ...Object.fromEntries(fields.map((f) => [`:${f}`, update[f]])) },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return written?.Attributes ? toMessage(written.Attributes) : null;
   }
 
   async insertOutbound(userId: string, message: StoredMessage, options: { replyTo?: string } = {}): Promise<void> {

@@ -109,6 +109,9 @@ export interface ReplyDraft {
   state: 'sending' | 'retry';
 }
 
+/** The fields of a customer's message the media pipeline may write (MessageRepository.updateMedia). */
+export type MessageMediaUpdate = Partial<Pick<StoredMessage, 'media' | 'location' | 'contactCards'>>;
+
 /** What a failed send keeps besides its text: the provider's code and our reason key (StoredMessage.errorCode / errorReason). */
 export type MessageFailureDetail = Pick<StoredMessage, 'errorCode' | 'errorReason'>;
 
@@ -311,6 +314,13 @@ export interface MessageRepository {
   finishInbound(userId: string, waMessageId: string): Promise<void>;
   /** Notes the agent's reply on the customer's message `messageId` (StoredMessage.reply); nothing when the message is gone. */
   noteReply(userId: string, messageId: string, reply: ReplyDraft): Promise<void>;
+  /**
+   * Writes what the media pipeline learnt of a customer's message (issue 31, whatsapp/media/fetch.ts):
+   * its media (replaced whole: state, size, storedKey, failure, transcript…), location or contact
+   * cards, and nothing else, in one conditional update of the message item. Returns the updated
+   * message; null when it is gone (or is not a customer's message).
+   */
+  updateMedia(userId: string, messageId: string, update: MessageMediaUpdate): Promise<StoredMessage | null>;
   /**
    * Stores an outgoing message (usually status pending, waMessageId '') with its counters.
    * `replyTo`: the customer's message it answers, which notes it as its reply (ReplyDraft, state
