@@ -6,6 +6,9 @@
  * 1. The conversation ends with tool results → "Tool <name> returned: <first 300 chars>" per
  *    result, plus "From <source>: <first sentence of the first excerpt>" when the system prompt
  *    holds knowledge excerpts.
+ * 1b. The last user message carries a photo (an image_url part, issue 31) → "I can see the photo you
+ *    sent." / "Veo la foto que me has enviado." (Spanish when its text looks Spanish), followed by
+ *    ": <description>" when a description was registered for the image's bytes (POST /_test/images).
  * 2. The system prompt asks to improve a text and no tools are offered → "Improved: <text>".
  * 3. Tools are offered and the last user message names one (exact snake_case name) → one
  *    tool_call for it; arguments from `key=value` / `key: value` pairs in the message (typed per
@@ -29,9 +32,9 @@
  * Knowledge excerpts are recognised in the runtime's format: a line "[N] Source: <name>"
  * followed by the excerpt's text.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
-type Content = string | null | undefined | { type?: string; text?: string }[];
+type Content = string | null | undefined | { type?: string; text?: string; image_url?: { url?: string } }[];
 
 export interface WireToolCall {
   id: string;
@@ -234,7 +237,15 @@ function mentionedTool(message: string, tools: WireTool[]): WireTool | undefined
   return found;
 }
 
-export function think(messages: WireMessage[], tools: WireTool[] = []): BrainReply {
+export const PHOTO_REPLIES = { en: 'I can see the photo you sent', es: 'Veo la foto que me has enviado' } as const;
+
+/** The sha256 (hex) of the bytes of a base64 data: URL's image, or undefined. */
+function imageSha256(url: string | undefined): string | undefined {
+  const data = /^data:[^;,]+;base64,(.*)$/.exec(url ?? '')?.[1];
+  return data === undefined ? undefined : createHash('sha256').update(Buffer.from(data, 'base64')).digest('hex');
+}
+
+export function think(messages: WireMessage[], tools: WireTool[] = [], images: ReadonlyMap<string, string> = new Map()): BrainReply {
   const system = messages
     .filter((m) => m.role === 'system' || m.role === 'developer')
     .map((m) => textOf(m.content))
@@ -254,6 +265,15 @@ export function think(messages: WireMessage[], tools: WireTool[] = []): BrainRep
     });
     if (excerpts[0]) lines.push(`From ${excerpts[0].source}: ${firstSentence(excerpts[0].text)}`);
     return reply(lines.join('\n'));
+  }
+
+  // 1b. A photo in the customer's message.
+  const lastUserContent = [...messages].reverse().find((m) => m.role === 'user')?.content;
+  const photo = Array.isArray(lastUserContent) ? lastUserContent.find((p) => p.type === 'image_url') : undefined;
+  if (photo) {
+    const description = images.get(imageSha256(photo.image_url?.url) ?? '');
+    const lead = looksSpanish(lastUser) ? PHOTO_REPLIES.es : PHOTO_REPLIES.en;
+    return reply(description ? `${lead}: ${description}` : `${lead}.`);
   }
 
   // 2. AI-improve prompts.

@@ -6,6 +6,7 @@
  *   POST /v1/chat/completions   tools → tool_calls; response_format json_schema; `stream: true` →
  *                               server-sent chunks with configurable delays (stream.ts)
  *   POST /v1/embeddings         deterministic hashed bag-of-words vectors (float or base64)
+ *   POST /v1/audio/transcriptions  multipart; the transcript registered for the audio (transcriptions.ts)
  *   GET  /v1/models[/{id}]
  *   /_test/...                  control API: scripted replies per API key, recorded requests, reset,
  *                               stream delays (for every key, or per key so parallel tests do not
@@ -25,6 +26,7 @@ import { think, type BrainReply, type WireMessage, type WireTool } from './brain
 import { fakeEmbedding, toBase64 } from './embeddings.js';
 import { fillSchema } from './schema-fill.js';
 import { streamCompletion, type StreamDelays } from './stream.js';
+import { readTranscriptionForm, TranscriptionRequestError, transcriptionAnswer, type RegisteredTranscript, type TranscriptionForm } from './transcriptions.js';
 
 export const FAKE_OPENAI_CHAT_MODELS = [...new Set([...CHATGPT_MODELS, 'gpt-4o-mini', 'gpt-4.1', 'gpt-4.1-mini', 'o3-mini', 'o4-mini'])];
 export const FAKE_OPENAI_EMBEDDING_MODELS = ['text-embedding-3-small', 'text-embedding-3-large', 'text-embedding-ada-002'];
@@ -190,7 +192,21 @@ export function openAiFaultError(spec: FaultAnswer): ProviderError {
 const isReasoning = (model: string) => /^(gpt-5(?!-chat)|o\d)/.test(model);
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
-function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply | undefined) {
+/** A data: URL image part OpenAI would refuse (not an image type, or not base64). */
+function checkImages(messages: unknown[]): void {
+  for (const m of messages as WireMessage[]) {
+    if (!Array.isArray(m.content)) continue;
+    for (const part of m.content as Array<{ type?: string; image_url?: { url?: unknown } }>) {
+      if (part.type !== 'image_url') continue;
+      const url = part.image_url?.url;
+      if (typeof url !== 'string' || (url.startsWith('data:') && !/^data:image\/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+=*$/.test(url))) {
+        throw invalidRequest('Invalid image data. Expected a base64 data URL of a PNG, JPEG, GIF or WEBP image.', 'messages', 'invalid_image_format');
+      }
+    }
+  }
+}
+
+function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply | undefined, images?: ReadonlyMap<string, string>) {
   const model = body.model;
   if (typeof model !== 'string' || model === '') throw invalidRequest('you must provide a model parameter', 'model');
   if (!FAKE_OPENAI_CHAT_MODELS.includes(model)) throw modelNotFound(model);
@@ -213,6 +229,7 @@ function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply |
       'unsupported_value',
     );
   }
+  checkImages(messages);
   const tools = (Array.isArray(body.tools) ? body.tools : []) as WireTool[];
   for (const tool of tools) {
     if (tool.type !== 'function' || !tool.function?.name || !/^[a-zA-Z0-9_-]{1,64}$/.test(tool.function.name)) {
@@ -230,7 +247,7 @@ function chatCompletion(body: Record<string, unknown>, scripted: ScriptedReply |
   } else if (format?.type === 'json_schema') {
     message = { role: 'assistant', content: JSON.stringify(fillSchema(format.json_schema?.schema ?? { type: 'object' })) };
   } else {
-    message = think(messages as WireMessage[], tools);
+    message = think(messages as WireMessage[], tools, images);
   }
   const promptTokens = tokens(JSON.stringify(messages) + JSON.stringify(tools));
   const completionTokens = tokens(message.content ?? JSON.stringify(message.tool_calls ?? []));
@@ -297,6 +314,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   const faults = fakeFaults({ errorFor: openAiFaultError, send });
   let streamDelays: StreamDelays = options.streamDelays ?? { firstTokenMs: 0, tokenMs: 0 };
   const keyStreamDelays = new Map<string, StreamDelays>();
+  // Issue 31: what the fake hears in an audio (by its bytes' sha256, or a marker its bytes hold) and sees in a photo.
+  const transcripts = new Map<string, RegisteredTranscript>();
+  const transcriptMarkers: Array<{ marker: Buffer; transcript: RegisteredTranscript }> = [];
+  const images = new Map<string, string>();
+  const heard = (sha256: string, bytes: Buffer) => transcripts.get(sha256) ?? transcriptMarkers.find((m) => bytes.includes(m.marker))?.transcript;
   const validDelay = (ms: unknown): ms is number => typeof ms === 'number' && Number.isInteger(ms) && ms >= 0 && ms <= 60_000;
 
   const record = (entry: RecordedOpenAiRequest) => {
@@ -312,6 +334,9 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
   };
   const reset = (key?: string) => {
     if (key === undefined) {
+      transcripts.clear();
+      transcriptMarkers.length = 0;
+      images.clear();
       scripts.clear();
       keyStreamDelays.clear();
       requests.length = 0;
@@ -327,8 +352,13 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
     let body: Record<string, unknown> = {};
     let status = 200;
     let streamedPieces: number | undefined;
+    let audio: Buffer | null = null;
     try {
-      if (method !== 'GET') body = await readJson(req);
+      if (method === 'POST' && path === '/audio/transcriptions') {
+        const read = await readTranscriptionForm(req);
+        body = read.form as Record<string, unknown>;
+        audio = read.bytes;
+      } else if (method !== 'GET') body = await readJson(req);
       checkKey(key);
       if (key.startsWith('sk-slow')) {
         const waited = await waits.wait(slowDelayMs, res);
@@ -340,7 +370,7 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       let result: unknown;
       const model = /^\/models\/(.+)$/.exec(path);
       if (method === 'POST' && path === '/chat/completions' && body.stream === true) {
-        const completion = chatCompletion(body, nextScripted(key));
+        const completion = chatCompletion(body, nextScripted(key), images);
         const choice = completion.choices[0]!;
         const includeUsage = (body.stream_options as { include_usage?: unknown } | undefined)?.include_usage === true;
         streamedPieces = await streamCompletion(
@@ -363,7 +393,16 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
           status = 499;
           return;
         }
-        result = chatCompletion(body, scripted);
+        result = chatCompletion(body, scripted, images);
+      }
+      else if (method === 'POST' && path === '/audio/transcriptions') {
+        const answer = transcriptionAnswer(body as TranscriptionForm, audio, heard);
+        if ('text' in answer) {
+          res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8', 'x-request-id': `req_${randomBytes(12).toString('hex')}` });
+          res.end(answer.text);
+          return;
+        }
+        result = answer.json;
       }
       else if (method === 'POST' && path === '/embeddings') result = embeddings(body);
       else if (method === 'GET' && path === '/models') {
@@ -377,6 +416,11 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       }
       send(res, 200, result);
     } catch (error) {
+      if (error instanceof TranscriptionRequestError) {
+        status = error.status;
+        send(res, error.status, { error: { message: error.message, type: 'invalid_request_error', param: error.param, code: error.code } });
+        return;
+      }
       if (!(error instanceof ApiError)) throw error;
       status = error.status;
       send(res, error.status, { error: { param: null, code: null, ...error.body } }, error.headers);
@@ -393,6 +437,27 @@ export async function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<
       const key = typeof body.key === 'string' ? body.key : '';
       scripts.set(key, [...(scripts.get(key) ?? []), ...(body.responses as ScriptedReply[])]);
       return send(res, 200, { ok: true, queued: scripts.get(key)!.length });
+    }
+    if (method === 'POST' && action === 'transcripts') {
+      const body = await readJson(req);
+      const sha256 = typeof body.sha256 === 'string' && /^[0-9a-f]{64}$/.test(body.sha256) ? body.sha256 : undefined;
+      const marker = typeof body.marker === 'string' && body.marker.length >= 4 ? body.marker : undefined;
+      const duration = body.duration;
+      if ((!sha256 && !marker) || typeof body.text !== 'string' || (body.language !== undefined && typeof body.language !== 'string') || (duration !== undefined && (typeof duration !== 'number' || !(duration > 0)))) {
+        return send(res, 400, { error: { message: 'sha256 (64 hex characters) or marker (4+ characters), text, and optionally language (ISO 639-1) and duration (seconds > 0)' } });
+      }
+      const transcript: RegisteredTranscript = { text: body.text, ...(typeof body.language === 'string' ? { language: body.language } : {}), ...(typeof duration === 'number' ? { duration } : {}) };
+      if (sha256) transcripts.set(sha256, transcript);
+      else transcriptMarkers.push({ marker: Buffer.from(marker!, 'latin1'), transcript });
+      return send(res, 200, { ok: true });
+    }
+    if (method === 'POST' && action === 'images') {
+      const body = await readJson(req);
+      if (typeof body.sha256 !== 'string' || !/^[0-9a-f]{64}$/.test(body.sha256) || typeof body.description !== 'string' || !body.description.trim()) {
+        return send(res, 400, { error: { message: 'sha256 (64 hex characters of the image bytes) and description are required' } });
+      }
+      images.set(body.sha256, body.description.trim());
+      return send(res, 200, { ok: true });
     }
     if (method === 'POST' && action === 'stream-delays') {
       const body = await readJson(req);
