@@ -44,6 +44,8 @@ export type Need =
   | 'whatsapp-media:write'
   /** Owners' attachments staged by the browser (incoming/attachments/ only): sign the upload form, read the upload, delete it once sent. */
   | 'attachments:stage'
+  /** Transcribe customers' voice notes (issue 31): no AWS grant, the deploy's OPENAI_TRANSCRIPTION_MODEL when one is chosen. */
+  | 'transcription'
   | 'secrets:encrypt'
   | 'secrets:decrypt'
   /** Stripe API key, webhook secret and price ids (from a Secrets Manager secret in AWS). */
@@ -154,7 +156,7 @@ export const routeGroups = {
   },
   conversations: {
     entry: 'src/handlers/conversations.ts',
-    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, answer waiting messages, delete',
+    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply (with an attachment), templates, answer waiting messages, delete',
     // queue:outbound-email: an owner's escalation alerts by e-mail (issue 17), queued (issue 34: no SES client here).
     // queue:whatsapp-inbound: "Answer waiting messages" (issue 34). queue:web-push: the alerts' pushes (issue 29).
     // Issue 31: attachments:stage: an attachment's signed upload under incoming/attachments/, its read and deletion;
@@ -324,6 +326,9 @@ export const routes = [
   { method: 'POST', path: '/api/settings', group: 'account', auth: 'user' },
   { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },
+  { method: 'GET', path: '/api/user/business-location', group: 'account', auth: 'user' },
+  { method: 'PUT', path: '/api/user/business-location', group: 'account', auth: 'user' },
+  { method: 'DELETE', path: '/api/user/business-location', group: 'account', auth: 'user' },
   { method: 'POST', path: '/api/user/avatar', group: 'avatar', auth: 'user' },
   // Subscription (SPEC §7 Subscription)
   { method: 'GET', path: '/api/subscription/current', group: 'subscription', auth: 'user' },
@@ -398,6 +403,7 @@ export const routes = [
   { method: 'POST', path: '/api/agents/{id}/files/uploads', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'POST', path: '/api/agents/{id}/files/{fileId}/complete', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'POST', path: '/api/agents/{id}/files/{fileId}/reprocess', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'PATCH', path: '/api/agents/{id}/files/{fileId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/files/{fileId}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/files/{id}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/agents/{id}/urls', group: 'agents', auth: 'user' },
@@ -578,8 +584,9 @@ export const workers = {
     // queue:outbound-email: the agent's escalation alerts by e-mail (issue 17), queued (issue 34); queue:web-push: their pushes (issue 29);
     // queue:whatsapp-inbound: a person's pause ending by itself, checked again later and handed to the agent (issue 29).
     // queue:booking-events: the agent's booking tools report each change (issue 30); google-calendar: their free slots count Google busy times.
-    // whatsapp-media:* (issue 31): customers' media fetched from Meta are stored (encrypted, tagged for retention) and read back.
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search', 'queue:booking-events', 'google-calendar', 'whatsapp-media:read', 'whatsapp-media:write'],
+    // whatsapp-media:* (issue 31): customers' media fetched from Meta are stored (encrypted, tagged for retention) and read back;
+    // transcription: their voice notes are transcribed.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'uploads:read', 'uploads:write', 'queue:outbound-email', 'queue:web-push', 'queue:whatsapp-inbound', 'knowledge-index:search', 'queue:booking-events', 'google-calendar', 'whatsapp-media:read', 'whatsapp-media:write', 'transcription'],
     batchSize: 10,
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,

@@ -16,6 +16,7 @@ import { once } from '../lib/once.js';
 import { aiConnector } from './ai.js';
 import { agentBookings } from './agent-bookings.js';
 import { agentReader, toolExecutor } from './agent-runtime.js';
+import { businessLocationStore } from './business-location.js';
 import { knowledgeRetriever } from './knowledge.js';
 import { unansweredRecorder } from './unanswered.js';
 
@@ -29,6 +30,8 @@ export const agentChat = once(() =>
     tools: toolExecutor(),
     // The agent's built-in booking tools (issue 30); the test chat books for the owner's profile phone.
     bookings: agentBookings(),
+    // The send_location tool's business location (issue 31); the test chat shows what would be sent.
+    businessLocations: businessLocationStore(),
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     recordUnanswered: unansweredRecorder(),
     markTested: dynamoAgentTestMarker(documentClient(), config().TABLE_NAME),

@@ -1,6 +1,8 @@
-/** The signed-in user's routes: profile, settings, password change, logout (all 'user' auth). */
+/** The signed-in user's routes: profile, settings, business location, password change, logout (all 'user' auth). */
 import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '../contract/auth.js';
+import { businessLocationRequest, mediaMessages } from '../contract/whatsapp-media.js';
 import { accountService } from '../composition/account.js';
+import { businessLocations } from '../composition/business-location.js';
 import { accountMessages } from '../domain/account/service.js';
 import { httpGroup, parseWith, type Request, type RouteTable } from '../http/handler.js';
 
@@ -24,6 +26,17 @@ export const routes: RouteTable = {
     const userId = req.userId();
     const input = parseWith(updatePasswordRequest, req.json());
     return { message: accountMessages.passwordUpdated, data: await accountService().changePassword(userId, input) };
+  },
+  // Issue 31: the business's location, sent by the agent's send_location tool.
+  'GET /api/user/business-location': async (req) => ({ data: await businessLocations().get(req.userId()) }),
+  'PUT /api/user/business-location': async (req) => {
+    const userId = req.userId();
+    const input = parseWith(businessLocationRequest, req.json());
+    return { message: mediaMessages.locationSaved, data: await businessLocations().save(userId, input) };
+  },
+  'DELETE /api/user/business-location': async (req) => {
+    await businessLocations().clear(req.userId());
+    return { message: mediaMessages.locationCleared, data: null };
   },
   'POST /api/logout': async (req) => {
     await accountService().logout(req.userId());

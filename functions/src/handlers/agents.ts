@@ -10,6 +10,7 @@ import {
   updateAgentRequest,
   updateUrlRequest,
 } from '../contract/agents.js';
+import { agentFileShareRequest, mediaMessages } from '../contract/whatsapp-media.js';
 import { agentService } from '../composition/agents.js';
 import { ValidationError } from '../domain/errors.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
@@ -69,6 +70,13 @@ export const routes: RouteTable = {
     message: agentMessages.reprocessing,
     data: await agentService().reprocessFile(req.userId(), req.params.id ?? '', req.params.fileId ?? ''),
   }),
+  // Issue 31: "can be sent to customers" (the agent's send_file tool).
+  'PATCH /api/agents/{id}/files/{fileId}': async (req) => {
+    const userId = req.userId();
+    const { shareable } = parseWith(agentFileShareRequest, req.json());
+    const data = await agentService().setFileShareable(userId, req.params.id ?? '', req.params.fileId ?? '', shareable);
+    return { message: shareable ? mediaMessages.fileShareableOn : mediaMessages.fileShareableOff, data };
+  },
   'DELETE /api/agents/{id}/files/{fileId}': async (req) => {
     await agentService().deleteFile(req.userId(), req.params.id ?? '', req.params.fileId ?? '');
     return { message: agentMessages.fileDeleted };

@@ -15,6 +15,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { AGENT_LIMITS, DEFAULT_MIN_RELEVANCE } from '../../contract/agent-limits.js';
+import { WHATSAPP_TOOLS_OFF } from '../../contract/whatsapp-media.js';
 import type { AddEntryOutcome } from '../../domain/agents/entries.js';
 import type { AgentReader, AgentRecord, AgentWithChildren, EntryRecord, FileRecord, ToolRecord, UrlRecord } from '../../domain/agents/ports.js';
 import type { AgentChanges, AgentRepository, FileStatusChange } from '../../domain/agents/repository.js';
@@ -265,7 +266,19 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
     const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
     const values: Record<string, unknown> = { ':updatedAt': updatedAt };
     const sets = ['#updatedAt = :updatedAt'];
-    setDefined(changes, names, values, sets);
+    const { whatsappTools, ...fields } = changes;
+    setDefined(fields, names, values, sets);
+    // Each WhatsApp tool switch on its own path, so two owners' edits of different switches both stand.
+    const switches = Object.entries(whatsappTools ?? {}).filter((e): e is [string, boolean] => typeof e[1] === 'boolean');
+    if (switches.length > 0) {
+      await this.ensureWhatsAppTools(userId, agentId);
+      names['#whatsappTools'] = 'whatsappTools';
+      for (const [name, on] of switches) {
+        names[`#wt_${name}`] = name;
+        values[`:wt_${name}`] = on;
+        sets.push(`#whatsappTools.#wt_${name} = :wt_${name}`);
+      }
+    }
     // An enabled agent always has instructions: guard the half of the pair the change leaves stored.
     const conditions = ['attribute_exists(pk)'];
     if (changes.enabled === true && changes.instructions === undefined) {
@@ -292,6 +305,22 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
       ),
     );
     return updated?.Attributes ? toAgent(updated.Attributes) : null;
+  }
+
+  /** An agent stored before the WhatsApp tools gets their map (all off), so a switch's own path can be set. */
+  private async ensureWhatsAppTools(userId: string, agentId: string): Promise<void> {
+    await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: agentSk(agentId) },
+          UpdateExpression: 'SET #whatsappTools = :off',
+          ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(#whatsappTools) OR NOT attribute_type(#whatsappTools, :map))',
+          ExpressionAttributeNames: { '#whatsappTools': 'whatsappTools' },
+          ExpressionAttributeValues: { ':off': { ...WHATSAPP_TOOLS_OFF }, ':map': 'M' },
+        }),
+      ),
+    );
   }
 
   async deleteAgent(userId: string, agentId: string): Promise<AgentWithChildren | null> {
@@ -458,6 +487,23 @@ export class DynamoAgentRepository extends DynamoAgentReader implements AgentRep
   async deleteFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null> {
     const item = await this.deleteChild(userId, agentId, 'FILE', fileId);
     return item ? toFile(item) : null;
+  }
+
+  async setFileShareable(userId: string, agentId: string, fileId: string, shareable: boolean): Promise<FileRecord | null> {
+    const updated = await unlessConditionFails(
+      this.db.send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: { pk: userPk(userId), sk: childSk(agentId, 'FILE', fileId) },
+          UpdateExpression: 'SET #shareable = :shareable',
+          ConditionExpression: 'attribute_exists(pk)',
+          ExpressionAttributeNames: { '#shareable': 'shareable' },
+          ExpressionAttributeValues: { ':shareable': shareable },
+          ReturnValues: 'ALL_NEW',
+        }),
+      ),
+    );
+    return updated?.Attributes && !expired(updated.Attributes) ? toFile(updated.Attributes) : null;
   }
 
   addUrls(userId: string, agentId: string, urls: readonly UrlRecord[]): Promise<boolean> {

@@ -4,12 +4,13 @@
  * with the runtime and channels is AgentReader (ports.ts).
  */
 import type { FileIngestJob, UrlScrapeJob } from '../../contract/jobs.js';
+import type { AgentWhatsAppTools } from '../../contract/whatsapp-media.js';
 import type { AgentReader, AgentRecord, AgentWithChildren, FileRecord, ToolRecord, UrlRecord } from './ports.js';
 
-/** Fields of an agent the API may change. */
+/** Fields of an agent the API may change; whatsappTools by switch (an absent one is left as stored). */
 export type AgentChanges = Partial<
   Pick<AgentRecord, 'name' | 'description' | 'objective' | 'instructions' | 'knowledgeBase' | 'priority' | 'enabled' | 'language' | 'minRelevance' | 'bookingsEnabled'>
->;
+> & { whatsappTools?: Partial<AgentWhatsAppTools> };
 
 /** What a file's status may be set to by the API (the workers set completed/failed through KnowledgeSources). */
 export interface FileStatusChange {
@@ -49,6 +50,8 @@ export interface AgentRepository extends AgentReader {
   /** Sets the status when the file is currently `from`; the updated file, or null when missing or in another state. */
   setFileStatus(userId: string, agentId: string, fileId: string, from: FileRecord['status'], change: FileStatusChange): Promise<FileRecord | null>;
   deleteFile(userId: string, agentId: string, fileId: string): Promise<FileRecord | null>;
+  /** The file's "can be sent to customers" switch (issue 31); the updated file, or null when missing. */
+  setFileShareable(userId: string, agentId: string, fileId: string, shareable: boolean): Promise<FileRecord | null>;
 
   /** All or nothing; false when the agent does not exist (nothing written). */
   addUrls(userId: string, agentId: string, urls: readonly UrlRecord[]): Promise<boolean>;

@@ -413,6 +413,16 @@ export function createAgentService(deps: AgentServiceDeps) {
       await deleteObject(deleted.s3Key);
     },
 
+    /**
+     * PATCH …/files/{fileId} (issue 31): "can be sent to customers". Any file of the agent may be
+     * marked; the send_file tool offers only the marked ones that were read (completed).
+     */
+    async setFileShareable(userId: string, agentId: string, fileId: string, shareable: boolean): Promise<AgentFile> {
+      const file = isId(agentId) && isId(fileId) ? await agents.setFileShareable(userId, agentId, fileId, shareable) : null;
+      if (!file) return childNotFound(userId, agentId, agentMessages.fileNotFound);
+      return fileView(file);
+    },
+
     /** GET /api/files/{id}: a short-lived attachment link. */
     async download(userId: string, fileId: string): Promise<FileDownload> {
       const file = isId(fileId) ? await agents.findFile(userId, fileId) : null;

@@ -94,7 +94,7 @@ describe('WhatsApp tools: when they are offered', () => {
 
   it('answerAs gives the turn on WhatsApp and in the test chat, not on a call; send_location only with a location reader', async () => {
     const deps = { retriever: new MemoryRetriever(), tools: new RecordingExecutor(), businessLocations: { get: async () => CLINIC } };
-    const connection = (model: ScriptedModel) => ({ settings: settings(), chat: model, embedder: null });
+    const connection = (model: ScriptedModel) => ({ settings: settings(), chat: model, embedder: new FakeEmbedder() });
     const ask = async (channel: 'whatsapp' | 'chat' | 'voice', withLocations = true) => {
       const model = new ScriptedModel([textReply('Hola')]);
       await answerAs(channel, withLocations ? deps : { retriever: deps.retriever, tools: deps.tools }, {
