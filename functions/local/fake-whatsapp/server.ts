@@ -334,7 +334,7 @@ export async function startFakeWhatsApp(options: FakeWhatsAppOptions = {}): Prom
       if (type === 'text' && !text) throw new GraphApiError(400, 100, '(#100) The parameter text[\'body\'] is required.');
       if (template) checkTemplate(phoneId, template);
       // Media, location and interactive sends in Meta's shapes and limits (issue 31, content-checks.ts).
-      const refusal = checkContent(type, payload);
+      const refusal = checkContent(type, payload, { isUploaded: (id) => media.knows(id) });
       if (refusal) throw new GraphApiError(400, refusal.code, refusal.message, 'OAuthException', undefined, refusal.details);
       const failed = await applyFailure(phoneId, 'sends', res);
       if (failed !== undefined) {
