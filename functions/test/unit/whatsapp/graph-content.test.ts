@@ -20,7 +20,19 @@ beforeAll(async () => {
   client = new HttpGraphClient({ baseUrl: fake.graphUrl, timeoutMs: 2000 });
 });
 afterAll(() => fake.close());
-beforeEach(() => fake.reset());
+/** Media ids the fake knows (a send must name one uploaded to it, as Meta's must). */
+const MEDIA_IDS = ['1013859600285441', '2013859600285441', '3013859600285441'];
+beforeEach(async () => {
+  fake.reset();
+  for (const mediaId of MEDIA_IDS) {
+    const res = await fetch(`${fake.url}/_test/media`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ bytes: Buffer.from('%PDF-1.4 tarifas').toString('base64'), mimeType: 'application/pdf', mediaId }),
+    });
+    expect(res.status).toBe(200);
+  }
+});
 
 const base = { messaging_product: 'whatsapp', recipient_type: 'individual', to: '34600000001' };
 
@@ -53,6 +65,12 @@ describe('HttpGraphClient.sendContent', () => {
       { ...base, type: 'image', image: { id: '2013859600285441', caption: 'Así llegas' } },
       { ...base, type: 'audio', audio: { id: '3013859600285441' } },
     ]);
+  });
+
+  it('refuses a media id that was never uploaded, as Meta does', async () => {
+    const error = await refusal(() => client.sendContent(credentials, to, { type: 'document', mediaId: '9999999999999999', fileName: 'x.pdf' }));
+    expect(error).toMatchObject({ kind: 'bad_request', code: 131009 });
+    expect(error.message).toContain('not a media uploaded');
   });
 
   it('sends a location with its name and address', async () => {
