@@ -17,6 +17,8 @@
  *   wafRatePerIpPer5Min AGENTDESK_WAF_RATE_PER_IP 2000 (WAF: requests per IP per 5 minutes, webhooks excluded)
  *   voiceRelayProvisionedConcurrency AGENTDESK_VOICE_RELAY_PROVISIONED_CONCURRENCY 0 (voice-relay
  *                    instances kept warm, billed while deployed; 0 = none)
+ *   openaiTranscriptionModel AGENTDESK_OPENAI_TRANSCRIPTION_MODEL "" (the model that transcribes customers'
+ *                    voice notes, e.g. whisper-1; "" = gpt-4o-mini-transcribe, functions/src/config.ts)
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -75,6 +77,13 @@ function provisionedConcurrency(value: string | undefined): number {
   return count;
 }
 
+/** An OpenAI model id ("gpt-4o-mini-transcribe", "whisper-1"): letters, digits, dots, dashes, underscores, colons. */
+function modelName(value: string | undefined): string {
+  if (value === undefined) return defaultParameters.openaiTranscriptionModel;
+  if (!/^[A-Za-z0-9._:-]{1,100}$/.test(value)) throw new Error(`openaiTranscriptionModel must be an OpenAI model id like whisper-1 (got "${value}")`);
+  return value;
+}
+
 const parameters: AgentDeskParameters = {
   ...defaultParameters,
   mailFrom: param('mailFrom', 'AGENTDESK_MAIL_FROM') ?? defaultParameters.mailFrom,
@@ -91,6 +100,7 @@ const parameters: AgentDeskParameters = {
       ? String(app.node.tryGetContext('voiceRelayProvisionedConcurrency'))
       : param('voiceRelayProvisionedConcurrency', 'AGENTDESK_VOICE_RELAY_PROVISIONED_CONCURRENCY'),
   ),
+  openaiTranscriptionModel: modelName(param('openaiTranscriptionModel', 'AGENTDESK_OPENAI_TRANSCRIPTION_MODEL')),
   customDomain: domainName && certificateArn ? { domainName, certificateArn } : undefined,
   siteDir,
 };

@@ -125,6 +125,8 @@ export interface SharedResources {
   googleCalendarSecretName: string;
   /** The WebSocket APIs of the manifest's socketApis, by name. */
   sockets: Record<SocketApiName, SocketResources>;
+  /** OpenAI model that transcribes voice notes (issue 31); '' = the functions' own default (config.ts OPENAI_TRANSCRIPTION_MODEL). */
+  openaiTranscriptionModel: string;
 }
 
 /**
@@ -227,6 +229,11 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
         acknowledgeWildcardResource(fn, objects, attachmentStagingReason);
         break;
       }
+      case 'transcription':
+        // No AWS permission: the account's own OpenAI key transcribes. Unset = config.ts's default
+        // (an empty variable would not be "unset" to it).
+        if (r.openaiTranscriptionModel) env.OPENAI_TRANSCRIPTION_MODEL = r.openaiTranscriptionModel;
+        break;
       case 'secrets:encrypt':
         // Sealing is envelope encryption: one GenerateDataKey per seal (adapters/secrets/kms-box.ts).
         // Not grantEncrypt(): its GenerateDataKey* / ReEncrypt* wildcards are more than sealing needs.

@@ -59,6 +59,11 @@ export interface AgentDeskParameters {
    * billed while deployed); 0 = none: the incoming-call webhook's warm-up is all there is.
    */
   voiceRelayProvisionedConcurrency: number;
+  /**
+   * OpenAI model that transcribes customers' voice notes (issue 31), e.g. 'whisper-1';
+   * '' (the default) = the functions' own default (gpt-4o-mini-transcribe, functions/src/config.ts).
+   */
+  openaiTranscriptionModel: string;
 }
 
 export const defaultParameters: AgentDeskParameters = {
@@ -76,6 +81,7 @@ export const defaultParameters: AgentDeskParameters = {
   googleCalendarSecretName: 'agentdesk/google-calendar',
   wafRatePerIpPer5Min: 2000,
   voiceRelayProvisionedConcurrency: 0,
+  openaiTranscriptionModel: '',
 };
 
 export interface AgentDeskStackProps extends StackProps {
@@ -124,6 +130,7 @@ export class AgentDeskStack extends Stack {
       pushSecretName: p.pushSecretName,
       googleCalendarSecretName: p.googleCalendarSecretName,
       sockets: this.sockets.resources,
+      openaiTranscriptionModel: p.openaiTranscriptionModel,
     };
 
     // The HTTP API resource exists before the site (CloudFront forwards /api/* to it); the

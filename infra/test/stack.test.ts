@@ -22,6 +22,8 @@ import { expireAfterOneDay, mediaRetentionRules } from '../lib/data.js';
 import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
 import {
+  applyNeeds,
+  type SharedResources,
   mailActions,
   queueUrlEnv,
   secretsEncryptActions,
@@ -48,6 +50,7 @@ import { defaultParameters } from '../lib/stack.js';
 import { acknowledgements, logicalId, synthesise, type Synthesised } from './support.js';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import { throttleClassOf } from '../lib/api.js';
 import { routeKeyOf, routePlan } from '../../functions/src/route-plan.js';
@@ -311,6 +314,25 @@ describe('Lambda functions from the manifest', () => {
       expect(vars.includes('SECRETS_KEY_ID')).toBe(workers[name].needs.some((n) => n.startsWith('secrets:')));
       for (const q of workerNames) expect(vars.includes(queueUrlEnv(q))).toBe(workers[name].needs.includes(`queue:${q}` as never));
     }
+  });
+
+  it("sets the voice-note transcription model only where voice notes are transcribed, and only when the deploy chose one (issue 31)", () => {
+    const transcribing = [
+      ...groupNames.filter((g) => groupDef(g).needs.includes('transcription' as never)),
+      ...workerNames.filter((w) => workerDef(w).needs.includes('transcription' as never)),
+      ...socketNames.filter((n) => socketDef(n).needs.includes('transcription' as never)),
+      ...scheduleNames.filter((n) => scheduleDef(n).needs.includes('transcription' as never)),
+    ];
+    expect(transcribing).toEqual(['whatsapp-inbound']);
+    // The default deploy leaves it unset: config.ts's default applies (an empty variable would fail its check).
+    expect(defaultParameters.openaiTranscriptionModel).toBe('');
+    const vars = (resources('AWS::Lambda::Function')[logicalId(s.stack.workers.functions['whatsapp-inbound'].fn)]?.Properties.Environment as { Variables: Record<string, unknown> }).Variables;
+    expect(vars.OPENAI_TRANSCRIPTION_MODEL).toBeUndefined();
+    // A chosen model reaches the function, with no permission added.
+    const stack = new Stack(new App(), 'Transcribing');
+    const fn = new lambda.Function(stack, 'Worker', { runtime: lambda.Runtime.NODEJS_22_X, handler: 'index.handler', code: lambda.Code.fromInline('export const handler = async () => {};') });
+    expect(applyNeeds(fn, ['transcription'], { openaiTranscriptionModel: 'whisper-1' } as SharedResources)).toEqual({ OPENAI_TRANSCRIPTION_MODEL: 'whisper-1' });
+    expect(Template.fromStack(stack).findResources('AWS::IAM::Policy')).toEqual({});
   });
 });
 
