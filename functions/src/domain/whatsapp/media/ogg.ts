@@ -132,7 +132,9 @@ export function cutOgg(bytes: Uint8Array, seconds: number): { bytes: Uint8Array;
   }
   // Not even the first audio page fits: nothing worth sending.
   if (!keep || keep.granule <= 0n) return null;
-  const cut = bytes.slice(0, keep.offset + keep.length);
+  // A copy (a Buffer's slice() would share the caller's bytes, and the last page is changed below).
+  const cut = new Uint8Array(keep.offset + keep.length);
+  cut.set(bytes.subarray(0, cut.length));
   const last = cut.subarray(keep.offset);
   last[5] = last[5]! | EOS;
   stampOggCrc(last);
