@@ -70,6 +70,7 @@ function validRequest(key: string, f: Fixtures): { path: string; body?: unknown;
     'POST /api/agents/{id}/files': { rawBody: files },
     'POST /api/agents/{id}/files/uploads': { body: { files: [{ name: 'menu.txt', size: 10, type: 'text/plain' }] } },
     'POST /api/agents/{id}/files/{fileId}/complete': {},
+    'PATCH /api/agents/{id}/files/{fileId}': { body: { shareable: true } },
     'POST /api/agents/{id}/urls': { body: { urls: ['https://example.com/prices'] } },
     'PUT /api/agents/{id}/urls/{urlId}': { body: { link: 'https://example.com/new-hours' } },
     'POST /api/agents/{id}/tools': { body: validTool({ name: 'book_table' }) },

@@ -17,6 +17,8 @@ const INTENDED = [
   'POST /api/agents/{id}/files/uploads',
   'POST /api/agents/{id}/files/{fileId}/complete',
   'POST /api/agents/{id}/files/{fileId}/reprocess',
+  // Issue 31: marking a file "can be sent to customers" changes what the agent may send
+  'PATCH /api/agents/{id}/files/{fileId}',
   'POST /api/agents/{id}/urls',
   'PUT /api/agents/{id}/urls/{urlId}',
   'POST /api/agents/{id}/urls/{urlId}/reprocess',
