@@ -29,9 +29,10 @@ import { LocalSecretBox } from '../src/adapters/secrets/local-box.js';
 import { parseCoordinates } from '../src/contract/whatsapp-media.js';
 import { WHATSAPP_INTEGRATION } from '../src/domain/whatsapp/integration.js';
 import { useOwnStack } from '../test/support/api.js';
-import { registerFakeMedia, registerFakeTranscript } from '../test/support/media-fakes.js';
+import { registerFakeImage, registerFakeMedia, registerFakeTranscript } from '../test/support/media-fakes.js';
 import {
   graphSends,
+  locationMessage,
   mediaMessage,
   metaDelivery,
   postWebhook,
@@ -52,7 +53,7 @@ One message:
   --voice <file.ogg>              a voice note (Ogg Opus, as WhatsApp records them)
   --audio <file>                  an audio file (mp3, m4a, ogg…)
   --transcript "…"                what the fake OpenAI hears in --voice / --audio (default: a fixed Spanish sentence)
-  --image <file.jpg|png>          a photo (--caption "…")
+  --image <file.jpg|png>          a photo (--caption "…"; --sees "…": what the fake model sees in it)
   --document <file.pdf|docx|txt>  a document (--caption "…", --filename name)
   --location "lat,lng"            a location (--location-name "…", --address "…")
 
@@ -219,6 +220,7 @@ export function parseOptions(argv: string[]) {
         image: { type: 'string' },
         document: { type: 'string' },
         caption: { type: 'string' },
+        sees: { type: 'string' },
         filename: { type: 'string' },
         location: { type: 'string' },
         'location-name': { type: 'string' },
@@ -280,21 +282,18 @@ export async function simulateWhatsApp(argv: string[], target: LocalTarget = loc
   if (options.kind === 'text') {
     message = textMessage(customer, options.text!);
   } else if (options.kind === 'location') {
-    message = {
-      customer,
-      message: {
-        ...textMessage(customer, '').message,
-        type: 'location',
-        text: undefined,
-        location: { ...options.coordinates!, ...(options['location-name'] ? { name: options['location-name'] } : {}), ...(options.address ? { address: options.address } : {}) },
-      },
-    };
+    message = locationMessage(customer, {
+      ...options.coordinates!,
+      ...(options['location-name'] ? { name: options['location-name'] } : {}),
+      ...(options.address ? { address: options.address } : {}),
+    });
   } else {
     if (!target.graphUrl) throw new SimulateError('Media needs the fake Graph API: this stack talks to a real one (WHATSAPP_GRAPH_URL).');
     const file = readMedia(options[options.kind]!);
     const type: MediaType = options.kind === 'voice' ? 'audio' : options.kind;
     const registered = await registerFakeMedia(target.graphUrl, file.bytes, { mimeType: file.mimeType });
     mediaId = registered.id;
+    if (type === 'image' && options.sees !== undefined && target.openaiUrl) await registerFakeImage(target.openaiUrl, file.bytes, options.sees);
     if (type === 'audio') {
       if (!target.openaiUrl) throw new SimulateError('A voice note needs the fake OpenAI to hear it: this stack talks to a real model API (OPENAI_BASE_URL).');
       await registerFakeTranscript(target.openaiUrl, file.bytes, { text: options.transcript ?? DEFAULT_TRANSCRIPT, language: 'es' });

@@ -19,6 +19,8 @@ const BENCHES = [
   'functions/scripts/bench-dashboard.ts',
   // Issue 30: find_slots over 3 months for 10 staff, and 50 bookings racing for one slot.
   'functions/scripts/bench-bookings.ts',
+  // Issue 31: a 30 s voice note from delivery to reply (p95 ≤ 500 ms) and the worker's peak memory on a 16 MB one (≤ 256 MB).
+  'functions/scripts/bench-media.ts',
   // Issue 34: every dependency failing in turn; fails on any loss or duplicate.
   'functions/scripts/bench-fault-matrix.ts',
 ];

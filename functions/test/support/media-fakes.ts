@@ -1,8 +1,9 @@
 /**
  * A customer's media on the fakes (issue 31), for the simulate script, the media bench and tests:
  * register the bytes with the fake Graph API (local/fake-whatsapp/media.ts, POST /_test/media:
- * GET /{media-id} then serves them), and the transcript the fake OpenAI answers for an audio's
- * bytes; and a synthetic WhatsApp voice note (Ogg Opus) of a given length or size.
+ * GET /{media-id} then serves them), the transcript the fake OpenAI answers for an audio's bytes
+ * and what its model sees in a photo (fake-openai/transcriptions.ts, POST /_test/transcripts and
+ * /_test/images); and a synthetic WhatsApp voice note (Ogg Opus) of a given length or size.
  */
 import { createHash } from 'node:crypto';
 import { stampOggCrc } from '../../src/domain/whatsapp/media/ogg.js';
@@ -38,6 +39,11 @@ export async function registerFakeTranscript(openaiUrl: string, bytes: Uint8Arra
     text: transcript.text,
     ...(transcript.language ? { language: transcript.language } : {}),
   });
+}
+
+/** What the fake OpenAI's model says it sees in this photo (an image input with these bytes). */
+export async function registerFakeImage(openaiUrl: string, bytes: Uint8Array, description: string): Promise<void> {
+  await control(`${new URL(openaiUrl).origin}/_test/images`, { sha256: createHash('sha256').update(bytes).digest('hex'), description });
 }
 
 // ---------------------------------------------------------------------------------------------
