@@ -4,6 +4,7 @@
  * spec's modal), and the query keys the board and the modal share.
  */
 import type {
+  AttachmentUploadTicket,
   AssigneeFilterParam,
   Conversation,
   ConversationDateFilter,
@@ -24,6 +25,12 @@ export const conversationKeys = {
   overview: (dateFilter: ConversationDateFilter, assignee: AssigneeFilterParam = 'all') => ['conversations', 'overview', dateFilter, assignee] as const,
   detail: (id: string) => ['conversations', 'detail', id] as const,
 };
+
+/** A reply: its text, and the upload of a file it sends (the text then is the caption, and may be empty). */
+export interface ReplyInput {
+  text: string;
+  attachment?: { uploadId: string };
+}
 
 export interface UpdateConversationInput {
   status?: ConversationStatus;
@@ -61,7 +68,10 @@ export const conversationsApi = {
     const result = (data ?? {}) as Partial<ResumeAiResult>;
     return { conversation: conversationOf(data), left: { count: result.leftUnanswered ?? 0, answering: result.answering === true } };
   },
-  /** A person's reply as the business; the server refuses it outside the 24-hour window. */
-  reply: async (id: string, text: string) =>
-    (await request<ConversationMessage>(`${path(id)}/messages`, { method: 'POST', body: { text } })).data,
+  /** A person's reply as the business, with a file uploaded first (issue 31; the text is its caption); the server refuses it outside the 24-hour window. */
+  reply: async (id: string, input: ReplyInput) =>
+    (await request<ConversationMessage>(`${path(id)}/messages`, { method: 'POST', body: input.attachment ? input : { text: input.text } })).data,
+  /** Where the browser uploads a file to attach to a reply (issue 31): a signed form (postFileToTicket) and its uploadId. */
+  requestAttachment: (id: string, file: { fileName: string; mimeType: string; size: number }) =>
+    requestData<AttachmentUploadTicket>(`${path(id)}/attachments`, { method: 'POST', body: file }),
 };

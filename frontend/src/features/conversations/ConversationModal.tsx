@@ -182,7 +182,7 @@ export function ConversationModal({ id, open, now, onClose, onExited }: Conversa
     run(() => update.mutateAsync(input), t('conversations.errors.updateFailed'), t('conversations.modal.updated'));
   const onEscalate = (reason: string) =>
     run(() => escalate.mutateAsync(reason), t('conversations.errors.escalateFailed'), t('conversations.modal.escalated'));
-  const onSend = (text: string) => run(() => reply.mutateAsync(text), t('conversations.errors.replyFailed'));
+  const onSend = (text: string, attachment?: { uploadId: string }) => run(() => reply.mutateAsync({ text, ...(attachment ? { attachment } : {}) }), t('conversations.errors.replyFailed'));
   const onConfirmDelete = async () => {
     if (await run(() => remove.mutateAsync(), t('conversations.errors.deleteFailed'), t('conversations.modal.deleted'))) {
       setConfirmDelete(false);

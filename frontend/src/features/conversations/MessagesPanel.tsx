@@ -58,8 +58,8 @@ interface MessagesPanelProps {
   messages: ConversationDetailMessage[];
   now: number;
   sending: boolean;
-  /** Resolves true when the reply was sent (the composer then clears). */
-  onSend: (text: string) => Promise<boolean>;
+  /** Resolves true when the reply was sent (the composer then clears); `attachment`: a file uploaded for it (issue 31). */
+  onSend: (text: string, attachment?: { uploadId: string }) => Promise<boolean>;
 }
 
 export function MessagesPanel({ conversation, messages, now, sending, onSend }: MessagesPanelProps) {
@@ -123,7 +123,7 @@ export function MessagesPanel({ conversation, messages, now, sending, onSend }: 
         {open ? t('conversations.modal.windowOpen') : t('conversations.modal.windowClosed')}
       </Alert>
       {open ? (
-        <ReplyComposer open={open} sending={sending} onSend={onSend} />
+        <ReplyComposer conversationId={conversation._id} open={open} sending={sending} onSend={onSend} />
       ) : (
         // Outside the 24-hour window WhatsApp only delivers an approved template (issue 17).
         <TemplateComposer conversationId={conversation._id} />

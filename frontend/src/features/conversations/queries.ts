@@ -6,7 +6,7 @@
  */
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { AssigneeFilterParam, Conversation, ConversationDateFilter, ConversationDetail, ConversationOverview } from '@agentdesk/functions/contract';
-import { conversationKeys, conversationsApi, type UpdateConversationInput } from '../../api/conversations';
+import { conversationKeys, conversationsApi, type ReplyInput, type UpdateConversationInput } from '../../api/conversations';
 import { placeOnBoard, removeFromBoard } from './format';
 
 const BOARD_POLL_MS = 15_000;
@@ -85,7 +85,7 @@ export function useDeleteConversation(id: string) {
 export function useReplyToConversation(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (text: string) => conversationsApi.reply(id, text),
+    mutationFn: (input: ReplyInput) => conversationsApi.reply(id, input),
     onSuccess: () => afterChange(queryClient, id, undefined),
   });
 }

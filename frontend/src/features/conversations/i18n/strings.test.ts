@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { whatsappMessages } from '@agentdesk/functions/contract';
+import { mediaMessages, whatsappMessages } from '@agentdesk/functions/contract';
 import en from './en.json';
 import es from './es.json';
 import esServer from './es-server.json';
@@ -44,5 +44,10 @@ describe('conversations strings', () => {
     for (const key of ['conversationNotFound', 'escalationReasonRequired', 'notesTooLong', 'replyRequired', 'windowClosed', 'graphUnavailable'] as const) {
       expect(esServer, key).toHaveProperty([whatsappMessages[key]]);
     }
+  });
+
+  it('has Spanish for the reply attachment’s server messages (issue 31)', () => {
+    const keys = ['attachmentTypeInvalid', 'attachmentTooLarge', 'attachmentFileNameRequired', 'attachmentFileNameTooLong', 'attachmentNotUploaded', 'attachmentIdInvalid', 'captionTooLong', 'attachmentSent'] as const;
+    for (const key of keys) expect(esServer, key).toHaveProperty([mediaMessages[key]]);
   });
 });
