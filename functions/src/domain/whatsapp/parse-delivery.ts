@@ -5,6 +5,7 @@
  * and delivery statuses. Unknown fields are ignored; anything malformed is skipped, not thrown.
  */
 import type { MessageMedia, MessageStatus } from '../../contract/whatsapp.js';
+import type { InteractiveReply, MessageContactCard, MessageLocation } from '../../contract/whatsapp-media.js';
 import { arr, obj, str, type Obj } from './json-walk.js';
 
 export interface InboundCustomer {
@@ -23,6 +24,12 @@ export interface ParsedInboundMessage {
   type: string;
   body: string;
   media?: MessageMedia;
+  /** type 'location' (issue 31): the coordinates as numbers, with the place's name/address/url when Meta sends them. */
+  location?: MessageLocation;
+  /** type 'contacts': each card's formatted name and phone numbers. */
+  contactCards?: MessageContactCard[];
+  /** A tapped reply button / list row (interactive), or a template's quick-reply button (id = its payload). */
+  interactiveReply?: InteractiveReply;
 }
 
 export interface ParsedStatus {
@@ -61,6 +68,50 @@ export function phoneFromWaId(waId: string): string {
   return /^[1-9]\d{6,14}$/.test(waId) ? `+${waId}` : '';
 }
 
+/** A coordinate Meta sends as a number (or, in some samples, a string); NaN otherwise. */
+function coordinate(value: unknown, max: number): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  return Number.isFinite(n) && Math.abs(n) <= max ? n : NaN;
+}
+
+/** Bounds on what a forged delivery could make us store (Meta's own cards are far smaller). */
+const MAX_CONTACT_CARDS = 20;
+const MAX_CARD_PHONES = 10;
+const MAX_FIELD = 500;
+
+function parseLocation(l: Obj): MessageLocation | undefined {
+  const latitude = coordinate(l.latitude, 90);
+  const longitude = coordinate(l.longitude, 180);
+  if (Number.isNaN(latitude) || Number.isNaN(longitude)) return undefined;
+  const text = (key: string) => str(l[key]).trim().slice(0, MAX_FIELD);
+  return {
+    latitude,
+    longitude,
+    ...(text('name') ? { name: text('name') } : {}),
+    ...(text('address') ? { address: text('address') } : {}),
+    ...(/^https?:\/\//i.test(text('url')) ? { url: text('url') } : {}),
+  };
+}
+
+function parseContactCards(list: unknown): MessageContactCard[] {
+  return arr(list)
+    .map(obj)
+    .filter((c): c is Obj => c !== null)
+    .slice(0, MAX_CONTACT_CARDS)
+    .map((c) => {
+      const n = obj(c.name) ?? {};
+      const name = (str(n.formatted_name) || [str(n.first_name), str(n.last_name)].filter(Boolean).join(' ')).trim().slice(0, MAX_FIELD);
+      const phones = arr(c.phones)
+        .map(obj)
+        .map((p) => str(p?.phone).trim() || (str(p?.wa_id) ? `+${str(p?.wa_id)}` : ''))
+        .filter(Boolean)
+        .slice(0, MAX_CARD_PHONES)
+        .map((p) => p.slice(0, 40));
+      return { name, phones };
+    })
+    .filter((c) => c.name || c.phones.length);
+}
+
 function parseMessage(m: Obj, contacts: Obj[], receivedAt: string): ParsedInboundMessage | null {
   const wamid = str(m.id);
   const from = str(m.from) || str(m.from_user_id);
@@ -86,15 +137,35 @@ function parseMessage(m: Obj, contacts: Obj[], receivedAt: string): ParsedInboun
     const stored = type === 'audio' && media.voice === true ? 'ptt' : type;
     return { ...base, type: stored, body: info.caption ?? '', media: info };
   }
-  if (type === 'button') return { ...base, type: 'chat', body: str(obj(m.button)?.text) };
+  if (type === 'button') {
+    // A template's quick-reply button: its text is what the customer "said", its payload our id.
+    const b = obj(m.button) ?? {};
+    const title = str(b.text);
+    const id = str(b.payload) || title;
+    return { ...base, type: 'chat', body: title, ...(title ? { interactiveReply: { id: id.slice(0, 256), title } } : {}) };
+  }
   if (type === 'interactive') {
     const i = obj(m.interactive) ?? {};
     const reply = obj(i.button_reply) ?? obj(i.list_reply) ?? {};
-    return { ...base, type: 'chat', body: str(reply.title) };
+    const title = str(reply.title);
+    const id = str(reply.id);
+    return { ...base, type: 'chat', body: title, ...(title && id ? { interactiveReply: { id: id.slice(0, 256), title } } : {}) };
   }
   if (type === 'location') {
     const l = obj(m.location) ?? {};
-    return { ...base, type: 'location', body: [str(l.name), str(l.address), `${str(l.latitude)},${str(l.longitude)}`].filter(Boolean).join(' · ') };
+    const location = parseLocation(l);
+    return {
+      ...base,
+      type: 'location',
+      body: [str(l.name), str(l.address), `${str(l.latitude)},${str(l.longitude)}`].filter(Boolean).join(' · '),
+      ...(location ? { location } : {}),
+    };
+  }
+  if (type === 'contacts') {
+    const contactCards = parseContactCards(m.contacts);
+    // The cards as text too: what search and a plain reader of the body see.
+    const body = contactCards.map((c) => [c.name, ...c.phones].filter(Boolean).join(' ')).join('; ');
+    return { ...base, type: 'contacts', body, ...(contactCards.length ? { contactCards } : {}) };
   }
   if (type === 'reaction') return { ...base, type: 'reaction', body: str(obj(m.reaction)?.emoji) };
   return { ...base, type, body: '' };

@@ -7,7 +7,18 @@
  * activity is recorded while the reply is prepared.
  */
 import { lastMessageOf, type ConversationRepository, type MessageRepository, type StoredConversation, type StoredMessage } from '../conversations/ports.js';
+import { mediaKindOf } from '../../contract/whatsapp-media.js';
 import type { InboundCustomer, ParsedChange, ParsedInboundMessage } from './parse-delivery.js';
+
+/**
+ * A customer's media as stored with the message (issue 31): 'pending' until the worker fetched it
+ * (media/fetch.ts); a media message Meta sent without a media id can never be fetched.
+ */
+function storedMedia(m: ParsedInboundMessage): StoredMessage['media'] {
+  if (!m.media) return undefined;
+  if (!mediaKindOf(m.type)) return m.media;
+  return m.media.id ? { ...m.media, state: 'pending' } : { ...m.media, state: 'failed', failure: 'not_found' };
+}
 
 export interface InboundContacts {
   /** The contact of a WhatsApp customer (found by phone, or created: whatsapp_import, isWAContact); null when it cannot be made. */
@@ -87,7 +98,10 @@ export function createInboundStore(deps: InboundStoreDeps) {
         contactId,
         type: m.type,
         hasMedia: m.media !== undefined,
-        ...(m.media ? { media: m.media } : {}),
+        ...(m.media ? { media: storedMedia(m) } : {}),
+        ...(m.location ? { location: m.location } : {}),
+        ...(m.contactCards ? { contactCards: m.contactCards } : {}),
+        ...(m.interactiveReply ? { interactiveReply: m.interactiveReply } : {}),
         fromMe: false,
         from: m.customer.phone || m.customer.waId,
         to: change.displayPhoneNumber ? `+${change.displayPhoneNumber.replace(/\D/g, '')}` : change.phoneNumberId,

@@ -5,7 +5,19 @@
  */
 import { describe, expect, it } from 'vitest';
 import { parseDelivery, phoneFromWaId } from '../../../src/domain/whatsapp/parse-delivery.js';
-import { mediaMessage, metaDelivery, metaJson, statusUpdate, textMessage, type WaBusiness, type WaCustomer } from '../../support/whatsapp.js';
+import {
+  contactsMessage,
+  interactiveReplyMessage,
+  locationMessage,
+  mediaMessage,
+  metaDelivery,
+  metaJson,
+  statusUpdate,
+  templateButtonMessage,
+  textMessage,
+  type WaBusiness,
+  type WaCustomer,
+} from '../../support/whatsapp.js';
 
 const business: WaBusiness = { phoneId: '106540352242922', displayPhoneNumber: '+1 415 555 0100', businessId: '102290129340398' };
 const ana: WaCustomer = { waId: '14155550123', name: 'Ana Pérez', userId: 'US.13491208655302741918' };
@@ -134,6 +146,57 @@ describe('parseDelivery: statuses', () => {
     const [change] = parseDelivery(metaDelivery(business, { statuses: [statusUpdate('wamid.C', 'delivered', ana, { reference: 'CONV-MSG' })] }), RECEIVED)!;
 
     expect(change!.statuses).toEqual([{ wamid: 'wamid.C', status: 'delivered', reference: 'CONV-MSG' }]);
+  });
+});
+
+describe('parseDelivery: what a customer shares besides text (issue 31)', () => {
+  const only = (msg: Parameters<typeof metaDelivery>[1]['messages']) => parseDelivery(metaDelivery(business, { messages: msg }), RECEIVED)![0]!.messages[0]!;
+
+  it('media keep every field Meta sends: id, mime_type, sha256, caption, filename; a voice note is ptt', () => {
+    const doc = only([mediaMessage(ana, 'document', { mediaId: '1013859600285441', mimeType: 'application/pdf', sha256: 'aGVsbG8=', filename: 'receta-Pérez.pdf', caption: 'La receta' })]);
+    expect(doc).toMatchObject({ type: 'document', body: 'La receta', media: { id: '1013859600285441', mimeType: 'application/pdf', sha256: 'aGVsbG8=', filename: 'receta-Pérez.pdf', caption: 'La receta' } });
+    const voice = only([mediaMessage(ana, 'audio', { mediaId: '77', voice: true, mimeType: 'audio/ogg; codecs=opus' })]);
+    expect(voice).toMatchObject({ type: 'ptt', body: '', media: { id: '77', mimeType: 'audio/ogg; codecs=opus' } });
+  });
+
+  it('a location is kept structured, coordinates as numbers whether Meta sent numbers or strings', () => {
+    const place = only([locationMessage(ana, { latitude: 40.4168, longitude: -3.7038, name: 'Clínica Sonrisa', address: 'Calle Mayor 1, Madrid', url: 'https://maps.google.com/?q=40.4168,-3.7038' })]);
+    expect(place).toMatchObject({
+      type: 'location',
+      body: 'Clínica Sonrisa · Calle Mayor 1, Madrid · 40.4168,-3.7038',
+      location: { latitude: 40.4168, longitude: -3.7038, name: 'Clínica Sonrisa', address: 'Calle Mayor 1, Madrid', url: 'https://maps.google.com/?q=40.4168,-3.7038' },
+    });
+    const pin = only([locationMessage(ana, { latitude: '41.3874', longitude: '2.1686' })]);
+    expect(pin.location).toEqual({ latitude: 41.3874, longitude: 2.1686 });
+  });
+
+  it('a location with coordinates out of range or missing keeps its text but no structured location', () => {
+    expect(only([locationMessage(ana, { latitude: 140, longitude: 2 })]).location).toBeUndefined();
+    expect(only([locationMessage(ana, { latitude: 'norte', longitude: '2' })]).location).toBeUndefined();
+  });
+
+  it('contact cards: formatted name and phones (a phone without + kept as written)', () => {
+    const cards = only([contactsMessage(ana, [{ name: 'Lucía Gómez', phones: ['+34 600 11 22 33', '600112233'] }, { name: 'Dra. Pérez', phones: [] }])]);
+    expect(cards).toMatchObject({
+      type: 'contacts',
+      body: 'Lucía Gómez +34 600 11 22 33 600112233; Dra. Pérez',
+      contactCards: [
+        { name: 'Lucía Gómez', phones: ['+34 600 11 22 33', '600112233'] },
+        { name: 'Dra. Pérez', phones: [] },
+      ],
+    });
+  });
+
+  it('a tapped reply button or list row is the answer: body = its title, interactiveReply {id, title}', () => {
+    const button = only([interactiveReplyMessage(ana, 'button_reply', { id: 'slot-1', title: 'Martes 10:00' })]);
+    expect(button).toMatchObject({ type: 'chat', body: 'Martes 10:00', interactiveReply: { id: 'slot-1', title: 'Martes 10:00' } });
+    const row = only([interactiveReplyMessage(ana, 'list_reply', { id: 'ortodoncia', title: 'Ortodoncia invisible', description: 'Primera visita gratis' })]);
+    expect(row).toMatchObject({ type: 'chat', body: 'Ortodoncia invisible', interactiveReply: { id: 'ortodoncia', title: 'Ortodoncia invisible' } });
+  });
+
+  it("a template's quick-reply button: body = its text, interactiveReply {id: payload, title: text}", () => {
+    const tapped = only([templateButtonMessage(ana, { payload: 'CONFIRMAR_CITA', text: 'Sí, confirmo' })]);
+    expect(tapped).toMatchObject({ type: 'chat', body: 'Sí, confirmo', interactiveReply: { id: 'CONFIRMAR_CITA', title: 'Sí, confirmo' } });
   });
 });
 
