@@ -26,6 +26,7 @@ import { usageService } from './usage.js';
 import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { graphMediaClient, mediaObjects } from './whatsapp-media.js';
+import { businessLocationStore } from './business-location.js';
 import { unansweredRecorder } from './unanswered.js';
 
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
@@ -49,6 +50,8 @@ export const inboundPipeline = once(() => {
     graph: graphClient(),
     // The files the agent sends: read from the uploads bucket, uploaded to Meta (issue 31).
     mediaUpload: { client: graphMediaClient(), objects: mediaObjects() },
+    // The business location the agent's send_location tool sends (issue 31).
+    businessLocations: businessLocationStore(),
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).
     alerts: escalationAlerts(),
     inboxSettings: inboxSettingsRepository(),

@@ -27,6 +27,7 @@ import { integrationHealthReasons, type IntegrationHealth } from '../../contract
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
 import { answerAs, customerE164, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+import type { BusinessLocationReader } from '../agents/runtime/ports.js';
 import type { AiConnector } from '../ai/ports.js';
 import type { Bookings } from '../bookings/ports.js';
 import {
@@ -73,6 +74,8 @@ export interface AgentReplyDeps {
   ai: AiConnector;
   retriever: KnowledgeRetriever;
   tools: ToolExecutor;
+  /** The owner's business location for the agent's send_location tool (issue 31); absent = not offered. */
+  businessLocations?: BusinessLocationReader;
   /** The bookings core for the agent's built-in booking tools (issue 30); absent = not offered. */
   bookings?: Bookings;
   usage: MessageUsage;
