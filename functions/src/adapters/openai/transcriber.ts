@@ -21,8 +21,8 @@ export class RawBody {
   ) {}
 }
 
-/** Bounds one transcription (10 minutes of audio take OpenAI 10-30 s). */
-export const TRANSCRIBE_TIMEOUT_MS = 90_000;
+/** Bounds one transcription: 10 minutes of audio take OpenAI 5-20 s, and the worker (60 s) still has the reply to write. */
+export const TRANSCRIBE_TIMEOUT_MS = 30_000;
 
 /** Only whisper-1 gives verbose_json (language and duration); the gpt-4o family takes json. */
 export const transcriptionFormat = (model: string): 'verbose_json' | 'json' => (model.startsWith('whisper') ? 'verbose_json' : 'json');
