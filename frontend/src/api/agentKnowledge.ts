@@ -34,6 +34,8 @@ export const agentKnowledgeApi = {
   deleteFile: (agentId: string, fileId: string) => request(childPath(agentId, 'files', fileId), { method: 'DELETE' }),
   /** A file that failed read again (back to pending, its job queued). */
   reprocessFile: (agentId: string, fileId: string) => request<AgentFile>(`${childPath(agentId, 'files', fileId)}/reprocess`, { method: 'POST' }),
+  /** PATCH …/files/{fileId} (issue 31): "can be sent to customers" by the agent's send_file tool. */
+  setFileShareable: (agentId: string, fileId: string, shareable: boolean) => request<AgentFile>(childPath(agentId, 'files', fileId), { method: 'PATCH', body: { shareable } }),
   /** GET /api/files/{id}: a short-lived link to the stored file. */
   fileLink: (fileId: string) => requestData<{ url: string }>(`/api/files/${encodeURIComponent(fileId)}`),
 

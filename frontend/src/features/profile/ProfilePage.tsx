@@ -1,6 +1,7 @@
-/** /profile (SPEC §2): three tabs — Profile (read-only), Settings (edit form), Security (change password). */
+/** /profile (SPEC §2): three tabs — Profile (read-only), Settings (edit form, and the business location of issue 31), Security (change password). */
 import Box from '@mui/material/Box';
 import Tab from '@mui/material/Tab';
+import Stack from '@mui/material/Stack';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useSearchParams } from 'react-router-dom';
@@ -10,6 +11,7 @@ import { usePageTitle } from '../../shared/usePageTitle';
 import { ProfileInfoTab } from './ProfileInfoTab';
 import { SecurityTab } from './SecurityTab';
 import { SettingsTab } from './SettingsTab';
+import { BusinessLocationCard } from './BusinessLocationCard';
 
 const TABS = ['profile', 'settings', 'security'] as const;
 type TabId = (typeof TABS)[number];
@@ -40,7 +42,12 @@ export default function ProfilePage() {
       </Tabs>
       <Box role="tabpanel" id={`profile-panel-${tab}`} aria-labelledby={`profile-tab-${tab}`}>
         {tab === 'profile' && <ProfileInfoTab user={user} />}
-        {tab === 'settings' && <SettingsTab user={user} />}
+        {tab === 'settings' && (
+          <Stack spacing={3}>
+            <SettingsTab user={user} />
+            <BusinessLocationCard />
+          </Stack>
+        )}
         {tab === 'security' && <SecurityTab user={user} />}
       </Box>
     </Box>

@@ -1,6 +1,7 @@
 /**
  * Files tab (SPEC §2 Agent detail, §5 Files, §8): the agent's document library — name, size,
- * upload date, status (Processing... → Completed / Failed with the reason, and Reprocess beside
+ * upload date, "Can be sent to customers" once read (issue 31: the agent's send_file tool),
+ * status (Processing... → Completed / Failed with the reason, and Reprocess beside
  * it), download and delete with confirmation — and uploads by button or drag and drop with a
  * progress bar per file.
  * While a document is being read the list refreshes every 2 s.
@@ -8,9 +9,11 @@
 import { useRef, useState, type DragEvent } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import LinearProgress from '@mui/material/LinearProgress';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import CloudUploadOutlined from '@mui/icons-material/CloudUploadOutlined';
 import DescriptionOutlined from '@mui/icons-material/DescriptionOutlined';
@@ -27,7 +30,7 @@ import { useConfirmedDelete } from './useConfirmedDelete';
 import { formatPercent } from '../../../shared/intl';
 import { formatBytes, formatDateTime } from './format';
 import { tabErrorMessage, tabMessage } from './messages';
-import { useAgentFiles, useDeleteFile, useReprocessFile } from './queries';
+import { useAgentFiles, useDeleteFile, useReprocessFile, useSetFileShareable } from './queries';
 import { useFileUploads, type UploadRow } from './useFileUploads';
 
 function FileIcon({ file }: { file: AgentFile }) {
@@ -73,6 +76,7 @@ export default function FilesTab({ agent }: { agent: Agent }) {
   const { files, isPlaceholderData, isFetching } = useAgentFiles(agent);
   const remove = useDeleteFile(agent._id);
   const reprocess = useReprocessFile(agent._id);
+  const share = useSetFileShareable(agent._id);
   const { rows, upload } = useFileUploads(agent._id);
   const inputRef = useRef<HTMLInputElement>(null);
   const [dragging, setDragging] = useState(false);
@@ -100,6 +104,16 @@ export default function FilesTab({ agent }: { agent: Agent }) {
       onSuccess: (res) => toast.success(res.message ? tabMessage(res.message) : t('agentTabs.files.reprocessing')),
       onError: (err) => toast.error(tabErrorMessage(err, t('agentTabs.files.reprocessFailed'))),
     });
+  };
+
+  const onShare = (file: AgentFile, shareable: boolean) => {
+    share.mutate(
+      { fileId: file.id, shareable },
+      {
+        onSuccess: (res) => toast.success(res.message ? tabMessage(res.message) : t(shareable ? 'agentTabs.files.shareableOn' : 'agentTabs.files.shareableOff')),
+        onError: (err) => toast.error(tabErrorMessage(err, t('agentTabs.files.shareableFailed'))),
+      },
+    );
   };
 
   const download = async (file: AgentFile) => {
@@ -218,6 +232,22 @@ export default function FilesTab({ agent }: { agent: Agent }) {
             <Typography variant="body2" color="text.secondary">
               {formatBytes(file.size, i18n.language)} · {t('agentTabs.files.uploadedAt', { date: formatDateTime(file.uploadedAt, i18n.language) })}
             </Typography>
+            {/* Issue 31: the agent's send_file tool sends only the files marked here, once read. */}
+            {file.status === 'completed' && (
+              <FormControlLabel
+                sx={{ mt: 0.5, ml: -0.5 }}
+                control={
+                  <Switch
+                    size="small"
+                    checked={file.shareable ?? false}
+                    disabled={share.isPending && share.variables?.fileId === file.id}
+                    onChange={(_, checked) => onShare(file, checked)}
+                    slotProps={{ input: { 'aria-label': t('agentTabs.files.shareableAria', { name: file.originalName }) } }}
+                  />
+                }
+                label={<Typography variant="body2">{t('agentTabs.files.shareable')}</Typography>}
+              />
+            )}
             {file.status === 'uploading' && (
               <Typography variant="caption" color="text.secondary">
                 {t('agentTabs.files.incomplete')}

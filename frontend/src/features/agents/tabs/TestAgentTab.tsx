@@ -37,6 +37,7 @@ import { formatPercent } from '../../../shared/intl';
 import { highlightPieces, isLongPassage, sourcePage } from './sources';
 import { knowledgeKeys } from './knowledge/queries';
 import { TabHeader } from './TabLayout';
+import { WhatsAppPreview } from './WhatsAppPreview';
 import { tabErrorMessage, tabMessage } from './messages';
 import { clearTestChat, openTestChat, sendTestMessage, useTestChat } from './testChat';
 
@@ -295,6 +296,7 @@ function MessageBubble({ message }: { message: ChatMessage }) {
             {t('agentTabs.chat.escalated', { reason: message.details.escalation.reason })}
           </Alert>
         )}
+        {message.details && <WhatsAppPreview details={message.details} />}
         {message.details && <UsedDetails details={message.details} />}
       </Box>
     </Stack>

@@ -2,7 +2,8 @@
  * Custom Tools tab (SPEC §2 Custom Tools, §3 Agent tool, §8 Tools): each tool with its name, the
  * 'HTTP Request' badge, description, method + endpoint, header key and parameters (name, type, a
  * star when required), edit and delete (confirmed). The header has 'View Examples' and 'Add Tool';
- * with none, 'No tools configured'. Above them, the built-in Bookings tool and its switch (issue 30).
+ * with none, 'No tools configured'. Above them, the built-in Bookings tool and its switch (issue 30),
+ * and the built-in WhatsApp tools with theirs (issue 31).
  */
 import { useState } from 'react';
 import Box from '@mui/material/Box';
@@ -23,6 +24,7 @@ import { useTranslation } from 'react-i18next';
 import type { Agent, AgentTool, ToolMethod } from '@agentdesk/functions/contract';
 import { EmptyList, ListSkeleton, TabHeader } from './TabLayout';
 import { BookingsToolCard } from './BookingsToolCard';
+import { WhatsAppToolsCard } from './WhatsAppToolsCard';
 import { ConfirmDeleteDialog } from './ConfirmDeleteDialog';
 import { useConfirmedDelete } from './useConfirmedDelete';
 import { tabErrorMessage } from './messages';
@@ -151,6 +153,7 @@ export default function ToolsTab({ agent }: { agent: Agent }) {
       />
 
       <BookingsToolCard agent={agent} />
+      <WhatsAppToolsCard agent={agent} />
 
       {isError && !isFetching && (
         <RetryAlert retryLabel={t('agentTabs.common.retry')} onRetry={() => void refetch()}>

@@ -119,6 +119,19 @@ export function useReprocessFile(agentId: string) {
   });
 }
 
+/** The file's "can be sent to customers" switch (issue 31); the agent refreshes so its WhatsApp tools card follows. */
+export function useSetFileShareable(agentId: string) {
+  const refresh = useRefreshAgent(agentId);
+  const upsert = useUpsert<AgentFile>(tabKeys.files(agentId));
+  return useMutation({
+    mutationFn: ({ fileId, shareable }: { fileId: string; shareable: boolean }) => agentKnowledgeApi.setFileShareable(agentId, fileId, shareable),
+    onSuccess: (res) => {
+      if (res.data?._id) upsert([res.data]);
+      void refresh();
+    },
+  });
+}
+
 export function useAddUrls(agentId: string) {
   const refresh = useRefreshAgent(agentId);
   const upsert = useUpsert<AgentUrl>(tabKeys.urls(agentId));

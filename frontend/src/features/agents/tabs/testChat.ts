@@ -67,7 +67,14 @@ export async function sendTestMessage(agentId: string, text: string): Promise<vo
       content: reply.reply,
       timestamp: reply.timestamp,
       agent: reply.agent.name,
-      details: { toolCalls: reply.toolCalls ?? [], sources: reply.sources ?? [], escalation: reply.escalation ?? null },
+      details: {
+        toolCalls: reply.toolCalls ?? [],
+        sources: reply.sources ?? [],
+        escalation: reply.escalation ?? null,
+        // What WhatsApp would send with the reply (issue 31).
+        ...(reply.outbound?.length ? { outbound: reply.outbound } : {}),
+        ...(reply.choices ? { choices: reply.choices } : {}),
+      },
     };
     setChat({ ...chat, messages: [...chat.messages, answer], pending: false });
   } catch (err) {
