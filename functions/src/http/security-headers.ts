@@ -14,8 +14,9 @@ const GOOGLE_SIGN_IN = {
 
 export interface SiteCspSources {
   /**
-   * Origins of the uploads bucket: the browser PUTs files to presigned URLs (connect-src) and
-   * shows avatars from presigned GET URLs (img-src). In AWS the bucket's virtual-host origin,
+   * Origins of the uploads bucket: the browser PUTs files to presigned URLs (connect-src), shows
+   * avatars and customers' photos from presigned GET URLs (img-src) and plays customers' voice
+   * notes and videos from them (media-src, issue 31). In AWS the bucket's virtual-host origin,
    * locally the s3rver endpoint.
    */
   uploads: readonly string[];
@@ -25,7 +26,8 @@ export interface SiteCspSources {
  * The built React app's CSP. Scripts only from our origin (Vite emits no inline script);
  * styles also inline because MUI/emotion inject <style> tags at run time; data: images and
  * fonts for MUI/embedded assets; blob: media for call recordings (fetched with the token,
- * played from an object URL); frame-ancestors 'none' against clickjacking.
+ * played from an object URL) and the uploads bucket's presigned links for WhatsApp media;
+ * frame-ancestors 'none' against clickjacking.
  */
 export function siteContentSecurityPolicy(sources: SiteCspSources): string {
   const uploads = sources.uploads.join(' ');
@@ -35,7 +37,7 @@ export function siteContentSecurityPolicy(sources: SiteCspSources): string {
     ['style-src', `'self' 'unsafe-inline' ${GOOGLE_SIGN_IN.style}`],
     ['img-src', `'self' data: blob: ${uploads}`],
     ['font-src', "'self' data:"],
-    ['media-src', "'self' blob:"],
+    ['media-src', `'self' blob: ${uploads}`],
     ['connect-src', `'self' ${uploads} ${GOOGLE_SIGN_IN.connect}`],
     ['frame-src', GOOGLE_SIGN_IN.frame],
     ['object-src', "'none'"],

@@ -28,6 +28,9 @@ function expectSiteHeaders(headers: Headers, uploadsOrigin: string, label: strin
   expect(csp, label).toContain("frame-ancestors 'none'");
   expect(csp, label).toContain("default-src 'self'");
   expect(csp, label).toMatch(new RegExp(`connect-src 'self' ${uploadsOrigin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} `));
+  // Customers' photos, voice notes and videos play from the bucket's presigned links (issue 31).
+  expect(csp, label).toContain(`img-src 'self' data: blob: ${uploadsOrigin};`);
+  expect(csp, label).toContain(`media-src 'self' blob: ${uploadsOrigin};`);
   expect(headers.get('strict-transport-security'), label).toBe('max-age=63072000; includeSubDomains');
   expect(headers.get('x-content-type-options'), label).toBe('nosniff');
   expect(headers.get('x-frame-options'), label).toBe('DENY');
