@@ -42,6 +42,23 @@ function turn(over: Partial<RunAgentInput> & { model: ScriptedModel }): RunAgent
   };
 }
 
+describe('runAgent: a customer\'s photo (issue 31)', () => {
+  it('sends the message and the photo as one user turn of a text and an image part; the history stays text', async () => {
+    const model = new ScriptedModel([textReply('Veo la foto.')]);
+    const image = 'data:image/jpeg;base64,/9j/4AAQ';
+    await runAgent(turn({ model, message: '[The customer sent a photo]\n¿Es normal?', image, history: [{ role: 'user', content: 'Hola' }] }));
+    const req = model.requests[0]!;
+    expect(req.messages.at(-1)).toEqual({
+      role: 'user',
+      content: [
+        { type: 'text', text: '[The customer sent a photo]\n¿Es normal?' },
+        { type: 'image', dataUrl: image },
+      ],
+    });
+    expect(req.messages[1]).toEqual({ role: 'user', content: 'Hola' });
+  });
+});
+
 describe('runAgent: a plain answer', () => {
   it('sends the system prompt, the history and the message with the integration settings and every tool', async () => {
     const model = new ScriptedModel([textReply('  It shipped yesterday.  ')]);
