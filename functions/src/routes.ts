@@ -156,7 +156,7 @@ export const routeGroups = {
   },
   conversations: {
     entry: 'src/handlers/conversations.ts',
-    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply, templates, answer waiting messages, delete',
+    description: 'WhatsApp conversations: board overview, list, stats, detail, status/notes, escalation, human reply (with an attachment), templates, answer waiting messages, delete',
     // queue:outbound-email: an owner's escalation alerts by e-mail (issue 17), queued (issue 34: no SES client here).
     // queue:whatsapp-inbound: "Answer waiting messages" (issue 34). queue:web-push: the alerts' pushes (issue 29).
     // Issue 31: attachments:stage: an attachment's signed upload under incoming/attachments/, its read and deletion;
@@ -326,6 +326,9 @@ export const routes = [
   { method: 'POST', path: '/api/settings', group: 'account', auth: 'user' },
   { method: 'GET', path: '/api/user/profile', group: 'account', auth: 'user' },
   { method: 'PUT', path: '/api/user/profile', group: 'account', auth: 'user' },
+  { method: 'GET', path: '/api/user/business-location', group: 'account', auth: 'user' },
+  { method: 'PUT', path: '/api/user/business-location', group: 'account', auth: 'user' },
+  { method: 'DELETE', path: '/api/user/business-location', group: 'account', auth: 'user' },
   { method: 'POST', path: '/api/user/avatar', group: 'avatar', auth: 'user' },
   // Subscription (SPEC §7 Subscription)
   { method: 'GET', path: '/api/subscription/current', group: 'subscription', auth: 'user' },
@@ -400,6 +403,7 @@ export const routes = [
   { method: 'POST', path: '/api/agents/{id}/files/uploads', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'POST', path: '/api/agents/{id}/files/{fileId}/complete', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'POST', path: '/api/agents/{id}/files/{fileId}/reprocess', group: 'agents', auth: 'user', requires: 'subscription' },
+  { method: 'PATCH', path: '/api/agents/{id}/files/{fileId}', group: 'agents', auth: 'user', requires: 'subscription' },
   { method: 'DELETE', path: '/api/agents/{id}/files/{fileId}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/files/{id}', group: 'agents', auth: 'user' },
   { method: 'GET', path: '/api/agents/{id}/urls', group: 'agents', auth: 'user' },
