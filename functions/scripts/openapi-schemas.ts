@@ -24,7 +24,7 @@ import {
 } from '../src/contract/voice.js';
 import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
 import { INTEGRATION_HEALTH_REASONS } from '../src/contract/integration-health.js';
-import { MEDIA_FAILURE_REASONS, MEDIA_STATES } from '../src/contract/whatsapp-media.js';
+import { MEDIA_FAILURE_REASONS, MEDIA_STATES, type AttachmentUploadTicket } from '../src/contract/whatsapp-media.js';
 import { EMAIL_DELIVERY_STATES, EMAIL_FAILURE_REASONS, type EmailDelivery } from '../src/contract/email-delivery.js';
 import {
   BOOKING_CHANNELS,
@@ -357,6 +357,21 @@ export const conversationMessageSchema = component(
   }),
 );
 
+export const attachmentUploadTicketSchema = component(
+  'AttachmentUploadTicket',
+  'Where to upload a file attached to a reply: POST `fields` and then the file as `file` (multipart/form-data) to `url` before `expiresAt`. Storage refuses another type, more than `maxBytes` or another key. Then reply with `attachment: {uploadId}`.',
+  z.object({
+    uploadId: described('Names the upload in the reply’s `attachment`.', z.string()),
+    kind: described('image: shown inline by WhatsApp; document: sent as a file with its name.', z.enum(['image', 'document'])),
+    fileName: described('The file name the customer sees (as given, without a path).', z.string()),
+    mimeType: z.string(),
+    maxBytes: described('The largest file storage accepts for this upload (images 5 MB, documents 16 MB).', z.number()),
+    url: described('The storage endpoint to POST the form to.', z.string()),
+    fields: described('Form fields to send as they are, before the file.', z.record(z.string(), z.string())),
+    expiresAt: isoTime('When the upload form stops being accepted.'),
+  }),
+);
+
 // ---------------------------------------------------------------------------------------------
 // API keys
 
@@ -543,6 +558,7 @@ export type SchemaChecks = [
   Check<Same<z.infer<typeof contactMetadataSchema>, ContactMetadata>>,
   Check<Same<z.infer<typeof messageMediaSchema>, MessageMedia>>,
   Check<Same<z.infer<typeof conversationMessageSchema>, ConversationMessage>>,
+  Check<Same<z.infer<typeof attachmentUploadTicketSchema>, AttachmentUploadTicket>>,
   Check<Same<z.infer<typeof contactSchema>, Contact>>,
   Check<Same<z.infer<typeof contactPaginationSchema>, ContactPagination>>,
   Check<Same<z.infer<typeof contactListResponseSchema>, ContactListResponse>>,

@@ -29,10 +29,12 @@ import { API_KEY_LIMITS, API_KEY_PREFIX, apiKeyMessages, createApiKeyRequest } f
 import { CONTACT_PAGE_SIZES, CONTACT_SOURCES, DEFAULT_CONTACT_PAGE_SIZE, createContactRequest, listContactsQuery } from '../src/contract/contacts.js';
 import { VOICE_LIMITS, listCallsQuery } from '../src/contract/voice.js';
 import { humanReplyRequest, whatsappMessages } from '../src/contract/whatsapp.js';
+import { MEDIA_LIMITS, attachmentUploadRequest, mediaMessages } from '../src/contract/whatsapp-media.js';
 import { billingServerMessages } from '../src/domain/billing/messages.js';
 import { routes, type RouteDef } from '../src/routes.js';
 import {
   apiKeyViewSchema,
+  attachmentUploadTicketSchema,
   bookingListSchema,
   bookingSchema,
   bookingServiceSchema,
@@ -66,7 +68,14 @@ requestRegistry.add(chatRequest, {
   description: 'One message to the agent, with the conversation so far (oldest first; only the last 50 are used).',
 });
 requestRegistry.add(createApiKeyRequest, { id: 'CreateApiKeyRequest', description: 'A name to recognise the key by.' });
-requestRegistry.add(humanReplyRequest, { id: 'ConversationReplyRequest', description: 'The text sent to the customer (trimmed, 1 to 4096 characters).' });
+requestRegistry.add(humanReplyRequest, {
+  id: 'ConversationReplyRequest',
+  description: `The text sent to the customer (trimmed, up to 4096 characters), a file (\`attachment\`: the \`uploadId\` of POST …/attachments, after the file was uploaded), or both: the text is then the file's caption (up to ${MEDIA_LIMITS.captionChars} characters).`,
+});
+requestRegistry.add(attachmentUploadRequest, {
+  id: 'AttachmentUploadRequest',
+  description: 'The file to attach: its name (what the customer sees), its type (JPG or PNG images; PDF, Word, Excel or text documents) and its size in bytes.',
+});
 requestRegistry.add(bookingCreateRequest, {
   id: 'CreateBookingRequest',
   description:
@@ -209,6 +218,7 @@ type PublicRouteKey =
   | 'GET /api/voice-conversations'
   | 'GET /api/voice-conversations/{id}'
   | 'POST /api/conversations/{id}/messages'
+  | 'POST /api/conversations/{id}/attachments'
   | 'GET /api/bookings/services'
   | 'GET /api/bookings/staff'
   | 'GET /api/bookings/availability'
@@ -406,13 +416,13 @@ const operations: Record<PublicRouteKey, Json> = {
     tags: ['WhatsApp conversations'],
     summary: 'Reply to a WhatsApp conversation as a person',
     description:
-      "Sends a text to the customer from the account's WhatsApp number, as a person of the business (sentBy human). It pauses the AI on the conversation (the agent does not answer the customer's next messages) until the owner returns it to the AI in the app or the inbox's idle time (aiResumeAfterHours, default 12) passes. Only inside WhatsApp's 24-hour window counted from the customer's last message. Counts toward the plan's monthly messages.",
+      "Sends a text, a file (an image or a document uploaded first with POST …/attachments) or both to the customer from the account's WhatsApp number, as a person of the business (sentBy human). It pauses the AI on the conversation (the agent does not answer the customer's next messages) until the owner returns it to the AI in the app or the inbox's idle time (aiResumeAfterHours, default 12) passes. Only inside WhatsApp's 24-hour window counted from the customer's last message. Counts toward the plan's monthly messages.",
     parameters: [idParameter('The conversation id.')],
     requestBody: { required: true, content: jsonContent(ref(idOf(requestRegistry, humanReplyRequest))) },
     responses: {
       '201': ok('Sent.', envelope(ref(idOf(responseRegistry, conversationMessageSchema)), whatsappMessages.replySent)),
       '400': {
-        description: `Invalid text, the 24-hour window closed ("${whatsappMessages.windowClosed}"), or WhatsApp not connected ("${whatsappMessages.notConnected}").`,
+        description: `Invalid text, the 24-hour window closed ("${whatsappMessages.windowClosed}"), WhatsApp not connected ("${whatsappMessages.notConnected}"), or an attachment that is not there ("${mediaMessages.attachmentNotUploaded}"), of another type or too large ("${mediaMessages.attachmentTooLarge}"). With an attachment the message is "${mediaMessages.attachmentSent}".`,
         content: jsonContent(ref('Error')),
       },
       '402': { description: 'No active subscription.', content: jsonContent(ref('Error')) },
@@ -431,6 +441,23 @@ const operations: Record<PublicRouteKey, Json> = {
         description: `WhatsApp did not confirm the send in time ("${whatsappMessages.deliveryUnknown}"): it may have reached the customer, so it is not sent again by itself.`,
         content: jsonContent(ref('Error')),
       },
+    },
+  },
+  'POST /api/conversations/{id}/attachments': {
+    operationId: 'requestConversationAttachmentUpload',
+    tags: ['WhatsApp conversations'],
+    summary: 'Upload a file to attach to a reply',
+    description: `The first step of a reply with a file: answers a signed form to upload the file straight to storage (a multipart/form-data POST of \`fields\`, then the file as \`file\`, to \`url\`, within an hour). Then POST …/messages with \`attachment: {uploadId}\`: the file is checked again, kept with the conversation, uploaded to WhatsApp and sent (a document with its file name). Images: JPG or PNG up to ${MEDIA_LIMITS.attachmentMaxBytes.image / 1024 / 1024} MB; documents: PDF, Word, Excel or text up to ${MEDIA_LIMITS.attachmentMaxBytes.document / 1024 / 1024} MB. Only inside WhatsApp's 24-hour window. An upload never sent is deleted after a day.`,
+    parameters: [idParameter('The conversation id.')],
+    requestBody: { required: true, content: jsonContent(ref(idOf(requestRegistry, attachmentUploadRequest))) },
+    responses: {
+      '201': ok('The upload form.', envelope(ref(idOf(responseRegistry, attachmentUploadTicketSchema)))),
+      '400': {
+        description: `A type that cannot be attached ("${mediaMessages.attachmentTypeInvalid}"), too large ("${mediaMessages.attachmentTooLarge}"), no file name, or the 24-hour window closed ("${whatsappMessages.windowClosed}").`,
+        content: jsonContent(ref('Error')),
+      },
+      ...publicErrors,
+      '404': use('NotFound'),
     },
   },
   'GET /api/voice-conversations/{id}': {
