@@ -26,6 +26,7 @@ import { usageService } from './usage.js';
 import { uploadsPresigner } from './user-view.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { graphMediaClient, mediaObjects } from './whatsapp-media.js';
+import { mediaUnderstanding } from './media-understanding.js';
 import { businessLocationStore } from './business-location.js';
 import { unansweredRecorder } from './unanswered.js';
 
@@ -35,13 +36,16 @@ const REPLY_BUDGET_MS = 40_000;
 export const inboundPipeline = once(() => {
   // Counter ADDs batched per delivery (flushed by the pipeline before it finishes).
   const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, true);
+  // A key OpenAI refuses flags the ChatGPT integration: in-app, and e-mailed (issue 34).
+  const ai = aiConnectorReportingTo(integrationHealthWithEmail());
+  // A customer's media: transcripts, document texts, photos for the model (issue 31).
+  const understanding = mediaUnderstanding({ ai, objects: mediaObjects() });
   return createInboundPipeline({
     conversations: new DynamoConversationRepository(documentClient(), config().TABLE_NAME, messages),
     messages,
     contacts: contactService(),
     agents: agentReader(),
-    // A key OpenAI refuses flags the ChatGPT integration: in-app, and e-mailed (issue 34).
-    ai: aiConnectorReportingTo(integrationHealthWithEmail()),
+    ai,
     retriever: knowledgeRetriever(),
     tools: toolExecutor(),
     // The agent's built-in booking tools (issue 30), for the customer's WhatsApp number.
@@ -50,6 +54,9 @@ export const inboundPipeline = once(() => {
     graph: graphClient(),
     // The files the agent sends: read from the uploads bucket, uploaded to Meta (issue 31).
     mediaUpload: { client: graphMediaClient(), objects: mediaObjects() },
+    // A customer's media fetched from the Graph media API, stored in the uploads bucket and understood before the answer (issue 31).
+    media: { graphMedia: graphMediaClient(), objects: mediaObjects(), understanding },
+    understanding,
     // The business location the agent's send_location tool sends (issue 31).
     businessLocations: businessLocationStore(),
     // The owner's alert when the agent escalates: in-app, e-mail, WhatsApp (issue 17).

@@ -9,6 +9,8 @@
  *   once per wamid with its reply claimed (only one worker answers a wamid);
  * - agent-reply.ts: the agent's answer when one is due, sent through the Graph API and stored,
  *   with the plan's usage and escalation;
+ * - media/fetch.ts (issue 31): a customer's media fetched from Meta, checked, stored in our bucket
+ *   and understood (a voice note's transcript…) before the agent answers the updated message;
  * - apply-status.ts: delivery statuses, forward only.
  *
  * A message the model could not answer (issue 34) waits with a marker (agent-reply.ts,
@@ -17,12 +19,15 @@
  */
 import type { StoredConversation, StoredMessage } from '../conversations/ports.js';
 import { INBOX_DEFAULTS } from '../../contract/inbox.js';
+import { mediaKindOf } from '../../contract/whatsapp-media.js';
+import { pickAnsweringAgent } from '../agents/ports.js';
 import { RESUME_CHECK_HOP_SECONDS, resumeCheckDelay, type WaitingAnswerQueue, type WaitingReplyStore } from '../conversations/waiting.js';
 import type { WhatsAppInboundJob } from './ports.js';
 import { createAgentReply, type AgentReplyDeps, type ReplyOutcome } from './agent-reply.js';
 import { applyStatus, type ApplyStatusDeps } from './apply-status.js';
 import { parseDelivery, type ParsedChange, type ParsedInboundMessage } from './parse-delivery.js';
 import { createInboundStore, customerWroteAt, type InboundStoreDeps } from './store-inbound.js';
+import { createMediaFetcher, type MediaFetchDeps } from './media/fetch.js';
 
 export type InboundDeps = InboundStoreDeps &
   AgentReplyDeps &
@@ -31,6 +36,8 @@ export type InboundDeps = InboundStoreDeps &
     waiting?: Pick<WaitingReplyStore, 'claimWaiting' | 'markWaiting' | 'clearWaiting' | 'dropWaiting' | 'forgetConversation'>;
     /** Where a message written during a person's pause queues its resume check (issue 29, waiting.ts); absent = none. */
     resumeChecks?: Pick<WaitingAnswerQueue, 'resumeCheck'>;
+    /** A customer's media fetched, stored and understood before the answer (issue 31); absent = left pending. */
+    media?: Pick<MediaFetchDeps, 'graphMedia' | 'objects' | 'understanding'>;
   };
 
 export type MessageOutcome = 'duplicate' | 'busy' | ReplyOutcome;
@@ -55,15 +62,40 @@ export function createInboundPipeline(deps: InboundDeps) {
   const leaseMs = deps.replyLeaseMs ?? 60_000;
   const store = createInboundStore(deps);
   const replies = createAgentReply(deps);
+  const media = deps.media ? createMediaFetcher({ ...deps.media, messages: deps.messages, conversations: deps.conversations, onError }) : null;
+
+  /**
+   * The customer's media made ready for the answer (issue 31): fetched once, stored, understood.
+   * A TransientError (Meta or storage down, a transcription that may pass) fails the job for the
+   * queue's retry, which resumes here with the message as stored so far.
+   */
+  async function prepareMedia(userId: string, message: StoredMessage, delivery: JobDelivery): Promise<StoredMessage> {
+    if (!media || !mediaKindOf(message.type) || !message.media || message.media.state === 'failed') return message;
+    const connection = await deps.connection(userId);
+    // Not connected: nothing can be fetched; the answer's own path reports it.
+    if (!connection) return message;
+    // The transcription's hints: the answering agent's language and name (voice notes only: one more read).
+    const agent = mediaKindOf(message.type) === 'audio' ? pickAnsweringAgent(await deps.agents.list(userId)) : null;
+    return media.prepare({
+      userId,
+      credentials: connection.credentials,
+      message,
+      finalAttempt: delivery.finalAttempt,
+      ...(agent ? { language: agent.language, names: [agent.name] } : {}),
+    });
+  }
 
   /** `last`: nothing of the delivery comes after this message, so its counters are written beside its last writes. */
   async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string, last: boolean, delivery: JobDelivery) {
     const stored = await store.store(job.userId, change, m, owner);
     if (stored.state !== 'claimed') return { outcome: stored.state, conversationId: stored.conversationId };
-    const outcome = await replies.answer(job.userId, stored.conversation, stored.message, m.customer, { finalAttempt: delivery.finalAttempt });
+    // A media message: its activity lands first, so the preview a transcript brings is not overwritten by it.
+    if (media && mediaKindOf(stored.message.type)) await stored.recorded;
+    const message = await prepareMedia(job.userId, stored.message, delivery);
+    const outcome = await replies.answer(job.userId, stored.conversation, message, m.customer, { finalAttempt: delivery.finalAttempt });
     // Left to a person: answered when their pause ends, by the button or by itself (issue 29).
     // Queued before the wamid is handled: a failure retries the job, which queues it then.
-    if (outcome === 'human_answering') await queueResumeCheck(job.userId, stored.conversation, stored.message);
+    if (outcome === 'human_answering') await queueResumeCheck(job.userId, stored.conversation, message);
     await Promise.all([
       stored.recorded,
       // A waiting message's wamid was left waiting (for the answer action), not handled.
