@@ -3,14 +3,14 @@
  * a phone (390×844, es-ES): a read document marked "Se puede enviar a clientes", the "Enviar la
  * ubicación" switch of the "Herramientas de WhatsApp" card turned on (the card then says the
  * location is missing and links to the profile), the business location saved from a Google Maps
- * link in Profile → "Ubicación del negocio" (bad coordinates refused in Spanish first), and a
- * reload shows all three as saved.
+ * link in Profile → "Ubicación del negocio" (bad coordinates refused in Spanish first), a reload
+ * shows all three as saved, and the Test Agent chat shows the location the agent would send.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import type { Agent, BusinessLocation } from '@agentdesk/functions/contract';
 import { seriousViolations } from './axe.js';
-import { PHONE, spanishOwner } from './layout.js';
+import { PHONE, screenshot, spanishOwner } from './layout.js';
 import { callApi, chatGptAndAgent, eventually, slowly, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
@@ -55,6 +55,7 @@ describe('the WhatsApp tools of an agent (Spanish clinic, on a phone)', () => {
     const toProfile = card.getByRole('link', { name: 'Añádela en tu perfil' });
     await eventually(() => toProfile.count()).toBe(1);
     expect(await seriousViolations(page, '[data-testid="whatsapp-tools"]')).toEqual([]);
+    await screenshot(page, 'whatsapp-tools-no-location');
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     expect(width).toBeLessThanOrEqual(390);
     await toProfile.click();
@@ -76,6 +77,7 @@ describe('the WhatsApp tools of an agent (Spanish clinic, on a phone)', () => {
     const saved = page.getByTestId('business-location-saved');
     await eventually(() => saved.getByRole('link', { name: 'Verla en el mapa' }).count()).toBe(1);
     expect(await saved.getByRole('link', { name: 'Verla en el mapa' }).getAttribute('href')).toContain('40.4187,-3.6966');
+    await screenshot(page, 'business-location-saved');
     expect(await callApi<BusinessLocation>(page, 'GET', '/api/user/business-location')).toEqual({
       name: 'Clínica Dental Peña',
       address: 'Calle de Alcalá 42, 28014 Madrid',
@@ -95,8 +97,21 @@ describe('the WhatsApp tools of an agent (Spanish clinic, on a phone)', () => {
     expect(await card.getByRole('link', { name: 'Añádela en tu perfil' }).count()).toBe(0);
     expect(await card.getByRole('switch', { name: 'Enviar archivos' }).isChecked()).toBe(false);
 
+    // The Test Agent chat shows what WhatsApp would send (the fake model calls the tool the message names).
+    await page.goto(`${appUrl}/agents/${agent!._id}?tab=test`);
+    const input = page.getByLabel('Mensaje', { exact: true });
+    await input.fill('¿Dónde estáis? send_location');
+    await input.press('Enter');
+    const preview = page.getByTestId('whatsapp-preview');
+    await slowly(() => preview.count()).toBe(1);
+    expect(await preview.innerText()).toContain('En WhatsApp, el agente enviaría también:');
+    expect(await preview.innerText()).toContain('Clínica Dental Peña');
+    expect(await preview.getByRole('link', { name: 'Verla en el mapa' }).getAttribute('href')).toContain('40.4187,-3.6966');
+    await screenshot(page, 'test-chat-location');
+
     await page.goto(`${appUrl}/agents/${agent!._id}?tab=files`);
     await eventually(() => page.getByTestId('agent-file').filter({ hasText: 'Tarifas 2026.txt' }).getByRole('switch', { name: 'Tarifas 2026.txt se puede enviar a clientes' }).isChecked()).toBe(true);
+    await screenshot(page, 'files-shareable');
     const stored = await callApi<Agent>(page, 'GET', `/api/agents/${agent!._id}`);
     expect(stored.whatsappTools).toEqual({ sendFiles: false, sendLocation: true, offerChoices: false });
     expect(stored.files[0]!.shareable).toBe(true);
