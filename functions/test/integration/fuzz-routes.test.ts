@@ -37,6 +37,7 @@ import { contactTimelineQuery } from '../../src/contract/contact-timeline.js';
 import { bulkDeleteContactsRequest, bulkTagContactsRequest } from '../../src/contract/contacts-bulk.js';
 import { createExportJobRequest, createImportJobRequest, importPreviewRequest, importUploadRequest, listImportJobsQuery } from '../../src/contract/contact-jobs.js';
 import { savedReplyRequest } from '../../src/contract/saved-replies.js';
+import { agentFileShareRequest, attachmentUploadRequest, businessLocationRequest } from '../../src/contract/whatsapp-media.js';
 import {
   availabilityQuery,
   bookingCreateRequest,
@@ -103,6 +104,7 @@ import {
   FuzzStats,
   internalsIn,
   malformedBody,
+  malformedMetaMessage,
   malformedMultipart,
   seedOf,
   send,
@@ -111,7 +113,20 @@ import {
   type FuzzRequest,
 } from '../support/fuzz.js';
 import { seedCall } from '../support/seed-calls.js';
-import { testCognitoClient } from '../support/stack-clients.js';
+import { deadLetters, drainQueues, testCognitoClient } from '../support/stack-clients.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
+import {
+  connectWhatsApp,
+  graphSends,
+  metaDelivery,
+  newWamid,
+  postWebhook,
+  randomDigits,
+  signMetaBody,
+  textMessage,
+  waCustomer,
+} from '../support/whatsapp.js';
+import { getItem, until } from '../support/api.js';
 
 // ---------------------------------------------------------------------------------------------
 // What each route takes besides its path parameters (a new route must be declared here)
@@ -176,6 +191,10 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/user/profile': none,
   'PUT /api/user/profile': json(profileUpdateRequest, settings),
   'POST /api/user/avatar': { encoding: 'multipart', field: 'avatar' },
+  // Issue 31: the business location the agent sends (coordinates or a Google Maps link).
+  'GET /api/user/business-location': none,
+  'PUT /api/user/business-location': json(businessLocationRequest, { name: 'Clínica Dental Sonrisa', address: 'Calle de Alcalá 123, 28009 Madrid', coordinates: 'https://www.google.com/maps/place/@40.4237,-3.6717,17z' }),
+  'DELETE /api/user/business-location': none,
   'GET /api/subscription/current': none,
   'GET /api/subscription/plans': none,
   'GET /api/subscription/analytics': none,
@@ -234,6 +253,8 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/agents/{id}/files/{fileId}/complete': none,
   'POST /api/agents/{id}/files/{fileId}/reprocess': none,
   'DELETE /api/agents/{id}/files/{fileId}': none,
+  // Issue 31: "can be sent to customers".
+  'PATCH /api/agents/{id}/files/{fileId}': json(agentFileShareRequest, { shareable: true }),
   'GET /api/files/{id}': none,
   'GET /api/agents/{id}/urls': none,
   'POST /api/agents/{id}/urls': json(addUrlsRequest, { urls: ['https://example.com/help'] }),
@@ -260,7 +281,9 @@ const FUZZ: Record<string, FuzzSpec> = {
   'PUT /api/conversations/{id}': json(updateConversationRequest, { status: 'closed', notes: 'done' }),
   'DELETE /api/conversations/{id}': none,
   'POST /api/conversations/{id}/escalate': json(escalateRequest, { reason: 'Needs a person' }),
-  'POST /api/conversations/{id}/messages': json(humanReplyRequest, { text: 'Hello from a person' }),
+  // With an attachment (issue 31): shaped bodies also drop it (a text reply) or the text (the file alone).
+  'POST /api/conversations/{id}/messages': json(humanReplyRequest, { text: 'Le envío el presupuesto', attachment: { uploadId: '01JABCDEFGHJKMNPQRSTVWXYZ0' } }),
+  'POST /api/conversations/{id}/attachments': json(attachmentUploadRequest, { fileName: 'presupuesto ortodoncia (Dra. Pérez).pdf', mimeType: 'application/pdf', size: 120_000 }),
   'POST /api/conversations/{id}/resume-ai': none,
   'POST /api/conversations/answer-waiting': none,
   'POST /api/conversations/{id}/answer-waiting': none,
@@ -493,6 +516,7 @@ async function makeOwner(): Promise<Owner> {
   const feedToken = feed.url?.split('/').pop() ?? '';
   const googleCalendar = await connectGoogle(token);
   const call = await seedCall(sub.userId);
+  const conversation = await whatsappConversation(token);
   return {
     get token() {
       return token;
@@ -513,6 +537,7 @@ async function makeOwner(): Promise<Owner> {
       feedToken: [feedToken],
       googleCalendar: [googleCalendar],
       call: [call.id],
+      conversation: [conversation],
       user: [sub.userId],
       session: [sub.sessionId],
       type: ['chatgpt', 'twilio-voice', 'whatsapp-business'],
@@ -538,6 +563,18 @@ async function connectGoogle(token: string): Promise<string> {
   return email;
 }
 
+/**
+ * A customer's WhatsApp conversation of the owner's (issue 31), so the reply (with an attachment)
+ * and attachment routes are fuzzed past the 404 of an unknown id. Answers its id.
+ */
+async function whatsappConversation(token: string): Promise<string> {
+  const wa = await connectWhatsApp(token);
+  const body = metaDelivery(wa, { messages: [textMessage(waCustomer('Lucía Fernández', `34612${randomDigits(6)}`), 'Hola, ¿me mandáis el presupuesto?')] });
+  const res = await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret));
+  if (res.status !== 200) throw new Error(`WhatsApp delivery: ${res.status} ${res.text}`);
+  return until(async () => (await api<{ _id: string }[]>('GET', '/api/conversations', { token })).body.data?.[0]?._id, "the owner's WhatsApp conversation", 30_000);
+}
+
 /** Real ids that fit a path parameter of a route (the owner's objects), or none. */
 function realIds(path: string, param: string): string[] {
   const ids = owner.ids;
@@ -554,6 +591,7 @@ function realIds(path: string, param: string): string[] {
   if (path.startsWith('/api/bookings/staff/')) return ids.staff ?? [];
   if (path.startsWith('/api/bookings/')) return ids.booking ?? [];
   if (path.startsWith('/api/voice-conversations/')) return ids.call ?? [];
+  if (path.startsWith('/api/conversations/')) return ids.conversation ?? [];
   if (path.startsWith('/api/subscription/verify-session/')) return ids.session ?? [];
   return [];
 }
@@ -831,6 +869,48 @@ describe('route fuzzing: every route of the manifest', () => {
   });
   describe('destructive routes, then those that may end the session', () => {
     for (const route of ordered.filter((r) => rank(r) > 0)) fuzzIt(route);
+  });
+
+  it("signed WhatsApp deliveries of malformed media, locations, contact cards and interactive replies (issue 31): 200 each, the worker dead-letters none, every message is kept, and the customer is still answered", { timeout: 240_000 }, async () => {
+    const started = Date.now();
+    const route = routes.find((r) => keyOf(r) === 'POST /api/webhooks/whatsapp-business/{integrationId}')!;
+    const { token, userId } = await subscribedUser('professional');
+    const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: `sk-fuzz-${randomUUID()}`, model: 'gpt-4o' } });
+    if (chatgpt.status !== 200) throw new Error(`ChatGPT setup: ${chatgpt.status} ${chatgpt.body.message}`);
+    await createAnsweringAgent(token);
+    const wa = await connectWhatsApp(token);
+    const customer = waCustomer('Lucía Fernández', `34612${randomDigits(6)}`);
+    /** wamid → what the message carried (long strings summarised), for the failure message. */
+    const kept = new Map<string, string>();
+    let failing = '';
+    const seed = seedOf(`signed malformed media deliveries${SEED_SHIFT}`);
+    const result = await fc.check(
+      fc.asyncProperty(malformedMetaMessage, async (message) => {
+        const wamid = newWamid();
+        const body = metaDelivery(wa, { messages: [{ customer, message: { from: customer.waId, id: wamid, timestamp: String(Math.floor(Date.now() / 1000)), ...message } }] });
+        const req: FuzzRequest = { method: 'POST', target: route.path.replace('{integrationId}', encodeURIComponent(wa.integrationId)), headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, wa.appSecret) }, body };
+        const res = await checked(route, req);
+        if (res.ok && res.status !== 200) stats.fiveHundreds.push(`signed delivery answered ${res.status}: ${body.slice(0, 300)}`);
+        if (!res.ok || res.status !== 200) failing = body.slice(0, 1_000);
+        if (!('id' in message)) kept.set(wamid, JSON.stringify(message, (_k, v: unknown) => (typeof v === 'string' && v.length > 60 ? `${v.slice(0, 20)}… (${v.length} characters)` : v)).slice(0, 400));
+        return res.ok && res.status === 200;
+      }),
+      { seed, numRuns: 40 * SCALE },
+    );
+    if (result.failed) throw new Error(`signed malformed delivery failed (seed ${seed}): ${failing}`);
+    await drainQueues();
+    // Nothing lost: every message with a WhatsApp id was stored and handled, whatever its content.
+    const unhandled: string[] = [];
+    for (const [wamid, message] of kept) if ((await getItem(`USER#${userId}`, `WAMID#${wamid}`))?.state !== 'handled') unhandled.push(message);
+    expect(unhandled).toEqual([]);
+    const letters = (await deadLetters('whatsapp-inbound')).filter((l) => l.body.includes(wa.integrationId));
+    expect(letters.map((l) => l.lastError)).toEqual([]);
+    // The conversation still works: a plain question afterwards is answered.
+    const question = 'Hola, ¿me confirmáis la cita del martes con la Dra. Pérez?';
+    const body = metaDelivery(wa, { messages: [textMessage(customer, question)] });
+    expect((await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret))).status).toBe(200);
+    await until(async () => (await graphSends(wa.phoneId)).some((send) => send.text.includes(question)), 'the answer to the question after the malformed deliveries', 60_000);
+    stats.msByRoute.set('(signed malformed media deliveries)', Date.now() - started);
   });
 
   it('bodies near the 10 MB payload limit: 4xx, and past it 413', { timeout: 180_000 }, async () => {

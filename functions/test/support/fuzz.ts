@@ -390,6 +390,92 @@ export const badAuthorization: fc.Arbitrary<Record<string, string>> = fc.oneof(
 );
 
 // ---------------------------------------------------------------------------------------------
+// Meta's inbound messages, malformed (issue 31)
+
+const MEDIA_TYPES = ['audio', 'image', 'video', 'document', 'sticker'] as const;
+
+/** A media object in Meta's shape (id, mime_type, sha256, …) with one or two fields replaced by boundary values. */
+const brokenMediaObject: fc.Arbitrary<unknown> = fc
+  .record({
+    fields: fc.uniqueArray(fc.constantFrom('id', 'mime_type', 'sha256', 'caption', 'filename', 'voice', 'file_size', 'animated', 'url'), { minLength: 1, maxLength: 2 }),
+    values: fc.array(boundaryValue, { minLength: 2, maxLength: 2 }),
+  })
+  .map(({ fields, values }) => {
+    const media: Record<string, unknown> = { id: '1234567890123456', mime_type: 'audio/ogg; codecs=opus', sha256: 'n0tAr3aLSha256=', voice: true };
+    fields.forEach((field, i) => (media[field] = values[i]));
+    return media;
+  });
+
+/**
+ * The type-specific part of a customer's message (`type` and its object; the envelope — from, id,
+ * timestamp — is the caller's) as a forged or buggy delivery could carry it: media objects with
+ * numbers where strings go (and the other way round), huge captions, locations with strings for
+ * numbers, contact cards without phones, interactive replies without ids, unknown or missing types,
+ * a type whose object is of another type. An `id` in the result replaces the message's own.
+ */
+export const malformedMetaMessage: fc.Arbitrary<Record<string, unknown>> = fc.oneof(
+  // Media objects with a field of the wrong type, too big or missing.
+  fc.tuple(fc.constantFrom(...MEDIA_TYPES), brokenMediaObject).map(([type, media]) => ({ type, [type]: media })),
+  fc.constantFrom(...MEDIA_TYPES).map((type) => ({ type, [type]: { id: 1234567890123456, mime_type: 42, sha256: null, file_size: 'big', caption: ['x'] } })),
+  fc.constantFrom(...MEDIA_TYPES).chain((type) => fc.constantFrom({ type }, { type, [type]: null }, { type, [type]: 'string' }, { type, [type]: [] }, { type, [type]: {} })),
+  // Huge captions and file names (Meta's caption limit is 1,024 characters).
+  fc.tuple(fc.constantFrom('image', 'video', 'document'), fc.constantFrom(2_000, 100_000), fc.constantFrom('a', 'é', '😀', '\u0000')).map(([type, n, c]) => ({
+    type,
+    [type]: { id: '1234567890123456', mime_type: type === 'document' ? 'application/pdf' : 'image/jpeg', caption: c.repeat(n), filename: `${c.repeat(n)}.pdf` },
+  })),
+  // A type whose object is another type's.
+  fc.tuple(fc.constantFrom(...MEDIA_TYPES), fc.constantFrom('location', 'contacts', 'interactive', 'text')).map(([type, other]) => ({ type: other, [type]: { id: '1234567890123456', mime_type: 'image/jpeg' } })),
+  // Locations with strings (or nonsense) for numbers.
+  fc
+    .record({ latitude: fc.oneof(fc.constantFrom('40.4168', 'abc', '', 'NaN', '1e999', ' 40,4168 ', '999'), boundaryValue), longitude: fc.oneof(fc.constantFrom('-3.7038', 'xyz', '-999'), boundaryValue), name: fc.option(boundaryString), address: fc.option(boundaryString), url: fc.option(fc.constantFrom('javascript:alert(1)', 'https://maps.google.com/?q=40,-3', 'x'.repeat(10_000))) })
+    .map((location) => ({ type: 'location', location })),
+  fc.constantFrom({ type: 'location' }, { type: 'location', location: null }, { type: 'location', location: [40.4, -3.7] }, { type: 'location', location: { latitude: { lat: 40 }, longitude: [-3] } }),
+  // Contact cards without phones, names or anything.
+  fc.constantFrom(
+    { type: 'contacts', contacts: [{ name: { formatted_name: 'Dra. Pérez' } }] },
+    { type: 'contacts', contacts: [{ name: { formatted_name: 'Dra. Pérez' }, phones: [] }] },
+    { type: 'contacts', contacts: [{ name: { formatted_name: 'Dra. Pérez' }, phones: [{}, { phone: 612345678 }, { wa_id: null }] }] },
+    { type: 'contacts', contacts: [{}] },
+    { type: 'contacts', contacts: [] },
+    { type: 'contacts', contacts: 'Dra. Pérez 612 345 678' },
+    { type: 'contacts' },
+    { type: 'contacts', contacts: Array.from({ length: 500 }, (_, i) => ({ name: { formatted_name: `Contacto ${i}` }, phones: Array.from({ length: 50 }, () => ({ phone: '612 345 678' })) })) },
+  ),
+  fc.array(fc.record({ name: fc.option(fc.record({ formatted_name: boundaryValue }, { requiredKeys: [] })), phones: fc.option(fc.array(fc.record({ phone: boundaryValue, wa_id: boundaryValue }, { requiredKeys: [] }), { maxLength: 3 })) }, { requiredKeys: [] }), { maxLength: 3 }).map((contacts) => ({ type: 'contacts', contacts })),
+  // Interactive replies without ids (or titles), and unknown interactive kinds.
+  fc.constantFrom(
+    { type: 'interactive', interactive: { type: 'button_reply', button_reply: { title: 'Sí, el martes' } } },
+    { type: 'interactive', interactive: { type: 'list_reply', list_reply: { title: 'Ortodoncia invisible', description: 'Primera visita' } } },
+    { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 'slot-tuesday' } } },
+    { type: 'interactive', interactive: { type: 'button_reply', button_reply: { id: 42, title: ['Sí'] } } },
+    { type: 'interactive', interactive: { type: 'nfm_reply', nfm_reply: { response_json: '{"a":', body: 'Sent', name: 'flow' } } },
+    { type: 'interactive', interactive: null },
+    { type: 'interactive' },
+    { type: 'button', button: { text: 'Confirmar' } },
+    { type: 'button', button: { payload: 'x'.repeat(10_000) } },
+    { type: 'button' },
+  ),
+  fc.record({ id: boundaryValue, title: boundaryValue }, { requiredKeys: [] }).map((reply) => ({ type: 'interactive', interactive: { type: 'button_reply', button_reply: reply } })),
+  // Unknown, missing or odd types (Meta adds types; a forged delivery can say anything).
+  fc.constantFrom(
+    { type: 'reaction', reaction: { message_id: 'wamid.unknown', emoji: '👍' } },
+    { type: 'reaction', reaction: {} },
+    { type: 'order', order: { catalog_id: '1', product_items: [{ product_retailer_id: 'x', quantity: 'many', item_price: 'free' }] } },
+    { type: 'system', system: { body: 'Customer changed number', new_wa_id: 12 } },
+    { type: 'unsupported', errors: [{ code: 131051, title: 'Message type unknown' }] },
+    { type: 'ephemeral' },
+    { type: 'poll', poll: { question: '¿Martes o jueves?' } },
+    {},
+    { type: null },
+    { type: 42 },
+    { type: ['image'], image: { id: '1' } },
+  ),
+  fc.tuple(boundaryString.filter((t) => t.length < 5_000), boundaryValue).map(([type, value]) => ({ type, [type]: value })),
+  // A broken envelope: the message's own id replaced.
+  boundaryValue.filter((id) => typeof id !== 'string' || id.length < 5_000).map((id) => ({ type: 'text', text: { body: 'hola' }, id })),
+);
+
+// ---------------------------------------------------------------------------------------------
 // Schema shapes
 
 type AnyDef = { type?: string; shape?: Record<string, unknown>; in?: unknown; innerType?: unknown };
