@@ -165,15 +165,20 @@ function Picture({ media, own, sticker }: { media: MessageMedia; own: boolean; s
         {image}
       </ButtonBase>
       <Dialog open={open} onClose={() => setOpen(false)} maxWidth={false} aria-label={alt} data-testid="media-image-dialog">
-        <Box sx={{ position: 'relative', bgcolor: 'common.black', lineHeight: 0 }}>
-          <IconButton
-            onClick={() => setOpen(false)}
-            aria-label={t('messageMedia.closePhoto')}
-            sx={{ position: 'absolute', top: 8, right: 8, color: 'common.white', bgcolor: 'rgba(0,0,0,0.5)', '&:hover': { bgcolor: 'rgba(0,0,0,0.7)' } }}
-          >
-            <CloseRounded />
-          </IconButton>
-          <Box component="img" src={media.url} alt={alt} data-testid="media-image-full" sx={{ display: 'block', maxWidth: '92vw', maxHeight: '88vh', objectFit: 'contain' }} />
+        {/* The close button on its own bar, never over the photo (a small photo stays whole). */}
+        <Box sx={{ bgcolor: 'common.black', color: 'common.white', minWidth: 'min(320px, 92vw)' }}>
+          <Stack direction="row" sx={{ justifyContent: 'flex-end', p: 0.5 }}>
+            <IconButton onClick={() => setOpen(false)} aria-label={t('messageMedia.closePhoto')} sx={{ color: 'inherit' }}>
+              <CloseRounded />
+            </IconButton>
+          </Stack>
+          <Box
+            component="img"
+            src={media.url}
+            alt={alt}
+            data-testid="media-image-full"
+            sx={{ display: 'block', mx: 'auto', maxWidth: '92vw', maxHeight: 'calc(88vh - 48px)', objectFit: 'contain', pb: 1 }}
+          />
         </Box>
       </Dialog>
     </>
