@@ -4,7 +4,8 @@
  * gives a signed form to the staging prefix, the browser's upload goes to storage, and the reply
  * naming its uploadId uploads the file to Meta (POST /{phone-id}/media) and sends it by its media
  * id (a document with its file name, the text as its caption). Our copy is kept under the
- * conversation like customers' media. Bad input changes nothing and sends nothing.
+ * conversation like customers' media; the staged upload is deleted once sent. Bad input changes
+ * nothing and sends nothing.
  */
 import { randomBytes } from 'node:crypto';
 import { GetObjectCommand, HeadObjectCommand } from '@aws-sdk/client-s3';
@@ -245,6 +246,8 @@ describe('Meta refuses or fails the upload', () => {
     const failed = detail.messages.at(-1)!;
     expect(failed).toMatchObject({ fromMe: true, type: 'document', status: 'failed', body: 'Tu factura', media: { filename: 'factura.pdf' } });
     expect((await repos().messages.get(userId, failed._id))?.waMessageId).toBe('');
+    // The staged upload stays for Send to be pressed again, as a text reply's draft does.
+    expect(await objectExists(ticket.fields.key!)).toBe(true);
 
     // Retry (Message Hub) uploads the kept copy again and sends it as the document it was.
     const retried = await api('POST', `/api/messages/${failed._id}/retry`, { token });

@@ -313,7 +313,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
    * A person's reply with a file (issue 31): the staged upload checked and read once, our copy
    * kept under the message (as customers' media), then uploaded to the channel and sent with the
    * text as its caption (a file alone is fine). A failed send keeps the message failed with our
-   * copy, so Retry sends the file again.
+   * copy, so Retry sends the file again; the staged upload is deleted once sent.
    */
   async function sendAttachment(userId: string, conversation: StoredConversation, channel: ReplyChannel, caption: string, uploadId: string): Promise<StoredMessage> {
     const { attachments } = deps;
@@ -321,21 +321,22 @@ export function createConversationService(deps: ConversationServiceDeps) {
     if (!attachments || !sendMedia) throw new ValidationError(whatsappMessages.graphUnavailable);
     if (caption.length > MEDIA_LIMITS.captionChars) throw new ValidationError(mediaMessages.captionTooLong, 'text');
     const file = await loadAttachment(attachments, userId, uploadId, caption);
-    return sendAsHuman(userId, conversation, channel, {
+    const sent = await sendAsHuman(userId, conversation, channel, {
       type: file.kind,
       body: caption,
       media: {
         async keep(messageId) {
           const storedKey = conversationMediaKey(userId, conversation.id, messageId);
           await attachments.keep(storedKey, file.bytes, file.mimeType);
-          // Our copy is the file from now on: the staged upload has served.
-          await attachments.delete(file.stagingKey).catch((e: unknown) => onError('staged attachment delete failed', e));
           return attachmentMedia(file, storedKey);
         },
         discard: (media) => (media.storedKey ? attachments.delete(media.storedKey) : Promise.resolve()),
       },
       send: (to, reference) => sendMedia.call(channel, to, file, { reference }),
     });
+    // Sent: the staged upload has served (a failed send keeps it, so Send can be pressed again, as a text reply's draft stays).
+    await attachments.delete(file.stagingKey).catch((e: unknown) => onError('staged attachment delete failed', e));
+    return sent;
   }
 
   /** How a failed message is sent again: a person's file from our copy (issue 31), a location or buttons / a list in its own shape, anything else as its text. */
