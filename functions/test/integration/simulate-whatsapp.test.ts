@@ -3,15 +3,16 @@
  * script's own entry point registers the media with the fake Graph API and the transcript with the
  * fake OpenAI, signs the delivery with the integration's app secret and posts it to the webhook;
  * the worker fetches, transcribes and lets the agent answer, and the script prints the reply. The
- * stack is given to it (its state file is `npm start`'s), the integration found in the table by
- * its business number, the app secret passed (the test stack's key file is not ours to read).
+ * integration is found in the table by its business number; the stack is read from its state file
+ * and the app secret opened with its key as after `npm start`, or both given (--app-secret).
  */
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { main, simulateWhatsApp, SimulateError, type LocalTarget } from '../../scripts/simulate-whatsapp.js';
+import { readState } from '../../local/state.js';
+import { localTarget, main, simulateWhatsApp, SimulateError, type LocalTarget } from '../../scripts/simulate-whatsapp.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, provided } from '../support/api.js';
 import { paidUser } from '../support/billing.js';
@@ -27,6 +28,14 @@ const target = (): LocalTarget => ({
   graphUrl: provided('whatsappGraphUrl'),
   openaiUrl: provided('openaiUrl'),
 });
+
+/** The test stack's data folder (functions/.test-data/<id>): the one whose state file names this gateway. */
+function stackDataDir(): string {
+  const root = path.join(import.meta.dirname, '..', '..', '.test-data');
+  const found = readdirSync(root).find((d) => readState(path.join(root, d))?.apiUrl === provided('apiUrl'));
+  if (!found) throw new Error(`no state file in ${root} names ${provided('apiUrl')}`);
+  return path.join(root, found);
+}
 
 interface Clinic {
   token: string;
@@ -66,12 +75,13 @@ describe('npm run simulate:whatsapp', () => {
     const transcript = 'Quería pedir cita con la Dra. Pérez para una limpieza, ¿tenéis hueco el jueves?';
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     let code: number;
+    let printed: string;
     try {
       code = await main(['--voice', voiceFile, '--transcript', transcript, '--from', `+${from}`, '--to', a.wa.phoneNumber, '--app-secret', a.wa.appSecret], target());
     } finally {
+      printed = log.mock.calls.map((c) => String(c[0])).join('\n');
       log.mockRestore();
     }
-    const printed = log.mock.calls.map((c) => String(c[0])).join('\n');
     expect(code, printed).toBe(0);
 
     const calls = await openaiRequests(a.key);
@@ -86,6 +96,19 @@ describe('npm run simulate:whatsapp', () => {
     // The owner sees the voice note with its transcript.
     const listed = await api<{ media?: { transcript?: { text: string } } }[]>('GET', '/api/messages?limit=50', { token: a.token });
     expect(JSON.stringify(listed.body.data)).toContain(JSON.stringify(transcript).slice(1, -1));
+  });
+
+  it("as after npm start: the stack read from its state file, the app secret opened with the stack's key", async () => {
+    const from = spanishWaId();
+    const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    let code: number;
+    try {
+      code = await main(['--text', 'Hola, ¿abrís el sábado por la mañana?', '--from', from, '--to', a.wa.phoneNumber], localTarget(stackDataDir()));
+    } finally {
+      log.mockRestore();
+    }
+    expect(code).toBe(0);
+    expect((await graphSends(a.wa.phoneId)).some((s) => s.to === from && s.status === 200)).toBe(true);
   });
 
   it('sends a location the agent reads', async () => {
