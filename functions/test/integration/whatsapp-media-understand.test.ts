@@ -24,7 +24,7 @@ import { createUsageService } from '../../src/domain/billing/usage.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, provided, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
-import { armFault, clearFault } from '../support/faults.js';
+import { armFault, clearFault, faultState } from '../support/faults.js';
 import { registerFakeMedia, registerFakeTranscript, syntheticVoiceNote } from '../support/media-fakes.js';
 import {
   connectWhatsApp,
@@ -219,7 +219,9 @@ describe('whatsapp media: what the agent understands (issue 31)', () => {
     const said = 'Necesito cambiar mi cita del martes';
     await deliver(o, await voiceNote(o, sara, syntheticVoiceNote({ seconds: 9 }), said));
     await answered(o, sara);
-    expect((await transcriptions(o)).map((c) => c.status)).toEqual([429, 200]);
+    // The fault answered the first try (before the fake records a request), the retry was heard.
+    expect((await faultState('openai', fault.id))?.hits).toBe(1);
+    expect((await transcriptions(o)).map((c) => c.status)).toEqual([200]);
     expect(textOf(lastUserTurn((await chats(o)).at(-1)!))).toBe(said);
     await clearFault('openai', fault.id);
   });
@@ -231,7 +233,9 @@ describe('whatsapp media: what the agent understands (issue 31)', () => {
     const message = await voiceNote(o, teo, syntheticVoiceNote({ seconds: 9 }), 'No se oye');
     await deliver(o, message);
     await answered(o, teo);
-    expect((await transcriptions(o)).length).toBeGreaterThan(1);
+    // Every try of the job was refused (the queue's whole schedule), none heard.
+    expect((await faultState('openai', busy.id))?.hits).toBeGreaterThan(1);
+    expect(await transcriptions(o)).toHaveLength(0);
     expect(textOf(lastUserTurn((await chats(o)).at(-1)!))).toBe(`[${MEDIA_AGENT_NOTES.voiceUnheard}]`);
     expect((await customerMessage(o, teo))?.media).toMatchObject({ state: 'failed', failure: 'transcription_failed' });
     // Minutes given back on every failed try.
@@ -243,6 +247,7 @@ describe('whatsapp media: what the agent understands (issue 31)', () => {
     const second = await voiceNote(o, ines, syntheticVoiceNote({ seconds: 4 }), 'Tampoco');
     await deliver(o, second);
     await answered(o, ines);
+    expect((await faultState('openai', dropped.id))?.hits).toBeGreaterThan(1);
     expect((await customerMessage(o, ines))?.media).toMatchObject({ state: 'failed', failure: 'transcription_failed' });
     await clearFault('openai', dropped.id);
   }, 60_000);
