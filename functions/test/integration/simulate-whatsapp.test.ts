@@ -6,7 +6,7 @@
  * integration is found in the table by its business number; the stack is read from its state file
  * and the app secret opened with its key as after `npm start`, or both given (--app-secret).
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -109,6 +109,19 @@ describe('npm run simulate:whatsapp', () => {
     }
     expect(code).toBe(0);
     expect((await graphSends(a.wa.phoneId)).some((s) => s.to === from && s.status === 200)).toBe(true);
+  });
+
+  it('sends a photo with a caption: the model gets it as an image input and says what it sees', async () => {
+    const photo = path.join(dir, 'muela.png');
+    writeFileSync(photo, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(2048)]));
+    const from = spanishWaId();
+    const result = await simulateWhatsApp(
+      ['--image', photo, '--caption', '¿Esto es normal?', '--sees', 'una muela con una mancha oscura', '--from', from, '--to', a.wa.phoneNumber, '--app-secret', a.wa.appSecret],
+      target(),
+    );
+    const chat = (await openaiRequests(a.key)).filter((c) => c.path.includes('/chat/completions')).at(-1);
+    expect(JSON.stringify(chat?.body)).toContain('data:image/png;base64,');
+    expect(result.replies.map((r) => r.text).join(' ')).toContain('una muela con una mancha oscura');
   });
 
   it('sends a location the agent reads', async () => {
