@@ -5,6 +5,7 @@
  */
 import * as z from 'zod/mini';
 import './zod-locale.js';
+import { nameKey } from './name-key.js';
 
 export const SAVED_REPLY_LIMITS = {
   title: 60,
@@ -62,4 +63,4 @@ export type SavedReplyInput = z.infer<typeof savedReplyRequest>;
  * The uniqueness key of a title: case-insensitive ("Cita" = "cita"), accents kept ("Cita médica"
  * and "Cita medica" are two titles), Unicode-normalised so composed and decomposed forms agree.
  */
-export const savedReplyTitleKey = (title: string): string => title.trim().normalize('NFC').toLocaleLowerCase('es');
+export const savedReplyTitleKey: (title: string) => string = nameKey;

@@ -30,7 +30,8 @@ import {
   type WeeklyHours,
   type WhatsAppTemplateChoice,
 } from '../../contract/bookings.js';
-import { savedReplyTitleKey as nameKeyOf } from '../../contract/saved-replies.js';
+// The saved replies' key rule, without their request schemas (contract/name-key.ts).
+import { nameKey as nameKeyOf } from '../../contract/name-key.js';
 import { occupies, spanOf, type BookingStore, type BookingWrite, type BusySpan, type NamedWrite, type StaffRemoval, type StoredBooking, type StoredListQuery, type StoredService, type StoredStaff } from '../../domain/bookings/store.js';
 import { batchGetItems } from './batch.js';
 import { unlessConditionFails } from './conditions.js';
