@@ -7,6 +7,7 @@ import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoConversationRepository } from '../adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
+import { DynamoAgentFileMedia } from '../adapters/dynamo/agent-file-media.js';
 import { logger } from '../adapters/logger.js';
 import { S3InboundBodyStore } from '../adapters/whatsapp/inbound-bodies.js';
 import { createNoAnswer } from '../domain/conversations/waiting.js';
@@ -54,6 +55,8 @@ export const inboundPipeline = once(() => {
     graph: graphClient(),
     // The files the agent sends: read from the uploads bucket, uploaded to Meta (issue 31).
     mediaUpload: { client: graphMediaClient(), objects: mediaObjects() },
+    // An agent file uploaded to Meta is sent again by its media id within Meta's 30 days (issue 31).
+    fileMedia: new DynamoAgentFileMedia(documentClient(), config().TABLE_NAME),
     // A customer's media fetched from the Graph media API, stored in the uploads bucket and understood before the answer (issue 31).
     media: { graphMedia: graphMediaClient(), objects: mediaObjects(), understanding },
     understanding,

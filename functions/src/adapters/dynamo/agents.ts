@@ -95,6 +95,11 @@ const fileCodec = itemCodec<FileRecord>({
   // Not sent to customers unless the owner says so (issue 31; files stored before it too).
   shareable: (v) => v === true,
   ...ingestion,
+  // Meta's media id of its last send_file upload (issue 31, agent-file-media.ts), when whole.
+  metaMedia: (v) => {
+    const m = v as Record<string, unknown> | null | undefined;
+    return m && typeof m.phoneId === 'string' && typeof m.mediaId === 'string' && typeof m.at === 'string' ? { phoneId: m.phoneId, mediaId: m.mediaId, at: m.at } : undefined;
+  },
 });
 /** A file's `id` repeats its `_id`. */
 const toFile = (item: Item): FileRecord => fileCodec({ ...item, id: item._id });

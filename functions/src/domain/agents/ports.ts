@@ -21,6 +21,16 @@ export interface FileRecord extends AgentFile {
   contentHash?: string;
   /** The processing round it is (or was last) pending in: contract/jobs.ts `generation`. */
   generation?: string;
+  /** Issue 31: Meta's media id of its last upload for the agent's send_file (kept to send it again without uploading; never shown). */
+  metaMedia?: FileMetaMedia;
+}
+
+/** A file as uploaded to Meta's media endpoint from one business number (Meta keeps it 30 days). */
+export interface FileMetaMedia {
+  phoneId: string;
+  mediaId: string;
+  /** ISO time of the upload. */
+  at: string;
 }
 
 export interface UrlRecord extends AgentUrl {

@@ -58,7 +58,7 @@ import type { MediaForAgent, MediaUnderstanding } from './media/ports.js';
 import { sendFailureOf } from './graph-errors.js';
 import { assistantTextOf, interactiveOf, sendStoredMessage, textWithOptions, type StoredSendDeps } from './outbound-content.js';
 import { GraphError, type GraphClient, type GraphContentClient, type WhatsAppCredentials } from './ports.js';
-import { createReplyOutbound } from './reply-outbound.js';
+import { createReplyOutbound, type ReplyOutboundDeps } from './reply-outbound.js';
 
 export interface InboundConnection {
   credentials: WhatsAppCredentials;
@@ -85,6 +85,8 @@ export interface AgentReplyDeps {
   graph: GraphClient & Partial<GraphContentClient>;
   /** Issue 31: a file the agent sends is read from the uploads bucket and uploaded to Meta; absent = files are stored as not sent. */
   mediaUpload?: StoredSendDeps['mediaUpload'];
+  /** Keeps Meta's media id of an agent file's upload on the file, to send it again by id (issue 31); absent = uploaded each time. */
+  fileMedia?: ReplyOutboundDeps['fileMedia'];
   /** The idle hours after which the AI takes a conversation back from a person (issue 17); INBOX_DEFAULTS when absent. */
   inboxSettings?: Pick<InboxSettingsRepository, 'get'>;
   /** The owner's alert when the agent escalates (issue 17); never throws. Absent = no alert. */
@@ -486,7 +488,10 @@ export function createAgentReply(deps: AgentReplyDeps) {
       } finally {
         // The files and location the agent sent go once the reply's send is over, each its own
         // message, whatever became of the reply (a job retried for it does not send them again).
-        if (answer.outbound?.length) await outbound.send({ userId, credentials: whatsapp.credentials, to: customer.waId, reply: pending }, answer.outbound);
+        if (answer.outbound?.length) {
+          const uploaded = (fileId: string) => agent.files.find((f) => f._id === fileId)?.metaMedia;
+          await outbound.send({ userId, credentials: whatsapp.credentials, to: customer.waId, reply: pending, agentId: agent._id, uploaded }, answer.outbound);
+        }
       }
     },
   };

@@ -11,19 +11,22 @@
 import { integrationHealthReasons } from '../../contract/integration-health.js';
 import { mediaMessages } from '../../contract/whatsapp-media.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
+import type { FileMetaMedia } from '../agents/ports.js';
 import type { ReplyOutbound } from '../agents/runtime/ports.js';
 import { lastMessageOf, type ConversationRepository, type MessageFailureDetail, type MessageRepository, type MessageUsage, type StoredMessage } from '../conversations/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import { credentialFailureOf } from '../integrations/health.js';
 import { sendFailureOf } from './graph-errors.js';
 import { GraphMediaError, MediaTooLargeError } from './media/ports.js';
-import { locationText, MediaNotSendableError, sendKindOf, sendStoredMessage, uploadMaxBytes, type StoredSendDeps } from './outbound-content.js';
+import { locationText, MEDIA_ID_DAYS, MediaNotSendableError, sendKindOf, sendStoredMessage, uploadMaxBytes, type StoredSendDeps } from './outbound-content.js';
 import { GraphError, type WhatsAppCredentials } from './ports.js';
 
 export interface ReplyOutboundDeps extends StoredSendDeps {
   conversations: Pick<ConversationRepository, 'touch'>;
   messages: Pick<MessageRepository, 'insertOutbound' | 'markSent' | 'markFailed'>;
   usage: MessageUsage;
+  /** Keeps Meta's media id of an agent file's upload on the file (FileRecord.metaMedia); absent = every send uploads it. Never throws. */
+  fileMedia?: { remember(userId: string, agentId: string, fileId: string, media: FileMetaMedia): Promise<void> };
   newId(now: number): string;
   now?: () => number;
   onError?: (message: string, error: unknown) => void;
@@ -37,6 +40,9 @@ export interface OutboundTarget {
   to: string;
   /** The agent's reply just sent (or failed): the items are stored like it. */
   reply: StoredMessage;
+  /** The answering agent and its files' last uploads to Meta (a fresh one from this number is sent by id, not uploaded again). */
+  agentId?: string;
+  uploaded?: (fileId: string) => FileMetaMedia | undefined;
 }
 
 /** Why an item was not sent, as stored on it (and whether the plan's message stays counted: Meta may have it). */
@@ -65,6 +71,8 @@ export function outboundFailureOf(error: unknown): Failure {
   if (refused) return { text: integrationHealthReasons[refused.reason], detail: { errorCode: refused.code, errorReason: refused.reason }, counted: false };
   return { text: error.message, detail: code, counted: false };
 }
+
+const DAY_MS = 24 * 3600 * 1000;
 
 export function createReplyOutbound(deps: ReplyOutboundDeps) {
   const now = deps.now ?? Date.now;
@@ -118,11 +126,23 @@ export function createReplyOutbound(deps: ReplyOutboundDeps) {
     }
     let counted = true;
     try {
-      // A file goes to Meta's media endpoint first: its id is kept on the message (a retry sends it by id).
+      // A file goes to Meta's media endpoint first (unless this number uploaded it within Meta's
+      // 30 days): its id is kept on the message (a retry sends it by id) and on the agent's file.
       if (item.type === 'file' && deps.mediaUpload) {
-        const bytes = await deps.mediaUpload.objects.get(item.s3Key, uploadMaxBytes(message.type));
-        if (!bytes) throw new MediaNotSendableError('no_copy');
-        const { mediaId } = await deps.mediaUpload.client.upload(target.credentials, { bytes, mimeType: item.mimeType, fileName: item.fileName });
+        const { phoneId } = target.credentials;
+        const last = target.uploaded?.(item.fileId);
+        const fresh = last && last.phoneId === phoneId && now() - Date.parse(last.at) < MEDIA_ID_DAYS * DAY_MS ? last.mediaId : undefined;
+        let mediaId = fresh;
+        if (!mediaId) {
+          const bytes = await deps.mediaUpload.objects.get(item.s3Key, uploadMaxBytes(message.type));
+          if (!bytes) throw new MediaNotSendableError('no_copy');
+          ({ mediaId } = await deps.mediaUpload.client.upload(target.credentials, { bytes, mimeType: item.mimeType, fileName: item.fileName }));
+          if (target.agentId) {
+            await deps.fileMedia
+              ?.remember(userId, target.agentId, item.fileId, { phoneId, mediaId, at: new Date(now()).toISOString() })
+              .catch((error: unknown) => onError('The upload of an agent file to WhatsApp could not be noted on it', error));
+          }
+        }
         message = { ...message, media: { ...message.media, id: mediaId } };
       }
     } catch (error) {

@@ -11,7 +11,7 @@ import { startFakeWhatsApp, type FakeWhatsApp } from '../../../local/fake-whatsa
 import { HttpGraphClient } from '../../../src/adapters/whatsapp/graph.js';
 import { HttpGraphMediaClient } from '../../../src/adapters/whatsapp/graph-media.js';
 import { mediaMessages } from '../../../src/contract/whatsapp-media.js';
-import type { AgentWithChildren, FileRecord } from '../../../src/domain/agents/ports.js';
+import type { AgentWithChildren, FileMetaMedia, FileRecord } from '../../../src/domain/agents/ports.js';
 import type { ConversationActivity, ConversationRepository, MessageRepository, ReplyDraft, StoredMessage } from '../../../src/domain/conversations/ports.js';
 import { TransientError } from '../../../src/domain/retry.js';
 import { createAgentReply, historyTurns, type AgentReplyDeps } from '../../../src/domain/whatsapp/agent-reply.js';
@@ -44,7 +44,7 @@ const tarifas: FileRecord = {
   uploadedAt: '2026-01-01T00:00:00.000Z',
 } as FileRecord;
 
-function setup(model: ScriptedModel, over: { agent?: Partial<AgentWithChildren>; objects?: Map<string, Uint8Array> } = {}) {
+function setup(model: ScriptedModel, over: { agent?: Partial<AgentWithChildren>; objects?: Map<string, Uint8Array>; remembered?: FileMetaMedia[] } = {}) {
   const stored = new Map<string, StoredMessage>();
   const touches: ConversationActivity[] = [];
   const usage = { reserved: 0, released: 0 };
@@ -78,6 +78,12 @@ function setup(model: ScriptedModel, over: { agent?: Partial<AgentWithChildren>;
     usage: { reserve: async () => ++usage.reserved, release: async () => void usage.released++ },
     graph: new HttpGraphClient({ baseUrl: fake.graphUrl, timeoutMs: 2000 }),
     mediaUpload: { client: new HttpGraphMediaClient({ baseUrl: fake.graphUrl }), objects: { get: async (key) => objects.get(key) ?? null } },
+    fileMedia: {
+      remember: async (_u, agentId, fileId, media) => {
+        expect([agentId, fileId]).toEqual(['a1', 'file1']);
+        over.remembered?.push(media);
+      },
+    },
     connection: async () => ({ credentials: { bearerToken: 'EAAG-good', businessId: '102290129340398', phoneId: PHONE_ID }, phoneNumber: '+34910000000' }),
     newId: () => `ID${String(++ids).padStart(24, '0')}`,
     now: () => T0,
@@ -172,6 +178,32 @@ describe('files and the location the agent sends', () => {
     expect(location).toMatchObject({ type: 'location', status: 'sent', body: 'Clínica Sonrisa, Calle Mayor 1, 28013 Madrid', location: LOCATION });
     expect(t.usage).toEqual({ reserved: 3, released: 0 });
     expect(t.touches.map((a) => a.lastMessage.type)).toEqual(['chat', 'document', 'location']);
+  });
+
+  it('the file’s upload is kept on it: sent again within Meta’s 30 days by that id, without uploading; an older one (or another number’s) is uploaded again', async () => {
+    const remembered: FileMetaMedia[] = [];
+    const sendFile = () => new ScriptedModel([toolsReply(call('send_file', { file_id: 'file1' })), textReply('Aquí las tienes.')]);
+    // The fake's uploads outlive its reset: counted from here.
+    const uploadsSoFar = async () => ((await (await fetch(`${fake.url}/_test/media/uploads?phoneId=${PHONE_ID}`)).json()) as { uploads: unknown[] }).uploads.length;
+    const before = await uploadsSoFar();
+    const uploads = async () => (await uploadsSoFar()) - before;
+    const first = setup(sendFile(), { remembered });
+    expect(await first.replies.answer('u1', first.conv, first.asked(), CUSTOMER)).toBe('replied');
+    expect(await uploads()).toBe(1);
+    expect(remembered).toEqual([{ phoneId: PHONE_ID, mediaId: expect.stringMatching(/^\d+$/), at: new Date(T0).toISOString() }]);
+
+    const again = setup(sendFile(), { agent: { files: [{ ...tarifas, metaMedia: remembered[0]! }] }, remembered });
+    expect(await again.replies.answer('u1', again.conv, again.asked(), CUSTOMER)).toBe('replied');
+    expect(await uploads()).toBe(1);
+    const documents = fake.sent.filter((s) => s.type === 'document').map((s) => (s.payload.document as { id: string }).id);
+    expect(documents).toEqual([remembered[0]!.mediaId, remembered[0]!.mediaId]);
+
+    const old = { ...remembered[0]!, at: new Date(T0 - 30 * 24 * 3600 * 1000).toISOString() };
+    const stale = setup(sendFile(), { agent: { files: [{ ...tarifas, metaMedia: old }] }, remembered });
+    expect(await stale.replies.answer('u1', stale.conv, stale.asked(), CUSTOMER)).toBe('replied');
+    const otherNumber = setup(sendFile(), { agent: { files: [{ ...tarifas, metaMedia: { ...remembered[0]!, phoneId: '999' } }] }, remembered });
+    expect(await otherNumber.replies.answer('u1', otherNumber.conv, otherNumber.asked(), CUSTOMER)).toBe('replied');
+    expect(await uploads()).toBe(3);
   });
 
   it('a file no longer stored is stored failed with why; the reply and the location still go, and its plan message is given back', async () => {
