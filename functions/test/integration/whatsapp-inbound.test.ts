@@ -29,13 +29,14 @@ import {
   enqueuedInboundJobs,
   failGraphSends,
   graphSends,
-  imageMessage,
+  mediaMessage,
   metaChange,
   metaDelivery,
   metaWebhook,
   newWamid,
   postWebhook,
   randomDigits,
+  registerMedia,
   signMetaBody,
   statusUpdate,
   textMessage,
@@ -158,13 +159,21 @@ describe('whatsapp-inbound: a customer writes', () => {
   it('media: an image with a caption is stored as an image with its media metadata, and the agent reads the caption', async () => {
     const s = await ready();
     const ben = waCustomer('Ben');
-    const msg = imageMessage(ben, 'Is this the right part?');
+    // The photo as Meta keeps it (issue 31: the worker fetches and stores it before the answer).
+    const photo = await registerMedia(Buffer.from(`\xff\xd8\xff\xe0 the part ${randomUUID()}`, 'latin1'), 'image/jpeg');
+    const msg = mediaMessage(ben, 'image', { caption: 'Is this the right part?', mediaId: photo.mediaId, mimeType: 'image/jpeg' });
 
     await deliver(s, { messages: [msg] });
     const [send] = await sendsReach(s, 1);
     await handled(s, String(msg.message.id));
 
-    expect(send!.text).toBe('Echo: [image] Is this the right part?');
+    // The model got the photo as an image input with its caption (the fake model then says it sees it).
+    expect(send!.text).toBe('I can see the photo you sent.');
+    const requests = (await (await fetch(`${provided('openaiUrl')}/_test/requests?key=${encodeURIComponent(s.key)}`)).json()) as { requests: { path: string; body: { messages: { role: string; content: unknown }[] } }[] };
+    const chat = requests.requests.filter((r) => r.path === '/v1/chat/completions').at(-1)!;
+    const turn = chat.body.messages.filter((m) => m.role === 'user').at(-1)!.content as { type: string; text?: string; image_url?: { url: string } }[];
+    expect(turn.map((p) => p.text ?? '').join('')).toContain('Is this the right part?');
+    expect(turn.some((p) => p.type === 'image_url' && p.image_url?.url.startsWith('data:image/jpeg;base64,'))).toBe(true);
     const [inbound] = await messagesOf(s, ben);
     expect(inbound).toMatchObject({ type: 'image', hasMedia: true, body: 'Is this the right part?', media: { mimeType: 'image/jpeg', caption: 'Is this the right part?' } });
     expect((await messages().stats(s.userId, 'today', new Date().toISOString())).typeBreakdown.image).toBe(1);
