@@ -6,9 +6,12 @@
  * never-fetched one none; our copy's key is never sent; the Message Hub's search finds a voice
  * note by its transcript and a document by its text (accent-insensitive).
  *
- * Seeded through the repositories and the bucket as the inbound worker leaves them (the media
- * fetched and stored, the transcript written), so the views are tested apart from the pipeline.
+ * A voice note goes through the real pipeline (a signed delivery, the fake Graph API's media, the
+ * fake OpenAI's transcript); the other cases are seeded through the repositories and the bucket
+ * as the inbound worker leaves them, so every state (pending, failed, a document too large to
+ * read) is shown without arranging its failure.
  */
+import { randomUUID } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { describe, expect, it } from 'vitest';
 import type { ConversationDetail, Message } from '../../src/contract/whatsapp.js';
@@ -16,12 +19,14 @@ import { MEDIA_LIMITS, WHATSAPP_MEDIA_PREFIX } from '../../src/contract/whatsapp
 import type { StoredConversation, StoredMessage, StoredMessageMedia } from '../../src/domain/conversations/ports.js';
 import { idTimePrefix } from '../../src/adapters/dynamo/messages.js';
 import { newId } from '../../src/lib/ids.js';
-import { provided } from '../support/api.js';
+import { createAnsweringAgent } from '../support/agents-api.js';
+import { api, provided, until } from '../support/api.js';
+import { subscribedUser } from '../support/billing.js';
 import { activeUser } from '../support/contacts.js';
 import { conversationsApi, HOUR, ago, inbound, messagesApi, openConversation, repos, spanishWaId } from '../support/conversations.js';
-import { syntheticVoiceNote } from '../support/media-fakes.js';
+import { registerFakeTranscript, syntheticVoiceNote } from '../support/media-fakes.js';
 import { testS3Client } from '../support/stack-clients.js';
-import { connectWhatsApp, newWamid } from '../support/whatsapp.js';
+import { connectWhatsApp, newWamid, sendMediaDelivery, waCustomer } from '../support/whatsapp.js';
 
 const TRANSCRIPT = 'Quería pedir cita con la Dra. Pérez para la ortodoncia invisible';
 
@@ -75,6 +80,44 @@ async function fetchBytes(url: string) {
   const res = await fetch(url);
   return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), bytes: Buffer.from(await res.arrayBuffer()) };
 }
+
+describe('a voice note through the real pipeline (issue 31)', () => {
+  it('a signed delivery: fetched, stored and transcribed by the worker; the inbox and the Hub show the transcript and a link that plays it; search finds it', async () => {
+    const { token } = await subscribedUser('starter');
+    const key = `sk-views-${randomUUID()}`;
+    const chatgpt = await api('POST', '/api/integrations/chatgpt/setup', { token, body: { apiKey: key } });
+    expect(chatgpt.status, chatgpt.body.message).toBe(200);
+    const agent = await createAnsweringAgent(token, 'Clínica Sonrisa');
+    // A Spanish agent: the transcription's language hint.
+    expect((await api('PUT', `/api/agents/${agent._id}`, { token, body: { language: 'es' } })).status).toBe(200);
+    const wa = await connectWhatsApp(token);
+    const customer = waCustomer(`Lucía ${randomUUID().slice(0, 4)}`, spanishWaId());
+    const audio = syntheticVoiceNote({ seconds: 12 });
+    await registerFakeTranscript(provided('openaiUrl'), audio, { text: TRANSCRIPT, language: 'es' });
+
+    const sent = await sendMediaDelivery(wa, customer, 'audio', audio, { voice: true });
+    expect(sent.response.status).toBe(200);
+
+    const conversationId = await until(async () => {
+      const list = await conversationsApi.list(token, { search: customer.name });
+      return (list.body.data as Array<{ _id: string }> | undefined)?.[0]?._id;
+    }, 'the conversation');
+    const voice = await until(async () => {
+      const detail = (await conversationsApi.get(token, conversationId)).body.data as ConversationDetail;
+      return detail.messages.find((m) => m.type === 'ptt' && m.media?.transcript);
+    }, 'the transcribed voice note');
+    expect(voice.media).toMatchObject({ state: 'stored', size: audio.length, transcript: { text: TRANSCRIPT, language: 'es', durationSeconds: 12 } });
+    expect(JSON.stringify(voice)).not.toContain('storedKey');
+    const played = await fetchBytes(voice.media!.url!);
+    expect(played.status).toBe(200);
+    expect(played.bytes.equals(audio)).toBe(true);
+
+    // The customer's messages (the agent's answer quotes what it heard, and is found too without the filter).
+    const found = (await messagesApi.list(token, { search: 'DRA. PEREZ', fromMe: 'false', timeFilter: 'all' })).body.data as Message[];
+    expect(found.map((m) => m._id)).toEqual([voice._id]);
+    expect(found[0]!.media?.url).toEqual(expect.any(String));
+  });
+});
 
 describe('media in the conversation detail and the Message Hub (issue 31)', () => {
   it('a stored voice note: transcript and a presigned link that plays our copy; pending and failed ones have no link; no storedKey anywhere', async () => {
