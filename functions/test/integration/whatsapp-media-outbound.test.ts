@@ -5,7 +5,8 @@
  * shapes and limits and keeps the uploaded files.
  *
  * - A file the owner marked shareable and the business location follow the reply, each its own
- *   message: the file uploaded to Meta's media endpoint and sent by its id with its name.
+ *   message: the file uploaded to Meta's media endpoint and sent by its id with its name; sent
+ *   again later by the same id, not uploaded twice.
  * - Choices go as a list; the customer's tap comes back as their answer, and the agent reads its own
  *   question with the options it offered.
  * - An interactive send Meta refuses (131009) is stored failed with Meta's reason.
@@ -133,6 +134,20 @@ describe('whatsapp: the agent sends files, the location and choices (issue 31)',
     expect(ours[1]).toMatchObject({ hasMedia: true, body: 'Nuestras tarifas', media: { filename: 'Tarifas 2026.txt', mimeType: 'text/plain' } });
     expect(ours[1]!.media).not.toHaveProperty('storedKey'); // the agent file's key stays on the server
     expect(ours[2]).toMatchObject({ location: { latitude: 40.4187, longitude: -3.6966, ...LOCATION } });
+
+    // Asked again: the same file goes by the media id Meta already has (kept on the agent's file), not uploaded twice.
+    await script(o, [toolTurn(toolCall('send_file', { file_id: o.file._id })), textTurn('Aquí las tienes otra vez.')]);
+    await deliver(o, textMessage(lucia, '¿Me las reenvías?'));
+    const again = await until(async () => {
+      const s = await sendsTo(o, lucia);
+      return s.length >= 5 ? s : undefined;
+    }, 'the file sent again', 30_000);
+    expect(again.slice(3).map((s) => [s.status, s.type])).toEqual([
+      [200, 'text'],
+      [200, 'document'],
+    ]);
+    expect((again[4]!.payload.document as { id: string }).id).toBe(document.id);
+    expect(await graphUploads(o.wa.phoneId)).toHaveLength(1);
   });
 
   it('choices go as a list; the tapped row comes back as the customer’s answer, read with the options the agent offered', async () => {
