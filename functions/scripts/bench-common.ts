@@ -20,6 +20,22 @@ export const percentile = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.ceil((p / 100) * s.length) - 1)]!;
 };
 
+/**
+ * The longest chain of requests each started after the previous one ended: the round trips a
+ * message waits for one after another (its latency on a quiet machine is about this many
+ * round trips, whatever the load of the machine measuring it).
+ */
+export function longestChain(spans: ReadonlyArray<[number, number]>): number {
+  const byEnd = [...spans].sort((a, b) => a[1] - b[1]);
+  const chain: number[] = [];
+  byEnd.forEach(([start], i) => {
+    let best = 0;
+    for (let j = 0; j < i; j++) if (byEnd[j]![1] <= start) best = Math.max(best, chain[j]!);
+    chain.push(best + 1);
+  });
+  return Math.max(0, ...chain);
+}
+
 /** A Markdown table: the first column left-aligned, the others right-aligned. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));

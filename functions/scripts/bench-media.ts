@@ -7,10 +7,12 @@
  *     → GET /{media-id} → download → our encrypted copy in S3 → transcription (fake OpenAI) → the
  *     agent (fake OpenAI) → send. Target: p95 ≤ 500 ms. The fakes' own work (a few ms on
  *     loopback) is counted against the app. Rows: a new customer's first message, a voice note in
- *     an open conversation, and the same delivery redelivered (nothing fetched or transcribed
- *     twice). Besides the times, counts the machine's load does not change: DynamoDB, S3 and
- *     Graph requests (describe, download, send) and OpenAI calls per voice note; exactly 1
- *     transcription per voice note (0 for a redelivery), or the run fails.
+ *     an open conversation, the same delivery redelivered (nothing fetched or transcribed twice),
+ *     and the same words typed (the path without media, for calibration). Besides the times,
+ *     figures the machine's load does not change (medians): DynamoDB, S3 and Graph requests
+ *     (describe, download, send), how many of them ran one after another (the longest chain: a
+ *     quiet machine's latency is about that many round trips, plus the two OpenAI calls), and the
+ *     OpenAI calls; exactly 1 transcription per voice note (0 for a redelivery), or the run fails.
  *
  * (b) The whatsapp-inbound worker's peak memory while handling a 16 MB voice note (Meta's audio
  *     limit), ≤ 256 MB: the worker's Lambda bundle (esbuild settings of infra/lib/bundling.ts, as
@@ -20,6 +22,7 @@
  *     budget. A text message in another fresh process is the baseline.
  *
  *   --runs=N   measured voice notes per row (default 30, after 3 warm-up ones)
+ *   --trace    print the requests of one voice note (start, end, kind, operation or path)
  */
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -37,7 +40,7 @@ import { api, useOwnStack } from '../test/support/api.js';
 import { paidUser } from '../test/support/billing.js';
 import { registerFakeMedia, registerFakeTranscript, syntheticVoiceNote } from '../test/support/media-fakes.js';
 import { connectWhatsApp, graphSends, mediaMessage, metaDelivery, postWebhook, signMetaBody, textMessage, waCustomer, type ConnectedWhatsApp, type InboundMessage } from '../test/support/whatsapp.js';
-import { arg, percentile, table } from './bench-common.js';
+import { arg, longestChain, percentile, table } from './bench-common.js';
 
 const RUNS = arg('runs', 30);
 const WARMUP = 3;
@@ -51,17 +54,29 @@ const MB = 1024 * 1024;
 // ---- counting: every fetch of this process (the gateway, the dispatcher and the worker run here)
 type Count = 'dynamodb' | 's3' | 'sqs' | 'graphDescribe' | 'graphDownload' | 'graphSend' | 'graphOther';
 let counts: Record<Count, number> | null = null;
+/** The counted requests' [start, end] (end: the answer's headers), for the round trips in sequence. */
+let spans: Array<[number, number]> = [];
 let origins: { dynamodb: string; s3: string; sqs: string; graph: string } | null = null;
 const realFetch = globalThis.fetch;
-globalThis.fetch = (input, init) => {
-  if (counts && origins) {
-    const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
-    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-    const kind = classify(url, method, origins);
-    if (kind) counts[kind]++;
+globalThis.fetch = async (input, init) => {
+  if (!counts || !origins) return realFetch(input, init);
+  const url = new URL(typeof input === 'string' ? input : input instanceof URL ? input.href : input.url);
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  const kind = classify(url, method, origins);
+  if (!kind) return realFetch(input, init);
+  counts[kind]++;
+  const started = performance.now();
+  const own = spans;
+  const res = await realFetch(input, init);
+  own.push([started, performance.now()]);
+  if (trace) {
+    const target = new Headers(init?.headers).get('x-amz-target')?.split('.')[1];
+    trace.lines.push(`${(started - trace.t0).toFixed(1).padStart(7)} ${(performance.now() - trace.t0).toFixed(1).padStart(7)}  ${kind.padEnd(13)} ${method.padEnd(6)} ${target ?? url.pathname.slice(0, 70)}`);
   }
-  return realFetch(input, init);
+  return res;
 };
+/** --trace: the requests of one voice note (ms from its delivery). */
+let trace: { t0: number; lines: string[] } | null = null;
 
 function classify(url: URL, method: string, o: NonNullable<typeof origins>): Count | undefined {
   if (url.origin === o.dynamodb) return 'dynamodb';
@@ -114,6 +129,8 @@ try {
   interface Run {
     ms: number;
     counts: Record<Count, number>;
+    /** DynamoDB, S3, SQS and Graph requests one after another (OpenAI's calls, over node:http, not seen). */
+    sequential: number;
     transcriptions: number;
     chats: number;
     openai: number;
@@ -127,6 +144,7 @@ try {
     const openaiBefore = await openaiCalls();
     const sentBefore = (await graphSends(wa.phoneId)).length;
     counts = zero();
+    spans = [];
     const t0 = Date.now();
     const res = await postWebhook(wa.integrationId, body, signature);
     if (res.status !== 200) throw new Error(`webhook answered ${res.status}: ${res.text}`);
@@ -134,6 +152,7 @@ try {
     const done = Date.now();
     const measured = counts;
     counts = null;
+    const sequential = longestChain(spans);
     const replies = (await graphSends(wa.phoneId)).slice(sentBefore).filter((s) => s.to === message.customer.waId && s.status === 200);
     const openai = (await openaiCalls()).slice(openaiBefore.length);
     return {
@@ -143,6 +162,7 @@ try {
       // The reply's moment as the fake Graph recorded it (ms); a redelivery sends nothing: until idle.
       ms: replies[0] ? Date.parse(replies[0].at) - t0 : done - t0,
       counts: measured,
+      sequential,
       transcriptions: by(openai, '/audio/transcriptions'),
       chats: by(openai, '/chat/completions'),
       openai: openai.length,
@@ -162,6 +182,13 @@ try {
       const chat = (await openaiCalls()).filter((r) => r.path.includes('/chat/completions')).at(-1);
       if (!JSON.stringify(chat?.body ?? '').includes('Dra. P')) failures.push('the transcript did not reach the model');
     }
+  }
+
+  if (process.argv.includes('--trace')) {
+    trace = { t0: performance.now(), lines: [] };
+    await voiceNote();
+    console.log(`\nRequests of a voice note in a new conversation (start, end in ms; OpenAI's calls not seen):\n${trace.lines.join('\n')}\n`);
+    trace = null;
   }
 
   const first: Run[] = [];
@@ -200,6 +227,7 @@ try {
       judged ? `≤ ${OVERHEAD_P95_MS} ${p95 <= OVERHEAD_P95_MS ? '✓' : '✗'}` : '—',
       median(runs, (r) => r.counts.dynamodb),
       median(runs, (r) => r.counts.s3),
+      median(runs, (r) => r.sequential),
       `${median(runs, (r) => r.counts.graphDescribe)} + ${median(runs, (r) => r.counts.graphDownload)} + ${median(runs, (r) => r.counts.graphSend)}`,
       `${Math.min(...runs.map((r) => r.transcriptions))}-${Math.max(...runs.map((r) => r.transcriptions))}`,
       median(runs, (r) => r.chats),
@@ -208,9 +236,10 @@ try {
   const load = os.loadavg()[0]!;
   console.log(`\nWhatsApp voice note (${VOICE_SECONDS} s Ogg Opus, ${(voice.length / 1024).toFixed(0)} KB) → reply sent, fakes answering at once, local stack (${RUNS} per row, ms)`);
   console.log(`Machine: ${os.cpus().length} CPU(s), load average ${load.toFixed(1)}${load > os.cpus().length ? ' (busy: times are inflated; the request counts are not)' : ''}\n`);
+  console.log('"in sequence": DynamoDB, S3, SQS and Graph requests one after another (the transcription and the model call, over node:http, come on top).\n');
   console.log(
     table(
-      ['voice note', 'n', 'p50', 'p95', 'target p95', 'DynamoDB req.', 'S3 req.', 'Graph describe + download + send', 'transcriptions', 'chat calls'],
+      ['voice note', 'n', 'p50', 'p95', 'target p95', 'DynamoDB req.', 'S3 req.', 'in sequence', 'Graph describe + download + send', 'transcriptions', 'chat calls'],
       [
         row("a new customer's first message (contact + conversation created)", first, true),
         row('in an open conversation', followUp, true),

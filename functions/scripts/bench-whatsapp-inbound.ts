@@ -35,23 +35,7 @@ import { createInboundPipeline } from '../src/domain/whatsapp/inbound.js';
 import type { GraphClient, WhatsAppInboundJob } from '../src/domain/whatsapp/ports.js';
 import { newId } from '../src/lib/ids.js';
 import { testDocumentClientAt } from '../test/support/document-clients.js';
-import { arg, percentile, table } from './bench-common.js';
-
-/**
- * The longest chain of requests each started after the previous one ended: the round trips a
- * message waits for one after another (its latency on a quiet machine is about this many
- * DynamoDB round trips, whatever the load of the machine measuring it).
- */
-function longestChain(spans: ReadonlyArray<[number, number]>): number {
-  const byEnd = [...spans].sort((a, b) => a[1] - b[1]);
-  const chain: number[] = [];
-  byEnd.forEach(([start], i) => {
-    let best = 0;
-    for (let j = 0; j < i; j++) if (byEnd[j]![1] <= start) best = Math.max(best, chain[j]!);
-    chain.push(best + 1);
-  });
-  return Math.max(0, ...chain);
-}
+import { arg, longestChain, percentile, table } from './bench-common.js';
 
 const RUNS = arg('runs', 100);
 const WARMUP = 10;
