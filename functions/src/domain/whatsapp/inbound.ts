@@ -28,6 +28,7 @@ import { applyStatus, type ApplyStatusDeps } from './apply-status.js';
 import { parseDelivery, type ParsedChange, type ParsedInboundMessage } from './parse-delivery.js';
 import { createInboundStore, customerWroteAt, type InboundStoreDeps } from './store-inbound.js';
 import { createMediaFetcher, type MediaFetchDeps } from './media/fetch.js';
+import { transcriptionNames } from './media/understand.js';
 
 export type InboundDeps = InboundStoreDeps &
   AgentReplyDeps &
@@ -37,7 +38,7 @@ export type InboundDeps = InboundStoreDeps &
     /** Where a message written during a person's pause queues its resume check (issue 29, waiting.ts); absent = none. */
     resumeChecks?: Pick<WaitingAnswerQueue, 'resumeCheck'>;
     /** A customer's media fetched, stored and understood before the answer (issue 31); absent = left pending. */
-    media?: Pick<MediaFetchDeps, 'graphMedia' | 'objects' | 'understanding'>;
+    media?: Pick<MediaFetchDeps, 'graphMedia' | 'objects' | 'understanding' | 'onFailure'>;
   };
 
 export type MessageOutcome = 'duplicate' | 'busy' | ReplyOutcome;
@@ -74,14 +75,14 @@ export function createInboundPipeline(deps: InboundDeps) {
     const connection = await deps.connection(userId);
     // Not connected: nothing can be fetched; the answer's own path reports it.
     if (!connection) return message;
-    // The transcription's hints: the answering agent's language and name (voice notes only: one more read).
+    // The transcription's hints: the answering agent's language and the business's names (voice notes only: its staff and services when it books).
     const agent = mediaKindOf(message.type) === 'audio' ? pickAnsweringAgent(await deps.agents.list(userId)) : null;
     return media.prepare({
       userId,
       credentials: connection.credentials,
       message,
       finalAttempt: delivery.finalAttempt,
-      ...(agent ? { language: agent.language, names: [agent.name] } : {}),
+      ...(agent ? { language: agent.language, names: await transcriptionNames(userId, agent, deps.bookings) } : {}),
     });
   }
 

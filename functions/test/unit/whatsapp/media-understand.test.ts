@@ -15,7 +15,7 @@ import { TransientError } from '../../../src/domain/retry.js';
 import { agentText } from '../../../src/domain/whatsapp/media/agent-text.js';
 import { audioSeconds, sniffAudio } from '../../../src/domain/whatsapp/media/audio.js';
 import { cutOgg, oggCrc, oggPages, readOgg } from '../../../src/domain/whatsapp/media/ogg.js';
-import { createMediaUnderstanding, transcriptionPrompt, type MediaUnderstandingDeps } from '../../../src/domain/whatsapp/media/understand.js';
+import { createMediaUnderstanding, transcriptionNames, transcriptionPrompt, type MediaUnderstandingDeps } from '../../../src/domain/whatsapp/media/understand.js';
 import { syntheticVoiceNote } from '../../support/media-fakes.js';
 import { docxZipBomb } from '../../support/zip.js';
 
@@ -271,6 +271,15 @@ describe('understand.ts: voice notes', () => {
       ['reserve', 1],
       ['reserve', 2],
     ]);
+  });
+
+  it('the business’s names: the agent, its staff and services when it books, its files’ titles', async () => {
+    const files = [{ originalName: 'tarifas_ortodoncia-invisible.pdf' }] as never;
+    const bookings = { listStaff: async () => [{ name: 'Dra. Pérez' }], listServices: async () => [{ name: 'Limpieza dental' }] } as never;
+    expect(await transcriptionNames('u1', { name: 'Clínica Sonrisa', bookingsEnabled: true, files }, bookings)).toEqual(['Clínica Sonrisa', 'Dra. Pérez', 'Limpieza dental', 'tarifas ortodoncia invisible']);
+    expect(await transcriptionNames('u1', { name: 'Clínica Sonrisa', bookingsEnabled: false, files }, bookings)).toEqual(['Clínica Sonrisa', 'tarifas ortodoncia invisible']);
+    const down = { listStaff: async () => Promise.reject(new Error('table down')), listServices: async () => [] } as never;
+    expect(await transcriptionNames('u1', { name: 'Clínica Sonrisa', bookingsEnabled: true, files: [] }, down)).toEqual(['Clínica Sonrisa']);
   });
 
   it('prompt: whole names up to the limit, no repeats', () => {

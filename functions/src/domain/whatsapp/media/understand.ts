@@ -24,7 +24,9 @@
  */
 import { MEDIA_LIMITS, mediaKindOf } from '../../../contract/whatsapp-media.js';
 import { agentFileKind, type AgentFileKind } from '../../../contract/agents.js';
+import type { AgentWithChildren } from '../../agents/ports.js';
 import type { AiConnector } from '../../ai/ports.js';
+import type { Bookings } from '../../bookings/ports.js';
 import type { StoredMessage, StoredMessageMedia } from '../../conversations/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../../errors.js';
 import { renderDocument } from '../../knowledge/chunking.js';
@@ -77,6 +79,29 @@ export function transcriptionPrompt(names: readonly string[] | undefined): strin
     prompt = next;
   }
   return prompt || undefined;
+}
+
+/** A knowledge file's name as words ("tarifas_clinica-sonrisa.pdf" → "tarifas clinica sonrisa"). */
+const fileTitle = (name: string) => name.replace(/\.[a-z0-9]{1,5}$/i, '').replace(/[_-]+/g, ' ').trim();
+
+/**
+ * The business's own names for the transcription prompt, most telling first: the agent's name,
+ * its staff and services when it books (issue 30: "Dra. Pérez", "ortodoncia invisible"), then its
+ * knowledge files' titles. A failed bookings read leaves them out (the prompt only helps spelling).
+ */
+export async function transcriptionNames(
+  userId: string,
+  agent: Pick<AgentWithChildren, 'name' | 'bookingsEnabled' | 'files'>,
+  bookings?: Pick<Bookings, 'listServices' | 'listStaff'>,
+): Promise<string[]> {
+  const booked =
+    agent.bookingsEnabled && bookings
+      ? await Promise.all([bookings.listStaff(userId), bookings.listServices(userId)]).then(
+          ([staff, services]) => [...staff.map((s) => s.name), ...services.map((s) => s.name)],
+          () => [],
+        )
+      : [];
+  return [agent.name, ...booked, ...agent.files.map((f) => fileTitle(f.originalName))].filter((n) => n.trim() !== '');
 }
 
 const minutesOf = (seconds: number) => Math.max(1, Math.ceil(seconds / 60));
