@@ -58,7 +58,7 @@ export const inboundPipeline = once(() => {
     // An agent file uploaded to Meta is sent again by its media id within Meta's 30 days (issue 31).
     fileMedia: new DynamoAgentFileMedia(documentClient(), config().TABLE_NAME),
     // A customer's media fetched from the Graph media API, stored in the uploads bucket and understood before the answer (issue 31).
-    media: { graphMedia: graphMediaClient(), objects: mediaObjects(), understanding },
+    media: { graphMedia: graphMediaClient(), objects: mediaObjects(), understanding, onFailure: (message, error) => logger.warn(message, { error: error as Error }) },
     understanding,
     // The business location the agent's send_location tool sends (issue 31).
     businessLocations: businessLocationStore(),

@@ -38,6 +38,8 @@ export interface MediaFetchDeps {
   /** Absent: the media is stored, not understood. */
   understanding?: MediaUnderstanding;
   onError?: (message: string, error: unknown) => void;
+  /** A media the customer sent that could not be stored (their input, or Meta's): a warning, not our error. Default onError. */
+  onFailure?: (message: string, error: unknown) => void;
 }
 
 export interface MediaFetchInput {
@@ -93,6 +95,7 @@ function copyingInto(buffer: Uint8Array): TransformStream<Uint8Array, Uint8Array
 
 export function createMediaFetcher(deps: MediaFetchDeps) {
   const onError = deps.onError ?? (() => undefined);
+  const onFailure = deps.onFailure ?? onError;
 
   /** Describe → download → store; returns what was stored and the kept copy (or null). */
   async function download(input: MediaFetchInput, kind: MediaKind, key: string): Promise<{ size: number; bytes: Uint8Array | null; info: GraphMediaInfo }> {
@@ -171,7 +174,7 @@ export function createMediaFetcher(deps: MediaFetchDeps) {
         } catch (error) {
           const failure = failureOf(error, input.finalAttempt);
           if (failure instanceof Error) throw failure;
-          onError(`A customer's media was not stored (${failure})`, error);
+          onFailure(`A customer's media was not stored (${failure})`, error);
           return write(input, message, { ...media, state: 'failed', failure });
         }
       }
