@@ -82,7 +82,15 @@ export interface LocalTarget {
   openSecret?: (sealed: string) => Promise<string>;
 }
 
-export class SimulateError extends Error {}
+/** What the developer is told (and the exit code: 2 for a usage or setup problem, 0 for --help). */
+export class SimulateError extends Error {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
+    super(message);
+  }
+}
 
 /** The fake's origin when `url` (WHATSAPP_GRAPH_URL, OPENAI_BASE_URL) is a loopback fake, else null. */
 const loopbackOrigin = (url: string | undefined) => {
@@ -238,7 +246,7 @@ export function parseOptions(argv: string[]) {
   } catch (error) {
     throw new SimulateError(`${(error as Error).message}\n\n${USAGE}`);
   }
-  if (values.help) throw new SimulateError(USAGE);
+  if (values.help) throw new SimulateError(USAGE, 0);
   const kinds = (['text', 'voice', 'audio', 'image', 'document', 'location'] as const).filter((k) => values[k] !== undefined);
   if (kinds.length !== 1) throw new SimulateError(`Give exactly one message (${kinds.length ? kinds.map((k) => `--${k}`).join(', ') : 'none given'}).\n\n${USAGE}`);
   const from = digits(values.from);
@@ -255,8 +263,9 @@ export function parseOptions(argv: string[]) {
  * Simulates one customer message against `target` and returns what was sent back. Throws a
  * SimulateError (a message for the developer) when something is missing or refused.
  */
-export async function simulateWhatsApp(argv: string[], target: LocalTarget = localTarget()): Promise<SimulateResult> {
+export async function simulateWhatsApp(argv: string[], given?: LocalTarget): Promise<SimulateResult> {
   const options = parseOptions(argv);
+  const target = given ?? localTarget();
   const integration = await pickIntegration(target, options);
   let appSecret = options['app-secret'];
   if (!appSecret) {
@@ -354,8 +363,8 @@ export async function main(argv: string[], target?: LocalTarget): Promise<number
     return 0;
   } catch (error) {
     if (!(error instanceof SimulateError)) throw error;
-    console.error(error.message);
-    return 2;
+    (error.exitCode === 0 ? console.log : console.error)(error.message);
+    return error.exitCode;
   }
 }
 
