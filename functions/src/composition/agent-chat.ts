@@ -12,6 +12,7 @@ import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { dynamoAgentTestMarker } from '../adapters/dynamo/getting-started.js';
 import { logger } from '../adapters/logger.js';
 import { createAgentChat } from '../domain/agents/runtime/chat.js';
+import { whatsappToolsRuntime } from '../domain/agents/runtime/whatsapp-tools.js';
 import { once } from '../lib/once.js';
 import { aiConnector } from './ai.js';
 import { agentBookings } from './agent-bookings.js';
@@ -32,6 +33,7 @@ export const agentChat = once(() =>
     bookings: agentBookings(),
     // The send_location tool's business location (issue 31); the test chat shows what would be sent.
     businessLocations: businessLocationStore(),
+    whatsappTools: whatsappToolsRuntime,
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     recordUnanswered: unansweredRecorder(),
     markTested: dynamoAgentTestMarker(documentClient(), config().TABLE_NAME),

@@ -38,7 +38,11 @@ import { RELAY_LANGUAGE_VOICES, VOICE_CATALOGUE, VOICE_DEFAULTS, relayVoiceOf, t
 import { VOICE_LIMITS, callLanguages } from '../../contract/voice-limits.js';
 import type { AgentReader, AgentWithChildren } from '../agents/ports.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
-import { answerAs, customerE164, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
+// answer.ts, not index.ts: without the WhatsApp tools (issue 31), which a call never offers (a first contact's bundle).
+import { answerAs } from '../agents/runtime/answer.js';
+import { customerE164 } from '../agents/runtime/booking-tools.js';
+import type { ToolExecutor } from '../agents/runtime/ports.js';
+import type { AgentReply, HistoryMessage } from '../agents/runtime/run-agent.js';
 import type { Bookings } from '../bookings/ports.js';
 import { LimitExceededError, PaymentRequiredError } from '../errors.js';
 import type { AiConnection, AiConnector } from '../ai/ports.js';

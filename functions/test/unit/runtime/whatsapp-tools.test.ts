@@ -7,8 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { MEDIA_LIMITS, type BusinessLocation } from '../../../src/contract/whatsapp-media.js';
 import type { AgentWithChildren, FileRecord } from '../../../src/domain/agents/ports.js';
 import { answerAs } from '../../../src/domain/agents/runtime/answer.js';
+import { answerAs as answerWithWhatsAppTools } from '../../../src/domain/agents/runtime/index.js';
 import { runAgent, type RunAgentInput } from '../../../src/domain/agents/runtime/run-agent.js';
-import { OFFER_CHOICES, SEND_FILE, SEND_LOCATION } from '../../../src/domain/agents/runtime/whatsapp-tools.js';
+import { OFFER_CHOICES, SEND_FILE, SEND_LOCATION, whatsappToolsRuntime as runtime } from '../../../src/domain/agents/runtime/whatsapp-tools.js';
 import { agent, call, FakeEmbedder, MemoryRetriever, RecordingExecutor, ScriptedModel, settings, textReply, toolsReply } from './fakes.js';
 
 const CLINIC: BusinessLocation = { name: 'Clínica Dental Pérez', address: 'Calle de Alcalá 42, 28014 Madrid', latitude: 40.4187, longitude: -3.6966 };
@@ -46,7 +47,7 @@ function turn(over: Partial<RunAgentInput> & { model: ScriptedModel }): RunAgent
     history: [],
     message: '¿Me mandas las tarifas y dónde estáis?',
     channel: 'whatsapp',
-    whatsapp: { businessLocation: async () => CLINIC },
+    whatsapp: { runtime, businessLocation: async () => CLINIC },
     ...over,
   };
 }
@@ -93,11 +94,11 @@ describe('WhatsApp tools: when they are offered', () => {
   });
 
   it('answerAs gives the turn on WhatsApp and in the test chat, not on a call; send_location only with a location reader', async () => {
-    const deps = { retriever: new MemoryRetriever(), tools: new RecordingExecutor(), businessLocations: { get: async () => CLINIC } };
+    const deps = { retriever: new MemoryRetriever(), tools: new RecordingExecutor(), whatsappTools: runtime, businessLocations: { get: async () => CLINIC } };
     const connection = (model: ScriptedModel) => ({ settings: settings(), chat: model, embedder: new FakeEmbedder() });
     const ask = async (channel: 'whatsapp' | 'chat' | 'voice', withLocations = true) => {
       const model = new ScriptedModel([textReply('Hola')]);
-      await answerAs(channel, withLocations ? deps : { retriever: deps.retriever, tools: deps.tools }, {
+      await answerAs(channel, withLocations ? deps : { retriever: deps.retriever, tools: deps.tools, whatsappTools: runtime }, {
         userId: 'user1',
         agent: agent({ whatsappTools: ALL_ON, files: FILES }),
         connection: connection(model),
@@ -110,6 +111,29 @@ describe('WhatsApp tools: when they are offered', () => {
     expect(await ask('chat')).toEqual(WHATSAPP);
     expect(await ask('voice')).toEqual([]);
     expect(await ask('whatsapp', false)).toEqual([SEND_FILE, OFFER_CHOICES]);
+  });
+
+  it('answer.ts answerAs (the calls\' one) offers none unless the tools are handed in; index.ts answerAs fills them in', async () => {
+    const model = new ScriptedModel([textReply('Hola')]);
+    await answerAs('whatsapp', { retriever: new MemoryRetriever(), tools: new RecordingExecutor(), businessLocations: { get: async () => CLINIC } }, {
+      userId: 'user1',
+      agent: agent({ whatsappTools: ALL_ON, files: FILES }),
+      connection: { settings: settings(), chat: model, embedder: new FakeEmbedder() },
+      history: [],
+      message: 'Hola',
+    });
+    for (const name of WHATSAPP) expect(offered(model)).not.toContain(name);
+
+    // index.ts's answerAs (the WhatsApp channel's) fills them in.
+    const withTools = new ScriptedModel([textReply('Hola')]);
+    await answerWithWhatsAppTools('whatsapp', { retriever: new MemoryRetriever(), tools: new RecordingExecutor(), businessLocations: { get: async () => CLINIC } }, {
+      userId: 'user1',
+      agent: agent({ whatsappTools: ALL_ON, files: FILES }),
+      connection: { settings: settings(), chat: withTools, embedder: new FakeEmbedder() },
+      history: [],
+      message: 'Hola',
+    });
+    expect(offered(withTools).filter((n) => WHATSAPP.includes(n))).toEqual(WHATSAPP);
   });
 
   it('does not offer send_file when no file is both shareable and read', async () => {
@@ -158,7 +182,7 @@ describe('WhatsApp tools: what they record', () => {
 
   it('send_location without a business location answers so and records nothing', async () => {
     const model = new ScriptedModel([toolsReply(call(SEND_LOCATION, {})), textReply('Estamos en Madrid.')]);
-    const reply = await runAgent(turn({ model, whatsapp: { businessLocation: async () => null } }));
+    const reply = await runAgent(turn({ model, whatsapp: { runtime, businessLocation: async () => null } }));
     expect(reply.outbound).toBeUndefined();
     expect(reply.toolCalls[0]).toMatchObject({ ok: false });
     expect(reply.toolCalls[0]!.result).toContain('has not set its location');
@@ -172,6 +196,7 @@ describe('WhatsApp tools: what they record', () => {
       turn({
         model,
         whatsapp: {
+          runtime,
           businessLocation: async () => {
             throw new Error('table down');
           },

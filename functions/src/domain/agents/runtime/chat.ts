@@ -23,6 +23,7 @@ import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
 import { pickAnsweringAgent, type AgentReader } from '../ports.js';
 import type { BusinessLocationReader, ToolExecutor } from './ports.js';
+import type { WhatsAppToolsRuntime } from './whatsapp-tools.js';
 import { answerAs } from './answer.js';
 import { customerE164 } from './booking-tools.js';
 
@@ -35,6 +36,8 @@ export interface AgentChatDeps {
   bookings?: Bookings;
   /** The owner's business location, for the send_location tool (issue 31); absent = not offered. */
   businessLocations?: BusinessLocationReader;
+  /** The WhatsApp tools (whatsappToolsRuntime), shown as what would be sent; absent = not offered. */
+  whatsappTools?: WhatsAppToolsRuntime;
   /** The owner's profile (name, phone): the test chat's customer for the booking tools. */
   users?: { get(userId: string): Promise<{ name: string; phoneNumber: string } | null> };
   /** Records a question the knowledge could not answer (never throws). */

@@ -9,7 +9,9 @@ export {
   type HistoryMessage,
   type RunAgentInput,
 } from './run-agent.js';
-export { answerAs, type AnswerDeps, type AnswerTurn } from './answer.js';
+// With the WhatsApp tools (issue 31); the voice channels import answer.ts's answerAs, without them.
+export { answerAs } from './answer-whatsapp.js';
+export type { AnswerDeps, AnswerTurn } from './answer.js';
 export type { Channel } from './prompt.js';
 export { customerE164, type BookingTurn } from './booking-tools.js';
 export type { ToolExecutor, ToolOutcome, ToolCallOptions } from './ports.js';

@@ -38,7 +38,8 @@ import { NO_SUPPORT_SEARCH, UNANSWERED_MARKER, buildSystemPrompt, formatExcerpts
 import { isRealQuestion } from './question.js';
 import { ESCALATE_TO_HUMAN, SEARCH_KNOWLEDGE, parseToolArguments, toolSpecs } from './tools.js';
 import { BOOKING_TOOLS, bookingPrompt, bookingToolSpecs, loadBookingContext, runBookingTool, type BookingContext, type BookingTurn } from './booking-tools.js';
-import { WHATSAPP_TOOLS, loadWhatsAppTools, runWhatsAppTool, whatsappPrompt, whatsappToolSpecs, type WhatsAppToolsContext, type WhatsAppToolsTurn } from './whatsapp-tools.js';
+// Types only: the WhatsApp tools come in with the turn (RunAgentInput.whatsapp.runtime), so the call bundles leave them out.
+import type { WhatsAppToolsContext, WhatsAppToolsTurn } from './whatsapp-tools.js';
 
 export const RUNTIME_LIMITS = {
   /** Model rounds that may call tools per reply; then one last call without tools. */
@@ -202,12 +203,14 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
   const knowledge = hasKnowledge(input.agent);
   // The booking context (the business's zone, services, the customer's bookings) is read beside the knowledge.
   const bookingRead = bookingContext(state);
-  const whatsappRead = loadWhatsAppTools({ agent: input.agent, channel: input.channel, turn: input.whatsapp, language: input.replyLanguage ?? input.agent.language, onError: input.onError });
+  const whatsappRead = input.whatsapp
+    ? input.whatsapp.runtime.load({ agent: input.agent, channel: input.channel, turn: input.whatsapp, language: input.replyLanguage ?? input.agent.language, onError: input.onError })
+    : Promise.resolve(null);
   const excerpts = knowledge ? await untilCancelled(state, retrieve(state, state.query, RUNTIME_LIMITS.promptExcerpts)) : [];
   state.booking = await untilCancelled(state, bookingRead);
   state.whatsapp = await untilCancelled(state, whatsappRead);
   if (state.booking || state.whatsapp) {
-    state.specs = toolSpecs(input.agent.tools, [...(state.booking ? bookingToolSpecs : []), ...(state.whatsapp ? whatsappToolSpecs(state.whatsapp) : [])]);
+    state.specs = toolSpecs(input.agent.tools, [...(state.booking ? bookingToolSpecs : []), ...(state.whatsapp ? input.whatsapp!.runtime.specs(state.whatsapp) : [])]);
   }
   state.excerptCount = excerpts.length;
   const unsupported = knowledge && excerpts.length === 0 && !state.retrievalFailed;
@@ -224,7 +227,7 @@ export async function runAgent(input: RunAgentInput): Promise<AgentReply> {
         unsupported,
         replyLanguage: input.replyLanguage,
         ...(state.booking ? { bookings: bookingPrompt(state.booking) } : {}),
-        ...(state.whatsapp ? { whatsappTools: whatsappPrompt(state.whatsapp) } : {}),
+        ...(state.whatsapp ? { whatsappTools: input.whatsapp!.runtime.prompt(state.whatsapp) } : {}),
       }),
     },
     ...input.history.slice(-AGENT_LIMITS.chatHistory).map((m): ModelMessage => ({ role: m.role, content: m.content })),
@@ -503,8 +506,9 @@ async function runToolCall(state: TurnState, call: ModelToolCall, indexInRound: 
     return done(args, outcome.text, outcome.ok);
   }
 
-  if (state.whatsapp && WHATSAPP_TOOLS.has(call.name)) {
-    const outcome = runWhatsAppTool(state.whatsapp, call.name, args);
+  const whatsapp = state.input.whatsapp?.runtime;
+  if (state.whatsapp && whatsapp?.names.has(call.name)) {
+    const outcome = whatsapp.run(state.whatsapp, call.name, args);
     return done(args, outcome.text, outcome.ok);
   }
 

@@ -18,7 +18,7 @@ import type { Channel } from './prompt.js';
 export const SEND_FILE = 'send_file';
 export const SEND_LOCATION = 'send_location';
 export const OFFER_CHOICES = 'offer_choices';
-export const WHATSAPP_TOOLS: ReadonlySet<string> = new Set([SEND_FILE, SEND_LOCATION, OFFER_CHOICES]);
+export const WHATSAPP_TOOLS: ReadonlySet<string> = /* @__PURE__ */ new Set([SEND_FILE, SEND_LOCATION, OFFER_CHOICES]);
 
 export const WHATSAPP_TOOL_LIMITS = {
   /** Files named in send_file's description (the most recent ones beyond it are not offered). */
@@ -31,6 +31,8 @@ export const WHATSAPP_TOOL_LIMITS = {
 
 /** The channel's side of a turn with the WhatsApp tools (RunAgentInput.whatsapp). */
 export interface WhatsAppToolsTurn {
+  /** These tools (whatsappToolsRuntime): handed in, so the call bundles, which never offer them, leave them out. */
+  runtime: WhatsAppToolsRuntime;
   /** The owner's business location (Profile); absent = send_location is not offered on this channel. */
   businessLocation?: () => Promise<BusinessLocation | null>;
 }
@@ -263,3 +265,13 @@ function offerChoices(ctx: WhatsAppToolsContext, args: Record<string, unknown>):
       `Keep your reply a short question (under ${MEDIA_LIMITS.interactiveBodyChars} characters) and do not list the options in it.`,
   };
 }
+
+/** What runAgent calls (it imports this module's types only; the channels that offer the tools hand it in). */
+export const whatsappToolsRuntime = {
+  names: WHATSAPP_TOOLS,
+  load: loadWhatsAppTools,
+  specs: whatsappToolSpecs,
+  prompt: whatsappPrompt,
+  run: runWhatsAppTool,
+};
+export type WhatsAppToolsRuntime = typeof whatsappToolsRuntime;

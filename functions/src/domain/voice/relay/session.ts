@@ -44,7 +44,11 @@ import { DETECT_LANGUAGE, VOICE_LIMITS, callLanguages } from '../../../contract/
 import { parseRelayFrame, type RelayOutboundFrame } from '../../../contract/voice-relay.js';
 import { isId, isUuid } from '../../../lib/ids.js';
 import type { AgentReader, AgentWithChildren } from '../../agents/ports.js';
-import { answerAs, customerE164, TurnCancelledError, type AgentReply, type HistoryMessage, type ToolExecutor } from '../../agents/runtime/index.js';
+// answer.ts, not index.ts: without the WhatsApp tools (issue 31), which a call never offers (a first contact's bundle).
+import { answerAs } from '../../agents/runtime/answer.js';
+import { customerE164 } from '../../agents/runtime/booking-tools.js';
+import type { ToolExecutor } from '../../agents/runtime/ports.js';
+import { TurnCancelledError, type AgentReply, type HistoryMessage } from '../../agents/runtime/run-agent.js';
 import type { Bookings } from '../../bookings/ports.js';
 import type { AiConnection, AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
