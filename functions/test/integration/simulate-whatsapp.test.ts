@@ -124,6 +124,16 @@ describe('npm run simulate:whatsapp', () => {
     expect(result.replies.map((r) => r.text).join(' ')).toContain('una muela con una mancha oscura');
   });
 
+  it('sends a document whose text the agent reads', async () => {
+    const file = path.join(dir, 'presupuesto.txt');
+    writeFileSync(file, 'Presupuesto de la Clínica Sonrisa\nOrtodoncia invisible: 3.200 €\nLimpieza dental: 45 €\n');
+    const from = spanishWaId();
+    const result = await simulateWhatsApp(['--document', file, '--caption', '¿Me explicáis esto?', '--from', from, '--to', a.wa.phoneNumber, '--app-secret', a.wa.appSecret], target());
+    expect(result.replies.length).toBeGreaterThan(0);
+    const chat = (await openaiRequests(a.key)).filter((c) => c.path.includes('/chat/completions')).at(-1);
+    expect(JSON.stringify(chat?.body)).toContain('Ortodoncia invisible: 3.200');
+  });
+
   it('sends a location the agent reads', async () => {
     const from = spanishWaId();
     const result = await simulateWhatsApp(
