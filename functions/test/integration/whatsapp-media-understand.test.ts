@@ -24,6 +24,7 @@ import { createUsageService } from '../../src/domain/billing/usage.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, provided, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
+import { WEEKDAYS_9_14 } from '../support/bookings.js';
 import { armFault, clearFault, faultState } from '../support/faults.js';
 import { registerFakeMedia, registerFakeTranscript, syntheticVoiceNote } from '../support/media-fakes.js';
 import {
@@ -122,6 +123,13 @@ async function minutesUsed(userId: string): Promise<number> {
 describe('whatsapp media: what the agent understands (issue 31)', () => {
   it('a Spanish voice note: transcribed once with the hint and the business’s names, answered once though delivered twice', async () => {
     const o = await clinic();
+    // The agent books (issue 30): its staff and services are names the transcription must spell.
+    const agents = await api<{ _id: string }[]>('GET', '/api/agents', { token: o.token });
+    expect((await api('PUT', `/api/agents/${agents.body.data![0]!._id}`, { token: o.token, body: { bookingsEnabled: true } })).status).toBe(200);
+    const staff = await api<{ _id: string }>('POST', '/api/bookings/staff', { token: o.token, body: { name: 'Dra. Pérez', weeklyHours: WEEKDAYS_9_14 } });
+    expect(staff.status).toBe(201);
+    const service = await api('POST', '/api/bookings/services', { token: o.token, body: { name: 'Ortodoncia invisible', durationMinutes: 30, priceCents: null, staffIds: [staff.body.data!._id] } });
+    expect(service.status).toBe(201);
     const ana = waCustomer('Ana García', `34${600000000 + Math.floor(Math.random() * 99_999_999)}`);
     const said = 'Quería pedir cita con la Dra. Pérez';
     const message = await voiceNote(o, ana, syntheticVoiceNote({ seconds: 75 }), said);
@@ -133,7 +141,7 @@ describe('whatsapp media: what the agent understands (issue 31)', () => {
     const heard = await transcriptions(o);
     expect(heard).toHaveLength(1);
     expect(heard[0]!.body).toMatchObject({ language: 'es', model: 'gpt-4o-mini-transcribe', file: { type: 'audio/ogg' } });
-    expect(String(heard[0]!.body.prompt)).toContain(o.agentName);
+    expect(heard[0]!.body.prompt).toBe(`${o.agentName}, Dra. Pérez, Ortodoncia invisible`);
     // The agent read the transcript as the customer's words.
     const chat = (await chats(o)).at(-1)!;
     expect(textOf(lastUserTurn(chat))).toBe(said);
