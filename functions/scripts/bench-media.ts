@@ -283,7 +283,7 @@ try {
       r.loadedMb.toFixed(0),
       r.peakMb.toFixed(0),
       (r.peakMb - r.loadedMb).toFixed(0),
-      judged ? `≤ ${PEAK_RSS_MB} ${r.peakMb <= PEAK_RSS_MB ? '✓' : '✗'}` : '—',
+      judged ? `≤ ${PEAK_RSS_MB} ${!r.failed && r.peakMb <= PEAK_RSS_MB ? '✓' : '✗'}` : '—',
       r.ms.toFixed(0),
       r.failed ? `failed: ${r.failed}` : r.replied ? 'answered' : 'no reply',
     ];
