@@ -472,7 +472,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
       // it is sent, side by side; then moved to sent or failed (settle).
       // Issue 31: offered choices go as reply buttons or a list (stored so, and resumed so); a text
       // too long for Meta's interactive body carries them as lines instead.
-      const interactive = interactiveOf(answer.reply, answer.choices);
+      const interactive = interactiveOf(answer.reply, answer.choices, agent.language);
       const body = answer.choices && !interactive ? textWithOptions(answer.reply, answer.choices) : answer.reply;
       const pending: StoredMessage = { ...outgoing(body, 'pending'), ...(interactive ? { type: 'interactive', interactive } : {}) };
       const [insert, send] = await Promise.all([

@@ -43,7 +43,7 @@ function cut(text: string, max: number): string {
  * a button, else a list (at most 10 rows, titles and descriptions cut to Meta's limits); null when
  * the reply's text cannot carry them (empty, or over Meta's interactive body limit).
  */
-export function interactiveOf(body: string, choices: ReplyChoices | undefined): MessageInteractive | null {
+export function interactiveOf(body: string, choices: ReplyChoices | undefined, language = 'es'): MessageInteractive | null {
   if (!choices || !body.trim() || [...body].length > MEDIA_LIMITS.interactiveBodyChars) return null;
   const options = choices.options.filter((o) => o.id && o.title.trim());
   if (options.length === 0) return null;
@@ -52,7 +52,8 @@ export function interactiveOf(body: string, choices: ReplyChoices | undefined): 
   if (fitsButtons) return { kind: 'buttons', options: options.map((o) => ({ id: o.id, title: o.title.trim() })) };
   return {
     kind: 'list',
-    buttonLabel: cut(choices.buttonLabel || 'Options', MEDIA_LIMITS.list.buttonChars),
+    // The agent's tool names the list's button; buttons that had to become a list have none: the customer's words for it.
+    buttonLabel: cut(choices.buttonLabel || (language.toLowerCase().startsWith('es') ? 'Ver opciones' : 'See options'), MEDIA_LIMITS.list.buttonChars),
     options: options.slice(0, MEDIA_LIMITS.list.maxRows).map((o) => ({
       id: o.id,
       title: cut(o.title, MEDIA_LIMITS.list.titleChars),

@@ -128,6 +128,10 @@ describe('agent reply with choices (reply buttons, lists)', () => {
     });
     expect(t.outgoing()[0]).toMatchObject({ type: 'interactive', interactive: { kind: 'list', buttonLabel: 'Ver tratamientos' } });
 
+    // Buttons whose titles do not fit become a list named in the agent's language.
+    const wide = { kind: 'buttons' as const, options: [{ id: 'a', title: 'Ortodoncia invisible con alineadores' }] };
+    expect(interactiveOf('¿Cuál?', wide, 'es')).toMatchObject({ kind: 'list', buttonLabel: 'Ver opciones' });
+    expect(interactiveOf('Which one?', wide, 'en')).toMatchObject({ kind: 'list', buttonLabel: 'See options' });
     const long = 'x'.repeat(1100);
     expect(interactiveOf(long, { kind: 'buttons', options: [{ id: 'a', title: 'Sí' }] })).toBeNull();
   });
