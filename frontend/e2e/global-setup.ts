@@ -42,9 +42,6 @@ export default async function setup(project: TestProject) {
   project.provide('mailboxUrl', stack.mailboxUrl);
   project.provide('dynamoEndpoint', stack.endpoints.dynamodb);
   project.provide('tableName', stack.tableName);
-  // s3rver and the uploads bucket: a customer's media as the inbound worker stores it (issue 31, inbox-media).
-  project.provide('s3Endpoint', stack.endpoints.s3);
-  project.provide('uploadsBucket', stack.uploadsBucket);
   project.provide('webFixturesUrl', web.url);
   // The fake WhatsApp Graph API the stack starts by default (its /_test/sent records the sends).
   project.provide('whatsappGraphUrl', stack.whatsappGraphUrl ?? '');
@@ -73,8 +70,6 @@ declare module 'vitest' {
     mailboxUrl: string;
     dynamoEndpoint: string;
     tableName: string;
-    s3Endpoint: string;
-    uploadsBucket: string;
     /** The allow-listed fixture web server (functions/test/support/web-fixtures.ts): POST /_fixtures/routes. */
     webFixturesUrl: string;
     /** The fake WhatsApp Graph API's origin: GET /_test/sent?phoneId= lists what the app sent. */

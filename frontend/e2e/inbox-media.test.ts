@@ -6,24 +6,29 @@
  * dialog that Escape closes. On the phone nothing scrolls sideways and the player fits the screen,
  * and the Message Hub's search finds the voice note by its transcript and plays it.
  *
- * The conversation is opened by a signed delivery through the real webhook and worker; the voice
- * note and the photo are then stored as the inbound worker leaves them (our copy in the uploads
- * bucket, the transcript on the message), so the inbox is tested apart from the fetch pipeline.
+ * Through the real pipeline: the customer's voice note and photo are registered on the fake Graph
+ * API and delivered signed as Meta does; the inbound worker fetches, stores and transcribes them
+ * (the fake OpenAI hears the transcript registered for the audio's bytes) and the agent answers.
  */
 import { randomBytes } from 'node:crypto';
 import { deflateSync, crc32 } from 'node:zlib';
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
-import type { StoredMessage, StoredMessageMedia } from '../../functions/src/domain/conversations/ports.js';
-import { newId } from '../../functions/src/lib/ids.js';
-import { repos } from '../../functions/test/support/conversations.js';
-import { syntheticVoiceNote } from '../../functions/test/support/media-fakes.js';
-import { newWamid, waCustomer, type WaCustomer } from '../../functions/test/support/whatsapp.js';
+import { registerFakeTranscript, syntheticVoiceNote } from '../../functions/test/support/media-fakes.js';
+import {
+  mediaMessage,
+  metaDelivery,
+  registerMedia,
+  signMetaBody,
+  waCustomer,
+  webhookPath,
+  type MediaFields,
+  type MediaType,
+  type WaCustomer,
+} from '../../functions/test/support/whatsapp.js';
 import { seriousViolations } from './axe.js';
 import { LAPTOP, openSpanishConversation, PHONE, screenshot, spanishOwner } from './layout.js';
-import { callApi, chatGptAndAgent, connectWhatsAppBusiness, customerWrites, eventually, graphSends, randomDigits, slowly, userIdOf, useBrowser, type WhatsAppBusiness } from './flows.js';
+import { chatGptAndAgent, connectWhatsAppBusiness, eventually, graphSends, randomDigits, slowly, useBrowser, type WhatsAppBusiness } from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
@@ -50,43 +55,23 @@ function png(width = 64, height = 48): Buffer {
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(pixels)), chunk('IEND', Buffer.alloc(0))]);
 }
 
-const s3 = () =>
-  new S3Client({ endpoint: inject('s3Endpoint'), region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-
-/** A customer's media message as the inbound worker leaves it: our copy in the bucket, the message's media fields set. */
-async function storedMedia(
-  userId: string,
-  business: WhatsAppBusiness,
-  conversationId: string,
-  customer: WaCustomer,
-  input: { type: string; bytes: Buffer; media: StoredMessageMedia },
-): Promise<StoredMessage> {
-  const at = new Date();
-  const id = `${conversationId}-${newId()}`;
-  const storedKey = `${WHATSAPP_MEDIA_PREFIX}${userId}/${conversationId}/${id}`;
-  await s3().send(new PutObjectCommand({ Bucket: inject('uploadsBucket'), Key: storedKey, Body: input.bytes, ContentType: input.media.mimeType, ServerSideEncryption: 'AES256' }));
-  const message: StoredMessage = {
-    id,
-    conversationId,
-    waMessageId: newWamid(),
-    contactId: '',
-    type: input.type,
-    hasMedia: true,
-    media: { ...input.media, storedKey, size: input.bytes.length, state: 'stored' },
-    fromMe: false,
-    from: `+${customer.waId}`,
-    to: business.phoneNumber,
-    phoneNumberId: { id: business.phoneId, name: business.phoneNumber },
-    status: 'delivered',
-    timestamp: at.toISOString(),
-    body: '',
-    createdAt: at.toISOString(),
-  };
-  await repos().messages.insertInbound(userId, message);
-  return message;
+/**
+ * The customer sends a media message: the bytes registered on the fake Graph API (GET /{media-id}
+ * serves them), then a delivery signed as Meta signs it carrying the media id, to the webhook.
+ */
+async function customerSends(business: WhatsAppBusiness, customer: WaCustomer, type: MediaType, bytes: Buffer, fields: MediaFields): Promise<void> {
+  const media = await registerMedia(bytes, fields.mimeType ?? '');
+  const message = mediaMessage(customer, type, { ...fields, mediaId: media.mediaId, sha256: Buffer.from(media.sha256, 'hex').toString('base64') });
+  const body = metaDelivery({ phoneId: business.phoneId, businessId: business.businessId, displayPhoneNumber: business.phoneNumber }, { messages: [message] });
+  const res = await fetch(`${appUrl}${webhookPath(business.integrationId)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-hub-signature-256': signMetaBody(body, business.appSecret) },
+    body,
+  });
+  expect(res.status).toBe(200);
 }
 
-/** A Spanish owner whose customer wrote, then sent a voice note and a photo. */
+/** A Spanish owner whose customer sent a voice note (its transcript registered with the fake OpenAI) and a photo, both answered by the agent. */
 async function inboxWithMedia(label: string, options: typeof PHONE | typeof LAPTOP): Promise<{ page: Page; customer: WaCustomer }> {
   const page = await spanishOwner(browser(), label, options);
   await page.goto(`${appUrl}/dashboard`);
@@ -97,18 +82,13 @@ async function inboxWithMedia(label: string, options: typeof PHONE | typeof LAPT
   });
   const business = await connectWhatsAppBusiness(page);
   const customer = waCustomer(`Marta ${randomBytes(2).toString('hex')}`, `346${randomDigits(8)}`);
-  await customerWrites(business, customer, 'Hola, os mando una nota de voz');
+  // The fake OpenAI answers the transcript registered for these bytes.
+  const voice = syntheticVoiceNote({ seconds: 14 });
+  await registerFakeTranscript(inject('openaiUrl'), voice, { text: TRANSCRIPT, language: 'es' });
+  await customerSends(business, customer, 'audio', voice, { mimeType: 'audio/ogg; codecs=opus', voice: true });
   await slowly(async () => (await graphSends(business.phoneId)).length).toBe(1);
-  const userId = await userIdOf(page);
-  const found = await callApi<Array<{ _id: string }>>(page, 'GET', `/api/conversations?search=${encodeURIComponent(customer.name)}`);
-  expect(found).toHaveLength(1);
-  const conversationId = found[0]!._id;
-  await storedMedia(userId, business, conversationId, customer, {
-    type: 'ptt',
-    bytes: syntheticVoiceNote({ seconds: 14 }),
-    media: { id: `media-${randomDigits(8)}`, mimeType: 'audio/ogg; codecs=opus', transcript: { text: TRANSCRIPT, language: 'es', durationSeconds: 14 } },
-  });
-  await storedMedia(userId, business, conversationId, customer, { type: 'image', bytes: png(), media: { id: `media-${randomDigits(8)}`, mimeType: 'image/png' } });
+  await customerSends(business, customer, 'image', png(), { mimeType: 'image/png' });
+  await slowly(async () => (await graphSends(business.phoneId)).length).toBe(2);
   return { page, customer };
 }
 
@@ -182,9 +162,11 @@ describe('a customer’s voice note and photo in the inbox (issue 31)', () => {
     // The Message Hub: the voice note's card has its player and transcript; its search finds it by what was said.
     await page.goto(`${appUrl}/messages`);
     await page.getByRole('searchbox', { name: 'Buscar mensajes' }).fill('dra. perez');
-    // The list is the voice note alone once the (debounced) search applies.
-    await slowly(() => page.getByTestId('message-card').count()).toBe(1);
-    const card = page.getByTestId('message-card').filter({ has: page.locator('audio') });
+    // Once the (debounced) search applies, every card says what was searched (the photo's is gone):
+    // the voice note, by its transcript (and the agent's answer, which quotes it).
+    const cards = page.getByTestId('message-card');
+    await slowly(() => cards.evaluateAll((all) => all.length > 0 && all.every((c) => /Pérez/.test(c.textContent ?? '')))).toBe(true);
+    const card = cards.filter({ has: page.locator('audio') });
     expect(await card.count()).toBe(1);
     expect(await card.getByRole('region', { name: 'Transcripción' }).textContent()).toContain(TRANSCRIPT);
     expect((await fetch((await card.locator('audio').getAttribute('src')) ?? '')).status).toBe(200);
