@@ -70,29 +70,30 @@ export function createInboundPipeline(deps: InboundDeps) {
    * A TransientError (Meta or storage down, a transcription that may pass) fails the job for the
    * queue's retry, which resumes here with the message as stored so far.
    */
-  async function prepareMedia(userId: string, message: StoredMessage, delivery: JobDelivery): Promise<StoredMessage> {
+  async function prepareMedia(userId: string, message: StoredMessage, delivery: JobDelivery, recorded: Promise<unknown>): Promise<StoredMessage> {
     if (!media || !mediaKindOf(message.type) || !message.media || message.media.state === 'failed') return message;
+    // The transcription's hints, read beside the download: the answering agent's language and the
+    // business's names (voice notes only: its staff and services when it books).
+    const hints =
+      mediaKindOf(message.type) === 'audio'
+        ? deps.agents.list(userId).then(async (agents) => {
+            const agent = pickAnsweringAgent(agents);
+            return agent ? { language: agent.language, names: await transcriptionNames(userId, agent, deps.bookings) } : {};
+          })
+        : undefined;
+    // Read by prepare, or left: never an unhandled rejection.
+    hints?.catch(() => undefined);
     const connection = await deps.connection(userId);
     // Not connected: nothing can be fetched; the answer's own path reports it.
     if (!connection) return message;
-    // The transcription's hints: the answering agent's language and the business's names (voice notes only: its staff and services when it books).
-    const agent = mediaKindOf(message.type) === 'audio' ? pickAnsweringAgent(await deps.agents.list(userId)) : null;
-    return media.prepare({
-      userId,
-      credentials: connection.credentials,
-      message,
-      finalAttempt: delivery.finalAttempt,
-      ...(agent ? { language: agent.language, names: await transcriptionNames(userId, agent, deps.bookings) } : {}),
-    });
+    return media.prepare({ userId, credentials: connection.credentials, message, finalAttempt: delivery.finalAttempt, ...(hints ? { hints } : {}), after: recorded });
   }
 
   /** `last`: nothing of the delivery comes after this message, so its counters are written beside its last writes. */
   async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string, last: boolean, delivery: JobDelivery) {
     const stored = await store.store(job.userId, change, m, owner);
     if (stored.state !== 'claimed') return { outcome: stored.state, conversationId: stored.conversationId };
-    // A media message: its activity lands first, so the preview a transcript brings is not overwritten by it.
-    if (media && mediaKindOf(stored.message.type)) await stored.recorded;
-    const message = await prepareMedia(job.userId, stored.message, delivery);
+    const message = await prepareMedia(job.userId, stored.message, delivery, stored.recorded);
     const outcome = await replies.answer(job.userId, stored.conversation, message, m.customer, { finalAttempt: delivery.finalAttempt });
     // Left to a person: answered when their pause ends, by the button or by itself (issue 29).
     // Queued before the wamid is handled: a failure retries the job, which queues it then.

@@ -51,6 +51,10 @@ export interface MediaFetchInput {
   /** For the transcription (the answering agent's language, the business's names). */
   language?: string;
   names?: string[];
+  /** The same hints still being read (beside the download): awaited only when understanding starts; a failure means none. */
+  hints?: Promise<{ language?: string; names?: string[] }>;
+  /** The conversation's own activity write for this message: the preview a transcript brings goes after it, never under it. */
+  after?: Promise<unknown>;
 }
 
 /** Where a customer's media is kept in the uploads bucket. */
@@ -180,12 +184,13 @@ export function createMediaFetcher(deps: MediaFetchDeps) {
       }
       if (!deps.understanding || message.media?.state !== 'stored') return message;
       // Understood from the kept copy (or, on a later try, from ours); a TransientError goes to the queue.
+      const hints = { language: input.language, names: input.names, ...(input.hints ? await input.hints.catch(() => ({})) : {}) };
       const understood = await deps.understanding.understand({
         userId: input.userId,
         message,
         bytes,
-        ...(input.language ? { language: input.language } : {}),
-        ...(input.names?.length ? { names: input.names } : {}),
+        ...(hints.language ? { language: hints.language } : {}),
+        ...(hints.names?.length ? { names: hints.names } : {}),
         finalAttempt: input.finalAttempt,
       });
       bytes = null;
@@ -194,6 +199,7 @@ export function createMediaFetcher(deps: MediaFetchDeps) {
       message = await write(input, message, { ...message.media, ...understood });
       // The board card shows the transcript instead of an empty voice note.
       if (deps.conversations && previewOf(message) !== before) {
+        await input.after?.catch(() => undefined);
         await deps.conversations
           .touch(input.userId, message.conversationId, { lastMessage: lastMessageOf(message), lastMessageAt: message.createdAt, messageCountDelta: 0 })
           .catch((error: unknown) => onError("The conversation's preview could not follow the transcript", error));
