@@ -228,7 +228,7 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
 
   /** A voice note's transcript with `model` (issue 31, transcriber.ts: the request and its answer). */
   async transcribe(request: TranscriptionRequest, model: string): Promise<{ text: string; language: string; durationSeconds: number }> {
-    const body = await transcriptionBody(request, model);
+    const body = transcriptionBody(request, model);
     return this.call(request.timeoutMs ?? TRANSCRIBE_TIMEOUT_MS, undefined, async (signal, deadline) => {
       const res = await this.open('POST', '/audio/transcriptions', body, signal, deadline);
       return parseTranscription(await readText(res, MAX_RESPONSE_BYTES), request);

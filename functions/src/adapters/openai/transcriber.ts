@@ -11,6 +11,7 @@
  * usage (tokens, or seconds of audio). What the answer does not say, the caller knows: the hint's
  * language, the container's duration (domain/whatsapp/media/audio.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { ModelError, type TranscriptionRequest } from '../../domain/ai/ports.js';
 
 /** A body the fetch model sends as it is (not as JSON). */
@@ -27,17 +28,26 @@ export const TRANSCRIBE_TIMEOUT_MS = 30_000;
 /** Only whisper-1 gives verbose_json (language and duration); the gpt-4o family takes json. */
 export const transcriptionFormat = (model: string): 'verbose_json' | 'json' => (model.startsWith('whisper') ? 'verbose_json' : 'json');
 
-/** The multipart body OpenAI's SDK sends for the same request (FormData serialised by fetch's Response). */
-export async function transcriptionBody(request: TranscriptionRequest, model: string): Promise<RawBody> {
-  const form = new FormData();
-  form.append('file', new Blob([request.bytes as Uint8Array<ArrayBuffer>], { type: request.mimeType }), request.fileName);
-  form.append('model', model);
-  if (request.language) form.append('language', request.language);
-  if (request.prompt) form.append('prompt', request.prompt);
-  form.append('response_format', transcriptionFormat(model));
-  const encoded = new Response(form);
-  const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
-  return new RawBody(new Uint8Array(await encoded.arrayBuffer()), contentType);
+/** A multipart field's name or file name, quoted as browsers do (a quote or a line break escaped). */
+const quoted = (value: string) => `"${value.replace(/"/g, '%22').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}"`;
+
+/**
+ * The multipart body OpenAI's SDK sends for the same request (fields, then the file), written with
+ * one copy of the audio (a FormData → Blob → arrayBuffer round trip would make two).
+ */
+export function transcriptionBody(request: TranscriptionRequest, model: string): RawBody {
+  const boundary = `----agentdesk${randomBytes(12).toString('hex')}`;
+  const fields: Array<[string, string]> = [
+    ['model', model],
+    ...(request.language ? [['language', request.language] as [string, string]] : []),
+    ...(request.prompt ? [['prompt', request.prompt] as [string, string]] : []),
+    ['response_format', transcriptionFormat(model)],
+  ];
+  const head =
+    fields.map(([name, value]) => `--${boundary}\r\nContent-Disposition: form-data; name=${quoted(name)}\r\n\r\n${value}\r\n`).join('') +
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename=${quoted(request.fileName)}\r\nContent-Type: ${request.mimeType}\r\n\r\n`;
+  const body = Buffer.concat([Buffer.from(head, 'utf8'), request.bytes, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
+  return new RawBody(body, `multipart/form-data; boundary=${boundary}`);
 }
 
 /** Whisper's language names (verbose_json) for the languages our customers speak; ISO 639-1 codes pass as they are. */

@@ -11,7 +11,6 @@
 
 const CAPTURE = [0x4f, 0x67, 0x67, 0x53]; // "OggS"
 const HEADER = 27;
-const EOS = 0x04;
 /** A page whose granule position is -1: no packet ends on it. */
 const NO_GRANULE = -1n;
 
@@ -117,8 +116,9 @@ export function stampOggCrc(page: Uint8Array): void {
 
 /**
  * The first `seconds` of an Ogg file, cut after the last page that ends by then (its granule
- * position), that page marked as the stream's last (EOS, CRC stamped again): a valid shorter file
- * any decoder plays. Null when the file is not longer than `seconds` or is not Ogg.
+ * position): whole pages, which any decoder plays (as a recording that stopped; its last page is
+ * not marked EOS). A view of `bytes`, not a copy: the worker holds one copy of a 16 MB voice note,
+ * never two. Null when the file is not longer than `seconds` or is not Ogg.
  */
 export function cutOgg(bytes: Uint8Array, seconds: number): { bytes: Uint8Array; durationSeconds: number } | null {
   const info = readOgg(bytes);
@@ -132,11 +132,5 @@ export function cutOgg(bytes: Uint8Array, seconds: number): { bytes: Uint8Array;
   }
   // Not even the first audio page fits: nothing worth sending.
   if (!keep || keep.granule <= 0n) return null;
-  // A copy (a Buffer's slice() would share the caller's bytes, and the last page is changed below).
-  const cut = new Uint8Array(keep.offset + keep.length);
-  cut.set(bytes.subarray(0, cut.length));
-  const last = cut.subarray(keep.offset);
-  last[5] = last[5]! | EOS;
-  stampOggCrc(last);
-  return { bytes: cut, durationSeconds: Math.max(0, (Number(keep.granule) - info.preSkip) / info.rate) };
+  return { bytes: bytes.subarray(0, keep.offset + keep.length), durationSeconds: Math.max(0, (Number(keep.granule) - info.preSkip) / info.rate) };
 }
