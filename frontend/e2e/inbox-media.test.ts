@@ -171,6 +171,7 @@ describe('a customer’s voice note and photo in the inbox (issue 31)', () => {
     expect(await card.getByRole('region', { name: 'Transcripción' }).textContent()).toContain(TRANSCRIPT);
     expect((await fetch((await card.locator('audio').getAttribute('src')) ?? '')).status).toBe(200);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.viewport.width);
+    await card.scrollIntoViewIfNeeded();
     await screenshot(page, 'inbox-media-phone-hub');
   });
 });
