@@ -21,6 +21,7 @@ import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../../src/a
 import { MEDIA_AGENT_NOTES } from '../../src/contract/whatsapp-media.js';
 import type { Conversation, ConversationDetail, ConversationDetailMessage } from '../../src/contract/whatsapp.js';
 import { createUsageService } from '../../src/domain/billing/usage.js';
+import { cutOgg } from '../../src/domain/whatsapp/media/ogg.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, db, provided, tableName, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
@@ -29,6 +30,7 @@ import { armFault, clearFault, faultState } from '../support/faults.js';
 import { registerFakeMedia, registerFakeTranscript, syntheticVoiceNote } from '../support/media-fakes.js';
 import {
   connectWhatsApp,
+  contactsMessage,
   graphSends,
   locationMessage,
   mediaMessage,
@@ -194,6 +196,28 @@ describe('whatsapp media: what the agent understands (issue 31)', () => {
     await deliver(o, locationMessage(pablo, { latitude: 40.4168, longitude: -3.7038, name: 'Puerta del Sol', address: 'Plaza de la Puerta del Sol, Madrid' }));
     await answered(o, pablo);
     expect(textOf(lastUserTurn((await chats(o)).at(-1)!))).toBe('[The customer shared a location: Puerta del Sol, Plaza de la Puerta del Sol, Madrid (40.4168, -3.7038)]');
+
+    const rosa = waCustomer('Rosa');
+    await deliver(o, contactsMessage(rosa, [{ name: 'María López', phones: ['+34 612 345 678'] }]));
+    await answered(o, rosa);
+    expect(textOf(lastUserTurn((await chats(o)).at(-1)!))).toBe('[The customer shared a contact card: María López: +34 612 345 678]');
+  });
+
+  it('a voice note over 10 minutes: only the first 10 heard and charged, the agent tells the customer', async () => {
+    const o = await clinic();
+    const juan = waCustomer('Juan');
+    const long = syntheticVoiceNote({ seconds: 12 * 60 });
+    // OpenAI is sent the first 10 minutes (whole Ogg pages): that is what it hears.
+    await registerFakeTranscript(provided('openaiUrl'), cutOgg(long, 600)!.bytes, { text: 'Te cuento todo lo que pasó con mi tratamiento', language: 'es' });
+    const message = await voiceNote(o, juan, long);
+    await deliver(o, message);
+    await answered(o, juan);
+    const heard = await transcriptions(o);
+    expect(heard).toHaveLength(1);
+    expect((heard[0]!.body.file as { size: number }).size).toBeLessThan(long.length);
+    expect(textOf(lastUserTurn((await chats(o)).at(-1)!))).toBe(`Te cuento todo lo que pasó con mi tratamiento\n\n[${MEDIA_AGENT_NOTES.voiceTruncated}]`);
+    expect((await customerMessage(o, juan))?.media).toMatchObject({ state: 'stored', transcript: { durationSeconds: 720, truncated: true } });
+    expect(await minutesUsed(o.userId)).toBe(10);
   });
 
   it('an "audio" that is not audio: unreadable, never sent to OpenAI, the agent asks the customer to write', async () => {
