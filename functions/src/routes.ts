@@ -44,6 +44,8 @@ export type Need =
   | 'whatsapp-media:write'
   /** Owners' attachments staged by the browser (incoming/attachments/ only): sign the upload form, read the upload, delete it once sent. */
   | 'attachments:stage'
+  /** Read agents' documents (agents/ only): a file the agent sent (send_file, issue 31) sent again by a retry. */
+  | 'agent-files:read'
   /** Transcribe customers' voice notes (issue 31): no AWS grant, the deploy's OPENAI_TRANSCRIPTION_MODEL when one is chosen. */
   | 'transcription'
   | 'secrets:encrypt'
@@ -173,8 +175,9 @@ export const routeGroups = {
     entry: 'src/handlers/messages.ts',
     description: 'WhatsApp messages: Message Hub list, stats, latest, detail, retry of a failed send, delete',
     // queue:outbound-email: a retry Meta refuses for the token e-mails the owner that WhatsApp needs attention (issue 34).
-    // whatsapp-media:read (issue 31): the Message Hub's media links are signed here.
-    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'whatsapp-media:read'],
+    // whatsapp-media:read (issue 31): the Message Hub's media links are signed here, and a failed attachment's copy is read to send it again;
+    // agent-files:read: so is a document the agent sent (send_file), read from the agent's files.
+    needs: ['table:read', 'table:write', 'secrets:decrypt', 'queue:outbound-email', 'whatsapp-media:read', 'agent-files:read'],
   },
   'twilio-integration': {
     entry: 'src/handlers/twilio-integration.ts',

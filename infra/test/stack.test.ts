@@ -39,9 +39,11 @@ import {
   whatsappMediaReadActions,
   whatsappMediaWriteActions,
   attachmentStagingActions,
+  agentFilesReadActions,
 } from '../lib/needs.js';
 import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-snapshots.js';
 import { ATTACHMENT_STAGING_PREFIX, WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
+import { AGENT_FILES_PREFIX } from '../../functions/src/domain/agents/files.js';
 import { EXPIRING_UPLOAD_PREFIXES, MEDIA_RETENTION_DAYS, MEDIA_RETENTION_MAX_DAYS, MEDIA_RETENTION_TAG_KEY } from '../../functions/src/adapters/uploads-lifecycle.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { SOCKET_STAGE_NAME, socketDef, socketNames, socketRouteReasons } from '../lib/sockets.js';
@@ -102,6 +104,7 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'whatsapp-media:read') add('uploads-whatsapp-media', whatsappMediaReadActions);
     else if (need === 'whatsapp-media:write') add('uploads-whatsapp-media', whatsappMediaWriteActions);
     else if (need === 'attachments:stage') add('uploads-attachments', attachmentStagingActions);
+    else if (need === 'agent-files:read') add('uploads-agent-files', agentFilesReadActions);
     else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
@@ -142,6 +145,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     if (text.endsWith('"/knowledge-index/*"]]}')) return `${base}-knowledge-index`;
     if (text.endsWith(`"/${WHATSAPP_MEDIA_PREFIX}*"]]}`)) return `${base}-whatsapp-media`;
     if (text.endsWith(`"/${ATTACHMENT_STAGING_PREFIX}*"]]}`)) return `${base}-attachments`;
+    if (text.endsWith(`"/${AGENT_FILES_PREFIX}*"]]}`)) return `${base}-agent-files`;
     if (text.endsWith(`"/${SOCKET_STAGE_NAME}/*/@connections/*"]]}`)) return `${base}-connections`;
     return base;
   };
@@ -498,7 +502,7 @@ describe('data', () => {
     ]);
     // Confirmed documents live under agents/, current knowledge index snapshots under knowledge-index/, customers' media
     // under whatsapp-media/ (kept for their retention, below): no one-day rule covers them.
-    for (const kept of ['agents/', KNOWLEDGE_INDEX_PREFIX, WHATSAPP_MEDIA_PREFIX]) {
+    for (const kept of [AGENT_FILES_PREFIX, KNOWLEDGE_INDEX_PREFIX, WHATSAPP_MEDIA_PREFIX]) {
       expect(expiring.every((r) => typeof r.Prefix === 'string' && !kept.startsWith(r.Prefix) && r.Prefix !== '')).toBe(true);
     }
     // Issue 31: an owner's attachment staged by the browser and never sent goes with the day's abandoned uploads.
@@ -532,6 +536,8 @@ describe('data', () => {
     const readers = new Set(['group:conversations', 'group:messages', 'worker:whatsapp-inbound']);
     const writers = new Set(['group:conversations', 'worker:whatsapp-inbound']);
     const stagers = new Set(['group:conversations']);
+    // A document the agent sent, sent again from the Message Hub (the inbound worker reads the whole bucket already).
+    const agentFileReaders = new Set(['group:messages']);
     const all: [string, readonly Need[]][] = [
       ...groupNames.map((g) => [`group:${g}`, groupDef(g).needs] as [string, readonly Need[]]),
       ...workerNames.map((w) => [`worker:${w}`, workerDef(w).needs] as [string, readonly Need[]]),
@@ -542,6 +548,7 @@ describe('data', () => {
       expect({ name, read: needs.includes('whatsapp-media:read') }).toEqual({ name, read: readers.has(name) });
       expect({ name, write: needs.includes('whatsapp-media:write') }).toEqual({ name, write: writers.has(name) });
       expect({ name, stage: needs.includes('attachments:stage') }).toEqual({ name, stage: stagers.has(name) });
+      expect({ name, agentFiles: needs.includes('agent-files:read') }).toEqual({ name, agentFiles: agentFileReaders.has(name) });
     }
     // The tag on each PUT needs PutObjectTagging; the grants stay on their prefix.
     const worker = actualCapabilities(s.stack.workers.functions['whatsapp-inbound']);

@@ -18,9 +18,12 @@ export function sanitiseFileName(name: string): string {
   return ascii.slice(0, 100 - ext.length) + ext;
 }
 
+/** Where agents' documents live in the uploads bucket (kept: no lifecycle rule covers it). */
+export const AGENT_FILES_PREFIX = 'agents/';
+
 /** uploads-bucket key of a document: under the user's and the agent's prefix, so a prefix delete would find them all. */
 export const fileObjectKey = (userId: string, agentId: string, fileId: string, name: string) =>
-  `agents/${userId}/${agentId}/${fileId}/${sanitiseFileName(name)}`;
+  `${AGENT_FILES_PREFIX}${userId}/${agentId}/${fileId}/${sanitiseFileName(name)}`;
 
 /**
  * Browser uploads land under this prefix and are copied to their own key when confirmed; the
