@@ -133,7 +133,6 @@ try {
     sequential: number;
     transcriptions: number;
     chats: number;
-    openai: number;
   }
 
   /** Posts one signed delivery, waits for the queue to be idle, and reads what it cost. */
@@ -165,7 +164,6 @@ try {
       sequential,
       transcriptions: by(openai, '/audio/transcriptions'),
       chats: by(openai, '/chat/completions'),
-      openai: openai.length,
     };
   }
 
