@@ -45,6 +45,7 @@ import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-s
 import { ATTACHMENT_STAGING_PREFIX, WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
 import { AGENT_FILES_PREFIX } from '../../functions/src/domain/agents/files.js';
 import { EXPIRING_UPLOAD_PREFIXES, MEDIA_RETENTION_DAYS, MEDIA_RETENTION_MAX_DAYS, MEDIA_RETENTION_TAG_KEY } from '../../functions/src/adapters/uploads-lifecycle.js';
+import { MEDIA_RETENTION_TAG } from '../../functions/src/adapters/s3-media.js';
 import { scheduleDef, scheduleNames } from '../lib/schedules.js';
 import { SOCKET_STAGE_NAME, socketDef, socketNames, socketRouteReasons } from '../lib/sockets.js';
 import { workerDef, workerNames } from '../lib/workers.js';
@@ -529,6 +530,9 @@ describe('data', () => {
     expect(untagged).toEqual([expect.objectContaining({ ExpirationInDays: MEDIA_RETENTION_MAX_DAYS, Status: 'Enabled' })]);
     expect(MEDIA_RETENTION_MAX_DAYS).toBe(Math.max(...Object.values(MEDIA_RETENTION_DAYS)));
     expect(media).toHaveLength(Object.keys(MEDIA_RETENTION_DAYS).length + 1);
+    // The tag every media object is written with (adapters/s3-media.ts) is one the rules know: a year.
+    expect(MEDIA_RETENTION_TAG.key).toBe(MEDIA_RETENTION_TAG_KEY);
+    expect(MEDIA_RETENTION_DAYS[MEDIA_RETENTION_TAG.value]).toBe(365);
     expect(() => mediaRetentionRules('whatsapp-media')).toThrow(/must be a folder/);
   });
 
