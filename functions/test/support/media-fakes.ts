@@ -5,7 +5,7 @@
  * and what its model sees in a photo (fake-openai/transcriptions.ts, POST /_test/transcripts and
  * /_test/images); and a synthetic WhatsApp voice note (Ogg Opus) of a given length or size.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { stampOggCrc } from '../../src/domain/whatsapp/media/ogg.js';
 
 export interface RegisteredMedia {
@@ -82,11 +82,12 @@ const FRAME_SAMPLES = 960;
 /**
  * An Ogg Opus voice note of `seconds` (at about 16 kbit/s, as WhatsApp records: 40-byte frames),
  * or of `bytes` in size (at most, within one page; 1,275-byte frames, Opus's largest, so 16 MB is
- * ~4.4 minutes). Deterministic for the same input, so a transcript registered for one matches.
+ * ~4.4 minutes). Each call draws its own stream serial, so two notes of one length differ: the
+ * fake OpenAI answers a transcript by the audio's sha256, and tests running side by side must not
+ * answer each other's notes.
  */
-export function syntheticVoiceNote(size: { seconds: number } | { bytes: number }): Buffer {
+export function syntheticVoiceNote(size: { seconds: number } | { bytes: number }, serial = randomInt(1, 0x7fffffff)): Buffer {
   const frameBytes = 'seconds' in size ? 40 : 1275;
-  const serial = 0x5a11ce;
   const head = Buffer.alloc(19);
   head.write('OpusHead', 0, 'latin1');
   head[8] = 1; // version
