@@ -78,6 +78,9 @@ function coordinate(value: unknown, max: number): number {
 const MAX_CONTACT_CARDS = 20;
 const MAX_CARD_PHONES = 10;
 const MAX_FIELD = 500;
+/** A media id, MIME type or sha256 (Meta's are under 100 characters) and a message type (Meta's are single words). */
+const MAX_REF = 256;
+const MAX_TYPE = 64;
 
 function parseLocation(l: Obj): MessageLocation | undefined {
   const latitude = coordinate(l.latitude, 90);
@@ -122,17 +125,19 @@ function parseMessage(m: Obj, contacts: Obj[], receivedAt: string): ParsedInboun
   if (!wamid || !waId) return null;
   const phoneDigits = str(m.from) || str(contact?.wa_id);
   const customer: InboundCustomer = { waId, phone: phoneFromWaId(phoneDigits), name: str(obj(contact?.profile)?.name).trim() };
-  const type = str(m.type) || 'unknown';
+  const type = cut(str(m.type), MAX_TYPE) || 'unknown';
   const base = { wamid, customer, timestamp: isoFromSeconds(m.timestamp, receivedAt) };
   if (type === 'text') return { ...base, type: 'chat', body: str(obj(m.text)?.body) };
   if ((MEDIA_KINDS as readonly string[]).includes(type)) {
     const media = obj(m[type]) ?? {};
+    // Each field bounded like the body: a forged caption or file name of 100,000 characters must still fit the message item.
+    const field = (value: unknown, max: number) => cut(str(value), max);
     const info: MessageMedia = {
-      ...(str(media.id) ? { id: str(media.id) } : {}),
-      ...(str(media.mime_type) ? { mimeType: str(media.mime_type) } : {}),
-      ...(str(media.sha256) ? { sha256: str(media.sha256) } : {}),
-      ...(str(media.caption) ? { caption: str(media.caption) } : {}),
-      ...(str(media.filename) ? { filename: str(media.filename) } : {}),
+      ...(str(media.id) ? { id: field(media.id, MAX_REF) } : {}),
+      ...(str(media.mime_type) ? { mimeType: field(media.mime_type, MAX_REF) } : {}),
+      ...(str(media.sha256) ? { sha256: field(media.sha256, MAX_REF) } : {}),
+      ...(str(media.caption) ? { caption: field(media.caption, MAX_INBOUND_BODY) } : {}),
+      ...(str(media.filename) ? { filename: field(media.filename, MAX_FIELD) } : {}),
     };
     const stored = type === 'audio' && media.voice === true ? 'ptt' : type;
     return { ...base, type: stored, body: info.caption ?? '', media: info };

@@ -4,7 +4,7 @@
  * malformed parts skipped. Payloads built with the test support's Meta-shaped builders.
  */
 import { describe, expect, it } from 'vitest';
-import { parseDelivery, phoneFromWaId } from '../../../src/domain/whatsapp/parse-delivery.js';
+import { MAX_INBOUND_BODY, parseDelivery, phoneFromWaId } from '../../../src/domain/whatsapp/parse-delivery.js';
 import {
   contactsMessage,
   interactiveReplyMessage,
@@ -197,6 +197,24 @@ describe('parseDelivery: what a customer shares besides text (issue 31)', () => 
   it("a template's quick-reply button: body = its text, interactiveReply {id: payload, title: text}", () => {
     const tapped = only([templateButtonMessage(ana, { payload: 'CONFIRMAR_CITA', text: 'Sí, confirmo' })]);
     expect(tapped).toMatchObject({ type: 'chat', body: 'Sí, confirmo', interactiveReply: { id: 'CONFIRMAR_CITA', title: 'Sí, confirmo' } });
+  });
+});
+
+describe('parseDelivery: a forged delivery cannot make a message too big to store (issue 31)', () => {
+  it('a 100,000-character caption and file name, a huge media id and an unknown type of 5,000 characters are cut, so the message item stays far under 400 KB', () => {
+    const huge = 'é'.repeat(100_000);
+    const doc = mediaMessage(ana, 'document', { caption: huge, filename: `${huge}.pdf`, mediaId: '1'.repeat(100_000), mimeType: 'x'.repeat(100_000), sha256: 's'.repeat(100_000) });
+    const odd = { customer: ana, message: { ...textMessage(ana, '').message, type: 't'.repeat(5_000) } };
+
+    const [change] = parseDelivery(metaDelivery(business, { messages: [doc, odd] }), RECEIVED)!;
+    const [document, unknown] = change!.messages;
+
+    expect(document!.media!.caption).toBe(huge.slice(0, MAX_INBOUND_BODY));
+    expect(document!.body).toBe(huge.slice(0, MAX_INBOUND_BODY));
+    expect(document!.media!.filename!.length).toBeLessThanOrEqual(500);
+    for (const field of ['id', 'mimeType', 'sha256'] as const) expect(document!.media![field]!.length, field).toBeLessThanOrEqual(256);
+    expect(unknown!.type.length).toBeLessThanOrEqual(64);
+    expect(Buffer.byteLength(JSON.stringify(change))).toBeLessThan(100_000);
   });
 });
 
