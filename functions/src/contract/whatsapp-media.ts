@@ -151,6 +151,9 @@ export interface InteractiveReply {
   title: string;
 }
 
+/** The business location's field limits (the API and the form's inputs stop at the same ones). */
+export const BUSINESS_LOCATION_LIMITS = { name: 100, address: 300, coordinates: 2000 } as const;
+
 /** The business's location (Profile → Business location), sent by the agent's send_location tool. */
 export interface BusinessLocation {
   name: string;
@@ -174,9 +177,9 @@ export const WHATSAPP_TOOLS_OFF: AgentWhatsAppTools = { sendFiles: false, sendLo
 export const mediaMessages = {
   // Business location (PUT /api/user/business-location)
   locationNameRequired: 'Business name is required',
-  locationNameTooLong: 'Business name must be 100 characters or less',
+  locationNameTooLong: `Business name must be ${BUSINESS_LOCATION_LIMITS.name} characters or less`,
   locationAddressRequired: 'Address is required',
-  locationAddressTooLong: 'Address must be 300 characters or less',
+  locationAddressTooLong: `Address must be ${BUSINESS_LOCATION_LIMITS.address} characters or less`,
   locationCoordinatesInvalid: 'Enter the coordinates as latitude, longitude (e.g. 40.4168, -3.7038) or paste a Google Maps link',
   locationSaved: 'Business location saved',
   locationCleared: 'Business location removed',
@@ -220,18 +223,18 @@ const coordinate = (min: number, max: number) => z.number().check(z.gte(min), z.
 
 /** PUT /api/user/business-location: `coordinates` as "lat, lng" or a Google Maps link (parsed by the server); null clears it. */
 export const businessLocationRequest = z.object({
-  name: z.string({ error: mediaMessages.locationNameRequired }).check(z.trim(), z.minLength(1, mediaMessages.locationNameRequired), z.maxLength(100, mediaMessages.locationNameTooLong)),
+  name: z.string({ error: mediaMessages.locationNameRequired }).check(z.trim(), z.minLength(1, mediaMessages.locationNameRequired), z.maxLength(BUSINESS_LOCATION_LIMITS.name, mediaMessages.locationNameTooLong)),
   address: z
     .string({ error: mediaMessages.locationAddressRequired })
-    .check(z.trim(), z.minLength(1, mediaMessages.locationAddressRequired), z.maxLength(300, mediaMessages.locationAddressTooLong)),
-  coordinates: z.string({ error: mediaMessages.locationCoordinatesInvalid }).check(z.trim(), z.minLength(1, mediaMessages.locationCoordinatesInvalid), z.maxLength(2000, mediaMessages.locationCoordinatesInvalid)),
+    .check(z.trim(), z.minLength(1, mediaMessages.locationAddressRequired), z.maxLength(BUSINESS_LOCATION_LIMITS.address, mediaMessages.locationAddressTooLong)),
+  coordinates: z.string({ error: mediaMessages.locationCoordinatesInvalid }).check(z.trim(), z.minLength(1, mediaMessages.locationCoordinatesInvalid), z.maxLength(BUSINESS_LOCATION_LIMITS.coordinates, mediaMessages.locationCoordinatesInvalid)),
 });
 export type BusinessLocationInput = z.infer<typeof businessLocationRequest>;
 
 /** The stored location's schema (strict on the way in). */
 export const businessLocationSchema = z.strictObject({
-  name: z.string().check(z.minLength(1), z.maxLength(100)),
-  address: z.string().check(z.minLength(1), z.maxLength(300)),
+  name: z.string().check(z.minLength(1), z.maxLength(BUSINESS_LOCATION_LIMITS.name)),
+  address: z.string().check(z.minLength(1), z.maxLength(BUSINESS_LOCATION_LIMITS.address)),
   latitude: coordinate(-90, 90),
   longitude: coordinate(-180, 180),
 });

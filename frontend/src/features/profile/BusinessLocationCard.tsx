@@ -18,7 +18,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'react-router-dom';
-import { businessLocationRequest, mediaMessages, type BusinessLocation } from '@agentdesk/functions/contract';
+import { BUSINESS_LOCATION_LIMITS, businessLocationRequest, mediaMessages, type BusinessLocation } from '@agentdesk/functions/contract';
 import { ApiError } from '../../api/client';
 import { mapsLinkOf, useBusinessLocation, useClearBusinessLocation, useSaveBusinessLocation } from '../../api/businessLocation';
 import { fieldProps } from '../../shared/forms';
@@ -127,13 +127,28 @@ export function BusinessLocationCard() {
               submitLabel={t('profile.businessLocation.submit')}
               submittingLabel={t('profile.businessLocation.submitting')}
             >
-              <TextField label={t('profile.businessLocation.name')} autoComplete="organization" {...register('name')} {...fieldProps(errors.name)} />
-              <TextField label={t('profile.businessLocation.address')} autoComplete="street-address" multiline minRows={2} {...register('address')} {...fieldProps(errors.address)} />
+              <TextField
+                label={t('profile.businessLocation.name')}
+                autoComplete="organization"
+                {...register('name')}
+                {...fieldProps(errors.name)}
+                slotProps={{ htmlInput: { maxLength: BUSINESS_LOCATION_LIMITS.name } }}
+              />
+              <TextField
+                label={t('profile.businessLocation.address')}
+                autoComplete="street-address"
+                multiline
+                minRows={2}
+                {...register('address')}
+                {...fieldProps(errors.address)}
+                slotProps={{ htmlInput: { maxLength: BUSINESS_LOCATION_LIMITS.address } }}
+              />
               <TextField
                 label={t('profile.businessLocation.coordinates')}
                 placeholder="40.4168, -3.7038"
                 {...register('coordinates')}
                 {...fieldProps(errors.coordinates, t('profile.businessLocation.coordinatesHelp'))}
+                slotProps={{ htmlInput: { maxLength: BUSINESS_LOCATION_LIMITS.coordinates } }}
               />
             </ProfileForm>
             {saved && (
