@@ -4,12 +4,10 @@
  * function uses it (ai.ts re-exports it): nothing here imports the `openai` package, so bundles
  * stay small and cold starts short (issue 28).
  */
-import { config } from '../config.js';
 import { FetchOpenAiModel } from '../adapters/openai/fetch-model.js';
 import { checkOutboundUrl, guardedStream } from '../adapters/outbound/guarded-fetch.js';
 import type { AiConnector } from '../domain/ai/ports.js';
 import { createAiConnector } from '../domain/integrations/connector.js';
-import type { IntegrationHealthReports } from '../domain/integrations/health.js';
 import type { AiModelFactory } from '../domain/integrations/records.js';
 import { once } from '../lib/once.js';
 import { cachedAiModels, integrationRepository } from './ai-models.js';
@@ -21,9 +19,4 @@ export const streamingAiModels = once(
 );
 
 /** Like aiConnector(), but every connection's chat model has stream(). */
-export const streamingAiConnector = once((): AiConnector => aiConnectorReportingTo(integrationHealth()));
-
-/** The connector with the key's health reported to `health` (the whatsapp-inbound worker's also e-mails the owner). */
-export function aiConnectorReportingTo(health: IntegrationHealthReports): AiConnector {
-  return createAiConnector({ integrations: integrationRepository(), secrets: secretBox(), models: streamingAiModels(), health, transcriptionModel: config().OPENAI_TRANSCRIPTION_MODEL });
-}
+export const streamingAiConnector = once((): AiConnector => createAiConnector({ integrations: integrationRepository(), secrets: secretBox(), models: streamingAiModels(), health: integrationHealth() }));

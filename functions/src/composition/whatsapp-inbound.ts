@@ -15,7 +15,7 @@ import { createInboundPipeline } from '../domain/whatsapp/inbound.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { agentReader, toolExecutor } from './agent-runtime.js';
-import { aiConnectorReportingTo } from './ai-stream.js';
+import { transcribingAiConnector } from './ai-inbound.js';
 import { agentBookings } from './agent-bookings.js';
 import { contactService } from './contacts.js';
 import { inboxSettingsRepository, waitingReplies } from './conversations.js';
@@ -38,7 +38,7 @@ export const inboundPipeline = once(() => {
   // Counter ADDs batched per delivery (flushed by the pipeline before it finishes).
   const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, true);
   // A key OpenAI refuses flags the ChatGPT integration: in-app, and e-mailed (issue 34).
-  const ai = aiConnectorReportingTo(integrationHealthWithEmail());
+  const ai = transcribingAiConnector(integrationHealthWithEmail());
   // A customer's media: transcripts, document texts, photos for the model (issue 31).
   const understanding = mediaUnderstanding({ ai, objects: mediaObjects() });
   return createInboundPipeline({

@@ -17,7 +17,6 @@ import {
   type CompletionRequest,
   type Embedder,
   type ModelToolCall,
-  type TranscriptionRequest,
 } from '../../domain/ai/ports.js';
 import { parseRetryAfter } from '../../domain/retry.js';
 import {
@@ -29,7 +28,6 @@ import {
 } from '../outbound/errors.js';
 import type { GuardedStreamRequest, GuardedStreamResponse } from '../outbound/guarded-fetch.js';
 import { chatStreamEvents, sseData, StreamedModelError } from './chat-stream.js';
-import { parseTranscription, RawBody, TRANSCRIBE_TIMEOUT_MS, transcriptionBody } from './transcriber.js';
 import {
   chatCompletionBody,
   DEFAULT_CHAT_TIMEOUT_MS,
@@ -55,7 +53,7 @@ export interface FetchModelOptions {
 }
 
 /** Chat replies and embedding batches (base64) stay well under this. */
-const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** An error answer is read only to free the connection; its text is never shown. */
 const MAX_ERROR_BYTES = 64 * 1024;
 /** How long the end of a finished stream is waited for before its connection is closed instead of reused. */
@@ -111,7 +109,7 @@ interface ChatResponseShape {
 }
 
 /** The body as text; past `max` bytes reading stops there (and the connection is closed). */
-async function readText(res: GuardedStreamResponse, max = Infinity): Promise<string> {
+export async function readText(res: GuardedStreamResponse, max = Infinity): Promise<string> {
   const decoder = new TextDecoder();
   let text = '';
   let size = 0;
@@ -137,6 +135,14 @@ function drainForReuse(bytes: AsyncIterator<Uint8Array>, res: GuardedStreamRespo
   })()
     .catch(() => undefined)
     .finally(() => clearTimeout(timer));
+}
+
+/** A body the model sends as it is (not as JSON): a transcription's multipart form (transcriber.ts). */
+export class RawBody {
+  constructor(
+    readonly bytes: Uint8Array,
+    readonly contentType: string,
+  ) {}
 }
 
 /** Waits `ms`, or less when the signal aborts first (the caller then sees the abort). */
@@ -226,15 +232,6 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
     );
   }
 
-  /** A voice note's transcript with `model` (issue 31, transcriber.ts: the request and its answer). */
-  async transcribe(request: TranscriptionRequest, model: string): Promise<{ text: string; language: string; durationSeconds: number }> {
-    const body = transcriptionBody(request, model);
-    return this.call(request.timeoutMs ?? TRANSCRIBE_TIMEOUT_MS, undefined, async (signal, deadline) => {
-      const res = await this.open('POST', '/audio/transcriptions', body, signal, deadline);
-      return parseTranscription(await readText(res, MAX_RESPONSE_BYTES), request);
-    });
-  }
-
   /** The cheapest real call that proves the key (and that it may use `model`): GET /models/{model}. */
   async verify(model: string): Promise<void> {
     await this.call(VERIFY_TIMEOUT_MS, undefined, async (signal, deadline) => {
@@ -247,7 +244,7 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
    * One request with a 2xx answer, its body unread. An error answer becomes its ModelError; a
    * 5xx or a failed connection is tried once more (nothing was read yet).
    */
-  private async open(method: string, path: string, body: unknown, signal: AbortSignal, deadline: number, streamed = false): Promise<GuardedStreamResponse> {
+  protected async open(method: string, path: string, body: unknown, signal: AbortSignal, deadline: number, streamed = false): Promise<GuardedStreamResponse> {
     const headers: Record<string, string> = {
       authorization: `Bearer ${this.apiKey}`,
       accept: streamed ? 'text/event-stream' : 'application/json',
@@ -293,7 +290,7 @@ export class FetchOpenAiModel implements ChatModel, Embedder {
    * ModelError('timeout'), the caller's abort rejects with its signal's reason, an error from the
    * caller's onText propagates as it is, anything else becomes a ModelError.
    */
-  private async call<T>(timeoutMs: number, callerSignal: AbortSignal | undefined, run: (signal: AbortSignal, deadline: number) => Promise<T>): Promise<T> {
+  protected async call<T>(timeoutMs: number, callerSignal: AbortSignal | undefined, run: (signal: AbortSignal, deadline: number) => Promise<T>): Promise<T> {
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {

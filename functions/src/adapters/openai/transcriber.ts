@@ -1,7 +1,7 @@
 /**
  * OpenAI's audio transcription (POST /audio/transcriptions, multipart/form-data: file, model,
  * language, prompt, response_format) as the request and answer the fetch model sends and reads
- * (fetch-model.ts transcribe(): the same outbound guard, key, base URL check, timeout, one retry
+ * (TranscribingOpenAiModel below: the fetch model with the same outbound guard, key, base URL check, timeout, one retry
  * of a 5xx and ModelError kinds as its chat calls). Not the `openai` SDK: the whatsapp-inbound
  * bundle stays without it (issue 28); the SDK's own request is the oracle in the tests
  * (test/unit/openai/transcriber.test.ts sends both to the fake OpenAI and compares them).
@@ -13,14 +13,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ModelError, type TranscriptionRequest } from '../../domain/ai/ports.js';
+import { FetchOpenAiModel, MAX_RESPONSE_BYTES, RawBody, readText } from './fetch-model.js';
 
-/** A body the fetch model sends as it is (not as JSON). */
-export class RawBody {
-  constructor(
-    readonly bytes: Uint8Array,
-    readonly contentType: string,
-  ) {}
-}
 
 /** Bounds one transcription: 10 minutes of audio take OpenAI 5-20 s, and the worker (60 s) still has the reply to write. */
 export const TRANSCRIBE_TIMEOUT_MS = 30_000;
@@ -91,4 +85,20 @@ export function parseTranscription(body: string, request: TranscriptionRequest):
     language: languageCode(answer.language) ?? request.language ?? '',
     durationSeconds: Number.isFinite(seconds) && seconds > 0 ? seconds : 0,
   };
+}
+
+/**
+ * The fetch model that also transcribes: only the whatsapp-inbound worker builds it
+ * (composition/ai-inbound.ts), so the other functions' bundles (the voice webhook's budget is
+ * tight) carry no transcription code.
+ */
+export class TranscribingOpenAiModel extends FetchOpenAiModel {
+  /** A voice note's transcript with `model`: the request and its answer as above. */
+  async transcribe(request: TranscriptionRequest, model: string): Promise<{ text: string; language: string; durationSeconds: number }> {
+    const body = transcriptionBody(request, model);
+    return this.call(request.timeoutMs ?? TRANSCRIBE_TIMEOUT_MS, undefined, async (signal, deadline) => {
+      const res = await this.open('POST', '/audio/transcriptions', body, signal, deadline);
+      return parseTranscription(await readText(res, MAX_RESPONSE_BYTES), request);
+    });
+  }
 }

@@ -9,8 +9,7 @@
 import { createHash } from 'node:crypto';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchOpenAiModel } from '../../../src/adapters/openai/fetch-model.js';
-import { languageCode, transcriptionFormat } from '../../../src/adapters/openai/transcriber.js';
+import { TranscribingOpenAiModel, languageCode, transcriptionFormat } from '../../../src/adapters/openai/transcriber.js';
 import { createGuard } from '../../../src/adapters/outbound/guarded-fetch.js';
 import { ModelError } from '../../../src/domain/ai/ports.js';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../local/fake-openai/server.js';
@@ -28,7 +27,7 @@ async function control(path: string, body: unknown) {
   expect(res.status).toBe(200);
 }
 
-const model = (key: string) => new FetchOpenAiModel({ apiKey: key, baseUrl: fake.baseUrl, guard: guard.stream, retryDelayMs: 5 });
+const model = (key: string) => new TranscribingOpenAiModel({ apiKey: key, baseUrl: fake.baseUrl, guard: guard.stream, retryDelayMs: 5 });
 const request = { bytes: voice, mimeType: 'audio/ogg', fileName: 'voice.ogg', language: 'es', prompt: 'Clínica Sonrisa, Dra. Pérez, ortodoncia invisible' };
 
 beforeAll(async () => {
