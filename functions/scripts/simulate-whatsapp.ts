@@ -24,7 +24,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from '../local/services.js';
 import { readState, stateFile } from '../local/state.js';
-import { createDocumentClient, ScanCommand } from '../src/adapters/aws/dynamo-document.js';
+import { createDocumentClient, QueryCommand, ScanCommand } from '../src/adapters/aws/dynamo-document.js';
 import { LocalSecretBox } from '../src/adapters/secrets/local-box.js';
 import { parseCoordinates } from '../src/contract/whatsapp-media.js';
 import { WHATSAPP_INTEGRATION } from '../src/domain/whatsapp/integration.js';
@@ -127,9 +127,38 @@ interface Integration {
 
 const digits = (text: string) => text.replace(/\D/g, '');
 
-/** The active WhatsApp integrations of the local table (a scan: a local table is small). */
-async function whatsappIntegrations(target: LocalTarget): Promise<Integration[]> {
+/** An active WhatsApp integration item as the script needs it; null for anything else. */
+function integrationOf(item: Record<string, unknown>): Integration | null {
+  const credentials = (item.credentials ?? {}) as Record<string, string | undefined>;
+  const settings = (item.settings ?? {}) as Record<string, unknown>;
+  if (item.entity !== 'integration' || item.sk !== `INTEGRATION#${WHATSAPP_INTEGRATION}` || item.isActive !== true || !credentials.phoneId) return null;
+  return {
+    id: String(item.id),
+    phoneId: credentials.phoneId,
+    businessId: credentials.businessId ?? '',
+    phoneNumber: typeof settings.phoneNumber === 'string' ? settings.phoneNumber : '',
+    sealedAppSecret: credentials.appSecret ?? '',
+  };
+}
+
+/**
+ * The active WhatsApp integrations of the local table: the one `--integration` names (a Query on
+ * its id's index), else all of them (a scan: a developer's table is small; a test stack's is not,
+ * so the tests name the integration).
+ */
+async function whatsappIntegrations(target: LocalTarget, id: string | undefined): Promise<Integration[]> {
   const db = createDocumentClient({ endpoint: target.dynamodb, region: LOCAL_REGION, credentials: async () => LOCAL_CREDENTIALS });
+  if (id) {
+    const { Items } = await db.send(
+      new QueryCommand({
+        TableName: target.tableName,
+        IndexName: 'gsi1',
+        KeyConditionExpression: 'gsi1pk = :pk',
+        ExpressionAttributeValues: { ':pk': `INTEGRATION#${id}` },
+      }),
+    );
+    return (Items ?? []).map(integrationOf).filter((i): i is Integration => i !== null);
+  }
   const found: Integration[] = [];
   let start: Record<string, unknown> | undefined;
   do {
@@ -142,16 +171,8 @@ async function whatsappIntegrations(target: LocalTarget): Promise<Integration[]>
       }),
     );
     for (const item of page.Items ?? []) {
-      const credentials = (item.credentials ?? {}) as Record<string, string | undefined>;
-      const settings = (item.settings ?? {}) as Record<string, unknown>;
-      if (item.isActive !== true || !credentials.phoneId) continue;
-      found.push({
-        id: String(item.id),
-        phoneId: credentials.phoneId,
-        businessId: credentials.businessId ?? '',
-        phoneNumber: typeof settings.phoneNumber === 'string' ? settings.phoneNumber : '',
-        sealedAppSecret: credentials.appSecret ?? '',
-      });
+      const integration = integrationOf(item);
+      if (integration) found.push(integration);
     }
     start = page.LastEvaluatedKey;
   } while (start);
@@ -159,7 +180,7 @@ async function whatsappIntegrations(target: LocalTarget): Promise<Integration[]>
 }
 
 async function pickIntegration(target: LocalTarget, options: { integration?: string; to?: string }): Promise<Integration> {
-  const all = await whatsappIntegrations(target);
+  const all = await whatsappIntegrations(target, options.integration);
   const matching = all.filter(
     (i) => (!options.integration || i.id === options.integration) && (!options.to || (digits(i.phoneNumber) !== '' && digits(i.phoneNumber) === digits(options.to))),
   );

@@ -3,7 +3,8 @@
  * script's own entry point registers the media with the fake Graph API and the transcript with the
  * fake OpenAI, signs the delivery with the integration's app secret and posts it to the webhook;
  * the worker fetches, transcribes and lets the agent answer, and the script prints the reply. The
- * integration is found in the table by its business number; the stack is read from its state file
+ * integration is found in the table by its business number (one test; a scan of the whole test
+ * table, slow) or by its id (the others: a Query); the stack is read from its state file
  * and the app secret opened with its key as after `npm start`, or both given (--app-secret).
  */
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -103,7 +104,7 @@ describe('npm run simulate:whatsapp', () => {
     const log = vi.spyOn(console, 'log').mockImplementation(() => undefined);
     let code: number;
     try {
-      code = await main(['--text', 'Hola, ¿abrís el sábado por la mañana?', '--from', from, '--to', a.wa.phoneNumber], localTarget(stackDataDir()));
+      code = await main(['--text', 'Hola, ¿abrís el sábado por la mañana?', '--from', from, '--integration', a.wa.integrationId], localTarget(stackDataDir()));
     } finally {
       log.mockRestore();
     }
@@ -116,7 +117,7 @@ describe('npm run simulate:whatsapp', () => {
     writeFileSync(photo, Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), randomBytes(2048)]));
     const from = spanishWaId();
     const result = await simulateWhatsApp(
-      ['--image', photo, '--caption', '¿Esto es normal?', '--sees', 'una muela con una mancha oscura', '--from', from, '--to', a.wa.phoneNumber, '--app-secret', a.wa.appSecret],
+      ['--image', photo, '--caption', '¿Esto es normal?', '--sees', 'una muela con una mancha oscura', '--from', from, '--integration', a.wa.integrationId, '--app-secret', a.wa.appSecret],
       target(),
     );
     const chat = (await openaiRequests(a.key)).filter((c) => c.path.includes('/chat/completions')).at(-1);
@@ -128,7 +129,7 @@ describe('npm run simulate:whatsapp', () => {
     const file = path.join(dir, 'presupuesto.txt');
     writeFileSync(file, 'Presupuesto de la Clínica Sonrisa\nOrtodoncia invisible: 3.200 €\nLimpieza dental: 45 €\n');
     const from = spanishWaId();
-    const result = await simulateWhatsApp(['--document', file, '--caption', '¿Me explicáis esto?', '--from', from, '--to', a.wa.phoneNumber, '--app-secret', a.wa.appSecret], target());
+    const result = await simulateWhatsApp(['--document', file, '--caption', '¿Me explicáis esto?', '--from', from, '--integration', a.wa.integrationId, '--app-secret', a.wa.appSecret], target());
     expect(result.replies.length).toBeGreaterThan(0);
     const chat = (await openaiRequests(a.key)).filter((c) => c.path.includes('/chat/completions')).at(-1);
     expect(JSON.stringify(chat?.body)).toContain('Ortodoncia invisible: 3.200');
@@ -137,7 +138,7 @@ describe('npm run simulate:whatsapp', () => {
   it('sends a location the agent reads', async () => {
     const from = spanishWaId();
     const result = await simulateWhatsApp(
-      ['--location', '40.4168,-3.7038', '--location-name', 'Puerta del Sol', '--address', 'Plaza de la Puerta del Sol, Madrid', '--from', from, '--to', a.wa.phoneNumber, '--app-secret', a.wa.appSecret],
+      ['--location', '40.4168,-3.7038', '--location-name', 'Puerta del Sol', '--address', 'Plaza de la Puerta del Sol, Madrid', '--from', from, '--integration', a.wa.integrationId, '--app-secret', a.wa.appSecret],
       target(),
     );
     expect(result.replies.length).toBeGreaterThan(0);
@@ -148,7 +149,7 @@ describe('npm run simulate:whatsapp', () => {
   it('a wrong app secret is refused by the webhook: a clear message, nothing queued', async () => {
     const before = (await openaiRequests(a.key)).length;
     await expect(
-      simulateWhatsApp(['--text', 'Hola', '--to', a.wa.phoneNumber, '--app-secret', 'not-the-secret', '--no-wait'], target()),
+      simulateWhatsApp(['--text', 'Hola', '--integration', a.wa.integrationId, '--app-secret', 'not-the-secret', '--no-wait'], target()),
     ).rejects.toThrow(/signature/);
     expect(await openaiRequests(a.key)).toHaveLength(before);
   });
@@ -159,8 +160,8 @@ describe('npm run simulate:whatsapp', () => {
     expect(error).toBeInstanceOf(SimulateError);
     expect((error as Error).message).toMatch(/--to <number>/);
     expect((error as Error).message).toContain(other.wa.phoneNumber);
-    await expect(simulateWhatsApp(['--text', 'Hola', '--location', '1,2', '--to', a.wa.phoneNumber], target())).rejects.toThrow(/exactly one message/);
-    await expect(simulateWhatsApp(['--text', 'Hola', '--from', '600', '--to', a.wa.phoneNumber], target())).rejects.toThrow(/country code/);
-    await expect(simulateWhatsApp(['--voice', path.join(dir, 'missing.ogg'), '--to', a.wa.phoneNumber, '--app-secret', 'x'], target())).rejects.toThrow(/Cannot read/);
+    await expect(simulateWhatsApp(['--text', 'Hola', '--location', '1,2', '--integration', a.wa.integrationId], target())).rejects.toThrow(/exactly one message/);
+    await expect(simulateWhatsApp(['--text', 'Hola', '--from', '600', '--integration', a.wa.integrationId], target())).rejects.toThrow(/country code/);
+    await expect(simulateWhatsApp(['--voice', path.join(dir, 'missing.ogg'), '--integration', a.wa.integrationId, '--app-secret', 'x'], target())).rejects.toThrow(/Cannot read/);
   });
 });
