@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Test projects (run one with `vitest run --project <name>`):
@@ -12,8 +13,32 @@ import { defineConfig } from 'vitest/config';
 /** Server unit files that must not share a module cache (see the unit-isolated project). */
 const ISOLATED_UNIT_FILES = ['functions/test/unit/agents/ids.test.ts'];
 
+/**
+ * Files that take far longer than the rest, started first. On a clean clone (CI) Vitest has no
+ * timings and starts the largest files first: the fault matrix (a 2 KB file, ~190 s of mostly
+ * waiting on its own stack) started last and ran ~130 s alone at the end of the integration stage.
+ */
+const SLOW_FILES = [
+  'functions/test/integration/fault-matrix.test.ts',
+  'functions/test/integration/bookings-core.test.ts',
+  'functions/test/integration/fuzz-routes.test.ts',
+  'frontend/e2e/accessibility.test.ts',
+];
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (spec: TestSpecification) => {
+      const found = SLOW_FILES.findIndex((file) => spec.moduleId.endsWith(file));
+      return found === -1 ? SLOW_FILES.length : found;
+    };
+    // Array sort is stable: every other file keeps Vitest's own order.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
+    sequence: { sequencer: SlowFirstSequencer },
     projects: [
       {
         test: {
