@@ -5,14 +5,9 @@
  * books for the owner's profile phone, so without one a link to the profile.
  */
 import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
-import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import Typography from '@mui/material/Typography';
 import EventAvailableOutlined from '@mui/icons-material/EventAvailableOutlined';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
@@ -21,6 +16,7 @@ import { useUpdateAgent } from '../queries';
 import { useBookingsSetUp } from './queries';
 import { useCurrentUser } from '../../../shared/session';
 import { useToast } from '../../../shared/useToast';
+import { BuiltInToolCard } from './BuiltInToolCard';
 import { tabErrorMessage } from './messages';
 
 export function BookingsToolCard({ agent }: { agent: Agent }) {
@@ -43,20 +39,13 @@ export function BookingsToolCard({ agent }: { agent: Agent }) {
   };
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="article" aria-labelledby="bookings-tool-title" data-testid="bookings-tool">
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-        <EventAvailableOutlined color="primary" aria-hidden sx={{ mt: 0.25 }} />
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-            <Typography id="bookings-tool-title" component="h3" sx={{ fontWeight: 600 }}>
-              {t('agentTabs.tools.bookings.title')}
-            </Typography>
-            <Chip size="small" label={t('agentTabs.tools.bookings.builtIn')} color="success" variant="outlined" />
-          </Stack>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-            {t('agentTabs.tools.bookings.explanation')}
-          </Typography>
-        </Box>
+    <BuiltInToolCard
+      id="bookings-tool"
+      testId="bookings-tool"
+      icon={<EventAvailableOutlined color="primary" aria-hidden sx={{ mt: 0.25 }} />}
+      title={t('agentTabs.tools.bookings.title')}
+      explanation={t('agentTabs.tools.bookings.explanation')}
+      action={
         <FormControlLabel
           sx={{ flexShrink: 0, mr: 0 }}
           labelPlacement="start"
@@ -70,7 +59,8 @@ export function BookingsToolCard({ agent }: { agent: Agent }) {
             />
           }
         />
-      </Stack>
+      }
+    >
       {notSetUp && (
         <Alert severity="info" sx={{ mt: 1.5 }}>
           {t('agentTabs.tools.bookings.notSetUp')}{' '}
@@ -87,6 +77,6 @@ export function BookingsToolCard({ agent }: { agent: Agent }) {
           </Link>
         </Alert>
       )}
-    </Paper>
+    </BuiltInToolCard>
   );
 }

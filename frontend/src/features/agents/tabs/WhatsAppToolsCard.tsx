@@ -7,32 +7,29 @@
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Chip from '@mui/material/Chip';
 import Divider from '@mui/material/Divider';
 import Link from '@mui/material/Link';
-import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import WhatsApp from '@mui/icons-material/WhatsApp';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router-dom';
-import type { Agent, AgentWhatsAppTools } from '@agentdesk/functions/contract';
+import { WHATSAPP_TOOLS_OFF, type Agent, type AgentWhatsAppTools } from '@agentdesk/functions/contract';
 import { useBusinessLocation } from '../../../api/businessLocation';
 import { useToast } from '../../../shared/useToast';
 import { useUpdateAgent } from '../queries';
+import { BuiltInToolCard } from './BuiltInToolCard';
 import { tabErrorMessage } from './messages';
 
 const SWITCHES = ['sendFiles', 'sendLocation', 'offerChoices'] as const satisfies readonly (keyof AgentWhatsAppTools)[];
 type SwitchName = (typeof SWITCHES)[number];
 
-const OFF: AgentWhatsAppTools = { sendFiles: false, sendLocation: false, offerChoices: false };
-
 export function WhatsAppToolsCard({ agent }: { agent: Agent }) {
   const { t } = useTranslation();
   const update = useUpdateAgent(agent._id);
   const toast = useToast();
-  const tools = agent.whatsappTools ?? OFF;
+  const tools = agent.whatsappTools ?? WHATSAPP_TOOLS_OFF;
   const location = useBusinessLocation();
   const sendable = agent.files.filter((f) => f.shareable && f.status === 'completed').length;
 
@@ -46,21 +43,13 @@ export function WhatsAppToolsCard({ agent }: { agent: Agent }) {
   };
 
   return (
-    <Paper variant="outlined" sx={{ p: 2 }} component="article" aria-labelledby="whatsapp-tools-title" data-testid="whatsapp-tools">
-      <Stack direction="row" spacing={1.5} sx={{ alignItems: 'flex-start' }}>
-        <WhatsApp color="success" aria-hidden sx={{ mt: 0.25 }} />
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-            <Typography id="whatsapp-tools-title" component="h3" sx={{ fontWeight: 600 }}>
-              {t('agentTabs.tools.whatsapp.title')}
-            </Typography>
-            <Chip size="small" label={t('agentTabs.tools.bookings.builtIn')} color="success" variant="outlined" />
-          </Stack>
-          <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
-            {t('agentTabs.tools.whatsapp.explanation')}
-          </Typography>
-        </Box>
-      </Stack>
+    <BuiltInToolCard
+      id="whatsapp-tools"
+      testId="whatsapp-tools"
+      icon={<WhatsApp color="success" aria-hidden sx={{ mt: 0.25 }} />}
+      title={t('agentTabs.tools.whatsapp.title')}
+      explanation={t('agentTabs.tools.whatsapp.explanation')}
+    >
       <Stack divider={<Divider flexItem />} sx={{ mt: 1 }}>
         {SWITCHES.map((name) => {
           const on = tools[name];
@@ -114,6 +103,6 @@ export function WhatsAppToolsCard({ agent }: { agent: Agent }) {
           );
         })}
       </Stack>
-    </Paper>
+    </BuiltInToolCard>
   );
 }
