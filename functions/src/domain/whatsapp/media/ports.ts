@@ -10,7 +10,6 @@
  * updated with what the agent reads. A redelivered message whose media is `stored` is not fetched
  * again; one that `failed` keeps its reason. Never more than one copy of the bytes in memory.
  */
-import type { MediaFailureReason, MediaKind } from '../../../contract/whatsapp-media.js';
 import type { StoredMessage, StoredMessageMedia } from '../../conversations/ports.js';
 import type { WhatsAppCredentials } from '../ports.js';
 
@@ -100,13 +99,6 @@ export interface MediaForAgent {
   text: string;
   /** A photo as an image input (data: URL), for a model that sees. */
   imageDataUrl?: string;
-}
-
-/** The outcome of preparing one media message: what to store on it and what the agent reads. */
-export interface PreparedMedia {
-  state: 'stored' | 'failed';
-  failure?: MediaFailureReason;
-  kind: MediaKind;
 }
 
 /** What understanding a stored media message needs (media/understand.ts implements it). */
