@@ -130,6 +130,8 @@ export interface AnswerOptions {
   finalAttempt?: boolean;
   /** A waiting message answered later (the answer action): the agent reads the conversation before it, not after. */
   waiting?: boolean;
+  /** What the media step (inbound.ts) already read for this message: not read again. */
+  known?: { agents?: Promise<AgentWithChildren[]>; whatsapp?: InboundConnection | null };
 }
 
 /** The provider behind the agent's model: its incident is per account (conversations/waiting.ts). */
@@ -360,9 +362,9 @@ export function createAgentReply(deps: AgentReplyDeps) {
       // Everything the reply needs, read at once; the plan's message is reserved alongside (given
       // back below when no reply is due).
       const [agents, connection, whatsapp, history, reservation, read] = await Promise.all([
-        deps.agents.list(userId),
+        options.known?.agents ?? deps.agents.list(userId),
         deps.ai.forUser(userId),
-        deps.connection(userId),
+        options.known?.whatsapp !== undefined ? options.known.whatsapp : deps.connection(userId),
         deps.messages.recent(userId, conversation.id, historyLimit + 1),
         deps.usage.reserve(userId, 'messages', 1).then(
           (): Reservation => ({ ok: true }),

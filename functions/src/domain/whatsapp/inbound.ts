@@ -23,7 +23,7 @@ import { mediaKindOf } from '../../contract/whatsapp-media.js';
 import { pickAnsweringAgent } from '../agents/ports.js';
 import { RESUME_CHECK_HOP_SECONDS, resumeCheckDelay, type WaitingAnswerQueue, type WaitingReplyStore } from '../conversations/waiting.js';
 import type { WhatsAppInboundJob } from './ports.js';
-import { createAgentReply, type AgentReplyDeps, type ReplyOutcome } from './agent-reply.js';
+import { createAgentReply, type AgentReplyDeps, type AnswerOptions, type ReplyOutcome } from './agent-reply.js';
 import { applyStatus, type ApplyStatusDeps } from './apply-status.js';
 import { parseDelivery, type ParsedChange, type ParsedInboundMessage } from './parse-delivery.js';
 import { createInboundStore, customerWroteAt, type InboundStoreDeps } from './store-inbound.js';
@@ -70,31 +70,38 @@ export function createInboundPipeline(deps: InboundDeps) {
    * A TransientError (Meta or storage down, a transcription that may pass) fails the job for the
    * queue's retry, which resumes here with the message as stored so far.
    */
-  async function prepareMedia(userId: string, message: StoredMessage, delivery: JobDelivery, recorded: Promise<unknown>): Promise<StoredMessage> {
-    if (!media || !mediaKindOf(message.type) || !message.media || message.media.state === 'failed') return message;
+  async function prepareMedia(
+    userId: string,
+    message: StoredMessage,
+    delivery: JobDelivery,
+    recorded: Promise<unknown>,
+  ): Promise<{ message: StoredMessage; known?: NonNullable<AnswerOptions['known']> }> {
+    if (!media || !mediaKindOf(message.type) || !message.media || message.media.state === 'failed') return { message };
     // The transcription's hints, read beside the download: the answering agent's language and the
-    // business's names (voice notes only: its staff and services when it books).
-    const hints =
-      mediaKindOf(message.type) === 'audio'
-        ? deps.agents.list(userId).then(async (agents) => {
-            const agent = pickAnsweringAgent(agents);
-            return agent ? { language: agent.language, names: await transcriptionNames(userId, agent, deps.bookings) } : {};
-          })
-        : undefined;
-    // Read by prepare, or left: never an unhandled rejection.
+    // business's names (voice notes only: its staff and services when it books). The agents and
+    // the connection read here are the answer's too (AnswerOptions.known).
+    const agents = mediaKindOf(message.type) === 'audio' ? deps.agents.list(userId) : undefined;
+    const hints = agents?.then(async (list) => {
+      const agent = pickAnsweringAgent(list);
+      return agent ? { language: agent.language, names: await transcriptionNames(userId, agent, deps.bookings) } : {};
+    });
+    // Read by prepare (and the answer), or left: never an unhandled rejection.
+    agents?.catch(() => undefined);
     hints?.catch(() => undefined);
-    const connection = await deps.connection(userId);
+    const whatsapp = await deps.connection(userId);
+    const known = { whatsapp, ...(agents ? { agents } : {}) };
     // Not connected: nothing can be fetched; the answer's own path reports it.
-    if (!connection) return message;
-    return media.prepare({ userId, credentials: connection.credentials, message, finalAttempt: delivery.finalAttempt, ...(hints ? { hints } : {}), after: recorded });
+    if (!whatsapp) return { message, known };
+    const prepared = await media.prepare({ userId, credentials: whatsapp.credentials, message, finalAttempt: delivery.finalAttempt, ...(hints ? { hints } : {}), after: recorded });
+    return { message: prepared, known };
   }
 
   /** `last`: nothing of the delivery comes after this message, so its counters are written beside its last writes. */
   async function handleMessage(job: WhatsAppInboundJob, change: ParsedChange, m: ParsedInboundMessage, owner: string, last: boolean, delivery: JobDelivery) {
     const stored = await store.store(job.userId, change, m, owner);
     if (stored.state !== 'claimed') return { outcome: stored.state, conversationId: stored.conversationId };
-    const message = await prepareMedia(job.userId, stored.message, delivery, stored.recorded);
-    const outcome = await replies.answer(job.userId, stored.conversation, message, m.customer, { finalAttempt: delivery.finalAttempt });
+    const { message, known } = await prepareMedia(job.userId, stored.message, delivery, stored.recorded);
+    const outcome = await replies.answer(job.userId, stored.conversation, message, m.customer, { finalAttempt: delivery.finalAttempt, ...(known ? { known } : {}) });
     // Left to a person: answered when their pause ends, by the button or by itself (issue 29).
     // Queued before the wamid is handled: a failure retries the job, which queues it then.
     if (outcome === 'human_answering') await queueResumeCheck(job.userId, stored.conversation, message);
