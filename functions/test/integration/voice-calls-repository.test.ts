@@ -113,7 +113,7 @@ describe('DynamoCallRepository', () => {
     const live = call(userId, { conversationMode: 'streaming' });
     await repo().create(live);
     await setUp(live);
-    expect(await claim(live, 'p:a')).toEqual({ slot: 1, previousLanguage: null });
+    expect(await claim(live, 'p:a')).toEqual({ slot: 1, previousLanguage: null, before: [] });
     expect(await claim(live, 'p:a')).toEqual({ repeated: { slot: 1, at: expect.any(Number) } });
 
     const ended = call(userId, { conversationMode: 'streaming' });
@@ -147,14 +147,17 @@ describe('DynamoCallRepository', () => {
     expect(await claim('p:early', t0)).toEqual({ refused: 'no-setup' });
     expect(await claim('p:other', t0 + 20, { connectionId: 'other=' })).toEqual({ refused: 'no-setup' });
 
-    expect(await claim('p:si', t0 + 100, { language: 'en-US' })).toEqual({ slot: 1, previousLanguage: null });
+    expect(await claim('p:si', t0 + 100, { language: 'en-US' })).toEqual({ slot: 1, previousLanguage: null, before: [] });
     // An older frame handled late, the same frame again: refused.
     expect(await claim('p:older', t0 + 50)).toEqual({ refused: 'stale' });
     expect(await claim('p:si', t0 + 101)).toEqual({ repeated: { slot: 1, at: t0 + 100 } });
     // The same words said again once that answer is over.
-    expect(await claim('p:si', t0 + 900, { repeatOf: t0 + 100 })).toEqual({ slot: 3, previousLanguage: 'en-US' });
+    expect(await claim('p:si', t0 + 900, { repeatOf: t0 + 100 })).toMatchObject({ slot: 3, previousLanguage: 'en-US' });
     expect(await claim('p:si', t0 + 901, { repeatOf: t0 + 100 })).toEqual({ repeated: { slot: 3, at: t0 + 900 } });
-    expect(await claim('p:next', t0 + 950)).toEqual({ slot: 5, previousLanguage: 'en-US' });
+    // The transcript the claim found is the turn's history: every earlier turn, answered or not yet.
+    const next = await claim('p:next', t0 + 950);
+    expect(next).toMatchObject({ slot: 5, previousLanguage: 'en-US' });
+    expect('before' in next && next.before.map((m) => [m.role, m.content])).toEqual([['user', 'p:si'], ['agent', ''], ['user', 'p:si'], ['agent', '']]);
 
     const stored = await repo().get(userId, c.id);
     expect(stored!.messages.map((m) => m.content)).toEqual(['p:si', '', 'p:si', '', 'p:next', '']);
@@ -190,7 +193,7 @@ describe('DynamoCallRepository', () => {
     });
 
     expect(landed).toBe(true);
-    expect(claim).toEqual({ slot: 1, previousLanguage: null });
+    expect(claim).toEqual({ slot: 1, previousLanguage: null, before: [] });
     expect((await repo().get(userId, c.id))!.messages.map((m) => m.content)).toEqual(['hola', '']);
   });
 

@@ -203,6 +203,7 @@ export class DynamoLiveCallItems extends DynamoCallItems implements LiveCallItem
     const claimed = (old: Item | undefined, slot: (count: number) => number) => ({
       slot: slot(Number(old?.messageCount ?? 0)),
       previousLanguage: typeof old?.relayLanguage === 'string' ? old.relayLanguage : null,
+      before: Array.isArray(old?.messages) ? (old.messages as CallTurn[]) : [],
     });
     const append = {
       set: `SET messages = list_append(if_not_exists(messages, :empty), :turns), messageCount = if_not_exists(messageCount, :zero) + :n, ${marks}`,

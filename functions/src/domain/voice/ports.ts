@@ -138,7 +138,8 @@ export interface RelayTurnClaim {
 }
 
 export type RelayClaim =
-  | { slot: number; previousLanguage: string | null }
+  /** `before`: the transcript as the claim found it, every earlier turn in it (this turn's history). */
+  | { slot: number; previousLanguage: string | null; before: CallTurn[] }
   | { repeated: { slot: number; at: number } }
   | { refused: 'missing' | 'ended' | 'no-setup' | 'stale' };
 

@@ -45,9 +45,10 @@ export class MemoryRelayCalls extends CallsBase implements CallRepository {
     const previousLanguage = this.language;
     if (input.language) this.language = input.language;
     c.relayLanguage = this.language ?? undefined;
+    const before = structuredClone(c.messages);
     c.messages.push(...structuredClone(input.turns));
     this.prompt = { key: input.dedupKey, at: input.now, slot: c.messages.length - 1 };
-    return { slot: c.messages.length - 1, previousLanguage };
+    return { slot: c.messages.length - 1, previousLanguage, before };
   }
   async setRelayAnswer(_u: string, id: string, slot: number, turn: CallTurn) {
     const c = this.byId.get(id)!;

@@ -158,7 +158,7 @@ describe('voice relay turns', () => {
     expect(r.infos.filter((m) => m === 'Voice relay: a repeated prompt frame was ignored')).toHaveLength(1);
   });
 
-  it('starts the model before the caller’s turn is stored, and posts nothing until it is', async () => {
+  it('asks the model once the caller’s turn is stored, with the transcript the claim found as history', async () => {
     const { model, requests } = scriptedModel([['Claro.']]);
     const r = relaySetup({ model });
     await r.open();
@@ -167,7 +167,7 @@ describe('voice relay turns', () => {
 
     const answered = r.send(prompt('¿Tienen terraza?'));
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(requests).toHaveLength(1);
+    expect(requests).toHaveLength(0);
     expect(r.posts.frames).toEqual([]);
     slowClaim.open();
     await answered;
@@ -179,9 +179,29 @@ describe('voice relay turns', () => {
     expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, '¿Tienen terraza?', 'Claro.']);
   });
 
-  it('stops a repeated frame’s answer unheard when its claim is refused, before any of its tools runs', async () => {
+  it('a prompt whose call read lands before the previous prompt’s claim is still answered with both prompts', async () => {
+    const { model, requests } = scriptedModel([[{ wait: 50 }, 'Vale.'], ['Mesa para cuatro, apuntado.']]);
+    const r = relaySetup({ model });
+    await r.open();
+    const slowClaim = gate();
+    r.calls.claimGate = slowClaim.promise;
+
+    // Both frames are read while neither claim has landed (DynamoDB slow on the first write).
+    const first = r.send(prompt('Quiero reservar una mesa'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = r.send(prompt('para cuatro personas'));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    slowClaim.open();
+    await Promise.all([first, second]);
+
+    const answering = requests.find((q) => q.messages.at(-1)!.content === 'para cuatro personas')!;
+    expect(answering.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['Quiero reservar una mesa', 'para cuatro personas']);
+    expect(r.stored().messages.map((m) => m.content).slice(0, 2)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Quiero reservar una mesa']);
+  });
+
+  it('never asks the model for a repeated frame whose claim is refused, so none of its tools runs', async () => {
     const hold = gate();
-    const { model } = scriptedModel([[{ gate: hold.promise }, 'Vale.'], [{ tools: [{ id: 'c1', name: 'book_table', arguments: '{}' }] }], ['Reservado.']]);
+    const { model, requests } = scriptedModel([[{ gate: hold.promise }, 'Vale.'], [{ tools: [{ id: 'c1', name: 'book_table', arguments: '{}' }] }], ['Reservado.']]);
     const r = relaySetup({ model, agentTools: [tool('book_table')] });
     await r.open();
     const first = r.send(prompt('Reserva para dos'));
@@ -197,6 +217,7 @@ describe('voice relay turns', () => {
     hold.open();
     await first;
 
+    expect(requests).toHaveLength(1);
     expect(r.toolCalls).toEqual([]);
     expect(r.posts.texts.map((t) => [t.token, t.last])).toEqual([
       ['Vale.', false],

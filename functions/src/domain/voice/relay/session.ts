@@ -53,7 +53,7 @@ import type { Bookings } from '../../bookings/ports.js';
 import type { AiConnection, AiConnector } from '../../ai/ports.js';
 import type { KnowledgeRetriever } from '../../knowledge/ports.js';
 import type { RecordUnanswered } from '../../knowledge/unanswered.js';
-import type { LiveCallItems, RelayTurnClaim, StoredCall } from '../ports.js';
+import type { LiveCallItems, RelayClaim, RelayTurnClaim, StoredCall } from '../ports.js';
 import { clauseSplitter } from './clauses.js';
 import type { AnswerCheck, RelayConnectionRecord, RelayConnectionStore, RelayConnections, RelayTurnState } from './ports.js';
 
@@ -193,8 +193,8 @@ export function createRelaySession(deps: RelaySessionDeps) {
    * One answer's posts: in order, the turn state checked between two (and by a watcher while the
    * answer is silent), timings of the first and last text token. `turn` (the claimed slot once the
    * turn state is written and any superseded answer has stopped; null when the turn was not taken)
-   * is awaited before the first post only, so the claim and those writes overlap the agent's reads
-   * and the model instead of delaying them. Not taken, or not started: nothing is posted. Right
+   * is awaited before the first post only, so the turn-state writes overlap the model instead of
+   * delaying it. Not taken, or not started: nothing is posted. Right
    * before the last token, finish() settles the answer as fully sent (or how it was cut).
    */
   function answerStream(conn: RelayConnectionRecord, turn: Promise<TurnGo | null>) {
@@ -378,8 +378,9 @@ export function createRelaySession(deps: RelaySessionDeps) {
     // Everything before the model runs side by side: the call, its agent (its id is on the
     // connection record), the ChatGPT connection, and the turn's claim — which only appends to a
     // live call, in order, after this connection's setup, so a frame out of turn changes nothing.
-    // The model does not wait for the claim (a conditional append to the call item, the slowest of
-    // them): the first post and every tool call do, and a refused claim stops it unheard.
+    // The model waits for the claim: the transcript the claim found is its history, so a prompt
+    // that follows another by a few milliseconds is answered with both, whichever read landed
+    // first; a refused claim never reaches the model.
     const callRead = deps.calls.get(userId, callId);
     const agentRead =
       conn.agentId !== undefined
@@ -439,7 +440,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
     const out = answerStream(conn, turn);
     void turn.then((go) => (!go || !go.started) && out.stop(), () => out.stop());
     try {
-      await speak(conn, call, out, claim, turn, { message, askedAt, answerAt, meta, language, languages, overTime, ready });
+      await speak(conn, call, out, claim, turn, { message, answerAt, meta, language, languages, overTime, ready });
     } finally {
       out.dispose();
     }
@@ -450,12 +451,11 @@ export function createRelaySession(deps: RelaySessionDeps) {
     conn: RelayConnectionRecord,
     call: StoredCall,
     out: ReturnType<typeof answerStream>,
-    /** The turn's claim (null: not taken): tools wait for it. */
-    claim: Promise<unknown>,
+    /** The turn's claim (null: not taken): the model's history, and tools wait for it. */
+    claim: Promise<Extract<RelayClaim, { slot: number }> | null>,
     turn: Promise<TurnGo | null>,
     t: {
       message: string;
-      askedAt: string;
       answerAt: string;
       meta: FrameMeta;
       language: string;
@@ -466,7 +466,7 @@ export function createRelaySession(deps: RelaySessionDeps) {
     },
   ): Promise<void> {
     const { userId, callId } = conn;
-    const { message, askedAt, answerAt, meta, language, languages, overTime, ready } = t;
+    const { message, answerAt, meta, language, languages, overTime, ready } = t;
     const s = call.settings;
     const tools: ToolExecutor = {
       execute: async (tool, args, options) =>
@@ -493,13 +493,17 @@ export function createRelaySession(deps: RelaySessionDeps) {
       ended = 'max_duration';
     } else {
       const [agent, connection] = (await ready) ?? [null, null];
-      if (!agent || !connection) {
+      const claimed = await claim;
+      if (!claimed) {
+        // Not taken (a repeated or stale frame, the call over): nothing is said.
+      } else if (!agent || !connection) {
         onInfo(!agent ? 'Voice relay: the call’s agent is gone; error message' : 'Voice relay: no ChatGPT integration; error message', { userId, callId });
         interject(s.messageError, 'answer');
       } else {
-        // The read may already hold this turn's claim: the caller's words go in as `message`.
-        const history: HistoryMessage[] = call.messages
-          .filter((m) => m.content !== '' && !(m.role === 'user' && m.at === askedAt && m.content === message))
+        // Every turn before this one, as the claim appended after them (a placeholder still empty
+        // is an answer not yet spoken); the caller's words go in as `message`.
+        const history: HistoryMessage[] = claimed.before
+          .filter((m) => m.content !== '')
           .map((m) => ({ role: m.role === 'user' ? 'user' : 'assistant', content: m.content }));
         let filler = false;
         let timedOut = false;
