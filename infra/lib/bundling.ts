@@ -9,7 +9,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { routePlan, sharedRoutes } from '../../functions/src/route-plan.js';
-import { apiKeyRouteKeys, routeGroups, routes, subscriptionRouteKeys, webhookVerifications } from '../../functions/src/routes.js';
+import { apiKeyRouteKeys, routeActivities, routeGroups, routeRoles, routes, subscriptionRouteKeys, webhookVerifications } from '../../functions/src/routes.js';
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const functionsDir = path.join(repoRoot, 'functions');
@@ -65,6 +65,8 @@ export function defineFor(entry: string): Record<string, string> {
     'globalThis.AGENTDESK_SUBSCRIPTION_ROUTES': JSON.stringify([...subscriptionRouteKeys(served)].join(',')),
     'globalThis.AGENTDESK_API_KEY_ROUTES': JSON.stringify([...apiKeyRouteKeys(served)].join(',')),
     'globalThis.AGENTDESK_WEBHOOK_VERIFICATIONS': JSON.stringify(JSON.stringify(webhookVerifications(served))),
+    'globalThis.AGENTDESK_ROUTE_ROLES': JSON.stringify(JSON.stringify(routeRoles(served))),
+    'globalThis.AGENTDESK_ROUTE_ACTIVITIES': JSON.stringify(JSON.stringify(routeActivities(served))),
     // Planned over the whole manifest (a route elsewhere can keep one of these explicit), kept to this function's.
     'globalThis.AGENTDESK_SHARED_ROUTES': JSON.stringify(JSON.stringify(sharedRoutes(routePlan().filter((r) => groups.has(r.group))))),
   };

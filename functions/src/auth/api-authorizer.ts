@@ -8,7 +8,7 @@
  *   checks the hash against the key item on every request (http/handler.ts, rate limit).
  * - any other `Authorization` → the Cognito access token, verified exactly like the JWT
  *   authorizer of the 'user' routes (src/auth/cognito-jwt.ts; JWKS cached per warm Lambda) →
- *   {authType 'user', sub, groups}.
+ *   {authType 'user', sub, groups, account, role} (the account claims of issue 32).
  * - otherwise {authType 'none', reason}: see auth/context.ts for why this is not a deny.
  *
  * API Gateway's own result cache is off (TTL 0, no identity source: a key may arrive in either
@@ -17,6 +17,7 @@
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { config } from '../config.js';
+import { ACCOUNT_CLAIMS } from '../contract/team.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoApiKeyAccess } from '../adapters/dynamo/api-key-access.js';
 import type { ApiKeyIdentity } from '../domain/api-keys/ports.js';
@@ -61,7 +62,8 @@ export async function authorizeRequest(headers: Record<string, string | undefine
   const verified = await authorize(lower.authorization, jwtConfig());
   const sub = verified?.claims.sub;
   if (!sub) return { authType: 'none', reason: 'invalidToken' };
-  return { authType: 'user', sub, groups: verified.claims['cognito:groups'] ?? '' };
+  const claims = verified.claims;
+  return { authType: 'user', sub, groups: claims['cognito:groups'] ?? '', account: claims[ACCOUNT_CLAIMS.account] ?? '', role: claims[ACCOUNT_CLAIMS.role] ?? '' };
 }
 
 export async function handler(

@@ -8,8 +8,11 @@
  * before any route code runs, the same in AWS and in the local gateway.
  */
 export type ApiAuthContext =
-  /** A Cognito access token; groups flattened like the JWT authorizer's claim: "[admin other]". */
-  | { authType: 'user'; sub: string; groups: string }
+  /**
+   * A Cognito access token; groups flattened like the JWT authorizer's claim: "[admin other]";
+   * account and role: the token's ACCOUNT_CLAIMS (issue 32), '' when it has none.
+   */
+  | { authType: 'user'; sub: string; groups: string; account: string; role: string }
   /** A product API key; keyHash lets the route function check the key is still current. */
   | { authType: 'apiKey'; sub: string; keyId: string; keyHash: string }
   | { authType: 'none'; reason: 'missing' | 'invalidToken' | 'invalidKey' };

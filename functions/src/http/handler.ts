@@ -19,6 +19,7 @@ import type {
 import type * as z from 'zod/mini';
 import {
   DomainError,
+  ForbiddenError,
   NotFoundError,
   PaymentRequiredError,
   ServiceUnavailableError,
@@ -29,10 +30,13 @@ import {
 import { logger } from '../adapters/logger.js';
 import { httpMessages } from '../contract/account-texts.js';
 import type { ApiAuthContext } from '../auth/context.js';
+import { callerIdentity, type CallerIdentity } from '../auth/identity.js';
+import { roleAtLeast, teamMessages, type MemberRole } from '../contract/team.js';
+import { recordRouteActivity } from '../composition/activity.js';
 import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
 import type { RouteKey } from '../routes.js';
-import { API_KEY_ROUTES, SHARED_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
+import { API_KEY_ROUTES, ROUTE_ACTIVITIES, ROUTE_ROLES, SHARED_ROUTES, SUBSCRIPTION_ROUTES, WEBHOOK_VERIFICATIONS } from './route-rules.js';
 import { decodePathSegment, isGreedy, parseTemplate, pathSegments, templateRouter } from './route-match.js';
 import type { VerifiedPayloads, VerifiedWebhook, WebhookStep } from './webhook-verification.js';
 
@@ -50,11 +54,18 @@ export interface Request {
   /** Parsed JSON body, or undefined when there is none. */
   json(): unknown;
   /**
-   * The caller's user id (Cognito `sub`), set by the JWT authorizer on 'user' routes, or by the
-   * API authorizer on 'userOrApiKey' routes (the token's sub, or the API key's owner).
+   * The tenant: the caller's account id (issue 32), which every item of the request belongs to.
+   * The token's account claim for a member, else the caller's own user id (Cognito `sub`); an
+   * API key's account. (Named userId since an account's id is its first owner's user id.)
    */
   userId(): string;
-  /** Whether the caller is in the Cognito 'admin' group (claim cognito:groups, flattened to "[a b]" by API Gateway). An API key never is. */
+  /** The person calling (Cognito `sub`): their own profile, password, devices, assignments. An API key: its account's id. */
+  memberId(): string;
+  /** The caller's role in the account (an API key acts as an admin). */
+  role(): MemberRole;
+  /** Who did it, for the activity log and "sent by": the member, or the API key. */
+  actor(): { kind: 'member'; id: string } | { kind: 'apiKey'; id: string };
+  /** Whether the caller is in the Cognito 'admin' group (the platform's admin desk; claim cognito:groups, flattened to "[a b]" by API Gateway). An API key never is. */
   isAdmin(): boolean;
   /** How the caller authenticated: a Cognito token ('user') or a product API key ('apiKey'). */
   authType(): 'user' | 'apiKey';
@@ -130,6 +141,12 @@ export function viewerAddress(value: string | undefined): string | null {
 function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody: Buffer, verified: VerifiedWebhook | undefined): Request {
   let parsed: unknown;
   let parsedOnce = false;
+  let who: CallerIdentity | null | undefined;
+  const identity = (): CallerIdentity => {
+    who ??= callerIdentity(event);
+    if (!who) throw new UnauthorizedError(httpMessages.authenticationRequired);
+    return who;
+  };
   return {
     event,
     params: (event.pathParameters ?? {}) as Record<string, string>,
@@ -150,20 +167,26 @@ function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody
       return parsed;
     },
     userId() {
-      const lambda = lambdaAuth(event);
-      const sub = lambda ? (lambda.authType === 'none' ? undefined : lambda.sub) : event.requestContext?.authorizer?.jwt?.claims?.sub;
-      if (typeof sub !== 'string' || !sub) throw new UnauthorizedError(httpMessages.authenticationRequired);
-      return sub;
+      return identity().accountId;
+    },
+    memberId() {
+      const who = identity();
+      return who.memberId ?? who.accountId;
+    },
+    role() {
+      return identity().role;
+    },
+    actor() {
+      const who = identity();
+      return who.kind === 'apiKey' ? { kind: 'apiKey', id: who.keyId ?? '' } : { kind: 'member', id: who.memberId ?? who.accountId };
     },
     authType() {
       return lambdaAuth(event)?.authType === 'apiKey' ? 'apiKey' : 'user';
     },
     isAdmin() {
-      const lambda = lambdaAuth(event);
-      if (lambda && lambda.authType !== 'user') return false;
-      const groups = lambda?.authType === 'user' ? lambda.groups : event.requestContext?.authorizer?.jwt?.claims?.['cognito:groups'];
-      const list = Array.isArray(groups) ? groups.map(String) : typeof groups === 'string' ? groups.replace(/^\[|\]$/g, '').split(/[\s,]+/) : [];
-      return list.includes('admin');
+      const who = callerIdentity(event);
+      if (!who || who.kind !== 'user') return false;
+      return who.groups.replace(/^\[|\]$/g, '').split(/[\s,]+/).includes('admin');
     },
     accessToken() {
       const value = headers.authorization ?? '';
@@ -177,6 +200,8 @@ function buildRequest(event: HttpEvent, headers: Record<string, string>, rawBody
     },
   };
 }
+
+const succeeded = (result: RouteResult): boolean => ('raw' in result ? (result.raw.statusCode ?? 200) < 400 : (result.status ?? 200) < 400);
 
 /** The API authorizer's context on 'userOrApiKey' routes (absent on every other route). */
 function lambdaAuth(event: HttpEvent): ApiAuthContext | undefined {
@@ -269,11 +294,16 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
         verified = outcome.verified;
       }
       const req = buildRequest(event, headers, rawBody, verified);
+      // 403 below the route's role (issue 32), from the token's claims: no table read.
+      const needed = ROUTE_ROLES[event.routeKey];
+      if (needed && !roleAtLeast(req.role(), needed)) throw new ForbiddenError(teamMessages.forbidden);
       // 402 before the route reads its input or writes anything (a user token or an API key alike).
       if (SUBSCRIPTION_ROUTES.has(event.routeKey) && !(await userHasActiveSubscription(req.userId()))) {
         throw new PaymentRequiredError(subscriptionRequiredMessage);
       }
       const result = await route(req);
+      const action = ROUTE_ACTIVITIES[event.routeKey];
+      if (action && succeeded(result)) await recordRouteActivity(req, action);
       if ('raw' in result) return result.raw;
       return json(result.status ?? 200, {
         success: true,

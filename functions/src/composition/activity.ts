@@ -1,0 +1,34 @@
+/**
+ * The activity log's writer for the HTTP layer (issue 32): a route that declares `activity` in
+ * the manifest gets one entry after it succeeded — who (the member or the API key), what (the
+ * action, and the object its path names), when. Imported by http/handler.ts directly, like the
+ * subscription gate, so every route group records the same way without wiring.
+ */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { logger } from '../adapters/logger.js';
+import { DynamoActivityLog } from '../adapters/dynamo/team-activity.js';
+import type { ActivityAction } from '../contract/team.js';
+import type { Request } from '../http/handler.js';
+import { once } from '../lib/once.js';
+
+export const activityLog = once(() => new DynamoActivityLog(documentClient(), config().TABLE_NAME));
+
+/** The object a route acted on: its action's noun, and the path's id (the last path parameter). */
+export function routeObject(action: ActivityAction, params: Record<string, string>): { type: string; id: string | null } {
+  const type = action.slice(0, action.indexOf('.'));
+  const ids = Object.values(params);
+  return { type, id: ids.length > 0 ? ids[ids.length - 1]! : null };
+}
+
+/**
+ * Records the route's action. The route already succeeded and its answer stands: a log write
+ * that fails is logged, not turned into an error the caller would retry (and do twice).
+ */
+export async function recordRouteActivity(req: Request, action: ActivityAction): Promise<void> {
+  try {
+    await activityLog().append(req.userId(), { action, actor: req.actor(), object: routeObject(action, req.params) });
+  } catch (error) {
+    logger.error('Activity log: an entry could not be written', { action, error: error as Error });
+  }
+}
