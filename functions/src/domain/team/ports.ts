@@ -16,6 +16,30 @@ export interface MembershipDirectory {
   resolve(personId: string): Promise<Membership | null>;
 }
 
+/** A person in an account, as the rest of the product needs them (assignment, "sent by", notifications). */
+export interface MemberRecord {
+  personId: string;
+  accountId: string;
+  role: MemberRole;
+  /** From the person's own profile (they edit it themselves). */
+  name: string;
+  email: string;
+  language: 'en' | 'es';
+  joinedAt: string;
+}
+
+/**
+ * The account's people, read by the inbox (assignment to a member, "sent by"), notifications
+ * (who gets an alert, in which language) and the team screens. A single-user account has one:
+ * its owner, from the user profile (no member items needed).
+ */
+export interface TeamMembers {
+  /** Active members, the owner first. */
+  list(accountId: string): Promise<MemberRecord[]>;
+  /** An active member of the account, or null (removed, another account's, unknown). */
+  get(accountId: string, personId: string): Promise<MemberRecord | null>;
+}
+
 /** One activity-log entry as stored (append-only: the log has no update and no delete). */
 export interface StoredActivity {
   id: string;
