@@ -27,3 +27,4 @@ export * from './server-texts.js';
 export * from './time-zones.js';
 export * from './account-texts.js';
 export * from './whatsapp-media.js';
+export * from './team.js';
