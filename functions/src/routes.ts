@@ -783,3 +783,15 @@ export const cognitoTriggers = {
     verifyAuthChallengeResponse: 'verifyAuthChallengeResponse',
   },
 } as const;
+
+/**
+ * Cognito pre-token-generation trigger (issue 32, event V2_0): puts the person's account and role
+ * in the access and ID tokens at every sign-in and refresh. Its grants are narrower than a Need:
+ * GetItem (the person's membership pointer) and PutItem (the sign-in's activity entry) on the table.
+ * Locally cognito-local calls it through functions/local/lambda-endpoint.ts.
+ */
+export const preTokenTrigger = {
+  entry: 'src/triggers/pre-token.ts',
+  description: 'Cognito pre-token-generation trigger: account and role claims (team)',
+  timeoutSeconds: 5,
+} as const;
