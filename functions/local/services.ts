@@ -186,7 +186,16 @@ export async function ensureTable(endpoint: string, tableName: string): Promise<
 
 // ---------------------------------------------------------------- cognito-local
 
-export async function startCognito(dataDir: string, port: number, supervision?: Supervision): Promise<RunningService> {
+/**
+ * cognito-local's Lambda triggers (issue 32): the local Lambda endpoint it invokes them through
+ * (lambda-endpoint.ts) and the function name per trigger.
+ */
+export interface CognitoTriggers {
+  lambdaEndpoint: string;
+  functions: { PreTokenGeneration?: string };
+}
+
+export async function startCognito(dataDir: string, port: number, supervision?: Supervision, triggers?: CognitoTriggers): Promise<RunningService> {
   // cognito-local keeps config and users in ./.cognito of its working directory.
   const cwd = join(dataDir, 'cognito');
   const configDir = join(cwd, '.cognito');
@@ -204,6 +213,9 @@ export async function startCognito(dataDir: string, port: number, supervision?: 
         TokenConfig: { IssuerDomain: endpoint },
         ServerConfig: { port, hostname: host, https: false },
         UserPoolDefaults: { UsernameAttributes: ['email'] },
+        // Rewritten too: the endpoint's port changes from run to run.
+        LambdaClient: triggers ? { endpoint: triggers.lambdaEndpoint, region: LOCAL_REGION, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : undefined,
+        TriggerFunctions: triggers?.functions ?? {},
       },
       null,
       2,

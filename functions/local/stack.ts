@@ -12,6 +12,7 @@
  *   fake Web Push service (in-process, https: the push endpoints of subscriptions it mints; issue 29)
  *   fake Google OAuth + Calendar API v3 (in-process: the Google Calendar connection, issue 30)
  *   fault proxies in front of s3rver, the SES mailbox, DynamoDB Local (option faultProxies; tests)
+ *   Lambda Invoke endpoint (in-process, loopback, a free port): cognito-local's pre-token-generation trigger (issue 32)
  */
 import { existsSync, mkdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
@@ -32,6 +33,7 @@ import { startFakeGoogleCalendar } from './fake-google-calendar/server.js';
 import { localVapidKeys } from './vapid.js';
 import { PROXIED_SERVICES, startFaultProxy, type FaultProxy, type ProxiedService } from './fault-proxy.js';
 import { cognitoAuthorizer } from './jwt-authorizer.js';
+import { PRE_TOKEN_FUNCTION, startLambdaEndpoint } from './lambda-endpoint.js';
 import { resolvePorts, type PortRequest } from './ports.js';
 import {
   ensureTable,
@@ -239,6 +241,11 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const legacySqsFile = join(dataDir, 'sqs.json');
 
   try {
+    // First: cognito-local's config names it. Its handler runs on the first sign-in, after
+    // applyHandlerEnv below, like every other handler.
+    const lambda = await startLambdaEndpoint({ log });
+    started.push(lambda);
+    const cognitoTriggers = { lambdaEndpoint: lambda.endpoint, functions: { PreTokenGeneration: PRE_TOKEN_FUNCTION } };
 
     const corsOrigins = [
       ...new Set([apiUrl, `http://localhost:${ports.gateway}`, new URL(appUrl).origin]),
@@ -279,7 +286,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
       fakeOpenAi,
       fakeStripe,
       startDynamo(dataDir, ports.dynamodb, supervision),
-      startCognito(dataDir, ports.cognito, supervision),
+      startCognito(dataDir, ports.cognito, supervision, cognitoTriggers),
       startS3(dataDir, ports.s3, UPLOADS_BUCKET, corsOrigins, supervision),
       startSes(dataDir, ports.ses, supervision),
       startSqsEndpoint(dispatcher, ports.sqs),
