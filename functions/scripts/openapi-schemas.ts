@@ -22,7 +22,7 @@ import {
   type VoiceConversationList,
   type VoiceConversationListItem,
 } from '../src/contract/voice.js';
-import { MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
+import { MESSAGE_SENDER_KINDS, MESSAGE_STATUSES, type ConversationMessage, type MessageMedia } from '../src/contract/whatsapp.js';
 import { INTEGRATION_HEALTH_REASONS } from '../src/contract/integration-health.js';
 import { MEDIA_FAILURE_REASONS, MEDIA_STATES, type AttachmentUploadTicket } from '../src/contract/whatsapp-media.js';
 import { EMAIL_DELIVERY_STATES, EMAIL_FAILURE_REASONS, type EmailDelivery } from '../src/contract/email-delivery.js';
@@ -353,6 +353,12 @@ export const conversationMessageSchema = component(
       described('Set when the send failed because the integration’s credentials were refused: a reason key (the integration then needs attention).', z.enum(INTEGRATION_HEALTH_REASONS)),
     ),
     sentBy: z.optional(described('human: a person (the app or an API key); agent: the AI.', z.enum(['agent', 'human']))),
+    sender: z.optional(
+      described(
+        'Who sent a person’s message (sentBy human), as of sending: a member of the account (their id and name) or an API key (its id and name). Absent on the agent’s, the customer’s and older messages.',
+        z.object({ kind: z.enum(MESSAGE_SENDER_KINDS), _id: z.string(), name: z.string() }),
+      ),
+    ),
     ...messageExtras,
   }),
 );

@@ -7,6 +7,7 @@
  */
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
+import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { S3Attachments } from '../adapters/s3-attachments.js';
 import { config } from '../config.js';
@@ -15,6 +16,8 @@ import { createWaitingAnswers } from '../domain/conversations/waiting.js';
 import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
+import type { TeamMembers } from '../domain/team/ports.js';
+import { apiKeyRepository } from './api-keys.js';
 import { conversationRepository, inboxSettingsRepository, messageRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
 import { escalationAlerts } from './notifications.js';
@@ -34,6 +37,20 @@ export const waitingAnswers = once(() =>
     inboxSettings: inboxSettingsRepository(),
   }),
 );
+
+/**
+ * The account's active members (issue 32). TEMPORARY until adapters/dynamo/team.ts lands: the
+ * owner alone, from their profile (what TeamMembers gives for a single-user account).
+ */
+const teamMembers = once((): Pick<TeamMembers, 'get'> => {
+  const users = new DynamoUserRepository(documentClient(), config().TABLE_NAME);
+  return {
+    async get(accountId, personId) {
+      const owner = personId === accountId ? await users.get(accountId) : null;
+      return owner ? { personId, accountId, role: 'owner', name: owner.name, email: owner.email, language: owner.language, joinedAt: owner.createdAt } : null;
+    },
+  };
+});
 
 export const conversationService = once(() =>
   createConversationService({
@@ -56,5 +73,7 @@ export const conversationService = once(() =>
     onError: (message, error) => logger.error(message, { error: error as Error }),
     // The board's "Answer waiting messages" banner (issue 34); "Return to AI" hands over what was left unanswered (issue 29).
     waiting: waitingAnswers(),
+    // Who a conversation may be assigned to, and who sent a person's message (issue 32).
+    senders: { members: teamMembers(), apiKeys: apiKeyRepository() },
   }),
 );

@@ -46,7 +46,8 @@ export const whatsappMessages = {
   replySent: 'Message sent',
   /** Issue 17: takeover and assignment. */
   aiResumed: 'The AI answers this conversation again',
-  assigneeInvalid: 'A conversation can only be assigned to yourself, or unassigned (null)',
+  /** Issue 32: any active member of the account, or null. */
+  assigneeInvalid: 'A conversation can only be assigned to an active member of this account, or unassigned (null)',
   assigneeFilterInvalid: 'assignee must be me, none or all',
   // Messages (SPEC §8)
   retryStarted: 'Message retry initiated',

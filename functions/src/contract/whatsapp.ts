@@ -111,6 +111,8 @@ export interface Message {
   agent?: { _id: string; name: string };
   /** Outgoing replies written by a person in the dashboard. */
   sentBy?: 'agent' | 'human';
+  /** Issue 32: who sent a person's message (sentBy 'human'), as of sending; absent on older messages. */
+  sender?: MessageSender;
   /** The customer's entry in the contacts directory, when there is one (issue 29: the Message Hub names them); GET /api/messages. */
   contact?: { _id: string; name: string };
   // Issue 31: what a message carries besides text and media.
@@ -229,7 +231,7 @@ export interface Conversation {
   humanSince: string | null;
   /** ISO: when the AI takes the conversation back on its own; null when the AI answers. */
   aiResumesAt: string | null;
-  /** The team member (user id) the conversation is assigned to; null = unassigned. One user today. */
+  /** The member (their person id, contract/team.ts Member._id) the conversation is assigned to; null = unassigned. */
   assignee: string | null;
   /** Customer messages since the owner last opened the conversation (GET /api/conversations/{id} clears it). */
   unreadCount: number;
@@ -291,6 +293,8 @@ export interface ConversationMessage {
   errorCode?: string;
   errorReason?: IntegrationHealthReason;
   sentBy?: 'agent' | 'human';
+  /** Issue 32: as Message. */
+  sender?: MessageSender;
   /** Issue 31: as Message. */
   location?: MessageLocation;
   contactCards?: MessageContactCard[];
@@ -310,7 +314,20 @@ export interface ConversationDetail {
 }
 
 /**
- * The board's assignee filter (issue 17): me = assigned to the caller, none = unassigned, all
+ * Who sent a person's message (issue 32): a member of the account (their person id and their name
+ * when they sent it), or an API key of the account (its id and name: an external system's reply).
+ */
+export interface MessageSender {
+  kind: 'member' | 'apiKey';
+  _id: string;
+  name: string;
+}
+export const MESSAGE_SENDER_KINDS = ['member', 'apiKey'] as const;
+/** Longest sender name kept (a profile's or a key's name is shorter; a longer one is cut). */
+export const MESSAGE_SENDER_NAME_MAX = 120;
+
+/**
+ * The board's assignee filter (issue 17): me = assigned to the caller (the person, issue 32), none = unassigned, all
  * (or omitted) = every conversation.
  */
 export const ASSIGNEE_FILTERS = ['me', 'none', 'all'] as const;
@@ -341,7 +358,7 @@ export const listConversationsQuery = z.object({
 export const updateConversationRequest = z.object({
   status: z.optional(z.enum(CONVERSATION_STATUSES, { error: whatsappMessages.statusInvalid })),
   notes: z.optional(z.string().check(z.trim(), z.maxLength(WHATSAPP_TEXT_LIMITS.notes, whatsappMessages.notesTooLong))),
-  /** The caller's own user id or null (the service checks it is the caller's). */
+  /** A member's person id or null (the service checks they are an active member of the caller's account). */
   assignee: z.optional(z.nullable(z.string({ error: whatsappMessages.assigneeInvalid }).check(z.maxLength(128, whatsappMessages.assigneeInvalid)))),
 });
 

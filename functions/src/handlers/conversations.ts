@@ -17,13 +17,14 @@ export const routes: RouteTable = {
   'GET /api/conversations/overview': async (req) => {
     const userId = req.userId();
     const { dateFilter, assignee } = parseWith(overviewQuery, req.query);
-    return { data: await conversationService().overview(userId, dateFilter, assignee) };
+    // "Mine" is the person's, within the account (issue 32).
+    return { data: await conversationService().overview(userId, dateFilter, assignee, req.memberId()) };
   },
   'GET /api/conversations/stats': async (req) => ({ data: await conversationService().stats(req.userId()) }),
   'GET /api/conversations': async (req) => {
     const userId = req.userId();
     const query = parseWith(listConversationsQuery, req.query);
-    const { data, pagination } = await conversationService().list(userId, query);
+    const { data, pagination } = await conversationService().list(userId, query, req.memberId());
     return { data, extra: { pagination } };
   },
   'GET /api/conversations/{id}': async (req) => ({ data: await conversationService().get(req.userId(), req.params.id ?? '') }),
@@ -40,7 +41,8 @@ export const routes: RouteTable = {
   'POST /api/conversations/{id}/messages': async (req) => {
     const userId = req.userId();
     const { text, attachment } = parseWith(humanReplyRequest, req.json());
-    const data = await conversationService().reply(userId, req.params.id ?? '', text, attachment);
+    // Stored with who sent it (issue 32): the member, or the API key.
+    const data = await conversationService().reply(userId, req.params.id ?? '', text, attachment, req.actor());
     return { status: 201, message: attachment ? mediaMessages.attachmentSent : whatsappMessages.replySent, data };
   },
   // Issue 31: where the browser (or an API client) uploads a file before the reply that sends it.
@@ -52,7 +54,7 @@ export const routes: RouteTable = {
   'POST /api/conversations/{id}/template': async (req) => {
     const userId = req.userId();
     const input = parseWith(sendTemplateRequest, req.json());
-    return { status: 201, message: templateMessages.templateSent, data: await conversationService().sendTemplate(userId, req.params.id ?? '', input) };
+    return { status: 201, message: templateMessages.templateSent, data: await conversationService().sendTemplate(userId, req.params.id ?? '', input, req.actor()) };
   },
   'GET /api/whatsapp/templates': async (req) => ({ data: await conversationService().templates(req.userId()) }),
   'POST /api/conversations/{id}/resume-ai': async (req) => ({

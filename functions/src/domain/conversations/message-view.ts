@@ -9,6 +9,7 @@
 import { MEDIA_LIMITS } from '../../contract/whatsapp-media.js';
 import type { ConversationDetailMessage, ConversationMessage, Message, MessageMedia } from '../../contract/whatsapp.js';
 import type { StoredMessage, StoredMessageMedia } from './ports.js';
+import { senderView, storedSender } from './sender.js';
 
 /**
  * The one thing the views need of our media copies: a presigned link, no request made (the
@@ -34,6 +35,12 @@ function extras(m: StoredMessage): Pick<Message, 'location' | 'contactCards' | '
   };
 }
 
+/** Who sent a person's message (issue 32), only when what is stored is well-formed. */
+function senderOf(m: StoredMessage): Pick<Message, 'sender'> {
+  const sender = storedSender(m.sender);
+  return sender ? { sender: senderView(sender) } : {};
+}
+
 /** The Message Hub's Message; `url` is the media's presigned link (mediaLinksOf). */
 export function toMessage(m: StoredMessage, url?: string): Message {
   return {
@@ -56,6 +63,7 @@ export function toMessage(m: StoredMessage, url?: string): Message {
     ...(m.errorReason ? { errorReason: m.errorReason } : {}),
     ...(m.agent ? { agent: m.agent } : {}),
     ...(m.sentBy ? { sentBy: m.sentBy } : {}),
+    ...senderOf(m),
     ...extras(m),
   };
 }
@@ -76,6 +84,7 @@ export function toConversationMessage(m: StoredMessage, url?: string): Conversat
     ...(m.errorCode ? { errorCode: m.errorCode } : {}),
     ...(m.errorReason ? { errorReason: m.errorReason } : {}),
     ...(m.sentBy ? { sentBy: m.sentBy } : {}),
+    ...senderOf(m),
     ...extras(m),
   };
 }

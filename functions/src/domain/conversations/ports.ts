@@ -10,6 +10,7 @@
  * message is read/deleted by id with one GetItem.
  */
 import type { InboxSettings } from '../../contract/inbox.js';
+import type { StoredMessageSender } from './sender.js';
 import type { NoAnswerMarker, NoAnswerReason } from '../../contract/no-answer.js';
 import type { MessageInteractive, MessageLocation } from '../../contract/whatsapp-media.js';
 import type { WhatsAppTemplate } from '../../contract/whatsapp-templates.js';
@@ -82,10 +83,12 @@ export interface StoredMessageMedia extends MessageMedia {
   storedKey?: string;
 }
 
-export interface StoredMessage extends Omit<Message, '_id' | 'contactId' | 'media'> {
+export interface StoredMessage extends Omit<Message, '_id' | 'contactId' | 'media' | 'sender'> {
   /** `{conversationId}-{26-char id}` (time-ordered within the conversation). */
   id: string;
   media?: StoredMessageMedia;
+  /** Issue 32: who sent a person's message (sender.ts), as of sending; absent on older and the agent's messages. */
+  sender?: StoredMessageSender;
   contactId: string;
   /** ISO time stored. */
   createdAt: string;

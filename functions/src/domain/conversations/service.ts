@@ -42,6 +42,7 @@ import { BadGatewayError, ConflictError, DomainError, NotFoundError, ValidationE
 import { takeoverView } from './takeover.js';
 import { ATTACHMENT_MAX_BYTES, attachmentFileName, attachmentMedia, attachmentStagingKey, checkAttachment, conversationMediaKey, loadAttachment, type AttachmentStore } from './attachments.js';
 import { mediaLinksOf, toConversationMessage, toDetailMessage, toMessage, type MediaLinks } from './message-view.js';
+import { resolveSender, type MessageActor, type SenderDirectory, type StoredMessageSender } from './sender.js';
 import type { LeftUnanswered } from './waiting.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type {
@@ -86,6 +87,12 @@ export interface ConversationServiceDeps {
   waiting?: { count(userId: string): Promise<number>; answerLeft?(userId: string, conversation: StoredConversation): Promise<LeftUnanswered> };
   /** Presigned links to customers' media in our bucket (issue 31; local signing, no request); absent = no links. */
   mediaLinks?: MediaLinks;
+  /**
+   * The account's active members and API keys (issue 32): who a conversation may be assigned to,
+   * and who sent a person's message. Absent = the account's owner alone (the account id), and
+   * messages stored without a sender.
+   */
+  senders?: SenderDirectory;
 }
 
 /** Cards per board column (the board shows the newest activity first). */
@@ -166,9 +173,9 @@ export function statusFilter(raw: string): MessageStatus | '' {
   return (MESSAGE_STATUSES as readonly string[]).includes(raw) ? (raw as MessageStatus) : 'pending';
 }
 
-/** The board's assignee filter as the repository's: me → the caller's id, none → null, all → undefined. */
-export function assigneeFilter(userId: string, param: AssigneeFilterParam): AssigneeFilter | undefined {
-  return param === 'me' ? userId : param === 'none' ? null : undefined;
+/** The board's assignee filter as the repository's: me → the caller's person id (issue 32), none → null, all → undefined. */
+export function assigneeFilter(memberId: string, param: AssigneeFilterParam): AssigneeFilter | undefined {
+  return param === 'me' ? memberId : param === 'none' ? null : undefined;
 }
 
 const pagination = (page: number, limit: number, total: number): MessagePagination => ({
@@ -255,6 +262,8 @@ export function createConversationService(deps: ConversationServiceDeps) {
       type: string;
       body: string;
       send?: (to: string, reference: string) => Promise<{ messageId: string }>;
+      /** Who sends it (issue 32, sender.ts); absent when the service has no sender directory. */
+      sender?: StoredMessageSender;
       /** A file sent (issue 31): our copy kept under the message's id before it is stored; dropped again when the message is not stored. */
       media?: { keep(messageId: string): Promise<StoredMessageMedia>; discard(media: StoredMessageMedia): Promise<void> };
     },
@@ -286,6 +295,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       timestamp,
       body: text,
       sentBy: 'human',
+      ...(outgoing.sender ? { sender: outgoing.sender } : {}),
       createdAt: timestamp,
     };
     try {
@@ -315,7 +325,14 @@ export function createConversationService(deps: ConversationServiceDeps) {
    * text as its caption (a file alone is fine). A failed send keeps the message failed with our
    * copy, so Retry sends the file again; the staged upload is deleted once sent.
    */
-  async function sendAttachment(userId: string, conversation: StoredConversation, channel: ReplyChannel, caption: string, uploadId: string): Promise<StoredMessage> {
+  async function sendAttachment(
+    userId: string,
+    conversation: StoredConversation,
+    channel: ReplyChannel,
+    caption: string,
+    uploadId: string,
+    sender: StoredMessageSender | undefined,
+  ): Promise<StoredMessage> {
     const { attachments } = deps;
     const { sendMedia } = channel;
     if (!attachments || !sendMedia) throw new ValidationError(whatsappMessages.graphUnavailable);
@@ -324,6 +341,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
     const sent = await sendAsHuman(userId, conversation, channel, {
       type: file.kind,
       body: caption,
+      ...(sender ? { sender } : {}),
       media: {
         async keep(messageId) {
           const storedKey = conversationMediaKey(userId, conversation.id, messageId);
@@ -415,10 +433,21 @@ export function createConversationService(deps: ConversationServiceDeps) {
     });
   }
 
+  /** Whether `personId` is an active member of the account (issue 32); without a directory, only the owner is. */
+  async function isActiveMember(accountId: string, personId: string): Promise<boolean> {
+    if (!deps.senders) return personId === accountId;
+    return (await deps.senders.members.get(accountId, personId)) !== null;
+  }
+
+  /** Who sends a person's message (issue 32): 403 for a member no longer active or a deleted key; undefined without a directory. */
+  async function senderFor(userId: string, actor: MessageActor | undefined): Promise<StoredMessageSender | undefined> {
+    return deps.senders && actor ? resolveSender(deps.senders, userId, actor) : undefined;
+  }
+
   /** Applies a status/notes/assignee change, conditional on the status read (re-read on a concurrent change). */
   async function applyUpdate(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }) {
-    // One user today: a conversation is assigned to its owner or to nobody.
-    if (input.assignee !== undefined && input.assignee !== null && input.assignee !== userId) {
+    // Issue 32: a conversation is assigned to an active member of the account (one read), or to nobody.
+    if (input.assignee !== undefined && input.assignee !== null && !(await isActiveMember(userId, input.assignee))) {
       throw new ValidationError(whatsappMessages.assigneeInvalid, 'assignee');
     }
     for (let attempt = 0; ; attempt++) {
@@ -441,10 +470,11 @@ export function createConversationService(deps: ConversationServiceDeps) {
   return {
     // ---- conversations ----
 
-    async overview(userId: string, dateFilter: ConversationDateFilter, assignee: AssigneeFilterParam = 'all'): Promise<ConversationOverview> {
+    /** `me`: the caller's person id, what assignee=me means (issue 32; the account id for its owner). */
+    async overview(userId: string, dateFilter: ConversationDateFilter, assignee: AssigneeFilterParam = 'all', me = userId): Promise<ConversationOverview> {
       const since = dateFilterStart(dateFilter, now()).toISOString();
       const view = viewer(userId);
-      const filter = assigneeFilter(userId, assignee);
+      const filter = assigneeFilter(me, assignee);
       const column = (status: ConversationStatus) =>
         deps.conversations.listActiveSince(userId, status, since, OVERVIEW_COLUMN_LIMIT, filter).then((list) => named(userId, list, view));
       const [active, closed, requiresHuman, stats, waitingConversations] = await Promise.all([
@@ -457,8 +487,8 @@ export function createConversationService(deps: ConversationServiceDeps) {
       return { conversationsByStatus: { active, closed, requires_human: requiresHuman }, stats, waitingConversations };
     },
 
-    async list(userId: string, query: { status?: ConversationStatus; search: string; page: number; limit: number; assignee?: AssigneeFilterParam }) {
-      const filter = assigneeFilter(userId, query.assignee ?? 'all');
+    async list(userId: string, query: { status?: ConversationStatus; search: string; page: number; limit: number; assignee?: AssigneeFilterParam }, me = userId) {
+      const filter = assigneeFilter(me, query.assignee ?? 'all');
       const [{ items, total }, toView] = await Promise.all([
         deps.conversations.page(userId, {
           ...(query.status ? { status: query.status } : {}),
@@ -547,12 +577,12 @@ export function createConversationService(deps: ConversationServiceDeps) {
      * customer's last message), refused outside it; stored (sentBy human) before the send so a
      * failed send stays visible and retryable.
      */
-    async reply(userId: string, id: string, text: string, attachment?: { uploadId: string }): Promise<ConversationMessage> {
+    async reply(userId: string, id: string, text: string, attachment?: { uploadId: string }, actor?: MessageActor): Promise<ConversationMessage> {
       const conversation = await loadConversation(userId, id);
       if (!insideWindow(conversation.lastInboundAt, now())) throw new ValidationError(whatsappMessages.windowClosed);
-      const channel = await channelOrThrow(userId);
-      if (!attachment) return toConversationMessage(await sendAsHuman(userId, conversation, channel, { type: 'chat', body: text }));
-      return toConversationMessage(await sendAttachment(userId, conversation, channel, text, attachment.uploadId));
+      const [channel, sender] = await Promise.all([channelOrThrow(userId), senderFor(userId, actor)]);
+      if (!attachment) return toConversationMessage(await sendAsHuman(userId, conversation, channel, { type: 'chat', body: text, ...(sender ? { sender } : {}) }));
+      return toConversationMessage(await sendAttachment(userId, conversation, channel, text, attachment.uploadId, sender));
     },
 
     /**
@@ -584,10 +614,10 @@ export function createConversationService(deps: ConversationServiceDeps) {
      * free-form reply is possible), the template among the approved ones and its parameters all
      * given. Stored like a reply (type 'template', the body its text filled) on the same path.
      */
-    async sendTemplate(userId: string, id: string, input: SendTemplateRequest): Promise<ConversationMessage> {
+    async sendTemplate(userId: string, id: string, input: SendTemplateRequest, actor?: MessageActor): Promise<ConversationMessage> {
       const conversation = await loadConversation(userId, id);
       if (insideWindow(conversation.lastInboundAt, now())) throw new ConflictError(templateMessages.windowOpen);
-      const channel = await channelOrThrow(userId);
+      const [channel, sender] = await Promise.all([channelOrThrow(userId), senderFor(userId, actor)]);
       const { sendTemplate } = channel;
       const available = channel.listTemplates ? await channel.listTemplates() : [];
       const template = available.find((t) => t.name === input.name && t.language === input.language);
@@ -601,6 +631,7 @@ export function createConversationService(deps: ConversationServiceDeps) {
       const sent = await sendAsHuman(userId, conversation, channel, {
         type: TEMPLATE_MESSAGE_TYPE,
         body,
+        ...(sender ? { sender } : {}),
         send: (to, reference) => sendTemplate.call(channel, to, { ...outgoing, reference }),
       });
       return toConversationMessage(sent);

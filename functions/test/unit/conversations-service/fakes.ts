@@ -13,6 +13,7 @@ import type {
   StoredConversation,
   StoredMessage,
 } from '../../../src/domain/conversations/ports.js';
+import type { SenderDirectory } from '../../../src/domain/conversations/sender.js';
 import { createConversationService } from '../../../src/domain/conversations/service.js';
 import type { WhatsAppConnection } from '../../../src/domain/whatsapp/integration.js';
 import { LimitExceededError } from '../../../src/domain/errors.js';
@@ -213,7 +214,7 @@ export const CONNECTION: WhatsAppConnection = {
 };
 
 /** The service over the memory ports; `limit` = messages the plan still allows. */
-export function setup(options: { connected?: boolean; limit?: number } = {}) {
+export function setup(options: { connected?: boolean; limit?: number; senders?: SenderDirectory } = {}) {
   const conversations = new MemoryConversations();
   const messages = new MemoryMessages();
   const graph = new RecordingGraph();
@@ -234,6 +235,7 @@ export function setup(options: { connected?: boolean; limit?: number } = {}) {
     },
     now: () => NOW,
     newId: () => newId(),
+    ...(options.senders ? { senders: options.senders } : {}),
   });
   return { service, conversations, messages, graph, usage };
 }
