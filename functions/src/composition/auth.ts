@@ -2,6 +2,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoCodeStore } from '../adapters/dynamo/codes.js';
+import { DynamoMembershipDirectory } from '../adapters/dynamo/memberships.js';
 import { RESET_RESPONSE_FLOOR_MS, createSignInService } from '../domain/auth/service.js';
 import { once } from '../lib/once.js';
 import { googleVerifier } from './google.js';
@@ -14,6 +15,7 @@ export const signInService = once(() =>
     ...identityDeps(),
     codes: new DynamoCodeStore(documentClient(), config().TABLE_NAME),
     google: googleVerifier(),
+    memberships: new DynamoMembershipDirectory(documentClient(), config().TABLE_NAME),
     resetResponseFloorMs: RESET_RESPONSE_FLOOR_MS,
   }),
 );

@@ -7,6 +7,7 @@ import * as z from 'zod/mini';
 import './zod-locale.js';
 import { timeZoneField } from './dashboard.js';
 import { isPhoneCountry, looksLikePhone } from './phone.js';
+import type { MemberRole } from './team.js';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -279,9 +280,9 @@ export interface User {
   email: string;
   phoneNumber: string;
   language: Language;
-  /** IANA time zone of the dashboard's days (beyond the spec); 'UTC' until set. */
+  /** IANA time zone of the dashboard's days (beyond the spec); 'UTC' until set. The account's (issue 32). */
   timeZone: string;
-  /** Issue 19: ISO country of phone numbers typed without a prefix (the deployment's default until chosen). */
+  /** Issue 19: ISO country of phone numbers typed without a prefix (the deployment's default until chosen). The account's (issue 32). */
   country: string;
   role: string;
   createdAt: string;
@@ -293,8 +294,16 @@ export interface User {
    * rollout list WHATSAPP_USER_IDS (issue 29 item 7; the app itself only shows to subscribed accounts).
    */
   features: { whatsapp: boolean };
-  /** Active means status active or trialing (SPEC §4). Without it the app shows only onboarding. */
+  /** Active means status active or trialing (SPEC §4). Without it the app shows only onboarding. The account's (issue 32). */
   hasActiveSubscription: boolean;
+  /**
+   * Issue 32: the account the person works in (its id is its first owner's user id: `_id` itself
+   * for the owner of a single-user account), their role there (`role` above stays the platform's
+   * badge) and its name (the owner's name, as the account's people know it).
+   */
+  accountId: string;
+  accountRole: MemberRole;
+  accountName: string;
 }
 
 export interface AuthSession {

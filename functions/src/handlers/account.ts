@@ -3,29 +3,33 @@ import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '..
 import { businessLocationRequest, mediaMessages } from '../contract/whatsapp-media.js';
 import { accountService } from '../composition/account.js';
 import { businessLocations } from '../composition/business-location.js';
-import { accountMessages } from '../domain/account/service.js';
+import { accountMessages, type AccountCaller } from '../domain/account/service.js';
 import { httpGroup, parseWith, type Request, type RouteTable } from '../http/handler.js';
 
 /** Members of the Cognito 'admin' group are 'admin' (the group is the source of truth, not the profile). */
 const withRole = <T extends { role: string }>(req: Request, user: T): T => (req.isAdmin() ? { ...user, role: 'admin' } : user);
 
+/** Who is asking (issue 32): the account from the token, the person, their role there. */
+const callerOf = (req: Request): AccountCaller => ({ accountId: req.userId(), personId: req.memberId(), role: req.role() });
+
 export const routes: RouteTable = {
-  'GET /api/me': async (req) => ({ data: withRole(req, await accountService().me(req.userId())) }),
-  'GET /api/user/profile': async (req) => ({ data: withRole(req, await accountService().me(req.userId())) }),
+  'GET /api/me': async (req) => ({ data: withRole(req, await accountService().me(callerOf(req))) }),
+  'GET /api/user/profile': async (req) => ({ data: withRole(req, await accountService().me(callerOf(req))) }),
   'POST /api/settings': async (req) => {
-    const userId = req.userId();
+    const caller = callerOf(req);
     const input = parseWith(settingsRequest, req.json());
-    return { message: accountMessages.userUpdated, data: await accountService().updateSettings(userId, input) };
+    return { message: accountMessages.userUpdated, data: await accountService().updateSettings(caller, input) };
   },
   'PUT /api/user/profile': async (req) => {
-    const userId = req.userId();
+    const caller = callerOf(req);
     const input = parseWith(profileUpdateRequest, req.json());
-    return { message: accountMessages.profileUpdated, data: await accountService().updateSettings(userId, input) };
+    return { message: accountMessages.profileUpdated, data: await accountService().updateSettings(caller, input) };
   },
+  // The person's own password (their login, not the account's).
   'POST /api/update-password': async (req) => {
-    const userId = req.userId();
+    const personId = req.memberId();
     const input = parseWith(updatePasswordRequest, req.json());
-    return { message: accountMessages.passwordUpdated, data: await accountService().changePassword(userId, input) };
+    return { message: accountMessages.passwordUpdated, data: await accountService().changePassword(personId, input) };
   },
   // Issue 31: the business's location, sent by the agent's send_location tool.
   'GET /api/user/business-location': async (req) => ({ data: await businessLocations().get(req.userId()) }),
@@ -39,7 +43,8 @@ export const routes: RouteTable = {
     return { message: mediaMessages.locationCleared, data: null };
   },
   'POST /api/logout': async (req) => {
-    await accountService().logout(req.userId());
+    // Signs out the person calling, everywhere; the account's other people stay signed in.
+    await accountService().logout(req.memberId());
     return { message: accountMessages.loggedOut };
   },
 };

@@ -7,9 +7,10 @@ import { readMultipartFile } from '../http/multipart.js';
 
 export const routes: RouteTable = {
   'POST /api/user/avatar': async (req) => {
-    const userId = req.userId();
+    // The person's own picture (issue 32: a member's, not the account owner's).
+    const caller = { accountId: req.userId(), personId: req.memberId(), role: req.role() };
     const file = await readMultipartFile(req.headers, req.rawBody, 'avatar', AVATAR_MAX_BYTES);
-    return { message: accountMessages.avatarUpdated, data: await avatarService().uploadAvatar(userId, file) };
+    return { message: accountMessages.avatarUpdated, data: await avatarService().uploadAvatar(caller, file) };
   },
 };
 

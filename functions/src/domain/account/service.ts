@@ -3,11 +3,13 @@ import { randomUUID } from 'node:crypto';
 import type { Language, PasswordChangedSession, User } from '../../contract/auth.js';
 import { messages as contractMessages } from '../../contract/auth.js';
 import { accountMessages } from '../../contract/account-texts.js';
-import { NotFoundError, ValidationError } from '../errors.js';
+import { ForbiddenError, NotFoundError, ValidationError } from '../errors.js';
+import { roleAtLeast, teamMessages, type MemberRole } from '../../contract/team.js';
 import {
   IdentityPasswordPolicyError,
   type Clock,
   type IdentityProvider,
+  type ProfilePatch,
   type RateLimiter,
   type UserProfile,
 } from '../auth/ports.js';
@@ -41,49 +43,72 @@ async function profileOf(deps: UserViewDeps, userId: string): Promise<UserProfil
   return found;
 }
 
+/**
+ * Who is asking (issue 32): the account (the tenant), the person in it and their role. For the
+ * owner of a single-user account the two ids are equal.
+ */
+export interface AccountCaller {
+  accountId: string;
+  personId: string;
+  role: MemberRole;
+}
+
+/** The settings that belong to the account, not the person: only an admin or the owner changes them. */
+const BUSINESS_SETTINGS = ['timeZone', 'country'] as const;
+
 export function createAccountService(deps: AccountDeps) {
   const profile = (userId: string) => profileOf(deps, userId);
 
+  /** The account's profile (its owner's user item): the person's own when they are the owner. */
+  async function accountProfileOf(caller: AccountCaller, own: UserProfile): Promise<UserProfile | null> {
+    return caller.accountId === caller.personId ? own : deps.users.get(caller.accountId);
+  }
+
   /** E.164 of the typed profile phone, or the 400 naming the country's form; '' stays ''. */
-  async function profilePhone(userId: string, typed: string, country: string | undefined): Promise<string> {
+  function profilePhone(stored: UserProfile, typed: string, country: string | undefined): string {
     if (!typed) return '';
-    const stored = await profile(userId);
     // A number saved before issue 19 (SPEC's digits-only pattern) is kept as it is when unchanged.
     if (typed === stored.phoneNumber) return typed;
-    const readIn = country || stored.country || deps.defaultCountry;
+    const readIn = country || deps.defaultCountry;
     const e164 = toE164(typed, readIn);
     if (!e164) throw new ValidationError(phoneInvalidFor(readIn), 'phoneNumber');
     return e164;
   }
 
   return {
-    async me(userId: string): Promise<User> {
-      return toUser(await profile(userId), deps);
+    async me(caller: AccountCaller): Promise<User> {
+      const own = await profile(caller.personId);
+      return toUser(own, deps, { accountId: caller.accountId, role: caller.role });
     },
 
     /**
-     * `timeZone` and `country` absent = unchanged (older clients send only the three spec fields).
-     * The phone is read like every phone input (issue 19): a number without its prefix belongs to
-     * the country being saved, else the account's; it is stored in E.164.
+     * Name, phone and language are the person's own profile; `timeZone` and `country` are the
+     * account's (its owner's profile), absent = unchanged (older clients send only the three spec
+     * fields). An agent may send them back as they are (the form does) but not change them: 403
+     * before anything is written. The phone is read like every phone input (issue 19): a number
+     * without its prefix belongs to the country being saved, else the account's; stored in E.164.
      */
     async updateSettings(
-      userId: string,
+      caller: AccountCaller,
       input: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined; country?: string | undefined },
     ): Promise<User> {
-      const phoneNumber = await profilePhone(userId, input.phoneNumber, input.country);
-      const updated = await deps.users.update(
-        userId,
-        {
-          name: input.name,
-          phoneNumber,
-          language: input.language,
-          ...(input.timeZone ? { timeZone: input.timeZone } : {}),
-          ...(input.country ? { country: input.country } : {}),
-        },
-        new Date(deps.clock.now()).toISOString(),
-      );
+      const own = await profile(caller.personId);
+      const account = (await accountProfileOf(caller, own)) ?? own;
+      const business: ProfilePatch = {};
+      for (const field of BUSINESS_SETTINGS) {
+        const value = input[field];
+        if (value && value !== account[field]) business[field] = value;
+      }
+      if (Object.keys(business).length > 0 && !roleAtLeast(caller.role, 'admin')) throw new ForbiddenError(teamMessages.forbidden);
+      const phoneNumber = profilePhone(own, input.phoneNumber, input.country || account.country);
+      const at = new Date(deps.clock.now()).toISOString();
+      const person: ProfilePatch = { name: input.name, phoneNumber, language: input.language };
+      const sameItem = caller.accountId === caller.personId;
+      const updated = await deps.users.update(caller.personId, sameItem ? { ...person, ...business } : person, at);
       if (!updated) throw new NotFoundError(accountMessages.userNotFound);
-      return toUser(updated, deps);
+      let accountAfter: UserProfile | null = sameItem ? updated : account;
+      if (!sameItem && Object.keys(business).length > 0) accountAfter = await deps.users.update(caller.accountId, business, at);
+      return toUser(updated, deps, { accountId: caller.accountId, role: caller.role, profile: accountAfter });
     },
 
     /** Signs the user out everywhere: every refresh token stops working (access tokens expire on their own). */
@@ -125,18 +150,19 @@ export type AccountService = ReturnType<typeof createAccountService>;
 
 export function createAvatarService(deps: AvatarDeps) {
   return {
-    /** Stores the image at avatars/{userId}/{uuid}.{ext} and points the profile at it. */
-    async uploadAvatar(userId: string, file: { bytes: Uint8Array; truncated: boolean } | null): Promise<User> {
+    /** Stores the image at avatars/{personId}/{uuid}.{ext} and points the person's own profile at it. */
+    async uploadAvatar(caller: AccountCaller, file: { bytes: Uint8Array; truncated: boolean } | null): Promise<User> {
       if (!file || file.bytes.length === 0) throw new ValidationError(avatarMessages.required, 'avatar');
       if (file.truncated || file.bytes.length > AVATAR_MAX_BYTES) throw new ValidationError(avatarMessages.tooLarge, 'avatar');
       const type = detectImageType(file.bytes);
       if (!type) throw new ValidationError(avatarMessages.badType, 'avatar');
-      await profileOf(deps, userId);
-      const key = `avatars/${userId}/${randomUUID()}.${type.ext}`;
+      const personId = caller.personId;
+      await profileOf(deps, personId);
+      const key = `avatars/${personId}/${randomUUID()}.${type.ext}`;
       await deps.avatars.put(key, file.bytes, type.contentType);
-      const updated = await deps.users.update(userId, { avatarKey: key }, new Date(deps.clock.now()).toISOString());
+      const updated = await deps.users.update(personId, { avatarKey: key }, new Date(deps.clock.now()).toISOString());
       if (!updated) throw new NotFoundError(accountMessages.userNotFound);
-      return toUser(updated, deps);
+      return toUser(updated, deps, { accountId: caller.accountId, role: caller.role });
     },
   };
 }

@@ -28,6 +28,7 @@ import {
   tooManyCodeEmails,
 } from './throttle.js';
 import { newProfile, toUser, type UserViewDeps } from './user-view.js';
+import type { MembershipDirectory } from '../team/ports.js';
 import { messages as contractMessages } from '../../contract/auth.js';
 import { authMessages } from '../../contract/account-texts.js';
 import { mainTimeZoneOf } from '../../contract/time-zones.js';
@@ -57,6 +58,8 @@ export interface SignInDeps extends UserViewDeps, ResponseFloorDeps {
   codes: CodeStore;
   rateLimiter: RateLimiter;
   google: GoogleTokenVerifier;
+  /** Issue 32: a member's account, for the `User` of the sign-in answer; absent = everyone owns their own. */
+  memberships?: MembershipDirectory;
 }
 
 /**
@@ -99,11 +102,13 @@ export function createSignInService(deps: SignInDeps) {
   const otp = new OneTimeCodes(deps.codes, deps.clock);
 
   async function session(profile: UserProfile, tokens: Tokens): Promise<AuthSession> {
+    // Issue 32: the account the tokens carry (the pre-token trigger read the same pointer).
+    const [membership, withZone] = await Promise.all([deps.memberships?.resolve(profile.userId) ?? null, withTimeZone(profile)]);
     return {
       token: tokens.accessToken,
       refreshToken: tokens.refreshToken,
       expiresIn: tokens.expiresIn,
-      user: await toUser(await withTimeZone(profile), deps),
+      user: await toUser(withZone, deps, membership ?? undefined),
     };
   }
 

@@ -1,6 +1,7 @@
 /** The `User` the API returns (contract/auth.ts), built from the profile item. */
 import type { Language, User } from '../../contract/auth.js';
 import { startingTimeZone } from '../../contract/time-zones.js';
+import type { MemberRole } from '../../contract/team.js';
 import type { AvatarUrlSigner, UserProfile, UserRepository } from './ports.js';
 
 export interface UserViewDeps {
@@ -19,25 +20,49 @@ export interface UserViewDeps {
 /** WhatsApp is every account's unless the operator set a rollout list (then only its ids). */
 export const whatsappFor = (userId: string, allowList: readonly string[]): boolean => allowList.length === 0 || allowList.includes(userId);
 
-export async function toUser(profile: UserProfile, deps: UserViewDeps): Promise<User> {
-  const [hasActiveSubscription, avatarUrl] = await Promise.all([
-    deps.users.hasActiveSubscription(profile.userId),
+/**
+ * Where the person works (issue 32): the account's id and their role there, as the request's
+ * token says. Absent: their own account, as its owner (every single-user account).
+ */
+export interface AccountContext {
+  accountId: string;
+  role: MemberRole;
+  /** The account's profile (its owner's user item) when the caller already read it. */
+  profile?: UserProfile | null;
+}
+
+/**
+ * The `User` of a person in an account: name, language, avatar and login are the person's own
+ * profile; the business settings (country, time zone), the subscription and the features are
+ * the account's. A member costs one more GetItem (the account's profile); an owner none.
+ */
+export async function toUser(profile: UserProfile, deps: UserViewDeps, account?: AccountContext): Promise<User> {
+  const accountId = account?.accountId ?? profile.userId;
+  const own = accountId === profile.userId;
+  const [accountProfile, hasActiveSubscription, avatarUrl] = await Promise.all([
+    own ? profile : account?.profile !== undefined ? account.profile : deps.users.get(accountId),
+    deps.users.hasActiveSubscription(accountId),
     profile.avatarKey && deps.avatars ? deps.avatars.urlFor(profile.avatarKey) : Promise.resolve(undefined),
   ]);
+  // An account whose profile is gone (a stale token): the person's own settings, never a crash.
+  const business = accountProfile ?? profile;
   return {
     _id: profile.userId,
     name: profile.name,
     email: profile.email,
     phoneNumber: profile.phoneNumber,
     language: profile.language,
-    timeZone: profile.timeZone || 'UTC',
-    country: profile.country || deps.defaultCountry,
+    timeZone: business.timeZone || 'UTC',
+    country: business.country || deps.defaultCountry,
     role: profile.role,
     createdAt: profile.createdAt,
     authProvider: profile.authProvider,
     ...(avatarUrl ? { avatarUrl } : {}),
-    features: { whatsapp: whatsappFor(profile.userId, deps.whatsappUserIds) },
+    features: { whatsapp: whatsappFor(accountId, deps.whatsappUserIds) },
     hasActiveSubscription,
+    accountId,
+    accountRole: account?.role ?? 'owner',
+    accountName: business.name,
   };
 }
 

@@ -2,8 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { detectImageType } from '../../../src/domain/account/avatar.js';
 import { createAccountService, createAvatarService } from '../../../src/domain/account/service.js';
 import { newProfile } from '../../../src/domain/auth/user-view.js';
-import { NotFoundError, TooManyRequestsError, ValidationError } from '../../../src/domain/errors.js';
+import { ForbiddenError, NotFoundError, TooManyRequestsError, ValidationError } from '../../../src/domain/errors.js';
 import { FakeClock, FakeIdentity, MemoryAvatars, MemoryRateLimiter, MemoryUsers } from '../auth/fakes.js';
+
+/** The owner of a single-user account: the account's id is theirs. */
+const own = (id: string) => ({ accountId: id, personId: id, role: 'owner' as const });
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
 const JPEG = Buffer.from('ffd8ffe000104a464946', 'hex');
@@ -34,19 +37,64 @@ async function setup(authProvider: 'password' | 'google' = 'password') {
 describe('profile', () => {
   it('shows the user with features and subscription state', async () => {
     const { account, userId, users } = await setup();
-    expect(await account.me(userId)).toMatchObject({ _id: userId, features: { whatsapp: true }, hasActiveSubscription: false });
+    expect(await account.me(own(userId))).toMatchObject({ _id: userId, features: { whatsapp: true }, hasActiveSubscription: false });
     users.subscriptions.set(userId, 'trialing');
-    expect((await account.me(userId)).hasActiveSubscription).toBe(true);
+    expect((await account.me(own(userId))).hasActiveSubscription).toBe(true);
     users.subscriptions.set(userId, 'past_due');
-    expect((await account.me(userId)).hasActiveSubscription).toBe(false);
-    await expect(account.me('someone-else')).rejects.toThrow(NotFoundError);
+    expect((await account.me(own(userId))).hasActiveSubscription).toBe(false);
+    await expect(account.me(own('someone-else'))).rejects.toThrow(NotFoundError);
   });
 
   it('updates name, phone and language', async () => {
     const { account, userId, clock } = await setup();
     clock.advance(60);
-    const user = await account.updateSettings(userId, { name: 'Ana María', phoneNumber: '+34600111222', language: 'es' });
+    const user = await account.updateSettings(own(userId), { name: 'Ana María', phoneNumber: '+34600111222', language: 'es' });
     expect(user).toMatchObject({ name: 'Ana María', phoneNumber: '+34600111222', language: 'es', email: 'ana@example.com' });
+  });
+});
+
+describe('a member of a team account (issue 32)', () => {
+  /** The owner's account with its country and zone, and Lucía, a member with `role`. */
+  async function team(role: 'admin' | 'agent') {
+    const s = await setup();
+    await s.users.update(s.userId, { country: 'ES', timeZone: 'Europe/Madrid' }, '2026-01-01T00:00:00.000Z');
+    const personId = 'lucia-sub';
+    await s.users.create(newProfile({ userId: personId, email: 'lucía.martín@example.com', name: 'Lucía', authProvider: 'password', now: s.clock.now() }));
+    return { ...s, caller: { accountId: s.userId, personId, role }, personId };
+  }
+
+  it('shows the person with the account\'s settings, subscription, role and name', async () => {
+    const { account, caller, users, userId } = await team('agent');
+    users.subscriptions.set(userId, 'active');
+    expect(await account.me(caller)).toMatchObject({
+      _id: 'lucia-sub', name: 'Lucía', country: 'ES', timeZone: 'Europe/Madrid',
+      hasActiveSubscription: true, features: { whatsapp: true }, accountId: userId, accountRole: 'agent', accountName: 'Ana',
+    });
+  });
+
+  it('edits their own name, phone and language, never the owner\'s; a phone without prefix is read in the account\'s country', async () => {
+    const { account, caller, users, userId, personId } = await team('agent');
+    const user = await account.updateSettings(caller, { name: 'Lucía Martín', phoneNumber: '612 34 56 78', language: 'es', country: 'ES', timeZone: 'Europe/Madrid' });
+    expect(user).toMatchObject({ name: 'Lucía Martín', phoneNumber: '+34612345678', language: 'es', country: 'ES' });
+    expect(await users.get(personId)).toMatchObject({ name: 'Lucía Martín', language: 'es' });
+    expect(await users.get(userId)).toMatchObject({ name: 'Ana', language: 'en', country: 'ES', timeZone: 'Europe/Madrid' });
+  });
+
+  it('refuses an agent a different time zone or country (403), writing nothing', async () => {
+    const { account, caller, users, userId, personId } = await team('agent');
+    for (const change of [{ timeZone: 'Atlantic/Canary' }, { country: 'MX' }]) {
+      await expect(account.updateSettings(caller, { name: 'Lucía Martín', phoneNumber: '', language: 'es', ...change })).rejects.toThrow(ForbiddenError);
+    }
+    expect(await users.get(personId)).toMatchObject({ name: 'Lucía', language: 'en' });
+    expect(await users.get(userId)).toMatchObject({ country: 'ES', timeZone: 'Europe/Madrid' });
+  });
+
+  it('lets an admin change the account\'s time zone: written to the account, not to the admin', async () => {
+    const { account, caller, users, userId, personId } = await team('admin');
+    const user = await account.updateSettings(caller, { name: 'Lucía', phoneNumber: '', language: 'es', timeZone: 'Atlantic/Canary' });
+    expect(user.timeZone).toBe('Atlantic/Canary');
+    expect(await users.get(userId)).toMatchObject({ name: 'Ana', timeZone: 'Atlantic/Canary' });
+    expect(await users.get(personId)).not.toHaveProperty('timeZone');
   });
 });
 
@@ -120,7 +168,7 @@ describe('avatar', () => {
 
   it('stores a valid image under avatars/{userId}/ and returns a signed URL', async () => {
     const { avatarService, userId, avatars } = await setup();
-    const user = await avatarService.uploadAvatar(userId, { bytes: PNG, truncated: false });
+    const user = await avatarService.uploadAvatar(own(userId), { bytes: PNG, truncated: false });
     const [key] = [...avatars.objects.keys()];
     expect(key).toMatch(new RegExp(`^avatars/${userId}/[0-9a-f-]{36}\\.png$`));
     expect(avatars.objects.get(key as string)?.contentType).toBe('image/png');
@@ -129,11 +177,11 @@ describe('avatar', () => {
 
   it('rejects a non-image, a too-large file and a missing file', async () => {
     const { avatarService, userId, avatars } = await setup();
-    await expect(avatarService.uploadAvatar(userId, { bytes: Buffer.from('hello'), truncated: false })).rejects.toThrow(
+    await expect(avatarService.uploadAvatar(own(userId), { bytes: Buffer.from('hello'), truncated: false })).rejects.toThrow(
       'Avatar must be a PNG, JPEG, WebP or GIF image',
     );
-    await expect(avatarService.uploadAvatar(userId, { bytes: PNG, truncated: true })).rejects.toThrow('Avatar must be 2 MB or smaller');
-    await expect(avatarService.uploadAvatar(userId, null)).rejects.toThrow('Avatar image is required');
+    await expect(avatarService.uploadAvatar(own(userId), { bytes: PNG, truncated: true })).rejects.toThrow('Avatar must be 2 MB or smaller');
+    await expect(avatarService.uploadAvatar(own(userId), null)).rejects.toThrow('Avatar image is required');
     expect(avatars.objects.size).toBe(0);
   });
 });
