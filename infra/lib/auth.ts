@@ -1,17 +1,25 @@
 /**
  * Cognito: the user pool and the app's client. Users are created by the API (AdminCreateUser
  * after the e-mail code check), sign in with their e-mail, and Google sign-in runs the
- * CUSTOM_AUTH flow through the three triggers in the manifest's `cognitoTriggers`.
+ * CUSTOM_AUTH flow through the three triggers in the manifest's `cognitoTriggers`. The
+ * pre-token-generation trigger (`preTokenTrigger`, event V2_0: the Essentials plan's access-token
+ * customisation) puts each person's account and role in their tokens (issue 32).
  */
 import { Duration, RemovalPolicy, Validations } from 'aws-cdk-lib';
 import * as cognito from 'aws-cdk-lib/aws-cognito';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as logs from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
 import { PASSWORD_RULE, SESSION_TOKENS } from '../../functions/src/contract/auth.js';
-import { cognitoTriggers } from '../../functions/src/routes.js';
+import { personPk } from '../../functions/src/adapters/dynamo/memberships.js';
+import { userPk } from '../../functions/src/adapters/dynamo/keys.js';
+import { cognitoTriggers, preTokenTrigger } from '../../functions/src/routes.js';
 import { AppFunction } from './app-function.js';
 
 export interface AuthProps {
+  /** The app's table: the pre-token trigger reads membership pointers and logs sign-ins. */
+  table: dynamodb.ITable;
   googleClientId: string;
   logLevel: string;
   logRetention: logs.RetentionDays;
@@ -21,6 +29,7 @@ export class Auth extends Construct {
   readonly userPool: cognito.UserPool;
   readonly client: cognito.UserPoolClient;
   readonly triggers: Record<keyof typeof cognitoTriggers.handlers, AppFunction>;
+  readonly preToken: AppFunction;
 
   constructor(scope: Construct, id: string, props: AuthProps) {
     super(scope, id);
@@ -43,6 +52,20 @@ export class Auth extends Construct {
       createAuthChallenge: trigger('createAuthChallenge'),
       verifyAuthChallengeResponse: trigger('verifyAuthChallengeResponse'),
     };
+
+    // Issue 32: runs at every sign-in and refresh. Narrower than the table Needs: one GetItem of
+    // the person's pointer (PERSON#…/MEMBERSHIP) and one PutItem of the sign-in's activity entry
+    // (USER#…), each limited to its partition prefix.
+    this.preToken = new AppFunction(this, 'Trigger-preTokenGeneration', {
+      entry: preTokenTrigger.entry,
+      description: preTokenTrigger.description,
+      timeoutSeconds: preTokenTrigger.timeoutSeconds,
+      memoryMb: 256,
+      environment: { TABLE_NAME: props.table.tableName, LOG_LEVEL: props.logLevel },
+      logRetention: props.logRetention,
+    });
+    this.preToken.fn.addToRolePolicy(leadingKeys(['dynamodb:GetItem'], props.table, `${personPk('')}*`));
+    this.preToken.fn.addToRolePolicy(leadingKeys(['dynamodb:PutItem'], props.table, `${userPk('')}*`));
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,
@@ -71,6 +94,7 @@ export class Auth extends Construct {
         verifyAuthChallengeResponse: this.triggers.verifyAuthChallengeResponse.fn,
       },
     });
+    this.userPool.addTrigger(cognito.UserPoolOperation.PRE_TOKEN_GENERATION_CONFIG, this.preToken.fn, cognito.LambdaVersion.V2_0);
     Validations.of(this.userPool).acknowledge(
       {
         id: 'AwsSolutions-COG1',
@@ -114,4 +138,13 @@ export class Auth extends Construct {
       enableTokenRevocation: true,
     });
   }
+}
+
+/** A statement on the table's items (no index) whose partition key starts with `prefix`. */
+function leadingKeys(actions: string[], table: dynamodb.ITable, prefix: string): iam.PolicyStatement {
+  return new iam.PolicyStatement({
+    actions,
+    resources: [table.tableArn],
+    conditions: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [prefix] } },
+  });
 }

@@ -107,7 +107,7 @@ export class AgentDeskStack extends Stack {
     const logRetention = logs.RetentionDays.ONE_MONTH;
 
     this.data = new Data(this, 'Data');
-    this.auth = new Auth(this, 'Auth', { googleClientId: p.googleClientId, logLevel: p.logLevel, logRetention });
+    this.auth = new Auth(this, 'Auth', { table: this.data.table, googleClientId: p.googleClientId, logLevel: p.logLevel, logRetention });
     this.queues = new Queues(this, 'Queues');
     // The WebSocket APIs exist before any function, so any function can be granted their needs.
     this.sockets = new Sockets(this, 'Sockets', {

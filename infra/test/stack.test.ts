@@ -209,7 +209,8 @@ describe('cdk-nag AwsSolutions', () => {
 describe('Lambda functions from the manifest', () => {
   it('creates one function per route group, per worker, per schedule, per WebSocket API and per Cognito trigger, plus the API authorizer, Node.js 22 on arm64', () => {
     const ours = Object.values(resources('AWS::Lambda::Function')).filter((f) => f.Properties.Runtime !== undefined && String(f.Properties.Runtime).startsWith('nodejs'));
-    expect(ours).toHaveLength(groupNames.length + workerNames.length + scheduleNames.length + socketNames.length + 3 + 1);
+    // + the three custom-auth triggers, the pre-token-generation trigger and the API authorizer.
+    expect(ours).toHaveLength(groupNames.length + workerNames.length + scheduleNames.length + socketNames.length + 3 + 1 + 1);
     for (const fn of ours) {
       expect(fn.Properties.Runtime).toBe('nodejs22.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
@@ -272,6 +273,18 @@ describe('Lambda functions from the manifest', () => {
     for (const trigger of Object.values(s.stack.auth.triggers)) {
       expect([...actualCapabilities(trigger)].sort()).toEqual([...expectedCapabilities([])].sort());
     }
+  });
+
+  it('gives the pre-token-generation trigger (issue 32) one GetItem of membership pointers and one PutItem of activity entries, each limited to its partition prefix, and only the table name', () => {
+    const fn = s.stack.auth.preToken;
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities([]), 'table dynamodb:GetItem', 'table dynamodb:PutItem'].sort());
+    const role = resources('AWS::IAM::Role')[logicalId(fn.role)];
+    const statements = ((role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: { Action: unknown; Condition?: unknown }[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
+    const condition = (action: string) => statements.find((st) => JSON.stringify(st.Action) === JSON.stringify(action))?.Condition;
+    expect(condition('dynamodb:GetItem')).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['PERSON#*'] } });
+    expect(condition('dynamodb:PutItem')).toEqual({ 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['USER#*'] } });
+    const props = resources('AWS::Lambda::Function')[logicalId(fn.fn)]?.Properties;
+    expect(Object.keys((props?.Environment as { Variables: Record<string, unknown> }).Variables).sort()).toEqual(['LOG_LEVEL', 'NODE_OPTIONS', 'TABLE_NAME']);
   });
 
   it('examples: codes sends mail but cannot touch uploads; auth reads uploads but sends no mail; url-scrape cannot send to any queue', () => {
@@ -608,6 +621,7 @@ const manifestRoles = (): AppFunction[] => [
   ...Object.values(s.stack.schedules.functions),
   ...Object.values(s.stack.sockets.functions),
   ...Object.values(s.stack.auth.triggers),
+  s.stack.auth.preToken,
 ];
 
 describe('HTTP API and Cognito', () => {
@@ -728,6 +742,18 @@ describe('HTTP API and Cognito', () => {
       RefreshTokenValidity: 43200,
       TokenValidityUnits: Match.objectLike({ AccessToken: 'minutes', RefreshToken: 'minutes' }),
     });
+  });
+
+  it('runs the pre-token-generation trigger with the V2_0 event (account and role claims in the access token, issue 32), on the Essentials plan it needs', () => {
+    const fnArn = { 'Fn::GetAtt': [logicalId(s.stack.auth.preToken.fn), 'Arn'] };
+    s.template.hasResourceProperties('AWS::Cognito::UserPool', {
+      UserPoolTier: 'ESSENTIALS',
+      LambdaConfig: Match.objectLike({ PreTokenGenerationConfig: { LambdaArn: fnArn, LambdaVersion: 'V2_0' } }),
+    });
+    // The V1 setting is not used alongside it.
+    const pool = Object.values(resources('AWS::Cognito::UserPool'))[0]!;
+    expect((pool.Properties.LambdaConfig as Record<string, unknown>).PreTokenGeneration).toBeUndefined();
+    s.template.hasResourceProperties('AWS::Lambda::Permission', { FunctionName: fnArn, Principal: 'cognito-idp.amazonaws.com', Action: 'lambda:InvokeFunction' });
   });
 
   it('ends sessions within 5 minutes: access and ID tokens live 5 minutes (Cognito\'s minimum), the sign-out revokes refresh tokens', () => {
