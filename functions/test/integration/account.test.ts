@@ -37,6 +37,10 @@ describe('GET /api/me and /api/user/profile', () => {
       // Issue 29 item 7: no rollout list configured = WhatsApp for every account.
       features: { whatsapp: true },
       hasActiveSubscription: false,
+      // Issue 32: a single-user account is its owner's, named after them.
+      accountId: session.user._id,
+      accountRole: 'owner',
+      accountName: name,
     });
     expect((await get<User>('/api/user/profile', session.token)).body.data).toEqual(me.body.data);
   });
