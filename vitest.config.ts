@@ -11,7 +11,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * - e2e:         headless Chromium against the whole local runtime
  */
 /** Server unit files that must not share a module cache (see the unit-isolated project). */
-const ISOLATED_UNIT_FILES = ['functions/test/unit/agents/ids.test.ts'];
+const ISOLATED_UNIT_FILES = ['functions/test/unit/agents/ids.test.ts', 'functions/test/unit/http/role-gate.test.ts'];
 
 /**
  * Files that take far longer than the rest, started first. On a clean clone (CI) Vitest has no
