@@ -6,7 +6,7 @@
  * refresh with the refresh token and retries once; if that fails the session is cleared and the
  * app's unauthorized handler sends the browser to /login.
  */
-import type { ApiEnvelope, RefreshedSession } from '@agentdesk/functions/contract';
+import { teamMessages, type ApiEnvelope, type RefreshedSession } from '@agentdesk/functions/contract';
 import { clearSession, getSession, msUntilRefresh, setSession, type StoredSession } from './session';
 
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -62,6 +62,16 @@ let unauthorizedHandler: () => void = () => {
 /** The app registers how to leave after the session is lost (router navigation to /login). */
 export function setUnauthorizedHandler(handler: () => void): void {
   unauthorizedHandler = handler;
+}
+
+let forbiddenHandler: (message: string) => void = () => undefined;
+
+/**
+ * The app registers how to tell the person their role does not allow a call (issue 32: the server
+ * answers 403 teamMessages.forbidden below a route's role): a snackbar, whichever page made the call.
+ */
+export function setForbiddenHandler(handler: (message: string) => void): void {
+  forbiddenHandler = handler;
 }
 
 export interface RequestOptions {
@@ -182,7 +192,7 @@ function sessionLost(): void {
 }
 
 /** Sends a user call; a 401 gets one refresh and one retry, and loses the session if that fails. */
-async function sendWithSession(path: string, opts: RequestOptions): Promise<Response> {
+async function sendWithRefresh(path: string, opts: RequestOptions): Promise<Response> {
   const authCall = isAuthPath(path);
   const before = authCall ? null : getSession();
   // Whatever the refresh says, the call goes out: a rejected one ends the session on the 401 below.
@@ -211,6 +221,20 @@ async function sendWithSession(path: string, opts: RequestOptions): Promise<Resp
 /** Calls the API and returns the envelope; throws ApiError on any failure. */
 export async function request<T = undefined>(path: string, opts: RequestOptions = {}): Promise<ApiEnvelope<T>> {
   return readEnvelope<T>(await sendWithSession(path, opts));
+}
+
+/** Every signed-in call goes through here: a role refusal also reaches the app's forbidden handler. */
+async function sendWithSession(path: string, opts: RequestOptions): Promise<Response> {
+  const res = await sendWithRefresh(path, opts);
+  if (res.status === 403) {
+    const message = await res
+      .clone()
+      .json()
+      .then((body: unknown) => (body && typeof body === 'object' ? (body as { message?: unknown }).message : undefined))
+      .catch(() => undefined);
+    if (message === teamMessages.forbidden) forbiddenHandler(message);
+  }
+  return res;
 }
 
 /**

@@ -30,6 +30,9 @@ const AdminPage = lazy(() => import('../features/admin/AdminPage'));
 const ApiKeysPage = lazy(() => import('../features/api-keys/ApiKeysPage'));
 const BookingsCalendarPage = lazy(() => import('../features/bookings/calendar/BookingsCalendarPage'));
 const BookingSetupPage = lazy(() => import('../features/bookings/setup/BookingSetupPage'));
+const TeamPage = lazy(() => import('../features/team/TeamPage'));
+const ActivityPage = lazy(() => import('../features/team/ActivityPage'));
+const InvitationPage = lazy(() => import('../features/team/InvitationPage'));
 const PlaceholderPage = lazy(() => import('../shared/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../shared/NotFoundPage'));
 
@@ -49,6 +52,8 @@ export function AppRoutes() {
         {/* Linked from the register form's terms checkbox; open to every audience. */}
         <Route path="/terms" element={<LegalPage kind="terms" />} />
         <Route path="/privacy" element={<LegalPage kind="privacy" />} />
+        {/* An invitation's link (issue 32): for visitors and for the signed-in, before any account's access rules. */}
+        <Route path="/invite/:token" element={<InvitationPage />} />
         <Route element={<RequireAccess />}>
           <Route path="/" element={<DashboardPage />} />
           <Route path="/profile" element={<ProfilePage />} />
@@ -68,6 +73,8 @@ export function AppRoutes() {
           <Route path="/voice-conversations/:id" element={<VoiceConversationDetailPage />} />
           <Route path="/voice-settings" element={<VoiceSettingsPage />} />
           <Route path="/admin" element={<AdminPage />} />
+          <Route path="/team" element={<TeamPage />} />
+          <Route path="/activity" element={<ActivityPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}

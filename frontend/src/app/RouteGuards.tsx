@@ -2,6 +2,9 @@ import { lazy, Suspense, useEffect, useRef } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router-dom';
 import { FullPageSpinner } from '../shared/FullPageSpinner';
 import { useAuth } from '../shared/session';
+import { canOpenPage, useMemberRole } from '../shared/memberRole';
+import { useToast } from '../shared/useToast';
+import { useTranslation } from 'react-i18next';
 import { decideProtectedRoute, decideVisitorRoute, redirectOnActivation } from './guards';
 
 const AppShell = lazy(() => import('./shell/AppShell'));
@@ -23,6 +26,7 @@ export function RequireAccess() {
   const { pathname, search } = useLocation();
   const navigate = useNavigate();
   const decision = decideProtectedRoute(access, pathname, search);
+  const role = useMemberRole();
 
   // Once the subscription becomes active the user is sent to / (SPEC §2); the payment success
   // page stays to show its summary and links.
@@ -38,6 +42,8 @@ export function RequireAccess() {
 
   if (decision.type === 'spinner') return <FullPageSpinner />;
   if (decision.type === 'redirect') return <Navigate to={decision.to} replace />;
+  // Issue 32: a page the person's role cannot open (a typed or old URL; the sidebar hides it).
+  if (!canOpenPage(role, pathname)) return <RoleRefused />;
   if (decision.view === 'onboarding') {
     return (
       <Suspense fallback={<FullPageSpinner />}>
@@ -54,4 +60,14 @@ export function RequireAccess() {
       </AppShell>
     </Suspense>
   );
+}
+
+/** Back to the dashboard, saying why. */
+function RoleRefused() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  useEffect(() => {
+    toast.error(t('nav.notAllowed'));
+  }, [toast, t]);
+  return <Navigate to="/" replace />;
 }

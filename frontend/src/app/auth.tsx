@@ -7,9 +7,10 @@ import { useCallback, useEffect, useMemo, useState, useSyncExternalStore, type R
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AuthSession } from '@agentdesk/functions/contract';
 import { authApi, storeSession } from '../api/auth';
-import { ApiError, endServerSession, refreshSession, setUnauthorizedHandler } from '../api/client';
+import { ApiError, endServerSession, refreshSession, setForbiddenHandler, setUnauthorizedHandler } from '../api/client';
 import { clearSession, getSession, msUntilRefresh, subscribeSession } from '../api/session';
-import { setLanguage } from '../i18n';
+import { setLanguage, translateMessage } from '../i18n';
+import { useToast } from '../shared/useToast';
 import { setDisplayCountry } from '../shared/displayCountry';
 import { setDisplayTimeZone } from '../shared/intl';
 import { AuthContext, ME_QUERY_KEY, type Access } from '../shared/session';
@@ -46,6 +47,12 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     setUnauthorizedHandler(() => setSignedOut(true));
   }, []);
+
+  // A call the person's role does not allow (issue 32): the server's 403 text, in their language.
+  const toast = useToast();
+  useEffect(() => {
+    setForbiddenHandler((message) => toast.error(translateMessage(message)));
+  }, [toast]);
 
   // Refresh the access token shortly before it expires.
   const [retryTick, setRetryTick] = useState(0);

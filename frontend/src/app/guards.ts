@@ -43,8 +43,8 @@ export function redirectOnActivation(wasActive: boolean | undefined, active: boo
 export function decideVisitorRoute(access: Access, pathname: string, search: string): Decision {
   if (access.status === 'loading') return { type: 'spinner' };
   if (access.status === 'visitor') return { type: 'render', view: 'visitor' };
-  // Signed in: login returns to its redirectUrl, every other auth page to /.
-  if (pathname === '/login') {
+  // Signed in: login and register (an invitation's sign-up, issue 32) return to their redirectUrl, every other auth page to /.
+  if (pathname === '/login' || pathname === '/register') {
     return { type: 'redirect', to: sanitizeRedirect(new URLSearchParams(search).get('redirectUrl')) };
   }
   return { type: 'redirect', to: '/' };

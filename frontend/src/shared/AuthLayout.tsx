@@ -5,9 +5,9 @@ import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { Brand } from '../../shared/Brand';
-import { LanguageSwitcher } from '../../shared/LanguageSwitcher';
-import { usePageTitle } from '../../shared/usePageTitle';
+import { Brand } from './Brand';
+import { LanguageSwitcher } from './LanguageSwitcher';
+import { usePageTitle } from './usePageTitle';
 
 interface AuthLayoutProps {
   title: string;

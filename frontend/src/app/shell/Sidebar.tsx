@@ -13,6 +13,7 @@ import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@agentdesk/functions/contract';
 import { isActivePath, navigationFor, type NavLink } from './navigation';
+import { useMemberRole } from '../../shared/memberRole';
 
 interface SidebarProps {
   user: User;
@@ -23,6 +24,7 @@ interface SidebarProps {
 export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
   const { t } = useTranslation();
   const { pathname } = useLocation();
+  const role = useMemberRole();
   // Groups start expanded; each collapses and expands on its own.
   const [collapsed, setCollapsed] = useState<Record<string, boolean>>({});
 
@@ -54,7 +56,7 @@ export function Sidebar({ user, onNavigate, onLogout }: SidebarProps) {
     <Box sx={{ display: 'flex', flexDirection: 'column', flex: 1, minHeight: 0 }}>
       <Box component="nav" aria-label={t('nav.label')} sx={{ flex: 1, minHeight: 0, overflowY: 'auto', px: 1.5, py: 1 }}>
         <List component="div" disablePadding>
-          {navigationFor(user).map((entry) => {
+          {navigationFor(user, role).map((entry) => {
             if (entry.kind === 'link') return renderLink(entry, false);
             const open = !collapsed[entry.id];
             const Icon = entry.icon;

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { User } from '@agentdesk/functions/contract';
+import { roleAtLeast, type MemberRole, type User } from '@agentdesk/functions/contract';
 import DashboardOutlined from '@mui/icons-material/DashboardOutlined';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
 import PhoneInTalkOutlined from '@mui/icons-material/PhoneInTalkOutlined';
@@ -17,6 +17,9 @@ import PersonOutline from '@mui/icons-material/PersonOutline';
 import CreditCardOutlined from '@mui/icons-material/CreditCardOutlined';
 import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOutlined';
 import RocketLaunchOutlined from '@mui/icons-material/RocketLaunchOutlined';
+import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
+import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import { pageRole } from '../../shared/memberRole';
 import { ONBOARDING_PATH } from '../guards';
 
 export interface NavLink {
@@ -80,6 +83,8 @@ export const navigation: NavEntry[] = [
       link('integrations', 'nav.integrations', '/integrations', ExtensionOutlined),
       link('api-keys', 'nav.apiKeys', '/api-keys', VpnKeyOutlined),
       link('profile', 'nav.profile', '/profile', PersonOutline),
+      link('team', 'nav.team', '/team', GroupsOutlined),
+      link('activity', 'nav.activity', '/activity', HistoryOutlined),
       link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
     ],
   },
@@ -96,10 +101,20 @@ export const onboardingNavigation: NavEntry[] = [
   link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
 ];
 
-/** The sidebar entries this user can open (before Logout). */
-export function navigationFor(user: User): NavEntry[] {
+/**
+ * The sidebar entries this user can open (before Logout). Issue 32: a link shows only to a role
+ * that may open its page (shared/memberRole.ts's PAGE_ROLES, which the route guard also applies);
+ * a group whose links are all hidden goes too.
+ */
+export function navigationFor(user: User, role: MemberRole = 'owner'): NavEntry[] {
   const entries = user.hasActiveSubscription ? navigation : onboardingNavigation;
-  return entries.filter((entry) => !entry.visible || entry.visible(user));
+  const opens = (to: string) => roleAtLeast(role, pageRole(to));
+  return entries.flatMap((entry): NavEntry[] => {
+    if (entry.visible && !entry.visible(user)) return [];
+    if (entry.kind === 'link') return opens(entry.to) ? [entry] : [];
+    const children = entry.children.filter((child) => opens(child.to));
+    return children.length ? [{ ...entry, children }] : [];
+  });
 }
 
 /** Whether a nav link is the current page (/ only exactly; others also for their sub-paths). */

@@ -16,7 +16,7 @@ import { authApi } from '../../api/auth';
 import { fieldProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout } from '../../shared/AuthLayout';
 
 export default function ForgotPasswordPage() {
   const { t } = useTranslation();

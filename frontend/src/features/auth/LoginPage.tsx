@@ -16,7 +16,7 @@ import { useAuth } from '../../shared/session';
 import { fieldProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout } from '../../shared/AuthLayout';
 import { GoogleSignInButton } from './GoogleSignInButton';
 import { useGoogleSignIn } from './useGoogleSignIn';
 
@@ -36,12 +36,16 @@ export default function LoginPage() {
   const onGoogle = useGoogleSignIn();
   const state = (location.state ?? {}) as LoginLocationState;
   const notice = state.successKey ? t(state.successKey) : state.message;
+  // An invitation's link (issue 32) sends the invitee here with their e-mail and back to it after.
+  const params = new URLSearchParams(location.search);
+  const invitedEmail = params.get('email') ?? '';
+  const registerUrl = params.has('redirectUrl') ? `/register${location.search}` : '/register';
 
   const {
     register,
     handleSubmit,
     formState: { errors, isSubmitting },
-  } = useForm({ resolver: zodResolver(loginForm), defaultValues: { email: '', password: '' } });
+  } = useForm({ resolver: zodResolver(loginForm), defaultValues: { email: invitedEmail, password: '' } });
 
   // On success the visitor guard sends the user to the sanitised redirectUrl (default /).
   const onSubmit = handleSubmit(async (values) => {
@@ -65,7 +69,7 @@ export default function LoginPage() {
             label={t('auth.login.email')}
             type="email"
             autoComplete="email"
-            autoFocus
+            autoFocus={!invitedEmail}
             {...register('email')}
             {...fieldProps(errors.email)}
           />
@@ -73,6 +77,7 @@ export default function LoginPage() {
             label={t('auth.login.password')}
             type="password"
             autoComplete="current-password"
+            autoFocus={Boolean(invitedEmail)}
             {...register('password')}
             {...fieldProps(errors.password)}
           />
@@ -89,7 +94,7 @@ export default function LoginPage() {
       <GoogleSignInButton onCredential={onGoogle} text="signin_with" />
       <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
         {t('auth.login.noAccount')}{' '}
-        <Link component={RouterLink} to="/register">
+        <Link component={RouterLink} to={registerUrl}>
           {t('auth.login.register')}
         </Link>
       </Typography>

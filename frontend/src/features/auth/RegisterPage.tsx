@@ -1,6 +1,7 @@
 /**
  * /register (SPEC §2, §5): name, e-mail with Send Code, verification code (10 characters,
- * valid 60 minutes), password, confirm, terms checkbox, Google sign-in. Success → /.
+ * valid 60 minutes), password, confirm, terms checkbox, Google sign-in. Success → / (or the
+ * invitation that sent the person here, with its e-mail locked).
  */
 import { useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -16,7 +17,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Link as RouterLink } from 'react-router-dom';
+import { Link as RouterLink, useLocation } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { email as emailSchema, messages, registerForm, VERIFICATION_CODE_LENGTH } from '@agentdesk/functions/contract';
 import { authApi } from '../../api/auth';
@@ -24,7 +25,7 @@ import { useAuth } from '../../shared/session';
 import { fieldProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage, translateMessage } from '../../i18n';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout } from '../../shared/AuthLayout';
 import { GoogleSignInButton } from './GoogleSignInButton';
 import { useGoogleSignIn } from './useGoogleSignIn';
 import { passwordRuleHint } from '../../shared/passwordRule';
@@ -36,6 +37,11 @@ export default function RegisterPage() {
   const onGoogle = useGoogleSignIn();
   const [sendingCode, setSendingCode] = useState(false);
   const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
+  // An invitation (issue 32) signs up its own e-mail: prefilled and locked, and back to the invitation after.
+  const { search } = useLocation();
+  const params = new URLSearchParams(search);
+  const invitedEmail = params.get('email') ?? '';
+  const loginUrl = params.has('redirectUrl') ? `/login${search}` : '/login';
 
   const {
     register,
@@ -47,7 +53,7 @@ export default function RegisterPage() {
     formState: { errors, isSubmitting },
   } = useForm({
     resolver: zodResolver(registerForm),
-    defaultValues: { name: '', email: '', verificationCode: '', password: '', confirmPassword: '', acceptTerms: false },
+    defaultValues: { name: '', email: invitedEmail, verificationCode: '', password: '', confirmPassword: '', acceptTerms: false },
   });
 
   const onSendCode = async () => {
@@ -95,6 +101,7 @@ export default function RegisterPage() {
               autoComplete="email"
               {...register('email')}
               {...fieldProps(errors.email)}
+              slotProps={{ htmlInput: { readOnly: Boolean(invitedEmail) } }}
             />
             <Button
               variant="outlined"
@@ -174,7 +181,7 @@ export default function RegisterPage() {
       <GoogleSignInButton onCredential={onGoogle} text="signup_with" />
       <Typography variant="body2" sx={{ mt: 3, textAlign: 'center' }}>
         {t('auth.register.haveAccount')}{' '}
-        <Link component={RouterLink} to="/login">
+        <Link component={RouterLink} to={loginUrl}>
           {t('auth.register.login')}
         </Link>
       </Typography>

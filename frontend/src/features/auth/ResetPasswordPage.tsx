@@ -17,7 +17,7 @@ import { authApi } from '../../api/auth';
 import { fieldProps } from '../../shared/forms';
 import { useToast } from '../../shared/useToast';
 import { errorMessage } from '../../i18n';
-import { AuthLayout } from './AuthLayout';
+import { AuthLayout } from '../../shared/AuthLayout';
 import type { LoginLocationState } from './LoginPage';
 import { passwordRuleHint } from '../../shared/passwordRule';
 

@@ -1,0 +1,54 @@
+/**
+ * The activity log's words and dates (issue 32): each entry as a sentence ("Lucía Martín replied in
+ * the conversation Ana Pérez"), and a picked day as the instant it starts or ends in the account's
+ * time zone (the filters' from and to).
+ */
+import type { ActivityAction, ActivityEntry } from '@agentdesk/functions/contract';
+
+type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** An action's i18n key segment: dots are i18next's key separator. */
+export const actionKey = (action: ActivityAction): string => action.replace(/\./g, '_');
+
+/** Who did it, in words. */
+export function actorName(t: Translate, actor: ActivityEntry['actor']): string {
+  if (actor.kind === 'system') return t('team.activity.system');
+  if (actor.kind === 'apiKey') return t('team.activity.apiKey', { name: actor.name });
+  return actor.name || actor.email || t('team.activity.someone');
+}
+
+/** The entry as a sentence in the UI language. */
+export function activitySentence(t: Translate, entry: ActivityEntry): string {
+  const object = entry.object?.label ?? '';
+  // i18next escapes values for HTML by default; React escapes them already.
+  return t(`team.activity.actions.${actionKey(entry.action)}`, { who: actorName(t, entry.actor), object, interpolation: { escapeValue: false } })
+    .replace(/\s+$/, '')
+    .replace(/\s{2,}/g, ' ');
+}
+
+/** The wall-clock time of an instant in a zone, read back as if it were UTC (epoch ms). */
+function wallAsUtc(instant: number, timeZone: string): number {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' })
+      .formatToParts(new Date(instant))
+      .map((p) => [p.type, p.value]),
+  );
+  return Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+}
+
+/**
+ * The instant a day ('2026-11-28') starts in a zone, or, with `end`, the last millisecond of it.
+ * Two passes settle a day that starts next to a daylight-saving change.
+ */
+export function zonedDayBound(day: string, timeZone: string, end = false): string | undefined {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
+  if (!match) return undefined;
+  const target = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]) + (end ? 1 : 0));
+  let guess = target;
+  try {
+    for (let i = 0; i < 2; i++) guess = target - (wallAsUtc(guess, timeZone) - guess);
+  } catch {
+    return undefined;
+  }
+  return new Date(end ? guess - 1 : guess).toISOString();
+}
