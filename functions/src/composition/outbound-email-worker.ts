@@ -12,12 +12,14 @@ import { SesMailer } from '../adapters/mailer.js';
 import { bookingChangeEmailRenderer } from '../domain/bookings/owner-email.js';
 import { notificationEmailRenderer } from '../domain/notifications/alert-email.js';
 import type { OutboundEmailWorkerDeps } from '../domain/notifications/emails.js';
+import { invitationEmailRenderer } from '../domain/team/invitation-email.js';
 import { handoffEmailRenderer, recordSummaryEmail, summaryEmailRenderer } from '../domain/voice/delivery.js';
 import { logger } from '../adapters/logger.js';
 import { once } from '../lib/once.js';
 import { workers } from '../routes.js';
 import { emailDeliveryStore } from './outbound-email.js';
 import { notificationRepository } from './notification-store.js';
+import { accountNameReader, teamRepository } from './team-members.js';
 import { callRepository } from './voice.js';
 
 export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
@@ -31,6 +33,8 @@ export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
       'call-handoff': handoffEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),
       // Issue 30: a booking the agent made, moved or cancelled (settings.emailOwner).
       'booking-change': bookingChangeEmailRenderer({ notices: new DynamoBookingMessages(documentClient(), c.TABLE_NAME), appUrl: c.APP_URL }),
+      // Issue 32: an invitation, to the invitee's address in the language stored on it.
+      'team-invitation': invitationEmailRenderer({ team: teamRepository(), accountName: accountNameReader(), appUrl: c.APP_URL }),
     },
     mailer: new SesMailer(sesSingleRequests(), c.MAIL_FROM),
     // The call's `deliveries` keep how each summary send ended (the API's history of deliveries).

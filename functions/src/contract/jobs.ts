@@ -110,7 +110,7 @@ export const contactsJob = /* @__PURE__ */ z.object({
 export type ContactsJob = z.infer<typeof contactsJob>;
 
 /** What an outbound e-mail is about (see outboundEmailJob). */
-export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary', 'call-handoff', 'booking-change'] as const;
+export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary', 'call-handoff', 'booking-change', 'team-invitation'] as const;
 export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
 
 /**
@@ -124,16 +124,23 @@ export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
  * - kind 'call-handoff': the notice of a call being forwarded to a person (subjectId = the call id).
  * - kind 'booking-change' (issue 30): a booking the agent made, moved or cancelled (subjectId = the
  *   change's record, domain/bookings/owner-email.ts).
+ * - kind 'team-invitation' (issue 32): an invitation to join the account (subjectId = the
+ *   invitation id), to the invitee's address stored on it, not the owner's. The one job with a
+ *   secret: `token`, the link's token, which is stored nowhere else (the table keeps its SHA-256
+ *   only); the worker sends it only while it is still the invitation's current token.
  * `sendId`: this send, as recorded in the subject's delivery state when it was queued (a resend
  * starts a new one, so a message of an older send does nothing). Strict: a message carrying
  * anything more (an address, a text) is refused, not sent.
  */
-export const outboundEmailJob = /* @__PURE__ */ z.strictObject({
-  userId: id,
-  kind: /* @__PURE__ */ z.enum(OUTBOUND_EMAIL_KINDS),
-  subjectId: callId,
-  sendId: id,
-});
+export const outboundEmailJob = /* @__PURE__ */ z
+  .strictObject({
+    userId: id,
+    kind: /* @__PURE__ */ z.enum(OUTBOUND_EMAIL_KINDS),
+    subjectId: callId,
+    sendId: id,
+    token: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]{43}$/))),
+  })
+  .check(/* @__PURE__ */ z.refine((job) => (job.kind === 'team-invitation') === (job.token !== undefined), 'only a team invitation carries its link token'));
 export type OutboundEmailJob = z.infer<typeof outboundEmailJob>;
 
 /**

@@ -48,6 +48,11 @@ export class ConflictError extends DomainError {
   readonly status = 409;
 }
 
+/** Existed, and is no longer usable (an expired or cancelled invitation link): 410. */
+export class GoneError extends DomainError {
+  readonly status = 410;
+}
+
 export class TooManyRequestsError extends DomainError {
   readonly status = 429;
   constructor(

@@ -35,7 +35,7 @@ import { contactGsi, convSk, customerSk, DynamoWhatsAppCustomers } from './whats
 type Item = Record<string, unknown>;
 
 export { convSk, customerSk };
-const statusGsi = (userId: string, status: ConversationStatus) => `USER#${userId}#CONVS#${status}`;
+export const statusGsi = (userId: string, status: ConversationStatus) => `USER#${userId}#CONVS#${status}`;
 const STATS_SK = 'CONVS#STATS';
 const OPEN_STATUSES: readonly ConversationStatus[] = ['active', 'requires_human'];
 /** Items read per status for a searched list. */

@@ -6,6 +6,7 @@
  * - call-handoff: the same call item, attribute `handoffEmail`;
  * - notification: pk=USER#{u}, sk=NOTIF#{id}, attribute `alertEmail`;
  * - booking-change: pk=USER#{u}, sk=BKMAIL#{noticeId}, attribute `email` (issue 30).
+ * - team-invitation: pk=USER#{account}, sk=INVITE#{id}, attribute `emailDelivery` (issue 32).
  *
  * Every write is conditional on the subject's item existing (a deleted call gets no ghost item)
  * and on the send it expects (sendId and state), which is what makes a send happen once.
@@ -23,6 +24,8 @@ export const EMAIL_DELIVERY_PLACES = {
   notification: { skPrefix: 'NOTIF#', attribute: 'alertEmail' },
   // Issue 30: the owner's e-mail about a change the agent made (adapters/dynamo/booking-messages.ts).
   'booking-change': { skPrefix: 'BKMAIL#', attribute: 'email' },
+  // Issue 32: the invitation's e-mail to the invitee (adapters/dynamo/team.ts INVITE# items).
+  'team-invitation': { skPrefix: 'INVITE#', attribute: 'emailDelivery' },
 } as const;
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

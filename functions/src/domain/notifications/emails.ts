@@ -55,6 +55,8 @@ export interface EmailRef {
   userId: string;
   /** The notification id ('notification') or the call id ('call-summary'). */
   subjectId: string;
+  /** 'team-invitation' only: the link's token, carried by the job since the table keeps only its hash. */
+  token?: string;
 }
 
 /** The delivery state on the subject's item (adapters/dynamo/email-deliveries.ts). */
@@ -89,6 +91,8 @@ export interface RenderedEmail {
   subject: string;
   text: string;
   html: string;
+  /** Another recipient than the owner (an invitation goes to the invitee). */
+  to?: string;
 }
 
 /** Renders one kind's e-mail when it is sent, in the owner's language; null = its subject is gone (nothing to send). */
@@ -103,7 +107,7 @@ export interface OutboundEmailsDeps {
   onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
 }
 
-const jobOf = (ref: EmailRef, sendId: string): OutboundEmailJob => ({ kind: ref.kind, userId: ref.userId, subjectId: ref.subjectId, sendId });
+const jobOf = (ref: EmailRef, sendId: string): OutboundEmailJob => ({ kind: ref.kind, userId: ref.userId, subjectId: ref.subjectId, sendId, ...(ref.token ? { token: ref.token } : {}) });
 
 export type ResendResult =
   /** A new send was queued. */
@@ -162,6 +166,24 @@ export function createOutboundEmails(deps: OutboundEmailsDeps) {
         return deps.store.get(ref);
       }
       return current;
+    },
+
+    /**
+     * A new send whatever the current one is doing: the subject changed so that an older send
+     * must not be the last (an invitation's new link). An older send still on its way finds itself
+     * superseded (its claim and settle name its own sendId) and sends nothing more. Throws when the
+     * message could not be queued.
+     */
+    async restart(ref: EmailRef): Promise<StoredEmailDelivery | null> {
+      for (let round = 0; round < 3; round++) {
+        const current = await deps.store.get(ref);
+        const next = fresh(current ? (current.resends ?? 0) + 1 : 0);
+        if (await deps.store.put(ref, next, current ? { sendId: current.sendId, state: current.state } : undefined)) {
+          await enqueue(ref, next.sendId);
+          return next;
+        }
+      }
+      return null;
     },
 
     /**
@@ -259,7 +281,7 @@ export function sesRefusalReason(error: LastingError): EmailFailureReason {
 export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: OutboundEmailJob, options: { finalAttempt: boolean }): Promise<OutboundEmailOutcome> {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
-  const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId };
+  const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId, ...(job.token ? { token: job.token } : {}) };
   const fail = async (reason: EmailFailureReason): Promise<'failed'> => {
     await finish(deps, ref, job.sendId, ['sending'], { state: 'failed', at: iso(), reason });
     return 'failed';
@@ -289,7 +311,7 @@ export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: Outb
   if (!rendered) return fail('gone');
 
   try {
-    await deps.mailer.send({ to: owner.email, ...rendered });
+    await deps.mailer.send({ ...rendered, to: rendered.to ?? owner.email });
   } catch (error) {
     const failure = classifyProviderFailure(error);
     if (failure instanceof LastingError) return fail(sesRefusalReason(failure));

@@ -67,3 +67,82 @@ export interface ActivityLog {
 }
 
 export type { ActivityAction, AssignableRole, MemberRole };
+
+// ---- The team itself: members, invitations, seats (domain/team/service.ts; adapters/dynamo/team.ts) ----
+
+/** An account's seat counter and owner (no item yet: the first owner alone, one seat used). */
+export interface TeamState {
+  ownerId: string;
+  seatsUsed: number;
+}
+
+/** A person's member item, removed ones included (the activity log and "sent by" still name them). */
+export interface StoredMember {
+  personId: string;
+  role: MemberRole;
+  state: 'active' | 'removed';
+  joinedAt: string;
+  /** Their name and e-mail when they joined: the fallback when their own profile is gone. */
+  name: string;
+  email: string;
+}
+
+/** An invitation as stored; 'expired' is never stored: a pending one past expiresAt is expired. */
+export interface StoredInvitation {
+  id: string;
+  accountId: string;
+  email: string;
+  role: AssignableRole;
+  state: 'pending' | 'accepted' | 'revoked';
+  /** The person who invited. */
+  invitedBy: string;
+  createdAt: string;
+  expiresAt: string;
+  /** SHA-256 (hex) of the link's token; the token itself is never stored. */
+  tokenHash: string;
+  /** The e-mail's language, decided when it was sent (the invitee's profile, else the inviter's). */
+  language: 'en' | 'es';
+  /** When it was accepted or revoked. */
+  closedAt?: string;
+  acceptedBy?: string;
+}
+
+export type InviteOutcome = 'created' | 'alreadyInvited' | 'seatsFull';
+export type RenewOutcome = 'renewed' | 'alreadyInvited' | 'changed';
+export type AcceptOutcome = 'joined' | 'seatsFull' | 'alreadyMember' | 'memberOfAnotherAccount' | 'ownsPaidAccount' | 'invitationChanged';
+
+/**
+ * The team's items. Every change that touches seats, members and pointers is ONE transaction
+ * whose conditions decide (the seat limit is a conditional ADD on the counter, never a read).
+ */
+export interface TeamRepository {
+  team(accountId: string): Promise<TeamState>;
+  /** The member item (active or removed), or null. */
+  member(accountId: string, personId: string): Promise<StoredMember | null>;
+  /** Names and e-mails of people of the account (their profile, else their member item's). */
+  names(accountId: string, personIds: readonly string[]): Promise<Map<string, { name: string; email: string }>>;
+  /** Invitation + token lookup + the e-mail's one-pending slot, while the account has a free seat. */
+  createInvitation(invitation: StoredInvitation, seatLimit: number, now: string): Promise<InviteOutcome>;
+  invitation(accountId: string, id: string): Promise<StoredInvitation | null>;
+  invitationByToken(tokenHash: string): Promise<StoredInvitation | null>;
+  /** The account's invitations (bounded), newest first. */
+  invitations(accountId: string): Promise<StoredInvitation[]>;
+  /** pending → revoked; false when it was not pending. */
+  revokeInvitation(accountId: string, id: string, at: string): Promise<boolean>;
+  /** A new token and expiry for a pending invitation (the old token stops at once). */
+  renewInvitation(accountId: string, id: string, expectedHash: string, next: { tokenHash: string; expiresAt: string }, now: string): Promise<RenewOutcome>;
+  /** Counter +1 within `seatLimit`, member item, pointer, invitation accepted: one transaction. */
+  accept(input: { invitation: StoredInvitation; personId: string; name: string; email: string; seatLimit: number; at: string }): Promise<AcceptOutcome>;
+  /** Member item and pointer, one transaction; false when the member is not active with role `from`. */
+  changeRole(accountId: string, personId: string, from: AssignableRole, to: AssignableRole): Promise<boolean>;
+  /** Member item removed, pointer deleted, counter −1: one transaction; false when not an active non-owner member. */
+  remove(accountId: string, personId: string, at: string): Promise<boolean>;
+  /** TEAM.ownerId, the new owner's member item and pointer, the old owner's (admin): one transaction. */
+  transferOwnership(accountId: string, from: string, to: string, at: string): Promise<boolean>;
+}
+
+/** Conversations assigned to a person, unassigned when they leave (bounded Query, no Scan). */
+export interface ConversationAssignees {
+  /** Sets `assignee` null on every conversation of the account assigned to the person; how many. */
+  unassignAll(accountId: string, personId: string): Promise<number>;
+}

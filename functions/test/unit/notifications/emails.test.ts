@@ -55,6 +55,7 @@ function world(options: { email?: string | null; language?: string } = {}) {
       notification: async (r) => ({ subject: `Alert ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
       'call-handoff': async (r) => ({ subject: `Handoff ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
       'booking-change': async (r) => ({ subject: `Booking ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
+      'team-invitation': async (r) => ({ subject: `Invitation ${r.subjectId}`, text: 't', html: '<p>t</p>', to: 'invitee@example.com' }),
     },
     mailer,
     leaseMs: 30_000,
