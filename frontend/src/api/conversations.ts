@@ -35,7 +35,7 @@ export interface ReplyInput {
 export interface UpdateConversationInput {
   status?: ConversationStatus;
   notes?: string;
-  /** The caller's own user id, or null to unassign (issue 17). */
+  /** A member's person id (issue 32: any active member of the account), or null to unassign. */
   assignee?: string | null;
 }
 

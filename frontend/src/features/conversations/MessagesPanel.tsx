@@ -22,12 +22,16 @@ import { BubbleText, ChatBubble } from '../../shared/ChatBubble';
 import { MessageContent } from '../../shared/MessageContent';
 import { sendFailureText } from '../../shared/integrationHealth';
 import { NoAnswerNote } from './waiting/NoAnswer';
+import { senderLabel } from './inbox/team';
+import './inbox/i18n';
 
 function MessageBubble({ message, time }: { message: ConversationDetailMessage; time: string }) {
   const { t } = useTranslation();
   const text = messageText(message);
   const mine = message.fromMe;
-  const sender = mine ? (message.sentBy === 'human' ? t('conversations.modal.fromHuman') : t('conversations.modal.fromAgent')) : t('conversations.modal.customer');
+  // Who sent it (issue 32): a person's message names the member (or the API key) as of sending.
+  const label = senderLabel(message);
+  const sender = t(label.key, label.name === undefined ? {} : { name: label.name });
   return (
     <ChatBubble
       own={mine}

@@ -87,7 +87,10 @@ export function MessageCard({ message, now, retrying, onRetry, onDelete }: Messa
     ? message.agent?.name
       ? t('messageHub.list.byAgent', { name: message.agent.name })
       : message.sentBy === 'human'
-        ? t('messageHub.list.byHuman')
+        ? // Issue 32: the member (or API key) who sent it, as of sending; older messages: the team.
+          message.sender?.name
+          ? t('messageHub.list.byAgent', { name: message.sender.name })
+          : t('messageHub.list.byHuman')
         : ''
     : '';
 

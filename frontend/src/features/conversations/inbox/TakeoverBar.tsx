@@ -1,9 +1,12 @@
 /**
  * The conversation modal's takeover line (issue 17): who answers (AI or a person), and while a
  * person does, when the AI resumes on its own and "Return to AI"; the assignee with "Assign to me"
- * / "Unassign" (one user today).
+ * / "Unassign", and in a team (issue 32) a choice of any member ("Me" first) or nobody.
  */
 import Button from '@mui/material/Button';
+import Divider from '@mui/material/Divider';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import AssignmentIndOutlined from '@mui/icons-material/AssignmentIndOutlined';
@@ -17,6 +20,7 @@ import { windowOpen } from '../format';
 import { useResumeAi, useUpdateConversation } from '../queries';
 import { useDateTime } from '../useNow';
 import { AnsweredByChip } from './AnsweredByChip';
+import { assigneeOptions, assigneeShown, useTeamMembers } from './team';
 import './i18n';
 
 /** `compact`: the phone's header (who answers only; the assignment is on the Details tab, no room kept for a close button). */
@@ -68,23 +72,61 @@ export function TakeoverBar({ conversation, compact = false }: { conversation: C
   );
 }
 
-/** The assignee with "Assign to me" / "Unassign". */
+/** Value of "nobody" in the member choice (a member's id is never empty). */
+const UNASSIGNED = '';
+
+/**
+ * The assignee with "Assign to me" / "Unassign"; when the account has other members (GET /api/team),
+ * a choice of any of them, "Me" first, or nobody. A single-user account sees the button alone.
+ */
 export function AssigneeLine({ conversation }: { conversation: Conversation }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const toast = useToast();
   const user = useCurrentUser();
+  const team = useTeamMembers();
   const assign = useUpdateConversation(conversation._id);
-  const mine = conversation.assignee === user._id;
-  const onAssign = () =>
-    assign.mutate({ assignee: mine ? null : user._id }, { onError: (err) => toast.error(errorMessage(err, t('inbox.header.assignFailed'))) });
+  // The person (the team's `you`); the profile's id until the team loads.
+  const meId = team.data?.you._id ?? user._id;
+  const members = team.data?.members;
+  const shown = assigneeShown(conversation.assignee, meId, members);
+  const mine = shown.kind === 'me';
+  const change = (assignee: string | null) =>
+    assign.mutate({ assignee }, { onError: (err) => toast.error(errorMessage(err, t('inbox.header.assignFailed'))) });
+  const options = members && members.length > 1 ? assigneeOptions(members, meId, i18n.language) : null;
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+    <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
       <Typography variant="body2" color="text.secondary" data-testid="conversation-assignee">
-        {t(mine ? 'inbox.header.assignedToYou' : conversation.assignee ? 'inbox.header.assignee' : 'inbox.header.unassigned')}
+        {shown.kind === 'me'
+          ? t('inbox.header.assignedToYou')
+          : shown.kind === 'member'
+            ? t('inbox.header.assignedTo', { name: shown.name })
+            : shown.kind === 'unknown'
+              ? t('inbox.header.assignedToOther')
+              : t('inbox.header.unassigned')}
       </Typography>
-      <Button size="small" variant="outlined" startIcon={<AssignmentIndOutlined />} onClick={onAssign} disabled={assign.isPending}>
+      <Button size="small" variant="outlined" startIcon={<AssignmentIndOutlined />} onClick={() => change(mine ? null : meId)} disabled={assign.isPending}>
         {t(mine ? 'inbox.header.unassign' : 'inbox.header.assignToMe')}
       </Button>
+      {options && (
+        <TextField
+          select
+          size="small"
+          label={t('inbox.header.assignTo')}
+          value={options.some((o) => o._id === conversation.assignee) ? conversation.assignee : UNASSIGNED}
+          onChange={(e) => change(e.target.value === UNASSIGNED ? null : e.target.value)}
+          disabled={assign.isPending}
+          sx={{ minWidth: 200 }}
+          data-testid="conversation-assign-to"
+        >
+          {options.map((o) => (
+            <MenuItem key={o._id} value={o._id}>
+              {o.me ? `${t('inbox.header.me')}${o.name ? ` (${o.name})` : ''}` : o.name}
+            </MenuItem>
+          ))}
+          <Divider />
+          <MenuItem value={UNASSIGNED}>{t('inbox.header.unassigned')}</MenuItem>
+        </TextField>
+      )}
     </Stack>
   );
 }

@@ -1,0 +1,59 @@
+/**
+ * The inbox for a team (issue 32): the account's members the assign control lists ("Me" first,
+ * then the others by name), who a conversation is assigned to, and who sent a person's message.
+ * Pure functions over the contract's views; the members come from GET /api/team (useTeamMembers).
+ */
+import { useQuery } from '@tanstack/react-query';
+import type { ConversationMessage, Member, TeamView } from '@agentdesk/functions/contract';
+import { requestData } from '../../../api/client';
+
+export interface AssigneeOption {
+  _id: string;
+  name: string;
+  me: boolean;
+}
+
+/** The assign control's people: the caller first ("Me"), then the other members by name in the UI's language. */
+export function assigneeOptions(members: readonly Member[], meId: string, locale: string): AssigneeOption[] {
+  const others = members
+    .filter((m) => m._id !== meId)
+    .map((m) => ({ _id: m._id, name: m.name || m.email, me: false }))
+    .sort((a, b) => a.name.localeCompare(b.name, locale, { sensitivity: 'base' }));
+  const me = members.find((m) => m._id === meId);
+  return [{ _id: meId, name: me ? me.name || me.email : '', me: true }, ...others];
+}
+
+/** Who a conversation is assigned to, as the header says it: nobody, the caller, a member by name, or someone no longer listed. */
+export type AssigneeShown = { kind: 'nobody' } | { kind: 'me' } | { kind: 'member'; name: string } | { kind: 'unknown' };
+
+export function assigneeShown(assignee: string | null, meId: string, members: readonly Member[] | undefined): AssigneeShown {
+  if (!assignee) return { kind: 'nobody' };
+  if (assignee === meId) return { kind: 'me' };
+  const found = members?.find((m) => m._id === assignee);
+  return found ? { kind: 'member', name: found.name || found.email } : { kind: 'unknown' };
+}
+
+/**
+ * The sender line of one of our messages: the member who sent it (their name as of sending), the
+ * API key an external system used, the agent, or — for a person's message from before issue 32 —
+ * the team. The i18n key under `inbox.sender` / `conversations.modal`, and the name.
+ */
+export function senderLabel(message: Pick<ConversationMessage, 'fromMe' | 'sentBy' | 'sender'>): { key: string; name?: string } {
+  if (!message.fromMe) return { key: 'conversations.modal.customer' };
+  if (message.sentBy !== 'human') return { key: 'conversations.modal.fromAgent' };
+  const sender = message.sender;
+  if (!sender?.name) return { key: 'conversations.modal.fromHuman' };
+  return sender.kind === 'apiKey' ? { key: 'inbox.sender.apiKey', name: sender.name } : { key: 'inbox.sender.member', name: sender.name };
+}
+
+/** TanStack Query key of GET /api/team (the team screens' too: a change there refreshes the inbox's list). */
+export const TEAM_QUERY_KEY = ['team', 'view'] as const;
+
+/** The account's members and the caller's own id (GET /api/team); the list changes rarely. */
+export function useTeamMembers() {
+  return useQuery({
+    queryKey: TEAM_QUERY_KEY,
+    queryFn: ({ signal }) => requestData<TeamView>('/api/team', { signal }),
+    staleTime: 60_000,
+  });
+}
