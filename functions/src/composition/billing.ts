@@ -1,6 +1,7 @@
 /** Wires the billing group (checkout, plan change, cancel, portal, verify-session): Stripe + DynamoDB. */
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
+import { dynamoTeamSeats } from '../adapters/dynamo/team-seats.js';
 import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { createBillingService } from '../domain/billing/billing-service.js';
@@ -18,5 +19,6 @@ export const billingService = once(() =>
     clock: { now: () => Date.now() },
     log: logger,
     appUrl: config().APP_URL,
+    seats: dynamoTeamSeats(documentClient(), config().TABLE_NAME),
   }),
 );

@@ -28,6 +28,8 @@ export interface PlanLimits {
   contacts: number;
   messagesPerMonth: number;
   minutesPerMonth: number;
+  /** Issue 32: people in the account, the owner included (contract/team.ts SEATS_BY_PLAN). */
+  seats: number;
 }
 
 export interface Plan {

@@ -17,7 +17,9 @@ describe('plans', () => {
       ['professional', 79, 'usd', 'month', false],
       ['enterprise', 199, 'usd', 'month', false],
     ]);
-    expect(res.body.data![2]!.limits).toEqual({ contacts: -1, messagesPerMonth: -1, minutesPerMonth: -1 });
+    expect(res.body.data![2]!.limits).toEqual({ contacts: -1, messagesPerMonth: -1, minutesPerMonth: -1, seats: 20 });
+    // Issue 32: the people each plan seats, the owner included.
+    expect(res.body.data!.map((p) => p.limits.seats)).toEqual([2, 5, 20]);
     expect((await get('/api/subscription/plans')).status).toBe(401);
   });
 });

@@ -85,7 +85,7 @@ describe('usage limits', () => {
     expect(analytics.status).toBe(200);
     expect(analytics.body.data).toEqual({
       usage: { contacts: 500, messagesSent: 250, minutes: 100 },
-      limits: { contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100 },
+      limits: { contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100, seats: 2 },
       currentPeriod: { start: current.currentPeriodStart, end: current.currentPeriodEnd },
       plan: 'starter',
       utilization: { contacts: 100, messagesSent: 25, minutes: 100 },

@@ -29,7 +29,7 @@ interface PlanChangeDialogProps {
   onConfirm: () => void;
 }
 
-const METRIC_LABEL = { contacts: 'billing.usage.contacts', messagesPerMonth: 'billing.usage.messages', minutesPerMonth: 'billing.usage.minutes' } as const;
+const METRIC_LABEL = { contacts: 'billing.usage.contacts', messagesPerMonth: 'billing.usage.messages', minutesPerMonth: 'billing.usage.minutes', seats: 'billing.usage.seats' } as const;
 
 export function PlanChangeDialog({ from, to, pending, onCancel, onConfirm }: PlanChangeDialogProps) {
   const { t } = useTranslation();

@@ -61,4 +61,13 @@ describe('plan limits as lines', () => {
     expect(en.limit('contacts', 1)).toBe('Up to 1 contact');
     expect(en.limit('minutesPerMonth', -1)).toBe('Unlimited voice minutes');
   });
+
+  it('says how many team members each plan seats (issue 32)', async () => {
+    const es = await inLanguage('es');
+    expect(es.limit('seats', 2)).toBe('2 miembros del equipo');
+    expect(es.limit('seats', 1)).toBe('1 miembro del equipo');
+    const en = await inLanguage('en');
+    expect(en.limit('seats', 20)).toBe('20 team members');
+    expect(en.limit('seats', 1)).toBe('1 team member');
+  });
 });

@@ -82,8 +82,8 @@ describe('planChange (what the confirmation shows)', () => {
     disabled: false,
     limits,
   });
-  const starter = full('starter', { contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100 }, ['WhatsApp', 'E-mail support']);
-  const pro = full('professional', { contacts: 5000, messagesPerMonth: 1000, minutesPerMonth: -1 }, ['WhatsApp', 'Voice', 'Priority support']);
+  const starter = full('starter', { contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100, seats: 2 }, ['WhatsApp', 'E-mail support']);
+  const pro = full('professional', { contacts: 5000, messagesPerMonth: 1000, minutesPerMonth: -1, seats: 5 }, ['WhatsApp', 'Voice', 'Priority support']);
 
   it('lists what an upgrade gains: the limits raised and the features added, nothing lost', () => {
     expect(planChange(starter, pro)).toEqual({
@@ -91,6 +91,8 @@ describe('planChange (what the confirmation shows)', () => {
       limits: [
         { metric: 'contacts', from: 500, to: 5000 },
         { metric: 'minutesPerMonth', from: 100, to: -1 },
+        // Issue 32: the team members the plan seats.
+        { metric: 'seats', from: 2, to: 5 },
       ],
       // 'E-mail support' is not on the professional plan: an upgrade does not list it as a loss.
       features: ['Voice', 'Priority support'],
@@ -103,13 +105,14 @@ describe('planChange (what the confirmation shows)', () => {
       limits: [
         { metric: 'contacts', from: 5000, to: 500 },
         { metric: 'minutesPerMonth', from: -1, to: 100 },
+        { metric: 'seats', from: 5, to: 2 },
       ],
       features: ['Voice', 'Priority support'],
     });
   });
 
   it('leaves out a limit that moves against the change', () => {
-    const odd = full('enterprise', { contacts: 100, messagesPerMonth: -1, minutesPerMonth: 100 }, ['WhatsApp', 'Voice', 'Priority support']);
+    const odd = full('enterprise', { contacts: 100, messagesPerMonth: -1, minutesPerMonth: 100, seats: 5 }, ['WhatsApp', 'Voice', 'Priority support']);
     expect(planChange(pro, odd).limits).toEqual([{ metric: 'messagesPerMonth', from: 1000, to: -1 }]);
     expect(planChange(odd, pro).limits).toEqual([{ metric: 'messagesPerMonth', from: -1, to: 1000 }]);
   });

@@ -84,7 +84,8 @@ export interface PlanChange {
   features: string[];
 }
 
-export const LIMIT_METRICS: readonly (keyof PlanLimits)[] = ['contacts', 'messagesPerMonth', 'minutesPerMonth'];
+/** The plan lines and the plan-change lists, in this order (issue 32: the seats, owner included). */
+export const LIMIT_METRICS: readonly (keyof PlanLimits)[] = ['contacts', 'messagesPerMonth', 'minutesPerMonth', 'seats'];
 
 /** Whether limit `a` allows more than `b` (-1 is unlimited). */
 const allowsMore = (a: number, b: number) => a !== b && (a < 0 || (b >= 0 && a > b));

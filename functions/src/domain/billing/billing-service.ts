@@ -38,6 +38,8 @@ export interface BillingDeps {
   log: BillingLogger;
   /** Public origin of the app: Stripe sends the browser back here. */
   appUrl: string;
+  /** Issue 32: how many people the account has now, its owner included (1 without a team). */
+  seats: { used(accountId: string): Promise<number> };
 }
 
 const PAID_SESSION = new Set(['paid', 'no_payment_required']);
@@ -77,6 +79,17 @@ export function createBillingService(deps: BillingDeps) {
     return (await deps.subscriptions.get(userId))?.stripeCustomerId ?? customerId;
   }
 
+  /**
+   * A plan must seat everyone already in the account (issue 32): a downgrade (or a new plan after
+   * a cancellation) below the team's size is refused, naming how many people to remove first,
+   * rather than leave members the plan does not pay for.
+   */
+  async function assertTeamFits(userId: string, planId: PlanId): Promise<void> {
+    const seats = planById(planId).limits.seats;
+    const used = await deps.seats.used(userId);
+    if (used > seats) throw new ConflictError(msg.teamTooLarge(seats, used, used - seats));
+  }
+
   return {
     /**
      * Starts a Stripe Checkout for a user without a usable subscription, in the currency of the
@@ -91,6 +104,7 @@ export function createBillingService(deps: BillingDeps) {
         if (isActiveStatus(stored.status)) throw new ConflictError(msg.alreadyActive);
         if (stored.status === 'past_due' || stored.status === 'unpaid') throw new ConflictError(msg.paymentProblem);
       }
+      await assertTeamFits(userId, planId);
       const [profile, country] = await Promise.all([deps.profiles.get(userId), deps.accountCountry(userId)]);
       if (!profile) throw new NotFoundError(msg.userNotFound);
       const customerId = await customerOf(userId, stored, profile);
@@ -133,6 +147,7 @@ export function createBillingService(deps: BillingDeps) {
       const stored = await changeable(userId);
       if (planChange(stored.plan, planId) === 'current') throw new ValidationError(msg.samePlan, 'plan');
       if (planById(planId).disabled) throw new ValidationError(msg.planDisabled, 'plan');
+      await assertTeamFits(userId, planId);
       const state = await deps.gateway.changePlan(stored.stripeSubscriptionId, planId);
       return viewOf(await store(userId, state), { ...state, plan: state.plan ?? planId });
     },

@@ -10,6 +10,9 @@ export const billingServerMessages = {
     'Your subscription has an unpaid invoice. Update your payment method in the billing portal to keep your plan.',
   planDisabled: 'This plan is not available right now. Contact us to subscribe to it.',
   samePlan: 'You are already on this plan',
+  /** Issue 32: a plan with fewer seats than the account's people (owner included). */
+  teamTooLarge: (seats: number | string, people: number | string, remove: number | string) =>
+    `This plan has ${seats} seats and your team has ${people} people, you included. Remove ${remove} from your team before changing to it.`,
   subscriptionEnded: 'Your subscription has ended. Choose a plan to subscribe again.',
   sessionNotFound: 'Checkout session not found',
   invalidSessionId: 'Invalid session ID',

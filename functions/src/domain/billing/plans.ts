@@ -6,12 +6,14 @@
  * before every checkout or plan change, so keep the Stripe prices equal to this table.
  *
  * `features` are what a plan offers besides its limits (the screens show the limits from
- * `limits`, with numbers in the reader's locale). Every feature here is something the server
- * really allows on that plan: paid features (API keys, webhooks, agents, transcripts) need an
- * active subscription of any plan, so every plan lists them; plans differ in limits and support.
+ * `limits`, with numbers in the reader's locale; the seats too, issue 32's "2 team members").
+ * Every feature here is something the server really allows on that plan: paid features (API
+ * keys, webhooks, agents, transcripts) need an active subscription of any plan, so every plan
+ * lists them; plans differ in limits and support.
  */
 import { API_KEY_LIMITS } from '../../contract/api-keys.js';
 import { PLAN_IDS, PLAN_RANK, UNLIMITED, type Plan, type PlanId } from '../../contract/billing.js';
+import { SEATS_BY_PLAN } from '../../contract/team.js';
 import { DEFAULT_CURRENCY, type BillingCurrency } from './currency.js';
 
 /** Price per plan and currency, in whole units per interval: the one table of amounts. */
@@ -39,7 +41,7 @@ export const PLANS: readonly Plan[] = [
     interval: 'month',
     features: [...EVERY_PLAN, 'E-mail support'],
     disabled: false,
-    limits: { contacts: 500, messagesPerMonth: 1_000, minutesPerMonth: 100 },
+    limits: { contacts: 500, messagesPerMonth: 1_000, minutesPerMonth: 100, seats: SEATS_BY_PLAN.starter },
   },
   {
     id: 'professional',
@@ -50,7 +52,7 @@ export const PLANS: readonly Plan[] = [
     interval: 'month',
     features: [...EVERY_PLAN, 'Priority support'],
     disabled: false,
-    limits: { contacts: 5_000, messagesPerMonth: 10_000, minutesPerMonth: 500 },
+    limits: { contacts: 5_000, messagesPerMonth: 10_000, minutesPerMonth: 500, seats: SEATS_BY_PLAN.professional },
   },
   {
     id: 'enterprise',
@@ -61,7 +63,7 @@ export const PLANS: readonly Plan[] = [
     interval: 'month',
     features: [...EVERY_PLAN, 'Priority support', 'Dedicated onboarding', 'Dedicated account manager'],
     disabled: false,
-    limits: { contacts: UNLIMITED, messagesPerMonth: UNLIMITED, minutesPerMonth: UNLIMITED },
+    limits: { contacts: UNLIMITED, messagesPerMonth: UNLIMITED, minutesPerMonth: UNLIMITED, seats: SEATS_BY_PLAN.enterprise },
   },
 ];
 

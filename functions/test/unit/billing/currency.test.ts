@@ -72,6 +72,7 @@ describe('the account currency in the services', () => {
       clock: new FakeClock(),
       log: silentLog,
       appUrl: 'https://app.test',
+      seats: { used: async () => 1 },
     });
     const subscription = createSubscriptionService({ subscriptions, usage: new MemoryUsage(), accountCountry });
     return { subscriptions, gateway, billing, subscription };

@@ -23,8 +23,8 @@ describe('plans', () => {
       expect(plan.currency).toBe('usd');
     }
     expect(PLANS.map((p) => p.price)).toEqual([29, 79, 199]);
-    expect(planById('starter').limits).toEqual({ contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100 });
-    expect(planById('enterprise').limits).toEqual({ contacts: -1, messagesPerMonth: -1, minutesPerMonth: -1 });
+    expect(planById('starter').limits).toEqual({ contacts: 500, messagesPerMonth: 1000, minutesPerMonth: 100, seats: 2 });
+    expect(planById('enterprise').limits).toEqual({ contacts: -1, messagesPerMonth: -1, minutesPerMonth: -1, seats: 20 });
   });
 
   it('maps configured price ids back to plans and unknown prices to null', () => {

@@ -15,11 +15,14 @@ function setup() {
   const gateway = new FakeGateway();
   const profiles = { get: async (userId: string) => (userId === 'ghost' ? null : { email: `${userId}@example.com`, name: 'Ana' }) };
   const accountCountry = async () => 'US';
-  const billing = createBillingService({ subscriptions, gateway, profiles, accountCountry, clock, log: silentLog, appUrl: 'https://app.test/' });
+  // Issue 32: the people in each account (owner included); 1 unless a test seats a team.
+  const team = new Map<string, number>();
+  const seats = { used: async (accountId: string) => team.get(accountId) ?? 1 };
+  const billing = createBillingService({ subscriptions, gateway, profiles, accountCountry, clock, log: silentLog, appUrl: 'https://app.test/', seats });
   const webhook = createWebhookService({ subscriptions, claims, gateway, clock, log: silentLog });
   const subscription = createSubscriptionService({ subscriptions, usage, accountCountry });
   const usageService = createUsageService({ subscriptions, usage });
-  return { clock, subscriptions, usage, claims, gateway, billing, webhook, subscription, usageService };
+  return { clock, subscriptions, usage, claims, gateway, billing, webhook, subscription, usageService, team };
 }
 
 const subEvent = (id: string, created: number, state = subState(), type = 'customer.subscription.updated'): BillingEvent => ({
@@ -168,6 +171,34 @@ describe('checkout and plan management', () => {
     expect((await billing.changePlan('user-1', 'enterprise')).plan).toBe('enterprise');
     expect((await billing.changePlan('user-1', 'starter')).plan).toBe('starter');
     expect(gateway.callsOf('changePlan').map((c) => c.args[1])).toEqual(['enterprise', 'starter']);
+  });
+
+  it('refuses a plan with fewer seats than the team (owner included), naming how many to remove; nothing changes at Stripe', async () => {
+    const { billing, webhook, gateway, team, subscriptions } = setup();
+    gateway.subscriptions.set('sub_1', subState({ status: 'active', plan: 'professional' }));
+    await webhook.handle(subEvent('evt_1', 100, subState({ status: 'active', plan: 'professional' })));
+    // The owner and three receptionists: Starter seats 2.
+    team.set('user-1', 4);
+
+    const error = await billing.changePlan('user-1', 'starter').catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(ConflictError);
+    expect((error as Error).message).toBe('This plan has 2 seats and your team has 4 people, you included. Remove 2 from your team before changing to it.');
+    expect(gateway.callsOf('changePlan')).toHaveLength(0);
+    expect((await subscriptions.get('user-1'))?.plan).toBe('professional');
+    // Exactly the plan's seats fit; an upgrade always does.
+    team.set('user-1', 2);
+    expect((await billing.changePlan('user-1', 'starter')).plan).toBe('starter');
+    team.set('user-1', 5);
+    expect((await billing.changePlan('user-1', 'professional')).plan).toBe('professional');
+  });
+
+  it('refuses a new subscription too small for the team that stayed after a cancellation', async () => {
+    const { billing, team, gateway } = setup();
+    team.set('user-1', 3);
+    await expect(billing.checkout('user-1', 'starter')).rejects.toThrow('Remove 1 from your team');
+    expect(gateway.callsOf('createCheckoutSession')).toHaveLength(0);
+    expect((await billing.checkout('user-1', 'professional')).url).toMatch(/^https:/);
   });
 
   it('cancels at the period end (still active) or immediately (canceled, then no more changes)', async () => {
