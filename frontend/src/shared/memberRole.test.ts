@@ -11,11 +11,11 @@ describe('roleFromToken', () => {
     expect(roleFromToken(jwt({ sub: 'p1', [ACCOUNT_CLAIMS.role]: 'admin' }))).toBe('admin');
   });
 
-  it('is owner without the claim (a single-user account) or without a readable token', () => {
-    expect(roleFromToken(jwt({ sub: 'p1' }))).toBe('owner');
-    expect(roleFromToken(jwt({ sub: 'p1', [ACCOUNT_CLAIMS.role]: 'superuser' }))).toBe('owner');
-    expect(roleFromToken('not-a-jwt')).toBe('owner');
-    expect(roleFromToken(null)).toBe('owner');
+  it('has none without the claim (a single-user account) or without a readable token', () => {
+    expect(roleFromToken(jwt({ sub: 'p1' }))).toBeUndefined();
+    expect(roleFromToken(jwt({ sub: 'p1', [ACCOUNT_CLAIMS.role]: 'superuser' }))).toBeUndefined();
+    expect(roleFromToken('not-a-jwt')).toBeUndefined();
+    expect(roleFromToken(null)).toBeUndefined();
   });
 });
 

@@ -1,12 +1,14 @@
 /**
  * The signed-in person's role in the account (issue 32), and which pages it opens. The role comes
  * from the access token's `agentdesk_role` claim, the same claim the server's role gate reads, so
- * the app hides exactly what the server would refuse; a token without the claim is its user's own
- * account, as owner. After joining or a role change the app refreshes the token and this follows.
+ * the app hides exactly what the server would refuse (a role changed since the token was issued
+ * applies from its next refresh, on both sides); a token without the claim falls back to /api/me's
+ * accountRole, then to owner (a single-user account). After joining the app refreshes the token.
  */
 import { useSyncExternalStore } from 'react';
 import { ACCOUNT_CLAIMS, isMemberRole, roleAtLeast, type MemberRole } from '@agentdesk/functions/contract';
 import { getSession, subscribeSession } from '../api/session';
+import { useAuth } from './session';
 
 /** The JWT's payload, or null when the token is not one. */
 function tokenPayload(token: string): Record<string, unknown> | null {
@@ -22,16 +24,17 @@ function tokenPayload(token: string): Record<string, unknown> | null {
   }
 }
 
-/** The role an access token carries: its claim, else owner (no claim = the user's own account). */
-export function roleFromToken(token: string | null | undefined): MemberRole {
+/** The role an access token carries, or undefined when it carries none. */
+export function roleFromToken(token: string | null | undefined): MemberRole | undefined {
   const claim = token ? tokenPayload(token)?.[ACCOUNT_CLAIMS.role] : undefined;
-  return isMemberRole(claim) ? claim : 'owner';
+  return isMemberRole(claim) ? claim : undefined;
 }
 
 /** The signed-in person's role; follows token refreshes. */
 export function useMemberRole(): MemberRole {
   const session = useSyncExternalStore(subscribeSession, getSession, () => null);
-  return roleFromToken(session?.token);
+  const { user } = useAuth();
+  return roleFromToken(session?.token) ?? (isMemberRole(user?.accountRole) ? user.accountRole : 'owner');
 }
 
 /**

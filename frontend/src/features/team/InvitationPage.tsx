@@ -100,7 +100,6 @@ export default function InvitationPage() {
             email: invitation.email,
             account: invitation.accountName,
             role: t(`team.roles.${invitation.role}`).toLocaleLowerCase(i18n.language),
-            interpolation: { escapeValue: false },
           })}
         </Typography>
         <Typography variant="body2" color="text.secondary">
@@ -112,7 +111,7 @@ export default function InvitationPage() {
       const key = invitation.state === 'expired' ? 'expired' : invitation.state === 'revoked' ? 'revoked' : 'used';
       body = (
         <Stack spacing={2}>
-          <Alert severity={key === 'used' ? 'info' : 'warning'}>{t(`team.invitation.${key}`, { invitedBy: invitation.invitedBy, interpolation: { escapeValue: false } })}</Alert>
+          <Alert severity={key === 'used' ? 'info' : 'warning'}>{t(`team.invitation.${key}`, { invitedBy: invitation.invitedBy })}</Alert>
           <Button component={RouterLink} to={access.status === 'authenticated' ? '/' : '/login'} variant="outlined">
             {t(access.status === 'authenticated' ? 'team.invitation.goToApp' : 'team.invitation.goToLogin')}
           </Button>
@@ -137,7 +136,7 @@ export default function InvitationPage() {
       body = (
         <Stack spacing={2}>
           {summary}
-          <Alert severity="warning">{t('team.invitation.otherEmail', { email: invitation.email, current: user.email, interpolation: { escapeValue: false } })}</Alert>
+          <Alert severity="warning">{t('team.invitation.otherEmail', { email: invitation.email, current: user.email })}</Alert>
           <Button variant="outlined" onClick={signOut}>
             {t('team.invitation.signOut')}
           </Button>

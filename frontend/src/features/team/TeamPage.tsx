@@ -36,6 +36,7 @@ import { RetryAlert } from '../../shared/RetryAlert';
 import { formatDate } from '../../shared/intl';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
+import { useCurrentUser } from '../../shared/session';
 import './i18n';
 import { InviteDialog } from './InviteDialog';
 import { TransferOwnershipDialog } from './TransferOwnershipDialog';
@@ -157,6 +158,7 @@ function InvitationsList({ invitations, onResend, onRevoke, resending }: { invit
 export default function TeamPage() {
   const { t } = useTranslation();
   usePageTitle(t('team.title'));
+  const user = useCurrentUser();
   const toast = useToast();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -255,13 +257,13 @@ export default function TeamPage() {
     );
   }
 
-  const owner = team.data?.members.find((m) => m.role === 'owner');
+  const accountName = user.accountName || (team.data?.members.find((m) => m.role === 'owner')?.name ?? '');
   const dialog =
     pending?.action === 'remove'
       ? { title: t('team.removeDialog.title', { name: pending.member.name }), body: t('team.removeDialog.body', { name: pending.member.name }), subject: pending.member.email, confirm: t('team.removeDialog.confirm'), pendingLabel: t('team.removeDialog.pending') }
       : pending?.action === 'revoke'
         ? { title: t('team.invitations.cancelDialog.title'), body: t('team.invitations.cancelDialog.body'), subject: pending.invitation.email, confirm: t('team.invitations.cancelDialog.confirm'), pendingLabel: t('team.invitations.cancelDialog.pending') }
-        : { title: t('team.leave.title'), body: t('team.leave.body', { account: owner?.name ?? '' }), subject: undefined, confirm: t('team.leave.confirm'), pendingLabel: t('team.leave.pending') };
+        : { title: t('team.leave.title'), body: t('team.leave.body', { account: accountName }), subject: undefined, confirm: t('team.leave.confirm'), pendingLabel: t('team.leave.pending') };
 
   const seats = team.data?.seats;
   return (

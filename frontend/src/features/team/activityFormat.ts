@@ -20,8 +20,7 @@ export function actorName(t: Translate, actor: ActivityEntry['actor']): string {
 /** The entry as a sentence in the UI language. */
 export function activitySentence(t: Translate, entry: ActivityEntry): string {
   const object = entry.object?.label ?? '';
-  // i18next escapes values for HTML by default; React escapes them already.
-  return t(`team.activity.actions.${actionKey(entry.action)}`, { who: actorName(t, entry.actor), object, interpolation: { escapeValue: false } })
+  return t(`team.activity.actions.${actionKey(entry.action)}`, { who: actorName(t, entry.actor), object })
     .replace(/\s+$/, '')
     .replace(/\s{2,}/g, ' ');
 }
