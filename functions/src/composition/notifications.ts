@@ -15,6 +15,7 @@ import { once } from '../lib/once.js';
 import { inboxSettingsRepository } from './conversations.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { escalationAlertsWith } from './notification-store.js';
+import { notificationRecipients } from './notification-recipients.js';
 import { outboundEmails } from './outbound-email.js';
 import { pushAlerts } from './push.js';
 
@@ -24,7 +25,7 @@ const alertSender = once(() =>
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
     emails: outboundEmails(),
     whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
-    // Issue 29: the push to the owner's devices, queued (the web-push worker sends it).
+    // Issue 29: the push to the recipient's devices, queued (the web-push worker sends it).
     push: pushAlerts(),
     appUrl: config().APP_URL,
     onError: (message, error, data) => logger.warn(message, { ...data, error: error as Error }),
@@ -32,5 +33,5 @@ const alertSender = once(() =>
   }),
 );
 
-/** Escalation alerts that also send the e-mail/WhatsApp alert at once. */
-export const escalationAlerts = once(() => escalationAlertsWith(alertSender()));
+/** Escalation alerts that also send the e-mail/WhatsApp alert at once, to each of the account's people concerned (issue 32). */
+export const escalationAlerts = once(() => escalationAlertsWith(alertSender(), notificationRecipients()));

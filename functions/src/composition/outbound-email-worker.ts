@@ -19,6 +19,7 @@ import { once } from '../lib/once.js';
 import { workers } from '../routes.js';
 import { emailDeliveryStore } from './outbound-email.js';
 import { notificationRepository } from './notification-store.js';
+import { notificationRecipients } from './notification-recipients.js';
 import { accountNameReader, teamRepository } from './team-members.js';
 import { callRepository } from './voice.js';
 
@@ -27,6 +28,8 @@ export const outboundEmailWorkerDeps = once((): OutboundEmailWorkerDeps => {
   return {
     store: emailDeliveryStore(),
     users: new DynamoUserRepository(documentClient(), c.TABLE_NAME),
+    // Issue 32: a member's alert e-mail goes to them, while they are a member.
+    members: notificationRecipients(),
     renderers: {
       notification: notificationEmailRenderer({ notifications: notificationRepository(), appUrl: c.APP_URL }),
       'call-summary': summaryEmailRenderer({ calls: callRepository(), appUrl: c.APP_URL }),

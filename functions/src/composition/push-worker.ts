@@ -8,6 +8,7 @@ import { createWebPushSender } from '../adapters/push/web-push-sender.js';
 import type { PushWorkerDeps } from '../domain/notifications/push.js';
 import { once } from '../lib/once.js';
 import { notificationRepository } from './notification-store.js';
+import { notificationRecipients } from './notification-recipients.js';
 import { pushDevices, pushKeys, pushQueue } from './push.js';
 
 export const pushWorkerDeps = once(
@@ -15,6 +16,8 @@ export const pushWorkerDeps = once(
     devices: pushDevices(),
     notifications: notificationRepository(),
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
+    // Issue 32: a member's push goes while they are a member, in their language.
+    members: notificationRecipients(),
     sender: createWebPushSender({ keys: pushKeys(), fetch: guardedFetch }),
     queue: pushQueue(),
     appUrl: config().APP_URL,

@@ -128,6 +128,8 @@ export type OutboundEmailKind = (typeof OUTBOUND_EMAIL_KINDS)[number];
  *   invitation id), to the invitee's address stored on it, not the owner's. The one job with a
  *   secret: `token`, the link's token, which is stored nowhere else (the table keeps its SHA-256
  *   only); the worker sends it only while it is still the invitation's current token.
+ * `personId` (issue 32, kind 'notification'): the member whose notification it is — the worker e-mails
+ * their address in their language; absent = the account's own person (its owner), as before.
  * `sendId`: this send, as recorded in the subject's delivery state when it was queued (a resend
  * starts a new one, so a message of an older send does nothing). Strict: a message carrying
  * anything more (an address, a text) is refused, not sent.
@@ -137,6 +139,7 @@ export const outboundEmailJob = /* @__PURE__ */ z
     userId: id,
     kind: /* @__PURE__ */ z.enum(OUTBOUND_EMAIL_KINDS),
     subjectId: callId,
+    personId: /* @__PURE__ */ z.optional(id),
     sendId: id,
     token: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.string().check(/* @__PURE__ */ z.regex(/^[A-Za-z0-9_-]{43}$/))),
   })
@@ -151,10 +154,13 @@ export type OutboundEmailJob = z.infer<typeof outboundEmailJob>;
  *   pushes and queues one job per subscribed device (so one device's failure retries only it);
  * - {userId, notificationId, deviceId}: that notification's push to one device;
  * - {userId, deviceId, test: true}: the "send a test" button of one device.
+ * `personId` (issue 32): the member whose notification and devices they are (their devices, their
+ * settings, their language); absent = the account's own person (its owner), as before.
  */
 export const webPushJob = /* @__PURE__ */ z
   .strictObject({
     userId: id,
+    personId: /* @__PURE__ */ z.optional(id),
     notificationId: /* @__PURE__ */ z.optional(id),
     deviceId: /* @__PURE__ */ z.optional(id),
     test: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.literal(true)),

@@ -4,7 +4,8 @@
  *
  * - call-summary: pk=USER#{u}, sk=VCALL#{callId}, attribute `summaryEmail`;
  * - call-handoff: the same call item, attribute `handoffEmail`;
- * - notification: pk=USER#{u}, sk=NOTIF#{id}, attribute `alertEmail`;
+ * - notification: pk=USER#{u}, sk=NOTIF#{id}, attribute `alertEmail` (issue 32: a member's
+ *   notification's sort key carries `PERSON#{personId}#` in front, person-keys.ts);
  * - booking-change: pk=USER#{u}, sk=BKMAIL#{noticeId}, attribute `email` (issue 30).
  * - team-invitation: pk=USER#{account}, sk=INVITE#{id}, attribute `emailDelivery` (issue 32).
  *
@@ -16,6 +17,7 @@ import type { EmailDeliveryState, EmailFailureReason } from '../../contract/emai
 import type { EmailDeliveryStore, EmailRef, StoredEmailDelivery } from '../../domain/notifications/emails.js';
 import { conditionHolds } from './conditions.js';
 import { userPk } from './keys.js';
+import { personSk } from './person-keys.js';
 
 /** Where each kind's delivery lives. */
 export const EMAIL_DELIVERY_PLACES = {
@@ -58,7 +60,8 @@ export class DynamoEmailDeliveryStore implements EmailDeliveryStore {
 
   private place(ref: EmailRef) {
     const { skPrefix, attribute } = EMAIL_DELIVERY_PLACES[ref.kind];
-    return { Key: { pk: userPk(ref.userId), sk: `${skPrefix}${ref.subjectId}` }, attribute };
+    const sk = `${skPrefix}${ref.subjectId}`;
+    return { Key: { pk: userPk(ref.userId), sk: ref.personId ? personSk(ref.userId, ref.personId, sk) : sk }, attribute };
   }
 
   async get(ref: EmailRef): Promise<StoredEmailDelivery | null> {

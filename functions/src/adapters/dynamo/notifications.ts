@@ -3,16 +3,19 @@
  * pk=USER#{u}, sk=NOTIF#{id} (time-sortable id: newest first is a reversed Query), an
  * idempotency item NOTIFKEY#{kind}#{subject}#{occurrence} per escalation, and the exact unread
  * counter NOTIFCOUNT (moved only inside the transactions that create or first read one).
+ * Issue 32: per person — a member's sort keys carry `PERSON#{personId}#` in front (person-keys.ts);
+ * the account's own person keeps the keys above.
  * A read notification expires 90 days after it was read (TTL); an unread one stays, so the
  * counter never counts an item that is gone.
  */
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { NOTIFICATION_KINDS, type NotificationKind } from '../../contract/notification-kinds.js';
-import type { NotificationPage, NotificationRepository, StoredNotification } from '../../domain/notifications/ports.js';
+import { recipientOf, type NotificationPage, type NotificationRepository, type StoredNotification } from '../../domain/notifications/ports.js';
 import { emailDeliveryView } from '../../domain/notifications/email-view.js';
 import { conditionHolds } from './conditions.js';
 import { toEmailDelivery } from './email-deliveries.js';
 import { userPk } from './keys.js';
+import { personSk } from './person-keys.js';
 import { queryItems } from './query-items.js';
 import { conditionFailedAt, transactWrite, type TransactItem } from './transact.js';
 
@@ -29,10 +32,12 @@ const expired = (item: Item) => typeof item.expiresAt === 'number' && item.expir
 const str = (v: unknown) => (typeof v === 'string' ? v : '');
 
 function toNotification(item: Item): StoredNotification {
+  const personId = str(item.personId);
   const kind = (NOTIFICATION_KINDS as readonly string[]).includes(str(item.kind)) ? (item.kind as NotificationKind) : 'conversation_escalated';
   return {
     id: str(item.id),
     userId: str(item.userId),
+    ...(personId ? { personId } : {}),
     kind,
     subjectId: str(item.subjectId),
     contactName: str(item.contactName),
@@ -44,11 +49,17 @@ function toNotification(item: Item): StoredNotification {
   };
 }
 
-function counterUpdate(tableName: string, userId: string, delta: 1 | -1): TransactItem {
+/** A person's notification, idempotency and counter keys. */
+const notifKey = (userId: string, personId: string, id: string) => ({ pk: userPk(userId), sk: personSk(userId, personId, `${NOTIF}${id}`) });
+const keyKey = (userId: string, personId: string, key: string) => ({ pk: userPk(userId), sk: personSk(userId, personId, `${KEY}${key}`) });
+/** Where a person's notifications are: the sort-key prefix their Query reads. */
+const notifPrefix = (userId: string, personId: string) => personSk(userId, personId, NOTIF);
+
+function counterUpdate(tableName: string, userId: string, personId: string, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: tableName,
-      Key: { pk: userPk(userId), sk: NOTIF_COUNT_SK },
+      Key: { pk: userPk(userId), sk: personSk(userId, personId, NOTIF_COUNT_SK) },
       UpdateExpression: 'ADD unread :d SET entity = :e',
       ExpressionAttributeValues: { ':d': delta, ':e': 'notificationCount' },
     },
@@ -62,18 +73,18 @@ function counterUpdate(tableName: string, userId: string, delta: 1 | -1): Transa
  * needs-attention flag and its notification, together).
  */
 export function notificationWrites(tableName: string, n: StoredNotification, key: string): TransactItem[] {
-  const pk = userPk(n.userId);
+  const personId = recipientOf(n);
   const { readAt: _unread, ...fields } = n;
   return [
     {
       Put: {
         TableName: tableName,
-        Item: { pk, sk: `${KEY}${key}`, entity: 'notificationKey', notificationId: n.id, expiresAt: epochSeconds(n.createdAt) + NOTIFICATION_TTL_SECONDS },
+        Item: { ...keyKey(n.userId, personId, key), entity: 'notificationKey', notificationId: n.id, expiresAt: epochSeconds(n.createdAt) + NOTIFICATION_TTL_SECONDS },
         ConditionExpression: 'attribute_not_exists(pk)',
       },
     },
-    { Put: { TableName: tableName, Item: { pk, sk: `${NOTIF}${n.id}`, entity: 'notification', ...fields } } },
-    counterUpdate(tableName, n.userId, 1),
+    { Put: { TableName: tableName, Item: { ...notifKey(n.userId, personId, n.id), entity: 'notification', ...fields } } },
+    counterUpdate(tableName, n.userId, personId, 1),
   ];
 }
 
@@ -83,9 +94,6 @@ export class DynamoNotificationRepository implements NotificationRepository {
     private readonly tableName: string,
   ) {}
 
-  private counterUpdate(userId: string, delta: 1 | -1) {
-    return counterUpdate(this.tableName, userId, delta);
-  }
 
   async create(n: StoredNotification, key: string): Promise<boolean> {
     try {
@@ -97,17 +105,17 @@ export class DynamoNotificationRepository implements NotificationRepository {
     }
   }
 
-  async byKey(userId: string, key: string): Promise<StoredNotification | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: `${KEY}${key}` }, ConsistentRead: true }));
-    return Item && typeof Item.notificationId === 'string' ? this.get(userId, Item.notificationId) : null;
+  async byKey(userId: string, personId: string, key: string): Promise<StoredNotification | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: keyKey(userId, personId, key), ConsistentRead: true }));
+    return Item && typeof Item.notificationId === 'string' ? this.get(userId, personId, Item.notificationId) : null;
   }
 
-  async claimAlert(userId: string, id: string, at: string): Promise<boolean> {
+  async claimAlert(userId: string, personId: string, id: string, at: string): Promise<boolean> {
     return conditionHolds(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: { pk: userPk(userId), sk: `${NOTIF}${id}` },
+          Key: notifKey(userId, personId, id),
           UpdateExpression: 'SET alertSentAt = :at',
           ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(alertSentAt)',
           ExpressionAttributeValues: { ':at': at },
@@ -116,49 +124,50 @@ export class DynamoNotificationRepository implements NotificationRepository {
     );
   }
 
-  async page(userId: string, limit: number, before?: string): Promise<NotificationPage> {
+  async page(userId: string, personId: string, limit: number, before?: string): Promise<NotificationPage> {
     const pk = userPk(userId);
+    const prefix = notifPrefix(userId, personId);
     // One more than asked tells whether an older page exists.
     const items = await queryItems(
       this.db,
       {
         TableName: this.tableName,
         KeyConditionExpression: before ? 'pk = :pk AND sk BETWEEN :lo AND :hi' : 'pk = :pk AND begins_with(sk, :lo)',
-        ExpressionAttributeValues: before ? { ':pk': pk, ':lo': NOTIF, ':hi': `${NOTIF}${before}` } : { ':pk': pk, ':lo': NOTIF },
+        ExpressionAttributeValues: before ? { ':pk': pk, ':lo': prefix, ':hi': `${prefix}${before}` } : { ':pk': pk, ':lo': prefix },
         ScanIndexForward: false,
         ConsistentRead: true,
       },
       limit + 2,
     );
-    const list = items.filter((i) => !expired(i) && i.sk !== `${NOTIF}${before}`).map(toNotification);
+    const list = items.filter((i) => !expired(i) && i.sk !== `${prefix}${before}`).map(toNotification);
     const page = list.slice(0, limit);
     return { items: page, next: list.length > limit ? (page.at(-1)?.id ?? null) : null };
   }
 
-  async unreadCount(userId: string): Promise<number> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: NOTIF_COUNT_SK }, ConsistentRead: true }));
+  async unreadCount(userId: string, personId: string): Promise<number> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: personSk(userId, personId, NOTIF_COUNT_SK) }, ConsistentRead: true }));
     const n = Item?.unread;
     return typeof n === 'number' && n > 0 ? n : 0;
   }
 
-  async get(userId: string, id: string): Promise<StoredNotification | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: `${NOTIF}${id}` }, ConsistentRead: true }));
+  async get(userId: string, personId: string, id: string): Promise<StoredNotification | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: notifKey(userId, personId, id), ConsistentRead: true }));
     return Item && !expired(Item) ? toNotification(Item) : null;
   }
 
-  async markRead(userId: string, id: string, at: string): Promise<boolean> {
+  async markRead(userId: string, personId: string, id: string, at: string): Promise<boolean> {
     try {
       await transactWrite(this.db, [
         {
           Update: {
             TableName: this.tableName,
-            Key: { pk: userPk(userId), sk: `${NOTIF}${id}` },
+            Key: notifKey(userId, personId, id),
             UpdateExpression: 'SET readAt = :at, expiresAt = :exp',
             ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(readAt)',
             ExpressionAttributeValues: { ':at': at, ':exp': epochSeconds(at) + NOTIFICATION_TTL_SECONDS },
           },
         },
-        this.counterUpdate(userId, -1),
+        counterUpdate(this.tableName, userId, personId, -1),
       ]);
       return true;
     } catch (error) {
@@ -167,12 +176,12 @@ export class DynamoNotificationRepository implements NotificationRepository {
     }
   }
 
-  async unread(userId: string): Promise<StoredNotification[]> {
+  async unread(userId: string, personId: string): Promise<StoredNotification[]> {
     const items = await queryItems(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
       FilterExpression: 'attribute_not_exists(readAt)',
-      ExpressionAttributeValues: { ':pk': userPk(userId), ':p': NOTIF },
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':p': notifPrefix(userId, personId) },
       ConsistentRead: true,
     });
     return items.map(toNotification);

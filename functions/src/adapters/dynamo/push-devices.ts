@@ -5,6 +5,9 @@
  * - count item   pk=USER#{sub}, sk=PUSHDEV#COUNT: n (capped in the create transaction)
  * - settings     pk=USER#{sub}, sk=PUSH#SETTINGS: escalations, waiting (missing = PUSH_DEFAULTS)
  * A new device and the count change in ONE transaction, so the cap holds under concurrency.
+ * Issue 32: per person — a member's three kinds of item carry `PERSON#{personId}#` in front of
+ * their sort key (person-keys.ts; cap and settings per person); the account's own person keeps
+ * the keys above.
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import { PUSH_DEFAULTS, type PushSettings } from '../../contract/push.js';
@@ -12,17 +15,19 @@ import type { PushDeviceRepository, StoredPushDevice } from '../../domain/notifi
 import { conditionHolds } from './conditions.js';
 import { itemCodec, optNum, optStr, str } from './item-codec.js';
 import { userPk } from './keys.js';
+import { personSk } from './person-keys.js';
 import { queryItems } from './query-items.js';
 import { cancellationReasons, countDown, countUpTo, transactWrite } from './transact.js';
 
 const DEVICE_PREFIX = 'PUSHDEV#';
-const deviceKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: `${DEVICE_PREFIX}${id}` });
-const countKey = (userId: string) => ({ pk: userPk(userId), sk: 'PUSHDEV#COUNT' });
-const settingsKey = (userId: string) => ({ pk: userPk(userId), sk: 'PUSH#SETTINGS' });
+const deviceKey = (userId: string, personId: string, id: string) => ({ pk: userPk(userId), sk: personSk(userId, personId, `${DEVICE_PREFIX}${id}`) });
+const countKey = (userId: string, personId: string) => ({ pk: userPk(userId), sk: personSk(userId, personId, 'PUSHDEV#COUNT') });
+const settingsKey = (userId: string, personId: string) => ({ pk: userPk(userId), sk: personSk(userId, personId, 'PUSH#SETTINGS') });
 
 const fromItem = itemCodec<StoredPushDevice>({
   id: str,
   userId: str,
+  personId: optStr,
   endpoint: str,
   p256dh: str,
   auth: str,
@@ -38,28 +43,29 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     private readonly tableName: string,
   ) {}
 
-  async list(userId: string): Promise<StoredPushDevice[]> {
+  async list(userId: string, personId: string): Promise<StoredPushDevice[]> {
     const items = await queryItems(this.db, {
       TableName: this.tableName,
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :sk)',
       // The count item shares the prefix; it has no endpoint.
       FilterExpression: 'attribute_exists(endpoint)',
-      ExpressionAttributeValues: { ':pk': userPk(userId), ':sk': DEVICE_PREFIX },
+      ExpressionAttributeValues: { ':pk': userPk(userId), ':sk': personSk(userId, personId, DEVICE_PREFIX) },
       ConsistentRead: true,
     });
     return items.map(fromItem);
   }
 
-  async get(userId: string, id: string): Promise<StoredPushDevice | null> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: deviceKey(userId, id), ConsistentRead: true }));
+  async get(userId: string, personId: string, id: string): Promise<StoredPushDevice | null> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: deviceKey(userId, personId, id), ConsistentRead: true }));
     return Item ? fromItem(Item) : null;
   }
 
   async save(device: StoredPushDevice, max: number): Promise<'created' | 'updated' | 'tooMany'> {
-    const item = { ...deviceKey(device.userId, device.id), entity: 'pushDevice', ...device };
+    const personId = device.personId ?? device.userId;
+    const item = { ...deviceKey(device.userId, personId, device.id), entity: 'pushDevice', ...device };
     try {
       await transactWrite(this.db, [
-        countUpTo(this.tableName, countKey(device.userId), max, 'pushDeviceCount'),
+        countUpTo(this.tableName, countKey(device.userId, personId), max, 'pushDeviceCount'),
         { Put: { TableName: this.tableName, Item: item, ConditionExpression: 'attribute_not_exists(pk)' } },
       ]);
       return 'created';
@@ -76,11 +82,11 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     }
   }
 
-  async remove(userId: string, id: string): Promise<boolean> {
+  async remove(userId: string, personId: string, id: string): Promise<boolean> {
     try {
       await transactWrite(this.db, [
-        { Delete: { TableName: this.tableName, Key: deviceKey(userId, id), ConditionExpression: 'attribute_exists(pk)' } },
-        countDown(this.tableName, countKey(userId)),
+        { Delete: { TableName: this.tableName, Key: deviceKey(userId, personId, id), ConditionExpression: 'attribute_exists(pk)' } },
+        countDown(this.tableName, countKey(userId, personId)),
       ]);
       return true;
     } catch (error) {
@@ -88,16 +94,16 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
       if (!reasons) throw error;
       if (reasons[0]?.code === 'ConditionalCheckFailed') return false;
       // A count that lost track (never below 0): the device goes anyway.
-      return conditionHolds(this.db.send(new DeleteCommand({ TableName: this.tableName, Key: deviceKey(userId, id), ConditionExpression: 'attribute_exists(pk)' })));
+      return conditionHolds(this.db.send(new DeleteCommand({ TableName: this.tableName, Key: deviceKey(userId, personId, id), ConditionExpression: 'attribute_exists(pk)' })));
     }
   }
 
-  async touch(userId: string, id: string, at: string): Promise<void> {
+  async touch(userId: string, personId: string, id: string, at: string): Promise<void> {
     await conditionHolds(
       this.db.send(
         new UpdateCommand({
           TableName: this.tableName,
-          Key: deviceKey(userId, id),
+          Key: deviceKey(userId, personId, id),
           UpdateExpression: 'SET lastPushAt = :at',
           ConditionExpression: 'attribute_exists(pk)',
           ExpressionAttributeValues: { ':at': at },
@@ -106,19 +112,19 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     );
   }
 
-  async settings(userId: string): Promise<PushSettings> {
-    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: settingsKey(userId) }));
+  async settings(userId: string, personId: string): Promise<PushSettings> {
+    const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: settingsKey(userId, personId) }));
     return {
       escalations: typeof Item?.escalations === 'boolean' ? Item.escalations : PUSH_DEFAULTS.escalations,
       waiting: typeof Item?.waiting === 'boolean' ? Item.waiting : PUSH_DEFAULTS.waiting,
     };
   }
 
-  async saveSettings(userId: string, settings: PushSettings): Promise<void> {
+  async saveSettings(userId: string, personId: string, settings: PushSettings): Promise<void> {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...settingsKey(userId), entity: 'pushSettings', escalations: settings.escalations, waiting: settings.waiting },
+        Item: { ...settingsKey(userId, personId), entity: 'pushSettings', escalations: settings.escalations, waiting: settings.waiting },
       }),
     );
   }

@@ -563,6 +563,8 @@ export function createConversationService(deps: ConversationServiceDeps) {
         contactName: view.contact.name || view.contact.phoneNumber || updated.customerName,
         reason: trimmed,
         occurrence: updated.escalatedAt ?? '',
+        // Issue 32: the assignee alone is told; unassigned, every member.
+        assignee: updated.assignee,
       });
       return view;
     },

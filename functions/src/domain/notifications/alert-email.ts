@@ -3,10 +3,10 @@ import { alertTexts } from './delivery.js';
 import type { EmailRenderer } from './emails.js';
 import type { NotificationRepository } from './ports.js';
 
-/** Renders kind 'notification': the notification's alert texts in the owner's language; null when it is gone. */
+/** Renders kind 'notification': the notification's alert texts in its recipient's language; null when it is gone. */
 export function notificationEmailRenderer(deps: { notifications: Pick<NotificationRepository, 'get'>; appUrl: string }): EmailRenderer {
   return async (ref, owner) => {
-    const notification = await deps.notifications.get(ref.userId, ref.subjectId);
+    const notification = await deps.notifications.get(ref.userId, ref.personId ?? ref.userId, ref.subjectId);
     if (!notification) return null;
     const { subject, text, html } = alertTexts(notification, owner.language, deps.appUrl);
     return { subject, text, html };

@@ -5,6 +5,12 @@
  * user's own WhatsApp connection when one is set; in the user's language (en/es). Never throws:
  * each failure is logged (Meta refuses a free-form text outside the 24-hour window: logged,
  * templates are another piece of work).
+ *
+ * Issue 32: called once per person's notification. The e-mail goes to that person (the worker
+ * reads their address and language when it sends) and the push to their devices; the WhatsApp
+ * text to alertWhatsappNumber — the owner's own number, one per account — goes with the account's
+ * own person's notification only, so it is sent once per escalation and only when the owner is
+ * among the recipients (not for a conversation assigned to someone else).
  */
 import type { InboxSettings } from '../../contract/inbox.js';
 import { integrationHealthReasons, isIntegrationHealthReason, type IntegrationHealthReason } from '../../contract/integration-health.js';
@@ -33,8 +39,8 @@ export interface AlertSenderDeps<Credentials = unknown> {
     sendText(credentials: Credentials, to: string, text: string): Promise<unknown>;
   };
   /**
-   * Web Push (issue 29): queues the notification's push to the owner's devices (the web-push
-   * worker checks which events the owner pushes and sends to each device). Absent: no push.
+   * Web Push (issue 29): queues the notification's push to its person's devices (the web-push
+   * worker checks which events that person pushes and sends to each device). Absent: no push.
    */
   push?: { queue(notification: StoredNotification): Promise<void> };
   /** The app's public origin (links in the alert). */
@@ -140,19 +146,22 @@ export function createAlertSender<Credentials>(deps: AlertSenderDeps<Credentials
   const onInfo = deps.onInfo ?? (() => undefined);
   return {
     async send(n) {
-      const data = { userId: n.userId, notificationId: n.id, kind: n.kind };
+      const data = { userId: n.userId, ...(n.personId ? { personId: n.personId } : {}), notificationId: n.id, kind: n.kind };
+      // A member's notification (issue 32): their e-mail and push; the account's own person's: as before.
+      const member = n.personId !== undefined && n.personId !== n.userId;
       try {
-        const [settings, user] = await Promise.all([deps.settings.get(n.userId), deps.users.get(n.userId)]);
-        const texts = alertTexts(n, user?.language, deps.appUrl);
+        const [settings, user] = await Promise.all([deps.settings.get(n.userId), member ? null : deps.users.get(n.userId)]);
         const email = async () => {
           if (!settings.alertByEmail) return;
+          if (member) return void (await deps.emails.queue({ kind: 'notification', userId: n.userId, subjectId: n.id, personId: n.personId! }));
           if (!user?.email) return onInfo('Escalation alert: the account has no e-mail address', data);
           // Queued, not sent: it waits for SES (rendered from the notification when it is sent).
           await deps.emails.queue({ kind: 'notification', userId: n.userId, subjectId: n.id });
         };
         const whatsapp = async () => {
-          const to = settings.alertWhatsappNumber.replace(/\D/g, '');
+          const to = member ? '' : settings.alertWhatsappNumber.replace(/\D/g, '');
           if (!to) return;
+          const texts = alertTexts(n, user?.language, deps.appUrl);
           const connection = await deps.whatsapp.connection(n.userId);
           if (!connection) return onInfo('Escalation alert: no WhatsApp connection to send the alert from', data);
           await deps.whatsapp.sendText(connection.credentials, to, texts.whatsapp);

@@ -57,6 +57,12 @@ export interface EmailRef {
   subjectId: string;
   /** 'team-invitation' only: the link's token, carried by the job since the table keeps only its hash. */
   token?: string;
+  /**
+   * Issue 32, kind 'notification' only: the member whose notification it is — the e-mail goes to
+   * their address, in their language, while they are an active member. Absent: the account's own
+   * person (its owner's profile), as before issue 32.
+   */
+  personId?: string;
 }
 
 /** The delivery state on the subject's item (adapters/dynamo/email-deliveries.ts). */
@@ -107,7 +113,7 @@ export interface OutboundEmailsDeps {
   onError?: (message: string, error: unknown, data?: Record<string, unknown>) => void;
 }
 
-const jobOf = (ref: EmailRef, sendId: string): OutboundEmailJob => ({ kind: ref.kind, userId: ref.userId, subjectId: ref.subjectId, sendId, ...(ref.token ? { token: ref.token } : {}) });
+const jobOf = (ref: EmailRef, sendId: string): OutboundEmailJob => ({ kind: ref.kind, userId: ref.userId, subjectId: ref.subjectId, sendId, ...(ref.token ? { token: ref.token } : {}), ...(ref.personId ? { personId: ref.personId } : {}) });
 
 export type ResendResult =
   /** A new send was queued. */
@@ -219,6 +225,8 @@ export type OutboundEmails = ReturnType<typeof createOutboundEmails>;
 export interface OutboundEmailWorkerDeps {
   store: EmailDeliveryStore;
   users: { get(userId: string): Promise<{ email: string; language?: string; timeZone?: string } | null> };
+  /** Issue 32: an e-mail naming a person goes to that active member of the account (null: removed since → 'no_address'). */
+  members: { get(accountId: string, personId: string): Promise<{ email: string; language: string; timeZone?: string } | null> };
   renderers: Record<OutboundEmailKind, EmailRenderer>;
   /** SES SendEmail (adapters/mailer.ts): throws TransientError / LastingError (classifySesFailure) or the raw failure. */
   mailer: { send(message: { to: string } & RenderedEmail): Promise<void> };
@@ -281,7 +289,7 @@ export function sesRefusalReason(error: LastingError): EmailFailureReason {
 export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: OutboundEmailJob, options: { finalAttempt: boolean }): Promise<OutboundEmailOutcome> {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
-  const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId, ...(job.token ? { token: job.token } : {}) };
+  const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId, ...(job.token ? { token: job.token } : {}), ...(job.personId ? { personId: job.personId } : {}) };
   const fail = async (reason: EmailFailureReason): Promise<'failed'> => {
     await finish(deps, ref, job.sendId, ['sending'], { state: 'failed', at: iso(), reason });
     return 'failed';
@@ -301,7 +309,8 @@ export async function sendOutboundEmail(deps: OutboundEmailWorkerDeps, job: Outb
     throw new EmailSendBusyError();
   }
 
-  const owner = await deps.users.get(job.userId);
+  // The recipient as they are now: the account's owner profile, or the member the e-mail names.
+  const owner = job.personId && job.personId !== job.userId ? await deps.members.get(job.userId, job.personId) : await deps.users.get(job.userId);
   if (!owner?.email) return fail('no_address');
   const rendered = await deps.renderers[job.kind](ref, {
     email: owner.email,
@@ -351,7 +360,7 @@ async function finish(
  */
 export async function giveUpOutboundEmail(deps: Pick<OutboundEmailWorkerDeps, 'store' | 'now' | 'onSettled' | 'onError'>, job: OutboundEmailJob): Promise<void> {
   const at = new Date((deps.now ?? Date.now)()).toISOString();
-  const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId };
+  const ref: EmailRef = { kind: job.kind, userId: job.userId, subjectId: job.subjectId, ...(job.personId ? { personId: job.personId } : {}) };
   if (await finish(deps, ref, job.sendId, ['sending'], { state: 'failed', at, reason: 'unconfirmed' })) return;
   await finish(deps, ref, job.sendId, ['queued', 'retrying'], { state: 'failed', at, reason: 'unavailable' });
 }

@@ -1,6 +1,10 @@
 /**
  * Web Push (issue 29 item 6): an escalation or customers' messages waiting for a person reach the
  * owner's phone and computers as a push, per device and per owner setting.
+ * Issue 32: per person — each member registers, lists, tests and removes their own devices and
+ * chooses their own events; a notification's push goes to its person's devices only, under that
+ * person's settings, in their language. Everything names the account (`userId`) and the person
+ * (`personId`; the account id for the account's own person, whose items are those of before).
  *
  * - The API (createPushService): the VAPID public key, subscribe a device (the browser's
  *   PushSubscription; one device per endpoint, at most PUSH_LIMITS.devices), list and remove
@@ -30,6 +34,8 @@ import type { NotificationRepository, StoredNotification } from './ports.js';
 export interface StoredPushDevice {
   id: string;
   userId: string;
+  /** Issue 32: the member whose device it is; absent = the account's own person. */
+  personId?: string;
   endpoint: string;
   /** The subscription's keys (unpadded base64url): the payload is encrypted for them. */
   p256dh: string;
@@ -41,16 +47,16 @@ export interface StoredPushDevice {
 }
 
 export interface PushDeviceRepository {
-  list(userId: string): Promise<StoredPushDevice[]>;
-  get(userId: string, id: string): Promise<StoredPushDevice | null>;
-  /** Adds the device, or replaces the one with its id (the same endpoint subscribed again); 'tooMany' when new and `max` are stored. */
+  list(userId: string, personId: string): Promise<StoredPushDevice[]>;
+  get(userId: string, personId: string, id: string): Promise<StoredPushDevice | null>;
+  /** Adds the device to its person's, or replaces the one with its id (the same endpoint subscribed again); 'tooMany' when new and `max` are stored. */
   save(device: StoredPushDevice, max: number): Promise<'created' | 'updated' | 'tooMany'>;
   /** false when it was not there. */
-  remove(userId: string, id: string): Promise<boolean>;
+  remove(userId: string, personId: string, id: string): Promise<boolean>;
   /** Records the push service's acceptance (lastPushAt); nothing when the device is gone. */
-  touch(userId: string, id: string, at: string): Promise<void>;
-  settings(userId: string): Promise<PushSettings>;
-  saveSettings(userId: string, settings: PushSettings): Promise<void>;
+  touch(userId: string, personId: string, id: string, at: string): Promise<void>;
+  settings(userId: string, personId: string): Promise<PushSettings>;
+  saveSettings(userId: string, personId: string, settings: PushSettings): Promise<void>;
 }
 
 /** The VAPID key pair (unpadded base64url) and the contact the push services may write to. */
@@ -129,8 +135,8 @@ const DEVICE_ID_RE = /^[A-Za-z0-9_-]{22}$/;
 
 export function createPushService(deps: PushServiceDeps) {
   const now = deps.now ?? (() => new Date());
-  const device = async (userId: string, id: string) => {
-    const found = DEVICE_ID_RE.test(id) ? await deps.devices.get(userId, id) : null;
+  const device = async (userId: string, personId: string, id: string) => {
+    const found = DEVICE_ID_RE.test(id) ? await deps.devices.get(userId, personId, id) : null;
     if (!found) throw new NotFoundError(pushMessages.deviceNotFound);
     return found;
   };
@@ -142,18 +148,19 @@ export function createPushService(deps: PushServiceDeps) {
       return { publicKey: keys.publicKey };
     },
 
-    async list(userId: string): Promise<PushDevice[]> {
-      const devices = await deps.devices.list(userId);
+    async list(userId: string, personId: string): Promise<PushDevice[]> {
+      const devices = await deps.devices.list(userId, personId);
       return devices.sort((a, b) => a.createdAt.localeCompare(b.createdAt)).map(toPushDevice);
     },
 
     /** Subscribes a device (again: the same endpoint keeps its id and takes the new keys). */
-    async subscribe(userId: string, input: PushSubscriptionInput): Promise<PushDevice> {
+    async subscribe(userId: string, personId: string, input: PushSubscriptionInput): Promise<PushDevice> {
       const id = pushDeviceId(input.endpoint);
-      const existing = await deps.devices.get(userId, id);
+      const existing = await deps.devices.get(userId, personId, id);
       const stored: StoredPushDevice = {
         id,
         userId,
+        ...(personId !== userId ? { personId } : {}),
         endpoint: input.endpoint,
         p256dh: input.keys.p256dh,
         auth: input.keys.auth,
@@ -166,22 +173,22 @@ export function createPushService(deps: PushServiceDeps) {
       return toPushDevice(stored);
     },
 
-    async remove(userId: string, id: string): Promise<void> {
-      await device(userId, id);
-      await deps.devices.remove(userId, id);
+    async remove(userId: string, personId: string, id: string): Promise<void> {
+      await device(userId, personId, id);
+      await deps.devices.remove(userId, personId, id);
     },
 
-    /** Queues a test push to one of the owner's devices. */
-    async test(userId: string, id: string): Promise<void> {
-      await device(userId, id);
+    /** Queues a test push to one of the person's devices. */
+    async test(userId: string, personId: string, id: string): Promise<void> {
+      await device(userId, personId, id);
       if (!(await deps.keys())) throw new ServiceUnavailableError(pushMessages.notConfigured);
-      await deps.queue.enqueue([{ userId, deviceId: id, test: true }]);
+      await deps.queue.enqueue([{ userId, ...(personId !== userId ? { personId } : {}), deviceId: id, test: true }]);
     },
 
-    settings: (userId: string): Promise<PushSettings> => deps.devices.settings(userId),
+    settings: (userId: string, personId: string): Promise<PushSettings> => deps.devices.settings(userId, personId),
 
-    async saveSettings(userId: string, settings: PushSettings): Promise<PushSettings> {
-      await deps.devices.saveSettings(userId, settings);
+    async saveSettings(userId: string, personId: string, settings: PushSettings): Promise<PushSettings> {
+      await deps.devices.saveSettings(userId, personId, settings);
       return settings;
     },
   };
@@ -192,9 +199,9 @@ export type PushService = ReturnType<typeof createPushService>;
 /** The producers' side (the alert sender): queue a notification's push when its kind pushes at all. */
 export function createPushAlerts(queue: PushJobQueue) {
   return {
-    async queue(n: Pick<StoredNotification, 'userId' | 'id' | 'kind'>): Promise<void> {
+    async queue(n: Pick<StoredNotification, 'userId' | 'personId' | 'id' | 'kind'>): Promise<void> {
       if (!pushEventOf(n.kind)) return;
-      await queue.enqueue([{ userId: n.userId, notificationId: n.id }]);
+      await queue.enqueue([{ userId: n.userId, ...(n.personId && n.personId !== n.userId ? { personId: n.personId } : {}), notificationId: n.id }]);
     },
   };
 }
@@ -206,6 +213,8 @@ export interface PushWorkerDeps {
   devices: PushDeviceRepository;
   notifications: Pick<NotificationRepository, 'get'>;
   users: { get(userId: string): Promise<{ language?: string } | null> };
+  /** Issue 32: a member's push goes while they are an active member of the account, in their language. */
+  members: { get(accountId: string, personId: string): Promise<{ language: string } | null> };
   sender: PushSender;
   queue: PushJobQueue;
   appUrl: string;
@@ -233,23 +242,28 @@ export const PUSH_TTL_SECONDS = 24 * 3600;
 /** One web-push message (see the module comment). Throws a TransientError while the push service fails, except on the final try. */
 export async function runPushJob(deps: PushWorkerDeps, job: WebPushJob, options: { finalAttempt: boolean }): Promise<PushOutcome> {
   const onInfo = deps.onInfo ?? (() => undefined);
-  const data = { userId: job.userId, notificationId: job.notificationId, deviceId: job.deviceId };
+  const data = { userId: job.userId, personId: job.personId, notificationId: job.notificationId, deviceId: job.deviceId };
+  // Whose devices and settings: the member the job names, else the account's own person (issue 32).
+  const personId = job.personId ?? job.userId;
+  const member = personId !== job.userId;
 
-  const notification = job.notificationId ? await deps.notifications.get(job.userId, job.notificationId) : null;
+  const notification = job.notificationId ? await deps.notifications.get(job.userId, personId, job.notificationId) : null;
   if (job.notificationId && !notification) return 'gone';
 
   if (!job.deviceId) {
     const event = pushEventOf(notification!.kind);
     if (!event) return 'off';
-    const [settings, devices] = await Promise.all([deps.devices.settings(job.userId), deps.devices.list(job.userId)]);
+    const [settings, devices] = await Promise.all([deps.devices.settings(job.userId, personId), deps.devices.list(job.userId, personId)]);
     if (!settings[event] || devices.length === 0) return 'off';
-    await deps.queue.enqueue(devices.map((d) => ({ userId: job.userId, notificationId: job.notificationId!, deviceId: d.id })));
+    await deps.queue.enqueue(devices.map((d) => ({ userId: job.userId, ...(member ? { personId } : {}), notificationId: job.notificationId!, deviceId: d.id })));
     return 'fanned_out';
   }
 
-  const device = await deps.devices.get(job.userId, job.deviceId);
+  const device = await deps.devices.get(job.userId, personId, job.deviceId);
   if (!device) return 'gone';
-  const user = await deps.users.get(job.userId);
+  // A member removed since the push was queued gets nothing more.
+  const user = member ? await deps.members.get(job.userId, personId) : await deps.users.get(job.userId);
+  if (member && !user) return 'gone';
   const payload = notification ? notificationPushPayload(notification, user?.language, deps.appUrl) : testPushPayload(user?.language, deps.appUrl);
   try {
     await deps.sender.send(device, payload, {
@@ -260,7 +274,7 @@ export async function runPushJob(deps: PushWorkerDeps, job: WebPushJob, options:
     });
   } catch (error) {
     if (error instanceof PushSubscriptionGoneError) {
-      await deps.devices.remove(job.userId, device.id);
+      await deps.devices.remove(job.userId, personId, device.id);
       onInfo('Web Push: the subscription is gone, device removed', { ...data, status: error.status });
       return 'removed';
     }
@@ -276,7 +290,7 @@ export async function runPushJob(deps: PushWorkerDeps, job: WebPushJob, options:
     }
     throw transient;
   }
-  await deps.devices.touch(job.userId, device.id, new Date((deps.now ?? Date.now)()).toISOString());
+  await deps.devices.touch(job.userId, personId, device.id, new Date((deps.now ?? Date.now)()).toISOString());
   return 'sent';
 }
 

@@ -466,6 +466,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
             contactName: escalated.customerName || escalated.customerPhone || escalated.customerWaId,
             reason,
             occurrence: escalated.escalatedAt ?? '',
+            // Issue 32: the assignee alone is told; unassigned, every member.
+            assignee: escalated.assignee,
           });
         }
       }

@@ -8,7 +8,7 @@ import { INBOX_DEFAULTS, type InboxSettings } from '../../../src/contract/inbox.
 import { notificationEmailRenderer } from '../../../src/domain/notifications/alert-email.js';
 import { alertTexts, createAlertSender } from '../../../src/domain/notifications/delivery.js';
 import type { EmailRef } from '../../../src/domain/notifications/emails.js';
-import { alertKey, type NotificationRepository, type StoredNotification } from '../../../src/domain/notifications/ports.js';
+import { alertKey, type NotificationRepository, type Recipient, type Recipients, type StoredNotification } from '../../../src/domain/notifications/ports.js';
 import { createEscalationAlerts } from '../../../src/domain/notifications/raise.js';
 
 function memoryRepo(): Pick<NotificationRepository, 'create' | 'byKey' | 'claimAlert'> & { items: StoredNotification[]; keys: Map<string, string>; claimed: Set<string> } {
@@ -20,16 +20,17 @@ function memoryRepo(): Pick<NotificationRepository, 'create' | 'byKey' | 'claimA
     keys,
     claimed,
     async create(n, key) {
-      if (keys.has(`${n.userId}#${key}`)) return false;
-      keys.set(`${n.userId}#${key}`, n.id);
+      const k = `${n.userId}#${n.personId ?? n.userId}#${key}`;
+      if (keys.has(k)) return false;
+      keys.set(k, n.id);
       items.push(n);
       return true;
     },
-    async byKey(userId, key) {
-      const id = keys.get(`${userId}#${key}`);
+    async byKey(userId, personId, key) {
+      const id = keys.get(`${userId}#${personId}#${key}`);
       return items.find((n) => n.id === id) ?? null;
     },
-    async claimAlert(_userId, id) {
+    async claimAlert(_userId, _personId, id) {
       if (claimed.has(id)) return false;
       claimed.add(id);
       return true;
@@ -80,7 +81,7 @@ describe('escalation alerts', () => {
     expect(await worker.sendPending('u1', call)).toBe(false);
     expect(await worker.sendPending('u1', { ...call, subjectId: 'OTHER' })).toBe(false);
     expect(sent).toEqual(['CALL1']);
-    expect(repo.keys.has(`u1#${alertKey(call)}`)).toBe(true);
+    expect(repo.keys.has(`u1#u1#${alertKey(call)}`)).toBe(true);
   });
 });
 
@@ -118,7 +119,7 @@ describe('alert sender', () => {
     await s.send(notification);
     expect(mails).toEqual([{ kind: 'notification', userId: 'u1', subjectId: 'N1' }]);
     expect(texts).toEqual([]);
-    const render = notificationEmailRenderer({ notifications: { get: async (_u, id) => (id === 'N1' ? notification : null) }, appUrl: 'https://app.example.com/' });
+    const render = notificationEmailRenderer({ notifications: { get: async (_u, _p, id) => (id === 'N1' ? notification : null) }, appUrl: 'https://app.example.com/' });
     const mail = await render(mails[0]!, { email: 'owner@example.com', language: 'es' });
     expect(mail?.subject).toBe('Conversación escalada: José Núñez');
     expect(mail?.text).toContain('Motivo: Quiere factura');
@@ -162,5 +163,82 @@ describe('a call’s alert at its end (call-summary worker)', () => {
 
     expect(repo.items.map((n) => [n.kind, n.subjectId, n.reason])).toEqual([['call_escalated', 'CALL9', 'Owner']]);
     expect(sent).toEqual(['Íñigo']);
+  });
+});
+
+describe('alerts for a team (issue 32)', () => {
+  const people: Recipient[] = [
+    { personId: 'u1', email: 'owner@example.com', language: 'en' },
+    { personId: 'p-lucia', email: 'lucia@example.es', language: 'es' },
+    { personId: 'p-marc', email: 'marc@example.com', language: 'en' },
+  ];
+  const recipients: Recipients = {
+    list: async () => people,
+    get: async (_a, id) => people.find((p) => p.personId === id) ?? null,
+  };
+
+  it('an assigned conversation tells its assignee alone; unassigned, every member; a retry sends nobody anything twice', async () => {
+    const repo = memoryRepo();
+    const sent: string[] = [];
+    const alerts = createEscalationAlerts({ notifications: repo, recipients, sender: { send: async (n) => void sent.push(n.personId ?? n.userId) }, newId });
+
+    await alerts.escalated('u1', { ...alert, assignee: 'p-lucia' });
+    await alerts.escalated('u1', { ...alert, assignee: 'p-lucia' });
+    expect(sent).toEqual(['p-lucia']);
+    expect(repo.items.map((n) => n.personId)).toEqual(['p-lucia']);
+
+    await alerts.escalated('u1', { ...alert, occurrence: 'second', assignee: null });
+    await alerts.escalated('u1', { ...alert, occurrence: 'second', assignee: null });
+    // The account's own person keeps the keys of before: no personId on theirs.
+    expect(sent.slice(1).sort()).toEqual(['p-lucia', 'p-marc', 'u1']);
+    expect(repo.items.slice(1).map((n) => n.personId ?? null).sort()).toEqual([null, 'p-lucia', 'p-marc'].sort());
+  });
+
+  it('an assignee who is no longer a member: every member is told', async () => {
+    const repo = memoryRepo();
+    const alerts = createEscalationAlerts({ notifications: repo, recipients, newId });
+    await alerts.escalated('u1', { ...alert, assignee: 'p-gone' });
+    expect(repo.items).toHaveLength(3);
+  });
+
+  it('sendPending sends each recipient’s notification once (the call-summary worker after a write-only raise)', async () => {
+    const repo = memoryRepo();
+    const sent: string[] = [];
+    const call = { kind: 'call_escalated' as const, subjectId: 'CALL1', contactName: '', reason: 'Owner', occurrence: '' };
+    // The voice webhook: no recipients, so the account's own person only.
+    await createEscalationAlerts({ notifications: repo, newId }).escalated('u1', call);
+    expect(repo.items.map((n) => n.personId ?? n.userId)).toEqual(['u1']);
+    const worker = createEscalationAlerts({ notifications: repo, recipients, sender: { send: async (n) => void sent.push(n.personId ?? n.userId) }, newId });
+    await worker.escalated('u1', call);
+    expect(await worker.sendPending('u1', call)).toBe(true);
+    expect(await worker.sendPending('u1', call)).toBe(false);
+    expect(sent.sort()).toEqual(['p-lucia', 'p-marc', 'u1']);
+  });
+
+  it('a member’s notification: their e-mail (named by person) and push; the owner’s WhatsApp number only with the owner’s own', async () => {
+    const mails: EmailRef[] = [];
+    const texts: string[] = [];
+    const pushes: string[] = [];
+    const s = createAlertSender({
+      settings: { get: async () => ({ ...INBOX_DEFAULTS, alertWhatsappNumber: '+34612345678' }) },
+      users: { get: async () => ({ email: 'owner@example.com', language: 'en' }) },
+      emails: {
+        queue: async (ref) => {
+          mails.push(ref);
+          return null;
+        },
+      },
+      whatsapp: { connection: async () => ({ credentials: 'c' }), sendText: async (_c, to) => void texts.push(to) },
+      push: { queue: async (n) => void pushes.push(n.personId ?? n.userId) },
+      appUrl: 'https://app.example.com',
+    });
+    const base: StoredNotification = { id: 'N1', userId: 'u1', kind: 'conversation_escalated', subjectId: 'C1', contactName: 'Ana', reason: 'x', createdAt: '', readAt: null };
+    await s.send({ ...base, personId: 'p-lucia' });
+    expect(mails).toEqual([{ kind: 'notification', userId: 'u1', subjectId: 'N1', personId: 'p-lucia' }]);
+    expect(texts).toEqual([]);
+    await s.send({ ...base, id: 'N2' });
+    expect(mails[1]).toEqual({ kind: 'notification', userId: 'u1', subjectId: 'N2' });
+    expect(texts).toEqual(['34612345678']);
+    expect(pushes).toEqual(['p-lucia', 'u1']);
   });
 });

@@ -50,9 +50,11 @@ function world(options: { email?: string | null; language?: string } = {}) {
   const deps: OutboundEmailWorkerDeps = {
     store,
     users: { get: async () => ({ email: owner.email ?? '', language: owner.language }) },
+    // Issue 32: the account's members (Lucía, in Spanish); anyone else is no longer one.
+    members: { get: async (_a: string, personId: string) => (personId === 'p-lucia' ? { email: 'lucia.martin@example.es', language: 'es' } : null) },
     renderers: {
       'call-summary': async (r, o) => (store.subjects.has(`${r.kind}#${r.userId}#${r.subjectId}`) ? { subject: `Summary ${r.subjectId} (${o.language})`, text: 't', html: '<p>t</p>' } : null),
-      notification: async (r) => ({ subject: `Alert ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
+      notification: async (r, o) => ({ subject: `Alert ${r.subjectId}${r.personId ? ` for ${r.personId} (${o.language})` : ''}`, text: 't', html: '<p>t</p>' }),
       'call-handoff': async (r) => ({ subject: `Handoff ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
       'booking-change': async (r) => ({ subject: `Booking ${r.subjectId}`, text: 't', html: '<p>t</p>' }),
       'team-invitation': async (r) => ({ subject: `Invitation ${r.subjectId}`, text: 't', html: '<p>t</p>', to: 'invitee@example.com' }),
@@ -101,6 +103,25 @@ describe('outbound e-mail: producers', () => {
     expect(again).toMatchObject({ state: 'queued' });
     expect(w.queue.jobs).toEqual([expect.objectContaining({ sendId: again!.sendId })]);
     expect(await w.deliver(w.queue.jobs[0]!)).toBe('sent');
+  });
+});
+
+describe('outbound e-mail: a member’s alert (issue 32)', () => {
+  it('goes to the member the job names, in their language, once; a person no longer a member gets nothing (no_address)', async () => {
+    const w = world();
+    const lucia: EmailRef = { ...alertRef, personId: 'p-lucia' };
+    await w.emails.queue(lucia);
+    await w.emails.queue(lucia);
+    expect(w.queue.jobs[0]).toEqual({ kind: 'notification', userId: 'u1', subjectId: 'N1', personId: 'p-lucia', sendId: expect.any(String) });
+    expect(await w.deliver(w.queue.jobs[0]!)).toBe('sent');
+    expect(await w.deliver(w.queue.jobs[1]!)).toBe('done');
+    expect(w.sent).toEqual([{ to: 'lucia.martin@example.es', subject: 'Alert N1 for p-lucia (es)' }]);
+
+    const gone = world();
+    await gone.emails.queue({ ...alertRef, personId: 'p-gone' });
+    expect(await gone.deliver(gone.queue.jobs[0]!)).toBe('failed');
+    expect(gone.store.delivery(alertRef)).toMatchObject({ state: 'failed', reason: 'no_address' });
+    expect(gone.sent).toEqual([]);
   });
 });
 

@@ -110,25 +110,29 @@ describe('the push payload', () => {
   });
 });
 
+/** Devices per account and person (issue 32); settings per person (`stored` is the account's own person's). */
 class MemoryDevices implements PushDeviceRepository {
   devices = new Map<string, StoredPushDevice>();
   stored: PushSettings = { ...PUSH_DEFAULTS };
-  list = async (userId: string) => [...this.devices.values()].filter((d) => d.userId === userId);
-  get = async (userId: string, id: string) => (this.devices.get(id)?.userId === userId ? this.devices.get(id)! : null);
+  personal = new Map<string, PushSettings>();
+  private mine = (d: StoredPushDevice | undefined, userId: string, personId: string) => d !== undefined && d.userId === userId && (d.personId ?? d.userId) === personId;
+  list = async (userId: string, personId: string) => [...this.devices.values()].filter((d) => this.mine(d, userId, personId));
+  get = async (userId: string, personId: string, id: string) => (this.mine(this.devices.get(id), userId, personId) ? this.devices.get(id)! : null);
   save = async (d: StoredPushDevice, max: number) => {
     if (this.devices.has(d.id)) return (this.devices.set(d.id, d), 'updated' as const);
-    if ((await this.list(d.userId)).length >= max) return 'tooMany' as const;
+    if ((await this.list(d.userId, d.personId ?? d.userId)).length >= max) return 'tooMany' as const;
     this.devices.set(d.id, d);
     return 'created' as const;
   };
-  remove = async (_u: string, id: string) => this.devices.delete(id);
-  touch = async (_u: string, id: string, at: string) => {
+  remove = async (userId: string, personId: string, id: string) => (await this.get(userId, personId, id)) !== null && this.devices.delete(id);
+  touch = async (_u: string, _p: string, id: string, at: string) => {
     const d = this.devices.get(id);
     if (d) d.lastPushAt = at;
   };
-  settings = async () => this.stored;
-  saveSettings = async (_u: string, s: PushSettings) => {
-    this.stored = s;
+  settings = async (userId: string, personId: string) => (personId === userId ? this.stored : (this.personal.get(personId) ?? { ...PUSH_DEFAULTS }));
+  saveSettings = async (userId: string, personId: string, s: PushSettings) => {
+    if (personId === userId) this.stored = s;
+    else this.personal.set(personId, s);
   };
 }
 
@@ -139,8 +143,9 @@ function worker(send: PushSender['send']) {
   const sent: { endpoint: string; title: string }[] = [];
   const deps = {
     devices,
-    notifications: { get: async (_u: string, id: string) => (id === notification().id ? notification() : null) },
+    notifications: { get: async (_u: string, _p: string, id: string) => (id === notification().id ? notification() : null) },
     users: { get: async () => ({ language: 'es' }) },
+    members: { get: async (_a: string, personId: string) => (personId === 'p-marc' ? { language: 'en' } : null) },
     sender: {
       send: async (d: Parameters<PushSender['send']>[0], p: Parameters<PushSender['send']>[1], o: Parameters<PushSender['send']>[2]) => {
         await send(d, p, o);
@@ -215,20 +220,49 @@ describe('the web-push worker', () => {
   });
 });
 
+describe('a member’s push (issue 32)', () => {
+  it('goes to their own devices under their own settings, in their language; a removed member gets none', async () => {
+    const w = worker(async () => undefined);
+    const owners = w.device('https://push.example/owner');
+    const marcs = { ...w.device('https://push.example/marc'), personId: 'p-marc' };
+    const gones = { ...w.device('https://push.example/gone'), personId: 'p-gone' };
+    for (const d of [owners, marcs, gones]) await w.devices.save(d, 20);
+    const n = notification().id;
+
+    expect(await runPushJob(w.deps, { userId: 'u1', personId: 'p-marc', notificationId: n }, { finalAttempt: false })).toBe('fanned_out');
+    expect(w.queued).toEqual([{ userId: 'u1', personId: 'p-marc', notificationId: n, deviceId: marcs.id }]);
+    expect(await runPushJob(w.deps, w.queued[0]!, { finalAttempt: false })).toBe('sent');
+    expect(w.sent).toEqual([{ endpoint: marcs.endpoint, title: 'Conversation escalated: Carmen Ibáñez' }]);
+    // Someone else's device id under Marc's name is not his.
+    expect(await runPushJob(w.deps, { userId: 'u1', personId: 'p-marc', notificationId: n, deviceId: owners.id }, { finalAttempt: false })).toBe('gone');
+    expect(await runPushJob(w.deps, { userId: 'u1', personId: 'p-gone', notificationId: n, deviceId: gones.id }, { finalAttempt: false })).toBe('gone');
+
+    // Marc turns escalations off: his off, the owner's still on.
+    w.devices.personal.set('p-marc', { escalations: false, waiting: true });
+    w.queued.length = 0;
+    expect(await runPushJob(w.deps, { userId: 'u1', personId: 'p-marc', notificationId: n }, { finalAttempt: false })).toBe('off');
+    expect(await runPushJob(w.deps, { userId: 'u1', notificationId: n }, { finalAttempt: false })).toBe('fanned_out');
+    expect(w.queued).toEqual([{ userId: 'u1', notificationId: n, deviceId: owners.id }]);
+  });
+});
+
 describe('the push API', () => {
   it('one device per endpoint, at most 20, another owner’s device is not found', async () => {
     const devices = new MemoryDevices();
     const queued: WebPushJob[] = [];
     const service = createPushService({ devices, keys: async () => ({ publicKey: 'BPub', privateKey: 'priv', subject: 'mailto:a@b.es' }), queue: { enqueue: async (jobs) => void queued.push(...jobs) } });
-    const first = await service.subscribe('u1', { ...subscription(), label: 'Móvil' });
-    const again = await service.subscribe('u1', { ...subscription(), endpoint: first.endpoint });
+    const first = await service.subscribe('u1', 'u1', { ...subscription(), label: 'Móvil' });
+    const again = await service.subscribe('u1', 'u1', { ...subscription(), endpoint: first.endpoint });
     expect(again._id).toBe(first._id);
     expect(again.label).toBe('Móvil');
-    for (let i = 0; i < 19; i++) await service.subscribe('u1', subscription({ endpoint: `https://push.example/${i}` }));
-    await expect(service.subscribe('u1', subscription({ endpoint: 'https://push.example/one-more' }))).rejects.toMatchObject({ status: 403 });
-    await expect(service.remove('u2', first._id)).rejects.toMatchObject({ status: 404 });
-    await expect(service.test('u1', 'not-an-id')).rejects.toMatchObject({ status: 404 });
-    await service.test('u1', first._id);
+    for (let i = 0; i < 19; i++) await service.subscribe('u1', 'u1', subscription({ endpoint: `https://push.example/${i}` }));
+    await expect(service.subscribe('u1', 'u1', subscription({ endpoint: 'https://push.example/one-more' }))).rejects.toMatchObject({ status: 403 });
+    await expect(service.remove('u2', 'u2', first._id)).rejects.toMatchObject({ status: 404 });
+    // Issue 32: another member of the same account does not reach the owner's device either.
+    await expect(service.remove('u1', 'p-marc', first._id)).rejects.toMatchObject({ status: 404 });
+    await expect(service.test('u1', 'p-marc', first._id)).rejects.toMatchObject({ status: 404 });
+    await expect(service.test('u1', 'u1', 'not-an-id')).rejects.toMatchObject({ status: 404 });
+    await service.test('u1', 'u1', first._id);
     expect(queued).toEqual([{ userId: 'u1', deviceId: first._id, test: true }]);
     expect(await service.publicKey()).toEqual({ publicKey: 'BPub' });
   });
