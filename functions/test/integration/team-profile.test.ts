@@ -5,14 +5,17 @@
  * cognito-local's pre-token trigger so they carry the account. Name, phone, language, avatar and
  * password are the person's; country and time zone the account's, changed only by an admin or
  * the owner; /api/me shows the account's subscription, features and settings with the person's role.
+ * And a plan change never leaves the team with fewer seats than people.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthSession, User } from '../../src/contract/auth.js';
+import type { Subscription } from '../../src/contract/billing.js';
 import { ACCOUNT_CLAIMS, teamMessages } from '../../src/contract/team.js';
 import { api, db, getItem, post, registerUser, STRONG_PASSWORD, tableName, uniqueEmail, type RegisteredUser } from '../support/api.js';
-import { paidUser } from '../support/billing.js';
+import { paidUser, subscribedUser } from '../support/billing.js';
+import { fakeStripe } from '../support/fake-stripe-client.js';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
@@ -171,5 +174,27 @@ describe('the account\'s country and time zone', () => {
     const back = await saveProfile(owner.token, { name: 'Ana García', phoneNumber: '', language: 'es', timeZone: 'Europe/Madrid' });
     expect(back.status).toBe(200);
     expect(await profileOf(owner.id)).toMatchObject({ timeZone: 'Europe/Madrid' });
+  });
+});
+
+describe('seats when the plan changes', () => {
+  it('a downgrade below the team\'s size is refused (409, naming how many to remove), Stripe untouched; with room it goes through', async () => {
+    const { token, userId, subscriptionId } = await subscribedUser('professional');
+    // The owner and three receptionists: what the team repository's seat counter holds.
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${userId}`, sk: 'TEAM', entity: 'team', seatsUsed: 4, ownerId: userId } }));
+    const stripeCalls = async () => (await fakeStripe().requests({ path: `/v1/subscriptions/${subscriptionId}`, method: 'POST' })).length;
+    const before = await stripeCalls();
+
+    const refused = await api<Subscription>('PUT', '/api/subscription/plan', { token, body: { plan: 'starter' } });
+
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ success: false, message: 'This plan has 2 seats and your team has 4 people, you included. Remove 2 from your team before changing to it.' });
+    expect(await stripeCalls()).toBe(before);
+    expect((await getItem(`USER#${userId}`, 'SUBSCRIPTION'))?.plan).toBe('professional');
+
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${userId}`, sk: 'TEAM', entity: 'team', seatsUsed: 2, ownerId: userId } }));
+    const done = await api<Subscription>('PUT', '/api/subscription/plan', { token, body: { plan: 'starter' } });
+    expect(done.status).toBe(200);
+    expect(done.body.data?.plan).toBe('starter');
   });
 });
