@@ -6,7 +6,8 @@
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { REFRESH_MARGIN_MS, clearSession, getSession, msUntilRefresh, setSession } from './session';
-import { endServerSession, requestData, setUnauthorizedHandler } from './client';
+import { teamMessages } from '@agentdesk/functions/contract';
+import { endServerSession, requestData, setForbiddenHandler, setUnauthorizedHandler } from './client';
 
 class MemoryStorage {
   private items = new Map<string, string>();
@@ -154,5 +155,27 @@ describe('endServerSession (Logout)', () => {
       { path: '/api/refresh-token', token: undefined },
       { path: '/api/logout', token: 'access-1' },
     ]);
+  });
+});
+
+describe("a refusal for the person's role (issue 32)", () => {
+  it('reaches the forbidden handler with the server text once, and the caller still gets the error', async () => {
+    const told: string[] = [];
+    setForbiddenHandler((message) => told.push(message));
+    setSession('access-0', 'refresh-1', TOKEN_SECONDS);
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ success: false, message: teamMessages.forbidden }, { status: 403 })));
+
+    await expect(requestData('/api/integrations')).rejects.toMatchObject({ status: 403, serverMessage: teamMessages.forbidden });
+    expect(told).toEqual([teamMessages.forbidden]);
+  });
+
+  it('leaves other refusals to their callers', async () => {
+    const told: string[] = [];
+    setForbiddenHandler((message) => told.push(message));
+    setSession('access-0', 'refresh-1', TOKEN_SECONDS);
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ success: false, message: teamMessages.ownerOnly }, { status: 403 })));
+
+    await expect(requestData('/api/team/ownership', { method: 'POST', body: {} })).rejects.toMatchObject({ status: 403, serverMessage: teamMessages.ownerOnly });
+    expect(told).toEqual([]);
   });
 });
