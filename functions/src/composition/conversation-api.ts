@@ -7,7 +7,6 @@
  */
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
-import { DynamoUserRepository } from '../adapters/dynamo/users.js';
 import { logger } from '../adapters/logger.js';
 import { S3Attachments } from '../adapters/s3-attachments.js';
 import { config } from '../config.js';
@@ -16,8 +15,8 @@ import { createWaitingAnswers } from '../domain/conversations/waiting.js';
 import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js';
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
-import type { TeamMembers } from '../domain/team/ports.js';
 import { apiKeyRepository } from './api-keys.js';
+import { teamMembers } from './team-members.js';
 import { conversationRepository, inboxSettingsRepository, messageRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
 import { escalationAlerts } from './notifications.js';
@@ -37,20 +36,6 @@ export const waitingAnswers = once(() =>
     inboxSettings: inboxSettingsRepository(),
   }),
 );
-
-/**
- * The account's active members (issue 32). TEMPORARY until adapters/dynamo/team.ts lands: the
- * owner alone, from their profile (what TeamMembers gives for a single-user account).
- */
-const teamMembers = once((): Pick<TeamMembers, 'get'> => {
-  const users = new DynamoUserRepository(documentClient(), config().TABLE_NAME);
-  return {
-    async get(accountId, personId) {
-      const owner = personId === accountId ? await users.get(accountId) : null;
-      return owner ? { personId, accountId, role: 'owner', name: owner.name, email: owner.email, language: owner.language, joinedAt: owner.createdAt } : null;
-    },
-  };
-});
 
 export const conversationService = once(() =>
   createConversationService({
