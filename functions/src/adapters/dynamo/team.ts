@@ -137,7 +137,11 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
         ConsistentRead: true,
       }),
     ]);
-    const members = items.map(toMember).filter((m): m is StoredMember => m !== null && m.personId !== team.ownerId);
+    // The owner first, then by when each joined.
+    const members = items
+      .map(toMember)
+      .filter((m): m is StoredMember => m !== null && m.personId !== team.ownerId)
+      .sort((a, b) => a.joinedAt.localeCompare(b.joinedAt));
     const people = [team.ownerId, ...members.map((m) => m.personId)];
     const profiles = await this.profiles(people);
     const ownerItem = items.map(toMember).find((m) => m?.personId === team.ownerId) ?? null;
@@ -424,7 +428,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
     return failed === null;
   }
 
-  async transferOwnership(accountId: string, from: string, to: string, at: string): Promise<boolean> {
+  async transferOwnership(accountId: string, from: string, to: string, at: string, fromJoinedAt: string): Promise<boolean> {
     const pk = userPk(accountId);
     const failed = await this.transactOrFailedAt([
       {
@@ -453,9 +457,9 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
         Update: {
           TableName: this.tableName,
           Key: { pk, sk: memberSk(from) },
-          UpdateExpression: 'SET #role = :admin, #state = :active, joinedAt = if_not_exists(joinedAt, :at), personId = :from, entity = :entity',
+          UpdateExpression: 'SET #role = :admin, #state = :active, joinedAt = if_not_exists(joinedAt, :joined), personId = :from, entity = :entity',
           ExpressionAttributeNames: { '#role': 'role', '#state': 'state' },
-          ExpressionAttributeValues: { ':admin': 'admin', ':active': 'active', ':at': at, ':from': from, ':entity': 'member' },
+          ExpressionAttributeValues: { ':admin': 'admin', ':active': 'active', ':joined': fromJoinedAt || at, ':from': from, ':entity': 'member' },
         },
       },
       {

@@ -137,8 +137,8 @@ export interface TeamRepository {
   changeRole(accountId: string, personId: string, from: AssignableRole, to: AssignableRole): Promise<boolean>;
   /** Member item removed, pointer deleted, counter −1: one transaction; false when not an active non-owner member. */
   remove(accountId: string, personId: string, at: string): Promise<boolean>;
-  /** TEAM.ownerId, the new owner's member item and pointer, the old owner's (admin): one transaction. */
-  transferOwnership(accountId: string, from: string, to: string, at: string): Promise<boolean>;
+  /** TEAM.ownerId, the new owner's member item and pointer, the old owner's (admin, joined `fromJoinedAt`): one transaction. */
+  transferOwnership(accountId: string, from: string, to: string, at: string, fromJoinedAt: string): Promise<boolean>;
 }
 
 /** Conversations assigned to a person, unassigned when they leave (bounded Query, no Scan). */

@@ -307,7 +307,9 @@ export function createTeamService(deps: TeamServiceDeps) {
       if (personId === callerId) throw new ConflictError(teamMessages.transferTargetInvalid);
       const member = await deps.team.member(accountId, personId);
       if (!member || member.state !== 'active' || member.role !== 'admin') throw new ConflictError(teamMessages.transferTargetInvalid);
-      if (!(await deps.team.transferOwnership(accountId, callerId, personId, iso()))) throw new ConflictError(teamMessages.transferTargetInvalid);
+      // The old owner keeps the date they joined (the first owner's: their account's creation).
+      const joinedAt = (await deps.members.get(accountId, callerId))?.joinedAt ?? '';
+      if (!(await deps.team.transferOwnership(accountId, callerId, personId, iso(), joinedAt))) throw new ConflictError(teamMessages.transferTargetInvalid);
     },
 
     /** Newest first, names resolved now (removed members' too), ACTIVITY_PAGE_SIZE a page. */
