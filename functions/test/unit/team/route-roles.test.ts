@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ACTIVITY_ACTIONS, isMemberRole } from '../../../src/contract/team.js';
-import { routeActivities, routeRoles, routes } from '../../../src/routes.js';
+import { routeActivities, routeRoles, routes as manifest, type RouteDef } from '../../../src/routes.js';
+
+/** Widened: the manifest's literal types would make every check below a type error. */
+const routes: readonly RouteDef[] = manifest;
 
 const key = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 const signedIn = routes.filter((r) => r.auth === 'user' || r.auth === 'userOrApiKey');
