@@ -4,8 +4,8 @@
  * Pure functions over the contract's views; the members come from GET /api/team (useTeamMembers).
  */
 import { useQuery } from '@tanstack/react-query';
-import type { ConversationMessage, Member, TeamView } from '@agentdesk/functions/contract';
-import { requestData } from '../../../api/client';
+import type { ConversationMessage, Member } from '@agentdesk/functions/contract';
+import { teamApi, teamKeys } from '../../../api/team';
 
 export interface AssigneeOption {
   _id: string;
@@ -46,14 +46,7 @@ export function senderLabel(message: Pick<ConversationMessage, 'fromMe' | 'sentB
   return sender.kind === 'apiKey' ? { key: 'inbox.sender.apiKey', name: sender.name } : { key: 'inbox.sender.member', name: sender.name };
 }
 
-/** TanStack Query key of GET /api/team (the team screens' too: a change there refreshes the inbox's list). */
-export const TEAM_QUERY_KEY = ['team', 'view'] as const;
-
-/** The account's members and the caller's own id (GET /api/team); the list changes rarely. */
+/** The account's members and the caller's own id (GET /api/team, the team page's query: a change there refreshes the list); it changes rarely. */
 export function useTeamMembers() {
-  return useQuery({
-    queryKey: TEAM_QUERY_KEY,
-    queryFn: ({ signal }) => requestData<TeamView>('/api/team', { signal }),
-    staleTime: 60_000,
-  });
+  return useQuery({ queryKey: teamKeys.view, queryFn: ({ signal }) => teamApi.get(signal), staleTime: 60_000 });
 }
