@@ -28,6 +28,7 @@ import {
   updateUrlRequest,
 } from '../../src/contract/agents.js';
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
+import { acceptInvitationRequest, activityQuery, inviteRequest, roleChangeRequest, transferOwnershipRequest } from '../../src/contract/team.js';
 import { inboxSettingsRequest } from '../../src/contract/inbox.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { pushSettingsRequest, pushSubscriptionRequest } from '../../src/contract/push.js';
@@ -343,6 +344,18 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/api-keys': json(createApiKeyRequest, { name: 'Fuzz key' }),
   'PUT /api/api-keys/{id}/regenerate': none,
   'DELETE /api/api-keys/{id}': none,
+  // The team (issue 32): the fuzz owner is alone in their account (invitations to made-up addresses, refusals otherwise).
+  'GET /api/team': none,
+  'POST /api/team/invitations': json(inviteRequest, { email: 'lucia.martin@example.com', role: 'agent' }),
+  'DELETE /api/team/invitations/{id}': none,
+  'POST /api/team/invitations/{id}/resend': none,
+  'PUT /api/team/members/{id}/role': json(roleChangeRequest, { role: 'admin' }),
+  'DELETE /api/team/members/{id}': none,
+  'POST /api/team/leave': none,
+  'POST /api/team/ownership': json(transferOwnershipRequest, { memberId: '0b4e8a2c-1f7d-4c3e-9a6b-2d5f8e1c7a90' }),
+  'GET /api/team/activity': { query: activityQuery },
+  'GET /api/invitations/{token}': none,
+  'POST /api/invitations/accept': json(acceptInvitationRequest, { token: 'A'.repeat(43) }),
   'GET /api/saved-replies': none,
   'POST /api/saved-replies': json(savedReplyRequest, { title: 'Cita médica', text: 'Su cita está confirmada.' }),
   'GET /api/saved-replies/{id}': none,

@@ -60,6 +60,9 @@ const DAY_MS = 86_400_000;
 /** Closed and expired invitations the team page still lists. */
 const RECENT_INVITATIONS_MS = 30 * DAY_MS;
 
+/** A person's id (a Cognito sub): a path parameter of another shape names nobody, read nothing. */
+const PERSON_ID_RE = /^[A-Za-z0-9-]{1,64}$/;
+
 const memberView = (m: MemberRecord): Member => ({ _id: m.personId, name: m.name, email: m.email, role: m.role, joinedAt: m.joinedAt });
 
 export function invitationState(inv: StoredInvitation, nowMs: number): InvitationState {
@@ -98,6 +101,11 @@ export function createTeamService(deps: TeamServiceDeps) {
       createdAt: inv.createdAt,
       expiresAt: inv.expiresAt,
     };
+  }
+
+  /** The person's member item in the account (active or removed), or null; a malformed id reads nothing. */
+  async function memberItem(accountId: string, personId: string) {
+    return PERSON_ID_RE.test(personId) ? deps.team.member(accountId, personId) : null;
   }
 
   async function loadInvitation(accountId: string, id: string): Promise<StoredInvitation> {
@@ -268,7 +276,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       if (!roleAtLeast(callerRole, role)) throw new ForbiddenError(teamMessages.forbidden);
       const team = await deps.team.team(accountId);
       if (personId === team.ownerId) throw new ForbiddenError(teamMessages.cannotChangeOwner);
-      const member = await deps.team.member(accountId, personId);
+      const member = await memberItem(accountId, personId);
       if (!member || member.state !== 'active') throw new NotFoundError(teamMessages.memberNotFound);
       if (member.role === 'owner') throw new ForbiddenError(teamMessages.cannotChangeOwner);
       if (member.role !== role && !(await deps.team.changeRole(accountId, personId, member.role, role))) throw new NotFoundError(teamMessages.memberNotFound);
@@ -283,7 +291,7 @@ export function createTeamService(deps: TeamServiceDeps) {
       const team = await deps.team.team(accountId);
       // The first owner can never be removed: without a pointer a person is their own account's owner.
       if (personId === team.ownerId || personId === accountId) throw new ForbiddenError(teamMessages.cannotRemoveOwner);
-      const member = await deps.team.member(accountId, personId);
+      const member = await memberItem(accountId, personId);
       if (!member) throw new NotFoundError(teamMessages.memberNotFound);
       const removedNow = member.state === 'active' && (await deps.team.remove(accountId, personId, iso()));
       // Also when it was removed already: a removal whose sign-out failed is finished by a retry.
@@ -305,7 +313,7 @@ export function createTeamService(deps: TeamServiceDeps) {
     async transferOwnership(accountId: string, callerId: string, personId: string): Promise<void> {
       await requireRole(accountId, callerId, 'owner');
       if (personId === callerId) throw new ConflictError(teamMessages.transferTargetInvalid);
-      const member = await deps.team.member(accountId, personId);
+      const member = await memberItem(accountId, personId);
       if (!member || member.state !== 'active' || member.role !== 'admin') throw new ConflictError(teamMessages.transferTargetInvalid);
       // The old owner keeps the date they joined (the first owner's: their account's creation).
       const joinedAt = (await deps.members.get(accountId, callerId))?.joinedAt ?? '';
