@@ -10,7 +10,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
-import { teamMessages, type Conversation } from '@agentdesk/functions/contract';
+import { teamMessages, type Conversation, type ConversationDetail } from '@agentdesk/functions/contract';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { waitForMailCode } from './browser.js';
 import {
@@ -54,7 +54,8 @@ const navLink = (page: Page, id: string) => page.getByTestId(`nav-${id}`);
 describe('a team in one account', () => {
   it('the owner invites Lucía as an agent; she joins, answers a conversation, cannot open Integrations or Billing; the owner sees her reply and removes her', async () => {
     // ---- The owner, in Spanish, with an agent answering WhatsApp.
-    const owner = await newPage(browser(), { locale: 'es-ES', timezoneId: 'Europe/Madrid' });
+    // She signs up in English (subscribedUser's words) and switches the account to Spanish.
+    const owner = await newPage(browser(), { timezoneId: 'Europe/Madrid' });
     await subscribedUser(owner, 'team-owner');
     await callApi(owner, 'PUT', '/api/user/profile', { name: 'Clínica Peña', language: 'es' });
     await chatGptAndAgent(owner, {
@@ -185,7 +186,7 @@ describe('a team in one account', () => {
     await eventually(() => owner.getByText('Miembro quitado').count()).toBeGreaterThan(0);
     await eventually(() => owner.getByRole('button', { name: 'Quitar a Lucía Martín' }).count()).toBe(0);
     await eventually(() => owner.getByTestId('team-seats').textContent()).toBe('1 de 5 puestos usados');
-    expect((await callApi<Conversation>(owner, 'GET', `/api/conversations/${conversationId}`)).assignee).toBeNull();
+    expect((await callApi<ConversationDetail>(owner, 'GET', `/api/conversations/${conversationId}`)).conversation.assignee).toBeNull();
 
     // ---- Lucía is signed out: her refresh token is refused now, and once her access token
     // expires (5 minutes, both clocks moved forward) the app's refresh fails and sends her to sign in.
