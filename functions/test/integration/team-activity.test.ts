@@ -45,6 +45,8 @@ describe('the activity log', () => {
     ]);
     expect(stored.find((i) => i.action === 'conversation.replied')).toMatchObject({ actor: { kind: 'member', id: lucia.personId }, object: { type: 'conversation', id: conv.id } });
     expect(stored.find((i) => i.action === 'member.removed')).toMatchObject({ actor: { kind: 'member', id: owner.accountId }, object: { type: 'member', id: lucia.personId } });
+    // Kept a year: the table's TTL attribute (epoch seconds).
+    for (const item of stored) expect(Number(item.expiresAt) - Date.parse(String(item.at)) / 1000).toBeCloseTo(365 * 86_400, -1);
 
     // Read back, newest first, names resolved (Lucía is removed: her name still shows).
     const all = await page(owner.token);

@@ -23,9 +23,9 @@ const setLanguage = (personId: string, language: 'en' | 'es') =>
 /** Moves an invitation past its 7 days (and its e-mail's pending slot with it). */
 async function expire(accountId: string, invitation: Invitation): Promise<void> {
   const past = new Date(Date.now() - 60_000).toISOString();
-  await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${accountId}`, sk: `INVITE#${invitation._id}` }, UpdateExpression: 'SET expiresAt = :p', ExpressionAttributeValues: { ':p': past } }));
+  await db().send(new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${accountId}`, sk: `INVITE#${invitation._id}` }, UpdateExpression: 'SET validUntil = :p', ExpressionAttributeValues: { ':p': past } }));
   await db().send(
-    new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${accountId}`, sk: `INVITEMAIL#${sha256(invitation.email)}` }, UpdateExpression: 'SET expiresAt = :p', ExpressionAttributeValues: { ':p': past } }),
+    new UpdateCommand({ TableName: tableName(), Key: { pk: `USER#${accountId}`, sk: `INVITEMAIL#${sha256(invitation.email)}` }, UpdateExpression: 'SET validUntil = :p', ExpressionAttributeValues: { ':p': past } }),
   );
 }
 
@@ -48,7 +48,14 @@ describe('invite → accept', () => {
     const token = await invitationToken(email);
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // At rest: the invitation and its lookup hold the token's SHA-256, never the token.
-    expect(await getItem(`USER#${owner.accountId}`, `INVITE#${invitation._id}`)).toMatchObject({ tokenHash: sha256(token), state: 'pending', language: 'es' });
+    expect(await getItem(`USER#${owner.accountId}`, `INVITE#${invitation._id}`)).toMatchObject({
+      tokenHash: sha256(token),
+      state: 'pending',
+      language: 'es',
+      validUntil: invitation.expiresAt,
+      // The table's TTL: kept 30 days after the link expired.
+      expiresAt: Math.floor(Date.parse(invitation.expiresAt) / 1000) + 30 * 86_400,
+    });
     expect(await getItem(`INVITETOKEN#${sha256(token)}`, 'INVITE')).toMatchObject({ accountId: owner.accountId, inviteId: invitation._id });
     for (const item of await itemsOf(`USER#${owner.accountId}`)) expect(JSON.stringify(item)).not.toContain(token);
 

@@ -35,7 +35,8 @@ export class DynamoActivityLog implements ActivityLog {
           actor: stored.actor,
           ...(stored.actor.kind !== 'system' ? { actorId: stored.actor.id } : {}),
           object: stored.object,
-          ttl: Math.floor(now.getTime() / 1000) + ACTIVITY_RETENTION_DAYS * DAY_S,
+          // The table's TTL attribute (adapters/dynamo/table.ts), epoch seconds.
+          expiresAt: Math.floor(now.getTime() / 1000) + ACTIVITY_RETENTION_DAYS * DAY_S,
         },
         // An entry is written once: a second write with the same key is refused, never an overwrite.
         ConditionExpression: 'attribute_not_exists(pk)',
@@ -50,7 +51,7 @@ export class DynamoActivityLog implements ActivityLog {
     // '~' sorts after every character of an ISO time and an id: "to" includes its whole instant.
     const upper = `${PREFIX}${filter.to ?? '~'}~`;
     const start = decodeCursor(filter.cursor, accountId);
-    const filters = ['(attribute_not_exists(#ttl) OR #ttl > :now)'];
+    const filters = ['(attribute_not_exists(#exp) OR #exp > :now)'];
     const values: Record<string, unknown> = { ':pk': userPk(accountId), ':lo': lower, ':hi': upper, ':now': nowS };
     if (filter.member) {
       filters.push('actorId = :member');
@@ -69,7 +70,7 @@ export class DynamoActivityLog implements ActivityLog {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
           FilterExpression: filters.join(' AND '),
-          ExpressionAttributeNames: { '#ttl': 'ttl', ...(filter.action ? { '#action': 'action' } : {}) },
+          ExpressionAttributeNames: { '#exp': 'expiresAt', ...(filter.action ? { '#action': 'action' } : {}) },
           ExpressionAttributeValues: values,
           ScanIndexForward: false,
           Limit: Math.max(filter.limit * 2, 20),

@@ -7,10 +7,11 @@
  *             name/e-mail at join time (a removed member's item stays: the log and "sent by" name them).
  *             The first owner has none until ownership moves away from them.
  * - pointer   pk=PERSON#{personId}, sk=MEMBERSHIP: accountId, role (memberships.ts; the pre-token trigger).
- * - invitation pk=USER#{account}, sk=INVITE#{id}: email, role, state, invitedBy, expiresAt, tokenHash,
- *             language, the e-mail's delivery (`emailDelivery`); TTL 30 days after it expires.
+ * - invitation pk=USER#{account}, sk=INVITE#{id}: email, role, state, invitedBy, validUntil (ISO: the
+ *             link's 7 days), tokenHash, language, the e-mail's delivery (`emailDelivery`); the
+ *             table's TTL (`expiresAt`, epoch s) 30 days after validUntil, like the two items below.
  * - token     pk=INVITETOKEN#{sha256(token)}, sk=INVITE: accountId, inviteId (the link's lookup).
- * - one pending invitation per e-mail: pk=USER#{account}, sk=INVITEMAIL#{sha256(email)}: inviteId, expiresAt.
+ * - one pending invitation per e-mail: pk=USER#{account}, sk=INVITEMAIL#{sha256(email)}: inviteId, validUntil.
  *
  * Joining, leaving, removal, role changes and transfers are each ONE transaction over the counter,
  * the member item and the pointer: the seat limit is the counter's condition, never a read.
@@ -76,7 +77,7 @@ function toInvitation(item: Item): StoredInvitation | null {
     state,
     invitedBy: str(item.invitedBy),
     createdAt: str(item.createdAt),
-    expiresAt: str(item.expiresAt),
+    expiresAt: str(item.validUntil),
     tokenHash: str(item.tokenHash),
     language: item.language === 'es' ? 'es' : 'en',
     ...(typeof item.closedAt === 'string' ? { closedAt: item.closedAt } : {}),
@@ -199,16 +200,22 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
       {
         Put: {
           TableName: this.tableName,
-          Item: { pk, sk: inviteMailSk(invitation.email), entity: 'inviteMail', inviteId: invitation.id, expiresAt: invitation.expiresAt, ttl: keepUntil },
-          ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now',
+          Item: { pk, sk: inviteMailSk(invitation.email), entity: 'inviteMail', inviteId: invitation.id, validUntil: invitation.expiresAt, expiresAt: keepUntil },
+          ConditionExpression: 'attribute_not_exists(pk) OR validUntil < :now',
           ExpressionAttributeValues: { ':now': now },
         },
       },
-      { Put: { TableName: this.tableName, Item: { pk, sk: inviteSk(invitation.id), entity: 'invitation', ...invitation, ttl: keepUntil }, ConditionExpression: 'attribute_not_exists(pk)' } },
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...inviteTokenKey(invitation.tokenHash), entity: 'inviteToken', accountId: invitation.accountId, inviteId: invitation.id, ttl: keepUntil },
+          Item: { pk, sk: inviteSk(invitation.id), entity: 'invitation', ...invitation, validUntil: invitation.expiresAt, expiresAt: keepUntil },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        },
+      },
+      {
+        Put: {
+          TableName: this.tableName,
+          Item: { ...inviteTokenKey(invitation.tokenHash), entity: 'inviteToken', accountId: invitation.accountId, inviteId: invitation.id, expiresAt: keepUntil },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -281,18 +288,18 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
         Update: {
           TableName: this.tableName,
           Key: { pk, sk: inviteSk(id) },
-          UpdateExpression: 'SET tokenHash = :hash, expiresAt = :exp, #ttl = :ttl',
+          UpdateExpression: 'SET tokenHash = :hash, validUntil = :until, expiresAt = :ttl',
           ConditionExpression: '#state = :pending AND tokenHash = :old',
-          ExpressionAttributeNames: { '#state': 'state', '#ttl': 'ttl' },
-          ExpressionAttributeValues: { ':hash': next.tokenHash, ':exp': next.expiresAt, ':ttl': keepUntil, ':pending': 'pending', ':old': expectedHash },
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':hash': next.tokenHash, ':until': next.expiresAt, ':ttl': keepUntil, ':pending': 'pending', ':old': expectedHash },
         },
       },
       // One pending invitation per e-mail: this one keeps (or takes back) the slot unless another holds it.
       {
         Put: {
           TableName: this.tableName,
-          Item: { pk, sk: inviteMailSk(invitation.email), entity: 'inviteMail', inviteId: id, expiresAt: next.expiresAt, ttl: keepUntil },
-          ConditionExpression: 'attribute_not_exists(pk) OR inviteId = :id OR expiresAt < :now',
+          Item: { pk, sk: inviteMailSk(invitation.email), entity: 'inviteMail', inviteId: id, validUntil: next.expiresAt, expiresAt: keepUntil },
+          ConditionExpression: 'attribute_not_exists(pk) OR inviteId = :id OR validUntil < :now',
           ExpressionAttributeValues: { ':id': id, ':now': now },
         },
       },
@@ -300,7 +307,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
       {
         Put: {
           TableName: this.tableName,
-          Item: { ...inviteTokenKey(next.tokenHash), entity: 'inviteToken', accountId, inviteId: id, ttl: keepUntil },
+          Item: { ...inviteTokenKey(next.tokenHash), entity: 'inviteToken', accountId, inviteId: id, expiresAt: keepUntil },
           ConditionExpression: 'attribute_not_exists(pk)',
         },
       },
@@ -351,7 +358,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
           TableName: this.tableName,
           Key: { pk, sk: inviteSk(invitation.id) },
           UpdateExpression: 'SET #state = :accepted, closedAt = :at, acceptedBy = :person',
-          ConditionExpression: '#state = :pending AND expiresAt > :at AND tokenHash = :hash',
+          ConditionExpression: '#state = :pending AND validUntil > :at AND tokenHash = :hash',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':accepted': 'accepted', ':pending': 'pending', ':at': at, ':person': personId, ':hash': invitation.tokenHash },
         },
