@@ -163,7 +163,7 @@ describe('a team in one account', () => {
 
     await owner.goto(`${appUrl}/activity`);
     await eventually(() => owner.getByRole('heading', { name: 'Registro de actividad', level: 1 }).count()).toBe(1);
-    const replied = owner.getByTestId('activity-entry').filter({ hasText: /Lucía Martín respondió en la conversación/ });
+    const replied = owner.getByTestId('activity-entry').filter({ hasText: /Lucía Martín respondió en (una|la) conversación/ });
     await slowly(async () => {
       await owner.reload();
       await owner.getByTestId('activity-entry').first().waitFor();

@@ -3,7 +3,7 @@
  * first, filtered by member, action and days, a page at a time ("Load more" passes the cursor).
  * Times show in the account's time zone, as everywhere in the app.
  */
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
@@ -55,6 +55,11 @@ export default function ActivityPage() {
     getNextPageParam: (last) => last.cursor ?? undefined,
   });
   const entries = log.data?.pages.flatMap((page) => page.entries) ?? [];
+  // The objects the log names by id only: the team's people and its invitations (by e-mail).
+  const names = useMemo(
+    () => new Map<string, string>([...(team.data?.invitations ?? []).map((i) => [i._id, i.email] as const), ...(team.data?.members ?? []).map((m) => [m._id, m.name || m.email] as const)]),
+    [team.data],
+  );
 
   let body: ReactNode;
   if (log.isPending) {
@@ -87,7 +92,7 @@ export default function ActivityPage() {
               {entries.map((entry) => (
                 <TableRow key={entry._id} data-testid="activity-entry">
                   <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{actorName(t, entry.actor)}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{activitySentence(t, entry)}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{activitySentence(t, entry, names)}</TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, entry.at) ?? '—'}</TableCell>
                 </TableRow>
               ))}

@@ -29,6 +29,7 @@ describe('team strings', () => {
       for (const strings of [en, es]) {
         expect(strings.activity.actions, action).toHaveProperty(actionKey(action));
         expect(strings.activity.actionNames, action).toHaveProperty(actionKey(action));
+        expect(strings.activity.actionsUnnamed, action).toHaveProperty(actionKey(action));
       }
     }
     expect(Object.keys(en.activity.actions)).toHaveLength(ACTIVITY_ACTIONS.length);
@@ -46,12 +47,16 @@ describe('activity sentences', () => {
 
   it('says who did what in Spanish, names and accents as they are', () => {
     expect(activitySentence(t, entry({ object: { type: 'conversation', id: 'c1', label: 'Ana Pérez' } }))).toBe('Lucía Martín respondió en la conversación Ana Pérez');
-    expect(activitySentence(t, entry({ action: 'member.removed', actor: { kind: 'member', _id: 'p1', name: 'Carmen Ruiz', email: 'c@x.es' }, object: { type: 'member', id: 'p2', label: 'Lucía Martín' } }))).toBe(
-      'Carmen Ruiz quitó a Lucía Martín',
-    );
+    const carmen = { kind: 'member', _id: 'p1', name: 'Carmen Ruiz', email: 'c@x.es' } as const;
+    expect(activitySentence(t, entry({ action: 'member.removed', actor: carmen, object: { type: 'member', id: 'p2', label: 'Lucía Martín' } }))).toBe('Carmen Ruiz quitó a Lucía Martín');
     expect(activitySentence(t, entry({ action: 'contacts.exported', actor: { kind: 'apiKey', _id: 'k1', name: 'CRM' } }))).toBe('Clave de API CRM exportó contactos');
-    // No label known: the sentence ends without a dangling space.
-    expect(activitySentence(t, entry({ object: { type: 'conversation', id: 'c1' } }))).toBe('Lucía Martín respondió en la conversación');
+    // Logged by id only: named from the team, else said in general.
+    const names = new Map([['p2', 'Lucía Martín'], ['inv1', 'lucia@clinica.es']]);
+    expect(activitySentence(t, entry({ action: 'member.role_changed', actor: carmen, object: { type: 'member', id: 'p2' } }), names)).toBe('Carmen Ruiz cambió el rol de Lucía Martín');
+    expect(activitySentence(t, entry({ action: 'member.invitation_revoked', actor: carmen, object: { type: 'member', id: 'inv1' } }), names)).toBe('Carmen Ruiz canceló la invitación a lucia@clinica.es');
+    expect(activitySentence(t, entry({ action: 'member.removed', actor: carmen, object: { type: 'member', id: 'gone' } }), names)).toBe('Carmen Ruiz quitó a un miembro');
+    expect(activitySentence(t, entry({ object: { type: 'conversation', id: 'c1' } }), names)).toBe('Lucía Martín respondió en una conversación');
+    expect(activitySentence(t, entry({ action: 'member.invited', actor: carmen, object: { type: 'member', id: null } }))).toBe('Carmen Ruiz invitó a una persona');
   });
 
   it('in English too', async () => {

@@ -1,6 +1,6 @@
 /**
- * The activity log's words and dates (issue 32): each entry as a sentence ("Lucía Martín replied in
- * the conversation Ana Pérez"), and a picked day as the instant it starts or ends in the account's
+ * The activity log's words and dates (issue 32): each entry as a sentence ("Lucía Martín removed
+ * Marta Gil", "Lucía Martín replied in a conversation"), and a picked day as the instant it starts or ends in the account's
  * time zone (the filters' from and to).
  */
 import type { ActivityAction, ActivityEntry } from '@agentdesk/functions/contract';
@@ -17,12 +17,16 @@ export function actorName(t: Translate, actor: ActivityEntry['actor']): string {
   return actor.name || actor.email || t('team.activity.someone');
 }
 
-/** The entry as a sentence in the UI language. */
-export function activitySentence(t: Translate, entry: ActivityEntry): string {
-  const object = entry.object?.label ?? '';
-  return t(`team.activity.actions.${actionKey(entry.action)}`, { who: actorName(t, entry.actor), object })
-    .replace(/\s+$/, '')
-    .replace(/\s{2,}/g, ' ');
+/**
+ * The entry as a sentence in the UI language. The object is named by its label, else by `names`
+ * (the team's people and invitations by id: the HTTP layer logs a route's object by its id only);
+ * an object with no name makes the sentence general ("replied in a conversation").
+ */
+export function activitySentence(t: Translate, entry: ActivityEntry, names: ReadonlyMap<string, string> = new Map()): string {
+  const id = entry.object?.id;
+  const object = entry.object?.label || (id ? names.get(id) : undefined);
+  const who = actorName(t, entry.actor);
+  return object ? t(`team.activity.actions.${actionKey(entry.action)}`, { who, object }) : t(`team.activity.actionsUnnamed.${actionKey(entry.action)}`, { who });
 }
 
 /** The wall-clock time of an instant in a zone, read back as if it were UTC (epoch ms). */
