@@ -68,9 +68,12 @@ export function randomUnitVector(random: () => number): Float32Array {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** The password of every bench user (registeredToken). */
+export const BENCH_PASSWORD = 'Secret#123';
+
 /** A new user registered through the API (verification code read from the local SES mailbox). */
-export async function registeredToken(apiUrl: string, mailboxUrl: string): Promise<{ token: string; userId: string }> {
-  const email = `bench-${Date.now()}@example.com`;
+export async function registeredToken(apiUrl: string, mailboxUrl: string, name = 'Bench User'): Promise<{ token: string; userId: string; email: string }> {
+  const email = `bench-${Date.now()}-${randomBytes(3).toString('hex')}@example.com`;
   const call = async (p: string, body: unknown) => {
     const res = await fetch(`${apiUrl}${p}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as { data?: { token: string; user: { _id: string } }; message?: string } };
@@ -83,9 +86,41 @@ export async function registeredToken(apiUrl: string, mailboxUrl: string): Promi
     if (!code) await sleep(100);
   }
   if (!code) throw new Error('no verification code e-mailed');
-  const res = await call('/api/register', { name: 'Bench User', email, password: 'Secret#123', verificationCode: code });
+  const res = await call('/api/register', { name, email, password: BENCH_PASSWORD, verificationCode: code });
   if (res.status !== 201 || !res.body.data) throw new Error(`register failed: ${res.status} ${res.body.message}`);
-  return { token: res.body.data.token, userId: res.body.data.user._id };
+  return { token: res.body.data.token, userId: res.body.data.user._id, email };
+}
+
+/** A fresh access token through POST /api/login (cognito-local runs the pre-token trigger: a member's carries the account). */
+export async function signedIn(apiUrl: string, email: string, password = BENCH_PASSWORD): Promise<string> {
+  const res = await fetch(`${apiUrl}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+  const body = (await res.json()) as { data?: { token: string }; message?: string };
+  if (res.status !== 200 || !body.data) throw new Error(`login failed: ${res.status} ${body.message}`);
+  return body.data.token;
+}
+
+/**
+ * Counts the DynamoDB requests of the app's own client (the local gateway runs the handlers in
+ * the bench's process, so every request a call makes goes through it): reset before a call, read
+ * after; `kinds` names them ("4 Query, 2 Get, 1 BatchGet").
+ */
+export function dynamoRequestCounter(client: { send: (command: never) => Promise<unknown> }): { reset(): void; readonly count: number; readonly kinds: string } {
+  const names: string[] = [];
+  const send = client.send.bind(client);
+  client.send = ((command: never) => (names.push((command as { constructor: { name: string } }).constructor.name.replace(/Command$/, '')), send(command))) as typeof client.send;
+  return {
+    reset() {
+      names.length = 0;
+    },
+    get count() {
+      return names.length;
+    },
+    get kinds() {
+      const by = new Map<string, number>();
+      for (const name of names) by.set(name, (by.get(name) ?? 0) + 1);
+      return [...by].map(([name, n]) => `${n} ${name}`).join(', ');
+    },
+  };
 }
 
 /** An active Enterprise subscription for the user (paid routes such as integration setup answer 402 without one). */
