@@ -16,6 +16,7 @@ const BENCHES = [
   'functions/scripts/bench-whatsapp-inbound.ts',
   'functions/scripts/bench-voice-webhook.ts',
   'functions/scripts/bench-voice-relay.ts',
+  // Issue 8: the dashboard's p95; issue 32: GET /api/conversations as a team member costs no more DynamoDB requests than as the owner.
   'functions/scripts/bench-dashboard.ts',
   // Issue 30: find_slots over 3 months for 10 staff, and 50 bookings racing for one slot.
   'functions/scripts/bench-bookings.ts',
