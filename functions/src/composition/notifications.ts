@@ -17,12 +17,14 @@ import { graphClient, whatsappCredentials } from './whatsapp.js';
 import { escalationAlertsWith } from './notification-store.js';
 import { notificationRecipients } from './notification-recipients.js';
 import { outboundEmails } from './outbound-email.js';
-import { pushAlerts } from './push.js';
+import { pushAlerts, pushDevices } from './push.js';
 
 const alertSender = once(() =>
   createAlertSender({
     settings: inboxSettingsRepository(),
     users: new DynamoUserRepository(documentClient(), config().TABLE_NAME),
+    // Issue 32: each person's own choice of alert e-mails (their alert settings).
+    preferences: { get: (userId, personId) => pushDevices().settings(userId, personId) },
     emails: outboundEmails(),
     whatsapp: { connection: whatsappCredentials, sendText: (creds, to, text) => graphClient().sendText(creds, to, text) },
     // Issue 29: the push to the recipient's devices, queued (the web-push worker sends it).

@@ -7,8 +7,8 @@
  *   POST   /api/push/devices             subscribe this device: the browser's PushSubscription JSON (+ a label)
  *   DELETE /api/push/devices/{id}        unsubscribe one device
  *   POST   /api/push/devices/{id}/test   queue a test push to one device
- *   GET    /api/push/settings            which events push (per owner)
- *   PUT    /api/push/settings            the whole object
+ *   GET    /api/push/settings            which events push, and whether alert e-mails come (per person, issue 32)
+ *   PUT    /api/push/settings            the whole object (`email` may be left out: unchanged)
  *
  * Browser-safe: no Node imports.
  */
@@ -27,8 +27,13 @@ export const PUSH_LIMITS = {
 export const PUSH_EVENTS = ['escalations', 'waiting'] as const;
 export type PushEvent = (typeof PUSH_EVENTS)[number];
 
-export type PushSettings = Record<PushEvent, boolean>;
-export const PUSH_DEFAULTS: PushSettings = { escalations: true, waiting: true };
+/**
+ * A person's alert settings (issue 32: each member's own): which events push, and `email` — whether
+ * the alert e-mails reach this person (the account's InboxSettings.alertByEmail, an admin's
+ * business-wide switch, must be on too).
+ */
+export type PushSettings = Record<PushEvent, boolean> & { email: boolean };
+export const PUSH_DEFAULTS: PushSettings = { escalations: true, waiting: true, email: true };
 
 export const pushMessages = {
   endpointInvalid: 'The push subscription endpoint must be an https URL',
@@ -86,9 +91,12 @@ export const pushSettingsRequest = z.strictObject(
   {
     escalations: z.boolean({ error: pushMessages.settingInvalid }),
     waiting: z.boolean({ error: pushMessages.settingInvalid }),
+    /** Issue 32: left out (an older client) keeps the stored one. */
+    email: z.optional(z.boolean({ error: pushMessages.settingInvalid })),
   },
   { error: pushMessages.settingInvalid },
 );
+export type PushSettingsInput = z.infer<typeof pushSettingsRequest>;
 
 /** A subscribed device as the API shows it (its keys never leave the server). */
 export interface PushDevice {

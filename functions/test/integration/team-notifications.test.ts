@@ -5,8 +5,9 @@
  * tokens refreshed through cognito-local's pre-token trigger so they carry the account. An
  * escalation on a conversation assigned to Lucía reaches Lucía alone (bell, e-mail in Spanish,
  * push to her device only); an unassigned one reaches everyone, each in their language, except
- * the push of whoever turned escalation pushes off; each person's read state is their own; a
- * raise retried sends nobody anything twice; a single-user account keeps today's keys.
+ * the push of whoever turned escalation pushes off, and the e-mail of whoever turned alert
+ * e-mails off; each person's read state and devices are their own; a raise retried sends nobody
+ * anything twice; a single-user account keeps today's keys.
  */
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -156,7 +157,7 @@ describe('notifications for a team', () => {
   it('unassigned: everyone is told, each in their language; Marc turned escalation pushes off, so no push to him while the others get theirs', async () => {
     const off = await api('PUT', '/api/push/settings', { token: team.marc.token, body: { escalations: false, waiting: true } });
     expect(off.status).toBe(200);
-    expect((await api('GET', '/api/push/settings', { token: team.marc.token })).body.data).toEqual({ escalations: false, waiting: true });
+    expect((await api('GET', '/api/push/settings', { token: team.marc.token })).body.data).toEqual({ escalations: false, waiting: true, email: true });
     // His setting is his: the owner's and Lucía's are still on.
     expect((await api('GET', '/api/push/settings', { token: team.owner.token })).body.data).toMatchObject({ escalations: true });
     expect((await api('GET', '/api/push/settings', { token: team.lucia.token })).body.data).toMatchObject({ escalations: true });
@@ -226,6 +227,28 @@ describe('notifications for a team', () => {
     expect(read.status).toBe(200);
     expect(read.body.data!.unreadCount).toBe(marcUnread - 1);
     expect((await aboutConversation(team.owner, conversationId))[0]!.readAt).toBeNull();
+  }, 90_000);
+
+  it('Lucía turns alert e-mails off for herself: her bell and push still come, no e-mail; the others still get theirs', async () => {
+    const off = await api('PUT', '/api/push/settings', { token: team.lucia.token, body: { escalations: true, waiting: true, email: false } });
+    expect(off.status).toBe(200);
+    expect((await api('GET', '/api/push/settings', { token: team.owner.token })).body.data).toMatchObject({ email: true });
+
+    const conversationId = await customerConversation('Begoña Ruiz');
+    await escalate(conversationId, 'Quiere cambiar la reserva');
+
+    for (const person of [team.owner, team.marc]) {
+      await eventually(async () => (await mailsAbout(person, 'Begoña Ruiz')).length === 1, 20_000);
+    }
+    await eventually(async () => (await pushesAbout(team.lucia, conversationId)).length === 1, 20_000);
+    expect(await aboutConversation(team.lucia, conversationId)).toHaveLength(1);
+    await settle();
+    expect(await mailsAbout(team.lucia, 'Begoña Ruiz')).toEqual([]);
+
+    // An older client leaving `email` out keeps her choice.
+    await api('PUT', '/api/push/settings', { token: team.lucia.token, body: { escalations: true, waiting: true } });
+    expect((await api('GET', '/api/push/settings', { token: team.lucia.token })).body.data).toEqual({ escalations: true, waiting: true, email: false });
+    await api('PUT', '/api/push/settings', { token: team.lucia.token, body: { escalations: true, waiting: true, email: true } });
   }, 90_000);
 
   it('push devices are each person’s: listed, tested and removed by their owner only', async () => {

@@ -154,7 +154,7 @@ describe('Web Push', () => {
     const device = await subscribe(o, minted);
     const off = await api<PushSettings>('PUT', '/api/push/settings', { token: o.token, body: { escalations: false, waiting: true } });
     expect(off.status).toBe(200);
-    expect((await api<PushSettings>('GET', '/api/push/settings', { token: o.token })).body.data).toEqual({ escalations: false, waiting: true });
+    expect((await api<PushSettings>('GET', '/api/push/settings', { token: o.token })).body.data).toEqual({ escalations: false, waiting: true, email: true });
     const c = await conversation(o, 'Fermín');
 
     await escalate(o, c, 'Llamar');

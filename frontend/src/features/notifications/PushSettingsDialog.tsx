@@ -2,8 +2,9 @@
  * Alerts on your devices (issue 29): "Activar avisos en este dispositivo" asks the browser for
  * permission, subscribes it to Web Push with the app's VAPID key and registers the subscription;
  * the state of this device (on, off, blocked, unsupported), a test alert, which events alert
- * (escalations, customers waiting for a person: per owner, saved at once), and every device that
- * gets alerts, each removable. Opened from the bell.
+ * (escalations, customers waiting for a person: saved at once), whether the alerts come by e-mail
+ * too, and every device that gets alerts, each removable. Opened from the bell. Issue 32: all of it
+ * is the signed-in person's own, not the account's.
  */
 import { useEffect, useState } from 'react';
 import Alert from '@mui/material/Alert';
@@ -197,6 +198,17 @@ export function PushSettingsDialog({ open, onClose }: PushSettingsDialogProps) {
                     label={t(`notifications.push.events.${event}`)}
                   />
                 ))}
+                {/* Issue 32: each person's own alert e-mails (the account's inbox setting must allow them too). */}
+                <FormControlLabel
+                  control={
+                    <Switch
+                      checked={settings.data?.email ?? true}
+                      onChange={(e) => settings.data && save.mutate({ ...settings.data, email: e.target.checked })}
+                      data-testid="push-event-email"
+                    />
+                  }
+                  label={t('notifications.push.events.email')}
+                />
               </Stack>
               <div>
                 <Typography component="h3" variant="subtitle2">

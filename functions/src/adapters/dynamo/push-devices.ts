@@ -3,7 +3,7 @@
  * - device item  pk=USER#{sub}, sk=PUSHDEV#{id} (id = the endpoint's SHA-256, 22 base64url
  *   characters): endpoint, p256dh, auth, label, createdAt, lastPushAt, expirationTime
  * - count item   pk=USER#{sub}, sk=PUSHDEV#COUNT: n (capped in the create transaction)
- * - settings     pk=USER#{sub}, sk=PUSH#SETTINGS: escalations, waiting (missing = PUSH_DEFAULTS)
+ * - settings     pk=USER#{sub}, sk=PUSH#SETTINGS: escalations, waiting, email (missing = PUSH_DEFAULTS)
  * A new device and the count change in ONE transaction, so the cap holds under concurrency.
  * Issue 32: per person — a member's three kinds of item carry `PERSON#{personId}#` in front of
  * their sort key (person-keys.ts; cap and settings per person); the account's own person keeps
@@ -117,6 +117,7 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     return {
       escalations: typeof Item?.escalations === 'boolean' ? Item.escalations : PUSH_DEFAULTS.escalations,
       waiting: typeof Item?.waiting === 'boolean' ? Item.waiting : PUSH_DEFAULTS.waiting,
+      email: typeof Item?.email === 'boolean' ? Item.email : PUSH_DEFAULTS.email,
     };
   }
 
@@ -124,7 +125,7 @@ export class DynamoPushDeviceRepository implements PushDeviceRepository {
     await this.db.send(
       new PutCommand({
         TableName: this.tableName,
-        Item: { ...settingsKey(userId, personId), entity: 'pushSettings', escalations: settings.escalations, waiting: settings.waiting },
+        Item: { ...settingsKey(userId, personId), entity: 'pushSettings', escalations: settings.escalations, waiting: settings.waiting, email: settings.email },
       }),
     );
   }

@@ -7,7 +7,8 @@
  * templates are another piece of work).
  *
  * Issue 32: called once per person's notification. The e-mail goes to that person (the worker
- * reads their address and language when it sends) and the push to their devices; the WhatsApp
+ * reads their address and language when it sends) unless they turned alert e-mails off in their
+ * own alert settings, and the push to their devices; the WhatsApp
  * text to alertWhatsappNumber — the owner's own number, one per account — goes with the account's
  * own person's notification only, so it is sent once per escalation and only when the owner is
  * among the recipients (not for a conversation assigned to someone else).
@@ -31,6 +32,11 @@ export interface AlertUser {
 export interface AlertSenderDeps<Credentials = unknown> {
   settings: { get(userId: string): Promise<Pick<InboxSettings, 'alertByEmail' | 'alertWhatsappNumber'>> };
   users: { get(userId: string): Promise<AlertUser | null> };
+  /**
+   * Issue 32: each person's own choice of alert e-mails (their alert settings, `email`), over the
+   * account's alertByEmail (the business-wide switch). Absent: the account's switch alone.
+   */
+  preferences?: { get(userId: string, personId: string): Promise<{ email: boolean }> };
   /** The outbound-email queue (issue 34): the alert's e-mail is queued, then sent and retried by the outbound-email worker. */
   emails: Pick<OutboundEmails, 'queue'>;
   /** The user's own WhatsApp Business connection and a text send (a failed send throws). */
@@ -153,6 +159,7 @@ export function createAlertSender<Credentials>(deps: AlertSenderDeps<Credentials
         const [settings, user] = await Promise.all([deps.settings.get(n.userId), member ? null : deps.users.get(n.userId)]);
         const email = async () => {
           if (!settings.alertByEmail) return;
+          if (deps.preferences && !(await deps.preferences.get(n.userId, n.personId ?? n.userId)).email) return;
           if (member) return void (await deps.emails.queue({ kind: 'notification', userId: n.userId, subjectId: n.id, personId: n.personId! }));
           if (!user?.email) return onInfo('Escalation alert: the account has no e-mail address', data);
           // Queued, not sent: it waits for SES (rendered from the notification when it is sent).

@@ -24,7 +24,7 @@
 import { createHash } from 'node:crypto';
 import type { WebPushJob } from '../../contract/jobs.js';
 import type { NotificationKind } from '../../contract/notification-kinds.js';
-import { PUSH_LIMITS, pushMessages, type PushDevice, type PushEvent, type PushPayload, type PushSettings, type PushSubscriptionInput } from '../../contract/push.js';
+import { PUSH_LIMITS, pushMessages, type PushDevice, type PushEvent, type PushPayload, type PushSettings, type PushSettingsInput, type PushSubscriptionInput } from '../../contract/push.js';
 import { LimitExceededError, NotFoundError, ServiceUnavailableError } from '../errors.js';
 import { catalogue } from '../i18n/messages.js';
 import { classifyProviderFailure, LastingError, TransientError } from '../retry.js';
@@ -187,7 +187,9 @@ export function createPushService(deps: PushServiceDeps) {
 
     settings: (userId: string, personId: string): Promise<PushSettings> => deps.devices.settings(userId, personId),
 
-    async saveSettings(userId: string, personId: string, settings: PushSettings): Promise<PushSettings> {
+    /** `email` left out (a client from before issue 32) keeps the stored one. */
+    async saveSettings(userId: string, personId: string, input: PushSettingsInput): Promise<PushSettings> {
+      const settings: PushSettings = { escalations: input.escalations, waiting: input.waiting, email: input.email ?? (await deps.devices.settings(userId, personId)).email };
       await deps.devices.saveSettings(userId, personId, settings);
       return settings;
     },

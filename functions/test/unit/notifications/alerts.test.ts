@@ -241,4 +241,26 @@ describe('alerts for a team (issue 32)', () => {
     expect(texts).toEqual(['34612345678']);
     expect(pushes).toEqual(['p-lucia', 'u1']);
   });
+
+  it('a person who turned alert e-mails off gets none; the others still do', async () => {
+    const mails: EmailRef[] = [];
+    const s = createAlertSender({
+      settings: { get: async () => INBOX_DEFAULTS },
+      preferences: { get: async (_u, personId) => ({ email: personId !== 'p-marc' }) },
+      users: { get: async () => ({ email: 'owner@example.com', language: 'en' }) },
+      emails: {
+        queue: async (ref) => {
+          mails.push(ref);
+          return null;
+        },
+      },
+      whatsapp: { connection: async () => null, sendText: async () => undefined },
+      appUrl: 'https://app.example.com',
+    });
+    const base: StoredNotification = { id: 'N1', userId: 'u1', kind: 'conversation_escalated', subjectId: 'C1', contactName: 'Ana', reason: 'x', createdAt: '', readAt: null };
+    await s.send({ ...base, personId: 'p-marc' });
+    await s.send({ ...base, id: 'N2', personId: 'p-lucia' });
+    await s.send({ ...base, id: 'N3' });
+    expect(mails.map((m) => m.personId ?? m.userId)).toEqual(['p-lucia', 'u1']);
+  });
 });

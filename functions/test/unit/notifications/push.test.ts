@@ -174,7 +174,7 @@ describe('the web-push worker', () => {
       { userId: 'u1', notificationId: notification().id, deviceId: b.id },
     ]);
 
-    w.devices.stored = { escalations: false, waiting: true };
+    w.devices.stored = { escalations: false, waiting: true, email: true };
     w.queued.length = 0;
     expect(await runPushJob(w.deps, { userId: 'u1', notificationId: notification().id }, { finalAttempt: false })).toBe('off');
     expect(w.queued).toEqual([]);
@@ -238,7 +238,7 @@ describe('a member’s push (issue 32)', () => {
     expect(await runPushJob(w.deps, { userId: 'u1', personId: 'p-gone', notificationId: n, deviceId: gones.id }, { finalAttempt: false })).toBe('gone');
 
     // Marc turns escalations off: his off, the owner's still on.
-    w.devices.personal.set('p-marc', { escalations: false, waiting: true });
+    w.devices.personal.set('p-marc', { escalations: false, waiting: true, email: true });
     w.queued.length = 0;
     expect(await runPushJob(w.deps, { userId: 'u1', personId: 'p-marc', notificationId: n }, { finalAttempt: false })).toBe('off');
     expect(await runPushJob(w.deps, { userId: 'u1', notificationId: n }, { finalAttempt: false })).toBe('fanned_out');
@@ -265,6 +265,15 @@ describe('the push API', () => {
     await service.test('u1', 'u1', first._id);
     expect(queued).toEqual([{ userId: 'u1', deviceId: first._id, test: true }]);
     expect(await service.publicKey()).toEqual({ publicKey: 'BPub' });
+  });
+
+  it('alert settings are each person’s; a client that leaves `email` out keeps the stored one (issue 32)', async () => {
+    const devices = new MemoryDevices();
+    const service = createPushService({ devices, keys: async () => null, queue: { enqueue: async () => undefined } });
+    expect(await service.saveSettings('u1', 'p-marc', { escalations: true, waiting: true, email: false })).toEqual({ escalations: true, waiting: true, email: false });
+    expect(await service.saveSettings('u1', 'p-marc', { escalations: false, waiting: true })).toEqual({ escalations: false, waiting: true, email: false });
+    expect(await service.settings('u1', 'p-marc')).toEqual({ escalations: false, waiting: true, email: false });
+    expect(await service.settings('u1', 'u1')).toEqual(PUSH_DEFAULTS);
   });
 
   it('no VAPID keys configured: 503, not a crash', async () => {
