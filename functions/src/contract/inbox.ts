@@ -14,7 +14,7 @@ export const INBOX_LIMITS = {
 export interface InboxSettings {
   /** Hours after a person's last reply before the AI answers that conversation again on its own. */
   aiResumeAfterHours: number;
-  /** E-mail the owner (their account e-mail) when a conversation or call is escalated. */
+  /** E-mail alerts when a conversation or call is escalated: the account-wide switch (issue 32: each recipient's own alert settings may still turn theirs off). */
   alertByEmail: boolean;
   /** The owner's own WhatsApp number (E.164) that also gets escalation alerts; '' = none. */
   alertWhatsappNumber: string;
