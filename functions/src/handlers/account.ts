@@ -3,7 +3,8 @@ import { profileUpdateRequest, settingsRequest, updatePasswordRequest } from '..
 import { businessLocationRequest, mediaMessages } from '../contract/whatsapp-media.js';
 import { accountService } from '../composition/account.js';
 import { businessLocations } from '../composition/business-location.js';
-import { accountMessages, type AccountCaller } from '../domain/account/service.js';
+import { accountMessages, type AccountCaller, type AccountService } from '../domain/account/service.js';
+import { recordRouteActivity } from '../composition/activity.js';
 import { httpGroup, parseWith, type Request, type RouteTable } from '../http/handler.js';
 
 /** Members of the Cognito 'admin' group are 'admin' (the group is the source of truth, not the profile). */
@@ -12,18 +13,26 @@ const withRole = <T extends { role: string }>(req: Request, user: T): T => (req.
 /** Who is asking (issue 32): the account from the token, the person, their role there. */
 const callerOf = (req: Request): AccountCaller => ({ accountId: req.userId(), personId: req.memberId(), role: req.role() });
 
+/**
+ * Saves the settings: the person's own fields, and the account's country and time zone when an
+ * admin or the owner changed them — logged then (not for a person's own name or language).
+ */
+async function saveSettings(req: Request, input: Parameters<AccountService['updateSettings']>[1]) {
+  const { user, accountSettingsChanged } = await accountService().updateSettings(callerOf(req), input);
+  if (accountSettingsChanged) await recordRouteActivity(req, 'account_settings.changed');
+  return user;
+}
+
 export const routes: RouteTable = {
   'GET /api/me': async (req) => ({ data: withRole(req, await accountService().me(callerOf(req))) }),
   'GET /api/user/profile': async (req) => ({ data: withRole(req, await accountService().me(callerOf(req))) }),
   'POST /api/settings': async (req) => {
-    const caller = callerOf(req);
     const input = parseWith(settingsRequest, req.json());
-    return { message: accountMessages.userUpdated, data: await accountService().updateSettings(caller, input) };
+    return { message: accountMessages.userUpdated, data: await saveSettings(req, input) };
   },
   'PUT /api/user/profile': async (req) => {
-    const caller = callerOf(req);
     const input = parseWith(profileUpdateRequest, req.json());
-    return { message: accountMessages.profileUpdated, data: await accountService().updateSettings(caller, input) };
+    return { message: accountMessages.profileUpdated, data: await saveSettings(req, input) };
   },
   // The person's own password (their login, not the account's).
   'POST /api/update-password': async (req) => {

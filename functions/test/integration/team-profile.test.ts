@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { AuthSession, User } from '../../src/contract/auth.js';
 import type { Subscription } from '../../src/contract/billing.js';
 import { ACCOUNT_CLAIMS, teamMessages } from '../../src/contract/team.js';
-import { api, db, getItem, post, registerUser, STRONG_PASSWORD, tableName, uniqueEmail, type RegisteredUser } from '../support/api.js';
+import { api, db, getItem, itemsOf, post, registerUser, STRONG_PASSWORD, tableName, uniqueEmail, type RegisteredUser } from '../support/api.js';
 import { paidUser, subscribedUser } from '../support/billing.js';
 import { fakeStripe } from '../support/fake-stripe-client.js';
 
@@ -47,6 +47,9 @@ async function member(accountId: string, name: string, role: 'admin' | 'agent'):
 }
 
 const profileOf = (userId: string) => getItem(`USER#${userId}`, 'PROFILE');
+/** The account's activity entries 'account_settings.changed' made by a person. */
+const settingsChangesBy = async (personId: string) =>
+  (await itemsOf(`USER#${owner.id}`)).filter((i) => String(i.sk).startsWith('ACTIVITY#') && i.action === 'account_settings.changed' && i.actorId === personId);
 const saveProfile = (token: string, body: Record<string, unknown>) => api<User>('PUT', '/api/user/profile', { token, body });
 
 let owner: { token: string; id: string };
@@ -108,6 +111,8 @@ describe('a member edits their own profile', () => {
     expect(res.body.data).toMatchObject({ _id: lucia.id, name: 'Lucía Martín Peña', phoneNumber: '+34612345678', language: 'es', accountId: owner.id });
     expect(await profileOf(lucia.id)).toMatchObject({ name: 'Lucía Martín Peña', phoneNumber: '+34612345678', language: 'es' });
     expect(await profileOf(owner.id)).toEqual(ownerBefore);
+    // Her own name and language are not the account's settings: nothing in the activity log.
+    expect(await settingsChangesBy(lucia.id)).toEqual([]);
 
     // POST /api/settings too (the spec's three fields).
     const spec = await post<User>('/api/settings', { name: 'Lucía M.', phoneNumber: '', language: 'en' }, lucia.token);
@@ -155,6 +160,7 @@ describe('the account\'s country and time zone', () => {
     }
     expect(await profileOf(owner.id)).toEqual(ownerBefore);
     expect(await profileOf(lucia.id)).toEqual(hersBefore);
+    expect(await settingsChangesBy(lucia.id)).toEqual([]);
   });
 
   it('an admin changes them for the whole account: the owner\'s profile holds them, everyone reads them', async () => {
@@ -169,6 +175,8 @@ describe('the account\'s country and time zone', () => {
     expect((await profileOf(admin.id))?.timeZone).not.toBe('Atlantic/Canary');
     expect((await api<User>('GET', '/api/me', { token: agent.token })).body.data?.timeZone).toBe('Atlantic/Canary');
     expect((await api<User>('GET', '/api/me', { token: owner.token })).body.data?.timeZone).toBe('Atlantic/Canary');
+    // Who did it: once, in the account's activity log.
+    expect(await settingsChangesBy(admin.id)).toHaveLength(1);
 
     // Back to Madrid, by the owner: the account's setting, as before issue 32.
     const back = await saveProfile(owner.token, { name: 'Ana García', phoneNumber: '', language: 'es', timeZone: 'Europe/Madrid' });

@@ -87,11 +87,12 @@ export function createAccountService(deps: AccountDeps) {
      * fields). An agent may send them back as they are (the form does) but not change them: 403
      * before anything is written. The phone is read like every phone input (issue 19): a number
      * without its prefix belongs to the country being saved, else the account's; stored in E.164.
+     * `accountSettingsChanged`: the account's settings changed (the activity log records it).
      */
     async updateSettings(
       caller: AccountCaller,
       input: { name: string; phoneNumber: string; language: Language; timeZone?: string | undefined; country?: string | undefined },
-    ): Promise<User> {
+    ): Promise<{ user: User; accountSettingsChanged: boolean }> {
       const own = await profile(caller.personId);
       const account = (await accountProfileOf(caller, own)) ?? own;
       const business: ProfilePatch = {};
@@ -108,7 +109,8 @@ export function createAccountService(deps: AccountDeps) {
       if (!updated) throw new NotFoundError(accountMessages.userNotFound);
       let accountAfter: UserProfile | null = sameItem ? updated : account;
       if (!sameItem && Object.keys(business).length > 0) accountAfter = await deps.users.update(caller.accountId, business, at);
-      return toUser(updated, deps, { accountId: caller.accountId, role: caller.role, profile: accountAfter });
+      const user = await toUser(updated, deps, { accountId: caller.accountId, role: caller.role, profile: accountAfter });
+      return { user, accountSettingsChanged: Object.keys(business).length > 0 };
     },
 
     /** Signs the user out everywhere: every refresh token stops working (access tokens expire on their own). */

@@ -48,7 +48,8 @@ describe('profile', () => {
   it('updates name, phone and language', async () => {
     const { account, userId, clock } = await setup();
     clock.advance(60);
-    const user = await account.updateSettings(own(userId), { name: 'Ana María', phoneNumber: '+34600111222', language: 'es' });
+    const { user, accountSettingsChanged } = await account.updateSettings(own(userId), { name: 'Ana María', phoneNumber: '+34600111222', language: 'es' });
+    expect(accountSettingsChanged).toBe(false);
     expect(user).toMatchObject({ name: 'Ana María', phoneNumber: '+34600111222', language: 'es', email: 'ana@example.com' });
   });
 });
@@ -74,7 +75,9 @@ describe('a member of a team account (issue 32)', () => {
 
   it('edits their own name, phone and language, never the owner\'s; a phone without prefix is read in the account\'s country', async () => {
     const { account, caller, users, userId, personId } = await team('agent');
-    const user = await account.updateSettings(caller, { name: 'Lucía Martín', phoneNumber: '612 34 56 78', language: 'es', country: 'ES', timeZone: 'Europe/Madrid' });
+    const { user, accountSettingsChanged } = await account.updateSettings(caller, { name: 'Lucía Martín', phoneNumber: '612 34 56 78', language: 'es', country: 'ES', timeZone: 'Europe/Madrid' });
+    // Sent back as they were: nothing of the account's changed.
+    expect(accountSettingsChanged).toBe(false);
     expect(user).toMatchObject({ name: 'Lucía Martín', phoneNumber: '+34612345678', language: 'es', country: 'ES' });
     expect(await users.get(personId)).toMatchObject({ name: 'Lucía Martín', language: 'es' });
     expect(await users.get(userId)).toMatchObject({ name: 'Ana', language: 'en', country: 'ES', timeZone: 'Europe/Madrid' });
@@ -91,7 +94,8 @@ describe('a member of a team account (issue 32)', () => {
 
   it('lets an admin change the account\'s time zone: written to the account, not to the admin', async () => {
     const { account, caller, users, userId, personId } = await team('admin');
-    const user = await account.updateSettings(caller, { name: 'Lucía', phoneNumber: '', language: 'es', timeZone: 'Atlantic/Canary' });
+    const { user, accountSettingsChanged } = await account.updateSettings(caller, { name: 'Lucía', phoneNumber: '', language: 'es', timeZone: 'Atlantic/Canary' });
+    expect(accountSettingsChanged).toBe(true);
     expect(user.timeZone).toBe('Atlantic/Canary');
     expect(await users.get(userId)).toMatchObject({ name: 'Ana', timeZone: 'Atlantic/Canary' });
     expect(await users.get(personId)).not.toHaveProperty('timeZone');
