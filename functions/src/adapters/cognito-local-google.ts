@@ -22,19 +22,23 @@ import { InitiateAuthCommand } from '@aws-sdk/client-cognito-identity-provider';
 import { UnauthorizedError } from '../domain/errors.js';
 import type { Tokens } from '../domain/auth/ports.js';
 import { randomPassword } from '../domain/auth/service.js';
-import { CognitoIdentityProvider, GOOGLE_LOGIN_FAILED, tokensOf } from './cognito.js';
+import { CognitoIdentityProvider, GOOGLE_LOGIN_FAILED, tokenRequestError, tokensOf } from './cognito.js';
 
 export class LocalCognitoIdentityProvider extends CognitoIdentityProvider {
   override async signInWithGoogle(email: string, _credential: string): Promise<Tokens> {
     const password = randomPassword();
     await this.setPassword(email, password);
-    const out = await this.client.send(
-      new InitiateAuthCommand({
-        AuthFlow: 'USER_PASSWORD_AUTH',
-        ClientId: this.settings.clientId,
-        AuthParameters: { USERNAME: email, PASSWORD: password },
-      }),
-    );
+    const out = await this.client
+      .send(
+        new InitiateAuthCommand({
+          AuthFlow: 'USER_PASSWORD_AUTH',
+          ClientId: this.settings.clientId,
+          AuthParameters: { USERNAME: email, PASSWORD: password },
+        }),
+      )
+      .catch((error: unknown) => {
+        throw tokenRequestError(error);
+      });
     const tokens = tokensOf(out.AuthenticationResult);
     if (!tokens) throw new UnauthorizedError(GOOGLE_LOGIN_FAILED);
     return tokens;

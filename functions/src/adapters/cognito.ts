@@ -24,7 +24,7 @@ import {
 import { decodeJwt } from 'jose';
 import { authMessages } from '../contract/account-texts.js';
 import { SESSION_TOKENS } from '../contract/auth.js';
-import { UnauthorizedError } from '../domain/errors.js';
+import { ServiceUnavailableError, UnauthorizedError } from '../domain/errors.js';
 import {
   IdentityExistsError,
   IdentityPasswordPolicyError,
@@ -45,6 +45,17 @@ const SIGN_IN_REFUSED = new Set([
   'UserNotConfirmedException',
   'PasswordResetRequiredException',
 ]);
+
+/**
+ * A sign-in trigger failed (issue 32: the pre-token-generation trigger could not read the person's
+ * membership): Cognito issued no tokens. A passing fault of ours, not the caller's: 503, try again.
+ */
+const TRIGGER_FAILED = new Set(['UserLambdaValidationException', 'UnexpectedLambdaException', 'InvalidLambdaResponseException']);
+
+/** The error a token request's failure becomes: a trigger's failure is a 503; anything else as it was. */
+export function tokenRequestError(error: unknown): unknown {
+  return TRIGGER_FAILED.has(errorName(error)) ? new ServiceUnavailableError(authMessages.signInUnavailable, 30) : error;
+}
 
 export interface CognitoSettings {
   userPoolId: string;
@@ -129,7 +140,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       return tokensOf(out.AuthenticationResult);
     } catch (error) {
       if (SIGN_IN_REFUSED.has(errorName(error))) return null;
-      throw error;
+      throw tokenRequestError(error);
     }
   }
 
@@ -158,7 +169,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       return tokens;
     } catch (error) {
       if (SIGN_IN_REFUSED.has(errorName(error))) throw new UnauthorizedError(GOOGLE_LOGIN_FAILED);
-      throw error;
+      throw tokenRequestError(error);
     }
   }
 
@@ -180,7 +191,7 @@ export class CognitoIdentityProvider implements IdentityProvider {
       };
     } catch (error) {
       if (SIGN_IN_REFUSED.has(errorName(error))) return null;
-      throw error;
+      throw tokenRequestError(error);
     }
   }
 

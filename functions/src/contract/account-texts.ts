@@ -20,6 +20,8 @@ export const authMessages = {
   /** A Google credential that failed verification (adapters/cognito.ts). */
   googleLoginFailed: 'Google login failed: the Google credential is invalid or expired',
   googleNotConfigured: 'Google sign-in is not configured',
+  /** Cognito could not run a sign-in trigger (e.g. the pre-token one could not read the person's team): no tokens were issued. */
+  signInUnavailable: 'Signing in is not possible right now. Please try again in a minute.',
 } as const;
 
 /** The one-time codes' refusals (domain/auth/codes.ts). The reset form never says which refusal it was. */

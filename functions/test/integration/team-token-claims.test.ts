@@ -9,8 +9,10 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { AuthSession, RefreshedSession } from '../../src/contract/auth.js';
+import { authMessages } from '../../src/contract/account-texts.js';
 import { ACCOUNT_CLAIMS } from '../../src/contract/team.js';
 import { mintGoogleIdToken } from '../support/fake-google.js';
+import { clearProxy, switchProxy } from '../support/faults.js';
 import { db, get, itemsOf, post, provided, registerUser, tableName, uniqueEmail, until } from '../support/api.js';
 
 const claimsOf = (token: string) => decodeJwt(token);
@@ -83,5 +85,27 @@ describe('pre-token-generation trigger (local, V2 event)', () => {
     await pointTo(personId, `acc-${randomUUID()}`, 'superuser');
     const res = await post<RefreshedSession>('/api/refresh-token', { refreshToken: member.session.refreshToken });
     expect(claimsOf(res.body.data!.token)).toMatchObject({ [ACCOUNT_CLAIMS.account]: personId, [ACCOUNT_CLAIMS.role]: 'owner' });
+  });
+
+  it('a trigger that cannot read the membership refuses the sign-in (no tokens for a guessed account), and the next one works', async () => {
+    const member = await registerUser({ name: 'Lucía Martín' });
+    const personId = member.session.user._id;
+    const id = `pointer-${personId}`;
+    // The trigger's GetItem of this person's pointer fails (the SDK's retries included).
+    await switchProxy('dynamodb', { state: 'error', id, times: 20, match: { bodyIncludes: `PERSON#${personId}` } });
+    try {
+      // A passing fault of ours, said so (never a 500), with no tokens.
+      for (const res of [
+        await post<AuthSession>('/api/login', { email: member.email, password: member.password }),
+        await post<RefreshedSession>('/api/refresh-token', { refreshToken: member.session.refreshToken }),
+      ]) {
+        expect(res.status).toBe(503);
+        expect(res.body).toEqual({ success: false, message: authMessages.signInUnavailable });
+        expect(res.headers.get('retry-after')).toBe('30');
+      }
+    } finally {
+      await clearProxy('dynamodb', id);
+    }
+    expect((await post<AuthSession>('/api/login', { email: member.email, password: member.password })).status).toBe(200);
   });
 });
