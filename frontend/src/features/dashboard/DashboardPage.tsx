@@ -54,6 +54,7 @@ import { WhatsAppSection } from './WhatsAppSection';
 import { AgentBookingsCard } from './AgentBookingsCard';
 import { formatNumber } from '../../shared/intl';
 import { formatLatency } from '../../shared/latency';
+import { canOpenPage, useMemberRole } from '../../shared/memberRole';
 
 const CallsChart = lazy(() => import('./CallsChart'));
 
@@ -276,6 +277,7 @@ const DURATION_CARDS: { id: keyof DashboardData['voiceAnalytics']['durationStats
 ];
 
 function DashboardBody({ data }: { data: DashboardData }) {
+  const configures = canOpenPage(useMemberRole(), '/agents');
   const { t, i18n } = useTranslation();
   const now = useNow(60_000);
   const count = (n: number) => formatNumber(i18n.language, n);
@@ -315,7 +317,8 @@ function DashboardBody({ data }: { data: DashboardData }) {
       </Box>
       <WhatsAppSection data={data} />
       <RecentActivity data={data} now={now} />
-      <AgentsBanner />
+      {/* Issue 32: the agents' set-up is not an agent's page. */}
+      {configures && <AgentsBanner />}
     </Stack>
   );
 }
@@ -323,6 +326,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
 export default function DashboardPage() {
   const { t } = useTranslation();
   usePageTitle(t('dashboard.title'));
+  const configures = canOpenPage(useMemberRole(), '/agents');
   const [timeFilter, setTimeFilter] = useState<DashboardTimeFilter>(DASHBOARD_DEFAULT_FILTER);
   const dashboard = useDashboard(timeFilter);
 
@@ -349,7 +353,7 @@ export default function DashboardPage() {
     <Box>
       <PageHeader title={t('dashboard.title')} subtitle={t('dashboard.subtitle')}>
         <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
-          <ShowGettingStarted />
+          {configures && <ShowGettingStarted />}
           <ToggleButtonGroup
             exclusive
             size="small"
@@ -366,8 +370,8 @@ export default function DashboardPage() {
           </ToggleButtonGroup>
         </Stack>
       </PageHeader>
-      {/* Its own request: a slow or failed dashboard read does not hide the first steps. */}
-      <GettingStarted />
+      {/* Its own request: a slow or failed dashboard read does not hide the first steps. Set-up steps: not for an agent (issue 32). */}
+      {configures && <GettingStarted />}
       {dashboard.isFetching && !dashboard.isPending && <LinearProgress sx={{ mb: 2 }} aria-hidden />}
       {body}
     </Box>

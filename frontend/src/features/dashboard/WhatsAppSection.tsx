@@ -15,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import type { DashboardData } from '@agentdesk/functions/contract';
 import { formatNumber } from '../../shared/intl';
 import { whatsappFigures } from './format';
+import { canOpenPage, useMemberRole } from '../../shared/memberRole';
 
 const MessagesChart = lazy(() => import('./MessagesChart'));
 
@@ -24,6 +25,7 @@ export function WhatsAppSection({ data }: { data: DashboardData }) {
   const { t, i18n } = useTranslation();
   const count = (n: number) => formatNumber(i18n.language, n);
   const figures = whatsappFigures(data);
+  const canConnect = canOpenPage(useMemberRole(), '/integrations');
   const title = t('dashboard.whatsapp.title');
   return (
     <Paper variant="outlined" sx={{ p: 2.5, minWidth: 0 }} component="section" aria-label={title} data-testid="whatsapp-section">
@@ -36,11 +38,14 @@ export function WhatsAppSection({ data }: { data: DashboardData }) {
       {figures.empty ? (
         <Box sx={{ py: 4, textAlign: 'center' }} data-testid="whatsapp-empty">
           <Typography color="text.secondary">{t('dashboard.whatsapp.empty')}</Typography>
-          <Typography variant="body2" sx={{ mt: 1 }}>
-            <Box component={RouterLink} to="/integrations" sx={{ color: 'primary.dark' }}>
-              {t('dashboard.whatsapp.connect')}
-            </Box>
-          </Typography>
+          {/* Issue 32: connecting is for an admin or the owner. */}
+          {canConnect && (
+            <Typography variant="body2" sx={{ mt: 1 }}>
+              <Box component={RouterLink} to="/integrations" sx={{ color: 'primary.dark' }}>
+                {t('dashboard.whatsapp.connect')}
+              </Box>
+            </Typography>
+          )}
         </Box>
       ) : (
         <>

@@ -12,6 +12,8 @@ import { ProfileInfoTab } from './ProfileInfoTab';
 import { SecurityTab } from './SecurityTab';
 import { SettingsTab } from './SettingsTab';
 import { BusinessLocationCard } from './BusinessLocationCard';
+import { roleAtLeast } from '@agentdesk/functions/contract';
+import { useMemberRole } from '../../shared/memberRole';
 
 const TABS = ['profile', 'settings', 'security'] as const;
 type TabId = (typeof TABS)[number];
@@ -19,6 +21,7 @@ type TabId = (typeof TABS)[number];
 export default function ProfilePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
+  const canSetLocation = roleAtLeast(useMemberRole(), 'admin');
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: TabId = (TABS as readonly string[]).includes(requested ?? '') ? (requested as TabId) : 'profile';
@@ -45,7 +48,8 @@ export default function ProfilePage() {
         {tab === 'settings' && (
           <Stack spacing={3}>
             <SettingsTab user={user} />
-            <BusinessLocationCard />
+            {/* Issue 32: the business's address is the account's, kept by an admin or the owner. */}
+            {canSetLocation && <BusinessLocationCard />}
           </Stack>
         )}
         {tab === 'security' && <SecurityTab user={user} />}

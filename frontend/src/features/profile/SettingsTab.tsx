@@ -6,7 +6,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { messages, settingsForm, startingTimeZone, zoneInCountry, type User } from '@agentdesk/functions/contract';
+import { messages, roleAtLeast, settingsForm, startingTimeZone, zoneInCountry, type User } from '@agentdesk/functions/contract';
 import { authApi, browserTimeZone } from '../../api/auth';
 import { ApiError } from '../../api/client';
 import { dashboardKeys } from '../../api/dashboard';
@@ -18,6 +18,7 @@ import { ProfileCard, ProfileForm } from './ProfileCard';
 import { countryOptions, dialCodeOf, flagOf } from '../../shared/phoneCountry';
 import { timeZoneOptions } from '../../shared/intl';
 import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
+import { useMemberRole } from '../../shared/memberRole';
 
 /**
  * Name, phone, language and the time zone of the dashboard's days (beyond the spec; IANA, 'UTC'
@@ -29,6 +30,8 @@ export function SettingsTab({ user }: { user: User }) {
   const countries = useMemo(() => countryOptions(i18nInstance.language), [i18nInstance.language]);
   const countryLabel = useMemo(() => new Map(countries.map((o) => [o.code, o.label])), [countries]);
   const { refetchUser } = useAuth();
+  // Issue 32: the country and time zone are the account's, set by an admin or the owner; an agent sees them.
+  const setsBusiness = roleAtLeast(useMemberRole(), 'admin');
   const queryClient = useQueryClient();
   const {
     register,
@@ -125,6 +128,7 @@ export function SettingsTab({ user }: { user: User }) {
               }}
               disableClearable
               autoHighlight
+              disabled={!setsBusiness}
               onChange={(_, value) => {
                 field.onChange(value);
                 // The zone follows a new country unless it already lies there (issue 29): Madrid for Spain, never UTC.
@@ -140,7 +144,7 @@ export function SettingsTab({ user }: { user: User }) {
                   {...params}
                   inputRef={field.ref}
                   label={t('profile.settings.country')}
-                  {...fieldState(errors.country, t('profile.settings.countryHelp'))}
+                  {...fieldState(errors.country, setsBusiness ? t('profile.settings.countryHelp') : t('profile.settings.accountSetting'))}
                 />
               )}
             />
@@ -155,6 +159,7 @@ export function SettingsTab({ user }: { user: User }) {
               value={field.value ?? 'UTC'}
               disableClearable
               autoHighlight
+              disabled={!setsBusiness}
               onChange={(_, value) => field.onChange(value)}
               onBlur={field.onBlur}
               renderInput={(params) => (
@@ -162,7 +167,7 @@ export function SettingsTab({ user }: { user: User }) {
                   {...params}
                   inputRef={field.ref}
                   label={t('profile.settings.timeZone')}
-                  {...fieldState(errors.timeZone, t('profile.settings.timeZoneHelp'))}
+                  {...fieldState(errors.timeZone, setsBusiness ? t('profile.settings.timeZoneHelp') : t('profile.settings.accountSetting'))}
                 />
               )}
             />

@@ -36,6 +36,7 @@ import { staffColours } from './events';
 import { NewBookingDialog, type NewBookingProposal } from './NewBookingDialog';
 import { StaffDot } from './StaffDot';
 import { nextWholeHour } from './time';
+import { canOpenPage, useMemberRole } from '../../../shared/memberRole';
 
 type View = GridView | 'list';
 const VIEWS: readonly View[] = ['day', 'week', 'list'];
@@ -45,6 +46,7 @@ const zoneCity = (zone: string) => (zone.split('/').pop() ?? zone).replace(/_/g,
 
 export default function BookingsCalendarPage() {
   const { t } = useTranslation();
+  const role = useMemberRole();
   usePageTitle(t('bookingsCalendar.title'));
   const settings = useBookingSettings();
   const services = useBookingServices();
@@ -84,13 +86,17 @@ export default function BookingsCalendarPage() {
       return next.size === staffList.length ? new Set() : next;
     });
   const onlyOne = shown.size === 1 ? [...shown][0] : undefined;
+  // Issue 32: services, staff and hours are set up by an admin or the owner.
+  const canSetUp = canOpenPage(role, SETUP_PATH);
 
   const header = (
     <PageHeader title={t('bookingsCalendar.title')} subtitle={settings.data ? t('bookingsCalendar.subtitle', { zone: zoneCity(timeZone) }) : undefined}>
       <Stack direction="row" spacing={1}>
-        <Button component={RouterLink} to={SETUP_PATH} startIcon={<TuneOutlined />}>
-          {t('bookingsCalendar.setup')}
-        </Button>
+        {canSetUp && (
+          <Button component={RouterLink} to={SETUP_PATH} startIcon={<TuneOutlined />}>
+            {t('bookingsCalendar.setup')}
+          </Button>
+        )}
         {Boolean(services.data?.length && staffList.length) && (
           <Button variant="contained" startIcon={<Add />} onClick={() => setProposal({ start: nextWholeHour(timeZone), staffId: onlyOne })}>
             {t('bookingsCalendar.newBooking')}
@@ -137,9 +143,11 @@ export default function BookingsCalendarPage() {
           sx={{ py: 6, px: 3 }}
           data-testid="bookings-empty"
         >
-          <Button component={RouterLink} to={SETUP_PATH} variant="contained">
-            {t('bookingsCalendar.empty.action')}
-          </Button>
+          {canSetUp && (
+            <Button component={RouterLink} to={SETUP_PATH} variant="contained">
+              {t('bookingsCalendar.empty.action')}
+            </Button>
+          )}
         </EmptyPanel>
       </Box>
     );
