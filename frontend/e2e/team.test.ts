@@ -201,4 +201,40 @@ describe('a team in one account', () => {
     const stale = await fetch(`${appUrl}/api/conversations`, { headers: { authorization: `Bearer ${luciaToken}` } });
     expect(stale.status).toBe(401);
   });
+
+  it('a cancelled invitation, a broken link and another signed-in e-mail each say what to do', async () => {
+    const owner = await newPage(browser(), { timezoneId: 'Europe/Madrid' });
+    const ownerEmail = await subscribedUser(owner, 'team-cancel');
+    await callApi(owner, 'PUT', '/api/user/profile', { name: 'Óptica Núñez', language: 'es' });
+    const invitee = `begona.ruiz+${randomUUID().slice(0, 8)}@example.com`;
+    await owner.goto(`${appUrl}/team`);
+    await owner.getByRole('button', { name: 'Invitar a una persona' }).click();
+    const inviteDialog = owner.getByRole('dialog', { name: 'Invitar a una persona' });
+    await inviteDialog.getByRole('textbox', { name: 'Correo electrónico' }).fill(invitee);
+    await inviteDialog.getByRole('button', { name: 'Enviar invitación' }).click();
+    const invitePath = await waitForMailCode(mailboxUrl, invitee, /(\/invite\/[A-Za-z0-9_-]{43})/, 60_000);
+
+    // Signed in as someone else (the owner herself): the page names both addresses.
+    await owner.goto(`${appUrl}${invitePath}`);
+    await eventually(() => owner.getByText(`Esta invitación es para ${invitee} y has iniciado sesión como ${ownerEmail}.`, { exact: false }).count()).toBe(1);
+    expect(await owner.getByRole('button', { name: 'Aceptar invitación' }).count()).toBe(0);
+
+    // The owner cancels it, after a confirmation naming the address.
+    await owner.goto(`${appUrl}/team`);
+    await owner.getByRole('button', { name: `Cancelar la invitación a ${invitee}` }).click();
+    const confirm = owner.getByRole('dialog', { name: '¿Cancelar esta invitación?' });
+    expect(await confirm.textContent()).toContain(invitee);
+    await confirm.getByRole('button', { name: 'Cancelar invitación' }).click();
+    await eventually(() => owner.getByText('Invitación cancelada').count()).toBeGreaterThan(0);
+    await eventually(() => owner.getByText('No hay invitaciones pendientes.').count()).toBe(1);
+
+    // The invitee's link now says so; a mangled link says it is not valid.
+    const visitor = await newPage(browser(), { locale: 'es-ES' });
+    await visitor.goto(`${appUrl}${invitePath}`);
+    await eventually(() => visitor.getByText('Esta invitación se canceló.').count()).toBe(1);
+    expect(await visitor.getByRole('link', { name: 'Crear cuenta' }).count()).toBe(0);
+    await visitor.goto(`${appUrl}/invite/not-a-real-token`);
+    await eventually(() => visitor.getByText(/Este enlace de invitación no es válido/).count()).toBe(1);
+  });
 });
+
