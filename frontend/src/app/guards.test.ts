@@ -59,6 +59,12 @@ describe('decideVisitorRoute', () => {
     });
     expect(decideVisitorRoute(onboarding, '/register', '')).toEqual({ type: 'redirect', to: '/' });
   });
+
+  it("sends a new sign-up back to the invitation that sent them (issue 32), still only on this site", () => {
+    expect(decideVisitorRoute(onboarding, '/register', '?email=lucia%40example.com&redirectUrl=%2Finvite%2Fabc')).toEqual({ type: 'redirect', to: '/invite/abc' });
+    expect(decideVisitorRoute(onboarding, '/register', '?redirectUrl=%2F%2Fevil.example')).toEqual({ type: 'redirect', to: '/' });
+    expect(decideVisitorRoute(onboarding, '/forgot-password', '?redirectUrl=%2Finvite%2Fabc')).toEqual({ type: 'redirect', to: '/' });
+  });
 });
 
 describe('redirectOnActivation', () => {
