@@ -18,7 +18,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import * as esbuild from 'esbuild';
-import { apiAuthorizer, cognitoTriggers, routeGroups, socketApis, workers } from '../../functions/src/routes.js';
+import { apiAuthorizer, cognitoTriggers, preTokenTrigger, routeGroups, socketApis, workers } from '../../functions/src/routes.js';
 import { esbuildOptions, functionsDir, repoRoot } from '../lib/bundling.js';
 import { budgetOf, LOGIN_BUDGET_KB, loginProblems, missingFirstContact, problems, type FnKind } from './bench-budgets.js';
 
@@ -109,6 +109,8 @@ async function benchFunctions(outDir: string): Promise<FnRow[]> {
     // On a live call's path (its cold start is the caller's silence): held to the API budgets at least.
     ...Object.entries(socketApis).map(([name, w]): FnRow => ({ kind: 'socket', name, entry: w.entry })),
     { kind: 'trigger', name: 'cognito custom-auth (x3)', entry: cognitoTriggers.entry },
+    // Issue 32: on every sign-in and refresh.
+    { kind: 'trigger', name: 'cognito pre-token-generation', entry: preTokenTrigger.entry },
     // In front of every public API request: held to the API budget.
     { kind: 'api', name: 'api-authorizer', entry: apiAuthorizer.entry },
   ];
