@@ -4,7 +4,6 @@
  * / "Unassign", and in a team (issue 32) a choice of any member ("Me" first) or nobody.
  */
 import Button from '@mui/material/Button';
-import Divider from '@mui/material/Divider';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Stack from '@mui/material/Stack';
@@ -76,8 +75,8 @@ export function TakeoverBar({ conversation, compact = false }: { conversation: C
 const UNASSIGNED = '';
 
 /**
- * The assignee with "Assign to me" / "Unassign"; when the account has other members (GET /api/team),
- * a choice of any of them, "Me" first, or nobody. A single-user account sees the button alone.
+ * The assignee with "Assign to me" / "Unassign" in a single-user account (as before issue 32); when
+ * the account has other members (GET /api/team), a choice of any of them instead, "Me" first, or nobody.
  */
 export function AssigneeLine({ conversation }: { conversation: Conversation }) {
   const { t, i18n } = useTranslation();
@@ -100,13 +99,17 @@ export function AssigneeLine({ conversation }: { conversation: Conversation }) {
           ? t('inbox.header.assignedToYou')
           : shown.kind === 'member'
             ? t('inbox.header.assignedTo', { name: shown.name })
-            : shown.kind === 'unknown'
-              ? t('inbox.header.assignedToOther')
-              : t('inbox.header.unassigned')}
+            : shown.kind === 'someone'
+              ? t('inbox.header.assignedToSomeone')
+              : shown.kind === 'gone'
+                ? t('inbox.header.assignedToOther')
+                : t('inbox.header.unassigned')}
       </Typography>
-      <Button size="small" variant="outlined" startIcon={<AssignmentIndOutlined />} onClick={() => change(mine ? null : meId)} disabled={assign.isPending}>
-        {t(mine ? 'inbox.header.unassign' : 'inbox.header.assignToMe')}
-      </Button>
+      {!options && (
+        <Button size="small" variant="outlined" startIcon={<AssignmentIndOutlined />} onClick={() => change(mine ? null : meId)} disabled={assign.isPending}>
+          {t(mine ? 'inbox.header.unassign' : 'inbox.header.assignToMe')}
+        </Button>
+      )}
       {options && (
         <TextField
           select
@@ -115,15 +118,15 @@ export function AssigneeLine({ conversation }: { conversation: Conversation }) {
           value={options.some((o) => o._id === conversation.assignee) ? conversation.assignee : UNASSIGNED}
           onChange={(e) => change(e.target.value === UNASSIGNED ? null : e.target.value)}
           disabled={assign.isPending}
-          sx={{ minWidth: 200 }}
+          sx={{ width: 240 }}
           data-testid="conversation-assign-to"
         >
-          {options.map((o) => (
-            <MenuItem key={o._id} value={o._id}>
+          {/* The line under the last member is the item's own border: a Divider child would be read as an empty option. */}
+          {options.map((o, i) => (
+            <MenuItem key={o._id} value={o._id} divider={i === options.length - 1}>
               {o.me ? `${t('inbox.header.me')}${o.name ? ` (${o.name})` : ''}` : o.name}
             </MenuItem>
           ))}
-          <Divider />
           <MenuItem value={UNASSIGNED}>{t('inbox.header.unassigned')}</MenuItem>
         </TextField>
       )}

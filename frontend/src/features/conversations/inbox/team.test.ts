@@ -18,13 +18,14 @@ describe('the assign control (issue 32)', () => {
     expect(assigneeOptions(MEMBERS, 'lucia', 'es')[0]?.name).toBe('Lucía Martín');
   });
 
-  it('says who the conversation is assigned to: nobody, me, a member by name, or someone no longer listed', () => {
+  it('says who the conversation is assigned to: nobody, me, a member by name, someone (not loaded yet) or someone no longer listed', () => {
     expect(assigneeShown(null, 'lucia', MEMBERS)).toEqual({ kind: 'nobody' });
     expect(assigneeShown('lucia', 'lucia', MEMBERS)).toEqual({ kind: 'me' });
     expect(assigneeShown('alvaro', 'lucia', MEMBERS)).toEqual({ kind: 'member', name: 'Álvaro Ruiz' });
-    expect(assigneeShown('gone', 'lucia', MEMBERS)).toEqual({ kind: 'unknown' });
-    // The team not loaded yet: only "me" is known.
-    expect(assigneeShown('alvaro', 'lucia', undefined)).toEqual({ kind: 'unknown' });
+    expect(assigneeShown('gone', 'lucia', MEMBERS)).toEqual({ kind: 'gone' });
+    // The team not loaded yet: only "me" is known; anyone else is "someone", not "no longer in the team".
+    expect(assigneeShown('alvaro', 'lucia', undefined)).toEqual({ kind: 'someone' });
+    expect(assigneeShown('lucia', 'lucia', undefined)).toEqual({ kind: 'me' });
   });
 });
 

@@ -23,14 +23,19 @@ export function assigneeOptions(members: readonly Member[], meId: string, locale
   return [{ _id: meId, name: me ? me.name || me.email : '', me: true }, ...others];
 }
 
-/** Who a conversation is assigned to, as the header says it: nobody, the caller, a member by name, or someone no longer listed. */
-export type AssigneeShown = { kind: 'nobody' } | { kind: 'me' } | { kind: 'member'; name: string } | { kind: 'unknown' };
+/**
+ * Who a conversation is assigned to, as the header says it: nobody, the caller, a member by name,
+ * someone else while the members are not loaded (yet, or the list failed), or someone the loaded
+ * list no longer has (removed from the team).
+ */
+export type AssigneeShown = { kind: 'nobody' } | { kind: 'me' } | { kind: 'member'; name: string } | { kind: 'someone' } | { kind: 'gone' };
 
 export function assigneeShown(assignee: string | null, meId: string, members: readonly Member[] | undefined): AssigneeShown {
   if (!assignee) return { kind: 'nobody' };
   if (assignee === meId) return { kind: 'me' };
-  const found = members?.find((m) => m._id === assignee);
-  return found ? { kind: 'member', name: found.name || found.email } : { kind: 'unknown' };
+  if (!members) return { kind: 'someone' };
+  const found = members.find((m) => m._id === assignee);
+  return found ? { kind: 'member', name: found.name || found.email } : { kind: 'gone' };
 }
 
 /**
@@ -46,7 +51,7 @@ export function senderLabel(message: Pick<ConversationMessage, 'fromMe' | 'sentB
   return sender.kind === 'apiKey' ? { key: 'inbox.sender.apiKey', name: sender.name } : { key: 'inbox.sender.member', name: sender.name };
 }
 
-/** The account's members and the caller's own id (GET /api/team, the team page's query: a change there refreshes the list); it changes rarely. */
+/** The account's members and the caller's own id (GET /api/team, the team page's query): read again whenever a conversation opens, so someone who just joined is listed. */
 export function useTeamMembers() {
-  return useQuery({ queryKey: teamKeys.view, queryFn: ({ signal }) => teamApi.get(signal), staleTime: 60_000 });
+  return useQuery({ queryKey: teamKeys.view, queryFn: ({ signal }) => teamApi.get(signal) });
 }
