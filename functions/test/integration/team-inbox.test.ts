@@ -11,8 +11,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../src/contract/api-keys.js';
 import type { RefreshedSession } from '../../src/contract/auth.js';
 import { ACCOUNT_CLAIMS } from '../../src/contract/team.js';
+import type { AttachmentUploadTicket } from '../../src/contract/whatsapp-media.js';
 import type { Conversation, ConversationDetail, ConversationMessage, ConversationOverview } from '../../src/contract/whatsapp.js';
 import { whatsappMessages } from '../../src/contract/whatsapp.js';
+import { postToTicket } from '../support/agents-api.js';
 import { api, db, getItem, post, registerUser, tableName, uniqueEmail, type RegisteredUser } from '../support/api.js';
 import { paidUser } from '../support/billing.js';
 import { inbound, openConversation, spanishWaId } from '../support/conversations.js';
@@ -170,6 +172,25 @@ describe('who sent each human message', () => {
     });
     expect(sent.status, sent.body.message).toBe(201);
     expect(sent.body.data).toMatchObject({ type: 'template', sentBy: 'human', sender: { kind: 'member', _id: team.luciaId, name: 'Lucía Martín' } });
+  });
+
+  it('a reply with a file (attachment) stores its sender too', async () => {
+    const id = await customerConversation('Elena Fernández');
+    const bytes = Buffer.concat([Buffer.from('%PDF-1.4\n% Presupuesto\n'), Buffer.alloc(512, 7), Buffer.from('\n%%EOF\n')]);
+    const fileName = 'Presupuesto limpieza.pdf';
+    const ticket = await api<AttachmentUploadTicket>('POST', `/api/conversations/${id}/attachments`, {
+      token: team.luciaToken,
+      body: { fileName, mimeType: 'application/pdf', size: bytes.length },
+    });
+    expect(ticket.status, ticket.body.message).toBe(201);
+    expect((await postToTicket(ticket.body.data!, bytes)).status).toBeLessThan(300);
+
+    const sent = await api<ConversationMessage>('POST', `/api/conversations/${id}/messages`, {
+      token: team.luciaToken,
+      body: { text: 'Te mando el presupuesto', attachment: { uploadId: ticket.body.data!.uploadId } },
+    });
+    expect(sent.status, sent.body.message).toBe(201);
+    expect(sent.body.data).toMatchObject({ type: 'document', sender: { kind: 'member', _id: team.luciaId, name: 'Lucía Martín' } });
   });
 
   it('an API key’s reply stores the key and its name', async () => {
