@@ -17,7 +17,7 @@
  */
 import type { APIGatewayRequestAuthorizerEventV2, APIGatewaySimpleAuthorizerWithContextResult } from 'aws-lambda';
 import { config } from '../config.js';
-import { ACCOUNT_CLAIMS } from '../contract/team.js';
+import { ACCOUNT_CLAIMS } from '../contract/team-roles.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoApiKeyAccess } from '../adapters/dynamo/api-key-access.js';
 import type { ApiKeyIdentity } from '../domain/api-keys/ports.js';

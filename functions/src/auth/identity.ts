@@ -8,7 +8,7 @@
  * guessed at: the request is unauthenticated.
  */
 import type { APIGatewayProxyEventV2WithJWTAuthorizer } from 'aws-lambda';
-import { ACCOUNT_CLAIMS, isMemberRole, type MemberRole } from '../contract/team.js';
+import { ACCOUNT_CLAIMS, isMemberRole, type MemberRole } from '../contract/team-roles.js';
 import type { ApiAuthContext } from './context.js';
 
 export interface CallerIdentity {

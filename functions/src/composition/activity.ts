@@ -8,7 +8,7 @@ import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { logger } from '../adapters/logger.js';
 import { DynamoActivityLog } from '../adapters/dynamo/team-activity.js';
-import type { ActivityAction } from '../contract/team.js';
+import type { ActivityAction } from '../contract/team-roles.js';
 import type { Request } from '../http/handler.js';
 import { once } from '../lib/once.js';
 

@@ -9,30 +9,12 @@
  * tokens); a token without them is its own user's account, as owner.
  */
 import * as z from 'zod/mini';
-import type { PlanId } from './billing.js';
 import { email } from './auth.js';
 import './zod-locale.js';
+import { ACTIVITY_ACTIONS, ASSIGNABLE_ROLES, FORBIDDEN_BY_ROLE, type ActivityAction, type AssignableRole, type MemberRole } from './team-roles.js';
 
-/** What each person may do: owner ⊃ admin ⊃ agent. */
-export const MEMBER_ROLES = ['owner', 'admin', 'agent'] as const;
-export type MemberRole = (typeof MEMBER_ROLES)[number];
-export const ROLE_RANK: Record<MemberRole, number> = { agent: 0, admin: 1, owner: 2 };
-export const roleAtLeast = (role: MemberRole, needed: MemberRole): boolean => ROLE_RANK[role] >= ROLE_RANK[needed];
-export const isMemberRole = (value: unknown): value is MemberRole => typeof value === 'string' && (MEMBER_ROLES as readonly string[]).includes(value);
-/** Roles an invitation or a role change can give (ownership moves only by transfer). */
-export const ASSIGNABLE_ROLES = ['admin', 'agent'] as const;
-export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
+export * from './team-roles.js';
 
-/**
- * The access- and ID-token claims the pre-token-generation trigger adds (Cognito V2 event,
- * claimsAndScopeOverrideDetails). API Gateway hands them to the functions as strings.
- */
-export const ACCOUNT_CLAIMS = { account: 'agentdesk_account', role: 'agentdesk_role' } as const;
-
-/** People in an account, the owner included (issue 32: "Starter 2, Professional 5, Enterprise 20"). */
-export const SEATS_BY_PLAN: Record<PlanId, number> = { starter: 2, professional: 5, enterprise: 20 };
-/** An account without a subscription: the owner alone. */
-export const SEATS_WITHOUT_PLAN = 1;
 
 export const INVITATION_TTL_DAYS = 7;
 /** The invitation's secret in the e-mailed link: 32 random bytes, base64url. */
@@ -40,56 +22,11 @@ export const INVITATION_TOKEN_RE = /^[A-Za-z0-9_-]{43}$/;
 export const INVITATION_STATES = ['pending', 'accepted', 'revoked', 'expired'] as const;
 export type InvitationState = (typeof INVITATION_STATES)[number];
 
-/** Days an activity entry is kept (DynamoDB TTL; readers also skip expired ones). */
-export const ACTIVITY_RETENTION_DAYS = 365;
 export const ACTIVITY_PAGE_SIZE = 50;
-
-/**
- * What the activity log records. Route actions are declared on the manifest's routes (`activity`)
- * and written once by the HTTP layer after the route succeeded; sign-ins by the pre-token trigger.
- */
-export const ACTIVITY_ACTIONS = [
-  'member.signed_in',
-  'member.invited',
-  'member.invitation_revoked',
-  'member.joined',
-  'member.role_changed',
-  'member.removed',
-  'member.left',
-  'account.ownership_transferred',
-  'conversation.replied',
-  'conversation.assigned',
-  'conversation.updated',
-  'conversation.deleted',
-  'message.deleted',
-  'contact.created',
-  'contact.updated',
-  'contact.deleted',
-  'contacts.imported',
-  'contacts.exported',
-  'contacts.bulk_deleted',
-  'agent.created',
-  'agent.updated',
-  'agent.deleted',
-  'agent.knowledge_changed',
-  'integration.changed',
-  'integration.disconnected',
-  'api_key.created',
-  'api_key.regenerated',
-  'api_key.deleted',
-  'voice_settings.changed',
-  'booking.created',
-  'booking.changed',
-  'booking.cancelled',
-  'booking_setup.changed',
-  'account_settings.changed',
-  'billing.changed',
-] as const;
-export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 
 /** Errors and notices of the team routes (English; the UI shows server.es.json's Spanish). */
 export const teamMessages = {
-  forbidden: 'Your role in this account does not allow this. Ask the account owner or an admin.',
+  forbidden: FORBIDDEN_BY_ROLE,
   ownerOnly: 'Only the account owner can do this.',
   emailInvalid: 'Enter a valid e-mail address',
   roleInvalid: 'Role must be admin or agent',

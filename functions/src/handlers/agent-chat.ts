@@ -8,6 +8,7 @@ import { agentKnowledge } from '../composition/agent-knowledge.js';
 import { agentChat } from '../composition/agent-chat.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'POST /api/agents/{id}/chat': async (req) => {
@@ -52,4 +53,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard, activity: recordRouteActivity });

@@ -15,6 +15,7 @@ import { agentService } from '../composition/agents.js';
 import { ValidationError } from '../domain/errors.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 import { readMultipartFiles } from '../http/multipart.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   // Agents
@@ -126,4 +127,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

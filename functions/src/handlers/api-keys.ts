@@ -2,6 +2,7 @@
 import { apiKeyMessages, createApiKeyRequest } from '../contract/api-keys.js';
 import { apiKeyService } from '../composition/api-keys.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/api-keys': async (req) => ({ data: await apiKeyService().list(req.userId()) }),
@@ -20,4 +21,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

@@ -4,6 +4,7 @@ import { billingService } from '../composition/billing.js';
 import { billingServerMessages as msg } from '../domain/billing/messages.js';
 import { ValidationError } from '../domain/errors.js';
 import { httpGroup, json, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 /** Stripe checkout session ids: cs_test_..., cs_live_... (anything else cannot be one). */
 const SESSION_ID = /^cs_[A-Za-z0-9_]{1,255}$/;
@@ -38,4 +39,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

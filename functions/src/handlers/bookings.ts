@@ -19,6 +19,7 @@ import { customerMessageRecords } from '../composition/booking-customer-messages
 import type { BookingActor } from '../domain/bookings/ports.js';
 import { httpGroup, parseWith, type Request, type RouteTable } from '../http/handler.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 /** Who acts: the owner in the app, or an external system with the owner's API key. */
 const actorOf = (req: Request): BookingActor => (req.authType() === 'apiKey' ? { by: 'api', channel: 'api' } : { by: 'owner', channel: 'dashboard' });
@@ -103,4 +104,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard, activity: recordRouteActivity });

@@ -13,6 +13,7 @@ import {
 } from '../contract/contact-jobs.js';
 import { contactJobs } from '../composition/contact-jobs.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'POST /api/contacts/import-jobs/uploads': async (req) => {
@@ -45,4 +46,4 @@ export const routes: RouteTable = {
   'GET /api/contacts/export-jobs/{id}': async (req) => ({ data: await contactJobs().getExport(req.userId(), req.params.id ?? '') }),
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

@@ -24,6 +24,7 @@ import { contactTimeline } from '../composition/contact-timeline.js';
 import { contactTimelineQuery } from '../contract/contact-timeline.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/contacts': async (req) => {
@@ -109,4 +110,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard, activity: recordRouteActivity });

@@ -12,6 +12,7 @@ import { attachmentUploadRequest, mediaMessages } from '../contract/whatsapp-med
 import { conversationService, waitingAnswers } from '../composition/conversation-api.js';
 import { apiKeyGuard } from '../http/api-key-auth.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/conversations/overview': async (req) => {
@@ -77,4 +78,4 @@ export const routes: RouteTable = {
 };
 
 // POST /api/conversations/{id}/messages and …/attachments accept API keys (an external system's reply, with a file).
-export const handler = httpGroup(routes, { apiKeys: apiKeyGuard });
+export const handler = httpGroup(routes, { apiKeys: apiKeyGuard, activity: recordRouteActivity });

@@ -7,6 +7,7 @@ import { bookingMessages } from '../contract/bookings.js';
 import { googleCalendarCallbackQuery, googleCalendarSettingsRequest } from '../contract/google-calendar.js';
 import { googleCalendar } from '../composition/google-calendar.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/integrations/google-calendar': async (req) => ({ data: await googleCalendar().status(req.userId()) }),
@@ -26,4 +27,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

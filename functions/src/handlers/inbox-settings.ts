@@ -2,6 +2,7 @@
 import { inboxMessages, inboxSettingsRequest } from '../contract/inbox.js';
 import { inboxSettingsService } from '../composition/inbox-settings.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/inbox-settings': async (req) => ({ data: await inboxSettingsService().get(req.userId()) }),
@@ -12,4 +13,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

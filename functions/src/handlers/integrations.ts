@@ -12,6 +12,7 @@ import {
 import { whatsappMessages, whatsappSetupRequest, type WhatsAppSetupInput } from '../contract/whatsapp.js';
 import { integrationService, whatsappIntegrationService } from '../composition/integrations.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 /** Only the fields the caller sent (the schema fills defaults, which must not override stored values). */
 function provided<T extends Record<string, unknown>>(parsed: T, raw: unknown): Partial<T> {
@@ -68,4 +69,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { listMessagesQuery, messageStatsQuery, whatsappMessages } from '../contract/whatsapp.js';
 import { conversationService } from '../composition/conversation-api.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 const latestQuery = z.object({
   limit: z._default(
@@ -39,4 +40,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

@@ -7,6 +7,7 @@
 import { acceptInvitationRequest, activityQuery, inviteRequest, roleChangeRequest, teamMessages, transferOwnershipRequest } from '../contract/team.js';
 import { teamService } from '../composition/team.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/team': async (req) => ({ data: await teamService().view(req.userId(), req.memberId()) }),
@@ -44,4 +45,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

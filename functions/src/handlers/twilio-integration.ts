@@ -6,6 +6,7 @@ import * as z from 'zod/mini';
 import { twilioSetupRequest, voiceMessages, type TwilioSetupInput } from '../contract/voice.js';
 import { twilioIntegrationService } from '../composition/twilio-integration.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 /** Only the fields the caller sent (the schema fills defaults, which must not override stored values). */
 function provided<T extends Record<string, unknown>>(parsed: T, raw: unknown): Partial<T> {
@@ -27,4 +28,4 @@ export const routes: RouteTable = {
   },
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

@@ -2,6 +2,7 @@
 import { phoneRequestInput, voiceMessages, voiceSettingsRequest, type VoiceSettingsInput } from '../contract/voice.js';
 import { voiceSettingsService } from '../composition/voice-settings.js';
 import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
+import { recordRouteActivity } from '../composition/activity.js';
 
 export const routes: RouteTable = {
   'GET /api/voice-settings': async (req) => ({ data: await voiceSettingsService().get(req.userId()) }),
@@ -24,4 +25,4 @@ export const routes: RouteTable = {
   'POST /api/voice-settings/webhook-secret/rotate': async (req) => ({ data: await voiceSettingsService().rotateSecret(req.userId()) }),
 };
 
-export const handler = httpGroup(routes);
+export const handler = httpGroup(routes, { activity: recordRouteActivity });

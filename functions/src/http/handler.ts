@@ -31,8 +31,7 @@ import { logger } from '../adapters/logger.js';
 import { httpMessages } from '../contract/account-texts.js';
 import type { ApiAuthContext } from '../auth/context.js';
 import { callerIdentity, type CallerIdentity } from '../auth/identity.js';
-import { roleAtLeast, teamMessages, type MemberRole } from '../contract/team.js';
-import { recordRouteActivity } from '../composition/activity.js';
+import { FORBIDDEN_BY_ROLE, roleAtLeast, type ActivityAction, type MemberRole } from '../contract/team-roles.js';
 import { userHasActiveSubscription } from '../composition/subscription-gate.js';
 import { subscriptionRequiredMessage } from '../domain/billing/messages.js';
 import type { RouteKey } from '../routes.js';
@@ -216,7 +215,16 @@ function lambdaAuth(event: HttpEvent): ApiAuthContext | undefined {
  */
 export type ApiKeyGuard = (auth: Exclude<ApiAuthContext, { authType: 'user' }>) => Promise<HttpResult | undefined>;
 
+/** Records a route's action in the account's activity log (composition/activity.ts recordRouteActivity). */
+export type ActivityRecorder = (req: Request, action: ActivityAction) => Promise<void>;
+
 export interface GroupOptions {
+  /**
+   * Required when the group serves a route that declares `activity` (checked when the function
+   * starts); injected, like the API-key guard, so a function without such routes (the webhooks'
+   * first contact) does not bundle the log's writer.
+   */
+  activity?: ActivityRecorder;
   /** Required when the group serves a 'userOrApiKey' route (checked when the function starts). */
   apiKeys?: ApiKeyGuard;
   /** webhookVerification({provider: verifier}) for the providers the group's 'webhook' routes declare (checked when the function starts). */
@@ -266,6 +274,8 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
     const rule = WEBHOOK_VERIFICATIONS[key];
     if (rule && !options.webhooks?.providers.has(rule.provider)) throw new Error(`${key} declares a ${rule.provider} signature, but its handler has no ${rule.provider} verifier`);
   }
+  const logged = keys.find((key) => key in ROUTE_ACTIVITIES);
+  if (logged && !options.activity) throw new Error(`${logged} is logged in the activity log, but its handler has no activity recorder`);
   const needsApiKeys = keys.find((key) => API_KEY_ROUTES.has(key));
   if (needsApiKeys && !options.apiKeys) throw new Error(`${needsApiKeys} accepts API keys, but its handler has no API-key guard`);
   const shared = sharedRouteResolvers(routes);
@@ -296,14 +306,14 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
       const req = buildRequest(event, headers, rawBody, verified);
       // 403 below the route's role (issue 32), from the token's claims: no table read.
       const needed = ROUTE_ROLES[event.routeKey];
-      if (needed && !roleAtLeast(req.role(), needed)) throw new ForbiddenError(teamMessages.forbidden);
+      if (needed && !roleAtLeast(req.role(), needed)) throw new ForbiddenError(FORBIDDEN_BY_ROLE);
       // 402 before the route reads its input or writes anything (a user token or an API key alike).
       if (SUBSCRIPTION_ROUTES.has(event.routeKey) && !(await userHasActiveSubscription(req.userId()))) {
         throw new PaymentRequiredError(subscriptionRequiredMessage);
       }
       const result = await route(req);
       const action = ROUTE_ACTIVITIES[event.routeKey];
-      if (action && succeeded(result)) await recordRouteActivity(req, action);
+      if (action && succeeded(result)) await options.activity!(req, action);
       if ('raw' in result) return result.raw;
       return json(result.status ?? 200, {
         success: true,

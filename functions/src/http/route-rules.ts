@@ -6,7 +6,7 @@
  * function otherwise); unbundled (local runtime, tests) they are read from the manifest itself.
  */
 import { sharedRoutes } from '../route-plan.js';
-import type { ActivityAction, MemberRole } from '../contract/team.js';
+import type { ActivityAction, MemberRole } from '../contract/team-roles.js';
 import { apiKeyRouteKeys, routeActivities, routeRoles, subscriptionRouteKeys, webhookVerifications, type WebhookVerification } from '../routes.js';
 
 declare global {

@@ -4,7 +4,7 @@
  * per token issue by the pre-token-generation trigger. No pointer: the person owns their own account.
  */
 import { GetCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import { isMemberRole } from '../../contract/team.js';
+import { isMemberRole } from '../../contract/team-roles.js';
 import type { Membership, MembershipDirectory } from '../../domain/team/ports.js';
 
 export const personPk = (personId: string) => `PERSON#${personId}`;

@@ -5,7 +5,7 @@
  * sort key makes a page one Query, newest first, and a time range a key condition.
  */
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import { ACTIVITY_ACTIONS, ACTIVITY_RETENTION_DAYS, type ActivityAction } from '../../contract/team.js';
+import { ACTIVITY_ACTIONS, ACTIVITY_RETENTION_DAYS, type ActivityAction } from '../../contract/team-roles.js';
 import type { ActivityFilter, ActivityLog, StoredActivity } from '../../domain/team/ports.js';
 import { newId } from '../../lib/ids.js';
 import { userPk } from './keys.js';

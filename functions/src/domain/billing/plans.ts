@@ -13,7 +13,7 @@
  */
 import { API_KEY_LIMITS } from '../../contract/api-keys.js';
 import { PLAN_IDS, PLAN_RANK, UNLIMITED, type Plan, type PlanId } from '../../contract/billing.js';
-import { SEATS_BY_PLAN } from '../../contract/team.js';
+import { SEATS_BY_PLAN } from '../../contract/team-roles.js';
 import { DEFAULT_CURRENCY, type BillingCurrency } from './currency.js';
 
 /** Price per plan and currency, in whole units per interval: the one table of amounts. */

@@ -2,7 +2,7 @@
  * The account claims of a sign-in (issue 32), decided once per token issue by the
  * pre-token-generation trigger: the person's membership, else their own account as owner.
  */
-import { ACCOUNT_CLAIMS, type MemberRole } from '../../contract/team.js';
+import { ACCOUNT_CLAIMS, type MemberRole } from '../../contract/team-roles.js';
 import type { ActivityLog, MembershipDirectory } from './ports.js';
 
 /** Cognito's trigger sources of a sign-in (a refresh is 'TokenGeneration_RefreshTokens'). */

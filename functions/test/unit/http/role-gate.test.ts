@@ -80,7 +80,8 @@ const event = (routeKey: string, caller: Caller): HttpEvent => {
 
 async function call(routeKey: string, caller: Caller): Promise<{ status: number; body: Record<string, unknown> }> {
   const { httpGroup } = await import('../../../src/http/handler.js');
-  const handler = httpGroup(table, { apiKeys: async () => undefined });
+  const { recordRouteActivity } = await import('../../../src/composition/activity.js');
+  const handler = httpGroup(table, { apiKeys: async () => undefined, activity: recordRouteActivity });
   const res = (await handler(event(routeKey, caller), { functionName: 'test', awsRequestId: 'r' } as Context)) as HttpResult & { statusCode: number; body: string };
   return { status: res.statusCode, body: JSON.parse(res.body) as Record<string, unknown> };
 }

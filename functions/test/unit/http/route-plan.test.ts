@@ -334,7 +334,7 @@ describe('the HTTP wrapper on a shared route', () => {
   it("runs the API-key guard on an API-key route behind a shared route, after resolving it", async () => {
     const guarded: string[] = [];
     const contacts = Object.fromEntries(manifest.filter((r) => r.group === 'contacts').map((r) => [routeKeyOf(r), record]));
-    const contactsHandler = httpGroup(contacts, { apiKeys: async (auth) => (guarded.push(auth.authType), undefined) });
+    const contactsHandler = httpGroup(contacts, { apiKeys: async (auth) => (guarded.push(auth.authType), undefined), activity: async () => undefined });
     const any = greedyOf('GET /api/contacts');
     const withKey = (method: string) =>
       event(any, method, '/api/contacts', { requestContext: { routeKey: any, http: { method, sourceIp: '' }, authorizer: { lambda: { authType: 'apiKey', sub: 'user-1', keyId: 'k', keyHash: 'h' } } } } as unknown as Partial<HttpEvent>);

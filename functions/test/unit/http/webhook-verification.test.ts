@@ -192,6 +192,8 @@ describe('the HTTP wrapper', () => {
     expect(() => httpGroup({ 'POST /api/webhooks/stripe': route })).toThrow(/stripe verifier/);
     expect(() => httpGroup({ 'POST /api/webhooks/twilio/{userId}/voice': route }, { webhooks: webhookVerification({ stripe: () => ({ verify: async () => ({ refused: { statusCode: 500 } }) }) }) })).toThrow(/twilio verifier/);
     expect(() => httpGroup({ 'GET /api/contacts': route })).toThrow(/API-key guard/);
+    // Issue 32: a route the activity log records needs the recorder (injected, so other functions do not bundle it).
+    expect(() => httpGroup({ 'POST /api/agents': route })).toThrow(/activity recorder/);
   });
 
   it('a route that declares no verification cannot read a webhook payload (500, no internals)', async () => {
