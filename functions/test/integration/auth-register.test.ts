@@ -150,6 +150,10 @@ describe('POST /api/register', () => {
       // Issue 29 item 7: no rollout list configured (WHATSAPP_USER_IDS empty) = WhatsApp for every account.
       features: { whatsapp: true },
       hasActiveSubscription: false,
+      // Issue 32: a new person owns their own account, named after them.
+      accountId: session.user._id,
+      accountRole: 'owner',
+      accountName: 'Ana Nueva',
     });
     const profile = await getItem(`USER#${session.user._id}`, 'PROFILE');
     expect(profile).toMatchObject({ email, name: 'Ana Nueva', role: 'user', language: 'en', authProvider: 'password' });
