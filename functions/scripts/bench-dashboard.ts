@@ -177,6 +177,8 @@ try {
     console.log(`\n${wrong} response(s) were not the expected figures.`);
   }
   console.log(`\n${failures === 0 ? 'Dashboard target met.' : `Dashboard target missed (${failures}).`}`);
+  // A printed miss fails the bench (bench-all then reports it), as every other target does.
+  if (failures > 0) process.exitCode = 1;
 
   if (!(await teamCallCost(token, userId))) process.exitCode = 1;
 } finally {
