@@ -139,7 +139,7 @@ describe('inbox takeover', () => {
     await settings.getByRole('button', { name: 'Guardar' }).click();
     await eventually(() => settings.getByText('Introduce un número de WhatsApp válido para los avisos').count()).toBe(1);
     await settings.getByRole('textbox', { name: 'Número de WhatsApp para avisos' }).fill('612 345 678');
-    await settings.getByLabel(/Avisarme por correo/).click();
+    await settings.getByLabel(/Enviar avisos por correo/).click();
     await settings.getByRole('button', { name: 'Guardar' }).click();
     await eventually(() => page.getByText('Ajustes de la bandeja guardados').count()).toBeGreaterThan(0);
     expect(await callApi(page, 'GET', '/api/inbox-settings')).toEqual({ aiResumeAfterHours: 24, alertByEmail: false, alertWhatsappNumber: '+34612345678' });
