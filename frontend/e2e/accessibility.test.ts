@@ -62,6 +62,8 @@ const VISITOR_SCREENS: Record<string, string[]> = {
   '/reset-password': ['/reset-password?email=ana%40example.com'],
   '/terms': ['/terms'],
   '/privacy': ['/privacy'],
+  // Issue 32: a link whose invitation is unknown shows its message (the preview of a real one is in team.test.ts).
+  '/invite/:token': [`/invite/${'A'.repeat(43)}`],
 };
 
 interface Owner {
@@ -95,6 +97,9 @@ const signedInScreens = (o: Owner): Record<string, string[]> => ({
   '/voice-conversations/:id': [`/voice-conversations/${o.callId}`],
   '/voice-settings': ['/voice-settings'],
   '/admin': ['/admin'],
+  // Issue 32: the team (with a pending invitation) and its activity log.
+  '/team': ['/team'],
+  '/activity': ['/activity'],
   // The not-found page of the signed-in app.
   '*': ['/no-such-page'],
 });
@@ -179,6 +184,8 @@ async function setUpOwner(b: Browser): Promise<Owner> {
   await slowly(async () => (await board()).conversationsByStatus.active.length).toBe(2);
   const toEscalate = (await board()).conversationsByStatus.active.find((c) => JSON.stringify(c).includes(escalated))!;
   await callApi(page, 'POST', `/api/conversations/${toEscalate._id}/escalate`, { reason: 'Pide hablar con una persona' });
+  // A receptionist invited (issue 32): the team page lists the invitation, the activity log says so.
+  await callApi(page, 'POST', '/api/team/invitations', { email: `recepcion+${randomUUID().slice(0, 8)}@example.com`, role: 'agent' });
 
   // An administrator (Cognito group 'admin'), signed in again for the groups claim.
   const cognito = new CognitoIdentityProviderClient({

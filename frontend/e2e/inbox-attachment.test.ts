@@ -39,6 +39,10 @@ async function chooseFromKeyboard(page: Page, button: Locator): Promise<FileChoo
 describe('a file attached to a reply from the inbox', () => {
   it('390×844, in Spanish: a PDF attached with a caption is sent as a document and shows in the conversation as sent', async () => {
     const page = await spanishOwner(browser(), 'inbox-attachment', PHONE);
+    // Keeps Playwright's file-chooser interception on for the whole test: without a listener it is
+    // switched off after each chooser and on again by the next wait (a round trip to Chromium), and
+    // on a loaded machine the keyboard's Enter could open the chooser before it was back on.
+    page.on('filechooser', () => undefined);
     await page.goto(`${appUrl}/dashboard`);
     await chatGptAndAgent(page, {
       name: 'Recepción',

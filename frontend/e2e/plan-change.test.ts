@@ -38,7 +38,7 @@ describe('changing plan', () => {
     await eventually(() => dialog.count()).toBe(1);
     expect((await dialog.getByTestId('plan-change-price').textContent())?.replace(/\s/g, ' ')).toBe('Nuevo precio: 79 US$ al mes');
     const limits = await dialog.getByTestId('plan-change-limits').getByRole('listitem').allTextContents();
-    expect(limits.map((l) => l.replace(/\s/g, ' '))).toEqual(['Contactos: 500 → 5000', 'Mensajes: 1000 → 10.000', 'Minutos de voz: 100 → 500']);
+    expect(limits.map((l) => l.replace(/\s/g, ' '))).toEqual(['Contactos: 500 → 5000', 'Mensajes: 1000 → 10.000', 'Minutos de voz: 100 → 500', 'Miembros del equipo: 2 → 5']);
     expect(await dialog.getByTestId('plan-change-added').getByRole('listitem').count()).toBeGreaterThan(0);
 
     // Cancel: nothing changed.

@@ -69,6 +69,7 @@ describe('prices in euros for a Spanish account', () => {
       'Contactos: 5000 → Ilimitado',
       'Mensajes: 10.000 → Ilimitado',
       'Minutos de voz: 500 → Ilimitado',
+      'Miembros del equipo: 5 → 20',
     ]);
     expect(texts(await up.getByTestId('plan-change-added').getByRole('listitem').allTextContents())).toEqual([
       'Puesta en marcha dedicada',
@@ -90,6 +91,7 @@ describe('prices in euros for a Spanish account', () => {
       'Contactos: 5000 → 500',
       'Mensajes: 10.000 → 1000',
       'Minutos de voz: 500 → 100',
+      'Miembros del equipo: 5 → 2',
     ]);
     expect(texts(await down.getByTestId('plan-change-removed').getByRole('listitem').allTextContents())).toEqual(['Soporte prioritario']);
     expect(await down.getByRole('heading', { name: 'Lo que ganas' }).count()).toBe(0);

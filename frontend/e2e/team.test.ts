@@ -221,7 +221,7 @@ describe('a team in one account', () => {
 
     // The owner cancels it, after a confirmation naming the address.
     await owner.goto(`${appUrl}/team`);
-    await owner.getByRole('button', { name: `Cancelar la invitación a ${invitee}` }).click();
+    await owner.getByRole('button', { name: `Cancelar invitación a ${invitee}` }).click();
     const confirm = owner.getByRole('dialog', { name: '¿Cancelar esta invitación?' });
     expect(await confirm.textContent()).toContain(invitee);
     await confirm.getByRole('button', { name: 'Cancelar invitación' }).click();
