@@ -20,7 +20,7 @@
  * for a connection that sends no more frames ($disconnect, or closed after a wrong setup).
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import type { AnswerCheck, AnswerStart, InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState } from '../../domain/voice/relay/ports.js';
+import type { AnswerCheck, AnswerStart, InterruptOutcome, RelayConnectionRecord, RelayConnectionStore, RelayTurnState, TurnStatus } from '../../domain/voice/relay/ports.js';
 import { conditionHolds, unlessConditionFails } from './conditions.js';
 import { userPk } from './keys.js';
 
@@ -93,7 +93,11 @@ interface TurnStateItem {
   answerSent?: boolean;
   cancelSlot?: number;
   heard?: string;
+  /** When the cancelSlot answer was interrupted (epoch ms). */
+  cancelAt?: number;
   doneSlot?: number;
+  /** When the doneSlot answer was settled (epoch ms): fully sent, or acknowledged as cut. */
+  doneAt?: number;
 }
 
 /** How an answer that did not finish as fully sent ended, from the state after its finish. */
@@ -117,7 +121,7 @@ export class DynamoRelayTurnState implements RelayTurnState {
         TableName: this.tableName,
         Key: this.key(userId, callId),
         ConsistentRead: true,
-        ProjectionExpression: 'answerSlot, answerSent, cancelSlot, heard, doneSlot, expiresAt',
+        ProjectionExpression: 'answerSlot, answerSent, cancelSlot, heard, cancelAt, doneSlot, doneAt, expiresAt',
       }),
     );
     return live(Item, this.now()) ? (Item as TurnStateItem) : null;
@@ -131,7 +135,7 @@ export class DynamoRelayTurnState implements RelayTurnState {
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId, callId),
-          UpdateExpression: 'SET answerSlot = :slot, answerSent = :f, expiresAt = :exp, entity = :e REMOVE cancelSlot, heard',
+          UpdateExpression: 'SET answerSlot = :slot, answerSent = :f, expiresAt = :exp, entity = :e REMOVE cancelSlot, heard, cancelAt',
           ConditionExpression: 'attribute_not_exists(answerSlot) OR answerSlot < :slot',
           ExpressionAttributeValues: { ':slot': slot, ':f': false, ':exp': expiresAt(this.now()), ':e': 'relayTurnState' },
           ReturnValues: 'ALL_OLD',
@@ -162,9 +166,9 @@ export class DynamoRelayTurnState implements RelayTurnState {
           new UpdateCommand({
             TableName: this.tableName,
             Key: this.key(userId, callId),
-            UpdateExpression: 'SET cancelSlot = :slot, heard = :heard',
+            UpdateExpression: 'SET cancelSlot = :slot, heard = :heard, cancelAt = :now',
             ConditionExpression: 'answerSlot = :slot AND answerSent = :f',
-            ExpressionAttributeValues: { ':slot': slot, ':heard': heard, ':f': false },
+            ExpressionAttributeValues: { ':slot': slot, ':heard': heard, ':f': false, ':now': this.now() },
           }),
         ),
       );
@@ -180,9 +184,9 @@ export class DynamoRelayTurnState implements RelayTurnState {
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId, callId),
-          UpdateExpression: 'SET answerSent = :t, doneSlot = :slot',
+          UpdateExpression: 'SET answerSent = :t, doneSlot = :slot, doneAt = :now',
           ConditionExpression: 'answerSlot = :slot AND (attribute_not_exists(cancelSlot) OR cancelSlot <> :slot)',
-          ExpressionAttributeValues: { ':slot': slot, ':t': true },
+          ExpressionAttributeValues: { ':slot': slot, ':t': true, ':now': this.now() },
         }),
       ),
     );
@@ -193,9 +197,9 @@ export class DynamoRelayTurnState implements RelayTurnState {
         new UpdateCommand({
           TableName: this.tableName,
           Key: this.key(userId, callId),
-          UpdateExpression: 'SET doneSlot = :slot, expiresAt = if_not_exists(expiresAt, :exp)',
+          UpdateExpression: 'SET doneSlot = :slot, doneAt = :now, expiresAt = if_not_exists(expiresAt, :exp)',
           ConditionExpression: 'attribute_not_exists(doneSlot) OR doneSlot < :slot',
-          ExpressionAttributeValues: { ':slot': slot, ':exp': expiresAt(this.now()) },
+          ExpressionAttributeValues: { ':slot': slot, ':now': this.now(), ':exp': expiresAt(this.now()) },
           ReturnValues: 'ALL_NEW',
         }),
       ),
@@ -203,15 +207,16 @@ export class DynamoRelayTurnState implements RelayTurnState {
     return endedAs(acknowledged ? (acknowledged.Attributes as TurnStateItem) : await this.read(userId, callId), slot);
   }
 
-  async status(userId: string, callId: string, slot: number): Promise<{ over: boolean; stopped: boolean }> {
+  async status(userId: string, callId: string, slot: number): Promise<TurnStatus> {
     const state = await this.read(userId, callId);
     // No state yet: that answer has not started (nothing to wait for, nothing heard).
-    if (!state) return { over: false, stopped: true };
+    if (!state) return { over: false, stopped: true, overAt: null };
     const stopped = typeof state.doneSlot === 'number' && state.doneSlot >= slot;
     const over =
       stopped ||
       state.cancelSlot === slot ||
       (typeof state.answerSlot === 'number' && (state.answerSlot > slot || (state.answerSlot === slot && state.answerSent === true)));
-    return { over, stopped };
+    const at = state.cancelSlot === slot ? state.cancelAt : state.doneSlot === slot ? state.doneAt : undefined;
+    return { over, stopped, overAt: over && typeof at === 'number' ? at : null };
   }
 }

@@ -103,13 +103,13 @@ export class RecordingPosts implements RelayConnections {
 }
 
 export class MemoryTurnState implements RelayTurnState {
-  readonly state = new Map<string, { slot: number; sent: boolean; cancelSlot?: number; heard?: string; doneSlot?: number }>();
+  readonly state = new Map<string, { slot: number; sent: boolean; cancelSlot?: number; heard?: string; cancelAt?: number; doneSlot?: number; doneAt?: number }>();
   reads = 0;
   async start(_u: string, callId: string, slot: number): Promise<AnswerStart> {
     const s = this.state.get(callId);
     if (s && s.slot >= slot) return { started: false, supersedes: null };
     const streaming = s !== undefined && !s.sent && !(s.doneSlot !== undefined && s.doneSlot >= s.slot);
-    this.state.set(callId, { slot, sent: false, ...(s?.doneSlot !== undefined ? { doneSlot: s.doneSlot } : {}) });
+    this.state.set(callId, { slot, sent: false, ...(s?.doneSlot !== undefined ? { doneSlot: s.doneSlot, doneAt: s.doneAt } : {}) });
     return { started: true, supersedes: streaming ? s.slot : null };
   }
   async check(_u: string, callId: string, slot: number): Promise<AnswerCheck> {
@@ -122,7 +122,7 @@ export class MemoryTurnState implements RelayTurnState {
     const s = this.state.get(callId);
     if (!s) return null;
     if (s.sent) return { slot: s.slot, streaming: false };
-    Object.assign(s, { cancelSlot: s.slot, heard });
+    Object.assign(s, { cancelSlot: s.slot, heard, cancelAt: Date.now() });
     return { slot: s.slot, streaming: true };
   }
   async finish(_u: string, callId: string, slot: number) {
@@ -130,16 +130,19 @@ export class MemoryTurnState implements RelayTurnState {
     if (s?.slot === slot && s.cancelSlot !== slot) {
       s.sent = true;
       s.doneSlot = slot;
+      s.doneAt = Date.now();
       return 'sent' as const;
     }
-    if (s && (s.doneSlot === undefined || s.doneSlot < slot)) s.doneSlot = slot;
+    if (s && (s.doneSlot === undefined || s.doneSlot < slot)) Object.assign(s, { doneSlot: slot, doneAt: Date.now() });
     return s?.cancelSlot === slot ? { heard: s.heard ?? '' } : ('superseded' as const);
   }
   async status(_u: string, callId: string, slot: number) {
     const s = this.state.get(callId);
-    if (!s) return { over: false, stopped: true };
+    if (!s) return { over: false, stopped: true, overAt: null };
     const stopped = s.doneSlot !== undefined && s.doneSlot >= slot;
-    return { over: stopped || s.cancelSlot === slot || s.slot > slot || (s.slot === slot && s.sent), stopped };
+    const over = stopped || s.cancelSlot === slot || s.slot > slot || (s.slot === slot && s.sent);
+    const at = s.cancelSlot === slot ? s.cancelAt : s.doneSlot === slot ? s.doneAt : undefined;
+    return { over, stopped, overAt: over && at !== undefined ? at : null };
   }
 }
 

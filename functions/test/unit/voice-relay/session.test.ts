@@ -158,6 +158,25 @@ describe('voice relay turns', () => {
     expect(r.infos.filter((m) => m === 'Voice relay: a repeated prompt frame was ignored')).toHaveLength(1);
   });
 
+  it('a repeated frame handled only after its answer ended, but that arrived before, is still the same frame: ignored', async () => {
+    // The answer takes ≥ 20 ms, so it ends well after the duplicate's arrival (3 ms after the first's).
+    const r = relaySetup({ model: scriptedModel([[{ wait: 20 }, 'Vale.'], ['Vale otra vez.']]).model });
+    await r.open();
+    const arrived = Date.now();
+
+    await r.send(prompt('Reservar'), arrived);
+    // The duplicate arrived 3 ms after the first, but its invocation ran once the answer was over (a busy moment).
+    await r.send(prompt('Reservar'), arrived + 3);
+
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reservar', 'Vale.']);
+    expect(r.posts.texts.filter((t) => t.last)).toHaveLength(1);
+    expect(r.infos).toContain('Voice relay: a repeated prompt frame was ignored');
+    // Said again after the answer ended: a new turn.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await r.send(prompt('Reservar'));
+    expect(r.stored().messages.map((m) => m.content)).toEqual([VOICE_DEFAULTS.messageWelcome, 'Reservar', 'Vale.', 'Reservar', 'Vale otra vez.']);
+  });
+
   it('asks the model once the caller’s turn is stored, with the transcript the claim found as history', async () => {
     const { model, requests } = scriptedModel([['Claro.']]);
     const r = relaySetup({ model });

@@ -77,5 +77,16 @@ export interface RelayTurnState {
    * Where the answer in `slot` is: `over` = fully sent, interrupted or superseded (the caller heard
    * it end, or spoke since); `stopped` = its invocation posts nothing more (finish() ran).
    */
-  status(userId: string, callId: string, slot: number): Promise<{ over: boolean; stopped: boolean }>;
+  status(userId: string, callId: string, slot: number): Promise<TurnStatus>;
+}
+
+/**
+ * RelayTurnState.status: `overAt` = when the answer became over (epoch ms: fully sent, or
+ * interrupted), null when unknown — a repeated frame that arrived before it is the same frame
+ * handled late, not the caller saying it again.
+ */
+export interface TurnStatus {
+  over: boolean;
+  stopped: boolean;
+  overAt: number | null;
 }

@@ -338,7 +338,10 @@ export function createRelaySession(deps: RelaySessionDeps) {
       if ('slot' in claim) return claim;
       if ('repeated' in claim) {
         const previous = claim.repeated;
-        if (repeatOf === undefined && previous.slot >= 0 && (await deps.turns.status(userId, callId, previous.slot)).over) {
+        // Said again once the caller heard that answer end: a new turn. A frame that arrived before
+        // it ended is the same frame handled late (a busy moment), however late it is handled.
+        const status = repeatOf === undefined && previous.slot >= 0 ? await deps.turns.status(userId, callId, previous.slot) : null;
+        if (status?.over && (status.overAt === null || status.overAt <= meta.arrivedAt)) {
           repeatOf = previous.at;
           continue;
         }
