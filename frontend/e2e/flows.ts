@@ -197,6 +197,16 @@ export async function activateTrial(userId: string): Promise<void> {
 }
 
 /** Calls the API as the signed-in user (the session the app keeps in local storage). */
+/** Moves the local stack's session clock (token checks and cognito-local) forward. */
+export async function advanceServerClock(seconds: number): Promise<void> {
+  const res = await fetch(`${inject('appUrl')}/_local/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceSeconds: seconds }),
+  });
+  if (!res.ok) throw new Error(`POST /_local/clock: ${res.status} ${await res.text()}`);
+}
+
 export async function callApi<T>(page: Page, method: string, path: string, body?: unknown): Promise<T> {
   const token = await page.evaluate(() => (JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string }).token ?? '');
   const res = await fetch(`${inject('appUrl')}${path}`, {

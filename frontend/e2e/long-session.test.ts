@@ -6,20 +6,10 @@
  * started with is refused by then.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { callApi, eventually, newPage, subscribedUser, useBrowser } from './flows.js';
+import { advanceServerClock, callApi, eventually, newPage, subscribedUser, useBrowser } from './flows.js';
 
 const appUrl = inject('appUrl');
 const browser = useBrowser();
-
-/** Moves the local stack's session clock (token checks and cognito-local) forward. */
-async function advanceServerClock(seconds: number): Promise<void> {
-  const res = await fetch(`${appUrl}/_local/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advanceSeconds: seconds }),
-  });
-  if (!res.ok) throw new Error(`POST /_local/clock: ${res.status} ${await res.text()}`);
-}
 
 describe('a long browser session', () => {
   it('keeps working through refresh: a form left open for 12 minutes saves, with no 401 on the way', async () => {

@@ -15,6 +15,7 @@ import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { waitForMailCode } from './browser.js';
 import {
   activeCard,
+  advanceServerClock,
   callApi,
   chatGptAndAgent,
   connectWhatsAppBusiness,
@@ -34,16 +35,6 @@ import {
 const appUrl = inject('appUrl');
 const mailboxUrl = inject('mailboxUrl');
 const browser = useBrowser();
-
-/** Moves the local stack's session clock (token checks and cognito-local) forward. */
-async function advanceServerClock(seconds: number): Promise<void> {
-  const res = await fetch(`${appUrl}/_local/clock`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ advanceSeconds: seconds }),
-  });
-  if (!res.ok) throw new Error(`POST /_local/clock: ${res.status} ${await res.text()}`);
-}
 
 const storedSession = (page: Page) =>
   page.evaluate(() => JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string; refreshToken?: string });

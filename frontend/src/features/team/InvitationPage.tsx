@@ -24,6 +24,7 @@ import { AuthLayout } from '../../shared/AuthLayout';
 import './i18n';
 import { teamErrorText } from './messages';
 import { useRefreshAccount } from './useRefreshAccount';
+import { RetryAlert } from '../../shared/RetryAlert';
 
 /** The auth page for this invitation: the e-mail prefilled, back here after. */
 const authUrl = (page: 'login' | 'register', token: string, email: string) =>
@@ -76,16 +77,9 @@ export default function InvitationPage() {
     );
   } else if (preview.isError) {
     body = (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void preview.refetch()}>
-            {t('team.retry')}
-          </Button>
-        }
-      >
+      <RetryAlert retryLabel={t('team.retry')} onRetry={() => void preview.refetch()} retrying={preview.isFetching}>
         {teamErrorText(preview.error, t('team.invitation.invalid'))}
-      </Alert>
+      </RetryAlert>
     );
   } else if (preview.isPending || access.status === 'loading') {
     body = <Skeleton variant="rounded" height={160} role="status" aria-busy="true" aria-label={t('team.invitation.loading')} />;

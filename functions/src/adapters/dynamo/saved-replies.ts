@@ -10,7 +10,7 @@ import type { SavedReplyRepository, SavedReplyWriteOutcome, StoredSavedReply } f
 import { itemCodec } from './item-codec.js';
 import { userPk } from './keys.js';
 import { queryItems } from './query-items.js';
-import { cancellationReasons, countDown, countUpTo, type TransactItem, transactWrite } from './transact.js';
+import { countDown, countUpTo, transactOrFailedAt, type TransactItem } from './transact.js';
 
 const REPLY_PREFIX = 'SAVEDREPLY#';
 const replyKey = (userId: string, id: string) => ({ pk: userPk(userId), sk: `${REPLY_PREFIX}${id}` });
@@ -26,19 +26,6 @@ const fromItem = itemCodec<StoredSavedReply>({
   createdAt: String,
   updatedAt: String,
 });
-
-/** The index of the first item whose condition failed, or null for a transaction that went through. */
-async function failedAt(db: DynamoDBDocumentClient, items: TransactItem[]): Promise<number | null> {
-  try {
-    await transactWrite(db, items);
-    return null;
-  } catch (error) {
-    const reasons = cancellationReasons(error);
-    const index = reasons?.findIndex((r) => r.code === 'ConditionalCheckFailed') ?? -1;
-    if (index < 0) throw error;
-    return index;
-  }
-}
 
 export class DynamoSavedReplyRepository implements SavedReplyRepository {
   constructor(
@@ -62,7 +49,7 @@ export class DynamoSavedReplyRepository implements SavedReplyRepository {
   }
 
   async create(reply: StoredSavedReply, max: number): Promise<SavedReplyWriteOutcome> {
-    const failed = await failedAt(this.db, [
+    const failed = await transactOrFailedAt(this.db, [
       countUpTo(this.tableName, countKey(reply.userId), max, 'savedReplyCount'),
       this.putTitle(reply),
       {
@@ -79,7 +66,7 @@ export class DynamoSavedReplyRepository implements SavedReplyRepository {
 
   async replace(before: StoredSavedReply, next: StoredSavedReply): Promise<SavedReplyWriteOutcome> {
     const moves = before.titleKey !== next.titleKey;
-    const failed = await failedAt(this.db, [
+    const failed = await transactOrFailedAt(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -98,7 +85,7 @@ export class DynamoSavedReplyRepository implements SavedReplyRepository {
   }
 
   async remove(reply: StoredSavedReply): Promise<boolean> {
-    const failed = await failedAt(this.db, [
+    const failed = await transactOrFailedAt(this.db, [
       {
         Delete: {
           TableName: this.tableName,

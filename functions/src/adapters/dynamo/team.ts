@@ -34,7 +34,7 @@ import { batchGetItems } from './batch.js';
 import { emailHash, userPk } from './keys.js';
 import { MEMBERSHIP_SK, personPk } from './memberships.js';
 import { queryItems } from './query-items.js';
-import { cancellationReasons, transactWrite, type TransactItem } from './transact.js';
+import { cancellationReasons, transactOrFailedAt, transactWrite, type TransactItem } from './transact.js';
 
 type Item = Record<string, unknown>;
 
@@ -220,7 +220,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
         },
       },
     ];
-    const failed = await this.transactOrFailedAt(items);
+    const failed = await transactOrFailedAt(this.db, items);
     if (failed === null) return 'created';
     if (failed === 0) return 'seatsFull';
     if (failed === 1) return 'alreadyInvited';
@@ -273,8 +273,8 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
     const slot: TransactItem = {
       Delete: { TableName: this.tableName, Key: { pk: userPk(accountId), sk: inviteMailSk(invitation.email) }, ConditionExpression: 'inviteId = :id', ExpressionAttributeValues: { ':id': id } },
     };
-    let failed = await this.transactOrFailedAt([close, slot]);
-    if (failed === 1) failed = await this.transactOrFailedAt([close]);
+    let failed = await transactOrFailedAt(this.db, [close, slot]);
+    if (failed === 1) failed = await transactOrFailedAt(this.db, [close]);
     return failed === null;
   }
 
@@ -283,7 +283,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
     if (!invitation) return 'changed';
     const pk = userPk(accountId);
     const keepUntil = epochS(next.expiresAt) + INVITE_KEEP_S;
-    const failed = await this.transactOrFailedAt([
+    const failed = await transactOrFailedAt(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -393,7 +393,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
   }
 
   async changeRole(accountId: string, personId: string, from: AssignableRole, to: AssignableRole): Promise<boolean> {
-    const failed = await this.transactOrFailedAt([
+    const failed = await transactOrFailedAt(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -410,7 +410,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
   }
 
   async remove(accountId: string, personId: string, at: string): Promise<boolean> {
-    const failed = await this.transactOrFailedAt([
+    const failed = await transactOrFailedAt(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -437,7 +437,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
 
   async transferOwnership(accountId: string, from: string, to: string, at: string, fromJoinedAt: string): Promise<boolean> {
     const pk = userPk(accountId);
-    const failed = await this.transactOrFailedAt([
+    const failed = await transactOrFailedAt(this.db, [
       {
         Update: {
           TableName: this.tableName,
@@ -495,15 +495,4 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
   }
 
   /** One transaction (retried while it only collides); null when written, else the index of the first failed condition. */
-  private async transactOrFailedAt(items: TransactItem[]): Promise<number | null> {
-    try {
-      await transactWrite(this.db, items);
-      return null;
-    } catch (error) {
-      const reasons = cancellationReasons(error);
-      const index = reasons?.findIndex((r) => r.code === 'ConditionalCheckFailed') ?? -1;
-      if (index < 0) throw error;
-      return index;
-    }
-  }
 }

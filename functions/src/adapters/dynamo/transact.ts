@@ -48,6 +48,18 @@ export async function transactWrite(db: DynamoDBDocumentClient, items: TransactI
   }
 }
 
+/** transactWrite, answering the index of the first item whose condition failed (null: it went through); other errors throw. */
+export async function transactOrFailedAt(db: DynamoDBDocumentClient, items: TransactItem[]): Promise<number | null> {
+  try {
+    await transactWrite(db, items);
+    return null;
+  } catch (error) {
+    const index = cancellationReasons(error)?.findIndex((r) => r.code === 'ConditionalCheckFailed') ?? -1;
+    if (index < 0) throw error;
+    return index;
+  }
+}
+
 /**
  * A per-user cap (API keys, saved replies, push devices): +1 on the count item inside the create
  * transaction, cancelled (ConditionalCheckFailed) once `max` are there.
