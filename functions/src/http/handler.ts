@@ -216,7 +216,7 @@ function lambdaAuth(event: HttpEvent): ApiAuthContext | undefined {
 export type ApiKeyGuard = (auth: Exclude<ApiAuthContext, { authType: 'user' }>) => Promise<HttpResult | undefined>;
 
 /** Records a route's action in the account's activity log (composition/activity.ts recordRouteActivity). */
-export type ActivityRecorder = (req: Request, action: ActivityAction) => Promise<void>;
+export type ActivityRecorder = (req: Request, action: ActivityAction, result: RouteResult) => Promise<void>;
 
 export interface GroupOptions {
   /**
@@ -313,7 +313,7 @@ export function httpGroup(routes: RouteTable, options: GroupOptions = {}) {
       }
       const result = await route(req);
       const action = ROUTE_ACTIVITIES[event.routeKey];
-      if (action && succeeded(result)) await options.activity!(req, action);
+      if (action && succeeded(result)) await options.activity!(req, action, result);
       if ('raw' in result) return result.raw;
       return json(result.status ?? 200, {
         success: true,
