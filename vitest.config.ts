@@ -69,7 +69,9 @@ export default defineConfig({
           name: 'integration',
           include: ['functions/test/integration/**/*.test.ts'],
           globalSetup: ['functions/test/support/global-setup.ts'],
-          testTimeout: 30_000,
+          // 60 s: on CI's 2 cores, with infra's synth and the frontend build beside the four files,
+          // a test whose body takes 2-3 s alone (a streamed call's set-up) once took over 30.
+          testTimeout: 60_000,
           hookTimeout: 120_000,
           // One local stack serves every file; files run in parallel against it. Four at a time:
           // the files mostly wait (on the stack, DynamoDB Local, polls), so on 2 cores four take

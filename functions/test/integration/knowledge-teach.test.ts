@@ -324,6 +324,6 @@ describe('the stores behind it (DynamoDB Local)', () => {
     expect(await store.remove(userId, agentId, [ids[502]!, ids[502]!, 'not an id!'])).toEqual([ids[502]]);
     await store.deleteAgent(userId, agentId);
     expect(await store.list(userId, agentId)).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 });
 
