@@ -134,6 +134,17 @@ async function audit(page: Page, language: Language, paths: string[], found: Rec
 async function ownerPage(b: Browser, owner: Owner, language: Language, size: typeof LAPTOP | typeof PHONE = LAPTOP): Promise<Page> {
   const page = await newPage(b, { ...size, storageState: owner.storageState, locale: language === 'es' ? 'es-ES' : 'en-US' });
   await page.goto(`${appUrl}/`);
+  // The saved session can be older than its 5-minute access token (this file runs longer than that
+  // on a loaded machine): refreshed first, as the app does, so the calls below carry a live token.
+  await page.evaluate(async () => {
+    const session = JSON.parse(localStorage.getItem('agentdesk.session') ?? '{}') as { token?: string; refreshToken?: string };
+    const res = await fetch('/api/refresh-token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ refreshToken: session.refreshToken }) });
+    const fresh = ((await res.json()) as { data?: { token: string; expiresIn: number; refreshToken?: string } }).data;
+    if (!res.ok || !fresh) throw new Error(`refresh-token: ${res.status}`);
+    const renewed = { ...session, token: fresh.token, expiresAt: Date.now() + fresh.expiresIn * 1000, ...(fresh.refreshToken ? { refreshToken: fresh.refreshToken } : {}) };
+    localStorage.setItem('agentdesk.session', JSON.stringify(renewed));
+  });
+  await page.reload();
   await callApi(page, 'PUT', '/api/user/profile', { name: owner.name, language });
   return page;
 }
