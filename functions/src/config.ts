@@ -54,6 +54,7 @@ const envSchema = z.object({
   QUEUE_URL_OUTBOUND_EMAIL: optionalText,
   QUEUE_URL_WEB_PUSH: optionalText,
   QUEUE_URL_BOOKING_EVENTS: optionalText,
+  QUEUE_URL_PRIVACY_JOBS: optionalText,
   /**
    * Issue 16, the voice-relay WebSocket API: the public wss:// URL Twilio's ConversationRelay
    * connects to (and signs), the connection-posting endpoint (https://{api}.execute-api…/{stage},
@@ -205,6 +206,7 @@ export function queueUrl(name: QueueName): string {
     'outbound-email': c.QUEUE_URL_OUTBOUND_EMAIL,
     'web-push': c.QUEUE_URL_WEB_PUSH,
     'booking-events': c.QUEUE_URL_BOOKING_EVENTS,
+    'privacy-jobs': c.QUEUE_URL_PRIVACY_JOBS,
   };
   return urls[name];
 }

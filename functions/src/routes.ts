@@ -9,7 +9,7 @@
 
 import type * as z from 'zod/mini';
 import type { ActivityAction, MemberRole } from './contract/team.js';
-import { bookingEventsJob, callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, urlScrapeJob, webPushJob, whatsappInboundJob } from './contract/jobs.js';
+import { bookingEventsJob, callSummaryJob, contactsJob, fileIngestJob, outboundEmailJob, privacyJob, urlScrapeJob, webPushJob, whatsappInboundJob } from './contract/jobs.js';
 import { QUEUE_MAX_RECEIVES } from './domain/retry.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -64,6 +64,8 @@ export type Need =
   | 'queue:web-push'
   /** Report a booking's change to its listeners (issue 30: every function that books, moves or cancels; the reminders schedule). */
   | 'queue:booking-events'
+  /** Erase or export one person's data, or delete the account (issue 33). */
+  | 'queue:privacy-jobs'
   /** Read the VAPID key pair of Web Push (a Secrets Manager secret in AWS, local config otherwise). */
   | 'push-keys'
   /** Read the Google Calendar connection's OAuth client (issue 30; a Secrets Manager secret in AWS, local config otherwise). */
@@ -257,6 +259,13 @@ export const routeGroups = {
     entry: 'src/handlers/team.ts',
     description: 'The team in one account: members and roles, invitations (sent, previewed, accepted, revoked), leaving, ownership transfer, the activity log',
     needs: ['table:read', 'table:write', 'userPool', 'queue:outbound-email'],
+  },
+  // Issue 33: patients' data under the owner's control. DynamoDB and the queue only: the
+  // deletions (S3, Twilio, Google, Stripe, Cognito) run in the privacy-jobs worker.
+  privacy: {
+    entry: 'src/handlers/privacy.ts',
+    description: "Privacy: the account's retention, AI notices and opt-out words; what is held about a person; their erasure and export as jobs; the account's deletion",
+    needs: ['table:read', 'table:write', 'uploads:read', 'queue:privacy-jobs'],
   },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',
@@ -571,11 +580,22 @@ export const routes = [
   { method: 'POST', path: '/api/invitations/accept', group: 'team', auth: 'user', role: 'agent' },
   // What the customer was told on WhatsApp about the booking (confirmations, reminder) and why one did not go out.
   { method: 'GET', path: '/api/bookings/{id}/messages', group: 'bookings', auth: 'user', role: 'agent' },
+  // Issue 33: patients' data under the owner's control. A person is named in the body (a contact id or a phone
+  // number), never in the URL, so no access log holds it. Erasures and exports log themselves when done, with counts.
+  { method: 'GET', path: '/api/privacy/settings', group: 'privacy', auth: 'user', role: 'admin' },
+  { method: 'PUT', path: '/api/privacy/settings', group: 'privacy', auth: 'user', role: 'admin', activity: 'privacy_settings.changed' },
+  { method: 'POST', path: '/api/privacy/people/lookup', group: 'privacy', auth: 'user', role: 'admin' },
+  { method: 'POST', path: '/api/privacy/erasures', group: 'privacy', auth: 'user', role: 'admin' },
+  { method: 'POST', path: '/api/privacy/exports', group: 'privacy', auth: 'user', role: 'admin' },
+  { method: 'GET', path: '/api/privacy/jobs', group: 'privacy', auth: 'user', role: 'admin' },
+  { method: 'GET', path: '/api/privacy/jobs/{id}', group: 'privacy', auth: 'user', role: 'admin' },
+  { method: 'PUT', path: '/api/privacy/opt-out', group: 'privacy', auth: 'user', role: 'agent' },
+  { method: 'POST', path: '/api/privacy/account-deletion', group: 'privacy', auth: 'user', role: 'owner', activity: 'account.deletion_requested' },
 ] as const satisfies readonly RouteDef[];
 
 export type RouteKey = `${(typeof routes)[number]['method']} ${(typeof routes)[number]['path']}`;
 
-export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email' | 'web-push' | 'booking-events';
+export type QueueName = 'url-scrape' | 'file-ingest' | 'whatsapp-inbound' | 'call-summary' | 'contacts-jobs' | 'outbound-email' | 'web-push' | 'booking-events' | 'privacy-jobs';
 
 export interface WorkerDef {
   entry: string;
@@ -689,6 +709,20 @@ export const workers = {
     timeout: 60,
     maxReceiveCount: QUEUE_MAX_RECEIVES,
   },
+  'privacy-jobs': {
+    entry: 'src/workers/privacy-jobs.ts',
+    // Issue 33: each step is idempotent and recorded on the job item, so a crash half-way is finished by the retry.
+    description: "A person's erasure (DynamoDB items, S3 objects, Twilio recordings, Google Calendar events) or export (a ZIP), or the account's deletion (Stripe, Cognito, every item and object, a final e-mail)",
+    job: privacyJob,
+    // uploads:*: the export's ZIP (tmp/privacy-exports/), the person's objects deleted; whatsapp-media:*: their media read (export) and deleted;
+    // secrets:decrypt: the Twilio and Google credentials; google-calendar: the OAuth client; stripe + userPool + mail: the account's deletion;
+    // queue:privacy-jobs: a long job queues its next slice.
+    needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write', 'whatsapp-media:read', 'whatsapp-media:write', 'secrets:decrypt', 'google-calendar', 'stripe', 'userPool', 'mail', 'queue:privacy-jobs'],
+    batchSize: 1,
+    timeout: 300,
+    maxReceiveCount: QUEUE_MAX_RECEIVES,
+    memoryMb: 1024,
+  },
 } as const satisfies Record<QueueName, WorkerDef>;
 
 /** The body of a message on queue Q, as its manifest schema declares it. */
@@ -753,6 +787,15 @@ export const schedules = {
     needs: ['table:read', 'table:write', 'queue:booking-events'],
     rateMinutes: 5,
     timeout: 60,
+  },
+  'recording-retention': {
+    entry: 'src/schedules/recording-retention.ts',
+    // Issue 33: recordings held by Twilio are deleted there when the account's retention ends: a Query of
+    // the day partitions of recordings due (RECEXPIRE#{day}), never a Scan.
+    description: "Deletes at Twilio the call recordings whose account's retention has ended (day partitions of due recordings)",
+    needs: ['table:read', 'table:write', 'secrets:decrypt'],
+    rateMinutes: 60,
+    timeout: 300,
   },
 } as const satisfies Record<string, ScheduleDef>;
 

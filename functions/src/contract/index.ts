@@ -28,3 +28,4 @@ export * from './time-zones.js';
 export * from './account-texts.js';
 export * from './whatsapp-media.js';
 export * from './team.js';
+export * from './privacy.js';

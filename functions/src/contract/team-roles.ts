@@ -61,6 +61,11 @@ export const ACTIVITY_ACTIONS = [
   'booking_setup.changed',
   'account_settings.changed',
   'billing.changed',
+  // Issue 33: a person's data erased or exported (counts in `details`), the privacy settings changed, the account's deletion asked for.
+  'person.erased',
+  'person.exported',
+  'privacy_settings.changed',
+  'account.deletion_requested',
 ] as const;
 export type ActivityAction = (typeof ACTIVITY_ACTIONS)[number];
 

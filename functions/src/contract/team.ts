@@ -140,6 +140,8 @@ export interface ActivityEntry {
   actor: { kind: 'member'; _id: string; name: string; email: string } | { kind: 'apiKey'; _id: string; name: string } | { kind: 'system' };
   /** What: the object's type and id (a route's path parameter), and a label when one is known. */
   object: { type: string; id: string | null; label?: string } | null;
+  /** Issue 33: figures of the action (what an erasure or export counted), never personal data. */
+  details?: Record<string, number>;
 }
 
 export interface ActivityPage {

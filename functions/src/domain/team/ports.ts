@@ -47,6 +47,8 @@ export interface StoredActivity {
   action: ActivityAction;
   actor: { kind: 'member'; id: string } | { kind: 'apiKey'; id: string } | { kind: 'system' };
   object: { type: string; id: string | null; label?: string } | null;
+  /** Issue 33: figures of the action (an erasure's counts), never personal data. */
+  details?: Record<string, number>;
 }
 
 export interface ActivityFilter {

@@ -22,6 +22,8 @@ const OWNER_ONLY = [
   'POST /api/subscription/cancel',
   'POST /api/subscription/portal',
   'POST /api/team/ownership',
+  // Issue 33: only the owner deletes the account.
+  'POST /api/privacy/account-deletion',
 ];
 
 describe('routes.ts: roles (issue 32)', () => {
@@ -35,7 +37,7 @@ describe('routes.ts: roles (issue 32)', () => {
     expect(routes.filter((r) => (r.auth === 'public' || r.auth === 'webhook') && r.role !== undefined).map(key)).toEqual([]);
   });
 
-  it('only billing and ownership need the owner', () => {
+  it('only billing, ownership and the account\'s deletion need the owner', () => {
     expect(signedIn.filter((r) => r.role === 'owner').map(key).sort()).toEqual([...OWNER_ONLY].sort());
   });
 
