@@ -42,7 +42,16 @@ export interface StepContext {
    * `{ done: false }`; the job queues itself again and the step goes on from what is left.
    */
   shouldYield(): boolean;
+  /**
+   * Ids this job has met (its conversations, calls, bookings), kept on the job item as string sets,
+   * so a later step (the notifications') or a retry after a crash finds them once their items are
+   * gone. Remember BEFORE deleting: a crash in between must not lose them.
+   */
+  remember(kind: RememberedKind, ids: readonly string[]): Promise<void>;
+  remembered(kind: RememberedKind): Promise<string[]>;
 }
+
+export type RememberedKind = 'conversation' | 'call' | 'booking';
 
 export interface StepOutcome {
   /** What this run deleted (or exported), by kind. */
