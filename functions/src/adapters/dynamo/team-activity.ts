@@ -35,6 +35,8 @@ export class DynamoActivityLog implements ActivityLog {
           actor: stored.actor,
           ...(stored.actor.kind !== 'system' ? { actorId: stored.actor.id } : {}),
           object: stored.object,
+          // Issue 33: figures only (an erasure's counts), never personal data.
+          ...(stored.details ? { details: stored.details } : {}),
           // The table's TTL attribute (adapters/dynamo/table.ts), epoch seconds.
           expiresAt: Math.floor(now.getTime() / 1000) + ACTIVITY_RETENTION_DAYS * DAY_S,
         },
@@ -96,7 +98,8 @@ function toEntry(item: Record<string, unknown>): StoredActivity | null {
   const sk = String(item.sk ?? '');
   const id = sk.slice(sk.lastIndexOf('#') + 1);
   if (!isAction(item.action) || typeof item.at !== 'string') return null;
-  return { id, at: item.at, action: item.action, actor: item.actor as StoredActivity['actor'], object: (item.object as StoredActivity['object']) ?? null };
+  const details = item.details && typeof item.details === 'object' ? (item.details as Record<string, number>) : undefined;
+  return { id, at: item.at, action: item.action, actor: item.actor as StoredActivity['actor'], object: (item.object as StoredActivity['object']) ?? null, ...(details ? { details } : {}) };
 }
 
 /** The cursor names the last sort key read, bound to the account (another account's cursor is ignored). */

@@ -340,6 +340,7 @@ export function createTeamService(deps: TeamServiceDeps) {
               ? { kind: 'apiKey', _id: e.actor.id, name: keys.get(e.actor.id) ?? '' }
               : { kind: 'system' },
         object: e.object,
+        ...(e.details ? { details: e.details } : {}),
       }));
       return { entries, cursor: page.cursor };
     },
