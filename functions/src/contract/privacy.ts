@@ -120,6 +120,7 @@ export const privacyMessages = {
   exportStarted: 'Export started',
   jobNotFound: 'Request not found',
   exportExpired: 'This export has expired. Export the data again.',
+  jobFailed: 'This request could not be completed. Start it again.',
   accountDeletionStarted: 'Your account is being deleted. You will receive a final e-mail when it is done.',
   /** A function (not a `{{0}}` string) so the frontend's Spanish pattern is checked against it (app/serverTexts.test.ts). */
   optedOut: (word: string) => `This customer asked not to receive messages (they wrote ${word}). They can write START or ALTA to receive them again.`,
