@@ -177,6 +177,7 @@ export class DynamoTeamRepository implements TeamRepository, TeamMembers {
       role,
       name: str(profile?.name) || member?.name || '',
       email: str(profile?.email) || member?.email || '',
+      phoneNumber: str(profile?.phoneNumber),
       language: profile?.language === 'es' ? 'es' : 'en',
       joinedAt: member?.joinedAt || str(profile?.createdAt),
     };

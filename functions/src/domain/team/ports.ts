@@ -24,6 +24,8 @@ export interface MemberRecord {
   /** From the person's own profile (they edit it themselves). */
   name: string;
   email: string;
+  /** Issue 33: their profile's phone (E.164 as stored, '' when none): a member is never erased as a customer. */
+  phoneNumber?: string;
   language: 'en' | 'es';
   joinedAt: string;
 }
