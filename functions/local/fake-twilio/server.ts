@@ -9,7 +9,10 @@
  *   GET  /2010-04-01/Accounts/{AC}/IncomingPhoneNumbers/{PN}.json    one number
  *   POST /2010-04-01/Accounts/{AC}/IncomingPhoneNumbers/{PN}.json    form: VoiceUrl, VoiceMethod, StatusCallback,
  *                                                                    StatusCallbackMethod, FriendlyName
- *   GET  /2010-04-01/Accounts/{AC}/Recordings/{RE}(.mp3|.wav|.json)  a short silent audio file (any RE sid)
+ *   GET  /2010-04-01/Accounts/{AC}/Recordings/{RE}(.mp3|.wav|.json)  a short silent audio file (any RE sid not deleted)
+ *   DELETE /2010-04-01/Accounts/{AC}/Recordings/{RE}.json            204 (no body); a deleted one → 404 20404
+ *   POST /2010-04-01/Accounts/{AC}/Calls/{CA}.json                   form: Status=completed|canceled ends the call
+ *                                                                    (200, the call); a call ended before → 400 21220
  *
  * Every REST call needs HTTP basic auth accountSid:authToken of a registered account (else 401
  * code 20003 "Authenticate"); another account's path → 404 code 20404.
@@ -31,7 +34,9 @@
  *                         {callSid, events, ended, httpStatuses, requests, recordingSid, relaySessions: [{status,
  *                         handoffData, turns: [{firstTokenMs, lastTokenMs, tokens, heard, interrupted,
  *                         interruptToLastTokenMs, …}]}]}; 409 when the number has no voice URL yet
- *   POST /_test/reset     forget every account
+ *   GET  /_test/deletions ?accountSid= → {recordings: [{accountSid, sid, at}], endedCalls: [{accountSid, sid,
+ *                         status, at}]}: what the REST API deleted and ended (issue 33's erasure, the retention)
+ *   POST /_test/reset     forget every account (and the deletions)
  *   /_test/faults         failure switches (../faults.ts): any status with Twilio's error body (20003,
  *                         20429 with Retry-After, 20503…), hang, dropped connections; per account
  *                         (match.key = the account sid), count- or time-based
@@ -82,11 +87,23 @@ export interface FakeTwilioOptions {
   log?: (level: 'info' | 'warn' | 'error', message: string) => void;
 }
 
+/** A recording deleted or a call ended through the REST API (issue 33). */
+export interface FakeTwilioRemoval {
+  accountSid: string;
+  sid: string;
+  at: string;
+  /** Ended calls: the Status asked for (completed | canceled). */
+  status?: string;
+}
+
 export interface FakeTwilio {
   /** http://127.0.0.1:<port>: TWILIO_API_URL of the handlers; control API under /_test. */
   url: string;
   port: number;
   accounts: Map<string, FakeTwilioAccount>;
+  /** Recordings deleted and calls ended, in order. */
+  deletedRecordings: FakeTwilioRemoval[];
+  endedCalls: FakeTwilioRemoval[];
   register(input: { accountSid?: string; authToken?: string; friendlyName?: string; status?: string; numbers?: string[] }): FakeTwilioAccount;
   close(): Promise<void>;
   /** Same as close (the local stack's service shape). */
@@ -179,6 +196,9 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
   const rules = new Map<string, FailRule>();
   const waits = createWaits();
   const faults = fakeFaults({ errorFor: twilioFaultError });
+  const deletedRecordings: FakeTwilioRemoval[] = [];
+  const endedCalls: FakeTwilioRemoval[] = [];
+  const isDeleted = (accountSid: string, sid: string) => deletedRecordings.some((r) => r.accountSid === accountSid && r.sid === sid);
   let baseUrl = '';
 
   function register(input: { accountSid?: string; authToken?: string; friendlyName?: string; status?: string; numbers?: string[] }): FakeTwilioAccount {
@@ -355,9 +375,40 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
         }
       }
 
+      if (rest[0] === 'Recordings' && rest.length === 2 && method === 'DELETE') {
+        // Twilio: 204 with no body; the recording (and its media) is gone, so a second DELETE is a 404.
+        const match = /^(RE[0-9a-f]{32})\.json$/.exec(rest[1]!);
+        if (!match || isDeleted(account.sid, match[1]!)) throw notFound(path);
+        deletedRecordings.push({ accountSid: account.sid, sid: match[1]!, at: new Date().toISOString() });
+        res.writeHead(204);
+        res.end();
+        return;
+      }
+
+      if (rest[0] === 'Calls' && rest.length === 2 && method === 'POST') {
+        const match = /^(CA[0-9a-f]{32})\.json$/.exec(rest[1]!);
+        if (!match) throw notFound(path);
+        const sid = match[1]!;
+        const form = await readForm(req);
+        const status = form.get('Status');
+        if (status !== 'completed' && status !== 'canceled') throw new TwilioApiError(400, 21218, 'Invalid Status: only completed or canceled');
+        if (endedCalls.some((c) => c.accountSid === account.sid && c.sid === sid)) throw new TwilioApiError(400, 21220, 'Call is not in-progress. Cannot redirect.');
+        const at = new Date().toISOString();
+        endedCalls.push({ accountSid: account.sid, sid, at, status });
+        return sendJson(res, 200, {
+          sid,
+          account_sid: account.sid,
+          status: status === 'canceled' ? 'canceled' : 'completed',
+          end_time: twilioDate(at),
+          date_updated: twilioDate(at),
+          api_version: API,
+          uri: `/${API}/Accounts/${account.sid}/Calls/${sid}.json`,
+        });
+      }
+
       if (rest[0] === 'Recordings' && rest.length === 2 && method === 'GET') {
         const match = /^(RE[0-9a-f]{32})(\.mp3|\.wav|\.json)?$/.exec(rest[1]!);
-        if (!match) throw notFound(path);
+        if (!match || isDeleted(account.sid, match[1]!)) throw notFound(path);
         const [, sid, ext] = match;
         if (ext === '.json') {
           return sendJson(res, 200, {
@@ -509,9 +560,16 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
         return sendJson(res, 200, { ok: true });
       }
       if (method === 'POST' && action === 'calls') return sendJson(res, 200, await simulate(await readJson(req)));
+      if (method === 'GET' && action === 'deletions') {
+        const accountSid = url.searchParams.get('accountSid');
+        const mine = (r: FakeTwilioRemoval) => accountSid === null || r.accountSid === accountSid;
+        return sendJson(res, 200, { recordings: deletedRecordings.filter(mine), endedCalls: endedCalls.filter(mine) });
+      }
       if (method === 'POST' && action === 'reset') {
         accounts.clear();
         rules.clear();
+        deletedRecordings.length = 0;
+        endedCalls.length = 0;
         return sendJson(res, 200, { ok: true });
       }
       throw new TwilioApiError(404, 20404, `Unknown control call ${method} ${url.pathname}`);
@@ -544,5 +602,5 @@ export async function startFakeTwilio(options: FakeTwilioOptions = {}): Promise<
 
   const close = closeOnce(server, { cancel: () => (waits.cancel(), faults.close()) });
 
-  return { url: baseUrl, port, accounts, register, close, stop: close };
+  return { url: baseUrl, port, accounts, deletedRecordings, endedCalls, register, close, stop: close };
 }

@@ -1,12 +1,15 @@
 /**
  * TwilioAccountApi over Twilio's documented REST API (2010-04-01) with plain fetch: the three
- * calls the integration setup and test make. The official SDK's client bundles 3.7 MB (its REST
+ * calls the integration setup and test make, and (issue 33) the erasure's and the retention's. The official SDK's client bundles 3.7 MB (its REST
  * plumbing alone pulls axios and form-data); these calls need HTTP basic auth with
  * accountSid:authToken, form-encoded bodies and JSON answers, nothing more.
  *
  *   GET  /2010-04-01/Accounts/{AccountSid}.json                                  the account
  *   GET  /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers.json?PhoneNumber=  the number's sid
  *   POST /2010-04-01/Accounts/{AccountSid}/IncomingPhoneNumbers/{Sid}.json         VoiceUrl, StatusCallback
+ *   DELETE /2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.json                  204; 404 (20404) = already gone
+ *   POST /2010-04-01/Accounts/{AccountSid}/Calls/{Sid}.json                         Status=completed ends a live call
+ *   GET  /2010-04-01/Accounts/{AccountSid}/Recordings/{Sid}.mp3                     the audio (export)
  *
  * Twilio's error body {code, message, more_info, status} becomes a TwilioError as the SDK's
  * RestException did: 401/403 or code 20003 → 'auth', 404 → 'not_found', anything else (and a
@@ -18,6 +21,9 @@ import { TwilioError, type TwilioAccountApi, type TwilioCredentials } from '../.
 
 export const TWILIO_API_ORIGIN = 'https://api.twilio.com';
 const API_VERSION = '2010-04-01';
+/** Twilio's error for updating a call that is no longer in progress. */
+const CALL_NOT_IN_PROGRESS = 21220;
+const AUDIO_TIMEOUT_MS = 120_000;
 
 export interface FetchTwilioAccountApiOptions {
   /** TWILIO_API_URL; default https://api.twilio.com. */
@@ -49,6 +55,25 @@ function classify(error: unknown, action: string): TwilioError {
   return new TwilioError('unavailable', detail, status, code);
 }
 
+const basicAuth = (creds: TwilioCredentials) => `Basic ${Buffer.from(`${creds.accountSid}:${creds.authToken}`).toString('base64')}`;
+
+/** A REST answer's JSON, or a TwilioRestError for a non-2xx (Twilio's {code, message} when the body has them). */
+async function readAnswer(response: Response): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined; // Not JSON: the error carries only the status.
+  }
+  const json = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
+  if (response.status < 200 || response.status >= 300) {
+    const message = typeof json.message === 'string' ? json.message : `[HTTP ${response.status}] Failed to execute request`;
+    throw new TwilioRestError(response.status, typeof json.code === 'number' ? json.code : undefined, message);
+  }
+  return json;
+}
+
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export class FetchTwilioAccountApi implements TwilioAccountApi {
@@ -63,12 +88,9 @@ export class FetchTwilioAccountApi implements TwilioAccountApi {
   }
 
   /** One REST call on the account: its JSON answer, or a TwilioRestError for a non-2xx. */
-  private async call(creds: TwilioCredentials, method: 'GET' | 'POST', path: string, form?: Record<string, string>): Promise<Record<string, unknown>> {
-    const url = `${this.baseUrl}/${API_VERSION}/Accounts/${encodeURIComponent(creds.accountSid)}${path}`;
-    const headers: Record<string, string> = {
-      Authorization: `Basic ${Buffer.from(`${creds.accountSid}:${creds.authToken}`).toString('base64')}`,
-      Accept: 'application/json',
-    };
+  private async call(creds: TwilioCredentials, method: 'GET' | 'POST' | 'DELETE', path: string, form?: Record<string, string>): Promise<Record<string, unknown>> {
+    const url = this.url(creds, path);
+    const headers: Record<string, string> = { Authorization: basicAuth(creds), Accept: 'application/json' };
     if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const response = await this.fetchImpl(url, {
       method,
@@ -77,19 +99,11 @@ export class FetchTwilioAccountApi implements TwilioAccountApi {
       redirect: 'manual',
       signal: AbortSignal.timeout(this.timeoutMs),
     });
-    const text = await response.text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = undefined; // Not JSON: the error carries only the status.
-    }
-    const json = body !== null && typeof body === 'object' ? (body as Record<string, unknown>) : {};
-    if (response.status < 200 || response.status >= 300) {
-      const message = typeof json.message === 'string' ? json.message : `[HTTP ${response.status}] Failed to execute request`;
-      throw new TwilioRestError(response.status, typeof json.code === 'number' ? json.code : undefined, message);
-    }
-    return json;
+    return readAnswer(response);
+  }
+
+  private url(creds: TwilioCredentials, path: string): string {
+    return `${this.baseUrl}/${API_VERSION}/Accounts/${encodeURIComponent(creds.accountSid)}${path}`;
   }
 
   async fetchAccount(creds: TwilioCredentials): Promise<{ friendlyName: string; status: string }> {
@@ -123,6 +137,45 @@ export class FetchTwilioAccountApi implements TwilioAccountApi {
       });
     } catch (error) {
       throw classify(error, 'configure number');
+    }
+  }
+
+  async deleteRecording(creds: TwilioCredentials, recordingSid: string): Promise<void> {
+    try {
+      await this.call(creds, 'DELETE', `/Recordings/${encodeURIComponent(recordingSid)}.json`);
+    } catch (error) {
+      // 404 (20404): deleted before (a retried erasure, the retention sweep): the wanted outcome.
+      if (error instanceof TwilioRestError && error.status === 404) return;
+      throw classify(error, 'delete recording');
+    }
+  }
+
+  async endCall(creds: TwilioCredentials, callSid: string): Promise<void> {
+    try {
+      await this.call(creds, 'POST', `/Calls/${encodeURIComponent(callSid)}.json`, { Status: 'completed' });
+    } catch (error) {
+      // Unknown (404) or no longer in progress (21220 "Invalid call state"): the call is over already.
+      if (error instanceof TwilioRestError && (error.status === 404 || error.code === CALL_NOT_IN_PROGRESS)) return;
+      throw classify(error, 'end call');
+    }
+  }
+
+  async recordingAudio(creds: TwilioCredentials, recordingSid: string): Promise<AsyncIterable<Uint8Array> | null> {
+    try {
+      const response = await this.fetchImpl(this.url(creds, `/Recordings/${encodeURIComponent(recordingSid)}.mp3`), {
+        headers: { Authorization: basicAuth(creds) },
+        redirect: 'follow',
+        // The whole body streams under this signal: a long recording needs more than a REST call's 8 s.
+        signal: AbortSignal.timeout(AUDIO_TIMEOUT_MS),
+      });
+      if (response.status === 404) {
+        await response.body?.cancel();
+        return null;
+      }
+      if (!response.ok || !response.body) await readAnswer(response);
+      return response.body as unknown as AsyncIterable<Uint8Array>;
+    } catch (error) {
+      throw classify(error, 'fetch recording');
     }
   }
 }

@@ -199,6 +199,12 @@ export interface TwilioAccountApi {
   findNumber(creds: TwilioCredentials, phoneNumber: string): Promise<string | null>;
   /** Points the number's voice URL (POST) and status callback (POST) at ours. */
   configureNumber(creds: TwilioCredentials, numberSid: string, urls: { voiceUrl: string; statusCallback: string }): Promise<void>;
+  /** Deletes a recording at Twilio (issue 33: erasure, retention). Already gone (404) is success. */
+  deleteRecording(creds: TwilioCredentials, recordingSid: string): Promise<void>;
+  /** Ends a live call (Status=completed). A call already over or unknown is success. */
+  endCall(creds: TwilioCredentials, callSid: string): Promise<void>;
+  /** A recording's audio (MP3), streamed (issue 33: a person's export); null when Twilio no longer has it. */
+  recordingAudio(creds: TwilioCredentials, recordingSid: string): Promise<AsyncIterable<Uint8Array> | null>;
 }
 
 /** The Twilio integration as the call loop and the recording proxy need it (auth token opened). */
