@@ -33,7 +33,8 @@ export function routeObject(action: ActivityAction, params: Record<string, strin
  */
 export async function recordRouteActivity(req: Request, action: ActivityAction, result?: RouteResult): Promise<void> {
   try {
-    await activityLog().append(req.userId(), { action, actor: req.actor(), object: routeObject(action, req.params, result) });
+    const details = result && !('raw' in result) && result.activityDetails && Object.keys(result.activityDetails).length > 0 ? result.activityDetails : undefined;
+    await activityLog().append(req.userId(), { action, actor: req.actor(), object: routeObject(action, req.params, result), ...(details ? { details } : {}) });
   } catch (error) {
     logger.error('Activity log: an entry could not be written', { action, error: error as Error });
   }

@@ -111,6 +111,9 @@ export const privacyMessages = {
   keywordsInvalid: `Up to ${OPT_OUT_KEYWORDS_MAX} keywords of 1 to ${OPT_OUT_KEYWORD_MAX_LENGTH} characters each`,
   keywordInBothLists: 'A keyword cannot both stop and restart messages',
   settingsSaved: 'Privacy settings saved',
+  /** PUT when a retention changed: what it does to what is already stored (issue 33). */
+  retentionSaved:
+    'Privacy settings saved. The new retention applies to what is stored from now on; what is already stored is deleted when the retention it was stored with ends.',
   personRequired: 'Choose a contact or enter a phone number',
   personBoth: 'Choose a contact or enter a phone number, not both',
   personNotFound: 'Nothing is stored about this person',

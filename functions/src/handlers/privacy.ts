@@ -20,10 +20,12 @@ import { httpGroup, parseWith, type RouteTable } from '../http/handler.js';
 
 export const routes: RouteTable = {
   'GET /api/privacy/settings': async (req) => ({ data: await privacySettingsService().get(req.userId()) }),
-  'PUT /api/privacy/settings': async (req) => ({
-    message: privacyMessages.settingsSaved,
-    data: await privacySettingsService().put(req.userId(), parseWith(privacySettingsRequest, req.json())),
-  }),
+  'PUT /api/privacy/settings': async (req) => {
+    const saved = await privacySettingsService().put(req.userId(), parseWith(privacySettingsRequest, req.json()));
+    const changed = Object.keys(saved.retentionChanged).length > 0;
+    // The log's entry names the retention days that changed (issue 33).
+    return { message: changed ? privacyMessages.retentionSaved : privacyMessages.settingsSaved, data: saved.settings, activityDetails: saved.retentionChanged };
+  },
   'POST /api/privacy/people/lookup': async (req) => ({ data: await privacyService().lookup(req.userId(), parseWith(personRefRequest, req.json())) }),
   'POST /api/privacy/erasures': async (req) => {
     const { confirmation: _typed, ...person } = parseWith(erasureRequest, req.json());

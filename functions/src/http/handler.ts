@@ -85,7 +85,14 @@ export interface Request {
 
 /** What a route function may return: data wrapped as {success, data, message}, or a full result. */
 export type RouteResult =
-  | { status?: number; data?: unknown; message?: string; extra?: Record<string, unknown> }
+  | {
+      status?: number;
+      data?: unknown;
+      message?: string;
+      extra?: Record<string, unknown>;
+      /** Figures the route's activity-log entry keeps (issue 33: the retention days that changed); never sent in the answer. */
+      activityDetails?: Record<string, number>;
+    }
   | { raw: HttpResult };
 
 export type RouteFn = (req: Request) => Promise<RouteResult>;

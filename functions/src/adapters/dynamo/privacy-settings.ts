@@ -32,20 +32,26 @@ export class DynamoPrivacySettingsStore implements PrivacySettingsStore {
     const { Item } = await this.db.send(
       new GetCommand({ TableName: this.tableName, Key: { pk: userPk(accountId), sk: PRIVACY_SETTINGS_SK }, ConsistentRead: true }),
     );
-    const settings = Item ? readPrivacySettings(Item.settings, await this.countryOf(accountId)) : readPrivacySettings(undefined, await this.countryOf(accountId));
+    // The country (another GetItem) only when the defaults are needed: a saved object does not depend on it.
+    const saved = privacySettingsRequest.safeParse(Item?.settings);
+    const settings = saved.success ? saved.data : readPrivacySettings(undefined, await this.countryOf(accountId));
     this.remember(accountId, at, settings);
     return structuredClone(settings);
   }
 
-  async put(accountId: string, settings: PrivacySettings): Promise<void> {
+  async put(accountId: string, settings: PrivacySettings): Promise<PrivacySettings | null> {
     const valid = privacySettingsRequest.parse(settings);
-    await this.db.send(
+    // ALL_OLD: what was saved before, in the same request (the activity log names what changed).
+    const { Attributes } = await this.db.send(
       new PutCommand({
         TableName: this.tableName,
         Item: { pk: userPk(accountId), sk: PRIVACY_SETTINGS_SK, entity: 'privacySettings', settings: valid, updatedAt: this.now().toISOString() },
+        ReturnValues: 'ALL_OLD',
       }),
     );
     this.remember(accountId, this.now().getTime(), valid);
+    const before = privacySettingsRequest.safeParse(Attributes?.settings);
+    return before.success ? before.data : null;
   }
 
   private remember(accountId: string, at: number, settings: PrivacySettings): void {

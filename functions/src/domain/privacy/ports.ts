@@ -129,7 +129,8 @@ export interface PrivacyJobs {
 export interface PrivacySettingsStore {
   /** The account's settings; absent = the defaults (notices on for an EU/EEA country). Warm containers may cache for a minute. */
   get(accountId: string): Promise<PrivacySettings>;
-  put(accountId: string, settings: PrivacySettings): Promise<void>;
+  /** Saves the whole object; answers what was saved before (null: nothing, or unreadable). */
+  put(accountId: string, settings: PrivacySettings): Promise<PrivacySettings | null>;
 }
 
 export interface OptOuts {
