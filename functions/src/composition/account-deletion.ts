@@ -6,3 +6,14 @@ export interface AccountDeletionApi {
 export function accountDeletionService(): AccountDeletionApi {
   throw new Error('account deletion not built yet');
 }
+
+/**
+ * PLACEHOLDER added by "privacy-core" (the privacy-jobs worker's dispatch needs it): the
+ * account-deletion helper replaces it with the runner of an `accountDeletion` job.
+ */
+export interface AccountDeletionWorker {
+  run(job: { kind: 'accountDeletion'; accountId: string; resume?: number | undefined }, startedAtMs: number): Promise<void>;
+}
+export function accountDeletionWorker(): AccountDeletionWorker {
+  throw new Error('account deletion worker not built yet');
+}
