@@ -3,13 +3,24 @@
  * erasure, the export and the lookup (domain/privacy). Each part's adapter lives under
  * adapters/dynamo/privacy/; add its factory to the list below.
  */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoConversationsPart } from '../adapters/dynamo/privacy/conversations.js';
+import { DynamoNotificationsPart } from '../adapters/dynamo/privacy/notifications.js';
 import { PRIVACY_STEPS } from '../contract/privacy.js';
 import type { PersonDataPart } from '../domain/privacy/ports.js';
 import { once } from '../lib/once.js';
+import { bookingsPart, callsPart, contactPart } from './privacy-person-parts.js';
+import { mediaObjects } from './whatsapp-media.js';
 
 export const personDataParts = once((): PersonDataPart[] => {
   const parts: PersonDataPart[] = [
     // calls, conversations, bookings, notifications, contact: one line each.
+    new DynamoConversationsPart(documentClient(), config().TABLE_NAME, mediaObjects()),
+    new DynamoNotificationsPart(documentClient(), config().TABLE_NAME),
+    callsPart(),
+    bookingsPart(),
+    contactPart(),
   ];
   return parts.sort((a, b) => PRIVACY_STEPS.indexOf(a.step) - PRIVACY_STEPS.indexOf(b.step));
 });

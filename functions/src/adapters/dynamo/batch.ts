@@ -4,9 +4,11 @@
  * bounded number of times; whatever is still unprocessed then throws, rather than reading as
  * missing items or staying undeleted.
  * - batchGetItems: BatchGetItem, 100 keys a request, the chunks in parallel.
- * - batchDeleteKeys: BatchWriteItem of DeleteRequests, 25 a request, one chunk after another.
+ * - batchDeleteKeys: BatchWriteItem of DeleteRequests, 25 a request, one chunk after another (or
+ *   `parallel` chunks at a time: a person's erasure, issue 33).
  */
 import { BatchGetCommand, BatchWriteCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
+import { mapLimit } from '../../lib/map-limit.js';
 
 type Item = Record<string, unknown>;
 
@@ -68,15 +70,15 @@ export async function batchGetItems(
   return results.flat();
 }
 
-/** Deletes the items with these keys (missing ones are fine). */
-export async function batchDeleteKeys(db: DynamoDBDocumentClient, tableName: string, keys: readonly Item[]): Promise<void> {
-  for (const chunk of chunked(keys, BATCH_WRITE_MAX_ITEMS)) {
-    await untilProcessed(
+/** Deletes the items with these keys (missing ones are fine), `parallel` requests at a time. */
+export async function batchDeleteKeys(db: DynamoDBDocumentClient, tableName: string, keys: readonly Item[], parallel = 1): Promise<void> {
+  await mapLimit(chunked(keys, BATCH_WRITE_MAX_ITEMS), parallel, (chunk) =>
+    untilProcessed(
       chunk.map((Key) => ({ DeleteRequest: { Key } })),
       async (pending) => {
         const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
         return (UnprocessedItems?.[tableName] ?? []) as typeof pending;
       },
-    );
-  }
+    ),
+  );
 }

@@ -55,7 +55,8 @@ const keyKey = (userId: string, personId: string, key: string) => ({ pk: userPk(
 /** Where a person's notifications are: the sort-key prefix their Query reads. */
 const notifPrefix = (userId: string, personId: string) => personSk(userId, personId, NOTIF);
 
-function counterUpdate(tableName: string, userId: string, personId: string, delta: 1 | -1): TransactItem {
+/** The unread counter's ADD in a transaction (create, mark read; issue 33: an unread notification erased). */
+export function counterUpdate(tableName: string, userId: string, personId: string, delta: 1 | -1): TransactItem {
   return {
     Update: {
       TableName: tableName,
