@@ -1,9 +1,23 @@
-/** PLACEHOLDER (issue 33, helper "notices and opt-outs" replaces this file). */
-import type { OptOutState, PersonRefRequest } from '../contract/privacy.js';
+/** Customers' opt-outs (issue 33): the OPTOUT# items, and the owner's PUT /api/privacy/opt-out. */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoOptOuts } from '../adapters/dynamo/opt-outs.js';
+import { isContactId } from '../domain/contacts/contact-id.js';
+import { e164OrThrow } from '../domain/contacts/directory.js';
+import { createOptOutService, type OptOutService } from '../domain/privacy/opt-outs.js';
+import { once } from '../lib/once.js';
+import { accountCountry } from './account-country.js';
+import { contactRepository } from './contacts.js';
 
-export interface OptOutApi {
-  setByOwner(accountId: string, person: PersonRefRequest, optedOut: boolean): Promise<{ phoneNumber: string; optOut: OptOutState | null }>;
-}
-export function optOutService(): OptOutApi {
-  throw new Error('opt-outs not built yet');
-}
+export const optOutStore = once(() => new DynamoOptOuts(documentClient(), config().TABLE_NAME));
+
+export type OptOutApi = Pick<OptOutService, 'setByOwner'>;
+
+export const optOutService = once(
+  (): OptOutApi =>
+    createOptOutService({
+      optOuts: optOutStore(),
+      contactPhone: async (accountId, contactId) => (isContactId(contactId) ? ((await contactRepository().get(accountId, contactId))?.phoneNumber ?? null) : null),
+      e164: async (accountId, typed) => e164OrThrow(typed, await accountCountry()(accountId)),
+    }),
+);

@@ -30,6 +30,8 @@ import { graphMediaClient, mediaObjects } from './whatsapp-media.js';
 import { mediaUnderstanding } from './media-understanding.js';
 import { businessLocationStore } from './business-location.js';
 import { unansweredRecorder } from './unanswered.js';
+import { optOutStore } from './opt-outs.js';
+import { accountNotices } from './privacy-notices.js';
 
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */
 const REPLY_BUDGET_MS = 40_000;
@@ -73,6 +75,8 @@ export const inboundPipeline = once(() => {
     resumeChecks: waitingAnswerQueue(),
     // A token Meta refused flags the WhatsApp integration and notifies the owner once: in-app, and e-mailed (issue 34).
     health: integrationHealthWithEmail(),
+    // The AI notice on a conversation's first agent message, and the customers' stop and start words (issue 33).
+    privacy: { notices: accountNotices(), optOuts: optOutStore() },
     connection: whatsappCredentials,
     newId: (now) => newId(now),
     replyBudgetMs: REPLY_BUDGET_MS,

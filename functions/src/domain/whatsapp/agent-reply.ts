@@ -24,6 +24,7 @@
  * once with their reason.
  */
 import { integrationHealthReasons, type IntegrationHealth } from '../../contract/integration-health.js';
+import { privacyMessages } from '../../contract/privacy.js';
 import { whatsappMessages } from '../../contract/whatsapp.js';
 import { pickAnsweringAgent, type AgentReader, type AgentWithChildren } from '../agents/ports.js';
 import { answerAs, customerE164, type AgentReply, type HistoryMessage, type ToolExecutor } from '../agents/runtime/index.js';
@@ -49,6 +50,9 @@ import { classifyProviderFailure, LastingError } from '../retry.js';
 import type { NoAnswer } from '../conversations/waiting.js';
 import { credentialFailureOf, type IntegrationHealthReports } from '../integrations/health.js';
 import type { KnowledgeRetriever } from '../knowledge/ports.js';
+import { aiNotice, noticeLanguage, withNotice, type AccountNoticesReader } from '../privacy/notices.js';
+import { mayBeOptOutWord, optOutWordOf } from '../privacy/opt-outs.js';
+import type { OptOuts } from '../privacy/ports.js';
 import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type { InboundCustomer } from './parse-delivery.js';
@@ -101,6 +105,12 @@ export interface AgentReplyDeps {
   noAnswer?: Pick<NoAnswer, 'unanswered' | 'answered'>;
   /** A send refused for the token flags the WhatsApp integration, one that works clears it (issue 34; never throws). Absent = not reported. */
   health?: IntegrationHealthReports;
+  /**
+   * Issue 33: the account's AI notice (the first agent message of a conversation starts with it)
+   * and its opt-out words (a customer's stop or start word is answered with its confirmation, not
+   * by the agent). Absent = neither.
+   */
+  privacy?: { notices: AccountNoticesReader; optOuts: Pick<OptOuts, 'set' | 'clear'> };
   /** The user's WhatsApp connection (token opened), or null when not connected. */
   connection(userId: string): Promise<InboundConnection | null>;
   /** 26-character time-sortable id. */
@@ -178,6 +188,15 @@ interface SendContext extends ActivityTarget {
   whatsapp: InboundConnection;
   finalAttempt: boolean;
 }
+
+/**
+ * Whether the conversation has had an agent message already (issue 33: the AI notice goes on the
+ * first only). Read from the history the reply reads anyway (no extra request); the agent's
+ * failed sends never reached the customer, and booking messages and opt-out confirmations carry
+ * no agent.
+ */
+export const hadAgentMessage = (history: readonly Pick<StoredMessage, 'id' | 'fromMe' | 'agent' | 'status'>[], message: Pick<StoredMessage, 'id'>): boolean =>
+  history.some((h) => h.id !== message.id && h.fromMe && !!h.agent && h.status !== 'failed');
 
 /** A promise's outcome, never rejected (the send's outcome is decided on, not thrown). */
 const settledOf = <T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> =>
@@ -332,12 +351,85 @@ export function createAgentReply(deps: AgentReplyDeps) {
     return settle({ ...target, counted: draft.status === 'failed', message, whatsapp, finalAttempt: options.finalAttempt ?? false }, { ...draft, status: 'pending' }, send);
   }
 
+  /**
+   * Issue 33: the customer's stop or start word: the opt-out stored (or cleared), then its
+   * confirmation in the agent's language instead of the agent's answer, sent and settled as a
+   * reply (its plan message, a retry resumes it). Null: the message is not one of the words.
+   */
+  async function optOutAnswer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer, options: AnswerOptions): Promise<ReplyOutcome | null> {
+    const privacy = deps.privacy!;
+    const word = optOutWordOf(message.body, (await privacy.notices(userId)).optOut);
+    if (!word) return null;
+    const e164 = customerE164(customer.phone || conversation.customerPhone) ?? customerE164(customer.waId);
+    if (e164) await (word.action === 'stop' ? privacy.optOuts.set(userId, e164, { at: iso(), keyword: word.keyword }) : privacy.optOuts.clear(userId, e164));
+    const wrote = [conversation.lastInboundAt, customerWroteAt(message.timestamp, now())].filter((t): t is string => !!t).sort().at(-1) ?? null;
+    if (!insideWindow(wrote, new Date(now()))) return 'window_closed';
+    const [agents, whatsapp] = await Promise.all([
+      options.known?.agents ?? deps.agents.list(userId),
+      options.known?.whatsapp !== undefined ? options.known.whatsapp : deps.connection(userId),
+    ]);
+    if (!whatsapp) return 'not_connected';
+    try {
+      await deps.usage.reserve(userId, 'messages', 1);
+    } catch (error) {
+      if (error instanceof LimitExceededError || error instanceof PaymentRequiredError) return 'limit';
+      throw error;
+    }
+    const language = pickAnsweringAgent(agents)?.language;
+    const text = (word.action === 'stop' ? privacyMessages.optedOutReply : privacyMessages.optedInReply)[noticeLanguage(language)];
+    // No agent on it: the confirmation is the product's, not an AI answer (the AI notice still goes on the first one).
+    const pending = outgoingMessage({ conversation, message, customer, whatsapp, agent: null }, text, 'pending');
+    const [insert, send] = await Promise.all([
+      settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
+      settledOf(sendStored(whatsapp.credentials, customer.waId, pending)),
+    ]);
+    if (insert.status === 'rejected') {
+      if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
+      throw insert.reason;
+    }
+    return settle({ userId, conversation, message, whatsapp, finalAttempt: options.finalAttempt ?? false }, pending, send);
+  }
+
+  /** A reply to `message` as stored: pending while it is sent (or failed with why); an agent's names it. */
+  function outgoingMessage(
+    ctx: { conversation: StoredConversation; message: StoredMessage; customer: InboundCustomer; whatsapp: InboundConnection; agent: AgentWithChildren | null },
+    body: string,
+    status: 'pending' | 'failed',
+    error?: string,
+  ): StoredMessage {
+    const at = now();
+    return {
+      id: `${ctx.conversation.id}-${deps.newId(at)}`,
+      conversationId: ctx.conversation.id,
+      waMessageId: '',
+      contactId: ctx.message.contactId,
+      type: 'chat',
+      hasMedia: false,
+      fromMe: true,
+      from: ctx.whatsapp.phoneNumber,
+      to: ctx.customer.phone || ctx.customer.waId,
+      phoneNumberId: ctx.message.phoneNumberId,
+      status,
+      timestamp: new Date(at).toISOString(),
+      body,
+      ...(error ? { error } : {}),
+      ...(ctx.agent ? { agent: { _id: ctx.agent._id, name: ctx.agent.name } } : {}),
+      sentBy: 'agent',
+      createdAt: new Date(at).toISOString(),
+    };
+  }
+
   return {
     /** Decides and sends the agent's answer to `message` (the reply claim is held). */
     async answer(userId: string, conversation: StoredConversation, message: StoredMessage, customer: InboundCustomer, options: AnswerOptions = {}): Promise<ReplyOutcome> {
       if (message.reply) {
         const resumed = await resume(userId, conversation, message, customer, message.reply, options);
         if (resumed) return resumed;
+      }
+      // Issue 33: "BAJA", "STOP!"… (whatever the conversation's state: it is the customer's choice, not a question).
+      if (deps.privacy && message.type === 'chat' && mayBeOptOutWord(message.body)) {
+        const optOut = await optOutAnswer(userId, conversation, message, customer, options);
+        if (optOut) return optOut;
       }
       if (conversation.status !== 'active' && conversation.status !== 'requires_human') return 'not_active';
       if (conversation.status === 'requires_human' || conversation.aiPaused) {
@@ -361,7 +453,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
       if (!insideWindow(wrote, new Date(now()))) return 'window_closed';
       // Everything the reply needs, read at once; the plan's message is reserved alongside (given
       // back below when no reply is due).
-      const [agents, connection, whatsapp, history, reservation, read] = await Promise.all([
+      const [agents, connection, whatsapp, history, reservation, read, notices] = await Promise.all([
         options.known?.agents ?? deps.agents.list(userId),
         deps.ai.forUser(userId),
         options.known?.whatsapp !== undefined ? options.known.whatsapp : deps.connection(userId),
@@ -372,6 +464,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
         ),
         // Only the message answered carries its photo; the history reads media messages as text.
         deps.understanding ? deps.understanding.forAgent(userId, message, { withImage: true }) : Promise.resolve<MediaForAgent>({ text: agentTextOf(message) }),
+        // Issue 33: the AI notice's settings (a minute's cache), beside the rest.
+        deps.privacy ? deps.privacy.notices(userId) : null,
       ]);
       const agent = pickAnsweringAgent(agents);
       const skip: ReplyOutcome | null = !agent || !connection ? 'no_agent' : !whatsapp ? 'not_connected' : null;
@@ -380,28 +474,8 @@ export function createAgentReply(deps: AgentReplyDeps) {
         return skip ?? 'no_agent';
       }
 
-      const outgoing = (body: string, status: 'pending' | 'failed', error?: string): StoredMessage => {
-        const at = now();
-        return {
-          id: `${conversation.id}-${deps.newId(at)}`,
-          conversationId: conversation.id,
-          waMessageId: '',
-          contactId: message.contactId,
-          type: 'chat',
-          hasMedia: false,
-          fromMe: true,
-          from: whatsapp.phoneNumber,
-          to: customer.phone || customer.waId,
-          phoneNumberId: message.phoneNumberId,
-          status,
-          timestamp: new Date(at).toISOString(),
-          body,
-          ...(error ? { error } : {}),
-          agent: { _id: agent._id, name: agent.name },
-          sentBy: 'agent',
-          createdAt: new Date(at).toISOString(),
-        };
-      };
+      const outgoing = (body: string, status: 'pending' | 'failed', error?: string): StoredMessage =>
+        outgoingMessage({ conversation, message, customer, whatsapp, agent }, body, status, error);
 
       if (!reservation.ok) {
         const error = reservation.error;
@@ -476,8 +550,10 @@ export function createAgentReply(deps: AgentReplyDeps) {
       // it is sent, side by side; then moved to sent or failed (settle).
       // Issue 31: offered choices go as reply buttons or a list (stored so, and resumed so); a text
       // too long for Meta's interactive body carries them as lines instead.
-      const interactive = interactiveOf(answer.reply, answer.choices, agent.language);
-      const body = answer.choices && !interactive ? textWithOptions(answer.reply, answer.choices) : answer.reply;
+      // Issue 33: the conversation's first agent message starts with the account's AI notice (stored with it: the transcript shows it).
+      const replyText = withNotice(hadAgentMessage(history, message) ? null : aiNotice(notices, agent.language), answer.reply);
+      const interactive = interactiveOf(replyText, answer.choices, agent.language);
+      const body = answer.choices && !interactive ? textWithOptions(replyText, answer.choices) : replyText;
       const pending: StoredMessage = { ...outgoing(body, 'pending'), ...(interactive ? { type: 'interactive', interactive } : {}) };
       const [insert, send] = await Promise.all([
         settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
