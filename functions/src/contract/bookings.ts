@@ -143,6 +143,11 @@ export interface BookingCustomer {
   phone: string;
   /** The contact directory entry (found by phone, created when new). */
   contactId: string | null;
+  /**
+   * Issue 33: the customer's data was erased at their request (name and phone are then ''): the
+   * booking stays for the calendar and the figures; the app shows "Data erased" / "Datos borrados".
+   */
+  erased?: boolean;
 }
 
 export interface Booking {
@@ -190,6 +195,8 @@ export const BOOKING_CUSTOMER_MESSAGE_REASONS = [
   'template_not_approved',
   /** The plan's messages are used up. */
   'plan_limit',
+  /** Issue 33: the customer wrote a stop word ("BAJA", "STOP") or the owner marked them: no reminders or confirmations. */
+  'opted_out',
 ] as const;
 export type BookingCustomerMessageReason = (typeof BOOKING_CUSTOMER_MESSAGE_REASONS)[number];
 export interface BookingCustomerMessage {

@@ -52,7 +52,7 @@ const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const daySk = (staffId: string, day: string) => `BKDAY#${day}#${staffId}`;
 const DAY_PREFIX = 'BKDAY#';
 const listPk = (userId: string) => `BOOKINGS#${userId}`;
-const customerSk = (phone: string, bookingId: string) => `BKCUST#${phone}#${bookingId}`;
+export const bookingCustomerSk = (phone: string, bookingId: string) => `BKCUST#${phone}#${bookingId}`;
 /** The UTC days a span touches (one, or two across UTC midnight; more only for a very long one). */
 function daysOf(span: BusySpan): string[] {
   const out: string[] = [];
@@ -90,7 +90,7 @@ const template = (v: unknown): WhatsAppTemplateChoice | null =>
   v && typeof v === 'object' && typeof (v as Item).name === 'string' ? { name: str((v as Item).name), language: str((v as Item).language) } : null;
 const customer = (v: unknown): BookingCustomer => {
   const c = v && typeof v === 'object' ? (v as Item) : {};
-  return { name: str(c.name), phone: str(c.phone), contactId: strOrNull(c.contactId) };
+  return { name: str(c.name), phone: str(c.phone), contactId: strOrNull(c.contactId), ...(c.erased === true ? { erased: true } : {}) };
 };
 
 const fromSettings = itemCodec<BookingSettings>({
@@ -342,7 +342,7 @@ export class DynamoBookingStore implements BookingStore {
               } satisfies TransactItem,
             ]
           : []),
-        ...(before ? [] : [{ Put: { TableName: this.tableName, Item: { ...key(userId, customerSk(next.customer.phone, next._id)), entity: 'bookingCustomer', bookingId: next._id } } }]),
+        ...(before ? [] : [{ Put: { TableName: this.tableName, Item: { ...key(userId, bookingCustomerSk(next.customer.phone, next._id)), entity: 'bookingCustomer', bookingId: next._id } } }]),
         ...dayWrites,
       ];
       // One attempt (not transactWrite's retries of the same items): after a conflict the versions

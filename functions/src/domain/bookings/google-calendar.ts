@@ -239,6 +239,24 @@ export function createGoogleCalendar(deps: GoogleCalendarDeps) {
     busyTimes,
     listener,
 
+    /**
+     * Deletes the Google event AgentDesk wrote for a booking (issue 33: the customer's erasure; the
+     * booking itself stays, anonymised). Not connected, or no events calendar: nothing was written.
+     * Already gone (404/410) is the wanted outcome; a transient failure throws (the job retries).
+     */
+    async deleteBookingEvent(userId: string, bookingId: string): Promise<void> {
+      const connection = await deps.connections.get(userId);
+      if (!connection?.eventsCalendarId) return;
+      try {
+        await deps.api.deleteEvent(await accessToken(connection), connection.eventsCalendarId, bookingEventId(userId, bookingId));
+      } catch (error) {
+        if (error instanceof GoogleApiError && (error.status === 404 || error.status === 410)) return;
+        if (error instanceof GoogleApiError && error.transient) throw error;
+        // A refusal (revoked access, a calendar the account lost): nothing AgentDesk can still delete there.
+        report('events', error);
+      }
+    },
+
     async status(userId: string): Promise<GoogleCalendarStatus> {
       return view(userId, await deps.connections.get(userId));
     },
