@@ -168,13 +168,22 @@ export class S3Presigner implements AvatarUrlSigner {
     return this.presign('GET', key, { ...options, query });
   }
 
+  /**
+   * A link of a multipart upload's request (issue 33, a streamed export): POST `?uploads` starts
+   * it, PUT `?partNumber&uploadId` sends a part, POST `?uploadId` completes it, DELETE `?uploadId`
+   * aborts it. The query is signed with the link.
+   */
+  multipartUrl(method: 'POST' | 'PUT' | 'DELETE', key: string, query: Record<string, string>, options: PresignOptions = {}): Promise<string> {
+    return this.presign(method, key, { ...options, query });
+  }
+
   /** Seconds a link made now stays valid (with `expiresInSeconds` overridden by `options`). */
   expiresIn(options: PresignOptions = {}): number {
     return options.expiresInSeconds ?? this.options.expiresInSeconds;
   }
 
   private async presign(
-    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE',
+    method: 'GET' | 'PUT' | 'HEAD' | 'DELETE' | 'POST',
     key: string,
     options: PresignOptions & { query?: Record<string, string>; headers?: Record<string, string>; unhoistable?: string[] } = {},
   ): Promise<string> {

@@ -6,6 +6,7 @@
  */
 import { UPLOAD_STAGING_PREFIX } from '../domain/agents/files.js';
 import { CONTACT_JOB_FILES_PREFIX } from '../domain/contacts/job-ports.js';
+import { PRIVACY_EXPORTS_PREFIX } from '../domain/privacy/jobs.js';
 import { INBOUND_BODY_PREFIX } from '../domain/whatsapp/ports.js';
 
 export const EXPIRING_UPLOAD_PREFIXES: readonly string[] = [
@@ -16,6 +17,8 @@ export const EXPIRING_UPLOAD_PREFIXES: readonly string[] = [
   INBOUND_BODY_PREFIX,
   // Contacts CSV jobs (issue 19): uploaded files, error reports and exports, each used within the day.
   CONTACT_JOB_FILES_PREFIX,
+  // A person's export (issue 33): the ZIP is downloadable for EXPORT_KEEP_HOURS, then the lifecycle deletes it.
+  PRIVACY_EXPORTS_PREFIX,
 ];
 
 /**

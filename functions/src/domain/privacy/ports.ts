@@ -100,13 +100,19 @@ export interface StoredPrivacyJob {
   currentStep: PrivacyStep | null;
   items: number;
   counts: PersonDataCounts;
-  requestedBy: { id: string; name: string } | null;
+  requestedBy: { id: string; name: string; kind?: 'member' | 'apiKey' } | null;
   createdAt: string;
   updatedAt: string;
   finishedAt: string | null;
   failure: string | null;
   /** An export's ZIP (uploads bucket key), its size and when it is deleted. */
   file: { key: string; bytes: number; fileName: string; expiresAt: string } | null;
+  /**
+   * A step begun and not finished: what it held when first begun (its part's count) and what its
+   * earlier runs reported (a yield). A run that crashed reports nothing; the step's final counts
+   * are then at least what it held (domain/privacy/jobs.ts).
+   */
+  unfinished?: Partial<Record<PrivacyStep, { baseline: Partial<PersonDataCounts>; partial: Partial<PersonDataCounts> }>>;
 }
 
 export interface PrivacyJobs {
@@ -122,6 +128,13 @@ export interface PrivacyJobs {
   progress(accountId: string, jobId: string, items: number): Promise<void>;
   stepFinished(accountId: string, jobId: string, step: PrivacyStep, counts: Partial<PersonDataCounts>): Promise<void>;
   finish(accountId: string, jobId: string, outcome: { status: 'done' | 'failed'; failure?: string; file?: StoredPrivacyJob['file'] }): Promise<void>;
+  /** The step's `unfinished` record (baseline kept from its first run; partial replaced). */
+  stepUnfinished(accountId: string, jobId: string, step: PrivacyStep, record: { baseline: Partial<PersonDataCounts>; partial: Partial<PersonDataCounts> }): Promise<void>;
+  /** An export run again from the start (its ZIP cannot be resumed): steps, counts and items cleared. */
+  restart(accountId: string, jobId: string): Promise<void>;
+  /** StepContext.remember / remembered: string sets on the job item. */
+  remember(accountId: string, jobId: string, kind: RememberedKind, ids: readonly string[]): Promise<void>;
+  remembered(accountId: string, jobId: string, kind: RememberedKind): Promise<string[]>;
 }
 
 // ---- Settings, opt-outs ----
