@@ -64,6 +64,8 @@ const VISITOR_SCREENS: Record<string, string[]> = {
   '/privacy': ['/privacy'],
   // Issue 32: a link whose invitation is unknown shows its message (the preview of a real one is in team.test.ts).
   '/invite/:token': [`/invite/${'A'.repeat(43)}`],
+  // Issue 33: where the owner lands after asking to delete the account.
+  '/account-deleted': ['/account-deleted'],
 };
 
 interface Owner {
@@ -100,6 +102,8 @@ const signedInScreens = (o: Owner): Record<string, string[]> => ({
   // Issue 32: the team (with a pending invitation) and its activity log.
   '/team': ['/team'],
   '/activity': ['/activity'],
+  // Issue 33: retention, notices, opt-out words, data requests and their jobs.
+  '/privacy-settings': ['/privacy-settings'],
   // The not-found page of the signed-in app.
   '*': ['/no-such-page'],
 });

@@ -33,6 +33,8 @@ const BookingSetupPage = lazy(() => import('../features/bookings/setup/BookingSe
 const TeamPage = lazy(() => import('../features/team/TeamPage'));
 const ActivityPage = lazy(() => import('../features/team/ActivityPage'));
 const InvitationPage = lazy(() => import('../features/team/InvitationPage'));
+const PrivacyPage = lazy(() => import('../features/privacy/PrivacyPage'));
+const AccountDeletedPage = lazy(() => import('../features/privacy/AccountDeletedPage'));
 const PlaceholderPage = lazy(() => import('../shared/PlaceholderPage'));
 const NotFoundPage = lazy(() => import('../shared/NotFoundPage'));
 
@@ -54,6 +56,8 @@ export function AppRoutes() {
         <Route path="/privacy" element={<LegalPage kind="privacy" />} />
         {/* An invitation's link (issue 32): for visitors and for the signed-in, before any account's access rules. */}
         <Route path="/invite/:token" element={<InvitationPage />} />
+        {/* Issue 33: after the owner asks to delete the account (signed out by then). */}
+        <Route path="/account-deleted" element={<AccountDeletedPage />} />
         <Route element={<RequireAccess />}>
           <Route path="/" element={<DashboardPage />} />
           <Route path="/profile" element={<ProfilePage />} />
@@ -75,6 +79,8 @@ export function AppRoutes() {
           <Route path="/admin" element={<AdminPage />} />
           <Route path="/team" element={<TeamPage />} />
           <Route path="/activity" element={<ActivityPage />} />
+          {/* Issue 33: the account's privacy settings and data requests (/privacy is the public policy). */}
+          <Route path="/privacy-settings" element={<PrivacyPage />} />
           {placeholderRoutes.map(([path, titleKey]) => (
             <Route key={path} path={path} element={<PlaceholderPage titleKey={titleKey} />} />
           ))}

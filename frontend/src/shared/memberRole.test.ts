@@ -21,7 +21,7 @@ describe('roleFromToken', () => {
 
 describe('pages by role', () => {
   it('keeps integrations, API keys, agents, voice settings, bookings setup, the activity log and the admin desk from agents', () => {
-    for (const path of ['/integrations', '/api-keys', '/agents', '/agents/a1', '/voice-settings', '/bookings/setup', '/activity', '/admin']) {
+    for (const path of ['/integrations', '/api-keys', '/agents', '/agents/a1', '/voice-settings', '/bookings/setup', '/activity', '/privacy-settings', '/admin']) {
       expect(canOpenPage('agent', path), path).toBe(false);
       expect(canOpenPage('admin', path), path).toBe(true);
     }

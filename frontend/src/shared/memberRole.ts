@@ -50,6 +50,7 @@ export const PAGE_ROLES: ReadonlyArray<readonly [path: string, role: MemberRole]
   ['/voice-settings', 'admin'],
   ['/bookings/setup', 'admin'],
   ['/activity', 'admin'],
+  ['/privacy-settings', 'admin'],
   ['/admin', 'admin'],
 ];
 

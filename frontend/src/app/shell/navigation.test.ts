@@ -35,12 +35,12 @@ describe('navigationFor', () => {
   it('hides from each role the pages it cannot open (issue 32), and a group left empty', () => {
     const agent = paths(navigationFor(user(), 'agent'));
     expect(agent).toEqual(expect.arrayContaining(['/', '/conversations', '/messages', '/contacts', '/bookings', '/voice-conversations', '/team', '/profile']));
-    for (const hidden of ['/agents', '/integrations', '/api-keys', '/voice-settings', '/subscription', '/activity', '/admin']) expect(agent).not.toContain(hidden);
+    for (const hidden of ['/agents', '/integrations', '/api-keys', '/voice-settings', '/subscription', '/activity', '/privacy-settings', '/admin']) expect(agent).not.toContain(hidden);
     // A site admin's desk is still a page agents cannot open in someone else's account.
     expect(paths(navigationFor(user({ role: 'admin' }), 'agent'))).not.toContain('/admin');
 
     const admin = paths(navigationFor(user(), 'admin'));
-    expect(admin).toEqual(expect.arrayContaining(['/agents', '/integrations', '/api-keys', '/voice-settings', '/team', '/activity']));
+    expect(admin).toEqual(expect.arrayContaining(['/agents', '/integrations', '/api-keys', '/voice-settings', '/team', '/activity', '/privacy-settings']));
     expect(admin).not.toContain('/subscription');
 
     expect(paths(navigationFor(user(), 'owner'))).toEqual(expect.arrayContaining(['/subscription', '/team', '/activity']));

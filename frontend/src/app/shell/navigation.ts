@@ -19,6 +19,7 @@ import AdminPanelSettingsOutlined from '@mui/icons-material/AdminPanelSettingsOu
 import RocketLaunchOutlined from '@mui/icons-material/RocketLaunchOutlined';
 import GroupsOutlined from '@mui/icons-material/GroupsOutlined';
 import HistoryOutlined from '@mui/icons-material/HistoryOutlined';
+import PrivacyTipOutlined from '@mui/icons-material/PrivacyTipOutlined';
 import { pageRole } from '../../shared/memberRole';
 import { ONBOARDING_PATH } from '../guards';
 
@@ -85,6 +86,7 @@ export const navigation: NavEntry[] = [
       link('profile', 'nav.profile', '/profile', PersonOutline),
       link('team', 'nav.team', '/team', GroupsOutlined),
       link('activity', 'nav.activity', '/activity', HistoryOutlined),
+      link('privacy', 'nav.privacy', '/privacy-settings', PrivacyTipOutlined),
       link('subscription', 'nav.subscription', '/subscription', CreditCardOutlined),
     ],
   },

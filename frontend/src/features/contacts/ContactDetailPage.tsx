@@ -31,6 +31,7 @@ import { usePageTitle } from '../../shared/usePageTitle';
 import { useToast } from '../../shared/useToast';
 import { usePhoneFieldProps } from '../../shared/usePhoneFieldProps';
 import { ContactTimelineCard } from './ContactTimelineCard';
+import { ContactPrivacySection } from './ContactPrivacySection';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { DeleteContactDialog } from './DeleteContactDialog';
 import { addTag, contactOrigin, displayName, removeTag } from './fields';
@@ -307,6 +308,8 @@ function ContactView({ contact }: { contact: Contact }) {
               </>
             )}
           </DetailSection>
+
+          <ContactPrivacySection contact={contact} name={name} />
 
           <DetailSection title={t('contacts.detail.activity')}>
             <Box data-testid="contact-activity">

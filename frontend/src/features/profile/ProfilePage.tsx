@@ -12,6 +12,7 @@ import { ProfileInfoTab } from './ProfileInfoTab';
 import { SecurityTab } from './SecurityTab';
 import { SettingsTab } from './SettingsTab';
 import { BusinessLocationCard } from './BusinessLocationCard';
+import { AccountDeletionCard } from './AccountDeletionCard';
 import { roleAtLeast } from '@agentdesk/functions/contract';
 import { useMemberRole } from '../../shared/memberRole';
 
@@ -21,7 +22,8 @@ type TabId = (typeof TABS)[number];
 export default function ProfilePage() {
   const { t } = useTranslation();
   const user = useCurrentUser();
-  const canSetLocation = roleAtLeast(useMemberRole(), 'admin');
+  const role = useMemberRole();
+  const canSetLocation = roleAtLeast(role, 'admin');
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const tab: TabId = (TABS as readonly string[]).includes(requested ?? '') ? (requested as TabId) : 'profile';
@@ -50,6 +52,8 @@ export default function ProfilePage() {
             <SettingsTab user={user} />
             {/* Issue 32: the business's address is the account's, kept by an admin or the owner. */}
             {canSetLocation && <BusinessLocationCard />}
+            {/* Issue 33: only the owner deletes the account. */}
+            {role === 'owner' && <AccountDeletionCard />}
           </Stack>
         )}
         {tab === 'security' && <SecurityTab user={user} />}

@@ -28,7 +28,7 @@ import { formatDate } from '../../shared/intl';
 import { usePageTitle } from '../../shared/usePageTitle';
 import { useCurrentUser } from '../../shared/session';
 import './i18n';
-import { actionKey, activitySentence, actorName, zonedDayBound } from './activityFormat';
+import { actionKey, activityDetails, activitySentence, actorName, zonedDayBound } from './activityFormat';
 import { teamErrorText } from './messages';
 
 export default function ActivityPage() {
@@ -92,7 +92,14 @@ export default function ActivityPage() {
               {entries.map((entry) => (
                 <TableRow key={entry._id} data-testid="activity-entry">
                   <TableCell sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>{actorName(t, entry.actor)}</TableCell>
-                  <TableCell sx={{ overflowWrap: 'anywhere' }}>{activitySentence(t, entry, names)}</TableCell>
+                  <TableCell sx={{ overflowWrap: 'anywhere' }}>
+                    {activitySentence(t, entry, names)}
+                    {activityDetails(t, i18n.language, entry) && (
+                      <Typography variant="body2" color="text.secondary" data-testid="activity-details">
+                        {activityDetails(t, i18n.language, entry)}
+                      </Typography>
+                    )}
+                  </TableCell>
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{formatDate(i18n.language, entry.at) ?? '—'}</TableCell>
                 </TableRow>
               ))}

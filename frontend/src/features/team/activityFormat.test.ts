@@ -10,7 +10,7 @@ import i18n from '../../i18n';
 import { keyPaths } from '../../i18n/keyPaths';
 import en from './i18n/en.json';
 import es from './i18n/es.json';
-import { actionKey, activitySentence, zonedDayBound } from './activityFormat';
+import { actionKey, activityDetails, activitySentence, zonedDayBound } from './activityFormat';
 import { isSeatsFull } from './messages';
 import { activitySearch } from '../../api/team';
 import { teamMessages } from '@agentdesk/functions/contract';
@@ -43,6 +43,15 @@ describe('activity sentences', () => {
   });
   afterAll(async () => {
     await i18n.changeLanguage('en');
+  });
+
+  it("says a person's erasure with its counts (issue 33), plurals and numbers in Spanish", () => {
+    const erased = entry({ action: 'person.erased', details: { messages: 2000, calls: 20, recordings: 1, bookings: 0 } });
+    expect(activitySentence(t, erased)).toBe('Lucía Martín borró todos los datos de una persona');
+    expect(activityDetails(t, 'es', erased)).toBe('Borró 2000 mensajes, 20 llamadas y 1 grabación');
+    expect(activityDetails(t, 'es', entry({ action: 'person.exported', details: { messages: 12000 } }))).toBe('Exportó 12.000 mensajes');
+    expect(activitySentence(t, entry({ action: 'account.deletion_requested' }))).toBe('Lucía Martín pidió eliminar la cuenta');
+    expect(activityDetails(t, 'es', entry({ action: 'privacy_settings.changed' }))).toBeNull();
   });
 
   it('says who did what in Spanish, names and accents as they are', () => {

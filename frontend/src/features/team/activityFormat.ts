@@ -4,6 +4,7 @@
  * time zone (the filters' from and to).
  */
 import type { ActivityAction, ActivityEntry } from '@agentdesk/functions/contract';
+import { countsList } from '../../shared/privacy/strings';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
@@ -27,6 +28,15 @@ export function activitySentence(t: Translate, entry: ActivityEntry, names: Read
   const object = entry.object?.label || (id ? names.get(id) : undefined);
   const who = actorName(t, entry.actor);
   return object ? t(`team.activity.actions.${actionKey(entry.action)}`, { who, object }) : t(`team.activity.actionsUnnamed.${actionKey(entry.action)}`, { who });
+}
+
+/** Actions whose `details` are a person's data counts (issue 33): "Borró 2000 mensajes, 20 llamadas y 3 citas". */
+const COUNTED_ACTIONS: ReadonlySet<ActivityAction> = new Set(['person.erased', 'person.exported']);
+
+/** The entry's figures as a sentence in the UI language, or null when it has none. */
+export function activityDetails(t: Translate, language: string, entry: ActivityEntry): string | null {
+  if (!entry.details || !COUNTED_ACTIONS.has(entry.action)) return null;
+  return t(`team.activity.details.${actionKey(entry.action)}`, { list: countsList(t, language, entry.details) });
 }
 
 /** The wall-clock time of an instant in a zone, read back as if it were UTC (epoch ms). */
