@@ -30,6 +30,7 @@ import { bookingErrorText } from '../messages';
 import { calendarApi, calendarKeys } from './api';
 import { CustomerMessages } from './CustomerMessages';
 import { isMovable } from './events';
+import { useCustomerName } from './labels';
 import { StaffDot } from './StaffDot';
 import { wallClock } from './time';
 
@@ -46,6 +47,7 @@ const LABEL_WIDTH = 130;
 
 export function BookingDrawer({ booking: initial, timeZone, staff, services, colours, onClose }: BookingDrawerProps) {
   const { t } = useTranslation();
+  const customerName = useCustomerName();
   const intl = useIntl();
   const toast = useToast();
   const queryClient = useQueryClient();
@@ -105,7 +107,7 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
       <Box sx={{ p: 3 }} data-testid="booking-detail">
         <Stack direction="row" sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 1 }}>
           <Typography variant="h6" component="h2" id={titleId} ref={heading} tabIndex={-1} sx={{ outline: 'none' }}>
-            {t('bookingsCalendar.detail.title')}: {booking.customer.name}
+            {t('bookingsCalendar.detail.title')}: {customerName(booking.customer)}
           </Typography>
           <IconButton aria-label={t('bookingsCalendar.detail.close')} onClick={onClose}>
             <Close />
@@ -142,10 +144,10 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
         <DetailRow label={t('bookingsCalendar.detail.customer')} labelWidth={LABEL_WIDTH}>
           {booking.customer.contactId ? (
             <Link component={RouterLink} to={`/contacts/${encodeURIComponent(booking.customer.contactId)}`}>
-              {booking.customer.name}
+              {customerName(booking.customer)}
             </Link>
           ) : (
-            booking.customer.name
+            customerName(booking.customer)
           )}
         </DetailRow>
         <DetailRow label={t('bookingsCalendar.detail.phone')} labelWidth={LABEL_WIDTH}>
@@ -234,7 +236,7 @@ export function BookingDrawer({ booking: initial, timeZone, staff, services, col
       <ConfirmDialog
         open={confirmCancel}
         title={t('bookingsCalendar.detail.cancelTitle')}
-        body={t('bookingsCalendar.detail.cancelBody', { customer: booking.customer.name })}
+        body={t('bookingsCalendar.detail.cancelBody', { customer: customerName(booking.customer) })}
         confirmLabel={t('bookingsCalendar.detail.cancelConfirm')}
         pendingLabel={t('bookingsCalendar.detail.cancelPending')}
         pending={cancel.isPending}

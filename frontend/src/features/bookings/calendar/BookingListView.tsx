@@ -27,6 +27,7 @@ import { bookingErrorText } from '../messages';
 import { calendarApi, calendarKeys, type RangeFilter } from './api';
 import { addDays, coercedNow, dayOf } from './time';
 import { StaffDot } from './StaffDot';
+import { useCustomerName } from './labels';
 
 interface BookingListViewProps {
   timeZone: string;
@@ -37,6 +38,7 @@ interface BookingListViewProps {
 
 export function BookingListView({ timeZone, staff, colours, onOpen }: BookingListViewProps) {
   const { t } = useTranslation();
+  const customerName = useCustomerName();
   const intl = useIntl();
   const [from, setFrom] = useState(() => dayOf(coercedNow(timeZone)));
   const [to, setTo] = useState(() => addDays(dayOf(coercedNow(timeZone)), 30));
@@ -127,7 +129,7 @@ export function BookingListView({ timeZone, staff, colours, onOpen }: BookingLis
             {rows.map((b) => (
               <TableRow key={b._id} hover data-testid={`booking-row-${b._id}`}>
                 <TableCell sx={{ whiteSpace: 'nowrap' }}>{when(b)}</TableCell>
-                <TableCell>{b.customer.name}</TableCell>
+                <TableCell>{customerName(b.customer)}</TableCell>
                 <TableCell>{b.serviceName}</TableCell>
                 <TableCell>
                   <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -139,7 +141,7 @@ export function BookingListView({ timeZone, staff, colours, onOpen }: BookingLis
                   <Chip size="small" label={t(`bookingsCalendar.statuses.${b.status}`)} variant={b.status === 'confirmed' ? 'filled' : 'outlined'} />
                 </TableCell>
                 <TableCell align="right">
-                  <Button size="small" onClick={() => onOpen(b)} aria-label={t('bookingsCalendar.list.detailsOf', { name: b.customer.name })}>
+                  <Button size="small" onClick={() => onOpen(b)} aria-label={t('bookingsCalendar.list.detailsOf', { name: customerName(b.customer) })}>
                     {t('bookingsCalendar.list.details')}
                   </Button>
                 </TableCell>

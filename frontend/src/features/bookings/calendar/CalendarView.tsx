@@ -28,7 +28,7 @@ import { bookingErrorText } from '../messages';
 import { calendarApi, calendarKeys, type RangeFilter } from './api';
 import { calendarEvents, closureEvents, STAFF_COLOURS } from './events';
 import { businessHoursOf, coercedNow, localOf, rangeOf, visibleHours } from './time';
-import { useStatusText } from './labels';
+import { useCustomerName, useStatusText } from './labels';
 
 export type GridView = 'day' | 'week';
 const FC_VIEW: Record<GridView, string> = { day: 'timeGridDay', week: 'timeGridWeek' };
@@ -56,6 +56,7 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
   const toast = useToast();
   const queryClient = useQueryClient();
   const statusText = useStatusText();
+  const customerName = useCustomerName();
   const ref = useRef<FullCalendar>(null);
   const [range, setRange] = useState<RangeFilter | null>(null);
   const [title, setTitle] = useState('');
@@ -71,8 +72,8 @@ export function CalendarView({ view, initialDate, timeZone, slotStepMinutes, sta
   });
 
   const events = useMemo(
-    () => calendarEvents(bookings.data ?? [], { timeZone, colours, shown, statusText }),
-    [bookings.data, timeZone, colours, shown, statusText],
+    () => calendarEvents(bookings.data ?? [], { timeZone, colours, shown, statusText, customerName }),
+    [bookings.data, timeZone, colours, shown, statusText, customerName],
   );
   const closed = useMemo(
     () => closureEvents(closures, staff, (reason) => (reason ? t('bookingsCalendar.closedBecause', { reason }) : t('bookingsCalendar.closed'))),

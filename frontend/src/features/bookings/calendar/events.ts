@@ -37,7 +37,7 @@ export interface CalendarEvent {
  */
 export function calendarEvents(
   bookings: readonly Booking[],
-  options: { timeZone: string; colours: Map<string, string>; shown: ReadonlySet<string>; statusText: (b: Booking) => string; now?: Date },
+  options: { timeZone: string; colours: Map<string, string>; shown: ReadonlySet<string>; statusText: (b: Booking) => string; customerName?: (customer: Booking['customer']) => string; now?: Date },
 ): CalendarEvent[] {
   return bookings
     .filter((b) => b.status !== 'cancelled' && (options.shown.size === 0 || options.shown.has(b.staffId)))
@@ -47,7 +47,7 @@ export function calendarEvents(
       return {
         id: b._id,
         // The staff member in words too: the colour alone would not say who (WCAG 1.4.1).
-        title: `${b.customer.name} · ${b.serviceName} · ${b.staffName}${status}`,
+        title: `${options.customerName?.(b.customer) ?? b.customer.name} · ${b.serviceName} · ${b.staffName}${status}`,
         start: wallClock(b.start, options.timeZone),
         end: wallClock(b.end, options.timeZone),
         backgroundColor: colour,
