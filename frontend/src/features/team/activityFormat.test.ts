@@ -52,6 +52,9 @@ describe('activity sentences', () => {
     expect(activityDetails(t, 'es', entry({ action: 'person.exported', details: { messages: 12000 } }))).toBe('Exportó 12.000 mensajes');
     expect(activitySentence(t, entry({ action: 'account.deletion_requested' }))).toBe('Lucía Martín pidió eliminar la cuenta');
     expect(activityDetails(t, 'es', entry({ action: 'privacy_settings.changed' }))).toBeNull();
+    expect(activityDetails(t, 'es', entry({ action: 'privacy_settings.changed', details: { recordings: 30, messages: 365 } }))).toBe(
+      'Conservación: Mensajes de WhatsApp: 12 meses y Grabaciones de llamadas: 30 días',
+    );
   });
 
   it('says who did what in Spanish, names and accents as they are', () => {

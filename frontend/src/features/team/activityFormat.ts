@@ -4,7 +4,7 @@
  * time zone (the filters' from and to).
  */
 import type { ActivityAction, ActivityEntry } from '@agentdesk/functions/contract';
-import { countsList } from '../../shared/privacy/strings';
+import { countsList, retentionList } from '../../shared/privacy/strings';
 
 type Translate = (key: string, values?: Record<string, unknown>) => string;
 
@@ -35,7 +35,12 @@ const COUNTED_ACTIONS: ReadonlySet<ActivityAction> = new Set(['person.erased', '
 
 /** The entry's figures as a sentence in the UI language, or null when it has none. */
 export function activityDetails(t: Translate, language: string, entry: ActivityEntry): string | null {
-  if (!entry.details || !COUNTED_ACTIONS.has(entry.action)) return null;
+  if (!entry.details) return null;
+  if (entry.action === 'privacy_settings.changed') {
+    const list = retentionList(t, language, entry.details);
+    return list ? t('team.activity.details.privacy_settings_changed', { list }) : null;
+  }
+  if (!COUNTED_ACTIONS.has(entry.action)) return null;
   return t(`team.activity.details.${actionKey(entry.action)}`, { list: countsList(t, language, entry.details) });
 }
 

@@ -4,7 +4,7 @@
  * deletion, the activity log's counts), so the login route does not carry them; and a person's
  * data counts as a list in the UI language ("2000 mensajes, 20 llamadas y 3 citas").
  */
-import { PERSON_DATA_KINDS, type PersonDataCounts } from '@agentdesk/functions/contract';
+import { PERSON_DATA_KINDS, RETENTION_KINDS, type PersonDataCounts } from '@agentdesk/functions/contract';
 import i18n from '../../i18n';
 import { localeFor } from '../intl';
 import en from '../i18n/privacy.en.json';
@@ -30,4 +30,13 @@ export function countsList(t: Translate, language: string, counts: Partial<Perso
   });
   if (parts.length === 0) return t('privacy.counts.none');
   return new Intl.ListFormat(localeFor(language), { style: 'long', type: 'conjunction' }).format(parts);
+}
+
+/** Retention days by kind (the activity log's details of a settings change) as "Grabaciones de llamadas: 30 días"; unknown kinds left out. */
+export function retentionList(t: Translate, language: string, days: Record<string, number>): string | null {
+  const parts = RETENTION_KINDS.flatMap((kind) => {
+    const value = days[kind];
+    return typeof value === 'number' ? [`${t(`privacy.retention.kinds.${kind}`)}: ${t(`privacy.periods.${value}`, { defaultValue: String(value) })}`] : [];
+  });
+  return parts.length ? new Intl.ListFormat(localeFor(language), { style: 'long', type: 'conjunction' }).format(parts) : null;
 }
