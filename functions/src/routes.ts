@@ -47,6 +47,8 @@ export type Need =
   | 'attachments:stage'
   /** Read agents' documents (agents/ only): a file the agent sent (send_file, issue 31) sent again by a retry. */
   | 'agent-files:read'
+  /** Read a person's export ZIP (tmp/privacy-exports/ only, issue 33): sign its short-lived download link. */
+  | 'privacy-exports:read'
   /** Transcribe customers' voice notes (issue 31): no AWS grant, the deploy's OPENAI_TRANSCRIPTION_MODEL when one is chosen. */
   | 'transcription'
   | 'secrets:encrypt'
@@ -265,7 +267,8 @@ export const routeGroups = {
   privacy: {
     entry: 'src/handlers/privacy.ts',
     description: "Privacy: the account's retention, AI notices and opt-out words; what is held about a person; their erasure and export as jobs; the account's deletion",
-    needs: ['table:read', 'table:write', 'uploads:read', 'queue:privacy-jobs'],
+    // privacy-exports:read: the export's download link (tmp/privacy-exports/ only, not the whole bucket).
+    needs: ['table:read', 'table:write', 'privacy-exports:read', 'queue:privacy-jobs'],
   },
   'stripe-webhook': {
     entry: 'src/handlers/stripe-webhook.ts',

@@ -16,6 +16,8 @@ import { personPk } from '../../functions/src/adapters/dynamo/memberships.js';
 import { userPk } from '../../functions/src/adapters/dynamo/keys.js';
 import { cognitoTriggers, preTokenTrigger } from '../../functions/src/routes.js';
 import { AppFunction } from './app-function.js';
+import { acknowledgeWildcardAction } from './nag.js';
+import { tableKeyReadActions, tableKeyReason, tableKeyWildcardActions, tableKeyWriteActions } from './needs.js';
 
 export interface AuthProps {
   /** The app's table: the pre-token trigger reads membership pointers and logs sign-ins. */
@@ -66,6 +68,12 @@ export class Auth extends Construct {
     });
     this.preToken.fn.addToRolePolicy(leadingKeys(['dynamodb:GetItem'], props.table, `${personPk('')}*`));
     this.preToken.fn.addToRolePolicy(leadingKeys(['dynamodb:PutItem'], props.table, `${userPk('')}*`));
+    // Issue 33: the table is encrypted with the data key: the key actions DynamoDB uses for this
+    // caller's reads and writes, as table.grantReadData + grantWriteData give every other function.
+    if (props.table.encryptionKey) {
+      props.table.encryptionKey.grant(this.preToken.fn, ...tableKeyReadActions, ...tableKeyWriteActions);
+      for (const action of tableKeyWildcardActions) acknowledgeWildcardAction(this.preToken.fn, action, tableKeyReason);
+    }
 
     this.userPool = new cognito.UserPool(this, 'UserPool', {
       selfSignUpEnabled: false,

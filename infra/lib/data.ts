@@ -1,14 +1,16 @@
 /**
  * Stateful resources: the single DynamoDB table (shape from functions/src/adapters/dynamo/table.ts),
- * the uploads bucket, the access-log bucket and the KMS key for integration secrets.
+ * the uploads bucket, the access-log bucket, the customer-managed key that encrypts the table and
+ * the uploads (issue 33) and the KMS key for integration secrets.
  * Everything here is retained when the stack is deleted.
  */
-import { Duration, RemovalPolicy } from 'aws-cdk-lib';
+import { Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import * as s3 from 'aws-cdk-lib/aws-s3';
 import { Construct } from 'constructs';
 import { tableDefinition } from '../../functions/src/adapters/dynamo/table.js';
+import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-snapshots.js';
 import { WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
 import {
   EXPIRING_UPLOAD_PREFIXES,
@@ -18,6 +20,20 @@ import {
 } from '../../functions/src/adapters/uploads-lifecycle.js';
 
 const str = (name: string) => ({ name, type: dynamodb.AttributeType.STRING });
+
+/** Issue 33: how far back the table can be restored (DynamoDB's maximum). */
+export const PITR_RECOVERY_DAYS = 35;
+/**
+ * Issue 33: a deleted or overwritten object of the uploads bucket stays restorable this long as a
+ * noncurrent version, then S3 deletes it for good (erasure and account deletion reach it then).
+ */
+export const NONCURRENT_VERSION_DAYS = 30;
+/**
+ * Derived or temporary objects keep a replaced or deleted version one day only: nothing restores
+ * them (the expiring prefixes hold uploads of the day, parked bodies and export ZIPs; the knowledge
+ * index snapshots are rebuilt from the table), and a person's export must not linger as a version.
+ */
+export const SHORT_NONCURRENT_VERSION_DAYS = 1;
 
 /**
  * One lifecycle rule per prefix: objects under it are deleted a day after they were written
@@ -29,8 +45,38 @@ export function expireAfterOneDay(prefixes: readonly string[]): s3.LifecycleRule
   return prefixes.map((prefix) => {
     // A folder (never '' or a bare name, which would also match kept keys that merely start with it).
     if (!/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new Error(`Expiring prefix must be a folder like 'incoming/': ${prefix}`);
-    return { id: `expire-${prefix.slice(0, -1).replace(/\//g, '-')}-after-1-day`, prefix, expiration: Duration.days(1) };
+    return {
+      id: `expire-${prefix.slice(0, -1).replace(/\//g, '-')}-after-1-day`,
+      prefix,
+      expiration: Duration.days(1),
+      // The bucket is versioned (issue 33): the expired (or deleted) object's version goes a day later.
+      noncurrentVersionExpiration: Duration.days(SHORT_NONCURRENT_VERSION_DAYS),
+    };
   });
+}
+
+/**
+ * Issue 33: the uploads bucket is versioned so an agent document deleted or overwritten by mistake
+ * can be restored; every noncurrent version is deleted NONCURRENT_VERSION_DAYS after it was replaced
+ * (the shortest matching rule wins: the expiring prefixes and `derivedPrefixes` keep theirs a day),
+ * and a delete marker left with no version behind it is removed.
+ */
+export function versionRules(derivedPrefixes: readonly string[] = [KNOWLEDGE_INDEX_PREFIX]): s3.LifecycleRule[] {
+  return [
+    {
+      id: `expire-noncurrent-versions-after-${NONCURRENT_VERSION_DAYS}-days`,
+      noncurrentVersionExpiration: Duration.days(NONCURRENT_VERSION_DAYS),
+      expiredObjectDeleteMarker: true,
+    },
+    ...derivedPrefixes.map((prefix) => {
+      if (!/^([A-Za-z0-9._-]+\/)+$/.test(prefix)) throw new Error(`Derived prefix must be a folder like 'knowledge-index/': ${prefix}`);
+      return {
+        id: `expire-noncurrent-${prefix.slice(0, -1).replace(/\//g, '-')}-after-${SHORT_NONCURRENT_VERSION_DAYS}-day`,
+        prefix,
+        noncurrentVersionExpiration: Duration.days(SHORT_NONCURRENT_VERSION_DAYS),
+      };
+    }),
+  ];
 }
 
 /**
@@ -59,17 +105,37 @@ export class Data extends Construct {
   /** Server access logs of the buckets and CloudFront standard logs. */
   readonly logs: s3.Bucket;
   readonly secretsKey: kms.Key;
+  /**
+   * Issue 33: the customer-managed key of customers' data at rest, the table and the uploads bucket.
+   * Its policy is the default one: the account, i.e. IAM decides, and each function's role gets the
+   * key's actions only with the grants of its table and uploads needs (needs.ts). Separate from the
+   * secrets key: a role that reads the table must not be able to open the sealed secrets stored in it.
+   */
+  readonly dataKey: kms.Key;
 
   constructor(scope: Construct, id: string) {
     super(scope, id);
+
+    this.dataKey = new kms.Key(this, 'DataKey', {
+      description: "AgentDesk: customers' data at rest (the DynamoDB table, the uploads bucket and its versions)",
+      // Yearly, automatically; old key material stays to decrypt what it encrypted.
+      enableKeyRotation: true,
+      // Without it the table and every object become unreadable, backups included.
+      removalPolicy: RemovalPolicy.RETAIN,
+      pendingWindow: Duration.days(30),
+      alias: `alias/${Stack.of(this).stackName}/data`,
+    });
 
     this.table = new dynamodb.Table(this, 'Table', {
       partitionKey: str(tableDefinition.partitionKey),
       sortKey: str(tableDefinition.sortKey),
       billingMode: dynamodb.BillingMode.PAY_PER_REQUEST,
-      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      // Issue 33: restorable to any second of the last 35 days (README: restoring from a backup).
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true, recoveryPeriodInDays: PITR_RECOVERY_DAYS },
       timeToLiveAttribute: tableDefinition.ttlAttribute,
-      encryption: dynamodb.TableEncryption.AWS_MANAGED,
+      // PITR backups are encrypted with the same key.
+      encryption: dynamodb.TableEncryption.CUSTOMER_MANAGED,
+      encryptionKey: this.dataKey,
       deletionProtection: true,
       removalPolicy: RemovalPolicy.RETAIN,
     });
@@ -84,6 +150,10 @@ export class Data extends Construct {
 
     this.logs = new s3.Bucket(this, 'Logs', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
+      // SSE-S3, not the data key: S3 server access log delivery documents SSE-S3 as the supported
+      // default encryption of a destination bucket, and CloudFront standard logs (written by AWS's
+      // log-delivery account with ACLs) would need that account in the key policy. No customer content:
+      // request lines, object keys (ids only) and client IPs, deleted after 90 days.
       encryption: s3.BucketEncryption.S3_MANAGED,
       enforceSSL: true,
       // CloudFront standard logging writes with ACLs.
@@ -95,16 +165,22 @@ export class Data extends Construct {
 
     this.uploads = new s3.Bucket(this, 'Uploads', {
       blockPublicAccess: s3.BlockPublicAccess.BLOCK_ALL,
-      encryption: s3.BucketEncryption.S3_MANAGED,
+      // Issue 33: every object is encrypted with the data key. No request names another encryption
+      // (the presigned PUTs and forms sign none, adapters/s3-media.ts included), so this default applies.
+      // A Bucket Key: S3 asks KMS once per bucket-level key, not once per object (cost, KMS quotas).
+      encryption: s3.BucketEncryption.KMS,
+      encryptionKey: this.dataKey,
+      bucketKeyEnabled: true,
       enforceSSL: true,
-      versioned: false,
+      // Issue 33: a deleted or overwritten document stays restorable NONCURRENT_VERSION_DAYS (versionRules).
+      versioned: true,
       serverAccessLogsBucket: this.logs,
       serverAccessLogsPrefix: 'uploads/',
-      // Customers' media are also written with SSE-S3 (AES256) named on each PUT (adapters/s3-media.ts).
       lifecycleRules: [
         { abortIncompleteMultipartUploadAfter: Duration.days(1) },
         ...expireAfterOneDay(EXPIRING_UPLOAD_PREFIXES),
         ...mediaRetentionRules(),
+        ...versionRules(),
       ],
       removalPolicy: RemovalPolicy.RETAIN,
     });

@@ -18,3 +18,14 @@ export function acknowledgeWildcardResource(fn: lambda.IFunction, resource: stri
   if (!fn.role) throw new Error(`${fn.node.path} has no role`);
   Validations.of(fn.role).acknowledge({ id: wildcardResourceFinding(fn, resource), reason });
 }
+
+/** The IAM5 finding id cdk-nag reports for a wildcard action ("kms:GenerateDataKey*"). */
+export function wildcardActionFinding(action: string): string {
+  return `AwsSolutions-IAM5[Action::${action}]`;
+}
+
+/** Acknowledge one wildcard action on a function's role policy, with the reason it is needed. */
+export function acknowledgeWildcardAction(fn: lambda.IFunction, action: string, reason: string): void {
+  if (!fn.role) throw new Error(`${fn.node.path} has no role`);
+  Validations.of(fn.role).acknowledge({ id: wildcardActionFinding(action), reason });
+}

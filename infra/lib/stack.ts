@@ -119,6 +119,7 @@ export class AgentDeskStack extends Stack {
     const resources: SharedResources = {
       table: this.data.table,
       uploads: this.data.uploads,
+      dataKey: this.data.dataKey,
       secretsKey: this.data.secretsKey,
       userPool: this.auth.userPool,
       userPoolClient: this.auth.client,
@@ -181,6 +182,8 @@ export class AgentDeskStack extends Stack {
     new CfnOutput(this, 'UserPoolClientId', { value: this.auth.client.userPoolClientId });
     new CfnOutput(this, 'TableName', { value: this.data.table.tableName });
     new CfnOutput(this, 'UploadsBucket', { value: this.data.uploads.bucketName });
+    // Issue 33: what a restored table is encrypted with (README: restoring from a backup).
+    new CfnOutput(this, 'DataKeyArn', { value: this.data.dataKey.keyArn, description: "Customer-managed KMS key of the table and the uploads bucket (restore with --sse-specification-override ...KMSMasterKeyId=<this>)" });
     new CfnOutput(this, 'SiteBucket', { value: this.site.bucket.bucketName });
   }
 }

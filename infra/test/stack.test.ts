@@ -18,7 +18,7 @@ import {
 import { apiAuthorizer } from '../../functions/src/routes.js';
 import { apiKeyMessages } from '../../functions/src/contract/api-keys.js';
 import { groupDef, groupNames } from '../lib/api.js';
-import { expireAfterOneDay, mediaRetentionRules } from '../lib/data.js';
+import { expireAfterOneDay, mediaRetentionRules, NONCURRENT_VERSION_DAYS, PITR_RECOVERY_DAYS, versionRules } from '../lib/data.js';
 import { apiKeyGuardCode } from '../lib/api-key-guard.js';
 import type { AppFunction } from '../lib/app-function.js';
 import {
@@ -40,7 +40,15 @@ import {
   whatsappMediaWriteActions,
   attachmentStagingActions,
   agentFilesReadActions,
+  privacyExportsReadActions,
+  dataKeyObjectReadActions,
+  dataKeyObjectWriteActions,
+  tableKeyReadActions,
+  tableKeyWriteActions,
 } from '../lib/needs.js';
+import { PRIVACY_EXPORTS_PREFIX } from '../../functions/src/domain/privacy/jobs.js';
+import * as events from 'aws-cdk-lib/aws-events';
+import { Duration } from 'aws-cdk-lib';
 import { KNOWLEDGE_INDEX_PREFIX } from '../../functions/src/adapters/aws/index-snapshots.js';
 import { ATTACHMENT_STAGING_PREFIX, WHATSAPP_MEDIA_PREFIX } from '../../functions/src/contract/whatsapp-media.js';
 import { AGENT_FILES_PREFIX } from '../../functions/src/domain/agents/files.js';
@@ -89,6 +97,10 @@ const KMS_DECRYPT = ['kms:Decrypt'];
 const SQS_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
 
+/** Issue 33: the data key's actions a function's object actions imply (read: Decrypt; write: GenerateDataKey). */
+const OBJECT_READ_ACTIONS: readonly string[] = ['s3:GetObject'];
+const OBJECT_WRITE_ACTIONS: readonly string[] = ['s3:PutObject'];
+
 function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set<string> {
   const caps = new Set<string>([
     `own-logs logs:CreateLogStream`,
@@ -101,9 +113,11 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     if (need === 'table:read') {
       add('table', TABLE_READ);
       add('table-indexes', TABLE_READ);
+      add('data-key', tableKeyReadActions);
     } else if (need === 'table:write') {
       add('table', TABLE_WRITE);
       add('table-indexes', TABLE_WRITE);
+      add('data-key', [...tableKeyReadActions, ...tableKeyWriteActions]);
     } else if (need === 'userPool') add('user-pool', userPoolActions);
     else if (need === 'mail') {
       add('ses-identities', mailActions);
@@ -116,6 +130,7 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need === 'whatsapp-media:write') add('uploads-whatsapp-media', whatsappMediaWriteActions);
     else if (need === 'attachments:stage') add('uploads-attachments', attachmentStagingActions);
     else if (need === 'agent-files:read') add('uploads-agent-files', agentFilesReadActions);
+    else if (need === 'privacy-exports:read') add('uploads-privacy-exports', privacyExportsReadActions);
     else if (need === 'secrets:encrypt') add('secrets-key', KMS_ENCRYPT);
     else if (need === 'secrets:decrypt') add('secrets-key', KMS_DECRYPT);
     else if (need === 'stripe') add('stripe-secret', stripeSecretActions);
@@ -126,6 +141,9 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
     else if (need.startsWith('invoke:')) add(`socket-function:${need.slice('invoke:'.length)}`, socketInvokeActions);
   }
   if (consumes) add(`queue:${consumes}`, SQS_CONSUME);
+  const objectActions = [...caps].filter((c) => c.startsWith('uploads')).map((c) => c.split(' ')[1]!);
+  if (objectActions.some((a) => OBJECT_READ_ACTIONS.includes(a))) add('data-key', dataKeyObjectReadActions);
+  if (objectActions.some((a) => OBJECT_WRITE_ACTIONS.includes(a))) add('data-key', dataKeyObjectWriteActions);
   return caps;
 }
 
@@ -136,6 +154,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     [logicalId(stack.data.table), 'table'],
     [logicalId(stack.data.uploads), 'uploads'],
     [logicalId(stack.data.secretsKey), 'secrets-key'],
+    [logicalId(stack.data.dataKey), 'data-key'],
     [logicalId(stack.auth.userPool), 'user-pool'],
     ...workerNames.map((q) => [logicalId(stack.queues.queues[q]), `queue:${q}`] as [string, string]),
     ...socketNames.map((n) => [logicalId(stack.sockets.apis[n]), `socket-api:${n}`] as [string, string]),
@@ -157,6 +176,7 @@ function actualCapabilities(fn: AppFunction): Set<string> {
     if (text.endsWith(`"/${WHATSAPP_MEDIA_PREFIX}*"]]}`)) return `${base}-whatsapp-media`;
     if (text.endsWith(`"/${ATTACHMENT_STAGING_PREFIX}*"]]}`)) return `${base}-attachments`;
     if (text.endsWith(`"/${AGENT_FILES_PREFIX}*"]]}`)) return `${base}-agent-files`;
+    if (text.endsWith(`"/${PRIVACY_EXPORTS_PREFIX}*"]]}`)) return `${base}-privacy-exports`;
     if (text.endsWith(`"/${SOCKET_STAGE_NAME}/*/@connections/*"]]}`)) return `${base}-connections`;
     return base;
   };
@@ -277,7 +297,9 @@ describe('Lambda functions from the manifest', () => {
 
   it('gives the pre-token-generation trigger (issue 32) one GetItem of membership pointers and one PutItem of activity entries, each limited to its partition prefix, and only the table name', () => {
     const fn = s.stack.auth.preToken;
-    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities([]), 'table dynamodb:GetItem', 'table dynamodb:PutItem'].sort());
+    // Issue 33: and the table key's actions a read and a write need (the table is encrypted with the data key).
+    const key = [...tableKeyReadActions, ...tableKeyWriteActions].map((a) => `data-key ${a}`);
+    expect([...actualCapabilities(fn)].sort()).toEqual([...expectedCapabilities([]), 'table dynamodb:GetItem', 'table dynamodb:PutItem', ...key].sort());
     const role = resources('AWS::IAM::Role')[logicalId(fn.role)];
     const statements = ((role?.Properties.Policies ?? []) as { PolicyDocument: { Statement: { Action: unknown; Condition?: unknown }[] } }[]).flatMap((p) => p.PolicyDocument.Statement);
     const condition = (action: string) => statements.find((st) => JSON.stringify(st.Action) === JSON.stringify(action))?.Condition;
@@ -428,7 +450,8 @@ describe('schedules', () => {
   it.each(scheduleNames)('%s runs from an EventBridge rule at its manifest rate, targeting its function only (2 retries)', (name) => {
     const fn = s.stack.schedules.functions[name];
     const rule = resources('AWS::Events::Rule')[logicalId(s.stack.schedules.rules[name])];
-    expect(rule?.Properties.ScheduleExpression).toBe(`rate(${scheduleDef(name).rateMinutes} minutes)`);
+    // EventBridge's own spelling of the manifest rate (60 minutes is "rate(1 hour)").
+    expect(rule?.Properties.ScheduleExpression).toBe(events.Schedule.rate(Duration.minutes(scheduleDef(name).rateMinutes)).expressionString);
     expect(rule?.Properties.State).toBe('ENABLED');
     expect(rule?.Properties.Targets).toEqual([
       expect.objectContaining({ Arn: { 'Fn::GetAtt': [logicalId(fn.fn), 'Arn'] }, RetryPolicy: expect.objectContaining({ MaximumRetryAttempts: 2 }) }),
@@ -514,11 +537,15 @@ describe('data', () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
     const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
     const expiring = rules.filter((r) => r.ExpirationInDays !== undefined && r.Prefix !== WHATSAPP_MEDIA_PREFIX);
+    // The bucket is versioned (issue 33): each also drops the expired object's version a day later.
+    const oneDay = { ExpirationInDays: 1, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: 'Enabled' };
     expect(expiring).toEqual([
-      { Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ExpirationInDays: 1, Status: 'Enabled' },
-      { Id: 'expire-tmp-whatsapp-inbound-after-1-day', Prefix: 'tmp/whatsapp-inbound/', ExpirationInDays: 1, Status: 'Enabled' },
+      { Id: 'expire-incoming-after-1-day', Prefix: 'incoming/', ...oneDay },
+      { Id: 'expire-tmp-whatsapp-inbound-after-1-day', Prefix: 'tmp/whatsapp-inbound/', ...oneDay },
       // Issue 19: uploaded CSV files, error reports and exports of the contacts jobs.
-      { Id: 'expire-contact-jobs-after-1-day', Prefix: 'contact-jobs/', ExpirationInDays: 1, Status: 'Enabled' },
+      { Id: 'expire-contact-jobs-after-1-day', Prefix: 'contact-jobs/', ...oneDay },
+      // Issue 33: a person's export ZIP, downloaded within the day.
+      { Id: 'expire-tmp-privacy-exports-after-1-day', Prefix: PRIVACY_EXPORTS_PREFIX, ...oneDay },
     ]);
     // Confirmed documents live under agents/, current knowledge index snapshots under knowledge-index/, customers' media
     // under whatsapp-media/ (kept for their retention, below): no one-day rule covers them.
@@ -531,8 +558,11 @@ describe('data', () => {
 
   it("keeps customers' WhatsApp media encrypted for the retention their tag names: a year by default, 30 to 730 days by choice, never longer than the longest (issue 31)", () => {
     const uploads = resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
+    // Issue 33: with the customer-managed data key (no PUT names another encryption: adapters/s3-media.ts signs none).
     expect(uploads?.Properties.BucketEncryption).toEqual({
-      ServerSideEncryptionConfiguration: [{ ServerSideEncryptionByDefault: { SSEAlgorithm: 'AES256' } }],
+      ServerSideEncryptionConfiguration: [
+        { ServerSideEncryptionByDefault: { SSEAlgorithm: 'aws:kms', KMSMasterKeyID: { 'Fn::GetAtt': [logicalId(s.stack.data.dataKey), 'Arn'] } }, BucketKeyEnabled: true },
+      ],
     });
     const rules = (uploads?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
     const media = rules.filter((r) => r.Prefix === WHATSAPP_MEDIA_PREFIX);
@@ -556,8 +586,9 @@ describe('data', () => {
   });
 
   it("lets only the inbound worker, the conversations and the messages functions reach customers' media, and only the conversations function stage attachments (issue 31)", () => {
-    const readers = new Set(['group:conversations', 'group:messages', 'worker:whatsapp-inbound']);
-    const writers = new Set(['group:conversations', 'worker:whatsapp-inbound']);
+    // Issue 33: the privacy-jobs worker reads a person's media into their export and deletes them (erasure, account deletion).
+    const readers = new Set(['group:conversations', 'group:messages', 'worker:whatsapp-inbound', 'worker:privacy-jobs']);
+    const writers = new Set(['group:conversations', 'worker:whatsapp-inbound', 'worker:privacy-jobs']);
     const stagers = new Set(['group:conversations']);
     // A document the agent sent, sent again from the Message Hub (the inbound worker reads the whole bucket already).
     const agentFileReaders = new Set(['group:messages']);
@@ -610,6 +641,136 @@ describe('data', () => {
 
   it('rotates the integration-secrets key', () => {
     s.template.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
+  });
+});
+
+describe("data protection (issue 33): the customers' data under a customer-managed key, restorable for a bounded time", () => {
+  const dataKeyArn = () => ({ 'Fn::GetAtt': [logicalId(s.stack.data.dataKey), 'Arn'] });
+  const uploads = () => resources('AWS::S3::Bucket')[logicalId(s.stack.data.uploads)];
+  const uploadRules = () => (uploads()?.Properties.LifecycleConfiguration as { Rules: Record<string, unknown>[] }).Rules;
+
+  it('creates one customer-managed data key, rotated, retained, with an alias, apart from the secrets key, trusting only the account (IAM grants decide)', () => {
+    const keyId = logicalId(s.stack.data.dataKey);
+    expect(keyId).not.toBe(logicalId(s.stack.data.secretsKey));
+    const key = s.template.findResources('AWS::KMS::Key')[keyId] as Resource & { DeletionPolicy?: string };
+    expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(key.DeletionPolicy).toBe('Retain');
+    expect(key.Properties.PendingWindowInDays).toBe(30);
+    // The default key policy: the account root only, so each role's grants alone say who uses the key.
+    const statements = (key.Properties.KeyPolicy as { Statement: { Principal: unknown; Action: unknown }[] }).Statement;
+    expect(statements).toHaveLength(1);
+    expect(JSON.stringify(statements[0]!.Principal)).toContain(':iam::123456789012:root');
+    s.template.hasResourceProperties('AWS::KMS::Alias', { AliasName: 'alias/AgentDesk/data', TargetKeyId: dataKeyArn() });
+    expect(s.template.findOutputs('DataKeyArn').DataKeyArn?.Value).toEqual(dataKeyArn());
+  });
+
+  it('encrypts the table with the data key and keeps 35 days of point-in-time recovery', () => {
+    const table = resources('AWS::DynamoDB::Table')[logicalId(s.stack.data.table)];
+    expect(table?.Properties.SSESpecification).toEqual({ SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: dataKeyArn() });
+    expect(table?.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true, RecoveryPeriodInDays: 35 });
+    expect(PITR_RECOVERY_DAYS).toBe(35);
+  });
+
+  it('encrypts the uploads bucket with the data key; the access-log bucket stays SSE-S3 (log delivery) and holds no customer content', () => {
+    const sse = (bucket: Resource | undefined) =>
+      (bucket?.Properties.BucketEncryption as { ServerSideEncryptionConfiguration: { ServerSideEncryptionByDefault: unknown }[] }).ServerSideEncryptionConfiguration[0]!.ServerSideEncryptionByDefault;
+    expect(sse(uploads())).toEqual({ SSEAlgorithm: 'aws:kms', KMSMasterKeyID: dataKeyArn() });
+    expect(sse(resources('AWS::S3::Bucket')[logicalId(s.stack.data.logs)])).toEqual({ SSEAlgorithm: 'AES256' });
+    // Nothing else is encrypted with the data key: only the table and this bucket.
+    const users = Object.entries(s.template.toJSON().Resources as Record<string, Resource>).filter(
+      ([, r]) => r.Type !== 'AWS::IAM::Role' && r.Type !== 'AWS::IAM::Policy' && r.Type !== 'AWS::KMS::Alias' && JSON.stringify(r.Properties ?? {}).includes(`"${logicalId(s.stack.data.dataKey)}"`),
+    );
+    expect(users.map(([id]) => id).sort()).toEqual([logicalId(s.stack.data.table), logicalId(s.stack.data.uploads)].sort());
+  });
+
+  it('versions the uploads bucket: noncurrent versions go after 30 days (a day for temporary and derived objects), expired delete markers are removed', () => {
+    expect(uploads()?.Properties.VersioningConfiguration).toEqual({ Status: 'Enabled' });
+    const rules = uploadRules();
+    const everywhere = rules.filter((r) => r.NoncurrentVersionExpiration && r.Prefix === undefined && r.TagFilters === undefined);
+    expect(everywhere).toEqual([
+      { Id: 'expire-noncurrent-versions-after-30-days', NoncurrentVersionExpiration: { NoncurrentDays: NONCURRENT_VERSION_DAYS }, ExpiredObjectDeleteMarker: true, Status: 'Enabled' },
+    ]);
+    expect(NONCURRENT_VERSION_DAYS).toBe(30);
+    // Knowledge index snapshots are rebuilt from the table: their replaced versions go after a day.
+    expect(rules).toContainEqual({ Id: 'expire-noncurrent-knowledge-index-after-1-day', Prefix: KNOWLEDGE_INDEX_PREFIX, NoncurrentVersionExpiration: { NoncurrentDays: 1 }, Status: 'Enabled' });
+    // Every temporary prefix drops its versions after a day too (the export ZIPs of a person included).
+    for (const prefix of EXPIRING_UPLOAD_PREFIXES) {
+      expect(rules.find((r) => r.Prefix === prefix && r.ExpirationInDays === 1)?.NoncurrentVersionExpiration, prefix).toEqual({ NoncurrentDays: 1 });
+    }
+    expect(EXPIRING_UPLOAD_PREFIXES).toContain(PRIVACY_EXPORTS_PREFIX);
+    // The existing rules are kept: aborted multipart uploads, and the media retention tags (30 to 730 days, untagged 730, default 365).
+    expect(rules).toContainEqual({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 }, Status: 'Enabled' });
+    const media = rules.filter((r) => r.Prefix === WHATSAPP_MEDIA_PREFIX);
+    expect(media.map((r) => r.ExpirationInDays).sort((a, b) => Number(a) - Number(b))).toEqual([30, 90, 180, 365, 365, 730, 730]);
+    expect(() => versionRules(['knowledge-index'])).toThrow(/must be a folder/);
+  });
+
+  it("gives the data key only to the functions that touch the table or the uploads: Decrypt to read objects, GenerateDataKey to write them, never '*' or kms:*", () => {
+    const all: [string, AppFunction, readonly Need[]][] = [
+      ...groupNames.map((g) => [`group:${g}`, s.stack.api.functions[g], groupDef(g).needs] as [string, AppFunction, readonly Need[]]),
+      ...workerNames.map((w) => [`worker:${w}`, s.stack.workers.functions[w], workerDef(w).needs] as [string, AppFunction, readonly Need[]]),
+      ...scheduleNames.map((n) => [`schedule:${n}`, s.stack.schedules.functions[n], scheduleDef(n).needs] as [string, AppFunction, readonly Need[]]),
+    ];
+    for (const [name, fn, needs] of all) {
+      const key = [...actualCapabilities(fn)].filter((c) => c.startsWith('data-key '));
+      const objects = [...actualCapabilities(fn)].filter((c) => c.startsWith('uploads'));
+      expect(key.length > 0, name).toBe(needs.some((n) => n.startsWith('table:')) || objects.length > 0);
+      expect(key.includes('data-key kms:Decrypt'), name).toBe(key.length > 0);
+      if (objects.some((c) => c.endsWith(' s3:PutObject'))) expect(key, name).toContain('data-key kms:GenerateDataKey');
+      if (!needs.includes('table:write')) expect(key.filter((c) => c.includes('GenerateDataKey') && !c.endsWith(' kms:GenerateDataKey')), name).toEqual([]);
+    }
+    for (const { document } of policyDocuments()) {
+      for (const st of document.Statement) {
+        const actions = [st.Action].flat();
+        expect(actions.some((a) => a === 'kms:*' || a === '*'), JSON.stringify(st)).toBe(false);
+        if (actions.some((a) => a.startsWith('kms:'))) expect([st.Resource].flat()).not.toContain('*');
+      }
+    }
+    // The Cognito triggers that never touch the table have no key.
+    for (const trigger of Object.values(s.stack.auth.triggers)) expect([...actualCapabilities(trigger)].some((c) => c.startsWith('data-key')), trigger.node.path).toBe(false);
+  });
+
+  it('the privacy API (one function, its routes behind the JWT authorizer) reaches the table, the privacy-jobs queue and the export ZIPs only', () => {
+    const caps = [...actualCapabilities(s.stack.api.functions.privacy)].sort();
+    expect(caps).toEqual([...expectedCapabilities(['table:read', 'table:write', 'privacy-exports:read', 'queue:privacy-jobs'])].sort());
+    expect(caps.filter((c) => c.startsWith('uploads'))).toEqual(['uploads-privacy-exports s3:GetObject']);
+    expect(caps.filter((c) => /^(secrets-key|user-pool|ses-|stripe-secret|google-calendar-secret|push-secret|socket)/.test(c))).toEqual([]);
+    expect(caps.filter((c) => c.startsWith('queue:'))).toEqual(SQS_SEND.map((a) => `queue:privacy-jobs ${a}`).sort());
+    const privacyRoutes = routes.filter((r) => (r.group as string) === 'privacy');
+    expect(privacyRoutes.length).toBeGreaterThanOrEqual(9);
+    expect(privacyRoutes.every((r) => r.auth === 'user')).toBe(true);
+  });
+
+  it('the privacy-jobs worker: its queue with a DLQ, one job per invocation, 300 s and 1 GB, and grants no broader than its needs', () => {
+    const def = workerDef('privacy-jobs');
+    const queue = resources('AWS::SQS::Queue')[logicalId(s.stack.queues.queues['privacy-jobs'])];
+    expect(queue?.Properties.RedrivePolicy).toEqual({
+      deadLetterTargetArn: { 'Fn::GetAtt': [logicalId(s.stack.queues.deadLetterQueues['privacy-jobs']), 'Arn'] },
+      maxReceiveCount: QUEUE_MAX_RECEIVES,
+    });
+    expect(queue?.Properties.VisibilityTimeout).toBe(300 * 6);
+    const fn = resources('AWS::Lambda::Function')[logicalId(s.stack.workers.functions['privacy-jobs'].fn)];
+    expect(fn?.Properties).toMatchObject({ Timeout: 300, MemorySize: 1024 });
+    expect(def).toMatchObject({ timeout: 300, memoryMb: 1024, batchSize: 1 });
+    const caps = [...actualCapabilities(s.stack.workers.functions['privacy-jobs'])];
+    expect(caps.sort()).toEqual([...expectedCapabilities(def.needs, 'privacy-jobs')].sort());
+    // It may write the export ZIP under tmp/privacy-exports/ (uploads:write covers every key of the bucket) and delete media.
+    expect(caps).toContain('uploads-objects s3:PutObject');
+    expect(caps).toContain('uploads-whatsapp-media s3:DeleteObject');
+    expect(caps).toContain('data-key kms:GenerateDataKey');
+    // Only its own queue (a long job queues its next slice), no socket, no knowledge index, no secrets sealing.
+    expect(caps.filter((c) => c.startsWith('queue:') && !c.startsWith('queue:privacy-jobs '))).toEqual([]);
+    expect(caps.filter((c) => /^(socket|uploads-knowledge-index|uploads-attachments)/.test(c) || c === 'secrets-key kms:GenerateDataKey')).toEqual([]);
+  });
+
+  it('recording-retention runs hourly (300 s) with the table and the Twilio credentials only', () => {
+    const rule = resources('AWS::Events::Rule')[logicalId(s.stack.schedules.rules['recording-retention'])];
+    expect(rule?.Properties.ScheduleExpression).toBe('rate(1 hour)');
+    const fn = resources('AWS::Lambda::Function')[logicalId(s.stack.schedules.functions['recording-retention'].fn)];
+    expect(fn?.Properties.Timeout).toBe(300);
+    const caps = [...actualCapabilities(s.stack.schedules.functions['recording-retention'])];
+    expect(caps.filter((c) => !/^(table|data-key|secrets-key kms:Decrypt|own-logs|\* xray)/.test(c))).toEqual([]);
+    expect(caps).toContain('secrets-key kms:Decrypt');
   });
 });
 
@@ -1042,9 +1203,11 @@ describe('Stripe configuration', () => {
     expect(googleFunctions.map(([name]) => name)).toContain('google-calendar');
     for (const [name, fn] of googleFunctions) {
       expect(variables(fn).GOOGLE_CALENDAR_SECRET_ID, name).toBe('agentdesk/google-calendar');
-      expect([...actualCapabilities(fn)].filter((c) => c.includes('secretsmanager:') && !c.startsWith('push-secret ')), name).toEqual([
-        'google-calendar-secret secretsmanager:GetSecretValue',
-      ]);
+      // (The privacy-jobs worker also reads Stripe's: the account's deletion cancels its subscription.)
+      const stripe = (groupNames.includes(name as RouteGroupName) ? groupDef(name as RouteGroupName).needs : workers[name as QueueName].needs).includes('stripe' as never);
+      expect([...actualCapabilities(fn)].filter((c) => c.includes('secretsmanager:') && !c.startsWith('push-secret ')).sort(), name).toEqual(
+        ['google-calendar-secret secretsmanager:GetSecretValue', ...(stripe ? ['stripe-secret secretsmanager:GetSecretValue'] : [])].sort(),
+      );
     }
     for (const [id, fn] of Object.entries(resources('AWS::Lambda::Function'))) {
       const vars = (fn.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)?.Variables ?? {};

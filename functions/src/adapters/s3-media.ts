@@ -10,8 +10,10 @@
  * (never the case for Meta's media, which always declares its size; a multipart upload would need
  * an S3 client or a presigned link per 5 MB part for a path that does not occur).
  *
- * Every object is encrypted at rest (SSE-S3, AES256) and tagged with MEDIA_RETENTION_TAG, which the
- * bucket's tag-based lifecycle rules (infra) expire per retention.
+ * Every object is tagged with MEDIA_RETENTION_TAG, which the bucket's tag-based lifecycle rules (infra)
+ * expire per retention. No encryption header is signed: the bucket's default encrypts each object with
+ * the customer-managed data key (SSE-KMS, issue 33; an explicit AES256 would override it with SSE-S3,
+ * and `aws:kms` without the key id would pick the aws/s3 key instead).
  */
 import { createHash } from 'node:crypto';
 import { MediaIncompleteError, MediaTooLargeError, type MediaObjects } from '../domain/whatsapp/media/ports.js';
@@ -25,7 +27,6 @@ export const MEDIA_RETENTION_TAG = { key: 'retention', value: 'default' } as con
 const PUT_URL_SECONDS = 900;
 
 const mediaPutHeaders = (): Record<string, string> => ({
-  'x-amz-server-side-encryption': 'AES256',
   'x-amz-tagging': `${MEDIA_RETENTION_TAG.key}=${MEDIA_RETENTION_TAG.value}`,
 });
 

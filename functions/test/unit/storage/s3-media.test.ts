@@ -77,14 +77,16 @@ const stream = (...sizes: number[]) =>
 const settle = () => new Promise((r) => setTimeout(r, 50));
 
 describe('S3MediaObjects.putStream', () => {
-  it('streams the body with its length, hashed and counted, encrypted and tagged by signed headers', async () => {
+  it('streams the body with its length, hashed and counted, tagged by a signed header and left to the bucket default encryption (the data key, issue 33)', async () => {
     const result = await objects.putStream('whatsapp-media/u/c/m', stream(1000, 2000), { contentType: 'audio/ogg', contentLength: 3000, maxBytes: 16 * 1024 * 1024 });
     expect(result).toEqual({ size: 3000, sha256: createHash('sha256').update(Buffer.alloc(3000, 7)).digest('hex') });
     const put = seen.find((s) => s.method === 'PUT')!;
     expect(put.path).toBe('/bucket/whatsapp-media/u/c/m');
-    expect(put.headers).toMatchObject({ 'content-length': '3000', 'content-type': 'audio/ogg', 'x-amz-server-side-encryption': 'AES256', 'x-amz-tagging': 'retention=default' });
-    // Signed as headers (S3 reads them only there), not hoisted into the query.
-    expect(put.query.get('X-Amz-SignedHeaders')).toBe('host;x-amz-server-side-encryption;x-amz-tagging');
+    expect(put.headers).toMatchObject({ 'content-length': '3000', 'content-type': 'audio/ogg', 'x-amz-tagging': 'retention=default' });
+    // No encryption header: one (AES256, or aws:kms without the key id) would override the bucket's SSE-KMS default.
+    expect(put.headers['x-amz-server-side-encryption']).toBeUndefined();
+    // Signed as a header (S3 reads it only there), not hoisted into the query.
+    expect(put.query.get('X-Amz-SignedHeaders')).toBe('host;x-amz-tagging');
     expect(MEDIA_RETENTION_TAG).toEqual({ key: 'retention', value: 'default' });
   });
 
