@@ -89,6 +89,10 @@ export const contactSchema = component(
     metadata: contactMetadataSchema,
     createdAt: isoTime('ISO 8601.'),
     updatedAt: isoTime('ISO 8601.'),
+    optOut: described(
+      'The customer asked for no reminders, confirmations or template messages (a stop word such as BAJA or STOP, or the owner marked it): when, and the word (or owner); null = they receive them.',
+      z.optional(z.nullable(z.object({ at: isoTime('ISO 8601.'), keyword: z.string() }))),
+    ),
   }),
 );
 

@@ -38,6 +38,7 @@ import { bookingTimeline } from './contact-timeline.js';
 import { googleCalendarListener } from './google-calendar.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
 import { outboundEmails } from './outbound-email.js';
+import { optOutStore } from './opt-out-store.js';
 import { usageService } from './usage.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 
@@ -65,6 +66,8 @@ export const customerBookingMessages = once(() => {
     messages,
     usage: usageService(),
     records: bookingMessageStore(),
+    // Issue 33: an opted-out customer is not messaged (the booking's record says why).
+    optOuts: optOutStore(),
     isNotFound,
     newId: (now) => newId(now),
     onError,

@@ -11,6 +11,7 @@ import { logger } from '../adapters/logger.js';
 import { createContactService } from '../domain/contacts/service.js';
 import { once } from '../lib/once.js';
 import { accountCountry } from './account-country.js';
+import { optOutStore } from './opt-out-store.js';
 import { usageService } from './usage.js';
 
 export const contactRepository = once(() => new DynamoContactRepository(documentClient(), config().TABLE_NAME));
@@ -32,5 +33,7 @@ export const contactService = once(() =>
     accountCountry: accountCountry(),
     accountLocale: (userId) => accountSettings().settings(userId),
     onError: (message, error) => logger.error(message, { error: error as Error }),
+    // Issue 33: the contact shows a customer's opt-out.
+    optOuts: optOutStore(),
   }),
 );

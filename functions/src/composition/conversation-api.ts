@@ -16,6 +16,7 @@ import { createWhatsAppReplyChannels } from '../domain/whatsapp/reply-channel.js
 import { newId } from '../lib/ids.js';
 import { once } from '../lib/once.js';
 import { apiKeyRepository } from './api-keys.js';
+import { optOutStore } from './opt-out-store.js';
 import { teamMembers } from './team-members.js';
 import { conversationRepository, inboxSettingsRepository, messageRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
@@ -58,6 +59,8 @@ export const conversationService = once(() =>
     onError: (message, error) => logger.error(message, { error: error as Error }),
     // The board's "Answer waiting messages" banner (issue 34); "Return to AI" hands over what was left unanswered (issue 29).
     waiting: waitingAnswers(),
+    // Issue 33: a template to an opted-out customer is refused; the conversation shows the opt-out.
+    optOuts: optOutStore(),
     // Who a conversation may be assigned to, and who sent a person's message (issue 32).
     senders: { members: teamMembers(), apiKeys: apiKeyRepository() },
   }),

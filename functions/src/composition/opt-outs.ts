@@ -1,15 +1,13 @@
 /** Customers' opt-outs (issue 33): the OPTOUT# items, and the owner's PUT /api/privacy/opt-out. */
-import { config } from '../config.js';
-import { documentClient } from '../adapters/aws/dynamo.js';
-import { DynamoOptOuts } from '../adapters/dynamo/opt-outs.js';
 import { isContactId } from '../domain/contacts/contact-id.js';
 import { e164OrThrow } from '../domain/contacts/directory.js';
 import { createOptOutService, type OptOutService } from '../domain/privacy/opt-outs.js';
 import { once } from '../lib/once.js';
 import { accountCountry } from './account-country.js';
 import { contactRepository } from './contacts.js';
+import { optOutStore } from './opt-out-store.js';
 
-export const optOutStore = once(() => new DynamoOptOuts(documentClient(), config().TABLE_NAME));
+export { optOutStore };
 
 export type OptOutApi = Pick<OptOutService, 'setByOwner'>;
 

@@ -30,7 +30,7 @@ import { graphMediaClient, mediaObjects } from './whatsapp-media.js';
 import { mediaUnderstanding } from './media-understanding.js';
 import { businessLocationStore } from './business-location.js';
 import { unansweredRecorder } from './unanswered.js';
-import { optOutStore } from './opt-outs.js';
+import { optOutStore } from './opt-out-store.js';
 import { accountNotices } from './privacy-notices.js';
 
 /** Worker timeout is 60 s (routes.ts): the agent gets 40 s, the rest is storage and the send. */

@@ -10,6 +10,7 @@
 import * as z from 'zod/mini';
 import './zod-locale.js';
 import { looksLikePhone } from './phone.js';
+import type { OptOutState } from './privacy.js';
 
 export const CONTACT_SOURCES = ['manual', 'whatsapp_import', 'api'] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
@@ -78,6 +79,11 @@ export interface Contact {
   metadata: ContactMetadata;
   createdAt: string;
   updatedAt: string;
+  /**
+   * Issue 33: the customer asked for no reminders, confirmations or templates (a stop word such as
+   * BAJA, or the owner marked it); null = they receive them. On the list and the detail.
+   */
+  optOut?: OptOutState | null;
 }
 
 export interface ContactPagination {

@@ -7,6 +7,7 @@ import './zod-locale.js';
 import { looksLikePhone } from './phone.js';
 import type { IntegrationHealthReason } from './integration-health.js';
 import type { ConversationNoAnswer, NoAnswerMarker } from './no-answer.js';
+import type { OptOutState } from './privacy.js';
 import type { InteractiveReply, MediaFailureReason, MediaState, MediaTranscript, MessageContactCard, MessageInteractive, MessageLocation } from './whatsapp-media.js';
 import { MEDIA_LIMITS, mediaMessages, replyAttachment } from './whatsapp-media.js';
 
@@ -311,6 +312,11 @@ export interface ConversationDetailMessage extends ConversationMessage {
 export interface ConversationDetail {
   conversation: Conversation;
   messages: ConversationDetailMessage[];
+  /**
+   * Issue 33: the customer asked for no reminders or templates (a stop word such as BAJA); null =
+   * they receive them. A free-form reply inside the 24-hour window stays possible either way.
+   */
+  optOut?: OptOutState | null;
 }
 
 /**

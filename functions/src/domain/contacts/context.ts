@@ -1,4 +1,5 @@
 /** What the contacts modules share: the ports and settings of createContactService, defaults filled in. */
+import type { OptOuts } from '../privacy/ports.js';
 import type { ContactLinks, ContactRepository, ContactUsage, WhatsAppCustomers } from './ports.js';
 import { randomIdSuffix } from './contact-id.js';
 
@@ -20,9 +21,11 @@ export interface ContactDeps {
   /** Parallel writes of an import. */
   importConcurrency?: number;
   onError?: (message: string, error: unknown) => void;
+  /** Issue 33: customers' opt-outs shown on the list (one BatchGetItem a page) and the detail; absent = not shown. */
+  optOuts?: Pick<OptOuts, 'get' | 'many'>;
 }
 
-export type ContactContext = Required<Omit<ContactDeps, 'whatsapp'>> & Pick<ContactDeps, 'whatsapp'>;
+export type ContactContext = Required<Omit<ContactDeps, 'whatsapp' | 'optOuts'>> & Pick<ContactDeps, 'whatsapp' | 'optOuts'>;
 
 export function contactContext(deps: ContactDeps): ContactContext {
   return {

@@ -89,8 +89,10 @@ export function contactDirectory(ctx: ContactContext) {
         ({ items, total } = await ctx.contacts.page(userId, { source, offset, limit }));
       }
       const totalPages = Math.max(1, Math.ceil(total / limit));
+      // Issue 33: the page's opt-outs in one BatchGetItem.
+      const optOuts = ctx.optOuts ? await ctx.optOuts.many(userId, items.map((c) => c.phoneNumber)) : null;
       return {
-        data: items.map(toContact),
+        data: items.map((c) => (optOuts ? { ...toContact(c), optOut: optOuts.get(c.phoneNumber) ?? null } : toContact(c))),
         pagination: {
           currentPage: page,
           totalPages,
@@ -111,7 +113,9 @@ export function contactDirectory(ctx: ContactContext) {
     },
 
     async get(userId: string, id: string): Promise<Contact> {
-      return toContact(await load(userId, id));
+      const contact = toContact(await load(userId, id));
+      // Issue 33: whether they opted out (one GetItem).
+      return ctx.optOuts ? { ...contact, optOut: await ctx.optOuts.get(userId, contact.phoneNumber) } : contact;
     },
 
     /** source 'api' when the caller used an API key (the public API), else 'manual'. */

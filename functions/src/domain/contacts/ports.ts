@@ -5,7 +5,7 @@ import type { Contact, ContactMetadata, ContactSource, ContactStats } from '../.
  * A contact as stored: the API's Contact (records.ts builds it back) with its metadata at the top
  * level, plus the list sequence and the search tokens.
  */
-export interface StoredContact extends Omit<Contact, '_id' | 'metadata' | 'firstName' | 'lastName' | 'origin'>, ContactMetadata {
+export interface StoredContact extends Omit<Contact, '_id' | 'metadata' | 'firstName' | 'lastName' | 'origin' | 'optOut'>, ContactMetadata {
   /** The name in parts (issue 29); a contact stored before has neither (its `name` is its first name). */
   firstName?: string;
   lastName?: string;

@@ -44,6 +44,8 @@ import { ATTACHMENT_MAX_BYTES, attachmentFileName, attachmentMedia, attachmentSt
 import { mediaLinksOf, toConversationMessage, toDetailMessage, toMessage, type MediaLinks } from './message-view.js';
 import { resolveSender, type MessageActor, type SenderDirectory, type StoredMessageSender } from './sender.js';
 import type { LeftUnanswered } from './waiting.js';
+import { optedOutError } from '../privacy/opt-outs.js';
+import type { OptOuts } from '../privacy/ports.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import type {
   AssigneeFilter,
@@ -93,7 +95,12 @@ export interface ConversationServiceDeps {
    * messages stored without a sender.
    */
   senders?: SenderDirectory;
+  /** Issue 33: customers' opt-outs: a template to one is refused (409), the detail shows it; absent = none checked. */
+  optOuts?: Pick<OptOuts, 'get'>;
 }
+
+/** The customer's number as their opt-out is kept (E.164). */
+const customerNumberOf = (c: Pick<StoredConversation, 'customerPhone' | 'customerWaId'>): string => c.customerPhone || (c.customerWaId ? `+${c.customerWaId}` : '');
 
 /** Cards per board column (the board shows the newest activity first). */
 export const OVERVIEW_COLUMN_LIMIT = 100;
@@ -517,13 +524,19 @@ export function createConversationService(deps: ConversationServiceDeps) {
     /** The conversation with its messages; opening it clears its unread count. */
     async get(userId: string, id: string): Promise<ConversationDetail> {
       const conversation = await loadConversation(userId, id);
-      const [messages, toView] = await Promise.all([
+      const [messages, toView, , optOut] = await Promise.all([
         deps.messages.listByConversation(userId, id, DETAIL_MESSAGES_CAP),
         viewer(userId),
         (conversation.unreadCount ?? 0) > 0 ? deps.conversations.markRead(userId, id) : undefined,
+        // Issue 33: whether the customer opted out (beside the other reads).
+        deps.optOuts ? deps.optOuts.get(userId, customerNumberOf(conversation)) : undefined,
       ]);
       const [[shown], links] = await Promise.all([named(userId, [{ ...conversation, unreadCount: 0 }], toView), linksOf(messages)]);
-      return { conversation: shown!, messages: messages.map((m) => toDetailMessage(m, links.get(m.id))) };
+      return {
+        conversation: shown!,
+        messages: messages.map((m) => toDetailMessage(m, links.get(m.id))),
+        ...(deps.optOuts ? { optOut: optOut ?? null } : {}),
+      };
     },
 
     async update(userId: string, id: string, input: { status?: ConversationStatus; notes?: string; assignee?: string | null }): Promise<Conversation> {
@@ -619,7 +632,13 @@ export function createConversationService(deps: ConversationServiceDeps) {
     async sendTemplate(userId: string, id: string, input: SendTemplateRequest, actor?: MessageActor): Promise<ConversationMessage> {
       const conversation = await loadConversation(userId, id);
       if (insideWindow(conversation.lastInboundAt, now())) throw new ConflictError(templateMessages.windowOpen);
-      const [channel, sender] = await Promise.all([channelOrThrow(userId), senderFor(userId, actor)]);
+      const [channel, sender, optOut] = await Promise.all([
+        channelOrThrow(userId),
+        senderFor(userId, actor),
+        deps.optOuts ? deps.optOuts.get(userId, customerNumberOf(conversation)) : null,
+      ]);
+      // Issue 33: the customer asked for no messages: refused with why, nothing sent.
+      if (optOut) throw optedOutError(optOut);
       const { sendTemplate } = channel;
       const available = channel.listTemplates ? await channel.listTemplates() : [];
       const template = available.find((t) => t.name === input.name && t.language === input.language);

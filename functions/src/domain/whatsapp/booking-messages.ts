@@ -30,6 +30,7 @@ import type { ConversationRepository, MessageRepository, MessageUsage, ReplyChan
 import { DomainError, LimitExceededError, PaymentRequiredError } from '../errors.js';
 import { catalogue } from '../i18n/messages.js';
 import { classifyProviderFailure, TransientError } from '../retry.js';
+import type { OptOuts } from '../privacy/ports.js';
 
 interface Words {
   created: (service: string, staff: string, when: string) => string;
@@ -92,6 +93,8 @@ export interface BookingMessagesDeps {
   messages: Pick<MessageRepository, 'insertOutbound' | 'markSent' | 'markFailed' | 'remove'>;
   usage: MessageUsage;
   records: BookingCustomerMessageStore;
+  /** Issue 33: a customer who opted out gets no confirmations or reminders (recorded as not sent, 'opted_out'); absent = none checked. */
+  optOuts?: Pick<OptOuts, 'get'>;
   isNotFound(error: unknown): boolean;
   /** 26-character time-sortable id. */
   newId(now: number): string;
@@ -119,12 +122,15 @@ export function createBookingMessages(deps: BookingMessagesDeps) {
     if (waId.length < 6) return notSent('no_whatsapp_number');
     const channel = await deps.channels.forUser(userId);
     if (!channel) return notSent('whatsapp_not_connected');
-    const [settings, user, named, latest] = await Promise.all([
+    const [settings, user, named, latest, optedOut] = await Promise.all([
       deps.bookings.settings(userId),
       deps.users.get(userId),
       booking.conversationId ? deps.conversations.get(userId, booking.conversationId) : Promise.resolve(null),
       deps.latestConversation(userId, waId),
+      // Beside the other reads: no extra round trip.
+      deps.optOuts ? deps.optOuts.get(userId, `+${waId}`) : null,
     ]);
+    if (optedOut) return notSent('opted_out');
     const language = user?.language;
     const lastInbound = [named?.lastInboundAt, latest?.lastInboundAt].filter((t): t is string => !!t).sort().at(-1) ?? null;
 
