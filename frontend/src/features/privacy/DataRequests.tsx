@@ -83,7 +83,9 @@ export function DataRequests() {
       {inventory && (
         <Box data-testid="privacy-lookup-result" sx={{ p: 2, border: 1, borderColor: 'divider', borderRadius: 1 }}>
           <Typography>{t('privacy.requests.found', { person: label || t('privacy.requests.someone') })}</Typography>
-          <Typography sx={{ fontWeight: 600, my: 1 }}>{countsList(t, i18n.language, inventory.counts)}</Typography>
+          <Typography sx={{ fontWeight: 600, my: 1 }} data-testid="privacy-lookup-counts">
+            {countsList(t, i18n.language, inventory.counts)}
+          </Typography>
           {(inventory.active.conversation || inventory.active.call) && (
             <Alert severity="warning" sx={{ mb: 1 }}>
               {t('privacy.requests.active')}
