@@ -72,13 +72,15 @@ export const privacyExportsReadActions = ['s3:GetObject'] as const;
 /**
  * Issue 33: the uploads bucket's objects are encrypted with the data key (SSE-KMS, bucket default).
  * S3 calls KMS as the principal that signed the request (presigned links and forms included):
- * reading an object needs kms:Decrypt, writing one kms:GenerateDataKey (no multipart uploads here).
+ * reading an object needs kms:Decrypt, writing one kms:GenerateDataKey, and a multipart upload
+ * both (S3 decrypts the upload's data key for each part: the privacy export's ZIP is one).
  */
 export const dataKeyObjectReadActions = ['kms:Decrypt'] as const;
 export const dataKeyObjectWriteActions = ['kms:GenerateDataKey'] as const;
-/** Which object actions read (GetObject: decrypt) and which write (PutObject: a new data key). */
-const OBJECT_READ = new Set<string>(['s3:GetObject']);
-const OBJECT_WRITE = new Set<string>(['s3:PutObject']);
+/** Object actions that make S3 decrypt with the key (a read; a multipart upload, which may be aborted). */
+export const OBJECT_DECRYPTING_ACTIONS: readonly string[] = ['s3:GetObject', 's3:AbortMultipartUpload'];
+/** Object actions that make S3 ask the key for a new data key (a write). */
+export const OBJECT_ENCRYPTING_ACTIONS: readonly string[] = ['s3:PutObject'];
 
 const tableIndexReason =
   "Grants on the table include its global secondary indexes (<table>/index/*): the access patterns query gsi1, and every index of this one table holds the same tenant-keyed items.";
@@ -356,8 +358,8 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
   }
   // One statement for the data key, with only what the object actions above need (issue 33).
   const keyActions = [
-    ...([...objectActions].some((a) => OBJECT_READ.has(a)) ? dataKeyObjectReadActions : []),
-    ...([...objectActions].some((a) => OBJECT_WRITE.has(a)) ? dataKeyObjectWriteActions : []),
+    ...([...objectActions].some((a) => OBJECT_DECRYPTING_ACTIONS.includes(a)) ? dataKeyObjectReadActions : []),
+    ...([...objectActions].some((a) => OBJECT_ENCRYPTING_ACTIONS.includes(a)) ? dataKeyObjectWriteActions : []),
   ];
   if (keyActions.length > 0) fn.addToRolePolicy(new iam.PolicyStatement({ actions: keyActions, resources: [r.dataKey.keyArn] }));
   return env;

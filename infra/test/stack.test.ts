@@ -97,8 +97,8 @@ const KMS_DECRYPT = ['kms:Decrypt'];
 const SQS_SEND = ['sqs:SendMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl'];
 const SQS_CONSUME = ['sqs:ChangeMessageVisibility', 'sqs:DeleteMessage', 'sqs:GetQueueAttributes', 'sqs:GetQueueUrl', 'sqs:ReceiveMessage'];
 
-/** Issue 33: the data key's actions a function's object actions imply (read: Decrypt; write: GenerateDataKey). */
-const OBJECT_READ_ACTIONS: readonly string[] = ['s3:GetObject'];
+/** Issue 33: the data key's actions a function's object actions imply (read or multipart: Decrypt; write: GenerateDataKey). */
+const OBJECT_READ_ACTIONS: readonly string[] = ['s3:GetObject', 's3:AbortMultipartUpload'];
 const OBJECT_WRITE_ACTIONS: readonly string[] = ['s3:PutObject'];
 
 function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set<string> {
@@ -717,6 +717,8 @@ describe("data protection (issue 33): the customers' data under a customer-manag
       expect(key.length > 0, name).toBe(needs.some((n) => n.startsWith('table:')) || objects.length > 0);
       expect(key.includes('data-key kms:Decrypt'), name).toBe(key.length > 0);
       if (objects.some((c) => c.endsWith(' s3:PutObject'))) expect(key, name).toContain('data-key kms:GenerateDataKey');
+      // A read, or a multipart upload (each part is encrypted under the upload's data key, decrypted by S3 as the caller).
+      if (objects.some((c) => c.endsWith(' s3:GetObject') || c.endsWith(' s3:AbortMultipartUpload'))) expect(key, name).toContain('data-key kms:Decrypt');
       if (!needs.includes('table:write')) expect(key.filter((c) => c.includes('GenerateDataKey') && !c.endsWith(' kms:GenerateDataKey')), name).toEqual([]);
     }
     for (const { document } of policyDocuments()) {
