@@ -2,7 +2,8 @@
  * Patients' data under the owner's control (issue 33) in a real browser, in Spanish: the owner of
  * a clinic, on her phone (390×844), keeps call recordings 30 days instead of 90 and saves; on her
  * laptop she erases a patient from the contact page (the counts of what will go, BORRAR typed, the
- * job's progress, then the contact is gone and the list says so); then a patient who was never saved
+ * job's progress, then the contact is gone and the list says so) after marking by hand that she wants
+ * no more messages (the contact's chip); then a patient who was never saved
  * as a contact asks for his data: looked up on Settings → Privacidad by his national number
  * (611 222 444), exported, and the ZIP downloaded (its bytes start "PK" and it holds a JSON file).
  * axe finds nothing on the privacy page on either screen.
@@ -96,6 +97,12 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     await page.goto(`${appUrl}/contacts/${lucia._id}`);
     await eventually(() => page.getByRole('heading', { name: 'Lucía Muñoz', level: 1 }).count()).toBe(1);
     expect(await page.getByTestId('opt-out-chip').textContent()).toBe('Recibe recordatorios y mensajes');
+    // She said on the phone she wants no more reminders: marked by hand, and it stays after a reload.
+    await page.getByRole('button', { name: 'Marcar que no quiere mensajes' }).click();
+    await eventually(() => page.getByTestId('opt-out-chip').textContent()).toBe('No quiere mensajes (lo marcó tu equipo)');
+    await page.reload();
+    await eventually(() => page.getByTestId('opt-out-chip').textContent()).toBe('No quiere mensajes (lo marcó tu equipo)');
+    expect(await page.getByRole('button', { name: 'Volver a enviarle mensajes' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Borrar todos sus datos' }).click();
     const eraseDialog = page.getByRole('dialog', { name: 'Borrar todos sus datos: Lucía Muñoz' });
     const counts = eraseDialog.getByTestId('privacy-erase-counts');
@@ -151,6 +158,14 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     // A ZIP's central directory names its files: at least one JSON.
     expect(bytes.toString('latin1')).toMatch(/[\w/-]+\.json/);
     expect(file.suggestedFilename()).toMatch(/\.zip$/);
+
+    // ---- The activity log: who erased and exported, with the counts and no name.
+    await page.goto(`${appUrl}/activity`);
+    const erasedEntry = page.getByTestId('activity-entry').filter({ hasText: 'borró todos los datos' });
+    await slowly(() => erasedEntry.count()).toBe(1);
+    expect(await erasedEntry.textContent()).not.toContain('Lucía');
+    expect(await erasedEntry.getByTestId('activity-details').textContent()).toMatch(/^Borró .*1 contacto.*1 cita/);
+    await eventually(() => page.getByTestId('activity-entry').filter({ hasText: 'cambió los ajustes de privacidad' }).count()).toBe(1);
     await page.context().close();
   }, 300_000);
 });
