@@ -1,4 +1,7 @@
 /** Wires the Stripe webhook group: signature verifier, event translation, idempotent processing. */
+import { config } from '../config.js';
+import { documentClient } from '../adapters/aws/dynamo.js';
+import { DynamoAccountDeletions } from '../adapters/dynamo/account-deletions.js';
 import { logger } from '../adapters/logger.js';
 import type { StripeSecrets } from '../adapters/stripe/secrets.js';
 import { createStripeWebhookVerifier } from '../adapters/stripe/webhook-verifier.js';
@@ -17,6 +20,8 @@ export const webhookService = once(() =>
     gateway: paymentGateway(),
     clock: { now: () => Date.now() },
     log: logger,
+    // Issue 33: an account being deleted gets nothing written back by a late event.
+    closedAccounts: new DynamoAccountDeletions(documentClient(), config().TABLE_NAME),
   }),
 );
 

@@ -18,8 +18,17 @@ export const escapeRfc3986 = (s: string) => encodeURIComponent(s).replace(/[!'()
 const sha256Hex = (data: string | Uint8Array) => createHash('sha256').update(data).digest('hex');
 const hmac = (key: string | Buffer, data: string) => createHmac('sha256', key).update(data, 'utf8').digest();
 
+/** The canonical query string: each name and value RFC 3986-escaped, sorted ('' without a query; `?delete` is `delete=`). */
+function canonicalQuery(url: URL): string {
+  return [...url.searchParams]
+    .map(([name, value]) => [escapeRfc3986(name), escapeRfc3986(value)] as const)
+    .sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : av > bv ? 1 : 0) : a < b ? -1 : 1))
+    .map(([name, value]) => `${name}=${value}`)
+    .join('&');
+}
+
 /**
- * The headers of a signed request without a query string: host, x-amz-content-sha256, x-amz-date,
+ * The headers of a signed request (its query string too, issue 33: S3's ListObjectsV2 and DeleteObjects): host, x-amz-content-sha256, x-amz-date,
  * the session token and `headers` (lower-case names, e.g. content-type) are signed — the same
  * canonical request as the SDK's signer. Returns what to send (host is fetch's).
  */
@@ -44,7 +53,7 @@ export function signAwsRequest(input: {
   const canonical = [
     input.method,
     canonicalPath,
-    '',
+    canonicalQuery(input.url),
     ...names.map((n) => `${n}:${headers[n]!.trim()}`),
     '',
     names.join(';'),

@@ -21,6 +21,12 @@ export interface WebhookDeps {
   gateway: PaymentGateway;
   clock: BillingClock;
   log: BillingLogger;
+  /**
+   * Issue 33: an account being (or already) deleted. Its events are acknowledged and nothing is
+   * written: the deletion cancelled the subscription itself, and a late customer.subscription.deleted
+   * (or any other event naming it) must not write a subscription item back into the emptied partition.
+   */
+  closedAccounts?: { isClosed(userId: string): Promise<boolean> };
 }
 
 /** 'ignored': the event names a subscription the provider does not know (a 404): redelivering cannot help. */
@@ -38,12 +44,19 @@ export function createWebhookService(deps: WebhookDeps) {
     return metadataUserId;
   }
 
+  async function closed(userId: string, event: BillingEvent): Promise<boolean> {
+    if (!(await deps.closedAccounts?.isClosed(userId))) return false;
+    deps.log.info('Event for a deleted account: nothing written', { eventId: event.id, type: event.type });
+    return true;
+  }
+
   async function onSubscription(event: Extract<BillingEvent, { kind: 'subscription' }>): Promise<Applied> {
     const userId = await userOf(event.state.customerId, event.state.userId);
     if (!userId) {
       deps.log.warn('Subscription event for an unknown customer ignored', { eventId: event.id });
       return 'processed';
     }
+    if (await closed(userId, event)) return 'processed';
     await applyState(deps, userId, { state: event.state, created: event.created, deleted: event.deleted, now: now() });
     return 'processed';
   }
@@ -74,6 +87,7 @@ export function createWebhookService(deps: WebhookDeps) {
       deps.log.warn('Checkout event without a known user ignored', { eventId: event.id });
       return 'processed';
     }
+    if (await closed(userId, event)) return 'processed';
     if (event.customerId) await deps.subscriptions.linkCustomer(userId, event.customerId);
     if (!event.subscriptionId) return 'processed';
     const stored = await deps.subscriptions.get(userId);
@@ -90,7 +104,7 @@ export function createWebhookService(deps: WebhookDeps) {
   async function onInvoice(event: Extract<BillingEvent, { kind: 'invoice' }>): Promise<Applied> {
     if (!event.subscriptionId || !event.customerId) return 'processed';
     const userId = await deps.subscriptions.userIdByCustomer(event.customerId);
-    if (!userId) return 'processed';
+    if (!userId || (await closed(userId, event))) return 'processed';
     for (let attempt = 0; attempt < 5; attempt++) {
       const stored = await deps.subscriptions.get(userId);
       if (!stored?.status || stored.stripeSubscriptionId !== event.subscriptionId || stored.ended) return 'processed';
