@@ -24,6 +24,11 @@ export interface PostPolicyGateOptions {
   credentials: { accessKeyId: string; secretAccessKey: string };
   /** Origins the bucket's CORS allows (error answers carry Access-Control-Allow-Origin for them, as S3's do). */
   allowedOrigins: ReadonlySet<string>;
+  /**
+   * A PUT Object with an `x-amz-tagging` header that s3rver stored: S3 keeps the tags with the object,
+   * s3rver ignores the header (issue 33: the media's retention tag). Called before the answer is sent.
+   */
+  onTaggedPut?: (bucket: string, key: string, tagging: string) => Promise<void>;
 }
 
 class S3PostError extends Error {
@@ -130,11 +135,22 @@ export async function startPostPolicyGate(options: PostPolicyGateOptions): Promi
       delete headers['transfer-encoding'];
       headers['content-length'] = String(body.length);
     }
+    const url = new URL(req.url ?? '/', 'http://s3.local');
+    const object = /^\/([^/]+)\/(.+)$/.exec(url.pathname);
+    const tagging = req.method === 'PUT' && object && !url.searchParams.has('tagging') ? req.headers['x-amz-tagging'] : undefined;
     const upstream = request(
       { host: options.upstream.host, port: options.upstream.port, method: req.method, path: req.url, headers, agent },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        const send = () => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        };
+        if (typeof tagging === 'string' && answer.statusCode === 200 && options.onTaggedPut && object) {
+          options.onTaggedPut(decodeURIComponent(object[1]!), decodeURIComponent(object[2]!), tagging).then(send, () => {
+            answer.resume();
+            res.writeHead(500).end();
+          });
+        } else send();
       },
     );
     upstream.on('error', () => {

@@ -394,6 +394,8 @@ export async function startS3(
         upstream: { host, port: s3rverPort },
         credentials: LOCAL_CREDENTIALS,
         allowedOrigins: corsOriginSet(corsOrigins),
+        // S3 keeps a PUT's x-amz-tagging with the object (the media's retention tag, issue 33); s3rver does not.
+        onTaggedPut: (bucketName, key, tagging) => storeTagging(server, bucketName, key, tagging),
       });
     } catch (error) {
       await server.close();
@@ -411,6 +413,16 @@ export async function startS3(
       },
     };
   }, supervision);
+}
+
+/** The tags of an `x-amz-tagging` header (URL-encoded `k=v&k2=v2`) as s3rver's tagging subresource. */
+async function storeTagging(server: S3rver, bucket: string, key: string, tagging: string): Promise<void> {
+  const require = createRequire(import.meta.url);
+  const { TaggingConfiguration } = require('s3rver/lib/models/config') as { TaggingConfiguration: new (xml: string) => unknown };
+  const escape = (text: string) => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const tags = [...new URLSearchParams(tagging)].map(([k, v]) => `<Tag><Key>${escape(k)}</Key><Value>${escape(v)}</Value></Tag>`).join('');
+  const store = (server as unknown as { store: { putSubresource(bucket: string, key: string, resource: unknown): Promise<void> } }).store;
+  await store.putSubresource(bucket, key, new TaggingConfiguration(`<Tagging><TagSet>${tags}</TagSet></Tagging>`));
 }
 
 /** Settles when the server closes. */

@@ -252,6 +252,9 @@ const callFields = {
   escalated: z.boolean(),
   escalationReason: z.optional(z.string()),
   hasRecording: z.boolean(),
+  recordingDeleted: z.optional(
+    described("Issue 33: the recording was deleted when the account's retention for recordings ended, after `days` days.", z.object({ at: isoTime('ISO 8601.'), days: z.number() })),
+  ),
   endReason: z.optional(z.enum(['goodbye', 'caller', 'max_duration', 'silence', 'usage_limit', 'error', 'forwarded', 'stale'])),
   conversationMode: described('streaming (ConversationRelay) or gather (the <Gather> loop).', z.enum(CONVERSATION_MODES)),
   latency: z.nullable(

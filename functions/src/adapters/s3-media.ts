@@ -16,6 +16,8 @@
  * and `aws:kms` without the key id would pick the aws/s3 key instead).
  */
 import { createHash } from 'node:crypto';
+import { WHATSAPP_MEDIA_PREFIX } from '../contract/whatsapp-media.js';
+import { mediaRetentionTag, type RetentionReader } from '../domain/privacy/retention.js';
 import { MediaIncompleteError, MediaTooLargeError, type MediaObjects } from '../domain/whatsapp/media/ports.js';
 import { attachmentDisposition, S3AgentFiles } from './s3-agent-files.js';
 import type { S3Presigner } from './s3-presigner.js';
@@ -29,6 +31,13 @@ const PUT_URL_SECONDS = 900;
 const mediaPutHeaders = (): Record<string, string> => ({
   'x-amz-tagging': `${MEDIA_RETENTION_TAG.key}=${MEDIA_RETENTION_TAG.value}`,
 });
+
+/** The account a media key belongs to (`whatsapp-media/{account}/{conversation}/{message}`), or null. */
+export function mediaKeyAccount(key: string): string | null {
+  if (!key.startsWith(WHATSAPP_MEDIA_PREFIX)) return null;
+  const account = key.slice(WHATSAPP_MEDIA_PREFIX.length).split('/')[0];
+  return account ? account : null;
+}
 
 /** Reads a stream whole, refusing it past `maxBytes` (the reader is cancelled: the rest is never read). */
 async function readAll(body: ReadableStream<Uint8Array>, maxBytes: number, expected?: number): Promise<Uint8Array> {
@@ -63,8 +72,21 @@ export class S3MediaObjects implements MediaObjects {
   constructor(
     private readonly presigner: S3Presigner,
     private readonly fetchFn: typeof fetch = fetch,
+    /** The account's retention (issue 33; the settings store's minute cache); none = `retention=default`. */
+    private readonly retention?: RetentionReader,
   ) {
     this.files = new S3AgentFiles(presigner);
+  }
+
+  /**
+   * The retention tag of a new object (issue 33): its account's media retention (`30d` … `730d`,
+   * the account being the key's second segment), else `default`. Set when written: the lifecycle
+   * rule of that tag deletes the object that many days later.
+   */
+  private async retentionTag(key: string): Promise<string> {
+    const account = mediaKeyAccount(key);
+    if (!this.retention || !account) return MEDIA_RETENTION_TAG.value;
+    return mediaRetentionTag((await this.retention.get(account)).retention.media);
   }
 
   async putStream(
@@ -131,7 +153,8 @@ export class S3MediaObjects implements MediaObjects {
   }
 
   private async put(key: string, body: Uint8Array | ReadableStream<Uint8Array>, contentType: string, contentLength: number): Promise<void> {
-    const { url, headers } = await this.presigner.putRequest(key, mediaPutHeaders(), { expiresInSeconds: PUT_URL_SECONDS });
+    const tagging = { 'x-amz-tagging': `${MEDIA_RETENTION_TAG.key}=${await this.retentionTag(key)}` };
+    const { url, headers } = await this.presigner.putRequest(key, { ...mediaPutHeaders(), ...tagging }, { expiresInSeconds: PUT_URL_SECONDS });
     const response = await this.fetchFn(url, {
       method: 'PUT',
       body,

@@ -39,6 +39,7 @@ import { googleCalendarListener } from './google-calendar.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
 import { outboundEmails } from './outbound-email.js';
 import { optOutStore } from './opt-out-store.js';
+import { privacySettingsStore } from './privacy-settings-store.js';
 import { usageService } from './usage.js';
 import { graphClient, whatsappCredentials } from './whatsapp.js';
 
@@ -50,7 +51,7 @@ export const bookingMessageStore = customerMessageRecords;
 export const reminderStore = once(() => new DynamoReminderStore(documentClient(), config().TABLE_NAME));
 
 const conversations = once(() => {
-  const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME);
+  const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, false, privacySettingsStore());
   return { messages, conversations: new DynamoConversationRepository(documentClient(), config().TABLE_NAME, messages) };
 });
 

@@ -7,8 +7,10 @@ import { DynamoMessageRepository } from '../adapters/dynamo/messages.js';
 import { DynamoWaitingReplies } from '../adapters/dynamo/waiting-replies.js';
 import type { ConversationRepository, InboxSettingsRepository, MessageRepository } from '../domain/conversations/ports.js';
 import { once } from '../lib/once.js';
+import { privacySettingsStore } from './privacy-settings-store.js';
 
-const messages = once(() => new DynamoMessageRepository(documentClient(), config().TABLE_NAME));
+// Issue 33: every message and conversation written is stamped with the account's retention (the shared store's minute cache).
+const messages = once(() => new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, false, privacySettingsStore()));
 const conversations = once(() => new DynamoConversationRepository(documentClient(), config().TABLE_NAME, messages()));
 
 export const messageRepository = (): MessageRepository => messages();

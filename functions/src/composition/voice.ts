@@ -5,8 +5,10 @@ import { DynamoCallRepository } from '../adapters/dynamo/voice-calls.js';
 import { DynamoVoiceSettingsRepository } from '../adapters/dynamo/voice-settings.js';
 import type { CallRepository, HandoffAnalyses, VoiceSettingsRepository } from '../domain/voice/ports.js';
 import { once } from '../lib/once.js';
+import { privacySettingsStore } from './privacy-settings-store.js';
 
-const calls = once(() => new DynamoCallRepository(documentClient(), config().TABLE_NAME));
+// Issue 33: a call is stamped with the account's retention, a recording gets its due item (the shared store's minute cache).
+const calls = once(() => new DynamoCallRepository(documentClient(), config().TABLE_NAME, privacySettingsStore()));
 const settings = once(() => new DynamoVoiceSettingsRepository(documentClient(), config().TABLE_NAME));
 
 export const callRepository = (): CallRepository => calls();

@@ -18,6 +18,7 @@ import { agentReader, toolExecutor } from './agent-runtime.js';
 import { transcribingAiConnector } from './ai-inbound.js';
 import { agentBookings } from './agent-bookings.js';
 import { contactService } from './contacts.js';
+import { privacySettingsStore } from './privacy-settings-store.js';
 import { inboxSettingsRepository, waitingReplies } from './conversations.js';
 import { integrationHealthWithEmail } from './integration-health-email.js';
 import { knowledgeRetriever } from './knowledge.js';
@@ -38,7 +39,7 @@ const REPLY_BUDGET_MS = 40_000;
 
 export const inboundPipeline = once(() => {
   // Counter ADDs batched per delivery (flushed by the pipeline before it finishes).
-  const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, true);
+  const messages = new DynamoMessageRepository(documentClient(), config().TABLE_NAME, Date.now, true, privacySettingsStore());
   // A key OpenAI refuses flags the ChatGPT integration: in-app, and e-mailed (issue 34).
   const ai = transcribingAiConnector(integrationHealthWithEmail());
   // A customer's media: transcripts, document texts, photos for the model (issue 31).

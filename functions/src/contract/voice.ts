@@ -240,6 +240,11 @@ export interface VoiceConversation {
   escalationReason?: string;
   /** true when a recording exists: GET /api/voice-conversations/{id}/recording streams it. */
   hasRecording: boolean;
+  /**
+   * Issue 33: the recording was deleted (at Twilio) when the account's retention for recordings
+   * ended: the call shows "Recording deleted after {days} days". Absent otherwise.
+   */
+  recordingDeleted?: { at: string; days: number };
   /** How the call was carried (issue 16); calls stored before it are 'gather'. */
   conversationMode: ConversationMode;
   /** First-token latency of the call's streamed agent turns (p50/p95), null without any. */

@@ -21,6 +21,7 @@ import type {
   CustomerRef,
   StoredConversation,
 } from '../../domain/conversations/ports.js';
+import { isExpired } from '../../domain/privacy/retention.js';
 import { newId } from '../../lib/ids.js';
 import { DynamoActivityCounters } from './activity.js';
 import { batchGetItems } from './batch.js';
@@ -48,7 +49,10 @@ const fold = (s: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-const toConversation = (item: Item) => withoutKeys<StoredConversation>(item);
+// expiresAt (the TTL: `messages` days after the last activity, issue 33) stays on the item.
+const toConversation = (item: Item) => withoutKeys<StoredConversation>(item, ['expiresAt']);
+/** Conversations past their retention read as absent (DynamoDB deletes them within days, not at once). */
+const live = (items: readonly Item[], nowMs = Date.now()) => items.filter((item) => !isExpired(item.expiresAt, nowMs));
 
 export class DynamoConversationRepository implements ConversationRepository {
   constructor(
@@ -79,7 +83,8 @@ export class DynamoConversationRepository implements ConversationRepository {
     };
   }
 
-  private conversationItem(userId: string, c: StoredConversation): Item {
+  private async conversationItem(userId: string, c: StoredConversation): Promise<Item> {
+    const expiresAt = await this.messages.messagesExpiry(userId, c.lastMessageAt);
     return {
       pk: userPk(userId),
       sk: convSk(c.id),
@@ -87,13 +92,15 @@ export class DynamoConversationRepository implements ConversationRepository {
       gsi1sk: `${c.lastMessageAt}#${c.id}`,
       entity: 'conversation',
       ...c,
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
     };
   }
 
-  async get(userId: string, id: string): Promise<StoredConversation | null> {
+  /** A conversation past its retention reads as absent (a customer writing again opens a new one), unless `expired` (its deletion). */
+  async get(userId: string, id: string, options: { expired?: boolean } = {}): Promise<StoredConversation | null> {
     if (!ID_RE.test(id)) return null;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: convSk(id) }, ConsistentRead: true }));
-    return Item ? toConversation(Item) : null;
+    return Item && (options.expired || !isExpired(Item.expiresAt)) ? toConversation(Item) : null;
   }
 
   /** The customer's latest conversation (any status) by their pointer, without opening one (issue 30: a booking message's 24-hour window). */
@@ -105,7 +112,7 @@ export class DynamoConversationRepository implements ConversationRepository {
   async getMany(userId: string, ids: readonly string[]): Promise<StoredConversation[]> {
     const valid = [...new Set(ids.filter((id) => ID_RE.test(id)))];
     const keys = valid.map((id) => ({ pk: userPk(userId), sk: convSk(id) }));
-    return (await batchGetItems(this.db, this.tableName, keys, { consistentRead: true })).map(toConversation);
+    return live(await batchGetItems(this.db, this.tableName, keys, { consistentRead: true })).map(toConversation);
   }
 
   async findOrOpen(userId: string, customer: CustomerRef, now: string): Promise<{ conversation: StoredConversation; opened: boolean }> {
@@ -160,7 +167,7 @@ export class DynamoConversationRepository implements ConversationRepository {
       if (currentId) values[':old'] = currentId;
       try {
         await this.transact([
-          { Put: { TableName: this.tableName, Item: this.conversationItem(userId, conversation), ConditionExpression: 'attribute_not_exists(pk)' } },
+          { Put: { TableName: this.tableName, Item: await this.conversationItem(userId, conversation), ConditionExpression: 'attribute_not_exists(pk)' } },
           {
             Update: {
               TableName: this.tableName,
@@ -207,13 +214,22 @@ export class DynamoConversationRepository implements ConversationRepository {
       adds.push('unreadCount :unread');
       values[':unread'] = a.unreadDelta;
     }
+    // Issue 33: the conversation is kept `messages` days after its last activity (the settings' cached read).
+    const expiresAt = await this.messages.messagesExpiry(userId, a.lastMessageAt);
     const latest = [
       'lastMessage = :lm',
       'lastMessageAt = :at',
       'gsi1sk = :g1sk',
       ...(a.lastAgent ? ['lastAgent = :la'] : []),
+      ...(expiresAt !== undefined ? ['expiresAt = :exp'] : []),
     ];
-    const latestValues: Item = { ':at': a.lastMessageAt, ':lm': a.lastMessage, ':g1sk': `${a.lastMessageAt}#${id}`, ...(a.lastAgent ? { ':la': a.lastAgent } : {}) };
+    const latestValues: Item = {
+      ':at': a.lastMessageAt,
+      ':lm': a.lastMessage,
+      ':g1sk': `${a.lastMessageAt}#${id}`,
+      ...(a.lastAgent ? { ':la': a.lastAgent } : {}),
+      ...(expiresAt !== undefined ? { ':exp': expiresAt } : {}),
+    };
     // The 24-hour window's start only moves forward (issue 29): a late redelivery of an old message
     // must not pull it back (lastInboundAt is stored null until the customer's first message).
     const inbound = a.lastInboundAt
@@ -363,8 +379,7 @@ export class DynamoConversationRepository implements ConversationRepository {
     // A search or an assignee filter reads up to SEARCH_READ_CAP per status and counts what matched.
     const filtered = Boolean(term) || input.assignee !== undefined;
     const read = await Promise.all(statuses.map((s) => this.queryStatus(userId, s, filtered ? SEARCH_READ_CAP : want, undefined, input.assignee)));
-    let items = read
-      .flat()
+    let items = live(read.flat())
       .sort((a, b) => String(b.gsi1sk).localeCompare(String(a.gsi1sk)))
       .map(toConversation);
     let total: number;
@@ -383,7 +398,7 @@ export class DynamoConversationRepository implements ConversationRepository {
   }
 
   async listActiveSince(userId: string, status: ConversationStatus, since: string, limit: number, assignee?: AssigneeFilter): Promise<StoredConversation[]> {
-    return (await this.queryStatus(userId, status, limit, since, assignee)).map(toConversation);
+    return live(await this.queryStatus(userId, status, limit, since, assignee)).map(toConversation);
   }
 
   private async rawStats(userId: string): Promise<Partial<Record<ConversationStatus, number>>> {
@@ -398,7 +413,7 @@ export class DynamoConversationRepository implements ConversationRepository {
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
-    const conv = await this.get(userId, id);
+    const conv = await this.get(userId, id, { expired: true });
     if (!conv) return false;
     try {
       await this.transact([

@@ -37,6 +37,7 @@ import {
   type StatusUpdateResult,
   type StoredMessage,
 } from '../../domain/conversations/ports.js';
+import { expiryFor, isExpired, type RetentionReader } from '../../domain/privacy/retention.js';
 import { logger } from '../logger.js';
 import { DynamoActivityCounters, hourAttributes, utcHourOf } from './activity.js';
 import { batchDeleteKeys, batchGetItems } from './batch.js';
@@ -118,7 +119,10 @@ const fold = (s: string) =>
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase();
 
-const toMessage = (item: Item) => withoutKeys<StoredMessage>(item, ['mid']);
+// expiresAt (the TTL, issue 33) stays on the item: a record written again is stamped again.
+const toMessage = (item: Item) => withoutKeys<StoredMessage>(item, ['mid', 'expiresAt']);
+/** Items read back, without the ones past their retention (DynamoDB deletes them within days, not at once). */
+const live = (items: readonly Item[], nowMs = Date.now()) => items.filter((item) => !isExpired(item.expiresAt, nowMs));
 
 /** What the Message Hub's search reads of a message: its text, numbers, and what its media became (issue 31: a transcript, a document's text). */
 function searchText(m: StoredMessage): string {
@@ -153,13 +157,26 @@ export class DynamoMessageRepository implements MessageRepository {
     private readonly clock: () => number = Date.now,
     /** Batch counter ADDs until flushCounters() (the inbound worker, which calls it per delivery). */
     private readonly deferCounters = false,
+    /** The account's retention (issue 33): every message is stamped with its `expiresAt`; none = kept (tests, tools). */
+    private readonly retention?: RetentionReader,
   ) {
     this.activity = new DynamoActivityCounters(db, tableName);
   }
 
-  private messageItem(userId: string, m: StoredMessage): Item {
+  /**
+   * When something of the account's WhatsApp history written at `at` expires: `messages` days
+   * later (issue 33). One read of the settings a minute per container (the store's cache); undefined
+   * without a retention reader.
+   */
+  async messagesExpiry(userId: string, at: string): Promise<number | undefined> {
+    if (!this.retention) return undefined;
+    return expiryFor((await this.retention.get(userId)).retention, 'messages', at);
+  }
+
+  private async messageItem(userId: string, m: StoredMessage): Promise<Item> {
     const parts = splitMessageId(m.id);
     if (!parts) throw new Error(`Malformed message id ${m.id}`);
+    const expiresAt = await this.messagesExpiry(userId, m.createdAt);
     return {
       pk: convMsgPk(userId, parts.convId),
       sk: msgSk(parts.mid),
@@ -167,6 +184,7 @@ export class DynamoMessageRepository implements MessageRepository {
       gsi1sk: parts.mid,
       entity: 'message',
       ...m,
+      ...(expiresAt !== undefined ? { expiresAt } : {}),
     };
   }
 
@@ -241,7 +259,7 @@ export class DynamoMessageRepository implements MessageRepository {
       await this.db.send(
         new TransactWriteCommand({
           TransactItems: [
-            { Put: { TableName: this.tableName, Item: this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' } },
+            { Put: { TableName: this.tableName, Item: await this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' } },
             {
               Put: {
                 TableName: this.tableName,
@@ -265,7 +283,7 @@ export class DynamoMessageRepository implements MessageRepository {
     } catch (error) {
       if (!conditionFailedAt(error, 1)) throw error;
       const claim = await this.getWamid(userId, message.waMessageId);
-      const earlier = claim ? await this.get(userId, String(claim.messageId)) : null;
+      const earlier = claim ? await this.get(userId, String(claim.messageId), { expired: true }) : null;
       if (!claim || !earlier) throw new Error('wamid claimed but its message is missing', { cause: error });
       return { isNew: false, message: earlier, state: claim.state as InboundState };
     }
@@ -348,7 +366,7 @@ export class DynamoMessageRepository implements MessageRepository {
   }
 
   async insertOutbound(userId: string, message: StoredMessage, options: { replyTo?: string } = {}): Promise<void> {
-    const put = { TableName: this.tableName, Item: this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' };
+    const put = { TableName: this.tableName, Item: await this.messageItem(userId, message), ConditionExpression: 'attribute_not_exists(pk)' };
     const inbound = options.replyTo ? this.key(userId, options.replyTo) : null;
     if (inbound) {
       const reply: ReplyDraft = { id: message.id, state: 'sending' };
@@ -493,11 +511,16 @@ export class DynamoMessageRepository implements MessageRepository {
         ConsistentRead: true,
       }),
     );
-    return (Items ?? []).map(toMessage).reverse();
+    return live(Items ?? []).map(toMessage).reverse();
   }
 
   async listByConversation(userId: string, conversationId: string, cap: number): Promise<StoredMessage[]> {
-    const items = await queryItems(
+    return live(await this.conversationItems(userId, conversationId, cap)).map(toMessage);
+  }
+
+  /** Every message item of a conversation, expired ones too (what a delete must remove). */
+  private async conversationItems(userId: string, conversationId: string, cap: number): Promise<Item[]> {
+    return queryItems(
       this.db,
       {
         TableName: this.tableName,
@@ -507,7 +530,6 @@ export class DynamoMessageRepository implements MessageRepository {
       },
       cap,
     );
-    return items.map(toMessage);
   }
 
   /** Newest first, within [since, now], reading at most `cap` items. */
@@ -523,7 +545,7 @@ export class DynamoMessageRepository implements MessageRepository {
       },
       cap,
     );
-    return items.map(toMessage);
+    return live(items).map(toMessage);
   }
 
   async page(userId: string, input: MessageListInput): Promise<{ items: StoredMessage[]; total: number }> {
@@ -572,11 +594,12 @@ export class DynamoMessageRepository implements MessageRepository {
     return this.readRange(userId, null, limit);
   }
 
-  async get(userId: string, id: string): Promise<StoredMessage | null> {
+  /** A message past its retention reads as absent, unless `expired` (a redelivery finding the message its wamid names). */
+  async get(userId: string, id: string, options: { expired?: boolean } = {}): Promise<StoredMessage | null> {
     const key = this.key(userId, id);
     if (!key) return null;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true }));
-    return Item ? toMessage(Item) : null;
+    return Item && (options.expired || !isExpired(Item.expiresAt)) ? toMessage(Item) : null;
   }
 
   async remove(userId: string, id: string): Promise<boolean> {
@@ -602,7 +625,7 @@ export class DynamoMessageRepository implements MessageRepository {
   async removeAllOf(userId: string, conversationId: string): Promise<number> {
     let removed = 0;
     for (;;) {
-      const batch = await this.listByConversation(userId, conversationId, 500);
+      const batch = (await this.conversationItems(userId, conversationId, 500)).map(toMessage);
       if (batch.length === 0) return removed;
       await this.batchDelete(batch.map((m) => this.key(userId, m.id)!));
       await this.deleteWamids(userId, batch);

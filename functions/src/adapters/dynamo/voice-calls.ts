@@ -19,13 +19,15 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import { latencyStats } from '../../domain/voice/latency.js';
+import { expiryFor, isExpired, recordingDueDay, retentionExpiresAt, type RetentionReader } from '../../domain/privacy/retention.js';
 import type { CallItems, CallPage, CallRepository, LiveCallItems, RelayClaim, RelayTurnClaim, StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
-import { unlessConditionFails } from './conditions.js';
+import { ignoreConditionFailure, unlessConditionFails } from './conditions.js';
 import { queryItems, queryPages } from './query-items.js';
 import { callByNumberSk, userPk } from './keys.js';
-import { cancellationReasons, transactWrite } from './transact.js';
+import { cancellationReasons, conditionFailedAt, transactWrite } from './transact.js';
+import { recordingDueItem } from './recording-retention.js';
 
 type Item = Record<string, unknown>;
 
@@ -71,6 +73,9 @@ const LIST_ATTRIBUTES = [
   // Issue 16: the list shows each call's mode and p50/p95 without reading transcripts.
   'conversationMode',
   'latency',
+  // Issue 33: the retention (readers skip an expired call) and a recording deleted when its retention ended.
+  'expiresAt',
+  'recordingDeleted',
 ] as const;
 
 function toCall(item: Item): StoredCall {
@@ -86,6 +91,7 @@ function toCall(item: Item): StoredCall {
     relayPromptSlot: _rs,
     relayConnection: _rc,
     relaySetupAt: _su,
+    expiresAt: _ttl,
     ...rest
   } = item;
   const call = rest as unknown as StoredCall;
@@ -110,16 +116,19 @@ export class DynamoCallItems implements CallItems {
   constructor(
     protected readonly db: DynamoDBDocumentClient,
     protected readonly tableName: string,
+    /** The account's retention (issue 33): a call and its keys get `expiresAt`, a recording its due item; none = kept. */
+    protected readonly retention?: RetentionReader,
   ) {}
 
   protected key(userId: string, id: string) {
     return { pk: userPk(userId), sk: callSk(id) };
   }
 
+  /** A call past its retention reads as absent (DynamoDB deletes it within days, not at once). */
   async get(userId: string, id: string): Promise<StoredCall | null> {
     if (!isId(id)) return null;
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.key(userId, id), ConsistentRead: true }));
-    return Item ? toCall(Item) : null;
+    return Item && !isExpired(Item.expiresAt) ? toCall(Item) : null;
   }
 
   /** An UpdateItem on an existing call; false when the call is missing or `condition` fails. */
@@ -293,6 +302,8 @@ export class DynamoLiveCallItems extends DynamoCallItems implements LiveCallItem
 export class DynamoCallRepository extends DynamoLiveCallItems implements CallRepository {
   async create(call: StoredCall): Promise<{ created: boolean; call: StoredCall }> {
     const turns = call.messages.slice(0, MAX_STORED_TURNS);
+    // Issue 33: the call (its transcript embedded), its CallSid guard and its by-number key go `callTranscripts` days after the call.
+    const ttl = this.retention ? { expiresAt: expiryFor((await this.retention.get(call.userId)).retention, 'callTranscripts', call.createdAt) } : {};
     const item: Item = {
       ...call,
       ...this.key(call.userId, call.id),
@@ -301,6 +312,7 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
       messageCount: call.messages.length,
       deliveries: call.deliveries ?? [],
       ...(call.status === 'active' ? { gsi1pk: ACTIVE_CALLS_PK, gsi1sk: activeCallsSk(call) } : {}),
+      ...ttl,
     };
     try {
       // Retried while it only collides with another call's transaction on the per-user counters
@@ -310,7 +322,7 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
             {
               Put: {
                 TableName: this.tableName,
-                Item: { pk: userPk(call.userId), sk: callSidSk(call.callSid), entity: 'voiceCallSid', callId: call.id },
+                Item: { pk: userPk(call.userId), sk: callSidSk(call.callSid), entity: 'voiceCallSid', callId: call.id, ...ttl },
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
@@ -326,7 +338,7 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
             callStartedUpdate(this.tableName, call.userId, call.createdAt),
             // Issue 17: the caller's calls, newest first, for the contact's timeline (no Query on caller numbers otherwise).
             ...(CALLER_E164_RE.test(call.phoneNumber)
-              ? [{ Put: { TableName: this.tableName, Item: { pk: userPk(call.userId), sk: callByNumberSk(call.phoneNumber, call.id), entity: 'voiceCallByNumber', callId: call.id } } }]
+              ? [{ Put: { TableName: this.tableName, Item: { pk: userPk(call.userId), sk: callByNumberSk(call.phoneNumber, call.id), entity: 'voiceCallByNumber', callId: call.id, ...ttl } } }]
               : []),
       ]);
       return { created: true, call: { ...call, messages: turns } };
@@ -405,8 +417,54 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
     return items.map(toCall);
   }
 
-  async setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>): Promise<void> {
-    await this.update(userId, id, { set: 'SET recording = :rec', values: { ':rec': recording } });
+  /**
+   * The recording on its call and, with a retention reader (issue 33), in the same transaction its
+   * due item in the day its `recordings` retention ends (the recording-retention schedule deletes
+   * it at Twilio then): a recording is never stored without the item that deletes it.
+   */
+  async setRecording(userId: string, id: string, recording: NonNullable<StoredCall['recording']>, now: Date = new Date()): Promise<void> {
+    if (!this.retention) {
+      await this.update(userId, id, { set: 'SET recording = :rec', values: { ':rec': recording } });
+      return;
+    }
+    if (!isId(id)) return;
+    const days = (await this.retention.get(userId)).retention.recordings;
+    try {
+      await transactWrite(this.db, [
+        {
+          Update: {
+            TableName: this.tableName,
+            Key: this.key(userId, id),
+            UpdateExpression: 'SET recording = :rec',
+            ConditionExpression: 'attribute_exists(pk)',
+            ExpressionAttributeValues: { ':rec': recording },
+          },
+        },
+        { Put: { TableName: this.tableName, Item: recordingDueItem({ accountId: userId, callId: id, recordingSid: recording.sid, day: recordingDueDay(now, days), dueAt: retentionExpiresAt(now, days), days }) } },
+      ]);
+    } catch (error) {
+      // The call is gone (erased): nothing to attach the recording to.
+      if (!conditionFailedAt(error, 0)) throw error;
+    }
+  }
+
+  /**
+   * A recording deleted at Twilio when its retention ended (issue 33): the call shows "Recording
+   * deleted after N days" instead of a player. Only while the call still holds that recording.
+   */
+  async markRecordingDeleted(userId: string, id: string, recordingSid: string, deleted: { at: string; days: number }): Promise<void> {
+    if (!isId(id)) return;
+    await this.db
+      .send(
+        new UpdateCommand({
+          TableName: this.tableName,
+          Key: this.key(userId, id),
+          UpdateExpression: 'SET recording = :none, recordingDeleted = :deleted',
+          ConditionExpression: 'attribute_exists(pk) AND recording.sid = :sid',
+          ExpressionAttributeValues: { ':none': null, ':deleted': deleted, ':sid': recordingSid },
+        }),
+      )
+      .catch(ignoreConditionFailure);
   }
 
   async setSummary(userId: string, id: string, result: { summaryStatus: SummaryState; summary: CallSummary | null; summaryError?: string }): Promise<void> {
@@ -447,11 +505,14 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
     const limit = Math.max(1, Math.floor(input.limit));
     const offset = (page - 1) * limit;
     const digits = digitsOf(input.search);
+    // Issue 33: a call past its retention is not listed (the total, a counter, still counts it until DynamoDB deletes it).
+    const nowMs = Date.now();
     const rows: Item[] = [];
     let total: number;
     if (digits) {
       for await (const items of this.listItems(userId, 500)) {
         for (const it of items) {
+          if (isExpired(it.expiresAt, nowMs)) continue;
           if (digitsOf(String(it.phoneNumber ?? '')).includes(digits) || digitsOf(String(it.internalNumber ?? '')).includes(digits)) rows.push(it);
         }
         if (rows.length >= CALL_SEARCH_READ_CAP) break;
@@ -462,7 +523,7 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
       total = Math.max(0, Number(Item?.total) || 0);
       if (offset < total) {
         for await (const items of this.listItems(userId, Math.min(1000, offset + limit - rows.length))) {
-          rows.push(...items);
+          rows.push(...items.filter((it) => !isExpired(it.expiresAt, nowMs)));
           if (rows.length >= offset + limit) break;
         }
       }

@@ -49,6 +49,7 @@ function common(call: StoredCall, live: LiveContacts): Omit<VoiceConversation, '
     escalated: call.escalated,
     ...(call.escalationReason ? { escalationReason: call.escalationReason } : {}),
     hasRecording: call.recording !== null && call.recording !== undefined,
+    ...(call.recordingDeleted ? { recordingDeleted: { at: call.recordingDeleted.at, days: call.recordingDeleted.days } } : {}),
     ...(call.endReason ? { endReason: call.endReason } : {}),
     conversationMode: call.conversationMode,
     latency: call.latency,
