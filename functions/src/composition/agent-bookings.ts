@@ -18,13 +18,13 @@ import { once } from '../lib/once.js';
 import { googleBusyTimes } from './google-calendar.js';
 import { bookingEvents } from './queues.js';
 
-export const bookingStore = once(() => new DynamoBookingStore(documentClient(), config().TABLE_NAME));
+export const bookingStore = /* @__PURE__ */ once(() => new DynamoBookingStore(documentClient(), config().TABLE_NAME));
 
 /** The profile's language, country and time zone (one GetItem, projected). */
-const accountSettings = once(() => new DynamoJobAccountSettings(documentClient(), config().TABLE_NAME));
+const accountSettings = /* @__PURE__ */ once(() => new DynamoJobAccountSettings(documentClient(), config().TABLE_NAME));
 
 /** What every core is wired with (composition/bookings.ts adds the contacts). */
-export const bookingCoreDeps = once(
+export const bookingCoreDeps = /* @__PURE__ */ once(
   (): BookingsDeps => ({
     store: bookingStore(),
     // A profile that never chose a country reads phones in the deployment's default one (as the contacts do).
@@ -40,4 +40,4 @@ export const bookingCoreDeps = once(
   }),
 );
 
-export const agentBookings = once((): Bookings => createBookings(bookingCoreDeps()));
+export const agentBookings = /* @__PURE__ */ once((): Bookings => createBookings(bookingCoreDeps()));

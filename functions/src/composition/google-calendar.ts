@@ -14,7 +14,7 @@ import { googleCalendarApi, googleOAuth } from '../adapters/google-calendar/api.
 import { cachedGoogleClient } from '../adapters/google-calendar/client-secret.js';
 import { logger } from '../adapters/logger.js';
 import { createGoogleAccess, createGoogleBusyTimes } from '../domain/bookings/google-busy.js';
-import { createGoogleCalendar, GoogleApiError, type GoogleCalendar } from '../domain/bookings/google-calendar.js';
+import { createBookingEventDeleter, createGoogleCalendar, GoogleApiError, type GoogleCalendar } from '../domain/bookings/google-calendar.js';
 import type { BookingChangeListener, ExternalBusyTimes } from '../domain/bookings/ports.js';
 import { once } from '../lib/once.js';
 import { agentBookings } from './agent-bookings.js';
@@ -85,3 +85,5 @@ export const googleCalendar = /* @__PURE__ */ once((): GoogleCalendar => {
 export const googleBusyTimes = once((): ExternalBusyTimes => createGoogleBusyTimes({ connections: connections(), access: googleAccess(), api: calendarApi(), onError }));
 /** The booking-events worker's listener (composition/booking-events.ts). */
 export const googleCalendarListener = (): BookingChangeListener => googleCalendar().listener;
+/** Issue 33: a booking's Google event deleted (a person's erasure), without the rest of the integration (bundle size). */
+export const googleBookingEventDeleter = /* @__PURE__ */ once(() => createBookingEventDeleter({ connections: connections(), access: googleAccess(), api: calendarApi(), onError }));

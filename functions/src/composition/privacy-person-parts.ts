@@ -14,8 +14,8 @@ import { ContactPart } from '../adapters/dynamo/privacy/contact.js';
 import { logger } from '../adapters/logger.js';
 import type { PersonDataPart } from '../domain/privacy/ports.js';
 import { contactService } from './contacts.js';
-import { googleCalendar } from './google-calendar.js';
-import { optOutStore } from './opt-outs.js';
+import { googleBookingEventDeleter } from './google-calendar.js';
+import { optOutStore } from './opt-out-store.js';
 import { voiceIntegrationReader } from './twilio.js';
 import { twilioAccountApi } from './twilio-integration.js';
 
@@ -38,7 +38,7 @@ export const bookingsPart = (): PersonDataPart =>
     db: documentClient(),
     tableName: config().TABLE_NAME,
     reminders: new DynamoReminderStore(documentClient(), config().TABLE_NAME),
-    deleteGoogleEvent: (accountId, bookingId) => googleCalendar().deleteBookingEvent(accountId, bookingId),
+    deleteGoogleEvent: (accountId, bookingId) => googleBookingEventDeleter()(accountId, bookingId),
   });
 
 export const contactPart = (): PersonDataPart => new ContactPart({ contacts: contactService(), optOuts: optOutStore() });

@@ -27,6 +27,7 @@ import type { VoiceConversationList } from '../../src/contract/voice.js';
 import type { ExportWriter, PersonKey, RememberedKind, StepContext } from '../../src/domain/privacy/ports.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
 import { newId } from '../../src/lib/ids.js';
+import { mapLimit } from '../../src/lib/map-limit.js';
 import { api, db, provided, tableName } from '../support/api.js';
 import { bookingsOf, clinic, clinicVoice, must, weekdayAhead } from '../support/bookings.js';
 import { activeUser, addContact } from '../support/contacts.js';
@@ -55,23 +56,21 @@ function spanishMobile(): { national: string; e164: string } {
 
 /** `n` calls from `e164`, each with a recording on the account (the first `live` ones still active), a minute apart. */
 async function seedCalls(userId: string, accountSid: string, e164: string, n: number, live = 0): Promise<StoredCall[]> {
-  const calls: StoredCall[] = [];
   const start = Date.now() - 2 * 86_400_000;
-  for (let i = 0; i < n; i++) {
+  // Four at a time: each is the repository's create transaction (a collision on the counters is retried there).
+  const calls = await mapLimit(Array.from({ length: n }, (_, i) => i), 4, (i) => {
     const sid = recordingSid();
     const active = i < live;
-    calls.push(
-      await seedCall(userId, {
-        callSid: callSid(),
-        phoneNumber: e164,
-        createdAt: new Date(start + i * 60_000).toISOString(),
-        status: active ? 'active' : 'completed',
-        ...(active ? { endedAt: null, duration: 0, billedMinutes: 0 } : {}),
-        messages: [agentTurn('Clínica Peña, ¿en qué puedo ayudarle?'), userTurn(`Soy Begoña Muñoz, llamo por la cita nº${i}`)],
-        recording: { sid, url: `${twilioUrl()}/2010-04-01/Accounts/${accountSid}/Recordings/${sid}`, durationSec: 42 },
-      }),
-    );
-  }
+    return seedCall(userId, {
+      callSid: callSid(),
+      phoneNumber: e164,
+      createdAt: new Date(start + i * 60_000).toISOString(),
+      status: active ? 'active' : 'completed',
+      ...(active ? { endedAt: null, duration: 0, billedMinutes: 0 } : {}),
+      messages: [agentTurn('Clínica Peña, ¿en qué puedo ayudarle?'), userTurn(`Soy Begoña Muñoz, llamo por la cita nº${i}`)],
+      recording: { sid, url: `${twilioUrl()}/2010-04-01/Accounts/${accountSid}/Recordings/${sid}`, durationSec: 42 },
+    });
+  });
   // The caller's all-time figures (written when a call finishes) and a streamed call's turn state.
   await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${userId}`, sk: `CALLER#${e164}`, entity: 'caller', phoneNumber: e164, callCount: n, completedCalls: n - live, turns: 2 * n } }));
   await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${userId}`, sk: `VRELAY#${calls[0]!.id}`, entity: 'relayState', answerSlot: 1 } }));
@@ -118,8 +117,7 @@ describe('a person erased: calls, bookings, contact', () => {
     expect(contact.phoneNumber).toBe(person.e164);
     const otherContact = await addContact(c.token, { firstName: 'Tomás', lastName: 'Ibáñez', phoneNumber: other.national });
 
-    const calls = await seedCalls(c.userId, voice.accountSid, person.e164, 20, 1);
-    const otherCalls = await seedCalls(c.userId, voice.accountSid, other.e164, 2);
+    const [calls, otherCalls] = await Promise.all([seedCalls(c.userId, voice.accountSid, person.e164, 20, 1), seedCalls(c.userId, voice.accountSid, other.e164, 2)]);
 
     // Two bookings before Google is connected, the third (and the other person's) after: only those are events.
     const day = weekdayAhead(2);

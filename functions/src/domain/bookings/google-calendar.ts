@@ -137,6 +137,32 @@ export function bookingEventBody(b: Booking): GoogleEventBody {
   };
 }
 
+/**
+ * Deletes the Google event AgentDesk wrote for a booking (issue 33: the customer's erasure; the
+ * booking itself stays, anonymised). Not connected, or no events calendar: nothing was written.
+ * Already gone (404/410) is the wanted outcome; a transient failure throws (the job retries); a
+ * refusal (revoked access, a calendar the account lost) is reported: nothing AgentDesk can still
+ * delete there. Standalone, so the privacy functions do not bundle the rest of the integration.
+ */
+export function createBookingEventDeleter(deps: {
+  connections: Pick<GoogleConnectionRepository, 'get'>;
+  access: Pick<GoogleAccess, 'accessToken'>;
+  api: Pick<GoogleCalendarApi, 'deleteEvent'>;
+  onError?: (what: string, error: unknown) => void;
+}) {
+  return async (userId: string, bookingId: string): Promise<void> => {
+    const connection = await deps.connections.get(userId);
+    if (!connection?.eventsCalendarId) return;
+    try {
+      await deps.api.deleteEvent(await deps.access.accessToken(connection), connection.eventsCalendarId, bookingEventId(userId, bookingId));
+    } catch (error) {
+      if (error instanceof GoogleApiError && (error.status === 404 || error.status === 410)) return;
+      if (error instanceof GoogleApiError && error.transient) throw error;
+      deps.onError?.('events', error);
+    }
+  };
+}
+
 export function createGoogleCalendar(deps: GoogleCalendarDeps) {
   const now = deps.now ?? (() => new Date());
   const report = (what: string, error: unknown) => deps.onError?.(what, error);
@@ -238,24 +264,6 @@ export function createGoogleCalendar(deps: GoogleCalendarDeps) {
   return {
     busyTimes,
     listener,
-
-    /**
-     * Deletes the Google event AgentDesk wrote for a booking (issue 33: the customer's erasure; the
-     * booking itself stays, anonymised). Not connected, or no events calendar: nothing was written.
-     * Already gone (404/410) is the wanted outcome; a transient failure throws (the job retries).
-     */
-    async deleteBookingEvent(userId: string, bookingId: string): Promise<void> {
-      const connection = await deps.connections.get(userId);
-      if (!connection?.eventsCalendarId) return;
-      try {
-        await deps.api.deleteEvent(await accessToken(connection), connection.eventsCalendarId, bookingEventId(userId, bookingId));
-      } catch (error) {
-        if (error instanceof GoogleApiError && (error.status === 404 || error.status === 410)) return;
-        if (error instanceof GoogleApiError && error.transient) throw error;
-        // A refusal (revoked access, a calendar the account lost): nothing AgentDesk can still delete there.
-        report('events', error);
-      }
-    },
 
     async status(userId: string): Promise<GoogleCalendarStatus> {
       return view(userId, await deps.connections.get(userId));

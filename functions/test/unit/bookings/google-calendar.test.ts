@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { googleCalendarApi, googleOAuth } from '../../../src/adapters/google-calendar/api.js';
 import type { Booking, BookingStaff } from '../../../src/contract/bookings.js';
 import { NotFoundError } from '../../../src/domain/errors.js';
-import { bookingEventId, createGoogleCalendar, type GoogleConnection, type GoogleConnectionRepository } from '../../../src/domain/bookings/google-calendar.js';
+import { createGoogleAccess } from '../../../src/domain/bookings/google-busy.js';
+import { bookingEventId, createBookingEventDeleter, createGoogleCalendar, type GoogleConnection, type GoogleConnectionRepository } from '../../../src/domain/bookings/google-calendar.js';
 import { startFakeGoogleCalendar, type FakeGoogleCalendar } from '../../../local/fake-google-calendar/server.js';
 
 let fake: FakeGoogleCalendar;
@@ -97,11 +98,13 @@ async function connected() {
   };
   const current = new Map<string, Booking>();
   const errors: string[] = [];
+  const oauth = async () => googleOAuth(endpoints, { clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: 'http://127.0.0.1:9/cb' });
+  const secrets = { seal: async (t: string) => `v1:test:${t}`, open: async (s: string) => s.replace(/^v1:test:/, '') };
   const google = createGoogleCalendar({
     connections,
-    oauth: async () => googleOAuth(endpoints, { clientId: fake.clientId, clientSecret: fake.clientSecret, redirectUri: 'http://127.0.0.1:9/cb' }),
+    oauth,
     api: googleCalendarApi(endpoints),
-    secrets: { seal: async (t) => `v1:test:${t}`, open: async (s) => s.replace(/^v1:test:/, '') },
+    secrets,
     bookings: () => ({
       listStaff: async () => [],
       getStaff: async () => {
@@ -126,7 +129,7 @@ async function connected() {
   const landed = await google.callback(Object.fromEntries(back.searchParams));
   expect(landed).toBe('http://app.test/integrations?googleCalendar=connected');
   expect(connections.rows.get('u1')?.refreshToken).toMatch(/^v1:test:1\/\//);
-  return { google, connections, current, errors };
+  return { google, connections, current, errors, endpoints, oauth, secrets };
 }
 
 const requestsTo = async (path: string) => ((await control('GET', '/_test/requests')).requests as { path: string }[]).filter((r) => r.path === path).length;
@@ -190,5 +193,23 @@ describe('Google Calendar: busy times and the bookings listener', () => {
     }
     await listener.handle('u1', { kind: 'created', booking: booking({ _id: 'b2' }), actor: { by: 'agent', channel: 'whatsapp' } });
     expect(((await control('GET', `/_test/events?calendarId=${EMAIL}`)).events as { id: string }[]).some((e) => e.id === bookingEventId('u1', 'b2'))).toBe(true);
+  });
+
+  it("deletes a booking's event for an erasure (issue 33): once, a retry finds it gone, a disconnected account has none, a Google outage throws", async () => {
+    const { google, connections, current, endpoints, oauth, secrets } = await connected();
+    const errors: string[] = [];
+    const deleteEvent = createBookingEventDeleter({ connections, access: createGoogleAccess({ oauth, secrets }), api: googleCalendarApi(endpoints), onError: (what) => errors.push(what) });
+    current.set('b9', booking({ _id: 'b9' }));
+    await google.listener.handle('u1', { kind: 'created', booking: booking({ _id: 'b9' }), actor: { by: 'agent', channel: 'whatsapp' } });
+    const status = async () => ((await control('GET', `/_test/events?calendarId=${EMAIL}`)).events as { id: string; status: string }[]).find((e) => e.id === bookingEventId('u1', 'b9'))?.status;
+    expect(await status()).toBe('confirmed');
+    await control('POST', '/_test/faults', { kind: 'status', status: 503, times: 1, match: { method: 'DELETE', path: '/calendar/v3/calendars/**' } });
+    await expect(deleteEvent('u1', 'b9')).rejects.toThrow();
+    expect(await status()).toBe('confirmed');
+    await deleteEvent('u1', 'b9');
+    expect(await status()).toBe('cancelled');
+    await deleteEvent('u1', 'b9');
+    await deleteEvent('nobody', 'b9');
+    expect(errors).toEqual([]);
   });
 });
