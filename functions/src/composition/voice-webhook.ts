@@ -27,6 +27,7 @@ import { callRepository, voiceSettingsRepository } from './voice.js';
 import { notificationsOnly } from './notification-store.js';
 import { unansweredRecorder } from './unanswered.js';
 import { agentBookings } from './agent-bookings.js';
+import { accountNotices } from './privacy-notices.js';
 
 /** TwiML for a call script (the call loop's answers). */
 export { renderTwiml } from '../adapters/twilio/twiml.js';
@@ -68,6 +69,8 @@ export const callLoop = once(() =>
     bookings: agentBookings(),
     usage: usageService(),
     contacts: callContacts(),
+    // The AI and recording notices said first (issue 33).
+    notices: accountNotices(),
     queue: callSummaryQueue(),
     activity: new DynamoActivityCounters(documentClient(), config().TABLE_NAME),
     urls: (userId) => ({ gather: `${voiceWebhookBase(userId)}/gather`, recording: `${voiceWebhookBase(userId)}/recording` }),

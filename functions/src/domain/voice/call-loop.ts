@@ -53,6 +53,7 @@ import { endCall, type CallEnd, type CallUsage } from './call-end.js';
 import { speakable } from './speakable.js';
 import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
+import { aiNotice, recordingNotice, type AccountNoticesReader } from '../privacy/notices.js';
 import { callAlert } from './call-alert.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -167,6 +168,11 @@ export interface CallLoopDeps {
   handoffs?: CallHandoffs;
   /** Records a question the agent's knowledge could not answer (issue 18; never throws). Absent = not recorded. */
   recordUnanswered?: RecordUnanswered;
+  /**
+   * Issue 33: the account's AI and recording notices, read beside the call's other reads (no
+   * extra round trip): the greeting says it is an AI; a recorded call says so first. Absent = none.
+   */
+  notices?: AccountNoticesReader;
   /** 26-character time-sortable id. */
   newId(now: number): string;
   now?: () => number;
@@ -242,6 +248,13 @@ function handoffOf(raw: string | undefined): { reason: string } | null {
 
 const FAILED_SESSION = new Set(['failed', 'error']);
 
+/** A call's stored opening (issue 33): its recording notice (two agent turns first) and its greeting. */
+function openingOf(call: Pick<StoredCall, 'messages'>, s: Pick<CallSettingsSnapshot, 'messageWelcome'>): { notice: string | null; greeting: string } {
+  const [first, second] = call.messages;
+  const notice = first?.role === 'agent' && second?.role === 'agent' ? first.content : null;
+  return { notice, greeting: (notice ? second?.content : first?.content) ?? s.messageWelcome };
+}
+
 export function createCallLoop(deps: CallLoopDeps) {
   const now = deps.now ?? Date.now;
   const iso = () => new Date(now()).toISOString();
@@ -257,28 +270,47 @@ export function createCallLoop(deps: CallLoopDeps) {
     return relayVoiceOf(s.voice);
   }
 
+  /**
+   * The call's first words, stored as its first agent turns (issue 33): a recorded call's notice
+   * before anything else, then the greeting, which says it is an AI assistant (the account's
+   * notices, in the call's language).
+   */
+  function openingTurns(s: CallSettingsSnapshot, notices: Awaited<ReturnType<AccountNoticesReader>> | null): CallTurn[] {
+    const recorded = recordingNotice(notices, s.enableRecording, s.language);
+    // Spoken: one line, the notice first.
+    const greeting = [aiNotice(notices, s.language), s.messageWelcome].filter(Boolean).join(' ');
+    return recorded ? [agentTurn(recorded), agentTurn(greeting)] : [agentTurn(greeting)];
+  }
+
   /** The call handed to the relay; the URL format is what the relay's $connect verifies (signed by Twilio over it). */
-  function connect(userId: string, call: Pick<StoredCall, 'id'>, s: CallSettingsSnapshot, relay: RelayVoice): CallStep {
+  function connect(userId: string, call: Pick<StoredCall, 'id'>, s: CallSettingsSnapshot, relay: RelayVoice, greeting: string): CallStep {
     const r = deps.relay!;
     const languages = callLanguages(s);
     return {
       kind: 'relay',
       url: `${r.url()}?user=${encodeURIComponent(userId)}&call=${encodeURIComponent(call.id)}`,
       actionUrl: `${r.actionUrl(userId)}?call=${encodeURIComponent(call.id)}`,
-      welcomeGreeting: s.messageWelcome,
+      welcomeGreeting: greeting,
       relay,
       // A switch (the relay's language message) is only to a declared language: all of them, each with its voice.
       ...(languages.length > 1 ? { languages: languages.map((code) => ({ code, relay: code === s.language ? relay : languageVoice(code, s.voice, relay) })) } : {}),
     };
   }
 
-  /** What a live call answers when it starts: [recording] + the relay, or the welcome inside the first <Gather>. */
+  /**
+   * What a live call answers when it starts: [the recording notice, then the recording] + the relay,
+   * or the greeting inside the first <Gather>. The call's opening turns (stored when it was created)
+   * are what is said: the greeting last, the recording notice before it when there is one (issue 33).
+   */
   function opening(userId: string, call: Pick<StoredCall, 'id' | 'agent' | 'conversationMode' | 'silences' | 'messages'>, s: CallSettingsSnapshot): CallStep[] {
     const steps: CallStep[] = [];
+    const { notice, greeting } = openingOf(call, s);
+    // Said before the recording starts (TwiML runs its verbs in order).
+    if (notice) steps.push({ kind: 'say', text: notice });
     if (s.enableRecording) steps.push({ kind: 'record', callbackUrl: deps.urls(userId).recording });
     const relay = call.conversationMode === 'streaming' ? relayFor(s) : null;
-    if (relay) steps.push(connect(userId, call, s, relay));
-    else steps.push(listen(userId, call, call.messages.length, call.silences, s.messageWelcome));
+    if (relay) steps.push(connect(userId, call, s, relay, greeting));
+    else steps.push(listen(userId, call, call.messages.length, call.silences, greeting));
     return steps;
   }
 
@@ -304,8 +336,10 @@ export function createCallLoop(deps: CallLoopDeps) {
       return goodbye(s);
     }
     // A retried incoming webhook: the same opening (the first answer was never played).
-    if (afterTurn === null && (call.conversationMode === 'streaming' || call.messages.length <= 1)) return { voice: voiceOf(s), steps: opening(userId, call, s) };
-    const answer = afterTurn !== null ? call.messages[afterTurn + 1] : call.messages[0];
+    // (Only its opening turns stored — the greeting, after the recording notice when there is one — nothing was said yet.)
+    const unanswered = call.messages.every((m) => m.role === 'agent') && call.messages.length <= 2;
+    if (afterTurn === null && (call.conversationMode === 'streaming' || unanswered)) return { voice: voiceOf(s), steps: opening(userId, call, s) };
+    const answer = afterTurn !== null ? call.messages[afterTurn + 1] : { role: 'agent', content: openingOf(call, s).greeting };
     return { voice: voiceOf(s), steps: [listen(userId, call, call.messages.length, call.silences, answer?.role === 'agent' ? answer.content : null)] };
   }
 
@@ -349,7 +383,7 @@ export function createCallLoop(deps: CallLoopDeps) {
     const callSid = p.CallSid ?? '';
     type Reservation = { ok: true } | { ok: false; error: unknown };
     // A retried webhook is found by create() (the CallSid guard), not by a read first: one round trip less.
-    const [stored, agents, connection, contact, reservation] = await Promise.all([
+    const [stored, agents, connection, contact, reservation, notices] = await Promise.all([
       settingsRead,
       deps.agents.list(userId),
       deps.ai.forUser(userId),
@@ -363,6 +397,7 @@ export function createCallLoop(deps: CallLoopDeps) {
         (): Reservation => ({ ok: true }),
         (error: unknown): Reservation => ({ ok: false, error }),
       ),
+      deps.notices ? deps.notices(userId) : null,
     ]);
     if (!reservation.ok && !(reservation.error instanceof LimitExceededError) && !(reservation.error instanceof PaymentRequiredError)) {
       throw reservation.error;
@@ -383,7 +418,7 @@ export function createCallLoop(deps: CallLoopDeps) {
       createdAt: at,
       endedAt: null,
       voiceSettings: { name: agent?.name ?? '', description: agent?.description ?? '', language: s.language },
-      messages: endReason ? [] : [agentTurn(s.messageWelcome)],
+      messages: endReason ? [] : openingTurns(s, notices),
       summary: null,
       summaryStatus: 'pending',
       deliveries: [],
