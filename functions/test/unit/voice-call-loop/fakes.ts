@@ -97,6 +97,8 @@ export interface SetupOptions {
   /** The agent has a knowledge entry (so a turn without a supporting passage is unanswered). */
   knowledge?: boolean;
   recordUnanswered?: CallLoopDeps['recordUnanswered'];
+  /** The account's AI and recording notices (issue 33); absent = none. */
+  notices?: CallLoopDeps['notices'];
 }
 
 /** The hand-over claim as DynamoCallHandoffs does it: once per call, only while active. */
@@ -172,6 +174,7 @@ export function setup(options: SetupOptions = {}) {
       : {}),
     handoffs: memoryHandoffs(calls),
     ...(options.recordUnanswered ? { recordUnanswered: options.recordUnanswered } : {}),
+    ...(options.notices ? { notices: options.notices } : {}),
   };
   return { loop: createCallLoop(deps), calls, jobs, minutes: () => minutesUsed, advance: (ms: number) => (clock += ms), warmUps: () => warmUps };
 }
