@@ -168,4 +168,27 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     await eventually(() => page.getByTestId('activity-entry').filter({ hasText: 'cambió los ajustes de privacidad' }).count()).toBe(1);
     await page.context().close();
   }, 300_000);
+
+  it('the owner deletes the account: the dialog says what happens, ELIMINAR typed, signed out on the goodbye page', async () => {
+    // Signed up in English (flows.ts's words), the account then in Spanish.
+    const page = await newPage(browser(), { viewport: LAPTOP.viewport });
+    await subscribedUser(page, 'privacy-delete');
+    await callApi(page, 'PUT', '/api/user/profile', { name: 'Clínica Sur', language: 'es', country: 'ES', timeZone: ZONE });
+    await page.goto(`${appUrl}/profile?tab=settings`);
+    const card = page.getByTestId('account-deletion-card');
+    await eventually(() => card.count()).toBe(1);
+    await card.getByRole('button', { name: 'Eliminar la cuenta' }).click();
+    const dialog = page.getByRole('dialog', { name: '¿Eliminar la cuenta?' });
+    expect(await dialog.textContent()).toMatch(/Se cancela tu suscripción.*pierden el acceso.*Se borran todos los datos.*último correo.*No se puede deshacer/);
+    const confirm = dialog.getByRole('button', { name: 'Eliminar la cuenta para siempre' });
+    await dialog.getByRole('textbox', { name: 'Escribe ELIMINAR para confirmar' }).fill('BORRAR');
+    expect(await confirm.isDisabled()).toBe(true);
+    await dialog.getByRole('textbox', { name: 'Escribe ELIMINAR para confirmar' }).fill('eliminar');
+    await confirm.click();
+    await slowly(() => pathOf(page)).toBe('/account-deleted');
+    await eventually(() => page.getByRole('heading', { name: 'Tu cuenta se está eliminando', level: 1 }).count()).toBe(1);
+    expect(await page.evaluate(() => localStorage.getItem('agentdesk.session'))).toBeNull();
+    expect(await axeLines(page, '/account-deleted')).toEqual([]);
+    await page.context().close();
+  }, 120_000);
 });

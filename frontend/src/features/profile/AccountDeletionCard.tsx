@@ -22,7 +22,6 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { privacyApi } from '../../api/privacy';
 import { errorMessage } from '../../i18n';
-import { useAuth } from '../../shared/session';
 import '../../shared/privacy/strings';
 
 const CONSEQUENCES = ['subscription', 'members', 'data', 'email'] as const;
@@ -31,17 +30,14 @@ export function AccountDeletionCard() {
   const { t } = useTranslation();
   const id = useId();
   const navigate = useNavigate();
-  const { signOut } = useAuth();
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const word = t('privacy.account.word');
   const remove = useMutation({
     mutationFn: () => privacyApi.deleteAccount(typed.trim()),
-    onSuccess: () => {
-      // The goodbye page first (public), then the session ends: the access guard has nothing to redirect.
-      navigate('/account-deleted', { replace: true });
-      signOut();
-    },
+    // The goodbye page (public) ends the session once it shows: signing out here, before the router's
+    // navigation (a transition) commits, would let this page's access guard send the browser to /login.
+    onSuccess: () => navigate('/account-deleted', { replace: true, state: { signOut: true } }),
   });
   const ready = typed.trim().toLocaleUpperCase() === word.toLocaleUpperCase() && !remove.isPending;
   const close = () => {
