@@ -13,6 +13,7 @@ import type { BookingTimelineEvent, ContactTimelineItem } from '../../contract/c
 import type { BookingChannel } from '../../contract/bookings.js';
 import type { BookingTimelineEntry, BookingTimelineWriter } from '../../domain/bookings/contact-timeline.js';
 import type { ContactTimelineReader } from '../../domain/contacts/timeline.js';
+import { isExpired } from '../../domain/privacy/retention.js';
 import { batchGetItems } from './batch.js';
 import { callByNumberSk, userPk } from './keys.js';
 
@@ -143,13 +144,15 @@ export class DynamoContactTimelineReader implements ContactTimelineReader {
     const items = keys.length
       ? await batchGetItems(this.db, this.tableName, keys, {
           projection: {
-            ProjectionExpression: 'sk, id, #st, createdAt, #du, summary, lastMessage, lastMessageAt, messageCount',
+            ProjectionExpression: 'sk, id, #st, createdAt, #du, summary, lastMessage, lastMessageAt, messageCount, expiresAt',
             ExpressionAttributeNames: { '#st': 'status', '#du': 'duration' },
           },
         })
       : [];
-    const calls = items.filter((it) => str(it.sk).startsWith('VCALL#')).map(callItem);
-    const conversations = items.filter((it) => str(it.sk).startsWith('CONV#')).map(conversationItem);
+    // Issue 33: a call or conversation past its retention is not shown (DynamoDB deletes it within days).
+    const kept = items.filter((it) => !isExpired(it.expiresAt));
+    const calls = kept.filter((it) => str(it.sk).startsWith('VCALL#')).map(callItem);
+    const conversations = kept.filter((it) => str(it.sk).startsWith('CONV#')).map(conversationItem);
     return { calls, conversations, bookings: bookingChanges.slice(0, limit), more };
   }
 }

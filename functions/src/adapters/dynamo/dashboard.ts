@@ -15,6 +15,7 @@ import { activitySk, callersGsi } from './activity.js';
 import { batchGetItems, type BatchGetOptions } from './batch.js';
 import { DIRECTORY_SHARDS, shardSk } from './contacts.js';
 import { userPk } from './keys.js';
+import { isExpired } from '../../domain/privacy/retention.js';
 
 type Item = Record<string, unknown>;
 const PROFILE_SK = 'PROFILE';
@@ -84,7 +85,7 @@ export class DynamoDashboardReader implements DashboardReader {
           TableName: this.tableName,
           KeyConditionExpression: 'pk = :pk AND sk BETWEEN :lo AND :hi',
           ExpressionAttributeValues: { ':pk': pk, ':lo': 'VCALL#', ':hi': 'VCALL#~' },
-          ProjectionExpression: 'id, #st, contact, phoneNumber, messageCount, createdAt',
+          ProjectionExpression: 'id, #st, contact, phoneNumber, messageCount, createdAt, expiresAt',
           ExpressionAttributeNames: { '#st': 'status' },
           ScanIndexForward: false,
           Limit: limits.recentCalls,
@@ -99,7 +100,8 @@ export class DynamoDashboardReader implements DashboardReader {
       turns: num(it.turns),
       lastCall: str(it.lastCall),
     }));
-    const recentCalls: RecentCall[] = (calls.Items ?? []).map((it) => ({
+    // Issue 33: a call past its retention is not shown (the newest calls are the last to expire).
+    const recentCalls: RecentCall[] = (calls.Items ?? []).filter((it) => !isExpired(it.expiresAt)).map((it) => ({
       id: str(it.id),
       status: str(it.status),
       contactName: str((it.contact as { name?: unknown } | null | undefined)?.name),
