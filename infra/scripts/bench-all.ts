@@ -24,6 +24,8 @@ const BENCHES = [
   'functions/scripts/bench-media.ts',
   // Issue 34: every dependency failing in turn; fails on any loss or duplicate.
   'functions/scripts/bench-fault-matrix.ts',
+  // Issue 33: a person's erasure (10,000 messages, 500 media objects) within 60 s, requests proportional to items, no Scan, memory bounded.
+  'functions/scripts/bench-erasure.ts',
 ];
 
 const outcomes: { bench: string; status: string; seconds: string }[] = [];

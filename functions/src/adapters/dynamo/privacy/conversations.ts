@@ -84,7 +84,7 @@ export class DynamoConversationsPart implements PersonDataPart {
     private readonly media: Pick<MediaObjects, 'delete'>,
     options: ConversationsPartOptions = {},
   ) {
-    this.parallelWrites = options.parallelWrites ?? 4;
+    this.parallelWrites = options.parallelWrites ?? 8;
     this.parallelDeletes = options.parallelDeletes ?? 4;
     this.pageSize = options.pageSize ?? 500;
   }
@@ -100,7 +100,8 @@ export class DynamoConversationsPart implements PersonDataPart {
     return [...keys];
   }
 
-  private messagePages(accountId: string, conversationId: string, projection: boolean): AsyncGenerator<Item[]> {
+  /** The conversation's messages in key order; `cap`: the first `cap` only (one page). */
+  private messagePages(accountId: string, conversationId: string, projection: boolean, cap?: number): AsyncGenerator<Item[]> {
     return queryPages(
       this.db,
       {
@@ -110,8 +111,8 @@ export class DynamoConversationsPart implements PersonDataPart {
         ConsistentRead: true,
         ...(projection ? { ProjectionExpression: 'pk, sk, id, waMessageId, hasMedia, #media.storedKey', ExpressionAttributeNames: { '#media': 'media' } } : {}),
       },
-      undefined,
-      this.pageSize,
+      cap,
+      cap,
     );
   }
 
@@ -232,7 +233,7 @@ export class DynamoConversationsPart implements PersonDataPart {
       if (ctx.shouldYield()) return false;
       // A fresh Query each round: what the last round deleted is gone, and a message written in
       // the meantime (a worker that found the conversation before the detach) is found too.
-      const page = (await this.messagePages(accountId, conversationId, true).next()).value as Item[] | undefined;
+      const page = (await this.messagePages(accountId, conversationId, true, this.pageSize).next()).value as Item[] | undefined;
       if (!page || page.length === 0) return true;
       const mediaKeys = [...new Set(page.flatMap((m) => this.mediaKeysOf(accountId, conversationId, m)))];
       await mapLimit(mediaKeys, this.parallelDeletes, (key) => this.media.delete(key));
@@ -275,7 +276,7 @@ export class DynamoConversationsPart implements PersonDataPart {
   /** The account's language and time zone (the transcript's words and times). */
   private async accountLocale(accountId: string): Promise<{ language: Language; timeZone: string }> {
     const { Item } = await this.db.send(
-      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(accountId), sk: 'PROFILE' }, ProjectionExpression: '#l, timeZone', ExpressionAttributeNames: { '#l': 'language' } }),
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(accountId), sk: 'PROFILE' }, ProjectionExpression: '#l, #z', ExpressionAttributeNames: { '#l': 'language', '#z': 'timeZone' } }),
     );
     return { language: Item?.language === 'es' ? 'es' : 'en', timeZone: str(Item?.timeZone) || 'UTC' };
   }
