@@ -49,6 +49,8 @@ export type Need =
   | 'agent-files:read'
   /** Read a person's export ZIP (tmp/privacy-exports/ only, issue 33): sign its short-lived download link. */
   | 'privacy-exports:read'
+  /** List the uploads bucket's keys under a prefix (issue 33: the account's deletion finds every object of the account; s3:ListBucket). */
+  | 'uploads:list'
   /** Transcribe customers' voice notes (issue 31): no AWS grant, the deploy's OPENAI_TRANSCRIPTION_MODEL when one is chosen. */
   | 'transcription'
   | 'secrets:encrypt'
@@ -719,8 +721,9 @@ export const workers = {
     job: privacyJob,
     // uploads:*: the export's ZIP (tmp/privacy-exports/), the person's objects deleted; whatsapp-media:*: their media read (export) and deleted;
     // secrets:decrypt: the Twilio and Google credentials; google-calendar: the OAuth client; stripe + userPool + mail: the account's deletion;
+    // uploads:list: the account's deletion lists every object under the account's prefixes (ListObjectsV2).
     // queue:privacy-jobs: a long job queues its next slice.
-    needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write', 'whatsapp-media:read', 'whatsapp-media:write', 'secrets:decrypt', 'google-calendar', 'stripe', 'userPool', 'mail', 'queue:privacy-jobs'],
+    needs: ['table:read', 'table:write', 'uploads:read', 'uploads:write', 'uploads:list', 'whatsapp-media:read', 'whatsapp-media:write', 'secrets:decrypt', 'google-calendar', 'stripe', 'userPool', 'mail', 'queue:privacy-jobs'],
     batchSize: 1,
     timeout: 300,
     maxReceiveCount: QUEUE_MAX_RECEIVES,

@@ -66,6 +66,8 @@ export const whatsappMediaWriteActions = ['s3:PutObject', 's3:PutObjectTagging',
 export const agentFilesReadActions = ['s3:GetObject'] as const;
 /** Owners' attachments staged by the browser (incoming/attachments/ only): the signed form POST, its HEAD and read, deleting it once sent. */
 export const attachmentStagingActions = ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'] as const;
+/** Listing keys under a prefix (issue 33: the account's deletion lists the account's objects to delete them). A bucket action: on the bucket's ARN, not its objects'. */
+export const uploadsListActions = ['s3:ListBucket'] as const;
 /** A person's export ZIP (tmp/privacy-exports/ only, issue 33): the short-lived download link the privacy API signs. */
 export const privacyExportsReadActions = ['s3:GetObject'] as const;
 
@@ -242,6 +244,10 @@ export function applyNeeds(fn: lambda.IFunction, needs: readonly Need[], r: Shar
         objectStatement(uploadsWriteActions, r.uploads.arnForObjects('*'));
         env.UPLOADS_BUCKET = r.uploads.bucketName;
         acknowledgeWildcardResource(fn, r.uploads.arnForObjects('*'), uploadsReason);
+        break;
+      case 'uploads:list':
+        fn.addToRolePolicy(new iam.PolicyStatement({ actions: [...uploadsListActions], resources: [r.uploads.bucketArn] }));
+        env.UPLOADS_BUCKET = r.uploads.bucketName;
         break;
       case 'knowledge-index:search':
       case 'knowledge-index:write': {

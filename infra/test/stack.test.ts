@@ -33,6 +33,7 @@ import {
   socketEnv,
   socketInvokeActions,
   uploadsWriteActions,
+  uploadsListActions,
   userPoolActions,
   knowledgeIndexSearchActions,
   knowledgeIndexWriteActions,
@@ -124,6 +125,7 @@ function expectedCapabilities(needs: readonly Need[], consumes?: QueueName): Set
       add('ses-configuration-sets', mailActions);
     } else if (need === 'uploads:read') add('uploads-objects', uploadsReadActions);
     else if (need === 'uploads:write') add('uploads-objects', uploadsWriteActions);
+    else if (need === 'uploads:list') add('uploads', uploadsListActions);
     else if (need === 'knowledge-index:search') add('uploads-knowledge-index', knowledgeIndexSearchActions);
     else if (need === 'knowledge-index:write') add('uploads-knowledge-index', knowledgeIndexWriteActions);
     else if (need === 'whatsapp-media:read') add('uploads-whatsapp-media', whatsappMediaReadActions);
