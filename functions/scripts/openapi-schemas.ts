@@ -488,6 +488,9 @@ export const bookingCustomerSchema = component(
     name: z.string(),
     phone: described("E.164; a number sent without a prefix gets the account's country.", z.string()),
     contactId: described('The contact (found by phone, created when new); null when none.', z.nullable(z.string())),
+    erased: z.optional(
+      described("True when the customer's data was erased at their request: name and phone are empty; the booking stays for the calendar and the figures.", z.boolean()),
+    ),
   }),
 );
 
