@@ -127,6 +127,8 @@ export const privacyMessages = {
   accountDeletionStarted: 'Your account is being deleted. You will receive a final e-mail when it is done.',
   /** A function (not a `{{0}}` string) so the frontend's Spanish pattern is checked against it (app/serverTexts.test.ts). */
   optedOut: (word: string) => `This customer asked not to receive messages (they wrote ${word}). They can write START or ALTA to receive them again.`,
+  /** optedOut when the owner marked it (PUT /api/privacy/opt-out, keyword 'owner'). */
+  optedOutByOwner: 'This customer asked not to receive messages (your team marked it). They can write START or ALTA to receive them again.',
   optedOutReply: {
     en: 'You will not receive any more reminders or messages from us. Write START to receive them again.',
     es: 'No recibirás más recordatorios ni mensajes nuestros. Escribe ALTA para volver a recibirlos.',

@@ -25,7 +25,11 @@ export function optOutWordOf(text: string | null | undefined, settings: OptOutSe
 export const mayBeOptOutWord = (text: string | null | undefined): boolean => !!text && foldKeyword(text).length > 0 && foldKeyword(text).length <= OPT_OUT_KEYWORD_MAX_LENGTH;
 
 /** The 409 of a template (or any business-initiated message) to an opted-out number. */
-export const optedOutError = (state: OptOutState) => new ConflictError(privacyMessages.optedOut(state.keyword), { optOut: state });
+export const optedOutError = (state: OptOutState) =>
+  new ConflictError(state.keyword === OWNER_KEYWORD ? privacyMessages.optedOutByOwner : privacyMessages.optedOut(state.keyword), { optOut: state });
+
+/** The keyword of an opt-out the owner set. */
+export const OWNER_KEYWORD = 'owner';
 
 export interface OptOutServiceDeps {
   optOuts: OptOuts;
@@ -54,7 +58,7 @@ export function createOptOutService(deps: OptOutServiceDeps) {
         await deps.optOuts.clear(accountId, phoneNumber);
         return { phoneNumber, optOut: null };
       }
-      const state: OptOutState = { at: now().toISOString(), keyword: 'owner' };
+      const state: OptOutState = { at: now().toISOString(), keyword: OWNER_KEYWORD };
       await deps.optOuts.set(accountId, phoneNumber, state);
       return { phoneNumber, optOut: state };
     },
