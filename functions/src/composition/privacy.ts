@@ -1,6 +1,7 @@
 /**
  * Wires a person's lookup, erasure and export (issue 33, domain/privacy): the API half
- * (privacyService, for handlers/privacy.ts) and the privacy-jobs worker's half (privacyJobRunner).
+ * (privacyService, for handlers/privacy.ts); the privacy-jobs worker's half is privacy-worker.ts
+ * (the ZIP writer stays out of the API bundle).
  * The person's data is walked through the parts of composition/privacy-parts.ts; jobs are items
  * of the table (adapters/dynamo/privacy-jobs.ts); an export is a ZIP streamed to the uploads
  * bucket under an expiring prefix, downloaded through a short-lived presigned link.
@@ -9,16 +10,11 @@ import { config } from '../config.js';
 import type { PrivacyJob } from '../contract/jobs.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoApiKeyRepository } from '../adapters/dynamo/api-keys.js';
-import { DynamoJobAccountSettings } from '../adapters/dynamo/contact-jobs.js';
 import { DynamoPrivacyJobs } from '../adapters/dynamo/privacy-jobs.js';
 import { attachmentDisposition } from '../adapters/s3-agent-files.js';
-import { openS3ZipExport, uploadsObjectReader } from '../adapters/s3-privacy-export.js';
-import { privacyJobRunner as createRunner } from '../domain/privacy/jobs.js';
 import { createPrivacyService, type PrivacyApi, type RequestActor } from '../domain/privacy/service.js';
 import { once } from '../lib/once.js';
-import { workers } from '../routes.js';
 import { accountCountry } from './account-country.js';
-import { activityLog } from './activity.js';
 import { contactRepository } from './contacts.js';
 import { personDataParts } from './privacy-parts.js';
 import { jobQueue } from './queues.js';
@@ -27,11 +23,8 @@ import { uploadsPresigner } from './user-view.js';
 
 export type { PrivacyApi, RequestActor };
 
-/** A slice stops this long before the worker's timeout (a step's last batch, the record and the re-queue fit in it). */
-const SLICE_MARGIN_SECONDS = 60;
-
-const privacyJobs = once(() => new DynamoPrivacyJobs(documentClient(), config().TABLE_NAME));
-const sendJob = (job: PrivacyJob) => jobQueue().send('privacy-jobs', [job]);
+export const privacyJobs = once(() => new DynamoPrivacyJobs(documentClient(), config().TABLE_NAME));
+export const sendPrivacyJob = (job: PrivacyJob) => jobQueue().send('privacy-jobs', [job]);
 
 export const privacyService = once((): PrivacyApi => {
   const apiKeys = new DynamoApiKeyRepository(documentClient(), config().TABLE_NAME);
@@ -41,25 +34,12 @@ export const privacyService = once((): PrivacyApi => {
     members: teamMembers(),
     parts: personDataParts(),
     jobs: privacyJobs(),
-    queue: { send: (job) => sendJob(job) },
+    queue: { send: (job) => sendPrivacyJob(job) },
     async actorName(accountId, actor) {
       if (actor.kind === 'apiKey') return (await apiKeys.list(accountId)).find((k) => k.id === actor.id)?.name ?? '';
       return (await teamRepository().names(accountId, [actor.id])).get(actor.id)?.name ?? '';
     },
     downloadUrl: (key, fileName, expiresInSeconds) =>
       uploadsPresigner().downloadUrl(key, { contentDisposition: attachmentDisposition(fileName), contentType: 'application/zip' }, { expiresInSeconds }),
-  });
-});
-
-export const privacyJobRunner = once(() => {
-  const settings = new DynamoJobAccountSettings(documentClient(), config().TABLE_NAME);
-  return createRunner({
-    jobs: privacyJobs(),
-    parts: personDataParts(),
-    queue: { send: (job) => sendJob(job) },
-    openExport: (key) => openS3ZipExport(uploadsPresigner(), key, { readObject: uploadsObjectReader(uploadsPresigner()) }),
-    activity: activityLog(),
-    language: async (accountId) => ((await settings.settings(accountId)).language === 'es' ? 'es' : 'en'),
-    sliceMs: (workers['privacy-jobs'].timeout - SLICE_MARGIN_SECONDS) * 1000,
   });
 });

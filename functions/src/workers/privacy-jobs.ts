@@ -8,7 +8,7 @@
  * give-up delivery (every try died: a crash, a timeout) marks it failed the same way.
  */
 import { accountDeletionWorker } from '../composition/account-deletion.js';
-import { privacyJobRunner } from '../composition/privacy.js';
+import { privacyJobRunner } from '../composition/privacy-worker.js';
 import { logger } from '../adapters/logger.js';
 import { sqsWorker } from './sqs-worker.js';
 
