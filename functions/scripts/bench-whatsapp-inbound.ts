@@ -26,6 +26,7 @@ import { DynamoAgentRepository } from '../src/adapters/dynamo/agents.js';
 import { DynamoContactRepository } from '../src/adapters/dynamo/contacts.js';
 import { DynamoConversationRepository } from '../src/adapters/dynamo/conversations.js';
 import { DynamoMessageRepository } from '../src/adapters/dynamo/messages.js';
+import { DynamoPrivacySettingsStore } from '../src/adapters/dynamo/privacy-settings.js';
 import { DynamoSubscriptionRepository, DynamoUsageRepository } from '../src/adapters/dynamo/subscriptions.js';
 import { newAgentRecord } from '../src/domain/agents/ports.js';
 import type { ChatModel, Embedder } from '../src/domain/ai/ports.js';
@@ -89,7 +90,8 @@ try {
     getPhoneNumber: async () => ({ id: '1', displayPhoneNumber: '+14155550100', verifiedName: 'Bench' }),
   };
   const usage = createUsageService({ subscriptions: new DynamoSubscriptionRepository(db, TABLE), usage: new DynamoUsageRepository(db, TABLE) });
-  const messages = new DynamoMessageRepository(db, TABLE, Date.now, true);
+  // Issue 33: as in production, every message and conversation is stamped with the account's retention (one settings read a minute).
+  const messages = new DynamoMessageRepository(db, TABLE, Date.now, true, new DynamoPrivacySettingsStore(db, TABLE, async () => 'ES'));
   const pipeline = createInboundPipeline({
     conversations: new DynamoConversationRepository(db, TABLE, messages),
     messages,
