@@ -6,9 +6,9 @@
  * the refusals: a foreign contact or job (404), a team member (409), a wrong confirmation (400,
  * nothing queued).
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { PutObjectCommand } from '@aws-sdk/client-s3';
-import { BatchWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { contactMessages, type Contact } from '../../src/contract/contacts.js';
@@ -241,16 +241,35 @@ describe("a person's data: lookup, erasure, export", () => {
     expect(csv).toContain('Ana López');
     expect(JSON.parse(files.get('contact/contact.json')!.toString('utf8'))).toMatchObject({ name: 'Ana López', phoneNumber: ana.phone.e164 });
 
+    // A job whose queue message was lost (queued, silent for two hours) does not lock the person out: it is failed and a new one starts.
+    const lostId = '01K0000000000000000000DEAD';
+    const hoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const lock = `PRIVACYLOCK#export#${createHash('sha256').update(ana.phone.e164).digest('hex')}`;
+    await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${c.userId}`, sk: lock, entity: 'privacyLock', jobId: lostId } }));
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `USER#${c.userId}`, sk: `PRIVACYJOB#${lostId}`, entity: 'privacyJob', id: lostId, kind: 'export', status: 'queued', person: { accountId: c.userId, contactId: null, e164: ana.phone.e164, waId: ana.phone.waId }, personLabel: 'x', lockSk: lock, stepsDone: [], items: 0, counts: {}, requestedBy: null, createdAt: hoursAgo, updatedAt: hoursAgo },
+      }),
+    );
+    const after = await exportOf(c.token, { phoneNumber: ana.phone.national });
+    expect(after.status, after.body.message).toBe(202);
+    expect(after.body.data!._id).not.toBe(lostId);
+    expect((await jobOf(c.token, lostId)).body.data).toMatchObject({ status: 'failed', failure: privacyMessages.jobFailed });
+    await until(async () => (await jobOf(c.token, after.body.data!._id)).body.data!.status === 'done', 'the new export done', 50_000);
+
     // Exporting erases nothing; the list has the export, newest first.
     expect((await lookup(c.token, { contactId: ana.contact._id })).body.data!.counts).toMatchObject({ messages: 12, contacts: 1 });
     const erasing = await erase(c.token, { contactId: ana.contact._id, confirmation: 'BORRAR' });
     const list = await get<PrivacyJobPage>('/api/privacy/jobs', c.token);
     expect(list.status).toBe(200);
-    expect(list.body.data!.jobs.map((j) => [j._id, j.kind])).toEqual([
-      [erasing.body.data!._id, 'erasure'],
-      [jobId, 'export'],
+    expect(list.body.data!.jobs.map((j) => [j._id, j.kind, j.status])).toEqual([
+      [erasing.body.data!._id, 'erasure', expect.any(String)],
+      [after.body.data!._id, 'export', 'done'],
+      [jobId, 'export', 'done'],
+      [lostId, 'export', 'failed'],
     ]);
-    expect(list.body.data!.jobs[1]!.download?.fileName).toBe(`datos-ana-lopez-${today}.zip`);
+    expect(list.body.data!.jobs[2]!.download?.fileName).toBe(`datos-ana-lopez-${today}.zip`);
     await until(async () => (await jobOf(c.token, erasing.body.data!._id)).body.data!.status === 'done', 'the erasure done', 50_000);
   }, 120_000);
 

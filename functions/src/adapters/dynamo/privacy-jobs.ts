@@ -8,7 +8,7 @@
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import { emptyPersonDataCounts, PERSON_DATA_KINDS, type PersonDataCounts, type PrivacyStep } from '../../contract/privacy.js';
+import { emptyPersonDataCounts, PERSON_DATA_KINDS, privacyMessages, type PersonDataCounts, type PrivacyStep } from '../../contract/privacy.js';
 import type { PersonKey, PrivacyJobs, RememberedKind, StoredPrivacyJob } from '../../domain/privacy/ports.js';
 import { newId } from '../../lib/ids.js';
 import { isConditionFailure } from './conditions.js';
@@ -19,6 +19,8 @@ const JOB_PREFIX = 'PRIVACYJOB#';
 const jobSk = (id: string) => `${JOB_PREFIX}${id}`;
 const lockSk = (kind: string, person: PersonKey) =>
   `PRIVACYLOCK#${kind}#${createHash('sha256').update(person.e164 ?? `contact:${person.contactId ?? ''}`).digest('hex')}`;
+/** A queued or running job that has not moved for this long is taken as lost (every step and progress moves updatedAt). */
+const STALE_AFTER_MS = 3_600_000;
 /** Finished jobs (the reports) are kept a year, like the activity log. */
 const KEEP_SECONDS = 365 * 86_400;
 const REMEMBERED: Record<RememberedKind, string> = { conversation: 'rememberedConversations', call: 'rememberedCalls', booking: 'rememberedBookings' };
@@ -100,8 +102,11 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
       const { Item: held } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: { pk, sk: lock }, ConsistentRead: true }));
       if (!held) continue;
       const running = await this.get(input.accountId, str(held.jobId));
-      if (running && (running.status === 'queued' || running.status === 'running')) return { job: running, created: false };
-      await this.releaseLock(input.accountId, lock, str(held.jobId));
+      const open = running && (running.status === 'queued' || running.status === 'running');
+      if (open && Date.parse(running.updatedAt) > at.getTime() - STALE_AFTER_MS) return { job: running, created: false };
+      // A job silent for an hour (its queue message lost): failed, so the person is not locked out for good.
+      if (open) await this.finish(input.accountId, running.id, { status: 'failed', failure: privacyMessages.jobFailed });
+      else await this.releaseLock(input.accountId, lock, str(held.jobId));
     }
     throw new Error('privacy job: the person lock could not be taken');
   }
