@@ -13,7 +13,7 @@ import { describe, expect, inject, it } from 'vitest';
 import type { Booking, BookingService, BookingStaff, Contact, PersonDataInventory, PrivacySettings } from '@agentdesk/functions/contract';
 import { waCustomer } from '../../functions/test/support/whatsapp.js';
 import { allViolations } from './axe.js';
-import { LAPTOP, PHONE } from './layout.js';
+import { LAPTOP, PHONE, screenshot } from './layout.js';
 import {
   callApi,
   chatGptAndAgent,
@@ -87,6 +87,7 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     expect(await phone.getByRole('switch', { name: 'Avisar de que es un asistente de IA' }).isChecked()).toBe(true);
     expect(await phone.getByRole('textbox', { name: 'Texto en español' }).first().inputValue()).toContain('{business}');
     expect(await axeLines(phone, 'phone /privacy-settings')).toEqual([]);
+    await screenshot(phone, 'privacy-phone');
     await phone.getByRole('button', { name: 'Guardar', exact: true }).click();
     await eventually(() => phone.getByText(/^Ajustes de privacidad guardados/).count()).toBeGreaterThan(0);
     expect((await callApi<PrivacySettings>(phone, 'GET', '/api/privacy/settings')).retention.recordings).toBe(30);
@@ -103,6 +104,8 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     await page.reload();
     await eventually(() => page.getByTestId('opt-out-chip').textContent()).toBe('No quiere mensajes (lo marcó tu equipo)');
     expect(await page.getByRole('button', { name: 'Volver a enviarle mensajes' }).count()).toBe(1);
+    await page.getByTestId('opt-out-chip').scrollIntoViewIfNeeded();
+    await screenshot(page, 'privacy-contact');
     await page.getByRole('button', { name: 'Borrar todos sus datos' }).click();
     const eraseDialog = page.getByRole('dialog', { name: 'Borrar todos sus datos: Lucía Muñoz' });
     const counts = eraseDialog.getByTestId('privacy-erase-counts');
@@ -122,6 +125,7 @@ describe('privacy: a Spanish clinic answers its patients', () => {
         if (document.querySelector('[data-testid="privacy-job-progress"] [role="progressbar"]')) seen.sawProgress = true;
       }).observe(document.body, { childList: true, subtree: true });
     });
+    await screenshot(page, 'privacy-erase-dialog');
     await confirm.click();
     await slowly(() => page.evaluate(() => (window as unknown as { sawProgress?: boolean }).sawProgress === true)).toBe(true);
     await slowly(() => pathOf(page)).toBe('/contacts');
@@ -152,6 +156,7 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     const download = exportDialog.getByRole('link', { name: 'Descargar' });
     await slowly(() => download.count()).toBe(1);
     expect(await exportDialog.getByTestId('privacy-job-done').textContent()).toMatch(/^Listo: .*1 cita/);
+    await screenshot(page, 'privacy-export-ready');
     const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
     const bytes = await downloadedBytes(file);
     expect(bytes.subarray(0, 2).toString('latin1')).toBe('PK');
@@ -166,6 +171,7 @@ describe('privacy: a Spanish clinic answers its patients', () => {
     expect(await erasedEntry.textContent()).not.toContain('Lucía');
     expect(await erasedEntry.getByTestId('activity-details').textContent()).toMatch(/^Borró .*1 contacto.*1 cita/);
     await eventually(() => page.getByTestId('activity-entry').filter({ hasText: 'cambió los ajustes de privacidad' }).count()).toBe(1);
+    await screenshot(page, 'privacy-activity');
     await page.context().close();
   }, 300_000);
 

@@ -5,16 +5,18 @@
  * the list, saying so.
  */
 import { useCallback, useState } from 'react';
+import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Divider from '@mui/material/Divider';
 import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
 import DeleteForeverOutlined from '@mui/icons-material/DeleteForeverOutlined';
 import FileDownloadOutlined from '@mui/icons-material/FileDownloadOutlined';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { roleAtLeast, type Contact } from '@agentdesk/functions/contract';
-import { DetailRow, DetailSection } from '../../shared/DetailSection';
+import { DetailSection } from '../../shared/DetailSection';
 import { useMemberRole } from '../../shared/memberRole';
 import { useToast } from '../../shared/useToast';
 import { OptOutControl } from '../../shared/privacy/OptOutControl';
@@ -40,7 +42,10 @@ export function ContactPrivacySection({ contact, name }: { contact: Contact; nam
 
   return (
     <DetailSection title={t('privacy.contact.section')}>
-      <DetailRow label={t('privacy.contact.optOutTitle')} labelWidth={160}>
+      <Typography color="text.secondary" sx={{ mb: 1 }}>
+        {t('privacy.contact.optOutTitle')}
+      </Typography>
+      <Box sx={{ pb: 2 }}>
         <OptOutControl
           person={person}
           optOut={optOutOf(contact)}
@@ -49,11 +54,11 @@ export function ContactPrivacySection({ contact, name }: { contact: Contact; nam
             void queryClient.invalidateQueries({ queryKey: contactKeys.detail(contact._id) });
           }}
         />
-      </DetailRow>
+      </Box>
       {admin && (
         <>
           <Divider />
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1} sx={{ pt: 2 }}>
+          <Stack spacing={1} sx={{ pt: 2, alignItems: 'flex-start' }}>
             <Button variant="outlined" startIcon={<FileDownloadOutlined />} onClick={() => setOpen('export')}>
               {t('privacy.contact.export')}
             </Button>

@@ -16,9 +16,11 @@ import './strings';
 
 export function OptOutChip({ optOut }: { optOut: OptOutState | null }) {
   const { t } = useTranslation();
-  if (!optOut) return <Chip size="small" variant="outlined" label={t('privacy.contact.receives')} data-testid="opt-out-chip" />;
+  // Long labels wrap inside the chip (a narrow column would cut "No quiere mensajes (escribió BAJA)").
+  const wrap = { height: 'auto', maxWidth: '100%', '& .MuiChip-label': { whiteSpace: 'normal', py: 0.5 } };
+  if (!optOut) return <Chip size="small" variant="outlined" label={t('privacy.contact.receives')} data-testid="opt-out-chip" sx={wrap} />;
   const label = optOut.keyword === 'owner' ? t('privacy.contact.optedOutByOwner') : t('privacy.contact.optedOut', { word: optOut.keyword });
-  return <Chip size="small" color="warning" icon={<NotificationsOffOutlined />} label={label} data-testid="opt-out-chip" />;
+  return <Chip size="small" color="warning" icon={<NotificationsOffOutlined />} label={label} data-testid="opt-out-chip" sx={wrap} />;
 }
 
 export function OptOutControl({ person, optOut, onChanged }: { person: PersonRefRequest; optOut: OptOutState | null; onChanged: (optOut: OptOutState | null) => void }) {
@@ -33,9 +35,9 @@ export function OptOutControl({ person, optOut, onChanged }: { person: PersonRef
     onError: (err) => toast.error(errorMessage(err, t('privacy.contact.optOutFailed'))),
   });
   return (
-    <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap', rowGap: 1 }}>
+    <Stack spacing={1} sx={{ alignItems: 'flex-start' }}>
       <OptOutChip optOut={optOut} />
-      <Button size="small" onClick={() => change.mutate(!optOut)} disabled={change.isPending}>
+      <Button size="small" onClick={() => change.mutate(!optOut)} disabled={change.isPending} sx={{ ml: -0.5 }}>
         {optOut ? t('privacy.contact.clearOptOut') : t('privacy.contact.markOptOut')}
       </Button>
     </Stack>
