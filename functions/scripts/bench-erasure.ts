@@ -1,10 +1,12 @@
 /**
  * A person's erasure (issue 33, part of `npm run bench`), on the local stack (a throw-away data dir):
  * one patient with 10,000 WhatsApp messages over 10 conversations, 500 media objects in the uploads
- * bucket (s3rver), their wamid items, an escalation notification and their waiting entry, seeded
- * with BatchWrite — beside another patient of the same account who must stay whole. The parts of
- * adapters/dynamo/privacy/ (as composition/privacy-parts.ts wires them) run in PRIVACY_STEPS order
- * on one job's context, as the privacy-jobs worker runs them.
+ * bucket (s3rver), their wamid items, 100 calls from their number (transcripts; no recordings: the
+ * bench account has no Twilio integration) and an escalation notification, seeded with BatchWrite —
+ * beside another patient of the same account who must stay whole. The registered parts
+ * (composition/privacy-parts.ts: calls, conversations, bookings, notifications, contact, as the
+ * privacy-jobs worker runs them, on the stack's environment) run in PRIVACY_STEPS order on one
+ * job's context.
  *
  * Targets (exit 1 on a miss):
  * - the erasure within 60 s;
@@ -14,12 +16,9 @@
  *   whole history, are held);
  * - nothing of theirs left (their partitions, pointer, objects), the other patient untouched.
  *
- * Calls: the calls part (its VCALL items, recordings) is another helper's; when it is registered in
- * composition/privacy-parts.ts its calls are seeded here too (`--calls=N`, default 100) — until
- * then the bench erases messages and media only and says so.
- *
  *   --messages=N   messages of the patient (default 10,000)
  *   --media=N      media objects (default 500)
+ *   --calls=N      calls (default 100)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -30,16 +29,20 @@ import { createDocumentClient, BatchWriteCommand, QueryCommand, TransactWriteCom
 import { S3MediaObjects } from '../src/adapters/s3-media.js';
 import { S3Presigner } from '../src/adapters/s3-presigner.js';
 import { idTimePrefix } from '../src/adapters/dynamo/messages.js';
-import { DynamoConversationsPart } from '../src/adapters/dynamo/privacy/conversations.js';
-import { DynamoNotificationsPart } from '../src/adapters/dynamo/privacy/notifications.js';
-import { PRIVACY_STEPS, emptyPersonDataCounts, type PersonDataCounts } from '../src/contract/privacy.js';
-import type { PersonDataPart, PersonKey, RememberedKind, StepContext } from '../src/domain/privacy/ports.js';
+import { documentClient } from '../src/adapters/aws/dynamo.js';
+import { DynamoCallRepository } from '../src/adapters/dynamo/voice-calls.js';
+import { personDataParts } from '../src/composition/privacy-parts.js';
+import { emptyPersonDataCounts, type PersonDataCounts } from '../src/contract/privacy.js';
+import { VOICE_DEFAULTS, type CallTurn } from '../src/contract/voice.js';
+import type { StoredCall } from '../src/domain/voice/ports.js';
+import type { PersonKey, RememberedKind, StepContext } from '../src/domain/privacy/ports.js';
 import { newId } from '../src/lib/ids.js';
 import { mapLimit } from '../src/lib/map-limit.js';
 import { arg, dynamoRequestCounter, table } from './bench-common.js';
 
 const MESSAGES = arg('messages', 10_000);
 const MEDIA = Math.min(arg('media', 500), MESSAGES);
+const CALLS = arg('calls', 100);
 const CONVERSATIONS = 10;
 const TARGET_SECONDS = 60;
 const REQUESTS_PER_ITEM = 0.12;
@@ -70,14 +73,16 @@ try {
   const seedStarted = performance.now();
   const seeded = await seedPerson(db, table_, s3, stack.uploadsBucket, patient, MESSAGES, MEDIA);
   const kept = await seedPerson(db, table_, s3, stack.uploadsBucket, other, 200, 10);
+  const calls = new DynamoCallRepository(db, table_);
+  await mapLimit(Array.from({ length: CALLS }, (_, i) => i), 8, (i) => calls.create(benchCall(accountId, patient.e164!, i)));
+  await calls.create(benchCall(accountId, other.e164!, 0));
   const seedSeconds = (performance.now() - seedStarted) / 1000;
 
-  // ---- the parts as composition/privacy-parts.ts registers them, on a counted client
-  const counter = dynamoRequestCounter(db as unknown as { send: (command: never) => Promise<unknown> });
-  const parts: PersonDataPart[] = [new DynamoConversationsPart(db, table_, objects), new DynamoNotificationsPart(db, table_)].sort(
-    (a, b) => PRIVACY_STEPS.indexOf(a.step) - PRIVACY_STEPS.indexOf(b.step),
-  );
+  // ---- the parts as composition/privacy-parts.ts registers them, their client counted
+  const counter = dynamoRequestCounter(documentClient() as unknown as { send: (command: never) => Promise<unknown> });
+  const parts = personDataParts();
   const callsPart = parts.some((p) => p.step === 'calls');
+  void objects;
 
   const memory = new Map<RememberedKind, Set<string>>();
   const ctx: StepContext = {
@@ -111,7 +116,8 @@ try {
   const requests = counter.count;
   const kinds = counter.kinds;
 
-  const items = counts.messages + counts.conversations + counts.notifications + seeded.wamids + 1;
+  // Each call is its item, its CallSid guard and its by-number key.
+  const items = counts.messages + counts.conversations + counts.notifications + seeded.wamids + 1 + 3 * counts.calls;
   const perItem = requests / items;
   const growthMb = (rssPeak - rssBefore) / MB;
 
@@ -122,6 +128,7 @@ try {
   if (counts.messages !== MESSAGES) failures.push(`erased ${counts.messages} messages of ${MESSAGES}`);
   if (counts.media !== MEDIA) failures.push(`erased ${counts.media} media of ${MEDIA}`);
   if (counts.notifications !== 1) failures.push(`erased ${counts.notifications} notifications of 1`);
+  if (callsPart && counts.calls !== CALLS) failures.push(`erased ${counts.calls} calls of ${CALLS}`);
   if (leftMessages !== 0) failures.push(`${leftMessages} of their messages left`);
   if (leftObjects !== 10) failures.push(`${leftObjects - 10} of their media objects left (or the other patient's gone)`);
   if (keptMessages !== 200) failures.push(`the other patient has ${keptMessages} messages of 200`);
@@ -130,13 +137,16 @@ try {
   if (/\bScan\b/.test(kinds)) failures.push(`a Scan was made (${kinds})`);
   if (growthMb > RSS_GROWTH_MB) failures.push(`resident set grew by ${growthMb.toFixed(0)} MB > ${RSS_GROWTH_MB} MB`);
 
-  console.log(`\nErasure of one person (issue 33): ${MESSAGES} messages in ${CONVERSATIONS} conversations, ${MEDIA} media objects, 1 notification${callsPart ? '' : ' — no calls: the calls part is not registered yet'} (seeded in ${seedSeconds.toFixed(0)} s)\n`);
+  console.log(
+    `\nErasure of one person (issue 33): ${MESSAGES} messages in ${CONVERSATIONS} conversations, ${MEDIA} media objects, ${callsPart ? `${CALLS} calls` : 'no calls (the calls part is not registered)'}, 1 notification (seeded in ${seedSeconds.toFixed(0)} s)\n`,
+  );
   console.log(
     table(
       ['measure', 'value', 'target'],
       [
         ['erasure time', `${seconds.toFixed(1)} s`, `≤ ${TARGET_SECONDS} s`],
-        ['items erased (messages, wamids, conversations, pointer, notifications)', String(items), ''],
+        ['items erased (messages, wamids, conversations, pointer, calls, notifications)', String(items), ''],
+        ['calls erased', String(counts.calls), callsPart ? String(CALLS) : 'no calls part'],
         ['media objects deleted', String(counts.media), String(MEDIA)],
         ['DynamoDB requests', String(requests), ''],
         ['DynamoDB requests per item', perItem.toFixed(3), `≤ ${REQUESTS_PER_ITEM}`],
@@ -234,6 +244,39 @@ async function seedPerson(db: DynamoDBDocumentClient, tableName: string, s3: S3C
     }),
   );
   return { conversationIds, wamids };
+}
+
+/** A finished call from `e164` with a short transcript, as the call loop stores it. */
+function benchCall(accountId: string, e164: string, i: number): StoredCall {
+  const createdAt = new Date(Date.now() - (i + 1) * 3600_000).toISOString();
+  const turn = (role: 'user' | 'agent', content: string): CallTurn => ({ role, content, at: createdAt, confidence: role === 'user' ? 0.9 : null });
+  return {
+    id: newId(),
+    userId: accountId,
+    callSid: `CA${newId().toLowerCase()}${i}`,
+    status: 'completed',
+    phoneNumber: e164,
+    internalNumber: '+34910000000',
+    contact: null,
+    duration: 83_000,
+    createdAt,
+    endedAt: createdAt,
+    voiceSettings: { name: 'Recepción', description: 'Spanish', language: 'es-ES' },
+    messages: [turn('agent', 'Hola, clínica dental, ¿en qué puedo ayudarle?'), turn('user', 'Quería cambiar mi cita del jueves, me duele la muela')],
+    summary: null,
+    summaryStatus: 'pending',
+    deliveries: [],
+    agent: { _id: newId(), name: 'Recepción' },
+    escalated: false,
+    settings: { ...VOICE_DEFAULTS },
+    silences: 0,
+    endedByUs: true,
+    recording: null,
+    billedMinutes: 2,
+    conversationMode: 'gather',
+    latency: null,
+    endReason: 'goodbye',
+  };
 }
 
 async function countPartitions(db: DynamoDBDocumentClient, tableName: string, pks: string[]): Promise<number> {

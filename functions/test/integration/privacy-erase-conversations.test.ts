@@ -4,7 +4,7 @@
  * s3rver, an escalation notification, a waiting entry and an unanswered question, seeded with
  * BatchWrite; a second person of the same account must stay untouched.
  *
- * - After the erasure no API returns anything about them (board, list, detail, Message Hub search,
+ * - After the erasure (POST /api/privacy/erasures, the privacy-jobs worker) no API returns anything about them (board, list, detail, Message Hub search,
  *   the contact's timeline, notifications), their S3 objects are gone, the dashboard's counters are
  *   unchanged; the export before it holds every message, a readable Spanish transcript and the files.
  * - A message from them during the erasure (a signed Meta delivery through the webhook): before the
@@ -24,11 +24,12 @@ import { DynamoNotificationRepository } from '../../src/adapters/dynamo/notifica
 import { DynamoWhatsAppCustomers } from '../../src/adapters/dynamo/whatsapp-customers.js';
 import { idTimePrefix } from '../../src/adapters/dynamo/messages.js';
 import type { StoredConversation, StoredMessage } from '../../src/domain/conversations/ports.js';
+import type { PersonDataInventory, PrivacyJobView } from '../../src/contract/privacy.js';
 import type { ExportWriter, PersonKey, RememberedKind, StepContext } from '../../src/domain/privacy/ports.js';
 import type { MediaObjects } from '../../src/domain/whatsapp/media/ports.js';
 import { newId } from '../../src/lib/ids.js';
 import { mapLimit } from '../../src/lib/map-limit.js';
-import { api, db, getItem, provided, tableName } from '../support/api.js';
+import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { addContact, activeUser } from '../support/contacts.js';
 import { openConversation, repos } from '../support/conversations.js';
 import { drainQueues, localCredentials, testS3Client } from '../support/stack-clients.js';
@@ -216,10 +217,12 @@ async function whatTheApisSay(token: string, marker: string, ids: { conversation
     api('GET', `/api/conversations?search=${encodeURIComponent(marker)}`, { token }),
     api('GET', `/api/messages?search=${encodeURIComponent(marker)}&limit=100`, { token }),
     api('GET', '/api/messages/latest', { token }),
-    api('GET', `/api/contacts/${ids.contactId}/timeline`, { token }),
     api('GET', '/api/notifications', { token }),
+    api('GET', `/api/contacts/${ids.contactId}/timeline`, { token }),
   ]);
-  for (const c of calls) expect(c.status).toBe(200);
+  // The timeline answers 404 once the contact itself is erased (the contact step).
+  for (const c of calls.slice(0, 6)) expect(c.status).toBe(200);
+  expect([200, 404]).toContain(calls[6]!.status);
   const details = await Promise.all(ids.conversations.map(async (id) => (await api('GET', `/api/conversations/${id}`, { token })).status));
   return { text: JSON.stringify(calls.map((c) => c.body)), details };
 }
@@ -277,6 +280,9 @@ describe('erasing a person\'s WhatsApp data', () => {
     expect(await conversationsPart().count(lucia.person)).toEqual({ conversations: 2, messages: 2000, media: 200 });
     expect(await conversationsPart().active(lucia.person)).toEqual({ conversation: true });
     expect(await notificationsPart().count(lucia.person)).toEqual({ notifications: 1 });
+    const lookup = await api<PersonDataInventory>('POST', '/api/privacy/people/lookup', { token, body: { contactId: lucia.contact._id } });
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.data).toMatchObject({ counts: { conversations: 2, messages: 2000, media: 200, notifications: 1, contacts: 1 }, active: { conversation: true } });
 
     // The export: every message, a readable transcript in Spanish (the account's language), the files.
     const zip = memoryExport();
@@ -296,22 +302,27 @@ describe('erasing a person\'s WhatsApp data', () => {
     await notificationsPart().export(lucia.person, bell, stepContext());
     expect(bell.files.get('notifications.json')).toEqual([expect.objectContaining({ kind: 'conversation_escalated', subjectId: seeded.conversations[1]!.id, contactName: 'Lucía Pérez Núñez', readAt: null })]);
 
-    // The erasure, step after step on one job's context.
-    const ctx = stepContext();
-    const erased = await conversationsPart().erase(lucia.person, ctx);
-    const bellErased = await notificationsPart().erase(lucia.person, ctx);
-    expect(erased).toEqual({ counts: { conversations: 2, messages: 2000, media: 200 }, done: true });
-    expect(bellErased).toEqual({ counts: { notifications: 1 }, done: true });
+    // The erasure, as the owner asks for it (the number as typed on the phone), run by the privacy-jobs worker.
+    const started = await api<PrivacyJobView>('POST', '/api/privacy/erasures', { token, body: { phoneNumber: '612 345 678', confirmation: 'borrar' } });
+    expect(started.status).toBeLessThan(300);
+    await drainQueues();
+    const job = await until(async () => {
+      const res = await api<PrivacyJobView>('GET', `/api/privacy/jobs/${started.body.data!._id}`, { token });
+      return res.body.data?.status === 'done' || res.body.data?.status === 'failed' ? res.body.data : undefined;
+    }, 'the erasure finished', 120_000);
+    expect(job).toMatchObject({ status: 'done', person: null, counts: { conversations: 2, messages: 2000, media: 200, notifications: 1, contacts: 1 } });
 
     const after = await whatTheApisSay(token, marker, { conversations: seeded.conversations.map((c) => c.id), contactId: lucia.contact._id });
     for (const word of [marker, 'Lucía', lucia.customer.waId, ...seeded.conversations.map((c) => c.id)]) expect(after.text).not.toContain(word);
     expect(after.text).toContain(otherMarker);
     expect(after.details).toEqual([404, 404]);
     expect(JSON.parse(after.text)[0].data.waitingConversations).toBe(1);
-    expect(JSON.parse(after.text)[6].data.unreadCount).toBe(1);
+    expect(JSON.parse(after.text)[5].data.unreadCount).toBe(1);
     // Nothing left in the table: the messages' partitions, the pointer, wamids, waiting entry, questions.
     for (const conv of seeded.conversations) expect(await partitionItems(`USER#${userId}#CONV#${conv.id}`)).toBe(0);
     expect(await getItem(`USER#${userId}`, `WACUST#${lucia.customer.waId}`)).toBeUndefined();
+    expect((await api('GET', `/api/contacts/${lucia.contact._id}`, { token })).status).toBe(404);
+    expect((await api('GET', `/api/contacts/${other.contact._id}`, { token })).status).toBe(200);
     expect(await getItem(`USER#${userId}`, 'WAITING#CONVS')).toMatchObject({ conversationIds: new Set([kept.conversations[1]!.id]) });
     const accountItems = (await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}` }, ConsistentRead: true }))).Items ?? [];
     expect(accountItems.filter((i) => String(i.sk).startsWith('WAMID#'))).toHaveLength((2 * 20) / 4);
