@@ -2,8 +2,8 @@
  * A person's export (issue 33) as a ZIP streamed to the uploads bucket: yazl writes the archive as
  * entries are added, and its output goes up as an S3 multipart upload through presigned requests
  * (s3-presigner.ts: no S3 client in the worker), one PART_BYTES part at a time. Memory stays
- * bounded: a part buffer, and a media object or recording is piped through (each entry is awaited
- * until the archive has taken it, so one body is open at a time); the ZIP is never held whole.
+ * bounded: a part buffer and the entry being written (each entry, a JSON file as a media object or
+ * a recording, is piped and awaited until the archive has taken it); the ZIP is never held whole.
  *
  * CSV files are UTF-8 with a BOM and ';' (what Excel in Spain opens), cells quoted as the contacts
  * export quotes them (formula-safe).
@@ -109,18 +109,18 @@ export async function openS3ZipExport(presigner: S3Presigner, key: string, optio
   };
   const mtime = new Date();
 
-  const addBytes = (path: string, data: Uint8Array) => {
-    check();
-    zip.addBuffer(Buffer.from(data.buffer, data.byteOffset, data.byteLength), path, { mtime });
-    return Promise.resolve();
-  };
-  const addStream = async (path: string, body: AsyncIterable<Uint8Array>) => {
+  /**
+   * Every entry is piped and awaited until the archive took it: its output flows to the upload
+   * (which pauses the archive while a part is sent), so a part writing faster than S3 takes it
+   * waits instead of queueing entries in memory.
+   */
+  const addStream = async (path: string, body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>, compress: boolean) => {
     check();
     const through = new PassThrough();
-    // Already-compressed media gain nothing from deflate; store them.
-    zip.addReadStream(through, path, { mtime, compress: false });
+    zip.addReadStream(through, path, { mtime, compress });
     await Promise.race([pipeline(Readable.from(body, { objectMode: false }), through), failed]);
   };
+  const addBytes = (path: string, data: Uint8Array) => addStream(path, [Buffer.from(data.buffer, data.byteOffset, data.byteLength)], true);
 
   return {
     json: (path, value) => addBytes(path, encoder.encode(`${JSON.stringify(value, null, 2)}\n`)),
@@ -129,9 +129,10 @@ export async function openS3ZipExport(presigner: S3Presigner, key: string, optio
     async object(path, objectKey) {
       const body = await options.readObject(objectKey);
       // An object the lifecycle already deleted is not in the export (nothing to add).
-      if (body) await addStream(path, body);
+      // Already-compressed media gain nothing from deflate: stored.
+      if (body) await addStream(path, body, false);
     },
-    stream: addStream,
+    stream: (path, body) => addStream(path, body, false),
     async close() {
       check();
       zip.end();

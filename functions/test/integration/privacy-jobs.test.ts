@@ -26,7 +26,9 @@ import { clinic, weekdayAhead } from '../support/bookings.js';
 import { addContact } from '../support/contacts.js';
 import { openConversation } from '../support/conversations.js';
 import { seedCall } from '../support/seed-calls.js';
-import { testS3Client } from '../support/stack-clients.js';
+import { localCredentials, testS3Client } from '../support/stack-clients.js';
+import { S3Presigner } from '../../src/adapters/s3-presigner.js';
+import { openS3ZipExport, uploadsObjectReader } from '../../src/adapters/s3-privacy-export.js';
 import { joinedMember, ownerOn } from '../support/team.js';
 import { newWamid, randomDigits } from '../support/whatsapp.js';
 import { idTimePrefix } from '../../src/adapters/dynamo/messages.js';
@@ -272,6 +274,31 @@ describe("a person's data: lookup, erasure, export", () => {
     expect(list.body.data!.jobs[2]!.download?.fileName).toBe(`datos-ana-lopez-${today}.zip`);
     await until(async () => (await jobOf(c.token, erasing.body.data!._id)).body.data!.status === 'done', 'the erasure done', 50_000);
   }, 120_000);
+
+  it('streams a ZIP bigger than one upload part (several S3 parts, a recording streamed) and the archive reads back whole', async () => {
+    const presigner = new S3Presigner({ bucket: provided('uploadsBucket'), region: 'us-east-1', endpoint: provided('s3Endpoint'), expiresInSeconds: 900, credentials: async () => localCredentials });
+    const key = `tmp/privacy-exports/test/${newId()}.zip`;
+    const file = await openS3ZipExport(presigner, key, { readObject: uploadsObjectReader(presigner) });
+    // 20 MB of incompressible audio in 64 KB chunks, as a Twilio recording arrives.
+    const audio = randomBytes(20 * 1024 * 1024);
+    async function* chunks() {
+      for (let at = 0; at < audio.length; at += 65_536) yield audio.subarray(at, at + 65_536);
+    }
+    await file.json('calls/call.json', { caller: 'Ana López', turns: 3 });
+    await file.stream('calls/recording.mp3', chunks());
+    await file.csv('bookings/bookings.csv', [['Fecha', 'Nota'], ['2026-12-01', '=SUMA(1;2) "muela"']]);
+    await file.object('media/missing.jpg', 'whatsapp-media/none/none/none');
+    const { bytes } = await file.close();
+    expect(bytes).toBeGreaterThan(20 * 1024 * 1024);
+    const response = await fetch(await presigner.urlFor(key));
+    const zipBytes = Buffer.from(await response.arrayBuffer());
+    expect(zipBytes.length).toBe(bytes);
+    const files = await unzip(zipBytes);
+    expect([...files.keys()]).toEqual(['calls/call.json', 'calls/recording.mp3', 'bookings/bookings.csv']);
+    expect(files.get('calls/recording.mp3')!.equals(audio)).toBe(true);
+    // UTF-8 with a BOM, ';', CRLF, a formula neutralised and quotes doubled.
+    expect(files.get('bookings/bookings.csv')!.toString('utf8')).toBe(`\uFEFFFecha;Nota\r\n2026-12-01;"'=SUMA(1;2) ""muela"""\r\n`);
+  }, 60_000);
 
   it("refuses a team member's number (either form) with 409 and queues nothing", async () => {
     const owner = await ownerOn('professional', 'Clínica Peña');
