@@ -13,6 +13,7 @@ import { DynamoActivityCounters } from '../adapters/dynamo/activity.js';
 import { DynamoCallHandoffs } from '../adapters/dynamo/call-handoffs.js';
 import { DynamoContactNames } from '../adapters/dynamo/contact-names.js';
 import { logger } from '../adapters/logger.js';
+import { deleteTwilioRecording } from '../adapters/twilio/account-api.js';
 import { createTwilioWebhookVerifier } from '../adapters/twilio/webhook-verifier.js';
 import { createCallLoop, type CallContacts } from '../domain/voice/call-loop.js';
 import { newId } from '../lib/ids.js';
@@ -23,7 +24,7 @@ import { knowledgeRetriever } from './knowledge.js';
 import { callSummaryQueue } from './queues.js';
 import { voiceIntegrationReader } from './twilio.js';
 import { usageService } from './usage.js';
-import { callRepository, voiceSettingsRepository } from './voice.js';
+import { callRepository, isErasedCallSid, voiceSettingsRepository } from './voice.js';
 import { notificationsOnly } from './notification-store.js';
 import { unansweredRecorder } from './unanswered.js';
 import { agentBookings } from './agent-bookings.js';
@@ -71,6 +72,15 @@ export const callLoop = once(() =>
     contacts: callContacts(),
     // The AI and recording notices said first (issue 33).
     notices: accountNotices(),
+    // An erased call's late recording is deleted at Twilio with the integration's credentials (issue 33).
+    erasedCalls: {
+      isErased: isErasedCallSid,
+      async deleteRecording(userId, recordingSid) {
+        const twilio = await voiceIntegrationReader().get(userId);
+        if (!twilio) throw new Error('No Twilio integration to delete the recording with');
+        await deleteTwilioRecording({ baseUrl: config().TWILIO_API_URL }, twilio, recordingSid);
+      },
+    },
     queue: callSummaryQueue(),
     activity: new DynamoActivityCounters(documentClient(), config().TABLE_NAME),
     urls: (userId) => ({ gather: `${voiceWebhookBase(userId)}/gather`, recording: `${voiceWebhookBase(userId)}/recording` }),

@@ -12,6 +12,8 @@ const calls = once(() => new DynamoCallRepository(documentClient(), config().TAB
 const settings = once(() => new DynamoVoiceSettingsRepository(documentClient(), config().TABLE_NAME));
 
 export const callRepository = (): CallRepository => calls();
+/** Whether a CallSid's call was erased (issue 33: its tombstone), for the recording callback. */
+export const isErasedCallSid = (userId: string, callSid: string): Promise<boolean> => calls().isErasedSid(userId, callSid);
 /** A forwarded call's analysis so far, on the call item (its queued handoff notice e-mail is rendered from it, issue 34). */
 export const handoffAnalyses = (): HandoffAnalyses => calls();
 export const voiceSettingsRepository = (): VoiceSettingsRepository => settings();

@@ -72,9 +72,19 @@ export async function batchGetItems(
 
 /** Deletes the items with these keys (missing ones are fine), `parallel` requests at a time. */
 export async function batchDeleteKeys(db: DynamoDBDocumentClient, tableName: string, keys: readonly Item[], parallel = 1): Promise<void> {
-  await mapLimit(chunked(keys, BATCH_WRITE_MAX_ITEMS), parallel, (chunk) =>
+  await batchWrite(db, tableName, keys.map((Key) => ({ DeleteRequest: { Key } })), parallel);
+}
+
+/** Deletes and Puts (no key twice), 25 a request, `parallel` requests at a time. */
+export async function batchWrite(
+  db: DynamoDBDocumentClient,
+  tableName: string,
+  requests: readonly ({ DeleteRequest: { Key: Item } } | { PutRequest: { Item: Item } })[],
+  parallel = 1,
+): Promise<void> {
+  await mapLimit(chunked(requests, BATCH_WRITE_MAX_ITEMS), parallel, (chunk) =>
     untilProcessed(
-      chunk.map((Key) => ({ DeleteRequest: { Key } })),
+      [...chunk],
       async (pending) => {
         const { UnprocessedItems } = await db.send(new BatchWriteCommand({ RequestItems: { [tableName]: pending } }));
         return (UnprocessedItems?.[tableName] ?? []) as typeof pending;

@@ -6,7 +6,11 @@
  *   MAX_STORED_TURNS; `messageCount` counts every turn and is the appendTurns guard). Ids are
  *   time-sortable, so a reverse Query of the VCALL# range is "newest first".
  * - pk=USER#{u}, sk=TWCALL#{callSid}: the callSid guard ({callId}); written in the create
- *   transaction (a retried incoming webhook finds it) and read consistently by getBySid.
+ *   transaction (a retried incoming webhook finds it) and read consistently by getBySid. When the
+ *   caller's data is erased (issue 33) it becomes a tombstone {erased: true} for two days: Twilio
+ *   reports a call's recording only after the call ended, so its late callback still finds out that
+ *   the recording is to be deleted. No personal data (the CallSid is Twilio's id); every reader
+ *   takes it for "no call".
  * - pk=USER#{u}, sk=VCALLS#STATS: `total` calls (ADD 1 in the create transaction).
  * - pk=USER#{u}, sk=ACT#{UTC day}: the dashboard's `calls{HH}` (ADD 1 in the create transaction:
  *   counted once per CallSid without a round trip on the incoming webhook).
@@ -20,7 +24,7 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/d
 import type { CallSummary, CallTurn, SummaryDeliveryAttempt, SummaryState } from '../../contract/voice.js';
 import { latencyStats } from '../../domain/voice/latency.js';
 import { expiryFor, isExpired, recordingDueDay, retentionExpiresAt, type RetentionReader } from '../../domain/privacy/retention.js';
-import type { CallItems, CallPage, CallRepository, LiveCallItems, RelayClaim, RelayTurnClaim, StoredCall } from '../../domain/voice/ports.js';
+import { ErasedCallError, type CallItems, type CallPage, type CallRepository, type LiveCallItems, type RelayClaim, type RelayTurnClaim, type StoredCall } from '../../domain/voice/ports.js';
 import { isId } from '../../lib/ids.js';
 import { callStartedUpdate } from './activity.js';
 import { ignoreConditionFailure, unlessConditionFails } from './conditions.js';
@@ -38,6 +42,16 @@ export const CALL_SEARCH_READ_CAP = 5000;
 
 export const callSk = (id: string) => `VCALL#${id}`;
 export const callSidSk = (callSid: string) => `TWCALL#${callSid}`;
+/** How long an erased call's tombstone waits for Twilio's late recording callback (it comes minutes after the call). */
+export const ERASED_CALL_TOMBSTONE_SECONDS = 2 * 86_400;
+/** The erased call's `TWCALL#` item (a Put: a retried erasure writes the same). */
+export const erasedCallSidItem = (userId: string, callSid: string, nowMs: number) => ({
+  pk: userPk(userId),
+  sk: callSidSk(callSid),
+  entity: 'voiceCallSid',
+  erased: true,
+  expiresAt: Math.floor(nowMs / 1000) + ERASED_CALL_TOMBSTONE_SECONDS,
+});
 const STATS_SK = 'VCALLS#STATS';
 /** The active-calls index partition (gsi1): one across users, read only by the sweeper. */
 export const ACTIVE_CALLS_PK = 'VCALLS#ACTIVE';
@@ -349,6 +363,8 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
       for (let attempt = 0; attempt < 5; attempt++) {
         const existing = await this.getBySid(call.userId, call.callSid);
         if (existing) return { created: false, call: existing };
+        // The caller's data was erased meanwhile: the call is not stored again.
+        if (await this.isErasedSid(call.userId, call.callSid)) throw new ErasedCallError();
         await new Promise((r) => setTimeout(r, 20 * (attempt + 1)));
       }
       throw error;
@@ -361,6 +377,14 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
       new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: callSidSk(callSid) }, ConsistentRead: true }),
     );
     return typeof Item?.callId === 'string' ? this.get(userId, Item.callId) : null;
+  }
+
+  async isErasedSid(userId: string, callSid: string): Promise<boolean> {
+    if (!callSid || callSid.length > 64) return false;
+    const { Item } = await this.db.send(
+      new GetCommand({ TableName: this.tableName, Key: { pk: userPk(userId), sk: callSidSk(callSid) }, ConsistentRead: true }),
+    );
+    return Item?.erased === true && !isExpired(Item.expiresAt);
   }
 
   async appendTurns(userId: string, id: string, expectedCount: number, turns: CallTurn[], silences: number): Promise<boolean> {

@@ -76,34 +76,61 @@ async function readAnswer(response: Response): Promise<Record<string, unknown>> 
 
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
 
-export class FetchTwilioAccountApi implements TwilioAccountApi {
-  private readonly baseUrl: string;
-  private readonly timeoutMs: number;
-  private readonly fetchImpl: typeof fetch;
+interface RestTarget {
+  baseUrl: string;
+  timeoutMs: number;
+  fetchImpl: typeof fetch;
+}
 
-  constructor(options: FetchTwilioAccountApiOptions = {}) {
-    this.baseUrl = (options.baseUrl ?? TWILIO_API_ORIGIN).replace(/\/+$/, '');
-    this.timeoutMs = options.timeoutMs ?? 8_000;
-    this.fetchImpl = options.fetch ?? fetch;
+const targetOf = (options: FetchTwilioAccountApiOptions): RestTarget => ({
+  baseUrl: (options.baseUrl ?? TWILIO_API_ORIGIN).replace(/\/+$/, ''),
+  timeoutMs: options.timeoutMs ?? 8_000,
+  fetchImpl: options.fetch ?? fetch,
+});
+
+const accountUrl = (t: RestTarget, creds: TwilioCredentials, path: string) => `${t.baseUrl}/${API_VERSION}/Accounts/${encodeURIComponent(creds.accountSid)}${path}`;
+
+/** One REST call on the account: its JSON answer, or a TwilioRestError for a non-2xx. */
+async function restCall(t: RestTarget, creds: TwilioCredentials, method: 'GET' | 'POST' | 'DELETE', path: string, form?: Record<string, string>): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = { Authorization: basicAuth(creds), Accept: 'application/json' };
+  if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+  const response = await t.fetchImpl(accountUrl(t, creds, path), {
+    method,
+    headers,
+    body: form ? new URLSearchParams(form).toString() : undefined,
+    redirect: 'manual',
+    signal: AbortSignal.timeout(t.timeoutMs),
+  });
+  return readAnswer(response);
+}
+
+/**
+ * DELETE a recording; 404 (20404) = deleted before (a retried erasure, the retention sweep): the
+ * wanted outcome. Apart from the class so the voice webhook (an erased call's late recording,
+ * issue 33) bundles this one call without the rest of the account API.
+ */
+export async function deleteTwilioRecording(options: FetchTwilioAccountApiOptions, creds: TwilioCredentials, recordingSid: string): Promise<void> {
+  try {
+    await restCall(targetOf(options), creds, 'DELETE', `/Recordings/${encodeURIComponent(recordingSid)}.json`);
+  } catch (error) {
+    if (error instanceof TwilioRestError && error.status === 404) return;
+    throw classify(error, 'delete recording');
+  }
+}
+
+export class FetchTwilioAccountApi implements TwilioAccountApi {
+  private readonly target: RestTarget;
+
+  constructor(private readonly options: FetchTwilioAccountApiOptions = {}) {
+    this.target = targetOf(options);
   }
 
-  /** One REST call on the account: its JSON answer, or a TwilioRestError for a non-2xx. */
-  private async call(creds: TwilioCredentials, method: 'GET' | 'POST' | 'DELETE', path: string, form?: Record<string, string>): Promise<Record<string, unknown>> {
-    const url = this.url(creds, path);
-    const headers: Record<string, string> = { Authorization: basicAuth(creds), Accept: 'application/json' };
-    if (form) headers['Content-Type'] = 'application/x-www-form-urlencoded';
-    const response = await this.fetchImpl(url, {
-      method,
-      headers,
-      body: form ? new URLSearchParams(form).toString() : undefined,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.timeoutMs),
-    });
-    return readAnswer(response);
+  private call(creds: TwilioCredentials, method: 'GET' | 'POST' | 'DELETE', path: string, form?: Record<string, string>): Promise<Record<string, unknown>> {
+    return restCall(this.target, creds, method, path, form);
   }
 
   private url(creds: TwilioCredentials, path: string): string {
-    return `${this.baseUrl}/${API_VERSION}/Accounts/${encodeURIComponent(creds.accountSid)}${path}`;
+    return accountUrl(this.target, creds, path);
   }
 
   async fetchAccount(creds: TwilioCredentials): Promise<{ friendlyName: string; status: string }> {
@@ -140,14 +167,8 @@ export class FetchTwilioAccountApi implements TwilioAccountApi {
     }
   }
 
-  async deleteRecording(creds: TwilioCredentials, recordingSid: string): Promise<void> {
-    try {
-      await this.call(creds, 'DELETE', `/Recordings/${encodeURIComponent(recordingSid)}.json`);
-    } catch (error) {
-      // 404 (20404): deleted before (a retried erasure, the retention sweep): the wanted outcome.
-      if (error instanceof TwilioRestError && error.status === 404) return;
-      throw classify(error, 'delete recording');
-    }
+  deleteRecording(creds: TwilioCredentials, recordingSid: string): Promise<void> {
+    return deleteTwilioRecording(this.options, creds, recordingSid);
   }
 
   async endCall(creds: TwilioCredentials, callSid: string): Promise<void> {
@@ -162,7 +183,7 @@ export class FetchTwilioAccountApi implements TwilioAccountApi {
 
   async recordingAudio(creds: TwilioCredentials, recordingSid: string): Promise<AsyncIterable<Uint8Array> | null> {
     try {
-      const response = await this.fetchImpl(this.url(creds, `/Recordings/${encodeURIComponent(recordingSid)}.mp3`), {
+      const response = await this.target.fetchImpl(this.url(creds, `/Recordings/${encodeURIComponent(recordingSid)}.mp3`), {
         headers: { Authorization: basicAuth(creds) },
         redirect: 'follow',
         // The whole body streams under this signal: a long recording needs more than a REST call's 8 s.

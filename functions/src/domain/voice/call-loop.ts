@@ -51,7 +51,7 @@ import type { KnowledgeRetriever } from '../knowledge/ports.js';
 import type { RecordUnanswered } from '../knowledge/unanswered.js';
 import { endCall, type CallEnd, type CallUsage } from './call-end.js';
 import { speakable } from './speakable.js';
-import type { CallRepository, CallSettingsSnapshot, CallSummaryQueue, StoredCall, StoredVoiceSettings, VoiceSettingsRepository } from './ports.js';
+import { ErasedCallError, type CallRepository, type CallSettingsSnapshot, type CallSummaryQueue, type StoredCall, type StoredVoiceSettings, type VoiceSettingsRepository } from './ports.js';
 import type { EscalationAlerts } from '../notifications/ports.js';
 import { aiNotice, recordingNotice, type AccountNoticesReader } from '../privacy/notices.js';
 import { callAlert } from './call-alert.js';
@@ -173,6 +173,15 @@ export interface CallLoopDeps {
    * extra round trip): the greeting says it is an AI; a recorded call says so first. Absent = none.
    */
   notices?: AccountNoticesReader;
+  /**
+   * Issue 33: calls whose caller's data was erased (their CallSid's tombstone) and the deletion at
+   * Twilio of a recording reported after that (Twilio reports it only once the call has ended).
+   * Absent = an erased call's late recording is ignored like an unknown call's.
+   */
+  erasedCalls?: {
+    isErased(userId: string, callSid: string): Promise<boolean>;
+    deleteRecording(userId: string, recordingSid: string): Promise<void>;
+  };
   /** 26-character time-sortable id. */
   newId(now: number): string;
   now?: () => number;
@@ -433,9 +442,14 @@ export function createCallLoop(deps: CallLoopDeps) {
       latency: null,
       ...(endReason ? { endReason } : {}),
     };
-    const created = await deps.calls.create(call);
-    if (!created.created) {
+    // A retried webhook of a call erased since (issue 33): nothing stored again, the line hung up.
+    const created = await deps.calls.create(call).catch((error: unknown) => {
+      if (error instanceof ErasedCallError) return null;
+      throw error;
+    });
+    if (!created?.created) {
       if (reservation.ok) await deps.usage.release(userId, 'minutes', 1);
+      if (!created) return { voice: voiceOf(s), steps: [{ kind: 'hangup' }] };
       return replay(userId, created.call, null);
     }
     if (endReason === 'usage_limit') {
@@ -591,11 +605,24 @@ export function createCallLoop(deps: CallLoopDeps) {
       return 'finished';
     },
 
-    /** The recording status callback: a completed recording is stored on its call. */
-    async recording(userId: string, p: TwilioCallParams): Promise<'stored' | 'ignored' | 'unknown_call'> {
+    /**
+     * The recording status callback: a completed recording is stored on its call. The recording of
+     * a call erased meanwhile (issue 33) is deleted at Twilio instead, and nothing is stored.
+     */
+    async recording(userId: string, p: TwilioCallParams): Promise<'stored' | 'ignored' | 'unknown_call' | 'erased' | 'erase_failed'> {
       if ((p.RecordingStatus ?? 'completed') !== 'completed' || !p.RecordingSid || !p.RecordingUrl) return 'ignored';
       const call = await deps.calls.getBySid(userId, p.CallSid ?? '');
-      if (!call) return 'unknown_call';
+      if (!call) {
+        if (!deps.erasedCalls || !p.CallSid || !(await deps.erasedCalls.isErased(userId, p.CallSid))) return 'unknown_call';
+        try {
+          await deps.erasedCalls.deleteRecording(userId, p.RecordingSid);
+          return 'erased';
+        } catch (error) {
+          // Twilio does not retry this callback: the sid (Twilio's id, no personal data) is logged for a manual delete.
+          onError('Voice: an erased call’s recording could not be deleted at Twilio', error, { userId, callSid: p.CallSid, recordingSid: p.RecordingSid });
+          return 'erase_failed';
+        }
+      }
       await deps.calls.setRecording(userId, call.id, { sid: p.RecordingSid, url: p.RecordingUrl, durationSec: intParam(p.RecordingDuration) ?? 0 });
       return 'stored';
     },

@@ -49,8 +49,18 @@ export interface CallPage {
   total: number;
 }
 
+/** A retried incoming webhook of a call whose caller's data was erased meanwhile: it is not stored again. */
+export class ErasedCallError extends Error {
+  constructor() {
+    super('The call was erased');
+  }
+}
+
 export interface CallRepository {
-  /** Creates the call unless one with this callSid exists (Twilio retried): returns the stored one then. */
+  /**
+   * Creates the call unless one with this callSid exists (Twilio retried): returns the stored one
+   * then. Throws ErasedCallError when the caller's data was erased since (issue 33: the CallSid's tombstone).
+   */
   create(call: StoredCall): Promise<{ created: boolean; call: StoredCall }>;
   get(userId: string, id: string): Promise<StoredCall | null>;
   getBySid(userId: string, callSid: string): Promise<StoredCall | null>;

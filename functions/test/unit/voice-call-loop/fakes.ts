@@ -99,6 +99,8 @@ export interface SetupOptions {
   recordUnanswered?: CallLoopDeps['recordUnanswered'];
   /** The account's AI and recording notices (issue 33); absent = none. */
   notices?: CallLoopDeps['notices'];
+  /** Erased calls and their late recordings' deletion (issue 33); absent = none. */
+  erasedCalls?: CallLoopDeps['erasedCalls'];
 }
 
 /** The hand-over claim as DynamoCallHandoffs does it: once per call, only while active. */
@@ -175,6 +177,7 @@ export function setup(options: SetupOptions = {}) {
     handoffs: memoryHandoffs(calls),
     ...(options.recordUnanswered ? { recordUnanswered: options.recordUnanswered } : {}),
     ...(options.notices ? { notices: options.notices } : {}),
+    ...(options.erasedCalls ? { erasedCalls: options.erasedCalls } : {}),
   };
   return { loop: createCallLoop(deps), calls, jobs, minutes: () => minutesUsed, advance: (ms: number) => (clock += ms), warmUps: () => warmUps };
 }

@@ -5,9 +5,12 @@
  *
  * Erase, per call: a live call is ended at Twilio first (the caller is not left talking to an agent
  * whose call is gone), its recordings are deleted at Twilio (no copy is kept on our side: the
- * recording route streams it from Twilio), then the call's own items — the `TWCALL#` guard, the
- * `VCALLNUM#` pointer and the relay's `VRELAY#` turn state — and the call item LAST, so a retry after
- * a crash still finds the callSid and the recordings on it. The ids are remembered on the job before
+ * recording route streams it from Twilio), then the call's own items — the `VCALLNUM#` pointer and
+ * the relay's `VRELAY#` turn state deleted, the `TWCALL#` guard replaced by a tombstone — and the
+ * call item LAST, so a retry after a crash still finds the callSid and the recordings on it. The
+ * tombstone ({erased}, two days, no personal data) is for the recording Twilio reports only after
+ * the call ended (a live call's, or one still processing): the voice webhook's recording callback
+ * finds it and deletes that recording at Twilio. The ids are remembered on the job before
  * anything is deleted (a retry finds calls whose pointer went first). The caller's `CALLER#{e164}`
  * item (the top callers) goes at the end. The calls counter (VCALLS#STATS), the dashboard's
  * ACT#… figures and billed minutes stay: anonymous figures.
@@ -25,11 +28,11 @@ import type { CallTurn } from '../../../contract/voice.js';
 import type { StoredCall, TwilioAccountApi, TwilioCredentials } from '../../../domain/voice/ports.js';
 import { mapLimit } from '../../../lib/map-limit.js';
 import { callerSk } from '../activity.js';
-import { batchDeleteKeys, batchGetItems } from '../batch.js';
+import { batchDeleteKeys, batchGetItems, batchWrite } from '../batch.js';
 import { withoutKeys } from '../item-codec.js';
 import { callByNumberSk, userPk } from '../keys.js';
 import { queryItems } from '../query-items.js';
-import { callSidSk, callSk } from '../voice-calls.js';
+import { callSk, erasedCallSidItem } from '../voice-calls.js';
 import { relayStateSk } from '../voice-relay.js';
 
 type Item = Record<string, unknown>;
@@ -176,16 +179,18 @@ export class DynamoCallsPart implements PersonDataPart {
       const batch = ids.slice(i, i + this.batchSize);
       const byId = new Map(calls.map((c) => [c.id, c]));
       // The call's own items first, the call item last (it names the callSid and the recordings).
-      await batchDeleteKeys(
+      const nowMs = Date.now();
+      await batchWrite(
         this.deps.db,
         this.deps.tableName,
         batch.flatMap((id) => {
           const call = byId.get(id);
           const numbers = new Set([person.e164, call?.phoneNumber].filter((n): n is string => !!n));
           return [
-            { pk, sk: relayStateSk(id) },
-            ...[...numbers].map((n) => ({ pk, sk: callByNumberSk(n, id) })),
-            ...(call?.callSid ? [{ pk, sk: callSidSk(call.callSid) }] : []),
+            { DeleteRequest: { Key: { pk, sk: relayStateSk(id) } } },
+            ...[...numbers].map((n) => ({ DeleteRequest: { Key: { pk, sk: callByNumberSk(n, id) } } })),
+            // A Put: the same tombstone again on a retry.
+            ...(call?.callSid ? [{ PutRequest: { Item: erasedCallSidItem(person.accountId, call.callSid, nowMs) } }] : []),
           ];
         }),
         4,
