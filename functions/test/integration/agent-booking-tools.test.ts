@@ -16,7 +16,7 @@ import { simulateCall } from '../../local/fake-twilio/call-simulator.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, provided, until } from '../support/api.js';
 import { subscribedUser } from '../support/billing.js';
-import { addDays, bookingsOf, clinic, clinicVoice, localOf, must, sayOnWhatsApp as say, weekdayAhead, type Clinic } from '../support/bookings.js';
+import { addDays, bookingsOf, clinic, clinicVoice, localOf, must, sayOnWhatsApp as say, weekdayAhead, withoutAiNotice, type Clinic } from '../support/bookings.js';
 import { callerNumber } from '../support/seed-calls.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, randomDigits, signMetaBody, textMessage, waCustomer, type ConnectedWhatsApp } from '../support/whatsapp.js';
 
@@ -102,7 +102,7 @@ describe('WhatsApp: the agent finds, books, lists, moves and cancels for the num
     const before = (await graphSends(wa.phoneId)).length;
     const body = metaDelivery(wa, { messages: [textMessage(ana, 'No puedo ir, cancela')] });
     expect((await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret))).status).toBe(200);
-    await until(async () => (await graphSends(wa.phoneId)).slice(before).find((m) => m.to === ana.waId && (m.text ?? '').startsWith('Echo: No puedo ir')), 'the reply', 30_000);
+    await until(async () => (await graphSends(wa.phoneId)).slice(before).find((m) => m.to === ana.waId && withoutAiNotice(m.text ?? '').startsWith('Echo: No puedo ir')), 'the reply', 30_000);
     const res = await fetch(`${provided('openaiUrl')}/_test/requests?key=${encodeURIComponent(c.key)}&path=/v1/chat/completions`);
     const requests = ((await res.json()) as { requests: { body: { messages: { role: string; content: string }[] } }[] }).requests;
     const system = requests.at(-1)!.body.messages[0]!.content;

@@ -21,6 +21,7 @@ import { createBookingOutcomes } from '../../src/domain/bookings/outcomes.js';
 import type { BookingChange } from '../../src/domain/bookings/ports.js';
 import { createAnsweringAgent } from '../support/agents-api.js';
 import { api, get, tableName, until } from '../support/api.js';
+import { withoutAiNotice } from '../support/bookings.js';
 import { activeUser, addContact } from '../support/contacts.js';
 import { drainQueues, testDocumentClient } from '../support/stack-clients.js';
 import { connectWhatsApp, graphSends, metaDelivery, postWebhook, randomDigits, signMetaBody, textMessage, waCustomer } from '../support/whatsapp.js';
@@ -211,7 +212,7 @@ describe('end to end: the agent books, the booking-events worker counts and reco
     const ana = waCustomer('Ana Pérez', `346${randomDigits(8)}`);
     const body = metaDelivery(wa, { messages: [textMessage(ana, `book start=${tuesday}T11:00 service=Limpieza customer_name="Ana Pérez" customer_confirmed=true`)] });
     expect((await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret))).status).toBe(200);
-    await until(async () => (await graphSends(wa.phoneId)).find((s) => s.to === ana.waId && (s.text ?? '').startsWith('Tool book returned: Booked')), 'the WhatsApp booking', 30_000);
+    await until(async () => (await graphSends(wa.phoneId)).find((s) => s.to === ana.waId && withoutAiNotice(s.text ?? '').startsWith('Tool book returned: Booked')), 'the WhatsApp booking', 30_000);
 
     const list = await ok(api<BookingList>('GET', `/api/bookings?from=${tuesday}&to=${tuesday}`, { token }));
     const byChannel = Object.fromEntries(list.bookings.map((b) => [b.channel, b]));

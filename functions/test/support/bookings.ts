@@ -102,11 +102,14 @@ export async function clinicVoice(token: string, settings: Partial<VoiceSettings
 }
 
 /** The WhatsApp customer writes `text` (a signed delivery through the webhook, queue and worker); resolves the agent's reply that says `tool`'s result. */
+/** Issue 33: a Spanish (EU) account's first agent reply starts with the AI notice, a paragraph of its own: the reply without it. */
+export const withoutAiNotice = (text: string) => text.replace(/^(Estás hablando con un asistente de inteligencia artificial|You are talking to an AI assistant)[^\n]*\n\n/, '');
+
 export async function sayOnWhatsApp(wa: ConnectedWhatsApp, customer: WaCustomer, text: string, tool: string): Promise<string> {
   const before = (await graphSends(wa.phoneId)).length;
   const body = metaDelivery(wa, { messages: [textMessage(customer, text)] });
   const res = await postWebhook(wa.integrationId, body, signMetaBody(body, wa.appSecret));
   expect(res.status).toBe(200);
-  const reply = await until(async () => (await graphSends(wa.phoneId)).slice(before).find((s) => s.to === customer.waId && (s.text ?? '').startsWith(`Tool ${tool} returned:`)), `the ${tool} reply`, 30_000);
-  return reply.text ?? '';
+  const reply = await until(async () => (await graphSends(wa.phoneId)).slice(before).find((s) => s.to === customer.waId && withoutAiNotice(s.text ?? '').startsWith(`Tool ${tool} returned:`)), `the ${tool} reply`, 30_000);
+  return withoutAiNotice(reply.text ?? '');
 }
