@@ -216,15 +216,16 @@ describe('retention per account (issue 33)', () => {
     const list = await must<VoiceConversationList>(api('GET', '/api/voice-conversations?limit=10', { token: owner.token }));
     const idOf = (sid: string) => list.conversations.find((c) => c.callSid === sid)!._id;
 
-    // The first recording's retention ended yesterday; the second's ends later today; the third's in 30 days (as written).
-    const yesterday = nowS() - DAY_S;
+    // The first recording's retention ended a minute ago; the second's ends later today; the third's in 30 days (as written).
+    // Today's partition: the schedule's cursor (shared by the stack's tests) never passes today.
+    const ended = nowS() - 60;
     const laterToday = Math.min(nowS() + 3600, Math.floor(Date.parse(`${dayOf(nowS())}T23:59:59Z`) / 1000));
     const move = async (sid: string, recordingSid: string, dueAt: number) => {
       const callId = idOf(sid);
       await db().send(new PutCommand({ TableName: tableName(), Item: recordingDueItem({ accountId: owner.userId, callId, recordingSid, day: dayOf(dueAt), dueAt, days: 30 }) }));
       return callId;
     };
-    const dueCall = await move(due.callSid, due.recordingSid!, yesterday);
+    const dueCall = await move(due.callSid, due.recordingSid!, ended);
     await move(later.callSid, later.recordingSid!, laterToday);
 
     const result = await runRetentionSchedule();
@@ -237,7 +238,7 @@ describe('retention per account (issue 33)', () => {
     expect(shown.hasRecording).toBe(false);
     expect(shown.recordingDeleted).toMatchObject({ days: 30 });
     expect((await api('GET', `/api/voice-conversations/${dueCall}/recording`, { token: owner.token })).status).toBe(404);
-    expect(await raw(`RECEXPIRE#${dayOf(yesterday)}`, `${owner.userId}#${dueCall}#${due.recordingSid}`)).toBeUndefined();
+    expect(await raw(`RECEXPIRE#${dayOf(ended)}`, `${owner.userId}#${dueCall}#${due.recordingSid}`)).toBeUndefined();
     expect(await raw(`RECEXPIRE#${dayOf(laterToday)}`, `${owner.userId}#${idOf(later.callSid)}#${later.recordingSid}`)).toBeDefined();
     expect(await raw(`RECEXPIRE#${dayOf(nowS() + 30 * DAY_S)}`, `${owner.userId}#${idOf(future.callSid)}#${future.recordingSid}`)).toBeDefined();
     expect((await must<{ conversation: VoiceConversation }>(api('GET', `/api/voice-conversations/${idOf(later.callSid)}`, { token: owner.token }))).conversation.hasRecording).toBe(true);
