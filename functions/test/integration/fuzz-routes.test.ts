@@ -30,6 +30,7 @@ import {
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
 import { acceptInvitationRequest, activityQuery, inviteRequest, roleChangeRequest, transferOwnershipRequest } from '../../src/contract/team.js';
 import { inboxSettingsRequest } from '../../src/contract/inbox.js';
+import { erasureRequest, personRefRequest } from '../../src/contract/privacy.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { pushSettingsRequest, pushSubscriptionRequest } from '../../src/contract/push.js';
 import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
@@ -356,6 +357,12 @@ const FUZZ: Record<string, FuzzSpec> = {
   'GET /api/team/activity': { query: activityQuery },
   'GET /api/invitations/{token}': none,
   'POST /api/invitations/accept': json(acceptInvitationRequest, { token: 'A'.repeat(43) }),
+  // Issue 33: a person's lookup, erasure and export (a number nobody has: 404, never a 5xx).
+  'POST /api/privacy/people/lookup': json(personRefRequest, { phoneNumber: '612 34 56 78' }),
+  'POST /api/privacy/erasures': json(erasureRequest, { phoneNumber: '612 34 56 78', confirmation: 'BORRAR' }),
+  'POST /api/privacy/exports': json(personRefRequest, { phoneNumber: '+34 612 34 56 78' }),
+  'GET /api/privacy/jobs': { query: ['cursor'] },
+  'GET /api/privacy/jobs/{id}': none,
   'GET /api/saved-replies': none,
   'POST /api/saved-replies': json(savedReplyRequest, { title: 'Cita médica', text: 'Su cita está confirmada.' }),
   'GET /api/saved-replies/{id}': none,
