@@ -463,6 +463,14 @@ function CallView({ call, refreshing, onRefresh }: { call: VoiceConversation; re
               <RecordingPlayer callId={call._id} />
             </DetailSection>
           )}
+          {!call.hasRecording && call.recordingDeleted && (
+            // Issue 33: the account's retention ended it (deleted at Twilio by the recording-retention schedule).
+            <DetailSection title={t('voiceCalls.detail.recording')}>
+              <Typography variant="body2" color="text.secondary">
+                {t('voiceCalls.detail.recordingDeleted', { count: call.recordingDeleted.days })}
+              </Typography>
+            </DetailSection>
+          )}
           <DeliveriesCard call={call} />
         </Stack>
       </Box>
