@@ -54,7 +54,7 @@ function requestDeps(): Pick<AccountDeletionDeps, 'deletions' | 'people' | 'queu
       ownerId: async (accountId) => (await teamRepository().team(accountId)).ownerId,
       people: (accountId) => teamRepository().list(accountId),
     },
-    queue: { enqueue: (job) => jobQueue().send('privacy-jobs', [{ kind: 'accountDeletion', ...job }]) },
+    queue: { enqueue: (job, delaySeconds) => jobQueue().send('privacy-jobs', [{ kind: 'accountDeletion', ...job }], delaySeconds) },
   };
 }
 

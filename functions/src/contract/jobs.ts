@@ -112,12 +112,18 @@ export type ContactsJob = z.infer<typeof contactsJob>;
 /**
  * privacy-jobs (issue 33): one person's erasure or export (`person`: the job item
  * `PRIVACYJOB#{jobId}` in the account holds who and how far), or the account's deletion
- * (`accountDeletion`). A job that nears the function's timeout queues itself again with
+ * (`accountDeletion`; `sweep`: its final, delayed re-check). A job that nears the function's timeout queues itself again with
  * `resume` (the steps done are on the job item, so a redelivery after a crash does the same).
  */
 export const privacyJob = /* @__PURE__ */ z.union([
   /* @__PURE__ */ z.object({ kind: /* @__PURE__ */ z.literal('person'), accountId: id, jobId: id, resume: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number()) }),
-  /* @__PURE__ */ z.object({ kind: /* @__PURE__ */ z.literal('accountDeletion'), accountId: id, resume: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number()) }),
+  /* @__PURE__ */ z.object({
+    kind: /* @__PURE__ */ z.literal('accountDeletion'),
+    accountId: id,
+    resume: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number()),
+    // The final sweep's run: queued with a delay past the access tokens' lifetime (domain/privacy/account-deletion.ts).
+    sweep: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.boolean()),
+  }),
 ]);
 export type PrivacyJob = z.infer<typeof privacyJob>;
 

@@ -8,15 +8,21 @@
  * object and every item (a Query of each partition returns nothing), and e-mails the owner in
  * Spanish. The job's DeleteObjects fails twice half-way (the S3 fault proxy): the retry finishes it
  * from the step it was in; the job delivered again afterwards changes nothing.
+ *
+ * The final sweep: the final e-mail is held (the SES fault proxy hangs it) while a late writer puts
+ * an item and an object back into the emptied account after the items step; the sweep, queued
+ * past the access tokens' lifetime (the local queue runs its delays at RETRY_TIME_SCALE), deletes
+ * both and the report counts them (sweptItems, sweptObjects).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { PutObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
 import { SendMessageCommand } from '@aws-sdk/client-sqs';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { inject, describe, expect, it } from 'vitest';
 import type { CreatedApiKey } from '../../src/contract/api-keys.js';
 import { privacyMessages } from '../../src/contract/privacy.js';
 import type { TwilioSetupResult } from '../../src/contract/voice.js';
-import { api, getItem, itemsOf, post, provided, STRONG_PASSWORD, until } from '../support/api.js';
+import { api, db, getItem, itemsOf, post, provided, STRONG_PASSWORD, tableName, until } from '../support/api.js';
 import { createAgent, seedChunks } from '../support/agents-api.js';
 import { subscribedUser } from '../support/billing.js';
 import { addContact } from '../support/contacts.js';
@@ -106,15 +112,28 @@ describe('account deletion', () => {
 
     // ---- The owner deletes; the job's DeleteObjects fails twice half-way (a crash: the retry finishes it) ----
     const fault = await switchProxy('s3', { state: 'error', times: 2, match: { bodyIncludes: accountId } });
+    // The final e-mail held: a late writer has its moment between the items step and the sweep.
+    const mailHeld = `held-${randomUUID()}`;
+    await switchProxy('ses', { state: 'hang', id: mailHeld, match: { bodyIncludes: owner.user.email } });
+    const lateObject = `whatsapp-media/${accountId}/${conversation.id}/${randomUUID()}`;
     try {
       const accepted = await post('/api/privacy/account-deletion', { confirmation: ' eliminar ' }, owner.token);
       expect(accepted.status, accepted.body.message).toBe(202);
       // A second request while it runs is the same deletion.
       expect((await post('/api/privacy/account-deletion', { confirmation: 'DELETE' }, owner.token)).status).toBe(202);
+      await until(async () => ((await deletionItem(accountId))?.stepsDone as string[] | undefined)?.includes('items'), 'the items step', 50_000);
+      // A late writer (a queued worker job, an in-flight webhook) after the items step: an item and an object.
+      await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${accountId}`, sk: `CONTACT#${randomUUID()}`, name: 'Íñigo (tarde)' } }));
+      await putObject(lateObject);
+      expect((await deletionItem(accountId))?.state).toBe('running');
+      await clearProxy('ses', mailHeld);
       await until(async () => (await deletionItem(accountId))?.state === 'done', 'the account deletion to finish', 50_000);
     } finally {
       await clearProxy('s3', (fault as { id?: string }).id).catch(() => undefined);
+      await clearProxy('ses', mailHeld).catch(() => undefined);
     }
+    // The sweep found them and deleted them.
+    expect(await keysUnder(lateObject)).toEqual([]);
 
     // Stripe: cancelled now; its webhook (customer.subscription.deleted) wrote nothing back.
     expect((await stripeClient().subscriptions.retrieve(owner.subscriptionId)).status).toBe('canceled');
@@ -142,8 +161,8 @@ describe('account deletion', () => {
     expect(mails[0]!.body.text).toContain('Stripe conserva');
     // The report: figures and dates, no e-mail address.
     const report = (await deletionItem(accountId))!;
-    expect(report).toMatchObject({ state: 'done', stepsDone: ['subscription', 'logins', 'recordings', 'calendar', 'objects', 'items', 'email'] });
-    expect(report.counts).toMatchObject({ subscriptions: 1, logins: 2, recordings: 1, emails: 1 });
+    expect(report).toMatchObject({ state: 'done', stepsDone: ['subscription', 'logins', 'recordings', 'calendar', 'objects', 'items', 'email', 'sweep'] });
+    expect(report.counts).toMatchObject({ subscriptions: 1, logins: 2, recordings: 1, emails: 1, sweptItems: 1, sweptObjects: 1 });
     expect((report.counts as { objects: number }).objects).toBe(objects.length);
     expect(typeof report.expiresAt).toBe('number');
     expect(JSON.stringify(report)).not.toContain(owner.user.email);
@@ -152,6 +171,7 @@ describe('account deletion', () => {
     // ---- The job delivered again: nothing changes ----
     const queueUrl = (inject('queueUrls') as Record<string, string>)['privacy-jobs']!;
     await testSqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ kind: 'accountDeletion', accountId }) }));
+    await testSqsClient().send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify({ kind: 'accountDeletion', accountId, sweep: true }) }));
     await new Promise((r) => setTimeout(r, 1500));
     expect(await deletionItem(accountId)).toEqual(report);
     expect(await itemsOf(`USER#${accountId}`)).toEqual([]);

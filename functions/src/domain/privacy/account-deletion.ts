@@ -10,12 +10,19 @@
  * The order matters: the steps that need the account's items to find what to delete elsewhere
  * (logins from the member items, recordings from the calls, the calendar grant) run before the
  * items go; who the people are is remembered on the deletion item BEFORE their logins go.
+ *
+ * The last step, `sweep`, runs in a job queued with a delay past the access tokens' lifetime
+ * (SWEEP_DELAY_SECONDS): a member's token stays valid minutes after its login is gone, and a late
+ * writer (a queued worker job, an in-flight webhook) can put items or objects back into the
+ * emptied partitions after the items step. The sweep deletes the objects and items again and
+ * counts what it found (sweptObjects, sweptItems); only then is the deletion done.
  */
+import { SESSION_TOKENS } from '../../contract/auth.js';
 import { teamMessages } from '../../contract/team.js';
 import { ForbiddenError } from '../errors.js';
 import { accountDeletedEmail, type DeletionEmailLanguage } from './account-deletion-email.js';
 
-export const ACCOUNT_DELETION_STEPS = ['subscription', 'logins', 'recordings', 'calendar', 'objects', 'items', 'email'] as const;
+export const ACCOUNT_DELETION_STEPS = ['subscription', 'logins', 'recordings', 'calendar', 'objects', 'items', 'email', 'sweep'] as const;
 export type AccountDeletionStep = (typeof ACCOUNT_DELETION_STEPS)[number];
 
 /** What the job deleted (the report keeps these figures, nothing personal). */
@@ -27,8 +34,24 @@ export interface AccountDeletionCounts {
   objects: number;
   items: number;
   emails: number;
+  /** What the final sweep found written back after the objects and items steps (late writers). */
+  sweptObjects: number;
+  sweptItems: number;
 }
-export const emptyDeletionCounts = (): AccountDeletionCounts => ({ subscriptions: 0, logins: 0, recordings: 0, calendars: 0, objects: 0, items: 0, emails: 0 });
+export const emptyDeletionCounts = (): AccountDeletionCounts => ({
+  subscriptions: 0,
+  logins: 0,
+  recordings: 0,
+  calendars: 0,
+  objects: 0,
+  items: 0,
+  emails: 0,
+  sweptObjects: 0,
+  sweptItems: 0,
+});
+
+/** The sweep waits past the access tokens' lifetime, plus a minute's margin (SQS allows 900 s at most). */
+export const SWEEP_DELAY_SECONDS = (SESSION_TOKENS.accessMinutes + 1) * 60;
 
 /** A person of the account whose login goes with it. */
 export interface DeletionPerson {
@@ -71,6 +94,8 @@ export interface DeletionPeopleSource {
 export interface AccountDeletionJob {
   accountId: string;
   resume?: number;
+  /** The final sweep's run (queued with SWEEP_DELAY_SECONDS): the sweep step runs only in it. */
+  sweep?: boolean;
 }
 
 /** A step's outcome: what it deleted this time; done false = stopped near the timeout, run it again. */
@@ -82,7 +107,7 @@ export interface DeletionStepOutcome {
 export interface AccountDeletionDeps {
   deletions: AccountDeletions;
   people: DeletionPeopleSource;
-  queue: { enqueue(job: AccountDeletionJob): Promise<void> };
+  queue: { enqueue(job: AccountDeletionJob, delaySeconds?: number): Promise<void> };
   /** Cancels the account's subscription at the provider now (no refund); false when there is none to cancel. */
   subscription: { cancelNow(accountId: string): Promise<boolean> };
   /** Signs the login out everywhere and deletes it; false when there was none. */
@@ -200,6 +225,15 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
       if (d.owner) items += await deps.items.deleteEmail(d.owner.email);
       return { counts: { items }, done: true };
     },
+    // The objects and items again, after the delay (idempotent): what late writers put back.
+    async sweep(d, shouldYield) {
+      const objects = await steps.objects(d, shouldYield);
+      const counts = { sweptObjects: objects.counts.objects ?? 0, sweptItems: 0 };
+      if (!objects.done) return { counts, done: false };
+      const items = await steps.items(d, shouldYield);
+      counts.sweptItems = items.counts.items ?? 0;
+      return { counts, done: items.done };
+    },
     async email(d) {
       if (!d.owner) return { counts: {}, done: true };
       try {
@@ -224,9 +258,11 @@ export function createAccountDeletion(deps: AccountDeletionDeps) {
       }
       if (deletion.state === 'done') return;
       const shouldYield = () => now() - startedAtMs >= deps.sliceMs;
-      const again = () => deps.queue.enqueue({ accountId: job.accountId, resume: (job.resume ?? 0) + 1 });
+      const again = () => deps.queue.enqueue({ accountId: job.accountId, resume: (job.resume ?? 0) + 1, ...(job.sweep ? { sweep: true } : {}) });
       for (const step of ACCOUNT_DELETION_STEPS) {
         if (deletion.stepsDone.includes(step)) continue;
+        // Any run that reaches the sweep before its delay queues the delayed one (a duplicate only sweeps twice, harmlessly).
+        if (step === 'sweep' && !job.sweep) return deps.queue.enqueue({ accountId: job.accountId, sweep: true }, SWEEP_DELAY_SECONDS);
         if (shouldYield()) return again();
         const outcome = await steps[step](deletion, shouldYield);
         if (!outcome.done) {

@@ -2,7 +2,9 @@
  * The account deletion's core (domain/privacy/account-deletion.ts) over in-memory ports: only
  * the owner (as the team's items say now) may ask; a second request is the same deletion; the
  * steps run in order and each is recorded once; a crash half-way and a slice's end go on from the
- * unfinished step; the people are remembered before their logins go; the report keeps no e-mail.
+ * unfinished step; the people are remembered before their logins go; the report keeps no e-mail;
+ * the final sweep, queued past the access tokens' lifetime, deletes and counts what late writers
+ * put back after the items step (and a sweep delivered again changes nothing).
  * Also the final e-mail in both languages, and the S3 request pieces (the listing's keys, the
  * DeleteObjects body) and their Signature V4 with a query string, against the SDK's signer.
  */
@@ -14,12 +16,15 @@ import { signAwsRequest } from '../../../src/adapters/aws/sigv4.js';
 import { deleteObjectsBody, listedKeys } from '../../../src/adapters/s3-prefix-delete.js';
 import { ForbiddenError } from '../../../src/domain/errors.js';
 import { accountDeletedEmail } from '../../../src/domain/privacy/account-deletion-email.js';
+import { SESSION_TOKENS } from '../../../src/contract/auth.js';
 import {
   ACCOUNT_DELETION_STEPS,
   createAccountDeletion,
   createAccountDeletionRequests,
+  SWEEP_DELAY_SECONDS,
   type AccountDeletionCounts,
   type AccountDeletionDeps,
+  type AccountDeletionJob,
   type StoredAccountDeletion,
 } from '../../../src/domain/privacy/account-deletion.js';
 
@@ -30,12 +35,15 @@ const ADMIN = { personId: 'p-2', email: 'lucia@clinica.es', name: 'Lucía', lang
 function world() {
   const store = new Map<string, StoredAccountDeletion>();
   const calls: string[] = [];
-  const queued: { accountId: string; resume?: number }[] = [];
+  const queued: (AccountDeletionJob & { delaySeconds?: number })[] = [];
   const mails: { to: string; subject: string }[] = [];
   let members = [OWNER, ADMIN];
   let ownerId = ACCOUNT;
   /** Items left per user id (a page of 2 at a time). */
   const items = new Map<string, number>([[ACCOUNT, 5], [ADMIN.personId, 1]]);
+  /** Items found by an e-mail address, and the objects of the account. */
+  const emailItems = new Map<string, number>([[OWNER.email, 1], [ADMIN.email, 1]]);
+  const objects = { left: 7 };
   const failures: Partial<Record<string, number>> = {};
   const maybeFail = (what: string) => {
     if ((failures[what] ?? 0) > 0) {
@@ -72,7 +80,7 @@ function world() {
       },
     },
     people: { ownerId: async () => ownerId, people: async () => members },
-    queue: { enqueue: async (job) => void queued.push(job) },
+    queue: { enqueue: async (job, delaySeconds) => void queued.push(delaySeconds === undefined ? job : { ...job, delaySeconds }) },
     subscription: { cancelNow: async () => (maybeFail('stripe'), calls.push('stripe'), true) },
     logins: { remove: async (email) => (calls.push(`login:${email}`), true) },
     memberships: { drop: async (personId) => void calls.push(`pointer:${personId}`) },
@@ -82,7 +90,9 @@ function world() {
       deleteAll: async (_a, ids) => {
         maybeFail('objects');
         calls.push(`objects:${ids.join(',')}`);
-        return { deleted: 7, done: true };
+        const deleted = objects.left;
+        objects.left = 0;
+        return { deleted, done: true };
       },
     },
     items: {
@@ -98,7 +108,12 @@ function world() {
         }
         return { deleted, done: true };
       },
-      deleteEmail: async (email) => (calls.push(`email-items:${email}`), 1),
+      async deleteEmail(email) {
+        calls.push(`email-items:${email}`);
+        const deleted = emailItems.get(email) ?? 0;
+        emailItems.set(email, 0);
+        return deleted;
+      },
     },
     mailer: { send: async (m) => void mails.push({ to: m.to, subject: m.subject }) },
     isLastingFailure: () => false,
@@ -113,6 +128,8 @@ function world() {
     queued,
     mails,
     items,
+    emailItems,
+    objects,
     failures,
     setMembers: (m: typeof members) => (members = m),
     setOwner: (id: string) => (ownerId = id),
@@ -145,10 +162,28 @@ describe('account deletion: the job', () => {
     return w;
   }
 
+  /** Delivers the queued jobs (the delayed sweep included) until none is left. */
+  async function drain(w: ReturnType<typeof world>) {
+    for (let i = 0; i < 20 && w.queued.length; i++) {
+      const { delaySeconds: _delay, ...next } = w.queued.shift()!;
+      await createAccountDeletion(w.deps).run(next, 0);
+    }
+  }
+
   it('runs every step in order, once, and keeps a report without an e-mail address', async () => {
     const w = await requested();
     const job = createAccountDeletion(w.deps);
     await job.run({ accountId: ACCOUNT }, 0);
+
+    // Every step but the sweep; the sweep queued past the access tokens' lifetime (SQS: 900 s at most).
+    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'running', stepsDone: ACCOUNT_DELETION_STEPS.filter((s) => s !== 'sweep') });
+    expect(w.queued).toEqual([{ accountId: ACCOUNT, sweep: true, delaySeconds: SWEEP_DELAY_SECONDS }]);
+    expect(SWEEP_DELAY_SECONDS).toBeGreaterThan(SESSION_TOKENS.accessMinutes * 60);
+    expect(SWEEP_DELAY_SECONDS).toBeLessThanOrEqual(900);
+    // The first run delivered again before the delay: the same delayed sweep queued, nothing deleted twice.
+    await job.run({ accountId: ACCOUNT }, 0);
+    expect(w.queued).toHaveLength(2);
+    w.queued.length = 1;
 
     expect(w.calls).toEqual([
       'stripe',
@@ -165,17 +200,35 @@ describe('account deletion: the job', () => {
     expect(w.items.get(ACCOUNT)).toBe(0);
     expect(w.items.get(ADMIN.personId)).toBe(0);
     expect(w.mails).toEqual([{ to: OWNER.email, subject: 'Tu cuenta de AgentDesk se ha eliminado' }]);
+
+    // Late writers (a queued worker job, a member's still-valid token) put an item, an admin's item and two objects back.
+    w.items.set(ACCOUNT, 1);
+    w.items.set(ADMIN.personId, 1);
+    w.objects.left = 2;
+    const before = w.calls.length;
+    await drain(w);
+    expect(w.calls.slice(before)).toEqual([
+      `objects:${ACCOUNT},${ADMIN.personId}`,
+      `email-items:${OWNER.email}`,
+      `email-items:${ADMIN.email}`,
+      `email-items:${OWNER.email}`,
+    ]);
+    expect(w.items.get(ACCOUNT)).toBe(0);
+    expect(w.items.get(ADMIN.personId)).toBe(0);
     const report = w.store.get(ACCOUNT)!;
     expect(report.stepsDone).toEqual([...ACCOUNT_DELETION_STEPS]);
-    expect(report.counts).toEqual({ subscriptions: 1, logins: 2, recordings: 3, calendars: 0, objects: 7, items: 6 + 3, emails: 1 });
+    expect(report.counts).toEqual({ subscriptions: 1, logins: 2, recordings: 3, calendars: 0, objects: 7, items: 6 + 2, emails: 1, sweptObjects: 2, sweptItems: 2 });
     expect(report.state).toBe('done');
     expect(JSON.stringify(report)).not.toContain('@');
 
-    // Delivered again: nothing more happens.
-    const before = w.calls.length;
+    // Delivered again (the first job or the sweep): nothing more happens.
+    const after = w.calls.length;
     await job.run({ accountId: ACCOUNT }, 0);
-    expect(w.calls.length).toBe(before);
+    await job.run({ accountId: ACCOUNT, sweep: true }, 0);
+    expect(w.calls.length).toBe(after);
+    expect(w.queued).toEqual([]);
     expect(w.mails).toHaveLength(1);
+    expect(w.store.get(ACCOUNT)).toEqual(report);
   });
 
   it('a crash half-way: the retry goes on from the unfinished step, the people it remembered first', async () => {
@@ -188,12 +241,13 @@ describe('account deletion: the job', () => {
     w.setMembers([OWNER]);
 
     await job.run({ accountId: ACCOUNT }, 0);
+    await drain(w);
 
     expect(w.calls.filter((c) => c === 'stripe')).toHaveLength(1);
     expect(w.calls.filter((c) => c.startsWith('login:'))).toHaveLength(2);
     expect(w.calls).toContain(`objects:${ACCOUNT},${ADMIN.personId}`);
     expect(w.items.get(ADMIN.personId)).toBe(0);
-    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'done', counts: { subscriptions: 1, logins: 2, objects: 7, emails: 1 } });
+    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'done', counts: { subscriptions: 1, logins: 2, objects: 7, emails: 1, sweptObjects: 0, sweptItems: 0 } });
   });
 
   it('near the timeout it records what it did and queues itself with resume', async () => {
@@ -205,8 +259,21 @@ describe('account deletion: the job', () => {
     expect(partway.stepsDone).not.toContain('items');
     expect(partway.counts.items).toBeGreaterThan(0);
 
-    for (let i = 0; i < 10 && w.store.get(ACCOUNT)!.state !== 'done'; i++) await createAccountDeletion(w.deps).run({ accountId: ACCOUNT, resume: i + 2 }, 0);
-    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'done', counts: { items: 9 } });
+    await drain(w);
+    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'done', counts: { items: 8, sweptItems: 0 } });
+  });
+
+  it("the sweep's slice ends: it records what it found and queues itself again as the sweep", async () => {
+    const w = await requested();
+    await createAccountDeletion(w.deps).run({ accountId: ACCOUNT }, 0);
+    w.queued.length = 0;
+    w.items.set(ACCOUNT, 5); // a late writer's five items: three pages of 2 at 10 ms each
+    await createAccountDeletion({ ...w.deps, sliceMs: 15 }).run({ accountId: ACCOUNT, sweep: true }, w.deps.now!());
+    expect(w.queued).toEqual([{ accountId: ACCOUNT, resume: 1, sweep: true }]);
+    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'running', counts: { sweptItems: 4 } });
+    await drain(w);
+    expect(w.store.get(ACCOUNT)).toMatchObject({ state: 'done', counts: { sweptItems: 5 } });
+    expect(w.items.get(ACCOUNT)).toBe(0);
   });
 
   it('a job without a deletion item does nothing', async () => {
