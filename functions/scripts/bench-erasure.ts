@@ -105,6 +105,8 @@ try {
   counter.reset();
   const started = performance.now();
   const counts: PersonDataCounts = emptyPersonDataCounts();
+  // As the job runner does (domain/privacy/jobs.ts): every part's count first (the report's floor), then the steps.
+  for (const part of parts) await part.count(patient);
   for (const part of parts) {
     const outcome = await part.erase(patient, ctx);
     if (!outcome.done) failures.push(`the ${part.step} step stopped without a yield asked`);

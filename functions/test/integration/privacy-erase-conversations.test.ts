@@ -32,6 +32,7 @@ import { mapLimit } from '../../src/lib/map-limit.js';
 import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { addContact, activeUser } from '../support/contacts.js';
 import { openConversation, repos } from '../support/conversations.js';
+import { seedCall } from '../support/seed-calls.js';
 import { drainQueues, localCredentials, testS3Client } from '../support/stack-clients.js';
 import { connectWhatsApp, metaDelivery, newWamid, postWebhook, signMetaBody, textMessage, waCustomer, type ConnectedWhatsApp } from '../support/whatsapp.js';
 
@@ -268,7 +269,16 @@ describe('erasing a person\'s WhatsApp data', () => {
     await new DynamoWhatsAppCustomers(db(), tableName()).linkContact(userId, lucia.customer.waId, lucia.contact._id);
     await seedNotification(userId, seeded.conversations[1]!, lucia.customer.name);
     await seedNotification(userId, kept.conversations[1]!, other.customer.name);
-    await seedWaitingAndUnanswered(userId, newId(), [...seeded.conversations, kept.conversations[1]!], marker);
+    const agentId = newId();
+    await seedWaitingAndUnanswered(userId, agentId, [...seeded.conversations, kept.conversations[1]!], marker);
+    // A call of theirs (the calls step remembers it) and the question they asked in it.
+    const call = await seedCall(userId, { phoneNumber: lucia.person.e164 });
+    await db().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { pk: `USER#${userId}#UNANSWERED#${agentId}`, sk: `Q#${newId()}`, entity: 'unanswered', question: `¿Y por teléfono ${marker}?`, channel: 'phone', askedAt: call.createdAt, callId: call.id },
+      }),
+    );
 
     const before = await whatTheApisSay(token, marker, { conversations: seeded.conversations.map((c) => c.id), contactId: lucia.contact._id });
     expect(before.text).toContain(marker);
@@ -310,7 +320,7 @@ describe('erasing a person\'s WhatsApp data', () => {
       const res = await api<PrivacyJobView>('GET', `/api/privacy/jobs/${started.body.data!._id}`, { token });
       return res.body.data?.status === 'done' || res.body.data?.status === 'failed' ? res.body.data : undefined;
     }, 'the erasure finished', 120_000);
-    expect(job).toMatchObject({ status: 'done', person: null, counts: { conversations: 2, messages: 2000, media: 200, notifications: 1, contacts: 1 } });
+    expect(job).toMatchObject({ status: 'done', person: null, counts: { conversations: 2, messages: 2000, media: 200, notifications: 1, contacts: 1, calls: 1 } });
 
     const after = await whatTheApisSay(token, marker, { conversations: seeded.conversations.map((c) => c.id), contactId: lucia.contact._id });
     for (const word of [marker, 'Lucía', lucia.customer.waId, ...seeded.conversations.map((c) => c.id)]) expect(after.text).not.toContain(word);
@@ -320,6 +330,9 @@ describe('erasing a person\'s WhatsApp data', () => {
     expect(JSON.parse(after.text)[5].data.unreadCount).toBe(1);
     // Nothing left in the table: the messages' partitions, the pointer, wamids, waiting entry, questions.
     for (const conv of seeded.conversations) expect(await partitionItems(`USER#${userId}#CONV#${conv.id}`)).toBe(0);
+    // Only the other person's question is left.
+    const questions = (await db().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `USER#${userId}#UNANSWERED#${agentId}` }, ConsistentRead: true }))).Items ?? [];
+    expect(questions.map((q) => q.conversationId)).toEqual([kept.conversations[1]!.id]);
     expect(await getItem(`USER#${userId}`, `WACUST#${lucia.customer.waId}`)).toBeUndefined();
     expect((await api('GET', `/api/contacts/${lucia.contact._id}`, { token })).status).toBe(404);
     expect((await api('GET', `/api/contacts/${other.contact._id}`, { token })).status).toBe(200);

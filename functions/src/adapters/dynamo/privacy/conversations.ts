@@ -54,7 +54,7 @@ const OPEN = new Set(['active', 'requires_human']);
  * after the detach is theirs to keep (not an id: readers of the remembered ids skip it).
  */
 export const DETACHED_MARK = 'detached';
-const CONVERSATION_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
+const TIME_SORTED_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const MEDIA_EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',
   'image/png': 'png',
@@ -190,19 +190,22 @@ export class DynamoConversationsPart implements PersonDataPart {
     return [...new Set(items.map((i) => str(i.sk).split('#')[1] ?? '').filter(Boolean))];
   }
 
-  /** The unanswered questions asked in these conversations (the question is the person's words). */
-  private async eraseUnanswered(accountId: string, conversationIds: readonly string[]): Promise<void> {
-    if (conversationIds.length === 0) return;
-    const wanted = new Set(conversationIds);
+  /**
+   * The unanswered questions asked in these conversations (the question is the person's words) —
+   * and in their calls, which the calls step (before this one) remembered.
+   */
+  private async eraseUnanswered(accountId: string, conversationIds: readonly string[], callIds: readonly string[]): Promise<void> {
+    if (conversationIds.length === 0 && callIds.length === 0) return;
+    const wanted = new Set([...conversationIds, ...callIds]);
     for (const agentId of await this.agentIds(accountId)) {
       const items = await queryItems(this.db, {
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND sk BETWEEN :a AND :b',
-        FilterExpression: 'attribute_exists(conversationId)',
+        FilterExpression: 'attribute_exists(conversationId) OR attribute_exists(callId)',
         ExpressionAttributeValues: { ':pk': unansweredPk(accountId, agentId), ':a': 'Q#', ':b': 'Q#~' },
-        ProjectionExpression: 'pk, sk, conversationId',
+        ProjectionExpression: 'pk, sk, conversationId, callId',
       });
-      const keys = items.filter((i) => wanted.has(str(i.conversationId))).map((i) => ({ pk: i.pk, sk: i.sk }));
+      const keys = items.filter((i) => wanted.has(str(i.conversationId)) || wanted.has(str(i.callId))).map((i) => ({ pk: i.pk, sk: i.sk }));
       await batchDeleteKeys(this.db, this.tableName, keys, this.parallelWrites);
     }
   }
@@ -224,26 +227,32 @@ export class DynamoConversationsPart implements PersonDataPart {
   }
 
   /** One conversation: its item, then its messages page by page (media first). False = stopped to yield. */
-  private async eraseConversation(accountId: string, conversationId: string, ctx: StepContext, counts: Required<Pick<PersonDataCounts, 'conversations' | 'messages' | 'media'>>, progress: () => Promise<void>): Promise<boolean> {
+  private async eraseConversation(
+    accountId: string,
+    conversationId: string,
+    ctx: StepContext,
+    counts: Required<Pick<PersonDataCounts, 'conversations' | 'messages' | 'media'>>,
+    progress: () => Promise<void>,
+    halted: () => boolean,
+  ): Promise<boolean> {
     const { Attributes } = await this.db.send(
       new DeleteCommand({ TableName: this.tableName, Key: { pk: userPk(accountId), sk: convSk(conversationId) }, ReturnValues: 'ALL_OLD' }),
     );
     if (Attributes) counts.conversations++;
     for (;;) {
-      if (ctx.shouldYield()) return false;
+      if (ctx.shouldYield() || halted()) return false;
       // A fresh Query each round: what the last round deleted is gone, and a message written in
       // the meantime (a worker that found the conversation before the detach) is found too.
       const page = (await this.messagePages(accountId, conversationId, true, this.pageSize).next()).value as Item[] | undefined;
       if (!page || page.length === 0) return true;
       const mediaKeys = [...new Set(page.flatMap((m) => this.mediaKeysOf(accountId, conversationId, m)))];
-      await mapLimit(mediaKeys, this.parallelDeletes, (key) => this.media.delete(key));
       const wamids = page.map((m) => str(m.waMessageId)).filter(Boolean);
-      await batchDeleteKeys(
-        this.db,
-        this.tableName,
-        [...wamids.map((w) => ({ pk: userPk(accountId), sk: wamidSk(w) })), ...page.map((m) => ({ pk: m.pk, sk: m.sk }))],
-        this.parallelWrites,
-      );
+      // The objects and the wamid items side by side; the messages (which name both) after.
+      await Promise.all([
+        mapLimit(mediaKeys, this.parallelDeletes, (key) => this.media.delete(key)),
+        batchDeleteKeys(this.db, this.tableName, wamids.map((w) => ({ pk: userPk(accountId), sk: wamidSk(w) })), this.parallelWrites),
+      ]);
+      await batchDeleteKeys(this.db, this.tableName, page.map((m) => ({ pk: m.pk, sk: m.sk })), this.parallelWrites);
       counts.messages += page.length;
       counts.media += page.filter((m) => this.mediaKeysOf(accountId, conversationId, m).length > 0).length;
       await progress();
@@ -256,8 +265,9 @@ export class DynamoConversationsPart implements PersonDataPart {
       await this.detach(person, ctx);
       await ctx.remember('conversation', [DETACHED_MARK]);
     }
-    const ids = [...new Set(await ctx.remembered('conversation'))].filter((id) => CONVERSATION_ID.test(id)).sort();
-    await Promise.all([this.forgetWaiting(person.accountId, ids), this.eraseUnanswered(person.accountId, ids)]);
+    const ids = [...new Set(await ctx.remembered('conversation'))].filter((id) => TIME_SORTED_ID.test(id)).sort();
+    const calls = (await ctx.remembered('call')).filter((id) => TIME_SORTED_ID.test(id));
+    await Promise.all([this.forgetWaiting(person.accountId, ids), this.eraseUnanswered(person.accountId, ids, calls)]);
     let reported = 0;
     const progress = async () => {
       const items = counts.messages + counts.conversations;
@@ -266,9 +276,26 @@ export class DynamoConversationsPart implements PersonDataPart {
         await ctx.progress(items);
       }
     };
-    for (const id of ids) {
-      if (!(await this.eraseConversation(person.accountId, id, ctx, counts, progress))) return { counts, done: false };
-    }
+    // Two conversations at a time (one's S3 deletes overlap the other's BatchWrites). A lane that
+    // fails or yields stops the other at its next page, and both are waited for: nothing runs on
+    // after erase() has answered.
+    let next = 0;
+    let failure: { error: unknown } | null = null;
+    let yielded = false;
+    const halted = () => failure !== null || yielded;
+    const lane = async () => {
+      while (next < ids.length && !halted()) {
+        const id = ids[next++]!;
+        try {
+          if (!(await this.eraseConversation(person.accountId, id, ctx, counts, progress, halted))) yielded = true;
+        } catch (error) {
+          failure ??= { error };
+        }
+      }
+    };
+    await Promise.all([lane(), lane()]);
+    if (failure) throw (failure as { error: unknown }).error;
+    if (yielded) return { counts, done: false };
     await ctx.progress(counts.messages + counts.conversations);
     return { counts, done: true };
   }
