@@ -6,8 +6,12 @@
  * never a Scan — and for each recording due: deletes it at Twilio (404 = already gone), marks its
  * call ("Recording deleted after N days"), removes the due item. Every step is idempotent, so a run
  * that dies half-way is finished by the next one. A recording that cannot be deleted now (Twilio
- * down, the integration disconnected or refused) moves to the next day's partition, up to
- * MAX_ATTEMPTS days; the cursor never waits for it.
+ * down or refusing) moves to the next day's partition, up to MAX_ATTEMPTS days; the cursor never
+ * waits for it. A due item nothing of ours can act on any more is dropped at once instead of
+ * retried for a month: its account's Twilio integration is gone (disconnected, or the account
+ * deleted — the deletion job deleted its recordings at Twilio itself, and the due items, in
+ * shared day partitions, cannot be found by the account's key), or, when Twilio refused, its
+ * call is gone or no longer names that recording (erased, deleted).
  */
 import type { TwilioAccountApi, VoiceIntegrationReader } from '../voice/ports.js';
 
@@ -48,6 +52,8 @@ export interface RecordingDueStore {
 
 export interface RecordingMarker {
   markRecordingDeleted(accountId: string, callId: string, recordingSid: string, deleted: { at: string; days: number }): Promise<void>;
+  /** The call as stored (null: gone); read only when Twilio refused, to tell a lost cause from a retry. */
+  get(accountId: string, callId: string): Promise<{ recording: { sid: string } | null } | null>;
 }
 
 export interface RecordingRetentionDeps {
@@ -63,6 +69,8 @@ export interface RecordingSweep {
   deleted: number;
   postponed: number;
   givenUp: number;
+  /** Due items dropped without a retry: the integration, the account or the call gone. */
+  dropped: number;
 }
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -74,7 +82,7 @@ export function createRecordingRetention(deps: RecordingRetentionDeps) {
     async sweep(nowMs: number): Promise<RecordingSweep> {
       const today = dayOf(nowMs);
       const nowSec = Math.floor(nowMs / 1000);
-      const result: RecordingSweep = { days: 0, deleted: 0, postponed: 0, givenUp: 0 };
+      const result: RecordingSweep = { days: 0, deleted: 0, postponed: 0, givenUp: 0, dropped: 0 };
       // One integration read per account and run (null: not connected).
       const credentials = new Map<string, Promise<{ accountSid: string; authToken: string } | null>>();
       const credentialsOf = (accountId: string) => {
@@ -89,12 +97,23 @@ export function createRecordingRetention(deps: RecordingRetentionDeps) {
       for (let walked = 0; day <= today && walked < MAX_DAYS_PER_RUN; walked++) {
         result.days++;
         for (const item of await deps.due.due(day, nowSec)) {
+          const creds = await credentialsOf(item.accountId);
+          if (!creds) {
+            // Nothing of ours can reach that recording again: retrying for a month would only fail a month.
+            onError('A recording whose retention ended belongs to an account without Twilio (disconnected or deleted); dropped', null, { accountId: item.accountId, callId: item.callId });
+            await deps.due.remove(item);
+            result.dropped++;
+            continue;
+          }
           try {
-            const creds = await credentialsOf(item.accountId);
-            if (!creds) throw new Error('Twilio is not connected');
             await deps.twilio.deleteRecording(creds, item.recordingSid);
           } catch (error) {
-            if (item.attempts + 1 >= MAX_ATTEMPTS) {
+            const call = await deps.calls.get(item.accountId, item.callId);
+            if (call?.recording?.sid !== item.recordingSid) {
+              onError('A recording whose retention ended could not be deleted at Twilio and its call no longer names it; dropped', error, { accountId: item.accountId, callId: item.callId });
+              await deps.due.remove(item);
+              result.dropped++;
+            } else if (item.attempts + 1 >= MAX_ATTEMPTS) {
               onError('A recording whose retention ended could not be deleted at Twilio; given up', error, { accountId: item.accountId, callId: item.callId });
               await deps.due.remove(item);
               result.givenUp++;

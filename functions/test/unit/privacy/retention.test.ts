@@ -1,7 +1,8 @@
 /**
  * Issue 33, retention: the expiry of each kind of data for each choice, the media tag, the day a
  * recording is due, what a change names, the defaults by country; and the recording-retention
- * sweep over in-memory ports (the cursor, due and not-yet-due items, Twilio failing, idempotence).
+ * sweep over in-memory ports (the cursor, due and not-yet-due items, Twilio failing, idempotence;
+ * an item of an account without Twilio — disconnected or deleted — or of a call gone, dropped at once).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETENTION, RETENTION_DAY_CHOICES, RETENTION_KINDS, type RetentionSettings } from '../../../src/contract/privacy.js';
@@ -115,13 +116,17 @@ describe('recording-retention sweep', () => {
   const now = Date.parse('2026-11-28T12:00:00.000Z');
   const nowS = now / 1000;
 
-  function setup(failing: Set<string> = new Set()) {
+  function setup(failing: Set<string> = new Set(), goneCalls: Set<string> = new Set()) {
     const store = memoryDue();
     const deleted: string[] = [];
     const marked: string[] = [];
     const sweeper = createRecordingRetention({
       due: store,
-      calls: { markRecordingDeleted: async (_a, _c, sid, info) => void marked.push(`${sid}:${info.days}`) },
+      calls: {
+        markRecordingDeleted: async (_a, _c, sid, info) => void marked.push(`${sid}:${info.days}`),
+        // The fixtures' call ids are `call-{sid}`: each call still names its recording unless gone.
+        get: async (_a, callId) => (goneCalls.has(callId) ? null : { recording: { sid: callId.slice('call-'.length) } }),
+      },
       twilio: {
         deleteRecording: async (_creds, sid) => {
           if (failing.has(sid)) throw new TwilioError('unavailable', 'Twilio is down');
@@ -139,7 +144,7 @@ describe('recording-retention sweep', () => {
     store.days.set('2026-11-28', [due('2026-11-28', 'RE2', nowS - 60), due('2026-11-28', 'RE3', nowS + 3600)]);
     store.days.set('2026-12-28', [due('2026-12-28', 'RE4', nowS + 30 * 86_400)]);
     const result = await sweeper.sweep(now);
-    expect(result).toEqual({ days: FIRST_RUN_LOOKBACK_DAYS + 1, deleted: 2, postponed: 0, givenUp: 0 });
+    expect(result).toEqual({ days: FIRST_RUN_LOOKBACK_DAYS + 1, deleted: 2, postponed: 0, givenUp: 0, dropped: 0 });
     expect(deleted).toEqual(['RE1', 'RE2']);
     expect(marked).toEqual(['RE1:90', 'RE2:90']);
     expect(store.queried[0]).toBe('2026-11-21');
@@ -155,19 +160,32 @@ describe('recording-retention sweep', () => {
     expect(deleted).toEqual(['RE1', 'RE2', 'RE3']);
   });
 
-  it('Twilio failing or the integration gone: the item moves to tomorrow (the cursor does not wait), given up after the last attempt', async () => {
-    const { store, deleted, sweeper } = setup(new Set(['RE5']));
+  it('Twilio failing: the item moves to tomorrow (the cursor does not wait), given up after the last attempt', async () => {
+    const { store, deleted, sweeper } = setup(new Set(['RE5', 'RE7']));
     store.cursorDay = '2026-11-27';
-    store.days.set('2026-11-27', [due('2026-11-27', 'RE5', nowS - 86_400), due('2026-11-27', 'RE6', nowS - 86_400, 'gone')]);
+    store.days.set('2026-11-27', [due('2026-11-27', 'RE5', nowS - 86_400), due('2026-11-27', 'RE7', nowS - 86_400)]);
     const result = await sweeper.sweep(now);
-    expect(result).toMatchObject({ deleted: 0, postponed: 2 });
+    expect(result).toMatchObject({ deleted: 0, postponed: 2, dropped: 0 });
     expect(deleted).toEqual([]);
     expect(store.cursorDay).toBe('2026-11-28');
-    expect(store.days.get('2026-11-29')!.map((d) => [d.recordingSid, d.attempts])).toEqual([['RE5', 1], ['RE6', 1]]);
+    expect(store.days.get('2026-11-29')!.map((d) => [d.recordingSid, d.attempts])).toEqual([['RE5', 1], ['RE7', 1]]);
 
     store.days.set('2026-11-29', store.days.get('2026-11-29')!.map((d) => ({ ...d, attempts: MAX_ATTEMPTS - 1 })));
     const lastTry = await sweeper.sweep(now + 86_400_000);
     expect(lastTry).toMatchObject({ givenUp: 2, postponed: 0 });
     expect(store.days.get('2026-11-29')).toEqual([]);
+  });
+
+  it('the account without Twilio (disconnected, or deleted with its items) or the call gone: dropped at once, not retried for a month', async () => {
+    // RE6: its account's integration is gone (a deleted account's items are all gone): Twilio is not even tried.
+    // RE8: Twilio refuses and its call was erased meanwhile. RE9: Twilio refuses, its call still names it: retried.
+    const { store, deleted, sweeper } = setup(new Set(['RE8', 'RE9']), new Set(['call-RE8']));
+    store.cursorDay = '2026-11-28';
+    store.days.set('2026-11-28', [due('2026-11-28', 'RE6', nowS - 60, 'gone'), due('2026-11-28', 'RE8', nowS - 60), due('2026-11-28', 'RE9', nowS - 60)]);
+    const result = await sweeper.sweep(now);
+    expect(result).toMatchObject({ deleted: 0, dropped: 2, postponed: 1, givenUp: 0 });
+    expect(deleted).toEqual([]);
+    expect(store.days.get('2026-11-28')).toEqual([]);
+    expect(store.days.get('2026-11-29')!.map((d) => d.recordingSid)).toEqual(['RE9']);
   });
 });
