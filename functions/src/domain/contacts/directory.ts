@@ -3,6 +3,7 @@
  * the one create path), update (optimistic, retried on a concurrent edit), delete (unlinking
  * conversations and calls) and the stats counters.
  */
+import type { OptOutState } from '../../contract/privacy.js';
 import {
   contactMessages,
   nameParts,
@@ -52,6 +53,15 @@ export interface ContactPatch {
 }
 
 export function contactDirectory(ctx: ContactContext) {
+  /** Issue 33: a number's opt-out, started now and awaited with the answer (never an unhandled rejection meanwhile). */
+  function optOutOf(userId: string, phoneNumber: string): Promise<OptOutState | null> | null {
+    if (!ctx.optOuts) return null;
+    const read = ctx.optOuts.get(userId, phoneNumber);
+    read.catch(() => undefined);
+    return read;
+  }
+  const withOptOut = async (contact: Contact, read: Promise<OptOutState | null> | null): Promise<Contact> => (read ? { ...contact, optOut: await read } : contact);
+
   async function load(userId: string, id: string): Promise<StoredContact> {
     const found = isContactId(id) ? await ctx.contacts.get(userId, id) : null;
     if (!found) throw new NotFoundError(contactMessages.notFound);
@@ -115,7 +125,7 @@ export function contactDirectory(ctx: ContactContext) {
     async get(userId: string, id: string): Promise<Contact> {
       const contact = toContact(await load(userId, id));
       // Issue 33: whether they opted out (one GetItem).
-      return ctx.optOuts ? { ...contact, optOut: await ctx.optOuts.get(userId, contact.phoneNumber) } : contact;
+      return withOptOut(contact, optOutOf(userId, contact.phoneNumber));
     },
 
     /** source 'api' when the caller used an API key (the public API), else 'manual'. */
@@ -132,13 +142,17 @@ export function contactDirectory(ctx: ContactContext) {
         isWAContact: false,
         ...(createdVia ? { createdVia } : {}),
       };
+      // Issue 33: a customer who wrote BAJA before being saved shows it (read beside the create).
+      const optOut = optOutOf(userId, draft.phoneNumber);
       const [outcome] = await createContacts(ctx, userId, [draft], true);
       if (outcome?.kind !== 'created') throw new Error('create did not create');
-      return toContact(outcome.contact);
+      return withOptOut(toContact(outcome.contact), optOut);
     },
 
     async update(userId: string, id: string, input: UpdateContactRequest): Promise<Contact> {
       const phoneNumber = e164OrThrow(input.phoneNumber, await ctx.accountCountry(userId));
+      // Issue 33: the number's opt-out, read beside the update.
+      const optOut = optOutOf(userId, phoneNumber);
       for (let attempt = 0; ; attempt++) {
         const before = await load(userId, id);
         const parts = nameParts(input);
@@ -159,7 +173,7 @@ export function contactDirectory(ctx: ContactContext) {
         };
         try {
           await ctx.contacts.replace(userId, before, after);
-          return toContact(after);
+          return withOptOut(toContact(after), optOut);
         } catch (error) {
           if (error instanceof DuplicatePhoneError) throw await duplicateError(ctx, userId, error.existingContactId, phoneNumber);
           if (error instanceof ContactChangedError && attempt < 2) continue;
