@@ -103,6 +103,16 @@ function lazyWorker(): { run(job: AccountDeletionJob, startedAtMs: number): Prom
       subscription: {
         async cancelNow(accountId) {
           const stored = await subscriptionRepository().get(accountId);
+          // The paid routes close now: their gate reads this item on every request anyway, so a member's
+          // access token, valid minutes after its login goes, writes nothing through them (no read added).
+          // Before the cancel at Stripe: a stale write (thrown) retries the step with nothing cancelled yet.
+          if (stored && stored.status !== 'canceled') {
+            await subscriptionRepository().saveStatus(
+              accountId,
+              { status: 'canceled', providerStatus: stored.stripeStatus ?? 'canceled', created: stored.lastEventCreated ?? 0, updatedAt: new Date().toISOString() },
+              stored.version,
+            );
+          }
           if (!stored?.stripeSubscriptionId || stored.ended) return false;
           const gateway = paymentGateway();
           const current = await gateway.retrieveSubscription(stored.stripeSubscriptionId);

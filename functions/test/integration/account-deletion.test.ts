@@ -12,7 +12,9 @@
  * The final sweep: the final e-mail is held (the SES fault proxy hangs it) while a late writer puts
  * an item and an object back into the emptied account after the items step; the sweep, queued
  * past the access tokens' lifetime (the local queue runs its delays at RETRY_TIME_SCALE), deletes
- * both and the report counts them (sweptItems, sweptObjects).
+ * both and the report counts them (sweptItems, sweptObjects). And while the job runs (held at
+ * Twilio's recording DELETE), the admin's access token — still valid after their login went — gets
+ * a 402 from a paid route: the subscription item was closed by the job's first step.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import { PutObjectCommand, ListObjectsV2Command } from '@aws-sdk/client-s3';
@@ -27,7 +29,7 @@ import { createAgent, seedChunks } from '../support/agents-api.js';
 import { subscribedUser } from '../support/billing.js';
 import { addContact } from '../support/contacts.js';
 import { inbound, openConversation, spanishWaId } from '../support/conversations.js';
-import { clearProxy, switchProxy } from '../support/faults.js';
+import { armFault, clearFault, clearProxy, faultState, switchProxy } from '../support/faults.js';
 import { stripeClient } from '../support/fake-stripe-client.js';
 import { seedCall } from '../support/seed-calls.js';
 import { readMailbox, testS3Client, testSqsClient } from '../support/stack-clients.js';
@@ -116,11 +118,19 @@ describe('account deletion', () => {
     const mailHeld = `held-${randomUUID()}`;
     await switchProxy('ses', { state: 'hang', id: mailHeld, match: { bodyIncludes: owner.user.email } });
     const lateObject = `whatsapp-media/${accountId}/${conversation.id}/${randomUUID()}`;
+    // The job held at Twilio's recording DELETE (after the subscription and logins steps).
+    const twilioHeld = `held-${randomUUID()}`;
+    await armFault('twilio', { id: twilioHeld, kind: 'hang', match: { method: 'DELETE', path: `**/Recordings/${recordingSid}*` } });
     try {
       const accepted = await post('/api/privacy/account-deletion', { confirmation: ' eliminar ' }, owner.token);
       expect(accepted.status, accepted.body.message).toBe(202);
       // A second request while it runs is the same deletion.
       expect((await post('/api/privacy/account-deletion', { confirmation: 'DELETE' }, owner.token)).status).toBe(202);
+      await until(async () => ((await faultState('twilio', twilioHeld))?.held ?? 0) > 0, 'the job at the recordings step', 30_000);
+      // The admin's login is gone but their access token lives on for minutes: the paid routes are closed already.
+      const late = await api('POST', '/api/agents', { token: admin.token, body: { name: 'Tardío' } });
+      expect(late.status, JSON.stringify(late.body)).toBe(402);
+      await clearFault('twilio', twilioHeld);
       await until(async () => ((await deletionItem(accountId))?.stepsDone as string[] | undefined)?.includes('items'), 'the items step', 50_000);
       // A late writer (a queued worker job, an in-flight webhook) after the items step: an item and an object.
       await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${accountId}`, sk: `CONTACT#${randomUUID()}`, name: 'Íñigo (tarde)' } }));
@@ -131,6 +141,7 @@ describe('account deletion', () => {
     } finally {
       await clearProxy('s3', (fault as { id?: string }).id).catch(() => undefined);
       await clearProxy('ses', mailHeld).catch(() => undefined);
+      await clearFault('twilio', twilioHeld).catch(() => undefined);
     }
     // The sweep found them and deleted them.
     expect(await keysUnder(lateObject)).toEqual([]);
