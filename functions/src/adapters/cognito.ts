@@ -18,6 +18,7 @@ import {
   AdminSetUserPasswordCommand,
   AdminUserGlobalSignOutCommand,
   InitiateAuthCommand,
+  ListUsersCommand,
   type AuthenticationResultType,
   type CognitoIdentityProviderClient,
 } from '@aws-sdk/client-cognito-identity-provider';
@@ -76,6 +77,19 @@ export function expiresInOf(result: AuthenticationResultType): number {
 export function tokensOf(result: AuthenticationResultType | undefined): Tokens | null {
   if (!result?.AccessToken || !result.RefreshToken) return null;
   return { accessToken: result.AccessToken, refreshToken: result.RefreshToken, expiresIn: expiresInOf(result) };
+}
+
+/**
+ * Every user's id (the `sub`), one ListUsers page at a time (60 in AWS; cognito-local answers all
+ * at once): the operators' one-off scripts (issue 33: functions/scripts/stamp-retention.ts), never a request path.
+ */
+export async function* userIdPages(client: CognitoIdentityProviderClient, userPoolId: string): AsyncGenerator<string[]> {
+  let token: string | undefined;
+  do {
+    const out = await client.send(new ListUsersCommand({ UserPoolId: userPoolId, Limit: 60, ...(token ? { PaginationToken: token } : {}) }));
+    yield (out.Users ?? []).map((u) => u.Attributes?.find((a) => a.Name === 'sub')?.Value ?? u.Username ?? '').filter(Boolean);
+    token = out.PaginationToken;
+  } while (token);
 }
 
 export class CognitoIdentityProvider implements IdentityProvider {

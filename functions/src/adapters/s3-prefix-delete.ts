@@ -44,35 +44,24 @@ export function deleteObjectsBody(keys: readonly string[]): string {
   return `<?xml version="1.0" encoding="UTF-8"?><Delete xmlns="http://s3.amazonaws.com/doc/2006-03-01/"><Quiet>true</Quiet>${keys.map((k) => `<Object><Key>${escapeXml(k)}</Key></Object>`).join('')}</Delete>`;
 }
 
-export class S3PrefixDeleter {
+/**
+ * Signed requests on the bucket (or one object of it: `objectKey`), answered as text; a non-2xx
+ * answer throws with S3's error code. Shared with the retention re-stamp's tagging (s3-object-tags.ts).
+ */
+export class S3BucketRequests {
   private credentials: (() => Promise<AwsCredentials>) | undefined;
   private readonly send: typeof fetch;
 
-  constructor(private readonly options: S3PrefixDeleterOptions) {
+  constructor(protected readonly options: S3PrefixDeleterOptions) {
     this.credentials = options.credentials;
     this.send = options.fetch ?? globalThis.fetch;
   }
 
-  /** Deletes what is under `prefix` (it must end with '/'); stops between pages once `shouldYield`. */
-  async deleteUnder(prefix: string, shouldYield: () => boolean): Promise<{ deleted: number; done: boolean }> {
-    if (!prefix.endsWith('/') || prefix.length < 3) throw new Error(`Refusing to delete under the prefix "${prefix}"`);
-    let deleted = 0;
-    for (;;) {
-      // Always the first page: what the previous round deleted is no longer listed.
-      const listed = await this.request('GET', `list-type=2&max-keys=1000&prefix=${escapeRfc3986(prefix)}`);
-      const keys = listedKeys(listed).filter((k) => k.startsWith(prefix));
-      if (keys.length === 0) return { deleted, done: true };
-      const answer = await this.request('POST', 'delete=', deleteObjectsBody(keys));
-      const refused = /<Error>[\s\S]*?<Code>([\s\S]*?)<\/Code>/.exec(answer);
-      if (refused) throw new Error(`S3 refused to delete objects under ${prefix}: ${refused[1]}`);
-      deleted += keys.length;
-      if (shouldYield()) return { deleted, done: false };
-    }
-  }
-
-  private async request(method: 'GET' | 'POST', query: string, body?: string): Promise<string> {
+  /** `operation` names the call in an error (ListObjectsV2, DeleteObjects, PutObjectTagging). */
+  protected async request(operation: string, method: 'GET' | 'POST' | 'PUT', query: string, body?: string, objectKey?: string): Promise<string> {
     const { bucket, region, endpoint } = this.options;
-    const url = new URL(endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}?${query}` : `https://${bucket}.s3.${region}.amazonaws.com/?${query}`);
+    const path = objectKey ? `/${objectKey.split('/').map(escapeRfc3986).join('/')}` : '/';
+    const url = new URL(endpoint ? `${endpoint.replace(/\/+$/, '')}/${bucket}${path === '/' ? '' : path}?${query}` : `https://${bucket}.s3.${region}.amazonaws.com${path}?${query}`);
     this.credentials ??= defaultProvider();
     const headers = signAwsRequest({
       service: 's3',
@@ -86,7 +75,26 @@ export class S3PrefixDeleter {
     });
     const res = await this.send(url, { method, headers, ...(body ? { body } : {}), signal: AbortSignal.timeout(TIMEOUT_MS) });
     const text = await res.text();
-    if (!res.ok) throw new Error(`S3 ${method === 'GET' ? 'ListObjectsV2' : 'DeleteObjects'} answered HTTP ${res.status}: ${/<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? ''}`);
+    if (!res.ok) throw new Error(`S3 ${operation} answered HTTP ${res.status}: ${/<Code>([^<]*)<\/Code>/.exec(text)?.[1] ?? ''}`);
     return text;
+  }
+}
+
+export class S3PrefixDeleter extends S3BucketRequests {
+  /** Deletes what is under `prefix` (it must end with '/'); stops between pages once `shouldYield`. */
+  async deleteUnder(prefix: string, shouldYield: () => boolean): Promise<{ deleted: number; done: boolean }> {
+    if (!prefix.endsWith('/') || prefix.length < 3) throw new Error(`Refusing to delete under the prefix "${prefix}"`);
+    let deleted = 0;
+    for (;;) {
+      // Always the first page: what the previous round deleted is no longer listed.
+      const listed = await this.request('ListObjectsV2', 'GET', `list-type=2&max-keys=1000&prefix=${escapeRfc3986(prefix)}`);
+      const keys = listedKeys(listed).filter((k) => k.startsWith(prefix));
+      if (keys.length === 0) return { deleted, done: true };
+      const answer = await this.request('DeleteObjects', 'POST', 'delete=', deleteObjectsBody(keys));
+      const refused = /<Error>[\s\S]*?<Code>([\s\S]*?)<\/Code>/.exec(answer);
+      if (refused) throw new Error(`S3 refused to delete objects under ${prefix}: ${refused[1]}`);
+      deleted += keys.length;
+      if (shouldYield()) return { deleted, done: false };
+    }
   }
 }

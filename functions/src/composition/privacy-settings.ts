@@ -4,13 +4,14 @@
  * stamp retention read, so a change made here applies in this container at once and in the others
  * within a minute). The body is validated by the handler (privacySettingsRequest).
  *
- * A change of retention applies to what is written from then on; what is already stored keeps the
- * expiry it was written with (contract/privacy.ts retentionChangeNotice says so to the owner).
+ * A change of retention applies to what is written from then on, and a `retention` job on the
+ * privacy-jobs queue re-dates what is already stored (composition/retention-restamp.ts).
  */
 import type { PrivacySettings, RetentionSettings } from '../contract/privacy.js';
 import { readPrivacySettings } from '../domain/privacy/settings.js';
 import { retentionChanges } from '../domain/privacy/retention.js';
 import { privacySettingsStore } from './privacy-settings-store.js';
+import { queueRetentionRestamp } from './retention-restamp.js';
 
 export interface PrivacySettingsApi {
   get(accountId: string): Promise<PrivacySettings>;
@@ -26,7 +27,10 @@ export function privacySettingsService(): PrivacySettingsApi {
       const before = await store.put(accountId, settings);
       // Nothing saved before: the defaults' retention (the country only changes the notices).
       const previous = before ?? readPrivacySettings(undefined, null);
-      return { settings, retentionChanged: retentionChanges(previous.retention, settings.retention) };
+      const retentionChanged = retentionChanges(previous.retention, settings.retention);
+      // What is already stored is re-dated in the background (the job reads the settings saved here).
+      if (Object.keys(retentionChanged).length > 0) await queueRetentionRestamp(accountId);
+      return { settings, retentionChanged };
     },
   };
 }

@@ -124,8 +124,21 @@ export const privacyJob = /* @__PURE__ */ z.union([
     // The final sweep's run: queued with a delay past the access tokens' lifetime (domain/privacy/account-deletion.ts).
     sweep: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.boolean()),
   }),
+  // Issue 33: the account's stored data re-dated to its current retention (retention-restamp.ts); `cursor`: where a slice stopped.
+  /* @__PURE__ */ z.object({
+    kind: /* @__PURE__ */ z.literal('retention'),
+    accountId: id,
+    resume: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.number()),
+    cursor: /* @__PURE__ */ z.optional(
+      /* @__PURE__ */ z.object({
+        stage: /* @__PURE__ */ z.enum(['messages', 'conversations', 'calls', 'media']),
+        after: /* @__PURE__ */ z.optional(/* @__PURE__ */ z.record(/* @__PURE__ */ z.string(), /* @__PURE__ */ z.string().check(/* @__PURE__ */ z.maxLength(1024)))),
+      }),
+    ),
+  }),
 ]);
 export type PrivacyJob = z.infer<typeof privacyJob>;
+export type RetentionRestampJob = Extract<PrivacyJob, { kind: 'retention' }>;
 
 /** What an outbound e-mail is about (see outboundEmailJob). */
 export const OUTBOUND_EMAIL_KINDS = ['notification', 'call-summary', 'call-handoff', 'booking-change', 'team-invitation'] as const;

@@ -113,7 +113,7 @@ export const privacyMessages = {
   settingsSaved: 'Privacy settings saved',
   /** PUT when a retention changed: what it does to what is already stored (issue 33). */
   retentionSaved:
-    'Privacy settings saved. The new retention applies to what is stored from now on; what is already stored is deleted when the retention it was stored with ends.',
+    'Privacy settings saved. The new retention applies to everything: what is already stored is re-dated in the background (within minutes), and what is now older than it is deleted.',
   personRequired: 'Choose a contact or enter a phone number',
   personBoth: 'Choose a contact or enter a phone number, not both',
   personNotFound: 'Nothing is stored about this person',

@@ -1,6 +1,7 @@
 /**
  * privacy-jobs consumer (issue 33), one job per message: a person's erasure or export
- * (domain/privacy/jobs.ts), or the account's deletion (composition/account-deletion.ts).
+ * (domain/privacy/jobs.ts), the account's deletion (composition/account-deletion.ts), or its stored
+ * data re-dated to a new retention (composition/retention-restamp-worker.ts).
  *
  * A failure is retried by the queue (each step is idempotent: a retry goes on from the first
  * unfinished one). On the job's last try a person's job that fails again is marked failed with a
@@ -9,6 +10,7 @@
  */
 import { accountDeletionWorker } from '../composition/account-deletion.js';
 import { privacyJobRunner } from '../composition/privacy-worker.js';
+import { retentionRestampWorker } from '../composition/retention-restamp-worker.js';
 import { logger } from '../adapters/logger.js';
 import { sqsWorker } from './sqs-worker.js';
 
@@ -17,6 +19,7 @@ export const handler = sqsWorker(
   async (job, _record, delivery) => {
     const startedAtMs = Date.now();
     if (job.kind === 'accountDeletion') return accountDeletionWorker().run(job, startedAtMs);
+    if (job.kind === 'retention') return void (await retentionRestampWorker().run(job, startedAtMs));
     try {
       await privacyJobRunner().run(job, startedAtMs);
     } catch (error) {
