@@ -8,10 +8,10 @@
  * that dies half-way is finished by the next one. A recording that cannot be deleted now (Twilio
  * down or refusing) moves to the next day's partition, up to MAX_ATTEMPTS days; the cursor never
  * waits for it. A due item nothing of ours can act on any more is dropped at once instead of
- * retried for a month: its account's Twilio integration is gone (disconnected, or the account
- * deleted — the deletion job deleted its recordings at Twilio itself, and the due items, in
- * shared day partitions, cannot be found by the account's key), or, when Twilio refused, its
- * call is gone or no longer names that recording (erased, deleted).
+ * retried for a month: its call is gone or no longer names that recording (erased, or its account
+ * deleted — the deletion job deleted its recordings at Twilio itself, and the due items, in shared
+ * day partitions, cannot be found by the account's key). An account whose Twilio integration is
+ * disconnected but whose call still names the recording is retried daily: it may reconnect.
  */
 import type { TwilioAccountApi, VoiceIntegrationReader } from '../voice/ports.js';
 
@@ -98,27 +98,30 @@ export function createRecordingRetention(deps: RecordingRetentionDeps) {
         result.days++;
         for (const item of await deps.due.due(day, nowSec)) {
           const creds = await credentialsOf(item.accountId);
-          if (!creds) {
-            // Nothing of ours can reach that recording again: retrying for a month would only fail a month.
-            onError('A recording whose retention ended belongs to an account without Twilio (disconnected or deleted); dropped', null, { accountId: item.accountId, callId: item.callId });
-            await deps.due.remove(item);
-            result.dropped++;
-            continue;
+          let failure: unknown = null;
+          if (creds) {
+            try {
+              await deps.twilio.deleteRecording(creds, item.recordingSid);
+            } catch (error) {
+              failure = error;
+            }
           }
-          try {
-            await deps.twilio.deleteRecording(creds, item.recordingSid);
-          } catch (error) {
+          if (!creds || failure) {
+            // Read the call only on this path: a call that is gone (erased, its account deleted — whose
+            // deletion removed the recordings at Twilio itself) or names another recording is a lost
+            // cause; otherwise (Twilio down, or disconnected for now and maybe reconnected) retry daily.
             const call = await deps.calls.get(item.accountId, item.callId);
+            const why = creds ? 'could not be deleted at Twilio' : 'belongs to an account without Twilio for now';
             if (call?.recording?.sid !== item.recordingSid) {
-              onError('A recording whose retention ended could not be deleted at Twilio and its call no longer names it; dropped', error, { accountId: item.accountId, callId: item.callId });
+              onError(`A recording whose retention ended ${why} and its call no longer names it; dropped`, failure, { accountId: item.accountId, callId: item.callId });
               await deps.due.remove(item);
               result.dropped++;
             } else if (item.attempts + 1 >= MAX_ATTEMPTS) {
-              onError('A recording whose retention ended could not be deleted at Twilio; given up', error, { accountId: item.accountId, callId: item.callId });
+              onError(`A recording whose retention ended ${why}; given up`, failure, { accountId: item.accountId, callId: item.callId });
               await deps.due.remove(item);
               result.givenUp++;
             } else {
-              onError('A recording whose retention ended could not be deleted at Twilio; retried tomorrow', error, { accountId: item.accountId, callId: item.callId });
+              onError(`A recording whose retention ended ${why}; retried tomorrow`, failure, { accountId: item.accountId, callId: item.callId });
               await deps.due.postpone(item, nextDay(today));
               result.postponed++;
             }

@@ -2,7 +2,7 @@
  * Issue 33, retention: the expiry of each kind of data for each choice, the media tag, the day a
  * recording is due, what a change names, the defaults by country; and the recording-retention
  * sweep over in-memory ports (the cursor, due and not-yet-due items, Twilio failing, idempotence;
- * an item of an account without Twilio — disconnected or deleted — or of a call gone, dropped at once).
+ * an item whose call is gone — erased, or its account deleted — dropped at once; an account only disconnected from Twilio retried).
  */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_RETENTION, RETENTION_DAY_CHOICES, RETENTION_KINDS, type RetentionSettings } from '../../../src/contract/privacy.js';
@@ -133,7 +133,7 @@ describe('recording-retention sweep', () => {
           deleted.push(sid);
         },
       },
-      integrations: { get: async (accountId) => (accountId === 'gone' ? null : { accountSid: 'AC1', authToken: 't', phoneNumber: '+34910000000', isActive: true }) },
+      integrations: { get: async (accountId) => (accountId === 'gone' || accountId === 'disconnected' ? null : { accountSid: 'AC1', authToken: 't', phoneNumber: '+34910000000', isActive: true }) },
     });
     return { store, deleted, marked, sweeper };
   }
@@ -176,16 +176,22 @@ describe('recording-retention sweep', () => {
     expect(store.days.get('2026-11-29')).toEqual([]);
   });
 
-  it('the account without Twilio (disconnected, or deleted with its items) or the call gone: dropped at once, not retried for a month', async () => {
-    // RE6: its account's integration is gone (a deleted account's items are all gone): Twilio is not even tried.
+  it('a call gone (erased, or its account deleted) is dropped at once; an account only disconnected from Twilio is retried', async () => {
+    // RE6: its account was deleted (no integration, the call gone with its items): Twilio is not even tried.
+    // RE10: Twilio disconnected for now, its call still names the recording: retried daily (it may reconnect).
     // RE8: Twilio refuses and its call was erased meanwhile. RE9: Twilio refuses, its call still names it: retried.
-    const { store, deleted, sweeper } = setup(new Set(['RE8', 'RE9']), new Set(['call-RE8']));
+    const { store, deleted, sweeper } = setup(new Set(['RE8', 'RE9']), new Set(['call-RE8', 'call-RE6']));
     store.cursorDay = '2026-11-28';
-    store.days.set('2026-11-28', [due('2026-11-28', 'RE6', nowS - 60, 'gone'), due('2026-11-28', 'RE8', nowS - 60), due('2026-11-28', 'RE9', nowS - 60)]);
+    store.days.set('2026-11-28', [
+      due('2026-11-28', 'RE6', nowS - 60, 'gone'),
+      due('2026-11-28', 'RE10', nowS - 60, 'disconnected'),
+      due('2026-11-28', 'RE8', nowS - 60),
+      due('2026-11-28', 'RE9', nowS - 60),
+    ]);
     const result = await sweeper.sweep(now);
-    expect(result).toMatchObject({ deleted: 0, dropped: 2, postponed: 1, givenUp: 0 });
+    expect(result).toMatchObject({ deleted: 0, dropped: 2, postponed: 2, givenUp: 0 });
     expect(deleted).toEqual([]);
     expect(store.days.get('2026-11-28')).toEqual([]);
-    expect(store.days.get('2026-11-29')!.map((d) => d.recordingSid)).toEqual(['RE9']);
+    expect(store.days.get('2026-11-29')!.map((d) => d.recordingSid).sort()).toEqual(['RE10', 'RE9']);
   });
 });
