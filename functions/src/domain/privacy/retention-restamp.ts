@@ -205,12 +205,13 @@ export function createRetentionRestamp(deps: RetentionRestampDeps) {
       const counts = emptyCounts();
       let cursor: RestampCursor | null = job.cursor ?? { stage: RESTAMP_STAGES[0] };
       while (cursor) {
-        if (now() - startedAtMs >= deps.sliceMs) {
+        cursor = await page(job.accountId, cursor, await deps.retention(job.accountId), counts);
+        // At least one page a run, so a slice too short for more still moves the cursor on.
+        if (cursor && now() - startedAtMs >= deps.sliceMs) {
           await deps.queue.send({ kind: 'retention', accountId: job.accountId, resume: (job.resume ?? 0) + 1, cursor });
           deps.log?.info('Retention re-stamp: continued in the next slice', { accountId: job.accountId, stage: cursor.stage, ...counts });
           return { done: false, counts };
         }
-        cursor = await page(job.accountId, cursor, await deps.retention(job.accountId), counts);
       }
       deps.log?.info('Retention re-stamp: done', { accountId: job.accountId, resume: job.resume ?? 0, ...counts });
       return { done: true, counts };
