@@ -392,7 +392,10 @@ describe('erasing a person\'s WhatsApp data', () => {
     expect(JSON.stringify(detail.body)).toContain('sigue en pie mi cita');
     const hub = await api('GET', `/api/messages?search=${encodeURIComponent(marker)}`, { token });
     expect(JSON.stringify(hub.body)).not.toContain(marker);
-    // The job runs again (a retry): the new conversation is not the erasure's.
+    // The job's next steps and a retry: the new conversation (and its notification) are not the erasure's.
+    await seedNotification(userId, { ...seeded.conversations[1]!, id: fresh }, lucia.customer.name);
+    expect(await notificationsPart().erase(lucia.person, ctx)).toEqual({ counts: { notifications: 0 }, done: true });
+    expect(await notificationsPart().count(lucia.person)).toEqual({ notifications: 1 });
     expect(await conversationsPart().erase(lucia.person, ctx)).toEqual({ counts: { conversations: 0, messages: 0, media: 0 }, done: true });
     expect((await api('GET', `/api/conversations/${fresh}`, { token })).status).toBe(200);
   }, 120_000);

@@ -34,7 +34,9 @@ import { queryItems, queryPages } from '../query-items.js';
 import { unansweredPk } from '../unanswered.js';
 import { WAITING_CONVERSATIONS_SK } from '../waiting-replies.js';
 import { convSk } from '../whatsapp-customers.js';
-import { conversationIdsOf, customerPointers, type CustomerPointer } from './person-conversations.js';
+import { conversationIdsOf, customerPointers, DETACHED_MARK, type CustomerPointer } from './person-conversations.js';
+
+export { DETACHED_MARK };
 
 type Item = Record<string, unknown>;
 
@@ -48,12 +50,6 @@ export interface ConversationsPartOptions {
 }
 
 const OPEN = new Set(['active', 'requires_human']);
-/**
- * Remembered with the conversation ids once the pointers are detached: a later run of the same
- * job (after a yield or a crash) does not detach again, so a conversation the customer opened
- * after the detach is theirs to keep (not an id: readers of the remembered ids skip it).
- */
-export const DETACHED_MARK = 'detached';
 const TIME_SORTED_ID = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 const MEDIA_EXTENSIONS: Record<string, string> = {
   'image/jpeg': 'jpg',

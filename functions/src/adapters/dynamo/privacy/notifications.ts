@@ -24,7 +24,7 @@ import { counterUpdate } from '../notifications.js';
 import { personSk } from '../person-keys.js';
 import { queryItems } from '../query-items.js';
 import { conditionFailedAt, transactWrite } from '../transact.js';
-import { conversationIdsOf, customerPointers } from './person-conversations.js';
+import { conversationIdsOf, customerPointers, DETACHED_MARK } from './person-conversations.js';
 
 type Item = Record<string, unknown>;
 
@@ -79,20 +79,23 @@ export class DynamoNotificationsPart implements PersonDataPart {
   }
 
   private async subjects(person: PersonKey, ctx?: StepContext): Promise<Subjects> {
-    const [pointers, calls, rememberedConversations, rememberedCalls] = await Promise.all([
-      customerPointers(this.db, this.tableName, person),
+    const [rememberedConversations, rememberedCalls, calls] = await Promise.all([
+      ctx ? ctx.remembered('conversation') : Promise.resolve<string[]>([]),
+      ctx ? ctx.remembered('call') : Promise.resolve<string[]>([]),
       this.callsOfNumber(person),
-      ctx ? ctx.remembered('conversation') : [],
-      ctx ? ctx.remembered('call') : [],
     ]);
+    // Once the conversations step detached the customer, a conversation found on a pointer now was
+    // opened after that: theirs to keep, with its notifications.
+    const pointers = rememberedConversations.includes(DETACHED_MARK) ? [] : await customerPointers(this.db, this.tableName, person);
     const ids = (xs: readonly string[]) => [...new Set(xs.filter((x) => ID.test(x)))].sort();
     return { conversation_escalated: ids([...rememberedConversations, ...conversationIdsOf(pointers)]), call_escalated: ids([...rememberedCalls, ...calls]) };
   }
 
   /** Every notification of these subjects in every bell of the account. */
-  private async find(accountId: string, subjects: Subjects): Promise<Found[]> {
+  /** `orphanKeys`: idempotency items whose notification is already gone (deleted by erase only). */
+  private async find(accountId: string, subjects: Subjects): Promise<{ found: Found[]; orphanKeys: Item[] }> {
     const all = [...subjects.conversation_escalated, ...subjects.call_escalated];
-    if (all.length === 0) return [];
+    if (all.length === 0) return { found: [], orphanKeys: [] };
     const people = await this.people(accountId);
     const pk = userPk(accountId);
     const found = new Map<string, Found>();
@@ -145,8 +148,7 @@ export class DynamoNotificationsPart implements PersonDataPart {
       found.delete(f.sk);
       if (f.keySk) orphanKeys.push({ pk, sk: f.keySk });
     }
-    await batchDeleteKeys(this.db, this.tableName, orphanKeys);
-    return [...found.values()];
+    return { found: [...found.values()], orphanKeys };
   }
 
   /** Deletes one notification with its key item; the unread count back when it was unread. True when it was there. */
@@ -182,11 +184,12 @@ export class DynamoNotificationsPart implements PersonDataPart {
   }
 
   async count(person: PersonKey): Promise<Partial<PersonDataCounts>> {
-    return { notifications: (await this.find(person.accountId, await this.subjects(person))).length };
+    return { notifications: (await this.find(person.accountId, await this.subjects(person))).found.length };
   }
 
   async erase(person: PersonKey, ctx: StepContext): Promise<StepOutcome> {
-    const found = await this.find(person.accountId, await this.subjects(person, ctx));
+    const { found, orphanKeys } = await this.find(person.accountId, await this.subjects(person, ctx));
+    await batchDeleteKeys(this.db, this.tableName, orphanKeys);
     let notifications = 0;
     for (let i = 0; i < found.length; i += 100) {
       if (ctx.shouldYield()) return { counts: { notifications }, done: false };
@@ -198,7 +201,7 @@ export class DynamoNotificationsPart implements PersonDataPart {
   }
 
   async export(person: PersonKey, out: ExportWriter, ctx: StepContext): Promise<StepOutcome> {
-    const found = await this.find(person.accountId, await this.subjects(person, ctx));
+    const { found } = await this.find(person.accountId, await this.subjects(person, ctx));
     const list = found
       .map((f) => f.item!)
       .map((n) => ({

@@ -23,6 +23,13 @@ export interface CustomerPointer {
 
 const ID_RE = /^[0-9A-HJKMNP-TV-Z]{26}$/;
 
+/**
+ * Remembered with the conversation ids once the pointers are detached: a later run of the same
+ * job (after a yield or a crash) does not detach again, so a conversation the customer opened
+ * after the detach is theirs to keep (not an id: readers of the remembered ids skip it).
+ */
+export const DETACHED_MARK = 'detached';
+
 function toPointer(item: Item): CustomerPointer {
   const current = typeof item.conversationId === 'string' ? item.conversationId : null;
   const set = item.conversationIds instanceof Set ? [...(item.conversationIds as Set<unknown>)] : [];
