@@ -8,11 +8,16 @@
  * everywhere: after the queued job, the 40-day-old conversation and message are gone from the API,
  * the 10-day-old one is listed with expiresAt = its time + 30 days, the call and its keys carry
  * theirs, the photo's tag is `retention=30d`, the recording's due item moved to its new day. The
- * job run again (in-process, through the same adapters) changes nothing.
+ * job run again (in-process, through the same adapters) changes nothing. And the operators' script
+ * (functions/scripts/stamp-retention.ts) against this stack: it lists the owners, not the members,
+ * and its job stamps an account that never saved its settings with the defaults.
  */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { GetObjectTaggingCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { DynamoRetentionRestamp } from '../../src/adapters/dynamo/retention-restamp.js';
 import { recordingDueItem } from '../../src/adapters/dynamo/recording-retention.js';
 import { S3RetentionTagger } from '../../src/adapters/s3-object-tags.js';
@@ -26,6 +31,7 @@ import { must } from '../support/bookings.js';
 import { ago, DAY, inbound, openConversation, spanishWaId } from '../support/conversations.js';
 import { seedCall } from '../support/seed-calls.js';
 import { drainQueues, localCredentials, testS3Client } from '../support/stack-clients.js';
+import { joinedMember } from '../support/team.js';
 
 const nowS = () => Math.floor(Date.now() / 1000);
 const business = { phoneId: '1098765432', phoneNumber: '+34910000000' };
@@ -111,5 +117,39 @@ describe('retention re-stamp (issue 33)', () => {
     expect(sent).toEqual([]);
     expect((await raw(u, `VCALL#${call.id}`))?.expiresAt).toBe(callTtl);
     expect((await raw(`RECEXPIRE#${recordingDueDay(recordedAt, 30)}`, sk))?.days).toBe(30);
+  });
+
+  it('npm run retention:stamp lists the accounts (owners, not members) and queues the job that stamps data stored before, with the defaults', async () => {
+    const owner = await subscribedUser('starter');
+    const member = await joinedMember({ user: owner.user, token: owner.token, accountId: owner.userId }, 'agent');
+    const conv = await openConversation(owner.userId, business, { waId: spanishWaId(), name: 'Nuria Ibáñez' }, ago(3 * DAY));
+    const message = await inbound(owner.userId, business, conv, { at: ago(3 * DAY), body: 'Gracias por la cita' });
+    const messageKey = [`USER#${owner.userId}#CONV#${conv.id}`, `MSG#${message.id.slice(conv.id.length + 1)}`] as const;
+    expect((await raw(...messageKey))?.expiresAt).toBeUndefined();
+
+    const script = fileURLToPath(new URL('../../scripts/stamp-retention.ts', import.meta.url));
+    const env = {
+      ...process.env,
+      RUNTIME: 'local',
+      AWS_REGION: 'us-east-1',
+      AWS_ACCESS_KEY_ID: localCredentials.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: localCredentials.secretAccessKey,
+      USER_POOL_ID: inject('userPoolId'),
+      TABLE_NAME: inject('tableName'),
+      QUEUE_URL_PRIVACY_JOBS: inject('queueUrls')['privacy-jobs']!,
+      DYNAMODB_ENDPOINT: inject('dynamoEndpoint'),
+      COGNITO_ENDPOINT: inject('cognitoEndpoint'),
+      SQS_ENDPOINT: inject('sqsEndpoint'),
+    };
+    const run = (...args: string[]) => promisify(execFile)(process.execPath, ['--import', 'tsx', script, ...args], { env, timeout: 30_000 });
+
+    const listed = (await run('--dry-run')).stdout.split('\n');
+    expect(listed).toContain(owner.userId);
+    expect(listed).not.toContain(member.personId);
+
+    const queued = await run('--account', owner.userId);
+    expect(queued.stderr).toContain('Queued 1 retention job');
+    await drainQueues();
+    expect((await raw(...messageKey))?.expiresAt).toBe(retentionExpiresAt(message.createdAt, 730));
   });
 });
