@@ -104,99 +104,114 @@ export interface PrivacySettings {
   optOut: OptOutSettings;
 }
 
-export const privacyMessages = {
-  settingsInvalid: 'Invalid privacy settings',
-  retentionInvalid: `Retention must be one of ${RETENTION_DAY_CHOICES.join(', ')} days`,
-  noticeTextInvalid: `A notice must have between 1 and ${NOTICE_TEXT_MAX} characters`,
-  keywordsInvalid: `Up to ${OPT_OUT_KEYWORDS_MAX} keywords of 1 to ${OPT_OUT_KEYWORD_MAX_LENGTH} characters each`,
-  keywordInBothLists: 'A keyword cannot both stop and restart messages',
-  settingsSaved: 'Privacy settings saved',
-  /** PUT when a retention changed: what it does to what is already stored (issue 33). */
-  retentionSaved:
-    'Privacy settings saved. The new retention applies to everything: what is already stored is re-dated in the background (within minutes), and what is now older than it is deleted.',
-  personRequired: 'Choose a contact or enter a phone number',
-  personBoth: 'Choose a contact or enter a phone number, not both',
-  personNotFound: 'Nothing is stored about this person',
-  personIsMember: 'This phone number or e-mail belongs to a member of your team. Remove them from the team first.',
-  confirmationInvalid: 'Type the confirmation word exactly as shown',
-  erasureStarted: 'Erasure started',
-  exportStarted: 'Export started',
-  jobNotFound: 'Request not found',
-  exportExpired: 'This export has expired. Export the data again.',
-  jobFailed: 'This request could not be completed. Start it again.',
-  accountDeletionStarted: 'Your account is being deleted. You will receive a final e-mail when it is done.',
-  /** A function (not a `{{0}}` string) so the frontend's Spanish pattern is checked against it (app/serverTexts.test.ts). */
-  optedOut: (word: string) => `This customer asked not to receive messages (they wrote ${word}). They can write START or ALTA to receive them again.`,
-  /** optedOut when the owner marked it (PUT /api/privacy/opt-out, keyword 'owner'). */
-  optedOutByOwner: 'This customer asked not to receive messages (your team marked it). They can write START or ALTA to receive them again.',
-  optedOutReply: {
-    en: 'You will not receive any more reminders or messages from us. Write START to receive them again.',
-    es: 'No recibirás más recordatorios ni mensajes nuestros. Escribe ALTA para volver a recibirlos.',
-  },
-  optedInReply: {
-    en: 'You will receive our reminders and messages again. Write STOP to stop them.',
-    es: 'Volverás a recibir nuestros recordatorios y mensajes. Escribe BAJA para dejar de recibirlos.',
-  },
-} as const;
-
-const retentionDays = z.union(RETENTION_DAY_CHOICES.map((d) => z.literal(d)), { error: privacyMessages.retentionInvalid });
-const noticeText = z.string({ error: privacyMessages.noticeTextInvalid }).check(
-  z.trim(),
-  z.minLength(1, privacyMessages.noticeTextInvalid),
-  z.maxLength(NOTICE_TEXT_MAX, privacyMessages.noticeTextInvalid),
-);
-const keywordList = z
-  .array(
-    z.string({ error: privacyMessages.keywordsInvalid }).check(
-      z.trim(),
-      z.minLength(1, privacyMessages.keywordsInvalid),
-      z.maxLength(OPT_OUT_KEYWORD_MAX_LENGTH, privacyMessages.keywordsInvalid),
-    ),
-    { error: privacyMessages.keywordsInvalid },
-  )
-  .check(z.minLength(1, privacyMessages.keywordsInvalid), z.maxLength(OPT_OUT_KEYWORDS_MAX, privacyMessages.keywordsInvalid));
-
-/** PUT /api/privacy/settings: the whole object (the page saves it at once). */
-export const privacySettingsRequest = z
-  .strictObject(
-    {
-      retention: z.strictObject({
-        messages: retentionDays,
-        callTranscripts: retentionDays,
-        recordings: retentionDays,
-        media: retentionDays,
-      }),
-      notices: z.strictObject({
-        ai: z.boolean(),
-        recording: z.boolean(),
-        aiText: z.strictObject({ en: noticeText, es: noticeText }),
-        recordingText: z.strictObject({ en: noticeText, es: noticeText }),
-      }),
-      optOut: z.strictObject({ stopKeywords: keywordList, startKeywords: keywordList }),
+/** Built by a pure-annotated call (its texts interpolate constants, which esbuild would otherwise keep): a bundle that shows none of them drops them. */
+export const privacyMessages = /* @__PURE__ */ (() =>
+  ({
+    settingsInvalid: 'Invalid privacy settings',
+    retentionInvalid: `Retention must be one of ${RETENTION_DAY_CHOICES.join(', ')} days`,
+    noticeTextInvalid: `A notice must have between 1 and ${NOTICE_TEXT_MAX} characters`,
+    keywordsInvalid: `Up to ${OPT_OUT_KEYWORDS_MAX} keywords of 1 to ${OPT_OUT_KEYWORD_MAX_LENGTH} characters each`,
+    keywordInBothLists: 'A keyword cannot both stop and restart messages',
+    settingsSaved: 'Privacy settings saved',
+    /** PUT when a retention changed: what it does to what is already stored (issue 33). */
+    retentionSaved:
+      'Privacy settings saved. The new retention applies to everything: what is already stored is re-dated in the background (within minutes), and what is now older than it is deleted.',
+    personRequired: 'Choose a contact or enter a phone number',
+    personBoth: 'Choose a contact or enter a phone number, not both',
+    personNotFound: 'Nothing is stored about this person',
+    personIsMember: 'This phone number or e-mail belongs to a member of your team. Remove them from the team first.',
+    confirmationInvalid: 'Type the confirmation word exactly as shown',
+    erasureStarted: 'Erasure started',
+    exportStarted: 'Export started',
+    jobNotFound: 'Request not found',
+    exportExpired: 'This export has expired. Export the data again.',
+    jobFailed: 'This request could not be completed. Start it again.',
+    accountDeletionStarted: 'Your account is being deleted. You will receive a final e-mail when it is done.',
+    /** A function (not a `{{0}}` string) so the frontend's Spanish pattern is checked against it (app/serverTexts.test.ts). */
+    optedOut: (word: string) => `This customer asked not to receive messages (they wrote ${word}). They can write START or ALTA to receive them again.`,
+    /** optedOut when the owner marked it (PUT /api/privacy/opt-out, keyword 'owner'). */
+    optedOutByOwner: 'This customer asked not to receive messages (your team marked it). They can write START or ALTA to receive them again.',
+    optedOutReply: {
+      en: 'You will not receive any more reminders or messages from us. Write START to receive them again.',
+      es: 'No recibirás más recordatorios ni mensajes nuestros. Escribe ALTA para volver a recibirlos.',
     },
-    { error: privacyMessages.settingsInvalid },
-  )
-  .check(
-    z.refine((s) => {
-      const stop = new Set(s.optOut.stopKeywords.map(foldKeyword));
-      return !s.optOut.startKeywords.some((k) => stop.has(foldKeyword(k)));
-    }, privacyMessages.keywordInBothLists),
+    optedInReply: {
+      en: 'You will receive our reminders and messages again. Write STOP to stop them.',
+      es: 'Volverás a recibir nuestros recordatorios y mensajes. Escribe BAJA para dejar de recibirlos.',
+    },
+  }) as const)();
+
+/*
+ * The schemas are built by functions and each export by a pure-annotated call: a bundle that imports
+ * only the constants above (the voice webhook, a first-contact function held to 300 KB) drops them
+ * and zod's union/literal/refine code. (A pure call whose arguments read a property, such as
+ * privacyMessages.x, would be kept: esbuild counts a property read as a possible side effect.)
+ */
+const retentionDays = () => z.union(RETENTION_DAY_CHOICES.map((d) => z.literal(d)), { error: privacyMessages.retentionInvalid });
+const noticeText = () =>
+  z.string({ error: privacyMessages.noticeTextInvalid }).check(
+    z.trim(),
+    z.minLength(1, privacyMessages.noticeTextInvalid),
+    z.maxLength(NOTICE_TEXT_MAX, privacyMessages.noticeTextInvalid),
   );
+const keywordList = () =>
+  z
+    .array(
+      z.string({ error: privacyMessages.keywordsInvalid }).check(
+        z.trim(),
+        z.minLength(1, privacyMessages.keywordsInvalid),
+        z.maxLength(OPT_OUT_KEYWORD_MAX_LENGTH, privacyMessages.keywordsInvalid),
+      ),
+      { error: privacyMessages.keywordsInvalid },
+    )
+    .check(z.minLength(1, privacyMessages.keywordsInvalid), z.maxLength(OPT_OUT_KEYWORDS_MAX, privacyMessages.keywordsInvalid));
+
+/**
+ * PUT /api/privacy/settings: the whole object (the page saves it at once). The stored object is
+ * read without it by domain/privacy/settings.ts parseStoredPrivacySettings (same rules, unit-tested side by side).
+ */
+export const privacySettingsRequest = /* @__PURE__ */ (() =>
+  z
+    .strictObject(
+      {
+        retention: z.strictObject({
+          messages: retentionDays(),
+          callTranscripts: retentionDays(),
+          recordings: retentionDays(),
+          media: retentionDays(),
+        }),
+        notices: z.strictObject({
+          ai: z.boolean(),
+          recording: z.boolean(),
+          aiText: z.strictObject({ en: noticeText(), es: noticeText() }),
+          recordingText: z.strictObject({ en: noticeText(), es: noticeText() }),
+        }),
+        optOut: z.strictObject({ stopKeywords: keywordList(), startKeywords: keywordList() }),
+      },
+      { error: privacyMessages.settingsInvalid },
+    )
+    .check(
+      z.refine((s) => {
+        const stop = new Set(s.optOut.stopKeywords.map(foldKeyword));
+        return !s.optOut.startKeywords.some((k) => stop.has(foldKeyword(k)));
+      }, privacyMessages.keywordInBothLists),
+    ))();
 
 // ---- A person: lookup, erasure, export ----
 
 export const PRIVACY_PHONE_MAX = 40;
 /** A contact, or a phone number in any format the account's country reads (+34…, 612 34 56 78). */
-const personRefShape = {
+const personRefShape = () => ({
   contactId: z.optional(z.string().check(z.minLength(1, privacyMessages.personRequired), z.maxLength(64, privacyMessages.personRequired))),
   phoneNumber: z.optional(z.string().check(z.minLength(1, privacyMessages.personRequired), z.maxLength(PRIVACY_PHONE_MAX, privacyMessages.personRequired))),
-};
+});
 type OnePerson = { contactId?: string; phoneNumber?: string };
-const onePerson = [
-  z.refine<OnePerson>((p) => !!p.contactId || !!p.phoneNumber, privacyMessages.personRequired),
-  z.refine<OnePerson>((p) => !(p.contactId && p.phoneNumber), privacyMessages.personBoth),
-] as const;
-export const personRefRequest = z.object(personRefShape).check(...onePerson);
+const onePerson = () =>
+  [
+    z.refine<OnePerson>((p) => !!p.contactId || !!p.phoneNumber, privacyMessages.personRequired),
+    z.refine<OnePerson>((p) => !(p.contactId && p.phoneNumber), privacyMessages.personBoth),
+  ] as const;
+export const personRefRequest = /* @__PURE__ */ (() => z.object(personRefShape()).check(...onePerson()))();
 export type PersonRefRequest = z.infer<typeof personRefRequest>;
 
 /** The typed confirmation of an erasure (either language's word, any case). */
@@ -208,10 +223,11 @@ const confirmationOf = (words: Record<string, string>) =>
     .string({ error: privacyMessages.confirmationInvalid })
     .check(z.refine((v) => Object.values(words).includes(v.trim().toUpperCase()), privacyMessages.confirmationInvalid));
 
-export const erasureRequest = z.object({ ...personRefShape, confirmation: confirmationOf(ERASE_CONFIRMATION) }).check(...onePerson);
+export const erasureRequest = /* @__PURE__ */ (() => z.object({ ...personRefShape(), confirmation: confirmationOf(ERASE_CONFIRMATION) }).check(...onePerson()))();
 /** PUT /api/privacy/opt-out: the owner marks (or clears) a customer's opt-out, e.g. asked on the phone. */
-export const optOutRequest = z.object({ ...personRefShape, optedOut: z.boolean({ error: privacyMessages.settingsInvalid }) }).check(...onePerson);
-export const accountDeletionRequest = z.object({ confirmation: confirmationOf(ACCOUNT_DELETE_CONFIRMATION) });
+export const optOutRequest = /* @__PURE__ */ (() =>
+  z.object({ ...personRefShape(), optedOut: z.boolean({ error: privacyMessages.settingsInvalid }) }).check(...onePerson()))();
+export const accountDeletionRequest = /* @__PURE__ */ (() => z.object({ confirmation: confirmationOf(ACCOUNT_DELETE_CONFIRMATION) }))();
 
 /** What is held about one person, counted before an erasure or an export (and what a job erased or exported). */
 export const PERSON_DATA_KINDS = ['contacts', 'conversations', 'messages', 'calls', 'recordings', 'bookings', 'media', 'notifications'] as const;

@@ -1,14 +1,15 @@
 /**
  * Privacy settings over the single table (issue 33; ACCESS-PATTERNS.md "Privacy"):
  * pk=USER#{account}, sk=PRIVACY#SETTINGS holds the whole PrivacySettings object (`settings`),
- * validated on the way in and read strictly; absent = the defaults for the account's country.
+ * validated on the way in and read strictly (by hand, without the zod schema: domain/privacy/settings.ts);
+ * absent = the defaults for the account's country.
  * The writers of messages, calls and media read it on their hot path, so a warm container keeps
  * each account's settings for a minute (a change applies within that minute).
  */
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import { privacySettingsRequest, type PrivacySettings } from '../../contract/privacy.js';
+import type { PrivacySettings } from '../../contract/privacy.js';
 import type { PrivacySettingsStore } from '../../domain/privacy/ports.js';
-import { readPrivacySettings } from '../../domain/privacy/settings.js';
+import { defaultPrivacySettings, parseStoredPrivacySettings } from '../../domain/privacy/settings.js';
 import { userPk } from './keys.js';
 
 export const PRIVACY_SETTINGS_SK = 'PRIVACY#SETTINGS';
@@ -33,14 +34,15 @@ export class DynamoPrivacySettingsStore implements PrivacySettingsStore {
       new GetCommand({ TableName: this.tableName, Key: { pk: userPk(accountId), sk: PRIVACY_SETTINGS_SK }, ConsistentRead: true }),
     );
     // The country (another GetItem) only when the defaults are needed: a saved object does not depend on it.
-    const saved = privacySettingsRequest.safeParse(Item?.settings);
-    const settings = saved.success ? saved.data : readPrivacySettings(undefined, await this.countryOf(accountId));
+    const settings = parseStoredPrivacySettings(Item?.settings) ?? defaultPrivacySettings(await this.countryOf(accountId));
     this.remember(accountId, at, settings);
     return structuredClone(settings);
   }
 
   async put(accountId: string, settings: PrivacySettings): Promise<PrivacySettings | null> {
-    const valid = privacySettingsRequest.parse(settings);
+    const valid = parseStoredPrivacySettings(settings);
+    // The handler validated the body (privacySettingsRequest): this only guards another caller.
+    if (!valid) throw new TypeError('Invalid privacy settings');
     // ALL_OLD: what was saved before, in the same request (the activity log names what changed).
     const { Attributes } = await this.db.send(
       new PutCommand({
@@ -50,8 +52,7 @@ export class DynamoPrivacySettingsStore implements PrivacySettingsStore {
       }),
     );
     this.remember(accountId, this.now().getTime(), valid);
-    const before = privacySettingsRequest.safeParse(Attributes?.settings);
-    return before.success ? before.data : null;
+    return parseStoredPrivacySettings(Attributes?.settings);
   }
 
   private remember(accountId: string, at: number, settings: PrivacySettings): void {
