@@ -10,6 +10,7 @@
 import type { PrivacySettings, RetentionSettings } from '../contract/privacy.js';
 import { readPrivacySettings } from '../domain/privacy/settings.js';
 import { retentionChanges } from '../domain/privacy/retention.js';
+import { logger } from '../adapters/logger.js';
 import { privacySettingsStore } from './privacy-settings-store.js';
 import { queueRetentionRestamp } from './retention-restamp.js';
 
@@ -29,7 +30,13 @@ export function privacySettingsService(): PrivacySettingsApi {
       const previous = before ?? readPrivacySettings(undefined, null);
       const retentionChanged = retentionChanges(previous.retention, settings.retention);
       // What is already stored is re-dated in the background (the job reads the settings saved here).
-      if (Object.keys(retentionChanged).length > 0) await queueRetentionRestamp(accountId);
+      // The settings are saved already: a queue failure is logged (an operator re-queues it with
+      // `npm run retention:stamp -- --account <id>`), not answered as a failure of the save.
+      if (Object.keys(retentionChanged).length > 0) {
+        await queueRetentionRestamp(accountId).catch((error: unknown) =>
+          logger.error('Retention re-stamp could not be queued', { accountId, error: error as Error }),
+        );
+      }
       return { settings, retentionChanged };
     },
   };
