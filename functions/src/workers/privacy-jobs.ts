@@ -1,6 +1,6 @@
 /**
  * privacy-jobs consumer (issue 33), one job per message: a person's erasure or export
- * (domain/privacy/jobs.ts), the account's deletion (composition/account-deletion.ts), or its stored
+ * (domain/privacy/jobs.ts), the account's deletion (composition/account-deletion-worker.ts), or its stored
  * data re-dated to a new retention (composition/retention-restamp-worker.ts).
  *
  * A failure is retried by the queue (each step is idempotent: a retry goes on from the first
@@ -8,7 +8,7 @@
  * reason the owner reads (its lock released, so the owner can ask again) and acknowledged; the
  * give-up delivery (every try died: a crash, a timeout) marks it failed the same way.
  */
-import { accountDeletionWorker } from '../composition/account-deletion.js';
+import { accountDeletionWorker } from '../composition/account-deletion-worker.js';
 import { privacyJobRunner } from '../composition/privacy-worker.js';
 import { retentionRestampWorker } from '../composition/retention-restamp-worker.js';
 import { logger } from '../adapters/logger.js';
