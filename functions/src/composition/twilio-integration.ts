@@ -17,7 +17,8 @@ import { twilioIntegrations } from './twilio.js';
 
 export const twilioAccountApi = once((): TwilioAccountApi => new FetchTwilioAccountApi({ baseUrl: config().TWILIO_API_URL }));
 
-export const twilioIntegrationService = once(() =>
+// Pure: the privacy API bundle reaches twilioAccountApi through this module and leaves the setup service out.
+export const twilioIntegrationService = /* @__PURE__ */ once(() =>
   createTwilioIntegrationService({
     integrations: twilioIntegrations(),
     secrets: secretBox(),
