@@ -25,14 +25,8 @@ export const PASSWORD_RULE = {
 /** Letter, digit and one of the symbols (none of them is special inside a character class). */
 const STRONG_PASSWORD_RE = new RegExp(`^(?=.*[A-Za-z])(?=.*\\d)(?=.*[${PASSWORD_RULE.symbols}]).+$`);
 
-/**
- * Session token lifetimes (issue 28). The JWT authorizer checks an access token's signature and
- * expiry only, so after a logout, password change or reset the old one keeps working for at most
- * `accessMinutes` (5 is Cognito's minimum); the app refreshes it before then, and the sign-out
- * revoked the refresh tokens. The user pool client (infra/lib/auth.ts) and cognito-local's
- * client (functions/local/services.ts) read them from here.
- */
-export const SESSION_TOKENS = { accessMinutes: 5, idMinutes: 5, refreshDays: 30 } as const;
+/** Session token lifetimes (issue 28): contract/session-tokens.ts. */
+export { SESSION_TOKENS } from './session-tokens.js';
 
 export const VERIFICATION_CODE_LENGTH = 10;
 export const VERIFICATION_CODE_TTL_MINUTES = 60;

@@ -17,7 +17,7 @@
  * emptied partitions after the items step. The sweep deletes the objects and items again and
  * counts what it found (sweptObjects, sweptItems); only then is the deletion done.
  */
-import { SESSION_TOKENS } from '../../contract/auth.js';
+import { SESSION_TOKENS } from '../../contract/session-tokens.js';
 import { teamMessages } from '../../contract/team.js';
 import { ForbiddenError } from '../errors.js';
 import { accountDeletedEmail, type DeletionEmailLanguage } from './account-deletion-email.js';
