@@ -38,6 +38,20 @@ type Item = Record<string, unknown>;
 export { convSk, customerSk };
 export const statusGsi = (userId: string, status: ConversationStatus) => `USER#${userId}#CONVS#${status}`;
 const STATS_SK = 'CONVS#STATS';
+
+/** The CONVS#STATS move inside a transaction (also a person's erasure's: −1 per conversation it deletes). */
+export function conversationStatsAdd(tableName: string, userId: string, deltas: Partial<Record<ConversationStatus, number>>): TransactItem {
+  const names = Object.keys(deltas);
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: userPk(userId), sk: STATS_SK },
+      UpdateExpression: `ADD ${names.map((_, i) => `#s${i} :d${i}`).join(', ')}`,
+      ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#s${i}`, n])),
+      ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:d${i}`, deltas[n as ConversationStatus]])),
+    },
+  };
+}
 const OPEN_STATUSES: readonly ConversationStatus[] = ['active', 'requires_human'];
 /** Items read per status for a searched list. */
 export const SEARCH_READ_CAP = 2000;
@@ -71,16 +85,7 @@ export class DynamoConversationRepository implements ConversationRepository {
   }
 
   private statsAdd(userId: string, deltas: Partial<Record<ConversationStatus, number>>): TransactItem {
-    const names = Object.keys(deltas);
-    return {
-      Update: {
-        TableName: this.tableName,
-        Key: { pk: userPk(userId), sk: STATS_SK },
-        UpdateExpression: `ADD ${names.map((_, i) => `#s${i} :d${i}`).join(', ')}`,
-        ExpressionAttributeNames: Object.fromEntries(names.map((n, i) => [`#s${i}`, n])),
-        ExpressionAttributeValues: Object.fromEntries(names.map((n, i) => [`:d${i}`, deltas[n as ConversationStatus]])),
-      },
-    };
+    return conversationStatsAdd(this.tableName, userId, deltas);
   }
 
   private async conversationItem(userId: string, c: StoredConversation): Promise<Item> {

@@ -30,7 +30,7 @@ import { callStartedUpdate } from './activity.js';
 import { ignoreConditionFailure, unlessConditionFails } from './conditions.js';
 import { queryItems, queryPages } from './query-items.js';
 import { callByNumberSk, userPk } from './keys.js';
-import { cancellationReasons, conditionFailedAt, transactWrite } from './transact.js';
+import { cancellationReasons, conditionFailedAt, transactWrite, type TransactItem } from './transact.js';
 import { recordingDueItem } from './recording-retention.js';
 
 type Item = Record<string, unknown>;
@@ -53,6 +53,19 @@ export const erasedCallSidItem = (userId: string, callSid: string, nowMs: number
   expiresAt: Math.floor(nowMs / 1000) + ERASED_CALL_TOMBSTONE_SECONDS,
 });
 const STATS_SK = 'VCALLS#STATS';
+
+/** The VCALLS#STATS `total` move inside a transaction: +1 in the create, −n in a person's erasure (the calls it deletes). */
+export function callsTotalAdd(tableName: string, userId: string, n: number): TransactItem {
+  return {
+    Update: {
+      TableName: tableName,
+      Key: { pk: userPk(userId), sk: STATS_SK },
+      UpdateExpression: 'ADD #total :n',
+      ExpressionAttributeNames: { '#total': 'total' },
+      ExpressionAttributeValues: { ':n': n },
+    },
+  };
+}
 /** The active-calls index partition (gsi1): one across users, read only by the sweeper. */
 export const ACTIVE_CALLS_PK = 'VCALLS#ACTIVE';
 const activeCallsSk = (call: Pick<StoredCall, 'createdAt' | 'id'>) => `${call.createdAt}#${call.id}`;
@@ -340,15 +353,7 @@ export class DynamoCallRepository extends DynamoLiveCallItems implements CallRep
                 ConditionExpression: 'attribute_not_exists(pk)',
               },
             },
-            {
-              Update: {
-                TableName: this.tableName,
-                Key: { pk: userPk(call.userId), sk: STATS_SK },
-                UpdateExpression: 'ADD #total :one',
-                ExpressionAttributeNames: { '#total': 'total' },
-                ExpressionAttributeValues: { ':one': 1 },
-              },
-            },
+            callsTotalAdd(this.tableName, call.userId, 1),
             callStartedUpdate(this.tableName, call.userId, call.createdAt),
             // Issue 17: the caller's calls, newest first, for the contact's timeline (no Query on caller numbers otherwise).
             ...(CALLER_E164_RE.test(call.phoneNumber)
