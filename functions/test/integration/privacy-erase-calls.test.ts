@@ -9,9 +9,11 @@
  *   live call already ended), the queue retries it. Afterwards: no call of theirs in the list or by
  *   id, the contact and its timeline 404, the bookings still in the calendar with "Data erased"
  *   and no name or phone, Twilio shows the 20 recordings deleted and the live call ended, Google the
- *   event deleted; the other person's calls, booking, event and contact intact; the counters kept.
+ *   event deleted; the other person's calls, booking, event and contact intact; the call list's
+ *   total (VCALLS#STATS) counts what is left, as the list shows it.
  * - The calls step alone, stopped (shouldYield) and crashed (Twilio failing) half-way, then run
- *   again: everything gone, the runs' counts add up; its export before it (JSON, transcript, audio).
+ *   again: everything gone, the runs' counts add up, the calls total moved once per call (the
+ *   dashboard's ACT# history kept); its export before it (JSON, transcript, audio).
  */
 import { randomBytes } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
@@ -175,9 +177,11 @@ describe('a person erased: calls, bookings, contact', () => {
       expect(guard!.erased).toBe(true);
     }
     for (const b of booked) expect(await itemsUnder(c.userId, `BKMSG#${b._id}#`)).toEqual([]);
-    // Anonymous figures stay: the calls counter counts the 22 calls.
+    // The call list's total moved like a delete (−1 a call erased): it counts the 2 calls left, the ones it lists.
     const stats = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `USER#${c.userId}`, sk: 'VCALLS#STATS' }, ConsistentRead: true }));
-    expect(stats.Item?.total).toBe(22);
+    expect(stats.Item?.total).toBe(2);
+    expect(list.pagination.totalItems).toBe(list.conversations.length);
+    expect(list.pagination.totalPages).toBe(1);
 
     // The contact and its timeline are gone; the other's timeline still has their calls.
     expect((await api('GET', `/api/contacts/${contact._id}`, { token: c.token })).status).toBe(404);
@@ -243,6 +247,9 @@ describe('a person erased: calls, bookings, contact', () => {
     expect(files.get(`${folder}/transcript.txt`)).toMatch(/Customer: Soy Begoña Muñoz, llamo por la cita nº5/);
     expect((files.get(`${folder}/recording.mp3`) as Buffer).length).toBeGreaterThan(1000);
 
+    const history = async () => (await itemsUnder(userId, 'ACT#')).map((i) => Object.fromEntries(Object.entries(i).filter(([k]) => /^calls\d\d$/.test(k))));
+    const historyBefore = await history();
+    expect(historyBefore.flatMap((h) => Object.values(h)).reduce((n: number, v) => n + Number(v), 0)).toBe(12);
     const ctx = stepContext();
     // Run 1 stops after its first batch (the function's time is nearly up).
     let checks = 0;
@@ -264,5 +271,9 @@ describe('a person erased: calls, bookings, contact', () => {
     expect(removed.recordings).toHaveLength(12);
     // Once more: nothing left, nothing counted.
     expect(await part.erase(key, ctx)).toEqual({ counts: { calls: 0, recordings: 0 }, done: true });
+    // The list's total moved once per call across the yield, the crash and the reruns; the history stays.
+    const stats = await db().send(new GetCommand({ TableName: tableName(), Key: { pk: `USER#${userId}`, sk: 'VCALLS#STATS' }, ConsistentRead: true }));
+    expect(stats.Item?.total).toBe(0);
+    expect(await history()).toEqual(historyBefore);
   });
 });

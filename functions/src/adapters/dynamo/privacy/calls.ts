@@ -12,8 +12,10 @@
  * the call ended (a live call's, or one still processing): the voice webhook's recording callback
  * finds it and deletes that recording at Twilio. The ids are remembered on the job before
  * anything is deleted (a retry finds calls whose pointer went first). The caller's `CALLER#{e164}`
- * item (the top callers) goes at the end. The calls counter (VCALLS#STATS), the dashboard's
- * ACT#… figures and billed minutes stay: anonymous figures.
+ * item (the top callers) goes at the end. The call list's total (VCALLS#STATS) moves like a
+ * delete: −1 per call item deleted, in the same transaction as the conditional Delete, so a retry
+ * that finds the item gone moves nothing. The dashboard's ACT#… figures and billed minutes stay:
+ * anonymous history.
  *
  * A call's recording is one field (`recording`: the last the recording callback reported); its sid
  * is also read from its media URL in case the two differ, so both are deleted.
@@ -32,7 +34,8 @@ import { batchDeleteKeys, batchGetItems, batchWrite } from '../batch.js';
 import { withoutKeys } from '../item-codec.js';
 import { callByNumberSk, userPk } from '../keys.js';
 import { queryItems } from '../query-items.js';
-import { callSk, erasedCallSidItem } from '../voice-calls.js';
+import { callSk, callsTotalAdd, erasedCallSidItem } from '../voice-calls.js';
+import { transactOrFailedAt } from '../transact.js';
 import { relayStateSk } from '../voice-relay.js';
 
 type Item = Record<string, unknown>;
@@ -140,6 +143,27 @@ export class DynamoCallsPart implements PersonDataPart {
     return items.map((item) => withoutKeys<StoredCall>(item));
   }
 
+  /**
+   * The call items and their −1 each on VCALLS#STATS, one transaction (a batch is ≤ 25 calls + the
+   * counter): each Delete conditioned on the item being there, so the total moves once per call
+   * actually deleted, even across a crash and retry. Answers how many it deleted.
+   */
+  private async deleteCalls(accountId: string, ids: readonly string[]): Promise<number> {
+    let left = [...ids];
+    while (left.length > 0) {
+      const failed = await transactOrFailedAt(this.deps.db, [
+        ...left.map((id) => ({
+          Delete: { TableName: this.deps.tableName, Key: { pk: userPk(accountId), sk: callSk(id) }, ConditionExpression: 'attribute_exists(pk)' },
+        })),
+        callsTotalAdd(this.deps.tableName, accountId, -left.length),
+      ]);
+      if (failed === null) return left.length;
+      // That call went meanwhile (another run of this erasure): the others again, without it.
+      left = left.filter((_, i) => i !== failed);
+    }
+    return 0;
+  }
+
   async count(person: PersonKey): Promise<Partial<PersonDataCounts>> {
     const calls = await this.calls(person.accountId, await this.idsOf(person), true);
     return { calls: calls.length, recordings: calls.reduce((n, c) => n + (recordingSidsOf(c).length > 0 ? 1 : 0), 0) };
@@ -195,8 +219,7 @@ export class DynamoCallsPart implements PersonDataPart {
         }),
         4,
       );
-      await batchDeleteKeys(this.deps.db, this.deps.tableName, calls.map((c) => ({ pk, sk: callSk(c.id) })), 4);
-      counts.calls += calls.length;
+      counts.calls += await this.deleteCalls(person.accountId, calls.map((c) => c.id));
       await ctx.progress(counts.calls);
     }
     if (person.e164) await batchDeleteKeys(this.deps.db, this.deps.tableName, [{ pk: userPk(person.accountId), sk: callerSk(person.e164) }]);
