@@ -5,12 +5,14 @@
  * BatchWrite; a second person of the same account must stay untouched.
  *
  * - After the erasure (POST /api/privacy/erasures, the privacy-jobs worker) no API returns anything about them (board, list, detail, Message Hub search,
- *   the contact's timeline, notifications), their S3 objects are gone, the dashboard's counters are
- *   unchanged; the export before it holds every message, a readable Spanish transcript and the files.
+ *   the contact's timeline, notifications), their S3 objects are gone, the conversation list's
+ *   counter (CONVS#STATS) moved like a delete (the list's total = what it lists) while the
+ *   dashboard's message figures are unchanged; the export before it holds every message, a readable
+ *   Spanish transcript and the files.
  * - A message from them during the erasure (a signed Meta delivery through the webhook): before the
  *   detach it lands in a remembered conversation (erased), after it a new conversation (kept).
  * - Stopped half-way (shouldYield) or crashed half-way (S3 failing), then run again: everything
- *   gone, the counts add up.
+ *   gone, the counts add up, and the conversation counter moved exactly once per conversation.
  */
 import { randomBytes } from 'node:crypto';
 import { ListObjectsV2Command, PutObjectCommand } from '@aws-sdk/client-s3';
@@ -233,6 +235,14 @@ async function counters(token: string) {
   return { conversations: conversations.body, messages: messages.body };
 }
 
+/** The conversation list as the board pages it: its total (CONVS#STATS) and the conversations it lists. */
+async function conversationList(token: string) {
+  const res = await api<{ _id: string }[]>('GET', '/api/conversations?limit=100', { token });
+  expect(res.status).toBe(200);
+  const body = res.body as unknown as { data: { _id: string }[]; pagination: { totalConversations: number } };
+  return { total: body.pagination.totalConversations, ids: body.data.map((c) => c._id) };
+}
+
 /** A Spanish clinic: numbers typed without +34, Spanish, Madrid's time. */
 async function spanishAccount() {
   const user = await activeUser();
@@ -257,7 +267,7 @@ async function patient(token: string, userId: string, name: string, national: st
 }
 
 describe('erasing a person\'s WhatsApp data', () => {
-  it('leaves nothing of them in any API, S3 or the bell; the other person and the dashboard counters stay', async () => {
+  it('leaves nothing of them in any API, S3 or the bell; the other person and the dashboard\'s message figures stay, the list total follows', async () => {
     const { token, userId } = await spanishAccount();
     const wa = await connectWhatsApp(token);
     const marker = `zx${randomBytes(4).toString('hex')}`;
@@ -345,8 +355,20 @@ describe('erasing a person\'s WhatsApp data', () => {
     expect(await conversationsPart().count(other.person)).toEqual({ conversations: 2, messages: 40, media: 4 });
     for (const conv of kept.conversations) expect(await objectsUnder(`whatsapp-media/${userId}/${conv.id}/`)).toBe(2);
     expect(await notificationsPart().count(other.person)).toEqual({ notifications: 1 });
-    // The dashboard keeps its anonymous figures.
-    expect(await counters(token)).toEqual(countersBefore);
+    // The dashboard keeps its anonymous message figures; the conversation counter moved like a
+    // delete (Lucía's closed and active conversations), so the list's total is what it lists.
+    const countersAfter = await counters(token);
+    expect(countersAfter.messages).toEqual(countersBefore.messages);
+    const statsBefore = (countersBefore.conversations as { data: Record<string, number> }).data;
+    expect((countersAfter.conversations as { data: Record<string, number> }).data).toEqual({
+      ...statsBefore,
+      total: statsBefore.total! - 2,
+      active: statsBefore.active! - 1,
+      closed: statsBefore.closed! - 1,
+    });
+    const listed = await conversationList(token);
+    expect(listed.ids.sort()).toEqual(kept.conversations.map((c) => c.id).sort());
+    expect(listed.total).toBe(listed.ids.length);
     // Erased again: nothing more to do, nothing counted.
     expect(await conversationsPart().erase(lucia.person, stepContext())).toEqual({ counts: { conversations: 0, messages: 0, media: 0 }, done: true });
     // 2,000 messages seeded and erased: ~10 s on a quiet machine, minutes beside a full suite on 2 cores.
@@ -398,6 +420,8 @@ describe('erasing a person\'s WhatsApp data', () => {
     expect(await notificationsPart().count(lucia.person)).toEqual({ notifications: 1 });
     expect(await conversationsPart().erase(lucia.person, ctx)).toEqual({ counts: { conversations: 0, messages: 0, media: 0 }, done: true });
     expect((await api('GET', `/api/conversations/${fresh}`, { token })).status).toBe(200);
+    // The list counts what it lists: the new conversation only.
+    expect(await conversationList(token)).toEqual({ total: 1, ids: [fresh] });
   }, 120_000);
 
   it('stopped half-way (shouldYield) or crashed half-way (S3 failing), run again: everything gone, the counts add up', async () => {
@@ -442,5 +466,8 @@ describe('erasing a person\'s WhatsApp data', () => {
     }
     const hub = await api('GET', `/api/messages?search=${encodeURIComponent(marker)}`, { token });
     expect(JSON.stringify(hub.body)).not.toContain(marker);
+    // Each of the four conversations moved the counter once, across the yield and the crash: none left, none below.
+    expect(await getItem(`USER#${userId}`, 'CONVS#STATS')).toMatchObject({ active: 0, closed: 0 });
+    expect(await conversationList(token)).toEqual({ total: 0, ids: [] });
   }, 120_000);
 });

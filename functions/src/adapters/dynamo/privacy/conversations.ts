@@ -5,8 +5,10 @@
  * (partition `USER#{a}#CONV#{c}`) and their `WAMID#` items, the media objects the messages point to
  * (customers' media and owners' attachments, `whatsapp-media/{a}/{c}/{messageId}`), the
  * conversation's entry in `WAITING#CONVS`, the unanswered questions that name it (one Query per
- * agent), and the conversation items. Counters (CONVS#STATS, MSGSTATS#…, ACT#…) are not moved: the
- * dashboard keeps anonymous figures.
+ * agent), and the conversation items. The conversation list's counter (CONVS#STATS) moves like a
+ * delete: −1 on the conversation's status, in the same transaction as its conditional Delete (a
+ * retry that finds it gone moves nothing). MSGSTATS#… and ACT#… are not moved: the dashboard keeps
+ * anonymous history.
  *
  * Order, so a message from them arriving meanwhile is never lost nor half-erased: remember the
  * conversation ids on the job FIRST, then detach (delete) the pointers — each conditioned on the
@@ -19,6 +21,7 @@
 import { DeleteCommand, GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '../../aws/dynamo-document.js';
 import type { Language } from '../../../contract/auth.js';
 import type { PersonDataCounts } from '../../../contract/privacy.js';
+import { CONVERSATION_STATUSES, type ConversationStatus } from '../../../contract/whatsapp.js';
 import type { StoredConversation, StoredMessage } from '../../../domain/conversations/ports.js';
 import type { ExportWriter, PersonDataPart, PersonKey, StepContext, StepOutcome } from '../../../domain/privacy/ports.js';
 import { exportedMessage, transcriptLines, type ExportedMessage } from '../../../domain/privacy/transcript.js';
@@ -27,10 +30,12 @@ import { WHATSAPP_MEDIA_PREFIX } from '../../../contract/whatsapp-media.js';
 import { mapLimit } from '../../../lib/map-limit.js';
 import { batchDeleteKeys } from '../batch.js';
 import { ignoreConditionFailure, isConditionFailure } from '../conditions.js';
+import { conversationStatsAdd } from '../conversations.js';
 import { withoutKeys } from '../item-codec.js';
 import { userPk } from '../keys.js';
 import { convMsgPk, wamidSk } from '../messages.js';
 import { queryItems, queryPages } from '../query-items.js';
+import { transactOrFailedAt } from '../transact.js';
 import { unansweredPk } from '../unanswered.js';
 import { WAITING_CONVERSATIONS_SK } from '../waiting-replies.js';
 import { convSk } from '../whatsapp-customers.js';
@@ -222,6 +227,34 @@ export class DynamoConversationsPart implements PersonDataPart {
       .catch(ignoreConditionFailure);
   }
 
+  /**
+   * The conversation item with its −1 on CONVS#STATS (its status's), one transaction conditioned on
+   * the status read: a status change in between is read again, an item already gone moves nothing.
+   */
+  private async deleteConversationItem(accountId: string, conversationId: string): Promise<boolean> {
+    const key = { pk: userPk(accountId), sk: convSk(conversationId) };
+    for (;;) {
+      const { Item } = await this.db.send(
+        new GetCommand({ TableName: this.tableName, Key: key, ConsistentRead: true, ProjectionExpression: '#s', ExpressionAttributeNames: { '#s': 'status' } }),
+      );
+      if (!Item) return false;
+      const status = str(Item.status);
+      const counted = (CONVERSATION_STATUSES as readonly string[]).includes(status);
+      const failed = await transactOrFailedAt(this.db, [
+        {
+          Delete: {
+            TableName: this.tableName,
+            Key: key,
+            ConditionExpression: counted ? '#s = :s' : 'attribute_exists(pk)',
+            ...(counted ? { ExpressionAttributeNames: { '#s': 'status' }, ExpressionAttributeValues: { ':s': status } } : {}),
+          },
+        },
+        ...(counted ? [conversationStatsAdd(this.tableName, accountId, { [status as ConversationStatus]: -1 })] : []),
+      ]);
+      if (failed === null) return true;
+    }
+  }
+
   /** One conversation: its item, then its messages page by page (media first). False = stopped to yield. */
   private async eraseConversation(
     accountId: string,
@@ -231,10 +264,7 @@ export class DynamoConversationsPart implements PersonDataPart {
     progress: () => Promise<void>,
     halted: () => boolean,
   ): Promise<boolean> {
-    const { Attributes } = await this.db.send(
-      new DeleteCommand({ TableName: this.tableName, Key: { pk: userPk(accountId), sk: convSk(conversationId) }, ReturnValues: 'ALL_OLD' }),
-    );
-    if (Attributes) counts.conversations++;
+    if (await this.deleteConversationItem(accountId, conversationId)) counts.conversations++;
     for (;;) {
       if (ctx.shouldYield() || halted()) return false;
       // A fresh Query each round: what the last round deleted is gone, and a message written in
