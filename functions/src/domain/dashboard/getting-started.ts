@@ -14,7 +14,7 @@ export interface GettingStartedFacts {
   hasKnowledge: boolean;
   /** An agent carries the tested marker (`testedAt`, set by the agent chat's markTested). */
   agentTested: boolean;
-  /** WhatsApp conversations and voice calls ever stored (counters). */
+  /** WhatsApp conversations and voice calls stored now (counters: a delete or a person's erasure moves them). */
   conversations: number;
   /** Booking staff (or rooms) and services (their cap counters). */
   bookingStaff: number;
