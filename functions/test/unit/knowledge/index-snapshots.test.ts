@@ -1,27 +1,11 @@
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { HttpRequest } from '@smithy/core/protocols';
 // The SDK's own signer (what @aws-sdk/client-s3 signs with: path not escaped twice), as the reference.
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
+import { Sha256 } from '../../support/sha256.js';
 import { deletingSnapshots, S3IndexSnapshots, snapshotKey } from '../../../src/adapters/aws/index-snapshots.js';
 import { signAwsRequest } from '../../../src/adapters/aws/sigv4.js';
 import { MemoryChunkStore } from './fakes.js';
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const asBytes = (data: SourceData) =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-class Sha256 {
-  private readonly h: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.h = secret ? createHmac('sha256', asBytes(secret)) : createHash('sha256');
-  }
-  update(data: SourceData) {
-    this.h.update(asBytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.h.digest());
-  }
-}
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' };
 const ref = { userId: '3f0c2a4e-1b2c-4d5e-8f90-123456789abc', agentId: '01JDZ8Q5K3M4N5P6Q7R8S9T0VW', knowledgeVersion: 4, language: 'es' as const };

@@ -8,10 +8,10 @@
  * Also the final e-mail in both languages, and the S3 request pieces (the listing's keys, the
  * DeleteObjects body) and their Signature V4 with a query string, against the SDK's signer.
  */
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { HttpRequest } from '@smithy/core/protocols';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { describe, expect, it } from 'vitest';
+import { Sha256 } from '../../support/sha256.js';
 import { signAwsRequest } from '../../../src/adapters/aws/sigv4.js';
 import { deleteObjectsBody, listedKeys } from '../../../src/adapters/s3-prefix-delete.js';
 import { ForbiddenError } from '../../../src/domain/errors.js';
@@ -308,18 +308,6 @@ describe('S3 prefix deletion requests', () => {
   });
 
   it('signs a request with a query string as the SDK signs it', async () => {
-    class Sha256 {
-      private readonly h: Hash | Hmac;
-      constructor(secret?: string | Uint8Array) {
-        this.h = secret ? createHmac('sha256', secret) : createHash('sha256');
-      }
-      update(data: string | Uint8Array) {
-        this.h.update(data);
-      }
-      async digest() {
-        return new Uint8Array(this.h.digest());
-      }
-    }
     const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY' };
     const date = new Date('2026-11-28T23:00:00.000Z');
     const url = new URL('https://uploads.s3.eu-south-2.amazonaws.com/?list-type=2&max-keys=1000&prefix=agents%2Fabc%2F');

@@ -1,30 +1,12 @@
-import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { HttpRequest } from '@smithy/core/protocols';
 // The SDK's own signer (what the SDK's API Gateway management and Lambda clients sign with), as the reference.
 import { SignatureV4 } from '@smithy/signature-v4';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Sha256 } from '../../support/sha256.js';
 import { ApiGatewayRelayConnections } from '../../../src/adapters/aws/relay-connections.js';
 import { signAwsRequest } from '../../../src/adapters/aws/sigv4.js';
-
-type SourceData = string | ArrayBuffer | ArrayBufferView;
-const bytes = (data: SourceData) =>
-  typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
-
-/** @smithy/hash-node's Hash, over node:crypto. */
-class Sha256 {
-  private readonly h: Hash | Hmac;
-  constructor(secret?: SourceData) {
-    this.h = secret ? createHmac('sha256', bytes(secret)) : createHash('sha256');
-  }
-  update(data: SourceData) {
-    this.h.update(bytes(data));
-  }
-  async digest() {
-    return new Uint8Array(this.h.digest());
-  }
-}
 
 const credentials = { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY', sessionToken: 'session-token' };
 
