@@ -30,7 +30,8 @@ import {
 import { createApiKeyRequest } from '../../src/contract/api-keys.js';
 import { acceptInvitationRequest, activityQuery, inviteRequest, roleChangeRequest, transferOwnershipRequest } from '../../src/contract/team.js';
 import { inboxSettingsRequest } from '../../src/contract/inbox.js';
-import { erasureRequest, personRefRequest } from '../../src/contract/privacy.js';
+import { accountDeletionRequest, erasureRequest, optOutRequest, personRefRequest, privacySettingsRequest } from '../../src/contract/privacy.js';
+import { defaultPrivacySettings } from '../../src/domain/privacy/settings.js';
 import { listNotificationsQuery } from '../../src/contract/notifications.js';
 import { pushSettingsRequest, pushSubscriptionRequest } from '../../src/contract/push.js';
 import { sendTemplateRequest } from '../../src/contract/whatsapp-templates.js';
@@ -363,6 +364,11 @@ const FUZZ: Record<string, FuzzSpec> = {
   'POST /api/privacy/exports': json(personRefRequest, { phoneNumber: '+34 612 34 56 78' }),
   'GET /api/privacy/jobs': { query: ['cursor'] },
   'GET /api/privacy/jobs/{id}': none,
+  'GET /api/privacy/settings': none,
+  'PUT /api/privacy/settings': json(privacySettingsRequest, { ...defaultPrivacySettings('ES') }),
+  'PUT /api/privacy/opt-out': json(optOutRequest, { phoneNumber: '612 34 56 78', optedOut: true }),
+  // One letter short of ELIMINAR on purpose: a shaped body keeps the other fields, so a valid example would delete the fuzz owner's account mid-run.
+  'POST /api/privacy/account-deletion': json(accountDeletionRequest, { confirmation: 'ELIMINA' }),
   'GET /api/saved-replies': none,
   'POST /api/saved-replies': json(savedReplyRequest, { title: 'Cita médica', text: 'Su cita está confirmada.' }),
   'GET /api/saved-replies/{id}': none,
