@@ -7,6 +7,7 @@
 import { config } from '../config.js';
 import { documentClient } from '../adapters/aws/dynamo.js';
 import { DynamoJobAccountSettings } from '../adapters/dynamo/contact-jobs.js';
+import { S3AgentFiles } from '../adapters/s3-agent-files.js';
 import { openS3ZipExport, uploadsObjectReader } from '../adapters/s3-privacy-export.js';
 import { privacyJobRunner as createRunner } from '../domain/privacy/jobs.js';
 import { once } from '../lib/once.js';
@@ -26,6 +27,8 @@ export const privacyJobRunner = once(() => {
     parts: personDataParts(),
     queue: { send: (job) => sendPrivacyJob(job) },
     openExport: (key) => openS3ZipExport(uploadsPresigner(), key, { readObject: uploadsObjectReader(uploadsPresigner()) }),
+    // An erased person's earlier export (a DELETE of an absent object is fine).
+    deleteExport: (key) => new S3AgentFiles(uploadsPresigner()).delete(key),
     activity: activityLog(),
     language: async (accountId) => ((await settings.settings(accountId)).language === 'es' ? 'es' : 'en'),
     sliceMs: (workers['privacy-jobs'].timeout - SLICE_MARGIN_SECONDS) * 1000,

@@ -5,10 +5,12 @@
  *   is about while it runs, the steps done, the counts, the ids it remembered (string sets);
  * - sk=PRIVACYLOCK#{kind}#{sha256(e164, else contact id)}: one job per kind and person at a time,
  *   Put with attribute_not_exists in the job's creating transaction, deleted when the job ends.
+ * The same hash is `personHash` on the job item: an erasure's end finds the person's other jobs
+ * by a Query of the account's few jobs filtered on it.
  */
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '../aws/dynamo-document.js';
-import { emptyPersonDataCounts, PERSON_DATA_KINDS, privacyMessages, type PersonDataCounts, type PrivacyStep } from '../../contract/privacy.js';
+import { EXPORT_KEEP_HOURS, emptyPersonDataCounts, PERSON_DATA_KINDS, privacyMessages, type PersonDataCounts, type PrivacyStep } from '../../contract/privacy.js';
 import type { PersonKey, PrivacyJobs, RememberedKind, StoredPrivacyJob } from '../../domain/privacy/ports.js';
 import { newId } from '../../lib/ids.js';
 import { isConditionFailure } from './conditions.js';
@@ -17,12 +19,20 @@ import { transactOrFailedAt } from './transact.js';
 
 const JOB_PREFIX = 'PRIVACYJOB#';
 const jobSk = (id: string) => `${JOB_PREFIX}${id}`;
-const lockSk = (kind: string, person: PersonKey) =>
-  `PRIVACYLOCK#${kind}#${createHash('sha256').update(person.e164 ?? `contact:${person.contactId ?? ''}`).digest('hex')}`;
+const personHash = (person: PersonKey) => createHash('sha256').update(person.e164 ?? `contact:${person.contactId ?? ''}`).digest('hex');
+const lockSk = (kind: string, person: PersonKey) => `PRIVACYLOCK#${kind}#${personHash(person)}`;
 /** A queued or running job that has not moved for this long is taken as lost (every step and progress moves updatedAt). */
 const STALE_AFTER_MS = 3_600_000;
-/** Finished jobs (the reports) are kept a year, like the activity log. */
+/** An erasure's report (it names nobody) is kept a year, like the activity log. */
 const KEEP_SECONDS = 365 * 86_400;
+/**
+ * An export names the person (its label, the file's name): its item lasts as long as its file plus
+ * a week (the list shows it expired, then it is gone); the activity log keeps the export's counts.
+ */
+export const EXPORT_ITEM_MARGIN_SECONDS = 7 * 86_400;
+const EXPORT_KEEP_SECONDS = EXPORT_KEEP_HOURS * 3600 + EXPORT_ITEM_MARGIN_SECONDS;
+/** DynamoDB deletes an expired item within days (DynamoDB Local never): readers treat it as absent. */
+const live = (item: Item, nowSeconds: number) => !(typeof item.expiresAt === 'number' && item.expiresAt <= nowSeconds);
 const REMEMBERED: Record<RememberedKind, string> = { conversation: 'rememberedConversations', call: 'rememberedCalls', booking: 'rememberedBookings' };
 
 type Item = Record<string, unknown>;
@@ -84,6 +94,7 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
         status: 'queued',
         person: input.person,
         personLabel: input.personLabel,
+        personHash: personHash(input.person!),
         lockSk: lock,
         stepsDone: [],
         items: 0,
@@ -91,7 +102,7 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
         requestedBy: input.requestedBy,
         createdAt: input.createdAt,
         updatedAt: at.toISOString(),
-        expiresAt: Math.floor(at.getTime() / 1000) + KEEP_SECONDS,
+        expiresAt: Math.floor(at.getTime() / 1000) + (input.kind === 'export' ? EXPORT_KEEP_SECONDS : KEEP_SECONDS),
       };
       const failedAt = await transactOrFailedAt(this.db, [
         { Put: { TableName: this.tableName, Item: { pk, sk: lock, entity: 'privacyLock', jobId: id }, ConditionExpression: 'attribute_not_exists(pk)' } },
@@ -121,7 +132,11 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
 
   async get(accountId: string, jobId: string): Promise<StoredPrivacyJob | null> {
     const { Item } = await this.db.send(new GetCommand({ TableName: this.tableName, Key: this.key(accountId, jobId), ConsistentRead: true }));
-    return Item && Item.entity === 'privacyJob' ? toJob(Item) : null;
+    return Item && Item.entity === 'privacyJob' && live(Item, this.nowSeconds()) ? toJob(Item) : null;
+  }
+
+  private nowSeconds() {
+    return Math.floor(this.now().getTime() / 1000);
   }
 
   async page(accountId: string, cursor: string | null, limit: number): Promise<{ jobs: StoredPrivacyJob[]; cursor: string | null }> {
@@ -130,7 +145,8 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
       new QueryCommand({
         TableName: this.tableName,
         KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
-        ExpressionAttributeValues: { ':pk': userPk(accountId), ':p': JOB_PREFIX },
+        FilterExpression: 'attribute_not_exists(expiresAt) OR expiresAt > :now',
+        ExpressionAttributeValues: { ':pk': userPk(accountId), ':p': JOB_PREFIX, ':now': this.nowSeconds() },
         ScanIndexForward: false,
         Limit: limit,
         ...(start ? { ExclusiveStartKey: { pk: userPk(accountId), sk: start } } : {}),
@@ -227,8 +243,20 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
       sets.push('#f = :file');
       values[':file'] = outcome.file;
     }
-    // An erasure's report names nobody; an export keeps its label (the file's name) but not the keys.
-    const removes = ['person', 'lockSk', ...Object.keys(job.unfinished ?? {}).map((s) => `unfinished_${s}`), ...(job.kind === 'erasure' ? ['personLabel', ...Object.values(REMEMBERED)] : [])];
+    if (job.kind === 'export') {
+      // The item (its label) goes a week after the file does; a failed export's a week after a file would have.
+      const fileEnds = outcome.file ? Date.parse(outcome.file.expiresAt) : this.now().getTime() + EXPORT_KEEP_HOURS * 3_600_000;
+      sets.push('expiresAt = :expires');
+      values[':expires'] = Math.floor(fileEnds / 1000) + EXPORT_ITEM_MARGIN_SECONDS;
+    }
+    // An erasure's report names nobody; an export keeps its label (the file's name) and the person's
+    // hash (a later erasure of the person finds it) but not the keys.
+    const removes = [
+      'person',
+      'lockSk',
+      ...Object.keys(job.unfinished ?? {}).map((s) => `unfinished_${s}`),
+      ...(job.kind === 'erasure' ? ['personLabel', 'personHash', ...Object.values(REMEMBERED)] : []),
+    ];
     const failedAt = await transactOrFailedAt(this.db, [
       {
         Update: {
@@ -244,6 +272,37 @@ export class DynamoPrivacyJobs implements PrivacyJobs {
     ]);
     // Index 0: another delivery finished it first; index 1: the lock is another job's already.
     if (failedAt === 1) throw new Error('privacy job: its lock belongs to another job');
+  }
+
+  async ofPerson(accountId: string, person: PersonKey): Promise<StoredPrivacyJob[]> {
+    const jobs: StoredPrivacyJob[] = [];
+    let start: Item | undefined;
+    do {
+      const out = await this.db.send(
+        new QueryCommand({
+          TableName: this.tableName,
+          KeyConditionExpression: 'pk = :pk AND begins_with(sk, :p)',
+          FilterExpression: 'personHash = :h',
+          ExpressionAttributeValues: { ':pk': userPk(accountId), ':p': JOB_PREFIX, ':h': personHash(person) },
+          ConsistentRead: true,
+          ...(start ? { ExclusiveStartKey: start } : {}),
+        }),
+      );
+      // Expired ones too: an item DynamoDB has not deleted yet still names the person.
+      jobs.push(...(out.Items ?? []).map(toJob));
+      start = out.LastEvaluatedKey as Item | undefined;
+    } while (start);
+    return jobs;
+  }
+
+  async remove(accountId: string, jobId: string): Promise<void> {
+    const { Attributes } = await this.db.send(new DeleteCommand({ TableName: this.tableName, Key: this.key(accountId, jobId), ReturnValues: 'ALL_OLD' }));
+    // A job removed before it ended leaves its lock (a hash of the person): released too, if still its own.
+    if (Attributes?.lockSk) await this.releaseLock(accountId, str(Attributes.lockSk), jobId);
+  }
+
+  async forgetPerson(accountId: string, jobId: string): Promise<void> {
+    await this.update(accountId, jobId, 'SET updatedAt = :at REMOVE person, personLabel, personHash', {}, { ':at': this.now().toISOString() });
   }
 
   async remember(accountId: string, jobId: string, kind: RememberedKind, ids: readonly string[]): Promise<void> {

@@ -9,7 +9,8 @@
  * baseline (a run that crashed half-way reported nothing, but what it deleted was in the baseline).
  *
  * An erasure's finished job keeps no personal data (who it was about is removed from the item);
- * its counts go to the activity log. An export cannot be resumed (a streamed ZIP): a retry starts it
+ * its counts go to the activity log. Its end also removes what the person's other jobs hold of
+ * them: their earlier exports (the item and its ZIP) and the person on any other job. An export cannot be resumed (a streamed ZIP): a retry starts it
  * again, and it runs within one invocation.
  */
 import {
@@ -39,6 +40,8 @@ export interface PrivacyRunnerDeps {
   queue: { send(job: PrivacyJob): Promise<void> };
   /** Opens the export's ZIP at `key` (uploads bucket). */
   openExport(key: string): Promise<ExportFile>;
+  /** Deletes an export's ZIP (absent already: nothing to do). */
+  deleteExport(key: string): Promise<void>;
   activity: Pick<ActivityLog, 'append'>;
   /** The account's language (the export's README). */
   language(accountId: string): Promise<ExportLanguage>;
@@ -138,9 +141,28 @@ export function privacyJobRunner(deps: PrivacyRunnerDeps) {
     if (!job.stepsDone.length && !job.unfinished) await primeBaselines(job, person);
     const totals = await walk(job, person, message, startedAtMs, (part, ctx) => part.erase(person, ctx), true);
     if (!totals) return;
+    // Before finish: a crash in between leaves the job running, and its retry does this again.
+    await forgetOtherJobs(job, person);
     // Logged first: a crash before finish repeats the entry rather than losing it.
     await deps.activity.append(job.accountId, { action: 'person.erased', actor: actorOf(job), object: { type: 'privacyJob', id: job.id }, details: { ...totals } });
     await deps.jobs.finish(job.accountId, job.id, { status: 'done' });
+  }
+
+  /**
+   * The erased person's other jobs keep nothing of them: an export goes whole (its ZIP, then its
+   * item, so a crash between leaves the item for the retry to find); any other job loses who it
+   * was about. Each removal is idempotent.
+   */
+  async function forgetOtherJobs(job: StoredPrivacyJob, person: PersonKey) {
+    for (const other of await deps.jobs.ofPerson(job.accountId, person)) {
+      if (other.id === job.id) continue;
+      if (other.kind === 'export') {
+        await deps.deleteExport(exportKey(job.accountId, other.id));
+        await deps.jobs.remove(job.accountId, other.id);
+      } else {
+        await deps.jobs.forgetPerson(job.accountId, other.id);
+      }
+    }
   }
 
   /**

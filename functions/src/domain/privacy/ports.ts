@@ -94,7 +94,10 @@ export interface StoredPrivacyJob {
   status: PrivacyJobStatus;
   /** While it runs: who (removed from the item when an erasure is done — the report keeps no personal data). */
   person: PersonKey | null;
-  /** A label for the dashboard while it runs ("Ana López", "+34 612…78"); removed with `person`. */
+  /**
+   * A label for the dashboard while it runs ("Ana López", "+34 612…78"); removed with `person` from
+   * an erasure; an export keeps it (the file's name) until its item expires, a week after the file.
+   */
   personLabel: string | null;
   stepsDone: PrivacyStep[];
   currentStep: PrivacyStep | null;
@@ -135,6 +138,12 @@ export interface PrivacyJobs {
   /** StepContext.remember / remembered: string sets on the job item. */
   remember(accountId: string, jobId: string, kind: RememberedKind, ids: readonly string[]): Promise<void>;
   remembered(accountId: string, jobId: string, kind: RememberedKind): Promise<string[]>;
+  /** The account's jobs about this person (matched by the hash the person lock uses; no Scan: the account's jobs are few). */
+  ofPerson(accountId: string, person: PersonKey): Promise<StoredPrivacyJob[]>;
+  /** Deletes the job item (an erased person's export). Idempotent. */
+  remove(accountId: string, jobId: string): Promise<void>;
+  /** Removes who the job is about (person, personLabel, the person's hash) from its item. Idempotent. */
+  forgetPerson(accountId: string, jobId: string): Promise<void>;
 }
 
 // ---- Settings, opt-outs ----

@@ -14,9 +14,13 @@ const person: PersonKey = { accountId: 'acc', contactId: 'c1', e164: '+346123456
 
 /** The job store as the adapter behaves (one item per job), in memory. */
 class MemoryJobs implements PrivacyJobs {
-  readonly items = new Map<string, StoredPrivacyJob & { remembered: Record<RememberedKind, Set<string>> }>();
+  readonly items = new Map<string, StoredPrivacyJob & { remembered: Record<RememberedKind, Set<string>>; personHash: string | null }>();
   constructor(job: StoredPrivacyJob) {
-    this.items.set(job.id, { ...job, remembered: { conversation: new Set(), call: new Set(), booking: new Set() } });
+    this.add(job);
+  }
+  /** A job of the account; like the adapter's `personHash`, who it is about outlives `person` on an export. */
+  add(job: StoredPrivacyJob, about: PersonKey | null = job.person) {
+    this.items.set(job.id, { ...job, remembered: { conversation: new Set(), call: new Set(), booking: new Set() }, personHash: about ? hashOf(about) : null });
   }
   private job(id: string) {
     return this.items.get(id)!;
@@ -26,7 +30,7 @@ class MemoryJobs implements PrivacyJobs {
   }
   async get(_a: string, id: string) {
     const j = this.items.get(id);
-    return j ? structuredClone({ ...j, remembered: undefined }) : null;
+    return j ? structuredClone({ ...j, remembered: undefined, personHash: undefined }) : null;
   }
   async page(): Promise<never> {
     throw new Error('not used');
@@ -55,7 +59,7 @@ class MemoryJobs implements PrivacyJobs {
     const j = this.job(id);
     if (j.status === 'done' || j.status === 'failed') return;
     Object.assign(j, { status: outcome.status, failure: outcome.failure ?? null, file: outcome.file ?? null, finishedAt: 'now', currentStep: null, person: null, unfinished: undefined });
-    if (j.kind === 'erasure') Object.assign(j, { personLabel: null, remembered: { conversation: new Set(), call: new Set(), booking: new Set() } });
+    if (j.kind === 'erasure') Object.assign(j, { personLabel: null, personHash: null, remembered: { conversation: new Set(), call: new Set(), booking: new Set() } });
   }
   async remember(_a: string, id: string, kind: RememberedKind, ids: readonly string[]) {
     for (const i of ids) this.job(id).remembered[kind].add(i);
@@ -63,7 +67,18 @@ class MemoryJobs implements PrivacyJobs {
   async remembered(_a: string, id: string, kind: RememberedKind) {
     return [...this.job(id).remembered[kind]];
   }
+  async ofPerson(_a: string, who: PersonKey) {
+    return [...this.items.values()].filter((j) => j.personHash === hashOf(who)).map((j) => structuredClone({ ...j, remembered: undefined, personHash: undefined }));
+  }
+  async remove(_a: string, id: string) {
+    this.items.delete(id);
+  }
+  async forgetPerson(_a: string, id: string) {
+    const j = this.items.get(id);
+    if (j) Object.assign(j, { person: null, personLabel: null, personHash: null });
+  }
 }
+const hashOf = (who: PersonKey) => who.e164 ?? `contact:${who.contactId}`;
 
 const newJob = (kind: 'erasure' | 'export'): StoredPrivacyJob => ({
   id: 'JOB1',
@@ -129,6 +144,7 @@ function harness(kind: 'erasure' | 'export', parts: PersonDataPart[], opts: { sl
   const queued: PrivacyJob[] = [];
   const activity: Omit<StoredActivity, 'id' | 'at'>[] = [];
   const files: Record<string, string> = {};
+  const deletedExports: string[] = [];
   let closed = false;
   const runner = privacyJobRunner({
     jobs,
@@ -143,6 +159,7 @@ function harness(kind: 'erasure' | 'export', parts: PersonDataPart[], opts: { sl
       close: async () => ((closed = true), { bytes: 1234 }),
       abort: async () => undefined,
     }),
+    deleteExport: async (key) => void deletedExports.push(key),
     activity: { append: async (_a, entry) => (activity.push(entry), { ...entry, id: 'x', at: 'now' }) },
     language: async () => 'es',
     sliceMs: opts.sliceMs ?? 60_000,
@@ -150,7 +167,7 @@ function harness(kind: 'erasure' | 'export', parts: PersonDataPart[], opts: { sl
     progressEveryMs: 0,
   });
   const message = { kind: 'person' as const, accountId: 'acc', jobId: 'JOB1' };
-  return { jobs, queued, activity, files, runner, message, closed: () => closed };
+  return { jobs, queued, activity, files, deletedExports, runner, message, closed: () => closed };
 }
 
 describe('the privacy job runner', () => {
@@ -244,6 +261,41 @@ describe('the privacy job runner', () => {
     expect(job.status).toBe('done');
     expect(job.file).toEqual({ key: 'tmp/privacy-exports/acc/JOB1.zip', bytes: 1234, fileName: 'datos-ana-lopez-2026-11-28.zip', expiresAt: '2026-11-29T12:00:00.000Z' });
     expect(h.activity[0]).toMatchObject({ action: 'person.exported', details: { calls: 2, contacts: 1 } });
+  });
+
+  it("an erasure's end removes the person's earlier exports (item and ZIP) and the person from their other jobs, not another person's; a retry does it again harmlessly", async () => {
+    const log: string[] = [];
+    const h = harness('erasure', [fakePart('calls', 'calls', 1, log)]);
+    const other: PersonKey = { accountId: 'acc', contactId: 'c2', e164: '+34699000111', waId: '34699000111' };
+    const done = { status: 'done' as const, finishedAt: 'then', file: { key: 'tmp/privacy-exports/acc/EXP1.zip', bytes: 10, fileName: 'datos-ana-lopez.zip', expiresAt: '2026-11-29T10:00:00.000Z' } };
+    // Her export done yesterday (its item no longer has `person`, only the label and the hash), one queued now, a failed erasure by her contact id.
+    h.jobs.add({ ...newJob('export'), id: 'EXP1', person: null, ...done }, person);
+    h.jobs.add({ ...newJob('export'), id: 'EXP2' });
+    h.jobs.add({ ...newJob('erasure'), id: 'ERA0', status: 'failed' });
+    // Another patient's export.
+    h.jobs.add({ ...newJob('export'), id: 'EXP3', person: null, personLabel: 'Luis Pérez', ...done, file: { ...done.file, key: 'tmp/privacy-exports/acc/EXP3.zip' } }, other);
+    await h.runner.run(h.message, Date.now());
+    expect([...h.jobs.items.keys()].sort()).toEqual(['ERA0', 'EXP3', 'JOB1']);
+    expect(h.deletedExports.sort()).toEqual(['tmp/privacy-exports/acc/EXP1.zip', 'tmp/privacy-exports/acc/EXP2.zip']);
+    expect(h.jobs.items.get('ERA0')).toMatchObject({ person: null, personLabel: null, personHash: null });
+    expect(h.jobs.items.get('EXP3')).toMatchObject({ personLabel: 'Luis Pérez', personHash: '+34699000111', status: 'done' });
+    expect(h.jobs.items.get('JOB1')).toMatchObject({ status: 'done', person: null, personLabel: null, personHash: null });
+
+    // A crash after the ZIP's delete and before the item's: the retry finds the item and deletes both again.
+    const retry = harness('erasure', [fakePart('calls', 'calls', 1, log)]);
+    retry.jobs.add({ ...newJob('export'), id: 'EXP1', person: null, ...done }, person);
+    const remove = retry.jobs.remove.bind(retry.jobs);
+    let crashes = 1;
+    retry.jobs.remove = async (...args) => {
+      if (crashes-- > 0) throw new Error('the function died half-way');
+      return remove(...args);
+    };
+    await expect(retry.runner.run(retry.message, Date.now())).rejects.toThrow('died');
+    expect([...retry.jobs.items.keys()].sort()).toEqual(['EXP1', 'JOB1']);
+    await retry.runner.run(retry.message, Date.now());
+    expect([...retry.jobs.items.keys()]).toEqual(['JOB1']);
+    expect(retry.jobs.items.get('JOB1')!.status).toBe('done');
+    expect(retry.deletedExports).toEqual(['tmp/privacy-exports/acc/EXP1.zip', 'tmp/privacy-exports/acc/EXP1.zip']);
   });
 
   it('names the export file after the person in ASCII', () => {
