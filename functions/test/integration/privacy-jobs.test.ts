@@ -7,12 +7,13 @@
  * nothing queued).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
+import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { BatchWriteCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import yauzl from 'yauzl';
 import { describe, expect, it } from 'vitest';
 import { contactMessages, type Contact } from '../../src/contract/contacts.js';
 import {
+  EXPORT_KEEP_HOURS,
   PRIVACY_STEPS,
   privacyMessages,
   type PersonDataInventory,
@@ -246,12 +247,13 @@ describe("a person's data: lookup, erasure, export", () => {
     // A job whose queue message was lost (queued, silent for two hours) does not lock the person out: it is failed and a new one starts.
     const lostId = '01K0000000000000000000DEAD';
     const hoursAgo = new Date(Date.now() - 2 * 3_600_000).toISOString();
-    const lock = `PRIVACYLOCK#export#${createHash('sha256').update(ana.phone.e164).digest('hex')}`;
+    const hash = createHash('sha256').update(ana.phone.e164).digest('hex');
+    const lock = `PRIVACYLOCK#export#${hash}`;
     await db().send(new PutCommand({ TableName: tableName(), Item: { pk: `USER#${c.userId}`, sk: lock, entity: 'privacyLock', jobId: lostId } }));
     await db().send(
       new PutCommand({
         TableName: tableName(),
-        Item: { pk: `USER#${c.userId}`, sk: `PRIVACYJOB#${lostId}`, entity: 'privacyJob', id: lostId, kind: 'export', status: 'queued', person: { accountId: c.userId, contactId: null, e164: ana.phone.e164, waId: ana.phone.waId }, personLabel: 'x', lockSk: lock, stepsDone: [], items: 0, counts: {}, requestedBy: null, createdAt: hoursAgo, updatedAt: hoursAgo },
+        Item: { pk: `USER#${c.userId}`, sk: `PRIVACYJOB#${lostId}`, entity: 'privacyJob', id: lostId, kind: 'export', status: 'queued', person: { accountId: c.userId, contactId: null, e164: ana.phone.e164, waId: ana.phone.waId }, personLabel: 'x', personHash: hash, lockSk: lock, stepsDone: [], items: 0, counts: {}, requestedBy: null, createdAt: hoursAgo, updatedAt: hoursAgo },
       }),
     );
     const after = await exportOf(c.token, { phoneNumber: ana.phone.national });
@@ -260,19 +262,49 @@ describe("a person's data: lookup, erasure, export", () => {
     expect((await jobOf(c.token, lostId)).body.data).toMatchObject({ status: 'failed', failure: privacyMessages.jobFailed });
     await until(async () => (await jobOf(c.token, after.body.data!._id)).body.data!.status === 'done', 'the new export done', 50_000);
 
-    // Exporting erases nothing; the list has the export, newest first.
+    // The export's item (her name) lives as long as its file plus a week, not a year.
+    const exportItem = (await privacyJobItems(c.userId)).find((i) => i.sk === `PRIVACYJOB#${jobId}`)!;
+    const fileEnds = Date.parse((exportItem.file as { expiresAt: string }).expiresAt) / 1000;
+    expect(fileEnds - Date.now() / 1000).toBeGreaterThan(EXPORT_KEEP_HOURS * 3600 - 300);
+    expect(Math.abs(Number(exportItem.expiresAt) - (fileEnds + 7 * 86_400))).toBeLessThanOrEqual(60);
+
+    // Another patient's export, done.
+    const luisPhone = spanishMobile();
+    await addContact(c.token, { name: 'Luis Pérez', phoneNumber: luisPhone.national });
+    const luis = await exportOf(c.token, { phoneNumber: luisPhone.e164 });
+    expect(luis.status, luis.body.message).toBe(202);
+    const luisId = luis.body.data!._id;
+    await until(async () => (await jobOf(c.token, luisId)).body.data!.status === 'done', "Luis's export done", 50_000);
+
+    // Exporting erases nothing; the list has the exports, newest first.
     expect((await lookup(c.token, { contactId: ana.contact._id })).body.data!.counts).toMatchObject({ messages: 12, contacts: 1 });
+    const zipOf = (id: string) => testS3Client().send(new HeadObjectCommand({ Bucket: provided('uploadsBucket'), Key: `tmp/privacy-exports/${c.userId}/${id}.zip` })).then(() => true, () => false);
+    expect([await zipOf(jobId), await zipOf(after.body.data!._id), await zipOf(luisId)]).toEqual([true, true, true]);
     const erasing = await erase(c.token, { contactId: ana.contact._id, confirmation: 'BORRAR' });
     const list = await get<PrivacyJobPage>('/api/privacy/jobs', c.token);
     expect(list.status).toBe(200);
     expect(list.body.data!.jobs.map((j) => [j._id, j.kind, j.status])).toEqual([
       [erasing.body.data!._id, 'erasure', expect.any(String)],
+      [luisId, 'export', 'done'],
       [after.body.data!._id, 'export', 'done'],
       [jobId, 'export', 'done'],
       [lostId, 'export', 'failed'],
     ]);
-    expect(list.body.data!.jobs[2]!.download?.fileName).toBe(`datos-ana-lopez-${today}.zip`);
+    expect(list.body.data!.jobs[3]!.download?.fileName).toBe(`datos-ana-lopez-${today}.zip`);
     await until(async () => (await jobOf(c.token, erasing.body.data!._id)).body.data!.status === 'done', 'the erasure done', 50_000);
+
+    // Erased, her exports are gone (the jobs and their ZIPs); Luis's is untouched.
+    const listed = (await get<PrivacyJobPage>('/api/privacy/jobs', c.token)).body.data!.jobs;
+    expect(listed.map((j) => [j._id, j.kind, j.status])).toEqual([
+      [erasing.body.data!._id, 'erasure', 'done'],
+      [luisId, 'export', 'done'],
+    ]);
+    expect(listed[1]!.person).toEqual({ label: 'Luis Pérez' });
+    for (const id of [jobId, after.body.data!._id, lostId]) expect([(await jobOf(c.token, id)).status, (await jobOf(c.token, id)).body.message]).toEqual([404, privacyMessages.jobNotFound]);
+    expect([await zipOf(jobId), await zipOf(after.body.data!._id), await zipOf(luisId)]).toEqual([false, false, true]);
+    const kept = await privacyJobItems(c.userId);
+    expect(kept.map((i) => i.sk).sort()).toEqual([`PRIVACYJOB#${erasing.body.data!._id}`, `PRIVACYJOB#${luisId}`].sort());
+    expect(JSON.stringify(kept)).not.toMatch(new RegExp(`Ana|López|${ana.phone.e164.slice(1)}|${ana.contact._id}`));
   }, 120_000);
 
   it('streams a ZIP bigger than one upload part (several S3 parts, a recording streamed) and the archive reads back whole', async () => {
