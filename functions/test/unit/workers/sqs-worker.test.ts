@@ -260,6 +260,18 @@ describe('sqsWorker validates with the job schema the manifest names for its que
         'neither a change nor a reminder': { userId: 'u1' },
       },
     },
+    {
+      // Issue 33: a person's erasure or export, the account's deletion (and its sweep), a retention re-dating.
+      queue: 'privacy-jobs',
+      valid: { kind: 'person', accountId: 'a1', jobId: '01JDZ8Q5K3M4N5P6Q7R8S9T0VW', resume: 1 },
+      malformed: {
+        'an unknown kind': { kind: 'erase', accountId: 'a1', jobId: 'j1' },
+        'a person job without its job id': { kind: 'person', accountId: 'a1' },
+        'an account deletion without its account': { kind: 'accountDeletion', sweep: true },
+        'a retention job at an unknown stage': { kind: 'retention', accountId: 'a1', cursor: { stage: 'everything' } },
+        'no kind at all': { accountId: 'a1', jobId: 'j1' },
+      },
+    },
   ];
 
   it('covers every queue of the manifest', () => {
