@@ -215,6 +215,23 @@ export function createAgentReply(deps: AgentReplyDeps) {
   const outbound = createReplyOutbound({ ...deps, now, onError });
 
   /**
+   * A reply stored as pending (noted on the customer's message, one transaction) and sent, side by
+   * side. A store that failed is thrown (the plan's message given back when the send failed too);
+   * otherwise the send's outcome is for settle().
+   */
+  async function storeAndSend(userId: string, message: StoredMessage, whatsapp: { credentials: WhatsAppCredentials }, to: string, pending: StoredMessage) {
+    const [insert, send] = await Promise.all([
+      settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
+      settledOf(sendStored(whatsapp.credentials, to, pending)),
+    ]);
+    if (insert.status === 'rejected') {
+      if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
+      throw insert.reason;
+    }
+    return send;
+  }
+
+  /**
    * The reply's send is over: its status, the conversation's activity (its last message is the
    * reply's text and time whatever the status; issue 28: beside the status, one round trip less),
    * and what the queue does next. A send Meta refused for now is thrown as a TransientError (the
@@ -379,14 +396,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
     const text = (word.action === 'stop' ? privacyMessages.optedOutReply : privacyMessages.optedInReply)[noticeLanguage(language)];
     // No agent on it: the confirmation is the product's, not an AI answer (the AI notice still goes on the first one).
     const pending = outgoingMessage({ conversation, message, customer, whatsapp, agent: null }, text, 'pending');
-    const [insert, send] = await Promise.all([
-      settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
-      settledOf(sendStored(whatsapp.credentials, customer.waId, pending)),
-    ]);
-    if (insert.status === 'rejected') {
-      if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
-      throw insert.reason;
-    }
+    const send = await storeAndSend(userId, message, whatsapp, customer.waId, pending);
     return settle({ userId, conversation, message, whatsapp, finalAttempt: options.finalAttempt ?? false }, pending, send);
   }
 
@@ -555,14 +565,7 @@ export function createAgentReply(deps: AgentReplyDeps) {
       const interactive = interactiveOf(replyText, answer.choices, agent.language);
       const body = answer.choices && !interactive ? textWithOptions(replyText, answer.choices) : replyText;
       const pending: StoredMessage = { ...outgoing(body, 'pending'), ...(interactive ? { type: 'interactive', interactive } : {}) };
-      const [insert, send] = await Promise.all([
-        settledOf(deps.messages.insertOutbound(userId, pending, { replyTo: message.id })),
-        settledOf(sendStored(whatsapp.credentials, customer.waId, pending)),
-      ]);
-      if (insert.status === 'rejected') {
-        if (send.status === 'rejected') await deps.usage.release(userId, 'messages', 1);
-        throw insert.reason;
-      }
+      const send = await storeAndSend(userId, message, whatsapp, customer.waId, pending);
       try {
         return await settle({ userId, conversation, message, whatsapp, agent: agentRef(agent), finalAttempt: options.finalAttempt ?? false }, pending, send);
       } finally {
