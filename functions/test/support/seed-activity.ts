@@ -46,7 +46,7 @@ export async function seedCallHistory(db: DynamoDBDocumentClient, tableName: str
     for (const [m, v] of [['calls', 1], ['done', 1], ['sec', 60], ['dsec', 60]] as const) day[`${m}${h}`] = (day[`${m}${h}`] ?? 0) + v;
     day[`max${h}`] = 60;
     // First-token latencies spread over 300–1,200 ms (realistic streamed answers).
-    for (const [attr, v] of Object.entries(latencyAttributes([300 + ((i * 37) % 600), 450 + ((i * 53) % 750)]))) day[attr] = (day[attr] ?? 0) + v;
+    for (const [attr, v] of Object.entries(latencyAttributes([300 + ((i * 37) % 600), 450 + ((i * 53) % 750)], h))) day[attr] = (day[attr] ?? 0) + v;
     days.set(iso.slice(0, 10), day);
     const c = callers.get(phone) ?? { callCount: 0, completedCalls: 0, turns: 0, lastCall: iso };
     c.callCount++;

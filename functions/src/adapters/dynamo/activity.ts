@@ -4,9 +4,9 @@
  * - pk=USER#{u}, sk=ACT#{yyyy-mm-dd} (UTC day): one number per metric and UTC hour,
  *   `{metric}{HH}` (calls07, done07, sec07, dsec07, in07, out07, fail07, conv07, esc07, ct07) and
  *   `max{HH}` (the longest call started that hour, s). Any whole-hour time zone's day is an exact
- *   sum of 24 of these hours. Per day, not per hour: `lt_{bucket}` (issue 16: first-token latencies
- *   of the streamed turns of the calls started that day, per fixed bucket of
- *   domain/dashboard/turn-latency.ts).
+ *   sum of 24 of these hours. `lt{HH}_{bucket}` (issue 16: first-token latencies of the streamed
+ *   turns of the calls started that hour, per fixed bucket of domain/dashboard/turn-latency.ts;
+ *   items written before hours were kept carry `lt_{bucket}` for the whole UTC day).
  * - pk=USER#{u}, sk=CALLER#{e164}: one caller, all time (callCount, completedCalls, turns,
  *   lastCall); gsi1pk=USER#{u}#CALLERS, gsi1sk=zero-padded callCount, so the top callers are ONE
  *   Query (ScanIndexForward=false, Limit 5).
@@ -41,10 +41,10 @@ export function hourAttributes(hour: string, deltas: ActivityDeltas): Record<str
   return out;
 }
 
-/** `lt_{bucket}` attributes of some turn latencies (ms): the day's latency histogram counts. */
-export function latencyAttributes(latenciesMs: readonly number[]): Record<string, number> {
+/** `lt{HH}_{bucket}` attributes of some turn latencies (ms) of a call started in UTC hour `hour`: its latency histogram counts. */
+export function latencyAttributes(latenciesMs: readonly number[], hour: string): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [bucket, n] of Object.entries(latencyHistogram(latenciesMs))) out[latencyAttribute(bucket)] = n;
+  for (const [bucket, n] of Object.entries(latencyHistogram(latenciesMs))) out[latencyAttribute(bucket, hour)] = n;
   return out;
 }
 
@@ -142,7 +142,7 @@ export class DynamoActivityCounters implements ActivityCounters {
     const deltas: ActivityDeltas = call.completed ? { done: 1, sec: seconds, dsec: seconds } : { sec: seconds };
     const maxAttr = `max${hour}`;
     // The streamed turns' latency buckets ride on the durations' ADD (≤ 161 + 3 attributes).
-    const counts = { ...hourAttributes(hour, deltas), ...latencyAttributes(call.turnLatencies ?? []) };
+    const counts = { ...hourAttributes(hour, deltas), ...latencyAttributes(call.turnLatencies ?? [], hour) };
     await Promise.all([
       this.safely('the call duration counters', userId, () => this.addRaw(userId, day, counts)),
       seconds > 0

@@ -55,7 +55,7 @@ export interface FinishedCall {
 
 /**
  * One UTC day of counters: attribute `{metric}{HH}`, `max{HH}` (the longest call started that
- * hour, s) and `lt_{bucket}` (streamed turns of the calls started that day per latency bucket).
+ * hour, s) and `lt{HH}_{bucket}` (streamed turns of the calls started that hour per latency bucket; `lt_{bucket}` on older items: the whole UTC day).
  */
 export interface ActivityDay {
   day: string;

@@ -117,7 +117,7 @@ export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wa
   const out = new Map(wanted.map((d) => [d, emptySums()]));
   for (const { day, counters } of days) {
     const local = hoursOf(day);
-    // `{metric}{HH}` only: the latency buckets (`lt_{bucket}`, per day) are summed by latencyOfPeriod.
+    // `{metric}{HH}` only: the latency buckets (`lt{HH}_{bucket}`, `lt_{bucket}`) are summed by latencyOfPeriod.
     for (const attr in counters) {
       const metric = attr.slice(0, -2) as keyof Sums;
       if (!METRICS.has(metric)) continue;
@@ -132,18 +132,23 @@ export function sumByLocalDay(days: readonly ActivityDay[], timeZone: string, wa
   return out;
 }
 
-/** The hour whose local day a UTC day's latency buckets count in (turn-latency.ts). */
+/** The hour whose local day an old whole-UTC-day latency attribute (`lt_{bucket}`) counts in. */
 const LATENCY_DAY_HOUR = 12;
 
-/** The merged latency histogram of the UTC days whose 12:00 falls in the given local days. */
+/**
+ * The merged latency histogram of the given local days: each `lt{HH}_` bucket counts in the local
+ * day of its UTC hour (exact in any whole-hour zone, like the other metrics; a call in New York at
+ * 21:00 is today's, not tomorrow's); an older whole-day `lt_` bucket in the local day of its UTC day's 12:00.
+ */
 export function latencyOfPeriod(days: readonly ActivityDay[], timeZone: string, period: readonly string[], hoursOf = localDaysOfHours(timeZone)): LatencyHistogram {
   const wanted = new Set(period);
   const out: LatencyHistogram = {};
   for (const { day, counters } of days) {
-    if (!wanted.has(hoursOf(day)[LATENCY_DAY_HOUR]!)) continue;
+    const local = hoursOf(day);
     for (const attr in counters) {
-      const bucket = parseLatencyAttribute(attr);
-      if (bucket !== null) out[bucket] = (out[bucket] ?? 0) + counters[attr]!;
+      const found = parseLatencyAttribute(attr);
+      if (found === null || !wanted.has(local[found.hour ?? LATENCY_DAY_HOUR]!)) continue;
+      out[found.bucket] = (out[found.bucket] ?? 0) + counters[attr]!;
     }
   }
   return out;

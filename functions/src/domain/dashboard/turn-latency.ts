@@ -71,12 +71,19 @@ export function histogramMedian(histogram: LatencyHistogram): { medianMs: number
   return { medianMs: buckets.at(-1)!.ms, turns };
 }
 
-export const LATENCY_PREFIX = 'lt_';
-/** Counter attribute of one bucket on the ACT# day item: `lt_{bucket}`. */
-export const latencyAttribute = (bucket: string) => `${LATENCY_PREFIX}${bucket}`;
-/** The bucket of a counter attribute written by latencyAttribute, else null. */
-export function parseLatencyAttribute(attr: string): string | null {
-  if (!attr.startsWith(LATENCY_PREFIX)) return null;
-  const bucket = attr.slice(LATENCY_PREFIX.length);
-  return Number.isNaN(bucketUpperMs(bucket)) ? null : bucket;
+export const LATENCY_PREFIX = 'lt';
+/**
+ * Counter attribute of one bucket on the ACT# day item: `lt{HH}_{bucket}`, the turns of the calls
+ * started in that UTC hour — so a day in any whole-hour zone sums exactly its 24 hours, like the
+ * other metrics. Items written before hours were kept carry `lt_{bucket}` for the whole UTC day.
+ */
+export const latencyAttribute = (bucket: string, hour: string) => `${LATENCY_PREFIX}${hour}_${bucket}`;
+/** The bucket and UTC hour (null: a whole-day attribute) of a counter attribute written by latencyAttribute, else null. */
+export function parseLatencyAttribute(attr: string): { bucket: string; hour: number | null } | null {
+  const found = /^lt(\d{2})?_(.+)$/.exec(attr);
+  if (!found) return null;
+  const hour = found[1] === undefined ? null : Number(found[1]);
+  if (hour !== null && hour > 23) return null;
+  const bucket = found[2]!;
+  return Number.isNaN(bucketUpperMs(bucket)) ? null : { bucket, hour };
 }

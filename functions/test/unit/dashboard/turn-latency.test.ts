@@ -127,8 +127,8 @@ describe('merging day histograms', () => {
     const b = [90, 12_000, 610];
     const merged = latencyOfPeriod(
       [
-        { day: '2026-06-01', counters: latencyAttributes(a) },
-        { day: '2026-06-02', counters: latencyAttributes(b) },
+        { day: '2026-06-01', counters: latencyAttributes(a, '09') },
+        { day: '2026-06-02', counters: latencyAttributes(b, '23') },
       ],
       'UTC',
       ['2026-06-01', '2026-06-02'],
@@ -160,12 +160,26 @@ describe('local days of the hours', () => {
 });
 
 describe('counter attributes of a finished call', () => {
-  it('one `lt_{bucket}` per bucket its turns fall in; none for a call without streamed turns', () => {
-    expect(latencyAttributes([480, 490, 1310, 15_000])).toEqual({ lt_500: 2, lt_1325: 1, lt_x: 1 });
-    expect(latencyAttributes([])).toEqual({});
-    const attrs = latencyAttributes([0, 25, 2000, 2001, 10_000, 10_001]);
-    expect(Object.keys(attrs).map(parseLatencyAttribute)).toEqual(['0', '25', '2000', '2100', '10000', 'x']);
-    for (const other of ['calls07', 'max23', 'lt_', 'lt_1e3', 'lt-25', 'lt_y', 'lt07_25']) expect(parseLatencyAttribute(other)).toBeNull();
+  it('one `lt{HH}_{bucket}` per bucket its turns fall in, in the UTC hour the call started; none for a call without streamed turns', () => {
+    expect(latencyAttributes([480, 490, 1310, 15_000], '21')).toEqual({ lt21_500: 2, lt21_1325: 1, lt21_x: 1 });
+    expect(latencyAttributes([], '21')).toEqual({});
+    const attrs = latencyAttributes([0, 25, 2000, 2001, 10_000, 10_001], '07');
+    expect(Object.keys(attrs).map(parseLatencyAttribute)).toEqual(['0', '25', '2000', '2100', '10000', 'x'].map((bucket) => ({ bucket, hour: 7 })));
+    // The whole-day attributes written before hours were kept still read.
+    expect(parseLatencyAttribute('lt_500')).toEqual({ bucket: '500', hour: null });
+    for (const other of ['calls07', 'max23', 'lt_', 'lt_1e3', 'lt-25', 'lt_y', 'lt07_y', 'lt24_25', 'lt7_25', 'lt07_']) expect(parseLatencyAttribute(other)).toBeNull();
+  });
+});
+
+describe('hourly latency buckets (the call\'s UTC hour decides its local day)', () => {
+  it('a call in New York at 21:00 counts today, not tomorrow (its UTC day is already the next one)', () => {
+    // 2026-11-29 02:00Z is 2026-11-28 21:00 in New York: the whole-day rule put it on the 29th (its 12:00Z is 07:00 there).
+    const days: ActivityDay[] = [{ day: '2026-11-29', counters: { ...latencyAttributes([480], '02'), ...latencyAttributes([1310], '14') } }];
+    expect(latencyOfPeriod(days, 'America/New_York', ['2026-11-28'])).toEqual({ '500': 1 });
+    expect(latencyOfPeriod(days, 'America/New_York', ['2026-11-29'])).toEqual({ '1325': 1 });
+    expect(latencyOfPeriod(days, 'Europe/Madrid', ['2026-11-29'])).toEqual({ '500': 1, '1325': 1 });
+    // An old whole-day bucket beside them keeps the 12:00 rule.
+    expect(latencyOfPeriod([{ day: '2026-11-29', counters: { lt_975: 2 } }], 'America/New_York', ['2026-11-29'])).toEqual({ '975': 2 });
   });
 });
 
