@@ -35,8 +35,9 @@ import { personDataParts } from '../src/composition/privacy-parts.js';
 import { emptyPersonDataCounts, type PersonDataCounts } from '../src/contract/privacy.js';
 import { VOICE_DEFAULTS, type CallTurn } from '../src/contract/voice.js';
 import type { StoredCall } from '../src/domain/voice/ports.js';
-import type { PersonKey, RememberedKind, StepContext } from '../src/domain/privacy/ports.js';
+import type { PersonKey } from '../src/domain/privacy/ports.js';
 import { newId } from '../src/lib/ids.js';
+import { memoryStepContext } from '../test/support/privacy.js';
 import { mapLimit } from '../src/lib/map-limit.js';
 import { arg, dynamoRequestCounter, table } from './bench-common.js';
 
@@ -84,19 +85,8 @@ try {
   const callsPart = parts.some((p) => p.step === 'calls');
   void objects;
 
-  const memory = new Map<RememberedKind, Set<string>>();
-  const ctx: StepContext = {
-    jobId: newId(),
-    now: new Date(),
-    progress: async () => undefined,
-    shouldYield: () => false,
-    async remember(kind, ids) {
-      const set = memory.get(kind) ?? new Set<string>();
-      for (const id of ids) set.add(id);
-      memory.set(kind, set);
-    },
-    remembered: async (kind) => [...(memory.get(kind) ?? [])],
-  };
+  const ctx = memoryStepContext();
+
 
   global.gc?.();
   const rssBefore = process.memoryUsage().rss;

@@ -26,9 +26,9 @@ import type { Contact } from '../../src/contract/contacts.js';
 import type { ContactTimeline } from '../../src/contract/contact-timeline.js';
 import type { PersonDataInventory, PrivacyJobView } from '../../src/contract/privacy.js';
 import type { VoiceConversationList } from '../../src/contract/voice.js';
-import type { ExportWriter, PersonKey, RememberedKind, StepContext } from '../../src/domain/privacy/ports.js';
+import type { ExportWriter, PersonKey } from '../../src/domain/privacy/ports.js';
 import type { StoredCall } from '../../src/domain/voice/ports.js';
-import { newId } from '../../src/lib/ids.js';
+import { memoryStepContext } from '../support/privacy.js';
 import { mapLimit } from '../../src/lib/map-limit.js';
 import { api, db, provided, tableName } from '../support/api.js';
 import { bookingsOf, clinic, clinicVoice, must, weekdayAhead } from '../support/bookings.js';
@@ -92,22 +92,7 @@ async function itemsUnder(userId: string, prefix: string): Promise<Record<string
   return out.Items ?? [];
 }
 
-function stepContext(over: Partial<StepContext> = {}): StepContext {
-  const memory = new Map<RememberedKind, Set<string>>();
-  return {
-    jobId: newId(),
-    now: new Date(),
-    progress: async () => undefined,
-    shouldYield: () => false,
-    async remember(kind, ids) {
-      const set = memory.get(kind) ?? new Set<string>();
-      for (const id of ids) set.add(id);
-      memory.set(kind, set);
-    },
-    remembered: async (kind) => [...(memory.get(kind) ?? [])],
-    ...over,
-  };
-}
+const stepContext = memoryStepContext;
 
 describe('a person erased: calls, bookings, contact', () => {
   it('POST /api/privacy/erasures ends the live call, deletes the recordings at Twilio and the Google event, anonymises the bookings, deletes the contact; the other person stays', async () => {

@@ -27,9 +27,10 @@ import { DynamoWhatsAppCustomers } from '../../src/adapters/dynamo/whatsapp-cust
 import { idTimePrefix } from '../../src/adapters/dynamo/messages.js';
 import type { StoredConversation, StoredMessage } from '../../src/domain/conversations/ports.js';
 import type { PersonDataInventory, PrivacyJobView } from '../../src/contract/privacy.js';
-import type { ExportWriter, PersonKey, RememberedKind, StepContext } from '../../src/domain/privacy/ports.js';
+import type { ExportWriter, PersonKey } from '../../src/domain/privacy/ports.js';
 import type { MediaObjects } from '../../src/domain/whatsapp/media/ports.js';
 import { newId } from '../../src/lib/ids.js';
+import { memoryStepContext } from '../support/privacy.js';
 import { mapLimit } from '../../src/lib/map-limit.js';
 import { api, db, getItem, provided, tableName, until } from '../support/api.js';
 import { addContact, activeUser } from '../support/contacts.js';
@@ -44,24 +45,7 @@ const media = (): MediaObjects =>
 const conversationsPart = (objects: Pick<MediaObjects, 'delete'> = media()) => new DynamoConversationsPart(db(), tableName(), objects);
 const notificationsPart = () => new DynamoNotificationsPart(db(), tableName());
 
-/** A StepContext whose remembered ids live as long as the test (the job item's sets). */
-function stepContext(over: Partial<StepContext> = {}): StepContext & { memory: Map<RememberedKind, Set<string>> } {
-  const memory = new Map<RememberedKind, Set<string>>();
-  return {
-    jobId: newId(),
-    now: new Date(),
-    progress: async () => undefined,
-    shouldYield: () => false,
-    async remember(kind, ids) {
-      const set = memory.get(kind) ?? new Set<string>();
-      for (const id of ids) set.add(id);
-      memory.set(kind, set);
-    },
-    remembered: async (kind) => [...(memory.get(kind) ?? [])],
-    memory,
-    ...over,
-  };
-}
+const stepContext = memoryStepContext;
 
 /** The export's files, in memory. */
 function memoryExport(): ExportWriter & { files: Map<string, unknown> } {
