@@ -235,7 +235,7 @@ describe('relay action (<Connect action>)', () => {
     expect(await handoffJobs(call.id)).toHaveLength(1);
     // The final summary is still the call's own, after it ends.
     expect(stored.summaryStatus).toBe('pending');
-  }, 40_000);
+  });
 
   it('a failed session: the error message and a hang-up, the call ended by us with endReason error', async () => {
     const { u, call, actionUrl, params } = await streamedCall();
