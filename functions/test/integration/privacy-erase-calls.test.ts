@@ -66,7 +66,8 @@ async function seedCalls(userId: string, accountSid: string, e164: string, n: nu
     return seedCall(userId, {
       callSid: callSid(),
       phoneNumber: e164,
-      createdAt: new Date(start + i * 60_000).toISOString(),
+      // A live call started just now: one started two days ago is closed by the stale-calls schedule (the local stack runs it) before the lookup sees it live.
+      createdAt: active ? new Date().toISOString() : new Date(start + i * 60_000).toISOString(),
       status: active ? 'active' : 'completed',
       ...(active ? { endedAt: null, duration: 0, billedMinutes: 0 } : {}),
       messages: [agentTurn('Clínica Peña, ¿en qué puedo ayudarle?'), userTurn(`Soy Begoña Muñoz, llamo por la cita nº${i}`)],
